@@ -1,0 +1,446 @@
+"""Tests for the static bash reader (translator.sources.shell)."""
+from __future__ import annotations
+
+import pytest
+
+from translator.errors import ConfigError
+from translator.sources.shell import ShellCommand, ShellScript, parse_shell, unwrap_command
+
+
+def argvs(script: ShellScript) -> list[list[str]]:
+    return [c.argv for c in script.commands]
+
+
+def codes(script: ShellScript) -> list[str]:
+    return [n.code for n in script.notes]
+
+
+def only(script: ShellScript) -> ShellCommand:
+    assert len(script.commands) == 1, argvs(script)
+    return script.commands[0]
+
+
+VERL = r"""#!/usr/bin/env bash
+set -x
+export VLLM_ATTENTION_BACKEND=XFORMERS
+
+python3 -m verl.trainer.main_ppo \
+    algorithm.adv_estimator=grpo \
+    data.train_files="['/p/a.parquet', '/p/b.parquet']" \
+    data.train_batch_size=1024 \
+    actor_rollout_ref.model.path=$MODEL_PATH \
+    actor_rollout_ref.actor.optim.lr=1e-6 \
+    actor_rollout_ref.rollout.n=5 \
+    trainer.logger='["console","wandb"]' \
+    trainer.project_name=verl_grpo \
+    trainer.n_gpus_per_node=8 \
+    trainer.nnodes=1 \
+    $@ 2>&1 | tee log.txt
+"""
+
+
+# --- a whole verl-style script ----------------------------------------------------------------------------
+
+def test_verl_script() -> None:
+    script = parse_shell(VERL, source="run.sh")
+    assert argvs(script) == [
+        ["set", "-x"],
+        ["python3", "-m", "verl.trainer.main_ppo",
+         "algorithm.adv_estimator=grpo",
+         "data.train_files=['/p/a.parquet', '/p/b.parquet']",
+         "data.train_batch_size=1024",
+         "actor_rollout_ref.model.path=",
+         "actor_rollout_ref.actor.optim.lr=1e-6",
+         "actor_rollout_ref.rollout.n=5",
+         'trainer.logger=["console","wandb"]',
+         "trainer.project_name=verl_grpo",
+         "trainer.n_gpus_per_node=8",
+         "trainer.nnodes=1"],
+        ["tee", "log.txt"],
+    ]
+    python = script.commands[1]
+    assert python.line == 5
+    assert python.unresolved == ["MODEL_PATH"]
+    assert script.commands[2].line == 16
+    assert script.variables["VLLM_ATTENTION_BACKEND"] == "XFORMERS"
+    assert "shell.positional-args" in codes(script)
+
+
+def test_verl_script_with_env_fills_model_path() -> None:
+    script = parse_shell(VERL, env={"MODEL_PATH": "/models/q"})
+    assert "actor_rollout_ref.model.path=/models/q" in script.commands[1].argv
+    assert script.commands[1].unresolved == []
+
+
+# --- lines, comments, quoting ------------------------------------------------------------------------------
+
+def test_continuations_comments_and_blank_lines() -> None:
+    script = parse_shell("# header\n\necho a \\\n  b#c # trailing comment\n\n  # indented\necho d\n")
+    assert argvs(script) == [["echo", "a", "b#c"], ["echo", "d"]]
+    assert [c.line for c in script.commands] == [3, 7]
+
+
+def test_backslash_newline_inside_a_word_joins() -> None:
+    assert argvs(parse_shell("echo ab\\\ncd\n")) == [["echo", "abcd"]]
+
+
+def test_adjacent_quoted_parts_form_one_word() -> None:
+    script = parse_shell("a=\"x\"'y'z\necho \"$a\"'$a'$a\n")
+    assert script.variables["a"] == "xyz"
+    assert argvs(script) == [["echo", "xyz$axyz"]]
+
+
+def test_double_quote_escapes_and_single_quotes_literal() -> None:
+    script = parse_shell(r'''X=1
+echo "a\"b" "c\\d" "\$X" "\n" 'e\$X' f\ g \$X
+''')
+    assert argvs(script) == [["echo", 'a"b', "c\\d", "$X", "\\n", "e\\$X", "f g", "$X"]]
+
+
+def test_word_splitting_of_unquoted_expansions_only() -> None:
+    script = parse_shell('ARGS="--a 1  --b 2"\nrun $ARGS "$ARGS" x$ARGS\n')
+    assert argvs(script) == [["run", "--a", "1", "--b", "2", "--a 1  --b 2", "x--a", "1", "--b", "2"]]
+
+
+def test_empty_expansions() -> None:
+    script = parse_shell('E=\nrun $E "$E" "" ${E}x\n')
+    assert argvs(script) == [["run", "", "", "x"]]
+    assert only(script).unresolved == []  # E is set (to empty), not missing
+
+
+def test_ansi_c_quoting() -> None:
+    assert argvs(parse_shell("echo $'a\\tb'\n")) == [["echo", "a\tb"]]
+
+
+# --- assignments -------------------------------------------------------------------------------------------
+
+def test_assignments_export_local_declare_readonly() -> None:
+    script = parse_shell(
+        "A=1\nexport B=$A C\nexport A\nlocal D=4\ndeclare -x E=5 -r\nreadonly F=6\ntypeset G=7\n")
+    assert script.variables == {"A": "1", "B": "1", "D": "4", "E": "5", "F": "6", "G": "7"}
+    assert script.commands == []
+
+
+def test_export_keeps_value_supplied_by_env() -> None:
+    script = parse_shell("export HOME\necho $HOME\n", env={"HOME": "/home/me"})
+    assert argvs(script) == [["echo", "/home/me"]]
+
+
+def test_prefix_assignments_are_not_kept() -> None:
+    script = parse_shell(
+        "GPUS=0,1\nCUDA_VISIBLE_DEVICES=$GPUS OMP_NUM_THREADS=4 python train.py\necho $OMP_NUM_THREADS\n")
+    cmd = script.commands[0]
+    assert cmd.argv == ["python", "train.py"]
+    assert cmd.assignments == {"CUDA_VISIBLE_DEVICES": "0,1", "OMP_NUM_THREADS": "4"}
+    assert "CUDA_VISIBLE_DEVICES" not in script.variables
+    assert script.commands[1].argv == ["echo"]
+    assert script.commands[1].unresolved == ["OMP_NUM_THREADS"]
+
+
+def test_arrays_are_space_joined() -> None:
+    script = parse_shell('A=(x "y z")\nA+=(w)\necho ${A[@]} ${A[0]} ${#A[@]}\n')
+    assert script.variables["A"] == "x y z w"
+    assert argvs(script) == [["echo", "x", "y", "z", "w", "x", "4"]]
+
+
+def test_unset_removes_variable() -> None:
+    script = parse_shell("A=1\nunset A\necho $A\n")
+    assert "A" not in script.variables
+    assert only(script).unresolved == ["A"]
+
+
+def test_script_assignment_overrides_env() -> None:
+    script = parse_shell("NNODES=1\necho $NNODES\n", env={"NNODES": "4"})
+    assert argvs(script) == [["echo", "1"]]
+    assert script.variables["NNODES"] == "1"
+
+
+# --- expansion ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("env, expected", [(None, "2"), ({"NNODES": "4"}, "4"), ({"NNODES": ""}, "2")])
+def test_default_with_and_without_env(env: dict[str, str] | None, expected: str) -> None:
+    script = parse_shell("NNODES=${NNODES:-2}\necho nodes=$NNODES\n", env=env)
+    assert script.variables["NNODES"] == expected
+    assert argvs(script) == [["echo", f"nodes={expected}"]]
+    assert only(script).unresolved == []
+
+
+def test_parameter_operators() -> None:
+    script = parse_shell(
+        'E=\nS=set\n'
+        'echo ${E-d1} ${E:-d2} ${U-d3} ${S:+alt} ${U:+alt} "${E:+alt}" ${A:=assigned} ${#S}\n'
+        'echo $A ${A}\n')
+    assert argvs(script) == [["echo", "d2", "d3", "alt", "", "assigned", "3"], ["echo", "assigned", "assigned"]]
+    assert script.variables["A"] == "assigned"
+    assert script.commands[0].unresolved == []
+
+
+def test_nested_defaults() -> None:
+    assert argvs(parse_shell("echo ${A:-${B:-3}}\n")) == [["echo", "3"]]
+    assert argvs(parse_shell("echo ${A:-${B:-3}}\n", env={"B": "7"})) == [["echo", "7"]]
+    assert argvs(parse_shell('echo ${A:-"x y"} ${A:-x y}\n')) == [["echo", "x y", "x", "y"]]
+
+
+def test_pattern_removal_and_case() -> None:
+    script = parse_shell("M=/models/Qwen/Qwen2.5-7B\necho ${M##*/} ${M%/*} ${M#/} ${M,,} ${M/Qwen/q}\n")
+    assert argvs(script) == [["echo", "Qwen2.5-7B", "/models/Qwen", "models/Qwen/Qwen2.5-7B",
+                              "/models/qwen/qwen2.5-7b", "/models/q/Qwen2.5-7B"]]
+
+
+def test_arithmetic() -> None:
+    script = parse_shell(
+        "NNODES=${NNODES:-2}\nGPUS=8\nWORLD=$((NNODES * GPUS))\n"
+        "echo $(( $WORLD / 3 )) $((-7 / 2)) $((7 % 3)) $(((1 + 2) * 4)) $((2**10)) $((WORLD-1))\n")
+    assert script.variables["WORLD"] == "16"
+    assert argvs(script) == [["echo", "5", "-3", "1", "12", "1024", "15"]]
+    assert parse_shell("W=$((NNODES * 8))\n", env={"NNODES": "4"}).variables["W"] == "32"
+
+
+def test_arithmetic_with_unknown_name_keeps_text() -> None:
+    script = parse_shell("echo $((NNODES * 8)) $(($GPUS + 1))\n")
+    cmd = only(script)
+    assert cmd.argv == ["echo", "$((NNODES * 8))", "$(($GPUS + 1))"]
+    assert cmd.unresolved == ["NNODES", "GPUS"]
+
+
+def test_arithmetic_errors_are_notes() -> None:
+    script = parse_shell("echo $((1 / 0)) $((2 +))\n")
+    assert argvs(script) == [["echo", "$((1 / 0))", "$((2 +))"]]
+    assert codes(script) == ["shell.arithmetic", "shell.arithmetic"]
+
+
+def test_unresolved_recorded() -> None:
+    cmd = only(parse_shell("python train.py --model $MODEL_PATH --out ${OUT}/x\n"))
+    assert cmd.argv == ["python", "train.py", "--model", "--out", "/x"]
+    assert cmd.unresolved == ["MODEL_PATH", "OUT"]
+
+
+def test_tainted_variables_propagate() -> None:
+    script = parse_shell(
+        "CKPT=$BASE/ckpt\nLATEST=${CKPT}/latest\necho $LATEST\nBASE=/data\nCKPT=$BASE/ckpt\necho $CKPT\n")
+    first, second = script.commands
+    assert first.argv == ["echo", "/ckpt/latest"]
+    assert first.unresolved == ["BASE"]
+    assert second.argv == ["echo", "/data/ckpt"]
+    assert second.unresolved == []
+
+
+def test_positional_parameters() -> None:
+    script = parse_shell('echo $1 ${2:-two} "$@" $* $# $0\n', source="run.sh")
+    cmd = only(script)
+    assert cmd.argv == ["echo", "two", "0", "run.sh"]
+    assert cmd.unresolved == ["1"]
+    assert codes(script).count("shell.positional-args") == 3
+
+
+def test_special_parameters_are_silent() -> None:
+    script = parse_shell("sleep 1 &\nPID=$!\necho $$ $? $PID\n")
+    assert script.commands[0].background is True
+    assert script.commands[1].argv == ["echo"]
+    assert script.commands[1].unresolved == []
+    assert script.notes == []
+
+
+def test_command_substitution_is_kept_as_text() -> None:
+    script = parse_shell('TS=$(date +%s)\nB=`hostname`\necho "run_$TS" $B $(( $(nproc) * 2 ))\n')
+    assert script.variables["TS"] == "$(date +%s)"
+    assert argvs(script) == [["echo", "run_$(date +%s)", "`hostname`", "$(( $(nproc) * 2 ))"]]
+    assert codes(script) == ["shell.command-substitution"] * 3
+    assert [n.line for n in script.notes] == [1, 2, 3]
+
+
+# --- operators and redirections ----------------------------------------------------------------------------
+
+def test_operators_split_commands() -> None:
+    script = parse_shell("a; b && c || d | e &\nf|&g\n")
+    assert argvs(script) == [["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]]
+    assert [c.background for c in script.commands] == [False, False, False, False, True, False, False]
+
+
+def test_redirections_removed() -> None:
+    script = parse_shell("run a > out.log 2>&1\nrun b >> x 2>/dev/null < in &> all >&2\nrun c 1> o <<< here\n")
+    assert argvs(script) == [["run", "a"], ["run", "b"], ["run", "c"]]
+
+
+def test_background_server_then_trainer() -> None:
+    script = parse_shell("CUDA_VISIBLE_DEVICES=0 trl vllm-serve --model m &\nsleep 90\naccelerate launch x.py\n")
+    assert [c.background for c in script.commands] == [True, False, False]
+    assert script.commands[0].assignments == {"CUDA_VISIBLE_DEVICES": "0"}
+
+
+# --- control flow --------------------------------------------------------------------------------------------
+
+def test_if_block_is_read_sequentially() -> None:
+    script = parse_shell(
+        'if [ -z "$MODEL" ]; then\n  MODEL=default\nelif [[ $X == a && -n "$Y" ]]; then\n  MODEL=b\n'
+        "else\n  MODEL=c\nfi\necho $MODEL\nif test -f x; then echo yes; fi\n")
+    assert argvs(script) == [["[", "-z", "", "]"], ["[[", "==", "a", "&&", "-n", "", "]]"], ["echo", "c"],
+                             ["test", "-f", "x"], ["echo", "yes"]]
+    assert script.commands[0].unresolved == ["MODEL"]
+    assert codes(script) == ["shell.control-flow-skipped"] * 2
+
+
+def test_for_loop_takes_first_item() -> None:
+    script = parse_shell("for SEED in 1 2 3; do\n  python train.py --seed $SEED\ndone\n")
+    assert argvs(script) == [["python", "train.py", "--seed", "1"]]
+    assert script.variables["SEED"] == "1"
+    assert codes(script) == ["shell.control-flow-skipped"]
+    assert "SEED='1'" in script.notes[0].message
+
+
+def test_while_until_and_c_style_for() -> None:
+    script = parse_shell("while true; do run; done\nuntil false\ndo\n  x\ndone\nfor ((i=0; i<3; i++)); do y; done\n")
+    assert argvs(script) == [["true"], ["run"], ["false"], ["x"], ["y"]]
+    assert codes(script) == ["shell.control-flow-skipped"] * 3
+
+
+def test_case_patterns_are_skipped() -> None:
+    script = parse_shell(
+        'case "$MODE" in\n  train)\n    python train.py\n    ;;\n  eval|test) python eval.py ;;\n'
+        "  (*) echo unknown ;;\nesac\necho after\ncase x in a) one;; esac\n")
+    assert argvs(script) == [["python", "train.py"], ["python", "eval.py"], ["echo", "unknown"],
+                             ["echo", "after"], ["one"]]
+    assert codes(script) == ["shell.control-flow-skipped"] * 2
+
+
+def test_functions_and_groups() -> None:
+    script = parse_shell("train() {\n  python a.py\n}\nfunction setup {\n  pip list\n}\n"
+                         "function other() { ls; }\n{ echo g; } > log\n(cd d && make)\ntrain\n")
+    assert argvs(script) == [["python", "a.py"], ["pip", "list"], ["ls"], ["echo", "g"], ["cd", "d"],
+                             ["make"], ["train"]]
+    assert codes(script) == ["shell.control-flow-skipped"] * 3
+
+
+def test_heredoc_bodies_are_skipped() -> None:
+    script = parse_shell(
+        "cat > cfg.yaml <<EOF\nlr: $LR\n'unbalanced\nEOF\ncat <<'END' | tee x\nbody\nEND\n"
+        "cat <<-EOT\n\tindented\n\tEOT\necho done\n")
+    assert argvs(script) == [["cat"], ["cat"], ["tee", "x"], ["cat"], ["echo", "done"]]
+    assert codes(script) == ["shell.heredoc-skipped"] * 3
+    assert script.commands[-1].line == 11
+    assert all(c.unresolved == [] for c in script.commands)
+
+
+def test_unterminated_heredoc_is_a_note() -> None:
+    script = parse_shell("cat <<EOF\nno end\n")
+    assert codes(script) == ["shell.heredoc-skipped"]
+    assert "never terminated" in script.notes[0].message
+
+
+def test_heredoc_inside_command_substitution() -> None:
+    script = parse_shell("MSG=$(cat <<EOT\nit's here\nEOT\n)\necho 'after'\n")
+    assert script.variables["MSG"] == "$(cat <<EOT\nit's here\nEOT\n)"
+    assert argvs(script) == [["echo", "after"]]
+    assert script.commands[0].line == 5
+
+
+def test_process_substitution_and_required_variable() -> None:
+    script = parse_shell("torchrun t.py &> >(tee log)\necho ${NEEDED:?set NEEDED}\n")
+    assert argvs(script) == [["torchrun", "t.py"], ["echo"]]
+    assert script.commands[1].unresolved == ["NEEDED"]
+
+
+def test_source_is_noted() -> None:
+    script = parse_shell(". ./env.sh\nsource common.sh\n")
+    assert codes(script) == ["shell.source-not-followed"] * 2
+
+
+# --- errors ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, line, what", [
+    ("echo ok\necho 'fine'\necho \"never\nclosed\n", 3, "double quote"),
+    ("a=1\n\nb='open\n", 3, "single quote"),
+    ("echo ${A:-x\n", 1, "${"),
+    ("x\ny=$((1 + 2\n", 2, "$(("),
+    ("z=$(date\n", 1, "$("),
+    ("echo `date\n", 1, "backtick"),
+])
+def test_unterminated_constructs_raise(text: str, line: int, what: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_shell(text, source="run.sh")
+    err = info.value
+    assert err.line == line
+    assert err.file == "run.sh"
+    assert "unterminated" in err.message and what in err.message
+    assert err.hint and f"line {line}" in err.hint
+
+
+def test_crlf_line_endings() -> None:
+    assert argvs(parse_shell("A=1\r\necho $A \\\r\n  b\r\n")) == [["echo", "1", "b"]]
+
+
+def test_apostrophe_in_comment_is_not_a_quote() -> None:
+    assert argvs(parse_shell("# don't panic\necho ok # it's fine\n")) == [["echo", "ok"]]
+
+
+def test_module_never_executes_or_reads_the_environment() -> None:
+    import translator.sources.shell as shell
+
+    with open(shell.__file__, encoding="utf-8") as f:
+        code = f.read()
+    for forbidden in ("subprocess", "os.environ", "eval(", "exec(", "os.system", "getenv"):
+        assert forbidden not in code, forbidden
+    script = parse_shell("X=$(touch /tmp/rlconf-must-not-exist)\necho `rm -rf /tmp/x`\n")
+    assert script.variables["X"] == "$(touch /tmp/rlconf-must-not-exist)"
+
+
+# --- unwrap_command ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, expected", [
+    (["python3", "-m", "x"], ["python3", "-m", "x"]),
+    (["python", "-u", "t.py"], ["python", "-u", "t.py"]),
+    (["nohup", "python3.11", "t.py"], ["python3.11", "t.py"]),
+    (["time", "-p", "exec", "python", "t.py"], ["python", "t.py"]),
+    (["env", "-i", "A=1", "B=2", "python", "t.py"], ["python", "t.py"]),
+    (["timeout", "-k", "10", "24h", "python", "t.py"], ["python", "t.py"]),
+    (["sudo", "-E", "python", "t.py"], ["python", "t.py"]),
+    (["srun", "--nodes=2", "-N", "2", "--gres", "gpu:8", "--exclusive", "-p", "q", "python", "t.py"],
+     ["python", "t.py"]),
+    (["uv", "run", "--with", "vllm", "--project", ".", "--frozen", "python", "t.py"], ["python", "t.py"]),
+    (["uv", "run", "-m", "verl.trainer.main_ppo", "a=1"], ["python", "-m", "verl.trainer.main_ppo", "a=1"]),
+    (["ray", "job", "submit", "--address=http://127.0.0.1:8265", "--runtime-env=x.yaml", "--no-wait",
+      "--", "python3", "-m", "verl.trainer.main_ppo", "a=1", "--", "b"],
+     ["python3", "-m", "verl.trainer.main_ppo", "a=1", "--", "b"]),
+    (["ray", "job", "submit", "--address", "http://h:8265", "python", "t.py"], ["python", "t.py"]),
+    (["python", "mason.py", "--cluster", "c", "--gpus", "8", "--", "accelerate", "launch", "t.py"],
+     ["accelerate", "launch", "t.py"]),
+    (["nohup", "srun", "-N", "1", "env", "X=1", "uv", "run", "python", "t.py"], ["python", "t.py"]),
+    (["bash", "train.sh"], ["bash", "train.sh"]),
+    ([], []),
+])
+def test_unwrap(argv: list[str], expected: list[str]) -> None:
+    assert unwrap_command(argv) == expected
+
+
+def test_unwrap_bash_c() -> None:
+    inner = "cd /work && CUDA_VISIBLE_DEVICES=0 nohup python train.py --lr ${LR:-1e-5} $EXTRA 2>&1 | tee log"
+    assert unwrap_command(["bash", "-c", inner]) == ["python", "train.py", "--lr", "1e-5"]
+    assert unwrap_command(["sh", "-lc", inner], env={"LR": "3e-4", "EXTRA": "--bf16 --x"}) == [
+        "python", "train.py", "--lr", "3e-4", "--bf16", "--x"]
+
+
+def test_bash_c_in_a_script() -> None:
+    script = parse_shell("""srun -N 1 bash -c "python t.py --nodes \\$SLURM_NNODES --model $M" \n""",
+                         env={"M": "q"})
+    cmd = only(script)
+    assert cmd.argv == ["srun", "-N", "1", "bash", "-c", "python t.py --nodes $SLURM_NNODES --model q"]
+    assert unwrap_command(cmd.argv, env={"SLURM_NNODES": "2"}) == ["python", "t.py", "--nodes", "2", "--model", "q"]
+
+
+# --- fixtures-style end to end -------------------------------------------------------------------------------
+
+def test_ray_submit_script_end_to_end() -> None:
+    text = (
+        'set -xeuo pipefail\nexport EXP=${EXP:-"grpo"}\nNNODES=${NNODES:-2}\nGPUS=${GPUS_PER_NODE:-8}\n'
+        "WORLD=$((NNODES * GPUS))\nTRAIN_BS=$((WORLD * 8))\nDATA=${DATA_DIR:-\"$HOME/data\"}\n"
+        "ray job submit --address=http://127.0.0.1:8265 \\\n    --runtime-env=x.yaml \\\n"
+        "    -- python3 -m verl.trainer.main_ppo \\\n    data.train_files=\"${DATA}/train.parquet\" \\\n"
+        "    data.train_batch_size=${TRAIN_BS} \\\n    trainer.experiment_name=\"${EXP}\" \\\n    \"$@\"\n")
+    script = parse_shell(text, env={"NNODES": "4", "HOME": "/home/me"})
+    ray = script.commands[-1]
+    assert unwrap_command(ray.argv) == [
+        "python3", "-m", "verl.trainer.main_ppo", "data.train_files=/home/me/data/train.parquet",
+        "data.train_batch_size=256", "trainer.experiment_name=grpo"]
+    assert ray.line == 8 and ray.unresolved == []
+    without_home = parse_shell(text)
+    assert without_home.commands[-1].unresolved == ["HOME"]  # DATA was built from the missing HOME

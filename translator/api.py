@@ -1,0 +1,160 @@
+"""The library: load / explain / translate. The CLI is a thin layer over these."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from translator import dialects
+from translator.dialects.base import ReadOptions
+from translator.errors import ConfigError
+from translator.notes import Note, NoteList
+from translator.plan import PLAN_FIELDS, RunSpec, to_json_number
+from translator.sources.files import Source, guess_suffix, read_source
+
+# Fields beside the batch plan whose change in a translation is worth a note of its own.
+SEMANTIC_FIELDS = (
+    "algorithm.advantage_estimator", "algorithm.advantage_std_normalization", "algorithm.kl_placement",
+    "algorithm.kl_coef", "algorithm.clip_ratio_low", "algorithm.clip_ratio_high", "algorithm.loss_aggregation",
+    "algorithm.loss_normalizer_scope", "sampling.temperature", "optimizer.lr", "lengths.max_response_tokens",
+)
+
+
+@dataclass
+class Explanation:
+    """A config read into the canonical model, with the notes made reading it."""
+
+    spec: RunSpec
+    notes: list[Note]
+    source: str
+
+    @property
+    def framework(self) -> str:
+        return self.spec.framework
+
+    @property
+    def version(self) -> str | None:
+        return self.spec.version
+
+    @property
+    def plan(self) -> dict[str, Any]:
+        return self.spec.plan.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
+        from translator.dialects.rlconf import to_document
+
+        document = to_document(self.spec)
+        return {"framework": document.pop("framework"), "version": document.pop("version"),
+                "source": self.source, "plan": document.pop("plan"),
+                "notes": [n.to_dict() for n in self.notes], **document}
+
+
+@dataclass
+class Translation:
+    """A config written for another framework: the files, the plan they give, and what changed."""
+
+    source: Explanation
+    framework: str
+    version: str
+    files: dict[str, str]
+    spec: RunSpec
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def plan(self) -> dict[str, Any]:
+        return self.spec.plan.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source.to_dict(), "target": {"framework": self.framework, "version": self.version},
+                "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes]}
+
+
+def _source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None = None) -> Source:
+    if isinstance(path_or_text, Source):
+        return path_or_text
+    if isinstance(path_or_text, PathLike):
+        return read_source(str(path_or_text))
+    text = str(path_or_text)
+    if text == "-":
+        source = read_source("-", stdin_text)
+        source.name = "<stdin>" + guess_suffix(source.text)
+        return source
+    if "\n" in text or len(text) > 4096:
+        return Source(text, "<text>" + guess_suffix(text), Path.cwd())
+    return read_source(text)
+
+
+def load(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
+         env: Mapping[str, str] | None = None, num_processes: int | None = None,
+         stdin_text: str | None = None) -> Explanation:
+    """Read a config (a path, ``-`` for standard input, or the text itself) into the canonical model.
+
+    ``framework`` is ``NAME`` or ``NAME@VERSION`` (detected when None); ``env`` supplies shell variables a
+    script expects; ``num_processes`` is the training world size where the config does not state it.
+    Raises ConfigError for bad input.
+    """
+    if num_processes is not None and (isinstance(num_processes, bool) or not isinstance(num_processes, int)
+                                      or num_processes <= 0):
+        raise ConfigError(f"num_processes must be a positive whole number, got {num_processes!r}",
+                          key="--num-processes")
+    source = _source(path_or_text, stdin_text)
+    if framework:
+        dialect, version = dialects.parse_framework(framework)
+    else:
+        dialect, version = dialects.detect(source), None
+    reading = dialect.read(source, ReadOptions(version=version, env=dict(env or {}), num_processes=num_processes))
+    return Explanation(reading.spec, list(reading.notes), source.name)
+
+
+def explain(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
+            env: Mapping[str, str] | None = None, num_processes: int | None = None,
+            stdin_text: str | None = None) -> Explanation:
+    """The plan of a config with every value's derivation (see :func:`load`)."""
+    return load(path_or_text, framework, env, num_processes, stdin_text)
+
+
+def translate(src: str | PathLike[str] | Source | Explanation, to: str, framework: str | None = None,
+              env: Mapping[str, str] | None = None, num_processes: int | None = None,
+              stdin_text: str | None = None) -> Translation:
+    """Write ``src`` as a config for ``to`` (``NAME`` or ``NAME@VERSION``; default the newest release).
+
+    The written files are read back with the target's own reader, and every plan quantity or key
+    semantic field that came out different gets a note, so a lossy translation is never silent.
+    """
+    explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
+    dialect, version = dialects.parse_framework(to)
+    version = version or dialect.default_version
+    notes = NoteList()
+    files = dialect.write(explanation.spec, version, notes)
+    main = "launch.sh" if "launch.sh" in files else next(iter(files))
+    written = Source(files[main], main, None, files)
+    target = dialect.read(written, ReadOptions(version=version)).spec
+    _compare(explanation.spec, target, notes)
+    return Translation(explanation, dialect.name, version, files, target, list(notes))
+
+
+def _compare(source: RunSpec, target: RunSpec, notes: NoteList) -> None:
+    for name in PLAN_FIELDS:
+        before, after = getattr(source.plan, name), getattr(target.plan, name)
+        if not _same(before, after):
+            notes.warning("plan.not-preserved", f"plan.{name}: {_show(before)} in the source, {_show(after)} in the "
+                          f"{target.framework} {target.version} config", source_keys=[f"plan.{name}"])
+    for name in SEMANTIC_FIELDS:
+        before, after = source.get(name), target.get(name)
+        if before is not None and not _same(before, after):
+            notes.warning("translation.changed", f"{name}: {_show(before)} in the source, {_show(after)} in the "
+                          f"{target.framework} {target.version} config", source_keys=[name])
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float, Fraction)) and isinstance(b, (int, float, Fraction)) \
+            and not isinstance(a, bool) and not isinstance(b, bool):
+        return abs(Fraction(a) - Fraction(b)) <= Fraction(1, 10**9) * max(1, abs(Fraction(a)))
+    return a == b
+
+
+def _show(value: Any) -> str:
+    return "unset" if value is None else str(to_json_number(value))

@@ -1,0 +1,135 @@
+"""The ``rlconf`` command: a thin click layer over the library. Exit codes: 0 ok, 1 findings, 2 bad input."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from translator.errors import ConfigError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def _env_pairs(ctx: click.Context, param: click.Parameter, pairs: tuple[str, ...]) -> dict[str, str]:
+    env = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip():
+            raise click.BadParameter(f"'{pair}' is not NAME=VALUE", ctx=ctx, param=param)
+        env[name.strip()] = value
+    return env
+
+
+def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every command that reads a config shares."""
+    command = click.option("--num-processes", type=click.IntRange(min=1),
+                           help="Training world size where the config does not state it (TRL).")(command)
+    command = click.option("--env", "env", multiple=True, callback=_env_pairs, metavar="NAME=VALUE",
+                           help="A shell variable the script expects (repeatable).")(command)
+    command = click.option("--from", "framework", metavar="FW[@VER]",
+                           help="Source framework (and version); detected when omitted.")(command)
+    return command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rlconf")
+def main() -> None:
+    """Translate RL post-training configs between verl and TRL/Open-R1, with the batch plan in explicit units."""
+
+
+@main.command()
+@click.argument("src")
+@input_options
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "toml"]), default="text",
+              show_default=True)
+def explain(src: str, framework: str | None, env: dict[str, str], num_processes: int | None,
+            output_format: str) -> None:
+    """Show the batch plan of SRC (a file, or - for standard input) with units and derivations."""
+    from translator import api, render
+
+    explanation = _run(lambda: api.explain(src, framework, env, num_processes, _stdin(src)))
+    if output_format == "json":
+        click.echo(json.dumps(explanation.to_dict(), indent=2, default=str))
+    elif output_format == "toml":
+        from translator.dialects.rlconf import to_toml
+
+        click.echo(to_toml(explanation.spec), nl=False)
+    else:
+        click.echo(render.explanation_text(explanation), nl=False)
+
+
+@main.command()
+@click.argument("src")
+@click.option("--to", "target", required=True, metavar="FW[@VER]", help="Target framework (and version).")
+@input_options
+@click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False), help="Write the files into DIR.")
+@click.option("--force", is_flag=True, help="Overwrite existing files in DIR.")
+@click.option("--strict", is_flag=True, help="Exit 1 when any warning was noted.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def translate(src: str, target: str, framework: str | None, env: dict[str, str], num_processes: int | None,
+              output_dir: str | None, force: bool, strict: bool, output_format: str) -> None:
+    """Write SRC as a config for another framework (and version), and report what could not be kept."""
+    from translator import api, render
+
+    translation = _run(lambda: api.translate(src, target, framework, env, num_processes, _stdin(src)))
+    written = _run(lambda: write_files(translation.files, Path(output_dir), force)) if output_dir else None
+    if output_format == "json":
+        document = translation.to_dict()
+        if written is not None:
+            document["written"] = written
+        click.echo(json.dumps(document, indent=2, default=str))
+    else:
+        click.echo(render.translation_text(translation, written), nl=False)
+    warnings = [n for n in translation.source.notes + translation.notes if n.severity in ("warning", "error")]
+    if strict and warnings:
+        sys.exit(EXIT_FINDINGS)
+
+
+def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:
+    """Write each file atomically (temp file + rename); refuse to replace one without ``force``."""
+    existing = [name for name in files if (directory / name).exists()]
+    if existing and not force:
+        raise ConfigError(f"{', '.join(str(directory / n) for n in existing)} already exist(s)",
+                          hint="pass --force to overwrite, or choose another -o DIR")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, text in files.items():
+            path = directory / name
+            handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.")
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            if name.endswith(".sh"):
+                os.chmod(temporary, 0o755)
+            else:
+                os.chmod(temporary, 0o644)
+            os.replace(temporary, path)
+            written.append(str(path))
+    except OSError as exc:
+        raise ConfigError(f"cannot write to {directory}: {exc.strerror}") from None
+    return written
+
+
+def _stdin(src: str) -> str | None:
+    return sys.stdin.read() if src == "-" else None
+
+
+def _run(action: Callable[[], Any]) -> Any:
+    """Run a library call; bad input becomes one message on stderr and exit 2, never a traceback."""
+    try:
+        return action()
+    except ConfigError as error:
+        click.echo(f"rlconf: error: {error}", err=True)
+        sys.exit(EXIT_INPUT)
+    except RecursionError:
+        click.echo("rlconf: error: input nested too deeply", err=True)
+        sys.exit(EXIT_INPUT)
+    except Exception as error:  # a bug in rlconf, not in the input: say so without a traceback
+        click.echo(f"rlconf: internal error: {type(error).__name__}: {error} (please report this)", err=True)
+        sys.exit(EXIT_INTERNAL)

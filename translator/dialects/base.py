@@ -1,0 +1,196 @@
+"""What every dialect provides, and the helpers readers share."""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from translator.errors import ConfigError
+from translator.notes import NoteList
+from translator.plan import Derivation, RunSpec
+from translator.sources.files import Source
+
+
+@dataclass
+class ReadOptions:
+    version: str | None = None  # None: infer from the keys, else the newest known
+    env: Mapping[str, str] = field(default_factory=dict)
+    num_processes: int | None = None  # training world size where the config does not state it
+
+
+@dataclass
+class Reading:
+    """What a reader returns: the canonical model and the notes made on the way."""
+
+    spec: RunSpec
+    notes: NoteList
+
+
+class Dialect:
+    """A framework: its reader, writer and version table. Subclasses fill the class attributes."""
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    versions: tuple[str, ...] = ()  # oldest → newest
+    description: str = ""
+
+    @property
+    def default_version(self) -> str:
+        return self.versions[-1]
+
+    def sniff(self, source: Source) -> bool:
+        """Whether the source looks like this framework's config."""
+        raise NotImplementedError
+
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        raise NotImplementedError
+
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        """The files a user runs for this framework and version, by relative name."""
+        raise NotImplementedError
+
+    def resolve_version(self, version: str | None) -> str:
+        if version is None:
+            return self.default_version
+        if version in self.versions:
+            return version
+        # A patch release we do not list behaves like the newest listed release at or below it.
+        wanted = version_key(version)
+        if wanted is not None:
+            older = [v for v in self.versions if version_key(v) <= wanted]
+            if older and version_key(older[-1])[:2] == wanted[:2]:
+                return older[-1]
+        raise ConfigError(f"unknown {self.name} version '{version}'",
+                          hint=f"known versions: {', '.join(self.versions)}")
+
+
+def version_key(version: str) -> tuple[int, ...] | None:
+    parts = []
+    for part in version.split("."):
+        digits = "".join(ch for ch in part if ch.isdigit())
+        if not digits:
+            return None
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def at_least(version: str, minimum: str) -> bool:
+    return version_key(version) >= version_key(minimum)  # type: ignore[operator]
+
+
+def closest_key(key: str, known: Iterable[str]) -> str | None:
+    """The known key a typo most likely meant (compares the whole dotted key and its last part)."""
+    known = list(known)
+    match = difflib.get_close_matches(key, known, n=1, cutoff=0.8)
+    if match:
+        return match[0]
+    leaf = key.rsplit(".", 1)[-1]
+    leaves = {k.rsplit(".", 1)[-1]: k for k in known}
+    match = difflib.get_close_matches(leaf, list(leaves), n=1, cutoff=0.85)
+    return leaves[match[0]] if match else None
+
+
+class Values:
+    """Native key → value, with where each came from and which keys a reader has consumed.
+
+    Readers ask for values through :meth:`get` and the typed getters, which validate and remember the
+    key; the keys never asked for become extras, so nothing is lost silently.
+    """
+
+    def __init__(self, values: Mapping[str, Any], origins: Mapping[str, str], defaults: Mapping[str, Any],
+                 source_name: str) -> None:
+        self.values = dict(values)
+        self.origins = dict(origins)  # key → "file:line" or "file"
+        self.defaults = dict(defaults)
+        self.source_name = source_name
+        self.used: set[str] = set()
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.values
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.used.add(key)
+        if key in self.values:
+            return self.values[key]
+        return self.defaults.get(key, default)
+
+    def origin(self, key: str) -> str:
+        """config | default: whether the value was written by the user or is the version's default."""
+        return "config" if key in self.values else "default"
+
+    def first(self, *keys: str) -> str:
+        """The first key that is set (else the first key): for reading a value with a deprecated alias."""
+        for key in keys:
+            self.used.add(key)
+        return next((k for k in keys if k in self.values), keys[0])
+
+    def _error(self, key: str, message: str, hint: str) -> ConfigError:
+        where = self.origins.get(key, self.source_name)
+        file, _, line = where.rpartition(":")
+        if not file or not line.isdigit():
+            file, line = where, ""
+        return ConfigError(message, file=file, line=int(line) if line else None, key=key, hint=hint)
+
+    def positive_int(self, key: str, default: Any = None, allow_none: bool = True) -> int | None:
+        """A batch-like count: a whole number > 0 (or None when unset and allowed)."""
+        value = self.get(key, default)
+        if value is None and allow_none:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise self._error(key, f"{key} must be a whole number, got {value!r}", f"set {key} to a positive integer")
+        if isinstance(value, str):
+            try:
+                value = float(value) if any(c in value for c in ".eE") else int(value)
+            except ValueError:
+                raise self._error(key, f"{key} must be a whole number, got '{value}'",
+                                  f"set {key} to a positive integer") from None
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise self._error(key, f"{key} must be a whole number, got {value}", f"set {key} to a positive integer")
+            value = int(value)
+        if value <= 0:
+            raise self._error(key, f"{key} must be greater than 0, got {value}", f"set {key} to a positive integer")
+        return value
+
+    def number(self, key: str, default: Any = None) -> float | None:
+        value = self.get(key, default)
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            raise self._error(key, f"{key} must be a number, got {value!r}", f"set {key} to a number")
+        try:
+            return float(value) if not isinstance(value, int) else value
+        except (TypeError, ValueError):
+            raise self._error(key, f"{key} must be a number, got {value!r}", f"set {key} to a number") from None
+
+    def flag(self, key: str, default: Any = None) -> bool | None:
+        value = self.get(key, default)
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        raise self._error(key, f"{key} must be true or false, got {value!r}", f"set {key} to true or false")
+
+    def unused(self) -> dict[str, Any]:
+        return {k: v for k, v in self.values.items() if k not in self.used}
+
+
+def from_config(text: str, *keys: str) -> Derivation:
+    return Derivation(text, list(keys), "config")
+
+
+def derived(text: str, *keys: str) -> Derivation:
+    return Derivation(text, list(keys), "derived")
+
+
+def fmt(value: Any) -> str:
+    """A number as people write it in a derivation: whole numbers without a point, fractions as 0.25."""
+    if isinstance(value, Fraction):
+        value = int(value) if value.denominator == 1 else float(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.6g}"
+    return str(value)

@@ -1,0 +1,135 @@
+"""TRL GRPOTrainer / Open-R1 version table as data: releases, default changes, key lifetimes.
+
+Source: ../shared/reference/trl_openr1.md (§1 fields, §3 version timeline, §5 defaults, §6 Open-R1), read
+from the released wheels.
+"""
+from __future__ import annotations
+
+VERSIONS = ("0.14.0", "0.15.2", "0.16.0", "0.17.0", "0.18.0", "0.19.1", "0.20.0", "0.22.2", "0.23.0", "0.26.0",
+            "0.27.0", "0.28.0", "1.0.0", "1.10.0", "1.16.0")
+
+OPEN_R1_TRL_VERSION = "0.18.0"  # open-r1 setup.py pins trl[vllm]==0.18.0 (HEAD)
+
+# key → [(first release with this default, value), ...] in release order.
+DEFAULTS: dict[str, list[tuple[str, object]]] = {
+    "per_device_train_batch_size": [("0.14.0", 1), ("0.15.2", 8)],  # 0.14's GRPOConfig overrides HF's 8
+    "gradient_accumulation_steps": [("0.14.0", 8), ("0.15.2", 1)],
+    "num_generations": [("0.14.0", 8)],
+    "num_iterations": [("0.14.0", 1)],
+    "steps_per_generation": [("0.14.0", None)],
+    "generation_batch_size": [("0.14.0", None)],
+    "beta": [("0.14.0", 0.04), ("0.19.1", 0.0)],
+    "temperature": [("0.14.0", 0.9), ("0.18.0", 1.0)],
+    "top_p": [("0.14.0", 1.0)],
+    "top_k": [("0.14.0", None), ("0.16.0", 50), ("0.18.0", None), ("0.27.0", 0)],
+    "max_completion_length": [("0.14.0", 256), ("1.10.0", 512)],
+    "max_prompt_length": [("0.14.0", 512), ("0.26.0", None)],
+    "loss_type": [("0.14.0", None), ("0.17.0", "bnpo"), ("0.22.2", "dapo")],
+    "scale_rewards": [("0.14.0", True), ("0.22.2", "group")],
+    "epsilon": [("0.14.0", 0.2)],
+    "epsilon_high": [("0.14.0", None)],
+    "importance_sampling_level": [("0.14.0", "token")],
+    "vllm_mode": [("0.14.0", None), ("0.18.0", "server"), ("1.0.0", "colocate")],
+    "vllm_tensor_parallel_size": [("0.14.0", 1)],
+    "use_vllm": [("0.14.0", False)],
+    "learning_rate": [("0.14.0", 1e-6)],
+    "lr_scheduler_type": [("0.14.0", "linear")],
+    "warmup_ratio": [("0.14.0", 0.0)],
+    "warmup_steps": [("0.14.0", 0)],
+    "weight_decay": [("0.14.0", 0.0)],
+    "max_grad_norm": [("0.14.0", 1.0)],
+    "num_train_epochs": [("0.14.0", 3.0)],
+    "max_steps": [("0.14.0", -1)],
+    "seed": [("0.14.0", 42)],
+}
+
+# Keys that exist only in a range of releases: key → (first release, last release or None).
+KEY_RANGE: dict[str, tuple[str, str | None]] = {
+    "max_prompt_length": ("0.14.0", "0.27.0"),
+    "vllm_device": ("0.14.0", "0.17.0"),
+    "num_iterations": ("0.16.0", None),
+    "epsilon": ("0.16.0", None),
+    "epsilon_high": ("0.16.0", None),
+    "scale_rewards": ("0.16.0", None),
+    "top_p": ("0.16.0", None),
+    "top_k": ("0.16.0", None),
+    "min_p": ("0.16.0", None),
+    "repetition_penalty": ("0.16.0", None),
+    "vllm_server_host": ("0.16.0", None),
+    "vllm_server_port": ("0.16.0", None),
+    "loss_type": ("0.17.0", None),
+    "mask_truncated_completions": ("0.17.0", None),
+    "shuffle_dataset": ("0.17.0", None),
+    "use_liger_loss": ("0.17.0", "0.27.0"),
+    "generation_batch_size": ("0.18.0", None),
+    "steps_per_generation": ("0.18.0", None),
+    "vllm_mode": ("0.18.0", None),
+    "vllm_tensor_parallel_size": ("0.18.0", None),
+    "delta": ("0.18.0", None),
+    "importance_sampling_level": ("0.20.0", None),
+    "top_entropy_quantile": ("0.20.0", None),
+    "vllm_importance_sampling_correction": ("0.23.0", None),
+    "num_generations_eval": ("0.26.0", None),
+    "use_bias_correction_kl": ("0.26.0", None),
+    "multi_objective_aggregation": ("0.27.0", None),
+    "entropy_coef": ("1.10.0", None),
+}
+
+# Open-R1's own script and trainer arguments (src/open_r1/configs.py): not TRL fields.
+OPEN_R1_KEYS = frozenset({
+    "reward_funcs", "dataset_prompt_column", "dataset_mixture", "chat_template", "system_prompt", "benchmarks",
+    "callbacks", "hub_model_revision", "overwrite_hub_revision", "push_to_hub_revision", "wandb_entity",
+    "wandb_project", "wandb_run_group", "cosine_min_value_wrong", "cosine_max_value_wrong",
+    "cosine_min_value_correct", "cosine_max_value_correct", "cosine_max_len", "repetition_n_grams",
+    "repetition_max_penalty", "code_language", "code_eval_test_batch_size", "code_eval_scoring_mode",
+    "parallel_code_exec_per_proc", "code_provider", "ioi_provider", "e2b_router_url", "morph_router_url",
+    "max_completion_len", "soft_punish_cache",
+})
+
+# TRL ModelConfig / ScriptArguments, HF TrainingArguments and other GRPOConfig fields rlconf knows by name
+# (used to tell a typo from a key rlconf merely carries along).
+OTHER_KNOWN_KEYS = frozenset({
+    "model_name_or_path", "model_revision", "torch_dtype", "dtype", "trust_remote_code", "attn_implementation",
+    "use_peft", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "lora_modules_to_save",
+    "lora_task_type", "use_rslora", "use_dora", "load_in_8bit", "load_in_4bit", "bnb_4bit_quant_type",
+    "dataset_name", "dataset_config", "dataset_configs", "dataset_train_split", "dataset_test_split",
+    "output_dir", "overwrite_output_dir", "do_train", "do_eval", "do_predict", "eval_strategy", "eval_steps",
+    "per_device_eval_batch_size", "eval_accumulation_steps", "adam_beta1", "adam_beta2", "adam_epsilon",
+    "lr_scheduler_kwargs", "log_level", "log_level_replica", "log_on_each_node", "logging_dir",
+    "logging_strategy", "logging_first_step", "logging_steps", "save_strategy", "save_steps", "save_total_limit",
+    "save_only_model", "save_safetensors", "data_seed", "bf16", "fp16", "tf32", "dataloader_num_workers",
+    "dataloader_drop_last", "run_name", "disable_tqdm", "remove_unused_columns", "report_to", "push_to_hub",
+    "hub_model_id", "hub_strategy", "hub_private_repo", "hub_token", "gradient_checkpointing",
+    "gradient_checkpointing_kwargs", "resume_from_checkpoint", "optim", "ddp_timeout", "deepspeed", "fsdp",
+    "fsdp_config", "use_liger_kernel", "torch_compile", "auto_find_batch_size", "load_best_model_at_end",
+    "metric_for_best_model", "model_init_kwargs", "disable_dropout", "ds3_gather_for_generation",
+    "generation_kwargs", "use_transformers_paged", "cache_implementation", "vllm_gpu_memory_utilization",
+    "vllm_server_base_url", "vllm_server_timeout", "vllm_group_port", "vllm_enable_sleep_mode",
+    "vllm_guided_decoding_regex", "vllm_model_impl", "vllm_max_model_length", "vllm_importance_sampling_mode",
+    "vllm_importance_sampling_cap", "reward_weights", "sync_ref_model", "ref_model_mixup_alpha",
+    "ref_model_sync_steps", "log_completions", "num_completions_to_print", "wandb_log_unique_prompts",
+    "log_unique_prompts", "off_policy_mask_threshold", "pad_to_multiple_of", "padding_free",
+    "chat_template_kwargs", "cast_lm_head_to_fp32", "vllm_gpu_memory_utilization", "num_processes",
+})
+
+# TRL loss_type → (canonical loss aggregation, normaliser scope).
+LOSS_TYPES = {
+    "grpo": ("seq-mean-token-mean", "micro_batch"),
+    "bnpo": ("token-mean", "micro_batch"),
+    "dr_grpo": ("seq-mean-token-sum-norm", "micro_batch"),
+    "dapo": ("token-mean", "optimizer_step"),
+    "cispo": ("token-mean", "optimizer_step"),
+    "vespo": ("token-mean", "optimizer_step"),
+    "sapo": ("seq-mean-token-mean", "micro_batch"),
+    "luspo": ("seq-mean-token-sum", "micro_batch"),
+}
+
+ACCELERATE_VALUE_OPTIONS = frozenset({
+    "--config_file", "--config-file", "--num_processes", "--num-processes", "--num_machines", "--num-machines",
+    "--machine_rank", "--machine-rank", "--main_process_ip", "--main-process-ip", "--main_process_port",
+    "--main-process-port", "--mixed_precision", "--mixed-precision", "--gradient_accumulation_steps",
+    "--gradient-accumulation-steps", "--deepspeed_config_file", "--zero_stage", "--rdzv_backend", "--gpu_ids",
+    "--dynamo_backend", "--deepspeed_multinode_launcher", "--num_cpu_threads_per_process", "--offload_param_device",
+    "--offload_optimizer_device", "--fsdp_sharding_strategy", "--nproc_per_node", "--nproc-per-node", "--nnodes",
+    "--node_rank", "--master_addr", "--master_port", "--rdzv_endpoint", "--rdzv_id", "--log_dir",
+})

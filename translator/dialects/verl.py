@@ -1,0 +1,850 @@
+"""verl: ``python3 -m verl.trainer.main_ppo key=value ...`` launch scripts and Hydra YAML configs.
+
+Semantics from ../shared/reference/verl.md: mini-batches count prompts (×n), micro-batches count samples
+per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into data-parallel ranks.
+"""
+from __future__ import annotations
+
+import math
+import re
+import shlex
+from typing import Any
+
+from translator.dialects.base import (
+    Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, from_config,
+)
+from translator.dialects.verl_tables import (
+    ACTOR, COMMON_KEYS, DEFAULT_CHANGES, DEFAULTS, DEPRECATED_GLOBAL_MICRO, ENTRY_MODULES, GROUP_ESTIMATORS,
+    KEY_SINCE, KEY_UNTIL, KL_ESTIMATOR_NAMES, KL_ESTIMATORS, REF, ROLLOUT, VERSIONS,
+)
+from translator.errors import ConfigError
+from translator.notes import NoteList
+from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.sources.files import Source, flatten, load_yaml_mapping
+from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations
+from translator.sources.shell import parse_shell, unwrap_command
+
+_STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
+
+
+class NativeVerl:
+    """What a verl config says, before interpretation: merged key → value, and how it was launched."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.origins: dict[str, str] = {}
+        self.appended: set[str] = set()  # keys written with '+' (absent from that version's config)
+        self.entry = "core"  # core | dapo
+        self.megatron = False
+        self.config_name: str | None = None
+
+    def set(self, key: str, value: Any, origin: str) -> None:
+        self.values[key] = value
+        self.origins[key] = origin
+
+    def merge_yaml(self, data: dict[str, Any], origin: str) -> None:
+        defaults = data.get("defaults")
+        if isinstance(defaults, list) and any("megatron" in str(item) for item in defaults):
+            self.megatron = True
+        for key, value in flatten({k: v for k, v in data.items() if k not in ("defaults", "hydra")}).items():
+            if not key.endswith("._target_"):
+                self.set(key, value, origin)
+
+
+class VerlDialect(Dialect):
+    name = "verl"
+    aliases = ("volcengine/verl", "verl-project/verl")
+    versions = VERSIONS
+    description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
+
+    # ---------------------------------------------------------------- detection
+    def sniff(self, source: Source) -> bool:
+        if source.suffix in (".yaml", ".yml"):
+            return bool(re.search(r"^(actor_rollout_ref|critic|algorithm)\s*:", source.text, re.M)) or \
+                "ppo_trainer" in source.text and "defaults" in source.text
+        return any(re.search(rf"-m\s+{re.escape(m)}\b", source.text) for m in ENTRY_MODULES) or \
+            "verl/trainer/main_ppo.py" in source.text
+
+    # ---------------------------------------------------------------- reading
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        notes = NoteList()
+        native = self._collect(source, options, notes)
+        version = self._version(native, options.version, notes)
+        defaults = defaults_for(version)
+        values = Values(native.values, native.origins, defaults, source.name)
+        spec = RunSpec(framework=self.name, version=version)
+        _Interpreter(values, native, version, spec, notes).run()
+        self._account(values, native, version, spec, notes)
+        return Reading(spec, notes)
+
+    def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeVerl:
+        native = NativeVerl()
+        if source.suffix in (".yaml", ".yml"):
+            native.merge_yaml(load_yaml_mapping(source), source.name)
+        else:
+            self._collect_script(source, options, native, notes)
+        lookup_env = dict(options.env)
+
+        def lookup(key: str) -> Any:
+            if key in native.values:
+                return native.values[key]
+            return DEFAULTS.get(key, UNRESOLVED)
+
+        for key, value in list(native.values.items()):
+            native.values[key] = resolve_interpolations(value, lookup, lookup_env)
+        return native
+
+    def _collect_script(self, source: Source, options: ReadOptions, native: NativeVerl, notes: NoteList) -> None:
+        script = parse_shell(source.text, env=options.env, source=source.name)
+        for shell_note in script.notes:
+            notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
+        command = None
+        for candidate in script.commands:
+            argv = unwrap_command(candidate.argv)
+            module = _entry_module(argv)
+            if module:
+                command, entry_argv = candidate, argv[argv.index(module) + 1:]
+                native.entry = ENTRY_MODULES.get(module, "core")
+                break
+        if command is None:
+            raise ConfigError(
+                "no verl launch command found", file=source.name,
+                hint="expected a line like 'python3 -m verl.trainer.main_ppo key=value ...'")
+        if command.unresolved:
+            name = command.unresolved[0]
+            raise ConfigError(
+                f"variable ${name} is used by the launch command but never set", file=source.name,
+                line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
+        origin = f"{source.name}:{command.line}"
+        config_path: str | None = None
+        words = iter(entry_argv)
+        for word in words:
+            flag, _, inline = word.partition("=")
+            if flag in ("--config-path", "-cp", "--config-name", "-cn", "--config-dir", "-cd"):
+                value = inline or next(words, "")
+                if flag in ("--config-path", "-cp", "--config-dir", "-cd"):
+                    config_path = value
+                else:
+                    native.config_name = value.removesuffix(".yaml")
+                continue
+            override = parse_override(word)
+            if override is None:
+                notes.warning("keys.unrecognised-argument",
+                              f"{origin}: '{word}' is not a Hydra override; ignored", source_keys=[word])
+                continue
+            if override.key.startswith("hydra."):
+                continue
+            if override.key == "model_engine":
+                native.megatron = override.value == "megatron"
+                continue
+            if override.op == "~":
+                native.values.pop(override.key, None)
+                continue
+            if override.op == "+":
+                native.appended.add(override.key)
+            native.set(override.key, override.value, origin)
+        if native.config_name and "megatron" in native.config_name:
+            native.megatron = True
+        if native.config_name and native.config_name not in _STANDARD_CONFIGS:
+            self._load_user_config(source, config_path, native, notes)
+
+    def _load_user_config(self, source: Source, config_path: str | None, native: NativeVerl,
+                          notes: NoteList) -> None:
+        relative = f"{config_path or '.'}/{native.config_name}.yaml"
+        if not source.has_sibling(relative):
+            notes.warning("input.config-not-found",
+                          f"--config-name {native.config_name}: '{relative}' was not found, so the values it sets "
+                          "are unknown; verl defaults are assumed for them", source_keys=["--config-name"])
+            return
+        base = source.sibling(relative, "config")
+        overrides = dict(native.values), dict(native.origins)
+        native.values.clear()
+        native.merge_yaml(load_yaml_mapping(base), base.name)
+        native.values.update(overrides[0])
+        native.origins.update(overrides[1])
+
+    def _version(self, native: NativeVerl, explicit: str | None, notes: NoteList) -> str:
+        if explicit:
+            return self.resolve_version(explicit)
+        keys = set(native.values)
+        if keys & set(DEPRECATED_GLOBAL_MICRO) or "trainer.use_legacy_worker_impl" in keys:
+            version, why = "0.7.1", "the deprecated global micro-batch keys are honoured only up to 0.7"
+        elif "data.gen_batch_size" in native.appended:
+            version, why = "0.8.0", "'+data.gen_batch_size' appends a key that 0.9 already has"
+        else:
+            version, why = self.default_version, "the newest known release"
+        notes.info("version.assumed", f"assumed verl {version}: {why}; pass --from verl@VERSION to choose")
+        return version
+
+    def _account(self, values: Values, native: NativeVerl, version: str, spec: RunSpec, notes: NoteList) -> None:
+        known = set(DEFAULTS) | set(KEY_SINCE) | set(COMMON_KEYS) | set(DEPRECATED_GLOBAL_MICRO)
+        for key, value in values.unused().items():
+            spec.extras.append(Extra(self.name, key, value))
+            if key not in known and key not in native.appended:
+                guess = closest_key(key, known)
+                if guess and guess != key:
+                    notes.warning("keys.unknown", f"'{key}' is not a verl {version} key; did you mean '{guess}'?",
+                                  source_keys=[key])
+        for key in native.values:
+            since, until = KEY_SINCE.get(key), KEY_UNTIL.get(key)
+            if since and not at_least(version, since) and key not in native.appended:
+                notes.warning("keys.unknown-in-version",
+                              f"'{key}' does not exist before verl {since}; {version} rejects it unless written "
+                              f"as '+{key}'", source_keys=[key])
+            if until and at_least(version, _next_version(until)):
+                notes.info("keys.deprecated", f"'{key}' was last a verl key in {until}", source_keys=[key])
+
+    # ---------------------------------------------------------------- writing
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        overrides, megatron = _Writer(spec, version, notes).overrides()
+        lines = ["#!/usr/bin/env bash",
+                 f"# verl {version} launch script written by rlconf from a {spec.framework} "
+                 f"{spec.version or ''} config.".replace("  ", " "),
+                 "# Units: data.train_batch_size and ppo_mini_batch_size count prompts (verl multiplies them by",
+                 "# rollout.n); *_micro_batch_size_per_gpu counts samples per data-parallel rank.",
+                 *(f"#   {line}" for line in plan_summary(spec)),
+                 "set -x", ""]
+        command = ["python3 -m verl.trainer.main_ppo"]
+        if megatron and not at_least(version, "0.8.0"):
+            command.append("--config-path=config --config-name=ppo_megatron_trainer")
+        for key, value in overrides.items():
+            prefix = "" if key == "model_engine" or key_exists(key, version) else "+"
+            command.append(f"{prefix}{key}={shell_value(value)}")
+        command.append('"$@"')
+        lines.append(" \\\n    ".join(command))
+        return {"launch.sh": "\n".join(lines) + "\n"}
+
+
+def _entry_module(argv: list[str]) -> str | None:
+    for i, word in enumerate(argv):
+        if word == "-m" and i + 1 < len(argv) and argv[i + 1] in ENTRY_MODULES:
+            return argv[i + 1]
+        if word.endswith("verl/trainer/main_ppo.py"):
+            return word
+    return None
+
+
+def _next_version(version: str) -> str:
+    index = VERSIONS.index(version)
+    return VERSIONS[min(index + 1, len(VERSIONS) - 1)] if index + 1 < len(VERSIONS) else "99"
+
+
+def defaults_for(version: str) -> dict[str, Any]:
+    defaults = dict(DEFAULTS)
+    for key, changes in DEFAULT_CHANGES.items():
+        for since, value in changes:
+            if at_least(version, since):
+                defaults[key] = value
+    if not at_least(version, "0.4.1"):
+        for key in ("algorithm.use_kl_in_reward", f"{ACTOR}.clip_ratio_low", f"{ACTOR}.clip_ratio_high"):
+            defaults.pop(key, None)
+    return defaults
+
+
+def key_exists(key: str, version: str) -> bool:
+    """Whether ``key=value`` (no '+') is accepted by this version's composed config."""
+    since = KEY_SINCE.get(key)
+    if since and not at_least(version, since):
+        return False
+    if key in DEFAULTS or key in KEY_SINCE or key in COMMON_KEYS or key in DEPRECATED_GLOBAL_MICRO:
+        return True
+    # Per-GPU micro keys, engine kwargs and the like: assume present unless we know better.
+    return not key.startswith(("+", "custom_"))
+
+
+class _Interpreter:
+    """Turns native verl values into the canonical model, with derivations and notes."""
+
+    def __init__(self, values: Values, native: NativeVerl, version: str, spec: RunSpec, notes: NoteList) -> None:
+        self.v, self.native, self.version, self.spec, self.notes = values, native, version, spec, notes
+        self.legacy_workers = not at_least(version, "0.8.0") and values.get(
+            "trainer.use_legacy_worker_impl", "auto") != "disable"
+
+    def run(self) -> None:
+        self.topology()
+        self.batch()
+        self.algorithm()
+        self.rest()
+        self.spec.plan.complete()
+        self.describe_derived()
+
+    def note_origin(self, field: str, text: str, *keys: str) -> None:
+        origin = "config" if any(k in self.v for k in keys) else "default"
+        self.spec.derivations[field] = Derivation(text, list(keys), origin)
+
+    def topology(self) -> None:
+        v, t = self.v, self.spec.topology
+        t.gpus_per_node = v.positive_int("trainer.n_gpus_per_node")
+        t.nodes = v.positive_int("trainer.nnodes")
+        t.training_gpus = t.gpus_per_node * t.nodes
+        t.rollout_gpus = 0  # actor, rollout and reference share one pool of GPUs
+        t.rollout_tensor_parallel_size = v.positive_int(f"{ROLLOUT}.tensor_model_parallel_size")
+        gpus = t.training_gpus
+        gpu_text = f"n_gpus_per_node {t.gpus_per_node} × nnodes {t.nodes}"
+        megatron = self.native.megatron or v.get(f"{ACTOR}.strategy") == "megatron"
+        if megatron:
+            t.training_backend = "megatron"
+            t.tensor_parallel_size = v.positive_int(f"{ACTOR}.megatron.tensor_model_parallel_size")
+            t.pipeline_parallel_size = v.positive_int(f"{ACTOR}.megatron.pipeline_model_parallel_size")
+            t.context_parallel_size = v.positive_int(f"{ACTOR}.megatron.context_parallel_size")
+            model_parallel = t.tensor_parallel_size * t.pipeline_parallel_size * t.context_parallel_size
+            if gpus % model_parallel:
+                self.notes.warning("topology.indivisible",
+                                   f"n_gpus ({gpus}) must be divisible by model_parallel_size × context_parallel_size "
+                                   f"({model_parallel}); verl rejects this")
+            dp = gpus // model_parallel
+            self.spec.plan.data_parallel_size = dp
+            self.note_origin("plan.data_parallel_size",
+                             f"{gpu_text} GPUs ÷ (megatron TP {t.tensor_parallel_size} × PP {t.pipeline_parallel_size}"
+                             f" × CP {t.context_parallel_size})",
+                             "trainer.n_gpus_per_node", "trainer.nnodes",
+                             f"{ACTOR}.megatron.tensor_model_parallel_size",
+                             f"{ACTOR}.megatron.pipeline_model_parallel_size")
+            return
+        t.training_backend = "fsdp"
+        old_key, new_key = f"{ACTOR}.ulysses_sequence_parallel_size", f"{ACTOR}.fsdp_config.ulysses_sequence_parallel_size"
+        old_sp = v.positive_int(old_key)
+        new_sp = v.positive_int(new_key) if at_least(self.version, "0.6.1") else 1
+        # 0.9 copies the deprecated key into fsdp_config only when it is > 1.
+        sp, sp_key = (old_sp, old_key) if old_sp and old_sp > 1 else (new_sp or 1, new_key)
+        t.sequence_parallel_size = sp
+        if gpus % sp:
+            self.notes.warning("topology.indivisible",
+                               f"{gpus} GPUs are not divisible by the Ulysses sequence-parallel size {sp}")
+        self.spec.plan.data_parallel_size = gpus // sp
+        self.note_origin("plan.data_parallel_size", f"{gpu_text} GPUs ÷ Ulysses SP {sp}",
+                         "trainer.n_gpus_per_node", "trainer.nnodes", sp_key)
+
+    def batch(self) -> None:
+        v, plan, notes = self.v, self.spec.plan, self.notes
+        n = v.positive_int(f"{ROLLOUT}.n")
+        train = v.positive_int("data.train_batch_size")
+        gen = v.positive_int("data.gen_batch_size")
+        plan.samples_per_prompt = n
+        self.note_origin("plan.samples_per_prompt", f"rollout.n {n}", f"{ROLLOUT}.n")
+        plan.prompts_per_step = train
+        self.note_origin("plan.prompts_per_step", f"data.train_batch_size {train} prompts", "data.train_batch_size")
+        if gen is not None:
+            self.gen_batch(train, gen)
+        mini = v.positive_int(f"{ACTOR}.ppo_mini_batch_size")
+        dp = plan.data_parallel_size
+        samples_per_mini = mini * n
+        if self.legacy_workers and samples_per_mini % dp:
+            local = samples_per_mini // dp
+            notes.warning("batch.floor-division",
+                          f"ppo_mini_batch_size {mini} × n {n} = {samples_per_mini} samples is not divisible by "
+                          f"{dp} data-parallel ranks; verl ≤ 0.7 floors it to {local} per rank, so an optimizer "
+                          f"step uses {local * dp} samples", source_keys=[f"{ACTOR}.ppo_mini_batch_size"])
+            plan.samples_per_optimizer_step = local * dp
+        else:
+            plan.samples_per_optimizer_step = samples_per_mini
+        self.note_origin("plan.samples_per_optimizer_step",
+                         f"ppo_mini_batch_size {mini} prompts × rollout.n {n}", f"{ACTOR}.ppo_mini_batch_size",
+                         f"{ROLLOUT}.n")
+        if plan.prompts_per_step < mini:
+            notes.warning("batch.mini-larger-than-step",
+                          f"train_batch_size ({plan.prompts_per_step}) must be >= actor.ppo_mini_batch_size ({mini})",
+                          source_keys=["data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size"])
+        plan.epochs_per_step = v.positive_int(f"{ACTOR}.ppo_epochs")
+        self.note_origin("plan.epochs_per_step", f"ppo_epochs {plan.epochs_per_step}", f"{ACTOR}.ppo_epochs")
+        plan.total_steps = v.positive_int("trainer.total_training_steps")
+        if plan.total_steps is not None:
+            self.note_origin("plan.total_steps", f"trainer.total_training_steps {plan.total_steps}",
+                             "trainer.total_training_steps")
+        self.micro_batch()
+
+    def gen_batch(self, train: int, gen: int) -> None:
+        plan, notes = self.spec.plan, self.notes
+        if self.native.entry == "dapo":
+            self.spec.generation.prompts_per_round = gen
+            self.spec.derivations["generation.prompts_per_round"] = from_config(
+                f"data.gen_batch_size {gen} prompts", "data.gen_batch_size")
+        elif at_least(self.version, "0.9.1"):
+            if train % gen:
+                notes.warning("batch.indivisible",
+                              f"num_prompts ({train}) must be a positive multiple of gen_batch_size ({gen})",
+                              source_keys=["data.train_batch_size", "data.gen_batch_size"])
+            notes.info("semantics.fetch-granularity",
+                       f"data.gen_batch_size {gen} is only the dataloader fetch size in verl 0.9; a step still "
+                       f"trains on data.train_batch_size {train} prompts", source_keys=["data.gen_batch_size"])
+            self.spec.extras.append(Extra("verl", "data.gen_batch_size", gen))
+        else:
+            plan.prompts_per_step = gen
+            self.note_origin("plan.prompts_per_step", f"data.gen_batch_size {gen} prompts (replaces train_batch_size "
+                             f"{train} as the dataloader batch)", "data.gen_batch_size")
+            notes.warning("semantics.gen-batch-size-replaces-train-batch",
+                          f"with verl.trainer.main_ppo before 0.9, data.gen_batch_size {gen} is the dataloader batch, "
+                          f"so each step trains on {gen} prompts, not data.train_batch_size {train}",
+                          source_keys=["data.gen_batch_size", "data.train_batch_size"])
+
+    def micro_batch(self) -> None:
+        v, plan, notes, dp = self.v, self.spec.plan, self.notes, self.spec.plan.data_parallel_size
+        budget = self.spec.token_budget
+        budget.dynamic_batching = bool(v.flag(f"{ACTOR}.use_dynamic_bsz"))
+        per_gpu_key, global_key = f"{ACTOR}.ppo_micro_batch_size_per_gpu", f"{ACTOR}.ppo_micro_batch_size"
+        per_gpu, global_micro = v.positive_int(per_gpu_key), v.positive_int(global_key)
+        self.logprob_micro(dp)
+        if budget.dynamic_batching:
+            budget.max_tokens_per_device = v.positive_int(f"{ACTOR}.ppo_max_token_len_per_gpu")
+            budget.logprob_max_tokens_per_device = v.positive_int(
+                f"{ROLLOUT}.log_prob_max_token_len_per_gpu", budget.max_tokens_per_device)
+            sp = self.spec.topology.sequence_parallel_size or 1
+            self.spec.derivations["token_budget.max_tokens_per_device"] = from_config(
+                f"ppo_max_token_len_per_gpu {budget.max_tokens_per_device} tokens per DP rank"
+                + (f" (× SP {sp} per SP group)" if sp > 1 else ""), f"{ACTOR}.ppo_max_token_len_per_gpu")
+            notes.info("batch.token-budget",
+                       f"use_dynamic_bsz packs micro-batches up to {budget.max_tokens_per_device} tokens per GPU, so "
+                       "micro_batch_per_device and grad_accum_steps depend on sequence lengths (null)",
+                       source_keys=[f"{ACTOR}.use_dynamic_bsz", f"{ACTOR}.ppo_max_token_len_per_gpu"])
+            return
+        if per_gpu is not None and global_micro is not None:
+            notes.warning("keys.conflict", f"[actor] You have set both '{global_key}' AND '{per_gpu_key}'; verl "
+                          "rejects this. The per-GPU value is used here", source_keys=[global_key, per_gpu_key])
+        if per_gpu is not None:
+            plan.micro_batch_per_device = per_gpu
+            self.note_origin("plan.micro_batch_per_device", f"ppo_micro_batch_size_per_gpu {per_gpu} samples",
+                             per_gpu_key)
+        elif global_micro is not None:
+            plan.micro_batch_per_device = exact(global_micro // dp)
+            self.note_origin("plan.micro_batch_per_device",
+                             f"deprecated ppo_micro_batch_size {global_micro} samples (global) ÷ {dp} DP ranks",
+                             global_key)
+            notes.warning("units.deprecated-global-micro-batch",
+                          f"{global_key} {global_micro} counts samples across all ranks (not ×n); verl ≤ 0.7 "
+                          f"divides it by the {dp} data-parallel ranks → {global_micro // dp} per GPU"
+                          + ("" if not at_least(self.version, "0.8.0") else
+                             f"; verl {self.version} no longer supports it (set {per_gpu_key})"),
+                          source_keys=[global_key], target_keys=[per_gpu_key])
+        else:
+            notes.warning("keys.missing", f"[actor] Please set at least one of '{global_key}' or '{per_gpu_key}' "
+                          "if use_dynamic_bsz is not enabled", source_keys=[per_gpu_key])
+            return
+        local_mini = plan.samples_per_optimizer_step // dp
+        if plan.micro_batch_per_device and local_mini % plan.micro_batch_per_device:
+            notes.warning("batch.indivisible",
+                          f"normalized ppo_mini_batch_size {local_mini} should be divisible by "
+                          f"ppo_micro_batch_size_per_gpu {plan.micro_batch_per_device}",
+                          source_keys=[f"{ACTOR}.ppo_mini_batch_size", per_gpu_key])
+
+    def logprob_micro(self, dp: int) -> None:
+        v = self.v
+        per_gpu = v.positive_int(f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu")
+        global_micro = v.positive_int(f"{ROLLOUT}.log_prob_micro_batch_size")
+        v.positive_int(f"{REF}.log_prob_micro_batch_size_per_gpu")
+        v.positive_int(f"{REF}.log_prob_micro_batch_size")
+        if per_gpu is None and global_micro is not None:
+            per_gpu = global_micro // dp
+        self.spec.generation.logprob_micro_batch_per_device = per_gpu
+
+    def algorithm(self) -> None:
+        v, a, notes, version = self.v, self.spec.algorithm, self.notes, self.version
+        a.advantage_estimator = str(v.get("algorithm.adv_estimator"))
+        group = a.advantage_estimator in GROUP_ESTIMATORS
+        a.advantage_normalization_scope = "group" if group else "batch"
+        a.advantage_std_normalization = bool(v.flag("algorithm.norm_adv_by_std_in_grpo")) \
+            if a.advantage_estimator.startswith("grpo") else True
+        kl_loss = bool(v.flag(f"{ACTOR}.use_kl_loss"))
+        if at_least(version, "0.4.1"):
+            kl_reward = bool(v.flag("algorithm.use_kl_in_reward"))
+        else:
+            kl_reward = not kl_loss  # ≤ 0.3: in-reward KL whenever the KL loss is off
+            if kl_reward:
+                notes.info("semantics.implicit-kl-in-reward", "verl ≤ 0.3 applies KL in the reward whenever "
+                           "actor.use_kl_loss is False", source_keys=[f"{ACTOR}.use_kl_loss"])
+        if kl_loss and kl_reward:
+            a.kl_placement = "both"
+            notes.warning("algorithm.kl-both", "both in-reward KL and the KL loss are on",
+                          source_keys=["algorithm.use_kl_in_reward", f"{ACTOR}.use_kl_loss"])
+        else:
+            a.kl_placement = "loss" if kl_loss else "reward" if kl_reward else "none"
+        if kl_loss:
+            a.kl_coef = v.number(f"{ACTOR}.kl_loss_coef")
+            a.kl_estimator = self.kl_estimator(f"{ACTOR}.kl_loss_type")
+        elif kl_reward:
+            a.kl_coef = v.number("algorithm.kl_ctrl.kl_coef")
+            a.kl_estimator = self.kl_estimator("algorithm.kl_penalty")
+        else:
+            a.kl_coef = 0.0  # the effective coefficient: 0 when there is no KL term
+        if at_least(version, "0.4.1"):
+            a.clip_ratio_low = v.number(f"{ACTOR}.clip_ratio_low")
+            a.clip_ratio_high = v.number(f"{ACTOR}.clip_ratio_high")
+            if f"{ACTOR}.clip_ratio" in v and not ({f"{ACTOR}.clip_ratio_low", f"{ACTOR}.clip_ratio_high"} & set(v.values)):
+                notes.warning("semantics.ignored-key",
+                              f"actor.clip_ratio {v.get(f'{ACTOR}.clip_ratio')} has no effect: clip_ratio_low/high "
+                              f"(default 0.2) take precedence since verl 0.4", source_keys=[f"{ACTOR}.clip_ratio"])
+        else:
+            a.clip_ratio_low = a.clip_ratio_high = v.number(f"{ACTOR}.clip_ratio")
+        v.get(f"{ACTOR}.clip_ratio")
+        a.clip_ratio_dual = v.number(f"{ACTOR}.clip_ratio_c")
+        a.entropy_coef = v.number(f"{ACTOR}.entropy_coeff")
+        a.loss_aggregation = str(v.get(f"{ACTOR}.loss_agg_mode"))
+        # Legacy workers aggregate within each micro-batch; the engine (0.8+) over the whole mini-batch.
+        a.loss_normalizer_scope = "micro_batch" if self.legacy_workers else "optimizer_step"
+        a.policy_loss = str(v.get(f"{ACTOR}.policy_loss.loss_mode"))
+
+    def kl_estimator(self, key: str) -> str:
+        raw = str(self.v.get(key))
+        name = KL_ESTIMATORS.get(raw.rstrip("+"))
+        if name is None:
+            self.notes.warning("algorithm.unknown-kl-estimator", f"{key}={raw} is not a known KL estimator",
+                               source_keys=[key])
+            return raw
+        return name
+
+    def rest(self) -> None:
+        v, s = self.v, self.spec
+        s.lengths.max_prompt_tokens = v.positive_int("data.max_prompt_length")
+        s.lengths.max_response_tokens = v.positive_int("data.max_response_length")
+        s.sampling.temperature = v.number(f"{ROLLOUT}.temperature")
+        s.sampling.top_p = v.number(f"{ROLLOUT}.top_p")
+        top_k = v.number(f"{ROLLOUT}.top_k")
+        s.sampling.top_k = int(top_k) if top_k is not None else None
+        o = s.optimizer
+        o.lr = v.number(f"{ACTOR}.optim.lr")
+        schedule_key = v.first(f"{ACTOR}.optim.lr_scheduler_type", f"{ACTOR}.optim.warmup_style") \
+            if at_least(self.version, "0.6.1") else f"{ACTOR}.optim.warmup_style"
+        o.lr_schedule = str(v.get(schedule_key))
+        warmup = v.number(f"{ACTOR}.optim.lr_warmup_steps")
+        ratio = v.number(f"{ACTOR}.optim.lr_warmup_steps_ratio")
+        # The engine (0.8+) treats lr_warmup_steps 0 as "use the ratio"; the legacy workers as no warmup.
+        uses_steps = warmup is not None and (warmup > 0 or (warmup == 0 and self.legacy_workers))
+        if uses_steps:
+            o.warmup_steps, o.warmup_unit = int(warmup), "steps"
+        else:
+            o.warmup_ratio = ratio
+        o.weight_decay = v.number(f"{ACTOR}.optim.weight_decay")
+        clip_key = f"{ACTOR}.grad_clip" if self.legacy_workers or not at_least(self.version, "0.6.1") \
+            else f"{ACTOR}.optim.clip_grad"
+        o.grad_clip = v.number(clip_key)
+        if not at_least(self.version, "0.8.0") or clip_key == f"{ACTOR}.grad_clip":
+            v.get(f"{ACTOR}.optim.clip_grad")
+        if at_least(self.version, "0.8.0") and f"{ACTOR}.grad_clip" in v:
+            self.notes.warning("semantics.ignored-key", f"actor.grad_clip is read by nothing in verl {self.version}; "
+                               "the engine uses actor.optim.clip_grad", source_keys=[f"{ACTOR}.grad_clip"],
+                               target_keys=[f"{ACTOR}.optim.clip_grad"])
+            v.get(f"{ACTOR}.grad_clip")
+        passes = v.number("trainer.total_epochs")
+        s.run_length.dataset_passes = passes
+        g = s.generation
+        g.rollout_backend = v.get(f"{ROLLOUT}.name")
+        if g.rollout_backend is None:
+            self.notes.warning("keys.missing", f"actor_rollout_ref.rollout.name is mandatory since verl 0.6",
+                               source_keys=[f"{ROLLOUT}.name"])
+        g.filter_groups = bool(v.flag("algorithm.filter_groups.enable")) if (
+            "algorithm.filter_groups.enable" in v or at_least(self.version, "0.9.1")) else None
+        if g.filter_groups:
+            g.filter_metric = v.get("algorithm.filter_groups.metric")
+            g.max_rounds_per_step = v.positive_int("algorithm.filter_groups.max_num_gen_batches", allow_none=True) \
+                if v.get("algorithm.filter_groups.max_num_gen_batches") else 0
+        s.asynchrony.max_steps_ahead = 0
+        r = s.references
+        r.model = v.get(f"{ROLLOUT.rsplit('.', 1)[0]}.model.path")
+        r.train_data = v.get("data.train_files")
+        r.eval_data = v.get("data.val_files")
+        reward_key = v.first("reward.custom_reward_function.path", "custom_reward_function.path")
+        r.reward = v.get(reward_key)
+
+    def describe_derived(self) -> None:
+        plan, d = self.spec.plan, self.spec.derivations
+        if plan.samples_per_step is not None:
+            d["plan.samples_per_step"] = derived(
+                f"{fmt(plan.prompts_per_step)} prompts × rollout.n {plan.samples_per_prompt}")
+        if plan.optimizer_steps_per_step is not None:
+            d["plan.optimizer_steps_per_step"] = derived(
+                f"ppo_epochs {plan.epochs_per_step} × ceil({fmt(plan.samples_per_step)} samples ÷ "
+                f"{fmt(plan.samples_per_optimizer_step)} per mini-batch)")
+        if plan.grad_accum_steps is not None:
+            d["plan.grad_accum_steps"] = derived(
+                f"{fmt(plan.samples_per_optimizer_step)} samples ÷ {plan.data_parallel_size} DP ranks ÷ micro "
+                f"{fmt(plan.micro_batch_per_device)}")
+
+
+class _Writer:
+    """Canonical model → verl overrides for one version."""
+
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
+        self.spec, self.version, self.notes = spec, version, notes
+        self.out: dict[str, Any] = {}
+
+    def overrides(self) -> tuple[dict[str, Any], bool]:
+        megatron = self.topology()
+        self.batch()
+        self.algorithm()
+        self.rest()
+        self.extras()
+        return self.out, megatron
+
+    def put(self, key: str, value: Any) -> None:
+        if value is not None:
+            self.out[key] = value
+
+    def topology(self) -> bool:
+        t, plan, notes = self.spec.topology, self.spec.plan, self.notes
+        dp = plan.data_parallel_size or t.training_gpus or 8
+        megatron = t.training_backend == "megatron" or any(
+            (x or 1) > 1 for x in (t.tensor_parallel_size, t.pipeline_parallel_size, t.context_parallel_size))
+        if megatron:
+            tp, pp, cp = t.tensor_parallel_size or 1, t.pipeline_parallel_size or 1, t.context_parallel_size or 1
+            gpus = dp * tp * pp * cp
+            if at_least(self.version, "0.8.0"):
+                self.out["model_engine"] = "megatron"
+            self.put(f"{ACTOR}.megatron.tensor_model_parallel_size", tp)
+            self.put(f"{ACTOR}.megatron.pipeline_model_parallel_size", pp)
+            if cp > 1:
+                self.put(f"{ACTOR}.megatron.context_parallel_size", cp)
+        else:
+            sp = t.sequence_parallel_size or 1
+            gpus = dp * sp
+            if sp > 1:
+                key = f"{ACTOR}.fsdp_config.ulysses_sequence_parallel_size" if at_least(self.version, "0.6.1") \
+                    else f"{ACTOR}.ulysses_sequence_parallel_size"
+                self.put(key, sp)
+                self.put(f"{AR_MODEL}.use_remove_padding", True)
+        if t.training_gpus and t.training_gpus != gpus:
+            notes.warning("topology.gpus-changed",
+                          f"the source trains on {t.training_gpus} GPUs; verl needs {gpus} to keep "
+                          f"{dp} data-parallel ranks", source_keys=["topology.training_gpus"],
+                          target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
+        if t.rollout_gpus:
+            notes.info("topology.rollout-colocated",
+                       f"the source keeps {t.rollout_gpus} GPU(s) for a separate rollout server; verl colocates "
+                       "rollout with training on the same GPUs", target_keys=[f"{ROLLOUT}.name"])
+        nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
+        self.put("trainer.n_gpus_per_node", gpus // nodes)
+        self.put("trainer.nnodes", nodes)
+        rollout_tp = t.rollout_tensor_parallel_size or 1
+        if gpus % rollout_tp:
+            rollout_tp = math.gcd(gpus, rollout_tp)
+        self.put(f"{ROLLOUT}.tensor_model_parallel_size", rollout_tp)
+        return megatron
+
+    def batch(self) -> None:
+        plan, notes, out = self.spec.plan, self.notes, self.out
+        n = plan.samples_per_prompt or 1
+        prompts = plan.prompts_per_step
+        if prompts is not None and exact(prompts) != int(prompts):
+            notes.warning("batch.not-expressible", f"{fmt(float(prompts))} prompts per step is not a whole number; "
+                          f"verl needs one", target_keys=["data.train_batch_size"])
+        self.put("data.train_batch_size", int(prompts) if prompts is not None else None)
+        out[f"{ROLLOUT}.n"] = n
+        samples_per_opt = plan.samples_per_optimizer_step
+        if samples_per_opt is not None:
+            mini = samples_per_opt / n
+            if not float(mini).is_integer():
+                notes.warning("units.prompts-vs-samples",
+                              f"{fmt(samples_per_opt)} samples per optimizer step is not a whole number of prompts "
+                              f"(n = {n}); verl's ppo_mini_batch_size counts prompts, so "
+                              f"{max(1, round(float(mini)))} prompts ({max(1, round(float(mini))) * n} samples) is used",
+                              target_keys=[f"{ACTOR}.ppo_mini_batch_size"])
+            self.put(f"{ACTOR}.ppo_mini_batch_size", max(1, round(float(mini))))
+        self.put(f"{ACTOR}.ppo_epochs", plan.epochs_per_step)
+        budget = self.spec.token_budget
+        if plan.micro_batch_per_device is not None:
+            micro = int(plan.micro_batch_per_device)
+            out[f"{ACTOR}.use_dynamic_bsz"] = False
+            out[f"{ACTOR}.ppo_micro_batch_size_per_gpu"] = micro
+            logprob = self.spec.generation.logprob_micro_batch_per_device or micro
+            out[f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu"] = logprob
+            out[f"{REF}.log_prob_micro_batch_size_per_gpu"] = logprob
+            if self.spec.algorithm.advantage_estimator == "gae":
+                out["critic.ppo_micro_batch_size_per_gpu"] = micro
+        else:
+            tokens = budget.max_tokens_per_device or 16384
+            out[f"{ACTOR}.use_dynamic_bsz"] = True
+            out[f"{ACTOR}.ppo_max_token_len_per_gpu"] = tokens
+            out[f"{ROLLOUT}.log_prob_max_token_len_per_gpu"] = budget.logprob_max_tokens_per_device or tokens
+            if budget.max_tokens_per_device is None:
+                notes.warning("batch.token-budget-assumed", "the source sets neither a micro-batch nor a token "
+                              "budget; verl's default ppo_max_token_len_per_gpu 16384 is written",
+                              target_keys=[f"{ACTOR}.ppo_max_token_len_per_gpu"])
+        self.put("trainer.total_training_steps", self.spec.plan.total_steps)
+        passes = self.spec.run_length.dataset_passes
+        if passes is not None:
+            if not float(passes).is_integer():
+                notes.warning("run-length.rounded", f"{passes} dataset passes rounded up to {math.ceil(passes)}: "
+                              "trainer.total_epochs is a whole number", target_keys=["trainer.total_epochs"])
+            self.put("trainer.total_epochs", math.ceil(passes))
+        g = self.spec.generation
+        if g.prompts_per_round is not None:
+            notes.warning("generation.not-expressible",
+                          f"{g.prompts_per_round} prompts per generation round (DAPO over-sampling) needs the DAPO "
+                          "recipe entry point; verl.trainer.main_ppo trains on data.train_batch_size prompts",
+                          source_keys=["generation.prompts_per_round"])
+        if g.filter_groups:
+            if at_least(self.version, "0.9.1"):
+                out["algorithm.filter_groups.enable"] = True
+                self.put("algorithm.filter_groups.metric", g.filter_metric)
+            else:
+                notes.warning("generation.not-expressible", f"group filtering is not in verl {self.version}'s "
+                              "main_ppo (it is in the DAPO recipe)", source_keys=["generation.filter_groups"])
+
+    def algorithm(self) -> None:
+        a, notes, out, version = self.spec.algorithm, self.notes, self.out, self.version
+        estimator = a.advantage_estimator or "grpo"
+        out["algorithm.adv_estimator"] = estimator
+        if estimator.startswith("grpo") and a.advantage_std_normalization is not None:
+            out["algorithm.norm_adv_by_std_in_grpo"] = a.advantage_std_normalization
+        if a.advantage_normalization_scope == "batch" and estimator in GROUP_ESTIMATORS:
+            notes.warning("algorithm.not-expressible", f"verl's {estimator} normalises advantages within each group; "
+                          "the source normalises over the batch", source_keys=["algorithm.advantage_normalization_scope"])
+        placement = a.kl_placement or "none"
+        loss_on = placement in ("loss", "both")
+        reward_on = placement in ("reward", "both")
+        out[f"{ACTOR}.use_kl_loss"] = loss_on
+        estimator_name = KL_ESTIMATOR_NAMES.get(a.kl_estimator or "k3", a.kl_estimator)
+        if loss_on:
+            self.put(f"{ACTOR}.kl_loss_coef", a.kl_coef)
+            out[f"{ACTOR}.kl_loss_type"] = estimator_name
+        if at_least(version, "0.4.1"):
+            out["algorithm.use_kl_in_reward"] = reward_on
+        elif not reward_on and not loss_on:
+            notes.warning("algorithm.not-expressible", "verl ≤ 0.3 always applies KL in the reward when the KL "
+                          "loss is off", target_keys=["algorithm.kl_ctrl.kl_coef"])
+        if reward_on:
+            self.put("algorithm.kl_ctrl.kl_coef", a.kl_coef)
+            out["algorithm.kl_penalty"] = estimator_name
+        if a.kl_estimator == "k3" and placement != "none":
+            notes.info("algorithm.kl-estimator", "verl's low_var_kl is the k3 estimator clamped to [-10, 10]",
+                       target_keys=[f"{ACTOR}.kl_loss_type"])
+        if at_least(version, "0.4.1"):
+            self.put(f"{ACTOR}.clip_ratio_low", a.clip_ratio_low)
+            self.put(f"{ACTOR}.clip_ratio_high", a.clip_ratio_high)
+        else:
+            self.put(f"{ACTOR}.clip_ratio", a.clip_ratio_low)
+            if a.clip_ratio_high not in (None, a.clip_ratio_low):
+                notes.warning("algorithm.not-expressible", f"verl {version} has one symmetric clip_ratio; "
+                              f"clip_ratio_high {a.clip_ratio_high} is lost", target_keys=[f"{ACTOR}.clip_ratio"])
+        self.put(f"{ACTOR}.clip_ratio_c", a.clip_ratio_dual)
+        out[f"{ACTOR}.entropy_coeff"] = a.entropy_coef or 0.0
+        aggregation = a.loss_aggregation or "token-mean"
+        modes = {"token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm"}
+        if at_least(version, "0.9.1"):
+            modes.add("token-sum")
+        if aggregation not in modes:
+            notes.warning("algorithm.not-expressible", f"loss aggregation '{aggregation}' has no verl {version} "
+                          "loss_agg_mode; token-mean is written", target_keys=[f"{ACTOR}.loss_agg_mode"])
+            aggregation = "token-mean"
+        if at_least(version, "0.4.1"):
+            out[f"{ACTOR}.loss_agg_mode"] = aggregation
+        scope = "optimizer_step" if at_least(version, "0.8.0") else "micro_batch"
+        if a.loss_normalizer_scope and a.loss_normalizer_scope != scope:
+            notes.warning("algorithm.loss-normalizer-scope",
+                          f"the source normalises the loss over each {a.loss_normalizer_scope.replace('_', ' ')}; "
+                          f"verl {version} normalises over each {scope.replace('_', ' ')}",
+                          target_keys=[f"{ACTOR}.loss_agg_mode"])
+        if a.policy_loss and a.policy_loss != "vanilla":
+            if at_least(version, "0.5.0"):
+                out[f"{ACTOR}.policy_loss.loss_mode"] = a.policy_loss
+            else:
+                notes.warning("algorithm.not-expressible", f"policy loss '{a.policy_loss}' needs verl ≥ 0.5")
+
+    def rest(self) -> None:
+        s, out, version = self.spec, self.out, self.version
+        self.put("data.max_prompt_length", s.lengths.max_prompt_tokens)
+        self.put("data.max_response_length", s.lengths.max_response_tokens)
+        self.put(f"{ROLLOUT}.temperature", s.sampling.temperature)
+        self.put(f"{ROLLOUT}.top_p", s.sampling.top_p)
+        if s.sampling.top_k is not None:
+            out[f"{ROLLOUT}.top_k"] = s.sampling.top_k if s.sampling.top_k > 0 else -1
+        out[f"{ROLLOUT}.name"] = s.generation.rollout_backend if s.generation.rollout_backend in (
+            "vllm", "sglang", "trtllm", "hf") else "vllm"
+        o = s.optimizer
+        self.put(f"{ACTOR}.optim.lr", o.lr)
+        if o.lr_schedule is not None:
+            schedule = o.lr_schedule if o.lr_schedule in ("constant", "cosine") else None
+            if schedule is None:
+                schedule = "cosine" if "cosine" in o.lr_schedule else "constant"
+                self.notes.warning("optimizer.not-expressible", f"lr schedule '{o.lr_schedule}' is not available in "
+                                   f"verl (constant or cosine); '{schedule}' is written",
+                                   target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
+            key = "lr_scheduler_type" if at_least(version, "0.6.1") else "warmup_style"
+            out[f"{ACTOR}.optim.{key}"] = schedule
+        if o.warmup_steps is not None:
+            steps = o.warmup_steps
+            if o.warmup_unit == "optimizer_steps":
+                per_step = s.plan.optimizer_steps_per_step or 1
+                steps = math.ceil(o.warmup_steps / per_step)
+                self.notes.info("units.warmup", f"warmup of {o.warmup_steps} optimizer steps = {steps} rollout steps "
+                                f"({fmt(per_step)} optimizer steps per step); verl counts warmup in rollout steps",
+                                target_keys=[f"{ACTOR}.optim.lr_warmup_steps"])
+            out[f"{ACTOR}.optim.lr_warmup_steps"] = steps
+        elif o.warmup_ratio is not None:
+            out[f"{ACTOR}.optim.lr_warmup_steps"] = -1
+            out[f"{ACTOR}.optim.lr_warmup_steps_ratio"] = o.warmup_ratio
+        self.put(f"{ACTOR}.optim.weight_decay", o.weight_decay)
+        if o.grad_clip is not None:
+            if at_least(version, "0.6.1"):
+                out[f"{ACTOR}.optim.clip_grad"] = o.grad_clip
+            if not at_least(version, "0.8.0"):
+                out[f"{ACTOR}.grad_clip"] = o.grad_clip
+        r = s.references
+        if r.model:
+            out[f"{AR_MODEL}.path"] = r.model
+            if s.algorithm.advantage_estimator == "gae":
+                out["critic.model.path"] = r.model
+        if r.train_data is not None:
+            out["data.train_files"] = r.train_data
+        if r.eval_data is not None:
+            out["data.val_files"] = r.eval_data
+        if isinstance(r.reward, str) and r.reward.endswith(".py"):
+            key = "reward.custom_reward_function.path" if at_least(version, "0.7.1") else "custom_reward_function.path"
+            out[key] = r.reward
+        elif r.reward:
+            self.notes.warning("references.not-expressible",
+                               f"reward functions {r.reward} are named in the source framework's registry; verl needs "
+                               "a reward function file (reward.custom_reward_function.path)",
+                               target_keys=["reward.custom_reward_function.path"])
+        if s.asynchrony.max_steps_ahead:
+            self.notes.warning("asynchrony.not-expressible",
+                               f"generation {s.asynchrony.max_steps_ahead} steps ahead of the policy is not written; "
+                               "verl.trainer.main_ppo runs synchronously")
+
+    def extras(self) -> None:
+        foreign = []
+        for extra in self.spec.extras:
+            if extra.framework == "verl":
+                self.out.setdefault(extra.key, extra.value)
+            else:
+                foreign.append(extra)
+        if foreign:
+            self.notes.info("keys.not-translated",
+                            f"{len(foreign)} {foreign[0].framework} key(s) with no verl counterpart are not written: "
+                            + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            source_keys=[e.key for e in foreign])
+
+
+AR_MODEL = "actor_rollout_ref.model"
+
+
+def shell_value(value: Any) -> str:
+    """A Hydra override value, quoted for the shell."""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if value is None:
+        return "null"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        inner = ",".join(f'"{item}"' if isinstance(item, str) else shell_value(item) for item in value)
+        return f"'[{inner}]'"
+    if isinstance(value, dict):
+        inner = ",".join(f"{k}:{shell_value(v)}" for k, v in value.items())
+        return shlex.quote("{" + inner + "}")
+    text = str(value)
+    return text if re.fullmatch(r"[\w@%+,./:=-]+", text) else shlex.quote(text)
+
+
+def plan_summary(spec: RunSpec) -> list[str]:
+    """A few comment lines stating the batch plan in units (for the top of written files)."""
+    p = spec.plan
+    lines = []
+    if p.prompts_per_step is not None:
+        lines.append(f"{fmt(p.prompts_per_step)} prompts/step × {p.samples_per_prompt} samples/prompt = "
+                     f"{fmt(p.samples_per_step)} samples/step")
+    if p.samples_per_optimizer_step is not None:
+        lines.append(f"{fmt(p.samples_per_optimizer_step)} samples/optimizer step, "
+                     f"{fmt(p.optimizer_steps_per_step)} optimizer steps/step ({p.epochs_per_step} epoch(s))")
+    if p.micro_batch_per_device is not None:
+        lines.append(f"{p.data_parallel_size} data-parallel ranks × {fmt(p.micro_batch_per_device)} samples/micro-batch"
+                     f" × {fmt(p.grad_accum_steps)} accumulation steps")
+    return lines

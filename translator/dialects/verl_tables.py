@@ -1,0 +1,143 @@
+"""verl's version table as data: releases, defaults that changed, and when keys appeared.
+
+Source: ../shared/reference/verl.md (§1, §5.1 default drift, §5.2 key existence), read from the released
+wheels. Keys are written without the ``actor_rollout_ref.`` prefix where that reads better (see ``AR``).
+"""
+from __future__ import annotations
+
+VERSIONS = ("0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
+
+AR = "actor_rollout_ref"
+ACTOR = f"{AR}.actor"
+ROLLOUT = f"{AR}.rollout"
+REF = f"{AR}.ref"
+
+# Defaults of the newest release; DEFAULT_CHANGES lists the releases where a default differed.
+DEFAULTS: dict[str, object] = {
+    "data.train_batch_size": 1024,
+    "data.max_prompt_length": 512,
+    "data.max_response_length": 512,
+    f"{ROLLOUT}.n": 1,
+    f"{ROLLOUT}.name": None,  # mandatory (???) since 0.6
+    f"{ROLLOUT}.tensor_model_parallel_size": 2,
+    f"{ROLLOUT}.temperature": 1.0,
+    f"{ROLLOUT}.top_p": 1.0,
+    f"{ROLLOUT}.top_k": -1,
+    f"{ACTOR}.ppo_mini_batch_size": 256,
+    f"{ACTOR}.ppo_epochs": 1,
+    f"{ACTOR}.use_dynamic_bsz": False,
+    f"{ACTOR}.ppo_max_token_len_per_gpu": 16384,
+    f"{ACTOR}.ulysses_sequence_parallel_size": 1,
+    f"{ACTOR}.fsdp_config.ulysses_sequence_parallel_size": 1,
+    f"{ACTOR}.megatron.tensor_model_parallel_size": 1,
+    f"{ACTOR}.megatron.pipeline_model_parallel_size": 1,
+    f"{ACTOR}.megatron.context_parallel_size": 1,
+    f"{ACTOR}.use_kl_loss": False,
+    f"{ACTOR}.kl_loss_coef": 0.001,
+    f"{ACTOR}.kl_loss_type": "low_var_kl",
+    f"{ACTOR}.clip_ratio": 0.2,
+    f"{ACTOR}.clip_ratio_low": 0.2,
+    f"{ACTOR}.clip_ratio_high": 0.2,
+    f"{ACTOR}.clip_ratio_c": 3.0,
+    f"{ACTOR}.entropy_coeff": 0.0,
+    f"{ACTOR}.loss_agg_mode": "token-mean",
+    f"{ACTOR}.policy_loss.loss_mode": "vanilla",
+    f"{ACTOR}.grad_clip": 1.0,
+    f"{ACTOR}.optim.lr": 1e-6,
+    f"{ACTOR}.optim.lr_warmup_steps": -1,
+    f"{ACTOR}.optim.lr_warmup_steps_ratio": 0.0,
+    f"{ACTOR}.optim.lr_scheduler_type": "constant",
+    f"{ACTOR}.optim.warmup_style": "constant",
+    f"{ACTOR}.optim.weight_decay": 0.01,
+    f"{ACTOR}.optim.clip_grad": 1.0,
+    "algorithm.adv_estimator": "gae",
+    "algorithm.norm_adv_by_std_in_grpo": True,
+    "algorithm.use_kl_in_reward": False,
+    "algorithm.kl_penalty": "kl",
+    "algorithm.kl_ctrl.kl_coef": 0.001,
+    "algorithm.filter_groups.enable": False,
+    "algorithm.filter_groups.metric": None,
+    "algorithm.filter_groups.max_num_gen_batches": 0,
+    "trainer.n_gpus_per_node": 8,
+    "trainer.nnodes": 1,
+    "trainer.total_epochs": 30,
+    "trainer.total_training_steps": None,
+}
+
+# key → [(first release with this default, value), ...]; releases before the first entry use DEFAULTS.
+DEFAULT_CHANGES: dict[str, list[tuple[str, object]]] = {
+    f"{ACTOR}.entropy_coeff": [("0.3.0", 0.001), ("0.4.1", 0.0)],
+    f"{ROLLOUT}.name": [("0.3.0", "vllm"), ("0.6.1", None)],
+}
+
+# Keys that exist only from a release on (a launch script must write them with '+' before it).
+KEY_SINCE: dict[str, str] = {
+    "algorithm.use_kl_in_reward": "0.4.1",
+    "algorithm.norm_adv_by_std_in_grpo": "0.4.1",
+    f"{ACTOR}.clip_ratio_low": "0.4.1",
+    f"{ACTOR}.clip_ratio_high": "0.4.1",
+    f"{ACTOR}.loss_agg_mode": "0.4.1",
+    f"{ACTOR}.policy_loss.loss_mode": "0.5.0",
+    f"{ACTOR}.fsdp_config.ulysses_sequence_parallel_size": "0.6.1",
+    f"{ACTOR}.optim.lr_scheduler_type": "0.6.1",
+    f"{ACTOR}.optim.clip_grad": "0.6.1",
+    "data.seed": "0.6.1",
+    "critic.enable": "0.6.1",
+    "data.gen_batch_size": "0.9.1",
+    "algorithm.filter_groups.enable": "0.9.1",
+    "algorithm.filter_groups.metric": "0.9.1",
+    "algorithm.filter_groups.max_num_gen_batches": "0.9.1",
+    "trainer.use_v1": "0.9.1",
+    "reward.custom_reward_function.path": "0.7.1",
+}
+
+# Keys that stopped existing after a release (the last release that has them).
+KEY_UNTIL: dict[str, str] = {
+    f"{ACTOR}.optim.warmup_style": "0.5.0",  # then a deprecated alias of lr_scheduler_type (still accepted)
+    "trainer.use_legacy_worker_impl": "0.7.1",
+}
+
+# Deprecated global micro-batch keys (samples, divided by dp; honoured by the legacy workers ≤ 0.7 only).
+DEPRECATED_GLOBAL_MICRO = (
+    f"{ACTOR}.ppo_micro_batch_size",
+    f"{ROLLOUT}.log_prob_micro_batch_size",
+    f"{REF}.log_prob_micro_batch_size",
+    "critic.ppo_micro_batch_size",
+)
+
+ENTRY_MODULES = {
+    "verl.trainer.main_ppo": "core",
+    "verl.trainer.main_ppo_v0": "core",
+    "recipe.dapo.main_dapo": "dapo",
+    "recipe.dapo.src.main_dapo": "dapo",
+    "verl.recipe.dapo.main_dapo": "dapo",
+}
+
+# verl KL estimators (algorithm.kl_penalty / actor.kl_loss_type) ↔ canonical names.
+KL_ESTIMATORS = {"kl": "k1", "k1": "k1", "abs": "abs", "mse": "k2", "k2": "k2", "low_var_kl": "k3", "k3": "k3",
+                 "full": "full"}
+KL_ESTIMATOR_NAMES = {"k1": "kl", "k2": "mse", "k3": "low_var_kl", "abs": "abs", "full": "full"}
+
+# Estimators whose advantages are normalised within a prompt's group (vs whitened over the batch).
+GROUP_ESTIMATORS = {"grpo", "rloo", "grpo_passk", "opo", "gpg", "rloo_vectorized", "grpo_vectorized", "gdpo",
+                    "reinforce_plus_plus_baseline"}
+
+# Keys rlconf knows beside the ones it reads: typo detection compares unknown keys with these.
+COMMON_KEYS = (
+    "data.train_files", "data.val_files", "data.prompt_key", "data.filter_overlong_prompts", "data.truncation",
+    "data.shuffle", "data.return_raw_chat", "data.val_batch_size", "data.dataloader_num_workers",
+    f"{AR}.hybrid_engine", f"{AR}.model.path", f"{AR}.model.use_remove_padding",
+    f"{AR}.model.enable_gradient_checkpointing", f"{AR}.model.lora_rank", f"{AR}.model.lora_alpha",
+    f"{ACTOR}.fsdp_config.param_offload", f"{ACTOR}.fsdp_config.optimizer_offload", f"{ACTOR}.strategy",
+    f"{ACTOR}.shuffle", f"{ACTOR}.optim.min_lr_ratio", f"{ACTOR}.checkpoint.save_contents",
+    f"{ROLLOUT}.gpu_memory_utilization", f"{ROLLOUT}.mode", f"{ROLLOUT}.enforce_eager", f"{ROLLOUT}.free_cache_engine",
+    f"{ROLLOUT}.max_num_batched_tokens", f"{ROLLOUT}.max_num_seqs", f"{ROLLOUT}.enable_chunked_prefill",
+    f"{ROLLOUT}.log_prob_use_dynamic_bsz", f"{ROLLOUT}.log_prob_max_token_len_per_gpu",
+    f"{REF}.fsdp_config.param_offload", f"{REF}.log_prob_micro_batch_size_per_gpu", f"{REF}.log_prob_use_dynamic_bsz",
+    "critic.model.path", "critic.optim.lr", "critic.ppo_micro_batch_size_per_gpu", "critic.ppo_max_token_len_per_gpu",
+    "critic.ulysses_sequence_parallel_size", "critic.use_dynamic_bsz", "critic.model.use_remove_padding",
+    "algorithm.gamma", "algorithm.lam", "algorithm.kl_ctrl.type", "trainer.critic_warmup", "trainer.logger",
+    "trainer.project_name", "trainer.experiment_name", "trainer.save_freq", "trainer.test_freq",
+    "trainer.val_before_train", "trainer.default_local_dir", "trainer.resume_mode", "trainer.balance_batch",
+    "reward_model.reward_manager", "custom_reward_function.path", "custom_reward_function.name",
+)

@@ -1,0 +1,246 @@
+"""The canonical model: one training run in framework-neutral terms, every quantity in explicit units.
+
+A *step* is always one rollout step (one generation round whose samples are trained on before the next
+round); optimizer updates are *optimizer steps*; a *sample* is one completion. ``None`` means the config
+does not determine the value. Derived quantities are computed in one place: :meth:`BatchPlan.complete`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+Number = int | Fraction
+
+
+@dataclass
+class BatchPlan:
+    """The batch plan (DESIGN §2). Units are in the field docs."""
+
+    prompts_per_step: Number | None = None  # prompts, global, per rollout step
+    samples_per_prompt: int | None = None  # samples (completions) per prompt: the group size
+    samples_per_step: Number | None = None  # samples, global: prompts_per_step × samples_per_prompt
+    samples_per_optimizer_step: Number | None = None  # samples consumed by one optimizer update, global
+    optimizer_steps_per_step: Number | None = None  # optimizer steps per rollout step, epochs included
+    epochs_per_step: int | None = None  # passes over one rollout batch
+    data_parallel_size: int | None = None  # training data-parallel ranks
+    micro_batch_per_device: Number | None = None  # samples per forward/backward per DP rank
+    grad_accum_steps: Number | None = None  # micro-batches per optimizer step per rank
+    total_steps: int | None = None  # rollout steps in the run
+
+    def complete(self) -> BatchPlan:
+        """Fill the derived quantities that are still unknown from the ones that are known."""
+        if self.samples_per_step is None and None not in (self.prompts_per_step, self.samples_per_prompt):
+            self.samples_per_step = self.prompts_per_step * self.samples_per_prompt
+        if (self.optimizer_steps_per_step is None
+                and None not in (self.samples_per_step, self.samples_per_optimizer_step, self.epochs_per_step)
+                and self.samples_per_optimizer_step):
+            # Frameworks that split a rollout into mini-batches run ceil(batches) updates per epoch.
+            self.optimizer_steps_per_step = exact(
+                self.epochs_per_step * ceil_fraction(self.samples_per_step, self.samples_per_optimizer_step))
+        if (self.grad_accum_steps is None and self.micro_batch_per_device
+                and None not in (self.samples_per_optimizer_step, self.data_parallel_size)):
+            self.grad_accum_steps = exact(
+                Fraction(self.samples_per_optimizer_step) / self.data_parallel_size / self.micro_batch_per_device)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: to_json_number(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+def ceil_fraction(numerator: Number, denominator: Number) -> Number:
+    """ceil(a / b) for whole batches, the exact fraction when a / b is below one."""
+    ratio = Fraction(numerator) / Fraction(denominator)
+    return ratio if ratio < 1 else Fraction(math.ceil(ratio))
+
+
+def exact(value: Number | float | None) -> Number | None:
+    """An int when the value is whole, else a Fraction."""
+    if value is None:
+        return None
+    value = Fraction(value).limit_denominator(1_000_000) if isinstance(value, float) else Fraction(value)
+    return int(value) if value.denominator == 1 else value
+
+
+def to_json_number(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+@dataclass
+class Topology:
+    """Where the run happens. Counts are GPUs unless stated."""
+
+    nodes: int | None = None
+    gpus_per_node: int | None = None
+    training_gpus: int | None = None  # GPUs that run training processes
+    rollout_gpus: int | None = None  # GPUs reserved for rollout engines only (0 when colocated)
+    sequence_parallel_size: int | None = None  # Ulysses / ring attention degree (divides dp)
+    tensor_parallel_size: int | None = None  # training tensor parallelism (divides dp)
+    pipeline_parallel_size: int | None = None
+    context_parallel_size: int | None = None
+    rollout_tensor_parallel_size: int | None = None  # inference engine TP (does not divide dp)
+    training_backend: str | None = None  # fsdp | megatron | deepspeed | ddp
+
+
+@dataclass
+class TokenBudget:
+    """Dynamic batching: micro-batches packed up to a token budget instead of a sample count."""
+
+    dynamic_batching: bool | None = None
+    max_tokens_per_device: int | None = None  # tokens (prompt + response) per micro-batch per DP rank, training
+    logprob_max_tokens_per_device: int | None = None  # the same for log-prob forward passes
+
+
+@dataclass
+class Generation:
+    """Over-sampling and filtering of generation rounds (DAPO dynamic sampling)."""
+
+    prompts_per_round: int | None = None  # prompts generated per round, global (when it differs from the step)
+    filter_groups: bool | None = None  # drop groups whose metric is constant
+    filter_metric: str | None = None
+    max_rounds_per_step: int | None = None  # 0 = unlimited
+    logprob_micro_batch_per_device: int | None = None  # samples per log-prob forward per DP rank
+    rollout_backend: str | None = None  # vllm | sglang | hf
+    rollout_mode: str | None = None  # colocate | server (TRL), sync | async (verl)
+
+
+@dataclass
+class RunLength:
+    dataset_passes: float | None = None  # passes over the prompt dataset
+    total_optimizer_steps: int | None = None
+    total_samples: int | None = None
+
+
+@dataclass
+class Lengths:
+    max_prompt_tokens: int | None = None
+    max_response_tokens: int | None = None
+
+
+@dataclass
+class Sampling:
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None  # 0 or -1 = disabled, as written by the source
+
+
+@dataclass
+class Optimizer:
+    lr: float | None = None
+    lr_schedule: str | None = None  # constant | cosine | linear | ...
+    warmup_steps: int | None = None  # in warmup_unit
+    warmup_unit: str | None = None  # "steps" (rollout steps) | "optimizer_steps"
+    warmup_ratio: float | None = None  # fraction of the run
+    weight_decay: float | None = None
+    grad_clip: float | None = None  # max global grad norm
+
+
+@dataclass
+class Algorithm:
+    advantage_estimator: str | None = None  # gae | grpo | rloo | reinforce_plus_plus | remax | ...
+    advantage_std_normalization: bool | None = None  # divide by the std (False = Dr. GRPO)
+    advantage_normalization_scope: str | None = None  # group | batch
+    kl_placement: str | None = None  # reward | loss | none
+    kl_coef: float | None = None  # effective coefficient; 0.0 when kl_placement is none
+    kl_estimator: str | None = None  # k1 | k2 | k3 | abs
+    clip_ratio_low: float | None = None
+    clip_ratio_high: float | None = None
+    clip_ratio_dual: float | None = None  # dual-clip bound c for negative advantages
+    entropy_coef: float | None = None
+    loss_aggregation: str | None = None  # token-mean | token-sum | seq-mean-token-mean | seq-mean-token-sum | seq-mean-token-sum-norm
+    loss_normalizer_scope: str | None = None  # micro_batch | local_batch | optimizer_step
+    policy_loss: str | None = None  # vanilla | gspo | ...
+
+
+@dataclass
+class Asynchrony:
+    max_steps_ahead: int | None = None  # rollout steps generation may run ahead of the policy (0 = on-policy)
+
+
+@dataclass
+class References:
+    model: str | None = None
+    train_data: Any = None
+    eval_data: Any = None
+    reward: Any = None  # reward function names or a path
+    reward_weights: list[float] | None = None
+
+
+SECTIONS: dict[str, type] = {
+    "plan": BatchPlan,
+    "topology": Topology,
+    "token_budget": TokenBudget,
+    "generation": Generation,
+    "run_length": RunLength,
+    "lengths": Lengths,
+    "sampling": Sampling,
+    "optimizer": Optimizer,
+    "algorithm": Algorithm,
+    "asynchrony": Asynchrony,
+    "references": References,
+}
+
+
+@dataclass
+class Derivation:
+    """How one canonical value came about: the native keys it was read from and the arithmetic."""
+
+    text: str
+    keys: list[str] = field(default_factory=list)
+    origin: str = "derived"  # config | default | derived | assumed
+
+
+@dataclass
+class Extra:
+    """A native key that has no canonical field, carried along so nothing is lost."""
+
+    framework: str
+    key: str
+    value: Any
+
+
+@dataclass
+class RunSpec:
+    """The canonical model of one run."""
+
+    framework: str = "rlconf"
+    version: str | None = None
+    plan: BatchPlan = field(default_factory=BatchPlan)
+    topology: Topology = field(default_factory=Topology)
+    token_budget: TokenBudget = field(default_factory=TokenBudget)
+    generation: Generation = field(default_factory=Generation)
+    run_length: RunLength = field(default_factory=RunLength)
+    lengths: Lengths = field(default_factory=Lengths)
+    sampling: Sampling = field(default_factory=Sampling)
+    optimizer: Optimizer = field(default_factory=Optimizer)
+    algorithm: Algorithm = field(default_factory=Algorithm)
+    asynchrony: Asynchrony = field(default_factory=Asynchrony)
+    references: References = field(default_factory=References)
+    extras: list[Extra] = field(default_factory=list)
+    derivations: dict[str, Derivation] = field(default_factory=dict)
+
+    def get(self, dotted: str) -> Any:
+        section, name = dotted.split(".", 1)
+        return getattr(getattr(self, section), name)
+
+    def set(self, dotted: str, value: Any, derivation: Derivation | None = None) -> None:
+        section, name = dotted.split(".", 1)
+        setattr(getattr(self, section), name, value)
+        if derivation is not None:
+            self.derivations[dotted] = derivation
+
+    def sections_dict(self) -> dict[str, dict[str, Any]]:
+        """Every section as plain JSON-ready data (numbers as int or float)."""
+        return {name: {k: to_json_number(v) for k, v in dataclasses.asdict(getattr(self, name)).items()}
+                for name in SECTIONS}
+
+
+def field_names(section: str) -> list[str]:
+    return [f.name for f in dataclasses.fields(SECTIONS[section])]
+
+
+PLAN_FIELDS: list[str] = field_names("plan")

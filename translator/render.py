@@ -1,0 +1,94 @@
+"""Text reports for people: the plan with units and derivations, notes, translation summaries."""
+from __future__ import annotations
+
+from typing import Any
+
+from translator.api import Explanation, Translation
+from translator.dialects.base import fmt
+from translator.notes import Note
+from translator.plan import PLAN_FIELDS, SECTIONS, field_names
+
+# plan field → the unit phrase that follows its value.
+PLAN_UNITS = {
+    "prompts_per_step": "prompts per step",
+    "samples_per_prompt": "samples per prompt",
+    "samples_per_step": "samples per step",
+    "samples_per_optimizer_step": "samples per optimizer step",
+    "optimizer_steps_per_step": "optimizer steps per step",
+    "epochs_per_step": "passes over each step's samples",
+    "data_parallel_size": "data-parallel ranks",
+    "micro_batch_per_device": "samples per micro-batch per rank",
+    "grad_accum_steps": "micro-batches per optimizer step per rank",
+    "total_steps": "steps in the run",
+}
+ORIGIN_WORDS = {"config": "", "default": " (default)", "derived": "", "assumed": " (assumed)"}
+
+
+def explanation_text(explanation: Explanation) -> str:
+    spec = explanation.spec
+    lines = [f"{explanation.source}: {spec.framework} {spec.version or ''}".rstrip(),
+             "", "Batch plan (a step is one rollout step; a sample is one completion):"]
+    for name in PLAN_FIELDS:
+        value = getattr(spec.plan, name)
+        derivation = spec.derivations.get(f"plan.{name}")
+        if value is None:
+            lines.append(f"  {name}: unknown" + _why_unknown(name, spec))
+            continue
+        text = f"{fmt(value)} {PLAN_UNITS[name]}"
+        if derivation and derivation.text:
+            text += f" = {derivation.text}{ORIGIN_WORDS.get(derivation.origin, '')}"
+        lines.append(f"  {text}")
+    for section in SECTIONS:
+        if section == "plan":
+            continue
+        values = [(name, getattr(getattr(spec, section), name)) for name in field_names(section)]
+        shown = [(n, v) for n, v in values if v is not None]
+        if shown:
+            lines.append("")
+            lines.append(f"{section.replace('_', ' ').capitalize()}:")
+            lines.extend(f"  {name}: {_show(value)}" for name, value in shown)
+    if spec.extras:
+        lines += ["", f"Carried along ({len(spec.extras)} native key(s) with no canonical field):"]
+        lines.extend(f"  {e.key} = {_show(e.value)}" for e in spec.extras)
+    lines += notes_text(explanation.notes)
+    return "\n".join(lines) + "\n"
+
+
+def _why_unknown(name: str, spec: Any) -> str:
+    if name in ("micro_batch_per_device", "grad_accum_steps") and spec.token_budget.dynamic_batching:
+        return " (micro-batches are packed by a token budget)"
+    if name == "total_steps":
+        return " (depends on the dataset size)"
+    if spec.plan.data_parallel_size is None:
+        return " (the world size is not stated; pass --num-processes)"
+    return ""
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return fmt(value)
+
+
+def notes_text(notes: list[Note]) -> list[str]:
+    if not notes:
+        return []
+    lines = ["", "Notes:"]
+    lines.extend(f"  {n.severity}: [{n.code}] {n.message}" for n in notes)
+    return lines
+
+
+def translation_text(translation: Translation, written: list[str] | None = None) -> str:
+    lines = [f"{translation.source.source} ({translation.source.framework} {translation.source.version}) → "
+             f"{translation.framework} {translation.version}"]
+    if written is not None:
+        lines += ["", "Wrote:"] + [f"  {path}" for path in written]
+    else:
+        for name, text in translation.files.items():
+            lines += ["", f"==> {name} <==", text.rstrip("\n")]
+    lines += ["", "Plan of the written config:"]
+    for name in PLAN_FIELDS:
+        value = translation.plan[name]
+        lines.append(f"  {name}: " + ("unknown" if value is None else f"{fmt(value)} {PLAN_UNITS[name]}"))
+    lines += notes_text(translation.source.notes + translation.notes)
+    return "\n".join(lines) + "\n"

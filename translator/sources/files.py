@@ -1,0 +1,132 @@
+"""Reading input files: the source text, its siblings (recipes, accelerate configs, base YAMLs), safe YAML."""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from translator.errors import ConfigError
+
+MAX_INPUT_BYTES = 5_000_000  # no real config comes near; refusing early keeps a stray binary from stalling us
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass
+class Source:
+    """One input: its text, the name to show in messages, and how to reach the files it references.
+
+    ``files`` holds in-memory siblings by relative name (used when reading back what a writer produced);
+    otherwise siblings are resolved relative to ``base_dir`` and then the working directory.
+    """
+
+    text: str
+    name: str = "<stdin>"
+    base_dir: Path | None = None
+    files: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def suffix(self) -> str:
+        return Path(self.name).suffix.lower()
+
+    def sibling(self, relative: str, what: str) -> Source:
+        """The file ``relative`` names, read as a Source; ConfigError naming ``what`` it is if missing."""
+        if relative in self.files:
+            return Source(self.files[relative], relative, None, self.files)
+        candidates = []
+        path = Path(os.path.expanduser(relative))
+        if path.is_absolute():
+            candidates.append(path)
+        else:
+            if self.base_dir is not None:
+                candidates.append(self.base_dir / path)
+            candidates.append(Path.cwd() / path)
+        for candidate in candidates:
+            if candidate.is_file():
+                return read_source(str(candidate))
+        raise ConfigError(
+            f"{what} '{relative}' not found (looked in {', '.join(str(c.parent) for c in candidates)})",
+            file=self.name, hint="run from the directory the script expects, or fix the path")
+
+    def has_sibling(self, relative: str) -> bool:
+        try:
+            self.sibling(relative, "file")
+        except ConfigError:
+            return False
+        return True
+
+
+def read_source(path: str, stdin_text: str | None = None) -> Source:
+    """Read a file (or standard input for ``-``) as a Source. Missing or unreadable → ConfigError."""
+    if path == "-":
+        text = stdin_text if stdin_text is not None else ""
+        return Source(text, "<stdin>", Path.cwd())
+    file = Path(path)
+    if not file.exists():
+        raise ConfigError("no such file", file=path, hint="check the path")
+    if file.is_dir():
+        raise ConfigError("is a directory, not a config file", file=path)
+    try:
+        if file.stat().st_size > MAX_INPUT_BYTES:
+            raise ConfigError(f"file is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config",
+                              file=path)
+        data = file.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
+    if b"\0" in data:
+        raise ConfigError("binary file, not a config", file=path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("not UTF-8 text", file=path) from None
+    return Source(text, path, file.resolve().parent)
+
+
+def load_yaml(text: str, name: str) -> Any:
+    """Parse YAML safely (no tags, no code); broken YAML → ConfigError with the line."""
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"broken YAML: {problem}", file=name, line=mark.line + 1 if mark else None,
+                          hint="fix the YAML syntax at that line") from None
+
+
+def load_yaml_mapping(source: Source) -> dict[str, Any]:
+    data = load_yaml(source.text, source.name)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"expected a mapping of keys at the top level, found {type(data).__name__}",
+                          file=source.name, hint="a config file is a YAML mapping of key: value")
+    return data
+
+
+def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested mappings → dotted keys; lists and scalars are leaves."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            flat.update(flatten(value, dotted + "."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def guess_suffix(text: str) -> str:
+    """A file suffix for text without a name (standard input): decides which readers try it."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return ".json"
+    if stripped.startswith("[") or "\n[plan]" in "\n" + stripped:
+        return ".toml"
+    lines = [ln for ln in stripped.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if lines and all(":" in ln or ln.startswith(" ") or ln.lstrip().startswith("- ") for ln in lines[:5]) \
+            and not any(word in stripped for word in ("python", "accelerate launch", "torchrun")):
+        return ".yaml"
+    return ".sh"

@@ -1,0 +1,743 @@
+"""Static reading of bash launch scripts: commands, variables and notes, without executing anything.
+
+The script is read top to bottom once. Variables are tracked as bash would on the straight-line path;
+control flow is not evaluated (every branch is read in order) and command substitutions are never run.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import fnmatch
+import operator
+import posixpath
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from translator.errors import ConfigError
+
+
+@dataclass
+class ShellCommand:
+    """One simple command after expansion and quote removal."""
+
+    argv: list[str]
+    line: int
+    assignments: dict[str, str] = field(default_factory=dict)
+    unresolved: list[str] = field(default_factory=list)
+    background: bool = False
+
+
+@dataclass
+class ShellNote:
+    """Something the static reading could not do exactly as bash would."""
+
+    line: int
+    code: str
+    message: str
+
+
+@dataclass
+class ShellScript:
+    """The result of reading a script."""
+
+    commands: list[ShellCommand]
+    variables: dict[str, str]
+    notes: list[ShellNote]
+
+
+@dataclass
+class _Tok:
+    kind: str  # "word", "op" or "nl"
+    text: str
+    line: int
+
+
+class _Unclosed(Exception):
+    """A quote or $-construct that never closes; ``pos`` is where it opened."""
+
+    def __init__(self, pos: int, kind: str) -> None:
+        super().__init__(kind)
+        self.pos, self.kind = pos, kind
+
+
+_UNCLOSED = {
+    "'": ("unterminated single quote", "close the quote opened on line {line}"),
+    '"': ("unterminated double quote", "close the quote opened on line {line}"),
+    "`": ("unterminated backtick command substitution", "add the closing ` for the one on line {line}"),
+    "${": ("unterminated ${...} expansion", "add the missing '}' for the '${' on line {line}"),
+    "$(": ("unterminated $(...) command substitution", "add the missing ')' for the '$(' on line {line}"),
+    "$((": ("unterminated $((...)) arithmetic", "add the missing '))' for the '$((' on line {line}"),
+    "(": ("unbalanced parenthesis", "add the missing ')' for the '(' on line {line}"),
+}
+_OPS = (";;&", "&>>", "<<<", "<<-", ";;", ";&", "&&", "||", "|&", "&>", ">>", ">&", ">|", "<<", "<&", "<>",
+        ";", "&", "|", "<", ">", "(", ")")
+_ASSIGN = re.compile(r"([A-Za-z_]\w*)(\[[^\]]*\])?(\+?)=")
+_NAME = re.compile(r"[A-Za-z_]\w*|[0-9@*#?$!-]")
+_PARAM = re.compile(r"([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?")
+_PARAM_OP = re.compile(r":[-=+?]|[-=+?]|##|#|%%|%|//|/|\^\^|,,|:")
+_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([\w.-]+)\2")
+_ARITH_OPS: dict[type, Callable[[int, int], int]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: operator.pow,
+    ast.Div: operator.floordiv, ast.Mod: operator.mod}  # / and % are special-cased to bash's rounding
+_DECLARE = {"export", "local", "declare", "typeset", "readonly"}
+_OPENERS = {"if", "while", "until"}
+_CLOSERS = {"then", "else", "elif", "do", "{", "}", "fi", "done", "!"}
+_ANSI = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "e": "\x1b", "a": "\a", "0": "\0"}
+
+
+def _end_of(s: str, i: int) -> int:
+    """Index just past the quote, backtick or ``$(``/``${``/``$((``/``(`` group starting at ``s[i]``."""
+    c, n = s[i], len(s)
+    if c == "'":
+        j = s.find("'", i + 1)
+        if j < 0:
+            raise _Unclosed(i, "'")
+        return j + 1
+    if c in '"`' or s.startswith("$'", i):
+        j, close = (i + 2, "'") if c == "$" else (i + 1, c)
+        while j < n:
+            d = s[j]
+            if d == "\\":
+                j += 2
+            elif d == close:
+                return j + 1
+            elif close == '"' and (d == "`" or (d == "$" and s[j + 1:j + 2] in ("(", "{"))):
+                j = _end_of(s, j)
+            else:
+                j += 1
+        raise _Unclosed(i, "'" if c == "$" else c)
+    start = i + 1 if c == "$" else i
+    kind = "$((" if s.startswith("$((", i) else (c + s[start] if c == "$" else "(")
+    opener = s[start]
+    closer = "}" if opener == "{" else ")"
+    depth, j = 0, start
+    heredocs: list[tuple[str, bool]] = []  # a heredoc inside $(...) may hold unbalanced quotes
+    while j < n:
+        d = s[j]
+        if d == "\\":
+            j += 2
+            continue
+        if d == "<" and opener == "(" and (m := _HEREDOC.match(s, j)):
+            heredocs.append((m.group(3), m.group(1) == "-"))
+            j = m.end()
+            continue
+        if d == "\n" and heredocs:
+            for delim, strip_tabs in heredocs:
+                j, _ = _heredoc_end(s, j + 1, delim, strip_tabs)
+            heredocs, j = [], j - 1
+            continue
+        if d in "'\"`" or (d == "$" and s[j + 1:j + 2] in ("(", "{", "'")):
+            j = _end_of(s, j)
+            continue
+        if d == opener:
+            depth += 1
+        elif d == closer:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    raise _Unclosed(i, kind)
+
+
+def _heredoc_end(s: str, i: int, delim: str, strip_tabs: bool) -> tuple[int, bool]:
+    """Skip a here-document body starting at ``s[i]``: (index past its delimiter line, whether found)."""
+    while i < len(s):
+        j = s.find("\n", i)
+        j = len(s) if j < 0 else j
+        line, i = s[i:j], j + 1
+        if (line.lstrip("\t") if strip_tabs else line) == delim:
+            return i, True
+    return len(s), False
+
+
+class _Lexer:
+    """Splits script text into words (raw, quotes kept), operators and newlines; skips heredoc bodies."""
+
+    def __init__(self, text: str, source: str, notes: list[ShellNote]) -> None:
+        self.s, self.source, self.notes = text, source, notes
+        self.nl_pos = [k for k, ch in enumerate(text) if ch == "\n"]
+
+    def line_at(self, pos: int) -> int:
+        return bisect.bisect_left(self.nl_pos, pos) + 1
+
+    def end(self, i: int) -> int:
+        try:
+            return _end_of(self.s, i)
+        except _Unclosed as e:
+            line = self.line_at(e.pos)
+            message, hint = _UNCLOSED[e.kind]
+            raise ConfigError(f"{message} (opened on line {line}, still open at end of file)",
+                              file=self.source, line=line, hint=hint.replace("{line}", str(line))) from None
+
+    def tokens(self) -> list[_Tok]:
+        s, n, i = self.s, len(self.s), 0
+        toks: list[_Tok] = []
+        pending: list[tuple[str, bool, int]] = []  # heredocs whose bodies start after the next newline
+        want_delim: str | None = None
+        dbracket = False  # inside [[ ... ]], && || < > ( ) are test operands, not operators
+        while i < n:
+            c, line = s[i], self.line_at(i)
+            if c in " \t" or s.startswith("\\\n", i):
+                i += 1 if c in " \t" else 2
+            elif c == "#":
+                i = n if s.find("\n", i) < 0 else s.find("\n", i)
+            elif c == "\n":
+                toks.append(_Tok("nl", "\n", line))
+                i = self._skip_heredocs(i + 1, pending)
+                pending, dbracket = [], False  # an unclosed [[ must not swallow later lines
+            elif not dbracket and s.startswith("((", i):  # arithmetic command / C-style for
+                j = self.end(i)
+                toks.append(_Tok("word", s[i:j], line))
+                i = j
+            elif not dbracket and c in "<>" and s[i + 1:i + 2] == "(":  # process substitution
+                j = self.end(i + 1)
+                toks.append(_Tok("word", s[i:j], line))
+                i = j
+            elif (not dbracket or c == ";") and (op := next((o for o in _OPS if s.startswith(o, i)), None)):
+                toks.append(_Tok("op", op, line))
+                want_delim = op if op in ("<<", "<<-") else None
+                i += len(op)
+            else:
+                raw, i = self._word(i, dbracket)
+                if raw.isdigit() and i < n and s[i] in "<>":  # fd number of a redirection: 2>&1
+                    op = next(o for o in _OPS if s.startswith(o, i))
+                    toks.append(_Tok("op", raw + op, line))
+                    want_delim = op if op in ("<<", "<<-") else None
+                    i += len(op)
+                    continue
+                toks.append(_Tok("word", raw, line))
+                if want_delim:
+                    pending.append((re.sub(r"[\"'\\]", "", raw), want_delim == "<<-", line))
+                    want_delim = None
+                dbracket = (raw == "[[") or (dbracket and raw != "]]")
+        if pending:
+            self._skip_heredocs(n, pending)
+        return toks
+
+    def _word(self, i: int, dbracket: bool) -> tuple[str, int]:
+        s, n = self.s, len(self.s)
+        buf: list[str] = []
+        meta = " \t\n;" if dbracket else " \t\n;&|()<>"
+        while i < n:
+            c = s[i]
+            if c == "\\":
+                if s[i + 1:i + 2] != "\n":  # backslash-newline inside a word joins the lines
+                    buf.append(s[i:i + 2])
+                i += 2
+            elif c == "(" and _ASSIGN.fullmatch("".join(buf)):  # array assignment A=(x y)
+                j = self.end(i)
+                buf.append(s[i:j])
+                i = j
+            elif c in meta:
+                break
+            elif c in "'\"`" or (c == "$" and s[i + 1:i + 2] in ("(", "{", "'")):
+                j = self.end(i)
+                buf.append(s[i:j])
+                i = j
+            else:
+                buf.append(c)
+                i += 1
+        return "".join(buf), i
+
+    def _skip_heredocs(self, i: int, pending: list[tuple[str, bool, int]]) -> int:
+        for delim, strip_tabs, line in pending:
+            i, closed = _heredoc_end(self.s, i, delim, strip_tabs)
+            state = "" if closed else " (never terminated; skipped to end of file)"
+            self.notes.append(ShellNote(line, "shell.heredoc-skipped",
+                                        f"here-document <<{delim} body not read{state}"))
+        return i
+
+
+def _split(pieces: list[tuple[str, bool]]) -> list[str]:
+    """Word splitting: pieces are (text, splittable); only unquoted expansion results split on blanks."""
+    fields: list[str] = []
+    cur: list[str] = []
+    started = False
+    for text, splittable in pieces:
+        if not splittable:
+            cur.append(text)
+            started = True
+            continue
+        for k, part in enumerate(re.split(r"[ \t\n]+", text)):
+            if k and started:
+                fields.append("".join(cur))
+                cur, started = [], False
+            if part:
+                cur.append(part)
+                started = True
+    if started:
+        fields.append("".join(cur))
+    return fields
+
+
+def _strip_pattern(value: str, pattern: str, op: str) -> str:
+    """``${X#p}``, ``${X##p}``, ``${X%p}``, ``${X%%p}`` with glob patterns."""
+    longest = len(op) == 2
+    if op[0] == "#":
+        cuts = [k for k in range(len(value) + 1) if fnmatch.fnmatchcase(value[:k], pattern)]
+        return value[(max(cuts) if longest else min(cuts)):] if cuts else value
+    cuts = [k for k in range(len(value) + 1) if fnmatch.fnmatchcase(value[k:], pattern)]
+    return value[:(min(cuts) if longest else max(cuts))] if cuts else value
+
+
+class _ArithError(ValueError):
+    pass
+
+
+def _arith(text: str, lookup: Callable[[str], int]) -> int:
+    """Integer arithmetic (+ - * / % ** parentheses, names) by walking a restricted ``ast``, never eval."""
+    try:
+        tree = ast.parse(text.strip() or "0", mode="eval")
+    except SyntaxError:
+        raise _ArithError("syntax error") from None
+
+    def ev(node: ast.AST) -> int:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            return lookup(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+            return -ev(node.operand) if isinstance(node.op, ast.USub) else ev(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITH_OPS:
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, (ast.Div, ast.Mod)):
+                q = abs(a) // abs(b)  # ZeroDivisionError propagates; bash truncates toward zero
+                q = q if (a >= 0) == (b >= 0) else -q
+                return q if isinstance(node.op, ast.Div) else a - b * q
+            if isinstance(node.op, ast.Pow) and not 0 <= b <= 256:
+                raise _ArithError("exponent out of range")
+            return _ARITH_OPS[type(node.op)](a, b)
+        raise _ArithError(f"unsupported {type(node).__name__}")
+
+    return ev(tree.body)
+
+
+class _Reader:
+    """Walks the tokens in order, keeping variables, taint and notes as it goes."""
+
+    def __init__(self, text: str, env: Mapping[str, str] | None, source: str) -> None:
+        self.source = source
+        self.vars: dict[str, str] = dict(env or {})
+        self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
+        self.notes: list[ShellNote] = []
+        self.commands: list[ShellCommand] = []
+        self.unresolved: list[str] = []
+        self.line = 1
+        self.case_stack: list[bool] = []  # per open `case`: whether a pattern is expected next
+        self.toks = _Lexer(text, source, self.notes).tokens()
+
+    def note(self, code: str, message: str) -> None:
+        self.notes.append(ShellNote(self.line, code, message))
+
+    def run(self) -> ShellScript:
+        toks, i = self.toks, 0
+        while i < len(toks):
+            t = toks[i]
+            self.line = t.line
+            if self.case_stack and self.case_stack[-1] and t.kind == "word":
+                if t.text == "esac":
+                    self.case_stack.pop()
+                    i += 1
+                    continue
+                while i < len(toks) and not (toks[i].kind == "op" and toks[i].text == ")"):
+                    i += 1  # skip the pattern `a|b)`: patterns are not matched statically
+                self.case_stack[-1] = False
+                i += 1
+                continue
+            if t.kind == "nl" or (t.kind == "op" and "<" not in t.text and ">" not in t.text):
+                if t.text in (";;", ";&", ";;&") and self.case_stack:
+                    self.case_stack[-1] = True
+                i += 1  # separators and subshell parentheses between commands
+                continue
+            words: list[_Tok] = []
+            while i < len(toks):
+                t = toks[i]
+                if t.kind == "word":
+                    words.append(t)
+                    i += 1
+                    if words[0].text == "case" and t.text == "in" and len(words) >= 3:
+                        break
+                elif "<" in t.text or ">" in t.text:  # a redirection: drop it and its target
+                    i += 2 if i + 1 < len(toks) and toks[i + 1].kind == "word" else 1
+                elif (t.text == "(" and i + 1 < len(toks) and toks[i + 1].text == ")"
+                      and len(words) in (1, 2) and (len(words) == 1 or words[0].text == "function")):
+                    self.line = words[0].line
+                    self.note("shell.control-flow-skipped",
+                              f"function {words[-1].text}: its body is read as top-level commands")
+                    words, i = [], i + 2
+                else:
+                    break
+            background = i < len(toks) and toks[i].kind == "op" and toks[i].text == "&"
+            if words:
+                self.command(words, background)
+        self.notes.sort(key=lambda n: n.line)
+        return ShellScript(self.commands, self.vars, self.notes)
+
+    def command(self, words: list[_Tok], background: bool) -> None:
+        self.line = words[0].line
+        while words:
+            kw = words[0].text
+            if kw in _OPENERS:
+                self.note("shell.control-flow-skipped",
+                          f"`{kw}` condition not evaluated; every branch is read in order")
+            elif kw == "esac" and self.case_stack:
+                self.case_stack.pop()
+            elif kw == "function":
+                self.note("shell.control-flow-skipped",
+                          f"function {words[1].text if len(words) > 1 else ''}: body read as top-level commands")
+                words = words[1:]
+            elif kw in ("for", "select"):
+                return self.for_loop(words)
+            elif kw == "case":
+                self.note("shell.control-flow-skipped", "`case` not evaluated; every branch is read in order")
+                self.case_stack.append(True)
+                return
+            elif kw.startswith("(("):
+                self.note("shell.arithmetic", f"arithmetic command {kw} not evaluated")
+                return
+            elif kw not in _CLOSERS and kw != "esac":
+                break
+            words = words[1:]
+        if not words:
+            return
+        self.unresolved = []
+        k = 0
+        while k < len(words) and _ASSIGN.match(words[k].text):
+            k += 1
+        prefix, rest = words[:k], words[k:]
+        if not rest or rest[0].text in _DECLARE:
+            for w in prefix + rest[1:]:
+                if _ASSIGN.match(w.text):
+                    self.assign(w)
+            return
+        if rest[0].text == "unset":
+            for w in rest[1:]:
+                self.vars.pop(w.text, None)
+                self.tainted.pop(w.text, None)
+            return
+        argv = [f for w in rest for f in self.fields(w)]
+        assignments: dict[str, str] = {}
+        for w in prefix:
+            m = _ASSIGN.match(w.text)
+            assert m is not None
+            assignments[m.group(1)] = self.value(w.text[m.end():])
+        if argv and argv[0] in ("source", "."):
+            self.note("shell.source-not-followed", f"sourced file {' '.join(argv[1:2])} is not read")
+        self.commands.append(ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background))
+
+    def for_loop(self, words: list[_Tok]) -> None:
+        texts = [w.text for w in words]
+        if len(texts) >= 3 and texts[2] == "in":
+            self.unresolved = []
+            items = [f for w in words[3:] for f in self.fields(w)]
+            name = texts[1]
+            if items:
+                self.vars[name] = items[0]
+                self.taint(name, self.unresolved)
+            self.note("shell.control-flow-skipped",
+                      f"`for {name}` loop over {len(items)} item(s) read once"
+                      + (f" with {name}={items[0]!r}" if items else "; the variable stays unset"))
+        else:
+            self.note("shell.control-flow-skipped", f"`{' '.join(texts[:2])}` loop not evaluated; body read once")
+
+    def taint(self, name: str, names: list[str]) -> None:
+        if names:
+            self.tainted[name] = set(names)
+        else:
+            self.tainted.pop(name, None)
+
+    def assign(self, w: _Tok) -> None:
+        m = _ASSIGN.match(w.text)
+        assert m is not None
+        if m.group(2):
+            return  # element assignment A[i]=x: arrays are kept only as joined strings
+        name, raw = m.group(1), w.text[m.end():]
+        self.line = w.line
+        outer, self.unresolved = self.unresolved, []
+        if raw.startswith("(") and raw.endswith(")"):  # array: stored as the space-joined items
+            inner = _Lexer(raw[1:-1], self.source, self.notes).tokens()
+            for t in inner:
+                t.line += w.line - 1
+            value = " ".join(f for t in inner if t.kind == "word" for f in self.fields(t))
+        else:
+            value = self.value(raw)
+        if m.group(3) and name in self.vars:  # +=
+            value = self.vars[name] + (" " if raw.startswith("(") and self.vars[name] else "") + value
+        self.vars[name] = value
+        self.taint(name, self.unresolved)
+        self.unresolved = outer + [n for n in self.unresolved if n not in outer]
+
+    def fields(self, w: _Tok) -> list[str]:
+        self.line = w.line
+        return _split(self.pieces(w.text, False))
+
+    def value(self, raw: str) -> str:
+        """Expansion without word splitting (assignment values, patterns)."""
+        return "".join(t for t, _ in self.pieces(raw, False))
+
+    def missing(self, name: str) -> None:
+        if name not in self.unresolved:
+            self.unresolved.append(name)
+
+    def pieces(self, s: str, quoted: bool) -> list[tuple[str, bool]]:
+        """Expand ``s`` into (text, splittable) pieces; ``quoted`` means inside double quotes."""
+        out: list[tuple[str, bool]] = []
+        i, n = 0, len(s)
+        while i < n:
+            c = s[i]
+            if c == "\\":
+                nxt = s[i + 1:i + 2]
+                if quoted and nxt not in ("$", "`", '"', "\\", "\n"):
+                    out.append(("\\", False))  # inside "..." a backslash only escapes $ ` " \ newline
+                    i += 1
+                    continue
+                out.append(("" if nxt == "\n" else nxt, False))
+                i += 2
+            elif c == "'" and not quoted:
+                j = _end_of(s, i)
+                out.append((s[i + 1:j - 1], False))
+                i = j
+            elif c == "$" and s[i + 1:i + 2] == "'" and not quoted:
+                j = _end_of(s, i)
+                body = re.sub(r"\\(.)", lambda m: _ANSI.get(m.group(1), m.group(0)), s[i + 2:j - 1])
+                out.append((body, False))
+                i = j
+            elif c == '"' and not quoted:
+                j = _end_of(s, i)
+                inner = s[i + 1:j - 1]
+                if inner not in ("$@", "${@}"):  # "$@" with no arguments is no word at all
+                    out.append(("", False))
+                out.extend((t, False) for t, _ in self.pieces(inner, True))
+                i = j
+            elif c == "`" or (s.startswith("$(", i) and not s.startswith("$((", i)):
+                j = _end_of(s, i)
+                self.note("shell.command-substitution", f"{s[i:j]} is not run; kept as text")
+                out.append((s[i:j], False))
+                i = j
+            elif c == "$":
+                i = self.dollar(s, i, quoted, out)
+            else:  # bare text splits only where it has blanks: the unquoted default of ${A:-x y}
+                out.append((c, not quoted))
+                i += 1
+        return out
+
+    def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
+        if s.startswith("$((", i):
+            j = _end_of(s, i)
+            out.append((self.arith(s[i:j], s[i + 3:j - 2]), False))
+            return j
+        if s.startswith("${", i):
+            j = _end_of(s, i)
+            out.extend(self.param(s[i + 2:j - 1], quoted))
+            return j
+        if s.startswith('$"', i):
+            return i + 1  # $"..." (locale translation) is an ordinary double-quoted string here
+        m = _NAME.match(s, i + 1)
+        if not m:
+            out.append(("$", False))
+            return i + 1
+        out.extend(self.param(m.group(), quoted))
+        return m.end()
+
+    def use(self, name: str) -> str | None:
+        """The value of ``name`` (None if unset), carrying its taint into the current command."""
+        if name in ("@", "*", "#"):
+            self.note("shell.positional-args", f"${name}: the script's arguments are not known; treated as none")
+            return "0" if name == "#" else ""
+        if name == "0":
+            return self.source
+        if name.isdigit():
+            return None
+        if name in ("$", "?", "!", "-"):
+            return ""  # process state: meaningless statically, and never an error
+        for origin in sorted(self.tainted.get(name, ())):
+            self.missing(origin)
+        return self.vars.get(name)
+
+    def param(self, inner: str, quoted: bool) -> list[tuple[str, bool]]:
+        split = not quoted
+        if re.fullmatch(r"#(?:[A-Za-z_]\w*|\d+)(?:\[[@*]\])?", inner):
+            m = _PARAM.match(inner, 1)
+            assert m is not None
+            value = self.use(m.group(1))
+            if value is None:
+                self.missing(m.group(1))
+            value = value or ""
+            return [(str(len(value.split()) if m.group(2) else len(value)), split)]
+        m = _PARAM.match(inner)
+        if not m:
+            self.note("shell.unsupported-expansion", f"${{{inner}}} not understood; kept as text")
+            return [("${" + inner + "}", False)]
+        name, sub, rest = m.group(1), m.group(2), inner[m.end():]
+        if name in ("@", "*") and not rest:
+            self.use(name)
+            return []
+        value = self.use(name)
+        if value is not None and sub and sub[1:-1] not in ("@", "*"):
+            items = value.split()
+            idx = sub[1:-1]
+            value = items[int(idx)] if idx.isdigit() and int(idx) < len(items) else ""
+        opm = _PARAM_OP.match(rest)
+        op, word = (opm.group(), rest[opm.end():]) if opm else ("", rest)
+        if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
+            unset = value is None or (op[0] == ":" and value == "")
+            if op[-1] == "+":
+                return [] if unset else self.word(word, quoted)
+            if not unset:
+                return [(value or "", split)]
+            if op[-1] == "-":
+                return self.word(word, quoted)
+            if op[-1] == "?":  # bash would stop here with an error; statically it is just missing
+                self.missing(name)
+                return []
+            if op[-1] == "=":
+                outer, self.unresolved = self.unresolved, []
+                new = self.value(word)
+                self.vars[name] = new
+                self.taint(name, self.unresolved)
+                self.unresolved = outer + [x for x in self.unresolved if x not in outer]
+                return [(new, split)]
+        if value is None:
+            self.missing(name)
+            return []
+        if op in ("#", "##", "%", "%%"):
+            value = _strip_pattern(value, self.value(word), op)
+        elif op in ("^^", ",,"):
+            value = value.upper() if op == "^^" else value.lower()
+        elif op == ":" and (sm := re.fullmatch(r"\s*(\d+)(?::\s*(\d+))?", word)):
+            start = int(sm.group(1))
+            value = value[start:start + int(sm.group(2))] if sm.group(2) else value[start:]
+        elif op in ("/", "//") and not re.search(r"[*?\[]", word.split("/")[0]):
+            pat, _, rep = word.partition("/")
+            value = value.replace(self.value(pat), self.value(rep), -1 if op == "//" else 1)
+        elif op or rest:
+            self.note("shell.unsupported-expansion", f"${{{inner}}}: operator not supported; value used as is")
+        return [(value, split)]
+
+    def word(self, word: str, quoted: bool) -> list[tuple[str, bool]]:
+        """A default/alternative word: expanded like a word of its own, never split inside "..."."""
+        pieces = self.pieces(word, False)
+        return [(t, False) for t, _ in pieces] if quoted else pieces
+
+    def arith(self, full: str, inner: str) -> str:
+        if "$(" in inner or "`" in inner:
+            self.note("shell.command-substitution", f"{full} contains a command substitution; kept as text")
+            return full
+        outer, self.unresolved = self.unresolved, []
+        text = self.value(inner)
+
+        def lookup(name: str, depth: int = 0) -> int:
+            value = self.use(name)
+            if value is None:
+                self.missing(name)
+                return 0
+            value = value.strip() or "0"
+            if re.fullmatch(r"-?\d+", value):
+                return int(value)
+            if depth > 8:
+                raise _ArithError(f"{name} refers to itself")
+            return _arith(value, lambda n: lookup(n, depth + 1))  # bash evaluates a value like 2*3
+
+        try:
+            result: str | None = str(_arith(text, lookup))
+        except (_ArithError, ZeroDivisionError, ValueError) as e:
+            self.note("shell.arithmetic", f"{full} could not be evaluated ({e}); kept as text")
+            result = None
+        missing = self.unresolved
+        self.unresolved = outer + [x for x in missing if x not in outer]
+        # bash would count unset names as 0; keeping the text makes the gap visible instead
+        return full if result is None or missing else result
+
+
+def parse_shell(text: str, env: Mapping[str, str] | None = None, source: str = "<script>") -> ShellScript:
+    """Read a bash script statically: its commands, final variables and notes. Nothing is executed."""
+    return _Reader(text.replace("\r\n", "\n"), env, source).run()  # CRLF files: \r is not in a word
+
+
+_SRUN_VALUE = {"--nodes", "-N", "--ntasks", "-n", "--gres", "--partition", "-p", "--job-name", "-J",
+               "--cpus-per-task", "-c", "--time", "-t", "--ntasks-per-node", "--gpus", "-G", "--gpus-per-node",
+               "--gpus-per-task", "--mem", "--mem-per-cpu", "--mem-per-gpu", "--account", "-A", "--qos", "-q",
+               "--output", "-o", "--error", "-e", "--nodelist", "-w", "--exclude", "-x", "--chdir", "-D",
+               "--export", "--mpi", "--cpu-bind", "--distribution", "-m", "--container-image",
+               "--container-mounts", "--container-workdir", "--container-name", "--constraint", "-C"}
+_UV_VALUE = {"--with", "--with-editable", "--with-requirements", "--project", "--python", "-p", "--directory",
+             "--extra", "--group", "--only-group", "--no-group", "--env-file", "--index", "--index-url",
+             "--default-index", "--extra-index-url", "--find-links", "-f", "--package", "--cache-dir", "--config-file"}
+_RAY_VALUE = {"--address", "--working-dir", "--runtime-env", "--runtime-env-json", "--submission-id", "--job-id",
+              "--entrypoint-num-cpus", "--entrypoint-num-gpus", "--entrypoint-memory", "--entrypoint-resources",
+              "--metadata-json", "--log-style", "--log-color", "--headers"}
+_SHELLS = {"bash", "sh", "zsh", "dash"}
+_PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program
+
+
+def _skip_options(args: list[str], value_opts: set[str]) -> list[str]:
+    """Drop leading options (``--opt=v``, ``--opt v`` for known ``value_opts``, flags) and a ``--``."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            return args[i + 1:]
+        if not a.startswith("-") or a == "-":
+            break
+        i += 2 if a in value_opts else 1
+    return args[i:]
+
+
+def _drop_assignments(args: list[str]) -> list[str]:
+    while args and _ASSIGN.match(args[0]):
+        args = args[1:]
+    return args
+
+
+def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
+    prog, rest = posixpath.basename(argv[0]), argv[1:]
+    if prog == "nohup":
+        return rest
+    if prog == "time":
+        return _skip_options(rest, set())
+    if prog == "exec":
+        return _skip_options(rest, {"-a"})
+    if prog == "env":
+        return _drop_assignments(_skip_options(rest, {"-u", "--unset", "-C", "--chdir"}))
+    if prog == "timeout":
+        rest = _skip_options(rest, {"-s", "--signal", "-k", "--kill-after"})
+        return rest[1:]  # the duration
+    if prog == "sudo":
+        return _drop_assignments(_skip_options(rest, {"-u", "-g", "-C", "-D", "-p", "-h", "-U", "-r", "-t"}))
+    if prog == "srun":
+        return _skip_options(rest, _SRUN_VALUE)
+    if prog == "uv" and rest[:1] == ["run"]:
+        i = 1
+        while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
+            if rest[i] in ("-m", "--module"):  # `uv run -m pkg` runs a module with the project's python
+                return ["python", "-m", *rest[i + 1:]]
+            i += 2 if rest[i] in _UV_VALUE else 1
+        return rest[i + 1:] if rest[i:i + 1] == ["--"] else rest[i:]
+    if prog == "ray" and rest[:2] == ["job", "submit"]:
+        rest = rest[2:]
+        return rest[rest.index("--") + 1:] if "--" in rest else _skip_options(rest, _RAY_VALUE)
+    if any(posixpath.basename(a) in ("mason.py", "mason") for a in argv[:4]) and "--" in argv:
+        return argv[argv.index("--") + 1:]
+    if prog in _SHELLS:
+        for k, a in enumerate(rest):
+            if not a.startswith("-") or a in ("-", "--"):
+                break  # `bash script.sh`: the script is the program
+            if not a.startswith("--") and "c" in a[1:] and k + 1 < len(rest):
+                commands = parse_shell(rest[k + 1], env, source="bash -c").commands
+                real = [c for c in commands if c.argv and c.argv[0] not in _PIPE_SINKS] or commands
+                return unwrap_command(real[-1].argv, env) if real else argv
+    return argv
+
+
+def unwrap_command(argv: list[str], env: Mapping[str, str] | None = None) -> list[str]:
+    """Strip wrappers (nohup, env, srun, uv run, ray job submit --, bash -c, ...) down to the real program."""
+    argv = list(argv)
+    for _ in range(32):  # each round removes a wrapper; the bound guards against a pathological loop
+        if not argv:
+            return argv
+        new = _unwrap_once(argv, env)
+        if new == argv:
+            return argv
+        argv = new
+    return argv
