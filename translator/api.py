@@ -19,7 +19,8 @@ from translator.sources.files import Source, guess_suffix, read_source
 SEMANTIC_FIELDS = (
     "algorithm.advantage_estimator", "algorithm.advantage_std_normalization", "algorithm.kl_placement",
     "algorithm.kl_coef", "algorithm.clip_ratio_low", "algorithm.clip_ratio_high", "algorithm.loss_aggregation",
-    "algorithm.loss_normalizer_scope", "sampling.temperature", "optimizer.lr", "lengths.max_response_tokens",
+    "algorithm.loss_normalizer_scope", "generation.prompts_per_round", "generation.filter_groups",
+    "token_budget.max_tokens_per_device", "sampling.temperature", "optimizer.lr", "lengths.max_response_tokens",
 )
 
 
@@ -127,6 +128,10 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
+    if explanation.spec.plan.data_parallel_size is None:
+        raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
+                          "sizes are unknown", file=explanation.source,
+                          hint="pass --num-processes N (GPUs serving vLLM do not count)")
     notes = NoteList()
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
@@ -150,6 +155,8 @@ def _compare(source: RunSpec, target: RunSpec, notes: NoteList) -> None:
 
 
 def _same(a: Any, b: Any) -> bool:
+    if a in (None, False) and b in (None, False):  # "off" and "not set" mean the same for switches
+        return True
     if isinstance(a, (int, float, Fraction)) and isinstance(b, (int, float, Fraction)) \
             and not isinstance(a, bool) and not isinstance(b, bool):
         return abs(Fraction(a) - Fraction(b)) <= Fraction(1, 10**9) * max(1, abs(Fraction(a)))

@@ -81,15 +81,15 @@ def at_least(version: str, minimum: str) -> bool:
 
 
 def closest_key(key: str, known: Iterable[str]) -> str | None:
-    """The known key a typo most likely meant (compares the whole dotted key and its last part)."""
+    """The known key a typo most likely meant: the whole dotted key, or the last part under the same parent."""
     known = list(known)
-    match = difflib.get_close_matches(key, known, n=1, cutoff=0.8)
+    match = difflib.get_close_matches(key, known, n=1, cutoff=0.85)
     if match:
         return match[0]
-    leaf = key.rsplit(".", 1)[-1]
-    leaves = {k.rsplit(".", 1)[-1]: k for k in known}
-    match = difflib.get_close_matches(leaf, list(leaves), n=1, cutoff=0.85)
-    return leaves[match[0]] if match else None
+    parent, _, leaf = key.rpartition(".")
+    siblings = {k.rpartition(".")[2]: k for k in known if k.rpartition(".")[0] == parent}
+    match = difflib.get_close_matches(leaf, list(siblings), n=1, cutoff=0.8)
+    return siblings[match[0]] if match else None
 
 
 class Values:

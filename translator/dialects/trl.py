@@ -25,7 +25,7 @@ from translator.dialects.verl import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
-from translator.sources.files import Source, load_yaml_mapping
+from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import parse_shell, unwrap_command
 
@@ -67,8 +67,7 @@ class TrlDialect(Dialect):
         if source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
             if ACCELERATE_KEYS.search(source.text) and not RECIPE_KEYS.search(source.text):
-                raise ConfigError("this is an accelerate config, not a GRPO recipe", file=source.name,
-                                  hint="pass the recipe YAML or the launch script that names both")
+                return self._read_accelerate_only(data, source, options)
             self._merge_recipe(native, data, source.name)
         else:
             self._read_script(source, options, native, notes)
@@ -78,6 +77,22 @@ class TrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         _Interpreter(values, native, version, spec, notes).run()
         self._account(values, version, spec, notes)
+        return Reading(spec, notes)
+
+    def _read_accelerate_only(self, data: dict[str, Any], source: Source, options: ReadOptions) -> Reading:
+        """An accelerate config alone fixes the topology; the batch plan lives in the recipe."""
+        notes = NoteList()
+        native = NativeTrl()
+        native.accelerate, native.accelerate_name = data, source.name
+        self._world_size(native, options, notes)
+        version = self.resolve_version(options.version)
+        spec = RunSpec(framework=self.name, version=version)
+        _Interpreter(Values({}, {}, {}, source.name), native, version, spec, notes).topology()
+        notes.warning("input.accelerate-config-only",
+                      "this is an accelerate config: it gives the number of processes, not the batch plan; explain "
+                      "the recipe or the launch script that names both")
+        for key, value in flatten(data).items():
+            spec.extras.append(Extra("accelerate", key, value))
         return Reading(spec, notes)
 
     @staticmethod
@@ -544,6 +559,17 @@ class _Writer:
         recipe.update(self.algorithm())
         recipe.update(self.other())
         nodes = s.topology.nodes if s.topology.nodes and world % s.topology.nodes == 0 else 1
+        if s.topology.training_gpus and s.topology.training_gpus != world:
+            parallel = [f"{name} {size}" for name, size in (
+                ("sequence parallel", s.topology.sequence_parallel_size), ("tensor parallel",
+                 s.topology.tensor_parallel_size), ("pipeline parallel", s.topology.pipeline_parallel_size),
+                ("context parallel", s.topology.context_parallel_size)) if size and size > 1]
+            layout = ", ".join(parallel) or "no model parallelism"
+            notes.warning("topology.gpus-changed",
+                          f"the source trains on {s.topology.training_gpus} GPUs ({layout}); TRL GRPO runs one "
+                          f"data-parallel process per GPU, so {world} processes keep the {world} data-parallel "
+                          "ranks", source_keys=["topology.training_gpus"],
+                          target_keys=["num_processes"])
         server_gpus = s.topology.rollout_gpus or 0
         if at_least(version, "0.18.0"):
             recipe["use_vllm"] = True

@@ -628,6 +628,19 @@ class _Writer:
         self.put("data.train_batch_size", int(prompts) if prompts is not None else None)
         out[f"{ROLLOUT}.n"] = n
         samples_per_opt = plan.samples_per_optimizer_step
+        if samples_per_opt is not None and prompts is not None and plan.samples_per_step < samples_per_opt:
+            # verl rejects train_batch_size < ppo_mini_batch_size: one rollout feeds at least one update.
+            # The closest run keeps the optimizer batch and generates it all at once.
+            notes.warning("batch.not-expressible",
+                          f"the source updates every {fmt(samples_per_opt / plan.samples_per_step)} steps "
+                          f"({fmt(plan.samples_per_step)} samples per step, {fmt(samples_per_opt)} per optimizer "
+                          "step); verl needs train_batch_size >= ppo_mini_batch_size, so one step generates the "
+                          "whole optimizer batch", target_keys=["data.train_batch_size"])
+            out["data.train_batch_size"] = max(1, round(float(samples_per_opt / n)))
+            if plan.total_steps is not None and plan.optimizer_steps_per_step:
+                # Keep the number of optimizer updates: now `epochs` of them per step.
+                updates = plan.total_steps * plan.optimizer_steps_per_step
+                out["trainer.total_training_steps"] = math.ceil(updates / (plan.epochs_per_step or 1))
         if samples_per_opt is not None:
             mini = samples_per_opt / n
             if not float(mini).is_integer():
@@ -657,7 +670,8 @@ class _Writer:
                 notes.warning("batch.token-budget-assumed", "the source sets neither a micro-batch nor a token "
                               "budget; verl's default ppo_max_token_len_per_gpu 16384 is written",
                               target_keys=[f"{ACTOR}.ppo_max_token_len_per_gpu"])
-        self.put("trainer.total_training_steps", self.spec.plan.total_steps)
+        if "trainer.total_training_steps" not in out:
+            self.put("trainer.total_training_steps", self.spec.plan.total_steps)
         passes = self.spec.run_length.dataset_passes
         if passes is not None:
             if not float(passes).is_integer():

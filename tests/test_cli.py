@@ -1,0 +1,222 @@
+"""The rlconf command: outputs, exit codes 0/1/2, files, and one clear message for every kind of bad input."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from translator.cli import main
+from tests.conftest import FIXTURES, ROOT
+
+VERL = FIXTURES / "verl" / "grpo_fixed_micro_tp2.sh"
+VERL_ARGS = ["--from", "verl@0.7.1", "--env", "HOME=/home/me"]
+TRL = FIXTURES / "trl" / "openr1_server_zero2_g14" / "launch.sh"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, [str(a) for a in args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def assert_input_error(args: list[str], *expected: str, stdin: str | None = None) -> str:
+    code, out, err = run(*args, stdin=stdin)
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in out + err
+    assert err.count("\n") <= 2, "one clear message"
+    for text in expected:
+        assert text in err, (text, err)
+    return err
+
+
+def test_explain_text_states_units_and_derivations() -> None:
+    code, out, _ = run("explain", VERL, *VERL_ARGS)
+    assert code == 0
+    # reference/verl.md §1: ppo_mini_batch_size counts prompts and is multiplied by rollout.n.
+    assert "1024 samples per optimizer step = ppo_mini_batch_size 128 prompts × rollout.n 8" in out
+    assert "8 data-parallel ranks = n_gpus_per_node 8 × nnodes 1 GPUs ÷ Ulysses SP 1" in out
+
+
+def test_explain_json_has_the_contract_keys() -> None:
+    code, out, _ = run("explain", TRL, "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    assert {"framework", "version", "plan", "notes"} <= set(document)
+    assert document["framework"] == "trl" and document["plan"]["data_parallel_size"] == 7
+
+
+def test_plan_toml_is_a_first_class_input(tmp_path: Path) -> None:
+    code, toml_text, _ = run("explain", VERL, *VERL_ARGS, "--format", "toml")
+    assert code == 0
+    plan_file = tmp_path / "plan.toml"
+    plan_file.write_text(toml_text)
+    code, out, _ = run("explain", plan_file, "--format", "json")
+    assert code == 0
+    original = json.loads(run("explain", VERL, *VERL_ARGS, "--format", "json")[1])
+    assert json.loads(out)["plan"] == original["plan"]
+    code, out, _ = run("translate", plan_file, "--to", "trl", "--format", "json")
+    assert code == 0 and json.loads(out)["plan"] == original["plan"]
+
+
+def test_edited_plan_toml_recomputes_derived_values(tmp_path: Path) -> None:
+    plan_file = tmp_path / "plan.toml"
+    plan_file.write_text("[plan]\nprompts_per_step = 32\nsamples_per_prompt = 4\nsamples_per_optimizer_step = 64\n"
+                         "epochs_per_step = 1\ndata_parallel_size = 4\nmicro_batch_per_device = 2\n"
+                         "optimizer_steps_per_step = 3\n")
+    code, out, _ = run("explain", plan_file, "--format", "json")
+    document = json.loads(out)
+    # 32 × 4 = 128 samples; 128 / 64 = 2 optimizer steps (the stated 3 is inconsistent); 64 / 4 / 2 = 8.
+    assert document["plan"]["samples_per_step"] == 128
+    assert document["plan"]["optimizer_steps_per_step"] == 2
+    assert document["plan"]["grad_accum_steps"] == 8
+    assert "plan.inconsistent" in {n["code"] for n in document["notes"]}
+
+
+def test_translate_json_shape() -> None:
+    code, out, _ = run("translate", VERL, "--to", "trl@1.16.0", *VERL_ARGS, "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    assert set(document) == {"source", "target", "files", "plan", "notes"}
+    assert document["target"] == {"framework": "trl", "version": "1.16.0"}
+    assert set(document["files"]) == {"recipe.yaml", "accelerate.yaml", "launch.sh"}
+
+
+def test_translate_writes_files_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    out_dir = tmp_path / "out"
+    code, out, _ = run("translate", VERL, "--to", "trl", *VERL_ARGS, "-o", out_dir)
+    assert code == 0 and (out_dir / "launch.sh").exists() and (out_dir / "recipe.yaml").exists()
+    before = (out_dir / "recipe.yaml").read_text()
+    (out_dir / "recipe.yaml").write_text("edited by hand\n")
+    assert_input_error(["translate", VERL, "--to", "trl", *VERL_ARGS, "-o", out_dir], "already exist", "--force")
+    assert (out_dir / "recipe.yaml").read_text() == "edited by hand\n"
+    code, _, _ = run("translate", VERL, "--to", "trl", *VERL_ARGS, "-o", out_dir, "--force")
+    assert code == 0 and (out_dir / "recipe.yaml").read_text() == before
+    # The written launch.sh names its siblings, so explaining it reads the whole set back.
+    code, out, _ = run("explain", out_dir / "launch.sh", "--format", "json")
+    assert code == 0 and json.loads(out)["plan"]["samples_per_optimizer_step"] == 1024
+
+
+def test_strict_exits_1_on_warnings() -> None:
+    dynamic = FIXTURES / "verl" / "grpo_dynamic_bsz.sh"
+    home = ["--env", "HOME=/home/me"]
+    assert run("translate", dynamic, "--to", "trl", *home)[0] == 0
+    assert run("translate", dynamic, "--to", "trl", *home, "--strict")[0] == 1
+
+
+def test_standard_input() -> None:
+    code, out, _ = run("explain", "-", "--format", "json", stdin=VERL.read_text().replace("$HOME", "/home/me"))
+    assert code == 0 and json.loads(out)["plan"]["prompts_per_step"] == 512
+
+
+def test_num_processes_supplies_the_world_size() -> None:
+    recipe = FIXTURES / "trl" / "recipe_only_no_world_size.yaml"
+    code, out, _ = run("explain", recipe, "--num-processes", "4", "--format", "json")
+    assert code == 0 and json.loads(out)["plan"]["data_parallel_size"] == 4
+
+
+# ------------------------------------------------------------------ bad input: one message, exit 2
+
+
+def test_missing_file() -> None:
+    assert_input_error(["explain", "no/such/file.sh"], "no/such/file.sh", "no such file")
+
+
+def test_directory() -> None:
+    assert_input_error(["explain", str(FIXTURES)], "directory")
+
+
+def test_broken_yaml_names_the_line(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("actor_rollout_ref:\n  rollout:\n    n: 4\n  actor: [unclosed\n")
+    assert_input_error(["explain", broken], "broken.yaml:", "broken YAML")
+
+
+def test_unknown_launcher(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("#!/bin/bash\necho training\nmake all\n")
+    assert_input_error(["explain", script], "run.sh", "cannot tell which framework", "--from")
+
+
+@pytest.mark.parametrize("value,problem", [("abc", "whole number"), ("0", "greater than 0"),
+                                           ("-8", "greater than 0"), ("12.5", "whole number")])
+def test_bad_batch_value(tmp_path: Path, value: str, problem: str) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(f"python3 -m verl.trainer.main_ppo \\\n  data.train_batch_size={value} \\\n"
+                      "  actor_rollout_ref.rollout.name=vllm\n")
+    assert_input_error(["explain", script], "data.train_batch_size", problem, "run.sh:1")
+
+
+def test_bad_trl_batch_value(tmp_path: Path) -> None:
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("num_generations: 8\nper_device_train_batch_size: eight\n")
+    assert_input_error(["explain", recipe, "--num-processes", "8"], "per_device_train_batch_size", "whole number")
+
+
+def test_unresolved_variable_is_named(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("set -x\npython3 -m verl.trainer.main_ppo data.train_batch_size=$BATCH \\\n"
+                      "  actor_rollout_ref.rollout.name=vllm\n")
+    assert_input_error(["explain", script], "$BATCH", "--env BATCH=VALUE", "run.sh:2")
+    code, out, _ = run("explain", script, "--env", "BATCH=64", "--format", "json")
+    assert code == 0 and json.loads(out)["plan"]["prompts_per_step"] == 64
+
+
+def test_unterminated_quote(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo \\\n  trainer.logger='[console\n")
+    assert_input_error(["explain", script], "run.sh:2")
+
+
+def test_missing_recipe_named_by_launch_line(tmp_path: Path) -> None:
+    script = tmp_path / "launch.sh"
+    script.write_text("accelerate launch --num_processes 8 src/open_r1/grpo.py --config missing.yaml\n")
+    assert_input_error(["explain", script], "missing.yaml", "not found")
+
+
+def test_unknown_framework_and_version() -> None:
+    assert_input_error(["explain", VERL, "--from", "megatron-lm"], "unknown framework")
+    assert_input_error(["translate", VERL, *VERL_ARGS, "--to", "trl@9.9.9"], "unknown trl version", "1.16.0")
+
+
+def test_planned_framework_is_named(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("ray job submit -- python3 -m openrlhf.cli.train_ppo_ray --rollout_batch_size 128\n")
+    assert_input_error(["explain", script], "openrlhf", "cannot read yet")
+
+
+def test_bad_env_option() -> None:
+    code, _, err = run("explain", VERL, "--env", "NOEQUALS")
+    assert code == 2 and "NAME=VALUE" in err and "Traceback" not in err
+
+
+def test_empty_and_binary_input(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sh"
+    empty.write_text("")
+    assert_input_error(["explain", empty], "cannot tell")
+    binary = tmp_path / "model.sh"
+    binary.write_bytes(b"\x00\x01\x02")
+    assert_input_error(["explain", binary], "binary")
+
+
+def test_broken_plan_toml(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text("[plan\nprompts_per_step = 3\n")
+    assert_input_error(["explain", plan], "broken TOML")
+    plan.write_text("[plan]\nprompts_per_step = 0\n")
+    assert_input_error(["explain", plan], "plan.prompts_per_step", "greater than 0")
+
+
+# ------------------------------------------------------------------ entry points
+
+
+def test_python_dash_m_and_console_script() -> None:
+    result = subprocess.run([sys.executable, "-m", "translator", "explain", str(VERL), *VERL_ARGS,
+                             "--format", "json"], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["plan"]["micro_batch_per_device"] == 16
+    missing = subprocess.run([sys.executable, "-m", "translator", "explain", "nope.sh"], capture_output=True,
+                             text=True, cwd=ROOT, check=False)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr

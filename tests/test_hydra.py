@@ -1,0 +1,50 @@
+"""Hydra override grammar, read statically."""
+from __future__ import annotations
+
+import pytest
+
+from translator.sources.hydra import UNRESOLVED, parse_override, parse_value, resolve_interpolations
+
+
+@pytest.mark.parametrize("word,op,key,value", [
+    ("data.train_batch_size=1024", "", "data.train_batch_size", 1024),
+    ("+data.gen_batch_size=512", "+", "data.gen_batch_size", 512),
+    ("++a.b=x", "++", "a.b", "x"),
+    ("~a.b", "~", "a.b", None),
+    ("optim.lr=1e-6", "", "optim.lr", 1e-6),
+    ("x=.5", "", "x", 0.5),
+    ("flag=True", "", "flag", True),
+    ("flag=false", "", "flag", False),
+    ("v=null", "", "v", None),
+    ("s='quoted text'", "", "s", "quoted text"),
+    ('trainer.logger=["console","wandb"]', "", "trainer.logger", ["console", "wandb"]),
+    ("trainer.logger=[console]", "", "trainer.logger", ["console"]),
+    ("files=['/p/a.parquet', '/p/b.parquet']", "", "files", ["/p/a.parquet", "/p/b.parquet"]),
+    ("k={a: 1, b: [x, y]}", "", "k", {"a": 1, "b": ["x", "y"]}),
+    ("path=$HOME/x", "", "path", "$HOME/x"),
+    ("model_engine=megatron", "", "model_engine", "megatron"),
+])
+def test_override(word: str, op: str, key: str, value: object) -> None:
+    override = parse_override(word)
+    assert override is not None
+    assert (override.op, override.key, override.value) == (op, key, value)
+
+
+@pytest.mark.parametrize("word", ["--config-name=ppo_trainer", "positional", "=x", "a b=c"])
+def test_not_an_override(word: str) -> None:
+    assert parse_override(word) is None
+
+
+def test_unbalanced_list_stays_text() -> None:
+    assert parse_value("[a, b") == "[a, b"
+
+
+def test_interpolations() -> None:
+    values = {"data.train_batch_size": 256}
+    lookup = lambda key: values.get(key, UNRESOLVED)  # noqa: E731
+    env = {"HOME": "/home/me"}
+    assert resolve_interpolations("${data.train_batch_size}", lookup, env) == 256
+    assert resolve_interpolations("${oc.env:HOME}/data", lookup, env) == "/home/me/data"
+    assert resolve_interpolations("${oc.env:MISSING,7}", lookup, env) == 7
+    assert resolve_interpolations("${oc.select:data.nothing,3}", lookup, env) == 3
+    assert resolve_interpolations("${unknown.key}", lookup, env) == "${unknown.key}"
