@@ -61,3 +61,28 @@ def test_fixtures_are_detected_without_from(framework: str) -> None:
             assert explanation.framework == framework
             if not version:
                 assert explanation.version == str(case.expected["version"])
+
+
+# verl.md §2.4: the critic mini-batch counted samples up to 0.3 and prompts (× n) from 0.4 (PR #853).
+CRITIC_SCRIPT = """python3 -m verl.trainer.main_ppo algorithm.adv_estimator=gae \\
+    data.train_batch_size=256 actor_rollout_ref.rollout.n=4 \\
+    actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
+    critic.ppo_micro_batch_size_per_gpu=4 actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 trainer.n_gpus_per_node=8
+"""
+
+
+@pytest.mark.parametrize("version,critic_samples", [
+    ("0.3.0", 64),       # critic.ppo_mini_batch_size inherits the actor's 64, read as 64 samples
+    ("0.4.1", 64 * 4),   # 64 prompts × n 4 = 256 samples, like the actor
+])
+def test_critic_mini_batch_units_changed_in_0_4(version: str, critic_samples: int) -> None:
+    from translator.sources.files import Source
+
+    explanation = translator.load(Source(CRITIC_SCRIPT, "run.sh"), framework=f"verl@{version}")
+    assert explanation.plan["samples_per_optimizer_step"] == 256  # actor: 64 prompts × 4 in every version
+    assert explanation.spec.critic.samples_per_optimizer_step == critic_samples
+    # Writing it for 0.9.1 keeps the critic's batch: 64 samples = 16 prompts × 4.
+    translation = translator.translate(explanation, to="verl@0.9.1")
+    assert f"critic.ppo_mini_batch_size={critic_samples // 4} " in translation.files["launch.sh"]
+    assert translation.spec.critic.samples_per_optimizer_step == critic_samples

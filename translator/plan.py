@@ -157,6 +157,18 @@ class Algorithm:
 
 
 @dataclass
+class Critic:
+    """The value model, when the advantage estimator needs one (GAE)."""
+
+    enabled: bool | None = None
+    samples_per_optimizer_step: int | None = None  # samples per critic update, global
+    epochs_per_step: int | None = None
+    micro_batch_per_device: int | None = None  # samples per forward/backward per DP rank
+    lr: float | None = None
+    model: str | None = None
+
+
+@dataclass
 class Asynchrony:
     max_steps_ahead: int | None = None  # rollout steps generation may run ahead of the policy (0 = on-policy)
 
@@ -180,6 +192,7 @@ SECTIONS: dict[str, type] = {
     "sampling": Sampling,
     "optimizer": Optimizer,
     "algorithm": Algorithm,
+    "critic": Critic,
     "asynchrony": Asynchrony,
     "references": References,
 }
@@ -218,6 +231,7 @@ class RunSpec:
     sampling: Sampling = field(default_factory=Sampling)
     optimizer: Optimizer = field(default_factory=Optimizer)
     algorithm: Algorithm = field(default_factory=Algorithm)
+    critic: Critic = field(default_factory=Critic)
     asynchrony: Asynchrony = field(default_factory=Asynchrony)
     references: References = field(default_factory=References)
     extras: list[Extra] = field(default_factory=list)

@@ -621,6 +621,12 @@ class _Writer:
                           f"{world} processes × {pdtbs}; gradient_accumulation_steps {gas} is written",
                           target_keys=["gradient_accumulation_steps"])
         knobs.update(per_device_train_batch_size=pdtbs, gradient_accumulation_steps=int(gas))
+        if self.spec.framework != "trl":
+            notes.info("units.per-device-vs-global",
+                       f"TRL batches are per process: per_device_train_batch_size {pdtbs} completions × {world} "
+                       f"processes × gradient_accumulation_steps {gas} = {fmt(per_opt)} samples per optimizer step",
+                       source_keys=["plan.samples_per_optimizer_step"],
+                       target_keys=["per_device_train_batch_size", "gradient_accumulation_steps"])
         if at_least(version, "0.18.0"):
             spg = per_step / (pdtbs * world)
             if spg.denominator != 1:

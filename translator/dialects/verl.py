@@ -264,6 +264,7 @@ class _Interpreter:
         self.topology()
         self.batch()
         self.algorithm()
+        self.critic()
         self.rest()
         self.spec.plan.complete()
         self.describe_derived()
@@ -482,6 +483,33 @@ class _Interpreter:
         a.loss_normalizer_scope = "micro_batch" if self.legacy_workers else "optimizer_step"
         a.policy_loss = str(v.get(f"{ACTOR}.policy_loss.loss_mode"))
 
+    def critic(self) -> None:
+        """The critic mini-batch counts samples in verl ≤ 0.3 and prompts (× n) from 0.4 (PR #853)."""
+        v, c, plan = self.v, self.spec.critic, self.spec.plan
+        enabled = v.flag("critic.enable") if at_least(self.version, "0.6.1") else None
+        c.enabled = bool(enabled) if enabled is not None else self.spec.algorithm.advantage_estimator == "gae"
+        if not c.enabled:
+            return
+        actor_mini = v.positive_int(f"{ACTOR}.ppo_mini_batch_size")
+        mini = v.positive_int("critic.ppo_mini_batch_size", actor_mini)  # inherits the actor's by interpolation
+        n = plan.samples_per_prompt or 1
+        if at_least(self.version, "0.4.1"):
+            c.samples_per_optimizer_step = mini * n
+            text = f"critic.ppo_mini_batch_size {mini} prompts × rollout.n {n}"
+        else:
+            c.samples_per_optimizer_step = mini
+            text = f"critic.ppo_mini_batch_size {mini} samples (verl ≤ 0.3 does not multiply by n)"
+            if n > 1:
+                self.notes.warning("units.critic-mini-batch",
+                                   f"verl {self.version} counts critic.ppo_mini_batch_size in samples: {mini} samples, "
+                                   f"while the actor's {actor_mini} prompts are {actor_mini * n} samples (0.4 "
+                                   "changed the critic to prompts)", source_keys=["critic.ppo_mini_batch_size"])
+        self.note_origin("critic.samples_per_optimizer_step", text, "critic.ppo_mini_batch_size")
+        c.epochs_per_step = v.positive_int("critic.ppo_epochs", plan.epochs_per_step)
+        c.micro_batch_per_device = v.positive_int("critic.ppo_micro_batch_size_per_gpu")
+        c.lr = v.number("critic.optim.lr", 1e-5)
+        c.model = v.get("critic.model.path")
+
     def kl_estimator(self, key: str) -> str:
         raw = str(self.v.get(key))
         name = KL_ESTIMATORS.get(raw.rstrip("+"))
@@ -570,6 +598,7 @@ class _Writer:
         megatron = self.topology()
         self.batch()
         self.algorithm()
+        self.critic()
         self.rest()
         self.extras()
         return self.out, megatron
@@ -650,6 +679,13 @@ class _Writer:
                               f"{max(1, round(float(mini)))} prompts ({max(1, round(float(mini))) * n} samples) is used",
                               target_keys=[f"{ACTOR}.ppo_mini_batch_size"])
             self.put(f"{ACTOR}.ppo_mini_batch_size", max(1, round(float(mini))))
+            if self.spec.framework != "verl":
+                notes.info("units.prompts-vs-samples",
+                           f"ppo_mini_batch_size counts prompts: {fmt(samples_per_opt)} samples per optimizer step ÷ "
+                           f"rollout.n {n} = {out[f'{ACTOR}.ppo_mini_batch_size']} prompts (global); verl splits it "
+                           f"over the {plan.data_parallel_size} data-parallel ranks itself",
+                           source_keys=["plan.samples_per_optimizer_step"],
+                           target_keys=[f"{ACTOR}.ppo_mini_batch_size"])
         self.put(f"{ACTOR}.ppo_epochs", plan.epochs_per_step)
         budget = self.spec.token_budget
         if plan.micro_batch_per_device is not None:
@@ -659,8 +695,6 @@ class _Writer:
             logprob = self.spec.generation.logprob_micro_batch_per_device or micro
             out[f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu"] = logprob
             out[f"{REF}.log_prob_micro_batch_size_per_gpu"] = logprob
-            if self.spec.algorithm.advantage_estimator == "gae":
-                out["critic.ppo_micro_batch_size_per_gpu"] = micro
         else:
             tokens = budget.max_tokens_per_device or 16384
             out[f"{ACTOR}.use_dynamic_bsz"] = True
@@ -752,6 +786,28 @@ class _Writer:
             else:
                 notes.warning("algorithm.not-expressible", f"policy loss '{a.policy_loss}' needs verl ≥ 0.5")
 
+    def critic(self) -> None:
+        c, plan, out = self.spec.critic, self.spec.plan, self.out
+        if not (c.enabled or self.spec.algorithm.advantage_estimator == "gae"):
+            return
+        if at_least(self.version, "0.6.1"):
+            out["critic.enable"] = True
+        n = plan.samples_per_prompt or 1
+        samples = c.samples_per_optimizer_step or plan.samples_per_optimizer_step
+        if samples is not None:
+            # Critic mini-batches count samples up to 0.3 and prompts from 0.4.
+            mini = samples if not at_least(self.version, "0.4.1") else max(1, round(samples / n))
+            out["critic.ppo_mini_batch_size"] = mini
+        self.put("critic.ppo_epochs", c.epochs_per_step or plan.epochs_per_step)
+        micro = c.micro_batch_per_device or plan.micro_batch_per_device
+        if micro is not None:
+            out["critic.ppo_micro_batch_size_per_gpu"] = int(micro)
+        self.put("critic.optim.lr", c.lr)
+        self.put("critic.model.path", c.model or self.spec.references.model)
+        sp = self.spec.topology.sequence_parallel_size or 1
+        if sp > 1:
+            out["critic.ulysses_sequence_parallel_size"] = sp
+
     def rest(self) -> None:
         s, out, version = self.spec, self.out, self.version
         self.put("data.max_prompt_length", s.lengths.max_prompt_tokens)
@@ -794,8 +850,6 @@ class _Writer:
         r = s.references
         if r.model:
             out[f"{AR_MODEL}.path"] = r.model
-            if s.algorithm.advantage_estimator == "gae":
-                out["critic.model.path"] = r.model
         if r.train_data is not None:
             out["data.train_files"] = r.train_data
         if r.eval_data is not None:

@@ -134,7 +134,7 @@ COMMON_KEYS = (
     f"{ROLLOUT}.max_num_batched_tokens", f"{ROLLOUT}.max_num_seqs", f"{ROLLOUT}.enable_chunked_prefill",
     f"{ROLLOUT}.log_prob_use_dynamic_bsz", f"{ROLLOUT}.log_prob_max_token_len_per_gpu",
     f"{REF}.fsdp_config.param_offload", f"{REF}.log_prob_micro_batch_size_per_gpu", f"{REF}.log_prob_use_dynamic_bsz",
-    "critic.model.path", "critic.optim.lr", "critic.ppo_micro_batch_size_per_gpu", "critic.ppo_max_token_len_per_gpu",
+    "critic.model.path", "critic.optim.lr", "critic.ppo_mini_batch_size", "critic.ppo_epochs", "critic.ppo_micro_batch_size_per_gpu", "critic.ppo_max_token_len_per_gpu",
     "critic.ulysses_sequence_parallel_size", "critic.use_dynamic_bsz", "critic.model.use_remove_padding",
     "algorithm.gamma", "algorithm.lam", "algorithm.kl_ctrl.type", "trainer.critic_warmup", "trainer.logger",
     "trainer.project_name", "trainer.experiment_name", "trainer.save_freq", "trainer.test_freq",
