@@ -8,7 +8,8 @@ from translator.dialects.base import Dialect
 from translator.errors import ConfigError
 from translator.sources.files import Source
 
-# name → "module:Class"; modules are imported on first use to keep start-up light.
+# name → "module:Class"; modules are imported on first use to keep start-up light. Detection asks the
+# dialects in this order (EasyR1 before verl: both launch a `verl.trainer` module).
 _DIALECTS = {
     "verl": "translator.dialects.verl:VerlDialect",
     "trl": "translator.dialects.trl:TrlDialect",
@@ -18,7 +19,7 @@ _ALIASES = {
     "open-r1": "trl", "openr1": "trl", "open_r1": "trl", "huggingface/trl": "trl",
     "volcengine/verl": "verl", "verl-project/verl": "verl", "plan": "rlconf", "canonical": "rlconf",
 }
-# Frameworks we recognise but cannot read yet: detection names them instead of guessing wrong.
+# Frameworks recognised but not readable yet: detection names them instead of guessing wrong.
 _PLANNED = {
     "easyr1": re.compile(r"-m\s+verl\.trainer\.main(\s|$)|^worker\s*:", re.M),
     "openrlhf": re.compile(r"openrlhf\.cli\.train_ppo_ray"),
@@ -54,10 +55,11 @@ def parse_framework(text: str) -> tuple[Dialect, str | None]:
 def detect(source: Source) -> Dialect:
     """The framework a file belongs to, from its launcher line or key structure."""
     for name, pattern in _PLANNED.items():
-        if pattern.search(source.text):
+        if name not in _DIALECTS and pattern.search(source.text):
             raise ConfigError(f"this looks like an {name} config, which rlconf cannot read yet",
                               file=source.name, hint=f"supported: {', '.join(_DIALECTS)}")
-    order = ["rlconf", "verl", "trl"] if source.suffix in (".toml", ".json") else ["verl", "trl", "rlconf"]
+    frameworks = [name for name in _DIALECTS if name != "rlconf"]
+    order = ["rlconf", *frameworks] if source.suffix in (".toml", ".json") else [*frameworks, "rlconf"]
     for name in order:
         dialect = get(name)
         if dialect.sniff(source):

@@ -21,7 +21,7 @@ from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS, DEFAULTS, KEY_RANGE, LOSS_TYPES, OPEN_R1_KEYS, OPEN_R1_TRL_VERSION, OTHER_KNOWN_KEYS,
     VERSIONS,
 )
-from translator.dialects.verl import plan_summary
+from translator.dialects.writing import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact

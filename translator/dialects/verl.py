@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 import re
-import shlex
 from typing import Any
 
 from translator.dialects.base import (
     Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, from_config,
 )
+from translator.dialects.writing import hydra_value, plan_summary
 from translator.dialects.verl_tables import (
     ACTOR, COMMON_KEYS, DEFAULT_CHANGES, DEFAULTS, DEPRECATED_GLOBAL_MICRO, ENTRY_MODULES, GROUP_ESTIMATORS,
     KEY_SINCE, KEY_UNTIL, KL_ESTIMATOR_NAMES, KL_ESTIMATORS, REF, ROLLOUT, VERSIONS,
@@ -209,7 +209,7 @@ class VerlDialect(Dialect):
             command.append("--config-path=config --config-name=ppo_megatron_trainer")
         for key, value in overrides.items():
             prefix = "" if key == "model_engine" or key_exists(key, version) else "+"
-            command.append(f"{prefix}{key}={shell_value(value)}")
+            command.append(f"{prefix}{key}={hydra_value(value)}")
         command.append('"$@"')
         lines.append(" \\\n    ".join(command))
         return {"launch.sh": "\n".join(lines) + "\n"}
@@ -882,37 +882,3 @@ class _Writer:
 
 
 AR_MODEL = "actor_rollout_ref.model"
-
-
-def shell_value(value: Any) -> str:
-    """A Hydra override value, quoted for the shell."""
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    if value is None:
-        return "null"
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        inner = ",".join(f'"{item}"' if isinstance(item, str) else shell_value(item) for item in value)
-        return f"'[{inner}]'"
-    if isinstance(value, dict):
-        inner = ",".join(f"{k}:{shell_value(v)}" for k, v in value.items())
-        return shlex.quote("{" + inner + "}")
-    text = str(value)
-    return text if re.fullmatch(r"[\w@%+,./:=-]+", text) else shlex.quote(text)
-
-
-def plan_summary(spec: RunSpec) -> list[str]:
-    """A few comment lines stating the batch plan in units (for the top of written files)."""
-    p = spec.plan
-    lines = []
-    if p.prompts_per_step is not None:
-        lines.append(f"{fmt(p.prompts_per_step)} prompts/step × {p.samples_per_prompt} samples/prompt = "
-                     f"{fmt(p.samples_per_step)} samples/step")
-    if p.samples_per_optimizer_step is not None:
-        lines.append(f"{fmt(p.samples_per_optimizer_step)} samples/optimizer step, "
-                     f"{fmt(p.optimizer_steps_per_step)} optimizer steps/step ({p.epochs_per_step} epoch(s))")
-    if p.micro_batch_per_device is not None:
-        lines.append(f"{p.data_parallel_size} data-parallel ranks × {fmt(p.micro_batch_per_device)} samples/micro-batch"
-                     f" × {fmt(p.grad_accum_steps)} accumulation steps")
-    return lines
