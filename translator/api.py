@@ -20,7 +20,8 @@ SEMANTIC_FIELDS = (
     "algorithm.advantage_estimator", "algorithm.advantage_std_normalization", "algorithm.kl_placement",
     "algorithm.kl_coef", "algorithm.clip_ratio_low", "algorithm.clip_ratio_high", "algorithm.loss_aggregation",
     "algorithm.loss_normalizer_scope", "generation.prompts_per_round", "generation.filter_groups",
-    "token_budget.max_tokens_per_device", "critic.samples_per_optimizer_step", "sampling.temperature", "optimizer.lr", "lengths.max_response_tokens",
+    "token_budget.max_tokens_per_device", "critic.samples_per_optimizer_step", "sampling.temperature",
+    "optimizer.lr", "lengths.max_response_tokens",
 )
 
 

@@ -151,7 +151,8 @@ class Algorithm:
     clip_ratio_high: float | None = None
     clip_ratio_dual: float | None = None  # dual-clip bound c for negative advantages
     entropy_coef: float | None = None
-    loss_aggregation: str | None = None  # token-mean | token-sum | seq-mean-token-mean | seq-mean-token-sum | seq-mean-token-sum-norm
+    # token-mean | token-sum | seq-mean-token-mean | seq-mean-token-sum | seq-mean-token-sum-norm
+    loss_aggregation: str | None = None
     loss_normalizer_scope: str | None = None  # micro_batch | local_batch | optimizer_step
     policy_loss: str | None = None  # vanilla | gspo | ...
 

@@ -80,6 +80,10 @@ def at_least(version: str, minimum: str) -> bool:
     return version_key(version) >= version_key(minimum)  # type: ignore[operator]
 
 
+def newer_than(version: str, other: str) -> bool:
+    return version_key(version) > version_key(other)  # type: ignore[operator]
+
+
 def closest_key(key: str, known: Iterable[str]) -> str | None:
     """The known key a typo most likely meant: the whole dotted key, or the last part under the same parent."""
     known = list(known)

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from translator.dialects.base import (
-    Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, from_config,
+    Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, newer_than,
 )
 from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS, DEFAULTS, KEY_RANGE, LOSS_TYPES, OPEN_R1_KEYS, OPEN_R1_TRL_VERSION, OTHER_KNOWN_KEYS,
@@ -194,7 +194,7 @@ class TrlDialect(Dialect):
         for key in values.values:
             if key in KEY_RANGE:
                 since, until = KEY_RANGE[key]
-                if not at_least(version, since) or (until and at_least(version, _after(until))):
+                if not at_least(version, since) or (until and newer_than(version, until)):
                     span = f"{since}–{until}" if until else f"{since} on"
                     notes.warning("keys.unknown-in-version",
                                   f"'{key}' is a TRL argument only in {span}, not in {version}", source_keys=[key])
@@ -241,11 +241,6 @@ def defaults_for(version: str) -> dict[str, Any]:
             if at_least(version, since):
                 defaults[key] = value
     return defaults
-
-
-def _after(version: str) -> str:
-    index = VERSIONS.index(version)
-    return VERSIONS[index + 1] if index + 1 < len(VERSIONS) else "999"
 
 
 def _training_script_index(argv: list[str]) -> int | None:
@@ -695,7 +690,7 @@ class _Writer:
         elif at_least(version, "0.16.0"):
             out["scale_rewards"] = a.advantage_std_normalization is not False
             if a.advantage_normalization_scope == "batch":
-                notes.warning("algorithm.not-expressible", f"batch-level std scaling needs trl 0.22+",
+                notes.warning("algorithm.not-expressible", "batch-level std scaling needs trl 0.22+",
                               target_keys=["scale_rewards"])
         loss_type = self.loss_type()
         if loss_type:

@@ -109,7 +109,7 @@ OTHER_KNOWN_KEYS = frozenset({
     "vllm_importance_sampling_cap", "reward_weights", "sync_ref_model", "ref_model_mixup_alpha",
     "ref_model_sync_steps", "log_completions", "num_completions_to_print", "wandb_log_unique_prompts",
     "log_unique_prompts", "off_policy_mask_threshold", "pad_to_multiple_of", "padding_free",
-    "chat_template_kwargs", "cast_lm_head_to_fp32", "vllm_gpu_memory_utilization", "num_processes",
+    "chat_template_kwargs", "cast_lm_head_to_fp32", "num_processes",
 })
 
 # TRL loss_type → (canonical loss aggregation, normaliser scope).

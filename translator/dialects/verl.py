@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from translator.dialects.base import (
-    Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, from_config,
+    Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, from_config, newer_than,
 )
 from translator.dialects.writing import hydra_value, plan_summary
 from translator.dialects.verl_tables import (
@@ -177,11 +177,11 @@ class VerlDialect(Dialect):
         return version
 
     def _account(self, values: Values, native: NativeVerl, version: str, spec: RunSpec, notes: NoteList) -> None:
-        known = set(DEFAULTS) | set(KEY_SINCE) | set(COMMON_KEYS) | set(DEPRECATED_GLOBAL_MICRO)
         for key, value in values.unused().items():
-            spec.extras.append(Extra(self.name, key, value))
-            if key not in known and key not in native.appended:
-                guess = closest_key(key, known)
+            appended = key in native.appended
+            spec.extras.append(Extra(self.name, ("+" if appended else "") + key, value))
+            if key not in KNOWN_KEYS and not appended:
+                guess = closest_key(key, KNOWN_KEYS)
                 if guess and guess != key:
                     notes.warning("keys.unknown", f"'{key}' is not a verl {version} key; did you mean '{guess}'?",
                                   source_keys=[key])
@@ -191,7 +191,7 @@ class VerlDialect(Dialect):
                 notes.warning("keys.unknown-in-version",
                               f"'{key}' does not exist before verl {since}; {version} rejects it unless written "
                               f"as '+{key}'", source_keys=[key])
-            if until and at_least(version, _next_version(until)):
+            if until and newer_than(version, until):
                 notes.info("keys.deprecated", f"'{key}' was last a verl key in {until}", source_keys=[key])
 
     # ---------------------------------------------------------------- writing
@@ -207,9 +207,7 @@ class VerlDialect(Dialect):
         command = ["python3 -m verl.trainer.main_ppo"]
         if megatron and not at_least(version, "0.8.0"):
             command.append("--config-path=config --config-name=ppo_megatron_trainer")
-        for key, value in overrides.items():
-            prefix = "" if key == "model_engine" or key_exists(key, version) else "+"
-            command.append(f"{prefix}{key}={hydra_value(value)}")
+        command.extend(override_word(key, value, version) for key, value in overrides.items())
         command.append('"$@"')
         lines.append(" \\\n    ".join(command))
         return {"launch.sh": "\n".join(lines) + "\n"}
@@ -224,11 +222,6 @@ def _entry_module(argv: list[str]) -> str | None:
     return None
 
 
-def _next_version(version: str) -> str:
-    index = VERSIONS.index(version)
-    return VERSIONS[min(index + 1, len(VERSIONS) - 1)] if index + 1 < len(VERSIONS) else "99"
-
-
 def defaults_for(version: str) -> dict[str, Any]:
     defaults = dict(DEFAULTS)
     for key, changes in DEFAULT_CHANGES.items():
@@ -241,15 +234,21 @@ def defaults_for(version: str) -> dict[str, Any]:
     return defaults
 
 
-def key_exists(key: str, version: str) -> bool:
-    """Whether ``key=value`` (no '+') is accepted by this version's composed config."""
-    since = KEY_SINCE.get(key)
-    if since and not at_least(version, since):
-        return False
-    if key in DEFAULTS or key in KEY_SINCE or key in COMMON_KEYS or key in DEPRECATED_GLOBAL_MICRO:
-        return True
-    # Per-GPU micro keys, engine kwargs and the like: assume present unless we know better.
-    return not key.startswith(("+", "custom_"))
+KNOWN_KEYS = frozenset(DEFAULTS) | frozenset(KEY_SINCE) | frozenset(COMMON_KEYS) | frozenset(DEPRECATED_GLOBAL_MICRO)
+
+
+def override_word(key: str, value: Any, version: str) -> str:
+    """``key=value``, with '+' where the version's config lacks the key (Hydra rejects plain overrides of
+    absent keys and '+' for present ones). Extras read as '+key' keep their '+' unless rlconf knows the key."""
+    bare = key.removeprefix("+")
+    if key == "model_engine":
+        prefix = ""
+    elif bare in KNOWN_KEYS:
+        since = KEY_SINCE.get(bare)
+        prefix = "+" if since and not at_least(version, since) else ""
+    else:
+        prefix = "+" if key.startswith("+") else ""
+    return f"{prefix}{bare}={hydra_value(value)}"
 
 
 class _Interpreter:
@@ -556,7 +555,7 @@ class _Interpreter:
         g = s.generation
         g.rollout_backend = v.get(f"{ROLLOUT}.name")
         if g.rollout_backend is None:
-            self.notes.warning("keys.missing", f"actor_rollout_ref.rollout.name is mandatory since verl 0.6",
+            self.notes.warning("keys.missing", "actor_rollout_ref.rollout.name is mandatory since verl 0.6",
                                source_keys=[f"{ROLLOUT}.name"])
         g.filter_groups = bool(v.flag("algorithm.filter_groups.enable")) if (
             "algorithm.filter_groups.enable" in v or at_least(self.version, "0.9.1")) else None
