@@ -87,3 +87,20 @@ def test_critic_mini_batch_units_changed_in_0_4(version: str, critic_samples: in
     translation = translator.translate(explanation, to="verl@0.9.1")
     assert f"critic.ppo_mini_batch_size={critic_samples // 4} " in translation.files["launch.sh"]
     assert translation.spec.critic.samples_per_optimizer_step == critic_samples
+
+
+@pytest.mark.parametrize("version,message", [
+    # open-r1#249: 7 training processes × 1 completion each cannot hold groups of 8 (trl 0.15–0.16).
+    ("0.16.0", "The global train batch size (7 x 1) must be evenly divisible by the number of generations "
+               "per prompt (8)."),
+    # 0.20+: generation_batch_size = 1 × 7 × GAS 1 = 7 completions.
+    ("1.16.0", "generation_batch_size (7) must be divisible by num_generations (8)."),
+])
+def test_trl_group_divisibility_is_noted_in_the_eras_words(version: str, message: str) -> None:
+    from translator.sources.files import Source
+
+    recipe = Source("per_device_train_batch_size: 1\ngradient_accumulation_steps: 1\nnum_generations: 8\n",
+                    "recipe.yaml")
+    explanation = translator.load(recipe, framework=f"trl@{version}", num_processes=7)
+    notes = [n.message for n in explanation.notes if n.code == "batch.indivisible"]
+    assert len(notes) == 1 and notes[0].startswith(message) and "[7]" in notes[0]

@@ -221,11 +221,16 @@ class TrlDialect(Dialect):
                   "set -euo pipefail"]
         if nodes > 1:
             launch.append(f"# Multi-node: run this on each of the {nodes} nodes with --machine_rank set.")
+        training_devices = ""
         if server_gpus:
+            # The vLLM server takes the first GPUs; on one node, training runs on the next ones.
             devices = ",".join(str(i) for i in range(server_gpus))
             launch.append(f"CUDA_VISIBLE_DEVICES={devices} trl vllm-serve --model {spec.references.model or 'MODEL'}"
                           f" --tensor_parallel_size {server_gpus} &")
-        launch.append(f"accelerate launch --config_file accelerate.yaml --num_processes {world} "
+            if nodes == 1:
+                training_devices = "CUDA_VISIBLE_DEVICES=" + ",".join(
+                    str(i) for i in range(server_gpus, server_gpus + world)) + " "
+        launch.append(f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world} "
                       'src/open_r1/grpo.py --config recipe.yaml "$@"')
         return {
             "recipe.yaml": "\n".join(header) + "\n" + yaml.safe_dump(recipe, sort_keys=False, width=100),
@@ -418,9 +423,24 @@ class _Interpreter:
                                              f"{world} processes", "per_device_train_batch_size")
         d["plan.prompts_per_step"] = derived(f"{samples} completions ÷ num_generations {group}", "num_generations")
         if samples % group:
-            notes.warning("batch.indivisible",
-                          f"a generation round of {samples} completions is not a whole number of groups of "
-                          f"{group}; TRL rejects this", source_keys=["num_generations"])
+            valid = [g for g in range(2, samples + 1) if samples % g == 0]
+            notes.warning("batch.indivisible", f"{self.divisibility_message(samples, group, pdtbs, gas, world)} "
+                          f"(TRL rejects this; num_generations values that divide {samples}: {valid})",
+                          source_keys=["num_generations", "per_device_train_batch_size"])
+
+    def divisibility_message(self, samples: int, group: int, pdtbs: int, gas: int, world: int) -> str:
+        """The era's own wording of the rule that a generation round holds whole groups."""
+        if at_least(self.version, "0.20.0"):
+            return f"generation_batch_size ({samples}) must be divisible by num_generations ({group})."
+        if at_least(self.version, "0.18.0"):
+            spg = samples // (pdtbs * world)
+            return (f"The effective train batch size ({world} x {pdtbs} x {spg}) must be evenly divisible by the "
+                    f"number of generations per prompt ({group}).")
+        if at_least(self.version, "0.17.0"):
+            return (f"The effective train batch size ({world} x {pdtbs} x {gas}) must be evenly divisible by the "
+                    f"number of generations per prompt ({group}).")
+        return (f"The global train batch size ({world} x {pdtbs}) must be evenly divisible by the number of "
+                f"generations per prompt ({group}).")
 
     def steps_per_generation(self, pdtbs: int, gas: int, world: int | None) -> int | None:
         v = self.v
