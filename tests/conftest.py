@@ -8,6 +8,10 @@ from typing import Any
 import pytest
 import yaml
 
+from translator.api import Translation
+from translator.plan import PLAN_FIELDS
+from translator.sources.files import Source
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -43,6 +47,23 @@ CASES = fixture_cases()
 
 def case_id(case: Case) -> str:
     return f"{case.framework}/{case.name}"
+
+
+def differing(a: dict[str, Any], b: dict[str, Any]) -> set[str]:
+    """The plan fields whose values differ."""
+    return {name for name in PLAN_FIELDS if a[name] != b[name]}
+
+
+def noted(translation: Translation) -> set[str]:
+    """The plan fields a translation noted as not preserved."""
+    return {key.removeprefix("plan.") for n in translation.notes if n.code == "plan.not-preserved"
+            for key in n.source_keys}
+
+
+def read_back(translation: Translation) -> Source:
+    """The written files as a source, entered through launch.sh (which names its siblings)."""
+    main = "launch.sh" if "launch.sh" in translation.files else next(iter(translation.files))
+    return Source(translation.files[main], main, None, translation.files)
 
 
 @pytest.fixture(params=CASES, ids=case_id)

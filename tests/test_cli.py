@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from translator.cli import main
 from tests.conftest import FIXTURES, ROOT
+from translator.cli import main
 
 VERL = FIXTURES / "verl" / "grpo_fixed_micro_tp2.sh"
 VERL_ARGS = ["--from", "verl@0.7.1", "--env", "HOME=/home/me"]
@@ -179,12 +179,6 @@ def test_missing_recipe_named_by_launch_line(tmp_path: Path) -> None:
 def test_unknown_framework_and_version() -> None:
     assert_input_error(["explain", VERL, "--from", "megatron-lm"], "unknown framework")
     assert_input_error(["translate", VERL, *VERL_ARGS, "--to", "trl@9.9.9"], "unknown trl version", "1.16.0")
-
-
-def test_planned_framework_is_named(tmp_path: Path) -> None:
-    script = tmp_path / "run.sh"
-    script.write_text("ray job submit -- python3 -m openrlhf.cli.train_ppo_ray --rollout_batch_size 128\n")
-    assert_input_error(["explain", script], "openrlhf", "cannot read yet")
 
 
 def test_bad_env_option() -> None:

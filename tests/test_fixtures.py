@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 
 import translator
-from translator.plan import PLAN_FIELDS
 from tests.conftest import CASES, ROOT, Case
+from translator.plan import PLAN_FIELDS
 
 SCHEMA = json.loads((ROOT / "schemas" / "plan.schema.json").read_text())
 

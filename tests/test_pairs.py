@@ -11,10 +11,9 @@ import itertools
 import pytest
 
 import translator
+from tests.conftest import CASES, Case, case_id, read_back
 from translator import dialects
 from translator.plan import PLAN_FIELDS
-from translator.sources.files import Source
-from tests.conftest import CASES, Case, case_id
 
 FRAMEWORKS = [name for name in dialects.names() if name != "rlconf"]
 PAIRS = [(a, b) for a, b in itertools.permutations(FRAMEWORKS, 2)]
@@ -38,9 +37,7 @@ def test_round_trip_through_every_other_framework(a: str, b: str) -> None:
         if source.plan["data_parallel_size"] is None:
             continue  # translation needs the world size (tested in test_roundtrip.py)
         there = translator.translate(source, to=b)
-        main = "launch.sh" if "launch.sh" in there.files else next(iter(there.files))
-        back = translator.translate(Source(there.files[main], main, None, there.files),
-                                    to=f"{a}@{source.version}", framework=f"{b}@{there.version}")
+        back = translator.translate(read_back(there), to=f"{a}@{source.version}", framework=f"{b}@{there.version}")
         noted = {key.removeprefix("plan.") for t in (there, back) for n in t.notes
                  if n.code == "plan.not-preserved" for key in n.source_keys}
         changed = {f for f in PLAN_FIELDS if source.plan[f] != back.plan[f]}

@@ -10,10 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import translator
-from translator.api import Translation
-from translator.plan import PLAN_FIELDS
+from tests.conftest import CASES, Case, case_id, differing, noted, read_back
 from translator.sources.files import Source
-from tests.conftest import CASES, Case, case_id
 
 OTHER = {"verl": "trl", "trl": "verl"}
 
@@ -41,17 +39,7 @@ LOSSY_ROUND_TRIP = {
 NEEDS_WORLD_SIZE = {"trl/recipe_only_no_world_size"}
 
 
-def differing(a: dict, b: dict) -> set[str]:
-    return {name for name in PLAN_FIELDS if a[name] != b[name]}
 
-
-def noted(translation: Translation) -> set[str]:
-    return {key.removeprefix("plan.") for n in translation.notes if n.code == "plan.not-preserved"
-            for key in n.source_keys}
-
-
-def read_back(translation: Translation) -> Source:
-    return Source(translation.files["launch.sh"], "launch.sh", None, translation.files)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.framework in OTHER and case_id(c) not in NEEDS_WORLD_SIZE],

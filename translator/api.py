@@ -21,7 +21,7 @@ SEMANTIC_FIELDS = (
     "algorithm.kl_coef", "algorithm.clip_ratio_low", "algorithm.clip_ratio_high", "algorithm.loss_aggregation",
     "algorithm.loss_normalizer_scope", "generation.prompts_per_round", "generation.filter_groups",
     "token_budget.max_tokens_per_device", "critic.samples_per_optimizer_step", "sampling.temperature",
-    "optimizer.lr", "lengths.max_response_tokens",
+    "optimizer.lr", "lengths.max_response_tokens", "asynchrony.max_steps_ahead",
 )
 
 

@@ -40,7 +40,8 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rlconf")
 def main() -> None:
-    """Translate RL post-training configs between verl and TRL/Open-R1, with the batch plan in explicit units."""
+    """Translate RL post-training configs between verl, EasyR1, OpenRLHF, Open-Instruct and TRL/Open-R1
+    through one batch plan in explicit units."""
 
 
 @main.command()

@@ -91,7 +91,8 @@ class TokenBudget:
     """Dynamic batching: micro-batches packed up to a token budget instead of a sample count."""
 
     dynamic_batching: bool | None = None
-    max_tokens_per_device: int | None = None  # tokens (prompt + response) per micro-batch per DP rank, training
+    # tokens (prompt + response) per micro-batch per DP rank (a whole sequence-parallel group), training
+    max_tokens_per_device: int | None = None
     logprob_max_tokens_per_device: int | None = None  # the same for log-prob forward passes
 
 

@@ -2,28 +2,28 @@
 from __future__ import annotations
 
 import importlib
-import re
 
 from translator.dialects.base import Dialect
 from translator.errors import ConfigError
 from translator.sources.files import Source
 
 # name → "module:Class"; modules are imported on first use to keep start-up light. Detection asks the
-# dialects in this order (EasyR1 before verl: both launch a `verl.trainer` module).
+# dialects in this order: EasyR1 before verl (both launch a `verl.trainer` module), Open-Instruct before
+# TRL (both may run a `grpo.py`).
 _DIALECTS = {
+    "easyr1": "translator.dialects.easyr1:EasyR1Dialect",
     "verl": "translator.dialects.verl:VerlDialect",
+    "open-instruct": "translator.dialects.open_instruct:OpenInstructDialect",
     "trl": "translator.dialects.trl:TrlDialect",
+    "openrlhf": "translator.dialects.openrlhf:OpenRlhfDialect",
     "rlconf": "translator.dialects.rlconf:RlconfDialect",
 }
 _ALIASES = {
     "open-r1": "trl", "openr1": "trl", "open_r1": "trl", "huggingface/trl": "trl",
     "volcengine/verl": "verl", "verl-project/verl": "verl", "plan": "rlconf", "canonical": "rlconf",
-}
-# Frameworks recognised but not readable yet: detection names them instead of guessing wrong.
-_PLANNED = {
-    "easyr1": re.compile(r"-m\s+verl\.trainer\.main(\s|$)|^worker\s*:", re.M),
-    "openrlhf": re.compile(r"openrlhf\.cli\.train_ppo_ray"),
-    "open-instruct": re.compile(r"open_instruct/|grpo_fast\.py|grpo_vllm_thread_ray_gtrl"),
+    "hiyouga/easyr1": "easyr1", "easy-r1": "easyr1",
+    "openrlhf/openrlhf": "openrlhf",
+    "open_instruct": "open-instruct", "allenai/open-instruct": "open-instruct",
 }
 _cache: dict[str, Dialect] = {}
 
@@ -36,8 +36,7 @@ def get(name: str) -> Dialect:
     """A dialect by name or alias (case-insensitive); ConfigError naming the known ones otherwise."""
     key = _ALIASES.get(name.lower(), name.lower())
     if key not in _DIALECTS:
-        planned = " (not supported yet)" if key.replace("_", "-") in _PLANNED else ""
-        raise ConfigError(f"unknown framework '{name}'{planned}",
+        raise ConfigError(f"unknown framework '{name}'",
                           hint=f"known: {', '.join(_DIALECTS)}; aliases: {', '.join(_ALIASES)}")
     if key not in _cache:
         module, cls = _DIALECTS[key].split(":")
@@ -54,10 +53,6 @@ def parse_framework(text: str) -> tuple[Dialect, str | None]:
 
 def detect(source: Source) -> Dialect:
     """The framework a file belongs to, from its launcher line or key structure."""
-    for name, pattern in _PLANNED.items():
-        if name not in _DIALECTS and pattern.search(source.text):
-            raise ConfigError(f"this looks like an {name} config, which rlconf cannot read yet",
-                              file=source.name, hint=f"supported: {', '.join(_DIALECTS)}")
     frameworks = [name for name in _DIALECTS if name != "rlconf"]
     order = ["rlconf", *frameworks] if source.suffix in (".toml", ".json") else [*frameworks, "rlconf"]
     for name in order:

@@ -11,6 +11,7 @@ from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
 from translator.sources.files import Source
+from translator.sources.shell import ShellCommand, ShellScript, parse_shell
 
 
 @dataclass
@@ -64,6 +65,22 @@ class Dialect:
                 return older[-1]
         raise ConfigError(f"unknown {self.name} version '{version}'",
                           hint=f"known versions: {', '.join(self.versions)}")
+
+
+def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
+    """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
+    script = parse_shell(source.text, env=env, source=source.name)
+    for shell_note in script.notes:
+        notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
+    return script
+
+
+def require_resolved(command: ShellCommand, source: Source) -> None:
+    """The launch command must not use a variable the script never sets: its value is unknown."""
+    if command.unresolved:
+        name = command.unresolved[0]
+        raise ConfigError(f"variable ${name} is used by the launch command but never set", file=source.name,
+                          line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
 
 
 def version_key(version: str) -> tuple[int, ...] | None:
@@ -181,6 +198,23 @@ class Values:
 
     def unused(self) -> dict[str, Any]:
         return {k: v for k, v in self.values.items() if k not in self.used}
+
+
+def describe_mini_batch_plan(spec: RunSpec, prompts_label: str = "") -> None:
+    """Derivations of the plan values BatchPlan.complete() computes, for frameworks that split a rollout into
+    mini-batches of prompts × n (verl, EasyR1)."""
+    plan, d = spec.plan, spec.derivations
+    if plan.samples_per_step is not None:
+        d["plan.samples_per_step"] = derived(
+            f"{prompts_label}{fmt(plan.prompts_per_step)} prompts × rollout.n {plan.samples_per_prompt}")
+    if plan.optimizer_steps_per_step is not None:
+        d["plan.optimizer_steps_per_step"] = derived(
+            f"ppo_epochs {plan.epochs_per_step} × ceil({fmt(plan.samples_per_step)} samples ÷ "
+            f"{fmt(plan.samples_per_optimizer_step)} per mini-batch)")
+    if plan.grad_accum_steps is not None:
+        d["plan.grad_accum_steps"] = derived(
+            f"{fmt(plan.samples_per_optimizer_step)} samples ÷ {plan.data_parallel_size} DP ranks ÷ micro "
+            f"{fmt(plan.micro_batch_per_device)}")
 
 
 def from_config(text: str, *keys: str) -> Derivation:

@@ -10,7 +10,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from translator.dialects.base import Dialect, ReadOptions, Reading
+from translator.dialects.base import Dialect, Reading, ReadOptions
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, Extra, RunSpec, exact, field_names, to_json_number

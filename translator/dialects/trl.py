@@ -15,10 +15,26 @@ from typing import Any
 import yaml
 
 from translator.dialects.base import (
-    Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, newer_than,
+    Dialect,
+    Reading,
+    ReadOptions,
+    Values,
+    at_least,
+    closest_key,
+    derived,
+    fmt,
+    newer_than,
+    read_script,
+    require_resolved,
 )
 from translator.dialects.trl_tables import (
-    ACCELERATE_VALUE_OPTIONS, DEFAULTS, KEY_RANGE, LOSS_TYPES, OPEN_R1_KEYS, OPEN_R1_TRL_VERSION, OTHER_KNOWN_KEYS,
+    ACCELERATE_VALUE_OPTIONS,
+    DEFAULTS,
+    KEY_RANGE,
+    LOSS_TYPES,
+    OPEN_R1_KEYS,
+    OPEN_R1_TRL_VERSION,
+    OTHER_KNOWN_KEYS,
     VERSIONS,
 )
 from translator.dialects.writing import plan_summary
@@ -27,7 +43,7 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
-from translator.sources.shell import parse_shell, unwrap_command
+from translator.sources.shell import unwrap_command
 
 RECIPE_KEYS = re.compile(r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
                          r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:", re.M)
@@ -102,9 +118,7 @@ class TrlDialect(Dialect):
             native.origins[str(key)] = origin
 
     def _read_script(self, source: Source, options: ReadOptions, native: NativeTrl, notes: NoteList) -> None:
-        script = parse_shell(source.text, env=options.env, source=source.name)
-        for shell_note in script.notes:
-            notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
+        script = read_script(source, options.env, notes)
         launch = None
         for command in script.commands:
             argv = unwrap_command(command.argv)
@@ -116,10 +130,7 @@ class TrlDialect(Dialect):
             raise ConfigError("no GRPO training launch found", file=source.name,
                               hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'")
         command, argv = launch
-        if command.unresolved:
-            name = command.unresolved[0]
-            raise ConfigError(f"variable ${name} is used by the launch command but never set", file=source.name,
-                              line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
+        require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
         script_index = _training_script_index(argv)
         launcher_options = _options(argv[:script_index])

@@ -10,19 +10,43 @@ import re
 from typing import Any
 
 from translator.dialects.base import (
-    Dialect, ReadOptions, Reading, Values, at_least, closest_key, derived, fmt, from_config, newer_than,
+    Dialect,
+    Reading,
+    ReadOptions,
+    Values,
+    at_least,
+    closest_key,
+    describe_mini_batch_plan,
+    fmt,
+    from_config,
+    newer_than,
+    read_script,
+    require_resolved,
+)
+from translator.dialects.verl_tables import (
+    ACTOR,
+    ADVANTAGE_NORMALISATION,
+    COMMON_KEYS,
+    DEFAULT_CHANGES,
+    DEFAULTS,
+    DEPRECATED_GLOBAL_MICRO,
+    ENTRY_MODULES,
+    GROUP_ESTIMATORS,
+    KEY_SINCE,
+    KEY_UNTIL,
+    KL_ESTIMATOR_NAMES,
+    KL_ESTIMATORS,
+    REF,
+    ROLLOUT,
+    VERSIONS,
 )
 from translator.dialects.writing import hydra_value, plan_summary
-from translator.dialects.verl_tables import (
-    ACTOR, COMMON_KEYS, DEFAULT_CHANGES, DEFAULTS, DEPRECATED_GLOBAL_MICRO, ENTRY_MODULES, GROUP_ESTIMATORS,
-    KEY_SINCE, KEY_UNTIL, KL_ESTIMATOR_NAMES, KL_ESTIMATORS, REF, ROLLOUT, VERSIONS,
-)
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations
-from translator.sources.shell import parse_shell, unwrap_command
+from translator.sources.shell import unwrap_command
 
 _STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
 
@@ -95,9 +119,7 @@ class VerlDialect(Dialect):
         return native
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeVerl, notes: NoteList) -> None:
-        script = parse_shell(source.text, env=options.env, source=source.name)
-        for shell_note in script.notes:
-            notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
+        script = read_script(source, options.env, notes)
         command = None
         for candidate in script.commands:
             argv = unwrap_command(candidate.argv)
@@ -110,11 +132,7 @@ class VerlDialect(Dialect):
             raise ConfigError(
                 "no verl launch command found", file=source.name,
                 hint="expected a line like 'python3 -m verl.trainer.main_ppo key=value ...'")
-        if command.unresolved:
-            name = command.unresolved[0]
-            raise ConfigError(
-                f"variable ${name} is used by the launch command but never set", file=source.name,
-                line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
+        require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
         config_path: str | None = None
         words = iter(entry_argv)
@@ -266,7 +284,7 @@ class _Interpreter:
         self.critic()
         self.rest()
         self.spec.plan.complete()
-        self.describe_derived()
+        describe_mini_batch_plan(self.spec)
 
     def note_origin(self, field: str, text: str, *keys: str) -> None:
         origin = "config" if any(k in self.v for k in keys) else "default"
@@ -385,13 +403,15 @@ class _Interpreter:
         per_gpu, global_micro = v.positive_int(per_gpu_key), v.positive_int(global_key)
         self.logprob_micro(dp)
         if budget.dynamic_batching:
-            budget.max_tokens_per_device = v.positive_int(f"{ACTOR}.ppo_max_token_len_per_gpu")
-            budget.logprob_max_tokens_per_device = v.positive_int(
-                f"{ROLLOUT}.log_prob_max_token_len_per_gpu", budget.max_tokens_per_device)
+            # verl packs ppo_max_token_len_per_gpu × SP tokens per micro-batch of one SP group (one DP rank).
             sp = self.spec.topology.sequence_parallel_size or 1
+            per_gpu = v.positive_int(f"{ACTOR}.ppo_max_token_len_per_gpu")
+            budget.max_tokens_per_device = per_gpu * sp
+            logprob = v.positive_int(f"{ROLLOUT}.log_prob_max_token_len_per_gpu", per_gpu)
+            budget.logprob_max_tokens_per_device = logprob * sp
             self.spec.derivations["token_budget.max_tokens_per_device"] = from_config(
-                f"ppo_max_token_len_per_gpu {budget.max_tokens_per_device} tokens per DP rank"
-                + (f" (× SP {sp} per SP group)" if sp > 1 else ""), f"{ACTOR}.ppo_max_token_len_per_gpu")
+                f"ppo_max_token_len_per_gpu {per_gpu} tokens" + (f" × Ulysses SP {sp}" if sp > 1 else ""),
+                f"{ACTOR}.ppo_max_token_len_per_gpu")
             notes.info("batch.token-budget",
                        f"use_dynamic_bsz packs micro-batches up to {budget.max_tokens_per_device} tokens per GPU, so "
                        "micro_batch_per_device and grad_accum_steps depend on sequence lengths (null)",
@@ -439,10 +459,10 @@ class _Interpreter:
     def algorithm(self) -> None:
         v, a, notes, version = self.v, self.spec.algorithm, self.notes, self.version
         a.advantage_estimator = str(v.get("algorithm.adv_estimator"))
-        group = a.advantage_estimator in GROUP_ESTIMATORS
-        a.advantage_normalization_scope = "group" if group else "batch"
-        a.advantage_std_normalization = bool(v.flag("algorithm.norm_adv_by_std_in_grpo")) \
-            if a.advantage_estimator.startswith("grpo") else True
+        a.advantage_std_normalization, a.advantage_normalization_scope = ADVANTAGE_NORMALISATION.get(
+            a.advantage_estimator, (None, None))
+        if a.advantage_estimator.startswith("grpo"):
+            a.advantage_std_normalization = bool(v.flag("algorithm.norm_adv_by_std_in_grpo"))
         kl_loss = bool(v.flag(f"{ACTOR}.use_kl_loss"))
         if at_least(version, "0.4.1"):
             kl_reward = bool(v.flag("algorithm.use_kl_in_reward"))
@@ -571,20 +591,6 @@ class _Interpreter:
         reward_key = v.first("reward.custom_reward_function.path", "custom_reward_function.path")
         r.reward = v.get(reward_key)
 
-    def describe_derived(self) -> None:
-        plan, d = self.spec.plan, self.spec.derivations
-        if plan.samples_per_step is not None:
-            d["plan.samples_per_step"] = derived(
-                f"{fmt(plan.prompts_per_step)} prompts × rollout.n {plan.samples_per_prompt}")
-        if plan.optimizer_steps_per_step is not None:
-            d["plan.optimizer_steps_per_step"] = derived(
-                f"ppo_epochs {plan.epochs_per_step} × ceil({fmt(plan.samples_per_step)} samples ÷ "
-                f"{fmt(plan.samples_per_optimizer_step)} per mini-batch)")
-        if plan.grad_accum_steps is not None:
-            d["plan.grad_accum_steps"] = derived(
-                f"{fmt(plan.samples_per_optimizer_step)} samples ÷ {plan.data_parallel_size} DP ranks ÷ micro "
-                f"{fmt(plan.micro_batch_per_device)}")
-
 
 class _Writer:
     """Canonical model → verl overrides for one version."""
@@ -695,10 +701,12 @@ class _Writer:
             out[f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu"] = logprob
             out[f"{REF}.log_prob_micro_batch_size_per_gpu"] = logprob
         else:
-            tokens = budget.max_tokens_per_device or 16384
+            sp = self.spec.topology.sequence_parallel_size or 1
+            tokens = budget.max_tokens_per_device or 16384 * sp
             out[f"{ACTOR}.use_dynamic_bsz"] = True
-            out[f"{ACTOR}.ppo_max_token_len_per_gpu"] = tokens
-            out[f"{ROLLOUT}.log_prob_max_token_len_per_gpu"] = budget.logprob_max_tokens_per_device or tokens
+            out[f"{ACTOR}.ppo_max_token_len_per_gpu"] = max(1, tokens // sp)  # the budget is per GPU of an SP group
+            out[f"{ROLLOUT}.log_prob_max_token_len_per_gpu"] = max(
+                1, (budget.logprob_max_tokens_per_device or tokens) // sp)
             if budget.max_tokens_per_device is None:
                 notes.warning("batch.token-budget-assumed", "the source sets neither a micro-batch nor a token "
                               "budget; verl's default ppo_max_token_len_per_gpu 16384 is written",
@@ -858,8 +866,8 @@ class _Writer:
             out[key] = r.reward
         elif r.reward:
             self.notes.warning("references.not-expressible",
-                               f"reward functions {r.reward} are named in the source framework's registry; verl needs "
-                               "a reward function file (reward.custom_reward_function.path)",
+                               f"the source's reward ({r.reward}) is not a Python reward-function file; set "
+                               "reward.custom_reward_function.path (or a reward model) by hand",
                                target_keys=["reward.custom_reward_function.path"])
         if s.asynchrony.max_steps_ahead:
             self.notes.warning("asynchrony.not-expressible",

@@ -119,8 +119,15 @@ KL_ESTIMATORS = {"kl": "k1", "k1": "k1", "abs": "abs", "mse": "k2", "k2": "k2", 
 KL_ESTIMATOR_NAMES = {"k1": "kl", "k2": "mse", "k3": "low_var_kl", "abs": "abs", "full": "full"}
 
 # Estimators whose advantages are normalised within a prompt's group (vs whitened over the batch).
-GROUP_ESTIMATORS = {"grpo", "rloo", "grpo_passk", "opo", "gpg", "rloo_vectorized", "grpo_vectorized", "gdpo",
-                    "reinforce_plus_plus_baseline"}
+# estimator → (divides by a std, over what): grpo's std division follows norm_adv_by_std_in_grpo; rloo and
+# remax subtract a baseline without any std; the others whiten over the batch (core_algos.py).
+ADVANTAGE_NORMALISATION: dict[str, tuple[bool, str]] = {
+    "grpo": (True, "group"), "grpo_passk": (True, "group"), "grpo_vectorized": (True, "group"),
+    "rloo": (False, "group"), "rloo_vectorized": (False, "group"), "remax": (False, "group"),
+    "gae": (True, "batch"), "reinforce_plus_plus": (True, "batch"), "reinforce_plus_plus_baseline": (True, "batch"),
+}
+# (reinforce_plus_plus_baseline subtracts the group mean but whitens over the batch.)
+GROUP_ESTIMATORS = {"grpo", "rloo", "grpo_passk", "opo", "gpg", "rloo_vectorized", "grpo_vectorized", "gdpo"}
 
 # Keys rlconf knows beside the ones it reads: typo detection compares unknown keys with these.
 COMMON_KEYS = (

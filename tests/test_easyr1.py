@@ -1,0 +1,427 @@
+"""EasyR1: its batch semantics by schema band, its notes, bad input, and round trips through verl and TRL.
+
+Every expected number is worked out by hand from ../shared/reference/easyr1.md (section named in each
+comment), never copied from rlconf's output.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+import translator
+from tests.conftest import CASES, CORPUS, FIXTURES, ROOT, Case, case_id, differing, noted
+from tests.test_cli import assert_input_error
+from translator import dialects
+from translator.api import Translation
+from translator.sources.files import Source
+
+SCHEMA = json.loads((ROOT / "schemas" / "plan.schema.json").read_text())
+CORPUS_FILES = sorted((CORPUS / "easyr1").glob("*.y*ml")) if (CORPUS / "easyr1").is_dir() else []
+EASYR1_CASES = [c for c in CASES if c.framework == "easyr1"]
+
+
+def load(text: str, name: str = "run.sh", framework: str | None = "easyr1", **kwargs) -> translator.Explanation:
+    return translator.load(Source(text, name), framework=framework, **kwargs)
+
+
+def codes(explanation: translator.Explanation | Translation) -> set[str]:
+    return {n.code for n in explanation.notes}
+
+
+def launch(*overrides: str, base: str | None = None) -> str:
+    """An EasyR1 launch line; the base YAML (if any) is given to Source as an in-memory sibling."""
+    words = ["python3 -m verl.trainer.main", *([f"config={base}"] if base else []), *overrides]
+    return " \\\n    ".join(words) + "\n"
+
+
+# ------------------------------------------------------------------ the shared corpus
+@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus/easyr1 is not here (as on a user's machine)")
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
+def test_corpus_yamls_explain_without_error(path: Path) -> None:
+    explanation = translator.explain(path)
+    assert explanation.framework == "easyr1"
+    assert explanation.plan["data_parallel_size"] == 8
+    jsonschema.validate(json.loads(json.dumps(explanation.to_dict(), default=str)), SCHEMA)
+    assert not [n for n in explanation.notes if n.code in ("keys.unknown", "keys.unknown-in-version")]
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus/easyr1 is not here")
+def test_corpus_plans_match_the_reference() -> None:
+    # §7 H1 (initial commit): 512 × 5 = 2560; gbs 128 × 5 = 640 → 80 per GPU on 8; static micro 2 → GA 40; 4 updates.
+    initial = translator.explain(CORPUS / "easyr1" / "hiyouga__EasyR1__examples__grpo_example@b3d72a78f9d6.yaml")
+    assert initial.version == "0.2.0.dev20250223"
+    assert (initial.plan["samples_per_step"], initial.plan["samples_per_optimizer_step"],
+            initial.plan["grad_accum_steps"], initial.plan["optimizer_steps_per_step"]) == (2560, 640, 40, 4)
+    # §7 base values (HEAD examples/config.yaml): dynamic batching, budget 1 × (2048 + 2048) = 4096 tokens.
+    head = translator.explain(CORPUS / "easyr1" / "hiyouga__EasyR1__examples__config.yaml")
+    assert head.version == "0.3.3.dev0"
+    assert head.plan["micro_batch_per_device"] is None and head.spec.token_budget.max_tokens_per_device == 4096
+    assert head.plan["optimizer_steps_per_step"] == 4
+
+
+# ------------------------------------------------------------------ detection and registry
+def test_easyr1_is_told_apart_from_verl_by_launcher_and_keys() -> None:
+    easyr1 = translator.load(Source(launch("data.rollout_batch_size=64", "worker.rollout.n=4"), "run.sh"))
+    assert easyr1.framework == "easyr1"
+    verl = translator.load(Source("python3 -m verl.trainer.main_ppo data.train_batch_size=64 "
+                                  "actor_rollout_ref.rollout.n=4 actor_rollout_ref.rollout.name=vllm\n", "run.sh"))
+    assert verl.framework == "verl"
+    assert translator.load(Source("worker:\n  rollout:\n    n: 4\n", "c.yaml")).framework == "easyr1"
+    assert translator.load(Source("actor_rollout_ref:\n  rollout:\n    n: 4\n", "c.yaml")).framework == "verl"
+    # Every verl fixture is still detected as verl although EasyR1 is asked first.
+    for case in CASES:
+        if case.framework == "verl":
+            kwargs = case.load_kwargs()
+            kwargs.pop("framework")
+            assert translator.load(case.path, **kwargs).framework == "verl", case.name
+
+
+def test_aliases_and_registry_order() -> None:
+    assert dialects.names()[0] == "easyr1" and dialects.names().index("easyr1") < dialects.names().index("verl")
+    for alias in ("easyr1", "hiyouga/easyr1", "easy-r1", "EasyR1"):
+        assert dialects.get(alias).name == "easyr1"
+    easyr1 = dialects.get("easyr1")
+    # 0.3.3 exists only as the development head; '0.2.0' names two schema bands, so it is refused.
+    assert easyr1.resolve_version("0.3.3") == "0.3.3.dev0" and easyr1.resolve_version("v0.3.1") == "0.3.1"
+    with pytest.raises(translator.ConfigError, match="known versions"):
+        easyr1.resolve_version("0.2.0")
+
+
+# ------------------------------------------------------------------ units and per-device arithmetic
+def test_global_batch_size_counts_prompts_multiplied_by_n() -> None:
+    # §2.6, issue #259: 8 GPUs, global_batch_size 16, rollout.n 8 → 16 × 8 = 128 samples per update,
+    # 128 // 8 = 16 per device; era micro 4 → 4 micro-batches; rollout 512 / 16 = 32 updates per step.
+    explanation = load(launch("data.rollout_batch_size=512", "worker.actor.global_batch_size=16",
+                              "worker.rollout.n=8", "worker.actor.micro_batch_size_per_device_for_update=4"),
+                       framework="easyr1@0.3.1")
+    plan = explanation.plan
+    assert plan["samples_per_optimizer_step"] == 128
+    assert plan["grad_accum_steps"] == 4
+    assert plan["optimizer_steps_per_step"] == 32
+    assert "units.prompts-vs-samples" in codes(explanation)
+
+
+def test_ulysses_divides_the_data_parallel_ranks() -> None:
+    # §7 row 18 (qwen3_14b_dapo17k_dapo.sh): 8 GPUs ÷ ulysses 8 = 1 DP rank; gbs 32 × n 16 = 512 samples all on
+    # that rank; 512 / 32 = 16 updates per step; 512 × 16 = 8192 samples per step; token budget (dynamic,
+    # micro 1 from examples/config.yaml) = 1 × (2048 + 20480) = 22528 tokens.
+    explanation = load(launch(
+        "data.max_prompt_length=2048", "data.max_response_length=20480", "data.rollout_batch_size=512",
+        "data.mini_rollout_batch_size=256", "worker.actor.ulysses_size=8", "worker.actor.global_batch_size=32",
+        "worker.actor.micro_batch_size_per_device_for_update=1", "worker.rollout.n=16",
+        "worker.rollout.tensor_parallel_size=4", "trainer.n_gpus_per_node=8"))
+    plan = explanation.plan
+    assert plan["data_parallel_size"] == 1
+    assert (plan["samples_per_step"], plan["samples_per_optimizer_step"], plan["optimizer_steps_per_step"]) \
+        == (8192, 512, 16)
+    assert explanation.spec.token_budget.max_tokens_per_device == 22528
+    assert explanation.spec.generation.prompts_per_round == 256
+    assert explanation.spec.derivations["plan.data_parallel_size"].text.endswith("÷ Ulysses 8")
+
+
+@pytest.mark.parametrize("version,samples,floored", [
+    # 8 GPUs, ulysses 2 (4 DP ranks), global 9 prompts × n 4 = 36 samples (§2.1 formula history):
+    ("0.3.0", 32, True),   # 36 // 8 × 2 = 8 per rank → 8 × 4 = 32: the floor loses 4 samples
+    ("0.3.1", 36, False),  # 36 × 2 // 8 = 9 per rank → 36
+    ("0.3.2", 36, False),  # 36 // (8 ÷ 2) = 9 per rank → 36
+])
+def test_per_device_floor_division_follows_the_band(version: str, samples: int, floored: bool) -> None:
+    sp_key = "ulysses_sequence_parallel_size" if version == "0.3.0" else "ulysses_size"
+    explanation = load(launch("data.rollout_batch_size=72", "worker.actor.global_batch_size=9", "worker.rollout.n=4",
+                              f"worker.actor.{sp_key}=2", "worker.actor.micro_batch_size_per_device_for_update=1",
+                              "worker.actor.micro_batch_size_per_device_for_experience=1"),
+                       framework=f"easyr1@{version}")
+    assert explanation.plan["data_parallel_size"] == 4
+    assert explanation.plan["samples_per_optimizer_step"] == samples
+    assert ("batch.floor-division" in codes(explanation)) == floored
+
+
+def test_dynamic_batching_is_on_by_default_from_0_3_2() -> None:
+    # §1, §2.3: the same line. 0.3.1 has no dynamic batching: micro 4 (dataclass default) samples, 256 × 2 // 8 = 64
+    # per rank → 16 micro-batches. 0.3.2 turns the micro size into a budget: 4 × (512 + 512) = 4096 tokens.
+    text = launch("worker.rollout.n=2", "trainer.n_gpus_per_node=8")
+    static = load(text, framework="easyr1@0.3.1")
+    assert (static.plan["micro_batch_per_device"], static.plan["grad_accum_steps"]) == (4, 16)
+    dynamic = load(text, framework="easyr1@0.3.2")
+    assert (dynamic.plan["micro_batch_per_device"], dynamic.plan["grad_accum_steps"]) == (None, None)
+    assert dynamic.spec.token_budget.max_tokens_per_device == 4096
+    assert dynamic.spec.token_budget.logprob_max_tokens_per_device == 16 * 1024
+    assert "batch.token-budget" in codes(dynamic)
+    off = load(launch("worker.rollout.n=2", "trainer.n_gpus_per_node=8", "worker.actor.dynamic_batching=false"),
+               framework="easyr1@0.3.2")
+    assert off.plan["micro_batch_per_device"] == 4
+
+
+def test_mini_rollout_batch_size_is_a_generation_round_not_the_step() -> None:
+    # §1, §4: rounds of 128 prompts until ≥ 512 groups are held; the step trains on 512 prompts. 4 rounds × 128
+    # = 512 exactly, so the data is read total_epochs 3 times (no wrap).
+    explanation = load(launch("data.rollout_batch_size=512", "data.mini_rollout_batch_size=128",
+                              "worker.actor.global_batch_size=128", "worker.rollout.n=4", "trainer.total_epochs=3"))
+    assert explanation.plan["prompts_per_step"] == 512
+    assert explanation.spec.generation.prompts_per_round == 128
+    assert explanation.spec.generation.max_rounds_per_step == 20  # trainer.max_try_make_batch default
+    assert explanation.spec.run_length.dataset_passes == 3
+    assert "run-length.data-wraps" not in codes(explanation)
+    # 20 rounds × 16 prompts = 320 < 512: EasyR1 gives up ("Generated too many").
+    few = load(launch("data.rollout_batch_size=512", "data.mini_rollout_batch_size=16",
+                      "worker.actor.global_batch_size=128", "worker.rollout.n=4"))
+    assert "generation.too-few-rounds" in codes(few)
+
+
+@pytest.mark.parametrize("overrides,placement,coef,estimator", [
+    # §5: one kl_coef and one kl_penalty serve whichever place use_kl_loss picks.
+    (["algorithm.use_kl_loss=true", "algorithm.kl_coef=0.02", "algorithm.kl_penalty=low_var_kl"], "loss", 0.02, "k3"),
+    (["algorithm.use_kl_loss=false", "algorithm.kl_coef=0.02", "algorithm.kl_penalty=kl"], "reward", 0.02, "k1"),
+    # disable_kl: no reference model at all, whatever the other keys say.
+    (["algorithm.disable_kl=true", "algorithm.use_kl_loss=true", "algorithm.kl_coef=0.02"], "none", 0.0, None),
+    # dataclass defaults: use_kl_loss false, kl_coef 1e-3, kl_penalty kl → in the reward.
+    ([], "reward", 0.001, "k1"),
+])
+def test_kl_in_the_loss_or_the_reward(overrides: list[str], placement: str, coef: float,
+                                      estimator: str | None) -> None:
+    a = load(launch("worker.rollout.n=4", *overrides)).spec.algorithm
+    assert (a.kl_placement, a.kl_coef, a.kl_estimator) == (placement, coef, estimator)
+
+
+def test_kl_under_the_actor_before_march_24() -> None:
+    # §5 history: until 93abce2 the actor had use_kl_loss (default True) / kl_loss_coef / kl_loss_type; with
+    # use_kl_loss false the reward KL used algorithm.kl_coef and algorithm.kl_penalty.
+    loss = load(launch("worker.rollout.n=4", "worker.actor.kl_loss_coef=0.05", "algorithm.kl_coef=0.5"),
+                framework="easyr1@0.2.0.dev20250316").spec.algorithm
+    assert (loss.kl_placement, loss.kl_coef, loss.kl_estimator) == ("loss", 0.05, "k3")
+    reward = load(launch("worker.rollout.n=4", "worker.actor.use_kl_loss=false", "worker.actor.kl_loss_coef=0.05",
+                         "algorithm.kl_coef=0.5"), framework="easyr1@0.2.0.dev20250316").spec.algorithm
+    assert (reward.kl_placement, reward.kl_coef, reward.kl_estimator) == ("reward", 0.5, "k1")
+
+
+def test_setting_the_actor_kl_copies_in_the_current_schema_has_no_effect() -> None:
+    # PPOConfig.post_init copies algorithm.{use_kl_loss,kl_coef,kl_penalty,disable_kl} into worker.actor.
+    explanation = load(launch("worker.rollout.n=4", "worker.actor.kl_coef=0.5", "worker.actor.use_kl_loss=true"),
+                       framework="easyr1@0.3.2")
+    assert explanation.spec.algorithm.kl_placement == "reward" and explanation.spec.algorithm.kl_coef == 0.001
+    ignored = [n for n in explanation.notes if n.code == "semantics.ignored-key"]
+    assert {k for n in ignored for k in n.source_keys} >= {"worker.actor.kl_coef", "worker.actor.use_kl_loss"}
+    assert not [e for e in explanation.spec.extras if e.key.startswith("worker.actor.kl")]
+
+
+def test_clip_defaults_and_loss_modes() -> None:
+    # §5: clip_ratio_high defaults to 0.3 (asymmetric since 39cab8f); before v0.3.0 one symmetric clip_ratio 0.2.
+    current = load(launch("worker.rollout.n=4")).spec.algorithm
+    assert (current.clip_ratio_low, current.clip_ratio_high, current.clip_ratio_dual) == (0.2, 0.3, 3.0)
+    early = load(launch("worker.rollout.n=4"), framework="easyr1@0.2.0.dev20250316").spec.algorithm
+    assert (early.clip_ratio_low, early.clip_ratio_high, early.clip_ratio_dual) == (0.2, 0.2, None)
+    # loss_avg_mode token → token-mean, seq → seq-mean-token-mean; since 0.3.2 the micro-batch losses are
+    # weighted by tokens over the whole mini-batch (optimizer_step), before they were averaged (micro_batch).
+    seq = load(launch("worker.rollout.n=4", "worker.actor.loss_avg_mode=seq")).spec.algorithm
+    assert (seq.loss_aggregation, seq.loss_normalizer_scope) == ("seq-mean-token-mean", "optimizer_step")
+    token = load(launch("worker.rollout.n=4", "worker.actor.loss_avg_mode=token"), framework="easyr1@0.3.1")
+    assert (token.spec.algorithm.loss_aggregation, token.spec.algorithm.loss_normalizer_scope) == \
+        ("token-mean", "micro_batch")
+
+
+def test_max_steps_counts_rollout_steps_and_overrides_epochs() -> None:
+    # §4: "if specified, total_epochs is ignored"; a training step is one rollout batch.
+    explanation = load(launch("worker.rollout.n=4", "trainer.max_steps=300", "trainer.total_epochs=2"))
+    assert explanation.plan["total_steps"] == 300
+    assert explanation.spec.run_length.dataset_passes is None
+    assert "semantics.ignored-key" in codes(explanation)
+    # Warmup is counted in rollout steps (one scheduler step per update_actor call, §2.5).
+    warm = load(launch("worker.rollout.n=4", "worker.actor.optim.lr_warmup_steps=7")).spec.optimizer
+    assert (warm.warmup_steps, warm.warmup_unit) == (7, "steps")
+
+
+def test_critic_batch_for_gae() -> None:
+    # §1: the critic normalises like the actor: global 64 prompts × n 2 = 128 samples, 128 // 8 = 16 per GPU.
+    explanation = load(launch("algorithm.adv_estimator=gae", "worker.rollout.n=2", "data.rollout_batch_size=256",
+                              "worker.actor.global_batch_size=64", "worker.critic.global_batch_size=64",
+                              "worker.critic.model.model_path=Qwen/Qwen2.5-0.5B"))
+    critic = explanation.spec.critic
+    assert critic.enabled and critic.samples_per_optimizer_step == 128 and critic.model == "Qwen/Qwen2.5-0.5B"
+    assert explanation.spec.algorithm.advantage_normalization_scope == "batch"
+
+
+# ------------------------------------------------------------------ keys: typos, bands, extras
+def test_typo_and_out_of_band_keys_are_noted() -> None:
+    explanation = load(launch("worker.rollout.n=4", "worker.actor.global_batch_sise=64", "trainer.test_freq=5"),
+                       framework="easyr1@0.3.2")
+    unknown = [n for n in explanation.notes if n.code == "keys.unknown"]
+    assert len(unknown) == 1 and "worker.actor.global_batch_size" in unknown[0].message
+    band = [n for n in explanation.notes if n.code == "keys.unknown-in-version"]
+    assert band and band[0].source_keys == ["trainer.test_freq"]
+    assert {e.key for e in explanation.spec.extras} >= {"worker.actor.global_batch_sise", "trainer.test_freq"}
+
+
+def test_values_a_band_rejects_are_noted_and_not_carried() -> None:
+    # reward_type was read by nothing up to 0.3.0 ('function' in the examples); 0.3.1 dispatches on batch|sequential.
+    explanation = load(launch("worker.rollout.n=4", "worker.reward.reward_type=function"), framework="easyr1@0.3.1")
+    assert "keys.invalid-value" in codes(explanation)
+    march = translator.load(FIXTURES / "easyr1" / "march_kl_in_reward_sp2.yaml")
+    written = translator.translate(march, to="easyr1@0.3.1")
+    assert "reward_type" not in yaml.safe_load(written.files["config.yaml"])["worker"].get("reward", {})
+    assert any("reward_type" in n.message for n in written.notes if n.code == "keys.not-translated")
+
+
+def test_version_is_inferred_from_the_keys() -> None:
+    cases = {
+        "trainer.test_freq=5": "0.2.0.dev20250223",
+        "worker.actor.entropy_coeff=0.0": "0.2.0.dev20250316",
+        "worker.reward.score_function=./r.py:main": "0.3.0",
+        "worker.actor.loss_type=gspo": "0.3.3.dev0",
+    }
+    for override, version in cases.items():
+        explanation = load(launch("worker.rollout.n=4", override), framework=None)
+        assert explanation.version == version, override
+        assert "version.assumed" in codes(explanation)
+
+
+def test_base_yaml_then_overrides_with_lines(tmp_path: Path) -> None:
+    # Merge order §6: dataclass defaults ← config= YAML ← dotlist; the base is resolved next to the script.
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "base.yaml").write_text(
+        "data:\n  rollout_batch_size: 128\nworker:\n  rollout:\n    n: 4\n    val_override_config:\n"
+        "      temperature: 0.6\n      n: 1\n  actor:\n    global_batch_size: 32\n")
+    script = tmp_path / "run.sh"
+    script.write_text(launch("worker.rollout.n=8", "worker.rollout.val_override_config='{\"n\":16}'",
+                             base="examples/base.yaml"))
+    explanation = translator.explain(script)
+    assert explanation.plan["prompts_per_step"] == 128 and explanation.plan["samples_per_prompt"] == 8
+    extras = {e.key: e.value for e in explanation.spec.extras}
+    # OmegaConf merges the dict key by key: temperature stays, n is replaced.
+    assert extras["worker.rollout.val_override_config.temperature"] == 0.6
+    assert extras["worker.rollout.val_override_config.n"] == 16
+    (tmp_path / "examples" / "base.yaml").write_text("data:\n  rollout_batch_size: 0\n")
+    with pytest.raises(translator.ConfigError) as error:
+        translator.explain(script)
+    assert error.value.key == "data.rollout_batch_size" and error.value.line == 2
+    assert error.value.file.endswith("base.yaml")
+
+
+def test_omegaconf_interpolations_resolve() -> None:
+    # OmegaConf resolves ${a.b} and ${oc.env:NAME,default} when it builds the PPOConfig (§6).
+    files = {"base.yaml": "data:\n  max_response_length: 1024\n  max_prompt_length: ${data.max_response_length}\n"
+                          "worker:\n  rollout:\n    n: 4\n  actor:\n    max_grad_norm: ${oc.env:CLIP,0.5}\n"}
+    explanation = translator.load(Source(launch(base="base.yaml"), "run.sh", None, files), framework="easyr1")
+    assert explanation.spec.lengths.max_prompt_tokens == 1024
+    assert explanation.spec.optimizer.grad_clip == 0.5
+    # dynamic batching: 4 (default micro) × (1024 + 1024) = 8192 tokens.
+    assert explanation.spec.token_budget.max_tokens_per_device == 8192
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_input_is_a_config_error_with_where_and_hint(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(launch("data.rollout_batch_size=0"))
+    assert_input_error(["explain", script], "run.sh:1", "data.rollout_batch_size", "greater than 0")
+    script.write_text(launch("worker.actor.global_batch_size=many"))
+    assert_input_error(["explain", script], "worker.actor.global_batch_size", "whole number")
+    script.write_text(launch("worker.actor.model.model_path=$MODEL_PATH"))
+    assert_input_error(["explain", script], "MODEL_PATH", "--env MODEL_PATH=VALUE")
+    script.write_text(launch("worker.rollout.n=4", base="examples/missing.yaml"))
+    assert_input_error(["explain", script], "examples/missing.yaml", "not found")
+    (tmp_path / "broken.yaml").write_text("data:\n  rollout_batch_size: [1, 2\nworker: {}\n")
+    script.write_text(launch("worker.rollout.n=4", base="broken.yaml"))
+    assert_input_error(["explain", script], "broken.yaml", "broken YAML")
+    script.write_text("python3 train.py --lr 1e-6\n")
+    assert_input_error(["explain", script, "--from", "easyr1"], "no EasyR1 launch command")
+    # 1 prompt × n 1 = 1 sample cannot give each of 8 ranks a sample (fsdp_workers raises).
+    script.write_text(launch("worker.actor.global_batch_size=1", "data.rollout_batch_size=8"))
+    assert_input_error(["explain", script], "worker.actor.global_batch_size", "less than one per data-parallel rank")
+    script.write_text(launch("worker.actor.ulysses_size=16", "worker.rollout.n=4"))
+    assert_input_error(["explain", script], "worker.actor.ulysses_size", "larger than the 8 GPUs")
+    assert_input_error(["explain", script, "--from", "easyr1@9.9"], "unknown easyr1 version")
+
+
+def test_framework_rejections_are_warnings() -> None:
+    # §3.1: checks EasyR1 makes at start-up that do not stop rlconf from explaining the plan.
+    explanation = load(launch("data.rollout_batch_size=96", "worker.actor.global_batch_size=64",
+                              "worker.rollout.n=1", "worker.rollout.tensor_parallel_size=3"))
+    found = codes(explanation)
+    assert {"batch.indivisible", "algorithm.group-too-small", "topology.indivisible"} <= found
+
+
+# ------------------------------------------------------------------ the writer
+def test_written_config_is_nested_yaml_with_units_and_explicit_knobs() -> None:
+    verl_case = FIXTURES / "verl" / "grpo_fixed_micro_tp2.sh"
+    translation = translator.translate(verl_case, to="easyr1", framework="verl@0.7.1", env={"HOME": "/home/me"})
+    files = translation.files
+    assert set(files) == {"config.yaml", "launch.sh"}
+    assert "config=config.yaml" in files["launch.sh"] and "verl.trainer.main " in files["launch.sh"]
+    config = yaml.safe_load(files["config.yaml"])
+    actor = config["worker"]["actor"]
+    # verl's symmetric 0.2 clip must be written: EasyR1's own clip_ratio_high default is 0.3.
+    assert actor["clip_ratio_high"] == translation.source.spec.algorithm.clip_ratio_high
+    assert actor["dynamic_batching"] is False  # a sample-count micro-batch, not EasyR1's default token budget
+    assert "# prompts per optimizer step" in files["config.yaml"]
+    assert translation.plan == translation.source.plan
+
+
+def test_writing_each_band_reads_back_to_the_same_plan() -> None:
+    source = translator.load(FIXTURES / "easyr1" / "march_kl_in_reward_sp2.yaml")
+    for version in dialects.get("easyr1").versions:
+        written = translator.translate(source, to=f"easyr1@{version}")
+        assert written.plan == source.plan, version
+        assert written.spec.algorithm.kl_placement == "reward", version
+    old = translator.translate(source, to="easyr1@0.2.0.dev20250223").files["config.yaml"]
+    config = yaml.safe_load(old)
+    # Extras follow renames into the older spelling; KL stays under the actor's switch.
+    assert config["trainer"]["test_freq"] == 5 and "val_freq" not in config["trainer"]
+    assert config["worker"]["actor"]["offload"]["param_offload"] is True
+    assert config["worker"]["actor"]["use_kl_loss"] is False and config["algorithm"]["kl_coef"] == 0.005
+    assert config["trainer"]["total_episodes"] == 2
+
+
+# ------------------------------------------------------------------ round trips
+# Fields the first leg (EasyR1 → B) cannot keep, and why.
+LOSSY_FIRST_LEG = {
+    # TRL has no token-budget micro-batching: a per-device count of completions is chosen instead.
+    ("trl", "head_math_grpo_dynamic"): {"micro_batch_per_device", "grad_accum_steps"},
+    ("trl", "v032_dataclass_defaults"): {"micro_batch_per_device", "grad_accum_steps"},
+}
+# Fields that stay different after the whole round trip: the fixed micro-batch TRL needed comes back as a
+# fixed micro-batch (EasyR1 writes dynamic_batching false for it).
+LOSSY_ROUND_TRIP = dict(LOSSY_FIRST_LEG)
+
+
+
+
+@pytest.mark.parametrize("other", ["verl", "trl"])
+@pytest.mark.parametrize("case", EASYR1_CASES, ids=case_id)
+def test_round_trip_easyr1_other_easyr1(case: Case, other: str) -> None:
+    source = translator.load(case.path, **case.load_kwargs())
+    there = translator.translate(source, to=other)
+    back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
+                                to=f"easyr1@{source.version}", framework=f"{there.framework}@{there.version}")
+    key = (other, case.name)
+    first_leg = differing(source.plan, there.plan)
+    assert first_leg == LOSSY_FIRST_LEG.get(key, set())
+    assert noted(there) == first_leg, "every plan change of the first leg has a note"
+    assert differing(source.plan, back.plan) == LOSSY_ROUND_TRIP.get(key, set())
+    assert back.version == source.version
+    if back.plan != source.plan:
+        assert noted(back) | noted(there) >= differing(source.plan, back.plan)
+
+
+def test_dynamic_budget_survives_the_verl_round_trip() -> None:
+    # EasyR1 1 × (2048 + 4096) = 6144 tokens → verl ppo_max_token_len_per_gpu 6144 → EasyR1 micro 6144 / 6144 = 1.
+    source = translator.load(FIXTURES / "easyr1" / "head_math_grpo_dynamic" / "launch.sh")
+    there = translator.translate(source, to="verl")
+    assert "ppo_max_token_len_per_gpu=6144" in there.files["launch.sh"]
+    back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
+                                to="easyr1", framework=f"verl@{there.version}")
+    assert yaml.safe_load(back.files["config.yaml"])["worker"]["actor"]["micro_batch_size_per_device_for_update"] == 1
+    assert back.spec.token_budget.max_tokens_per_device == 6144
+
+
+def test_verl_token_budget_becomes_the_largest_micro_within_it() -> None:
+    # verl 24000 tokens, lengths 1024 + 3072 = 4096 → 24000 // 4096 = 5; 5 does not divide the 1024 / 8 = 128
+    # samples per rank, so the largest divisor of 128 not above 5 is 4 → 4 × 4096 = 16384 tokens.
+    translation = translator.translate(FIXTURES / "verl" / "grpo_dynamic_bsz.sh", to="easyr1",
+                                       env={"HOME": "/home/me"})
+    actor = yaml.safe_load(translation.files["config.yaml"])["worker"]["actor"]
+    assert actor["micro_batch_size_per_device_for_update"] == 4 and actor["dynamic_batching"] is True
+    assert translation.spec.token_budget.max_tokens_per_device == 16384
+    assert "translation.changed" in codes(translation)

@@ -1,0 +1,660 @@
+"""OpenRLHF: units, flag schemes and eras, algorithm mapping, silent rounding, the writer, bad input, round trips.
+
+Every expected number is derived by hand in the comment above it from ../shared/reference/openrlhf.md
+(section numbers in brackets) and OpenRLHF's train_ppo_ray.py of the release concerned.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import translator
+from tests.conftest import CASES, Case, case_id, differing, noted
+from tests.test_cli import assert_input_error, run
+from translator.dialects.base import at_least
+from translator.dialects.openrlhf import defaults_for, flag_exists, spelled
+from translator.dialects.openrlhf_tables import ALL_DOTTED, ALL_FLAT, DOTTED_TO_FLAT, FLAT_TO_DOTTED, VERSIONS
+from translator.sources.files import Source
+
+HEAD = 'ray job submit --address="http://127.0.0.1:8265" -- python3 -m openrlhf.cli.train_ppo_ray \\\n'
+
+
+def read(flags: str, version: str | None = None, **kwargs):
+    """Explain a launch line made of HEAD + ``flags`` (one string of flags)."""
+    framework = f"openrlhf@{version}" if version else "openrlhf"
+    return translator.load(Source(HEAD + flags + "\n", "launch.sh"), framework=framework, **kwargs)
+
+
+def codes(explanation) -> set[str]:
+    return {n.code for n in explanation.notes}
+
+
+def notes_with(explanation, code: str) -> list:
+    return [n for n in explanation.notes if n.code == code]
+
+
+# ------------------------------------------------------------------ units [§1.2, §3, §4]
+
+def test_rollout_batch_counts_prompts_and_train_batch_counts_samples() -> None:
+    # rollout.batch_size 64 prompts × n 8 = 512 samples per step; train.batch_size 256 samples per optimizer
+    # step → 512 / 256 = 2 optimizer steps. dp = 8 GPUs; GA = 256 // micro 4 // 8 = 8.
+    plan = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
+                "--rollout.batch_size 64 --rollout.n_samples_per_prompt 8 --train.batch_size 256 "
+                "--train.micro_batch_size 4 --rollout.micro_batch_size 4 --algo.advantage.estimator group_norm").plan
+    assert (plan["prompts_per_step"], plan["samples_per_step"], plan["samples_per_optimizer_step"]) == (64, 512, 256)
+    assert (plan["optimizer_steps_per_step"], plan["grad_accum_steps"]) == (2, 8)
+
+
+def test_max_epochs_multiplies_the_optimizer_steps_of_one_rollout() -> None:
+    # max_epochs 3 passes over the replay buffer [§3 train.max_epochs]: 3 × 1024 / 128 = 24 optimizer steps.
+    plan = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+                "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 2 "
+                "--rollout.micro_batch_size 2 --train.max_epochs 3 --algo.advantage.estimator group_norm").plan
+    assert (plan["epochs_per_step"], plan["optimizer_steps_per_step"], plan["grad_accum_steps"]) == (3, 24, 8)
+
+
+@pytest.mark.parametrize("ring,tp,dp,accumulation", [
+    (1, 1, 16, 2),  # 16 GPUs: 128 // 4 // 16 = 2
+    (2, 1, 8, 4),   # ring attention 2 divides DP: 16 / 2 = 8 → 128 // 4 // 8 = 4
+    (1, 2, 8, 4),   # DeepSpeed AutoTP 2 likewise
+    (2, 2, 4, 8),   # both: 16 / 4 = 4 → 128 // 4 // 4 = 8
+])
+def test_ring_attention_and_deepspeed_tp_divide_the_data_parallel_ranks(ring: int, tp: int, dp: int,
+                                                                          accumulation: int) -> None:
+    # [§3 resources] dp = nodes × gpus // ring // tp; GA = tbs·ring·tp // micro // world = tbs // micro // dp.
+    explanation = read(f"--actor.num_nodes 2 --actor.num_gpus_per_node 8 --ds.ring_attn_size {ring} "
+                       f"--ds.tensor_parallel_size {tp} --vllm.num_engines 8 --vllm.tensor_parallel_size 2 "
+                       "--train.colocate_all --rollout.batch_size 128 --train.batch_size 128 "
+                       "--train.micro_batch_size 4 --rollout.micro_batch_size 4")
+    assert explanation.plan["data_parallel_size"] == dp
+    assert explanation.plan["grad_accum_steps"] == accumulation
+    assert explanation.spec.topology.training_gpus == 16
+    assert (explanation.spec.topology.sequence_parallel_size, explanation.spec.topology.tensor_parallel_size) == (ring, tp)
+
+
+def test_micro_batch_defaults_changed_in_0_10_0() -> None:
+    # [§2 table, §12.9] micro_train_batch_size 4 / micro_rollout 8 up to 0.9.10, 1 / 1 from 0.10.0.
+    # 8 GPUs, train_batch_size 128: GA = 128 // 4 // 8 = 4 in 0.9.10, 128 // 1 // 8 = 16 in 0.10.0.
+    flags = "--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 --train_batch_size 128"
+    old, new = read(flags, "0.9.10"), read(flags, "0.10.0")
+    assert (old.plan["micro_batch_per_device"], old.plan["grad_accum_steps"]) == (4, 4)
+    assert (new.plan["micro_batch_per_device"], new.plan["grad_accum_steps"]) == (1, 16)
+    assert old.spec.generation.logprob_micro_batch_per_device == 8
+    assert new.spec.generation.logprob_micro_batch_per_device == 1
+
+
+def test_defaults_when_nothing_batch_related_is_set() -> None:
+    # [§2 defaults, 0.11.2] rollout.batch_size 1024, n 1, train.batch_size 128, micro 1, 1 × 8 actor GPUs:
+    # 1024 samples / 128 = 8 optimizer steps; GA = 128 // 1 // 8 = 16.
+    plan = read("--vllm.num_engines 8 --train.colocate_all").plan
+    assert plan == {"prompts_per_step": 1024, "samples_per_prompt": 1, "samples_per_step": 1024,
+                    "samples_per_optimizer_step": 128, "optimizer_steps_per_step": 8, "epochs_per_step": 1,
+                    "data_parallel_size": 8, "micro_batch_per_device": 1, "grad_accum_steps": 16,
+                    "total_steps": None}
+
+
+def test_run_length_is_dataset_passes_never_steps() -> None:
+    # [§3 train.num_episodes, brief] num_episodes counts passes over the prompts; data.max_samples counts
+    # prompts but the dataset may be smaller, so the number of steps stays unknown.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.num_episodes 5 --data.max_samples 2048")
+    assert explanation.spec.run_length.dataset_passes == 5
+    assert explanation.plan["total_steps"] is None
+    assert any(e.key == "data.max_samples" and e.value == 2048 for e in explanation.spec.extras)
+
+
+# ------------------------------------------------------------------ silent rounding [§4, §6 row 35, §12.5]
+
+def test_rollout_not_a_whole_number_of_train_batches_is_floored() -> None:
+    # 8 GPUs, 96 prompts × 10 = 960 samples, train batch 256, micro 4: GA = 256 // 4 // 8 = 8.
+    # Each rank: 960 / 8 = 120 samples = 30 micro-batches → 30 / 8 = 3.75 optimizer steps per rollout: three
+    # full steps, and DeepSpeed carries the 30 − 3 × 8 = 6 left-over micro-batches into the next rollout's
+    # first step. (Here the floored count equals 960 / 256; the next test shows where they differ.)
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 96 "
+                       "--rollout.n_samples_per_prompt 10 --train.batch_size 256 --train.micro_batch_size 4 "
+                       "--rollout.micro_batch_size 4 --algo.advantage.estimator group_norm")
+    assert explanation.plan["optimizer_steps_per_step"] == 3.75
+    [note] = notes_with(explanation, "batch.floor-division")
+    assert "30 micro-batches of 4" in note.message and "6 left-over" in note.message
+
+
+def test_drop_last_makes_the_floored_count_differ_from_the_ratio() -> None:
+    # 4 GPUs, 100 prompts × 3 = 300 samples, train batch 64, micro 8: GA = 64 // 8 // 4 = 2.
+    # Each rank: 300 / 4 = 75 samples → 75 // 8 = 9 micro-batches (drop_last drops 3) → 9 / 2 = 4.5 optimizer
+    # steps per rollout, where 300 / 64 = 4.6875 would be the unrounded ratio.
+    explanation = read("--actor.num_gpus_per_node 4 --vllm.num_engines 4 --train.colocate_all "
+                       "--rollout.batch_size 100 --rollout.n_samples_per_prompt 3 --train.batch_size 64 "
+                       "--train.micro_batch_size 8 --rollout.micro_batch_size 3 "
+                       "--algo.advantage.estimator group_norm")
+    assert explanation.plan["optimizer_steps_per_step"] == 4.5
+    [note] = notes_with(explanation, "batch.floor-division")
+    assert "drop_last drops 3" in note.message
+
+
+def test_train_batch_not_divisible_by_micro_times_dp_is_a_deepspeed_error() -> None:
+    # 8 GPUs, train batch 100, micro 4: OpenRLHF floors GA = 100 // 4 // 8 = 3 (96 samples) and DeepSpeed's
+    # _batch_assertion then stops: 100 != 4 * 3 * 8.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 --train.batch_size 100 "
+                       "--train.micro_batch_size 4 --algo.advantage.estimator group_norm "
+                       "--rollout.n_samples_per_prompt 2", "0.11.2")
+    [note] = notes_with(explanation, "batch.indivisible")
+    assert note.severity == "error"
+    assert "100 // 4 // 8 = 3" in note.message and "100 != 4 * 3 * 8" in note.message
+    assert explanation.plan["grad_accum_steps"] == 3
+
+
+def test_train_batch_smaller_than_micro_times_dp_gives_no_accumulation() -> None:
+    # 8 GPUs, train batch 16, micro 4: 16 // 4 // 8 = 0 → DeepSpeed: "Gradient accumulation steps: 0 ...".
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.batch_size 16 --train.micro_batch_size 4 "
+                       "--algo.advantage.estimator reinforce")
+    [note] = notes_with(explanation, "batch.indivisible")
+    assert "Gradient accumulation steps: 0" in note.message
+    assert explanation.plan["grad_accum_steps"] is None and explanation.plan["optimizer_steps_per_step"] is None
+
+
+def test_dynamic_batch_floors_per_rank_batch_and_steps() -> None:
+    # [§3 train.batch_size, replay_buffer.setup_dynamic_batch] 8 GPUs, train batch 1000: each rank takes
+    # 1000 // 8 = 125 samples per optimizer step (1000 in all); 256 prompts × 8 = 2048 samples →
+    # 2048 // 1000 = 2 optimizer steps, the last 48 samples are not trained on.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.dynamic_batch_enable "
+                       "--rollout.batch_size 256 --rollout.n_samples_per_prompt 8 --train.batch_size 1000 "
+                       "--algo.advantage.estimator group_norm")
+    plan = explanation.plan
+    assert (plan["samples_per_optimizer_step"], plan["optimizer_steps_per_step"]) == (1000, 2)
+    assert plan["micro_batch_per_device"] is None and plan["grad_accum_steps"] is None
+    assert explanation.spec.token_budget.max_tokens_per_device == 16192  # the real default, not 16384
+    messages = " ".join(n.message for n in notes_with(explanation, "batch.floor-division"))
+    assert "2048 // 1000 = 2" in messages and "48 samples untrained" in messages
+    assert "batch.token-budget" in codes(explanation)
+
+
+def test_dynamic_batch_with_train_batch_above_the_rollout_trains_nothing() -> None:
+    # 128 prompts × 1 = 128 samples < train batch 1024: 128 // 1024 = 0 optimizer steps.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.dynamic_batch_enable "
+                       "--rollout.batch_size 128 --train.batch_size 1024")
+    assert explanation.plan["optimizer_steps_per_step"] is None
+    assert notes_with(explanation, "batch.no-optimizer-step")[0].severity == "error"
+
+
+def test_static_batch_above_the_rollout_accumulates_across_rollouts() -> None:
+    # 8 GPUs, 64 prompts × 2 = 128 samples, train batch 512, micro 4: GA = 512 // 4 // 8 = 16; each rank has
+    # 16 samples = 4 micro-batches per rollout → 4 / 16 = 0.25 optimizer steps per step (DeepSpeed steps every
+    # 4th rollout, its accumulation window spanning rollouts).
+    plan = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 64 --rollout.n_samples_per_prompt 2 "
+                "--train.batch_size 512 --train.micro_batch_size 4 --rollout.micro_batch_size 2 "
+                "--algo.advantage.estimator group_norm").plan
+    assert plan["optimizer_steps_per_step"] == 0.25
+
+
+def test_uneven_rollout_shards_are_flagged() -> None:
+    # 8 GPUs, 100 samples in experiences of micro_rollout 4 = 25 experiences over 8 ranks: not even.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 "
+                       "--train.batch_size 32 --train.micro_batch_size 4 --rollout.micro_batch_size 4")
+    assert "batch.uneven-shards" in codes(explanation)
+
+
+# ------------------------------------------------------------------ flag schemes and versions [§1.1, §2]
+
+def test_flat_flags_read_as_0_11_2_are_errors_naming_the_dotted_flag() -> None:
+    # 0.10.2 renamed every flag without aliases: --rollout_batch_size is an argparse error in 0.11.2. The
+    # value is still read under its new name so the plan shows the intent.
+    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 256 --train_batch_size 64",
+                       "0.11.2")
+    errors = {n.source_keys[0]: n for n in explanation.notes if n.code == "keys.unknown-in-version"}
+    assert errors["rollout_batch_size"].severity == "error"
+    assert "--rollout.batch_size" in errors["rollout_batch_size"].message
+    assert errors["colocate_all_models"].target_keys == ["train.colocate_all"]
+    assert explanation.plan["prompts_per_step"] == 256 and explanation.plan["samples_per_optimizer_step"] == 64
+
+
+def test_dotted_flags_read_as_0_10_1_are_errors_naming_the_flat_flag() -> None:
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.batch_size 64", "0.10.1")
+    [note] = [n for n in explanation.notes if n.source_keys == ["train.batch_size"]]
+    assert note.severity == "error" and "--train_batch_size" in note.message
+
+
+def test_flag_of_a_later_release_is_an_error() -> None:
+    # --use_dynamic_batch exists from 0.8.6; 0.8.5's parser rejects it, and nothing reads it there.
+    explanation = read("--vllm_num_engines 8 --colocate_all_models --use_dynamic_batch", "0.8.5")
+    [note] = notes_with(explanation, "keys.unknown-in-version")
+    assert note.severity == "error" and "0.8.6" in note.message
+    assert not explanation.spec.token_budget.dynamic_batching  # the flag does not exist there: not read
+    assert explanation.plan["micro_batch_per_device"] == 4
+
+
+@pytest.mark.parametrize("flags,version", [
+    ("--rollout_batch_size 64", "0.10.1"),                        # flat, nothing newer-only: last flat release
+    ("--rollout_batch_size 64 --prompt_max_len 512", "0.9.7"),     # prompt_max_len last existed in 0.9.7
+    ("--use_dynamic_batch --flash_attn", "0.8.9"),                 # flash_attn ≤ 0.8.9, use_dynamic_batch ≥ 0.8.6
+    ("--bf16 --async_queue_size 2", "0.9.1"),                      # bf16 ≤ 0.9.1, async_queue_size ≥ 0.9.1
+    ("--rollout.batch_size 64", "0.11.2"),                         # dotted: the newest release
+    ("--algo.advantage.is_correction_type tis", "0.11.1"),         # replaced in 0.11.2
+    ("--algo.kl.unbiased_gradient", "0.11.2"),                     # from 0.11.1 on
+])
+def test_version_is_inferred_from_the_flags(flags: str, version: str) -> None:
+    explanation = read(flags)
+    assert explanation.version == version
+    assert "version.assumed" in codes(explanation)
+
+
+def test_every_flag_has_a_spelling_in_its_scheme() -> None:
+    # The rename table round-trips: flat → dotted → flat (the per-model optimizer flags share one flat flag).
+    for flat, dotted in FLAT_TO_DOTTED.items():
+        for name in dotted:
+            assert name in ALL_DOTTED and DOTTED_TO_FLAT[name] == flat
+    assert spelled("rollout.batch_size", "0.10.1") == "rollout_batch_size"
+    assert spelled("rollout_batch_size", "0.11.2") is None  # internal names are dotted
+    assert spelled("rollout.batch_size", "0.11.2") == "rollout.batch_size"
+    assert flag_exists("eps_clip_low_high", "0.8.3") and not flag_exists("eps_clip_low_high", "0.8.1")
+    assert not flag_exists("actor.loss_agg_mode", "0.11.1") and flag_exists("actor.loss_agg_mode", "0.11.2")
+    assert all(name in ALL_FLAT for name in FLAT_TO_DOTTED)
+    # 0.8.x: value_clip default 0.2 → 0.5 in 0.8.3; entropy 0 → None.
+    assert defaults_for("0.8.1")["critic.value_clip"] == 0.2 and defaults_for("0.8.3")["critic.value_clip"] == 0.5
+
+
+def test_unlisted_patch_release_resolves_to_the_closest_older_one() -> None:
+    assert translator.dialects.get("openrlhf").resolve_version("0.10.1.post2") == "0.10.1"
+    assert translator.dialects.get("openrlhf").resolve_version("0.8.2") == "0.8.1"
+    assert VERSIONS[-1] == "0.11.2"
+
+
+def test_abbreviated_flag_is_accepted_and_a_typo_is_not() -> None:
+    # argparse allow_abbrev: --train.micro_batch is a unique prefix of --train.micro_batch_size.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.micro_batch 2 --rollout.tempreature 0.6")
+    assert explanation.plan["micro_batch_per_device"] == 2
+    assert "keys.abbreviated" in codes(explanation)
+    [typo] = notes_with(explanation, "keys.unknown")
+    assert "--rollout.temperature" in typo.message
+    assert explanation.spec.sampling.temperature == 1.0
+    assert any(e.key == "rollout.tempreature" for e in explanation.spec.extras)
+
+
+def test_bash_array_of_flags_is_expanded() -> None:
+    # "${ARGS[@]}" reaches the reader as one word; flag names never contain blanks, so it is split.
+    script = ("ARGS=(\n  --rollout_batch_size 32\n  --n_samples_per_prompt 4\n)\n"
+              "python3 -m openrlhf.cli.train_ppo_ray --vllm_num_engines 8 --colocate_all_models "
+              '"${ARGS[@]}" --train_batch_size 128\n')
+    plan = translator.load(Source(script, "run.sh")).plan
+    assert (plan["prompts_per_step"], plan["samples_per_prompt"]) == (32, 4)
+
+
+# ------------------------------------------------------------------ algorithm [§5]
+
+@pytest.mark.parametrize("estimator,version,extra,canonical,std,scope", [
+    ("gae", "0.11.2", "", "gae", True, "batch"),                         # GAE, then global whitening
+    ("reinforce", "0.11.2", "", "reinforce_plus_plus", True, "batch"),  # REINFORCE++: returns, whitening
+    ("reinforce_baseline", "0.11.2", "", "reinforce_plus_plus_baseline", True, "batch"),
+    ("reinforce_baseline", "0.11.2", "--algo.advantage.no_std_norm", "reinforce_plus_plus_baseline", False, "batch"),
+    ("rloo", "0.8.4", "", "rloo", True, "batch"),       # ≤ 0.8.4: everything but group_norm/dr_grpo whitened
+    ("rloo", "0.8.5", "", "rloo", False, "group"),      # 0.8.5: RLOO lost the global whitening
+    ("group_norm", "0.11.2", "", "grpo", True, "group"),  # (r − mean) / std per group
+    ("group_norm", "0.11.2", "--algo.advantage.no_std_norm", "grpo", True, "group"),  # flag ignored
+    ("dr_grpo", "0.11.2", "", "grpo", False, "group"),   # r − mean, no std
+    ("flash_reinforce", "0.11.2", "", "flash_reinforce", False, "batch"),  # r − batch mean (0.11.2)
+])
+def test_advantage_estimators_map_to_canonical_names(estimator: str, version: str, extra: str, canonical: str,
+                                                     std: bool, scope: str) -> None:
+    if not at_least(version, "0.10.2"):
+        flags = (f"--vllm_num_engines 8 --colocate_all_models --n_samples_per_prompt 4 --advantage_estimator "
+                 f"{estimator} --reward_pretrain rm --micro_rollout_batch_size 4 {extra}")
+    else:
+        flags = (f"--vllm.num_engines 8 --train.colocate_all --rollout.n_samples_per_prompt 4 "
+                 f"--algo.advantage.estimator {estimator} --reward.model_name_or_path rm {extra}")
+    a = read(flags, version).spec.algorithm
+    assert (a.advantage_estimator, a.advantage_std_normalization, a.advantage_normalization_scope) == \
+        (canonical, std, scope)
+
+
+def test_group_estimators_need_more_than_one_sample() -> None:
+    # [§6 row 5] {rloo, reinforce_baseline, group_norm} assert n > 1; dr_grpo joined the assert in 0.11.0.
+    one = "--vllm.num_engines 8 --train.colocate_all --algo.advantage.estimator "
+    assert notes_with(read(one + "group_norm"), "algorithm.group-too-small")[0].severity == "error"
+    assert not notes_with(read(one + "dr_grpo", "0.10.4"), "algorithm.group-too-small")
+    assert notes_with(read(one + "dr_grpo", "0.11.0"), "algorithm.group-too-small")
+
+
+def test_kl_placement_coefficient_and_estimator() -> None:
+    base = "--vllm.num_engines 8 --train.colocate_all --rollout.n_samples_per_prompt 4 " \
+           "--algo.advantage.estimator group_norm "
+    # Default: KL in the reward, init_coef 0.01, k1 [§5.2].
+    a = read(base).spec.algorithm
+    assert (a.kl_placement, a.kl_coef, a.kl_estimator) == ("reward", 0.01, "k1")
+    # use_loss: KL × init_coef added to the actor loss.
+    a = read(base + "--algo.kl.use_loss --algo.kl.estimator k3 --algo.kl.init_coef 0.001").spec.algorithm
+    assert (a.kl_placement, a.kl_coef, a.kl_estimator) == ("loss", 0.001, "k3")
+    # init_coef 0: no reference model, no KL; the effective coefficient is 0.0.
+    a = read(base + "--algo.kl.use_loss --algo.kl.init_coef 0").spec.algorithm
+    assert (a.kl_placement, a.kl_coef) == ("none", 0.0)
+    # kl.target makes the coefficient adaptive; kl_coef is its start.
+    explanation = read(base + "--algo.kl.target 6.0")
+    assert explanation.spec.algorithm.kl_coef == 0.01 and "algorithm.adaptive-kl" in codes(explanation)
+
+
+def test_loss_aggregation_scope_by_release() -> None:
+    # [§5.3] token-mean per micro-batch up to 0.10.2; over the whole optimizer step from 0.10.4; GSPO forces
+    # sequence-level aggregation; 0.11.2 adds --actor.loss_agg_mode.
+    base = "--vllm.num_engines 8 --train.colocate_all "
+    assert read(base, "0.10.2").spec.algorithm.loss_normalizer_scope == "micro_batch"
+    assert read(base, "0.10.4").spec.algorithm.loss_normalizer_scope == "optimizer_step"
+    a = read(base + "--actor.policy_loss_type gspo", "0.11.0").spec.algorithm
+    assert (a.policy_loss, a.loss_aggregation) == ("gspo", "seq-mean-token-mean")
+    assert read(base + "--actor.loss_agg_mode seq-mean-token-mean").spec.algorithm.loss_aggregation == \
+        "seq-mean-token-mean"
+
+
+def test_asymmetric_clipping_and_entropy() -> None:
+    a = read("--vllm.num_engines 8 --train.colocate_all --actor.eps_clip_low_high 0.2 0.28 --actor.dual_clip 3 "
+             "--actor.entropy_coef 0.001").spec.algorithm
+    assert (a.clip_ratio_low, a.clip_ratio_high, a.clip_ratio_dual, a.entropy_coef) == (0.2, 0.28, 3.0, 0.001)
+
+
+# ------------------------------------------------------------------ vllm_generate_batch_size eras [§3, §5.4]
+
+def test_generate_batch_size_is_the_step_in_0_8() -> None:
+    # 0.8.1–0.9.0: the prompt dataloader batch; without filtering one batch is one rollout step.
+    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 "
+                       "--vllm_generate_batch_size 256", "0.8.11")
+    assert explanation.plan["prompts_per_step"] == 256
+    assert "semantics.generate-batch-is-step" in codes(explanation)
+    # With dynamic filtering it is the generation round; a step keeps rollout_batch_size accepted groups.
+    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 --n_samples_per_prompt 8 "
+                       "--vllm_generate_batch_size 256 --dynamic_filtering --remote_rm_url r.py", "0.8.11")
+    assert explanation.plan["prompts_per_step"] == 128 and explanation.spec.generation.prompts_per_round == 256
+
+
+def test_generate_batch_size_is_ignored_in_0_9_1_to_0_9_10() -> None:
+    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 "
+                       "--vllm_generate_batch_size 256", "0.9.5")
+    assert explanation.plan["prompts_per_step"] == 128 and "semantics.ignored-key" in codes(explanation)
+
+
+def test_oversampling_needs_async_from_0_10_0() -> None:
+    # [§6 row 21] vllm_generate_batch_size > rollout.batch_size without async is an assert.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+                       "--rollout.vllm_generate_batch_size 256")
+    assert notes_with(explanation, "generation.oversampling-needs-async")[0].severity == "error"
+    # A smaller generate batch: one vLLM call of 64 prompts fills the step.
+    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+                       "--rollout.vllm_generate_batch_size 64")
+    assert explanation.plan["prompts_per_step"] == 64
+
+
+# ------------------------------------------------------------------ topology [§3 resources, §6 rows 26-27]
+
+def test_colocated_and_separate_vllm_engines() -> None:
+    colocated = read("--vllm.num_engines 4 --vllm.tensor_parallel_size 2 --train.colocate_all")
+    assert colocated.spec.topology.rollout_gpus == 0
+    separate = read("--vllm.num_engines 4 --vllm.tensor_parallel_size 2 --train.colocate_actor_ref")
+    assert separate.spec.topology.rollout_gpus == 8
+    # colocate_all (sync) needs actor GPUs == engines × TP: 8 vs 3 × 2 = 6.
+    wrong = read("--vllm.num_engines 3 --vllm.tensor_parallel_size 2 --train.colocate_all")
+    assert notes_with(wrong, "topology.colocation-mismatch")[0].severity == "error"
+    missing = read("--train.colocate_all")
+    assert "keys.missing" in codes(missing) and missing.spec.topology.rollout_gpus is None
+
+
+# ------------------------------------------------------------------ secrets
+
+def test_wandb_key_is_never_copied(tmp_path: Path) -> None:
+    secret = "wandb-0123456789abcdef-secret"
+    script = tmp_path / "run.sh"
+    script.write_text(HEAD + f"--vllm_num_engines 8 --colocate_all_models --use_wandb {secret}\n")
+    code, out, _ = run("explain", script, "--format", "json")
+    assert code == 0 and secret not in out
+    for target in ("openrlhf@0.11.2", "openrlhf@0.10.1", "verl", "trl"):
+        code, out, _ = run("translate", script, "--to", target, "--format", "json")
+        assert code == 0 and secret not in out, target
+    written = translator.translate(translator.load(script), to="openrlhf@0.11.2").files["launch.sh"]
+    assert '--logger.wandb.key "${WANDB_API_KEY}"' in written and 'export WANDB_API_KEY="${WANDB_API_KEY:-}"' in written
+
+
+# ------------------------------------------------------------------ the writer
+
+def test_writer_spells_each_era_and_reads_back_to_the_same_plan() -> None:
+    source = read("--vllm.num_engines 4 --vllm.tensor_parallel_size 2 --train.colocate_all --rollout.batch_size 128 "
+                  "--rollout.n_samples_per_prompt 8 --train.batch_size 256 --train.micro_batch_size 4 "
+                  "--rollout.micro_batch_size 8 --algo.advantage.estimator group_norm --algo.kl.use_loss "
+                  "--algo.kl.estimator k3 --algo.kl.init_coef 0.001 --data.max_len 3072 "
+                  "--rollout.max_new_tokens 2048")
+    for version, present, absent in [
+        ("0.11.2", ["--rollout.batch_size 128", "--train.batch_size 256", "--train.colocate_all \\",
+                    "--algo.kl.use_loss \\", "--data.max_len 3072"], ["--rollout_batch_size"]),
+        ("0.10.1", ["--rollout_batch_size 128", "--train_batch_size 256", "--colocate_all_models \\",
+                    "--use_kl_loss \\", "--max_len 3072", "--max_new_tokens 2048"], ["--rollout.batch_size"]),
+        # ≤ 0.9.7: prompt and response limits are separate flags.
+        ("0.9.7", ["--prompt_max_len 1024", "--generate_max_len 2048"], ["--max_len", "--max_new_tokens"]),
+    ]:
+        translation = translator.translate(source, to=f"openrlhf@{version}")
+        text = translation.files["launch.sh"]
+        assert text.startswith("#!/usr/bin/env bash") and "ray job submit --address=\"http://127.0.0.1:8265\"" in text
+        assert "-- python3 -m openrlhf.cli.train_ppo_ray \\" in text
+        for line in text.split("train_ppo_ray \\\n")[1].splitlines()[:-1]:
+            assert line.startswith("   --") and line.endswith(" \\"), line  # one flag per line
+        for word in present:
+            assert word in text, (version, word)
+        for word in absent:
+            assert word not in text, (version, word)
+        assert translation.plan == source.plan, version
+        assert not [n for n in translation.notes if n.severity == "error"]
+
+
+def test_writer_without_dynamic_batching_before_0_8_6_picks_a_micro_batch() -> None:
+    # 8 GPUs, 1024 samples per optimizer step → 128 per rank; no token budget before 0.8.6: micro 4 (a
+    # divisor of 128 closest to 4) is written with a warning, and the plan then has micro 4, GA 32.
+    source = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 --rollout.n_samples_per_prompt 8 "
+                  "--train.batch_size 1024 --train.dynamic_batch_enable --algo.advantage.estimator group_norm")
+    translation = translator.translate(source, to="openrlhf@0.8.5")
+    assert "--micro_train_batch_size 4" in translation.files["launch.sh"]
+    assert (translation.plan["micro_batch_per_device"], translation.plan["grad_accum_steps"]) == (4, 32)
+    assert {"batch.token-budget-not-expressible", "plan.not-preserved"} <= {n.code for n in translation.notes}
+
+
+def test_writer_caps_a_step_count_with_max_samples() -> None:
+    # verl total_training_steps 50 × 64 prompts per step → data.max_samples 3200 prompts, one pass.
+    verl = ("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=64 "
+            "actor_rollout_ref.rollout.n=8 actor_rollout_ref.actor.ppo_mini_batch_size=16 "
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 actor_rollout_ref.rollout.name=vllm "
+            "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8 "
+            "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=8 trainer.n_gpus_per_node=8 "
+            "trainer.total_training_steps=50")
+    translation = translator.translate(Source(verl, "run.sh"), to="openrlhf", framework="verl@0.9.1")
+    text = translation.files["launch.sh"]
+    assert "--data.max_samples 3200" in text and "--train.num_episodes 1" in text
+    assert "run-length.approximated" in {n.code for n in translation.notes}
+    # OpenRLHF has no step limit of its own: the written config leaves total_steps open, with a note.
+    assert [n.source_keys for n in translation.notes if n.code == "plan.not-preserved"] == [["plan.total_steps"]]
+
+
+def test_own_extras_are_written_back_under_the_target_scheme() -> None:
+    source = read("--vllm_num_engines 8 --colocate_all_models --save_path /out --ptx_coef 0.05 --flash_attn", "0.8.9")
+    text = translator.translate(source, to="openrlhf@0.11.2").files["launch.sh"]
+    assert "--ckpt.output_dir /out" in text
+    assert "--ds.attn_implementation flash_attention_2" in text  # --flash_attn became a valued flag in 0.8.10
+    assert "ptx_coef" not in text  # dropped in 0.10.2: noted
+    translation = translator.translate(source, to="openrlhf@0.11.2")
+    assert any("ptx_coef" in n.message for n in translation.notes if n.code == "keys.unknown-in-version")
+
+
+def test_foreign_extras_are_one_note() -> None:
+    verl = translator.load(next(c.path for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2"),
+                           **next(c for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2").load_kwargs())
+    translation = translator.translate(verl, to="openrlhf")
+    assert len([n for n in translation.notes if n.code == "keys.not-translated"]) == 1
+
+
+# ------------------------------------------------------------------ bad input: ConfigError, no traceback
+
+def _script(tmp_path: Path, flags: str) -> Path:
+    script = tmp_path / "run.sh"
+    script.write_text("set -x\n" + HEAD + flags + "\n")
+    return script
+
+
+@pytest.mark.parametrize("value,problem", [("abc", "whole number"), ("0", "greater than 0"),
+                                           ("-64", "greater than 0"), ("12.5", "whole number")])
+def test_bad_batch_value_names_the_flag_and_line(tmp_path: Path, value: str, problem: str) -> None:
+    script = _script(tmp_path, f"--vllm_num_engines 8 --rollout_batch_size {value}")
+    assert_input_error(["explain", script], "--rollout_batch_size", problem, "run.sh:2")
+
+
+def test_bad_dotted_value_names_the_dotted_flag(tmp_path: Path) -> None:
+    script = _script(tmp_path, "--vllm.num_engines 8 --train.micro_batch_size four")
+    assert_input_error(["explain", script], "--train.micro_batch_size", "whole number")
+
+
+def test_bad_two_value_flag(tmp_path: Path) -> None:
+    script = _script(tmp_path, "--vllm.num_engines 8 --actor.eps_clip_low_high low high")
+    assert_input_error(["explain", script], "--actor.eps_clip_low_high", "two numbers")
+
+
+@pytest.mark.parametrize("flags,expected", [
+    ("--vllm.num_engines 8 --rollout.batch_size", "--rollout.batch_size expects a value"),
+    ("--vllm.num_engines 8 --actor.eps_clip_low_high 0.2 --train.batch_size 64",
+     "--actor.eps_clip_low_high expects two values"),
+])
+def test_missing_flag_values_are_argparse_errors(tmp_path: Path, flags: str, expected: str) -> None:
+    # argparse: "expected one argument" / "expected 2 arguments".
+    assert_input_error(["explain", _script(tmp_path, flags)], expected, "run.sh:2")
+
+
+def test_unresolved_variable_is_named(tmp_path: Path) -> None:
+    script = _script(tmp_path, "--vllm.num_engines 8 --rollout.batch_size $BATCH")
+    assert_input_error(["explain", script], "$BATCH", "--env BATCH=VALUE", "run.sh:2")
+    code, out, _ = run("explain", script, "--env", "BATCH=64", "--format", "json")
+    assert code == 0 and json.loads(out)["plan"]["prompts_per_step"] == 64
+
+
+def test_no_launch_command(tmp_path: Path) -> None:
+    script = tmp_path / "notes.sh"
+    script.write_text("# see openrlhf.cli.train_ppo_ray for the real run\necho hello\n")
+    assert_input_error(["explain", script], "no OpenRLHF launch command")
+
+
+def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
+    script = _script(tmp_path, "--actor.num_gpus_per_node 2 --ds.ring_attn_size 4 --vllm.num_engines 2")
+    assert_input_error(["explain", script], "--ds.ring_attn_size", "exceeds")
+
+
+def test_unknown_version(tmp_path: Path) -> None:
+    script = _script(tmp_path, "--vllm.num_engines 8")
+    assert_input_error(["explain", script, "--from", "openrlhf@0.7.5"], "unknown openrlhf version")
+
+
+def test_detected_and_aliased() -> None:
+    assert translator.dialects.get("OpenRLHF/OpenRLHF").name == "openrlhf"
+    source = Source("nohup " + HEAD + "--vllm.num_engines 8 &\n", "x.sh")
+    assert translator.dialects.detect(source).name == "openrlhf"
+
+
+# ------------------------------------------------------------------ round trips through verl and TRL
+
+# Fields the first leg (OpenRLHF → other) cannot keep, and why.
+LOSSY_FIRST_LEG = {
+    # verl runs ceil(400 / 128) = 4 mini-batches per epoch (× 2 epochs = 8); OpenRLHF floors to 3 per epoch
+    # (each rank's 100 samples = 12 micro-batches of 8, 4 per optimizer step) → 6.
+    ("ds_tp_rounding_v0910", "verl"): {"optimizer_steps_per_step"},
+    # TRL needs micro × 4 processes to divide both 128 and 400 samples: micro 4, GAS 8; TRL then counts
+    # 400 / 128 = 3.125 updates per epoch (6.25), where OpenRLHF's drop_last floor gives 6.
+    ("ds_tp_rounding_v0910", "trl"): {"optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps"},
+    # PPO with one sample per prompt: TRL's GRPO needs num_generations ≥ 2, so the group doubles and the
+    # prompts halve (1024 samples per step kept).
+    ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    # Token-budget micro-batches: TRL has only a per-device sample count.
+    ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
+    # OpenRLHF's floored accumulation 100 // 4 // 8 = 3 against verl's exact 100 / (8 × 4) = 3.125.
+    ("train_batch_indivisible_v0112", "verl"): {"grad_accum_steps"},
+    # TRL writes whole accumulation steps: 3 × 4 × 8 = 96 samples per optimizer step, not 100.
+    ("train_batch_indivisible_v0112", "trl"): {"samples_per_optimizer_step"},
+}
+# Fields still different after the whole round trip (the rest come back).
+LOSSY_ROUND_TRIP = {
+    ("ds_tp_rounding_v0910", "trl"): {"optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps"},
+    ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
+    ("train_batch_indivisible_v0112", "trl"): {"samples_per_optimizer_step"},
+}
+OPENRLHF_CASES = [c for c in CASES if c.framework == "openrlhf"]
+
+
+
+
+@pytest.mark.parametrize("other", ["verl", "trl"])
+@pytest.mark.parametrize("case", OPENRLHF_CASES, ids=case_id)
+def test_round_trip_through_verl_and_trl(case: Case, other: str) -> None:
+    source = translator.load(case.path, **case.load_kwargs())
+    there = translator.translate(source, to=other)
+    back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
+                                to=f"openrlhf@{source.version}", framework=f"{there.framework}@{there.version}")
+    assert back.version == source.version
+    first_leg = differing(source.plan, there.plan)
+    assert first_leg == LOSSY_FIRST_LEG.get((case.name, other), set())
+    assert noted(there) == first_leg, "every plan change of the first leg has a note"
+    assert differing(source.plan, back.plan) == LOSSY_ROUND_TRIP.get((case.name, other), set())
+
+
+@pytest.mark.parametrize("version", ["0.8.11", "0.9.7", "0.10.1", "0.10.2", "0.11.2"])
+@pytest.mark.parametrize("case", OPENRLHF_CASES, ids=case_id)
+def test_rewriting_for_another_release_keeps_the_plan(case: Case, version: str) -> None:
+    # Every fixture's plan is expressible in every band from 0.8.6 on (dynamic batching exists there).
+    source = translator.load(case.path, **case.load_kwargs())
+    translation = translator.translate(source, to=f"openrlhf@{version}")
+    assert translation.plan == source.plan
+    assert not noted(translation)
+
+
+def test_critic_has_its_own_data_parallel_ranks() -> None:
+    # [§3 resources] the critic group has its own world size: 5 GPUs → critic dp 5. Train batch 96, micro 4:
+    # the actor's 8 ranks take 96 // 4 // 8 = 3 (96 = 4 × 3 × 8, fine); the critic's 5 ranks would need
+    # 96 = 4 × GA × 5, which no whole GA gives → DeepSpeed rejects the critic (error note naming the critic).
+    explanation = read("--vllm.num_engines 8 --train.colocate_actor_ref --critic.num_gpus_per_node 5 "
+                       "--reward.model_name_or_path rm --train.batch_size 96 --train.micro_batch_size 4 "
+                       "--rollout.batch_size 96 --rollout.micro_batch_size 4")
+    [note] = notes_with(explanation, "batch.indivisible")
+    assert "critic" in note.message and note.severity == "error"
+    assert explanation.plan["grad_accum_steps"] == 3
+    assert explanation.spec.critic.model == "rm"  # no critic flag, no remote reward: the first reward model
+
+
+# ------------------------------------------------------------------ random valid plans
+
+@st.composite
+def openrlhf_scripts(draw: st.DrawFn) -> str:
+    """A dotted launch line whose plan verl and TRL can express: every batch divides evenly.
+
+    With P = dp × micro × accumulation × n samples per optimizer step and k optimizer steps per epoch,
+    a step has S = P × k samples = (dp × micro × accumulation × k) prompts × n.
+    """
+    n = draw(st.integers(2, 16))
+    dp = draw(st.sampled_from([1, 2, 4, 8]))
+    ring = draw(st.sampled_from([1, 2]))
+    micro = draw(st.sampled_from([1, 2, 4, 8]))
+    accumulation = draw(st.integers(1, 4))
+    k = draw(st.integers(1, 4))
+    epochs = draw(st.integers(1, 3))
+    per_opt = dp * micro * accumulation * n
+    return HEAD + (f"--actor.num_gpus_per_node {dp * ring} --ds.ring_attn_size {ring} --vllm.num_engines {dp * ring} "
+                   f"--train.colocate_all --algo.advantage.estimator group_norm --rollout.n_samples_per_prompt {n} "
+                   f"--rollout.batch_size {dp * micro * accumulation * k} --train.batch_size {per_opt} "
+                   f"--train.micro_batch_size {micro} --rollout.micro_batch_size {micro} "
+                   f"--train.max_epochs {epochs} --algo.kl.use_loss --algo.kl.estimator k3 --algo.kl.init_coef 0.001\n")
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(openrlhf_scripts())
+def test_random_openrlhf_plans_survive_verl_and_trl(script: str) -> None:
+    source = translator.load(Source(script, "launch.sh"), framework="openrlhf@0.11.2")
+    # By construction: k × epochs optimizer steps per step, accumulation × n micro-batches per step and rank.
+    plan = source.plan
+    assert plan["optimizer_steps_per_step"] == plan["samples_per_step"] // plan["samples_per_optimizer_step"] * \
+        plan["epochs_per_step"]
+    for other in ("verl", "trl"):
+        there = translator.translate(source, to=other)
+        back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
+                                    to="openrlhf@0.11.2", framework=f"{there.framework}@{there.version}")
+        assert there.plan == source.plan, other
+        assert back.plan == source.plan, other

@@ -1,0 +1,1270 @@
+"""EasyR1: ``python3 -m verl.trainer.main config=BASE.yaml key=value ...`` launch scripts and their YAML configs.
+
+Semantics from ../shared/reference/easyr1.md: ``data.rollout_batch_size`` and ``worker.actor.global_batch_size``
+count prompts (the worker multiplies the latter by ``rollout.n`` and splits it over world ÷ Ulysses
+data-parallel ranks); the micro sizes count samples per data-parallel rank, or, with dynamic batching (on by
+default since 0.3.2), multiply the padded sequence width into a token budget. Values merge as dataclass
+defaults ← base YAML (``config=``) ← dotlist overrides (OmegaConf, no Hydra). EasyR1 shares the ``verl``
+module name with upstream verl; the launcher (``verl.trainer.main`` with ``config=``) and the key tree
+(``worker.actor...``, ``data.rollout_batch_size``) tell them apart.
+"""
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from typing import Any
+
+import yaml
+
+from translator.dialects.base import (
+    Dialect,
+    Reading,
+    ReadOptions,
+    Values,
+    at_least,
+    closest_key,
+    describe_mini_batch_plan,
+    fmt,
+    from_config,
+    newer_than,
+    read_script,
+    require_resolved,
+)
+from translator.dialects.easyr1_tables import (
+    ACTOR,
+    ALWAYS,
+    AUTO_KEYS,
+    CRITIC,
+    DEFAULTS,
+    DICT_FIELDS,
+    ENTRY_MODULE,
+    ESTIMATORS,
+    FEB,
+    GROUP_ESTIMATORS,
+    KEY_RANGE,
+    KL_ESTIMATOR_NAMES,
+    KL_ESTIMATORS,
+    LOSS_AVG_MODES,
+    LOSS_TYPES,
+    MARCH,
+    RENAMES,
+    ROLLOUT,
+    STD_NORMALISED,
+    VALUES,
+    VERSIONS,
+)
+from translator.dialects.writing import plan_summary
+from translator.errors import ConfigError
+from translator.notes import NoteList
+from translator.plan import Derivation, Extra, RunSpec
+from translator.sources.files import Source, flatten, load_yaml_mapping
+from translator.sources.hydra import UNRESOLVED, resolve_interpolations, scalar
+from translator.sources.shell import unwrap_command
+
+_KEY = re.compile(r"^[A-Za-z_][\w-]*(\.[\w-]+)*$")
+_LAUNCHER = re.compile(rf"-m\s+{re.escape(ENTRY_MODULE)}(\s|$)|verl/trainer/main\.py(\s|$)")
+
+
+class NativeEasyR1:
+    """What an EasyR1 config says before interpretation: merged dotted key → value, and where each came from."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.origins: dict[str, str] = {}  # key → "file:line"
+        self.base: str | None = None  # the config= YAML, as named on the launch line
+
+    def set(self, key: str, value: Any, origin: str) -> None:
+        # A mapping replaces nothing wholesale: OmegaConf merges it key by key, as flattening does.
+        if isinstance(value, dict) and value:
+            for sub, item in flatten(value, key + ".").items():
+                self.values[sub] = item
+                self.origins[sub] = origin
+            return
+        self.values[key] = value
+        self.origins[key] = origin
+
+    def merge_yaml(self, source: Source) -> None:
+        data = load_yaml_mapping(source)
+        lines = _yaml_lines(source.text)
+        for key, value in flatten(data).items():
+            line = lines.get(key)
+            self.values[key] = value
+            self.origins[key] = f"{source.name}:{line}" if line else source.name
+
+
+class EasyR1Dialect(Dialect):
+    name = "easyr1"
+    aliases = ("hiyouga/easyr1", "easy-r1")
+    versions = VERSIONS
+    description = "EasyR1 (python3 -m verl.trainer.main config=BASE.yaml key=value ..., or its YAML config)"
+
+    def resolve_version(self, version: str | None) -> str:
+        # '0.3.3' is only a development head here ('0.3.3.dev0'); '0.2.0' alone is ambiguous between two bands.
+        if version:
+            prefixed = [v for v in self.versions if v.startswith(version.removeprefix("v") + ".")]
+            if len(prefixed) == 1:
+                return prefixed[0]
+        return super().resolve_version(version)
+
+    # ---------------------------------------------------------------- detection
+    def sniff(self, source: Source) -> bool:
+        if source.suffix in (".yaml", ".yml"):
+            return bool(re.search(r"^worker\s*:", source.text, re.M))
+        return bool(_LAUNCHER.search(source.text))
+
+    # ---------------------------------------------------------------- reading
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        notes = NoteList()
+        native = NativeEasyR1()
+        if source.suffix in (".yaml", ".yml"):
+            native.merge_yaml(source)
+        else:
+            self._collect_script(source, options, native, notes)
+        version = self._version(native, options.version, notes)
+        defaults = defaults_for(version)
+        # OmegaConf resolves ${a.b} (and ${oc.env:NAME}) when the config becomes the PPOConfig dataclass.
+        for key, value in list(native.values.items()):
+            native.values[key] = resolve_interpolations(
+                value, lambda ref: native.values.get(ref, defaults.get(ref, UNRESOLVED)), options.env)
+        values = Values(native.values, native.origins, defaults, source.name)
+        spec = RunSpec(framework=self.name, version=version)
+        _Interpreter(values, version, spec, notes).run()
+        self._account(values, version, spec, notes)
+        return Reading(spec, notes)
+
+    def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
+        script = read_script(source, options.env, notes)
+        found = None
+        for command in script.commands:
+            argv = unwrap_command(command.argv)
+            start = _entry_index(argv)
+            if start is not None:
+                found = command, argv[start:]
+                break
+        if found is None:
+            raise ConfigError("no EasyR1 launch command found", file=source.name,
+                              hint="expected a line like 'python3 -m verl.trainer.main config=examples/config.yaml "
+                                   "key=value ...'")
+        command, words = found
+        require_resolved(command, source)
+        origin = f"{source.name}:{command.line}"
+        overrides: list[tuple[str, Any]] = []
+        for word in words:
+            key, eq, text = word.partition("=")
+            if not eq or not _KEY.match(key):
+                notes.warning("keys.unrecognised-argument",
+                              f"{origin}: '{word}' is not a key=value override; ignored", source_keys=[word])
+                continue
+            if key == "config":
+                native.base = text  # OmegaConf.from_cli pops `config`; the last one given wins
+                continue
+            overrides.append((key, _dotlist_value(text)))
+        if native.base:
+            # Resolved relative to the script, then the working directory (EasyR1 runs from its repo root).
+            native.merge_yaml(source.sibling(native.base, "base config (config=)"))
+        else:
+            notes.info("input.no-base-config", "the launch line names no config= YAML, so every key it does not "
+                       "override keeps EasyR1's dataclass default (not examples/config.yaml's values)")
+        for key, value in overrides:
+            native.set(key, value, origin)
+
+    def _version(self, native: NativeEasyR1, explicit: str | None, notes: NoteList) -> str:
+        """The band whose schema accepts the most of the config's keys (ties: the newest)."""
+        if explicit:
+            return self.resolve_version(explicit)
+        keys = [k for k in native.values if known_anywhere(k)]
+        scores = {version: sum(valid_in(k, version) for k in keys) for version in VERSIONS}
+        best = max(scores.values(), default=0)
+        version = [v for v in VERSIONS if scores[v] == best][-1]
+        if keys and best == len(keys) and version == self.default_version:
+            why = "the newest known schema, which accepts every key"
+        elif keys and best == len(keys):
+            era = [k for k in keys if not valid_in(k, self.default_version)]
+            why = f"its schema accepts every key ({', '.join(era[:3])}{' …' if len(era) > 3 else ''} are gone later)"
+        elif keys:
+            why = f"its schema accepts the most keys ({best} of {len(keys)})"
+        else:
+            why = "the newest known schema"
+        notes.info("version.assumed", f"assumed easyr1 {version}: {why}; pass --from easyr1@VERSION to choose")
+        return version
+
+    def _account(self, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
+        everything = all_keys()
+        for key in list(values.values):
+            auto = AUTO_KEYS.get(key)
+            if auto and _within(version, auto[0], auto[1]):
+                values.get(key)
+                notes.warning("semantics.ignored-key", f"'{key}' is set by EasyR1 itself (from {auto[2]}); the "
+                              "value given has no effect", source_keys=[key])
+        for key, value in values.unused().items():
+            spec.extras.append(Extra(self.name, key, value))
+            if not known_anywhere(key):
+                guess = closest_key(key, everything)
+                hint = f"; did you mean '{guess}'?" if guess else ""
+                notes.warning("keys.unknown", f"'{key}' is not an EasyR1 key (its structured config rejects unknown "
+                              f"keys){hint}", source_keys=[key])
+        for key, value in values.values.items():
+            accepted = VALUES.get(key, {}).get(version)
+            if accepted is not None and value not in accepted:
+                notes.warning("keys.invalid-value", f"{key} '{value}' is not accepted by EasyR1 {version} (one of "
+                              f"{', '.join(map(str, accepted))})", source_keys=[key])
+            if known_anywhere(key) and not valid_in(key, version):
+                span = key_span(key)
+                text = f"{span[0]}–{span[1]}" if span and span[1] else f"{span[0]} on" if span else "other bands"
+                notes.warning("keys.unknown-in-version",
+                              f"'{key}' is an EasyR1 key only in {text}, not in {version}", source_keys=[key])
+
+    # ---------------------------------------------------------------- writing
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        writer = _Writer(spec, version, notes)
+        out = writer.config()
+        header = [f"# EasyR1 {version} config written by rlconf from a {spec.framework} {spec.version or ''} config."
+                  .replace("  ", " "),
+                  "# Units: data.rollout_batch_size and worker.actor.global_batch_size count prompts (EasyR1",
+                  "# multiplies global_batch_size by worker.rollout.n); micro sizes count samples per data-parallel",
+                  "# rank (a token budget of micro × (max_prompt_length + max_response_length) with dynamic_batching).",
+                  *(f"#   {line}" for line in plan_summary(spec))]
+        config = "\n".join(header + _emit_yaml(_nest(out), writer.comments)) + "\n"
+        launch = ["#!/usr/bin/env bash",
+                  f"# EasyR1 {version} launch script written by rlconf; run it from the EasyR1 repository root",
+                  "# (EasyR1's verl.trainer.main, not upstream verl's main_ppo). Every value is in config.yaml.",
+                  "set -x", "",
+                  f"python3 -m {ENTRY_MODULE} \\\n    config=config.yaml \"$@\""]
+        return {"config.yaml": config, "launch.sh": "\n".join(launch) + "\n"}
+
+
+# ---------------------------------------------------------------------------- schema helpers
+def _within(version: str, since: str, until: str | None) -> bool:
+    return at_least(version, since) and (until is None or not newer_than(version, until))
+
+
+def _dict_parent(key: str) -> str | None:
+    return next((f for f in DICT_FIELDS if key.startswith(f + ".")), None)
+
+
+def key_span(key: str) -> tuple[str, str | None] | None:
+    """The bands a key exists in (first, last or None), None for keys of every band."""
+    parent = _dict_parent(key)
+    if parent:
+        return key_span(parent)
+    if key in KEY_RANGE:
+        return KEY_RANGE[key]
+    if key in AUTO_KEYS:
+        return AUTO_KEYS[key][:2]
+    return None
+
+
+def known_anywhere(key: str) -> bool:
+    parent = _dict_parent(key) or key
+    return parent in KEY_RANGE or parent in AUTO_KEYS or parent in _ALWAYS
+
+
+def valid_in(key: str, version: str) -> bool:
+    """Whether the band's PPOConfig has this key (auto keys included: OmegaConf accepts them)."""
+    parent = _dict_parent(key) or key
+    if parent in _ALWAYS:
+        return True
+    spans = [KEY_RANGE[parent]] if parent in KEY_RANGE else []
+    if parent in AUTO_KEYS:
+        spans.append(AUTO_KEYS[parent][:2])
+    return any(_within(version, since, until) for since, until in spans)
+
+
+def all_keys() -> list[str]:
+    return sorted(_ALWAYS | set(KEY_RANGE) | set(AUTO_KEYS))
+
+
+_ALWAYS = frozenset(ALWAYS)
+
+
+def defaults_for(version: str) -> dict[str, Any]:
+    """The dataclass defaults of a band (only keys that band has)."""
+    defaults: dict[str, Any] = {}
+    for key, changes in DEFAULTS.items():
+        if not valid_in(key, version) or key in AUTO_KEYS and _within(version, *AUTO_KEYS[key][:2]):
+            continue
+        for since, value in changes:
+            if at_least(version, since):
+                defaults[key] = value
+    return defaults
+
+
+def _yaml_lines(text: str) -> dict[str, int]:
+    """Dotted key → 1-based line of the key in a YAML mapping (for messages)."""
+    lines: dict[str, int] = {}
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return lines
+
+    def walk(node: Any, prefix: str) -> None:
+        if not isinstance(node, yaml.MappingNode):
+            return
+        for key_node, value_node in node.value:
+            dotted = f"{prefix}{key_node.value}"
+            lines[dotted] = key_node.start_mark.line + 1
+            walk(value_node, dotted + ".")
+
+    walk(root, "")
+    return lines
+
+
+def _dotlist_value(text: str) -> Any:
+    """A dotlist value as OmegaConf.from_cli reads it: YAML, with its float resolver (1e-5 is a float)."""
+    if text == "":
+        return None
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return scalar(value) if isinstance(value, str) and value == text else value
+
+
+def _entry_index(argv: list[str]) -> int | None:
+    """Index of the first word after EasyR1's entry point in a command, if it is one."""
+    for i, word in enumerate(argv):
+        if word == "-m" and i + 1 < len(argv) and argv[i + 1] == ENTRY_MODULE:
+            return i + 2
+        if word.endswith("verl/trainer/main.py") and i > 0:
+            return i + 1
+    return None
+
+
+# ---------------------------------------------------------------------------- reading
+class _Interpreter:
+    """Turns native EasyR1 values into the canonical model, with derivations and notes."""
+
+    def __init__(self, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
+        self.v, self.version, self.spec, self.notes = values, version, spec, notes
+
+    def run(self) -> None:
+        self.topology()
+        self.lengths()
+        self.batch()
+        self.generation()
+        self.algorithm()
+        self.critic()
+        self.rest()
+        self.spec.plan.complete()
+        describe_mini_batch_plan(self.spec, "rollout_batch_size ")
+
+    def origin(self, field: str, text: str, *keys: str) -> None:
+        origin = "config" if any(k in self.v for k in keys) else "default"
+        self.spec.derivations[field] = Derivation(text, list(keys), origin)
+
+    def peek(self, key: str) -> Any:
+        """A value looked at only to check it: the key stays an extra, so writing it back keeps it."""
+        return self.v.values.get(key, self.v.defaults.get(key))
+
+    def sp_key(self, role: str) -> str:
+        return f"{role}.ulysses_size" if at_least(self.version, "0.3.1") else f"{role}.ulysses_sequence_parallel_size"
+
+    def topology(self) -> None:
+        v, t, notes = self.v, self.spec.topology, self.notes
+        t.gpus_per_node = v.positive_int("trainer.n_gpus_per_node")
+        t.nodes = v.positive_int("trainer.nnodes")
+        world = t.training_gpus = t.gpus_per_node * t.nodes
+        t.rollout_gpus = 0  # actor, rollout and ref share one resource pool: vLLM is colocated
+        t.training_backend = "fsdp"
+        tp = t.rollout_tensor_parallel_size = v.positive_int(f"{ROLLOUT}.tensor_parallel_size")
+        if tp > world:
+            notes.warning("topology.indivisible", f"worker.rollout.tensor_parallel_size {tp} > {world} GPUs: "
+                          "\"Tensor parallelism size should be less than world size.\"",
+                          source_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+        elif world % tp:
+            notes.warning("topology.indivisible", f"rollout world size {world} is not divisible by tp size {tp} "
+                          "(EasyR1 refuses to start)", source_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+        sp_key = self.sp_key(ACTOR)
+        sp = t.sequence_parallel_size = v.positive_int(sp_key)
+        if sp > world:
+            raise v._error(sp_key, f"{sp_key} {sp} is larger than the {world} GPUs",
+                           "Ulysses groups are made of the training GPUs; use at most n_gpus_per_node × nnodes")
+        if world % sp:
+            notes.warning("topology.indivisible", f"{world} GPUs are not divisible by the Ulysses size {sp}; the "
+                          "device mesh cannot be built", source_keys=[sp_key])
+        self.spec.plan.data_parallel_size = world // sp
+        self.origin("plan.data_parallel_size",
+                    f"n_gpus_per_node {t.gpus_per_node} × nnodes {t.nodes} GPUs ÷ Ulysses {sp}",
+                    "trainer.n_gpus_per_node", "trainer.nnodes", sp_key)
+
+    def lengths(self) -> None:
+        s, v = self.spec, self.v
+        s.lengths.max_prompt_tokens = v.positive_int("data.max_prompt_length")
+        s.lengths.max_response_tokens = v.positive_int("data.max_response_length")
+
+    def per_device(self, role: str, gbs: int, n: int, sp_key: str) -> tuple[int, str]:
+        """global_batch_size_per_device (samples per DP rank) as the band's fsdp_workers computes it."""
+        world = self.spec.topology.training_gpus
+        sp = self.v.positive_int(sp_key) if role == ACTOR else int(self.peek(sp_key) or 1)
+        samples = gbs * n  # global_batch_size *= rollout.n (prompts → samples)
+        if not at_least(self.version, "0.3.1"):
+            per_device, text = samples // world * sp, f"{samples} // {world} GPUs × Ulysses {sp}"
+        elif not at_least(self.version, "0.3.2"):
+            per_device, text = samples * sp // world, f"{samples} × Ulysses {sp} // {world} GPUs"
+        else:
+            per_device, text = samples // (world // sp), f"{samples} // ({world} GPUs ÷ Ulysses {sp})"
+        if per_device == 0:
+            key = f"{role}.global_batch_size"
+            raise self.v._error(key, f"{key} {gbs} prompts × rollout.n {n} = {samples} samples is less than one "
+                                f"per data-parallel rank ({text} = 0)",
+                                "EasyR1: \"global batch size * ulysses size must be larger than num gpus\"; "
+                                "raise it or use fewer GPUs")
+        return per_device, text
+
+    def batch(self) -> None:
+        v, plan, notes = self.v, self.spec.plan, self.notes
+        dp, world = plan.data_parallel_size, self.spec.topology.training_gpus
+        n = plan.samples_per_prompt = v.positive_int(f"{ROLLOUT}.n")
+        self.origin("plan.samples_per_prompt", f"worker.rollout.n {n}", f"{ROLLOUT}.n")
+        rbs = plan.prompts_per_step = v.positive_int("data.rollout_batch_size")
+        self.origin("plan.prompts_per_step", f"data.rollout_batch_size {rbs} prompts", "data.rollout_batch_size")
+        gbs_key = f"{ACTOR}.global_batch_size"
+        gbs = v.positive_int(gbs_key)
+        per_device, text = self.per_device(ACTOR, gbs, n, self.sp_key(ACTOR))
+        plan.samples_per_optimizer_step = per_device * dp
+        if per_device * dp != gbs * n:
+            notes.warning("batch.floor-division",
+                          f"global_batch_size {gbs} prompts × n {n} = {gbs * n} samples do not split evenly over "
+                          f"{dp} data-parallel ranks: EasyR1 floors it to {per_device} per rank ({text}), so an "
+                          f"optimizer step uses {per_device * dp} samples", source_keys=[gbs_key])
+            self.origin("plan.samples_per_optimizer_step", f"global_batch_size_per_device {per_device} ({text}) × "
+                        f"{dp} DP ranks", gbs_key, f"{ROLLOUT}.n")
+        else:
+            self.origin("plan.samples_per_optimizer_step", f"worker.actor.global_batch_size {gbs} prompts × "
+                        f"rollout.n {n}", gbs_key, f"{ROLLOUT}.n")
+        if n > 1:
+            notes.info("units.prompts-vs-samples",
+                       f"worker.actor.global_batch_size counts prompts although its docstring says samples: EasyR1 "
+                       f"multiplies it by rollout.n ({gbs} × {n} = {gbs * n} samples per optimizer step)",
+                       source_keys=[gbs_key])
+        if rbs % gbs:
+            notes.warning("batch.indivisible", f"\"Rollout batch size must be divisible by actor global batch size.\""
+                          f" ({rbs} % {gbs} = {rbs % gbs}; EasyR1 refuses to start)",
+                          source_keys=["data.rollout_batch_size", gbs_key])
+        samples = rbs * n
+        if samples % dp == 0 and (samples // dp) % per_device:
+            notes.warning("batch.indivisible", f"each rank holds {samples // dp} samples, which do not split into "
+                          f"mini-batches of {per_device} (DataProto.split asserts an equal split)",
+                          source_keys=["data.rollout_batch_size", gbs_key])
+        epochs_key = f"{ACTOR}.ppo_epochs"
+        plan.epochs_per_step = v.positive_int(epochs_key)
+        self.origin("plan.epochs_per_step", f"worker.actor.ppo_epochs {plan.epochs_per_step}", epochs_key)
+        if self.version == FEB and plan.epochs_per_step != 1:
+            notes.warning("batch.not-supported", f"EasyR1 {FEB} raises NotImplementedError for ppo_epochs != 1",
+                          source_keys=[epochs_key])
+        plan.total_steps = v.positive_int("trainer.max_steps")
+        if plan.total_steps is not None:
+            self.origin("plan.total_steps", f"trainer.max_steps {plan.total_steps}", "trainer.max_steps")
+        self.micro_batch(per_device, samples, world)
+
+    def micro_batch(self, per_device: int, samples: int, world: int) -> None:
+        v, plan, notes, budget = self.v, self.spec.plan, self.notes, self.spec.token_budget
+        upd_key = f"{ACTOR}.micro_batch_size_per_device_for_update"
+        exp_key = f"{ACTOR}.micro_batch_size_per_device_for_experience"
+        dynamic = bool(v.flag(f"{ACTOR}.dynamic_batching")) if at_least(self.version, "0.3.2") else False
+        budget.dynamic_batching = dynamic
+        update, experience = v.positive_int(upd_key), v.positive_int(exp_key)
+        for key, value in ((upd_key, update), (exp_key, experience)):
+            if value is None:
+                notes.warning("keys.missing", f"{key} has no default in EasyR1 {self.version} (-1): set it",
+                              source_keys=[key])
+        if update is not None and per_device % update:
+            notes.warning("batch.indivisible", f"\"global batch size per device must be divisible by the micro batch "
+                          f"size\": {per_device} % {update} = {per_device % update} (checked even with dynamic "
+                          "batching; EasyR1 refuses to start)", source_keys=[upd_key])
+        if experience is not None and samples % experience:
+            notes.warning("batch.indivisible", f"\"Rollout batch size * rollout.n must be divisible by actor micro "
+                          f"batch size for experience.\" ({samples} % {experience})", source_keys=[exp_key])
+        offload_key = f"{ACTOR}.fsdp.enable_cpu_offload"
+        if update is not None and self.peek(offload_key) in (True, "true", "True") and per_device != update:
+            notes.warning("batch.offload-with-accumulation", f"FSDP CPU offload needs one micro-batch per optimizer "
+                          f"step (micro {update} ≠ {per_device} per rank); EasyR1 refuses to start",
+                          source_keys=[offload_key, upd_key])
+        if dynamic:
+            width = self.spec.lengths.max_prompt_tokens + self.spec.lengths.max_response_tokens
+            width_text = (f"(max_prompt_length {self.spec.lengths.max_prompt_tokens} + max_response_length "
+                          f"{self.spec.lengths.max_response_tokens}) tokens")
+            if update is not None:
+                budget.max_tokens_per_device = update * width
+                self.spec.derivations["token_budget.max_tokens_per_device"] = from_config(
+                    f"micro_batch_size_per_device_for_update {update} × {width_text} per DP rank", upd_key,
+                    "data.max_prompt_length", "data.max_response_length")
+            if experience is not None:
+                budget.logprob_max_tokens_per_device = experience * width
+                self.spec.derivations["token_budget.logprob_max_tokens_per_device"] = from_config(
+                    f"micro_batch_size_per_device_for_experience {experience} × {width_text}", exp_key)
+            notes.info("batch.token-budget",
+                       f"worker.actor.dynamic_batching{'' if f'{ACTOR}.dynamic_batching' in v else ' (on by default)'}"
+                       f" packs micro-batches up to micro_batch_size_per_device_for_update {update} × {width} padded "
+                       f"tokens = {budget.max_tokens_per_device} tokens per rank, so micro_batch_per_device and "
+                       "grad_accum_steps depend on sequence lengths (null)",
+                       source_keys=[f"{ACTOR}.dynamic_batching", upd_key])
+            return
+        plan.micro_batch_per_device = update
+        self.spec.generation.logprob_micro_batch_per_device = experience
+        if update is not None:
+            self.origin("plan.micro_batch_per_device", f"micro_batch_size_per_device_for_update {update} samples",
+                        upd_key)
+
+    def generation(self) -> None:
+        v, g, notes, plan = self.v, self.spec.generation, self.notes, self.spec.plan
+        world, rbs = self.spec.topology.training_gpus, plan.prompts_per_step
+        g.rollout_backend = str(v.get(f"{ROLLOUT}.name"))
+        round_prompts, round_key = rbs, "data.rollout_batch_size"
+        if at_least(self.version, "0.3.1"):
+            mini = v.positive_int("data.mini_rollout_batch_size")
+            g.filter_groups = bool(v.flag("algorithm.online_filtering"))
+            if mini is not None:
+                round_prompts, round_key = mini, "data.mini_rollout_batch_size"
+                g.prompts_per_round = mini
+                self.spec.derivations["generation.prompts_per_round"] = from_config(
+                    f"data.mini_rollout_batch_size {mini} prompts", "data.mini_rollout_batch_size")
+                if mini > rbs:
+                    notes.info("generation.surplus-discarded", f"each round generates {mini} prompts but a step keeps "
+                               f"rollout_batch_size {rbs}: the other {mini - rbs} groups are discarded",
+                               source_keys=["data.mini_rollout_batch_size"])
+            if mini is not None or g.filter_groups:
+                tries = v.number("trainer.max_try_make_batch")  # only then can a step need more than one round
+                g.max_rounds_per_step = int(tries) if tries and tries > 0 else 0
+                if tries and tries > 0 and not g.filter_groups and mini is not None and mini * tries < rbs:
+                    notes.warning("generation.too-few-rounds", f"{int(tries)} rounds of {mini} prompts never reach "
+                                  f"rollout_batch_size {rbs}; EasyR1 raises \"Generated too many\"",
+                                  source_keys=["trainer.max_try_make_batch"])
+            if g.filter_groups:
+                g.filter_metric = str(v.get("algorithm.filter_key"))
+                notes.info("generation.filter-groups",
+                           f"online_filtering keeps a group only when the mean of its '{g.filter_metric}' reward "
+                           "metric lies strictly between filter_low and filter_high", source_keys=[
+                               "algorithm.online_filtering", "algorithm.filter_key"])
+        # Every worker call chunks its batch into world-size pieces (DataProto.chunk asserts an equal chunk):
+        # the prompts of a round, then the rbs × n samples of the step.
+        if round_prompts % world:
+            notes.warning("batch.indivisible", f"{round_key} {round_prompts} prompts do not split over {world} GPUs "
+                          "(DataProto.chunk asserts an equal chunk)", source_keys=[round_key])
+        elif (rbs * plan.samples_per_prompt) % world:
+            notes.warning("batch.indivisible", f"{rbs} prompts × n {plan.samples_per_prompt} samples do not split "
+                          f"over {world} GPUs (DataProto.chunk asserts an equal chunk)",
+                          source_keys=["data.rollout_batch_size", f"{ROLLOUT}.n"])
+
+    def algorithm(self) -> None:
+        v, a, notes, version = self.v, self.spec.algorithm, self.notes, self.version
+        estimator = a.advantage_estimator = str(v.get("algorithm.adv_estimator"))
+        since = ESTIMATORS.get(estimator)
+        if since is None or not at_least(version, since):
+            notes.warning("algorithm.unknown-estimator", f"algorithm.adv_estimator '{estimator}' is not an EasyR1 "
+                          f"{version} estimator (\"Unknown advantage estimator\")",
+                          source_keys=["algorithm.adv_estimator"])
+        a.advantage_normalization_scope = "group" if estimator in GROUP_ESTIMATORS else "batch"
+        a.advantage_std_normalization = estimator in STD_NORMALISED
+        if estimator in ("grpo", "rloo") and self.spec.plan.samples_per_prompt == 1:
+            notes.warning("algorithm.group-too-small", "\"GRPO and RLOO algorithm need `config.worker.rollout.n > 1`.\""
+                          " (rollout.n defaults to 1 in the dataclasses)", source_keys=[f"{ROLLOUT}.n"])
+        self.kl()
+        if at_least(version, "0.3.0"):
+            a.clip_ratio_low = v.number(f"{ACTOR}.clip_ratio_low")
+            a.clip_ratio_high = v.number(f"{ACTOR}.clip_ratio_high")
+            a.clip_ratio_dual = v.number(f"{ACTOR}.clip_ratio_dual")
+            a.entropy_coef = 0.0  # the entropy bonus was removed on 2025-03-18
+        else:
+            a.clip_ratio_low = a.clip_ratio_high = v.number(f"{ACTOR}.clip_ratio")
+            a.entropy_coef = v.number(f"{ACTOR}.entropy_coeff")
+        if at_least(version, "0.3.1"):
+            mode = str(v.get(f"{ACTOR}.loss_avg_mode"))
+            a.loss_aggregation = LOSS_AVG_MODES.get(mode)
+            if a.loss_aggregation is None:
+                notes.warning("algorithm.unknown-loss-mode", f"loss_avg_mode '{mode}' is neither token nor seq",
+                              source_keys=[f"{ACTOR}.loss_avg_mode"])
+                a.loss_aggregation = mode
+        else:
+            a.loss_aggregation = "token-mean"  # masked mean over each micro-batch
+        if at_least(version, "0.3.2"):
+            # PR #417/#419: loss × micro tokens × world ÷ all-reduced mini-batch tokens = a global token mean.
+            a.loss_normalizer_scope = "optimizer_step"
+            if a.loss_aggregation == "seq-mean-token-mean":
+                notes.info("algorithm.loss-aggregation", "loss_avg_mode seq averages sequences within each "
+                           "micro-batch, then weights micro-batches by their token counts over the optimizer step",
+                           source_keys=[f"{ACTOR}.loss_avg_mode"])
+        else:
+            a.loss_normalizer_scope = "micro_batch"  # pg_loss ÷ gradient_accumulation: a mean of micro-batch means
+        if at_least(version, "0.3.3.dev0"):
+            loss_type = str(v.get(f"{ACTOR}.loss_type"))
+            a.policy_loss = LOSS_TYPES.get(loss_type, loss_type)
+        else:
+            a.policy_loss = "vanilla"
+
+    def kl(self) -> None:
+        v, a, notes = self.v, self.spec.algorithm, self.notes
+        if not at_least(self.version, "0.3.0"):
+            # KL under the actor: the loss when use_kl_loss, else in the reward (algorithm.kl_coef/kl_penalty).
+            if v.flag(f"{ACTOR}.use_kl_loss"):
+                a.kl_placement, a.kl_coef = "loss", v.number(f"{ACTOR}.kl_loss_coef")
+                a.kl_estimator = self.kl_estimator(f"{ACTOR}.kl_loss_type")
+                self.origin("algorithm.kl_coef", f"worker.actor.kl_loss_coef {fmt(a.kl_coef)} (use_kl_loss)",
+                            f"{ACTOR}.kl_loss_coef")
+                self.unused_alternatives("the KL term is in the actor loss (worker.actor.use_kl_loss)",
+                                         "algorithm.kl_coef", "algorithm.kl_penalty")
+            else:
+                a.kl_placement, a.kl_coef = "reward", v.number("algorithm.kl_coef")
+                a.kl_estimator = self.kl_estimator("algorithm.kl_penalty")
+                self.origin("algorithm.kl_coef", f"algorithm.kl_coef {fmt(a.kl_coef)} (use_kl_loss false: KL in "
+                            "the reward)", "algorithm.kl_coef")
+                self.unused_alternatives("worker.actor.use_kl_loss is false, so KL goes into the reward",
+                                         f"{ACTOR}.kl_loss_coef", f"{ACTOR}.kl_loss_type")
+            return
+        if v.flag("algorithm.disable_kl"):
+            a.kl_placement, a.kl_coef = "none", 0.0  # no reference model is built
+            self.origin("algorithm.kl_coef", "0 (algorithm.disable_kl: no reference model)", "algorithm.disable_kl")
+            self.unused_alternatives("algorithm.disable_kl builds no reference model, so there is no KL term",
+                                     "algorithm.use_kl_loss", "algorithm.kl_coef", "algorithm.kl_penalty")
+            return
+        loss = bool(v.flag("algorithm.use_kl_loss"))
+        a.kl_placement, a.kl_coef = ("loss" if loss else "reward"), v.number("algorithm.kl_coef")
+        a.kl_estimator = self.kl_estimator("algorithm.kl_penalty")
+        self.origin("algorithm.kl_coef", f"algorithm.kl_coef {fmt(a.kl_coef)} ("
+                    + ("use_kl_loss: in the actor loss)" if loss else "use_kl_loss false: in the reward)"),
+                    "algorithm.kl_coef", "algorithm.use_kl_loss")
+        kind = str(v.get("algorithm.kl_type"))
+        if kind == "adaptive":
+            if loss:
+                notes.warning("semantics.ignored-key", "algorithm.kl_type adaptive only steers the in-reward KL; "
+                              "with use_kl_loss the coefficient stays fixed", source_keys=["algorithm.kl_type"])
+            else:
+                notes.info("algorithm.adaptive-kl", f"kl_type adaptive: algorithm.kl_coef {fmt(a.kl_coef)} is the "
+                           "initial coefficient, steered towards kl_target", source_keys=["algorithm.kl_type"])
+
+    def unused_alternatives(self, reason: str, *keys: str) -> None:
+        """Keys the chosen KL branch does not read: a value given for them has no effect (one note for all)."""
+        given = [key for key in keys if key in self.v]
+        for key in keys:
+            self.v.get(key)
+        if given:
+            self.notes.info("semantics.ignored-key", ", ".join(given) + f" {'has' if len(given) == 1 else 'have'} no "
+                            f"effect: {reason}", source_keys=given)
+
+    def kl_estimator(self, key: str) -> str:
+        raw = str(self.v.get(key))
+        name = KL_ESTIMATORS.get(raw)
+        if name is None:
+            self.notes.warning("algorithm.unknown-kl-estimator", f"{key}={raw} is not a known KL estimator "
+                               "(\"Unknown KL penalty\")", source_keys=[key])
+            return raw
+        return name
+
+    def critic(self) -> None:
+        """The value model (adv_estimator gae): its own global batch (prompts × n) and micro sizes."""
+        v, c, plan = self.v, self.spec.critic, self.spec.plan
+        c.enabled = self.spec.algorithm.advantage_estimator == "gae"
+        if not c.enabled:
+            return
+        gbs_key = f"{CRITIC}.global_batch_size"
+        gbs = v.positive_int(gbs_key)
+        # The critic worker builds its mesh from its own ulysses size (the actor's before 0.3.0's split); it is
+        # peeked at, not consumed, so the critic's own value is written back as an extra.
+        sp_key = self.sp_key(CRITIC) if at_least(self.version, "0.3.0") else self.sp_key(ACTOR)
+        sp = int(self.peek(sp_key) or 1)
+        per_device, text = self.per_device(CRITIC, gbs, plan.samples_per_prompt, sp_key)
+        dp = self.spec.topology.training_gpus // sp
+        c.samples_per_optimizer_step = per_device * dp
+        self.origin("critic.samples_per_optimizer_step", f"worker.critic.global_batch_size {gbs} prompts × rollout.n "
+                    f"{plan.samples_per_prompt} ({text} per rank)", gbs_key)
+        if plan.prompts_per_step % gbs:
+            self.notes.warning("batch.indivisible", "\"Rollout batch size must be divisible by critic global batch "
+                               f"size.\" ({plan.prompts_per_step} % {gbs})", source_keys=[gbs_key])
+        c.epochs_per_step = v.positive_int(f"{CRITIC}.ppo_epochs") if at_least(self.version, MARCH) else 1
+        dynamic = at_least(self.version, "0.3.2") and bool(v.flag(f"{CRITIC}.dynamic_batching"))
+        micro = v.positive_int(f"{CRITIC}.micro_batch_size_per_device_for_update")
+        c.micro_batch_per_device = None if dynamic else micro
+        c.lr = v.number(f"{CRITIC}.optim.lr")
+        c.model = v.get(f"{CRITIC}.model.model_path")
+
+    def rest(self) -> None:
+        v, s, notes, version = self.v, self.spec, self.notes, self.version
+        s.sampling.temperature = v.number(f"{ROLLOUT}.temperature")
+        s.sampling.top_p = v.number(f"{ROLLOUT}.top_p")
+        top_k = v.number(f"{ROLLOUT}.top_k")
+        s.sampling.top_k = int(top_k) if top_k is not None else None
+        o = s.optimizer
+        o.lr = v.number(f"{ACTOR}.optim.lr")
+        o.weight_decay = v.number(f"{ACTOR}.optim.weight_decay")
+        o.grad_clip = v.number(f"{ACTOR}.max_grad_norm")
+        if at_least(version, "0.3.3.dev0"):
+            o.lr_schedule = str(v.get(f"{ACTOR}.optim.lr_scheduler_type"))
+        else:
+            o.lr_schedule = "constant"  # get_constant_schedule_with_warmup, whatever warmup_style says
+            style = v.get(f"{ACTOR}.optim.warmup_style")
+            if f"{ACTOR}.optim.warmup_style" in v and style != "constant":
+                notes.warning("semantics.ignored-key", f"warmup_style '{style}' is read by nothing in EasyR1 "
+                              f"{version}: the schedule is constant after warmup (cosine arrived after 0.3.2)",
+                              source_keys=[f"{ACTOR}.optim.warmup_style"])
+        warmup = v.positive_int(f"{ACTOR}.optim.lr_warmup_steps") if at_least(version, "0.3.1") else None
+        if warmup is not None:
+            # lr_scheduler.step() runs once per update_actor call, i.e. once per rollout step.
+            o.warmup_steps, o.warmup_unit = warmup, "steps"
+        else:
+            o.warmup_ratio = v.number(f"{ACTOR}.optim.lr_warmup_ratio" if at_least(version, MARCH)
+                                      else f"{ACTOR}.optim.lr_warmup_steps_ratio")
+        self.run_length()
+        s.asynchrony.max_steps_ahead = 0
+        r = s.references
+        r.model = v.get(f"{ACTOR}.model.model_path")
+        r.train_data = v.get("data.train_files")
+        r.eval_data = v.get("data.val_files")
+        reward_key = ("worker.reward.reward_function" if at_least(version, "0.3.1") else
+                      "worker.reward.score_function" if at_least(version, "0.3.0") else "worker.reward.compute_score")
+        r.reward = v.get(reward_key)
+
+    def run_length(self) -> None:
+        v, s, notes = self.v, self.spec, self.notes
+        key = "trainer.total_epochs" if at_least(self.version, "0.3.1") else "trainer.total_episodes"
+        epochs = v.number(key)
+        if s.plan.total_steps is not None and at_least(self.version, "0.3.1"):
+            # "if specified, total_epochs is ignored": the data iterator restarts until max_steps.
+            if key in v:
+                notes.info("semantics.ignored-key", f"{key} has no effect: trainer.max_steps {s.plan.total_steps} "
+                           "sets the run length", source_keys=[key])
+            return
+        passes = Fraction(epochs).limit_denominator(1000) if epochs is not None else None
+        g = s.generation
+        if passes is not None and g.prompts_per_round and not g.filter_groups:
+            # A step pulls ceil(rbs / mini) rounds of mini prompts, but training_steps counts rbs per step.
+            rbs = s.plan.prompts_per_step
+            pulled = math.ceil(rbs / g.prompts_per_round) * g.prompts_per_round
+            if pulled != rbs:
+                passes = passes * Fraction(pulled, rbs)
+                notes.info("run-length.data-wraps", f"each step pulls {pulled} prompts and keeps {rbs}, while the step "
+                           f"count assumes {rbs}: the data loader wraps, so {key} {fmt(epochs)} reads the prompt "
+                           f"data {fmt(passes)} times", source_keys=[key, "data.mini_rollout_batch_size"])
+        s.run_length.dataset_passes = float(passes) if passes is not None else None
+        if s.plan.total_steps is not None and passes is not None:
+            notes.info("run-length.whichever-first", f"EasyR1 {self.version} stops after {key} {fmt(epochs)} or "
+                       f"trainer.max_steps {s.plan.total_steps}, whichever comes first", source_keys=[key])
+
+
+# ---------------------------------------------------------------------------- writing
+class _Writer:
+    """Canonical model → one EasyR1 band's config (dotted keys), every batch and algorithm knob explicit."""
+
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
+        self.spec, self.version, self.notes = spec, version, notes
+        self.out: dict[str, Any] = {}
+        self.comments: dict[str, str] = {}
+        self.total_steps: int | None = spec.plan.total_steps  # changed when a step must grow to a whole update
+        self.gpus = 0
+
+    def put(self, key: str, value: Any, comment: str | None = None) -> None:
+        if value is not None:
+            self.out[key] = value
+            if comment:
+                self.comments[key] = comment
+
+    def has(self, key: str) -> bool:
+        return valid_in(key, self.version)
+
+    def config(self) -> dict[str, Any]:
+        self.references()
+        self.topology()
+        self.batch()
+        self.algorithm()
+        self.generation()
+        self.critic()
+        self.rest()
+        self.extras()
+        return self.out
+
+    def sp_key(self, role: str) -> str:
+        return f"{role}.ulysses_size" if at_least(self.version, "0.3.1") else f"{role}.ulysses_sequence_parallel_size"
+
+    def references(self) -> None:
+        r, notes = self.spec.references, self.notes
+        if isinstance(r.train_data, (str, int, float)):
+            self.put("data.train_files", str(r.train_data))
+        elif r.train_data is not None:
+            notes.warning("references.not-expressible", f"training data {r.train_data!r} is not one path or "
+                          "'hf_repo@split'; set data.train_files by hand", target_keys=["data.train_files"])
+        if isinstance(r.eval_data, (str, int, float)):
+            self.put("data.val_files", str(r.eval_data))
+        self.put(f"{ACTOR}.model.model_path", r.model)
+        if not r.reward:
+            return
+        # ≥ 0.3.0 names a file ('path/to/reward.py:function'); before, compute_score names a built-in scorer.
+        wants_file = at_least(self.version, "0.3.0")
+        is_file = isinstance(r.reward, str) and ".py" in r.reward
+        if isinstance(r.reward, str) and is_file == wants_file:
+            key = ("worker.reward.reward_function" if at_least(self.version, "0.3.1") else
+                   "worker.reward.score_function" if wants_file else "worker.reward.compute_score")
+            reward = r.reward
+            if is_file and ":" not in reward and self.spec.framework == "verl":
+                # EasyR1 calls the function named after ':' (default main); verl's default is compute_score.
+                reward += ":compute_score"
+                notes.info("references.function-name", f"EasyR1 calls the function named after ':' (default "
+                           f"'main'); verl's default reward function name is kept: {reward}", target_keys=[key])
+            self.put(key, reward)
+        else:
+            needs = "a file 'path/to/reward.py:function'" if wants_file else "the name of a built-in scorer"
+            notes.warning("references.not-expressible", f"reward {r.reward!r} cannot be written: EasyR1 "
+                          f"{self.version} needs {needs}", target_keys=["worker.reward"])
+
+    def topology(self) -> None:
+        t, plan, notes = self.spec.topology, self.spec.plan, self.notes
+        dp = plan.data_parallel_size or t.training_gpus or 8
+        sp = t.sequence_parallel_size or 1
+        gpus = dp * sp
+        others = [f"{name} {size}" for name, size in (
+            ("tensor parallel", t.tensor_parallel_size), ("pipeline parallel", t.pipeline_parallel_size),
+            ("context parallel", t.context_parallel_size)) if size and size > 1]
+        if others:
+            notes.warning("topology.not-expressible", f"EasyR1 trains with FSDP and Ulysses only; the source's "
+                          f"{', '.join(others)} is dropped and the {dp} data-parallel ranks are kept",
+                          source_keys=["topology.training_backend"])
+        if t.training_gpus and t.training_gpus != gpus:
+            notes.warning("topology.gpus-changed", f"the source trains on {t.training_gpus} GPUs; EasyR1 needs "
+                          f"{gpus} to keep {dp} data-parallel ranks" + (f" with Ulysses {sp}" if sp > 1 else ""),
+                          source_keys=["topology.training_gpus"],
+                          target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
+        if t.rollout_gpus:
+            notes.info("topology.rollout-colocated", f"the source keeps {t.rollout_gpus} GPU(s) for a separate "
+                       "rollout server; EasyR1 colocates vLLM with training on the same GPUs",
+                       target_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+        nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
+        self.put("trainer.n_gpus_per_node", gpus // nodes, "GPUs per node (all of them train and generate)")
+        self.put("trainer.nnodes", nodes)
+        self.put(self.sp_key(ACTOR), sp, "Ulysses sequence parallelism: data-parallel ranks = GPUs ÷ this")
+        rollout_tp = t.rollout_tensor_parallel_size or 1
+        if gpus % rollout_tp:
+            rollout_tp = math.gcd(gpus, rollout_tp)
+        self.put(f"{ROLLOUT}.tensor_parallel_size", rollout_tp, "GPUs per vLLM engine")
+        self.gpus = gpus
+
+    def batch(self) -> None:
+        plan, notes, version = self.spec.plan, self.notes, self.version
+        dp = plan.data_parallel_size or self.gpus
+        n = plan.samples_per_prompt or 1
+        prompts = plan.prompts_per_step
+        if prompts is not None and Fraction(prompts).denominator != 1:
+            notes.warning("batch.not-expressible", f"{fmt(prompts)} prompts per step is not a whole number; EasyR1 "
+                          "needs one", target_keys=["data.rollout_batch_size"])
+        rbs = max(1, round(prompts)) if prompts is not None else None
+        per_opt = plan.samples_per_optimizer_step
+        gbs = None
+        if per_opt is not None:
+            mini = Fraction(per_opt) / n
+            gbs = max(1, round(mini))
+            if mini.denominator != 1:
+                notes.warning("units.prompts-vs-samples", f"{fmt(per_opt)} samples per optimizer step is not a whole "
+                              f"number of prompts (n = {n}); worker.actor.global_batch_size counts prompts, so {gbs} "
+                              f"prompts ({gbs * n} samples) is written", target_keys=[f"{ACTOR}.global_batch_size"])
+            elif self.spec.framework != "easyr1":
+                notes.info("units.prompts-vs-samples", f"worker.actor.global_batch_size counts prompts: {fmt(per_opt)} "
+                           f"samples per optimizer step ÷ rollout.n {n} = {gbs} prompts (global); EasyR1 splits "
+                           f"{gbs * n} samples over the {dp} data-parallel ranks itself",
+                           source_keys=["plan.samples_per_optimizer_step"], target_keys=[f"{ACTOR}.global_batch_size"])
+            if rbs is not None and rbs < gbs:
+                # EasyR1 needs rollout_batch_size % global_batch_size == 0: one step feeds whole updates.
+                notes.warning("batch.not-expressible", f"the source updates every {fmt(Fraction(gbs, rbs))} steps "
+                              f"({rbs} prompts per step, {gbs} per optimizer step); EasyR1 needs rollout_batch_size "
+                              "to be a multiple of global_batch_size, so one step generates the whole optimizer batch",
+                              target_keys=["data.rollout_batch_size"])
+                if plan.total_steps is not None and plan.optimizer_steps_per_step:
+                    self.total_steps = math.ceil(plan.total_steps * Fraction(plan.optimizer_steps_per_step)
+                                                 / (plan.epochs_per_step or 1))
+                rbs = gbs
+            elif rbs is not None and rbs % gbs:
+                notes.warning("batch.indivisible", f"rollout_batch_size {rbs} is not a multiple of global_batch_size "
+                              f"{gbs}; EasyR1 refuses to start (\"Rollout batch size must be divisible by actor "
+                              "global batch size.\")", target_keys=["data.rollout_batch_size"])
+        self.put("data.rollout_batch_size", rbs, "prompts per step (each sampled worker.rollout.n times)")
+        self.put(f"{ROLLOUT}.n", n, "samples per prompt")
+        self.put(f"{ACTOR}.global_batch_size", gbs, "prompts per optimizer step (× rollout.n samples)")
+        epochs = plan.epochs_per_step or 1
+        if version == FEB and epochs != 1:
+            notes.warning("batch.not-expressible", f"EasyR1 {FEB} supports only ppo_epochs 1; the source passes "
+                          f"{epochs} times over each step's samples", target_keys=[f"{ACTOR}.ppo_epochs"])
+        self.put(f"{ACTOR}.ppo_epochs", epochs, "passes over each step's samples")
+        self.put("trainer.max_steps", self.total_steps, "rollout steps in the run")
+        self.micro_batch(rbs, gbs, n, dp)
+
+    def micro_batch(self, rbs: int | None, gbs: int | None, n: int, dp: int) -> None:
+        plan, budget, notes, version = self.spec.plan, self.spec.token_budget, self.notes, self.version
+        per_device = gbs * n // dp if gbs else None
+        lengths = self.spec.lengths
+        defaults = defaults_for(version)
+        width = (lengths.max_prompt_tokens or defaults["data.max_prompt_length"]) + (
+            lengths.max_response_tokens or defaults["data.max_response_length"])
+        update_key = f"{ACTOR}.micro_batch_size_per_device_for_update"
+        experience_key = f"{ACTOR}.micro_batch_size_per_device_for_experience"
+        dynamic_key = f"{ACTOR}.dynamic_batching"
+        if plan.micro_batch_per_device is not None:
+            update = int(plan.micro_batch_per_device)
+            experience = int(self.spec.generation.logprob_micro_batch_per_device or update)
+            if self.has(dynamic_key):
+                self.put(dynamic_key, False, "micro-batches count samples, not a token budget")
+        elif self.has(dynamic_key):
+            # EasyR1's token budget is micro × padded width: the largest whole micro whose budget stays within the
+            # source's (never more memory per micro-batch than the source used).
+            tokens = budget.max_tokens_per_device
+            if tokens is None:
+                notes.warning("batch.token-budget-assumed", "the source sets neither a micro-batch nor a token "
+                              f"budget; micro_batch_size_per_device_for_update {defaults[update_key]} (EasyR1's "
+                              "default) is written", target_keys=[update_key])
+            update = self.divisor(per_device, tokens // width if tokens else defaults[update_key], at_most=True)
+            logprob = budget.logprob_max_tokens_per_device or tokens
+            experience = self.divisor(rbs * n if rbs else None,
+                                      logprob // width if logprob else defaults[experience_key], at_most=True)
+            self.put(dynamic_key, True, "pack micro-batches by tokens: budget = micro × (max_prompt + max_response)")
+            if tokens is not None and update * width != tokens:
+                notes.info("batch.token-budget", f"EasyR1 derives the token budget from the micro size: "
+                           f"{update} × {width} padded tokens = {update * width} tokens per rank (the source's "
+                           f"budget is {tokens})", source_keys=["token_budget.max_tokens_per_device"],
+                           target_keys=[update_key])
+        else:
+            tokens = budget.max_tokens_per_device
+            update = self.divisor(per_device, tokens // width if tokens else defaults[update_key], at_most=bool(tokens))
+            experience = self.divisor(rbs * n if rbs else None, update)
+            notes.warning("batch.token-budget-not-expressible",
+                          f"EasyR1 {version} has no dynamic batching (0.3.2 added it); a fixed micro-batch of "
+                          f"{update} samples per rank is written" + (f" (the source packs up to {tokens} tokens)"
+                                                                     if tokens else ""), target_keys=[update_key])
+        if per_device and per_device % update:
+            notes.warning("batch.indivisible", f"{per_device} samples per rank per optimizer step are not a multiple "
+                          f"of the micro-batch {update}; EasyR1 refuses to start", target_keys=[update_key])
+        self.put(update_key, update, "samples per micro-batch per data-parallel rank"
+                 + (" (× padded width = token budget)" if self.out.get(dynamic_key) else ""))
+        self.put(experience_key, experience, "samples per log-prob micro-batch per rank (actor and ref)"
+                 + (" (× padded width = token budget)" if self.out.get(dynamic_key) else ""))
+
+    @staticmethod
+    def divisor(total: int | None, wanted: int, at_most: bool = False) -> int:
+        """The divisor of ``total`` closest to ``wanted`` (EasyR1 checks divisibility even with dynamic batching);
+        with ``at_most``, the largest one not above ``wanted``."""
+        wanted = max(1, int(wanted))
+        if not total:
+            return wanted
+        divisors = [d for d in range(1, total + 1) if total % d == 0]
+        if at_most:
+            return max(d for d in divisors if d <= wanted)
+        return min(divisors, key=lambda d: (abs(d - wanted), -d))
+
+    def generation(self) -> None:
+        g, notes, version = self.spec.generation, self.notes, self.version
+        if g.prompts_per_round is not None:
+            if self.has("data.mini_rollout_batch_size"):
+                self.put("data.mini_rollout_batch_size", g.prompts_per_round, "prompts per generation round")
+            else:
+                notes.warning("generation.not-expressible", f"{g.prompts_per_round} prompts per generation round "
+                              f"needs data.mini_rollout_batch_size (EasyR1 0.3.1+)",
+                              source_keys=["generation.prompts_per_round"])
+        if g.filter_groups:
+            if self.has("algorithm.online_filtering"):
+                self.put("algorithm.online_filtering", True)
+                self.put("algorithm.filter_key", g.filter_metric or "overall", "reward metric the filter reads")
+                if self.spec.framework != "easyr1":
+                    notes.info("generation.filter-groups", "EasyR1 keeps a group when the mean of its filter_key "
+                               "metric lies strictly in (filter_low, filter_high) = (0.01, 0.99), which for a 0/1 "
+                               "accuracy is the same as dropping groups whose metric is constant",
+                               target_keys=["algorithm.online_filtering"])
+            else:
+                notes.warning("generation.not-expressible", f"group filtering needs EasyR1 0.3.1+ "
+                              f"(algorithm.online_filtering), not {version}", source_keys=["generation.filter_groups"])
+        elif self.has("algorithm.online_filtering"):
+            self.put("algorithm.online_filtering", False)
+        if g.max_rounds_per_step is not None and self.has("trainer.max_try_make_batch"):
+            self.put("trainer.max_try_make_batch", g.max_rounds_per_step or -1,
+                     "generation rounds per step (-1: no limit)")
+
+    def algorithm(self) -> None:
+        a, notes, version = self.spec.algorithm, self.notes, self.version
+        estimator = a.advantage_estimator or "grpo"
+        since = ESTIMATORS.get(estimator)
+        if since is None or not at_least(version, since):
+            fallback = "grpo" if a.advantage_normalization_scope != "batch" else "reinforce_plus_plus"
+            notes.warning("algorithm.not-expressible", f"advantage estimator '{estimator}' is not in EasyR1 {version}; "
+                          f"'{fallback}' is written", source_keys=["algorithm.advantage_estimator"],
+                          target_keys=["algorithm.adv_estimator"])
+            estimator = fallback
+        self.put("algorithm.adv_estimator", estimator)
+        if a.advantage_std_normalization is not None and a.advantage_std_normalization != (estimator in STD_NORMALISED):
+            notes.warning("algorithm.not-expressible", f"EasyR1's {estimator} "
+                          + ("always divides advantages by the std" if estimator in STD_NORMALISED else
+                             "does not divide advantages by the std") + "; the source "
+                          + ("does not" if not a.advantage_std_normalization else "does"),
+                          source_keys=["algorithm.advantage_std_normalization"])
+        if estimator in GROUP_ESTIMATORS and a.advantage_normalization_scope == "batch":
+            notes.warning("algorithm.not-expressible", f"EasyR1's {estimator} normalises within each group; the "
+                          "source normalises over the batch", source_keys=["algorithm.advantage_normalization_scope"])
+        if estimator in ("grpo", "rloo") and (self.spec.plan.samples_per_prompt or 1) < 2:
+            notes.warning("algorithm.group-too-small", f"EasyR1's {estimator} needs worker.rollout.n > 1",
+                          target_keys=[f"{ROLLOUT}.n"])
+        self.kl()
+        if at_least(version, "0.3.0"):
+            low = a.clip_ratio_low if a.clip_ratio_low is not None else 0.2
+            high = a.clip_ratio_high if a.clip_ratio_high is not None else low  # EasyR1's 0.3 default would differ
+            self.put(f"{ACTOR}.clip_ratio_low", low)
+            self.put(f"{ACTOR}.clip_ratio_high", high)
+            if a.clip_ratio_dual is None:
+                notes.info("algorithm.dual-clip", "EasyR1 always applies dual-clip for negative advantages; the "
+                           "source has none, so its default bound 3.0 is written",
+                           target_keys=[f"{ACTOR}.clip_ratio_dual"])
+            self.put(f"{ACTOR}.clip_ratio_dual", a.clip_ratio_dual if a.clip_ratio_dual is not None else 3.0)
+            if a.entropy_coef:
+                notes.warning("algorithm.not-expressible", f"EasyR1 {version} has no entropy bonus; the source's "
+                              f"coefficient {a.entropy_coef} is dropped", source_keys=["algorithm.entropy_coef"])
+        else:
+            clip = a.clip_ratio_low if a.clip_ratio_low is not None else 0.2
+            self.put(f"{ACTOR}.clip_ratio", clip)
+            if a.clip_ratio_high not in (None, clip):
+                notes.warning("algorithm.not-expressible", f"EasyR1 {version} has one symmetric clip_ratio; "
+                              f"clip_ratio_high {a.clip_ratio_high} is lost", target_keys=[f"{ACTOR}.clip_ratio"])
+            if a.clip_ratio_dual is not None:
+                notes.warning("algorithm.not-expressible", f"EasyR1 {version} has no dual-clip; bound "
+                              f"{a.clip_ratio_dual} is lost", source_keys=["algorithm.clip_ratio_dual"])
+            self.put(f"{ACTOR}.entropy_coeff", a.entropy_coef or 0.0)  # the default 1e-3 would add a bonus
+        self.loss()
+
+    def kl(self) -> None:
+        a, notes, version = self.spec.algorithm, self.notes, self.version
+        placement = a.kl_placement or "none"
+        coef = a.kl_coef if a.kl_coef is not None else 0.0
+        if placement == "both":
+            notes.warning("algorithm.not-expressible", "EasyR1 puts KL in the loss or in the reward, not both; the "
+                          "loss term is kept", source_keys=["algorithm.kl_placement"])
+            placement = "loss"
+        estimator = a.kl_estimator or ("k3" if placement == "loss" else "k1")
+        name = KL_ESTIMATOR_NAMES.get(estimator)
+        if name is None:
+            notes.warning("algorithm.not-expressible", f"KL estimator '{estimator}' is not in EasyR1; low_var_kl (k3) "
+                          "is written", source_keys=["algorithm.kl_estimator"])
+            name = "low_var_kl"
+        if not at_least(version, "0.3.0"):
+            if placement == "none":
+                notes.warning("algorithm.not-expressible", f"EasyR1 {version} always builds the reference model and "
+                              "applies KL in the reward when use_kl_loss is off; a zero coefficient is written",
+                              source_keys=["algorithm.kl_placement"], target_keys=["algorithm.kl_coef"])
+            self.put(f"{ACTOR}.use_kl_loss", placement == "loss")
+            if placement == "loss":
+                self.put(f"{ACTOR}.kl_loss_coef", coef)
+                self.put(f"{ACTOR}.kl_loss_type", name)
+            else:
+                self.put("algorithm.kl_coef", coef if placement == "reward" else 0.0)
+                self.put("algorithm.kl_penalty", name)
+            return
+        self.put("algorithm.disable_kl", placement == "none", "true: no reference model, no KL at all")
+        self.put("algorithm.use_kl_loss", placement == "loss", "true: KL in the actor loss; false: in the reward")
+        self.put("algorithm.kl_coef", coef if placement != "none" else 0.0)
+        self.put("algorithm.kl_penalty", name)
+        if placement == "reward":
+            self.put("algorithm.kl_type", "fixed")
+
+    def loss(self) -> None:
+        a, notes, version = self.spec.algorithm, self.notes, self.version
+        aggregation = a.loss_aggregation or "token-mean"
+        modes = {agg: mode for mode, agg in LOSS_AVG_MODES.items()}
+        if at_least(version, "0.3.1"):
+            mode = modes.get(aggregation)
+            if mode is None:
+                mode = "seq" if aggregation.startswith("seq") else "token"
+                notes.warning("algorithm.not-expressible", f"loss aggregation '{aggregation}' has no EasyR1 "
+                              f"loss_avg_mode; '{mode}' ({LOSS_AVG_MODES[mode]}) is written",
+                              target_keys=[f"{ACTOR}.loss_avg_mode"])
+            self.put(f"{ACTOR}.loss_avg_mode", mode, "token: token mean; seq: mean of per-sequence means")
+        elif aggregation != "token-mean":
+            notes.warning("algorithm.not-expressible", f"EasyR1 {version} averages the loss over tokens only; "
+                          f"'{aggregation}' is lost", target_keys=[f"{ACTOR}.loss_avg_mode"])
+        scope = "optimizer_step" if at_least(version, "0.3.2") else "micro_batch"
+        if a.loss_normalizer_scope and a.loss_normalizer_scope != scope:
+            notes.warning("algorithm.loss-normalizer-scope",
+                          f"the source normalises the loss over each {a.loss_normalizer_scope.replace('_', ' ')}; "
+                          f"EasyR1 {version} over each {scope.replace('_', ' ')}", source_keys=[
+                              "algorithm.loss_normalizer_scope"])
+        policy = a.policy_loss or "vanilla"
+        names = {canonical: native for native, canonical in LOSS_TYPES.items()}
+        if at_least(version, "0.3.3.dev0"):
+            native = names.get(policy)
+            if native is None:
+                notes.warning("algorithm.not-expressible", f"policy loss '{policy}' has no EasyR1 loss_type; default "
+                              "(PPO clip) is written", target_keys=[f"{ACTOR}.loss_type"])
+                native = "default"
+            self.put(f"{ACTOR}.loss_type", native)
+        elif policy != "vanilla":
+            notes.warning("algorithm.not-expressible", f"policy loss '{policy}' needs EasyR1 after 0.3.2 (loss_type)",
+                          target_keys=[f"{ACTOR}.loss_type"])
+
+    def critic(self) -> None:
+        c, plan, version = self.spec.critic, self.spec.plan, self.version
+        if not (c.enabled or self.out.get("algorithm.adv_estimator") == "gae"):
+            return
+        n = plan.samples_per_prompt or 1
+        samples = c.samples_per_optimizer_step or plan.samples_per_optimizer_step
+        if samples is not None:
+            self.put(f"{CRITIC}.global_batch_size", max(1, round(Fraction(samples) / n)), "prompts (× rollout.n)")
+        if self.has(f"{CRITIC}.ppo_epochs"):
+            self.put(f"{CRITIC}.ppo_epochs", c.epochs_per_step or plan.epochs_per_step)
+        micro = c.micro_batch_per_device or plan.micro_batch_per_device
+        if micro is not None:
+            self.put(f"{CRITIC}.micro_batch_size_per_device_for_update", int(micro))
+            if self.has(f"{CRITIC}.dynamic_batching"):
+                self.put(f"{CRITIC}.dynamic_batching", False)
+        elif self.has(f"{CRITIC}.dynamic_batching"):
+            self.put(f"{CRITIC}.dynamic_batching", True)
+            self.put(f"{CRITIC}.micro_batch_size_per_device_for_update",
+                     self.out.get(f"{ACTOR}.micro_batch_size_per_device_for_update"))
+        # The critic's own experience micro-batch and Ulysses size travel as EasyR1 extras when the source has them.
+        if not self.own_extra(f"{CRITIC}.micro_batch_size_per_device_for_experience"):
+            self.put(f"{CRITIC}.micro_batch_size_per_device_for_experience",
+                     self.out.get(f"{ACTOR}.micro_batch_size_per_device_for_experience"))
+        sp = self.spec.topology.sequence_parallel_size or 1
+        if sp > 1 and at_least(version, "0.3.0") and not self.own_extra(self.sp_key(CRITIC)):
+            self.put(self.sp_key(CRITIC), sp)
+        self.put(f"{CRITIC}.optim.lr", c.lr)
+        self.put(f"{CRITIC}.model.model_path", c.model or self.spec.references.model)
+
+    def rest(self) -> None:
+        s, notes, version = self.spec, self.notes, self.version
+        self.put("data.max_prompt_length", s.lengths.max_prompt_tokens, "tokens")
+        self.put("data.max_response_length", s.lengths.max_response_tokens, "tokens")
+        self.put(f"{ROLLOUT}.temperature", s.sampling.temperature)
+        self.put(f"{ROLLOUT}.top_p", s.sampling.top_p)
+        if s.sampling.top_k is not None:
+            self.put(f"{ROLLOUT}.top_k", s.sampling.top_k if s.sampling.top_k > 0 else -1)
+        o = s.optimizer
+        self.put(f"{ACTOR}.optim.lr", o.lr)
+        self.put(f"{ACTOR}.optim.weight_decay", o.weight_decay)
+        self.put(f"{ACTOR}.max_grad_norm", o.grad_clip)
+        schedule = o.lr_schedule or "constant"
+        if at_least(version, "0.3.3.dev0"):
+            if schedule not in ("constant", "cosine"):
+                written = "cosine" if "cosine" in schedule else "constant"
+                notes.warning("optimizer.not-expressible", f"lr schedule '{schedule}' is not in EasyR1 (constant or "
+                              f"cosine); '{written}' is written", target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
+                schedule = written
+            self.put(f"{ACTOR}.optim.lr_scheduler_type", schedule)
+        elif schedule != "constant":
+            notes.warning("optimizer.not-expressible", f"EasyR1 {version} keeps the lr constant after warmup; the "
+                          f"source's '{schedule}' schedule is lost", source_keys=["optimizer.lr_schedule"])
+        self.warmup()
+        self.run_length()
+
+    def warmup(self) -> None:
+        s, notes, version = self.spec, self.notes, self.version
+        o = s.optimizer
+        ratio_key = f"{ACTOR}.optim.lr_warmup_ratio" if at_least(version, MARCH) else \
+            f"{ACTOR}.optim.lr_warmup_steps_ratio"
+        if o.warmup_steps is not None:
+            steps = o.warmup_steps
+            if o.warmup_unit == "optimizer_steps":
+                per_step = s.plan.optimizer_steps_per_step or 1
+                steps = math.ceil(o.warmup_steps / per_step)
+                notes.info("units.warmup", f"warmup of {o.warmup_steps} optimizer steps = {steps} rollout steps "
+                           f"({fmt(per_step)} optimizer steps per step); EasyR1 steps its scheduler once per rollout "
+                           "step", target_keys=[f"{ACTOR}.optim.lr_warmup_steps"])
+            if at_least(version, "0.3.1"):
+                self.put(f"{ACTOR}.optim.lr_warmup_steps", steps, "rollout steps (one scheduler step per update)")
+            elif s.plan.total_steps:
+                self.put(ratio_key, steps / s.plan.total_steps, f"fraction of the run: {steps} of "
+                         f"{s.plan.total_steps} steps")
+            else:
+                notes.warning("optimizer.not-expressible", f"EasyR1 {version} sets warmup as a fraction of the run "
+                              f"and the run length is unknown; {steps} warmup steps are not written",
+                              target_keys=[ratio_key])
+        else:
+            self.put(ratio_key, o.warmup_ratio if o.warmup_ratio is not None else 0.0, "fraction of the run")
+
+    def run_length(self) -> None:
+        s, notes = self.spec, self.notes
+        key = "trainer.total_epochs" if at_least(self.version, "0.3.1") else "trainer.total_episodes"
+        passes = s.run_length.dataset_passes
+        if passes is None:
+            return
+        g, rbs = s.generation, self.out.get("data.rollout_batch_size")
+        epochs = Fraction(passes).limit_denominator(1000)
+        mini = self.out.get("data.mini_rollout_batch_size")
+        if mini and rbs and not g.filter_groups:
+            pulled = math.ceil(rbs / mini) * mini  # the step count assumes rbs per step; the loader wraps
+            epochs = epochs * Fraction(rbs, pulled)
+        if epochs.denominator != 1:
+            notes.warning("run-length.rounded", f"{fmt(epochs)} epochs rounded up to {math.ceil(epochs)}: {key} is a "
+                          "whole number", target_keys=[key])
+        self.put(key, math.ceil(epochs), "passes over the prompt data")
+
+    def extras(self) -> None:
+        foreign, gone = [], []
+        for extra in self.spec.extras:
+            if extra.framework != "easyr1":
+                foreign.append(extra)
+                continue
+            key = self.spelling(extra.key)
+            if key is None or key in VALUES and extra.value not in VALUES[key].get(self.version, (extra.value,)):
+                gone.append(extra)  # a key of another band, or a value this band's code rejects
+            elif not (key in AUTO_KEYS and _within(self.version, *AUTO_KEYS[key][:2])):
+                self.out.setdefault(key, extra.value)
+        if gone:
+            self.notes.info("keys.not-translated", f"{len(gone)} EasyR1 key(s) of another band have no counterpart "
+                            f"in EasyR1 {self.version} and are not written: "
+                            + ", ".join(f"{e.key}={e.value}" for e in gone), source_keys=[e.key for e in gone])
+        if foreign:
+            self.notes.info("keys.not-translated",
+                            f"{len(foreign)} {foreign[0].framework} key(s) with no EasyR1 counterpart are not written: "
+                            + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            source_keys=[e.key for e in foreign])
+
+    def own_extra(self, key: str) -> bool:
+        """Whether the source carries this EasyR1 key (in any band's spelling) as an extra."""
+        return any(e.framework == "easyr1" and self.spelling(e.key) == key for e in self.spec.extras)
+
+    def spelling(self, key: str) -> str | None:
+        """The key's name in the target band, following renames in either direction (None: gone)."""
+        parent = _dict_parent(key)
+        if parent:
+            renamed = self.spelling(parent)
+            return renamed + key[len(parent):] if renamed else None
+        if valid_in(key, self.version):
+            return key
+        for old, new, _since in RENAMES:
+            if key == old and valid_in(new, self.version):
+                return new
+            if key == new and valid_in(old, self.version):
+                return old
+        return None if known_anywhere(key) else key
+
+
+def _nest(flat: dict[str, Any]) -> dict[str, Any]:
+    tree: dict[str, Any] = {}
+    for key, value in flat.items():
+        node = tree
+        *parents, leaf = key.split(".")
+        for part in parents:
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):  # a scalar and a sub-key: keep the sub-keys
+                child = node[part] = {}
+            node = child
+        if not (isinstance(node.get(leaf), dict) and node[leaf]):
+            node[leaf] = value
+    return tree
+
+
+_ORDER = ("data", "algorithm", "worker", "trainer")
+
+
+def _emit_yaml(tree: dict[str, Any], comments: dict[str, str], prefix: str = "", depth: int = 0) -> list[str]:
+    """Nested YAML in EasyR1's section order, with a unit comment after the keys that have one."""
+    lines = []
+    keys = sorted(tree, key=lambda k: (_ORDER.index(k) if k in _ORDER else len(_ORDER))) if depth == 0 else list(tree)
+    for key in keys:
+        value = tree[key]
+        dotted = prefix + key
+        pad = "  " * depth
+        name = _scalar(key)
+        if isinstance(value, dict) and value:
+            if depth == 0 and lines:
+                lines.append("")
+            lines.append(f"{pad}{name}:")
+            lines.extend(_emit_yaml(value, comments, dotted + ".", depth + 1))
+        else:
+            comment = comments.get(dotted)
+            lines.append(f"{pad}{name}: {_scalar(value)}" + (f"  # {comment}" if comment else ""))
+    return lines
+
+
+def _scalar(value: Any) -> str:
+    text = yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True).strip()
+    return text.removesuffix("\n...").removesuffix("...").strip()

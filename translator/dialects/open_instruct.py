@@ -1,0 +1,1492 @@
+"""Open-Instruct: ``python open_instruct/grpo_fast.py --flag value ...`` launch scripts, also behind
+``python mason.py ... -- ...`` or ``uv run``, and the legacy ``{ppo,grpo}_vllm_thread_ray_gtrl.py`` scripts.
+
+Semantics from ../shared/reference/open_instruct.md. grpo_fast: a step is ``num_unique_prompts_rollout``
+prompts × ``num_samples_per_prompt_rollout`` samples; ``num_mini_batches`` is a *count* of optimizer steps
+per epoch; ``per_device_train_batch_size`` counts packed rows of ``pack_length`` tokens; learners are
+``sum(num_learners_per_node)`` GPUs and vLLM engines run on GPUs of their own; ``total_episodes`` counts
+samples. gtrl: ``local_*`` batch sizes are per learner GPU and are multiplied by the learner world size.
+Versions are snapshot dates (``open_instruct_tables``).
+"""
+from __future__ import annotations
+
+import json
+import math
+import posixpath
+import re
+import shlex
+from fractions import Fraction
+from typing import Any
+
+from translator.dialects.base import (
+    Dialect,
+    Reading,
+    ReadOptions,
+    Values,
+    at_least,
+    closest_key,
+    derived,
+    fmt,
+    read_script,
+    version_key,
+)
+from translator.dialects.open_instruct_tables import (
+    ADVANTAGE_TYPE,
+    DEFAULTS,
+    EXACT_MINI_BATCHES,
+    FIRST_GRPO_GTRL,
+    GLOBAL_TOKEN_LOSS,
+    IGNORED_KEYS,
+    IGNORED_SINCE,
+    KEY_RANGES,
+    KL_ESTIMATORS,
+    KL_INDEX,
+    KL_RENUMBERED,
+    LEGACY_WRITE_UNTIL,
+    LIST_KEYS,
+    MASON_FLAGS,
+    PROGRAMS,
+    PYTHON_LAUNCHERS,
+    SYNC_REJECTED,
+    UNSUPPORTED_PROGRAMS,
+    VERSION_ALIASES,
+    VERSIONS,
+    WARMUP_RATIO_FIX,
+    ZERO2_FIX,
+    ZERO_STD_FILTER,
+)
+from translator.dialects.writing import plan_summary
+from translator.errors import ConfigError
+from translator.notes import NoteList
+from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.sources.files import Source, load_yaml_mapping
+from translator.sources.shell import ShellCommand, parse_shell, unwrap_command
+
+NAME = "open-instruct"
+_PROGRAM_RE = re.compile(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl)\.py|open_instruct/grpo\.py")
+_SEPARATORS = {"&&", "||", ";", "|"}
+_SENTINEL = "\x00rlconf-unset:{}\x00"  # stands in for an unset variable to find where it is used
+LR_SCHEDULES = ("linear", "cosine", "cosine_with_restarts", "polynomial", "constant", "constant_with_warmup")
+# Old key → new key, for writing an old config's extras into a version that renamed the key.
+KEY_RENAMES = {
+    "wandb_project_name": "wandb_project", "torch_dtype": "dtype", "chat_template": "chat_template_name",
+    "enable_prefix_caching": "vllm_enable_prefix_caching", "add_r1_style_format_reward": "apply_r1_style_format_reward",
+    "penalty_reward_value": "non_stop_penalty_value",
+}
+
+
+class NativeOI:
+    """What a launch script says, before interpretation: flag → value (a string, a list of strings, or a
+    bool for bare and ``--no_`` flags), where each came from, the program and the mason.py options."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.origins: dict[str, str] = {}
+        self.program = "grpo_fast.py"
+        self.kind = "fast"
+        self.origin = ""
+        self.mason: dict[str, str] = {}
+
+
+class OpenInstructDialect(Dialect):
+    name = NAME
+    aliases = ("open_instruct", "allenai/open-instruct")
+    versions = VERSIONS
+    description = ("Open-Instruct (python open_instruct/grpo_fast.py --flags, also behind mason.py or uv run; "
+                   "legacy *_vllm_thread_ray_gtrl.py)")
+
+    # ---------------------------------------------------------------- detection
+    def sniff(self, source: Source) -> bool:
+        if source.suffix in (".yaml", ".yml", ".json", ".toml"):
+            return False
+        return bool(_PROGRAM_RE.search(source.text))
+
+    def resolve_version(self, version: str | None) -> str:
+        """A dated version ``YYYY.MM.DD`` (or ``YYYY-MM-DD``), a tag (``v0.3.0``) or a name (``head``,
+        ``classic``, ``tulu3``); a date between two listed versions means the older one."""
+        if version is None:
+            return self.default_version
+        text = VERSION_ALIASES.get(version.strip().lower(), version.strip().replace("-", "."))
+        if text in self.versions:
+            return text
+        wanted = version_key(text)
+        if wanted is not None and len(wanted) == 3 and wanted[0] > 2000:
+            older = [v for v in self.versions if version_key(v) <= wanted]
+            if older:
+                return older[-1]
+        raise ConfigError(f"unknown {self.name} version '{version}'",
+                          hint=f"a date YYYY.MM.DD from {self.versions[0]} on, a tag (v0.1.0, v0.2.0, v0.3.0), or "
+                               f"one of: {', '.join(self.versions)}")
+
+    # ---------------------------------------------------------------- reading
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        notes = NoteList()
+        native = self._collect(source, options, notes)
+        version = self._version(native, options.version, notes)
+        self._normalise_keys(native, version, notes)
+        if options.version is None:
+            self._note_drifting_defaults(native, version, notes)
+        values = Values(native.values, native.origins, defaults_for(native.kind, version), source.name)
+        spec = RunSpec(framework=self.name, version=version)
+        _Interpreter(values, native, version, spec, notes).run()
+        self._account(values, native, version, spec, notes)
+        return Reading(spec, notes)
+
+    def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOI:
+        script = read_script(source, options.env, notes)
+        found = [(command, index) for command in script.commands
+                 if (index := _program_index(unwrap_command(command.argv, options.env))) is not None]
+        if not found:
+            raise ConfigError("no Open-Instruct launch command found", file=source.name,
+                              hint="expected a line like 'python open_instruct/grpo_fast.py --flag value ...'")
+        command, index = found[0]
+        if len(found) > 1:
+            notes.warning("input.several-launches", f"{len(found)} training launches in the script; the first "
+                          f"(line {command.line}) is read")
+        argv = unwrap_command(command.argv, options.env)
+        program = posixpath.basename(argv[index])
+        if program in UNSUPPORTED_PROGRAMS:
+            raise ConfigError(f"{program} (PPO with a value model and packing) is not read by rlconf",
+                              file=source.name, line=command.line,
+                              hint="rlconf reads grpo_fast.py, grpo.py and the *_vllm_thread_ray_gtrl.py scripts")
+        if command.unresolved:
+            argv, index = self._check_unresolved(source, options, command, notes)
+        native = NativeOI()
+        native.program = program
+        native.kind = PROGRAMS[program][0]
+        native.origin = f"{source.name}:{command.line}"
+        native.mason = _mason_options(command.argv)
+        end = next((i for i in range(index + 1, len(argv)) if argv[i] in _SEPARATORS), len(argv))
+        self._parse_flags(argv[index + 1:end], native, source, notes)
+        return native
+
+    def _check_unresolved(self, source: Source, options: ReadOptions, command: ShellCommand,
+                          notes: NoteList) -> tuple[list[str], int]:
+        """Only variables the training command uses are errors; unset mason options are noted and skipped."""
+        env = {**{name: _SENTINEL.format(name) for name in command.unresolved}, **options.env}
+        again = parse_shell(source.text, env=env, source=source.name)
+        # The same command, now with placeholders where the unset variables expanded to nothing.
+        argv, index = next((unwrap_command(c.argv, env), i) for c in again.commands if c.line == command.line
+                           and (i := _program_index(unwrap_command(c.argv, env))) is not None)
+        for name in command.unresolved:
+            marker = _SENTINEL.format(name)
+            if any(marker in word for word in argv[index:]):
+                raise ConfigError(
+                    f"variable ${name} is used by the launch command but never set", file=source.name,
+                    line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
+            notes.info("input.unset-variable", f"${name} is never set; it is used only by the launcher "
+                       "(mason.py options), which rlconf reads for the GPU count alone", source_keys=[name])
+        return [re.sub(r"\x00rlconf-unset:\w+\x00", "", word) for word in argv], index
+
+    def _parse_flags(self, words: list[str], native: NativeOI, source: Source, notes: NoteList) -> None:
+        """HfArgumentParser syntax: ``--key value``, ``--key=value``, ``--key v1 v2`` (nargs lists), a bare
+        ``--flag`` (True), ``--no_flag`` (False); dashes in names equal underscores."""
+        i = 0
+        while i < len(words):
+            word = words[i]
+            i += 1
+            if not word.startswith("--") or word == "--":
+                if i == 1 and word.endswith((".yaml", ".yml")) and native.kind == "ppo-gtrl":
+                    self._merge_yaml(source.sibling(word, "config"), native)
+                else:
+                    notes.warning("keys.unrecognised-argument", f"{native.origin}: '{word}' is not a --flag; "
+                                  "HfArgumentParser rejects stray arguments", source_keys=[word])
+                continue
+            key, eq, inline = word[2:].partition("=")
+            key = key.replace("-", "_")
+            values: list[str] = [inline] if eq else []
+            while not eq and i < len(words) and not (words[i].startswith("--") and len(words[i]) > 2):
+                values.append(words[i])
+                i += 1
+            value: Any = values if key in LIST_KEYS or len(values) > 1 else values[0] if values else True
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                value = value.lower() == "true"  # HfArgumentParser's string_to_bool
+            if key.startswith("no_") and value is True and _known_anywhere(native.kind, key[3:]):
+                key, value = key[3:], False
+            if key in native.values and native.origins.get(key) == native.origin:
+                notes.info("keys.repeated", f"--{key} is given more than once; the last value is used",
+                           source_keys=[key])
+            native.values[key] = value
+            native.origins[key] = native.origin
+
+    @staticmethod
+    def _merge_yaml(config: Source, native: NativeOI) -> None:
+        """PPO-T3 parsed a single YAML file with ArgumentParserPlus.parse(); the flags after it override it."""
+        for key, value in load_yaml_mapping(config).items():
+            if isinstance(value, list):
+                value = [str(v) for v in value]
+            native.values[str(key)] = value
+            native.origins[str(key)] = config.name
+
+    def _version(self, native: NativeOI, explicit: str | None, notes: NoteList) -> str:
+        first, last = PROGRAMS[native.program][1:]
+        if explicit:
+            version = self.resolve_version(explicit)
+            if not at_least(version, first) or (last and not at_least(last, version)):
+                notes.warning("version.program-missing",
+                              f"{native.program} exists from {first}" + (f" to {last}" if last else "")
+                              + f", not in {version}; it is read with the semantics of its own era")
+            return version
+        candidates = [v for v in self.versions if at_least(v, first) and (not last or at_least(last, v))]
+        ranges = KEY_RANGES[native.kind]
+        known = [k for k in native.values if k in ranges]
+
+        def score(version: str) -> int:
+            accepted = sum(_in_range(version, ranges[k]) for k in known)
+            kl = native.values.get("kl_estimator")
+            if isinstance(kl, str) and native.kind in ("fast", "olmo-core"):
+                accepted += (kl.lower().startswith("kl")) != at_least(version, KL_RENUMBERED)
+            return accepted
+
+        best = max(score(v) for v in candidates)
+        version = [v for v in candidates if score(v) == best][-1]
+        stale = [k for k in known if not _in_range(version, ranges[k])]
+        if stale:
+            why = (f"the version that accepts the most flags ({len(known) - len(stale)} of {len(known)}; not "
+                   f"{', '.join(stale[:6])})")
+        elif version != candidates[-1]:
+            why = "the newest version that accepts every flag"
+        else:
+            why = "the newest known version"
+        if native.kind != "fast":
+            why += f" of {native.program}"
+        notes.info("version.assumed", f"assumed open-instruct {version}: {why}; pass --from "
+                   "open-instruct@VERSION (a date YYYY.MM.DD or a tag) to choose")
+        return version
+
+    def _normalise_keys(self, native: NativeOI, version: str, notes: NoteList) -> None:
+        """argparse accepts unambiguous prefixes of a flag (``--chat_template`` for ``--chat_template_name``)."""
+        valid = [k for k, span in KEY_RANGES[native.kind].items() if _in_range(version, span)]
+        for key in list(native.values):
+            if _known_anywhere(native.kind, key):
+                continue
+            matches = [k for k in valid if k.startswith(key)]
+            if len(matches) == 1 and matches[0] not in native.values:
+                native.values[matches[0]] = native.values.pop(key)
+                native.origins[matches[0]] = native.origins.pop(key)
+                notes.info("keys.abbreviated", f"--{key} is an abbreviation argparse expands to --{matches[0]}",
+                           source_keys=[key], target_keys=[matches[0]])
+
+    @staticmethod
+    def _note_drifting_defaults(native: NativeOI, version: str, notes: NoteList) -> None:
+        """With an assumed version, the defaults a script relies on may not be the ones it was written for."""
+        changes = []
+        for key, history in DEFAULTS[native.kind].items():
+            if key in native.values or len(history) < 2 or not key_in_version(native.kind, key, version):
+                continue
+            current = [value for since, value in history if at_least(version, since)][-1]
+            others = [f"{_show(previous)} before {since}" if at_least(version, since)
+                      else f"{_show(value)} from {since}"
+                      for (since, value), (_, previous) in zip(history[1:], history[:-1], strict=True)]
+            changes.append(f"{key} {_show(current)} ({'; '.join(others)})")
+        if changes:
+            notes.info("defaults.version-dependent",
+                       f"flags this script leaves unset take open-instruct {version}'s defaults, which differ in other "
+                       "versions: " + ", ".join(changes), source_keys=[c.split(" ", 1)[0] for c in changes])
+
+    def _account(self, values: Values, native: NativeOI, version: str, spec: RunSpec, notes: NoteList) -> None:
+        ranges = KEY_RANGES[native.kind]
+        for key, value in values.unused().items():
+            spec.extras.append(Extra(self.name, key, value))
+            if key not in ranges:
+                guess = closest_key(key, ranges)
+                hint = f"; did you mean '{guess}'?" if guess else ""
+                notes.warning("keys.unknown", f"--{key} is not an Open-Instruct {native.program} flag{hint} "
+                              "(HfArgumentParser rejects unknown flags)", source_keys=[key])
+        for key in native.values:
+            span = ranges.get(key)
+            if span and not _in_range(version, span):
+                since, until = span
+                life = f"{since}–{until}" if until else f"{since} on"
+                notes.warning("keys.unknown-in-version", f"--{key} is a {native.program} flag only in {life}, not in "
+                              f"{version}; that version rejects it", source_keys=[key])
+        if native.kind in ("fast", "olmo-core"):
+            for key, why in IGNORED_KEYS.items():
+                if key in native.values and _in_range(version, ranges.get(key, ("9999", None))) \
+                        and at_least(version, IGNORED_SINCE.get(key, "2026.04.02")):
+                    notes.warning("semantics.ignored-key", f"--{key} {_show(native.values[key])} is accepted but "
+                                  f"ignored: {why}", source_keys=[key])
+
+    # ---------------------------------------------------------------- writing
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        writer = _Writer(spec, version, notes)
+        program, flags, gpu_line = writer.flags()
+        lines = ["#!/usr/bin/env bash",
+                 f"# Open-Instruct {version} launch script written by rlconf from a {spec.framework} "
+                 f"{spec.version or ''} config.".replace("  ", " "),
+                 *writer.unit_comments(),
+                 *(f"#   {line}" for line in plan_summary(spec)),
+                 f"# {gpu_line}",
+                 "set -euo pipefail", ""]
+        command = [f"python open_instruct/{program}"]
+        command.extend(_flag_words(key, value) for key, value in flags.items())
+        command.append('"$@"')
+        lines.append(" \\\n    ".join(command))
+        return {"launch.sh": "\n".join(lines) + "\n"}
+
+
+# ------------------------------------------------------------------------ helpers
+
+
+def defaults_for(kind: str, version: str) -> dict[str, Any]:
+    defaults: dict[str, Any] = {}
+    for key, changes in DEFAULTS[kind].items():
+        for since, value in changes:
+            if at_least(version, since):
+                defaults[key] = value
+    return defaults
+
+
+def _in_range(version: str, span: tuple[str, str | None]) -> bool:
+    first, last = span
+    return at_least(version, first) and (last is None or at_least(last, version))
+
+
+def _known_anywhere(kind: str, key: str) -> bool:
+    return key in KEY_RANGES[kind]
+
+
+def key_in_version(kind: str, key: str, version: str) -> bool:
+    span = KEY_RANGES[kind].get(key)
+    return span is not None and _in_range(version, span)
+
+
+def _program_index(argv: list[str]) -> int | None:
+    """Index of the training program in a command, if it launches one (directly, via python/uv, or after a
+    `source ... &&` that mason.py runs)."""
+    start = 0
+    for i, word in enumerate(argv):
+        if word in _SEPARATORS:
+            start = i + 1
+            continue
+        base = posixpath.basename(word)
+        if base not in PROGRAMS and base not in UNSUPPORTED_PROGRAMS:
+            continue
+        if base in ("grpo.py", "ppo.py") and "open_instruct/" not in word:
+            continue  # Open-R1's src/open_r1/grpo.py and the like
+        launcher = argv[start:i]
+        if not launcher or posixpath.basename(launcher[0]).startswith(PYTHON_LAUNCHERS):
+            return i
+    return None
+
+
+def _mason_options(argv: list[str]) -> dict[str, str]:
+    """mason.py's own options (before its `--`): only --num_nodes and --gpus matter here."""
+    start = next((i + 1 for i, w in enumerate(argv[:6]) if posixpath.basename(w) in ("mason.py", "mason")), None)
+    if start is None:
+        return {}
+    options: dict[str, str] = {}
+    i = start
+    while i < len(argv) and argv[i] != "--":
+        word = argv[i]
+        i += 1
+        if not word.startswith("--"):
+            continue
+        flag, eq, inline = word.partition("=")
+        if eq:
+            options[flag] = inline
+        elif flag in MASON_FLAGS or i >= len(argv) or argv[i].startswith("--"):
+            options[flag] = "true"
+        else:
+            options[flag] = argv[i]
+            i += 1
+    return options
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return fmt(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
+
+def _flag_words(key: str, value: Any) -> str:
+    """``--key value`` as HfArgumentParser reads it: booleans spelled out, lists space-separated."""
+    if isinstance(value, bool):
+        return f"--{key} {value}"
+    if isinstance(value, (list, tuple)):
+        return f"--{key} " + " ".join(shlex.quote(_scalar_text(v)) for v in value)
+    return f"--{key} {shlex.quote(_scalar_text(value))}"
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _whole_list(values: Values, key: str) -> list[int]:
+    """A list of positive whole numbers (``--num_learners_per_node 8 8``); ConfigError naming the key."""
+    raw = values.get(key)
+    items = raw if isinstance(raw, list) else [raw]
+    numbers = []
+    for item in items:
+        text = str(item)
+        if not re.fullmatch(r"\d+", text) or int(text) <= 0:
+            raise _config_error(values, key, f"{key} must be positive whole numbers (one per node), got "
+                                f"{_show(raw)!r}", f"write --{key} 8 8 for two nodes of 8 GPUs")
+        numbers.append(int(text))
+    if not numbers:
+        raise _config_error(values, key, f"{key} needs at least one number", f"write --{key} 8")
+    return numbers
+
+
+def _config_error(values: Values, key: str, message: str, hint: str) -> ConfigError:
+    """A ConfigError naming the file and line the flag was read from."""
+    where = values.origins.get(key, values.source_name)
+    file, _, line = where.rpartition(":")
+    if not file or not line.isdigit():
+        file, line = where, ""
+    return ConfigError(message, file=file, line=int(line) if line else None, key=key, hint=hint)
+
+
+class _Interpreter:
+    """Native Open-Instruct flags → the canonical model, with derivations and notes."""
+
+    def __init__(self, values: Values, native: NativeOI, version: str, spec: RunSpec, notes: NoteList) -> None:
+        self.v, self.native, self.version, self.spec, self.notes = values, native, version, spec, notes
+        self.kind = native.kind
+        self.gtrl = self.kind in ("ppo-gtrl", "grpo-gtrl")
+
+    def has(self, key: str) -> bool:
+        return key_in_version(self.kind, key, self.version)
+
+    def origin(self, text: str, *keys: str) -> Derivation:
+        return Derivation(text, list(keys), "config" if any(k in self.v for k in keys) else "default")
+
+    def run(self) -> None:
+        self.topology()
+        if self.gtrl:
+            self.gtrl_batch()
+        else:
+            self.fast_batch()
+        self.run_length()
+        self.algorithm()
+        self.rest()
+        self.spec.plan.complete()
+        self.describe_derived()
+
+    # ------------------------------------------------------------ topology
+    def topology(self) -> None:
+        v, t, plan, notes = self.v, self.spec.topology, self.spec.plan, self.notes
+        key = "actor_num_gpus_per_node" if self.gtrl else "num_learners_per_node"
+        learners = _whole_list(v, key)
+        single = bool(v.flag("single_gpu_mode")) if self.has("single_gpu_mode") else False
+        engines = v.positive_int("vllm_num_engines")
+        rollout_tp = v.positive_int("vllm_tensor_parallel_size")
+        sp = v.positive_int("sequence_parallel_size") if self.has("sequence_parallel_size") else 1
+        t.training_gpus = sum(learners)
+        t.nodes = len(learners)  # one Ray bundle per entry, placed STRICT_SPREAD: one node each
+        t.gpus_per_node = learners[0] if len(set(learners)) == 1 else None
+        t.sequence_parallel_size = sp
+        t.rollout_tensor_parallel_size = rollout_tp
+        t.rollout_gpus = 0 if single else engines * rollout_tp
+        if self.kind == "olmo-core":
+            t.training_backend = "fsdp"
+        else:
+            t.training_backend = f"deepspeed-zero{v.get('deepspeed_stage')}"
+        self.spec.derivations["topology.rollout_gpus"] = self.origin(
+            "single_gpu_mode: vLLM shares the learner GPU" if single else
+            f"vllm_num_engines {engines} × vllm_tensor_parallel_size {rollout_tp} (GPUs of their own)",
+            "vllm_num_engines", "vllm_tensor_parallel_size", "single_gpu_mode")
+        if single and rollout_tp > 1:
+            notes.warning("topology.single-gpu-mode", "single_gpu_mode needs vllm_tensor_parallel_size 1; "
+                          "Open-Instruct raises otherwise",
+                          source_keys=["single_gpu_mode", "vllm_tensor_parallel_size"])
+        if t.training_gpus % sp:
+            notes.warning("topology.indivisible", f"{t.training_gpus} learner GPUs are not divisible by "
+                          f"sequence_parallel_size {sp}", source_keys=["sequence_parallel_size", key])
+        plan.data_parallel_size = t.training_gpus // sp
+        self.spec.derivations["plan.data_parallel_size"] = self.origin(
+            f"sum({key} {_show(learners)}) learner GPUs" + (f" ÷ sequence_parallel_size {sp}" if sp > 1 else ""),
+            key, "sequence_parallel_size")
+        if self.kind == "ppo-gtrl" and not at_least(self.version, FIRST_GRPO_GTRL) and engines > 1:
+            notes.warning("semantics.ignored-key", f"vllm_num_engines {engines}: this version generates with "
+                          "vllm_engines[0] only; the other engines sit idle", source_keys=["vllm_num_engines"])
+        self.mason_check(t.training_gpus + t.rollout_gpus)
+
+    def mason_check(self, needed: int) -> None:
+        mason = self.native.mason
+        nodes, gpus = mason.get("--num_nodes", "1"), mason.get("--gpus")
+        if not gpus or not nodes.isdigit() or not gpus.isdigit():
+            return
+        requested = int(nodes) * int(gpus)
+        t = self.spec.topology
+        text = (f"the run needs {needed} GPUs ({t.training_gpus} learners + {t.rollout_gpus} for vLLM engines); "
+                f"mason.py requests --num_nodes {nodes} × --gpus {gpus} = {requested}")
+        if requested < needed:
+            self.notes.warning("topology.gpus-requested", text + "; the Ray placement groups cannot be scheduled",
+                               source_keys=["--num_nodes", "--gpus"])
+        elif requested > needed:
+            self.notes.info("topology.gpus-requested", text + f"; {requested - needed} GPU(s) stay idle",
+                            source_keys=["--num_nodes", "--gpus"])
+
+    # ------------------------------------------------------------ batch
+    def fast_batch(self) -> None:
+        v, plan, notes, d = self.v, self.spec.plan, self.notes, self.spec.derivations
+        prompts = v.positive_int("num_unique_prompts_rollout")
+        group = v.positive_int("num_samples_per_prompt_rollout")
+        mini_batches = v.positive_int("num_mini_batches")
+        epochs = v.positive_int("num_epochs")
+        rows = v.positive_int("per_device_train_batch_size")
+        pack = v.positive_int("pack_length")
+        plan.prompts_per_step, plan.samples_per_prompt, plan.epochs_per_step = prompts, group, epochs
+        d["plan.prompts_per_step"] = self.origin(f"num_unique_prompts_rollout {prompts} prompts",
+                                                 "num_unique_prompts_rollout")
+        d["plan.samples_per_prompt"] = self.origin(f"num_samples_per_prompt_rollout {group}",
+                                                   "num_samples_per_prompt_rollout")
+        d["plan.epochs_per_step"] = self.origin(f"num_epochs {epochs}", "num_epochs")
+        samples = prompts * group
+        plan.samples_per_optimizer_step = exact(Fraction(samples, mini_batches))
+        d["plan.samples_per_optimizer_step"] = derived(
+            f"{prompts} prompts × {group} samples ÷ num_mini_batches {mini_batches}",
+            "num_unique_prompts_rollout", "num_samples_per_prompt_rollout", "num_mini_batches")
+        # The LR schedule counts num_training_steps × num_epochs × num_mini_batches optimizer steps.
+        plan.optimizer_steps_per_step = epochs * mini_batches
+        d["plan.optimizer_steps_per_step"] = derived(
+            f"num_epochs {epochs} × num_mini_batches {mini_batches} (the count the LR schedule assumes)",
+            "num_epochs", "num_mini_batches")
+        if mini_batches > 1:
+            # grpo_fast rounds (and drops leftovers); OLMo-core's grpo.py takes the ceiling and drops nothing.
+            rule = (f"ceil(micro-batches ÷ {mini_batches}); a last partial group also steps" if self.kind == "olmo-core"
+                    else f"max(round(micro-batches ÷ {mini_batches}), 1); leftover micro-batches are dropped")
+            notes.info("batch.mini-batch-count",
+                       f"num_mini_batches {mini_batches} is a count, not a size: each rank groups its packed "
+                       f"micro-batches into about {mini_batches} optimizer steps per epoch (accumulation = {rule}), "
+                       "so the realised number of updates depends on packing", source_keys=["num_mini_batches"])
+        budget = self.spec.token_budget
+        budget.dynamic_batching = True
+        budget.max_tokens_per_device = rows * pack
+        d["token_budget.max_tokens_per_device"] = self.origin(
+            f"per_device_train_batch_size {rows} packed rows × pack_length {pack} tokens",
+            "per_device_train_batch_size", "pack_length")
+        notes.info("batch.token-budget",
+                   f"per_device_train_batch_size counts packed rows: each micro-batch is {rows} row(s) of up to "
+                   f"pack_length {pack} tokens holding as many samples as fit, so micro_batch_per_device and "
+                   "grad_accum_steps depend on sequence lengths (null)",
+                   source_keys=["per_device_train_batch_size", "pack_length"])
+        dp = plan.data_parallel_size
+        if dp and samples < dp:
+            notes.warning("batch.world-size",
+                          "num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal "
+                          f"to world_size // sequence_parallel_size ({samples} < {dp})",
+                          source_keys=["num_unique_prompts_rollout", "num_samples_per_prompt_rollout"])
+        if group == 1:
+            notes.info("algorithm.group-of-one", "num_samples_per_prompt_rollout is 1. This reduces GRPO to "
+                       "REINFORCE.", source_keys=["num_samples_per_prompt_rollout"])
+
+    def gtrl_batch(self) -> None:
+        v, plan, notes, d = self.v, self.spec.plan, self.notes, self.spec.derivations
+        world = plan.data_parallel_size
+        local_prompts = v.positive_int("local_rollout_batch_size")
+        local_mini = v.positive_int("local_mini_batch_size")
+        group = v.positive_int("number_samples_per_prompt")
+        micro = v.positive_int("per_device_train_batch_size")
+        epochs = v.positive_int("num_epochs")
+        plan.prompts_per_step = local_prompts * world
+        plan.samples_per_prompt = group
+        plan.samples_per_optimizer_step = local_mini * world
+        plan.micro_batch_per_device = micro
+        plan.epochs_per_step = epochs
+        d["plan.prompts_per_step"] = self.origin(
+            f"local_rollout_batch_size {local_prompts} prompts per learner × {world} learner GPUs",
+            "local_rollout_batch_size", "actor_num_gpus_per_node")
+        d["plan.samples_per_prompt"] = self.origin(f"number_samples_per_prompt {group}", "number_samples_per_prompt")
+        d["plan.samples_per_optimizer_step"] = self.origin(
+            f"local_mini_batch_size {local_mini} samples per learner × {world} learner GPUs",
+            "local_mini_batch_size", "actor_num_gpus_per_node")
+        d["plan.micro_batch_per_device"] = self.origin(f"per_device_train_batch_size {micro} samples",
+                                                       "per_device_train_batch_size")
+        d["plan.epochs_per_step"] = self.origin(f"num_epochs {epochs}", "num_epochs")
+        notes.info("units.per-device-vs-global",
+                   f"local_rollout_batch_size and local_mini_batch_size are per learner GPU: × {world} learners = "
+                   f"{local_prompts * world} prompts per step and {local_mini * world} samples per optimizer step",
+                   source_keys=["local_rollout_batch_size", "local_mini_batch_size", "actor_num_gpus_per_node"])
+        if local_mini % micro:
+            notes.warning("batch.indivisible", "`local_mini_batch_size` must be a multiple of "
+                          f"`per_device_train_batch_size`, inexact division: {local_mini} / {micro} = "
+                          f"{local_mini / micro}", source_keys=["local_mini_batch_size", "per_device_train_batch_size"])
+        local_samples = local_prompts * group
+        if local_samples % local_mini:
+            if at_least(self.version, EXACT_MINI_BATCHES):
+                notes.warning("batch.indivisible", f"num_mini_batches = exact_div(rollout {local_samples * world} "
+                              f"samples, mini-batch {local_mini * world}) fails: inexact division; Open-Instruct "
+                              "raises",
+                              source_keys=["local_rollout_batch_size", "local_mini_batch_size"])
+            else:
+                notes.warning("batch.indivisible", f"{local_samples} samples per learner are walked in chunks of "
+                              f"local_mini_batch_size {local_mini}; the last chunk is partial",
+                              source_keys=["local_mini_batch_size"])
+        recomputed = {
+            "gradient_accumulation_steps": "it is recomputed as local_mini_batch_size ÷ per_device_train_batch_size",
+            "num_mini_batches": "it is recomputed from the rollout and mini-batch sizes"
+            if at_least(self.version, EXACT_MINI_BATCHES) else "this version never reads it",
+        }
+        for key, why in recomputed.items():
+            if key in v:
+                notes.warning("semantics.ignored-key", f"--{key} {_show(v.values[key])} is overwritten: {why}",
+                              source_keys=[key])
+
+    def run_length(self) -> None:
+        v, plan, notes, d = self.v, self.spec.plan, self.notes, self.spec.derivations
+        episodes = v.positive_int("total_episodes")
+        per_step = plan.prompts_per_step * plan.samples_per_prompt
+        self.spec.run_length.total_samples = episodes
+        d["run_length.total_samples"] = self.origin(f"total_episodes {episodes} (an episode is one sample)",
+                                                    "total_episodes")
+        steps = episodes // per_step
+        if steps == 0:
+            notes.warning("run-length.no-steps", f"total_episodes {episodes} is less than one step of {per_step} "
+                          "samples: num_training_steps is 0 and nothing is trained", source_keys=["total_episodes"])
+            return
+        plan.total_steps = steps
+        d["plan.total_steps"] = derived(f"total_episodes {episodes} samples // {per_step} samples per step",
+                                        "total_episodes")
+        if episodes % per_step:
+            notes.info("batch.floor-division", f"total_episodes {episodes} is not a multiple of {per_step} samples "
+                       f"per step; num_training_steps = {episodes} // {per_step} = {steps} "
+                       f"({episodes - steps * per_step} episodes are never run)", source_keys=["total_episodes"])
+        if not self.gtrl:
+            total = steps * plan.optimizer_steps_per_step
+            self.spec.run_length.total_optimizer_steps = total
+            d["run_length.total_optimizer_steps"] = derived(
+                f"{steps} steps × num_epochs × num_mini_batches (the LR scheduler's num_training_steps)")
+
+    # ------------------------------------------------------------ algorithm
+    def algorithm(self) -> None:
+        v, a, notes = self.v, self.spec.algorithm, self.notes
+        beta = v.number("beta")
+        estimator_key = str(v.get("kl_estimator")).strip().lower()
+        if self.kind == "ppo-gtrl":
+            a.advantage_estimator = "gae"
+            a.advantage_std_normalization, a.advantage_normalization_scope = True, "batch"  # masked_whiten per rank
+            a.kl_placement = "reward" if beta else "none"  # -beta·kl is added to the per-token reward
+            self.critic()
+        elif self.kind == "grpo-gtrl":
+            a.advantage_estimator = "grpo"
+            a.advantage_std_normalization, a.advantage_normalization_scope = True, "group"
+            a.kl_placement = "loss" if beta else "none"
+        else:
+            a.advantage_estimator = "grpo"
+            a.advantage_normalization_scope = "group"
+            if self.has("advantage_normalization_type"):
+                kind = str(v.get("advantage_normalization_type"))
+                if kind not in ("standard", "centered"):
+                    notes.warning("algorithm.unknown-advantage-normalization",
+                                  f"advantage_normalization_type '{kind}' is not standard or centered",
+                                  source_keys=["advantage_normalization_type"])
+                a.advantage_std_normalization = kind != "centered"
+                self.spec.derivations["algorithm.advantage_std_normalization"] = self.origin(
+                    f"advantage_normalization_type {kind}: (r - mean)" + ("/(std + 1e-8)" if kind != "centered"
+                                                                          else " only"),
+                    "advantage_normalization_type")
+            else:
+                a.advantage_std_normalization = True  # (r - mean)/(std + 1e-8) per group
+            a.kl_placement = "loss" if beta else "none"
+            if self.has("load_ref_policy") and v.flag("load_ref_policy") is False and beta:
+                notes.warning("algorithm.kl-without-reference", "When load_ref_policy=False, beta must be 0.0; "
+                              "Open-Instruct raises", source_keys=["load_ref_policy", "beta"])
+        a.kl_coef = beta or 0.0  # the effective coefficient: 0 when there is no KL term
+        self.kl_estimator(estimator_key, bool(beta))
+        clip_keys = ("clip_lower", "clip_higher") if self.has("clip_lower") else ("cliprange", "cliprange")
+        a.clip_ratio_low, a.clip_ratio_high = v.number(clip_keys[0]), v.number(clip_keys[1])
+        a.entropy_coef = 0.0  # no entropy bonus in any Open-Instruct RL script
+        self.loss()
+        if self.has("loss_fn"):
+            loss_fn = str(v.get("loss_fn")).rsplit(".", 1)[-1]
+            a.policy_loss = "vanilla" if loss_fn == "dapo" else loss_fn  # dapo: PPO-clip with asymmetric bounds
+        else:
+            a.policy_loss = "vanilla"
+
+    def kl_estimator(self, raw: str, active: bool) -> None:
+        a, notes = self.spec.algorithm, self.notes
+        name = KL_ESTIMATORS.get(raw)
+        if name is None:
+            notes.warning("algorithm.unknown-kl-estimator", f"kl_estimator {raw} is not 0–3 (or kl1–kl4 before "
+                          f"{KL_RENUMBERED})", source_keys=["kl_estimator"])
+            a.kl_estimator = raw
+            return
+        canonical, formula = name
+        a.kl_estimator = canonical
+        self.spec.derivations["algorithm.kl_estimator"] = self.origin(
+            f"kl_estimator {raw}: {formula} with d = logπ − logπ_ref", "kl_estimator")
+        renumbered = self.kind in ("fast", "olmo-core") and at_least(self.version, KL_RENUMBERED)
+        if raw.startswith("kl") and renumbered:
+            notes.warning("keys.stale-value", f"kl_estimator {raw}: since {KL_RENUMBERED} the choices are 0–3 and "
+                          f"Open-Instruct rejects '{raw}'; the old {raw} is {int(raw[2]) - 1} now",
+                          source_keys=["kl_estimator"])
+        elif raw.isdigit() and not renumbered:
+            notes.warning("keys.stale-value", f"kl_estimator {raw}: before {KL_RENUMBERED} the choices are "
+                          f"kl1–kl4 and this version rejects '{raw}'; read as kl{int(raw) + 1}",
+                          source_keys=["kl_estimator"])
+        if raw in ("3", "kl4"):
+            # ratio × d has no canonical name: the flag also stays a native extra so Open-Instruct gets it back.
+            self.v.used.discard("kl_estimator")
+        if raw in ("3", "kl4") and active:
+            notes.warning("algorithm.kl-estimator",
+                          f"kl_estimator {raw} is ratio × d (importance-weighted k1), not k3: k3 is "
+                          + ("2" if renumbered else "kl3") + " (the renumbering of 2025-12-01 made the old kl3 "
+                          "index 2); recorded as k1", source_keys=["kl_estimator"])
+
+    def loss(self) -> None:
+        v, a, notes = self.v, self.spec.algorithm, self.notes
+        d = self.spec.derivations
+        a.loss_aggregation, a.loss_normalizer_scope = "token-mean", "micro_batch"
+        if self.gtrl:
+            d["algorithm.loss_aggregation"] = derived("masked_mean over each micro-batch's response tokens")
+            return
+        if at_least(self.version, GLOBAL_TOKEN_LOSS):
+            denominator = str(v.get("loss_denominator"))
+            if denominator == "token":
+                a.loss_normalizer_scope = "optimizer_step"
+                d["algorithm.loss_aggregation"] = self.origin(
+                    "loss_denominator token: summed over the accumulation group's response tokens on all ranks",
+                    "loss_denominator")
+            else:
+                # The constant has no canonical field: the flag stays a native extra (peeked, not consumed).
+                v.used.discard("loss_denominator")
+                try:
+                    constant: float | None = float(denominator)
+                except ValueError:
+                    constant = None
+                if constant is None or constant <= 0:
+                    notes.warning("algorithm.loss-denominator", "loss_denominator must be a valid float greater "
+                                  f"than 0 if not 'token', got: {denominator}", source_keys=["loss_denominator"])
+                a.loss_aggregation, a.loss_normalizer_scope = "seq-mean-token-sum-norm", "optimizer_step"
+                d["algorithm.loss_aggregation"] = self.origin(
+                    f"loss_denominator {denominator}: token losses summed, divided by the constant "
+                    f"{denominator} (Dr. GRPO style)", "loss_denominator")
+            return
+        axis = v.get("masked_mean_axis") if self.has("masked_mean_axis") else None
+        constant = v.get("masked_mean_denominator") if self.has("masked_mean_denominator") else None
+        if constant is not None:
+            a.loss_aggregation = "seq-mean-token-sum-norm"
+            d["algorithm.loss_aggregation"] = self.origin(
+                f"masked_mean_denominator {constant}: each micro-batch's token sum ÷ {constant}",
+                "masked_mean_denominator")
+        elif axis is not None and str(axis) == "1":
+            notes.warning("algorithm.loss-aggregation", "masked_mean_axis 1 averages each packed row (several "
+                          "samples), then the rows; rlconf records it as token-mean per micro-batch",
+                          source_keys=["masked_mean_axis"])
+        else:
+            d["algorithm.loss_aggregation"] = derived("masked_mean over each packed micro-batch's response tokens, "
+                                                      "÷ accumulation steps (before 2025-12-01)")
+
+    def critic(self) -> None:
+        v, c, plan = self.v, self.spec.critic, self.spec.plan
+        c.enabled = True
+        c.samples_per_optimizer_step = plan.samples_per_optimizer_step
+        c.epochs_per_step = plan.epochs_per_step
+        c.micro_batch_per_device = int(plan.micro_batch_per_device) if plan.micro_batch_per_device else None
+        c.lr = v.number("learning_rate")  # the value model trains with the policy's learning rate
+        scratch = v.flag("init_value_from_scratch")
+        c.model = None if scratch else v.get("reward_model_path")
+        self.spec.derivations["critic.model"] = self.origin(
+            "the value model starts from reward_model_path", "reward_model_path", "init_value_from_scratch")
+
+    # ------------------------------------------------------------ the rest
+    def rest(self) -> None:
+        v, s, notes, version = self.v, self.spec, self.notes, self.version
+        d = s.derivations
+        prompt = v.get("max_prompt_token_length")
+        s.lengths.max_prompt_tokens = v.positive_int("max_prompt_token_length") if prompt is not None else None
+        s.lengths.max_response_tokens = v.positive_int("response_length")
+        if s.lengths.max_prompt_tokens is not None and "max_prompt_token_length" in v:
+            notes.info("lengths.prompt-filter", f"max_prompt_token_length {s.lengths.max_prompt_tokens} drops longer "
+                       "prompts from the dataset; it does not truncate them", source_keys=["max_prompt_token_length"])
+        if not self.gtrl:
+            total = (s.lengths.max_prompt_tokens or 0) + s.lengths.max_response_tokens
+            pack = v.positive_int("pack_length")
+            if pack < total:
+                notes.warning("batch.pack-length", "The `pack_length` needs to be greater than the sum of "
+                              f"`max_prompt_token_length` and `response_length`! ({pack} < {total})",
+                              source_keys=["pack_length", "max_prompt_token_length", "response_length"])
+        s.sampling.temperature = v.number("temperature")
+        s.sampling.top_p = v.number("vllm_top_p") if self.has("vllm_top_p") else 1.0
+        s.sampling.top_k = -1  # no top-k flag: vLLM's default, disabled
+        d["sampling.top_k"] = Derivation("no top-k flag: vLLM's default -1 (disabled)", [], "default")
+        self.optimizer()
+        g = s.generation
+        g.rollout_backend = "vllm"
+        single = bool(v.flag("single_gpu_mode")) if self.has("single_gpu_mode") else False
+        g.rollout_mode = "colocate" if single else "server"
+        if not self.gtrl:
+            if self.has("filter_zero_std_samples"):
+                g.filter_groups = bool(v.flag("filter_zero_std_samples"))
+            else:
+                g.filter_groups = at_least(version, ZERO_STD_FILTER)
+            active = bool(v.flag("active_sampling")) if self.has("active_sampling") else False
+            if g.filter_groups:
+                g.filter_metric = "score"
+                g.max_rounds_per_step = 0 if active else 1  # active sampling refills; otherwise the batch shrinks
+                d["generation.max_rounds_per_step"] = self.origin(
+                    "active_sampling: sample until num_unique_prompts_rollout groups survive (0 = unlimited)"
+                    if active else "no refill: zero-std groups are dropped and the step trains on fewer samples",
+                    "active_sampling", "filter_zero_std_samples")
+                if s.plan.samples_per_prompt == 1 and at_least(version, "2025.12.01"):
+                    notes.warning("algorithm.group-too-small", "`filter_zero_std_samples` cannot be True when "
+                                  "`num_samples_per_prompt_rollout` is 1, as the reward standard deviation will always "
+                                  "be 0, causing all samples to be filtered.",
+                                  source_keys=["filter_zero_std_samples", "num_samples_per_prompt_rollout"])
+            elif active:
+                notes.warning("generation.active-sampling", "filter_zero_std_samples must be True when "
+                              "active_sampling is True; Open-Instruct raises", source_keys=["active_sampling"])
+            ahead = v.number("async_steps") if self.has("async_steps") else None
+            if active and ahead is not None and ahead <= 1:
+                notes.warning("generation.active-sampling", "With active_sampling, you should set async_steps > 1 to "
+                              "account for filtering of the first batch (Open-Instruct asserts it; async_steps is "
+                              f"{fmt(ahead)})", source_keys=["active_sampling", "async_steps"])
+        self.asynchrony()
+        r = s.references
+        r.model = v.get("model_name_or_path")
+        # The dataset mixers stay native extras (they carry proportions); the names are the reference.
+        r.train_data = _dataset_names(v.values.get("dataset_mixer_list", v.values.get("dataset_mixer")))
+        r.eval_data = _dataset_names(v.values.get("dataset_mixer_eval_list", v.values.get("dataset_eval_mixer")))
+        stage = v.get("deepspeed_stage")
+        if str(stage) == "2" and not at_least(version, ZERO2_FIX) and self.kind == "fast":
+            notes.warning("semantics.zero2-gradients", "before 2026-02-26 (PR #1498), with deepspeed_stage 2 only the "
+                          "last micro-batch's gradient of each accumulation group survived; the rest were discarded",
+                          source_keys=["deepspeed_stage"])
+
+    def optimizer(self) -> None:
+        v, o, notes, version = self.v, self.spec.optimizer, self.notes, self.version
+        d = self.spec.derivations
+        o.lr = v.number("learning_rate")
+        o.lr_schedule = str(v.get("lr_scheduler_type"))
+        ratio = v.number("warmup_ratio")
+        steps = v.number("warm_up_steps") if self.has("warm_up_steps") else None
+        ratio_wins = ratio is not None and (ratio > 0 or (self.gtrl and not at_least(version, WARMUP_RATIO_FIX)))
+        if steps and ratio_wins:
+            notes.warning("semantics.ignored-key", f"warm_up_steps {fmt(steps)} is ignored: warmup_ratio {fmt(ratio)} "
+                          "takes precedence" + ("" if ratio else " (the `>= 0.0` bug of this version)"),
+                          source_keys=["warm_up_steps", "warmup_ratio"])
+        if steps and not ratio_wins:
+            o.warmup_steps, o.warmup_unit = int(steps), "optimizer_steps"
+            d["optimizer.warmup_steps"] = self.origin(f"warm_up_steps {int(steps)} scheduler (optimizer) steps",
+                                                      "warm_up_steps")
+        else:
+            o.warmup_ratio = ratio
+            d["optimizer.warmup_ratio"] = self.origin(
+                f"warmup_ratio {fmt(ratio)} of num_training_steps × num_epochs × num_mini_batches scheduler steps",
+                "warmup_ratio")
+        if self.gtrl:
+            o.weight_decay = 0.01  # torch.optim.AdamW(params, lr=...) with torch's default weight_decay
+            d["optimizer.weight_decay"] = Derivation("no flag: torch.optim.AdamW's default 0.01", [], "default")
+        elif self.has("set_weight_decay_on_bias_and_norm") and v.flag("set_weight_decay_on_bias_and_norm") is False:
+            o.weight_decay = 0.01
+            if "weight_decay" in v:
+                notes.warning("semantics.ignored-key", "--weight_decay is ignored when "
+                              "set_weight_decay_on_bias_and_norm is False: AdamW gets all parameters with torch's "
+                              "default weight_decay 0.01",
+                              source_keys=["weight_decay", "set_weight_decay_on_bias_and_norm"])
+            v.get("weight_decay")
+        else:
+            o.weight_decay = v.number("weight_decay")
+        if self.has("max_grad_norm"):
+            o.grad_clip = v.number("max_grad_norm")
+        else:
+            o.grad_clip = 1.0
+            d["optimizer.grad_clip"] = Derivation("no flag: DeepSpeed gradient_clipping hard-coded to 1.0", [],
+                                                  "default")
+
+    def asynchrony(self) -> None:
+        v, notes, version = self.v, self.notes, self.version
+        d = self.spec.derivations
+        if self.has("async_steps"):
+            ahead = v.number("async_steps")
+            if ahead is None or not float(ahead).is_integer() or ahead < 0:
+                raise _config_error(v, "async_steps", f"async_steps must be a whole number, got "
+                                    f"{v.get('async_steps')!r}", "set --async_steps to 1 or more")
+            ahead = int(ahead)
+            if ahead < 1 and at_least(version, SYNC_REJECTED):
+                notes.warning("asynchrony.async-steps", "`async_steps` must be greater than 0. Fully synchronous "
+                              "training is not supported.", source_keys=["async_steps"])
+            d["asynchrony.max_steps_ahead"] = self.origin(
+                f"async_steps {ahead}: generation runs up to {ahead} training step(s) ahead", "async_steps")
+            if self.has("async_mode") and "async_mode" in v:
+                notes.warning("semantics.ignored-key", "async_mode is superseded by async_steps in this version",
+                              source_keys=["async_mode"])
+                v.get("async_mode")
+        else:
+            ahead = 1 if v.flag("async_mode") else 0
+            d["asynchrony.max_steps_ahead"] = self.origin(
+                "async_mode: learn from the second-latest policy (one step behind)" if ahead else
+                "async_mode False: synchronous", "async_mode")
+        self.spec.asynchrony.max_steps_ahead = ahead
+        # inflight_updates stays a native extra (no canonical field); it is read here only for the note.
+        inflight = self.has("inflight_updates") and str(v.values.get(
+            "inflight_updates", v.defaults.get("inflight_updates"))).lower() == "true"
+        if ahead:
+            notes.warning("asynchrony.off-policy",
+                          f"generation runs up to {ahead} training step(s) ahead of the learner, so samples come from "
+                          f"a policy up to {ahead} update(s) old (off-policy)"
+                          + ("; inflight_updates also swaps weights during generation, so one completion can mix "
+                             "policies" if inflight else ""),
+                          source_keys=["async_steps" if self.has("async_steps") else "async_mode"])
+
+    def describe_derived(self) -> None:
+        plan, d = self.spec.plan, self.spec.derivations
+        if plan.samples_per_step is not None:
+            d["plan.samples_per_step"] = derived(
+                f"{fmt(plan.prompts_per_step)} prompts × {plan.samples_per_prompt} samples per prompt")
+        if self.gtrl and plan.optimizer_steps_per_step is not None:
+            d["plan.optimizer_steps_per_step"] = derived(
+                f"num_epochs {plan.epochs_per_step} × ceil({fmt(plan.samples_per_step)} samples ÷ "
+                f"{fmt(plan.samples_per_optimizer_step)} per mini-batch)")
+        if plan.grad_accum_steps is not None:
+            d["plan.grad_accum_steps"] = derived(
+                f"{fmt(plan.samples_per_optimizer_step)} samples ÷ {plan.data_parallel_size} learners ÷ micro "
+                f"{fmt(plan.micro_batch_per_device)} (DeepSpeed gradient_accumulation_steps)")
+
+
+def _dataset_names(mixer: Any) -> Any:
+    """Dataset names from a mixer: ``name amount name amount`` (a list) or a JSON dict string (PPO-T3)."""
+    if mixer is None:
+        return None
+    if isinstance(mixer, str):
+        try:
+            mixer = json.loads(mixer)
+        except ValueError:
+            return mixer
+    if isinstance(mixer, dict):
+        names = [str(name) for name in mixer]
+    elif not isinstance(mixer, list):
+        return str(mixer)
+    else:
+        names = [str(x) for x in mixer[0::2]]
+    return names[0] if len(names) == 1 else names
+
+
+# ------------------------------------------------------------------------ writing
+
+
+class _Writer:
+    """Canonical model → Open-Instruct flags for one version: grpo_fast.py, or a gtrl script before 2025-03-13."""
+
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
+        self.spec, self.version, self.notes = spec, version, notes
+        self.out: dict[str, Any] = {}
+        self.program = self.choose_program()
+        self.kind = PROGRAMS[self.program][0]
+        self.gtrl = self.kind != "fast"
+
+    def choose_program(self) -> str:
+        """The program that keeps the most of the plan among those the version has: PPO (GAE) needs the ppo
+        gtrl script; where grpo_fast.py and the grpo gtrl script coexist, fixed micro-batches of samples need
+        the gtrl script and token budgets need grpo_fast's packed rows."""
+        spec, version = self.spec, self.version
+        gae = spec.algorithm.advantage_estimator == "gae"
+        gtrl_last = PROGRAMS["grpo_vllm_thread_ray_gtrl.py"][2]
+        if not at_least(version, LEGACY_WRITE_UNTIL):
+            return "ppo_vllm_thread_ray_gtrl.py" if gae or not at_least(version, FIRST_GRPO_GTRL) \
+                else "grpo_vllm_thread_ray_gtrl.py"
+        if gtrl_last and at_least(gtrl_last, version):
+            if gae:
+                return "ppo_vllm_thread_ray_gtrl.py"  # the only PPO with a value model rlconf writes
+            plan = spec.plan
+            fixed_micro = plan.micro_batch_per_device is not None and not spec.token_budget.max_tokens_per_device
+            dp = plan.data_parallel_size or 1
+            per_learner = all(x is not None and Fraction(x) % dp == 0
+                              for x in (plan.prompts_per_step, plan.samples_per_optimizer_step))
+            if fixed_micro and per_learner:
+                self.notes.info("target.program", f"open-instruct {version} has grpo_fast.py and "
+                                "grpo_vllm_thread_ray_gtrl.py; the gtrl script is written because it keeps the "
+                                "source's micro-batches of samples (grpo_fast packs rows of tokens)",
+                                target_keys=["grpo_vllm_thread_ray_gtrl.py"])
+                return "grpo_vllm_thread_ray_gtrl.py"
+        return "grpo_fast.py"
+
+    def has(self, key: str) -> bool:
+        return key_in_version(self.kind, key, self.version)
+
+    def put(self, key: str, value: Any) -> None:
+        if value is not None:
+            self.out[key] = value
+
+    def flags(self) -> tuple[str, dict[str, Any], str]:
+        if self.spec.references.model:
+            self.out["model_name_or_path"] = self.spec.references.model
+        learners = self.topology()
+        if self.gtrl:
+            self.gtrl_batch(learners)
+        else:
+            self.fast_batch()
+        self.algorithm()
+        self.rest()
+        self.extras()
+        engines, tp = self.out["vllm_num_engines"], self.out["vllm_tensor_parallel_size"]
+        shared = self.out.get("single_gpu_mode") is True
+        gpu_line = (f"Ray cluster: {learners} learner GPU(s) + {engines} vLLM engine(s) × TP {tp} = "
+                    f"{learners + engines * tp} GPUs" if not shared else
+                    "single_gpu_mode: the learner and vLLM share one GPU")
+        return self.program, self.out, gpu_line
+
+    def unit_comments(self) -> list[str]:
+        if self.gtrl:
+            return ["# Units: local_rollout_batch_size (prompts) and local_mini_batch_size (samples) are per",
+                    "# learner GPU (× sum(actor_num_gpus_per_node)); per_device_train_batch_size counts samples;",
+                    "# total_episodes counts samples."]
+        return ["# Units: num_unique_prompts_rollout prompts × num_samples_per_prompt_rollout samples per step;",
+                "# num_mini_batches counts optimizer steps per epoch; per_device_train_batch_size counts packed rows",
+                "# of pack_length tokens; total_episodes counts samples; vLLM engines use GPUs of their own."]
+
+    # ------------------------------------------------------------ topology
+    def topology(self) -> int:
+        s, notes, out = self.spec, self.notes, self.out
+        t, plan = s.topology, s.plan
+        dp = plan.data_parallel_size or t.training_gpus or 1
+        sp = t.sequence_parallel_size or 1
+        if sp > 1 and not self.has("sequence_parallel_size"):
+            notes.warning("topology.not-expressible", f"sequence parallelism needs open-instruct 2026.01.26 or "
+                          f"later; {dp} learners without it are written", target_keys=["sequence_parallel_size"])
+            sp = 1
+        learners = dp * sp
+        model_parallel = [f"{name} {size}" for name, size in (
+            ("tensor parallel", t.tensor_parallel_size), ("pipeline parallel", t.pipeline_parallel_size),
+            ("context parallel", t.context_parallel_size)) if size and size > 1]
+        if model_parallel or (t.training_gpus and t.training_gpus != learners):
+            layout = ", ".join(model_parallel) or "no model parallelism"
+            notes.warning("topology.gpus-changed",
+                          f"the source trains on {t.training_gpus} GPUs ({layout}); Open-Instruct runs one learner "
+                          f"per GPU, so {learners} learners keep the {dp} data-parallel ranks",
+                          source_keys=["topology.training_gpus"],
+                          target_keys=["num_learners_per_node" if not self.gtrl else "actor_num_gpus_per_node"])
+        nodes = t.nodes if t.nodes and learners % t.nodes == 0 else max(1, math.ceil(learners / 8))
+        if learners % nodes:
+            nodes = 1
+        layout = [learners // nodes] * nodes
+        out["actor_num_gpus_per_node" if self.gtrl else "num_learners_per_node"] = [str(n) for n in layout]
+        if self.has("sequence_parallel_size"):
+            out["sequence_parallel_size"] = sp
+        tp = t.rollout_tensor_parallel_size or 1
+        if t.rollout_gpus:
+            engines = max(1, t.rollout_gpus // tp)
+        else:
+            engines = 1
+            if s.framework != NAME:
+                notes.info("topology.rollout-separate",
+                           f"the source generates on its training GPUs; Open-Instruct runs vLLM on GPUs of its own: "
+                           f"1 engine × TP {tp} is written beside the {learners} learners",
+                           target_keys=["vllm_num_engines", "vllm_tensor_parallel_size"])
+        if t.rollout_gpus == 0 and s.generation.rollout_mode == "colocate" and s.framework == NAME and learners == 1 \
+                and self.has("single_gpu_mode"):
+            out["single_gpu_mode"] = True
+        out["vllm_num_engines"], out["vllm_tensor_parallel_size"] = engines, tp
+        backend = t.training_backend or ""
+        stage = backend.removeprefix("deepspeed-zero") if backend.startswith("deepspeed-zero") else (
+            "3" if backend in ("fsdp", "megatron", "fsdp2") else None)
+        if stage and stage.isdigit():
+            out["deepspeed_stage"] = int(stage)
+        return learners
+
+    # ------------------------------------------------------------ batch
+    def whole(self, value: Any, what: str, key: str) -> int:
+        if value is None:
+            return 1
+        number = Fraction(value)
+        if number.denominator != 1 or number < 1:
+            rounded = max(1, round(number))
+            self.notes.warning("batch.not-expressible", f"{fmt(number)} {what} is not a whole number; {key} "
+                               f"{rounded} is written", target_keys=[key])
+            return rounded
+        return int(number)
+
+    def fast_batch(self) -> None:
+        s, plan, notes, out = self.spec, self.spec.plan, self.notes, self.out
+        prompts = self.whole(plan.prompts_per_step, "prompts per step", "num_unique_prompts_rollout")
+        group = plan.samples_per_prompt or 1
+        out["num_unique_prompts_rollout"] = prompts
+        out["num_samples_per_prompt_rollout"] = group
+        samples = prompts * group
+        per_opt = plan.samples_per_optimizer_step or samples
+        mini = Fraction(samples) / Fraction(per_opt)
+        if mini < 1:
+            notes.warning("batch.not-expressible",
+                          f"the source updates once per {fmt(Fraction(per_opt) / samples)} steps ({fmt(per_opt)} "
+                          f"samples per optimizer step, {samples} per step); Open-Instruct updates at least once per "
+                          "step, so num_mini_batches 1 is written", target_keys=["num_mini_batches"])
+            mini = Fraction(1)
+        out["num_mini_batches"] = self.whole(mini, "optimizer steps per epoch", "num_mini_batches")
+        if s.framework != NAME:
+            notes.info("units.prompts-vs-samples",
+                       f"num_mini_batches is a count: {samples} samples per step ÷ {fmt(per_opt)} samples per "
+                       f"optimizer step = {out['num_mini_batches']} (Open-Instruct realises it over packed "
+                       "micro-batches)", source_keys=["plan.samples_per_optimizer_step"],
+                       target_keys=["num_mini_batches"])
+        out["num_epochs"] = plan.epochs_per_step or 1
+        prompt = s.lengths.max_prompt_tokens or 256
+        response = s.lengths.max_response_tokens or 256
+        budget = s.token_budget.max_tokens_per_device
+        if budget:
+            pack = budget
+            why = f"the source's {budget}-token budget per micro-batch"
+        elif plan.micro_batch_per_device:
+            micro = math.ceil(plan.micro_batch_per_device)
+            pack = micro * (prompt + response)
+            why = (f"{micro} samples × ({prompt} + {response}) tokens, the most the source's micro-batch of "
+                   f"{micro} samples can hold")
+        else:
+            pack, why = prompt + response, "one prompt + response"
+        if pack < prompt + response:
+            pack, why = prompt + response, "max_prompt_token_length + response_length, the least Open-Instruct accepts"
+        out["per_device_train_batch_size"] = 1
+        out["pack_length"] = pack
+        if plan.micro_batch_per_device is not None:
+            notes.warning("batch.token-budget", f"Open-Instruct packs samples into rows of pack_length tokens; a "
+                          f"micro-batch of {fmt(plan.micro_batch_per_device)} samples is not expressible, so one row "
+                          f"of pack_length {pack} tokens ({why}) is written per micro-batch",
+                          target_keys=["per_device_train_batch_size", "pack_length"])
+        elif s.framework != NAME:
+            notes.info("batch.token-budget", f"per_device_train_batch_size 1 packed row of pack_length {pack} tokens "
+                       f"({why})", target_keys=["per_device_train_batch_size", "pack_length"])
+        self.total_episodes(samples)
+
+    def gtrl_batch(self, learners: int) -> None:
+        plan, notes, out = self.spec.plan, self.notes, self.out
+        world = learners
+        prompts = self.whole(plan.prompts_per_step, "prompts per step", "local_rollout_batch_size")
+        group = plan.samples_per_prompt or 1
+        local_prompts = Fraction(prompts, world)
+        out["local_rollout_batch_size"] = self.whole(local_prompts, f"prompts per learner ({prompts} ÷ {world})",
+                                                     "local_rollout_batch_size")
+        out["number_samples_per_prompt"] = group
+        samples = out["local_rollout_batch_size"] * world * group
+        per_opt = Fraction(plan.samples_per_optimizer_step or samples)
+        if per_opt > samples:
+            notes.warning("batch.not-expressible", f"{fmt(per_opt)} samples per optimizer step is more than the "
+                          f"{samples} samples of a step; the step's {samples} are written",
+                          target_keys=["local_mini_batch_size"])
+            per_opt = Fraction(samples)
+        local_mini = self.whole(per_opt / world, f"samples per learner per optimizer step ({fmt(per_opt)} ÷ {world})",
+                                "local_mini_batch_size")
+        out["local_mini_batch_size"] = local_mini
+        notes.info("units.per-device-vs-global",
+                   f"gtrl batch sizes are per learner GPU: {fmt(plan.prompts_per_step)} prompts ÷ {world} learners = "
+                   f"local_rollout_batch_size {out['local_rollout_batch_size']}; {fmt(per_opt)} samples ÷ {world} = "
+                   f"local_mini_batch_size {local_mini}", target_keys=["local_rollout_batch_size",
+                                                                        "local_mini_batch_size"])
+        wanted = plan.micro_batch_per_device
+        divisors = [m for m in range(1, local_mini + 1) if local_mini % m == 0]
+        if wanted is not None and Fraction(wanted).denominator == 1 and int(wanted) in divisors:
+            micro = int(wanted)
+        else:
+            target = int(wanted) if wanted else 1
+            micro = min(divisors, key=lambda m: (abs(m - target), -m))
+            notes.warning("batch.micro-changed", f"per_device_train_batch_size {micro} samples is written (it must "
+                          f"divide local_mini_batch_size {local_mini}); the source "
+                          + (f"uses micro-batches of {fmt(wanted)}" if wanted else "packs micro-batches by tokens"),
+                          target_keys=["per_device_train_batch_size"])
+        out["per_device_train_batch_size"] = micro
+        out["num_epochs"] = plan.epochs_per_step or 1
+        self.total_episodes(samples)
+
+    def total_episodes(self, samples: int) -> None:
+        plan, notes = self.spec.plan, self.notes
+        if plan.total_steps is not None:
+            stated = self.spec.run_length.total_samples
+            # Keep the source's own sample count when it gives the same number of steps (floor division).
+            same = stated is not None and stated // samples == plan.total_steps
+            self.out["total_episodes"] = stated if same else plan.total_steps * samples
+            if self.spec.framework != NAME:
+                notes.info("units.episodes", f"total_episodes counts samples: {plan.total_steps} steps × {samples} "
+                           f"samples per step = {plan.total_steps * samples}", target_keys=["total_episodes"])
+        else:
+            notes.warning("run-length.not-expressible",
+                          "the source's run length depends on its dataset size; Open-Instruct needs total_episodes "
+                          "(samples) and loops over the data forever, so its default 100000 applies: set "
+                          "--total_episodes to steps × " + str(samples), target_keys=["total_episodes"])
+
+    # ------------------------------------------------------------ algorithm
+    def algorithm(self) -> None:
+        a, notes, out, version = self.spec.algorithm, self.notes, self.out, self.version
+        estimator = a.advantage_estimator or "grpo"
+        if self.kind == "ppo-gtrl":
+            if estimator != "gae":
+                notes.warning("algorithm.not-expressible", f"open-instruct {version} has PPO only "
+                              f"({self.program}: GAE with a value model); the source uses '{estimator}'",
+                              source_keys=["algorithm.advantage_estimator"])
+        elif estimator not in ("grpo", "grpo_vectorized", "grpo_passk"):
+            severity = "error" if estimator == "gae" else "warning"
+            notes.add(severity, "algorithm.not-expressible",
+                      f"{self.program} computes group-normalised (GRPO) advantages; the source uses '{estimator}'"
+                      + (", which needs a value model (open-instruct ≤ 2025.10.20 has ppo_vllm_thread_ray_gtrl.py)"
+                         if estimator == "gae" else ""), source_keys=["algorithm.advantage_estimator"])
+        if not self.gtrl:
+            if a.advantage_normalization_scope == "batch":
+                notes.warning("algorithm.not-expressible", "grpo_fast normalises advantages within each group; the "
+                              "source normalises over the batch",
+                              source_keys=["algorithm.advantage_normalization_scope"])
+            if self.has("advantage_normalization_type"):
+                out["advantage_normalization_type"] = "centered" if a.advantage_std_normalization is False \
+                    else "standard"
+            elif a.advantage_std_normalization is False:
+                notes.warning("algorithm.not-expressible", f"open-instruct {version} always divides advantages by "
+                              f"the group std (advantage_normalization_type arrived on {ADVANTAGE_TYPE})",
+                              target_keys=["advantage_normalization_type"])
+        self.kl()
+        if self.has("clip_lower"):
+            self.put("clip_lower", a.clip_ratio_low)
+            self.put("clip_higher", a.clip_ratio_high if a.clip_ratio_high is not None else a.clip_ratio_low)
+        else:
+            self.put("cliprange", a.clip_ratio_low)
+            if a.clip_ratio_high not in (None, a.clip_ratio_low):
+                notes.warning("algorithm.not-expressible", f"open-instruct {version} has one symmetric cliprange; "
+                              f"clip_ratio_high {a.clip_ratio_high} is lost", target_keys=["cliprange"])
+        if a.clip_ratio_dual is not None:
+            notes.info("algorithm.not-expressible", f"Open-Instruct has no dual-clip bound (the source's "
+                       f"{a.clip_ratio_dual} is dropped)", source_keys=["algorithm.clip_ratio_dual"])
+        if a.entropy_coef:
+            notes.warning("algorithm.not-expressible", f"Open-Instruct has no entropy bonus (the source's "
+                          f"{a.entropy_coef} is dropped)", source_keys=["algorithm.entropy_coef"])
+        if a.policy_loss not in (None, "vanilla"):
+            if a.policy_loss == "cispo" and self.has("loss_fn"):
+                out["loss_fn"] = "cispo"
+            else:
+                notes.warning("algorithm.not-expressible", f"policy loss '{a.policy_loss}' has no Open-Instruct "
+                              f"{version} loss_fn", source_keys=["algorithm.policy_loss"])
+        self.loss()
+
+    def kl(self) -> None:
+        a, notes, out, version = self.spec.algorithm, self.notes, self.out, self.version
+        placement = a.kl_placement or "none"
+        where = "reward" if self.kind == "ppo-gtrl" else "loss"
+        if placement not in ("none", where, "both"):
+            notes.warning("algorithm.not-expressible", f"{self.program} puts KL only in the {where}; the source's "
+                          f"in-{placement} KL (coefficient {a.kl_coef}) is dropped",
+                          source_keys=["algorithm.kl_placement"], target_keys=["beta"])
+        elif placement == "both":
+            notes.warning("algorithm.not-expressible", f"{self.program} puts KL only in the {where}; the source "
+                          f"also has it in the {'loss' if where == 'reward' else 'reward'}",
+                          source_keys=["algorithm.kl_placement"])
+        beta = a.kl_coef if placement in (where, "both") and a.kl_coef else 0.0
+        out["beta"] = beta
+        estimator = a.kl_estimator or "k3"
+        index = KL_INDEX.get(estimator)
+        if str(self.own_extras().get("kl_estimator")).lower() in ("3", "kl4") and self.kind != "ppo-gtrl":
+            index = 3  # the source's ratio × d, which the canonical k1 only approximates
+        if index is None:
+            notes.warning("algorithm.kl-estimator", f"KL estimator '{estimator}' has no Open-Instruct counterpart; "
+                          "k3 (expm1(-d) + d) is written", target_keys=["kl_estimator"])
+            index = 2
+        if self.kind in ("fast", "olmo-core") and at_least(version, KL_RENUMBERED):
+            out["kl_estimator"] = index
+            if beta and self.spec.framework != NAME:
+                notes.info("algorithm.kl-estimator", f"kl_estimator {index} is {estimator} (0 = k1, 1 = k2, 2 = k3; "
+                           "3 is ratio × d, not k3)", target_keys=["kl_estimator"])
+        else:
+            out["kl_estimator"] = f"kl{index + 1}"
+
+    def loss(self) -> None:
+        a, notes, out, version = self.spec.algorithm, self.notes, self.out, self.version
+        aggregation = a.loss_aggregation or "token-mean"
+        if self.gtrl or not at_least(version, GLOBAL_TOKEN_LOSS):
+            scope = "micro_batch"
+            written = "token-mean"
+            if aggregation != "token-mean":
+                notes.warning("algorithm.not-expressible", f"open-instruct {version} {self.program} averages the loss "
+                              f"over each micro-batch's tokens; the source's '{aggregation}' is not written",
+                              source_keys=["algorithm.loss_aggregation"])
+        else:
+            scope = "optimizer_step"
+            if aggregation == "seq-mean-token-sum-norm":
+                # Dr. GRPO divides by a constant, the maximum response length unless the source names its own.
+                constant = self.own_extras().get("loss_denominator", self.spec.lengths.max_response_tokens or 256)
+                out["loss_denominator"] = str(constant)
+                written = aggregation
+            else:
+                out["loss_denominator"] = "token"
+                written = "token-mean"
+                if aggregation != "token-mean":
+                    notes.warning("algorithm.not-expressible", f"loss aggregation '{aggregation}' has no "
+                                  "Open-Instruct loss_denominator; 'token' (a token mean) is written",
+                                  target_keys=["loss_denominator"])
+        if written == aggregation and a.loss_normalizer_scope and a.loss_normalizer_scope != scope:
+            notes.warning("algorithm.loss-normalizer-scope",
+                          f"the source normalises the loss over each {a.loss_normalizer_scope.replace('_', ' ')}; "
+                          f"open-instruct {version} normalises over each {scope.replace('_', ' ')}",
+                          target_keys=["loss_denominator"])
+
+    # ------------------------------------------------------------ the rest
+    def rest(self) -> None:
+        s, notes, out = self.spec, self.notes, self.out
+        if s.lengths.max_prompt_tokens is not None:
+            out["max_prompt_token_length"] = s.lengths.max_prompt_tokens
+            if s.framework != NAME:
+                notes.info("lengths.prompt-filter", f"max_prompt_token_length {s.lengths.max_prompt_tokens} drops "
+                           "longer prompts instead of truncating them", target_keys=["max_prompt_token_length"])
+        self.put("response_length", s.lengths.max_response_tokens)
+        self.put("temperature", s.sampling.temperature)
+        if s.sampling.top_p not in (None, 1.0):
+            if self.has("vllm_top_p"):
+                out["vllm_top_p"] = s.sampling.top_p
+            else:
+                notes.warning("sampling.not-expressible", f"top_p {s.sampling.top_p} needs open-instruct 2025.06.02 "
+                              "or later (vllm_top_p)", target_keys=["vllm_top_p"])
+        elif self.has("vllm_top_p"):
+            out["vllm_top_p"] = 1.0
+        if s.sampling.top_k is not None and s.sampling.top_k > 0:
+            notes.warning("sampling.not-expressible", f"Open-Instruct has no top-k flag; the source's top_k "
+                          f"{s.sampling.top_k} is dropped (vLLM samples from the full vocabulary)",
+                          source_keys=["sampling.top_k"])
+        self.optimizer()
+        self.generation()
+        self.asynchrony()
+        data = s.references.train_data
+        own_mixer = any(self.has(key) for key in self.own_extras() if key in ("dataset_mixer_list", "dataset_mixer"))
+        if data is not None and not own_mixer:
+            names = [data] if isinstance(data, str) else [str(x) for x in data] if isinstance(data, list) else None
+            if names is None:
+                notes.warning("references.not-expressible", f"training data {data!r} is not a list of dataset "
+                              "names; set --dataset_mixer_list by hand", target_keys=["dataset_mixer_list"])
+            elif self.has("dataset_mixer_list"):
+                out["dataset_mixer_list"] = [x for name in names for x in (name, "1.0")]
+            else:
+                out["dataset_mixer"] = json.dumps({name: 1.0 for name in names})
+        if s.references.reward and s.framework != NAME:
+            notes.warning("references.not-expressible", f"reward {s.references.reward!r}: Open-Instruct's rewards "
+                          "are flags (apply_verifiable_reward, ...) and dataset verifiers; set them by hand",
+                          target_keys=["apply_verifiable_reward"])
+        if self.gtrl and s.framework != NAME:
+            # Rule-based rewards, as in the Tulu 3 RLVR runs: the gtrl default scores with a reward model.
+            out["apply_verifiable_reward"], out["reward_model_multiplier"] = True, 0.0
+        if s.critic.enabled and self.kind == "ppo-gtrl":
+            self.put("reward_model_path", s.critic.model)
+            if s.critic.lr is not None and s.optimizer.lr is not None and s.critic.lr != s.optimizer.lr:
+                notes.warning("algorithm.not-expressible", f"the value model trains with the policy's learning rate "
+                              f"{s.optimizer.lr}; the source's critic lr {s.critic.lr} is lost",
+                              target_keys=["learning_rate"])
+
+    def optimizer(self) -> None:
+        s, notes, out = self.spec, self.notes, self.out
+        o = s.optimizer
+        self.put("learning_rate", o.lr)
+        if o.lr_schedule is not None:
+            schedule = o.lr_schedule
+            if schedule not in LR_SCHEDULES:
+                # HF get_scheduler is called without scheduler kwargs: only the plain schedules work.
+                schedule = "cosine" if "cosine" in schedule else "constant" if "constant" in schedule else "linear"
+                notes.warning("optimizer.not-expressible", f"lr schedule '{o.lr_schedule}' needs scheduler "
+                              f"arguments Open-Instruct does not pass; '{schedule}' is written",
+                              target_keys=["lr_scheduler_type"])
+            out["lr_scheduler_type"] = schedule
+        steps = o.warmup_steps
+        if steps is not None and o.warmup_unit == "steps":
+            per_step = s.plan.optimizer_steps_per_step or 1
+            steps = math.ceil(steps * per_step)
+            notes.info("units.warmup", f"warmup of {o.warmup_steps} rollout steps = {steps} optimizer steps; "
+                       "Open-Instruct counts warmup in scheduler (optimizer) steps", target_keys=["warm_up_steps"])
+        ratio_bug = self.gtrl and not at_least(self.version, WARMUP_RATIO_FIX)
+        if steps and self.has("warm_up_steps") and not ratio_bug:
+            out["warm_up_steps"], out["warmup_ratio"] = steps, 0.0
+        elif steps:
+            total = (s.plan.total_steps or 0) * (s.plan.optimizer_steps_per_step or 1)
+            if total:
+                out["warmup_ratio"] = round(steps / total, 6)
+                notes.info("units.warmup", f"warm-up of {steps} optimizer steps = warmup_ratio {out['warmup_ratio']} "
+                           f"of {fmt(total)} scheduler steps" + (" (warm_up_steps is ignored by this version)"
+                                                                if ratio_bug else ""),
+                           target_keys=["warmup_ratio"])
+            else:
+                notes.warning("optimizer.not-expressible", f"a warm-up of {steps} optimizer steps needs "
+                              "warm_up_steps (gone since 2026-04-02) or a known run length for warmup_ratio",
+                              target_keys=["warmup_ratio"])
+        else:
+            out["warmup_ratio"] = o.warmup_ratio or 0.0
+        if self.gtrl:
+            if o.weight_decay not in (None, 0.01):
+                notes.warning("optimizer.not-expressible", f"the gtrl scripts use torch's AdamW default weight_decay "
+                              f"0.01; the source's {o.weight_decay} is lost", source_keys=["optimizer.weight_decay"])
+        else:
+            self.put("weight_decay", o.weight_decay)
+        if self.has("max_grad_norm"):
+            self.put("max_grad_norm", o.grad_clip)
+        elif o.grad_clip not in (None, 1.0):
+            notes.warning("optimizer.not-expressible", f"open-instruct {self.version} clips gradients at 1.0 "
+                          f"(hard-coded); the source's {o.grad_clip} is lost", source_keys=["optimizer.grad_clip"])
+
+    def generation(self) -> None:
+        g, notes, out = self.spec.generation, self.notes, self.out
+        if self.gtrl:
+            if g.filter_groups:
+                notes.warning("generation.not-expressible", "the gtrl scripts do not filter groups",
+                              source_keys=["generation.filter_groups"])
+            return
+        group = self.out["num_samples_per_prompt_rollout"]
+        filtering = bool(g.filter_groups) and group > 1
+        if g.filter_groups and group == 1:
+            notes.warning("generation.not-expressible", "zero-std filtering with one sample per prompt would drop "
+                          "every group; filter_zero_std_samples False is written",
+                          target_keys=["filter_zero_std_samples"])
+        if self.has("filter_zero_std_samples"):
+            out["filter_zero_std_samples"] = filtering
+            out["active_sampling"] = filtering and g.max_rounds_per_step == 0
+        elif not filtering and at_least(self.version, ZERO_STD_FILTER):
+            notes.warning("generation.not-expressible", f"open-instruct {self.version} always drops zero-std groups",
+                          target_keys=["filter_zero_std_samples"])
+        elif filtering and not at_least(self.version, ZERO_STD_FILTER):
+            notes.warning("generation.not-expressible", f"open-instruct {self.version} does not filter groups",
+                          source_keys=["generation.filter_groups"])
+        if g.prompts_per_round is not None:
+            notes.warning("generation.not-expressible", f"{g.prompts_per_round} prompts per generation round "
+                          "(over-sampling) has no Open-Instruct flag; active_sampling refills instead",
+                          source_keys=["generation.prompts_per_round"])
+
+    def asynchrony(self) -> None:
+        ahead, notes, out = self.spec.asynchrony.max_steps_ahead, self.notes, self.out
+        if self.has("async_steps"):
+            steps = ahead if ahead is not None else 1
+            if out.get("active_sampling") and steps < 2:
+                steps = 2
+                notes.warning("asynchrony.changed", "active_sampling needs async_steps > 1 (Open-Instruct asserts "
+                              f"it); async_steps 2 is written instead of {ahead}", target_keys=["async_steps"])
+            elif steps < 1 and at_least(self.version, SYNC_REJECTED):
+                steps = 1
+                notes.warning("asynchrony.not-expressible", "Open-Instruct does not support fully synchronous "
+                              "training since 2025-11-21: async_steps 1 (generation one step ahead) is written",
+                              target_keys=["async_steps"])
+            out["async_steps"] = steps
+            if self.has("inflight_updates"):
+                # Weight swaps during generation have no counterpart elsewhere; keep the source's own choice.
+                out["inflight_updates"] = self.own_setting("inflight_updates", False)
+        else:
+            out["async_mode"] = bool(ahead)
+            if ahead and ahead > 1:
+                notes.warning("asynchrony.not-expressible", f"async_mode runs one step ahead; the source's "
+                              f"{ahead}-step asynchrony is not expressible", target_keys=["async_mode"])
+
+    def own_extras(self) -> dict[str, Any]:
+        return {e.key: e.value for e in self.spec.extras if e.framework == NAME}
+
+    def own_setting(self, key: str, otherwise: Any) -> Any:
+        """An Open-Instruct source's own value of a key rlconf carries natively (its flag, else the source
+        version's default); ``otherwise`` for other frameworks."""
+        extras = self.own_extras()
+        if key in extras:
+            return extras[key]
+        if self.spec.framework == NAME and self.spec.version:
+            return defaults_for("fast", self.spec.version).get(key, otherwise)
+        return otherwise
+
+    def extras(self) -> None:
+        foreign, stale = [], []
+        for extra in self.spec.extras:
+            if extra.framework != NAME:
+                foreign.append(extra)
+                continue
+            key = extra.key
+            if not self.has(key) and KEY_RENAMES.get(key) and self.has(KEY_RENAMES[key]):
+                key = KEY_RENAMES[key]
+            if self.has(key):
+                self.out.setdefault(key, extra.value)
+            else:
+                stale.append(extra.key)
+        if foreign:
+            shown = ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else "")
+            self.notes.info("keys.not-translated", f"{len(foreign)} {foreign[0].framework} key(s) with no "
+                            f"Open-Instruct counterpart are not written: {shown}", source_keys=[e.key for e in foreign])
+        if stale:
+            self.notes.info("keys.not-translated",
+                            f"{len(stale)} Open-Instruct flag(s) of the source do not exist in {self.program} "
+                            f"{self.version} and are not written: " + ", ".join(stale[:12])
+                            + (" …" if len(stale) > 12 else ""), source_keys=stale)

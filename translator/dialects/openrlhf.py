@@ -1,0 +1,1378 @@
+"""OpenRLHF: ``python3 -m openrlhf.cli.train_ppo_ray --flag value ...`` launch scripts (usually behind
+``ray job submit ... --``).
+
+Semantics from ../shared/reference/openrlhf.md: the rollout batch counts prompts (global), the train batch
+counts samples (global, one optimizer step), the micro batch counts samples per GPU; ring attention and
+DeepSpeed tensor parallelism divide the actor GPUs into data-parallel ranks. Flags are flat up to 0.10.1
+and dotted from 0.10.2, with no aliases: a flag of the other scheme is an argparse error.
+"""
+from __future__ import annotations
+
+import math
+import re
+import shlex
+from fractions import Fraction
+from typing import Any
+
+from translator.dialects.base import (
+    Dialect,
+    Reading,
+    ReadOptions,
+    Values,
+    at_least,
+    closest_key,
+    derived,
+    fmt,
+    from_config,
+    read_script,
+    require_resolved,
+)
+from translator.dialects.openrlhf_tables import (
+    ALL_DOTTED,
+    ALL_FLAT,
+    COMMON,
+    DEFAULTS,
+    DOTTED_SINCE,
+    DOTTED_TO_FLAT,
+    ENTRY_MODULE,
+    ESTIMATOR_SINCE,
+    ESTIMATORS,
+    FLAT_ONLY,
+    FLAT_TO_DOTTED,
+    GEN_BATCH_IGNORED_SINCE,
+    GEN_BATCH_OVERSAMPLING_SINCE,
+    GROUP_ASSERT,
+    GROUP_ASSERT_DR_GRPO_SINCE,
+    KEY_RANGE,
+    KL_ESTIMATORS,
+    LAST_FLAT,
+    LOSS_SCOPE_GLOBAL_MICRO,
+    LOSS_SCOPE_OPTIMIZER_STEP,
+    MANY_VALUES,
+    RLOO_UNWHITENED_SINCE,
+    SECRET_FLAGS,
+    SECRET_PLACEHOLDER,
+    STORE_TRUE,
+    TWO_VALUES,
+    VALUE_RENAMES,
+    VERSIONS,
+)
+from translator.dialects.writing import plan_summary
+from translator.errors import ConfigError
+from translator.notes import NoteList
+from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.sources.files import Source
+from translator.sources.shell import unwrap_command
+
+_ENTRY = re.compile(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py")
+_ALL_NAMES = ALL_FLAT | ALL_DOTTED
+
+
+# ---------------------------------------------------------------- names and versions
+def is_dotted_version(version: str) -> bool:
+    return at_least(version, DOTTED_SINCE)
+
+
+def internal_name(native: str) -> str:
+    """A flag's scheme-neutral name: its dotted name when it has one, else its flat name."""
+    if native in FLAT_TO_DOTTED:
+        return FLAT_TO_DOTTED[native][0]
+    return native
+
+
+def spelled(internal: str, version: str) -> str | None:
+    """The flag as ``version``'s parser spells it (no leading dashes), or None if that scheme has no such flag."""
+    if internal in COMMON:
+        return internal
+    if is_dotted_version(version):
+        return internal if internal in ALL_DOTTED else None
+    if internal in FLAT_ONLY:
+        return internal
+    return DOTTED_TO_FLAT.get(internal)
+
+
+def flag_exists(native: str, version: str) -> bool:
+    """Whether ``version``'s train_ppo_ray parser accepts ``--native``."""
+    if native not in COMMON:
+        if is_dotted_version(version) and native not in ALL_DOTTED:
+            return False
+        if not is_dotted_version(version) and native not in ALL_FLAT:
+            return False
+    since, until = KEY_RANGE.get(native, (None, None))
+    if since and not at_least(version, since):
+        return False
+    return not (until and at_least(version, until) and version != until)
+
+
+def defaults_for(version: str) -> dict[str, Any]:
+    """Defaults by internal name for the flags ``version`` has."""
+    defaults: dict[str, Any] = {}
+    for name, changes in DEFAULTS.items():
+        native = spelled(name, version)
+        if native is None or not flag_exists(native, version):
+            continue
+        for since, value in changes:
+            if at_least(version, since):
+                defaults[name] = value
+    return defaults
+
+
+# ---------------------------------------------------------------- the native launch line
+class NativeOpenRlhf:
+    """The flags of one launch line: native name (as written) → value, with where each came from."""
+
+    def __init__(self) -> None:
+        self.flags: dict[str, Any] = {}  # native name → str | list[str] | True
+        self.origins: dict[str, str] = {}
+
+
+class _Flags(Values):
+    """Values keyed by internal name; messages name the flag as the user wrote it."""
+
+    def __init__(self, values: dict[str, Any], origins: dict[str, str], defaults: dict[str, Any], source_name: str,
+                 written: dict[str, str]) -> None:
+        super().__init__(values, origins, defaults, source_name)
+        self.written = written  # internal → native name as written
+
+    def _error(self, key: str, message: str, hint: str) -> ConfigError:
+        native = self.written.get(key, key)
+        error = super()._error(key, message.replace(key, f"--{native}"), hint.replace(key, f"--{native}"))
+        error.key = f"--{native}"
+        return error
+
+
+class OpenRlhfDialect(Dialect):
+    name = "openrlhf"
+    aliases = ("openrlhf/openrlhf",)
+    versions = VERSIONS
+    description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
+
+    # ---------------------------------------------------------------- detection
+    def sniff(self, source: Source) -> bool:
+        return bool(_ENTRY.search(source.text))
+
+    # ---------------------------------------------------------------- reading
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        notes = NoteList()
+        native = self._collect(source, options, notes)
+        version = self._version(native, options.version, notes)
+        values, written, foreign = self._values(native, version, notes)
+        flags = _Flags(values, {k: native.origins[w] for k, w in written.items()}, defaults_for(version),
+                       source.name, written)
+        spec = RunSpec(framework=self.name, version=version)
+        _Interpreter(flags, version, spec, notes).run()
+        if options.num_processes is not None and options.num_processes != spec.topology.training_gpus:
+            notes.warning("topology.world-size-option-ignored",
+                          f"--num-processes {options.num_processes} is ignored: the actor flags place "
+                          f"{spec.topology.training_gpus} training processes")
+        self._account(flags, foreign, version, spec, notes)
+        return Reading(spec, notes)
+
+    def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOpenRlhf:
+        script = read_script(source, options.env, notes)
+        found = None
+        for command in script.commands:
+            argv = unwrap_command(command.argv)
+            index = _entry_index(argv)
+            if index is not None:
+                found = command, argv[index + 1:]
+        if found is None:
+            raise ConfigError("no OpenRLHF launch command found", file=source.name,
+                              hint=f"expected a line like 'python3 -m {ENTRY_MODULE} --rollout.batch_size 128 ...'")
+        command, words = found
+        require_resolved(command, source)
+        native = NativeOpenRlhf()
+        origin = f"{source.name}:{command.line}"
+        for name, value in _parse_arguments(words, origin, notes):
+            if name in SECRET_FLAGS:
+                # An API key: keep that it is set, never its value.
+                notes.info("keys.secret-redacted", f"--{name} holds a wandb API key; rlconf keeps it as "
+                           f"{SECRET_PLACEHOLDER} and never copies the value", source_keys=[name])
+                value = SECRET_PLACEHOLDER
+            if name in native.flags:
+                notes.info("keys.repeated", f"--{name} is given more than once; argparse keeps the last value",
+                           source_keys=[name])
+            native.flags[name] = value
+            native.origins[name] = origin
+        return native
+
+    def _version(self, native: NativeOpenRlhf, explicit: str | None, notes: NoteList) -> str:
+        if explicit:
+            return self.resolve_version(explicit)
+        names = [n for n in native.flags if n in _ALL_NAMES and n not in COMMON]
+        dotted = sum("." in n for n in names)
+        scheme_dotted = dotted * 2 >= len(names) if names else True
+        band = [v for v in VERSIONS if is_dotted_version(v) == scheme_dotted]
+        fitting = [v for v in band if all(flag_exists(n, v) for n in names if ("." in n) == scheme_dotted)]
+        scheme = "dotted (≥ 0.10.2)" if scheme_dotted else "flat (≤ 0.10.1)"
+        if fitting and fitting[-1] != band[-1]:
+            version, why = fitting[-1], f"the newest release whose {scheme} flags include every flag given"
+        elif fitting:
+            version, why = band[-1], f"the flags are {scheme}; the newest such release"
+        else:
+            version, why = band[-1], f"the flags are {scheme}, but no release has all of them"
+        if not names:
+            why = "the newest known release"
+        notes.info("version.assumed", f"assumed OpenRLHF {version}: {why}; pass --from openrlhf@VERSION to choose")
+        return version
+
+    def _values(self, native: NativeOpenRlhf, version: str,
+                notes: NoteList) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+        """The flags this version understands, by internal name; the others get notes and stay native."""
+        values: dict[str, Any] = {}
+        written: dict[str, str] = {}
+        foreign: dict[str, Any] = {}
+        for name, value in native.flags.items():
+            if name not in _ALL_NAMES:
+                foreign[name] = value  # unknown: reported in _account
+                continue
+            key = internal_name(name)
+            own = spelled(key, version)
+            if own is not None and own != name and flag_exists(own, version):
+                # The other scheme's spelling of a flag this version has (0.10.2 renamed every flag).
+                how = (f"a flat (≤ {LAST_FLAT}) flag; {DOTTED_SINCE} renamed it --{own} with no alias" if "." in own
+                       else f"a dotted (≥ {DOTTED_SINCE}) flag; {version} spells it --{own}")
+                notes.error("keys.unknown-in-version",
+                            f"--{name} is {how}, so OpenRLHF {version}'s train_ppo_ray rejects --{name}; it is read "
+                            f"here as --{own}", source_keys=[name], target_keys=[own])
+            elif own is None or not flag_exists(own, version):
+                notes.error("keys.unknown-in-version", _missing_flag_text(name, version),
+                            source_keys=[name])
+                foreign[name] = value
+                continue
+            values[key] = value
+            written[key] = name
+        return values, written, foreign
+
+    def _account(self, flags: _Flags, foreign: dict[str, Any], version: str, spec: RunSpec, notes: NoteList) -> None:
+        for key, value in flags.unused().items():
+            spec.extras.append(Extra(self.name, flags.written.get(key, key), _extra_value(value)))
+        known = [n for n in _ALL_NAMES if flag_exists(n, version)]
+        for name, value in foreign.items():
+            spec.extras.append(Extra(self.name, name, _extra_value(value)))
+            if name in _ALL_NAMES:
+                continue
+            guess = closest_key(name, known)
+            hint = f"; did you mean --{guess}?" if guess else ""
+            notes.warning("keys.unknown", f"--{name} is not an OpenRLHF {version} flag{hint} (train_ppo_ray's "
+                          "argparse stops with 'unrecognized arguments')", source_keys=[name])
+
+    # ---------------------------------------------------------------- writing
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        flags = _Writer(spec, version, notes).flags()
+        dotted = is_dotted_version(version)
+        batch = "--rollout.batch_size" if dotted else "--rollout_batch_size"
+        train = "--train.batch_size" if dotted else "--train_batch_size"
+        micro = "--train.micro_batch_size" if dotted else "--micro_train_batch_size"
+        lines = ["#!/usr/bin/env bash",
+                 f"# OpenRLHF {version} launch script written by rlconf from a {spec.framework} "
+                 f"{spec.version or ''} config.".replace("  ", " "),
+                 f"# Units: {batch} counts prompts (global, one rollout step); {train} counts samples",
+                 f"# (completions, global, one optimizer step); {micro} counts samples per GPU.",
+                 (f"# {'Dotted' if dotted else 'Flat'} flags: OpenRLHF {'≥ 0.10.2' if dotted else '≤ 0.10.1'} "
+                  "accepts only this spelling."),
+                 *(f"#   {line}" for line in plan_summary(spec)),
+                 "set -x", ""]
+        if any(name in SECRET_FLAGS for name in flags):
+            lines += ["# The wandb API key is read from the environment; rlconf never copies it.",
+                      'export WANDB_API_KEY="${WANDB_API_KEY:-}"', ""]
+        command = ['ray job submit --address="http://127.0.0.1:8265"', f"-- python3 -m {ENTRY_MODULE}"]
+        for name, value in flags.items():
+            command.append(_flag_text(name, value))
+        command.append('"$@"')
+        lines.append(" \\\n   ".join(command))
+        return {"launch.sh": "\n".join(lines) + "\n"}
+
+
+def _missing_flag_text(name: str, version: str) -> str:
+    since, until = KEY_RANGE.get(name, (None, None))
+    if since and not at_least(version, since):
+        return f"--{name} does not exist before OpenRLHF {since}; {version}'s train_ppo_ray rejects it"
+    if until:
+        return f"--{name} was last an OpenRLHF flag in {until}; {version}'s train_ppo_ray rejects it"
+    scheme = f"flat (≤ {LAST_FLAT})" if "." not in name else f"dotted (≥ {DOTTED_SINCE})"
+    return (f"--{name} is a {scheme} flag with no counterpart in OpenRLHF {version}; train_ppo_ray rejects it")
+
+
+def _entry_index(argv: list[str]) -> int | None:
+    for i, word in enumerate(argv):
+        if word == ENTRY_MODULE and i > 0 and argv[i - 1] in ("-m", "--module"):
+            return i
+        if word.endswith("openrlhf/cli/train_ppo_ray.py"):
+            return i
+    return None
+
+
+def _expand(name: str) -> str:
+    """argparse's allow_abbrev: a unique prefix of a known flag means that flag."""
+    if name in _ALL_NAMES:
+        return name
+    matches = [n for n in _ALL_NAMES if n.startswith(name)]
+    return matches[0] if len(matches) == 1 else name
+
+
+def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tuple[str, Any]]:
+    """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, two-value and many-value flags."""
+    queue: list[str] = []
+    for word in words:
+        # A quoted "${ARRAY[@]}" reaches us as one word '--a 1 --b 2': flag names never hold blanks.
+        if word.startswith("--") and re.match(r"--[\w.-]+\s", word):
+            queue.extend(word.split())
+        else:
+            queue.append(word)
+    parsed: list[tuple[str, Any]] = []
+    i = 0
+    while i < len(queue):
+        word = queue[i]
+        i += 1
+        if not word.startswith("--") or word == "--":
+            notes.warning("keys.unrecognised-argument",
+                          f"{origin}: '{word}' is not a --flag; train_ppo_ray takes no positional arguments",
+                          source_keys=[word])
+            continue
+        raw, eq, inline = word[2:].partition("=")
+        name = _expand(raw)
+        if name != raw:
+            notes.info("keys.abbreviated", f"--{raw} is argparse's abbreviation of --{name}", source_keys=[raw])
+        if eq:
+            parsed.append((name, inline))
+            continue
+        following: list[str] = []
+        while i < len(queue) and not queue[i].startswith("--"):
+            following.append(queue[i])
+            i += 1
+        if name in _ALL_NAMES and name not in STORE_TRUE:
+            # argparse: "expected one argument" / "expected 2 arguments" (the 0.8.x IS threshold took one).
+            wanted = 2 if name in TWO_VALUES and name != "vllm_is_truncated_threshold" else 1
+            if len(following) < wanted:
+                file, _, line = origin.rpartition(":")
+                raise ConfigError(f"--{name} expects {'two values' if wanted == 2 else 'a value'}, got "
+                                  f"{len(following) or 'none'}", file=file, line=int(line) if line.isdigit() else None,
+                                  key=f"--{name}", hint=f"write --{name} {'LOW HIGH' if wanted == 2 else 'VALUE'}")
+        if name in STORE_TRUE:
+            value: Any = True
+            extra = following
+        elif name in TWO_VALUES:
+            value, extra = (following[:2] if len(following) > 1 else following[0]), following[2:]
+        elif name in MANY_VALUES:
+            value, extra = list(following), []
+        elif name in _ALL_NAMES:
+            value, extra = following[0], following[1:]
+        else:  # unknown: take what follows as its value(s)
+            value = True if not following else following[0] if len(following) == 1 else list(following)
+            extra = []
+        for word in extra:
+            notes.warning("keys.unrecognised-argument", f"{origin}: '{word}' after --{name} is not a value it takes",
+                          source_keys=[name])
+        parsed.append((name, value))
+    return parsed
+
+
+def _extra_value(value: Any) -> Any:
+    """A carried-along value in its natural type (argparse would convert it the same way)."""
+    if isinstance(value, list):
+        return [_extra_value(v) for v in value]
+    if isinstance(value, str):
+        for convert in (int, float):
+            try:
+                return convert(value)
+            except ValueError:
+                pass
+    return value
+
+
+def _flag_text(name: str, value: Any) -> str:
+    if value is True:
+        return f"--{name}"
+    if name in SECRET_FLAGS:
+        return f'--{name} "${{WANDB_API_KEY}}"'
+    if isinstance(value, (list, tuple)):
+        return f"--{name} " + " ".join(_word(v) for v in value)
+    return f"--{name} {_word(value)}"
+
+
+def _word(value: Any) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    return shlex.quote(str(value))
+
+
+# ---------------------------------------------------------------- reading: native flags → canonical model
+class _Interpreter:
+    """Turns OpenRLHF flags into the canonical model, with derivations and notes."""
+
+    def __init__(self, values: _Flags, version: str, spec: RunSpec, notes: NoteList) -> None:
+        self.v, self.version, self.spec, self.notes = values, version, spec, notes
+
+    # Flag names as the user wrote them (else as this version spells them), for derivations and notes.
+    def k(self, internal: str) -> str:
+        return self.v.written.get(internal) or spelled(internal, self.version) or internal
+
+    def f(self, internal: str) -> str:
+        return f"--{self.k(internal)}"
+
+    def origin(self, field: str, text: str, *internals: str) -> None:
+        config = any(k in self.v for k in internals)
+        self.spec.derivations[field] = Derivation(text, [self.k(k) for k in internals],
+                                                  "config" if config else "default")
+
+    def peek(self, internal: str) -> Any:
+        """A value read for a note only: the flag stays an extra, so it is carried along."""
+        if internal in self.v.values:
+            return self.v.values[internal]
+        return self.v.defaults.get(internal)
+
+    def peek_int(self, internal: str) -> int:
+        try:
+            return int(self.peek(internal))
+        except (TypeError, ValueError):
+            return 0
+
+    def run(self) -> None:
+        self.undetermined: set[str] = set()  # plan fields the run leaves without a value (no optimizer step)
+        self.topology()
+        self.batch()
+        self.algorithm()
+        self.critic()
+        self.rest()
+        self.spec.plan.complete()
+        for name in self.undetermined:
+            # complete() would compute them from the configured sizes; OpenRLHF's floors give none.
+            setattr(self.spec.plan, name, None)
+        self.describe_derived()
+
+    # ---------------------------------------------------------------- topology
+    def topology(self) -> None:
+        v, t, plan = self.v, self.spec.topology, self.spec.plan
+        t.nodes = v.positive_int("actor.num_nodes")
+        t.gpus_per_node = v.positive_int("actor.num_gpus_per_node")
+        world = t.nodes * t.gpus_per_node
+        t.training_gpus = world
+        ring = v.positive_int("ds.ring_attn_size") or 1
+        tp = v.positive_int("ds.tensor_parallel_size") or 1
+        t.sequence_parallel_size, t.tensor_parallel_size = ring, tp
+        t.training_backend = f"deepspeed-zero{v.get('ds.zero_stage')}"
+        if world % (ring * tp):
+            self.notes.warning("topology.indivisible",
+                               f"{world} actor GPUs are not divisible by ring_attn_size {ring} × DeepSpeed tensor "
+                               f"parallel {tp}; OpenRLHF does not check this and its device mesh cannot be built",
+                               source_keys=[self.k("ds.ring_attn_size"), self.k("ds.tensor_parallel_size")])
+        dp = world // (ring * tp)
+        if dp == 0:
+            raise ConfigError(f"ring_attn_size {ring} × tensor parallel {tp} exceeds the {world} actor GPUs",
+                              file=self.v.source_name, key=self.f("ds.ring_attn_size"),
+                              hint="lower --ds.ring_attn_size / --ds.tensor_parallel_size or add actor GPUs")
+        plan.data_parallel_size = dp
+        self.origin("plan.data_parallel_size",
+                    f"{self.f('actor.num_nodes')} {t.nodes} × {self.f('actor.num_gpus_per_node')} {t.gpus_per_node} "
+                    f"GPUs ÷ (ring_attn_size {ring} × DeepSpeed tensor parallel {tp})",
+                    "actor.num_nodes", "actor.num_gpus_per_node", "ds.ring_attn_size", "ds.tensor_parallel_size")
+        engines = v.positive_int("vllm.num_engines")
+        vllm_tp = v.positive_int("vllm.tensor_parallel_size") or 1
+        t.rollout_tensor_parallel_size = vllm_tp
+        colocate_all = bool(v.flag("train.colocate_all"))
+        self.asynchronous = bool(v.flag("train.async_enable"))
+        g = self.spec.generation
+        g.rollout_backend = "vllm"
+        g.rollout_mode = "async" if self.asynchronous else "sync"
+        if engines is None:
+            self.notes.warning("keys.missing", f"{self.f('vllm.num_engines')} is not set: OpenRLHF generates only "
+                               "with vLLM engines, so this run cannot roll out", source_keys=[self.k("vllm.num_engines")])
+            return
+        if colocate_all and not self.asynchronous:
+            t.rollout_gpus = 0
+            self.spec.derivations["topology.rollout_gpus"] = from_config(
+                f"{self.f('train.colocate_all')}: the {engines} vLLM engine(s) share the actor GPUs",
+                self.k("train.colocate_all"))
+            if world != engines * vllm_tp:
+                self.notes.error("topology.colocation-mismatch",
+                                 f"actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * "
+                                 f"vllm_tensor_parallel_size, got {world} and {engines * vllm_tp}",
+                                 source_keys=[self.k("vllm.num_engines"), self.k("actor.num_gpus_per_node")])
+        else:
+            t.rollout_gpus = engines * vllm_tp
+            why = (" (async training colocates only the DeepSpeed models)" if colocate_all else "")
+            if colocate_all:
+                self.notes.info("topology.async-not-colocated",
+                                f"[Warning] Using {self.f('train.colocate_all')} in async RLHF only colocates "
+                                f"DeepSpeed models: the {engines} vLLM engine(s) get {engines * vllm_tp} GPUs of their "
+                                "own", source_keys=[self.k("train.colocate_all"), self.k("train.async_enable")])
+            self.spec.derivations["topology.rollout_gpus"] = from_config(
+                f"{self.f('vllm.num_engines')} {engines} × {self.f('vllm.tensor_parallel_size')} {vllm_tp} GPUs of "
+                f"their own{why}", self.k("vllm.num_engines"), self.k("vllm.tensor_parallel_size"))
+        self.gpu_budget(world, engines * vllm_tp, colocate_all)
+
+    def gpu_budget(self, actor: int, rollout: int, colocate_all: bool) -> None:
+        """The run's total GPUs (reference §3 'Total GPUs'), as an info note: the plan counts actor GPUs only."""
+        groups = [f"actor {actor}"]
+        total = actor
+        kl = (self.v.number("algo.kl.init_coef") or 0) > 0
+        gae = str(self.v.get("algo.advantage.estimator")) == "gae"
+        remote = bool(self.peek("reward.remote_url")) or bool(self.peek("train.agent_func_path"))
+
+        def gpus(model: str) -> int:
+            return self.peek_int(f"{model}.num_nodes") * self.peek_int(f"{model}.num_gpus_per_node")
+
+        if colocate_all and not self.asynchronous:
+            self.notes.info("topology.gpus-total", f"all models and the vLLM engines share the {actor} actor GPUs "
+                            f"({self.f('train.colocate_all')})")
+            return
+        if kl and not self.peek("train.colocate_actor_ref") and not colocate_all:
+            groups.append(f"ref {gpus('ref')}")
+            total += gpus("ref")
+        if gae and not colocate_all:
+            groups.append(f"critic {gpus('critic')}")
+            total += gpus("critic")
+        if not remote and not colocate_all and not (gae and self.peek("train.colocate_critic_reward")):
+            groups.append(f"reward {gpus('reward')}")
+            total += gpus("reward")
+        groups.append(f"vLLM {rollout}")
+        total += rollout
+        self.notes.info("topology.gpus-total", f"the run places {total} GPUs: " + " + ".join(groups))
+
+    # ---------------------------------------------------------------- batch plan
+    def batch(self) -> None:
+        v, plan, notes = self.v, self.spec.plan, self.notes
+        dp = plan.data_parallel_size
+        rbs = v.positive_int("rollout.batch_size")
+        n = v.positive_int("rollout.n_samples_per_prompt")
+        plan.samples_per_prompt = n
+        self.origin("plan.samples_per_prompt", f"{self.f('rollout.n_samples_per_prompt')} {n}",
+                    "rollout.n_samples_per_prompt")
+        plan.prompts_per_step = self.prompts_per_step(rbs)
+        prompts = plan.prompts_per_step
+        samples = prompts * n
+        tbs = v.positive_int("train.batch_size")
+        epochs = v.positive_int("train.max_epochs")
+        plan.epochs_per_step = epochs
+        self.origin("plan.epochs_per_step", f"{self.f('train.max_epochs')} {epochs} (passes over each rollout)",
+                    "train.max_epochs")
+        rollout_micro = v.positive_int("rollout.micro_batch_size")
+        dynamic = bool(v.flag("train.dynamic_batch_enable"))
+        self.spec.token_budget.dynamic_batching = dynamic
+        if dynamic:
+            self.dynamic_batch(samples, tbs, epochs, dp)
+        else:
+            self.static_batch(samples, tbs, epochs, dp, rollout_micro)
+        if n <= 1 and v.flag("algo.dynamic_filtering_enable"):
+            notes.error("generation.filter-needs-groups", "n_samples_per_prompt must be greater than 1 when using "
+                        "dynamic filtering", source_keys=[self.k("algo.dynamic_filtering_enable")])
+
+    def prompts_per_step(self, rbs: int) -> int:
+        """Prompts per rollout step; ``vllm_generate_batch_size`` changed meaning twice (reference §3, §5.4)."""
+        v, notes, version = self.v, self.notes, self.version
+        gen = v.positive_int("rollout.vllm_generate_batch_size")
+        filtering = bool(v.flag("algo.dynamic_filtering_enable"))
+        rbs_key, gen_key = self.f("rollout.batch_size"), self.f("rollout.vllm_generate_batch_size")
+        text, keys = f"{rbs_key} {rbs} prompts", ["rollout.batch_size"]
+        prompts = rbs
+        if gen is not None and gen != rbs:
+            if not at_least(version, GEN_BATCH_IGNORED_SINCE):
+                # 0.8.x: the prompt dataloader's batch; without filtering one batch is one rollout.
+                if filtering:
+                    self.prompts_per_round(gen)
+                else:
+                    prompts, text, keys = gen, f"{gen_key} {gen} prompts (the prompt dataloader batch)", \
+                        ["rollout.vllm_generate_batch_size"]
+                    notes.warning("semantics.generate-batch-is-step",
+                                  f"in OpenRLHF {version} {gen_key} {gen} is the prompt dataloader's batch, so each "
+                                  f"rollout step trains on {gen} prompts, not {rbs_key} {rbs}",
+                                  source_keys=[self.k("rollout.vllm_generate_batch_size"), self.k("rollout.batch_size")])
+            elif not at_least(version, GEN_BATCH_OVERSAMPLING_SINCE):
+                notes.info("semantics.ignored-key", f"{gen_key} {gen} is read by nothing in OpenRLHF {version}: each "
+                           f"step draws {rbs_key} {rbs} prompts", source_keys=[self.k("rollout.vllm_generate_batch_size")])
+            elif gen > rbs:
+                if not self.v.flag("train.async_enable"):
+                    # The assert's own text, which names the flags as this version spells them.
+                    notes.error("generation.oversampling-needs-async",
+                                f"{gen_key} > {rbs_key} requires {self.f('train.async_enable')} (over-sampling needs "
+                                "async queue to buffer extra batches).",
+                                source_keys=[self.k("rollout.vllm_generate_batch_size")])
+                self.prompts_per_round(gen)
+            else:
+                # One vLLM call of `gen` prompts fills the buffer; the step takes what it holds.
+                prompts, text, keys = gen, f"{gen_key} {gen} prompts (one vLLM call per step)", \
+                    ["rollout.vllm_generate_batch_size"]
+                notes.warning("semantics.generate-batch-is-step",
+                              f"{gen_key} {gen} < {rbs_key} {rbs}: each step generates {gen} prompts in one vLLM call "
+                              f"and trains on those", source_keys=[self.k("rollout.vllm_generate_batch_size")])
+        elif gen is not None and not at_least(version, GEN_BATCH_IGNORED_SINCE) and filtering:
+            self.prompts_per_round(gen)
+        self.origin("plan.prompts_per_step", text, *keys)
+        return prompts
+
+    def prompts_per_round(self, gen: int) -> None:
+        self.spec.generation.prompts_per_round = gen
+        self.spec.derivations["generation.prompts_per_round"] = from_config(
+            f"{self.f('rollout.vllm_generate_batch_size')} {gen} prompts per vLLM call",
+            self.k("rollout.vllm_generate_batch_size"))
+
+    def static_batch(self, samples: int, tbs: int, epochs: int, dp: int, rollout_micro: int) -> None:
+        """DeepSpeed micro-batches: GA = train_batch // micro // dp, unchecked by OpenRLHF (reference §4)."""
+        v, plan, notes = self.v, self.spec.plan, self.notes
+        micro = v.positive_int("train.micro_batch_size")
+        plan.micro_batch_per_device = micro
+        self.origin("plan.micro_batch_per_device", f"{self.f('train.micro_batch_size')} {micro} samples per GPU",
+                    "train.micro_batch_size")
+        plan.samples_per_optimizer_step = tbs
+        self.origin("plan.samples_per_optimizer_step", f"{self.f('train.batch_size')} {tbs} samples (global)",
+                    "train.batch_size")
+        self.spec.generation.logprob_micro_batch_per_device = rollout_micro
+        accumulation = tbs // micro // dp
+        tbs_key, micro_key = self.k("train.batch_size"), self.k("train.micro_batch_size")
+        if tbs % (micro * dp):
+            deepspeed = ("Gradient accumulation steps: 0 has to be greater than 0" if accumulation == 0 else
+                         f"Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+                         f"gradient_acc_step * world_size {tbs} != {micro} * {accumulation} * {dp}")
+            notes.error("batch.indivisible",
+                        f"--{tbs_key} {tbs} is not divisible by --{micro_key} {micro} × {dp} data-parallel ranks = "
+                        f"{micro * dp}: OpenRLHF does not check this and floors the accumulation to {tbs} // {micro} "
+                        f"// {dp} = {accumulation} ({accumulation * micro * dp} samples per optimizer step), then "
+                        f"DeepSpeed stops: '{deepspeed}'", source_keys=[tbs_key, micro_key])
+        if accumulation == 0:
+            self.undetermined |= {"grad_accum_steps", "optimizer_steps_per_step"}
+            return
+        plan.grad_accum_steps = accumulation
+        self.spec.derivations["plan.grad_accum_steps"] = derived(
+            f"{self.f('train.batch_size')} {tbs} // {self.f('train.micro_batch_size')} {micro} // {dp} DP ranks",
+            tbs_key, micro_key)
+        local = samples // dp
+        micro_batches = local // micro
+        if samples // rollout_micro < dp:
+            notes.error("batch.too-few-rollout-batches",
+                        "The number of sample batches must be greater than or equal to the effective number of "
+                        f"actor processes. ({samples} samples // {self.f('rollout.micro_batch_size')} "
+                        f"{rollout_micro} < {dp})", source_keys=[self.k("rollout.micro_batch_size")])
+        elif samples % (rollout_micro * dp):
+            notes.warning("batch.uneven-shards",
+                          f"{samples} rollout samples in experiences of {self.f('rollout.micro_batch_size')} "
+                          f"{rollout_micro} do not split evenly over {dp} data-parallel ranks; ranks train on "
+                          "different numbers of micro-batches, which DeepSpeed's collectives do not expect",
+                          source_keys=[self.k("rollout.micro_batch_size")])
+        per_step = Fraction(epochs * micro_batches, accumulation)
+        effective = accumulation * micro * dp  # samples per optimizer step after OpenRLHF's floor division
+        if per_step == 0:
+            notes.error("batch.no-optimizer-step",
+                        f"each rank gets {local} samples per step, fewer than one micro-batch of {micro}: nothing is "
+                        "trained", source_keys=[tbs_key, micro_key])
+            self.undetermined.add("optimizer_steps_per_step")
+            return
+        plan.optimizer_steps_per_step = exact(per_step)
+        exact_split = not (samples % effective or local % micro or micro_batches % accumulation)
+        self.spec.derivations["plan.optimizer_steps_per_step"] = derived(
+            f"{self.f('train.max_epochs')} {epochs} × {fmt(samples)} samples ÷ {self.f('train.batch_size')} {tbs}"
+            if exact_split and effective == tbs else
+            f"{self.f('train.max_epochs')} {epochs} × ({fmt(samples)} samples ÷ {dp} DP ranks // micro {micro} = "
+            f"{micro_batches} micro-batches) ÷ {accumulation} per optimizer step", tbs_key, micro_key)
+        if not exact_split:
+            dropped = local - micro_batches * micro
+            carried = micro_batches % accumulation
+            if micro_batches < accumulation:
+                # DeepSpeed counts micro-steps across calls: its accumulation window spans several rollouts.
+                carry = (f"; one optimizer step spans {fmt(Fraction(accumulation, micro_batches))} rollout steps "
+                         "(DeepSpeed keeps accumulating across rollouts)")
+            else:
+                carry = (f"; DeepSpeed carries the {carried} left-over micro-batch(es) into the next step"
+                         if carried else "")
+            notes.warning("batch.floor-division",
+                          f"{fmt(samples)} rollout samples are not a whole number of optimizer steps of "
+                          f"{effective} samples (--{tbs_key} {tbs}): OpenRLHF does not check this. Each of the {dp} "
+                          f"ranks trains on {local} samples as {micro_batches} micro-batches of {micro}"
+                          + (f" (drop_last drops {dropped})" if dropped else "")
+                          + f", i.e. {fmt(Fraction(micro_batches, accumulation))} optimizer steps of {accumulation} "
+                          "micro-batches per epoch" + carry, source_keys=[self.k("rollout.batch_size"), tbs_key])
+
+    def dynamic_batch(self, samples: int, tbs: int, epochs: int, dp: int) -> None:
+        """Token-budget micro-batches: train_batch // dp samples per rank and step (replay_buffer.py)."""
+        v, plan, notes, budget = self.v, self.spec.plan, self.notes, self.spec.token_budget
+        tokens = v.positive_int("train.max_tokens_per_gpu")
+        rollout_tokens = v.positive_int("rollout.max_tokens_per_gpu") or tokens
+        budget.max_tokens_per_device, budget.logprob_max_tokens_per_device = tokens, rollout_tokens
+        t = self.spec.topology
+        scale = (t.sequence_parallel_size or 1) * (t.tensor_parallel_size or 1)
+        self.spec.derivations["token_budget.max_tokens_per_device"] = from_config(
+            f"{self.f('train.max_tokens_per_gpu')} {tokens} tokens (prompt + response) per GPU"
+            + (f" (× ring × TP {scale} per data-parallel group)" if scale > 1 else ""), self.k("train.max_tokens_per_gpu"))
+        v.get("train.micro_batch_size")  # ignored under dynamic batching: DeepSpeed gets micro 1, GA 1
+        v.get("rollout.micro_batch_size")
+        v.get("ds.packing_samples")  # forced on
+        tbs_key = self.k("train.batch_size")
+        notes.info("batch.token-budget",
+                   f"{self.f('train.dynamic_batch_enable')} packs micro-batches up to {tokens} tokens per GPU, so "
+                   "micro_batch_per_device and grad_accum_steps depend on sequence lengths (null); the micro-batch "
+                   "flags are ignored", source_keys=[self.k("train.dynamic_batch_enable"), self.k("train.max_tokens_per_gpu")])
+        local = tbs // dp
+        plan.samples_per_optimizer_step = local * dp
+        self.origin("plan.samples_per_optimizer_step",
+                    f"{self.f('train.batch_size')} {tbs} samples // {dp} DP ranks × {dp}", "train.batch_size")
+        if tbs % dp:
+            notes.warning("batch.floor-division",
+                          f"--{tbs_key} {tbs} is not divisible by {dp} data-parallel ranks: with dynamic batching "
+                          f"each rank takes {tbs} // {dp} = {local} samples per optimizer step ({local * dp} in all)",
+                          source_keys=[tbs_key])
+        steps = samples // tbs
+        if steps == 0:
+            notes.error("batch.no-optimizer-step",
+                        f"{fmt(samples)} rollout samples are fewer than --{tbs_key} {tbs}: with dynamic batching "
+                        f"OpenRLHF computes {fmt(samples)} // {tbs} = 0 optimizer steps, so nothing is trained",
+                        source_keys=[tbs_key])
+            self.undetermined.add("optimizer_steps_per_step")
+            return
+        if samples % tbs:
+            notes.warning("batch.floor-division",
+                          f"{fmt(samples)} rollout samples are not a whole number of --{tbs_key} {tbs}: dynamic "
+                          f"batching runs {fmt(samples)} // {tbs} = {steps} optimizer step(s) per epoch and leaves "
+                          f"{fmt(samples - steps * tbs)} samples untrained", source_keys=[tbs_key])
+        plan.optimizer_steps_per_step = epochs * steps
+        self.spec.derivations["plan.optimizer_steps_per_step"] = derived(
+            f"{self.f('train.max_epochs')} {epochs} × ({fmt(samples)} samples // {self.f('train.batch_size')} {tbs})",
+            tbs_key)
+
+    # ---------------------------------------------------------------- algorithm
+    def algorithm(self) -> None:
+        v, a, notes, version = self.v, self.spec.algorithm, self.notes, self.version
+        raw = str(v.get("algo.advantage.estimator"))
+        est_key = self.k("algo.advantage.estimator")
+        if raw not in ESTIMATORS or (raw in ESTIMATOR_SINCE and not at_least(version, ESTIMATOR_SINCE[raw])):
+            notes.error("algorithm.unknown-estimator", f"--{est_key} {raw} is not a choice of OpenRLHF {version}",
+                        source_keys=[est_key])
+            a.advantage_estimator = raw
+        else:
+            a.advantage_estimator, a.advantage_normalization_scope = ESTIMATORS[raw]
+        self.estimator = raw
+        no_std = bool(v.flag("algo.advantage.no_std_norm"))
+        whitened = raw in ("gae", "reinforce", "reinforce_baseline") or (
+            raw == "rloo" and not at_least(version, RLOO_UNWHITENED_SINCE))
+        if whitened:
+            a.advantage_normalization_scope = "batch"  # token-masked whitening over the whole rollout
+            a.advantage_std_normalization = not no_std
+        else:
+            a.advantage_std_normalization = raw == "group_norm"
+            if no_std:
+                notes.info("semantics.ignored-key", f"{self.f('algo.advantage.no_std_norm')} changes only the "
+                           f"global whitening, which {raw} does not use", source_keys=[self.k("algo.advantage.no_std_norm")])
+        self.spec.derivations["algorithm.advantage_estimator"] = from_config(
+            f"--{est_key} {raw}" + (" (GRPO)" if raw == "group_norm" else " (GRPO advantages without the std, "
+                                    "Dr. GRPO)" if raw == "dr_grpo" else ""), est_key)
+        n = self.spec.plan.samples_per_prompt or 1
+        group_assert = GROUP_ASSERT + (("dr_grpo",) if at_least(version, GROUP_ASSERT_DR_GRPO_SINCE) else ())
+        if raw in group_assert and n <= 1:
+            notes.error("algorithm.group-too-small", f"{raw} requires n_samples_per_prompt > 1",
+                        source_keys=[est_key, self.k("rollout.n_samples_per_prompt")])
+        self.kl()
+        eps = v.number("actor.eps_clip")
+        low_high = v.get("actor.eps_clip_low_high")
+        if isinstance(low_high, list) and len(low_high) == 2:
+            a.clip_ratio_low = _float(low_high[0], self.f("actor.eps_clip_low_high"), v.source_name)
+            a.clip_ratio_high = _float(low_high[1], self.f("actor.eps_clip_low_high"), v.source_name)
+        else:
+            a.clip_ratio_low = a.clip_ratio_high = eps
+        a.clip_ratio_dual = v.number("actor.dual_clip")
+        entropy = v.number("actor.entropy_coef")
+        a.entropy_coef = entropy if entropy is not None else 0.0  # None: not even computed
+        loss_type = v.get("actor.policy_loss_type") or "ppo"
+        a.policy_loss = "gspo" if loss_type == "gspo" else "vanilla"
+        agg = v.get("actor.loss_agg_mode") or "token-mean"
+        a.loss_aggregation = "seq-mean-token-mean" if loss_type == "gspo" else str(agg)
+        if at_least(version, LOSS_SCOPE_OPTIMIZER_STEP):
+            a.loss_normalizer_scope = "optimizer_step"
+        else:
+            a.loss_normalizer_scope = "micro_batch"
+            if at_least(version, LOSS_SCOPE_GLOBAL_MICRO):
+                notes.info("algorithm.loss-normalizer-scope", "OpenRLHF 0.10.3 divides each micro-batch's token sum "
+                           "by that micro-batch's tokens summed over all data-parallel ranks")
+
+    def kl(self) -> None:
+        v, a, notes = self.v, self.spec.algorithm, self.notes
+        coef = v.number("algo.kl.init_coef") or 0.0
+        use_loss = bool(v.flag("algo.kl.use_loss"))
+        estimator = str(v.get("algo.kl.estimator"))
+        coef_key, loss_key = self.k("algo.kl.init_coef"), self.k("algo.kl.use_loss")
+        if estimator not in KL_ESTIMATORS:
+            notes.error("algorithm.unknown-kl-estimator", f"--{self.k('algo.kl.estimator')} {estimator} is not one "
+                        f"of {', '.join(KL_ESTIMATORS)}", source_keys=[self.k("algo.kl.estimator")])
+        if coef <= 0:
+            # No reference model is created at all.
+            a.kl_placement, a.kl_coef, a.kl_estimator = "none", 0.0, None
+            self.spec.derivations["algorithm.kl_placement"] = from_config(
+                f"--{coef_key} {fmt(coef)}: no reference model, no KL term", coef_key)
+            return
+        a.kl_placement = "loss" if use_loss else "reward"
+        a.kl_coef, a.kl_estimator = coef, estimator
+        self.spec.derivations["algorithm.kl_placement"] = Derivation(
+            f"--{loss_key}: KL × --{coef_key} added to the actor loss" if use_loss else
+            f"--{loss_key} not set: per-token −{fmt(coef)} × KL added to the reward", [loss_key, coef_key],
+            "config" if "algo.kl.use_loss" in v else "default")
+        target = v.number("algo.kl.target")
+        if target is not None:
+            v.get("algo.kl.horizon")
+            notes.warning("algorithm.adaptive-kl",
+                          f"{self.f('algo.kl.target')} {fmt(target)} makes the KL coefficient adaptive "
+                          f"(AdaptiveKLController from {fmt(coef)}); kl_coef is only its starting value",
+                          source_keys=[self.k("algo.kl.target")])
+        expected = ("k2", "k3") if use_loss else ("k1",)
+        if estimator in KL_ESTIMATORS and estimator not in expected and not v.flag("algo.kl.unbiased_gradient"):
+            notes.info("algorithm.kl-estimator",
+                       f"OpenRLHF recommends {' or '.join(expected)} when KL is {'a loss' if use_loss else 'in the reward'}"
+                       f"; this config uses {estimator}", source_keys=[self.k("algo.kl.estimator")])
+
+    def critic(self) -> None:
+        v, c, plan = self.v, self.spec.critic, self.spec.plan
+        c.enabled = self.estimator == "gae"
+        if not c.enabled:
+            return
+        c.samples_per_optimizer_step = int(plan.samples_per_optimizer_step) if plan.samples_per_optimizer_step else None
+        c.epochs_per_step = plan.epochs_per_step
+        c.micro_batch_per_device = int(plan.micro_batch_per_device) if plan.micro_batch_per_device else None
+        self.spec.derivations["critic.samples_per_optimizer_step"] = derived(
+            f"the critic trains with the actor's {self.f('train.batch_size')}, {self.f('train.max_epochs')} and "
+            f"{self.f('train.micro_batch_size')}", self.k("train.batch_size"))
+        c.lr = v.number("critic.adam.lr")
+        model = v.get("critic.model_name_or_path")
+        if model is None:
+            # The critic defaults to the first reward model, or to the actor when rewards are remote.
+            reward = self.peek("reward.model_name_or_path")
+            remote = self.peek("reward.remote_url") or self.peek("train.agent_func_path")
+            model = self.peek("actor.model_name_or_path") if remote else (
+                str(reward).split(",")[0] if reward else None)
+            if model is None:
+                self.notes.error("keys.missing", "gae needs a critic: set --critic.model_name_or_path or a reward "
+                                 "model (train_ppo_ray crashes on reward.model_name_or_path None)",
+                                 source_keys=[self.k("critic.model_name_or_path")])
+        c.model = str(model) if model is not None else None
+        world = self.peek_int("critic.num_nodes") * self.peek_int("critic.num_gpus_per_node")
+        t = self.spec.topology
+        critic_dp = world // ((t.sequence_parallel_size or 1) * (t.tensor_parallel_size or 1))
+        micro = plan.micro_batch_per_device
+        tbs = plan.samples_per_optimizer_step
+        if micro and tbs and critic_dp and not self.spec.token_budget.dynamic_batching and tbs % (micro * critic_dp):
+            self.notes.error("batch.indivisible",
+                             f"the critic's {critic_dp} data-parallel ranks × micro {fmt(micro)} do not divide "
+                             f"{self.f('train.batch_size')} {fmt(tbs)}: DeepSpeed rejects the critic's batch sizes",
+                             source_keys=[self.k("train.batch_size"), self.k("critic.num_gpus_per_node")])
+
+    # ---------------------------------------------------------------- the rest
+    def rest(self) -> None:
+        v, s, version, notes = self.v, self.spec, self.version, self.notes
+        if at_least(version, "0.9.8"):
+            max_len = v.positive_int("data.max_len")
+            new = v.positive_int("rollout.max_new_tokens")
+            s.lengths.max_response_tokens = new
+            if new is not None and max_len is not None:
+                s.lengths.max_prompt_tokens = max_len - new if max_len > new else None
+                self.spec.derivations["lengths.max_prompt_tokens"] = derived(
+                    f"{self.f('data.max_len')} {max_len} − {self.f('rollout.max_new_tokens')} {new} (longer prompts "
+                    "are left-truncated)", self.k("data.max_len"), self.k("rollout.max_new_tokens"))
+                if max_len <= new:
+                    notes.warning("lengths.no-room-for-prompt", f"{self.f('data.max_len')} {max_len} counts prompt + "
+                                  f"response and leaves no room for a prompt beside {new} new tokens",
+                                  source_keys=[self.k("data.max_len")])
+            elif new is None:
+                notes.info("lengths.dynamic", f"{self.f('rollout.max_new_tokens')} is not set: vLLM generates up to "
+                           f"{self.f('data.max_len')} {max_len} tokens minus each prompt's length",
+                           source_keys=[self.k("rollout.max_new_tokens")])
+        else:
+            s.lengths.max_prompt_tokens = v.positive_int("prompt_max_len")
+            s.lengths.max_response_tokens = v.positive_int("generate_max_len")
+            if v.get("data.max_len") is not None:
+                notes.info("semantics.ignored-key", f"--max_len is 'deprecated' in OpenRLHF {version}: prompts are cut "
+                           "at --prompt_max_len and responses at --generate_max_len", source_keys=["max_len"])
+        sampling = s.sampling
+        sampling.temperature = v.number("rollout.temperature")
+        sampling.top_p = v.number("rollout.top_p")
+        sampling.top_k = -1  # hard-coded in the vLLM sampling parameters
+        self.spec.derivations["sampling.top_k"] = Derivation("hard-coded -1 (disabled); OpenRLHF has no top-k flag",
+                                                             [], "default")
+        o = s.optimizer
+        o.lr = v.number("actor.adam.lr")
+        o.lr_schedule = str(v.get("actor.lr_scheduler"))
+        o.warmup_ratio = v.number("actor.lr_warmup_ratio")
+        self.spec.derivations["optimizer.warmup_ratio"] = Derivation(
+            f"{self.f('actor.lr_warmup_ratio')} {fmt(o.warmup_ratio)} of the LR horizon max_steps (optimizer steps)",
+            [self.k("actor.lr_warmup_ratio")], "config" if "actor.lr_warmup_ratio" in v else "default")
+        o.weight_decay = v.number("actor.adam.weight_decay")
+        o.grad_clip = v.number("actor.max_norm")
+        episodes = v.positive_int("train.num_episodes")
+        s.run_length.dataset_passes = episodes
+        self.origin("run_length.dataset_passes", f"{self.f('train.num_episodes')} {episodes} passes over the prompts",
+                    "train.num_episodes")
+        g = s.generation
+        if v.flag("algo.dynamic_filtering_enable"):
+            g.filter_groups, g.filter_metric, g.max_rounds_per_step = True, "score", 0
+            if not (self.peek("reward.remote_url") or self.peek("train.agent_func_path")):
+                notes.error("generation.filter-needs-remote-reward",
+                            "remote_rm_url or agent_func_path must be specified when using dynamic filtering",
+                            source_keys=[self.k("algo.dynamic_filtering_enable")])
+            notes.info("generation.filter", f"{self.f('algo.dynamic_filtering_enable')} drops prompt groups whose "
+                       "mean score is outside the open range "
+                       f"{self.f('algo.dynamic_filtering_range')} and draws a replacement prompt",
+                       source_keys=[self.k("algo.dynamic_filtering_enable")])
+        elif "algo.dynamic_filtering_enable" in v.defaults:
+            g.filter_groups = False
+        if self.asynchronous:
+            depth = v.positive_int("train.async_queue_size") if "train.async_queue_size" in v.defaults else 1
+            s.asynchrony.max_steps_ahead = depth
+            self.spec.derivations["asynchrony.max_steps_ahead"] = from_config(
+                f"{self.f('train.async_enable')}: generation runs up to the queue size {depth} step(s) ahead",
+                self.k("train.async_enable"))
+        else:
+            s.asynchrony.max_steps_ahead = 0
+        r = s.references
+        r.model = v.get("actor.model_name_or_path")
+        r.train_data = v.get("data.prompt_dataset")
+        r.eval_data = v.get("eval.dataset")
+        remote = v.get("reward.remote_url")
+        r.reward = remote if remote is not None else v.get("reward.model_name_or_path")
+        s.plan.total_steps = None  # num_episodes passes over a dataset whose size the config does not state
+
+    def describe_derived(self) -> None:
+        plan, d = self.spec.plan, self.spec.derivations
+        if plan.samples_per_step is not None:
+            d["plan.samples_per_step"] = derived(
+                f"{fmt(plan.prompts_per_step)} prompts × {self.f('rollout.n_samples_per_prompt')} "
+                f"{plan.samples_per_prompt}")
+
+
+def _float(value: Any, flag: str, source: str) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{flag} takes two numbers, got {value!r}", file=source, key=flag,
+                          hint=f"write {flag} LOW HIGH") from None
+
+
+# ---------------------------------------------------------------- writing: canonical model → flags
+class _Writer:
+    """Canonical model → OpenRLHF flags (internal names) for one version, spelled for it at the end."""
+
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
+        self.spec, self.version, self.notes = spec, version, notes
+        self.out: dict[str, Any] = {}
+
+    def flags(self) -> dict[str, Any]:
+        self.topology()
+        self.batch()
+        self.algorithm()
+        self.rest()
+        fallback = self.out_defaults
+        self.extras()
+        for key, value in fallback.items():
+            self.out.setdefault(key, value)
+        return self.spell()
+
+    def has(self, internal: str) -> bool:
+        native = spelled(internal, self.version)
+        return native is not None and flag_exists(native, self.version)
+
+    def put(self, internal: str, value: Any, missing: str | None = None) -> None:
+        """Set a flag; when this version lacks it, say so (``missing``) instead."""
+        if value is None or value is False:
+            return
+        if self.has(internal):
+            self.out[internal] = value
+        elif missing:
+            self.notes.warning("algorithm.not-expressible", missing, target_keys=[internal])
+
+    # ---------------------------------------------------------------- topology
+    def topology(self) -> None:
+        t, plan, notes = self.spec.topology, self.spec.plan, self.notes
+        self.out_defaults: dict[str, Any] = {}
+        dp = plan.data_parallel_size or t.training_gpus or 8
+        ring = t.sequence_parallel_size or 1
+        if t.context_parallel_size and t.context_parallel_size > 1:
+            ring *= t.context_parallel_size  # Megatron CP splits the sequence like ring attention
+        tp = t.tensor_parallel_size or 1
+        if t.pipeline_parallel_size and t.pipeline_parallel_size > 1:
+            notes.warning("topology.not-expressible", f"OpenRLHF has no pipeline parallelism; pipeline size "
+                          f"{t.pipeline_parallel_size} is dropped and the {dp} data-parallel ranks kept",
+                          source_keys=["topology.pipeline_parallel_size"])
+        gpus = dp * ring * tp
+        if t.training_gpus and t.training_gpus != gpus:
+            notes.warning("topology.gpus-changed", f"the source trains on {t.training_gpus} GPUs; OpenRLHF needs "
+                          f"{gpus} actor GPUs to keep {dp} data-parallel ranks (ring {ring} × tensor parallel {tp})",
+                          source_keys=["topology.training_gpus"], target_keys=["actor.num_gpus_per_node"])
+        nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
+        self.actor_gpus = gpus
+        self.put("actor.num_nodes", nodes)
+        self.put("actor.num_gpus_per_node", gpus // nodes)
+        if ring > 1:
+            self.put("ds.ring_attn_size", ring)
+            self.put("ds.packing_samples", True)  # ring attention requires packing
+        if tp > 1:
+            self.put("ds.tensor_parallel_size", tp)
+        backend = t.training_backend or ""
+        if backend.startswith("deepspeed-zero") and backend[-1:].isdigit():
+            self.out_defaults["ds.zero_stage"] = int(backend[-1])
+        rollout_tp = t.rollout_tensor_parallel_size or 1
+        colocated = not t.rollout_gpus
+        if colocated:
+            if gpus % rollout_tp:
+                rollout_tp = math.gcd(gpus, rollout_tp)
+            engines = gpus // rollout_tp
+            self.put("train.colocate_all", True)
+        else:
+            engines = max(1, t.rollout_gpus // rollout_tp)
+            if t.rollout_gpus % rollout_tp:
+                notes.warning("topology.gpus-changed", f"{t.rollout_gpus} rollout GPUs are not a multiple of vLLM "
+                              f"tensor parallel {rollout_tp}; {engines} engine(s) are written",
+                              target_keys=["vllm.num_engines"])
+        self.put("vllm.num_engines", engines)
+        self.put("vllm.tensor_parallel_size", rollout_tp)
+        # The other model groups default to 8 GPUs each: size the ones this run creates like the actor
+        # (colocation requires equal sizes), unless the source's own flags say otherwise (extras).
+        a, reward = self.spec.algorithm, self.spec.references.reward
+        groups = {"ref": a.kl_placement not in (None, "none") and bool(a.kl_coef),
+                  "critic": a.advantage_estimator == "gae",
+                  "reward": isinstance(reward, str) and not reward.endswith(".py") and not reward.startswith("http")}
+        for model, used in groups.items():
+            if used:
+                self.out_defaults[f"{model}.num_nodes"] = nodes
+                self.out_defaults[f"{model}.num_gpus_per_node"] = gpus // nodes
+
+    # ---------------------------------------------------------------- batch
+    def batch(self) -> None:
+        plan, notes, version = self.spec.plan, self.notes, self.version
+        dp = plan.data_parallel_size or self.actor_gpus
+        n = plan.samples_per_prompt or 1
+        prompts = plan.prompts_per_step
+        if prompts is not None and Fraction(prompts).denominator != 1:
+            notes.warning("batch.not-expressible", f"{fmt(prompts)} prompts per step is not a whole number; "
+                          f"OpenRLHF needs one, {max(1, round(prompts))} is written", target_keys=["rollout.batch_size"])
+        prompts = max(1, round(prompts)) if prompts is not None else None
+        self.put("rollout.batch_size", prompts)
+        self.put("rollout.n_samples_per_prompt", n)
+        per_opt = plan.samples_per_optimizer_step
+        if per_opt is not None and Fraction(per_opt).denominator != 1:
+            per_opt = max(1, round(per_opt))
+        per_opt = int(per_opt) if per_opt is not None else None
+        self.put("train.batch_size", per_opt)
+        self.put("train.max_epochs", plan.epochs_per_step or 1)
+        if self.spec.framework != "openrlhf" and per_opt is not None:
+            notes.info("units.prompts-vs-samples",
+                       f"rollout.batch_size counts prompts ({prompts}) and train.batch_size counts samples "
+                       f"({per_opt} = {fmt(plan.samples_per_optimizer_step)} samples per optimizer step, global)",
+                       source_keys=["plan.samples_per_optimizer_step"], target_keys=["train.batch_size"])
+        samples = (prompts or 0) * n
+        budget = self.spec.token_budget
+        micro = plan.micro_batch_per_device
+        if micro is None and not self.has("train.dynamic_batch_enable"):
+            micro = self.choose_micro(per_opt, dp, 1, token_budget=True)
+        if micro is None:
+            tokens = budget.max_tokens_per_device or 16192
+            self.put("train.dynamic_batch_enable", True)
+            self.put("ds.packing_samples", True)
+            self.put("train.max_tokens_per_gpu", tokens)
+            self.put("rollout.max_tokens_per_gpu", budget.logprob_max_tokens_per_device or tokens)
+            if budget.max_tokens_per_device is None:
+                notes.warning("batch.token-budget-assumed", "the source sets neither a micro-batch nor a token budget; "
+                              "OpenRLHF's default train.max_tokens_per_gpu 16192 is written",
+                              target_keys=["train.max_tokens_per_gpu"])
+            if per_opt and samples and samples < per_opt:
+                notes.warning("batch.not-expressible", f"the source updates every {fmt(Fraction(per_opt, samples))} "
+                              "steps; OpenRLHF's dynamic batching needs at least one train batch per rollout",
+                              target_keys=["train.batch_size"])
+        else:
+            micro = self.choose_micro(per_opt, dp, int(micro))
+            self.put("train.micro_batch_size", micro)
+            logprob = self.spec.generation.logprob_micro_batch_per_device or micro
+            if samples and samples % (logprob * dp):
+                # Experiences are sharded whole over the ranks: keep the shards even.
+                logprob = next((m for m in range(logprob, 0, -1) if samples % (m * dp) == 0), 1)
+            self.put("rollout.micro_batch_size", logprob)
+        passes = self.spec.run_length.dataset_passes
+        if plan.total_steps is not None and prompts:
+            # OpenRLHF runs whole passes over the prompts: cap the prompts so that one pass is total_steps steps.
+            self.put("train.num_episodes", 1)
+            self.out_defaults["data.max_samples"] = plan.total_steps * prompts
+            notes.warning("run-length.approximated",
+                          f"OpenRLHF has no step limit: {plan.total_steps} steps are written as data.max_samples "
+                          f"{plan.total_steps * prompts} prompts (= {plan.total_steps} × {prompts}) and one pass; "
+                          "that holds when the dataset has at least that many prompts",
+                          source_keys=["plan.total_steps"], target_keys=["data.max_samples", "train.num_episodes"])
+        elif passes is not None:
+            if not float(passes).is_integer():
+                notes.warning("run-length.rounded", f"{passes} dataset passes rounded up to {math.ceil(passes)}: "
+                              "num_episodes is a whole number", target_keys=["train.num_episodes"])
+            self.put("train.num_episodes", max(1, math.ceil(passes)))
+        g = self.spec.generation
+        if g.prompts_per_round is not None and g.prompts_per_round != prompts:
+            if at_least(version, GEN_BATCH_OVERSAMPLING_SINCE) and prompts and g.prompts_per_round > prompts:
+                self.put("rollout.vllm_generate_batch_size", g.prompts_per_round)
+                self.async_needed = True
+            elif g.filter_groups and self.has("rollout.vllm_generate_batch_size") and not at_least(
+                    version, GEN_BATCH_IGNORED_SINCE):
+                # 0.8.1–0.9.0: the dataloader batch, refilled until rollout_batch_size groups pass the filter.
+                self.put("rollout.vllm_generate_batch_size", g.prompts_per_round)
+            else:
+                notes.warning("generation.not-expressible",
+                              f"{g.prompts_per_round} prompts per generation round (over-sampling) is not written: "
+                              f"OpenRLHF {version} generates rollout.batch_size prompts per step"
+                              + ("" if at_least(version, GEN_BATCH_OVERSAMPLING_SINCE) else
+                                 " (vllm_generate_batch_size over-samples from 0.10.0, with async training)"),
+                              source_keys=["generation.prompts_per_round"])
+        if g.filter_groups:
+            self.put("algo.dynamic_filtering_enable", True, missing="dynamic filtering needs OpenRLHF ≥ 0.8.1")
+            reward = self.spec.references.reward
+            if not (isinstance(reward, str) and (reward.endswith(".py") or reward.startswith("http"))):
+                notes.warning("generation.not-expressible", "OpenRLHF's dynamic filtering needs a remote reward "
+                              "(reward.remote_url: an HTTP URL or a .py file); set it by hand",
+                              target_keys=["reward.remote_url"])
+            if g.filter_metric not in (None, "score", "acc", "seq_reward", "seq_final_reward"):
+                notes.warning("generation.filter-metric", f"OpenRLHF filters on the mean reward score per group, not "
+                              f"on '{g.filter_metric}'", target_keys=["algo.dynamic_filtering_enable"])
+
+    def choose_micro(self, per_opt: int | None, dp: int, wanted: int, token_budget: bool = False) -> int:
+        """The micro batch: the source's if it divides the per-rank batch, else the closest divisor."""
+        if not per_opt or per_opt % dp:
+            if per_opt:
+                self.notes.warning("batch.not-expressible",
+                                   f"{per_opt} samples per optimizer step do not split over {dp} data-parallel ranks; "
+                                   "DeepSpeed rejects train.batch_size not divisible by micro × ranks",
+                                   target_keys=["train.batch_size"])
+            return wanted
+        local = per_opt // dp
+        if local % wanted == 0 and not token_budget:
+            return wanted
+        candidates = [d for d in range(1, local + 1) if local % d == 0]
+        target = 4 if token_budget else wanted
+        best = min(candidates, key=lambda d: (abs(d - target), -d))
+        if token_budget:
+            self.notes.warning("batch.token-budget-not-expressible",
+                               f"OpenRLHF {self.version} has no token-budget micro-batching (use_dynamic_batch "
+                               f"from 0.8.6); train.micro_batch_size {best} is written",
+                               target_keys=["train.micro_batch_size"])
+        else:
+            self.notes.warning("batch.micro-changed", f"a micro-batch of {wanted} samples per GPU does not divide the "
+                               f"{local} samples per rank and optimizer step; train.micro_batch_size {best} is written",
+                               target_keys=["train.micro_batch_size"])
+        return best
+
+    # ---------------------------------------------------------------- algorithm
+    def algorithm(self) -> None:
+        a, notes, version, out = self.spec.algorithm, self.notes, self.version, self.out
+        estimator = self.estimator(a.advantage_estimator or "grpo", a.advantage_std_normalization)
+        out["algo.advantage.estimator"] = estimator
+        whitened = estimator in ("gae", "reinforce", "reinforce_baseline") or (
+            estimator == "rloo" and not at_least(version, RLOO_UNWHITENED_SINCE))
+        scope = "batch" if whitened else ESTIMATORS[estimator][1]
+        if whitened and a.advantage_std_normalization is False:
+            self.put("algo.advantage.no_std_norm", True)
+        elif not whitened and estimator != "dr_grpo" and estimator != "group_norm" \
+                and a.advantage_std_normalization:
+            notes.warning("algorithm.not-expressible", f"OpenRLHF {version}'s {estimator} does not divide advantages "
+                          "by a std; the source does", source_keys=["algorithm.advantage_std_normalization"])
+        if a.advantage_normalization_scope and a.advantage_normalization_scope != scope \
+                and a.advantage_std_normalization is not False:
+            notes.warning("algorithm.not-expressible", f"OpenRLHF's {estimator} normalises advantages over the "
+                          f"{scope}; the source over the {a.advantage_normalization_scope}",
+                          source_keys=["algorithm.advantage_normalization_scope"],
+                          target_keys=["algo.advantage.estimator"])
+        n = self.spec.plan.samples_per_prompt or 1
+        group_assert = GROUP_ASSERT + (("dr_grpo",) if at_least(version, GROUP_ASSERT_DR_GRPO_SINCE) else ())
+        if estimator in group_assert and n <= 1:
+            notes.error("algorithm.group-too-small", f"{estimator} requires n_samples_per_prompt > 1; the source "
+                        "samples one completion per prompt", target_keys=["algo.advantage.estimator"])
+        placement = a.kl_placement or "none"
+        if placement == "both":
+            notes.warning("algorithm.not-expressible", "OpenRLHF puts KL either in the reward or in the loss; the "
+                          "source uses both, the loss is kept", source_keys=["algorithm.kl_placement"])
+            placement = "loss"
+        coef = a.kl_coef or 0.0
+        if placement == "none" or coef <= 0:
+            out["algo.kl.init_coef"] = 0.0  # no reference model
+        else:
+            out["algo.kl.init_coef"] = coef
+            self.put("algo.kl.use_loss", placement == "loss")
+            kl_estimator = a.kl_estimator or ("k3" if placement == "loss" else "k1")
+            if kl_estimator not in KL_ESTIMATORS:
+                fallback = "k3" if placement == "loss" else "k1"
+                notes.warning("algorithm.kl-estimator", f"OpenRLHF has k1/k2/k3 KL estimators; the source's "
+                              f"'{kl_estimator}' is written as {fallback}", target_keys=["algo.kl.estimator"])
+                kl_estimator = fallback
+            out["algo.kl.estimator"] = kl_estimator
+        low, high = a.clip_ratio_low, a.clip_ratio_high
+        if low is not None:
+            out["actor.eps_clip"] = low
+        if high is not None and low is not None and high != low:
+            self.put("actor.eps_clip_low_high", [low, high],
+                     missing=f"asymmetric clipping ({low}, {high}) needs OpenRLHF ≥ 0.8.3; eps_clip {low} is used")
+        self.put("actor.dual_clip", a.clip_ratio_dual, missing=f"dual clip {a.clip_ratio_dual} needs OpenRLHF ≥ 0.8.6")
+        if a.entropy_coef:
+            out["actor.entropy_coef"] = a.entropy_coef
+        if a.policy_loss == "gspo":
+            self.put("actor.policy_loss_type", "gspo", missing="GSPO needs OpenRLHF ≥ 0.8.8")
+        elif a.policy_loss not in (None, "vanilla"):
+            notes.warning("algorithm.not-expressible", f"policy loss '{a.policy_loss}' has no OpenRLHF counterpart",
+                          target_keys=["actor.policy_loss_type"])
+        aggregation = a.loss_aggregation or "token-mean"
+        if self.has("actor.loss_agg_mode") and aggregation in ("token-mean", "seq-mean-token-mean"):
+            if a.policy_loss != "gspo":
+                out["actor.loss_agg_mode"] = aggregation
+        elif aggregation != "token-mean" and a.policy_loss != "gspo":
+            notes.warning("algorithm.not-expressible",
+                          f"loss aggregation '{aggregation}' is not available in OpenRLHF {version} (token-mean"
+                          + (", seq-mean-token-mean" if at_least(version, "0.11.2") else "") + ")",
+                          target_keys=["actor.loss_agg_mode"])
+        scope = "optimizer_step" if at_least(version, LOSS_SCOPE_OPTIMIZER_STEP) else "micro_batch"
+        if a.loss_normalizer_scope and a.loss_normalizer_scope != scope:
+            notes.warning("algorithm.loss-normalizer-scope",
+                          f"the source normalises the loss over each {a.loss_normalizer_scope.replace('_', ' ')}; "
+                          f"OpenRLHF {version} normalises over each {scope.replace('_', ' ')}",
+                          target_keys=["actor.loss_agg_mode"])
+        c = self.spec.critic
+        if estimator == "gae":
+            self.put("critic.adam.lr", c.lr)
+            model = c.model or self.spec.references.model
+            self.put("critic.model_name_or_path", model)
+            if c.samples_per_optimizer_step and self.spec.plan.samples_per_optimizer_step \
+                    and c.samples_per_optimizer_step != self.spec.plan.samples_per_optimizer_step:
+                notes.warning("critic.not-expressible", f"OpenRLHF trains the critic with the actor's train.batch_size "
+                              f"({fmt(self.spec.plan.samples_per_optimizer_step)} samples); the source's critic uses "
+                              f"{c.samples_per_optimizer_step}", source_keys=["critic.samples_per_optimizer_step"])
+
+    def estimator(self, canonical: str, std: bool | None) -> str:
+        names = {"gae": "gae", "reinforce_plus_plus": "reinforce", "reinforce_plus_plus_baseline": "reinforce_baseline",
+                 "rloo": "rloo", "rloo_vectorized": "rloo", "flash_reinforce": "flash_reinforce"}
+        if canonical in ("grpo", "grpo_vectorized"):
+            return "dr_grpo" if std is False else "group_norm"
+        name = names.get(canonical)
+        if name is None or (name in ESTIMATOR_SINCE and not at_least(self.version, ESTIMATOR_SINCE[name])):
+            fallback = "group_norm" if (self.spec.plan.samples_per_prompt or 1) > 1 else "reinforce"
+            self.notes.warning("algorithm.not-expressible", f"advantage estimator '{canonical}' has no OpenRLHF "
+                               f"{self.version} counterpart; {fallback} is written",
+                               source_keys=["algorithm.advantage_estimator"], target_keys=["algo.advantage.estimator"])
+            return fallback
+        return name
+
+    # ---------------------------------------------------------------- the rest
+    def rest(self) -> None:
+        s, notes, version = self.spec, self.notes, self.version
+        prompt, response = s.lengths.max_prompt_tokens, s.lengths.max_response_tokens
+        if at_least(version, "0.9.8"):
+            self.put("rollout.max_new_tokens", response)
+            if prompt is not None and response is not None:
+                self.put("data.max_len", prompt + response)
+            elif response is not None:
+                self.put("data.max_len", response + 1024)
+                notes.info("lengths.assumed", f"the source does not limit prompts; data.max_len counts prompt + "
+                           f"response, so {response} + 1024 is written", target_keys=["data.max_len"])
+        else:
+            self.put("prompt_max_len", prompt)
+            self.put("generate_max_len", response)
+        self.put("rollout.temperature", s.sampling.temperature)
+        self.put("rollout.top_p", s.sampling.top_p)
+        if s.sampling.top_k is not None and s.sampling.top_k > 0:
+            notes.warning("sampling.not-expressible", f"OpenRLHF samples without top-k (hard-coded -1); the source's "
+                          f"top_k {s.sampling.top_k} is dropped", source_keys=["sampling.top_k"])
+        o = s.optimizer
+        self.put("actor.adam.lr", o.lr)
+        if o.lr_schedule is not None:
+            self.put("actor.lr_scheduler", o.lr_schedule,
+                     missing=f"lr schedule '{o.lr_schedule}' needs OpenRLHF ≥ 0.8.5 (cosine_with_min_lr is fixed)")
+        ratio = o.warmup_ratio
+        if o.warmup_steps is not None:
+            total = s.run_length.total_optimizer_steps or (
+                s.plan.total_steps * s.plan.optimizer_steps_per_step
+                if s.plan.total_steps and s.plan.optimizer_steps_per_step else None)
+            steps = o.warmup_steps * (s.plan.optimizer_steps_per_step or 1) if o.warmup_unit == "steps" \
+                else o.warmup_steps
+            if total:
+                ratio = float(Fraction(steps) / Fraction(total))
+                notes.info("units.warmup", f"warmup of {o.warmup_steps} {o.warmup_unit or 'steps'} = "
+                           f"{fmt(ratio)} of {fmt(total)} optimizer steps; OpenRLHF sets warmup as a ratio",
+                           target_keys=["actor.lr_warmup_ratio"])
+            else:
+                ratio = 0.0
+                notes.warning("optimizer.not-expressible", f"warmup of {o.warmup_steps} {o.warmup_unit or 'steps'} "
+                              "cannot be a ratio without the run's length; lr_warmup_ratio 0.0 is written",
+                              target_keys=["actor.lr_warmup_ratio"])
+        self.put("actor.lr_warmup_ratio", ratio if ratio is not None else 0.0)
+        if "actor.lr_warmup_ratio" not in self.out and self.has("actor.lr_warmup_ratio"):
+            self.out["actor.lr_warmup_ratio"] = 0.0
+        if o.weight_decay is not None:
+            self.out["actor.adam.weight_decay"] = o.weight_decay
+        self.put("actor.max_norm", o.grad_clip)
+        r = s.references
+        self.put("actor.model_name_or_path", r.model)
+        if isinstance(r.train_data, str):
+            self.put("data.prompt_dataset", r.train_data)
+        elif isinstance(r.train_data, list) and all(isinstance(x, str) for x in r.train_data):
+            self.put("data.prompt_dataset", ",".join(r.train_data))
+        if isinstance(r.eval_data, str):
+            self.put("eval.dataset", r.eval_data)
+        reward = r.reward
+        if isinstance(reward, list) and len(reward) == 1 and isinstance(reward[0], str) and (
+                reward[0].endswith(".py") or reward[0].startswith("http")):
+            reward = reward[0]
+        if isinstance(reward, str) and (reward.endswith(".py") or reward.startswith("http") or "," in reward
+                                        and reward.split(",")[0].startswith("http")):
+            self.put("reward.remote_url", reward)
+        elif isinstance(reward, str) and reward:
+            self.put("reward.model_name_or_path", reward)
+        elif reward:
+            notes.warning("references.not-expressible",
+                          f"reward functions {reward} are named in the source framework's registry; OpenRLHF needs "
+                          "a reward model (reward.model_name_or_path) or a remote reward (reward.remote_url: a URL "
+                          "or a .py file)", target_keys=["reward.remote_url"])
+        ahead = s.asynchrony.max_steps_ahead
+        if ahead or getattr(self, "async_needed", False):
+            self.put("train.async_enable", True)
+            self.put("train.async_queue_size", max(1, ahead or 1))
+            if ahead and ahead > 1 and not self.has("train.async_queue_size"):
+                notes.warning("asynchrony.not-expressible", f"OpenRLHF {version} queues one rollout ahead; the "
+                              f"source runs {ahead} steps ahead", target_keys=["train.async_enable"])
+
+    def extras(self) -> None:
+        """Own-framework extras are written back under this version's names; the writer's own values win."""
+        foreign = []
+        for extra in self.spec.extras:
+            if extra.framework != "openrlhf":
+                foreign.append(extra)
+                continue
+            if extra.key not in _ALL_NAMES:
+                continue  # an unknown flag: reported when it was read
+            targets = FLAT_TO_DOTTED.get(extra.key, (internal_name(extra.key),))
+            kept = [t for t in targets if self.has(t)]
+            if not kept:
+                kept = self.renamed_value(extra.key, extra.value)
+            for target in kept:
+                self.out.setdefault(target, extra.value)
+            if not kept:
+                self.notes.warning("keys.unknown-in-version", f"--{extra.key} has no counterpart in OpenRLHF "
+                                   f"{self.version}; it is not written", source_keys=[extra.key])
+        if foreign:
+            self.notes.info("keys.not-translated",
+                            f"{len(foreign)} {foreign[0].framework} key(s) with no OpenRLHF counterpart are not "
+                            "written: " + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            source_keys=[e.key for e in foreign])
+
+    def renamed_value(self, key: str, value: Any) -> list[str]:
+        """Switches that became valued flags (--flash_attn → attn_implementation, --bf16 → param_dtype) and back."""
+        for old, (new, on) in VALUE_RENAMES.items():
+            if key == old and value is True and self.has(new):
+                self.out.setdefault(new, on)
+                return [new]
+            if internal_name(key) == new and value == on and self.has(old):
+                self.out.setdefault(old, True)
+                return [old]
+        return []
+
+    def spell(self) -> dict[str, Any]:
+        """Internal names → this version's flags, in a stable order; values that are off are left out."""
+        spelled_out: dict[str, Any] = {}
+        for key, value in self.out.items():
+            native = spelled(key, self.version)
+            if native is None or value is None or value is False:
+                continue
+            if native in STORE_TRUE:
+                if value in (True, "true", "True", 1):
+                    spelled_out[native] = True
+                continue
+            if native in spelled_out and spelled_out[native] != value:
+                # Flat releases have one optimizer flag for actor and critic.
+                self.notes.warning("keys.not-translated", f"--{native} is shared by actor and critic in OpenRLHF "
+                                   f"{self.version}: {spelled_out[native]} is written, {key} {value} is not",
+                                   source_keys=[key], target_keys=[native])
+                continue
+            spelled_out.setdefault(native, value)
+        return spelled_out

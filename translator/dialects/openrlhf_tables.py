@@ -1,0 +1,351 @@
+"""OpenRLHF's version table as data: releases, flag renames, flag lifetimes, defaults per release.
+
+Source: ../shared/reference/openrlhf.md (§2 renames, §3 units, §5 algorithm history, §6 checks), checked
+against the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` at every tag from v0.8.0 to v0.11.0
+and in the 0.11.1 / 0.11.2 wheels. Flags are written without the leading ``--``.
+
+Internally rlconf names every flag by its dotted (≥ 0.10.2) name when it has one, else by its flat name
+(flags that never got a dotted name: ``prompt_max_len``, ``flash_attn``, ``ptx_coef``, ...).
+"""
+from __future__ import annotations
+
+VERSIONS = (
+    "0.8.0", "0.8.1", "0.8.3", "0.8.4", "0.8.5", "0.8.6", "0.8.7", "0.8.8", "0.8.9", "0.8.10", "0.8.11",
+    "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9", "0.9.10",
+    "0.10.0", "0.10.1", "0.10.2", "0.10.3", "0.10.4", "0.11.0", "0.11.1", "0.11.2",
+)
+DOTTED_SINCE = "0.10.2"  # commit ed62d0e2: every flag renamed, no aliases (a wrong-scheme flag is an argparse error)
+LAST_FLAT = "0.10.1"
+ENTRY_MODULE = "openrlhf.cli.train_ppo_ray"
+
+# ≤ 0.10.1 flat name → its ≥ 0.10.2 dotted name(s). Several flat optimizer flags became one flag per model.
+FLAT_TO_DOTTED: dict[str, tuple[str, ...]] = {
+    "actor_learning_rate": ("actor.adam.lr",),
+    "actor_num_gpus_per_node": ("actor.num_gpus_per_node",),
+    "actor_num_nodes": ("actor.num_nodes",),
+    "adam_betas": ("actor.adam.betas", "critic.adam.betas"),
+    "adam_offload": ("ds.adam_offload",),
+    "advantage_estimator": ("algo.advantage.estimator",),
+    "agent_func_path": ("train.agent_func_path",),
+    "apply_chat_template": ("data.apply_chat_template",),
+    "async_queue_size": ("train.async_queue_size",),
+    "async_train": ("train.async_enable",),
+    "attn_implementation": ("ds.attn_implementation",),
+    "aux_loss_coef": ("actor.aux_loss_coef",),
+    "best_metric_key": ("ckpt.best_metric_key",),
+    "ckpt_path": ("ckpt.path",),
+    "colocate_actor_ref": ("train.colocate_actor_ref",),
+    "colocate_all_models": ("train.colocate_all",),
+    "colocate_critic_reward": ("train.colocate_critic_reward",),
+    "critic_learning_rate": ("critic.adam.lr",),
+    "critic_num_gpus_per_node": ("critic.num_gpus_per_node",),
+    "critic_num_nodes": ("critic.num_nodes",),
+    "critic_pretrain": ("critic.model_name_or_path",),
+    "dataloader_num_workers": ("data.dataloader_num_workers",),
+    "deepcompile": ("ds.deepcompile",),
+    "deepspeed_enable_sleep": ("ds.enable_sleep",),
+    "disable_ds_ckpt": ("ckpt.disable_ds",),
+    "disable_fast_tokenizer": ("data.disable_fast_tokenizer",),
+    "ds_tensor_parallel_size": ("ds.tensor_parallel_size",),
+    "dual_clip": ("actor.dual_clip",),
+    "dynamic_filtering": ("algo.dynamic_filtering_enable",),
+    "dynamic_filtering_reward_range": ("algo.dynamic_filtering_range",),
+    "ema_beta": ("train.ema_beta",),
+    "enable_ema": ("train.enable_ema",),
+    "enable_prefix_caching": ("vllm.enable_prefix_caching",),
+    "enable_vllm_is_correction": ("algo.advantage.is_correction_enable",),
+    "enforce_eager": ("vllm.enforce_eager",),
+    "entropy_loss_coef": ("actor.entropy_coef",),
+    "eps_clip": ("actor.eps_clip",),
+    "eps_clip_low_high": ("actor.eps_clip_low_high",),
+    "eval_dataset": ("eval.dataset",),
+    "eval_n_samples_per_prompt": ("eval.n_samples_per_prompt",),
+    "eval_split": ("eval.split",),
+    "eval_steps": ("eval.steps",),
+    "eval_temperature": ("eval.temperature",),
+    "freeze_visual_encoder": ("actor.freeze_visual_encoder",),
+    "freezing_actor_steps": ("critic.freezing_steps",),
+    "full_determinism": ("train.full_determinism_enable",),
+    "gamma": ("algo.advantage.gamma",),
+    "grad_accum_dtype": ("ds.grad_accum_dtype",),
+    "gradient_checkpointing": ("actor.gradient_checkpointing_enable",),
+    "gradient_checkpointing_use_reentrant": ("actor.gradient_checkpointing_reentrant",),
+    "image_key": ("data.image_key",),
+    "init_kl_coef": ("algo.kl.init_coef",),
+    "input_key": ("data.input_key",),
+    "input_template": ("data.input_template",),
+    "kl_estimator": ("algo.kl.estimator",),
+    "kl_horizon": ("algo.kl.horizon",),
+    "kl_target": ("algo.kl.target",),
+    "l2": ("actor.adam.weight_decay", "critic.adam.weight_decay"),
+    "label_key": ("data.label_key",),
+    "lambd": ("algo.advantage.lambd",),
+    "load_checkpoint": ("ckpt.load_enable",),
+    "load_in_4bit": ("ds.load_in_4bit",),
+    "logging_steps": ("logger.logging_steps",),
+    "lora_alpha": ("ds.lora.alpha",),
+    "lora_dropout": ("ds.lora.dropout",),
+    "lora_rank": ("ds.lora.rank",),
+    "lr_scheduler": ("actor.lr_scheduler", "critic.lr_scheduler"),
+    "lr_warmup_ratio": ("actor.lr_warmup_ratio", "critic.lr_warmup_ratio"),
+    "max_ckpt_mem": ("ckpt.max_mem",),
+    "max_ckpt_num": ("ckpt.max_num",),
+    "max_epochs": ("train.max_epochs",),
+    "max_images_per_prompt": ("data.max_images_per_prompt",),
+    "max_len": ("data.max_len",),
+    "max_new_tokens": ("rollout.max_new_tokens",),
+    "max_norm": ("actor.max_norm", "critic.max_norm"),
+    "max_samples": ("data.max_samples",),
+    "micro_rollout_batch_size": ("rollout.micro_batch_size",),
+    "micro_train_batch_size": ("train.micro_batch_size",),
+    "n_samples_per_prompt": ("rollout.n_samples_per_prompt",),
+    "no_advantage_std_norm": ("algo.advantage.no_std_norm",),
+    "normalize_reward": ("reward.normalize_enable",),
+    "num_episodes": ("train.num_episodes",),
+    "overlap_comm": ("ds.overlap_comm",),
+    "overlong_buffer_len": ("reward.overlong_buffer_len",),
+    "overlong_penalty_factor": ("reward.overlong_penalty_factor",),
+    "packing_samples": ("ds.packing_samples",),
+    "param_dtype": ("ds.param_dtype",),
+    "partial_rollout": ("train.partial_rollout_enable",),
+    "policy_loss_type": ("actor.policy_loss_type",),
+    "pretrain": ("actor.model_name_or_path",),
+    "prompt_data": ("data.prompt_dataset",),
+    "prompt_data_probs": ("data.prompt_probs",),
+    "prompt_split": ("data.prompt_split",),
+    "ref_num_gpus_per_node": ("ref.num_gpus_per_node",),
+    "ref_num_nodes": ("ref.num_nodes",),
+    "ref_reward_offload": ("ref.offload", "reward.offload"),
+    "remote_rm_url": ("reward.remote_url",),
+    "reward_clip_range": ("reward.clip_range",),
+    "reward_num_gpus_per_node": ("reward.num_gpus_per_node",),
+    "reward_num_nodes": ("reward.num_nodes",),
+    "reward_pretrain": ("reward.model_name_or_path",),
+    "ring_attn_size": ("ds.ring_attn_size",),
+    "ring_head_stride": ("ds.ring_attn_head_stride",),
+    "rollout_batch_size": ("rollout.batch_size",),
+    "rollout_max_tokens_per_gpu": ("rollout.max_tokens_per_gpu",),
+    "save_hf_ckpt": ("ckpt.save_hf",),
+    "save_path": ("ckpt.output_dir",),
+    "save_steps": ("ckpt.save_steps",),
+    "save_value_network": ("critic.save_value_network",),
+    "seed": ("train.seed",),
+    "stop_properly_penalty_coef": ("reward.stop_properly_penalty_coef",),
+    "target_modules": ("ds.lora.target_modules",),
+    "temperature": ("rollout.temperature",),
+    "top_p": ("rollout.top_p",),
+    "train_batch_size": ("train.batch_size",),
+    "train_max_tokens_per_gpu": ("train.max_tokens_per_gpu",),
+    "use_ds_universal_ckpt": ("ds.use_universal_ckpt",),
+    "use_dynamic_batch": ("train.dynamic_batch_enable",),
+    "use_kl_loss": ("algo.kl.use_loss",),
+    "use_liger_kernel": ("ds.use_liger_kernel",),
+    "use_tensorboard": ("logger.tensorboard_dir",),
+    "use_wandb": ("logger.wandb.key",),
+    "value_clip": ("critic.value_clip",),
+    "value_head_prefix": ("ds.value_head_prefix",),
+    "vllm_enable_sleep": ("vllm.enable_sleep",),
+    "vllm_generate_batch_size": ("rollout.vllm_generate_batch_size",),
+    "vllm_gpu_memory_utilization": ("vllm.gpu_memory_utilization",),
+    "vllm_is_correction_type": ("algo.advantage.is_correction_type",),
+    "vllm_is_truncated_threshold": ("algo.advantage.is_correction_threshold",),
+    "vllm_num_engines": ("vllm.num_engines",),
+    "vllm_sync_backend": ("vllm.sync_backend",),
+    "vllm_sync_with_ray": ("vllm.sync_with_ray",),
+    "vllm_tensor_parallel_size": ("vllm.tensor_parallel_size",),
+    "wandb_group": ("logger.wandb.group",),
+    "wandb_org": ("logger.wandb.org",),
+    "wandb_project": ("logger.wandb.project",),
+    "wandb_run_name": ("logger.wandb.run_name",),
+    "zero_stage": ("ds.zero_stage",),
+    "zpg": ("ds.zpg",),
+}
+# dotted name → flat name (for the flags that had one).
+DOTTED_TO_FLAT: dict[str, str] = {dotted: flat for flat, targets in FLAT_TO_DOTTED.items() for dotted in targets}
+
+# Flat flags with no dotted successor: older names and flags dropped in 0.10.2.
+FLAT_ONLY = frozenset({"prompt_max_len", "generate_max_len", "flash_attn", "bf16", "use_icepop", "ptx_coef", "perf",
+                       "actor_init_on_gpu"})
+# The same name in both schemes.
+COMMON = frozenset({"local_rank", "use_ms"})
+# Dotted flags with no flat predecessor.
+DOTTED_ONLY = frozenset({
+    f"{model}.{name}" for model in ("actor", "critic") for name in (
+        "adam.eps", "min_lr_ratio", "optim", "muon.lr", "muon.momentum", "muon.ns_steps", "muon.nesterov",
+        "muon.no_nesterov")
+} | {"ds.experts_implementation", "algo.kl.unbiased_gradient", "actor.loss_agg_mode",
+     "algo.advantage.is_correction_level", "algo.advantage.is_correction_mode",
+     "algo.advantage.is_correction_gating"})
+
+ALL_FLAT = frozenset(FLAT_TO_DOTTED) | FLAT_ONLY | COMMON
+ALL_DOTTED = frozenset(DOTTED_TO_FLAT) | DOTTED_ONLY | COMMON
+
+# Flags that exist only in part of their scheme's releases: name → (first release, last release or None).
+KEY_RANGE: dict[str, tuple[str, str | None]] = {
+    "vllm_generate_batch_size": ("0.8.1", None),
+    "dynamic_filtering": ("0.8.1", None),
+    "dynamic_filtering_reward_range": ("0.8.1", None),
+    "eps_clip_low_high": ("0.8.3", None),
+    "lr_scheduler": ("0.8.5", None),
+    "use_dynamic_batch": ("0.8.6", None),
+    "train_max_tokens_per_gpu": ("0.8.6", None),
+    "rollout_max_tokens_per_gpu": ("0.8.6", None),
+    "dual_clip": ("0.8.6", None),
+    "overlong_buffer_len": ("0.8.7", None),
+    "overlong_penalty_factor": ("0.8.7", None),
+    "policy_loss_type": ("0.8.8", None),
+    "enable_vllm_is_correction": ("0.8.9", None),
+    "vllm_is_truncated_threshold": ("0.8.9", None),
+    "flash_attn": ("0.8.0", "0.8.9"),
+    "attn_implementation": ("0.8.10", None),
+    "async_queue_size": ("0.9.1", None),
+    "use_icepop": ("0.9.1", "0.9.2"),
+    "bf16": ("0.8.0", "0.9.1"),
+    "param_dtype": ("0.9.2", None),
+    "stop_properly_penalty_coef": ("0.9.2", None),
+    "vllm_is_correction_type": ("0.9.3", None),
+    "partial_rollout": ("0.9.7", None),
+    "prompt_max_len": ("0.8.0", "0.9.7"),
+    "generate_max_len": ("0.8.0", "0.9.7"),
+    "max_new_tokens": ("0.9.8", None),
+    "best_metric_key": ("0.9.9", None),
+    "dataloader_num_workers": ("0.9.10", None),
+    "image_key": ("0.10.0", None),
+    "max_images_per_prompt": ("0.10.0", None),
+    "freeze_visual_encoder": ("0.10.0", None),
+    "algo.kl.unbiased_gradient": ("0.11.1", None),
+    "algo.advantage.is_correction_enable": (DOTTED_SINCE, "0.11.1"),
+    "algo.advantage.is_correction_type": (DOTTED_SINCE, "0.11.1"),
+    "actor.loss_agg_mode": ("0.11.2", None),
+    "algo.advantage.is_correction_level": ("0.11.2", None),
+    "algo.advantage.is_correction_mode": ("0.11.2", None),
+    "algo.advantage.is_correction_gating": ("0.11.2", None),
+}
+
+# Switches that became valued flags: old flat switch → (internal name of the new flag, its value when on).
+VALUE_RENAMES: dict[str, tuple[str, str]] = {
+    "flash_attn": ("ds.attn_implementation", "flash_attention_2"),  # 0.8.10
+    "bf16": ("ds.param_dtype", "bf16"),  # 0.9.2
+}
+
+# Argument shapes (argparse): store_true flags take no value, these take two, these take one or more.
+STORE_TRUE = frozenset({
+    "actor_init_on_gpu", "adam_offload", "apply_chat_template", "async_train", "bf16", "colocate_actor_ref",
+    "colocate_all_models", "colocate_critic_reward", "deepcompile", "deepspeed_enable_sleep", "disable_ds_ckpt",
+    "disable_fast_tokenizer", "dynamic_filtering", "enable_ema", "enable_prefix_caching", "enable_vllm_is_correction",
+    "enforce_eager", "flash_attn", "freeze_visual_encoder", "full_determinism", "gradient_checkpointing",
+    "gradient_checkpointing_use_reentrant", "load_checkpoint", "load_in_4bit", "no_advantage_std_norm",
+    "normalize_reward", "overlap_comm", "packing_samples", "partial_rollout", "perf", "ref_reward_offload",
+    "save_hf_ckpt", "save_value_network", "use_ds_universal_ckpt", "use_dynamic_batch", "use_icepop", "use_kl_loss",
+    "use_liger_kernel", "use_ms", "vllm_enable_sleep", "vllm_sync_with_ray",
+    "actor.freeze_visual_encoder", "actor.gradient_checkpointing_enable", "actor.gradient_checkpointing_reentrant",
+    "actor.muon.nesterov", "actor.muon.no_nesterov", "critic.muon.nesterov", "critic.muon.no_nesterov",
+    "algo.advantage.is_correction_enable", "algo.advantage.no_std_norm", "algo.dynamic_filtering_enable",
+    "algo.kl.unbiased_gradient", "algo.kl.use_loss", "ckpt.disable_ds", "ckpt.load_enable", "ckpt.save_hf",
+    "critic.save_value_network", "data.apply_chat_template", "data.disable_fast_tokenizer", "ds.adam_offload",
+    "ds.deepcompile", "ds.enable_sleep", "ds.load_in_4bit", "ds.overlap_comm", "ds.packing_samples",
+    "ds.use_liger_kernel", "ds.use_universal_ckpt", "ref.offload", "reward.normalize_enable", "reward.offload",
+    "train.async_enable", "train.colocate_actor_ref", "train.colocate_all", "train.colocate_critic_reward",
+    "train.dynamic_batch_enable", "train.enable_ema", "train.full_determinism_enable", "train.partial_rollout_enable",
+    "vllm.enable_prefix_caching", "vllm.enable_sleep", "vllm.enforce_eager", "vllm.sync_with_ray",
+})
+TWO_VALUES = frozenset({
+    "adam_betas", "eps_clip_low_high", "dynamic_filtering_reward_range", "reward_clip_range",
+    "vllm_is_truncated_threshold", "actor.adam.betas", "critic.adam.betas", "actor.eps_clip_low_high",
+    "algo.dynamic_filtering_range", "reward.clip_range",
+})
+MANY_VALUES = frozenset({"target_modules", "ds.lora.target_modules", "algo.advantage.is_correction_threshold"})
+
+# Defaults by internal name: [(first release with this default, value), ...] in release order.
+DEFAULTS: dict[str, list[tuple[str, object]]] = {
+    "actor.num_nodes": [("0.8.0", 1)],
+    "actor.num_gpus_per_node": [("0.8.0", 8)],
+    "ref.num_nodes": [("0.8.0", 1)],
+    "ref.num_gpus_per_node": [("0.8.0", 8)],
+    "critic.num_nodes": [("0.8.0", 1)],
+    "critic.num_gpus_per_node": [("0.8.0", 8)],
+    "reward.num_nodes": [("0.8.0", 1)],
+    "reward.num_gpus_per_node": [("0.8.0", 8)],
+    "vllm.num_engines": [("0.8.0", None)],
+    "vllm.tensor_parallel_size": [("0.8.0", 1)],
+    "train.colocate_all": [("0.8.0", False)],
+    "train.colocate_actor_ref": [("0.8.0", False)],
+    "train.colocate_critic_reward": [("0.8.0", False)],
+    "ds.ring_attn_size": [("0.8.0", 1)],
+    "ds.tensor_parallel_size": [("0.8.0", 1)],
+    "ds.zero_stage": [("0.8.0", 2)],
+    "ds.packing_samples": [("0.8.0", False)],
+    "rollout.batch_size": [("0.8.0", 1024)],
+    "rollout.n_samples_per_prompt": [("0.8.0", 1)],
+    "rollout.micro_batch_size": [("0.8.0", 8), ("0.10.0", 1)],
+    "rollout.vllm_generate_batch_size": [("0.8.1", None)],
+    "train.batch_size": [("0.8.0", 128)],
+    "train.micro_batch_size": [("0.8.0", 4), ("0.10.0", 1)],
+    "train.max_epochs": [("0.8.0", 1)],
+    "train.num_episodes": [("0.8.0", 1)],
+    "train.dynamic_batch_enable": [("0.8.6", False)],
+    "train.max_tokens_per_gpu": [("0.8.6", 16192)],  # really 16192, not 16384
+    "rollout.max_tokens_per_gpu": [("0.8.6", None)],
+    "train.async_enable": [("0.8.0", False)],
+    "train.async_queue_size": [("0.9.1", 1)],
+    "algo.dynamic_filtering_enable": [("0.8.1", False)],
+    "data.max_len": [("0.8.0", None), ("0.9.8", 2048)],  # ≤ 0.9.7: "deprecated", prompt_max_len + generate_max_len
+    "rollout.max_new_tokens": [("0.9.8", None)],
+    "prompt_max_len": [("0.8.0", 1024)],
+    "generate_max_len": [("0.8.0", 1024)],
+    "rollout.temperature": [("0.8.0", 1.0)],
+    "rollout.top_p": [("0.8.0", 1.0)],
+    "actor.adam.lr": [("0.8.0", 1e-6)],
+    "critic.adam.lr": [("0.8.0", 9e-6)],
+    "actor.adam.weight_decay": [("0.8.0", 0.0)],
+    "actor.lr_scheduler": [("0.8.0", "cosine_with_min_lr")],  # hard-coded before the flag (0.8.5)
+    "actor.lr_warmup_ratio": [("0.8.0", 0.03)],
+    "actor.max_norm": [("0.8.0", 1.0)],
+    "actor.eps_clip": [("0.8.0", 0.2)],
+    "actor.eps_clip_low_high": [("0.8.3", None)],
+    "actor.dual_clip": [("0.8.6", None)],
+    "actor.entropy_coef": [("0.8.0", 0.0), ("0.8.3", None)],
+    "actor.policy_loss_type": [("0.8.8", "ppo")],
+    "actor.loss_agg_mode": [("0.11.2", "token-mean")],
+    "critic.value_clip": [("0.8.0", 0.2), ("0.8.3", 0.5)],
+    "algo.advantage.estimator": [("0.8.0", "gae")],
+    "algo.advantage.no_std_norm": [("0.8.0", False)],
+    "algo.kl.init_coef": [("0.8.0", 0.01)],
+    "algo.kl.target": [("0.8.0", None)],
+    "algo.kl.use_loss": [("0.8.0", False)],
+    "algo.kl.estimator": [("0.8.0", "k1")],
+    "data.max_samples": [("0.8.0", 100000000)],
+}
+
+# Advantage estimators → canonical name (verl's spelling), whether advantages are divided by a std
+# (before --no_advantage_std_norm), and the scope of that normalisation (§5.1).
+ESTIMATORS: dict[str, tuple[str, str]] = {
+    "gae": ("gae", "batch"),
+    "reinforce": ("reinforce_plus_plus", "batch"),  # discounted returns, global whitening (REINFORCE++)
+    "reinforce_baseline": ("reinforce_plus_plus_baseline", "batch"),  # r - group mean, then global whitening
+    "rloo": ("rloo", "group"),  # leave-one-out baseline; whitened globally before 0.8.5
+    "group_norm": ("grpo", "group"),  # (r - mean) / (std + 1e-9) per group
+    "dr_grpo": ("grpo", "group"),  # r - group mean, no std
+    "flash_reinforce": ("flash_reinforce", "batch"),  # r - batch mean, no whitening (0.11.2)
+}
+ESTIMATOR_SINCE = {"flash_reinforce": "0.11.2"}
+RLOO_UNWHITENED_SINCE = "0.8.5"
+# Estimators that need n_samples_per_prompt > 1 (an assert in train_ppo_ray.py); dr_grpo joined in 0.11.0.
+GROUP_ASSERT = ("rloo", "reinforce_baseline", "group_norm")
+GROUP_ASSERT_DR_GRPO_SINCE = "0.11.0"
+
+KL_ESTIMATORS = ("k1", "k2", "k3")
+
+# Loss normalisation (§5.3): token-mean per micro-batch and rank up to 0.10.2; per micro-batch over all
+# DP ranks in 0.10.3; over the whole optimizer step (all accumulation micro-batches × ranks) from 0.10.4.
+LOSS_SCOPE_GLOBAL_MICRO = "0.10.3"
+LOSS_SCOPE_OPTIMIZER_STEP = "0.10.4"
+
+# vllm_generate_batch_size (§5.4): the dataloader batch in 0.8.1–0.9.0; read by nothing in 0.9.1–0.9.10; the
+# prompts per vLLM call (over-sampling needs async) from 0.10.0.
+GEN_BATCH_IGNORED_SINCE = "0.9.1"
+GEN_BATCH_OVERSAMPLING_SINCE = "0.10.0"
+
+# Flags whose value is a secret: never copied into output.
+SECRET_FLAGS = frozenset({"use_wandb", "logger.wandb.key"})
+SECRET_PLACEHOLDER = "$WANDB_API_KEY"
