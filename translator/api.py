@@ -6,14 +6,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from translator import dialects
-from translator.dialects.base import ReadOptions
+from translator.dialects.base import ReadOptions, Values
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
 from translator.plan import PLAN_FIELDS, RunSpec, to_json_number
 from translator.sources.files import Source, guess_suffix, read_source
+
+if TYPE_CHECKING:
+    from translator.checks import CheckReport
 
 # Fields beside the batch plan whose change in a translation is worth a note of its own.
 SEMANTIC_FIELDS = (
@@ -32,6 +35,7 @@ class Explanation:
     spec: RunSpec
     notes: list[Note]
     source: str
+    native: Values | None = field(default=None, repr=False)  # native values as read, for rule checks
 
     @property
     def framework(self) -> str:
@@ -108,7 +112,7 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
     else:
         dialect, version = dialects.detect(source), None
     reading = dialect.read(source, ReadOptions(version=version, env=dict(env or {}), num_processes=num_processes))
-    return Explanation(reading.spec, list(reading.notes), source.name)
+    return Explanation(reading.spec, list(reading.notes), source.name, reading.native)
 
 
 def explain(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
@@ -145,17 +149,18 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
 def _compare(source: RunSpec, target: RunSpec, notes: NoteList) -> None:
     for name in PLAN_FIELDS:
         before, after = getattr(source.plan, name), getattr(target.plan, name)
-        if not _same(before, after):
+        if not same_value(before, after):
             notes.warning("plan.not-preserved", f"plan.{name}: {_show(before)} in the source, {_show(after)} in the "
                           f"{target.framework} {target.version} config", source_keys=[f"plan.{name}"])
     for name in SEMANTIC_FIELDS:
         before, after = source.get(name), target.get(name)
-        if before is not None and not _same(before, after):
+        if before is not None and not same_value(before, after):
             notes.warning("translation.changed", f"{name}: {_show(before)} in the source, {_show(after)} in the "
                           f"{target.framework} {target.version} config", source_keys=[name])
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as canonical values: numbers compared exactly (int 2 = 2.0), 'off' equal to 'not set'."""
     if a in (None, False) and b in (None, False):  # "off" and "not set" mean the same for switches
         return True
     if isinstance(a, (int, float, Fraction)) and isinstance(b, (int, float, Fraction)) \
@@ -166,3 +171,18 @@ def _same(a: Any, b: Any) -> bool:
 
 def _show(value: Any) -> str:
     return "unset" if value is None else str(to_json_number(value))
+
+
+def check(src: str | PathLike[str] | Source | Explanation, framework: str | None = None,
+          env: Mapping[str, str] | None = None, num_processes: int | None = None,
+          stdin_text: str | None = None) -> CheckReport:
+    """Evaluate the rules of the config's framework and version: errors are what the framework would reject,
+    warnings what it accepts but silently changes. Each finding carries the nearest valid alternatives."""
+    from translator.checks import CheckReport, rules_for
+
+    explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
+    report = CheckReport(explanation.framework, explanation.version, explanation.source)
+    rules = rules_for(explanation.framework)
+    if rules is not None and explanation.native is not None:
+        report.add(rules(explanation.native, explanation.spec, explanation.version or ""))
+    return report

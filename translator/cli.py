@@ -92,6 +92,75 @@ def translate(src: str, target: str, framework: str | None, env: dict[str, str],
         sys.exit(EXIT_FINDINGS)
 
 
+@main.command()
+@click.argument("src")
+@input_options
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def check(src: str, framework: str | None, env: dict[str, str], num_processes: int | None, strict: bool,
+          output_format: str) -> None:
+    """Check SRC against its framework's own rules for its version; suggest the nearest valid values."""
+    from translator import api, render
+
+    report = _run(lambda: api.check(src, framework, env, num_processes, _stdin(src)))
+    if output_format == "json":
+        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
+    else:
+        click.echo(render.check_text(report), nl=False)
+    if report.errors or (strict and report.warnings):
+        sys.exit(EXIT_FINDINGS)
+
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--from", "frameworks", multiple=True, metavar="FW[@VER]",
+              help="Framework of A and B (once for both, or twice: A then B); detected when omitted.")
+@click.option("--env", "env", multiple=True, callback=_env_pairs, metavar="NAME=VALUE",
+              help="A shell variable the scripts expect (repeatable).")
+@click.option("--num-processes", "num_processes", multiple=True, type=click.IntRange(min=1),
+              help="Training world size where a config does not state it (once for both, or A then B).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def diff(a: str, b: str, frameworks: tuple[str, ...], env: dict[str, str], num_processes: tuple[int, ...],
+         output_format: str) -> None:
+    """Compare two configs (of any frameworks) on the canonical model; exit 1 when anything differs."""
+    from translator import api, compare, render
+
+    def pick(values: tuple[Any, ...], index: int, option: str) -> Any:
+        if len(values) > 2:
+            click.echo(f"rlconf: error: {option} is given at most twice (A, then B)", err=True)
+            sys.exit(EXIT_INPUT)
+        return values[min(index, len(values) - 1)] if values else None
+
+    if "-" in (a, b) and a == b:
+        click.echo("rlconf: error: only one of A and B can be standard input", err=True)
+        sys.exit(EXIT_INPUT)
+    left = _run(lambda: api.load(a, pick(frameworks, 0, "--from"), env, pick(num_processes, 0, "--num-processes"),
+                                 _stdin(a)))
+    right = _run(lambda: api.load(b, pick(frameworks, 1, "--from"), env, pick(num_processes, 1, "--num-processes"),
+                                  _stdin(b)))
+    report = _run(lambda: compare.diff(left, right))
+    if output_format == "json":
+        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
+    else:
+        click.echo(render.diff_text(report), nl=False)
+    if report.differences:
+        sys.exit(EXIT_FINDINGS)
+
+
+@main.command()
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def frameworks(output_format: str) -> None:
+    """List the frameworks rlconf reads and writes, their aliases, known versions and what changed in each."""
+    from translator import dialects, render
+
+    listing = dialects.listing()
+    if output_format == "json":
+        click.echo(json.dumps(listing, indent=2))
+    else:
+        click.echo(render.frameworks_text(listing), nl=False)
+
+
 def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:
     """Write each file atomically (temp file + rename); refuse to replace one without ``force``."""
     existing = [name for name in files if (directory / name).exists()]

@@ -126,7 +126,7 @@ class Lengths:
 class Sampling:
     temperature: float | None = None
     top_p: float | None = None
-    top_k: int | None = None  # 0 or -1 = disabled, as written by the source
+    top_k: int | None = None  # -1 = disabled (vLLM's convention; TRL's 0/None and verl's -1 read as -1)
 
 
 @dataclass

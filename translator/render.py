@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from translator.api import Explanation, Translation
+from translator.checks.findings import CheckReport
+from translator.compare import DiffReport
 from translator.dialects.base import fmt
 from translator.notes import Note
 from translator.plan import PLAN_FIELDS, SECTIONS, field_names
@@ -92,3 +94,51 @@ def translation_text(translation: Translation, written: list[str] | None = None)
         lines.append(f"  {name}: " + ("unknown" if value is None else f"{fmt(value)} {PLAN_UNITS[name]}"))
     lines += notes_text(translation.source.notes + translation.notes)
     return "\n".join(lines) + "\n"
+
+
+def check_text(report: CheckReport) -> str:
+    head = (f"{report.source}: {report.framework} {report.version or ''} — {len(report.errors)} error(s), "
+            f"{len(report.warnings)} warning(s)")
+    lines = [head]
+    for finding in report.errors + report.warnings:
+        lines += ["", f"{finding.severity} [{finding.rule}] {finding.message}"]
+        if finding.values:
+            lines.append("  values: " + ", ".join(f"{k}={_show(v)}" for k, v in finding.values.items()))
+        for suggestion in finding.suggestions:
+            changes = ", ".join(f"{k}={_show(v)}" for k, v in suggestion.changes.items())
+            lines.append(f"  fix: {changes}" + (f"  ({suggestion.text})" if suggestion.text else ""))
+    if not report.errors and not report.warnings:
+        lines.append("no rule is broken")
+    return "\n".join(lines) + "\n"
+
+
+def diff_text(report: DiffReport) -> str:
+    a, b = report.a, report.b
+    lines = [f"A: {a.source} ({a.framework} {a.version or ''})", f"B: {b.source} ({b.framework} {b.version or ''})"]
+    if not report.differences:
+        return "\n".join(lines + ["", "no semantic difference"]) + "\n"
+    by_category: dict[str, list[Any]] = {}
+    for difference in report.differences:
+        by_category.setdefault(difference.category, []).append(difference)
+    for category in ("batch", "algorithm", "run-length", "infrastructure", "other"):
+        items = by_category.get(category, [])
+        if not items:
+            continue
+        lines += ["", f"{category} ({len(items)}):"]
+        for d in items:
+            keys_a = f" [{', '.join(d.a.keys)}]" if d.a.keys else ""
+            keys_b = f" [{', '.join(d.b.keys)}]" if d.b.keys else ""
+            lines.append(f"  {d.field}: A {_show(d.a.value)}{keys_a} | B {_show(d.b.value)}{keys_b}")
+    return "\n".join(lines) + "\n"
+
+
+def frameworks_text(listing: list[dict[str, Any]]) -> str:
+    lines = []
+    for entry in listing:
+        aliases = f" (aliases: {', '.join(entry['aliases'])})" if entry["aliases"] else ""
+        lines += [f"{entry['name']}{aliases}: {entry['description']}",
+                  f"  default version: {entry['default_version']}"]
+        for version in entry["versions"]:
+            lines.append(f"  {version['version']}" + (f": {version['changes']}" if version["changes"] else ""))
+        lines.append("")
+    return "\n".join(lines)

@@ -32,6 +32,14 @@ def names() -> list[str]:
     return list(_DIALECTS)
 
 
+def listing() -> list[dict[str, object]]:
+    """Every dialect: name, aliases, description, versions (oldest first) and what changed in each."""
+    return [{"name": name, "aliases": sorted(a for a, target in _ALIASES.items() if target == name),
+             "description": get(name).description, "default_version": get(name).default_version,
+             "versions": [{"version": v, "changes": get(name).changes.get(v, "")} for v in get(name).versions]}
+            for name in _DIALECTS]
+
+
 def get(name: str) -> Dialect:
     """A dialect by name or alias (case-insensitive); ConfigError naming the known ones otherwise."""
     key = _ALIASES.get(name.lower(), name.lower())

@@ -27,6 +27,7 @@ class Reading:
 
     spec: RunSpec
     notes: NoteList
+    native: Values | None = None  # the native values as read (for rule checks); None for plan files
 
 
 class Dialect:
@@ -36,6 +37,7 @@ class Dialect:
     aliases: tuple[str, ...] = ()
     versions: tuple[str, ...] = ()  # oldest → newest
     description: str = ""
+    changes: dict[str, str] = {}  # noqa: RUF012  (version → what changed in it that matters to a config)
 
     @property
     def default_version(self) -> str:

@@ -131,7 +131,7 @@ class EasyR1Dialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         _Interpreter(values, version, spec, notes).run()
         self._account(values, version, spec, notes)
-        return Reading(spec, notes)
+        return Reading(spec, notes, values)
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)

@@ -130,7 +130,7 @@ class OpenInstructDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         _Interpreter(values, native, version, spec, notes).run()
         self._account(values, native, version, spec, notes)
-        return Reading(spec, notes)
+        return Reading(spec, notes, values)
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOI:
         script = read_script(source, options.env, notes)

@@ -166,7 +166,7 @@ class OpenRlhfDialect(Dialect):
                           f"--num-processes {options.num_processes} is ignored: the actor flags place "
                           f"{spec.topology.training_gpus} training processes")
         self._account(flags, foreign, version, spec, notes)
-        return Reading(spec, notes)
+        return Reading(spec, notes, flags)
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOpenRlhf:
         script = read_script(source, options.env, notes)

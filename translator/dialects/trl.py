@@ -29,6 +29,7 @@ from translator.dialects.base import (
 )
 from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS,
+    CHANGES,
     DEFAULTS,
     KEY_RANGE,
     LOSS_TYPES,
@@ -69,6 +70,7 @@ class TrlDialect(Dialect):
     name = "trl"
     aliases = ("open-r1", "openr1", "open_r1", "huggingface/trl")
     versions = VERSIONS
+    changes = CHANGES
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     def sniff(self, source: Source) -> bool:
@@ -93,7 +95,7 @@ class TrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         _Interpreter(values, native, version, spec, notes).run()
         self._account(values, version, spec, notes)
-        return Reading(spec, notes)
+        return Reading(spec, notes, values)
 
     def _read_accelerate_only(self, data: dict[str, Any], source: Source, options: ReadOptions) -> Reading:
         """An accelerate config alone fixes the topology; the batch plan lives in the recipe."""
@@ -103,13 +105,14 @@ class TrlDialect(Dialect):
         self._world_size(native, options, notes)
         version = self.resolve_version(options.version)
         spec = RunSpec(framework=self.name, version=version)
-        _Interpreter(Values({}, {}, {}, source.name), native, version, spec, notes).topology()
+        values = Values({}, {}, {}, source.name)
+        _Interpreter(values, native, version, spec, notes).topology()
         notes.warning("input.accelerate-config-only",
                       "this is an accelerate config: it gives the number of processes, not the batch plan; explain "
                       "the recipe or the launch script that names both")
         for key, value in flatten(data).items():
             spec.extras.append(Extra("accelerate", key, value))
-        return Reading(spec, notes)
+        return Reading(spec, notes, values)
 
     @staticmethod
     def _merge_recipe(native: NativeTrl, data: dict[str, Any], origin: str) -> None:
@@ -522,7 +525,7 @@ class _Interpreter:
         s.sampling.temperature = v.number("temperature")
         s.sampling.top_p = v.number("top_p")
         top_k = v.number("top_k")
-        s.sampling.top_k = int(top_k) if top_k is not None else None
+        s.sampling.top_k = int(top_k) if top_k and top_k > 0 else -1  # None and 0 disable top-k in TRL
         o = s.optimizer
         o.lr = v.number("learning_rate")
         o.lr_schedule = str(v.get("lr_scheduler_type"))

@@ -8,6 +8,25 @@ from __future__ import annotations
 VERSIONS = ("0.14.0", "0.15.2", "0.16.0", "0.17.0", "0.18.0", "0.19.1", "0.20.0", "0.22.2", "0.23.0", "0.26.0",
             "0.27.0", "0.28.0", "1.0.0", "1.10.0", "1.16.0")
 
+# What changed in each release that changes what a config means (reference/trl_openr1.md §3).
+CHANGES = {
+    "0.14.0": "per_device_train_batch_size counts prompts; a generation round every micro-step; beta 0.04",
+    "0.15.2": "per_device_train_batch_size counts completions; (W × pdtbs) must divide into groups",
+    "0.16.0": "num_iterations, epsilon/epsilon_high, scale_rewards; vLLM server; local token-mean loss",
+    "0.17.0": "one generation per accumulation window; loss_type (default bnpo)",
+    "0.18.0": "generation_batch_size / steps_per_generation; vllm_mode (server); temperature 1.0",
+    "0.19.1": "beta 0.0 (no reference model); unknown YAML keys rejected",
+    "0.20.0": "checks rewritten (gbs % num_generations); importance_sampling_level",
+    "0.22.2": "loss_type dapo by default; scale_rewards group|batch|none",
+    "0.23.0": "vLLM importance-sampling correction on by default",
+    "0.26.0": "max_prompt_length deprecated and ignored; num_generations_eval",
+    "0.27.0": "top_k 0 means disabled",
+    "0.28.0": "max_prompt_length removed",
+    "1.0.0": "vllm_mode colocate by default",
+    "1.10.0": "max_completion_length 512; dapo normaliser fixed for steps_per_generation != GAS",
+    "1.16.0": "pad_to_multiple_of auto",
+}
+
 OPEN_R1_TRL_VERSION = "0.18.0"  # open-r1 setup.py pins trl[vllm]==0.18.0 (HEAD)
 
 # key → [(first release with this default, value), ...] in release order.

@@ -26,6 +26,7 @@ from translator.dialects.base import (
 from translator.dialects.verl_tables import (
     ACTOR,
     ADVANTAGE_NORMALISATION,
+    CHANGES,
     COMMON_KEYS,
     DEFAULT_CHANGES,
     DEFAULTS,
@@ -79,6 +80,7 @@ class VerlDialect(Dialect):
     name = "verl"
     aliases = ("volcengine/verl", "verl-project/verl")
     versions = VERSIONS
+    changes = CHANGES
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
 
     # ---------------------------------------------------------------- detection
@@ -99,7 +101,7 @@ class VerlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         _Interpreter(values, native, version, spec, notes).run()
         self._account(values, native, version, spec, notes)
-        return Reading(spec, notes)
+        return Reading(spec, notes, values)
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeVerl:
         native = NativeVerl()
@@ -545,7 +547,7 @@ class _Interpreter:
         s.sampling.temperature = v.number(f"{ROLLOUT}.temperature")
         s.sampling.top_p = v.number(f"{ROLLOUT}.top_p")
         top_k = v.number(f"{ROLLOUT}.top_k")
-        s.sampling.top_k = int(top_k) if top_k is not None else None
+        s.sampling.top_k = int(top_k) if top_k and top_k > 0 else -1  # -1 (and 0) disable top-k in vLLM
         o = s.optimizer
         o.lr = v.number(f"{ACTOR}.optim.lr")
         schedule_key = v.first(f"{ACTOR}.optim.lr_scheduler_type", f"{ACTOR}.optim.warmup_style") \

@@ -7,6 +7,21 @@ from __future__ import annotations
 
 VERSIONS = ("0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
 
+# What changed in each release that changes what a config means (reference/verl.md §0, §2, §5).
+CHANGES = {
+    "0.3.0": "in-reward KL always on unless use_kl_loss; entropy_coeff 0.001; critic mini-batch counts samples",
+    "0.4.1": "use_kl_in_reward (default off); clip_ratio_low/high take precedence over clip_ratio; critic mini-batch "
+             "counts prompts (×n); loss_agg_mode",
+    "0.5.0": "policy_loss.loss_mode; trainer.use_legacy_worker_impl (auto)",
+    "0.6.1": "rollout.name mandatory; fsdp_config.ulysses_sequence_parallel_size; optim.lr_scheduler_type and "
+             "optim.clip_grad",
+    "0.7.1": "rollout.mode async only; reward.custom_reward_function.path; use_remove_padding on by default",
+    "0.8.0": "engine workers only: loss normalised over the whole mini-batch; lr_warmup_steps 0 means 'use the "
+             "ratio'; actor.grad_clip ignored; deprecated global micro-batch keys unsupported",
+    "0.9.1": "trainer.use_v1 (default); data.gen_batch_size is the fetch size; batches padded to whole mini-batches; "
+             "algorithm.filter_groups in core",
+}
+
 AR = "actor_rollout_ref"
 ACTOR = f"{AR}.actor"
 ROLLOUT = f"{AR}.rollout"

@@ -1,0 +1,35 @@
+"""Rule checks per framework: ``check(native, spec, version) -> list[Finding]`` in one module each."""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from translator.checks.findings import CheckReport, Finding, Suggestion
+from translator.dialects.base import Values
+from translator.plan import RunSpec
+
+Rules = Callable[[Values, RunSpec, str], list[Finding]]
+
+# framework → module with a `check` function; frameworks without rules yet have no entry.
+_RULES = {
+    "verl": "translator.checks.verl",
+    "easyr1": "translator.checks.easyr1",
+    "trl": "translator.checks.trl",
+    "openrlhf": "translator.checks.openrlhf",
+    "open-instruct": "translator.checks.open_instruct",
+}
+
+
+def rules_for(framework: str) -> Rules | None:
+    module = _RULES.get(framework)
+    if module is None:
+        return None
+    try:
+        return importlib.import_module(module).check  # type: ignore[no-any-return]
+    except ModuleNotFoundError as error:
+        if error.name == module:
+            return None
+        raise
+
+
+__all__ = ["CheckReport", "Finding", "Suggestion", "rules_for"]
