@@ -36,6 +36,7 @@ class Explanation:
     notes: list[Note]
     source: str
     native: Values | None = field(default=None, repr=False)  # native values as read, for rule checks
+    dataset_size: int | None = None  # prompts in the training set, when given (for the run length)
 
     @property
     def framework(self) -> str:
@@ -52,10 +53,14 @@ class Explanation:
     def to_dict(self) -> dict[str, Any]:
         from translator.dialects.rlconf import to_document
 
+        from translator.summary import policy_status, run_length, step_picture
+
         document = to_document(self.spec)
         return {"framework": document.pop("framework"), "version": document.pop("version"),
                 "source": self.source, "plan": document.pop("plan"),
-                "notes": [n.to_dict() for n in self.notes], **document}
+                "notes": [n.to_dict() for n in self.notes], **document,
+                "step": step_picture(self.spec), "policy": policy_status(self.spec),
+                "run": run_length(self.spec, self.dataset_size)}
 
 
 @dataclass
@@ -117,9 +122,16 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
 
 def explain(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
             env: Mapping[str, str] | None = None, num_processes: int | None = None,
-            stdin_text: str | None = None) -> Explanation:
-    """The plan of a config with every value's derivation (see :func:`load`)."""
-    return load(path_or_text, framework, env, num_processes, stdin_text)
+            stdin_text: str | None = None, dataset_size: int | None = None) -> Explanation:
+    """The plan of a config with every value's derivation (see :func:`load`); ``dataset_size`` (prompts)
+    lets the run length be stated in steps, optimizer steps and samples."""
+    if dataset_size is not None and (isinstance(dataset_size, bool) or not isinstance(dataset_size, int)
+                                     or dataset_size <= 0):
+        raise ConfigError(f"dataset_size must be a positive whole number, got {dataset_size!r}",
+                          key="--dataset-size")
+    explanation = load(path_or_text, framework, env, num_processes, stdin_text)
+    explanation.dataset_size = dataset_size
+    return explanation
 
 
 def translate(src: str | PathLike[str] | Source | Explanation, to: str, framework: str | None = None,

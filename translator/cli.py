@@ -47,14 +47,16 @@ def main() -> None:
 @main.command()
 @click.argument("src")
 @input_options
+@click.option("--dataset-size", type=click.IntRange(min=1), metavar="PROMPTS",
+              help="Prompts in the training set, to state the run length in steps and samples.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "toml"]), default="text",
               show_default=True)
 def explain(src: str, framework: str | None, env: dict[str, str], num_processes: int | None,
-            output_format: str) -> None:
+            dataset_size: int | None, output_format: str) -> None:
     """Show the batch plan of SRC (a file, or - for standard input) with units and derivations."""
     from translator import api, render
 
-    explanation = _run(lambda: api.explain(src, framework, env, num_processes, _stdin(src)))
+    explanation = _run(lambda: api.explain(src, framework, env, num_processes, _stdin(src), dataset_size))
     if output_format == "json":
         click.echo(json.dumps(explanation.to_dict(), indent=2, default=str))
     elif output_format == "toml":

@@ -7,11 +7,18 @@ from typing import Any
 from translator.api import Explanation, same_value
 from translator.plan import SECTIONS, to_json_number
 
-# section → category; plan.total_steps is run length, every other plan value is batch.
+# section → category, with the exceptions by field below.
 CATEGORIES = {
     "plan": "batch", "generation": "batch", "token_budget": "infrastructure", "topology": "infrastructure",
     "run_length": "run-length", "algorithm": "algorithm", "critic": "algorithm", "sampling": "algorithm",
     "optimizer": "algorithm", "lengths": "algorithm", "asynchrony": "algorithm", "references": "other",
+}
+FIELD_CATEGORIES = {
+    "plan.total_steps": "run-length",
+    # How generation runs, not what is generated:
+    "generation.logprob_micro_batch_per_device": "infrastructure",
+    "generation.rollout_backend": "infrastructure",
+    "generation.rollout_mode": "infrastructure",
 }
 
 
@@ -69,8 +76,7 @@ def diff(a: Explanation, b: Explanation) -> DiffReport:
         if same_value(value_a, value_b):
             continue
         section = name.split(".", 1)[0]
-        category = "other" if section == "extras" else "run-length" if name == "plan.total_steps" \
-            else CATEGORIES[section]
+        category = "other" if section == "extras" else FIELD_CATEGORIES.get(name, CATEGORIES[section])
         report.differences.append(Difference(name, category, Side(value_a, _keys(a, name)),
                                              Side(value_b, _keys(b, name))))
     return report

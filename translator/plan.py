@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -15,8 +16,22 @@ from typing import Any
 Number = int | Fraction
 
 
+class _Section:
+    """Base of the model's sections: while a reader runs, each assignment is reported to an observer
+    (which records where the value came from; see translator.dialects.base.track_provenance)."""
+
+    _observer: Callable[[str, str, Any], None] | None = None
+    _section_name: str = ""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        observer = type(self)._observer
+        if observer is not None and not name.startswith("_"):
+            observer(self._section_name, name, value)
+
+
 @dataclass
-class BatchPlan:
+class BatchPlan(_Section):
     """The batch plan (DESIGN §2). Units are in the field docs."""
 
     prompts_per_step: Number | None = None  # prompts, global, per rollout step
@@ -71,7 +86,7 @@ def to_json_number(value: Any) -> Any:
 
 
 @dataclass
-class Topology:
+class Topology(_Section):
     """Where the run happens. Counts are GPUs unless stated."""
 
     nodes: int | None = None
@@ -87,7 +102,7 @@ class Topology:
 
 
 @dataclass
-class TokenBudget:
+class TokenBudget(_Section):
     """Dynamic batching: micro-batches packed up to a token budget instead of a sample count."""
 
     dynamic_batching: bool | None = None
@@ -97,7 +112,7 @@ class TokenBudget:
 
 
 @dataclass
-class Generation:
+class Generation(_Section):
     """Over-sampling and filtering of generation rounds (DAPO dynamic sampling)."""
 
     prompts_per_round: int | None = None  # prompts generated per round, global (when it differs from the step)
@@ -110,27 +125,27 @@ class Generation:
 
 
 @dataclass
-class RunLength:
+class RunLength(_Section):
     dataset_passes: float | None = None  # passes over the prompt dataset
     total_optimizer_steps: int | None = None
     total_samples: int | None = None
 
 
 @dataclass
-class Lengths:
+class Lengths(_Section):
     max_prompt_tokens: int | None = None
     max_response_tokens: int | None = None
 
 
 @dataclass
-class Sampling:
+class Sampling(_Section):
     temperature: float | None = None
     top_p: float | None = None
     top_k: int | None = None  # -1 = disabled (vLLM's convention; TRL's 0/None and verl's -1 read as -1)
 
 
 @dataclass
-class Optimizer:
+class Optimizer(_Section):
     lr: float | None = None
     lr_schedule: str | None = None  # constant | cosine | linear | ...
     warmup_steps: int | None = None  # in warmup_unit
@@ -141,7 +156,7 @@ class Optimizer:
 
 
 @dataclass
-class Algorithm:
+class Algorithm(_Section):
     advantage_estimator: str | None = None  # gae | grpo | rloo | reinforce_plus_plus | remax | ...
     advantage_std_normalization: bool | None = None  # divide by the std (False = Dr. GRPO)
     advantage_normalization_scope: str | None = None  # group | batch
@@ -159,7 +174,7 @@ class Algorithm:
 
 
 @dataclass
-class Critic:
+class Critic(_Section):
     """The value model, when the advantage estimator needs one (GAE)."""
 
     enabled: bool | None = None
@@ -171,12 +186,12 @@ class Critic:
 
 
 @dataclass
-class Asynchrony:
+class Asynchrony(_Section):
     max_steps_ahead: int | None = None  # rollout steps generation may run ahead of the policy (0 = on-policy)
 
 
 @dataclass
-class References:
+class References(_Section):
     model: str | None = None
     train_data: Any = None
     eval_data: Any = None
@@ -198,6 +213,10 @@ SECTIONS: dict[str, type] = {
     "asynchrony": Asynchrony,
     "references": References,
 }
+
+
+for _name, _cls in SECTIONS.items():
+    _cls._section_name = _name
 
 
 @dataclass

@@ -9,6 +9,7 @@ from translator.compare import DiffReport
 from translator.dialects.base import fmt
 from translator.notes import Note
 from translator.plan import PLAN_FIELDS, SECTIONS, field_names
+from translator.summary import policy_status, run_length, step_picture
 
 # plan field → the unit phrase that follows its value.
 PLAN_UNITS = {
@@ -40,6 +41,12 @@ def explanation_text(explanation: Explanation) -> str:
         if derivation and derivation.text:
             text += f" = {derivation.text}{ORIGIN_WORDS.get(derivation.origin, '')}"
         lines.append(f"  {text}")
+    lines += ["", "One step:"] + [f"  {line}" for line in step_picture(spec)]
+    policy = policy_status(spec)
+    state = {True: "on-policy", False: "off-policy", None: "unknown"}[policy["on_policy"]]
+    lines += ["", f"Policy: {state}"] + [f"  {reason}" for reason in policy["reasons"]]
+    run = run_length(spec, explanation.dataset_size)
+    lines += ["", "The whole run:"] + _run_lines(run)
     for section in SECTIONS:
         if section == "plan":
             continue
@@ -48,12 +55,38 @@ def explanation_text(explanation: Explanation) -> str:
         if shown:
             lines.append("")
             lines.append(f"{section.replace('_', ' ').capitalize()}:")
-            lines.extend(f"  {name}: {_show(value)}" for name, value in shown)
+            lines.extend(f"  {name}: {_show(value)}{_provenance(spec, f'{section}.{name}')}" for name, value in shown)
     if spec.extras:
         lines += ["", f"Carried along ({len(spec.extras)} native key(s) with no canonical field):"]
         lines.extend(f"  {e.key} = {_show(e.value)}" for e in spec.extras)
     lines += notes_text(explanation.notes)
     return "\n".join(lines) + "\n"
+
+
+def _provenance(spec: Any, dotted: str) -> str:
+    derivation = spec.derivations.get(dotted)
+    if derivation is None:
+        return ""
+    if derivation.origin == "derived" and derivation.text == "derived":
+        return "  (derived)"
+    label = {"config": "", "default": "default: ", "derived": "derived: ", "assumed": "assumed: "}[derivation.origin]
+    return f"  ({label}{derivation.text})"
+
+
+def _run_lines(run: dict[str, Any]) -> list[str]:
+    if run["steps"] is None:
+        known = [f"{name.replace('_', ' ')}: {fmt(run[name])}" for name in ("dataset_passes",) if run[name] is not None]
+        return [f"  {line}" for line in known] + [
+            "  steps: unknown (depends on the dataset size; pass --dataset-size PROMPTS)"]
+    lines = [f"  {fmt(run['steps'])} steps ({run['basis']})"]
+    for name, unit in (("optimizer_steps", "optimizer steps"), ("samples", "samples"), ("prompts", "prompts"),
+                       ("dataset_passes", "passes over the dataset")):
+        if run[name] is not None:
+            lines.append(f"  {fmt(run[name])} {unit}")
+    if run["steps_per_dataset_pass"] is not None:
+        lines.append(f"  ({run['steps_per_dataset_pass']} steps per pass over {run['dataset_size']} prompts; "
+                     "the last partial batch is dropped)")
+    return lines
 
 
 def _why_unknown(name: str, spec: Any) -> str:

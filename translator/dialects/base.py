@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
-from translator.plan import Derivation, RunSpec
+from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.sources.files import Source
 from translator.sources.shell import ShellCommand, ShellScript, parse_shell
 
@@ -37,6 +38,9 @@ class Dialect:
     aliases: tuple[str, ...] = ()
     versions: tuple[str, ...] = ()  # oldest → newest
     description: str = ""
+    # Whether a run with both a step limit and a number of dataset passes stops at whichever comes first
+    # (verl, EasyR1); TRL's max_steps overrides num_train_epochs instead.
+    stops_at_first_limit: bool = True
     changes: dict[str, str] = {}  # noqa: RUF012  (version → what changed in it that matters to a config)
 
     @property
@@ -67,6 +71,36 @@ class Dialect:
                 return older[-1]
         raise ConfigError(f"unknown {self.name} version '{version}'",
                           hint=f"known versions: {', '.join(self.versions)}")
+
+
+@contextmanager
+def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
+    """While a reader interprets ``values`` into ``spec``, record for each canonical field the native keys
+    read since the previous assignment, unless the reader recorded a derivation itself. A field assigned
+    with no key read since is a derived value."""
+    start = {"index": len(values.reads)}
+
+    def observe(section: str, name: str, value: Any) -> None:
+        keys = list(dict.fromkeys(values.reads[start["index"]:]))
+        start["index"] = len(values.reads)
+        dotted = f"{section}.{name}"
+        if value is None or dotted in spec.derivations:
+            return
+        if not keys:
+            spec.derivations[dotted] = Derivation("derived", [], "derived")
+            return
+        origin = "config" if any(k in values for k in keys) else "default"
+        shown = ", ".join(f"{k} {fmt(values.values.get(k, values.defaults.get(k)))}" for k in keys[:3])
+        spec.derivations[dotted] = Derivation(shown, keys, origin)
+
+    sections = list(SECTIONS.values())
+    for cls in sections:
+        cls._observer = observe
+    try:
+        yield
+    finally:
+        for cls in sections:
+            cls._observer = None
 
 
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
@@ -129,15 +163,23 @@ class Values:
         self.defaults = dict(defaults)
         self.source_name = source_name
         self.used: set[str] = set()
+        self.reads: list[str] = []  # keys in the order they were read (for provenance)
 
     def __contains__(self, key: str) -> bool:
         return key in self.values
 
     def get(self, key: str, default: Any = None) -> Any:
         self.used.add(key)
+        self.reads.append(key)
         if key in self.values:
             return self.values[key]
         return self.defaults.get(key, default)
+
+    def consume(self, key: str) -> Any:
+        """The value of a key the reader accounts for without it shaping a canonical field (an ignored
+        alias, a value only used in a note): marked used, not recorded as a read."""
+        self.used.add(key)
+        return self.values.get(key, self.defaults.get(key))
 
     def origin(self, key: str) -> str:
         """config | default: whether the value was written by the user or is the version's default."""
@@ -147,6 +189,7 @@ class Values:
         """The first key that is set (else the first key): for reading a value with a deprecated alias."""
         for key in keys:
             self.used.add(key)
+        self.reads.extend(keys)
         return next((k for k in keys if k in self.values), keys[0])
 
     def _error(self, key: str, message: str, hint: str) -> ConfigError:

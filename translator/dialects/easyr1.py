@@ -30,6 +30,7 @@ from translator.dialects.base import (
     newer_than,
     read_script,
     require_resolved,
+    track_provenance,
 )
 from translator.dialects.easyr1_tables import (
     ACTOR,
@@ -129,7 +130,8 @@ class EasyR1Dialect(Dialect):
                 value, lambda ref: native.values.get(ref, defaults.get(ref, UNRESOLVED)), options.env)
         values = Values(native.values, native.origins, defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
-        _Interpreter(values, version, spec, notes).run()
+        with track_provenance(spec, values):
+            _Interpreter(values, version, spec, notes).run()
         self._account(values, version, spec, notes)
         return Reading(spec, notes, values)
 

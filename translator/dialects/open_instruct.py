@@ -28,6 +28,7 @@ from translator.dialects.base import (
     derived,
     fmt,
     read_script,
+    track_provenance,
     version_key,
 )
 from translator.dialects.open_instruct_tables import (
@@ -128,7 +129,8 @@ class OpenInstructDialect(Dialect):
             self._note_drifting_defaults(native, version, notes)
         values = Values(native.values, native.origins, defaults_for(native.kind, version), source.name)
         spec = RunSpec(framework=self.name, version=version)
-        _Interpreter(values, native, version, spec, notes).run()
+        with track_provenance(spec, values):
+            _Interpreter(values, native, version, spec, notes).run()
         self._account(values, native, version, spec, notes)
         return Reading(spec, notes, values)
 

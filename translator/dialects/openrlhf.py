@@ -26,6 +26,7 @@ from translator.dialects.base import (
     from_config,
     read_script,
     require_resolved,
+    track_provenance,
 )
 from translator.dialects.openrlhf_tables import (
     ALL_DOTTED,
@@ -160,7 +161,8 @@ class OpenRlhfDialect(Dialect):
         flags = _Flags(values, {k: native.origins[w] for k, w in written.items()}, defaults_for(version),
                        source.name, written)
         spec = RunSpec(framework=self.name, version=version)
-        _Interpreter(flags, version, spec, notes).run()
+        with track_provenance(spec, flags):
+            _Interpreter(flags, version, spec, notes).run()
         if options.num_processes is not None and options.num_processes != spec.topology.training_gpus:
             notes.warning("topology.world-size-option-ignored",
                           f"--num-processes {options.num_processes} is ignored: the actor flags place "

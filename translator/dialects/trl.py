@@ -26,6 +26,7 @@ from translator.dialects.base import (
     newer_than,
     read_script,
     require_resolved,
+    track_provenance,
 )
 from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS,
@@ -71,6 +72,7 @@ class TrlDialect(Dialect):
     aliases = ("open-r1", "openr1", "open_r1", "huggingface/trl")
     versions = VERSIONS
     changes = CHANGES
+    stops_at_first_limit = False
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     def sniff(self, source: Source) -> bool:
@@ -93,7 +95,8 @@ class TrlDialect(Dialect):
         version = self._version(native, options.version, notes)
         values = Values(native.values, native.origins, defaults_for(version), source.name)
         spec = RunSpec(framework=self.name, version=version)
-        _Interpreter(values, native, version, spec, notes).run()
+        with track_provenance(spec, values):
+            _Interpreter(values, native, version, spec, notes).run()
         self._account(values, version, spec, notes)
         return Reading(spec, notes, values)
 

@@ -22,6 +22,7 @@ from translator.dialects.base import (
     newer_than,
     read_script,
     require_resolved,
+    track_provenance,
 )
 from translator.dialects.verl_tables import (
     ACTOR,
@@ -99,7 +100,9 @@ class VerlDialect(Dialect):
         defaults = defaults_for(version)
         values = Values(native.values, native.origins, defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
-        _Interpreter(values, native, version, spec, notes).run()
+        interpreter = _Interpreter(values, native, version, spec, notes)
+        with track_provenance(spec, values):
+            interpreter.run()
         self._account(values, native, version, spec, notes)
         return Reading(spec, notes, values)
 
@@ -401,9 +404,9 @@ class _Interpreter:
         v, plan, notes, dp = self.v, self.spec.plan, self.notes, self.spec.plan.data_parallel_size
         budget = self.spec.token_budget
         budget.dynamic_batching = bool(v.flag(f"{ACTOR}.use_dynamic_bsz"))
+        self.logprob_micro(dp)
         per_gpu_key, global_key = f"{ACTOR}.ppo_micro_batch_size_per_gpu", f"{ACTOR}.ppo_micro_batch_size"
         per_gpu, global_micro = v.positive_int(per_gpu_key), v.positive_int(global_key)
-        self.logprob_micro(dp)
         if budget.dynamic_batching:
             # verl packs ppo_max_token_len_per_gpu × SP tokens per micro-batch of one SP group (one DP rank).
             sp = self.spec.topology.sequence_parallel_size or 1
@@ -487,16 +490,16 @@ class _Interpreter:
             a.kl_estimator = self.kl_estimator("algorithm.kl_penalty")
         else:
             a.kl_coef = 0.0  # the effective coefficient: 0 when there is no KL term
+        v.consume(f"{ACTOR}.clip_ratio")  # the fallback of clip_ratio_low/high (noted above when set alone)
         if at_least(version, "0.4.1"):
             a.clip_ratio_low = v.number(f"{ACTOR}.clip_ratio_low")
             a.clip_ratio_high = v.number(f"{ACTOR}.clip_ratio_high")
             if f"{ACTOR}.clip_ratio" in v and not ({f"{ACTOR}.clip_ratio_low", f"{ACTOR}.clip_ratio_high"} & set(v.values)):
                 notes.warning("semantics.ignored-key",
-                              f"actor.clip_ratio {v.get(f'{ACTOR}.clip_ratio')} has no effect: clip_ratio_low/high "
+                              f"actor.clip_ratio {v.consume(f'{ACTOR}.clip_ratio')} has no effect: clip_ratio_low/high "
                               f"(default 0.2) take precedence since verl 0.4", source_keys=[f"{ACTOR}.clip_ratio"])
         else:
             a.clip_ratio_low = a.clip_ratio_high = v.number(f"{ACTOR}.clip_ratio")
-        v.get(f"{ACTOR}.clip_ratio")
         a.clip_ratio_dual = v.number(f"{ACTOR}.clip_ratio_c")
         a.entropy_coef = v.number(f"{ACTOR}.entropy_coeff")
         a.loss_aggregation = str(v.get(f"{ACTOR}.loss_agg_mode"))
@@ -565,13 +568,12 @@ class _Interpreter:
         clip_key = f"{ACTOR}.grad_clip" if self.legacy_workers or not at_least(self.version, "0.6.1") \
             else f"{ACTOR}.optim.clip_grad"
         o.grad_clip = v.number(clip_key)
-        if not at_least(self.version, "0.8.0") or clip_key == f"{ACTOR}.grad_clip":
-            v.get(f"{ACTOR}.optim.clip_grad")
-        if at_least(self.version, "0.8.0") and f"{ACTOR}.grad_clip" in v:
-            self.notes.warning("semantics.ignored-key", f"actor.grad_clip is read by nothing in verl {self.version}; "
-                               "the engine uses actor.optim.clip_grad", source_keys=[f"{ACTOR}.grad_clip"],
-                               target_keys=[f"{ACTOR}.optim.clip_grad"])
-            v.get(f"{ACTOR}.grad_clip")
+        ignored_key = f"{ACTOR}.optim.clip_grad" if clip_key == f"{ACTOR}.grad_clip" else f"{ACTOR}.grad_clip"
+        v.consume(ignored_key)
+        if ignored_key in v:
+            self.notes.warning("semantics.ignored-key", f"{ignored_key} is read by nothing in verl {self.version} "
+                               f"({'legacy workers' if self.legacy_workers else 'engine workers'}); it uses {clip_key}",
+                               source_keys=[ignored_key], target_keys=[clip_key])
         passes = v.number("trainer.total_epochs")
         s.run_length.dataset_passes = passes
         g = s.generation
