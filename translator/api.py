@@ -80,7 +80,12 @@ class Translation:
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source.to_dict(), "target": {"framework": self.framework, "version": self.version},
-                "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes]}
+                "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes],
+                "accounting": [entry.to_dict() for entry in self.accounting()]}
+
+    def accounting(self) -> list[KeyAccount]:
+        """Where every key the source config sets went (see :class:`KeyAccount`)."""
+        return account_keys(self.source, self.spec, self.notes)
 
 
 def _source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None = None) -> Source:
@@ -145,6 +150,9 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
+    if explanation.spec.plan.samples_per_prompt is None:
+        raise ConfigError("cannot translate: this config has no batch plan (an accelerate config alone?)",
+                          file=explanation.source, hint="translate the recipe or the launch script that names it")
     if explanation.spec.plan.data_parallel_size is None:
         raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
                           "sizes are unknown", file=explanation.source,
@@ -156,6 +164,53 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     target = dialect.read(written, ReadOptions(version=version)).spec
     _compare(explanation.spec, target, notes)
     return Translation(explanation, dialect.name, version, files, target, list(notes))
+
+
+@dataclass
+class KeyAccount:
+    """One input key's fate in a translation: exactly one of
+    mapped (its canonical value is written to ``target_keys``), default (the target's default already equals
+    it, so nothing is written), extra (carried along verbatim: same framework), unsupported (``reason``)."""
+
+    key: str
+    status: str  # mapped | default | extra | unsupported
+    target_keys: list[str] = field(default_factory=list)
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "status": self.status, "target_keys": self.target_keys, "reason": self.reason}
+
+
+def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> list[KeyAccount]:
+    """Each key the source sets: mapped when a canonical value it shapes is kept by the target (default when
+    the target keeps it by its own default), extra when carried verbatim, otherwise unsupported, with the
+    note that says why."""
+    spec = source.spec
+    fields_of: dict[str, list[str]] = {}
+    for dotted, derivation in spec.derivations.items():
+        for key in derivation.keys:
+            fields_of.setdefault(key, []).append(dotted)
+    extras = {e.key.removeprefix("+") for e in spec.extras if e.framework == spec.framework}
+    entries = []
+    for key in (source.native.values if source.native is not None else []):
+        fields = [f for f in fields_of.get(key, []) if spec.get(f) is not None]
+        kept = [f for f in fields if same_value(spec.get(f), target.get(f))]
+        if kept:
+            target_keys = sorted({k for f in kept if f in target.derivations for k in target.derivations[f].keys})
+            by_default = all(f in target.derivations and target.derivations[f].origin == "default" for f in kept)
+            entries.append(KeyAccount(key, "default", target_keys, "the target's default has the same value")
+                           if by_default else KeyAccount(key, "mapped", target_keys))
+        elif key in extras:
+            entries.append(KeyAccount(key, "extra", [key]) if target.framework == spec.framework else KeyAccount(
+                key, "unsupported", [], f"a {spec.framework} key with no canonical field; {target.framework} has "
+                "no counterpart"))
+        elif fields:
+            why = [n.message for n in notes if any(f in n.source_keys for f in fields)]
+            entries.append(KeyAccount(key, "unsupported", [], why[0] if why else
+                                      f"{', '.join(fields)} cannot be kept in {target.framework} {target.version}"))
+        else:
+            entries.append(KeyAccount(key, "unsupported", [], f"has no effect in {spec.framework} {spec.version}"))
+    return entries
 
 
 def _compare(source: RunSpec, target: RunSpec, notes: NoteList) -> None:

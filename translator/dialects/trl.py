@@ -367,7 +367,7 @@ class _Interpreter:
         if world is not None:
             self.spec.plan.data_parallel_size = world
             self.spec.derivations["plan.data_parallel_size"] = Derivation(
-                f"{native.world_size_from}", [], "config")
+                f"{native.world_size_from}", ["num_processes"], "config")
 
     def batch(self) -> None:
         v, plan, version, notes = self.v, self.spec.plan, self.version, self.notes
@@ -518,7 +518,7 @@ class _Interpreter:
 
     def rest(self) -> None:
         v, s, version, notes = self.v, self.spec, self.version, self.notes
-        prompt_length = v.get("max_prompt_length")
+        prompt_length = v.consume("max_prompt_length")
         if "max_prompt_length" in v and at_least(version, "0.26.0"):
             notes.warning("semantics.ignored-key", f"max_prompt_length is ignored by trl {version} (deprecated in "
                           "0.26, removed in 0.28): prompts are not truncated", source_keys=["max_prompt_length"])
@@ -554,10 +554,10 @@ class _Interpreter:
         elif at_least(version, "0.16.0"):
             g.rollout_mode = "server"
             t.rollout_gpus = self.native.rollout_gpus
-            v.get("vllm_device")
+            v.consume("vllm_device")
         else:
             g.rollout_mode = "device"  # in-process vLLM on one spare GPU (vllm_device, default "auto")
-            v.get("vllm_device")
+            v.consume("vllm_device")
             t.rollout_gpus = 1
         r = s.references
         r.model = v.get("model_name_or_path")
@@ -566,7 +566,6 @@ class _Interpreter:
         weights = v.get("reward_weights")
         r.reward_weights = list(weights) if isinstance(weights, list) else None
         s.asynchrony.max_steps_ahead = 0
-        v.get("seed")
 
 
 class _Writer:

@@ -1,0 +1,53 @@
+"""Nothing is lost: every key a config sets is mapped, equal to the target default, carried, or reported."""
+from __future__ import annotations
+
+import pytest
+
+import translator
+from translator import dialects
+from tests.conftest import CASES, CORPUS, Case, case_id
+
+STATUSES = {"mapped", "default", "extra", "unsupported"}
+TARGETS = [name for name in dialects.names() if name != "rlconf"]
+CORPUS_FILES = sorted(p for p in CORPUS.glob("*/*.y*ml")) if CORPUS.is_dir() else []
+
+
+def assert_accounted(translation: translator.Translation) -> None:
+    source = translation.source
+    entries = translation.to_dict()["accounting"]
+    keys = [entry["key"] for entry in entries]
+    assert len(keys) == len(set(keys)), "each key falls in exactly one class"
+    assert set(keys) == set(source.native.values), "every key the config sets is accounted for"
+    for entry in entries:
+        assert entry["status"] in STATUSES
+        if entry["status"] == "unsupported":
+            assert entry["reason"], entry
+        if entry["status"] == "extra":
+            assert translation.framework == source.framework
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("case", [c for c in CASES if c.expected["plan"]["data_parallel_size"]], ids=case_id)
+def test_every_fixture_key_is_accounted_for(case: Case, target: str) -> None:
+    assert_accounted(translator.translate(case.path, to=target, **case.load_kwargs()))
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus is not here")
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
+def test_every_corpus_key_is_accounted_for(path) -> None:
+    source = translator.load(path, num_processes=8)
+    if source.plan["samples_per_prompt"] is None:
+        with pytest.raises(translator.ConfigError, match="no batch plan"):
+            translator.translate(source, to="verl")
+        return
+    for target in TARGETS:
+        assert_accounted(translator.translate(source, to=target))
+
+
+def test_same_framework_keeps_native_keys_as_extras() -> None:
+    case = next(c for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2")
+    translation = translator.translate(case.path, to="verl@0.7.1", **case.load_kwargs())
+    statuses = {e.key: e.status for e in translation.accounting()}
+    assert statuses["trainer.project_name"] == "extra"
+    assert statuses["data.train_batch_size"] == "mapped"
+    assert "trainer.project_name=" in translation.files["launch.sh"]
