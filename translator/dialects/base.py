@@ -103,6 +103,9 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
             cls._observer = None
 
 
+MAX_COUNT = 2**53  # larger counts are no real config, and would lose precision as floats
+
+
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
     """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
     script = parse_shell(source.text, env=env, source=source.name)
@@ -202,6 +205,8 @@ class Values:
     def positive_int(self, key: str, default: Any = None, allow_none: bool = True) -> int | None:
         """A batch-like count: a whole number > 0 (or None when unset and allowed)."""
         value = self.get(key, default)
+        if value is None and key in self.values and self.defaults.get(key, default) is not None:
+            raise self._error(key, f"{key} must be a whole number, got null", f"set {key} to a positive integer")
         if value is None and allow_none:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -218,6 +223,9 @@ class Values:
             value = int(value)
         if value <= 0:
             raise self._error(key, f"{key} must be greater than 0, got {value}", f"set {key} to a positive integer")
+        if value > MAX_COUNT:
+            raise self._error(key, f"{key} is larger than any real run ({str(value)[:12]}…)",
+                              f"set {key} to a realistic positive integer")
         return value
 
     def number(self, key: str, default: Any = None) -> float | None:

@@ -63,6 +63,8 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
     """Read a file (or standard input for ``-``) as a Source. Missing or unreadable → ConfigError."""
     if path == "-":
         text = stdin_text if stdin_text is not None else ""
+        if len(text) > MAX_INPUT_BYTES:
+            raise ConfigError(f"standard input is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config")
         return Source(text, "<stdin>", Path.cwd())
     file = Path(path)
     if not file.exists():
@@ -85,15 +87,36 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
     return Source(text, path, file.resolve().parent)
 
 
+MAX_YAML_ALIASES = 100  # real configs use a handful; thousands are an alias ("billion laughs") bomb
+
+
 def load_yaml(text: str, name: str) -> Any:
-    """Parse YAML safely (no tags, no code); broken YAML → ConfigError with the line."""
+    """Parse YAML safely (no tags, no code); broken YAML → ConfigError with the line; alias bombs refused."""
+    if "*" in text and "&" in text:
+        _refuse_alias_bomb(text, name)
     try:
         return yaml.load(text, Loader=_Loader)
+    except RecursionError:
+        raise ConfigError("YAML nested too deeply", file=name, hint="a config is a few levels deep") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"broken YAML: {problem}", file=name, line=mark.line + 1 if mark else None,
                           hint="fix the YAML syntax at that line") from None
+
+
+def _refuse_alias_bomb(text: str, name: str) -> None:
+    aliases = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_YAML_ALIASES:
+                    line = event.start_mark.line + 1 if event.start_mark else None
+                    raise ConfigError(f"more than {MAX_YAML_ALIASES} YAML aliases: refused as a possible alias bomb",
+                                      file=name, line=line, hint="write the values out instead of aliasing them")
+    except yaml.YAMLError:
+        return  # load_yaml reports the syntax error with its line
 
 
 def load_yaml_mapping(source: Source) -> dict[str, Any]:

@@ -61,9 +61,12 @@ class _NotALiteral(Exception):
 
 
 class _ValueParser:
+    MAX_DEPTH = 64  # deeper literals are no real override; read them as text
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.depth = 0
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos] in " \t":
@@ -84,11 +87,13 @@ class _ValueParser:
         return self.scalar(top)
 
     def sequence(self, open_: str, close: str) -> list[Any]:
+        self.enter()
         self.pos += 1
         items: list[Any] = []
         self.skip_space()
         if self.peek() == close:
             self.pos += 1
+            self.depth -= 1
             return items
         while True:
             items.append(self.value())
@@ -96,16 +101,24 @@ class _ValueParser:
             char = self.peek()
             self.pos += 1
             if char == close:
+                self.depth -= 1
                 return items
             if char != ",":
                 raise _NotALiteral
 
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > self.MAX_DEPTH:
+            raise _NotALiteral
+
     def mapping(self) -> dict[str, Any]:
+        self.enter()
         self.pos += 1
         result: dict[str, Any] = {}
         self.skip_space()
         if self.peek() == "}":
             self.pos += 1
+            self.depth -= 1
             return result
         while True:
             self.skip_space()
@@ -119,6 +132,7 @@ class _ValueParser:
             char = self.peek()
             self.pos += 1
             if char == "}":
+                self.depth -= 1
                 return result
             if char != ",":
                 raise _NotALiteral
