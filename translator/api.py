@@ -52,7 +52,6 @@ class Explanation:
 
     def to_dict(self) -> dict[str, Any]:
         from translator.dialects.rlconf import to_document
-
         from translator.summary import policy_status, run_length, step_picture
 
         document = to_document(self.spec)

@@ -1,10 +1,7 @@
 """The ``rlconf`` command: a thin click layer over the library. Exit codes: 0 ok, 1 findings, 2 bad input."""
 from __future__ import annotations
 
-import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -58,7 +55,7 @@ def explain(src: str, framework: str | None, env: dict[str, str], num_processes:
 
     explanation = _run(lambda: api.explain(src, framework, env, num_processes, _stdin(src), dataset_size))
     if output_format == "json":
-        click.echo(json.dumps(explanation.to_dict(), indent=2, default=str))
+        click.echo(_json(explanation.to_dict(), indent=2, default=str))
     elif output_format == "toml":
         from translator.dialects.rlconf import to_toml
 
@@ -86,7 +83,7 @@ def translate(src: str, target: str, framework: str | None, env: dict[str, str],
         document = translation.to_dict()
         if written is not None:
             document["written"] = written
-        click.echo(json.dumps(document, indent=2, default=str))
+        click.echo(_json(document, indent=2, default=str))
     else:
         click.echo(render.translation_text(translation, written), nl=False)
     warnings = [n for n in translation.source.notes + translation.notes if n.severity in ("warning", "error")]
@@ -106,7 +103,7 @@ def check(src: str, framework: str | None, env: dict[str, str], num_processes: i
 
     report = _run(lambda: api.check(src, framework, env, num_processes, _stdin(src)))
     if output_format == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
+        click.echo(_json(report.to_dict(), indent=2, default=str))
     else:
         click.echo(render.check_text(report), nl=False)
     if report.errors or (strict and report.warnings):
@@ -143,7 +140,7 @@ def diff(a: str, b: str, frameworks: tuple[str, ...], env: dict[str, str], num_p
                                   _stdin(b)))
     report = _run(lambda: compare.diff(left, right))
     if output_format == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
+        click.echo(_json(report.to_dict(), indent=2, default=str))
     else:
         click.echo(render.diff_text(report), nl=False)
     if report.differences:
@@ -158,13 +155,16 @@ def frameworks(output_format: str) -> None:
 
     listing = dialects.listing()
     if output_format == "json":
-        click.echo(json.dumps(listing, indent=2))
+        click.echo(_json(listing, indent=2))
     else:
         click.echo(render.frameworks_text(listing), nl=False)
 
 
 def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:
     """Write each file atomically (temp file + rename); refuse to replace one without ``force``."""
+    import os
+    import tempfile
+
     existing = [name for name in files if (directory / name).exists()]
     if existing and not force:
         raise ConfigError(f"{', '.join(str(directory / n) for n in existing)} already exist(s)",
@@ -186,6 +186,12 @@ def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str
     except OSError as exc:
         raise ConfigError(f"cannot write to {directory}: {exc.strerror}") from None
     return written
+
+
+def _json(document: Any, **options: Any) -> str:
+    import json  # only the --format json paths need it
+
+    return json.dumps(document, **options)
 
 
 def _stdin(src: str) -> str | None:

@@ -1,15 +1,17 @@
 """Text reports for people: the plan with units and derivations, notes, translation summaries."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from translator.api import Explanation, Translation
-from translator.checks.findings import CheckReport
-from translator.compare import DiffReport
 from translator.dialects.base import fmt
 from translator.notes import Note
 from translator.plan import PLAN_FIELDS, SECTIONS, field_names
 from translator.summary import policy_status, run_length, step_picture
+
+if TYPE_CHECKING:  # only for annotations: the command that needs each imports it
+    from translator.api import Explanation, Translation
+    from translator.checks.findings import CheckReport
+    from translator.compare import DiffReport
 
 # plan field → the unit phrase that follows its value.
 PLAN_UNITS = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 
 from translator.dialects.base import Dialect
+from translator.dialects.sniff import matches
 from translator.errors import ConfigError
 from translator.sources.files import Source
 
@@ -64,9 +65,8 @@ def detect(source: Source) -> Dialect:
     frameworks = [name for name in _DIALECTS if name != "rlconf"]
     order = ["rlconf", *frameworks] if source.suffix in (".toml", ".json") else [*frameworks, "rlconf"]
     for name in order:
-        dialect = get(name)
-        if dialect.sniff(source):
-            return dialect
+        if matches(name, source.text, source.suffix):  # imports only the dialect that matches
+            return get(name)
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
     raise ConfigError(f"cannot tell which framework this is from its {what}", file=source.name,
                       hint=f"pass --from FRAMEWORK (one of {', '.join(_DIALECTS)})")

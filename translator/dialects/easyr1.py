@@ -55,6 +55,7 @@ from translator.dialects.easyr1_tables import (
     VALUES,
     VERSIONS,
 )
+from translator.dialects.sniff import matches
 from translator.dialects.writing import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
@@ -64,7 +65,6 @@ from translator.sources.hydra import UNRESOLVED, resolve_interpolations, scalar
 from translator.sources.shell import unwrap_command
 
 _KEY = re.compile(r"^[A-Za-z_][\w-]*(\.[\w-]+)*$")
-_LAUNCHER = re.compile(rf"-m\s+{re.escape(ENTRY_MODULE)}(\s|$)|verl/trainer/main\.py(\s|$)")
 
 
 class NativeEasyR1:
@@ -110,9 +110,7 @@ class EasyR1Dialect(Dialect):
 
     # ---------------------------------------------------------------- detection
     def sniff(self, source: Source) -> bool:
-        if source.suffix in (".yaml", ".yml"):
-            return bool(re.search(r"^worker\s*:", source.text, re.M))
-        return bool(_LAUNCHER.search(source.text))
+        return matches(self.name, source.text, source.suffix)
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

@@ -56,6 +56,7 @@ from translator.dialects.open_instruct_tables import (
     ZERO2_FIX,
     ZERO_STD_FILTER,
 )
+from translator.dialects.sniff import matches
 from translator.dialects.writing import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
@@ -64,7 +65,6 @@ from translator.sources.files import Source, load_yaml_mapping
 from translator.sources.shell import ShellCommand, parse_shell, unwrap_command
 
 NAME = "open-instruct"
-_PROGRAM_RE = re.compile(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl)\.py|open_instruct/grpo\.py")
 _SEPARATORS = {"&&", "||", ";", "|"}
 _SENTINEL = "\x00rlconf-unset:{}\x00"  # stands in for an unset variable to find where it is used
 LR_SCHEDULES = ("linear", "cosine", "cosine_with_restarts", "polynomial", "constant", "constant_with_warmup")
@@ -98,9 +98,7 @@ class OpenInstructDialect(Dialect):
 
     # ---------------------------------------------------------------- detection
     def sniff(self, source: Source) -> bool:
-        if source.suffix in (".yaml", ".yml", ".json", ".toml"):
-            return False
-        return bool(_PROGRAM_RE.search(source.text))
+        return matches(self.name, source.text, source.suffix)
 
     def resolve_version(self, version: str | None) -> str:
         """A dated version ``YYYY.MM.DD`` (or ``YYYY-MM-DD``), a tag (``v0.3.0``) or a name (``head``,

@@ -58,6 +58,7 @@ from translator.dialects.openrlhf_tables import (
     VALUE_RENAMES,
     VERSIONS,
 )
+from translator.dialects.sniff import matches
 from translator.dialects.writing import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
@@ -65,7 +66,6 @@ from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
 from translator.sources.shell import unwrap_command
 
-_ENTRY = re.compile(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py")
 _ALL_NAMES = ALL_FLAT | ALL_DOTTED
 
 
@@ -150,7 +150,7 @@ class OpenRlhfDialect(Dialect):
 
     # ---------------------------------------------------------------- detection
     def sniff(self, source: Source) -> bool:
-        return bool(_ENTRY.search(source.text))
+        return matches(self.name, source.text, source.suffix)
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

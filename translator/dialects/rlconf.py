@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from translator.dialects.base import Dialect, Reading, ReadOptions
+from translator.dialects.sniff import matches
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, Extra, RunSpec, exact, field_names, to_json_number
@@ -27,9 +28,7 @@ class RlconfDialect(Dialect):
     description = "rlconf's canonical model (explain --format toml|json), a neutral spec of a run"
 
     def sniff(self, source: Source) -> bool:
-        if source.suffix == ".toml":
-            return True
-        return source.suffix == ".json" or source.text.lstrip().startswith("{")
+        return matches(self.name, source.text, source.suffix)
 
     def read(self, source: Source, options: ReadOptions) -> Reading:
         data = _parse(source)

@@ -8,7 +8,6 @@ Semantics from ../shared/reference/trl_openr1.md. The world size W is the number
 from __future__ import annotations
 
 import math
-import re
 from fractions import Fraction
 from typing import Any
 
@@ -28,6 +27,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
+from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS, matches
 from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS,
     CHANGES,
@@ -47,9 +47,6 @@ from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import unwrap_command
 
-RECIPE_KEYS = re.compile(r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
-                         r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:", re.M)
-ACCELERATE_KEYS = re.compile(r"^(distributed_type|compute_environment)\s*:", re.M)
 _FLAG_OPTIONS = {"--multi_gpu", "--use_deepspeed", "--use_fsdp", "--same_network", "--cpu", "--no_python",
                  "--debug", "--quiet", "-q", "--tpu", "--standalone"}
 
@@ -76,9 +73,7 @@ class TrlDialect(Dialect):
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     def sniff(self, source: Source) -> bool:
-        if source.suffix in (".yaml", ".yml"):
-            return bool(RECIPE_KEYS.search(source.text) or ACCELERATE_KEYS.search(source.text))
-        return bool(re.search(r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\.py", source.text))
+        return matches(self.name, source.text, source.suffix)
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
@@ -86,7 +81,7 @@ class TrlDialect(Dialect):
         native = NativeTrl()
         if source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
-            if ACCELERATE_KEYS.search(source.text) and not RECIPE_KEYS.search(source.text):
+            if ACCELERATE_KEYS.search(source.text) and not TRL_RECIPE_KEYS.search(source.text):
                 return self._read_accelerate_only(data, source, options)
             self._merge_recipe(native, data, source.name)
         else:

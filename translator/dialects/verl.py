@@ -6,7 +6,6 @@ per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into d
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from translator.dialects.base import (
@@ -24,6 +23,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
+from translator.dialects.sniff import matches
 from translator.dialects.verl_tables import (
     ACTOR,
     ADVANTAGE_NORMALISATION,
@@ -86,11 +86,7 @@ class VerlDialect(Dialect):
 
     # ---------------------------------------------------------------- detection
     def sniff(self, source: Source) -> bool:
-        if source.suffix in (".yaml", ".yml"):
-            return bool(re.search(r"^(actor_rollout_ref|critic|algorithm)\s*:", source.text, re.M)) or \
-                "ppo_trainer" in source.text and "defaults" in source.text
-        return any(re.search(rf"-m\s+{re.escape(m)}\b", source.text) for m in ENTRY_MODULES) or \
-            "verl/trainer/main_ppo.py" in source.text
+        return matches(self.name, source.text, source.suffix)
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

@@ -1,0 +1,115 @@
+"""Speed of rlconf, measured against the libraries it stands on (results go in README.md).
+
+(a) cold start: wall time of `rlconf explain` and `rlconf translate` on a shipped fixture, against
+    `python -c "import yaml, click"`, each the median of N fresh processes; reported as ratios.
+(b) throughput: explaining 10,000 generated configs in one process, against plain yaml.load + yaml.dump of
+    the same texts with the C loader; reported as a ratio.
+
+Run: python bench/bench.py [--runs 15] [--configs 10000]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "fixtures" / "verl" / "v09_fetch_granularity_sp2.sh"
+
+
+def wall(command: list[str], runs: int) -> float:
+    """Median wall time of ``runs`` fresh processes, after one warm-up (bytecode caches written)."""
+    subprocess.run(command, capture_output=True, check=True)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cold_start(runs: int) -> dict[str, float]:
+    rlconf = shutil.which("rlconf")
+    cli = [rlconf] if rlconf else [sys.executable, "-m", "translator"]
+    baseline = wall([sys.executable, "-c", "import yaml, click"], runs)
+    explain = wall([*cli, "explain", str(FIXTURE)], runs)
+    translate = wall([*cli, "translate", str(FIXTURE), "--to", "trl"], runs)
+    return {"baseline_s": baseline, "explain_s": explain, "translate_s": translate,
+            "explain_ratio": explain / baseline, "translate_ratio": translate / baseline}
+
+
+def generated_configs(count: int, seed: int = 7) -> list[tuple[str, str]]:
+    """Realistic configs of several frameworks with random batch values (every one valid)."""
+    rng = random.Random(seed)
+    configs = []
+    for i in range(count):
+        n = rng.choice([4, 8, 16])
+        micro = rng.choice([1, 2, 4, 8])
+        if i % 2:
+            recipe = {"model_name_or_path": "Qwen/Qwen2.5-7B-Instruct", "dataset_name": "org/data",
+                      "num_generations": n, "per_device_train_batch_size": micro * n,
+                      "gradient_accumulation_steps": rng.choice([1, 2, 4, 8]), "learning_rate": 1e-6,
+                      "beta": rng.choice([0.0, 0.04]), "max_completion_length": 1024, "use_vllm": True,
+                      "vllm_mode": "colocate", "num_train_epochs": 1, "bf16": True, "logging_steps": 10,
+                      "save_steps": 100, "output_dir": f"out/{i}", "lr_scheduler_type": "cosine",
+                      "warmup_ratio": 0.05, "temperature": 0.9}
+            configs.append((yaml.safe_dump(recipe), "trl"))
+        else:
+            mini = rng.choice([16, 32, 64])
+            config = {"data": {"train_batch_size": mini * rng.choice([1, 2, 4]), "max_prompt_length": 512,
+                               "max_response_length": 1024, "train_files": "/data/train.parquet"},
+                      "actor_rollout_ref": {
+                          "model": {"path": "Qwen/Qwen2.5-7B-Instruct"},
+                          "actor": {"ppo_mini_batch_size": mini, "ppo_micro_batch_size_per_gpu": micro,
+                                    "use_kl_loss": True, "kl_loss_coef": 0.001, "optim": {"lr": 1e-6}},
+                          "rollout": {"n": n, "name": "vllm", "tensor_model_parallel_size": 2,
+                                      "log_prob_micro_batch_size_per_gpu": micro},
+                          "ref": {"log_prob_micro_batch_size_per_gpu": micro}},
+                      "algorithm": {"adv_estimator": "grpo"},
+                      "trainer": {"n_gpus_per_node": 8, "nnodes": 1, "total_epochs": 3, "project_name": "p"}}
+            configs.append((yaml.safe_dump(config), "verl"))
+    return configs
+
+
+def throughput(count: int) -> dict[str, float]:
+    import translator
+    from translator.sources.files import Source
+
+    configs = generated_configs(count)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    start = time.perf_counter()
+    for text, _ in configs:
+        yaml.dump(yaml.load(text, Loader=loader), Dumper=dumper)
+    plain = time.perf_counter() - start
+    start = time.perf_counter()
+    for text, framework in configs:
+        translator.explain(Source(text, "config.yaml"), framework=framework, num_processes=8)
+    ours = time.perf_counter() - start
+    return {"configs": count, "yaml_s": plain, "explain_s": ours, "ratio": ours / plain,
+            "explain_per_config_ms": 1000 * ours / count}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--configs", type=int, default=10_000)
+    args = parser.parse_args()
+    cold = cold_start(args.runs)
+    print(f"(a) cold start, median of {args.runs}: import yaml, click {cold['baseline_s'] * 1000:.0f} ms; "
+          f"explain {cold['explain_s'] * 1000:.0f} ms ({cold['explain_ratio']:.2f}x); "
+          f"translate {cold['translate_s'] * 1000:.0f} ms ({cold['translate_ratio']:.2f}x)")
+    warm = throughput(args.configs)
+    print(f"(b) {warm['configs']} configs: yaml.load+dump {warm['yaml_s']:.2f} s; explain {warm['explain_s']:.2f} s "
+          f"({warm['ratio']:.2f}x, {warm['explain_per_config_ms']:.2f} ms per config)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""How each framework's files look, as data, so detection imports only the dialect that matches.
+
+A script matches by its launcher line; a YAML file by its key structure. Detection asks the frameworks in
+the registry's order (EasyR1 before verl: both launch a `verl.trainer` module; Open-Instruct before TRL:
+both may run a `grpo.py`).
+"""
+from __future__ import annotations
+
+import re
+
+SCRIPT_PATTERNS = {
+    "easyr1": re.compile(r"-m\s+verl\.trainer\.main(\s|$)|verl/trainer/main\.py(\s|$)"),
+    "verl": re.compile(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.dapo\.(src\.)?main_dapo)\b"
+                       r"|verl/trainer/main_ppo\.py"),
+    "open-instruct": re.compile(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl)\.py"
+                                r"|open_instruct/grpo\.py"),
+    "trl": re.compile(r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\.py"),
+    "openrlhf": re.compile(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py"),
+}
+TRL_RECIPE_KEYS = re.compile(r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
+                             r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:", re.M)
+ACCELERATE_KEYS = re.compile(r"^(distributed_type|compute_environment)\s*:", re.M)
+YAML_PATTERNS = {
+    "easyr1": re.compile(r"^worker\s*:", re.M),
+    "verl": re.compile(r"^(actor_rollout_ref|critic|algorithm)\s*:|^\s*-\s*ppo_trainer\b", re.M),
+    "trl": re.compile(f"{TRL_RECIPE_KEYS.pattern}|{ACCELERATE_KEYS.pattern}", re.M),
+}
+YAML_SUFFIXES = (".yaml", ".yml")
+PLAN_SUFFIXES = (".toml", ".json")
+
+
+def matches(framework: str, text: str, suffix: str) -> bool:
+    """Whether a file with this text and suffix looks like the framework's config."""
+    if framework == "rlconf":
+        return suffix in PLAN_SUFFIXES or text.lstrip().startswith("{")
+    if suffix in YAML_SUFFIXES:
+        pattern = YAML_PATTERNS.get(framework)
+    elif suffix in PLAN_SUFFIXES:
+        return False
+    else:
+        pattern = SCRIPT_PATTERNS.get(framework)
+    return bool(pattern and pattern.search(text))
