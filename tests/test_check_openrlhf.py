@@ -1,0 +1,407 @@
+"""OpenRLHF rule checks: every violation with its hand-derived expectation, the fix applied and re-checked.
+
+Each expectation is derived in the comment above it from ../shared/reference/openrlhf.md (section numbers in
+brackets) and train_ppo_ray.py of the release concerned. Configs are built from a dict of flags (as the
+version's parser spells them) and rendered into a launch line, so a suggestion's changes can be applied to the
+dict and checked again: a value None drops the flag, False leaves a switch off, True writes a bare switch.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import translator
+from tests.conftest import FIXTURES
+from tests.test_cli import run
+from translator.checks import CheckReport, Finding, Suggestion
+from translator.sources.files import Source
+
+# A valid GRPO run on one 8-GPU node, every model and 4 vLLM engines × TP 2 colocated [§10 #2, #14]:
+# 128 prompts × 8 = 1024 samples; train batch 128 = 8 optimizer steps; 128 / (micro 4 × dp 8) = GA 4;
+# 1024 // micro_rollout 8 = 128 experience batches ≥ 8 actors, 1024 % (8 × 8) = 0 (even shards).
+DOTTED: dict[str, Any] = {
+    "actor.num_nodes": 1, "actor.num_gpus_per_node": 8, "ref.num_nodes": 1, "ref.num_gpus_per_node": 8,
+    "vllm.num_engines": 4, "vllm.tensor_parallel_size": 2, "train.colocate_all": True,
+    "actor.model_name_or_path": "Qwen/Qwen2.5-7B", "reward.remote_url": "/openrlhf/reward_func.py",
+    "algo.advantage.estimator": "group_norm", "algo.kl.init_coef": 0.001, "algo.kl.use_loss": True,
+    "algo.kl.estimator": "k3", "rollout.batch_size": 128, "rollout.n_samples_per_prompt": 8,
+    "train.batch_size": 128, "train.micro_batch_size": 4, "rollout.micro_batch_size": 8,
+}
+# The same run in the flat flags of ≤ 0.10.1 [§2].
+FLAT: dict[str, Any] = {
+    "actor_num_nodes": 1, "actor_num_gpus_per_node": 8, "ref_num_nodes": 1, "ref_num_gpus_per_node": 8,
+    "vllm_num_engines": 4, "vllm_tensor_parallel_size": 2, "colocate_all_models": True,
+    "pretrain": "Qwen/Qwen2.5-7B", "remote_rm_url": "/openrlhf/reward_func.py",
+    "advantage_estimator": "group_norm", "init_kl_coef": 0.001, "use_kl_loss": True, "kl_estimator": "k3",
+    "rollout_batch_size": 128, "n_samples_per_prompt": 8, "train_batch_size": 128,
+    "micro_train_batch_size": 4, "micro_rollout_batch_size": 8,
+}
+
+
+def render(flags: dict[str, Any]) -> str:
+    words = []
+    for name, value in flags.items():
+        if value is None or value is False:
+            continue
+        words.append(f"--{name}" if value is True else
+                     f"--{name} " + (" ".join(map(str, value)) if isinstance(value, list) else str(value)))
+    return "python3 -m openrlhf.cli.train_ppo_ray " + " ".join(words) + "\n"
+
+
+def check(flags: dict[str, Any], version: str) -> CheckReport:
+    return translator.check(Source(render(flags), "launch.sh"), framework=f"openrlhf@{version}")
+
+
+def config(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """base with changes; dots in keyword names are written as '__'."""
+    flags = dict(base)
+    flags.update({k.replace("__", "."): v for k, v in changes.items()})
+    return flags
+
+
+def findings(report: CheckReport, rule: str) -> list[Finding]:
+    return [f for f in report.errors + report.warnings if f.rule == rule]
+
+
+def the_finding(flags: dict[str, Any], version: str, rule: str, severity: str, message: str) -> Finding:
+    report = check(flags, version)
+    found = findings(report, rule)
+    assert len(found) == 1, [f.rule for f in report.errors + report.warnings]
+    finding = found[0]
+    assert finding.severity == severity
+    assert finding.message == message
+    assert finding.suggestions, "every rule suggests at least one fix"
+    assert set(finding.values) == set(finding.keys)
+    return finding
+
+
+def assert_fixed(flags: dict[str, Any], version: str, rule: str, suggestion: Suggestion) -> None:
+    """Applying the suggestion clears the rule and leaves no error at all."""
+    fixed = dict(flags)
+    fixed.update(suggestion.changes)
+    report = check(fixed, version)
+    assert not findings(report, rule), (suggestion, findings(report, rule))
+    assert not report.errors, [e.message for e in report.errors]
+
+
+def assert_every_fix_works(flags: dict[str, Any], version: str, finding: Finding) -> None:
+    for suggestion in finding.suggestions:
+        assert_fixed(flags, version, finding.rule, suggestion)
+
+
+def test_the_base_configs_are_clean() -> None:
+    for flags, version in ((DOTTED, "0.11.2"), (FLAT, "0.10.1")):
+        report = check(flags, version)
+        assert not report.errors and not report.warnings, [f.message for f in report.errors + report.warnings]
+
+
+# ------------------------------------------------------------------ errors
+
+def test_train_batch_not_divisible_by_micro_times_dp_is_deepspeeds_error() -> None:
+    # [§4, §6 row 35] GA = tbs·ring·tp // micro // world = 128 // 5 // 8 = 3; DeepSpeed asserts
+    # 128 == 5 × 3 × 8 = 120 and stops with its own message.
+    flags = config(DOTTED, train__micro_batch_size=5)
+    finding = the_finding(flags, "0.11.2", "openrlhf.train-batch-divisible", "error",
+                          "Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+                          "gradient_acc_step * world_size 128 != 5 * 3 * 8")
+    # Keep the train batch: 128 / 8 ranks = 16 samples per rank; the divisor of 16 nearest 5 is 4.
+    # Keep micro 5: no multiple of 5 × 8 = 40 divides the 1024 samples; the nearest multiple of 40 is 120.
+    assert [s.changes for s in finding.suggestions] == [{"train.micro_batch_size": 4}, {"train.batch_size": 120}]
+    assert finding.keys[:2] == ["train.batch_size", "train.micro_batch_size"]
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_accumulation_of_zero_is_deepspeeds_other_error() -> None:
+    # [§6 row 35] 16 // 4 // 8 = 0 accumulation steps: "Gradient accumulation steps: 0 has to be greater than 0".
+    flags = config(FLAT, train_batch_size=16)
+    finding = the_finding(flags, "0.10.1", "openrlhf.train-batch-divisible", "error",
+                          "Gradient accumulation steps: 0 has to be greater than 0")
+    # Flat spelling for 0.10.1; 16 / 8 = 2 per rank → micro 2 (the divisor of 2 nearest 4), or the multiple of
+    # 4 × 8 = 32 that divides 1024 samples nearest 16 → 32.
+    assert [s.changes for s in finding.suggestions] == [{"micro_train_batch_size": 2}, {"train_batch_size": 32}]
+    assert_every_fix_works(flags, "0.10.1", finding)
+
+
+def test_group_estimator_with_one_sample_per_prompt() -> None:
+    # [§5.1, §6 row 5] group_norm's baseline is the group: n = 1 fails the assert
+    # "group_norm requires n_samples_per_prompt > 1".
+    flags = config(DOTTED, rollout__n_samples_per_prompt=1)
+    finding = the_finding(flags, "0.11.2", "openrlhf.group-estimator-needs-samples", "error",
+                          "group_norm requires n_samples_per_prompt > 1")
+    # n 2 keeps 128 prompts (256 samples = 2 train batches); REINFORCE++ needs no group.
+    assert [s.changes for s in finding.suggestions] == [{"rollout.n_samples_per_prompt": 2},
+                                                        {"algo.advantage.estimator": "reinforce"}]
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+@pytest.mark.parametrize("version,asserted", [("0.10.4", False), ("0.11.0", True), ("0.11.2", True)])
+def test_dr_grpo_joined_the_group_assert_in_0_11_0(version: str, asserted: bool) -> None:
+    # [§6 row 5] 0.6.0–0.10.4 assert for rloo, reinforce_baseline and group_norm only; dr_grpo from 0.11.0.
+    flags = config(DOTTED, algo__advantage__estimator="dr_grpo", rollout__n_samples_per_prompt=1)
+    assert bool(findings(check(flags, version), "openrlhf.group-estimator-needs-samples")) == asserted
+
+
+def test_colocate_all_needs_one_vllm_gpu_per_actor_gpu() -> None:
+    # [§6 row 27] synchronous colocate_all: 1 × 8 actor GPUs ≠ 2 engines × TP 2 = 4.
+    flags = config(DOTTED, vllm__num_engines=2)
+    finding = the_finding(flags, "0.11.2", "openrlhf.colocate-all-engine-gpus", "error",
+                          "actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * "
+                          "vllm_tensor_parallel_size, got 8 and 4")
+    # 8 / TP 2 = 4 engines, or 8 / 2 engines = TP 4.
+    assert [s.changes for s in finding.suggestions] == [{"vllm.num_engines": 4}, {"vllm.tensor_parallel_size": 4}]
+    assert_every_fix_works(flags, "0.11.2", finding)
+    # Async training does not colocate vLLM [§3 resources], so the same sizes pass there.
+    assert not findings(check(config(flags, train__async_enable=True), "0.11.2"), "openrlhf.colocate-all-engine-gpus")
+
+
+def test_colocated_reference_must_have_the_actors_size() -> None:
+    # [§6 row 26] colocate_all with KL (init_coef 0.001 > 0) puts actor and ref in one placement group; the
+    # actor has 1 × 4 GPUs while the ref keeps its default 1 × 8.
+    flags = config(DOTTED, actor__num_gpus_per_node=4, vllm__num_engines=2)
+    del flags["ref.num_nodes"], flags["ref.num_gpus_per_node"]
+    finding = the_finding(flags, "0.11.2", "openrlhf.colocate-actor-ref-sizes", "error",
+                          "num_nodes and num_gpus_per_node must be the same when colocate actor and ref model.")
+    assert finding.values == {"actor.num_nodes": 1, "actor.num_gpus_per_node": 4, "ref.num_nodes": 1,
+                              "ref.num_gpus_per_node": 8}
+    assert finding.suggestions[0].changes == {"ref.num_nodes": 1, "ref.num_gpus_per_node": 4}
+    assert_every_fix_works(flags, "0.11.2", finding)
+    # Without KL no reference model is created [§5.2], so nothing is asserted.
+    assert not findings(check(config(flags, algo__kl__init_coef=0), "0.11.2"), "openrlhf.colocate-actor-ref-sizes")
+
+
+def test_fewer_experience_batches_than_actor_groups() -> None:
+    # [§6 row 25] n × rbs // micro_rollout = 2 × 4 // 4 = 2 < 8 // 1 // 1 effective actors.
+    # (train batch 8 with micro 1 keeps DeepSpeed happy: 8 / (1 × 8) = 1.)
+    flags = config(DOTTED, rollout__batch_size=4, rollout__n_samples_per_prompt=2, rollout__micro_batch_size=4,
+                   train__batch_size=8, train__micro_batch_size=1)
+    finding = the_finding(flags, "0.11.2", "openrlhf.too-few-rollout-batches", "error",
+                          "The number of sample batches must be greater than or equal to the effective number of "
+                          "actor processes.")
+    # 8 samples for 8 actors: experience batches of 1.
+    assert finding.suggestions[0].changes == {"rollout.micro_batch_size": 1}
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_flat_flag_in_a_dotted_release_is_an_argparse_error() -> None:
+    # [§1.1, §12.1] 0.10.2 renamed every flag with no alias: 0.11.2's parser rejects --rollout_batch_size.
+    flags = config(DOTTED)
+    del flags["rollout.batch_size"]
+    flags["rollout_batch_size"] = 128
+    finding = the_finding(flags, "0.11.2", "openrlhf.flag-scheme", "error",
+                          "unrecognized arguments: --rollout_batch_size 128")
+    assert finding.keys == ["rollout_batch_size"]
+    assert finding.suggestions[0].changes == {"rollout_batch_size": None, "rollout.batch_size": "128"}
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_dotted_flag_in_a_flat_release_is_an_argparse_error() -> None:
+    # [§1.1] and the other way round: 0.10.1 knows only --train_batch_size.
+    flags = config(FLAT)
+    del flags["train_batch_size"]
+    flags["train.batch_size"] = 128
+    finding = the_finding(flags, "0.10.1", "openrlhf.flag-scheme", "error",
+                          "unrecognized arguments: --train.batch_size 128")
+    assert finding.suggestions[0].changes == {"train.batch_size": None, "train_batch_size": "128"}
+    assert_every_fix_works(flags, "0.10.1", finding)
+
+
+@pytest.mark.parametrize("version,base,message", [
+    # [§6 row 21] the assert's text named the flat flags until 0.10.3, one release after the rename.
+    ("0.10.1", FLAT, ("--vllm_generate_batch_size > --rollout_batch_size requires --async_train (over-sampling "
+                     "needs async queue to buffer extra batches).")),
+    ("0.10.3", DOTTED, ("--vllm_generate_batch_size > --rollout_batch_size requires --async_train (over-sampling "
+                       "needs async queue to buffer extra batches).")),
+    ("0.11.2", DOTTED, ("--rollout.vllm_generate_batch_size > --rollout.batch_size requires --train.async_enable "
+                       "(over-sampling needs async queue to buffer extra batches).")),
+])
+def test_oversampling_needs_async(version: str, base: dict[str, Any], message: str) -> None:
+    # 256 prompts per vLLM call > 128 per step without async training.
+    gen = "vllm_generate_batch_size" if base is FLAT else "rollout.vllm_generate_batch_size"
+    flags = config(base, **{gen: 256})
+    finding = the_finding(flags, version, "openrlhf.oversampling-needs-async", "error", message)
+    assert finding.suggestions[1].changes == {gen: None}
+    assert_every_fix_works(flags, version, finding)
+
+
+def test_oversampling_is_not_checked_before_0_10_0() -> None:
+    # [§6 row 21] "Added in 0.10.0; not checked in 0.8.1–0.9.x": in 0.9.1–0.9.10 the flag is read by nothing.
+    flags = config(FLAT, vllm_generate_batch_size=256)
+    report = check(flags, "0.9.10")
+    assert not findings(report, "openrlhf.oversampling-needs-async")
+    finding = the_finding(flags, "0.9.10", "openrlhf.generate-batch-ignored", "warning",
+                          "--vllm_generate_batch_size 256 is read by nothing in OpenRLHF 0.9.10: each step draws "
+                          "--rollout_batch_size 128 prompts")
+    assert_every_fix_works(flags, "0.9.10", finding)
+
+
+def test_dynamic_filtering_needs_groups() -> None:
+    # [§5.4, §6 row 24] REINFORCE++ with n = 1 and dynamic filtering: the filter needs a group's mean score.
+    flags = config(DOTTED, algo__advantage__estimator="reinforce", rollout__n_samples_per_prompt=1,
+                   algo__dynamic_filtering_enable=True)
+    finding = the_finding(flags, "0.11.2", "openrlhf.dynamic-filtering-needs-samples", "error",
+                          "n_samples_per_prompt must be greater than 1 when using dynamic filtering")
+    assert [s.changes for s in finding.suggestions] == [{"rollout.n_samples_per_prompt": 2},
+                                                        {"algo.dynamic_filtering_enable": False}]
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_dynamic_filtering_needs_a_scoring_function() -> None:
+    # [§6 row 23] filtering on scores needs a remote reward or an agent; a reward model gives none.
+    flags = config(DOTTED, algo__dynamic_filtering_enable=True, reward__remote_url=None,
+                   reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k")
+    finding = the_finding(flags, "0.11.2", "openrlhf.dynamic-filtering-needs-remote-reward", "error",
+                          "remote_rm_url or agent_func_path must be specified when using dynamic filtering")
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+@pytest.mark.parametrize("version,message", [
+    ("0.10.3", "--partial_rollout requires --async_train."),
+    ("0.10.4", "--train.partial_rollout_enable requires --train.async_enable."),
+])
+def test_partial_rollout_needs_async(version: str, message: str) -> None:
+    # [§6 row 17] partial rollouts continue in the async queue; the wording followed the rename in 0.10.4.
+    flags = config(DOTTED, train__partial_rollout_enable=True)
+    finding = the_finding(flags, version, "openrlhf.partial-rollout-needs-async", "error", message)
+    assert_every_fix_works(flags, version, finding)
+
+
+def test_no_vllm_engine_cannot_roll_out() -> None:
+    # [§8 rule 5, §6 row 13] no --vllm.num_engines: with packing the assert "Only support `--packing_samples`
+    # with vLLM." stops the run; OpenRLHF has no other generator.
+    flags = config(DOTTED, vllm__num_engines=None, ds__packing_samples=True)
+    finding = the_finding(flags, "0.11.2", "openrlhf.vllm-engines-required", "error",
+                          "Only support `--packing_samples` with vLLM.")
+    assert finding.suggestions[0].changes == {"vllm.num_engines": 4}  # 8 colocated GPUs / TP 2
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_deepspeed_tensor_parallel_needs_bf16_before_0_9_2() -> None:
+    # [§6 row 29] 0.9.1 asserts `bf16` (a store_true flag, off by default) for AutoTP; dp = 8 / 2 = 4 and
+    # 128 / (4 × 4) = 8 keeps DeepSpeed's batch check satisfied.
+    flags = config(FLAT, ds_tensor_parallel_size=2)
+    finding = the_finding(flags, "0.9.1", "openrlhf.tensor-parallel-needs-bf16", "error",
+                          "BF16 is required for tensor parallel training")
+    assert finding.suggestions[0].changes == {"bf16": True}
+    assert_every_fix_works(flags, "0.9.1", finding)
+    # From 0.9.2 --param_dtype defaults to bf16: no finding.
+    assert not findings(check(flags, "0.9.2"), "openrlhf.tensor-parallel-needs-bf16")
+
+
+# ------------------------------------------------------------------ warnings
+
+def test_rollout_not_a_whole_number_of_train_batches() -> None:
+    # [§4, §12.5] 100 prompts × 4 = 400 samples, train batch 128: each rank gets 400 / 8 = 50 samples =
+    # 12 micro-batches of 4; GA = 128 / 4 / 8 = 4 → 3 optimizer steps per epoch, the rest carried over.
+    flags = config(DOTTED, rollout__batch_size=100, rollout__n_samples_per_prompt=4)
+    finding = the_finding(flags, "0.11.2", "openrlhf.rollout-not-whole-train-batches", "warning",
+                          "400 rollout samples (100 prompts × 4) are not a whole number of train batches of 128: "
+                          "OpenRLHF does not check this; each of the 8 ranks trains on 50 samples as 12 "
+                          "micro-batch(es) of 4, i.e. 3 optimizer step(s) of 4 micro-batches per epoch, and DeepSpeed "
+                          "carries the remainder into the next rollout step")
+    # No multiple of 4 × 8 = 32 divides 400; keeping train batch 128 and n 4 needs prompts in steps of 128 / 4 =
+    # 32: 96 is nearest to 100.
+    assert [s.changes for s in finding.suggestions] == [{"rollout.batch_size": 96}]
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_rollout_not_whole_train_batches_offers_both_ways() -> None:
+    # 96 × 8 = 768 samples vs train batch 512 (1.5 steps). Multiples of 32 dividing 768 nearest 512: 384;
+    # prompts in steps of 512 / gcd(512, 8) = 64 nearest 96: 64 and 128 tie, the larger first.
+    flags = config(DOTTED, rollout__batch_size=96, train__batch_size=512)
+    finding = findings(check(flags, "0.11.2"), "openrlhf.rollout-not-whole-train-batches")[0]
+    assert [s.changes for s in finding.suggestions] == [{"train.batch_size": 384}, {"rollout.batch_size": 128}]
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_dynamic_batching_with_fewer_samples_than_a_train_batch_trains_nothing() -> None:
+    # [§4] dynamic batching computes rbs·n // tbs = 1024 // 2048 = 0 optimizer steps.
+    flags = config(DOTTED, train__dynamic_batch_enable=True, train__batch_size=2048)
+    finding = the_finding(flags, "0.11.2", "openrlhf.rollout-not-whole-train-batches", "warning",
+                          "1024 rollout samples (128 prompts × 8) are not a whole number of train batches of 2048: "
+                          "OpenRLHF does not check this; dynamic batching runs 1024 // 2048 = 0 optimizer step(s) "
+                          "per epoch, so nothing is trained")
+    assert finding.suggestions[0].changes == {"train.batch_size": 1024}
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_gamma_is_reset_for_group_estimators() -> None:
+    # [§5.1, §6 row 33] experience_maker forces gamma 1.0 for rloo/reinforce_baseline/group_norm/dr_grpo.
+    flags = config(DOTTED, algo__advantage__gamma=0.99)
+    finding = the_finding(flags, "0.11.2", "openrlhf.gamma-ignored", "warning",
+                          "gamma is set to 1.0 for rloo, reinforce_baseline, and group_norm "
+                          "(--algo.advantage.gamma 0.99 is replaced for group_norm)")
+    assert_every_fix_works(flags, "0.11.2", finding)
+    # REINFORCE++ discounts with gamma: no finding.
+    assert not findings(check(config(flags, algo__advantage__estimator="reinforce"), "0.11.2"),
+                        "openrlhf.gamma-ignored")
+
+
+def test_vllm_sleep_without_colocation_is_switched_off() -> None:
+    # [§6 row 14] engines on GPUs of their own never sleep; OpenRLHF prints and disables the flag.
+    flags = config(DOTTED, train__colocate_all=False, train__colocate_actor_ref=True, vllm__enable_sleep=True)
+    finding = the_finding(flags, "0.11.2", "openrlhf.vllm-sleep-ignored", "warning",
+                          "Set args.vllm.enable_sleep to False when args.train.colocate_all is disabled.")
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+# ------------------------------------------------------------------ fixtures, JSON and the CLI
+
+def fixture_report(name: str, **kwargs: Any) -> CheckReport:
+    return translator.check(FIXTURES / "openrlhf" / name, **kwargs)
+
+
+def test_every_fixture_runs_through_check() -> None:
+    env = {"MODEL": "meta-llama/Meta-Llama-3-70B-Instruct", "REWARD_MODEL": "OpenRLHF/Llama-3-70b-rm"}
+    for path in sorted((FIXTURES / "openrlhf").glob("*.sh")):
+        report = translator.check(path, env=env)
+        assert report.framework == "openrlhf"
+
+
+def test_fixture_with_an_indivisible_train_batch() -> None:
+    # fixtures/openrlhf/train_batch_indivisible_v0112.sh: 100 samples on 8 ranks × micro 4 (its expect file):
+    # DeepSpeed asserts 100 == 4 × 3 × 8. The fix: the multiple of 32 dividing 96 × 4 = 384 nearest 100 → 96.
+    report = fixture_report("train_batch_indivisible_v0112.sh", framework="openrlhf@0.11.2")
+    assert [f.rule for f in report.errors] == ["openrlhf.train-batch-divisible"]
+    assert report.errors[0].suggestions[0].changes == {"train.batch_size": 96}
+
+
+def test_fixture_rounding_and_an_ignored_generate_batch() -> None:
+    # fixtures/openrlhf/ds_tp_rounding_v0910.sh: 400 samples vs train batch 128 (floor), and
+    # --vllm_generate_batch_size, read by nothing in 0.9.10.
+    report = fixture_report("ds_tp_rounding_v0910.sh", framework="openrlhf@0.9.10")
+    assert not report.errors
+    assert {f.rule for f in report.warnings} == {"openrlhf.rollout-not-whole-train-batches",
+                                                 "openrlhf.generate-batch-ignored"}
+
+
+@pytest.mark.parametrize("name", ["grpo_group_norm_v0112.sh", "ppo_critic_colocated_v0101.sh",
+                                  "reinforce_baseline_ring_dynamic_v0111.sh"])
+def test_valid_fixtures_are_clean(name: str) -> None:
+    report = fixture_report(name)
+    assert not report.errors and not report.warnings, [f.message for f in report.errors + report.warnings]
+
+
+def test_cli_exit_codes_and_json_shape(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    clean = tmp_path / "clean.sh"
+    clean.write_text(render(DOTTED))
+    bad = tmp_path / "bad.sh"
+    bad.write_text(render(config(DOTTED, train__micro_batch_size=5)))
+    warned = tmp_path / "warned.sh"
+    warned.write_text(render(config(DOTTED, rollout__batch_size=100, rollout__n_samples_per_prompt=4)))
+    pin = ["--from", "openrlhf@0.11.2"]
+    assert run("check", clean, *pin)[0] == 0
+    assert run("check", warned, *pin)[0] == 0
+    assert run("check", warned, *pin, "--strict")[0] == 1
+    code, out, _ = run("check", bad, *pin, "--format", "json")
+    assert code == 1
+    document = json.loads(out)
+    assert {"framework", "version", "errors", "warnings"} <= set(document)
+    assert (document["framework"], document["version"]) == ("openrlhf", "0.11.2")
+    item = document["errors"][0]
+    assert {"rule", "message", "keys", "values", "suggestions"} <= set(item)
+    assert item["rule"] == "openrlhf.train-batch-divisible"
+    assert item["suggestions"][0]["changes"] == {"train.micro_batch_size": 4}
+    code, out, _ = run("check", bad, *pin)
+    assert code == 1 and "error [openrlhf.train-batch-divisible]" in out and "fix: train.micro_batch_size=4" in out
