@@ -16,8 +16,18 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from translator.checks.findings import Finding, divisors, nearest, nearest_multiple
-from translator.checks.verl import Approaches, Changes, as_int, finding, near, suggest
+from translator.checks.findings import (
+    Approaches,
+    Changes,
+    Finding,
+    as_int,
+    divisors,
+    finding,
+    near,
+    nearest,
+    nearest_multiple,
+    suggest,
+)
 from translator.dialects.base import Values, at_least
 from translator.dialects.easyr1_tables import (
     ACTOR,

@@ -1,7 +1,10 @@
-"""Rule findings: what a framework would reject (errors) or silently change (warnings), with fixes."""
+"""Rule findings: what a framework would reject (errors) or silently change (warnings), with fixes, and the
+search for fixes that the rule modules share."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -68,3 +71,64 @@ def nearest_multiple(value: int, factor: int) -> list[int]:
     """The multiples of factor just below and above value (positive), nearest first."""
     below, above = (value // factor) * factor, -(-value // factor) * factor
     return nearest({m for m in (below, above) if m > 0}, value)
+
+
+def as_int(value: Any) -> int | None:
+    """A whole number from a native value (int, float or numeric text), else None."""
+    try:
+        number = math.nan if value is None or isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        return None
+    return int(number) if number.is_integer() else None
+
+
+def finding(view: Any, rule: str, severity: str, message: str, keys: Iterable[str]) -> Finding:
+    """A finding whose values are the view's values of its keys."""
+    keys = list(dict.fromkeys(keys))
+    return Finding(rule, severity, message, keys, {k: view.get(k) for k in keys})  # type: ignore[arg-type]
+
+
+Changes = dict[str, Any]
+Approaches = list[list[Changes]]  # ways to fix a rule (change the group size, the batch, ...), nearest first
+
+
+def suggest(view: Any, item: Finding, approaches: Approaches, rules: Callable[[Any], list[Finding]],
+            metrics: Callable[[Any], dict[str, int]], count: int = 2) -> list[Suggestion]:
+    """Up to ``count`` changes after which the config breaks no rule with an error and no longer this one: the
+    nearest valid change of each way first, then the next of the first way. Fallback: the first change that at
+    least clears this rule, saying what still fails."""
+    valid: list[list[tuple[int, Suggestion]]] = []
+    partial: list[Suggestion] = []
+    seen: list[Changes] = []
+    for approach in approaches:
+        valid.append([])
+        for changes in approach:
+            if not changes or changes in seen:
+                continue
+            seen.append(changes)
+            after = view.changed(changes)
+            left = rules(after)
+            if any(f.rule == item.rule and f.keys == item.keys for f in left):
+                continue
+            others = sorted({f.rule for f in left if f.severity == "error"})
+            text = describe(metrics(view), metrics(after))
+            if not others:  # a change that also clears the warnings ranks first within its way
+                valid[-1].append((len(left), Suggestion(changes, text)))
+            elif not partial:
+                partial.append(Suggestion(changes, f"{text}; still fails {', '.join(others)}"))
+    ways = [[s for _, s in sorted(way, key=lambda pair: pair[0])] for way in valid]
+    ranked = [way[0] for way in ways if way] + [s for way in ways for s in way[1:]]
+    return ranked[:count] or partial
+
+
+def describe(before: dict[str, int], after: dict[str, int]) -> str:
+    """What a change keeps and what it moves, in the plan's units."""
+    kept = [f"{before[k]} {k}" for k in before if before[k] == after[k]]
+    moved = [f"{k} {before[k]} → {after[k]}" for k in before if before[k] != after[k]]
+    return "; ".join(filter(None, [f"keeps {', '.join(kept)}" if kept else "", ", ".join(moved)]))
+
+
+def near(current: int, ok: Callable[[int], bool], count: int = 3, low: int = 1, limit: int = 4096) -> list[int]:
+    """The values nearest to current (ties: the larger) for which ok holds, at most ``count``."""
+    values = (v for d in range(1, limit) for v in (current + d, current - d) if v >= low)
+    return list(itertools.islice((v for v in values if ok(v)), count))

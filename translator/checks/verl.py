@@ -11,17 +11,21 @@ Each rule only detects; suggestions are candidate changes that are kept when the
 from __future__ import annotations
 
 import difflib
-import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from translator.checks.findings import (
+    Approaches,
+    Changes,
     Finding,
-    Suggestion,
+    as_int,
     divisors,
+    finding,
+    near,
     nearest,
     nearest_multiple,
+    suggest,
 )
 from translator.dialects.base import Values, at_least
 from translator.dialects.verl_tables import ACTOR, AR, GROUP_ESTIMATORS, REF, ROLLOUT
@@ -123,21 +127,6 @@ class View:
         train, mini = self.int(TRAIN) or 0, self.int(MINI) or 0
         return {"prompts per step": train, "samples per prompt": self.n, "samples per step": train * self.n,
                 "samples per optimizer step": mini * self.n, "GPUs": self.gpus}
-
-
-def as_int(value: Any) -> int | None:
-    """A whole number from a native value (int, float or numeric text), else None."""
-    try:
-        number = math.nan if value is None or isinstance(value, bool) else float(value)
-    except (TypeError, ValueError):
-        return None
-    return int(number) if number.is_integer() else None
-
-
-def finding(view: Any, rule: str, severity: str, message: str, keys: Iterable[str]) -> Finding:
-    """A finding whose values are the view's values of its keys (shared with the EasyR1 rules)."""
-    keys = list(dict.fromkeys(keys))
-    return Finding(rule, severity, message, keys, {k: view.get(k) for k in keys})  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------- rules
@@ -447,52 +436,6 @@ def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------------- suggestions
-Changes = dict[str, Any]
-Approaches = list[list[Changes]]  # ways to fix a rule (change the group size, the batch, ...), nearest first
-
-
-def suggest(view: Any, item: Finding, approaches: Approaches, rules: Callable[[Any], list[Finding]],
-            metrics: Callable[[Any], dict[str, int]], count: int = 2) -> list[Suggestion]:
-    """Up to ``count`` changes after which the config breaks no rule with an error and no longer this one: the
-    nearest valid change of each way first, then the next of the first way. Fallback: the first change that at
-    least clears this rule, saying what still fails. Shared with the EasyR1 rules."""
-    valid: list[list[tuple[int, Suggestion]]] = []
-    partial: list[Suggestion] = []
-    seen: list[Changes] = []
-    for approach in approaches:
-        valid.append([])
-        for changes in approach:
-            if not changes or changes in seen:
-                continue
-            seen.append(changes)
-            after = view.changed(changes)
-            left = rules(after)
-            if any(f.rule == item.rule and f.keys == item.keys for f in left):
-                continue
-            others = sorted({f.rule for f in left if f.severity == "error"})
-            text = describe(metrics(view), metrics(after))
-            if not others:  # a change that also clears the warnings ranks first within its way
-                valid[-1].append((len(left), Suggestion(changes, text)))
-            elif not partial:
-                partial.append(Suggestion(changes, f"{text}; still fails {', '.join(others)}"))
-    ways = [[s for _, s in sorted(way, key=lambda pair: pair[0])] for way in valid]
-    ranked = [way[0] for way in ways if way] + [s for way in ways for s in way[1:]]
-    return ranked[:count] or partial
-
-
-def describe(before: dict[str, int], after: dict[str, int]) -> str:
-    """What a change keeps and what it moves, in the plan's units."""
-    kept = [f"{before[k]} {k}" for k in before if before[k] == after[k]]
-    moved = [f"{k} {before[k]} → {after[k]}" for k in before if before[k] != after[k]]
-    return "; ".join(filter(None, [f"keeps {', '.join(kept)}" if kept else "", ", ".join(moved)]))
-
-
-def near(current: int, ok: Callable[[int], bool], count: int = 3, low: int = 1, limit: int = 4096) -> list[int]:
-    """The values nearest to current (ties: the larger) for which ok holds, at most ``count``."""
-    values = (v for d in range(1, limit) for v in (current + d, current - d) if v >= low)
-    return list(itertools.islice((v for v in values if ok(v)), count))
-
-
 def _real_batch(view: View, item: Finding) -> Approaches:
     """Prompts per step to the nearest whole minimal batch (keeps n and GPUs), or the group size (keeps prompts)."""
     train, n, minimal, mini = view.int(TRAIN) or 1, view.n, minimal_batch(view) or 1, view.int(MINI) or 1

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from translator.checks.findings import divisors
 from translator.dialects.base import (
     Dialect,
     Reading,
@@ -435,7 +436,7 @@ class _Interpreter:
                                              f"{world} processes", "per_device_train_batch_size")
         d["plan.prompts_per_step"] = derived(f"{samples} completions ÷ num_generations {group}", "num_generations")
         if samples % group:
-            valid = [g for g in range(2, samples + 1) if samples % g == 0]
+            valid = [g for g in divisors(samples) if g >= 2][:24]
             notes.warning("batch.indivisible", f"{self.divisibility_message(samples, group, pdtbs, gas, world)} "
                           f"(TRL rejects this; num_generations values that divide {samples}: {valid})",
                           source_keys=["num_generations", "per_device_train_batch_size"])

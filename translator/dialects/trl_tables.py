@@ -105,8 +105,8 @@ OPEN_R1_KEYS = frozenset({
     "max_completion_len", "soft_punish_cache",
 })
 
-# TRL ModelConfig / ScriptArguments, HF TrainingArguments and other GRPOConfig fields rlconf knows by name
-# (used to tell a typo from a key rlconf merely carries along).
+# TRL ModelConfig / ScriptArguments, HF TrainingArguments and other GRPOConfig fields of any release 0.14–1.16
+# (transformers TrainingArguments 4.52 and 5.17), read from the wheels: a typo is a key outside these.
 OTHER_KNOWN_KEYS = frozenset({
     "model_name_or_path", "model_revision", "torch_dtype", "dtype", "trust_remote_code", "attn_implementation",
     "use_peft", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "lora_modules_to_save",
@@ -128,8 +128,31 @@ OTHER_KNOWN_KEYS = frozenset({
     "vllm_importance_sampling_cap", "reward_weights", "sync_ref_model", "ref_model_mixup_alpha",
     "ref_model_sync_steps", "log_completions", "num_completions_to_print", "wandb_log_unique_prompts",
     "log_unique_prompts", "off_policy_mask_threshold", "pad_to_multiple_of", "padding_free",
-    "chat_template_kwargs", "cast_lm_head_to_fp32", "num_processes",
-})
+    "chat_template_kwargs", "cast_lm_head_to_fp32",
+}) | frozenset("""
+accelerator_config adafactor average_tokens_across_devices batch_eval_metrics bf16_full_eval
+bnb_4bit_quant_storage dataloader_in_order dataloader_multiprocessing_context dataloader_persistent_workers
+dataloader_pin_memory dataloader_prefetch_factor dataset_streaming ddp_backend ddp_broadcast_buffers
+ddp_bucket_cap_mb ddp_find_unused_parameters ddp_static_graph debug enable_jit_checkpoint entropy_coef_delta
+entropy_coef_max entropy_coef_min entropy_target eval_delay eval_do_concat_batches eval_on_start
+eval_use_gather_object fp16_backend fp16_full_eval fp16_opt_level fsdp_min_num_params
+fsdp_transformer_layer_cls_to_wrap full_determinism gradient_checkpointing_use_reentrant greater_is_better
+group_by_length half_precision_backend hub_always_push hub_revision ignore_bias_buffers ignore_data_skip
+include_for_metrics include_inputs_for_metrics include_num_input_tokens_seen include_tokens_per_second
+jit_mode_eval label_names label_smoothing_factor length_column_name liger_kernel_config local_rank
+log_completions_hub_repo log_multimodal logging_nan_inf_filter lora_target_parameters
+max_tool_calling_iterations mp_parameters neftune_noise_alpha no_cuda optim_args optim_target_modules
+parallelism_config past_index per_gpu_eval_batch_size per_gpu_train_batch_size prediction_loss_only project
+push_to_hub_model_id push_to_hub_organization push_to_hub_token ray_scope
+restore_callback_states_from_checkpoint reward_model_name_or_path router_aux_loss_coef sapo_temperature_neg
+sapo_temperature_pos save_on_each_node skip_memory_metrics torch_compile_backend torch_compile_mode
+torch_empty_cache_steps torchdynamo tpu_metrics_debug tpu_num_cores trackio_bucket_id trackio_space_id
+trackio_static_space_id train_sampling_strategy transformers_continuous_batching_config use_adaptive_entropy
+use_bnb_nested_quant use_cache use_cpu use_ipex use_legacy_prediction_loop use_mps_device
+use_transformers_continuous_batching vespo_k_neg vespo_k_pos vespo_lambda_neg vespo_lambda_pos vllm_dtype
+vllm_enable_prefix_caching vllm_importance_sampling_clip_max vllm_importance_sampling_clip_min
+vllm_max_model_len vllm_structured_outputs_regex
+""".split())
 
 # TRL loss_type → (canonical loss aggregation, normaliser scope).
 LOSS_TYPES = {
