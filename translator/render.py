@@ -140,7 +140,8 @@ def check_text(report: CheckReport) -> str:
         if finding.values:
             lines.append("  values: " + ", ".join(f"{k}={_show(v)}" for k, v in finding.values.items()))
         for suggestion in finding.suggestions:
-            changes = ", ".join(f"{k}={_show(v)}" for k, v in suggestion.changes.items())
+            changes = ", ".join(f"{k}=(remove)" if v is None else f"{k}={_show(v)}"
+                                for k, v in suggestion.changes.items())
             lines.append(f"  fix: {changes}" + (f"  ({suggestion.text})" if suggestion.text else ""))
     if not report.errors and not report.warnings:
         lines.append("no rule is broken")
