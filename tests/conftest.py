@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from translator.api import Translation
+from translator.checks.findings import CheckReport, Finding
 from translator.plan import PLAN_FIELDS
 from translator.sources.files import Source
 
@@ -64,6 +65,23 @@ def read_back(translation: Translation) -> Source:
     """The written files as a source, entered through launch.sh (which names its siblings)."""
     main = "launch.sh" if "launch.sh" in translation.files else next(iter(translation.files))
     return Source(translation.files[main], main, None, translation.files)
+
+
+def findings_of(report: CheckReport, rule: str) -> list[Finding]:
+    """The findings of one rule in a check report."""
+    return [f for f in report.errors + report.warnings if f.rule == rule]
+
+
+def expect_finding(report: CheckReport, rule: str, severity: str, message: str) -> Finding:
+    """The one finding of ``rule``: its severity, the framework's message, and at least one fix."""
+    found = findings_of(report, rule)
+    assert len(found) == 1, [f.rule for f in report.errors + report.warnings]
+    finding = found[0]
+    assert finding.severity == severity
+    assert finding.message == message
+    assert finding.suggestions, "every rule suggests at least one fix"
+    assert set(finding.values) == set(finding.keys)
+    return finding
 
 
 @pytest.fixture(params=CASES, ids=case_id)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 import translator
-from translator import dialects
 from tests.conftest import CASES, CORPUS, Case, case_id
+from translator import dialects
 
 STATUSES = {"mapped", "default", "extra", "unsupported"}
 TARGETS = [name for name in dialects.names() if name != "rlconf"]

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import CASES, Case
+from tests.conftest import CASES, Case, findings_of
 from translator import check
-from translator.checks import CheckReport, Finding
+from translator.checks import CheckReport
 from translator.checks.easyr1 import View, detect
 from translator.cli import main
 from translator.dialects.easyr1_tables import FEB, MARCH
@@ -63,8 +63,6 @@ def run(settings: dict[str, Any], version: str) -> CheckReport:
     return check(Source(render(settings), "launch.sh"), framework=f"easyr1@{version}")
 
 
-def findings(report: CheckReport, rule: str) -> list[Finding]:
-    return [f for f in report.errors + report.warnings if f.rule == rule]
 
 
 @dataclass
@@ -148,7 +146,7 @@ VIOLATIONS = [
 def test_violation_is_found_and_each_suggestion_fixes_it(case: Violation) -> None:
     settings = {**BASE, **case.changes}
     report = run(settings, case.version)
-    found = findings(report, case.rule)
+    found = findings_of(report, case.rule)
     assert len(found) == 1, (case.why, report.to_dict())
     item = found[0]
     assert (item.severity, item.message) == (case.severity, case.message)
@@ -157,13 +155,13 @@ def test_violation_is_found_and_each_suggestion_fixes_it(case: Violation) -> Non
     assert item.suggestions
     for suggestion in item.suggestions:
         fixed = run({**settings, **suggestion.changes}, case.version)
-        assert not findings(fixed, case.rule), (suggestion, fixed.to_dict())
+        assert not findings_of(fixed, case.rule), (suggestion, fixed.to_dict())
         assert not fixed.errors, (suggestion, fixed.to_dict())
 
 
 def test_equal_chunk_suggests_whole_chunks_or_another_gpu_count() -> None:
     # 512 prompts: the nearest multiple of lcm(6 GPUs, global 128) = 384 is 384 or 768; or 8 / 4 GPUs per node.
-    item = findings(run({**BASE, "data.rollout_batch_size": 512, f"{ACTOR}.global_batch_size": 128,
+    item = findings_of(run({**BASE, "data.rollout_batch_size": 512, f"{ACTOR}.global_batch_size": 128,
                          f"{ROLLOUT}.n": 3, "trainer.n_gpus_per_node": 6}, "0.3.2"), "easyr1.equal-chunk")[0]
     changes = [s.changes for s in item.suggestions]
     assert changes[0] in ({"data.rollout_batch_size": 384}, {"data.rollout_batch_size": 768})

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import translator
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, expect_finding, findings_of
 from tests.test_cli import run
 from translator.checks import CheckReport, Finding, Suggestion
 from translator.sources.files import Source
@@ -59,27 +59,17 @@ def check(flags: dict[str, Any], version: str) -> CheckReport:
                             framework=f"open-instruct@{version}")
 
 
-def findings(report: CheckReport, rule: str) -> list[Finding]:
-    return [f for f in report.errors + report.warnings if f.rule == rule]
 
 
 def the_finding(flags: dict[str, Any], version: str, rule: str, severity: str, message: str) -> Finding:
-    report = check(flags, version)
-    found = findings(report, rule)
-    assert len(found) == 1, [f.rule for f in report.errors + report.warnings]
-    finding = found[0]
-    assert finding.severity == severity
-    assert finding.message == message
-    assert finding.suggestions, "every rule suggests at least one fix"
-    assert set(finding.values) == set(finding.keys)
-    return finding
+    return expect_finding(check(flags, version), rule, severity, message)
 
 
 def assert_fixed(flags: dict[str, Any], version: str, rule: str, suggestion: Suggestion) -> None:
     """Applying the suggestion clears the rule and leaves no error at all."""
     fixed = {**flags, **suggestion.changes}
     report = check(fixed, version)
-    assert not findings(report, rule), (suggestion, findings(report, rule))
+    assert not findings_of(report, rule), (suggestion, findings_of(report, rule))
     assert not report.errors, [e.message for e in report.errors]
 
 
@@ -271,7 +261,7 @@ def test_gtrl_rollout_must_be_whole_mini_batches() -> None:
                                                         {"local_rollout_batch_size": 3}]
     assert_every_fix_works(flags, "2025.10.20", finding)
     # Before 2025-02-11 the last chunk was just partial: no error.
-    assert not findings(check(flags, "2025.01.22"), "open-instruct.gtrl-rollout-divisible")
+    assert not findings_of(check(flags, "2025.01.22"), "open-instruct.gtrl-rollout-divisible")
 
 
 # ------------------------------------------------------------------ warnings
@@ -331,7 +321,7 @@ def test_zero2_discarded_gradients_before_the_fix() -> None:
                           "deepspeed_stage 2 before 2026-02-26: every backward() is an accumulation boundary, so only "
                           "the last micro-batch's gradient of each optimizer step survives; the rest are discarded")
     assert_every_fix_works(flags, CLASSIC, finding)
-    assert not findings(check(flags, HEAD), "open-instruct.zero2-discarded-gradients")
+    assert not findings_of(check(flags, HEAD), "open-instruct.zero2-discarded-gradients")
 
 
 def test_warm_up_steps_lose_to_a_positive_warmup_ratio() -> None:

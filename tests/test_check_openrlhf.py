@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import translator
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, expect_finding, findings_of
 from tests.test_cli import run
 from translator.checks import CheckReport, Finding, Suggestion
 from translator.sources.files import Source
@@ -61,20 +61,10 @@ def config(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return flags
 
 
-def findings(report: CheckReport, rule: str) -> list[Finding]:
-    return [f for f in report.errors + report.warnings if f.rule == rule]
 
 
 def the_finding(flags: dict[str, Any], version: str, rule: str, severity: str, message: str) -> Finding:
-    report = check(flags, version)
-    found = findings(report, rule)
-    assert len(found) == 1, [f.rule for f in report.errors + report.warnings]
-    finding = found[0]
-    assert finding.severity == severity
-    assert finding.message == message
-    assert finding.suggestions, "every rule suggests at least one fix"
-    assert set(finding.values) == set(finding.keys)
-    return finding
+    return expect_finding(check(flags, version), rule, severity, message)
 
 
 def assert_fixed(flags: dict[str, Any], version: str, rule: str, suggestion: Suggestion) -> None:
@@ -82,7 +72,7 @@ def assert_fixed(flags: dict[str, Any], version: str, rule: str, suggestion: Sug
     fixed = dict(flags)
     fixed.update(suggestion.changes)
     report = check(fixed, version)
-    assert not findings(report, rule), (suggestion, findings(report, rule))
+    assert not findings_of(report, rule), (suggestion, findings_of(report, rule))
     assert not report.errors, [e.message for e in report.errors]
 
 
@@ -140,7 +130,7 @@ def test_group_estimator_with_one_sample_per_prompt() -> None:
 def test_dr_grpo_joined_the_group_assert_in_0_11_0(version: str, asserted: bool) -> None:
     # [§6 row 5] 0.6.0–0.10.4 assert for rloo, reinforce_baseline and group_norm only; dr_grpo from 0.11.0.
     flags = config(DOTTED, algo__advantage__estimator="dr_grpo", rollout__n_samples_per_prompt=1)
-    assert bool(findings(check(flags, version), "openrlhf.group-estimator-needs-samples")) == asserted
+    assert bool(findings_of(check(flags, version), "openrlhf.group-estimator-needs-samples")) == asserted
 
 
 def test_colocate_all_needs_one_vllm_gpu_per_actor_gpu() -> None:
@@ -153,7 +143,7 @@ def test_colocate_all_needs_one_vllm_gpu_per_actor_gpu() -> None:
     assert [s.changes for s in finding.suggestions] == [{"vllm.num_engines": 4}, {"vllm.tensor_parallel_size": 4}]
     assert_every_fix_works(flags, "0.11.2", finding)
     # Async training does not colocate vLLM [§3 resources], so the same sizes pass there.
-    assert not findings(check(config(flags, train__async_enable=True), "0.11.2"), "openrlhf.colocate-all-engine-gpus")
+    assert not findings_of(check(config(flags, train__async_enable=True), "0.11.2"), "openrlhf.colocate-all-engine-gpus")
 
 
 def test_colocated_reference_must_have_the_actors_size() -> None:
@@ -168,7 +158,7 @@ def test_colocated_reference_must_have_the_actors_size() -> None:
     assert finding.suggestions[0].changes == {"ref.num_nodes": 1, "ref.num_gpus_per_node": 4}
     assert_every_fix_works(flags, "0.11.2", finding)
     # Without KL no reference model is created [§5.2], so nothing is asserted.
-    assert not findings(check(config(flags, algo__kl__init_coef=0), "0.11.2"), "openrlhf.colocate-actor-ref-sizes")
+    assert not findings_of(check(config(flags, algo__kl__init_coef=0), "0.11.2"), "openrlhf.colocate-actor-ref-sizes")
 
 
 def test_fewer_experience_batches_than_actor_groups() -> None:
@@ -229,7 +219,7 @@ def test_oversampling_is_not_checked_before_0_10_0() -> None:
     # [§6 row 21] "Added in 0.10.0; not checked in 0.8.1–0.9.x": in 0.9.1–0.9.10 the flag is read by nothing.
     flags = config(FLAT, vllm_generate_batch_size=256)
     report = check(flags, "0.9.10")
-    assert not findings(report, "openrlhf.oversampling-needs-async")
+    assert not findings_of(report, "openrlhf.oversampling-needs-async")
     finding = the_finding(flags, "0.9.10", "openrlhf.generate-batch-ignored", "warning",
                           "--vllm_generate_batch_size 256 is read by nothing in OpenRLHF 0.9.10: each step draws "
                           "--rollout_batch_size 128 prompts")
@@ -286,7 +276,7 @@ def test_deepspeed_tensor_parallel_needs_bf16_before_0_9_2() -> None:
     assert finding.suggestions[0].changes == {"bf16": True}
     assert_every_fix_works(flags, "0.9.1", finding)
     # From 0.9.2 --param_dtype defaults to bf16: no finding.
-    assert not findings(check(flags, "0.9.2"), "openrlhf.tensor-parallel-needs-bf16")
+    assert not findings_of(check(flags, "0.9.2"), "openrlhf.tensor-parallel-needs-bf16")
 
 
 # ------------------------------------------------------------------ warnings
@@ -310,7 +300,7 @@ def test_rollout_not_whole_train_batches_offers_both_ways() -> None:
     # 96 × 8 = 768 samples vs train batch 512 (1.5 steps). Multiples of 32 dividing 768 nearest 512: 384;
     # prompts in steps of 512 / gcd(512, 8) = 64 nearest 96: 64 and 128 tie, the larger first.
     flags = config(DOTTED, rollout__batch_size=96, train__batch_size=512)
-    finding = findings(check(flags, "0.11.2"), "openrlhf.rollout-not-whole-train-batches")[0]
+    finding = findings_of(check(flags, "0.11.2"), "openrlhf.rollout-not-whole-train-batches")[0]
     assert [s.changes for s in finding.suggestions] == [{"train.batch_size": 384}, {"rollout.batch_size": 128}]
     assert_every_fix_works(flags, "0.11.2", finding)
 
@@ -334,7 +324,7 @@ def test_gamma_is_reset_for_group_estimators() -> None:
                           "(--algo.advantage.gamma 0.99 is replaced for group_norm)")
     assert_every_fix_works(flags, "0.11.2", finding)
     # REINFORCE++ discounts with gamma: no finding.
-    assert not findings(check(config(flags, algo__advantage__estimator="reinforce"), "0.11.2"),
+    assert not findings_of(check(config(flags, algo__advantage__estimator="reinforce"), "0.11.2"),
                         "openrlhf.gamma-ignored")
 
 

@@ -14,9 +14,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from tests.conftest import CASES, FIXTURES, Case
+from tests.conftest import CASES, FIXTURES, Case, findings_of
 from translator import check
-from translator.checks import CheckReport, Finding
+from translator.checks import CheckReport
 from translator.cli import main
 from translator.sources.files import Source
 
@@ -59,8 +59,6 @@ def run(settings: dict[str, Any], version: str) -> CheckReport:
     return check(Source(render(settings), "launch.sh"), framework=f"verl@{version}")
 
 
-def findings(report: CheckReport, rule: str) -> list[Finding]:
-    return [f for f in report.errors + report.warnings if f.rule == rule]
 
 
 @dataclass
@@ -205,7 +203,7 @@ VIOLATIONS = [
 def test_violation_is_found_and_each_suggestion_fixes_it(case: Violation) -> None:
     settings = case.settings()
     report = run(settings, case.version)
-    found = findings(report, case.rule)
+    found = findings_of(report, case.rule)
     assert len(found) == 1, (case.why, report.to_dict())
     item = found[0]
     assert item.severity == case.severity
@@ -216,21 +214,21 @@ def test_violation_is_found_and_each_suggestion_fixes_it(case: Violation) -> Non
     assert item.suggestions, "every rule suggests at least one fix"
     for suggestion in item.suggestions:
         fixed = run({**settings, **suggestion.changes}, case.version)
-        assert not findings(fixed, case.rule), (suggestion, fixed.to_dict())
+        assert not findings_of(fixed, case.rule), (suggestion, fixed.to_dict())
         assert not fixed.errors, (suggestion, fixed.to_dict())
 
 
 def test_real_batch_suggestions_keep_the_gpus_and_offer_two_ways() -> None:
     # 250 × 5 % 8: change the prompts (256 also clears the padded last mini-batch) or the group size.
     report = run({**BASE, "data.train_batch_size": 250, f"{ROLLOUT}.n": 5}, "0.9.1")
-    item = findings(report, "verl.real-batch-divisible")[0]
+    item = findings_of(report, "verl.real-batch-divisible")[0]
     assert [s.changes for s in item.suggestions] == [{"data.train_batch_size": 256}, {f"{ROLLOUT}.n": 4}]
     assert "8 GPUs" in item.suggestions[0].text and "250 prompts per step" in item.suggestions[1].text
 
 
 def test_group_size_suggestion_keeps_samples_per_step() -> None:
     # n 1 → 8 with 256 / 8 = 32 prompts and mini 64 / 8 = 8 keeps 256 samples per step and 64 per update.
-    item = findings(run({**BASE, f"{ROLLOUT}.n": 1}, "0.9.1"), "verl.group-size-one")[0]
+    item = findings_of(run({**BASE, f"{ROLLOUT}.n": 1}, "0.9.1"), "verl.group-size-one")[0]
     first = item.suggestions[0]
     assert first.changes == {f"{ROLLOUT}.n": 8, "data.train_batch_size": 32, f"{ACTOR}.ppo_mini_batch_size": 8}
     assert "256 samples per step" in first.text and "64 samples per optimizer step" in first.text
@@ -245,12 +243,12 @@ def test_valid_config_has_no_error_in_any_release(version: str) -> None:
 def test_rules_follow_the_release() -> None:
     # rollout.name defaults to vllm before 0.6; dual-clip and loss_agg_mode do not exist in 0.3.
     assert not run({k: v for k, v in BASE.items() if k != f"{ROLLOUT}.name"}, "0.5.0").errors
-    assert not findings(run({**BASE, f"{ACTOR}.clip_ratio_c": 1.0}, "0.3.0"), "verl.clip-ratio-c")
+    assert not findings_of(run({**BASE, f"{ACTOR}.clip_ratio_c": 1.0}, "0.3.0"), "verl.clip-ratio-c")
     # dynamic batch sizes skip the micro-batch and real-batch checks from 0.6 (§3.1, §8.12)...
     dynamic = {**BASE, "data.train_batch_size": 250, f"{ROLLOUT}.n": 5, f"{ACTOR}.use_dynamic_bsz": True}
-    assert not findings(run(dynamic, "0.9.1"), "verl.real-batch-divisible")
+    assert not findings_of(run(dynamic, "0.9.1"), "verl.real-batch-divisible")
     # ...but not in 0.5, where the assert is unconditional (§3.3).
-    assert findings(run(dynamic, "0.5.0"), "verl.real-batch-divisible")
+    assert findings_of(run(dynamic, "0.5.0"), "verl.real-batch-divisible")
 
 
 VERL_CASES = [c for c in CASES if c.framework == "verl"]

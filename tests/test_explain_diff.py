@@ -6,11 +6,11 @@ import json
 from click.testing import CliRunner
 
 import translator
+from tests.conftest import FIXTURES
+from tests.test_roundtrip import PLAN_A, TRL_A, VERL_A
 from translator.cli import main
 from translator.compare import diff
 from translator.sources.files import Source
-from tests.conftest import FIXTURES
-from tests.test_roundtrip import PLAN_A, TRL_A, VERL_A
 
 HYDRA = FIXTURES / "verl" / "grpo_hydra_config.yaml"
 OPEN_R1 = FIXTURES / "trl" / "openr1_server_zero2_g14" / "launch.sh"

@@ -20,7 +20,7 @@ from translator.checks.findings import (
     Approaches,
     Changes,
     Finding,
-    as_int,
+    SettingsAccess,
     divisors,
     finding,
     near,
@@ -28,7 +28,7 @@ from translator.checks.findings import (
     nearest_multiple,
     suggest,
 )
-from translator.dialects.base import Values, at_least
+from translator.dialects.base import Values
 from translator.dialects.easyr1_tables import (
     ACTOR,
     CRITIC,
@@ -48,7 +48,7 @@ MAX_TRY = "trainer.max_try_make_batch"
 _EXTRA_DEFAULTS: dict[str, Any] = {MNBT: 8192, "algorithm.online_filtering": False, MINI_RBS: None}
 
 
-class View:
+class View(SettingsAccess):
     """EasyR1's settings as one flat mapping (config over the band's dataclass defaults) and what its worker
     derives from them; ``changed`` gives the view of a config with some keys changed."""
 
@@ -61,19 +61,6 @@ class View:
 
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.version)
-
-    def get(self, key: str) -> Any:
-        return self.values.get(key)
-
-    def int(self, key: str) -> int | None:
-        return as_int(self.values.get(key))
-
-    def flag(self, key: str) -> bool:
-        value = self.values.get(key)
-        return value.lower() == "true" if isinstance(value, str) else bool(value)
-
-    def since(self, version: str) -> bool:
-        return at_least(self.version, version)
 
     @property
     def world(self) -> int:

@@ -132,3 +132,26 @@ def near(current: int, ok: Callable[[int], bool], count: int = 3, low: int = 1, 
     """The values nearest to current (ties: the larger) for which ok holds, at most ``count``."""
     values = (v for d in range(1, limit) for v in (current + d, current - d) if v >= low)
     return list(itertools.islice((v for v in values if ok(v)), count))
+
+
+class SettingsAccess:
+    """Typed reads of a flat ``values`` mapping of native settings, for the rule modules' views."""
+
+    values: dict[str, Any]
+    version: str
+
+    def get(self, key: str) -> Any:
+        return self.values.get(key)
+
+    def int(self, key: str) -> int | None:
+        return as_int(self.values.get(key))
+
+    def flag(self, key: str) -> bool:
+        value = self.values.get(key)
+        return value.lower() == "true" if isinstance(value, str) else bool(value)
+
+    def since(self, version: str) -> bool:
+        from translator.dialects.base import at_least
+
+        return at_least(self.version, version)
+

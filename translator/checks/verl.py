@@ -19,7 +19,7 @@ from translator.checks.findings import (
     Approaches,
     Changes,
     Finding,
-    as_int,
+    SettingsAccess,
     divisors,
     finding,
     near,
@@ -53,7 +53,7 @@ _EXTRA_DEFAULTS: dict[str, Any] = {
 LOSS_AGG_MODES = ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm")
 
 
-class View:
+class View(SettingsAccess):
     """verl's settings as one flat mapping (the config's values over the version's defaults), with the
     quantities verl derives from them. ``changed`` gives the view of a config with some keys changed."""
 
@@ -72,19 +72,6 @@ class View:
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.explicit | set(changes), self.version, self.megatron,
                     self.recipe)
-
-    def get(self, key: str) -> Any:
-        return self.values.get(key)
-
-    def int(self, key: str) -> int | None:
-        return as_int(self.values.get(key))
-
-    def flag(self, key: str) -> bool:
-        value = self.values.get(key)
-        return value.lower() == "true" if isinstance(value, str) else bool(value)
-
-    def since(self, version: str) -> bool:
-        return at_least(self.version, version)
 
     @property
     def gpus(self) -> int:
