@@ -79,14 +79,14 @@ class _ValueParser:
         self.skip_space()
         char = self.peek()
         if char == "[":
-            return self.sequence("[", "]")
+            return self.sequence("]")
         if char == "{":
             return self.mapping()
         if char in "'\"":
             return self.quoted()
         return self.scalar(top)
 
-    def sequence(self, open_: str, close: str) -> list[Any]:
+    def sequence(self, close: str) -> list[Any]:
         self.enter()
         self.pos += 1
         items: list[Any] = []
