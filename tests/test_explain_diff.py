@@ -119,3 +119,16 @@ def test_frameworks_lists_every_dialect() -> None:
     assert "completions" in trl_versions["0.15.2"]
     code, text = run("frameworks")
     assert code == 0 and "verl" in text and "0.9.1" in text
+
+
+def test_every_version_of_every_dialect_says_what_changed() -> None:
+    from translator import dialects
+
+    for name in dialects.names():
+        if name == "rlconf":
+            continue
+        dialect = dialects.get(name)
+        assert dialect.versions, dialect.name
+        for version in dialect.versions:
+            text = dialect.changes.get(version, "")
+            assert text.strip(), f"{dialect.name} {version} has no change text"

@@ -36,6 +36,7 @@ from translator.dialects.easyr1_tables import (
     ACTOR,
     ALWAYS,
     AUTO_KEYS,
+    CHANGES,
     CRITIC,
     DEFAULTS,
     DICT_FIELDS,
@@ -98,6 +99,7 @@ class EasyR1Dialect(Dialect):
     name = "easyr1"
     aliases = ("hiyouga/easyr1", "easy-r1")
     versions = VERSIONS
+    changes = CHANGES
     description = "EasyR1 (python3 -m verl.trainer.main config=BASE.yaml key=value ..., or its YAML config)"
 
     def resolve_version(self, version: str | None) -> str:

@@ -17,6 +17,23 @@ FEB = "0.2.0.dev20250223"
 MARCH = "0.2.0.dev20250316"
 VERSIONS = (FEB, MARCH, "0.3.0", "0.3.1", "0.3.2", "0.3.3.dev0")
 
+# What changed in each band that changes what a config means (reference/easyr1.md §1, §2.4, §4, §5; the
+# tables below: RENAMES, KEY_RANGE, DEFAULTS).
+CHANGES = {
+    FEB: "initial schema: trainer.total_episodes, test_freq, offload.param_offload; KL and entropy_coeff under "
+         "worker.actor; adv_estimator gae; micro sizes required",
+    MARCH: "test_freq→val_freq, offload_params/offload_optimizer, lr_warmup_ratio, fsdp.enable_cpu_offload; "
+           "adv_estimator grpo; micro sizes default 4/16",
+    "0.3.0": "KL moved to algorithm.* (use_kl_loss off by default, kl_coef, kl_penalty, disable_kl); "
+             "clip_ratio→clip_ratio_low/high (0.2/0.3)/dual; entropy_coeff gone",
+    "0.3.1": "total_episodes→total_epochs (15); ulysses_size; loss_avg_mode; mini_rollout_batch_size; "
+             "online_filtering; score_function→reward_function",
+    "0.3.2": "dynamic_batching on by default (micro size × padded length = token budget); loss token-weighted "
+             "over all micro-batches and ranks",
+    "0.3.3.dev0": "warmup_style→lr_scheduler_type (constant|cosine); actor.loss_type (gspo/cispo/sapo); LoRA; "
+                  "grpo_passk; reward_type gone",
+}
+
 # The commit each band's schema was read at.
 SNAPSHOTS = {
     FEB: "b3d72a7 (2025-02-23, initial commit)",

@@ -33,6 +33,7 @@ from translator.dialects.base import (
 )
 from translator.dialects.open_instruct_tables import (
     ADVANTAGE_TYPE,
+    CHANGES,
     DEFAULTS,
     EXACT_MINI_BATCHES,
     FIRST_GRPO_GTRL,
@@ -93,6 +94,7 @@ class OpenInstructDialect(Dialect):
     name = NAME
     aliases = ("open_instruct", "allenai/open-instruct")
     versions = VERSIONS
+    changes = CHANGES
     description = ("Open-Instruct (python open_instruct/grpo_fast.py --flags, also behind mason.py or uv run; "
                    "legacy *_vllm_thread_ray_gtrl.py)")
 

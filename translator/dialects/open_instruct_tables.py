@@ -27,6 +27,37 @@ VERSIONS = (
     "2026.08.20",  # HEAD (e6c3044aa): temperature default 1.0 since 2026-06-15
 )
 
+# What changed at each version that changes what a launch line means (reference/open_instruct.md §0-§5,
+# §7, §9; the tables below: PROGRAMS, the key ranges, the defaults and the semantic dates that follow).
+CHANGES = {
+    "2024.11.20": "Tulu 3 PPO (ppo_vllm_thread_ray_gtrl.py): local_rollout_batch_size prompts/GPU, "
+                  "local_mini_batch_size samples/GPU; KL in the reward; warm_up_steps ignored",
+    "2025.01.22": "grpo_vllm_thread_ray_gtrl.py added (GRPO: group-normalised advantages, beta × KL in the loss); "
+                  "vllm_enforce_eager",
+    "2025.03.13": "grpo_fast.py added (U prompts × S samples, packed rows); gtrl: dataset_mixer_list, exact "
+                  "num_mini_batches, GRPO kl3 default, warmup_ratio fix",
+    "2025.06.02": "cliprange → clip_lower/clip_higher; async_steps; advantage_normalization_type; zero-std groups "
+                  "dropped; max_prompt_token_length 256 in gtrl",
+    "2025.10.20": "max_token_length, async_mode and num_evals gone (local_eval_every); inflight_updates, "
+                  "use_vllm_logprobs, TIS ratio cap; last gtrl band",
+    "2025.11.15": "active_sampling and filter_zero_std_samples (default on); deepspeed_offload_*; fill_completions "
+                  "gone; gtrl scripts deleted",
+    "2025.12.01": "kl_estimator kl1..kl4 → 0..3 (kl3 → 2); loss over the accumulation group's tokens on all ranks; "
+                  "loss_denominator; masked_mean_* gone",
+    "2025.12.31": "torch_dtype → dtype; loss_fn (dapo | cispo); allow_world_padding gone (world-aware packing)",
+    "2026.01.26": "v0.1.0: config split into several dataclasses (flag names kept); sequence_parallel_size; "
+                  "max_grad_norm flag (was fixed 1.0); tool flags",
+    "2026.03.01": "v0.2.0: ZeRO-2 keeps every micro-batch's gradient (was only the last); max_steps; "
+                  "reward_aggregator; evolving-rubric rewards",
+    "2026.03.20": "OLMo 3 defaults: async_steps 8, inflight_updates on, centered advantages, clip_higher 0.272, "
+                  "TIS cap 2.0; grpo.py",
+    "2026.04.02": "OLMo-core config classes: warm_up_steps gone, wandb_project_name → wandb_project, seed 42; "
+                  "gradient_accumulation_steps parsed but ignored",
+    "2026.06.11": "v0.3.0: rho correction (use_rho_correction, on) replaces the TIS ratio cap; cp_degree; "
+                  "eval_response_length",
+    "2026.08.20": "temperature default 1.0 (was 0.7); results older than async_steps dropped and resampled",
+}
+
 # Release tags and names people use → the dated version.
 VERSION_ALIASES = {
     "v0.1.0": "2026.01.26", "0.1.0": "2026.01.26", "v0.2.0": "2026.03.01", "0.2.0": "2026.03.01",

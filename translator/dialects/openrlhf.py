@@ -31,6 +31,7 @@ from translator.dialects.base import (
 from translator.dialects.openrlhf_tables import (
     ALL_DOTTED,
     ALL_FLAT,
+    CHANGES,
     COMMON,
     DEFAULTS,
     DOTTED_SINCE,
@@ -146,6 +147,7 @@ class OpenRlhfDialect(Dialect):
     name = "openrlhf"
     aliases = ("openrlhf/openrlhf",)
     versions = VERSIONS
+    changes = CHANGES
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
 
     # ---------------------------------------------------------------- detection

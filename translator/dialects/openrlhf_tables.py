@@ -14,6 +14,51 @@ VERSIONS = (
     "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9", "0.9.10",
     "0.10.0", "0.10.1", "0.10.2", "0.10.3", "0.10.4", "0.11.0", "0.11.1", "0.11.2",
 )
+
+# What changed in each release that changes what a launch line means (reference/openrlhf.md §2, §4, §5, §12; the
+# tables below: FLAT_TO_DOTTED, KEY_RANGE, VALUE_RENAMES, DEFAULTS and the *_SINCE constants).
+CHANGES = {
+    "0.8.0": "flat flags; prompt_max_len + generate_max_len (1024 each); micro sizes 8 rollout / 4 train; "
+             "value_clip 0.2; eval_steps -1 = once per episode",
+    "0.8.1": "vllm_generate_batch_size (the prompt-dataloader batch); dynamic_filtering + reward range; "
+             "eval_steps -1 = never",
+    "0.8.3": "eps_clip_low_high (asymmetric clip); value_clip default 0.5; entropy_loss_coef default None "
+             "(entropy not computed)",
+    "0.8.4": "no config-relevant change",
+    "0.8.5": "lr_scheduler flag (was hard-coded cosine_with_min_lr); rloo advantages no longer whitened over "
+             "the batch",
+    "0.8.6": "use_dynamic_batch with train/rollout_max_tokens_per_gpu (16192 tokens); dual_clip",
+    "0.8.7": "overlong_buffer_len / overlong_penalty_factor (DAPO overlong penalty)",
+    "0.8.8": "policy_loss_type (ppo | gspo)",
+    "0.8.9": "enable_vllm_is_correction / vllm_is_truncated_threshold (train/rollout importance-sampling "
+             "correction)",
+    "0.8.10": "--flash_attn → --attn_implementation (default flash_attention_2)",
+    "0.8.11": "no config-relevant change",
+    "0.9.0": "no config-relevant change",
+    "0.9.1": "async_queue_size; use_icepop; vllm_generate_batch_size read by nothing (ignored)",
+    "0.9.2": "--bf16 → --param_dtype (bf16 | fp16); stop_properly_penalty_coef",
+    "0.9.3": "vllm_is_correction_type (tis | icepop | seq-mask-tis) replaces use_icepop",
+    "0.9.4": "no config-relevant change",
+    "0.9.5": "last rollout of an episode may be partial (batch-1 prompt loader) instead of dropped",
+    "0.9.6": "no config-relevant change",
+    "0.9.7": "partial_rollout (needs async_train)",
+    "0.9.8": "prompt_max_len + generate_max_len → max_len (2048, prompt+response) + max_new_tokens; dynamic "
+             "filtering refills each dropped group",
+    "0.9.9": "best_metric_key (best checkpoint kept apart from rotation)",
+    "0.9.10": "dataloader_num_workers",
+    "0.10.0": "micro_rollout/micro_train_batch_size default 1 (was 8/4); VLM flags; vllm_generate_batch_size "
+              "= prompts per vLLM call (oversampling)",
+    "0.10.1": "no config-relevant change",
+    "0.10.2": "every flag renamed to dotted names (--rollout.batch_size ...), no aliases; per-model optimizer flags; "
+              "ptx_coef removed",
+    "0.10.3": "token-mean loss counts tokens over all data-parallel ranks per micro-batch",
+    "0.10.4": "token-mean loss over the whole optimizer step (all accumulation micro-batches × ranks)",
+    "0.11.0": "dr_grpo also requires n_samples_per_prompt > 1",
+    "0.11.1": "algo.kl.unbiased_gradient",
+    "0.11.2": "is_correction_enable/type → is_correction_level/mode/gating; actor.loss_agg_mode; flash_reinforce "
+              "estimator",
+}
+
 DOTTED_SINCE = "0.10.2"  # commit ed62d0e2: every flag renamed, no aliases (a wrong-scheme flag is an argparse error)
 LAST_FLAT = "0.10.1"
 ENTRY_MODULE = "openrlhf.cli.train_ppo_ray"
