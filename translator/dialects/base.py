@@ -47,10 +47,6 @@ class Dialect:
     def default_version(self) -> str:
         return self.versions[-1]
 
-    def sniff(self, source: Source) -> bool:
-        """Whether the source looks like this framework's config."""
-        raise NotImplementedError
-
     def read(self, source: Source, options: ReadOptions) -> Reading:
         raise NotImplementedError
 

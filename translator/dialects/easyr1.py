@@ -56,7 +56,6 @@ from translator.dialects.easyr1_tables import (
     VALUES,
     VERSIONS,
 )
-from translator.dialects.sniff import matches
 from translator.dialects.writing import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
@@ -111,9 +110,6 @@ class EasyR1Dialect(Dialect):
         return super().resolve_version(version)
 
     # ---------------------------------------------------------------- detection
-    def sniff(self, source: Source) -> bool:
-        return matches(self.name, source.text, source.suffix)
-
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()

@@ -57,7 +57,6 @@ from translator.dialects.open_instruct_tables import (
     ZERO2_FIX,
     ZERO_STD_FILTER,
 )
-from translator.dialects.sniff import matches
 from translator.dialects.writing import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
@@ -99,9 +98,6 @@ class OpenInstructDialect(Dialect):
                    "legacy *_vllm_thread_ray_gtrl.py)")
 
     # ---------------------------------------------------------------- detection
-    def sniff(self, source: Source) -> bool:
-        return matches(self.name, source.text, source.suffix)
-
     def resolve_version(self, version: str | None) -> str:
         """A dated version ``YYYY.MM.DD`` (or ``YYYY-MM-DD``), a tag (``v0.3.0``) or a name (``head``,
         ``classic``, ``tulu3``); a date between two listed versions means the older one."""

@@ -59,7 +59,6 @@ from translator.dialects.openrlhf_tables import (
     VALUE_RENAMES,
     VERSIONS,
 )
-from translator.dialects.sniff import matches
 from translator.dialects.writing import plan_summary
 from translator.errors import ConfigError
 from translator.notes import NoteList
@@ -151,9 +150,6 @@ class OpenRlhfDialect(Dialect):
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
 
     # ---------------------------------------------------------------- detection
-    def sniff(self, source: Source) -> bool:
-        return matches(self.name, source.text, source.suffix)
-
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()

@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 from translator.dialects.base import Dialect, Reading, ReadOptions
-from translator.dialects.sniff import matches
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, Extra, RunSpec, exact, field_names, to_json_number
@@ -26,9 +25,6 @@ class RlconfDialect(Dialect):
     aliases = ("plan", "canonical")
     versions = ("1",)
     description = "rlconf's canonical model (explain --format toml|json), a neutral spec of a run"
-
-    def sniff(self, source: Source) -> bool:
-        return matches(self.name, source.text, source.suffix)
 
     def read(self, source: Source, options: ReadOptions) -> Reading:
         data = _parse(source)

@@ -28,7 +28,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
-from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS, matches
+from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS
 from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS,
     CHANGES,
@@ -72,9 +72,6 @@ class TrlDialect(Dialect):
     changes = CHANGES
     stops_at_first_limit = False
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
-
-    def sniff(self, source: Source) -> bool:
-        return matches(self.name, source.text, source.suffix)
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

@@ -23,7 +23,6 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
-from translator.dialects.sniff import matches
 from translator.dialects.verl_tables import (
     ACTOR,
     ADVANTAGE_NORMALISATION,
@@ -85,9 +84,6 @@ class VerlDialect(Dialect):
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
 
     # ---------------------------------------------------------------- detection
-    def sniff(self, source: Source) -> bool:
-        return matches(self.name, source.text, source.suffix)
-
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()
