@@ -121,7 +121,12 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
     else:
         dialect, version = dialects.detect(source), None
     reading = dialect.read(source, ReadOptions(version=version, env=dict(env or {}), num_processes=num_processes))
-    return Explanation(reading.spec, list(reading.notes), source.name, reading.native)
+    notes = list(reading.notes)
+    if reading.native is not None:  # the native keys against the framework version's own schema
+        from translator.native_schemas import validate_reading
+
+        notes.extend(validate_reading(reading, source.text))  # raises ConfigError for a rejected value type
+    return Explanation(reading.spec, notes, source.name, reading.native)
 
 
 def explain(path_or_text: str | PathLike[str] | Source, framework: str | None = None,

@@ -213,6 +213,7 @@ class TrlDialect(Dialect):
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
         writer = _Writer(spec, version, notes)
         recipe, world, nodes, server_gpus = writer.recipe()
+        recipe = _accepted_keys(recipe, version, notes)
         header = [f"# TRL {version} GRPO recipe written by rlconf from a {spec.framework} {spec.version or ''} config.",
                   "# per_device_train_batch_size counts completions per process per micro-step"
                   if at_least(version, "0.15.2") else
@@ -247,6 +248,35 @@ class TrlDialect(Dialect):
             "accelerate.yaml": yaml.safe_dump(accelerate, sort_keys=True),
             "launch.sh": "\n".join(launch) + "\n",
         }
+
+
+_RENAMED = {"torch_dtype": "dtype"}  # ModelConfig renamed it (transformers' own rename)
+
+
+def _accepted_keys(recipe: dict[str, Any], version: str, notes: NoteList) -> dict[str, Any]:
+    """The recipe without the keys TRL ``version``'s parser lacks (its native schema; TrlParser >= 0.19 would
+    reject them, <= 0.18 drop them silently), renaming the ones it renamed."""
+    from translator.native_schemas import lacks
+
+    out: dict[str, Any] = {}
+    dropped = []
+    for key, value in recipe.items():
+        since, until = KEY_RANGE.get(key, (None, None))
+        if since and at_least(version, since) and not (until and newer_than(version, until)):
+            out[key] = value  # rlconf's own table says this version has it
+        elif not lacks("trl", version, key):
+            out[key] = value
+        elif _RENAMED.get(key) and not lacks("trl", version, _RENAMED[key]) and _RENAMED[key] not in recipe:
+            out[_RENAMED[key]] = value
+            notes.info("keys.renamed", f"{key} is {_RENAMED[key]} in TRL {version}", source_keys=[key],
+                       target_keys=[_RENAMED[key]])
+        else:
+            dropped.append(key)
+    if dropped:
+        notes.warning("keys.not-in-version", f"TRL {version} has no {', '.join(dropped)} (its parser "
+                      + ("rejects" if at_least(version, "0.19.1") else "silently drops")
+                      + " unknown recipe keys); not written", source_keys=dropped)
+    return out
 
 
 def defaults_for(version: str) -> dict[str, Any]:
@@ -561,6 +591,20 @@ class _Interpreter:
         s.asynchrony.max_steps_ahead = 0
 
 
+# TrainingArguments fields of transformers 4.56.2 that 5.10.4 no longer has (read from both wheels; the oracle test
+# tests/test_oracle_trl.py found overwrite_output_dir carried into trl 1.16.0 recipes). TRL's requirements name
+# transformers 5 from 0.28.0 on; its TrlParser rejects a recipe key no dataclass declares.
+TRANSFORMERS_5_FROM = "0.28.0"
+GONE_IN_TRANSFORMERS_5 = frozenset({
+    "adafactor", "fp16_backend", "fp16_opt_level", "fsdp_min_num_params", "fsdp_transformer_layer_cls_to_wrap",
+    "group_by_length", "half_precision_backend", "include_inputs_for_metrics", "include_tokens_per_second",
+    "jit_mode_eval", "mp_parameters", "no_cuda", "overwrite_output_dir", "past_index", "per_gpu_eval_batch_size",
+    "per_gpu_train_batch_size", "push_to_hub_model_id", "push_to_hub_organization", "push_to_hub_token", "ray_scope",
+    "save_safetensors", "torchdynamo", "tpu_metrics_debug", "tpu_num_cores", "use_ipex", "use_legacy_prediction_loop",
+    "use_mps_device",
+})
+
+
 class _Writer:
     """Canonical model → a TRL recipe for one version, choosing batch knobs that keep the plan."""
 
@@ -609,9 +653,17 @@ class _Writer:
             recipe["vllm_device"] = "auto"
             server_gpus = 0  # in-process on GPU number `world`
         foreign = [e for e in s.extras if e.framework != "trl"]
+        gone = []
         for extra in s.extras:
             if extra.framework == "trl":
-                recipe.setdefault(extra.key, extra.value)
+                if extra.key in GONE_IN_TRANSFORMERS_5 and at_least(version, TRANSFORMERS_5_FROM):
+                    gone.append(extra.key)
+                else:
+                    recipe.setdefault(extra.key, extra.value)
+        if gone:
+            notes.warning("keys.not-in-version", f"transformers 5's TrainingArguments has no {', '.join(gone)}, so "
+                          f"TrlParser rejects a trl {version} recipe with it (trl ≥ {TRANSFORMERS_5_FROM} runs on "
+                          "transformers 5); not written", source_keys=gone)
         if foreign:
             notes.info("keys.not-translated", f"{len(foreign)} {foreign[0].framework} key(s) with no TRL counterpart "
                        "are not written: " + ", ".join(e.key for e in foreign[:12])

@@ -192,10 +192,15 @@ class VerlDialect(Dialect):
         return version
 
     def _account(self, values: Values, native: NativeVerl, version: str, spec: RunSpec, notes: NoteList) -> None:
+        from translator.native_schemas import schema_for
+
+        # Where the version's own key schema exists, it judges unknown keys (translator/native_schemas.py);
+        # rlconf's short list of keys only catches typos for the versions without one.
+        own_list = schema_for(self.name, version) is None
         for key, value in values.unused().items():
             appended = key in native.appended
             spec.extras.append(Extra(self.name, ("+" if appended else "") + key, value))
-            if key not in KNOWN_KEYS and not appended:
+            if own_list and key not in KNOWN_KEYS and not appended:
                 guess = closest_key(key, KNOWN_KEYS)
                 if guess and guess != key:
                     notes.warning("keys.unknown", f"'{key}' is not a verl {version} key; did you mean '{guess}'?",
@@ -596,7 +601,7 @@ class _Writer:
         self.out: dict[str, Any] = {}
 
     def overrides(self) -> tuple[dict[str, Any], bool]:
-        megatron = self.topology()
+        megatron = self.megatron = self.topology()
         self.batch()
         self.algorithm()
         self.critic()
@@ -831,6 +836,8 @@ class _Writer:
                                    f"verl (constant or cosine); '{schedule}' is written",
                                    target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
             key = "lr_scheduler_type" if at_least(version, "0.6.1") else "warmup_style"
+            if self.megatron and at_least(version, "0.4.1"):
+                key = "lr_decay_style"  # the Megatron optimizer's name for it (optim/megatron.yaml)
             out[f"{ACTOR}.optim.{key}"] = schedule
         if o.warmup_steps is not None:
             steps = o.warmup_steps
@@ -870,13 +877,36 @@ class _Writer:
                                f"generation {s.asynchrony.max_steps_ahead} steps ahead of the policy is not written; "
                                "verl.trainer.main_ppo runs synchronously")
 
+    def moved(self, extra: Extra) -> Extra:
+        """A verl key of an older release under the name this release gives it (a section verl moved)."""
+        for old, new, since in MOVED_SECTIONS:
+            if extra.framework == "verl" and extra.key.startswith(old) and at_least(self.version, since):
+                self.notes.info("keys.renamed", f"{extra.key} is {new}{extra.key[len(old):]} in verl {self.version}",
+                                source_keys=[extra.key], target_keys=[new + extra.key[len(old):]])
+                return Extra(extra.framework, new + extra.key[len(old):], extra.value)
+        return extra
+
     def extras(self) -> None:
-        foreign = []
-        for extra in self.spec.extras:
-            if extra.framework == "verl":
+        from translator.native_schemas import lacks
+
+        foreign, appended = [], []
+        for extra in map(self.moved, self.spec.extras):
+            if extra.framework != "verl":
+                foreign.append(extra)
+            elif extra.key.startswith("+") or extra.key in KNOWN_KEYS or extra.key in self.out \
+                    or not lacks("verl", self.version, extra.key):
                 self.out.setdefault(extra.key, extra.value)
             else:
-                foreign.append(extra)
+                # Carried from another version or entry (a recipe's keys): this config lacks it, and Hydra
+                # rejects a plain override of an absent key; '+' appends it.
+                self.out.setdefault("+" + extra.key, extra.value)
+                appended.append(extra.key)
+        if appended:
+            self.notes.warning("keys.not-in-version",
+                               f"verl {self.version}'s config has no {', '.join(appended[:8])}"
+                               + (" …" if len(appended) > 8 else "") + "; written as '+key=value' (Hydra appends "
+                               "it; verl may ignore it)", source_keys=appended,
+                               target_keys=["+" + k for k in appended])
         if foreign:
             self.notes.info("keys.not-translated",
                             f"{len(foreign)} {foreign[0].framework} key(s) with no verl counterpart are not written: "
@@ -884,4 +914,8 @@ class _Writer:
                             source_keys=[e.key for e in foreign])
 
 
+# (old prefix, new prefix, first release with the new one): the old path under '+' composes, but the dataclass
+# built from the section rejects it (0.9.1: HFModelConfig "unexpected keyword argument 'fsdp_config'"; found by
+# tests/test_oracle_verl.py; the 0.7.1 and 0.8.0 wheels' critic/dp_critic.yaml show the move).
+MOVED_SECTIONS = (("critic.model.fsdp_config.", "critic.fsdp.", "0.8.0"),)
 AR_MODEL = "actor_rollout_ref.model"

@@ -1,0 +1,263 @@
+"""Native schemas (schemas/native, made by scripts/gen_schemas.py) and the validation of native keys against them."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+
+import translator
+from tests.conftest import CASES, ROOT, case_id, read_back
+from translator import dialects, native_schemas
+from translator.dialects.base import Reading, ReadOptions
+from translator.dialects.trl_tables import OPEN_R1_KEYS
+from translator.errors import ConfigError
+from translator.notes import NoteList
+from translator.sources.files import Source, read_source
+
+NATIVE = ROOT / "schemas" / "native"
+PACKAGED = ROOT / "translator" / "schema_data"
+REQUIRED = [("trl", "0.14.0"), ("trl", "0.18.0"), ("trl", "1.16.0"), ("verl", "0.4.1"), ("verl", "0.7.1"),
+            ("verl", "0.9.1"), ("openrlhf", "0.10.1"), ("openrlhf", "0.11.2"), ("easyr1", "0.3.3.dev0"),
+            ("open-instruct", "2026.08.20")]
+
+
+def schema(framework: str, version: str) -> dict:
+    return json.loads((NATIVE / f"{framework}-{version}.schema.json").read_text())
+
+
+# ---------------------------------------------------------------------------- the committed schemas
+@pytest.mark.parametrize(("framework", "version"), REQUIRED, ids=lambda x: x)
+def test_schema_is_committed_with_its_source(framework: str, version: str) -> None:
+    doc = schema(framework, version)
+    jsonschema.Draft202012Validator.check_schema(doc)
+    assert (doc["x-framework"], doc["x-version"], doc["type"]) == (framework, version, "object")
+    assert len(doc["properties"]) > 100
+    assert doc["additionalProperties"] is (doc["x-unknown-keys"] != "rejected")
+    sources = doc["x-source"]
+    assert sources and "scripts/gen_schemas.py" in doc["$comment"]
+    first = sources[0]
+    if first["kind"] == "wheel":
+        assert first["file"].startswith(framework.replace("-", "_") + f"-{version}-") and first["file"].endswith(".whl")
+        assert re.fullmatch(r"[0-9a-f]{64}", first["sha256"])
+        assert first["file"] in doc["$comment"]
+    else:
+        assert first["kind"] == "repository" and re.fullmatch(r"[0-9a-f]{40}", first["commit"])
+        assert first["repository"] in ("hiyouga/EasyR1", "allenai/open-instruct")
+        assert re.fullmatch(r"[0-9a-f]{64}", first["files_sha256"]) and first["read"]
+    # The copy the package reads at run time is the same file.
+    assert (PACKAGED / f"{framework}-{version}.schema.json").read_bytes() == \
+        (NATIVE / f"{framework}-{version}.schema.json").read_bytes()
+
+
+@pytest.mark.parametrize("version", ["0.14.0", "0.18.0", "1.16.0"])
+def test_trl_schemas_hold_transformers_and_open_r1_keys(version: str) -> None:
+    doc = schema("trl", version)
+    files = [s.get("file", "") for s in doc["x-source"]]
+    assert any(f.startswith("transformers-") for f in files)  # TrainingArguments
+    assert any(s.get("name") == "OPEN_R1_KEYS" for s in doc["x-source"])  # said so in the schema
+    assert OPEN_R1_KEYS <= set(doc["properties"])
+    for key in ("num_generations", "learning_rate", "per_device_train_batch_size", "model_name_or_path",
+                "dataset_name", "reward_funcs"):
+        assert key in doc["properties"], key
+    assert doc["x-unknown-keys"] == ("rejected" if version == "1.16.0" else "dropped")
+
+
+def test_schema_types_map_the_annotations() -> None:
+    trl = schema("trl", "0.18.0")["properties"]
+    assert trl["num_generations"] == {"type": ["integer", "null"], "default": 8}
+    assert trl["learning_rate"]["type"] == "number" and trl["bf16"]["type"] == "boolean"
+    assert trl["torch_dtype"]["enum"][:4] == ["auto", "bfloat16", "float16", "float32"]
+    assert trl["model_init_kwargs"]["type"][:2] == ["object", "string"]
+    orl = schema("openrlhf", "0.11.2")["properties"]
+    assert orl["rollout.batch_size"]["type"] == "integer" and orl["actor.optim"]["enum"] == ["adam", "muon"]
+    assert orl["actor.eps_clip_low_high"]["items"] == {"type": "number"}  # nargs=2, type=float
+    assert orl["actor.muon.no_nesterov"]["type"] == "boolean"  # unrolled from `for prefix in (...)`
+    assert "eps_clip_low_high" in schema("openrlhf", "0.10.1")["properties"]  # flat flags
+    verl = schema("verl", "0.9.1")
+    assert verl["properties"]["data.train_batch_size"] == {"type": "number", "default": 1024}
+    assert "actor_rollout_ref.actor.megatron.tensor_model_parallel_size" in verl["properties"]
+    assert not any(k.endswith("._target_") for k in verl["properties"])
+    easyr1 = schema("easyr1", "0.3.3.dev0")["properties"]
+    assert easyr1["worker.actor.global_batch_size"]["type"] == "integer"
+    assert easyr1["worker.actor.optim.betas"]["type"] == "array"
+    oi = schema("open-instruct", "2026.08.20")["properties"]
+    assert oi["kl_estimator"] == {"type": "integer", "enum": [0, 1, 2, 3], "default": 2}
+
+
+def test_nearest_schema_at_or_below_the_version() -> None:
+    assert native_schemas.schema_for("verl", "0.8.0")["x-version"] == "0.7.1"
+    assert native_schemas.schema_for("trl", "0.22.2")["x-version"] == "0.18.0"
+    assert native_schemas.schema_for("openrlhf", "0.11.2")["x-version"] == "0.11.2"
+    assert native_schemas.schema_for("verl", "0.3.0") is None
+    assert native_schemas.schema_for("easyr1", "0.3.2") is None
+    assert native_schemas.validate("verl", "0.3.0", {"no.such.key": "x"}) == []  # no schema → no validation
+
+
+# ---------------------------------------------------------------------------- validation
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_every_fixture_still_explains(case) -> None:
+    kwargs = case.load_kwargs()
+    translator.load(case.path, **kwargs)  # validated on load: a rejected value type would raise ConfigError
+    source = read_source(str(case.path))
+    dialect, version = (dialects.parse_framework(kwargs["framework"]) if kwargs["framework"]
+                        else (dialects.detect(source), None))
+    reading = dialect.read(source, ReadOptions(version=version, env=kwargs["env"],
+                                               num_processes=kwargs["num_processes"]))
+    added = native_schemas.validate_reading(reading, source.text)
+    # Only warnings, and only true ones: keys the parser of that TRL version does not have.
+    assert all(n.severity == "warning" for n in added)
+    assert {k for n in added for k in n.source_keys} <= {"torch_dtype", "dataset_configs"}, case.name
+
+
+TYPOS = [
+    ("verl", "0.9.1", "critic.optim.weight_decy", "critic.optim.weight_decay"),
+    ("verl", "0.4.1", "actor_rollout_ref.rollout.gpu_memory_utilisation",
+     "actor_rollout_ref.rollout.gpu_memory_utilization"),
+    ("trl", "0.18.0", "logging_step", "logging_steps"),
+    ("trl", "1.16.0", "torch_dtype", "dtype"),  # renamed: the last word still points at it
+    ("openrlhf", "0.11.2", "rollout.temprature", "rollout.temperature"),
+    ("openrlhf", "0.10.1", "micro_train_batch_sze", "micro_train_batch_size"),
+    ("easyr1", "0.3.3.dev0", "worker.rollout.temprature", "worker.rollout.temperature"),
+    ("open-instruct", "2026.08.20", "num_samples_per_prompt_rolout", "num_samples_per_prompt_rollout"),
+]
+
+
+@pytest.mark.parametrize(("framework", "version", "typo", "meant"), TYPOS, ids=lambda x: str(x))
+def test_a_typo_gets_the_closest_key(framework: str, version: str, typo: str, meant: str) -> None:
+    notes = native_schemas.validate(framework, version, {typo: 1})
+    assert [(n.code, n.severity, n.source_keys, n.target_keys) for n in notes] == [
+        ("keys.unknown", "warning", [typo], [meant])]
+    assert meant in notes[0].message
+
+
+def test_a_typo_the_reader_does_not_know_is_noted_on_load() -> None:
+    script = ("python3 -m verl.trainer.main_ppo data.train_batch_size=256 actor_rollout_ref.rollout.n=4 "
+              "critic.optim.weight_decy=0.1 +my.own.key=1\n")
+    notes = translator.load(Source(script, "run.sh")).notes
+    unknown = [n for n in notes if n.code == "keys.unknown"]
+    assert [(n.source_keys, n.target_keys) for n in unknown] == [(["critic.optim.weight_decy"],
+                                                                  ["critic.optim.weight_decay"])]
+
+
+def test_reader_notes_are_not_repeated() -> None:
+    recipe = "model_name_or_path: m\nnum_generations: 8\nper_device_train_batch_size: 8\nlogging_step: 5\n"
+    notes = translator.load(Source(recipe, "recipe.yaml"), framework="trl@0.18.0").notes
+    assert len([n for n in notes if n.code == "keys.unknown" and n.source_keys == ["logging_step"]]) == 1
+
+
+WRONG_TYPES = [
+    ("trl", "recipe.yaml", "model_name_or_path: m\nnum_generations: [8]\nper_device_train_batch_size: 8\n",
+     "num_generations"),
+    ("trl", "recipe.yaml", "model_name_or_path: m\nnum_generations: 8\nlogging_steps: [10]\n", "logging_steps"),
+    ("trl", "recipe.yaml", "model_name_or_path: m\nnum_generations: 8\nbf16: maybe\n", "bf16"),
+    ("verl", "run.sh", "python3 -m verl.trainer.main_ppo data.train_batch_size=abc\n", "data.train_batch_size"),
+    ("verl", "run.sh", "python3 -m verl.trainer.main_ppo data.train_batch_size=64 trainer.save_freq=abc\n",
+     "trainer.save_freq"),
+    ("openrlhf", "run.sh", ("python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 1 --rollout.batch_size 128 "
+     "--train.batch_size 1024 --rollout.n_samples_per_prompt 8 --ckpt.save_steps abc\n"), "--ckpt.save_steps"),
+    ("easyr1", "run.sh", ("python3 -m verl.trainer.main data.rollout_batch_size=128 worker.rollout.n=5 "
+     "trainer.save_freq=abc\n"), "trainer.save_freq"),
+    ("easyr1", "run.sh", ("python3 -m verl.trainer.main data.rollout_batch_size=128 worker.rollout.n=5 "
+     "data.max_prompt_length=null\n"), "data.max_prompt_length"),  # OmegaConf: not Optional
+    ("open-instruct", "run.sh", ("python open_instruct/grpo_fast.py --num_unique_prompts_rollout 64 "
+     "--num_samples_per_prompt_rollout 8 --save_freq abc\n"), "--save_freq"),
+]
+
+
+@pytest.mark.parametrize(("framework", "name", "text", "key"), WRONG_TYPES, ids=lambda x: str(x)[:40])
+def test_a_wrong_type_is_an_error_naming_the_key(framework: str, name: str, text: str, key: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        translator.load(Source(text, name), framework=framework, num_processes=8)
+    assert raised.value.key == key
+    assert key in str(raised.value)
+
+
+def test_values_the_framework_converts_pass() -> None:
+    # TrlParser/argparse convert strings; ints pass for floats; HfArgumentParser reads yes/no as booleans.
+    trl = {"learning_rate": "1e-6", "num_train_epochs": 1, "bf16": "true", "num_generations": "8",
+           "report_to": "wandb", "beta": 0, "max_steps": 10.0, "scale_rewards": True, "env": {"A": "1"}}
+    assert native_schemas.validate("trl", "1.16.0", trl) == []
+    orl = {"rollout.batch_size": "128", "actor.eps_clip_low_high": ["0.2", "0.28"], "actor.adam.lr": "5e-7",
+           "vllm.enforce_eager": True, "actor.optim": "muon"}
+    assert native_schemas.validate("openrlhf", "0.11.2", orl) == []
+    verl = {"trainer.logger": "console", "data.train_files": ["a.parquet", "b.parquet"],  # Hydra is untyped
+            "actor_rollout_ref.actor.optim.lr": 1e-6, "trainer.val_before_train": "False",
+            "actor_rollout_ref.model.override_config.attn_implementation": "eager",  # under a mapping
+            "trainer.total_training_steps": "${oc.env:STEPS}"}  # unresolved interpolation
+    assert native_schemas.validate("verl", "0.9.1", verl) == []
+    easyr1 = {"worker.actor.optim.lr": "1e-6", "worker.actor.optim.betas": [0.9, 0.99],
+              "worker.rollout.val_override_config.temperature": 0.6, "data.mini_rollout_batch_size": None}
+    assert native_schemas.validate("easyr1", "0.3.3.dev0", easyr1) == []
+    oi = {"kl_estimator": "2", "async_steps": "4", "load_ref_policy": False, "dataset_mixer_list": ["a", "1.0"]}
+    assert native_schemas.validate("open-instruct", "2026.08.20", oi) == []
+
+
+def test_a_value_outside_the_choices_is_a_warning() -> None:
+    notes = native_schemas.validate("openrlhf", "0.11.2", {"actor.optim": "sgd"})
+    assert [(n.code, n.severity, n.source_keys) for n in notes] == [("keys.invalid-value", "warning",
+                                                                     ["actor.optim"])]
+
+
+def test_verl_appended_keys_are_exempt() -> None:
+    script = ("python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4 "
+              "+trainer.my_thing=abc ++actor_rollout_ref.model.override_config.foo=1\n")
+    notes = translator.load(Source(script, "run.sh")).notes
+    assert not [n for n in notes if n.code == "keys.unknown"]
+
+
+def test_between_two_schemas_a_key_of_the_newer_one_is_accepted() -> None:
+    # verl 0.8.0 is read with 0.7.1's schema; a key 0.9.1 has may be one 0.8.0 added.
+    newer_only = next(k for k in schema("verl", "0.9.1")["properties"] if k not in schema("verl", "0.7.1")["properties"]
+                      and k.startswith("trainer."))
+    assert native_schemas.validate("verl", "0.8.0", {newer_only: None}) == []
+    # trl 0.22.2 made scale_rewards a string: 0.18.0's boolean does not make it an error.
+    assert native_schemas.validate("trl", "0.22.2", {"scale_rewards": "group"}) == []
+    with pytest.raises(ConfigError):  # wrong under both neighbours
+        native_schemas.validate("trl", "0.22.2", {"scale_rewards": [1]})
+    with pytest.raises(ConfigError):  # 0.18.0 itself: string_to_bool('group') fails
+        native_schemas.validate("trl", "0.18.0", {"scale_rewards": "group"})
+
+
+def test_the_common_path_does_not_import_jsonschema() -> None:
+    code = ("import sys, translator; translator.explain(sys.argv[1]); "
+            "print('jsonschema' in sys.modules, 'translator.native_schemas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "fixtures/verl/v09_fetch_granularity_sp2.sh")],
+                         capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
+    assert out == ["False", "True"]
+
+
+def test_the_schemas_are_package_data() -> None:
+    text = (ROOT / "pyproject.toml").read_text()
+    assert re.search(r'\[tool\.setuptools\.package-data\]\s*(#.*\n)?\s*translator = \["schema_data/\*\.json"\]', text)
+    assert native_schemas.SCHEMA_DIR.endswith("schema_data") and native_schemas.available()["verl"]
+
+
+# ---------------------------------------------------------------------------- writers
+def _targets() -> list[tuple[str, str]]:
+    targets = []
+    for framework in ("verl", "trl", "openrlhf", "easyr1", "open-instruct"):
+        versions = {dialects.get(framework).default_version} | {v for f, v in REQUIRED if f == framework}
+        targets += [(framework, v) for v in sorted(versions)]
+    return targets
+
+
+TRANSLATABLE = [c for c in CASES if not c.path.name.startswith("recipe_only_no_world_size")]
+
+
+@pytest.mark.parametrize("case", TRANSLATABLE, ids=case_id)
+def test_every_writer_output_validates_against_the_target_schema(case) -> None:
+    source = translator.load(case.path, **case.load_kwargs())
+    if source.spec.plan.samples_per_prompt is None or source.spec.plan.data_parallel_size is None:
+        pytest.skip("no batch plan to translate")
+    for framework, version in _targets():
+        translation = translator.translate(source, f"{framework}@{version}")
+        written = read_back(translation)
+        reading = dialects.get(framework).read(written, ReadOptions(version=version))
+        assert native_schemas.schema_for(framework, version)["x-version"] == version
+        # The schema's own view (the reader's notes not taken into account): no unknown key, no error.
+        notes = native_schemas.validate_reading(Reading(reading.spec, NoteList(), reading.native), written.text)
+        assert [n.message for n in notes] == [], f"{case.name} → {framework}@{version}"

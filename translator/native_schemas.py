@@ -1,0 +1,408 @@
+"""Native keys checked against the framework's own schema (``schema_data/``, made by scripts/gen_schemas.py
+from the released source of each framework version; ``schemas/native/`` in the repository holds the same files).
+
+:func:`validate` takes the schema of the nearest known version at or below the config's (none: nothing is
+checked). A key the schema lacks gets a ``keys.unknown`` warning naming the closest valid key — unless a newer
+schema of the same framework has it (the config's version lies between two schemas, and the key may be one
+that version added). A value of a type the framework itself rejects is a ConfigError naming the key; values
+the framework converts pass ("1e-6" for a float, 8 for a float, "true" for a boolean, one word for a list).
+A value outside a declared set of choices is a ``keys.invalid-value`` warning.
+
+Cost: the common path reads the schema's JSON once per process and compares key names and coercible types;
+``jsonschema`` (about 100 ms to import) is imported only when a value is found wrong, to word the finding.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from translator.dialects.base import closest_key, version_key
+from translator.errors import ConfigError
+from translator.notes import Note, NoteList
+
+if TYPE_CHECKING:
+    from translator.dialects.base import Reading
+
+SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema_data")
+_NAME = re.compile(r"^(?P<framework>.+?)-(?P<version>\d[\w.]*)\.schema\.json$")
+
+LABELS = {"verl": "verl", "trl": "TRL", "openrlhf": "OpenRLHF", "easyr1": "EasyR1", "open-instruct": "Open-Instruct"}
+FLAG_STYLE = {"openrlhf", "open-instruct"}  # keys shown as --flag
+# What each framework does with a key its parser does not know (the schema's x-unknown-keys says the same).
+UNKNOWN_TREATMENT = {
+    "verl": "Hydra rejects an override of a key the config lacks",
+    "trl": "TrlParser rejects unknown recipe keys since 0.19, and drops them silently before",
+    "openrlhf": "train_ppo_ray's argparse stops with 'unrecognized arguments'",
+    "easyr1": "its structured config rejects unknown keys",
+    "open-instruct": "HfArgumentParser rejects unknown flags",
+}
+# verl's YAML is untyped: only number and boolean defaults say enough to call a value wrong.
+_VERL_CHECKED = frozenset({"number", "integer", "boolean", "null"})
+# verl's DAPO recipe entry (recipe.dapo.main_dapo) composes recipe/dapo/config/dapo_trainer.yaml, which is not
+# in the verl wheel: the keys it adds to the core config.
+VERL_DAPO_KEYS = frozenset({"data.gen_batch_size", "reward_model.reward_manager"})
+VERL_DAPO_PREFIXES = ("reward_model.overlong_buffer.", "algorithm.filter_groups.")
+_TRUE_WORDS = frozenset({"true", "yes", "y", "t", "on", "1"})
+_FALSE_WORDS = frozenset({"false", "no", "n", "f", "off", "0"})
+_FAIL = object()
+
+_available: dict[str, list[tuple[tuple[int, ...], str, str]]] | None = None
+_loaded: dict[str, _Schema] = {}
+_chosen: dict[tuple[str, str | None], tuple[str | None, list[str], bool]] = {}
+
+
+class _Schema:
+    """One schema file, indexed for the fast path."""
+
+    def __init__(self, path: str) -> None:
+        with open(path, encoding="utf-8") as handle:
+            self.document: dict[str, Any] = json.load(handle)
+        self.framework: str = self.document["x-framework"]
+        self.version: str = self.document["x-version"]
+        self.properties: dict[str, dict[str, Any]] = self.document["properties"]
+        self._open: frozenset[str] | None = None  # keys whose value is a mapping (built on the first miss)
+
+    def knows(self, key: str) -> bool:
+        """Whether the key is a property, or a dotted sub-key of one whose value is a mapping."""
+        if key in self.properties:
+            return True
+        if self._open is None:
+            self._open = frozenset(k for k, p in self.properties.items() if "object" in _types(p))
+        parts = key.split(".")
+        return any(".".join(parts[:i]) in self._open for i in range(1, len(parts)))
+
+    def property(self, key: str) -> dict[str, Any] | None:
+        return self.properties.get(key)
+
+
+def available() -> dict[str, list[tuple[tuple[int, ...], str, str]]]:
+    """Framework → [(version key, version, path)], oldest first, of the shipped schemas."""
+    global _available
+    if _available is None:
+        found: dict[str, list[tuple[tuple[int, ...], str, str]]] = {}
+        names = os.listdir(SCHEMA_DIR) if os.path.isdir(SCHEMA_DIR) else []
+        for name in names:
+            match = _NAME.match(name)
+            key = version_key(match.group("version")) if match else None
+            if match and key is not None:
+                found.setdefault(match.group("framework"), []).append(
+                    (key, match.group("version"), os.path.join(SCHEMA_DIR, name)))
+        _available = {fw: sorted(entries) for fw, entries in found.items()}
+    return _available
+
+
+def _load(path: str) -> _Schema:
+    if path not in _loaded:
+        _loaded[path] = _Schema(path)
+    return _loaded[path]
+
+
+def _choose(framework: str, version: str | None) -> tuple[_Schema | None, list[str], bool]:
+    """The schema of the nearest known version at or below ``version`` (None: there is none), the paths of the
+    newer ones, loaded only when needed (for keys a version between two schemas may have added), and whether
+    the schema is that very version's."""
+    if (framework, version) not in _chosen:
+        entries = available().get(framework, [])
+        wanted = version_key(version) if version else None
+        older = [e for e in entries if wanted is not None and e[0] <= wanted]
+        exact = bool(older) and older[-1][0] == wanted
+        _chosen[(framework, version)] = (older[-1][2] if older else None,
+                                         [] if exact else [e[2] for e in entries if wanted and e[0] > wanted], exact)
+    path, newer, exact = _chosen[(framework, version)]
+    return (_load(path) if path else None), newer, exact
+
+
+def schemas_for(framework: str, version: str | None) -> list[_Schema]:
+    """The schema :func:`validate` uses for ``framework`` ``version``, then the newer ones (empty: none)."""
+    schema, newer, _ = _choose(framework, version)
+    return [schema, *(_load(p) for p in newer)] if schema else []
+
+
+def schema_for(framework: str, version: str | None) -> dict[str, Any] | None:
+    """The JSON Schema document used for ``framework`` at ``version`` (None: no validation)."""
+    found = schemas_for(framework, version)
+    return found[0].document if found else None
+
+
+def lacks(framework: str, version: str, key: str) -> bool:
+    """Whether ``framework`` ``version``'s parser surely lacks ``key``: no schema of it at or around that version
+    declares it (False when there is no schema to tell). Writers use it to keep their output loadable."""
+    schema, newer, exact = _choose(framework, version)
+    if schema is None or schema.knows(key) or any(_load(p).knows(key) for p in newer):
+        return False
+    if exact:
+        return True
+    return not any(_load(path).knows(key) for _, _, path in available().get(framework, []))
+
+
+# ---------------------------------------------------------------------------- the check
+def validate(framework: str, version: str | None, values: Mapping[str, Any], *, exempt: Iterable[str] = (),
+             noted: Iterable[tuple[str, str]] = (), origins: Mapping[str, str] | None = None,
+             source_name: str = "", added: Iterable[str] = ()) -> list[Note]:
+    """Notes for the native ``values`` (native key → value as the config set it) of ``framework`` ``version``.
+
+    Raises ConfigError for the first value of a type the framework rejects. ``exempt`` keys are not checked
+    (verl's '+key' appends); ``noted`` holds the (code, key) pairs of the warnings and errors a reader already
+    made: those are not repeated, and a key a reader already warned about is not made an error. ``added``
+    keys come from a file the framework merges without checking keys (a verl YAML config): only a likely
+    typo among them is noted.
+    """
+    schema, newer_paths, exact = _choose(framework, version)
+    notes = NoteList()
+    if schema is None:
+        return notes
+
+    def newer() -> Iterator[_Schema]:
+        return (_load(path) for path in newer_paths)
+
+    skip = set(exempt)
+    lenient = set(added)
+    already = set(noted)
+    reported = {key for _, key in already}
+    wrong: list[tuple[str, list[dict[str, Any]]]] = []
+    for key, value in values.items():
+        if key in skip:
+            continue
+        prop = schema.property(key)
+        if prop is None and not schema.knows(key):
+            later = next((s for s in newer() if s.knows(key)), None)
+            if later is None:
+                if not any(code.startswith("keys.unknown") and k == key for code, k in already):
+                    _unknown(schema, key, version, exact, notes, key in lenient)
+                continue
+            prop = later.property(key)
+        if prop is None or key in reported or _fits(value, prop, framework):
+            continue
+        props = [prop]
+        if not exact:  # a version between two schemas: its type may be the newer neighbour's
+            alternative = next((p for p in (s.property(key) for s in newer()) if p), None)
+            if alternative is not None and alternative is not prop:
+                if _fits(value, alternative, framework):
+                    continue
+                props.append(alternative)
+        wrong.append((key, props))
+    if wrong:
+        _report(schema, framework, values, wrong, notes, already, origins or {}, source_name)
+    return notes
+
+
+def _fits(value: Any, prop: Mapping[str, Any], framework: str) -> bool:
+    return _coerce(value, prop, framework) is not _FAIL and _enum_ok(value, prop)
+
+
+def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
+    """:func:`validate` for what a dialect read: native names as the framework spells them, verl's '+key'
+    appends exempt, notes the reader already made not repeated."""
+    native = reading.native
+    spec = reading.spec
+    if native is None or not spec.version:
+        return []
+    framework = spec.framework
+    if framework == "open-instruct" and any(n.code == "version.program-missing" for n in reading.notes):
+        return []  # a script read at a version its program does not exist in: the schema is another program's
+    values: dict[str, Any] = dict(native.values)
+    origins = dict(native.origins)
+    exempt: set[str] = set()
+    if framework == "openrlhf":
+        from translator.dialects.openrlhf import spelled
+
+        written = getattr(native, "written", {})
+        values, origins = {}, {}
+        for key, value in native.values.items():
+            name = spelled(key, spec.version) or written.get(key, key)
+            values[name] = value
+            origins[name] = native.origins.get(key, "")
+    elif framework == "verl":
+        exempt = {m.group(1) for m in re.finditer(r"(?<![\w+])\+\+?([A-Za-z_][\w.@/-]*)=", source_text)}
+        exempt |= {e.key.lstrip("+") for e in spec.extras if e.key.startswith("+")}
+        if "main_dapo" in source_text:  # the DAPO recipe's own config adds keys the core schema lacks
+            exempt |= {k for k in values if k in VERL_DAPO_KEYS or k.startswith(VERL_DAPO_PREFIXES)}
+    noted = [(n.code, key) for n in reading.notes if n.severity != "info" for key in n.source_keys]
+    added = [k for k in values if framework == "verl" and not origins.get(k, ":").rpartition(":")[2].isdigit()]
+    return validate(framework, spec.version, values, exempt=exempt, noted=noted, origins=origins,
+                    source_name=native.source_name, added=added)
+
+
+def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes: NoteList,
+             added: bool = False) -> None:
+    """A key no schema of the framework has. Between two schemas (``exact`` false) or for a key a config file
+    may add (``added``), only a likely typo is reported: the key may be one the version in between has, or
+    one a recipe reads."""
+    framework = schema.framework
+    dash = "--" if framework in FLAG_STYLE else ""
+    guess = closest_key(key, schema.properties)
+    if guess is None:  # a renamed key keeps its last word: torch_dtype → dtype
+        endings = [p for p in schema.properties if key.endswith("_" + p.rpartition(".")[2])
+                   and p.rpartition(".")[0] == key.rpartition(".")[0]]
+        guess = endings[0] if len(endings) == 1 else None
+    if (added or not exact) and guess is None:
+        return
+    where = f"{LABELS.get(framework, framework)} {version}"
+    if not exact:
+        where += f" (nor of the schemas of {', '.join(v for _, v, _ in available().get(framework, []))})"
+    hint = f"; did you mean '{dash}{guess}'?" if guess else ""
+    what = "flag" if framework in FLAG_STYLE else "key"
+    treatment = ("a YAML config may add keys, but verl reads only its own" if added else
+                 UNKNOWN_TREATMENT.get(framework, "unknown keys are rejected"))
+    if framework == "verl" and not added and not guess:
+        treatment += f"; '+{key}=...' appends a key of your own"
+    if framework == "trl" and version:
+        treatment = ("TrlParser rejects unknown recipe keys since 0.19" if version_key(version) >= (0, 19)
+                     else "TrlParser ≤ 0.18 drops unknown recipe keys silently")
+    notes.warning("keys.unknown", f"'{dash}{key}' is not a {what} of {where}{hint} ({treatment})",
+                  source_keys=[key], target_keys=[guess] if guess else [])
+
+
+def _report(schema: _Schema, framework: str, values: Mapping[str, Any],
+            wrong: list[tuple[str, list[dict[str, Any]]]], notes: NoteList, already: set[tuple[str, str]],
+            origins: Mapping[str, str], source_name: str) -> None:
+    """Word what the fast path found with jsonschema, on the values as the framework would convert them (the
+    first property: the chosen schema's; a second is the newer neighbour's, which rejects the value too)."""
+    from jsonschema import Draft202012Validator
+
+    label = f"{LABELS.get(framework, framework)} {schema.version}"
+    dash = "--" if framework in FLAG_STYLE else ""
+    for key, props in wrong:
+        value = values[key]
+        prop = props[0]
+        converted = _coerce(value, prop, framework)
+        instance = value if converted is _FAIL else converted
+        errors = sorted(Draft202012Validator(prop).iter_errors(instance), key=lambda e: list(e.path))
+        if not errors:
+            continue
+        error = errors[0]
+        if error.validator == "enum":
+            if ("keys.invalid-value", key) not in already:
+                choices = ", ".join(str(c) for c in error.validator_value if c is not None)
+                notes.warning("keys.invalid-value", f"{dash}{key} {value!r} is not one of the choices {label} "
+                              f"accepts ({choices})", source_keys=[key])
+            continue
+        expected = _expected(prop)
+        where = origins.get(key, source_name) or source_name
+        file, _, line = where.rpartition(":")
+        if not file or not line.isdigit():
+            file, line = where, ""
+        why = (f"{label}'s default is {prop['default']!r} and verl computes with it: {error.message}"
+               if framework == "verl" and "default" in prop else f"{label} rejects it: {error.message}")
+        raise ConfigError(f"{dash}{key} must be {expected}, got {value!r} ({why})",
+                          file=file or None, line=int(line) if line else None, key=f"{dash}{key}",
+                          hint=f"set {dash}{key} to {expected}")
+
+
+def _expected(prop: dict[str, Any]) -> str:
+    words = {"integer": "a whole number", "number": "a number", "boolean": "true or false", "string": "a string",
+             "array": "a list", "object": "a mapping", "null": "null"}
+    kinds = [words[t] for t in _types(prop) if t in words]
+    if "items" in prop and "array" in _types(prop):
+        inner = _expected(prop["items"])
+        kinds = [f"a list of {inner.removeprefix('a ').removeprefix('an ')}s" if k == "a list" else k for k in kinds]
+    return " or ".join(kinds) or "a valid value"
+
+
+def _types(prop: Mapping[str, Any]) -> list[str]:
+    kind = prop.get("type")
+    if kind is None:
+        return []
+    return [kind] if isinstance(kind, str) else list(kind)
+
+
+def _enum_ok(value: Any, prop: Mapping[str, Any]) -> bool:
+    if "enum" in prop:
+        return _in_enum(value, prop)
+    items = prop.get("items")
+    if items and "enum" in items and isinstance(value, (list, tuple)):
+        return all(_in_enum(v, items) for v in value)
+    return True
+
+
+def _in_enum(value: Any, prop: Mapping[str, Any]) -> bool:
+    choices = prop["enum"]
+    if value is None:
+        return True
+    if isinstance(value, list):
+        return all(_in_enum(v, prop) for v in value)
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    return any(value == c or text == (str(c).lower() if isinstance(c, bool) else str(c)) for c in choices)
+
+
+def _coerce(value: Any, prop: Mapping[str, Any], framework: str) -> Any:
+    """``value`` as the framework converts it for this property, or _FAIL when it would reject it."""
+    types = _types(prop)
+    if not types:
+        return value
+    if framework == "verl" and not set(types) <= _VERL_CHECKED:
+        return value  # untyped YAML: lists for strings, strings for lists are all accepted
+    if isinstance(value, str) and "${" in value:
+        return value  # an interpolation left unresolved: its value is unknown
+    if value is None:
+        if "null" in types or framework != "easyr1":
+            return None  # OmegaConf (EasyR1) rejects null for a field that is not Optional; the others pass it
+        return _FAIL
+    for kind in types:
+        converted = _convert(value, kind, prop, framework)
+        if converted is not _FAIL:
+            return converted
+    return _FAIL
+
+
+def _convert(value: Any, kind: str, prop: Mapping[str, Any], framework: str) -> Any:
+    if kind == "integer":
+        if isinstance(value, bool):
+            return _FAIL
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float):
+            return int(value) if value.is_integer() else _FAIL
+        if isinstance(value, str):
+            number = _number(value)
+            return int(number) if isinstance(number, float) and number.is_integer() else _FAIL
+        return _FAIL
+    if kind == "number":
+        if isinstance(value, bool):
+            return _FAIL
+        if isinstance(value, (int, float)):
+            return value
+        if isinstance(value, str):
+            number = _number(value)  # argparse's float() also takes 'inf' and 'nan'
+            return _FAIL if number is None else number
+        return _FAIL
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in _TRUE_WORDS | _FALSE_WORDS:
+            return value.strip().lower() in _TRUE_WORDS
+        return _FAIL
+    if kind == "string":
+        return str(value) if isinstance(value, (str, int, float, bool)) else _FAIL
+    if kind == "array":
+        items = value if isinstance(value, (list, tuple)) else [value] if isinstance(value, (str, int, float, bool)) \
+            else None
+        if items is None:
+            return _FAIL
+        inner = prop.get("items")
+        if not inner:
+            return list(items)
+        out = []
+        for item in items:
+            converted = _coerce(item, inner, framework)
+            if converted is _FAIL:
+                return _FAIL
+            out.append(converted)
+        return out
+    if kind == "object":
+        return value if isinstance(value, dict) else _FAIL
+    if kind == "null":
+        return None if value is None else _FAIL
+    return value
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.strip().replace("_", ""))
+    except ValueError:
+        return None
