@@ -555,7 +555,9 @@ def test_detected_and_aliased() -> None:
 LOSSY_FIRST_LEG = {
     # verl runs ceil(400 / 128) = 4 mini-batches per epoch (× 2 epochs = 8); OpenRLHF floors to 3 per epoch
     # (each rank's 100 samples = 12 micro-batches of 8, 4 per optimizer step) → 6.
-    ("ds_tp_rounding_v0910", "verl"): {"optimizer_steps_per_step"},
+    # ... and verl's Megatron validate_config needs DP 4 × micro to divide the 400 samples per step: micro 8 → 4
+    # (grad accumulation 128 / 4 / 4 = 8).
+    ("ds_tp_rounding_v0910", "verl"): {"optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps"},
     # TRL needs micro × 4 processes to divide both 128 and 400 samples: micro 4, GAS 8; TRL then counts
     # 400 / 128 = 3.125 updates per epoch (6.25), where OpenRLHF's drop_last floor gives 6.
     ("ds_tp_rounding_v0910", "trl"): {"optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps"},
@@ -572,6 +574,9 @@ LOSSY_FIRST_LEG = {
 }
 # Fields still different after the whole round trip (the rest come back).
 LOSSY_ROUND_TRIP = {
+    # Back in OpenRLHF with micro 4: each rank's 100 samples are 25 micro-batches, 8 per update → 3.125 per
+    # epoch (the partial window carries over), 6.25 per step instead of 12 // 4 = 3 per epoch (6).
+    ("ds_tp_rounding_v0910", "verl"): {"micro_batch_per_device", "grad_accum_steps", "optimizer_steps_per_step"},
     ("ds_tp_rounding_v0910", "trl"): {"optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps"},
     ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},

@@ -165,8 +165,15 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
     written = Source(files[main], main, None, files)
-    target = dialect.read(written, ReadOptions(version=version)).spec
+    reading = dialect.read(written, ReadOptions(version=version))
+    target = reading.spec
     _compare(explanation.spec, target, notes)
+    # The target framework's own rules, run on what was written: a rejection is never silent.
+    report = check(Explanation(target, [], main, reading.native))
+    for finding in report.errors:
+        fix = f"; nearest fix: {finding.suggestions[0].changes}" if finding.suggestions else ""
+        notes.warning("target.rejected", f"{dialect.name} {version} would reject the written config "
+                      f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
     return Translation(explanation, dialect.name, version, files, target, list(notes))
 
 

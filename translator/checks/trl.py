@@ -18,7 +18,7 @@ from typing import Any
 
 from translator.checks.findings import Finding, Suggestion, divisors
 from translator.dialects.base import Values, at_least, closest_key, fmt
-from translator.dialects.trl_tables import DEFAULTS, KEY_RANGE, OPEN_R1_KEYS, OTHER_KNOWN_KEYS
+from translator.dialects.trl_tables import DEFAULTS, KEY_RANGE, OPEN_R1_KEYS, OTHER_KNOWN_KEYS, RENAMED
 from translator.plan import RunSpec
 
 WORLD = "num_processes"  # pseudo-key: the training world size, set on the launch line, never read from a recipe
@@ -348,7 +348,7 @@ def unknown_fixes(run: Run, unknown: list[str]) -> list[Suggestion]:
         why += f"; remove {', '.join(others)}" if others else ""
         candidates += [Suggestion({**others, **moved}, why)] if world else []
     names = known_names(run.version)
-    renames = {k: g for k in others if (g := closest_key(k, names))
+    renames = {k: g for k in others if (g := RENAMED.get(k) or closest_key(k, names))
                and (g not in run.values or _from_cli(run, k) and not _from_cli(run, g))}  # a flag overrides the recipe
     if renames:
         candidates.append(Suggestion({**others, **{g: run.values[k] for k, g in renames.items()}, **moved},
@@ -534,8 +534,9 @@ def eval_batch_divisible(run: Run) -> Finding | None:
 
 
 def liger_two_sided(run: Run) -> Finding | None:
-    """delta (two-sided clipping) is not in the Liger GRPO loss (0.18+; driven by use_liger_kernel from 0.26)."""
-    if not run.since("0.18.0") or run.number("delta") is None:
+    """delta (two-sided clipping) is not in the Liger GRPO loss (0.18+; driven by use_liger_kernel from 0.26).
+    The check is in the 1.0.0 wheel and gone by 1.8.0 (the releases between were not read)."""
+    if not run.since("0.18.0") or run.since("1.8.0") or run.number("delta") is None:
         return None
     switches = ["use_liger_loss"] if not run.since("0.26.0") else \
         ["use_liger_loss", "use_liger_kernel"] if not run.since("0.28.0") else ["use_liger_kernel"]

@@ -284,6 +284,13 @@ class OpenRlhfDialect(Dialect):
         return {"launch.sh": "\n".join(lines) + "\n"}
 
 
+def _reward_model(reward: Any) -> bool:
+    """Whether the source's reward is one OpenRLHF loads as a reward model (a model id or directory): not a URL, a
+    Python file (EasyR1's 'file.py:function' included) or a bare registry name such as EasyR1's 'math' (found by
+    tests/test_oracle_openrlhf.py: these were written as --reward.model_name_or_path)."""
+    return isinstance(reward, str) and "/" in reward and ".py" not in reward and not reward.startswith("http")
+
+
 def _missing_flag_text(name: str, version: str) -> str:
     since, until = KEY_RANGE.get(name, (None, None))
     if since and not at_least(version, since):
@@ -958,6 +965,16 @@ class _Writer:
         self.extras()
         for key, value in fallback.items():
             self.out.setdefault(key, value)
+        if not any(self.out.get(k) for k in ("reward.remote_url", "reward.model_name_or_path",
+                                              "train.agent_func_path")):
+            # train_ppo_ray has no default reward; its start-up checks reject --eval.dataset (and dynamic
+            # filtering) without a remote one (found by tests/test_oracle_openrlhf.py).
+            model, remote = (spelled(k, self.version) for k in ("reward.model_name_or_path", "reward.remote_url"))
+            self.notes.warning("references.reward-missing",
+                               f"no reward is written (the source's reward has no OpenRLHF form): add --{model} or "
+                               f"--{remote} (a URL or a .py file) to the launch line; train_ppo_ray's start-up "
+                               "checks reject an eval dataset or dynamic filtering without a remote reward",
+                               target_keys=["reward.remote_url", "reward.model_name_or_path"])
         return self.spell()
 
     def has(self, internal: str) -> bool:
@@ -1022,8 +1039,7 @@ class _Writer:
         # (colocation requires equal sizes), unless the source's own flags say otherwise (extras).
         a, reward = self.spec.algorithm, self.spec.references.reward
         groups = {"ref": a.kl_placement not in (None, "none") and bool(a.kl_coef),
-                  "critic": a.advantage_estimator == "gae",
-                  "reward": isinstance(reward, str) and not reward.endswith(".py") and not reward.startswith("http")}
+                  "critic": a.advantage_estimator == "gae", "reward": _reward_model(reward)}
         for model, used in groups.items():
             if used:
                 self.out_defaults[f"{model}.num_nodes"] = nodes
@@ -1307,13 +1323,14 @@ class _Writer:
         if isinstance(reward, str) and (reward.endswith(".py") or reward.startswith("http") or "," in reward
                                         and reward.split(",")[0].startswith("http")):
             self.put("reward.remote_url", reward)
-        elif isinstance(reward, str) and reward:
+        elif _reward_model(reward):
             self.put("reward.model_name_or_path", reward)
         elif reward:
             notes.warning("references.not-expressible",
-                          f"reward functions {reward} are named in the source framework's registry; OpenRLHF needs "
-                          "a reward model (reward.model_name_or_path) or a remote reward (reward.remote_url: a URL "
-                          "or a .py file)", target_keys=["reward.remote_url"])
+                          f"reward {reward} is a {s.framework} reward function (a name in its registry, or a Python "
+                          "function with its own signature); OpenRLHF needs a reward model "
+                          "(reward.model_name_or_path) or a remote reward (reward.remote_url: a URL or a .py file "
+                          "defining reward_func)", target_keys=["reward.remote_url"])
         ahead = s.asynchrony.max_steps_ahead
         if ahead or getattr(self, "async_needed", False):
             self.put("train.async_enable", True)

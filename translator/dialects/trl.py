@@ -155,7 +155,15 @@ class TrlDialect(Dialect):
             self._merge_recipe(native, load_yaml_mapping(recipe_source), recipe_source.name)
         else:
             notes.warning("input.no-recipe", "the launch line names no --config recipe; only its flags are read")
+        known = _known_fields()
         for key, value in flags.items():
+            if key not in known:
+                # HfArgumentParser is an argparse parser with allow_abbrev: a unique prefix names its field.
+                longer = [k for k in known if k.startswith(key)]
+                if len(longer) == 1:
+                    notes.info("keys.abbreviated", f"--{key} is read as --{longer[0]} (argparse accepts a unique "
+                               "prefix of an option)", source_keys=[key], target_keys=longer)
+                    key = longer[0]
             native.values[key] = value
             native.origins[key] = origin
 
@@ -192,7 +200,7 @@ class TrlDialect(Dialect):
         return version
 
     def _account(self, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
-        known = set(DEFAULTS) | set(KEY_RANGE) | OPEN_R1_KEYS | OTHER_KNOWN_KEYS
+        known = _known_fields()
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
             if key not in known:
@@ -277,6 +285,11 @@ def _accepted_keys(recipe: dict[str, Any], version: str, notes: NoteList) -> dic
                       + ("rejects" if at_least(version, "0.19.1") else "silently drops")
                       + " unknown recipe keys); not written", source_keys=dropped)
     return out
+
+
+def _known_fields() -> frozenset[str]:
+    """The names of every TRL / transformers / Open-R1 argument rlconf knows (any release)."""
+    return frozenset(DEFAULTS) | frozenset(KEY_RANGE) | OPEN_R1_KEYS | OTHER_KNOWN_KEYS
 
 
 def defaults_for(version: str) -> dict[str, Any]:

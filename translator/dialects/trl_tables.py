@@ -92,7 +92,13 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "use_bias_correction_kl": ("0.26.0", None),
     "multi_objective_aggregation": ("0.27.0", None),
     "entropy_coef": ("1.10.0", None),
+    # ModelConfig: torch_dtype until 0.27 (0.26 has both), dtype from 0.26 (read from the wheels).
+    "torch_dtype": ("0.14.0", "0.27.0"),
+    "dtype": ("0.26.0", None),
 }
+
+# Keys a later release renamed: old name → new name.
+RENAMED = {"torch_dtype": "dtype"}
 
 # Open-R1's own script and trainer arguments (src/open_r1/configs.py): not TRL fields.
 OPEN_R1_KEYS = frozenset({

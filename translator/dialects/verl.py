@@ -695,7 +695,7 @@ class _Writer:
         self.put(f"{ACTOR}.ppo_epochs", plan.epochs_per_step)
         budget = self.spec.token_budget
         if plan.micro_batch_per_device is not None:
-            micro = int(plan.micro_batch_per_device)
+            micro = self.valid_micro(int(plan.micro_batch_per_device))
             out[f"{ACTOR}.use_dynamic_bsz"] = False
             out[f"{ACTOR}.ppo_micro_batch_size_per_gpu"] = micro
             logprob = self.spec.generation.logprob_micro_batch_per_device or micro
@@ -733,6 +733,27 @@ class _Writer:
             else:
                 notes.warning("generation.not-expressible", f"group filtering is not in verl {self.version}'s "
                               "main_ppo (it is in the DAPO recipe)", source_keys=["generation.filter_groups"])
+
+    def valid_micro(self, micro: int) -> int:
+        """The largest micro-batch ≤ the source's that verl accepts: it divides each rank's share of a
+        mini-batch and, with Megatron, validate_config's minimal batch DP × micro divides the step's samples."""
+        plan, out = self.spec.plan, self.out
+        dp = plan.data_parallel_size or 1
+        samples = int(out.get("data.train_batch_size", 0) * out[f"{ROLLOUT}.n"])
+        local_mini = out.get(f"{ACTOR}.ppo_mini_batch_size", 0) * out[f"{ROLLOUT}.n"] // dp
+        megatron = "model_engine" in out or f"{ACTOR}.megatron.tensor_model_parallel_size" in out
+
+        def accepted(m: int) -> bool:
+            return (not local_mini or local_mini % m == 0) and (not megatron or not samples or samples % (dp * m) == 0)
+
+        chosen = next((m for m in range(micro, 0, -1) if accepted(m)), micro)
+        if chosen != micro:
+            self.notes.warning("batch.micro-changed",
+                               f"verl needs a micro-batch that divides each rank's {local_mini}-sample mini-batch"
+                               + (f" and, with Megatron, DP {dp} × micro dividing the {samples} samples per step"
+                                  if megatron else "") + f": ppo_micro_batch_size_per_gpu {chosen}, not {micro}",
+                               target_keys=[f"{ACTOR}.ppo_micro_batch_size_per_gpu"])
+        return chosen
 
     def algorithm(self) -> None:
         a, notes, out, version = self.spec.algorithm, self.notes, self.out, self.version
