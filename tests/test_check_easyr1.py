@@ -63,8 +63,6 @@ def run(settings: dict[str, Any], version: str) -> CheckReport:
     return check(Source(render(settings), "launch.sh"), framework=f"easyr1@{version}")
 
 
-
-
 @dataclass
 class Violation:
     name: str

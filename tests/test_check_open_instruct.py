@@ -59,8 +59,6 @@ def check(flags: dict[str, Any], version: str) -> CheckReport:
                             framework=f"open-instruct@{version}")
 
 
-
-
 def the_finding(flags: dict[str, Any], version: str, rule: str, severity: str, message: str) -> Finding:
     return expect_finding(check(flags, version), rule, severity, message)
 

@@ -59,8 +59,6 @@ def run(settings: dict[str, Any], version: str) -> CheckReport:
     return check(Source(render(settings), "launch.sh"), framework=f"verl@{version}")
 
 
-
-
 @dataclass
 class Violation:
     name: str

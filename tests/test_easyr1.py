@@ -386,8 +386,6 @@ LOSSY_FIRST_LEG = {
 LOSSY_ROUND_TRIP = dict(LOSSY_FIRST_LEG)
 
 
-
-
 @pytest.mark.parametrize("other", ["verl", "trl"])
 @pytest.mark.parametrize("case", EASYR1_CASES, ids=case_id)
 def test_round_trip_easyr1_other_easyr1(case: Case, other: str) -> None:

@@ -477,8 +477,6 @@ LOSSY_ROUND_TRIP: dict[str, dict[str, set[str]]] = {
 }
 
 
-
-
 @pytest.mark.parametrize("other", ["verl", "trl"])
 @pytest.mark.parametrize("case", OI_CASES, ids=case_id)
 def test_round_trip_through_verl_and_trl(case: Case, other: str) -> None:

@@ -586,8 +586,6 @@ LOSSY_ROUND_TRIP = {
 OPENRLHF_CASES = [c for c in CASES if c.framework == "openrlhf"]
 
 
-
-
 @pytest.mark.parametrize("other", ["verl", "trl"])
 @pytest.mark.parametrize("case", OPENRLHF_CASES, ids=case_id)
 def test_round_trip_through_verl_and_trl(case: Case, other: str) -> None:

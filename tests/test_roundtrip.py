@@ -39,9 +39,6 @@ LOSSY_ROUND_TRIP = {
 NEEDS_WORLD_SIZE = {"trl/recipe_only_no_world_size"}
 
 
-
-
-
 @pytest.mark.parametrize("case", [c for c in CASES if c.framework in OTHER and case_id(c) not in NEEDS_WORLD_SIZE],
                          ids=case_id)
 def test_round_trip_through_the_other_framework(case: Case) -> None:

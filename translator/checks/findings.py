@@ -154,4 +154,3 @@ class SettingsAccess:
         from translator.dialects.base import at_least
 
         return at_least(self.version, version)
-

@@ -39,7 +39,6 @@ EXTRA_DEFAULTS: dict[str, list[tuple[str, Any]]] = {
 }
 
 
-
 @dataclass(frozen=True)
 class Run:
     """What the rules read: the keys the config sets, the version's defaults, and W (None when not stated)."""

@@ -109,7 +109,6 @@ class EasyR1Dialect(Dialect):
                 return prefixed[0]
         return super().resolve_version(version)
 
-    # ---------------------------------------------------------------- detection
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()

@@ -97,7 +97,6 @@ class OpenInstructDialect(Dialect):
     description = ("Open-Instruct (python open_instruct/grpo_fast.py --flags, also behind mason.py or uv run; "
                    "legacy *_vllm_thread_ray_gtrl.py)")
 
-    # ---------------------------------------------------------------- detection
     def resolve_version(self, version: str | None) -> str:
         """A dated version ``YYYY.MM.DD`` (or ``YYYY-MM-DD``), a tag (``v0.3.0``) or a name (``head``,
         ``classic``, ``tulu3``); a date between two listed versions means the older one."""

@@ -149,7 +149,6 @@ class OpenRlhfDialect(Dialect):
     changes = CHANGES
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
 
-    # ---------------------------------------------------------------- detection
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()

@@ -83,7 +83,6 @@ class VerlDialect(Dialect):
     changes = CHANGES
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
 
-    # ---------------------------------------------------------------- detection
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()
