@@ -61,8 +61,6 @@ def config(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return flags
 
 
-
-
 def the_finding(flags: dict[str, Any], version: str, rule: str, severity: str, message: str) -> Finding:
     return expect_finding(check(flags, version), rule, severity, message)
 
@@ -258,11 +256,13 @@ def test_partial_rollout_needs_async(version: str, message: str) -> None:
 
 
 def test_no_vllm_engine_cannot_roll_out() -> None:
-    # [§8 rule 5, §6 row 13] no --vllm.num_engines: with packing the assert "Only support `--packing_samples`
-    # with vLLM." stops the run; OpenRLHF has no other generator.
+    # [§8 rule 5, §6 row 13] no --vllm.num_engines: with packing, the assert `args.vllm.num_engines > 0` compares
+    # the flag's default None with 0, and Python's TypeError stops the run before the assert's own message
+    # (train_ppo_ray.py 0.8.0–0.11.2; tests/test_oracle_openrlhf.py runs it). OpenRLHF has no other generator.
     flags = config(DOTTED, vllm__num_engines=None, ds__packing_samples=True)
     finding = the_finding(flags, "0.11.2", "openrlhf.vllm-engines-required", "error",
-                          "Only support `--packing_samples` with vLLM.")
+                          "'>' not supported between instances of 'NoneType' and 'int' (train_ppo_ray's packing check "
+                          "compares --vllm.num_engines, not set, with 0: packing needs vLLM engines)")
     assert finding.suggestions[0].changes == {"vllm.num_engines": 4}  # 8 colocated GPUs / TP 2
     assert_every_fix_works(flags, "0.11.2", finding)
 

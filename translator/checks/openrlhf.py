@@ -157,9 +157,17 @@ def vllm_engines_required(run: _Run) -> list[Finding]:
     if run.engines > 0:
         return []
     packing = run.on("ds.packing_samples") or run.ring > 1 or run.dynamic  # ring and dynamic batch force packing
-    message = ("Only support `--packing_samples` with vLLM." if packing else
-               f"--{run.key('vllm.num_engines')} is not set: OpenRLHF generates only with vLLM engines, so the "
-               "first rollout step fails")
+    engines_key = run.key("vllm.num_engines")
+    if packing and run.raw("vllm.num_engines") is None:
+        # The flag defaults to None (0.8.0–0.11.2), so the packing assert's `args.vllm_num_engines > 0` raises a
+        # TypeError before its own message can show (tests/test_oracle_openrlhf.py).
+        message = ("'>' not supported between instances of 'NoneType' and 'int' (train_ppo_ray's packing check "
+                   f"compares --{engines_key}, not set, with 0: packing needs vLLM engines)")
+    elif packing:
+        message = "Only support `--packing_samples` with vLLM."
+    else:
+        message = (f"--{engines_key} is not set: OpenRLHF generates only with vLLM engines, so the first rollout "
+                   "step fails")
     colocated = run.colocate_all and not run.asynchronous
     if colocated and run.world % run.vllm_tp:  # colocate_all needs engines × TP = actor GPUs
         fix: dict[str, Any] = {"vllm.num_engines": run.world, "vllm.tensor_parallel_size": 1}
