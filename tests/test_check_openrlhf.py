@@ -279,6 +279,113 @@ def test_deepspeed_tensor_parallel_needs_bf16_before_0_9_2() -> None:
     assert not findings_of(check(flags, "0.9.2"), "openrlhf.tensor-parallel-needs-bf16")
 
 
+
+@pytest.mark.parametrize("version,base,message", [
+    # train_ppo_ray.py's --advantage_estimator: choices=["gae", "reinforce", "rloo", "reinforce_baseline",
+    # "group_norm", "dr_grpo"] at every tag v0.8.0–v0.11.0; 0.11.2 appends "flash_reinforce" [§5.1, §12]. argparse
+    # (Python 3.11) stops with "argument --X: invalid choice: 'grpo' (choose from 'gae', ...)", each choice repr'd.
+    ("0.10.1", FLAT, ("argument --advantage_estimator: invalid choice: 'grpo' (choose from 'gae', 'reinforce', "
+                      "'rloo', 'reinforce_baseline', 'group_norm', 'dr_grpo')")),
+    ("0.11.2", DOTTED, ("argument --algo.advantage.estimator: invalid choice: 'grpo' (choose from 'gae', "
+                        "'reinforce', 'rloo', 'reinforce_baseline', 'group_norm', 'dr_grpo', 'flash_reinforce')")),
+])
+def test_an_estimator_outside_the_choices(version: str, base: dict[str, Any], message: str) -> None:
+    key = "advantage_estimator" if base is FLAT else "algo.advantage.estimator"
+    flags = config(base, **{key: "grpo"})
+    finding = the_finding(flags, version, "openrlhf.invalid-estimator", "error", message)
+    # GRPO is OpenRLHF's group_norm [§5.1]; n = 8 > 1 satisfies its group assert.
+    assert finding.suggestions[0].changes == {key: "group_norm"}
+    assert_every_fix_works(flags, version, finding)
+
+
+def test_a_flag_of_neither_scheme() -> None:
+    # [§1.1] --rollout.batch_sizes is no flag of 0.11.2 (nor of any flat release): argparse's parse_args stops with
+    # "unrecognized arguments: --rollout.batch_sizes 128" (the words it could not place, as written).
+    flags = config(DOTTED, rollout__batch_sizes=128)
+    finding = the_finding(flags, "0.11.2", "openrlhf.unknown-flag", "error",
+                          "unrecognized arguments: --rollout.batch_sizes 128")
+    assert finding.keys == ["rollout.batch_sizes"]
+    # --rollout.batch_size, the flag meant, is already written: the one fix drops the stray flag.
+    assert [s.changes for s in finding.suggestions] == [{"rollout.batch_sizes": None}]
+    assert_every_fix_works(flags, "0.11.2", finding)
+    # A typo of a flag not yet written is also offered renamed: --rollout.temprature → --rollout.temperature.
+    typo = config(DOTTED, rollout__temprature=0.7)
+    finding = the_finding(typo, "0.11.2", "openrlhf.unknown-flag", "error",
+                          "unrecognized arguments: --rollout.temprature 0.7")
+    assert finding.suggestions[1].changes == {"rollout.temprature": None, "rollout.temperature": 0.7}
+    assert_every_fix_works(typo, "0.11.2", finding)
+
+
+@pytest.mark.parametrize("version,base,key", [("0.10.1", FLAT, "dynamic_filtering_reward_range"),
+                                              ("0.11.2", DOTTED, "algo.dynamic_filtering_range")])
+def test_dynamic_filtering_range_reversed(version: str, base: dict[str, Any], key: str) -> None:
+    # [§6 row 22] with dynamic filtering, train_ppo_ray first asserts range[0] < range[1], with the message naming
+    # the wrong flag: "reward_clip_range[0] must be less than reward_clip_range[1]" (v0.8.3–0.11.2; 0.8.1's assert
+    # compared --reward_clip_range itself).
+    switch = "dynamic_filtering" if base is FLAT else "algo.dynamic_filtering_enable"
+    flags = config(base, **{switch: True, key: [1, 0]})
+    finding = the_finding(flags, version, "openrlhf.dynamic-filtering-range", "error",
+                          "reward_clip_range[0] must be less than reward_clip_range[1]")
+    # The same ends in order: 0 to 1 (the default); or no filtering.
+    assert [s.changes for s in finding.suggestions] == [{key: [0, 1]}, {switch: False}]
+    assert_every_fix_works(flags, version, finding)
+
+
+@pytest.mark.parametrize("version,message", [
+    # train_ppo_ray.py `if args.eval_dataset: assert args.remote_rm_url, ...` (v0.8.0–v0.10.3; --agent_func_path
+    # sets remote_rm_url = "agent" before it), reworded in v0.10.4 and again in v0.11.0 [§6 row 18].
+    ("0.10.3", "`--eval_dataset` is only supported with `--remote_rm_url`."),
+    ("0.10.4", "`--eval.dataset` requires `--reward.remote_url` or `--train.agent_func_path` (#1242)."),
+    ("0.11.2", ("`--eval_dataset` requires either `--remote_rm_url` (for remote reward models) or `--agent_func_path` "
+                "(for MultiTurnAgentExecutor workflows).")),
+])
+def test_eval_dataset_without_a_remote_reward(version: str, message: str) -> None:
+    # A reward model instead of a remote reward: evaluation has no scores.
+    flags = config(DOTTED, eval__dataset="data/eval.jsonl", reward__remote_url=None,
+                   reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k")
+    finding = the_finding(flags, version, "openrlhf.eval-needs-remote-reward", "error", message)
+    assert finding.suggestions[0].changes == {"eval.dataset": None}
+    assert_every_fix_works(flags, version, finding)
+
+
+def test_vlm_with_packing() -> None:
+    # [§6 row 7] max_images_per_prompt > 0 (VLM, v0.10.0+) asserts `not args.ds.packing_samples` before ring
+    # attention or dynamic batching could switch packing on.
+    flags = config(DOTTED, data__max_images_per_prompt=1, ds__packing_samples=True)
+    finding = the_finding(flags, "0.11.2", "openrlhf.vlm-no-packing", "error",
+                          "VLM training does not support --packing_samples. Packing collapses the batch dimension, "
+                          "breaking alignment between image tokens and pixel_values. VLM models also require "
+                          "model-computed position_ids (e.g., M-RoPE) which is incompatible with packing.")
+    assert finding.suggestions[0].changes == {"ds.packing_samples": False}
+    assert_every_fix_works(flags, "0.11.2", finding)
+    # 0.9.10 has no VLM flag, and so no such check [CHANGES 0.10.0].
+    assert not findings_of(check(config(FLAT, packing_samples=True), "0.9.10"), "openrlhf.vlm-no-packing")
+
+
+def test_vlm_with_a_critic() -> None:
+    # [§6 rows 4, 6] GAE keeps a critic (the actor's path, with a remote reward); VLM asserts it is None:
+    # "VLM training does not support critic model. Use --advantage_estimator other than 'gae' (...)".
+    flags = config(DOTTED, algo__advantage__estimator="gae", data__max_images_per_prompt=1)
+    finding = the_finding(flags, "0.11.2", "openrlhf.vlm-no-critic", "error",
+                          "VLM training does not support critic model. Use --advantage_estimator other than 'gae' "
+                          "(e.g., reinforce_baseline, rloo, group_norm).")
+    # n = 8: the first estimator the message names, reinforce_baseline (its group assert holds).
+    assert finding.suggestions[0].changes == {"algo.advantage.estimator": "reinforce_baseline"}
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
+def test_is_correction_threshold_of_three() -> None:
+    # [§5.5, §6 row 3] 0.11.2 takes --algo.advantage.is_correction_threshold with nargs="+", turns one value into
+    # [0.0, HIGH] and asserts two: "--algo.advantage.is_correction_threshold takes HIGH or LOW HIGH".
+    flags = config(DOTTED, algo__advantage__is_correction_threshold=[0.5, 2.0, 5.0])
+    finding = the_finding(flags, "0.11.2", "openrlhf.is-correction-threshold", "error",
+                          "--algo.advantage.is_correction_threshold takes HIGH or LOW HIGH")
+    # Ratio gating (the default) takes LOW HIGH: the outer bounds 0.5 and 5 (also the default).
+    assert [s.changes for s in finding.suggestions] == [{"algo.advantage.is_correction_threshold": [0.5, 5]},
+                                                        {"algo.advantage.is_correction_threshold": None}]
+    assert_every_fix_works(flags, "0.11.2", finding)
+
+
 # ------------------------------------------------------------------ warnings
 
 def test_rollout_not_a_whole_number_of_train_batches() -> None:
@@ -352,9 +459,11 @@ def test_every_fixture_runs_through_check() -> None:
 def test_fixture_with_an_indivisible_train_batch() -> None:
     # fixtures/openrlhf/train_batch_indivisible_v0112.sh: 100 samples on 8 ranks × micro 4 (its expect file):
     # DeepSpeed asserts 100 == 4 × 3 × 8. The fix: the multiple of 32 dividing 96 × 4 = 384 nearest 100 → 96.
+    # Its --rollout.temprature (a typo) is argparse's "unrecognized arguments" before that.
     report = fixture_report("train_batch_indivisible_v0112.sh", framework="openrlhf@0.11.2")
-    assert [f.rule for f in report.errors] == ["openrlhf.train-batch-divisible"]
-    assert report.errors[0].suggestions[0].changes == {"train.batch_size": 96}
+    assert [f.rule for f in report.errors] == ["openrlhf.unknown-flag", "openrlhf.train-batch-divisible"]
+    assert report.errors[0].message == "unrecognized arguments: --rollout.temprature 0.7"
+    assert report.errors[1].suggestions[0].changes == {"train.batch_size": 96}
 
 
 def test_fixture_rounding_and_an_ignored_generate_batch() -> None:

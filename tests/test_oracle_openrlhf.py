@@ -367,38 +367,27 @@ PARITY = [
     *both("colocated_critic_must_have_the_rewards_size", "openrlhf.colocate-critic-reward-sizes", **GAE),
     *both("colocated_critic_must_have_the_rewards_size/no_gae", "openrlhf.colocate-critic-reward-sizes",
           **{**GAE, "algo__advantage__estimator": "group_norm"}),
-]
-
-# Checks of train_ppo_ray that rlconf has no rule for (found by this oracle; none of them is in
-# tests/test_check_openrlhf.py): OpenRLHF stops, `rlconf check` reports no error.
-_NO_RULE = "rlconf check has no rule for this: "
-GAPS = [pytest.param(case, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=_NO_RULE + why))
-        for cases, why in [
-    (both("an_estimator_outside_the_choices", None, algo__advantage__estimator="grpo"),
-     ("argparse's 'invalid choice' for --algo.advantage.estimator (--advantage_estimator) is only the reader's "
-      "note algorithm.unknown-estimator, which check does not report")),
-    (both("a_flag_of_neither_scheme", None, rollout__batch_sizes=128),
-     ("argparse's 'unrecognized arguments' for a flag neither scheme has is only the reader's warning note "
-      "keys.unknown, which check does not report")),
-    (both("dynamic_filtering_range_reversed", None, algo__dynamic_filtering_enable=True,
+    # Found by this oracle as checks rlconf had no rule for (tests/test_check_openrlhf.py has a test of each).
+    *both("an_estimator_outside_the_choices", "openrlhf.invalid-estimator", algo__advantage__estimator="grpo"),
+    *both("a_flag_of_neither_scheme", "openrlhf.unknown-flag", rollout__batch_sizes=128),
+    *both("dynamic_filtering_range_reversed", "openrlhf.dynamic-filtering-range", algo__dynamic_filtering_enable=True,
           algo__dynamic_filtering_range=[1, 0]),
-     "the assert dynamic_filtering_range[0] < [1] (\"reward_clip_range[0] must be less than reward_clip_range[1]\")"),
-    (both("eval_dataset_without_a_remote_reward", None, eval__dataset="data/eval.jsonl", reward__remote_url=None,
-          reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k"),
-     "the assert that --eval_dataset (--eval.dataset) needs a remote reward or an agent"),
-    (both("vlm_with_packing", None, data__max_images_per_prompt=1, ds__packing_samples=True),
-     "the VLM asserts (max_images_per_prompt > 0 allows neither a critic nor packing)"),
-    ([Parity("is_correction_threshold_of_three", "0.11.2",
-             config(DOTTED, algo__advantage__is_correction_threshold=[0.5, 2.0, 5.0]), None)],
-     "0.11.2's assert that --algo.advantage.is_correction_threshold takes one or two values"),
-] for case in cases]
+    *both("eval_dataset_without_a_remote_reward", "openrlhf.eval-needs-remote-reward", eval__dataset="data/eval.jsonl",
+          reward__remote_url=None, reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k"),
+    *both("vlm_with_packing", "openrlhf.vlm-no-packing", data__max_images_per_prompt=1, ds__packing_samples=True),
+    *both("vlm_with_a_critic", "openrlhf.vlm-no-critic", data__max_images_per_prompt=1,
+          **{k: v for k, v in GAE.items() if k.startswith("algo__")}),
+    Parity("is_correction_threshold_of_three", "0.11.2",
+           config(DOTTED, algo__advantage__is_correction_threshold=[0.5, 2.0, 5.0]),
+           "openrlhf.is-correction-threshold"),
+]
 
 
 def parity_id(item: Any) -> str:
     return f"{item.name}@{item.version}" if isinstance(item, Parity) else str(item)
 
 
-@pytest.mark.parametrize("case", [*PARITY, *GAPS], ids=parity_id)
+@pytest.mark.parametrize("case", PARITY, ids=parity_id)
 def test_check_gives_openrlhfs_verdict(case: Parity) -> None:
     require(case.version)
     report = check(case.flags, case.version)

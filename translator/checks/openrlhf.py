@@ -10,6 +10,7 @@ parser spells them (flat up to 0.10.1, dotted from 0.10.2); a suggested value ``
 """
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -21,13 +22,29 @@ from translator.checks.findings import (
     nearest,
     nearest_multiple,
 )
-from translator.dialects.base import Values, at_least
+from translator.dialects.base import Values, at_least, closest_key
 from translator.dialects.openrlhf import flag_exists, spelled
-from translator.dialects.openrlhf_tables import DOTTED_SINCE
+from translator.dialects.openrlhf_tables import (
+    ALL_DOTTED,
+    ALL_FLAT,
+    DOTTED_SINCE,
+    ESTIMATOR_SINCE,
+)
 from translator.plan import RunSpec
 
 GROUP_ESTIMATORS = ("rloo", "reinforce_baseline", "group_norm")  # assert n > 1; dr_grpo joins in 0.11.0
 GAMMA_FORCED = ("rloo", "reinforce_baseline", "group_norm", "dr_grpo")  # experience_maker resets gamma to 1
+# --advantage_estimator's argparse choices, in the parser's order (the same list 0.8.0–0.11.1; flash_reinforce from
+# ESTIMATOR_SINCE, i.e. 0.11.2).
+ESTIMATOR_CHOICES = ("gae", "reinforce", "rloo", "reinforce_baseline", "group_norm", "dr_grpo", "flash_reinforce")
+# Other frameworks' names (verl's, the papers') for an OpenRLHF estimator: the fix for an invalid choice.
+ESTIMATOR_ALIASES = {"ppo": "gae", "grpo": "group_norm", "reinforce++": "reinforce",
+                     "reinforce_plus_plus": "reinforce", "reinforce_plus_plus_baseline": "reinforce_baseline",
+                     "drgrpo": "dr_grpo", "dr-grpo": "dr_grpo"}
+DYNAMIC_RANGE_SINCE = "0.8.3"  # 0.8.1's filtering assert compared --reward_clip_range instead
+EVAL_MESSAGE_AGENT_SINCE = "0.10.4"  # the eval-dataset assert's text named the agent from 0.10.4, reworded in 0.11.0
+VLM_SINCE = "0.10.0"  # --max_images_per_prompt and its asserts
+THRESHOLD_ASSERT_SINCE = "0.11.2"  # is_correction_threshold became nargs="+" with a length assert
 DOTTED_MESSAGES_SINCE = "0.10.4"  # assert texts switched to the dotted names one release after the rename
 
 
@@ -125,6 +142,53 @@ def flag_scheme(run: _Run) -> list[Finding]:
     return [Finding("openrlhf.flag-scheme", "error", f"unrecognized arguments: {' '.join(words)}",
                     list(wrong.values()), {name: run.native.values[i] for i, name in wrong.items()},
                     [Suggestion(changes, f"OpenRLHF {run.version} takes only {scheme} flags: {renames}")])]
+
+
+def unknown_flag(run: _Run) -> list[Finding]:
+    """A flag this version's parser does not have (in neither scheme): argparse's 'unrecognized arguments' (§1.1).
+    The reader keeps such flags as extras, with the words after them as their values."""
+    written = set(getattr(run.native, "written", {}).values())
+    unknown = [(extra.key, extra.value) for extra in run.spec.extras
+               if extra.key not in written and extra.key not in run.native.values
+               and not flag_exists(extra.key, run.version)]
+    if not unknown:
+        return []
+    words = [f"--{name}" + ("" if value is True else " " + (" ".join(map(str, value)) if isinstance(value, list)
+                                                          else str(value))) for name, value in unknown]
+    known = [n for n in sorted(ALL_FLAT | ALL_DOTTED) if flag_exists(n, run.version)]
+    drop = {name: None for name, _ in unknown}
+    fixes = [Suggestion(drop, f"OpenRLHF {run.version}'s train_ppo_ray has no " +
+                        ", ".join(f"--{name}" for name, _ in unknown))]
+    renames, renamed = {}, []
+    for name, value in unknown:
+        guess = closest_key(name, known)
+        if guess and guess not in written and guess not in renames and value is not True:
+            renames.update({name: None, guess: value})
+            renamed.append(f"--{name} → --{guess}")
+    if renames:
+        fixes.append(Suggestion({**drop, **renames}, "the flag(s) meant, spelled as OpenRLHF "
+                                f"{run.version} does: {', '.join(renamed)}"))
+    return [Finding("openrlhf.unknown-flag", "error", f"unrecognized arguments: {' '.join(words)}",
+                    [name for name, _ in unknown], dict(unknown), fixes)]
+
+
+def estimator_choice(run: _Run) -> list[Finding]:
+    """--advantage_estimator is an argparse choice; a name from another framework (grpo) is rejected (§5.1)."""
+    choices = [c for c in ESTIMATOR_CHOICES if c not in ESTIMATOR_SINCE or at_least(run.version, ESTIMATOR_SINCE[c])]
+    if run.estimator in choices:
+        return []
+    meant = ESTIMATOR_ALIASES.get(run.estimator.lower()) or next(
+        iter(difflib.get_close_matches(run.estimator.lower(), choices, n=1, cutoff=0.8)), None)
+    group = GROUP_ESTIMATORS + (("dr_grpo",) if at_least(run.version, "0.11.0") else ())
+    if meant not in choices or (meant in group and run.n <= 1):
+        meant, why = ("group_norm", "GRPO") if run.n > 1 else ("reinforce", "REINFORCE++, which needs no group")
+    else:
+        why = f"OpenRLHF's name for {run.estimator}" if meant != run.estimator.lower() else "the choice meant"
+    key = run.key("algo.advantage.estimator")
+    return [run.finding("openrlhf.invalid-estimator", "error",
+                        f"argument --{key}: invalid choice: {run.estimator!r} (choose from "
+                        f"{', '.join(map(repr, choices))})", ["algo.advantage.estimator"],
+                        [({"algo.advantage.estimator": meant}, why)])]
 
 
 def parallel_divides_gpus(run: _Run) -> list[Finding]:
@@ -426,6 +490,18 @@ def dynamic_filtering(run: _Run) -> list[Finding]:
         return []
     findings = []
     off = ({"algo.dynamic_filtering_enable": False}, "no dynamic filtering")
+    # The first assert compares the range's ends; 0.8.1's compared --reward_clip_range (default (-10, 10)) instead.
+    flag, default = (("algo.dynamic_filtering_range", (0.0, 1.0)) if at_least(run.version, DYNAMIC_RANGE_SINCE)
+                     else ("reward.clip_range", (-10.0, 10.0)))
+    ends = run.raw(flag)
+    ends = [_number(end) for end in ends] if isinstance(ends, (list, tuple)) and len(ends) == 2 else list(default)
+    if None not in ends and ends[0] >= ends[1]:
+        swap = ({flag: [ends[1], ends[0]]}, f"the range {ends[1]:g} to {ends[0]:g}, ends in order")
+        findings.append(run.finding("openrlhf.dynamic-filtering-range", "error",
+                                    "reward_clip_range[0] must be less than reward_clip_range[1]",
+                                    ["algo.dynamic_filtering_enable", flag],
+                                    [swap if ends[0] > ends[1] else
+                                     ({flag: None}, f"the default range {default[0]:g} to {default[1]:g}"), off]))
     if run.n <= 1:
         findings.append(run.finding("openrlhf.dynamic-filtering-needs-samples", "error",
                                     "n_samples_per_prompt must be greater than 1 when using dynamic filtering",
@@ -435,6 +511,72 @@ def dynamic_filtering(run: _Run) -> list[Finding]:
         findings.append(run.finding("openrlhf.dynamic-filtering-needs-remote-reward", "error",
                                     "remote_rm_url or agent_func_path must be specified when using dynamic filtering",
                                     ["algo.dynamic_filtering_enable", "reward.remote_url"], [off]))
+    return findings
+
+
+def is_correction_threshold(run: _Run) -> list[Finding]:
+    """0.11.2 takes one (HIGH) or two (LOW HIGH) threshold values (nargs="+"; §5.5, §6 row 3)."""
+    values = run.raw("algo.advantage.is_correction_threshold")
+    if not at_least(run.version, THRESHOLD_ASSERT_SINCE) or values is None:
+        return []
+    values = values if isinstance(values, list) else [values]
+    if len(values) in (1, 2):
+        return []
+    numbers = [n for n in map(_number, values) if n is not None]
+    if len(numbers) != len(values):  # argparse's type=float stops first, with its own message
+        return []
+    if str(run.raw("algo.advantage.is_correction_gating", "ratio")) == "ratio":
+        fixes: list[tuple[dict[str, Any], str]] = [
+            ({"algo.advantage.is_correction_threshold": [min(numbers), max(numbers)]},
+             f"the outermost bounds written: LOW {min(numbers):g}, HIGH {max(numbers):g}"),
+            ({"algo.advantage.is_correction_threshold": None}, "the default bounds LOW 0.5, HIGH 5.0")]
+    else:  # divergence gating takes an upper bound only (PolicyLoss), so not the two default bounds either
+        fixes = [({"algo.advantage.is_correction_threshold": [max(numbers)]},
+                  f"one upper bound {max(numbers):g}, as divergence gating takes")]
+    return [run.finding("openrlhf.is-correction-threshold", "error",
+                        "--algo.advantage.is_correction_threshold takes HIGH or LOW HIGH",
+                        ["algo.advantage.is_correction_threshold"], fixes)]
+
+
+def eval_needs_remote_reward(run: _Run) -> list[Finding]:
+    """Evaluation scores only with a remote reward or an agent (§6 row 18; the text changed in 0.10.4 and 0.11.0)."""
+    if not run.raw("eval.dataset") or run.raw("reward.remote_url") or run.raw("train.agent_func_path"):
+        return []
+    if at_least(run.version, "0.11.0"):
+        message = ("`--eval_dataset` requires either `--remote_rm_url` (for remote reward models) or "
+                   "`--agent_func_path` (for MultiTurnAgentExecutor workflows).")
+    elif at_least(run.version, EVAL_MESSAGE_AGENT_SINCE):
+        message = "`--eval.dataset` requires `--reward.remote_url` or `--train.agent_func_path` (#1242)."
+    else:
+        message = "`--eval_dataset` is only supported with `--remote_rm_url`."
+    return [run.finding("openrlhf.eval-needs-remote-reward", "error", message,
+                        ["eval.dataset", "reward.remote_url", "train.agent_func_path"],
+                        [({"eval.dataset": None}, (f"no evaluation; to evaluate, score with "
+                          f"--{run.key('reward.remote_url')} or --{run.key('train.agent_func_path')} instead of a "
+                          "reward model"))])]
+
+
+def vlm_limits(run: _Run) -> list[Finding]:
+    """max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: ring
+    attention and dynamic batching switch packing on only after this check (§6 rows 6, 7)."""
+    if not at_least(run.version, VLM_SINCE) or run.count("data.max_images_per_prompt") <= 0:
+        return []
+    findings = []
+    if run.estimator == "gae":  # every other estimator has its critic dropped before the assert
+        estimator = "reinforce_baseline" if run.n > 1 else "reinforce"
+        findings.append(run.finding("openrlhf.vlm-no-critic", "error",
+                                    "VLM training does not support critic model. Use --advantage_estimator other than "
+                                    "'gae' (e.g., reinforce_baseline, rloo, group_norm).",
+                                    ["data.max_images_per_prompt", "algo.advantage.estimator"],
+                                    [({"algo.advantage.estimator": estimator},
+                                      f"{estimator}: a baseline without a critic model")]))
+    if run.on("ds.packing_samples"):
+        findings.append(run.finding("openrlhf.vlm-no-packing", "error",
+                                    "VLM training does not support --packing_samples. Packing collapses the batch "
+                                    "dimension, breaking alignment between image tokens and pixel_values. VLM models "
+                                    "also require model-computed position_ids (e.g., M-RoPE) which is incompatible "
+                                    "with packing.", ["data.max_images_per_prompt", "ds.packing_samples"],
+                                    [({"ds.packing_samples": False}, "padded batches, which keep images aligned")]))
     return findings
 
 
@@ -587,9 +729,10 @@ def colocate_async(run: _Run) -> list[Finding]:
 
 
 RULES: tuple[Callable[[_Run], list[Finding]], ...] = (
-    flag_scheme, parallel_divides_gpus, vllm_engines_required, colocate_all_engines, colocate_actor_ref,
-    colocate_critic_reward, tensor_parallel_bf16, train_batch_divisible, critic_train_batch_divisible,
-    too_few_rollout_batches, oversampling_needs_async, partial_rollout_needs_async, async_vllm_sleep,
-    group_estimator_samples, dynamic_filtering, dual_clip, gamma_forced, rollout_whole_train_batches,
-    dynamic_batch_per_rank, uneven_rollout_shards, generate_batch_size, vllm_sleep_ignored, colocate_async,
+    flag_scheme, unknown_flag, estimator_choice, parallel_divides_gpus, vllm_engines_required, colocate_all_engines,
+    colocate_actor_ref, colocate_critic_reward, tensor_parallel_bf16, train_batch_divisible,
+    critic_train_batch_divisible, too_few_rollout_batches, oversampling_needs_async, partial_rollout_needs_async,
+    async_vllm_sleep, group_estimator_samples, is_correction_threshold, vlm_limits, dynamic_filtering,
+    eval_needs_remote_reward, dual_clip, gamma_forced, rollout_whole_train_batches, dynamic_batch_per_rank,
+    uneven_rollout_shards, generate_batch_size, vllm_sleep_ignored, colocate_async,
 )
