@@ -84,6 +84,12 @@ def expect_finding(report: CheckReport, rule: str, severity: str, message: str) 
     return finding
 
 
+def assert_fixed_report(report: CheckReport, rule: str, suggestion: object) -> None:
+    """The check of a config with a suggestion applied: that rule is cleared and no error is left."""
+    assert not findings_of(report, rule), (suggestion, findings_of(report, rule))
+    assert not report.errors, [e.message for e in report.errors]
+
+
 @pytest.fixture(params=CASES, ids=case_id)
 def case(request: pytest.FixtureRequest) -> Case:
     return request.param

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import translator
-from tests.conftest import FIXTURES, expect_finding, findings_of
+from tests.conftest import FIXTURES, assert_fixed_report, expect_finding, findings_of
 from tests.test_cli import run
 from translator.checks import CheckReport, Finding, Suggestion
 from translator.sources.files import Source
@@ -67,11 +67,7 @@ def the_finding(flags: dict[str, Any], version: str, rule: str, severity: str, m
 
 def assert_fixed(flags: dict[str, Any], version: str, rule: str, suggestion: Suggestion) -> None:
     """Applying the suggestion clears the rule and leaves no error at all."""
-    fixed = dict(flags)
-    fixed.update(suggestion.changes)
-    report = check(fixed, version)
-    assert not findings_of(report, rule), (suggestion, findings_of(report, rule))
-    assert not report.errors, [e.message for e in report.errors]
+    assert_fixed_report(check({**flags, **suggestion.changes}, version), rule, suggestion)
 
 
 def assert_every_fix_works(flags: dict[str, Any], version: str, finding: Finding) -> None:

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from tests.conftest import findings_of, CASES, CORPUS, FIXTURES
+from tests.conftest import CASES, CORPUS, FIXTURES, findings_of
 from translator.api import check
 from translator.checks import CheckReport, Finding
 from translator.checks.findings import Suggestion

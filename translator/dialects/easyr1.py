@@ -56,7 +56,7 @@ from translator.dialects.easyr1_tables import (
     VALUES,
     VERSIONS,
 )
-from translator.dialects.writing import plan_summary
+from translator.dialects.writing import plan_summary, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
@@ -837,11 +837,7 @@ class _Writer:
         plan, notes, version = self.spec.plan, self.notes, self.version
         dp = plan.data_parallel_size or self.gpus
         n = plan.samples_per_prompt or 1
-        prompts = plan.prompts_per_step
-        if prompts is not None and Fraction(prompts).denominator != 1:
-            notes.warning("batch.not-expressible", f"{fmt(prompts)} prompts per step is not a whole number; EasyR1 "
-                          "needs one", target_keys=["data.rollout_batch_size"])
-        rbs = max(1, round(prompts)) if prompts is not None else None
+        rbs = whole_prompts(self.spec, notes, "EasyR1", "data.rollout_batch_size")
         per_opt = plan.samples_per_optimizer_step
         gbs = None
         if per_opt is not None:

@@ -59,7 +59,7 @@ from translator.dialects.openrlhf_tables import (
     VALUE_RENAMES,
     VERSIONS,
 )
-from translator.dialects.writing import plan_summary
+from translator.dialects.writing import plan_summary, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -1049,11 +1049,7 @@ class _Writer:
         plan, notes, version = self.spec.plan, self.notes, self.version
         dp = plan.data_parallel_size or self.actor_gpus
         n = plan.samples_per_prompt or 1
-        prompts = plan.prompts_per_step
-        if prompts is not None and Fraction(prompts).denominator != 1:
-            notes.warning("batch.not-expressible", f"{fmt(prompts)} prompts per step is not a whole number; "
-                          f"OpenRLHF needs one, {max(1, round(prompts))} is written", target_keys=["rollout.batch_size"])
-        prompts = max(1, round(prompts)) if prompts is not None else None
+        prompts = whole_prompts(self.spec, notes, "OpenRLHF", "rollout.batch_size")
         self.put("rollout.batch_size", prompts)
         self.put("rollout.n_samples_per_prompt", n)
         per_opt = plan.samples_per_optimizer_step

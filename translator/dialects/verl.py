@@ -41,7 +41,7 @@ from translator.dialects.verl_tables import (
     ROLLOUT,
     VERSIONS,
 )
-from translator.dialects.writing import hydra_value, plan_summary
+from translator.dialects.writing import hydra_value, plan_summary, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -655,11 +655,8 @@ class _Writer:
     def batch(self) -> None:
         plan, notes, out = self.spec.plan, self.notes, self.out
         n = plan.samples_per_prompt or 1
-        prompts = plan.prompts_per_step
-        if prompts is not None and exact(prompts) != int(prompts):
-            notes.warning("batch.not-expressible", f"{fmt(float(prompts))} prompts per step is not a whole number; "
-                          f"verl needs one", target_keys=["data.train_batch_size"])
-        self.put("data.train_batch_size", int(prompts) if prompts is not None else None)
+        prompts = whole_prompts(self.spec, notes, "verl", "data.train_batch_size")
+        self.put("data.train_batch_size", prompts)
         out[f"{ROLLOUT}.n"] = n
         samples_per_opt = plan.samples_per_optimizer_step
         if samples_per_opt is not None and prompts is not None and plan.samples_per_step < samples_per_opt:

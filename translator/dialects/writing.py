@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from fractions import Fraction
 from typing import Any
 
 from translator.dialects.base import fmt
+from translator.notes import NoteList
 from translator.plan import RunSpec
 
 
@@ -41,3 +43,17 @@ def plan_summary(spec: RunSpec) -> list[str]:
         lines.append(f"{p.data_parallel_size} data-parallel ranks × {fmt(p.micro_batch_per_device)} samples/micro-batch"
                      f" × {fmt(p.grad_accum_steps)} accumulation steps")
     return lines
+
+
+def whole_prompts(spec: RunSpec, notes: NoteList, framework: str, key: str) -> int | None:
+    """Prompts per step as the whole number every writer's batch key needs (rounded, with a note when it was
+    not whole, e.g. from TRL < 0.17 where a round is one micro-step)."""
+    prompts = spec.plan.prompts_per_step
+    if prompts is None:
+        return None
+    whole = max(1, round(prompts))
+    if Fraction(prompts).denominator != 1:
+        notes.warning("batch.not-expressible", f"{fmt(prompts)} prompts per step is not a whole number; {framework} "
+                      f"needs one, {whole} is written", target_keys=[key])
+    return whole
+
