@@ -12,6 +12,8 @@ CATEGORIES = {
     "plan": "batch", "generation": "batch", "token_budget": "infrastructure", "topology": "infrastructure",
     "run_length": "run-length", "algorithm": "algorithm", "critic": "algorithm", "sampling": "algorithm",
     "optimizer": "algorithm", "lengths": "algorithm", "asynchrony": "algorithm", "references": "other",
+    "reward": "algorithm", "data": "other", "checkpointing": "infrastructure", "evaluation": "other",
+    "logging": "other", "launch": "infrastructure",
 }
 FIELD_CATEGORIES = {
     "plan.total_steps": "run-length",
@@ -19,6 +21,7 @@ FIELD_CATEGORIES = {
     "generation.logprob_micro_batch_per_device": "infrastructure",
     "generation.rollout_backend": "infrastructure",
     "generation.rollout_mode": "infrastructure",
+    "data.max_train_prompts": "run-length",
 }
 
 

@@ -99,6 +99,11 @@ class Topology(_Section):
     context_parallel_size: int | None = None
     rollout_tensor_parallel_size: int | None = None  # inference engine TP (does not divide dp)
     training_backend: str | None = None  # fsdp | megatron | deepspeed | ddp
+    rollout_engines: int | None = None  # inference engines (vLLM instances), each rollout_tensor_parallel_size GPUs
+    rollout_gpu_memory_fraction: float | None = None  # share of a GPU's memory the engine may take (vLLM)
+    # whether the reference/critic/reward models share the training GPUs (OpenRLHF colocation) rather than
+    # having GPUs of their own
+    colocate_models: bool | None = None
 
 
 @dataclass
@@ -153,6 +158,8 @@ class Optimizer(_Section):
     warmup_ratio: float | None = None  # fraction of the run
     weight_decay: float | None = None
     grad_clip: float | None = None  # max global grad norm
+    # floor of a decaying schedule as a fraction of lr (verl min_lr_ratio, TRL cosine_with_min_lr's min_lr_rate)
+    min_lr_ratio: float | None = None
 
 
 @dataclass
@@ -192,11 +199,76 @@ class Asynchrony(_Section):
 
 @dataclass
 class References(_Section):
-    model: str | None = None
+    model: str | None = None  # the policy to train: a Hub model id or a path
+    tokenizer: str | None = None  # when it differs from the model
+    # TRANSITIONAL (removed once every dialect uses the data and reward sections): do not use in new code.
     train_data: Any = None
     eval_data: Any = None
-    reward: Any = None  # reward function names or a path
+    reward: Any = None
     reward_weights: list[float] | None = None
+
+
+@dataclass
+class Reward(_Section):
+    """Where the reward comes from. Several may be set at once (functions plus a reward model)."""
+
+    function_path: str | None = None  # a Python file defining the reward function
+    function_name: str | None = None  # the function in that file
+    builtin: list[str] | None = None  # the framework's own scorers by name (Open-R1 reward_funcs, verifiers)
+    weights: list[float] | None = None  # one per builtin scorer, when weighted
+    model: str | None = None  # a reward model: Hub id or path
+    remote_url: str | None = None  # an HTTP reward server
+
+
+@dataclass
+class Data(_Section):
+    """The prompts. A source is a local file or directory (parquet, jsonl, json: the path as written) or a Hub
+    dataset id (``org/name``) whose split and config are given apart."""
+
+    train_sources: list[str] | None = None
+    train_split: str | None = None  # split of Hub sources ("train")
+    train_subset: str | None = None  # Hub dataset config name
+    train_weights: list[float] | None = None  # mixture: a fraction (≤ 1) or a count of prompts per source
+    eval_sources: list[str] | None = None
+    eval_split: str | None = None
+    prompt_key: str | None = None  # column with the prompt
+    answer_key: str | None = None  # column with the reference answer (ground truth)
+    max_train_prompts: int | None = None  # prompts read from the training set at most (a run-length cap)
+    max_eval_prompts: int | None = None
+
+
+@dataclass
+class Checkpointing(_Section):
+    """Saving and resuming. Cadences are in rollout steps."""
+
+    every_steps: int | None = None  # rollout steps between checkpoints; 0 = never
+    directory: str | None = None
+    hf_format: bool | None = None  # also export the model in Hugging Face format
+    keep_last: int | None = None  # checkpoints kept; None = all
+    resume: str | None = None  # auto (the latest in directory) | never | a checkpoint path
+
+
+@dataclass
+class Evaluation(_Section):
+    every_steps: int | None = None  # rollout steps between evaluations; 0 = never
+    before_training: bool | None = None
+
+
+@dataclass
+class Logging(_Section):
+    project: str | None = None
+    run_name: str | None = None
+    backends: list[str] | None = None  # console | wandb | tensorboard | swanlab | mlflow | ...
+
+
+@dataclass
+class Launch(_Section):
+    """How the processes find each other on several nodes, and where a separate generation server runs."""
+
+    main_process_host: str | None = None  # address of the node with rank 0 (accelerate main_process_ip, Ray head)
+    main_process_port: int | None = None
+    rollout_server_host: str | None = None  # TRL's `trl vllm-serve` host in server mode
+    rollout_server_port: int | None = None
 
 
 SECTIONS: dict[str, type] = {
@@ -212,6 +284,12 @@ SECTIONS: dict[str, type] = {
     "critic": Critic,
     "asynchrony": Asynchrony,
     "references": References,
+    "reward": Reward,
+    "data": Data,
+    "checkpointing": Checkpointing,
+    "evaluation": Evaluation,
+    "logging": Logging,
+    "launch": Launch,
 }
 
 
@@ -255,6 +333,12 @@ class RunSpec:
     critic: Critic = field(default_factory=Critic)
     asynchrony: Asynchrony = field(default_factory=Asynchrony)
     references: References = field(default_factory=References)
+    reward: Reward = field(default_factory=Reward)
+    data: Data = field(default_factory=Data)
+    checkpointing: Checkpointing = field(default_factory=Checkpointing)
+    evaluation: Evaluation = field(default_factory=Evaluation)
+    logging: Logging = field(default_factory=Logging)
+    launch: Launch = field(default_factory=Launch)
     extras: list[Extra] = field(default_factory=list)
     derivations: dict[str, Derivation] = field(default_factory=dict)
 
