@@ -540,7 +540,7 @@ def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
 
 def test_unknown_version(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8")
-    assert_input_error(["explain", script, "--from", "openrlhf@0.7.5"], "unknown openrlhf version")
+    assert_input_error(["explain", script, "--from", "openrlhf@0.4.6"], "unknown openrlhf version")
 
 
 def test_detected_and_aliased() -> None:

@@ -24,6 +24,7 @@ from translator.dialects.base import (
     derived,
     fmt,
     from_config,
+    newer_than,
     read_script,
     require_resolved,
     track_provenance,
@@ -45,6 +46,7 @@ from translator.dialects.openrlhf_tables import (
     GEN_BATCH_OVERSAMPLING_SINCE,
     GROUP_ASSERT,
     GROUP_ASSERT_DR_GRPO_SINCE,
+    KEY_GAPS,
     KEY_RANGE,
     KL_ESTIMATORS,
     LAST_FLAT,
@@ -102,7 +104,10 @@ def flag_exists(native: str, version: str) -> bool:
     since, until = KEY_RANGE.get(native, (None, None))
     if since and not at_least(version, since):
         return False
-    return not (until and at_least(version, until) and version != until)
+    gap = KEY_GAPS.get(native)
+    if gap and at_least(version, gap[0]) and not newer_than(version, gap[1]):
+        return False
+    return not (until and newer_than(version, until))
 
 
 def defaults_for(version: str) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """OpenRLHF's version table as data: releases, flag renames, flag lifetimes, defaults per release.
 
-Source: ../shared/reference/openrlhf.md (§2 renames, §3 units, §5 algorithm history, §6 checks), checked
-against the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` at every tag from v0.8.0 to v0.11.0
-and in the 0.11.1 / 0.11.2 wheels. Flags are written without the leading ``--``.
+Source: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in every release wheel from 0.5.0 to
+0.11.2 (``pip download --no-deps openrlhf==X``); docs/frameworks/openrlhf.md explains them with the source file at
+each tag. Flags are written without the leading ``--``.
 
 Internally rlconf names every flag by its dotted (≥ 0.10.2) name when it has one, else by its flat name
 (flags that never got a dotted name: ``prompt_max_len``, ``flash_attn``, ``ptx_coef``, ...).
@@ -10,16 +10,49 @@ Internally rlconf names every flag by its dotted (≥ 0.10.2) name when it has o
 from __future__ import annotations
 
 VERSIONS = (
+    "0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.5.6", "0.5.7", "0.5.8", "0.5.9",
+    "0.6.0", "0.6.1", "0.6.2", "0.6.3", "0.6.4",
+    "0.7.0", "0.7.1", "0.7.2", "0.7.3", "0.7.4", "0.7.5",
     "0.8.0", "0.8.1", "0.8.3", "0.8.4", "0.8.5", "0.8.6", "0.8.7", "0.8.8", "0.8.9", "0.8.10", "0.8.11",
     "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9", "0.9.10",
     "0.10.0", "0.10.1", "0.10.2", "0.10.3", "0.10.4", "0.11.0", "0.11.1", "0.11.2",
 )
 
-# What changed in each release that changes what a launch line means (reference/openrlhf.md §2, §4, §5, §12; the
-# tables below: FLAT_TO_DOTTED, KEY_RANGE, VALUE_RENAMES, DEFAULTS and the *_SINCE constants).
+# What changed in each release that changes what a launch line means (docs/frameworks/openrlhf.md; the tables
+# below: FLAT_TO_DOTTED, KEY_RANGE, VALUE_RENAMES, DEFAULTS and the *_SINCE constants).
 CHANGES = {
-    "0.8.0": "flat flags; prompt_max_len + generate_max_len (1024 each); micro sizes 8 rollout / 4 train; "
-             "value_clip 0.2; eval_steps -1 = once per episode",
+    "0.5.0": "flat flags; one prompt loop per actor rank (rollout_batch_size // actor GPUs prompts each); gae only; "
+             "KL in the reward (use_kl_estimator_k3 switch); actor and critic GPU counts must be powers of 2; "
+             "warmup fixed at 3%; remote_rm_url is an HTTP reward server",
+    "0.5.1": "advantage_estimator (gae | reinforce)",
+    "0.5.2": "no config-relevant change",
+    "0.5.3": "lr_warmup_ratio; rloo estimator (asserts n_samples_per_prompt > 1)",
+    "0.5.4": "no config-relevant change",
+    "0.5.5": "overlap_comm",
+    "0.5.6": "rollout_batch_size must be divisible by the actor GPUs (power-of-2 assert dropped); actor GPUs "
+             "divisible by vllm_num_engines",
+    "0.5.7": "save_hf_ckpt, disable_ds_ckpt, vllm_sync_with_ray",
+    "0.5.8": "colocate_all_models (vLLM on the actor GPUs; vllm_gpu_memory_utilization ≥ 0.9 forced to 0.4), "
+             "vllm_enable_sleep; remote_rm_url may be a .py file defining reward_func(queries, prompts, labels)",
+    "0.5.9": "colocate_all_models asserts actor GPUs = vllm_num_engines × vllm_tensor_parallel_size",
+    "0.6.0": "reinforce_baseline and group_norm estimators (assert n_samples_per_prompt > 1); use_kl_loss; "
+             "ring_attn_size; label_key; no reference model when init_kl_coef is 0",
+    "0.6.1": "use_kl_estimator_k3 → kl_estimator (k1 | k2 | k3); vllm_gpu_memory_utilization no longer forced "
+             "under colocate_all_models",
+    "0.6.2": "full_determinism, use_liger_kernel",
+    "0.6.3": "no config-relevant change",
+    "0.6.4": "dr_grpo estimator; no_advantage_std_norm; vllm_gpu_memory_utilization default 0.95 (was 0.9)",
+    "0.7.0": "eval_dataset (needs remote_rm_url); token-mean loss per micro-batch (was a mean of per-sequence "
+             "means); prompt_split removed (train split only)",
+    "0.7.1": "single controller: one global prompt loader of rollout_batch_size prompts; the LR horizon leaves "
+             "out num_episodes × max_epochs (bug)",
+    "0.7.2": "entropy_loss_coef (0); asserts n × rollout_batch_size // micro_rollout_batch_size ≥ actor GPUs "
+             "// ring_attn_size",
+    "0.7.3": "LR horizon fixed: len(prompts) × n // train_batch_size × num_episodes × max_epochs",
+    "0.7.4": "ds_tensor_parallel_size; prompt_split and eval_split",
+    "0.7.5": "no config-relevant change",
+    "0.8.0": "agent_func_path, async_train (asynchronous rollouts); eval_steps -1 = once per episode for the "
+             "last time",
     "0.8.1": "vllm_generate_batch_size (the prompt-dataloader batch); dynamic_filtering + reward range; "
              "eval_steps -1 = never",
     "0.8.3": "eps_clip_low_high (asymmetric clip); value_clip default 0.5; entropy_loss_coef default None "
@@ -210,7 +243,8 @@ DOTTED_TO_FLAT: dict[str, str] = {dotted: flat for flat, targets in FLAT_TO_DOTT
 
 # Flat flags with no dotted successor: older names and flags dropped in 0.10.2.
 FLAT_ONLY = frozenset({"prompt_max_len", "generate_max_len", "flash_attn", "bf16", "use_icepop", "ptx_coef", "perf",
-                       "actor_init_on_gpu"})
+                       "actor_init_on_gpu", "use_kl_estimator_k3", "disable_trace_cache", "torch_compile",
+                       "universal_ckpt", "pretrain_data", "pretrain_data_probs", "pretrain_split"})
 # The same name in both schemes.
 COMMON = frozenset({"local_rank", "use_ms"})
 # Dotted flags with no flat predecessor.
@@ -227,6 +261,44 @@ ALL_DOTTED = frozenset(DOTTED_TO_FLAT) | DOTTED_ONLY | COMMON
 
 # Flags that exist only in part of their scheme's releases: name → (first release, last release or None).
 KEY_RANGE: dict[str, tuple[str, str | None]] = {
+    "advantage_estimator": ("0.5.1", None),
+    "lr_warmup_ratio": ("0.5.3", None),
+    "disable_trace_cache": ("0.5.0", "0.5.4"),
+    "overlap_comm": ("0.5.5", None),
+    "disable_ds_ckpt": ("0.5.7", None),
+    "save_hf_ckpt": ("0.5.7", None),
+    "vllm_sync_with_ray": ("0.5.7", None),
+    "colocate_all_models": ("0.5.8", None),
+    "vllm_enable_sleep": ("0.5.8", None),
+    "vllm_gpu_memory_utilization": ("0.5.8", None),
+    "label_key": ("0.6.0", None),
+    "ring_attn_size": ("0.6.0", None),
+    "ring_head_stride": ("0.6.0", None),
+    "use_kl_loss": ("0.6.0", None),
+    "use_ms": ("0.6.0", None),
+    "use_kl_estimator_k3": ("0.5.0", "0.6.0"),
+    "kl_estimator": ("0.6.1", None),
+    "deepspeed_enable_sleep": ("0.6.1", None),
+    "full_determinism": ("0.6.2", None),
+    "use_liger_kernel": ("0.6.2", None),
+    "torch_compile": ("0.6.2", "0.7.0"),
+    "universal_ckpt": ("0.6.3", "0.6.3"),
+    "no_advantage_std_norm": ("0.6.4", None),
+    "use_ds_universal_ckpt": ("0.6.4", None),
+    "eval_dataset": ("0.7.0", None),
+    "eval_n_samples_per_prompt": ("0.7.0", None),
+    "eval_temperature": ("0.7.0", None),
+    "pretrain_data": ("0.5.0", "0.7.0"),
+    "pretrain_data_probs": ("0.5.0", "0.7.0"),
+    "pretrain_split": ("0.5.0", "0.7.0"),
+    "deepcompile": ("0.7.1", None),
+    "ema_beta": ("0.7.1", None),
+    "kl_horizon": ("0.7.1", None),
+    "entropy_loss_coef": ("0.7.2", None),
+    "ds_tensor_parallel_size": ("0.7.4", None),
+    "eval_split": ("0.7.4", None),
+    "agent_func_path": ("0.8.0", None),
+    "async_train": ("0.8.0", None),
     "vllm_generate_batch_size": ("0.8.1", None),
     "dynamic_filtering": ("0.8.1", None),
     "dynamic_filtering_reward_range": ("0.8.1", None),
@@ -241,17 +313,17 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "policy_loss_type": ("0.8.8", None),
     "enable_vllm_is_correction": ("0.8.9", None),
     "vllm_is_truncated_threshold": ("0.8.9", None),
-    "flash_attn": ("0.8.0", "0.8.9"),
+    "flash_attn": ("0.5.0", "0.8.9"),
     "attn_implementation": ("0.8.10", None),
     "async_queue_size": ("0.9.1", None),
     "use_icepop": ("0.9.1", "0.9.2"),
-    "bf16": ("0.8.0", "0.9.1"),
+    "bf16": ("0.5.0", "0.9.1"),
     "param_dtype": ("0.9.2", None),
     "stop_properly_penalty_coef": ("0.9.2", None),
     "vllm_is_correction_type": ("0.9.3", None),
     "partial_rollout": ("0.9.7", None),
-    "prompt_max_len": ("0.8.0", "0.9.7"),
-    "generate_max_len": ("0.8.0", "0.9.7"),
+    "prompt_max_len": ("0.5.0", "0.9.7"),
+    "generate_max_len": ("0.5.0", "0.9.7"),
     "max_new_tokens": ("0.9.8", None),
     "best_metric_key": ("0.9.9", None),
     "dataloader_num_workers": ("0.9.10", None),
@@ -267,15 +339,22 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "algo.advantage.is_correction_gating": ("0.11.2", None),
 }
 
+# Releases in which a flag of an older and a newer range was missing: name → (first, last release without it).
+KEY_GAPS: dict[str, tuple[str, str]] = {
+    "prompt_split": ("0.7.0", "0.7.3"),  # the train split only, until 0.7.4 brought the flag back
+}
+
 # Switches that became valued flags: old flat switch → (internal name of the new flag, its value when on).
 VALUE_RENAMES: dict[str, tuple[str, str]] = {
     "flash_attn": ("ds.attn_implementation", "flash_attention_2"),  # 0.8.10
     "bf16": ("ds.param_dtype", "bf16"),  # 0.9.2
+    "use_kl_estimator_k3": ("algo.kl.estimator", "k3"),  # 0.6.1
 }
 
 # Argument shapes (argparse): store_true flags take no value, these take two, these take one or more.
 STORE_TRUE = frozenset({
-    "actor_init_on_gpu", "adam_offload", "apply_chat_template", "async_train", "bf16", "colocate_actor_ref",
+    "actor_init_on_gpu", "adam_offload", "use_kl_estimator_k3", "disable_trace_cache", "torch_compile",
+    "universal_ckpt", "apply_chat_template", "async_train", "bf16", "colocate_actor_ref",
     "colocate_all_models", "colocate_critic_reward", "deepcompile", "deepspeed_enable_sleep", "disable_ds_ckpt",
     "disable_fast_tokenizer", "dynamic_filtering", "enable_ema", "enable_prefix_caching", "enable_vllm_is_correction",
     "enforce_eager", "flash_attn", "freeze_visual_encoder", "full_determinism", "gradient_checkpointing",
@@ -303,63 +382,74 @@ MANY_VALUES = frozenset({"target_modules", "ds.lora.target_modules", "algo.advan
 
 # Defaults by internal name: [(first release with this default, value), ...] in release order.
 DEFAULTS: dict[str, list[tuple[str, object]]] = {
-    "actor.num_nodes": [("0.8.0", 1)],
-    "actor.num_gpus_per_node": [("0.8.0", 8)],
-    "ref.num_nodes": [("0.8.0", 1)],
-    "ref.num_gpus_per_node": [("0.8.0", 8)],
-    "critic.num_nodes": [("0.8.0", 1)],
-    "critic.num_gpus_per_node": [("0.8.0", 8)],
-    "reward.num_nodes": [("0.8.0", 1)],
-    "reward.num_gpus_per_node": [("0.8.0", 8)],
-    "vllm.num_engines": [("0.8.0", None)],
-    "vllm.tensor_parallel_size": [("0.8.0", 1)],
-    "train.colocate_all": [("0.8.0", False)],
-    "train.colocate_actor_ref": [("0.8.0", False)],
-    "train.colocate_critic_reward": [("0.8.0", False)],
-    "ds.ring_attn_size": [("0.8.0", 1)],
-    "ds.tensor_parallel_size": [("0.8.0", 1)],
-    "ds.zero_stage": [("0.8.0", 2)],
-    "ds.packing_samples": [("0.8.0", False)],
-    "rollout.batch_size": [("0.8.0", 1024)],
-    "rollout.n_samples_per_prompt": [("0.8.0", 1)],
-    "rollout.micro_batch_size": [("0.8.0", 8), ("0.10.0", 1)],
+    "actor.num_nodes": [("0.5.0", 1)],
+    "actor.num_gpus_per_node": [("0.5.0", 8)],
+    "ref.num_nodes": [("0.5.0", 1)],
+    "ref.num_gpus_per_node": [("0.5.0", 8)],
+    "critic.num_nodes": [("0.5.0", 1)],
+    "critic.num_gpus_per_node": [("0.5.0", 8)],
+    "reward.num_nodes": [("0.5.0", 1)],
+    "reward.num_gpus_per_node": [("0.5.0", 8)],
+    "vllm.num_engines": [("0.5.0", None)],
+    "vllm.tensor_parallel_size": [("0.5.0", 1)],
+    "train.colocate_all": [("0.5.0", False)],
+    "train.colocate_actor_ref": [("0.5.0", False)],
+    "train.colocate_critic_reward": [("0.5.0", False)],
+    "ds.ring_attn_size": [("0.5.0", 1)],
+    "ds.tensor_parallel_size": [("0.5.0", 1)],
+    "ds.zero_stage": [("0.5.0", 2)],
+    "ds.packing_samples": [("0.5.0", False)],
+    "rollout.batch_size": [("0.5.0", 1024)],
+    "rollout.n_samples_per_prompt": [("0.5.0", 1)],
+    "rollout.micro_batch_size": [("0.5.0", 8), ("0.10.0", 1)],
     "rollout.vllm_generate_batch_size": [("0.8.1", None)],
-    "train.batch_size": [("0.8.0", 128)],
-    "train.micro_batch_size": [("0.8.0", 4), ("0.10.0", 1)],
-    "train.max_epochs": [("0.8.0", 1)],
-    "train.num_episodes": [("0.8.0", 1)],
+    "train.batch_size": [("0.5.0", 128)],
+    "train.micro_batch_size": [("0.5.0", 4), ("0.10.0", 1)],
+    "train.max_epochs": [("0.5.0", 1)],
+    "train.num_episodes": [("0.5.0", 1)],
     "train.dynamic_batch_enable": [("0.8.6", False)],
     "train.max_tokens_per_gpu": [("0.8.6", 16192)],  # really 16192, not 16384
     "rollout.max_tokens_per_gpu": [("0.8.6", None)],
-    "train.async_enable": [("0.8.0", False)],
+    "train.async_enable": [("0.5.0", False)],
     "train.async_queue_size": [("0.9.1", 1)],
     "algo.dynamic_filtering_enable": [("0.8.1", False)],
-    "data.max_len": [("0.8.0", None), ("0.9.8", 2048)],  # ≤ 0.9.7: "deprecated", prompt_max_len + generate_max_len
+    "data.max_len": [("0.5.0", None), ("0.9.8", 2048)],  # ≤ 0.9.7: "deprecated", prompt_max_len + generate_max_len
     "rollout.max_new_tokens": [("0.9.8", None)],
-    "prompt_max_len": [("0.8.0", 1024)],
-    "generate_max_len": [("0.8.0", 1024)],
-    "rollout.temperature": [("0.8.0", 1.0)],
-    "rollout.top_p": [("0.8.0", 1.0)],
-    "actor.adam.lr": [("0.8.0", 1e-6)],
-    "critic.adam.lr": [("0.8.0", 9e-6)],
-    "actor.adam.weight_decay": [("0.8.0", 0.0)],
-    "actor.lr_scheduler": [("0.8.0", "cosine_with_min_lr")],  # hard-coded before the flag (0.8.5)
-    "actor.lr_warmup_ratio": [("0.8.0", 0.03)],
-    "actor.max_norm": [("0.8.0", 1.0)],
-    "actor.eps_clip": [("0.8.0", 0.2)],
+    "prompt_max_len": [("0.5.0", 1024)],
+    "generate_max_len": [("0.5.0", 1024)],
+    "rollout.temperature": [("0.5.0", 1.0)],
+    "rollout.top_p": [("0.5.0", 1.0)],
+    "actor.adam.lr": [("0.5.0", 1e-6)],
+    "critic.adam.lr": [("0.5.0", 9e-6)],
+    "actor.adam.weight_decay": [("0.5.0", 0.0)],
+    "actor.lr_scheduler": [("0.5.0", "cosine_with_min_lr")],  # hard-coded before the flag (0.8.5)
+    "actor.lr_warmup_ratio": [("0.5.0", 0.03)],
+    "actor.max_norm": [("0.5.0", 1.0)],
+    "actor.eps_clip": [("0.5.0", 0.2)],
     "actor.eps_clip_low_high": [("0.8.3", None)],
     "actor.dual_clip": [("0.8.6", None)],
-    "actor.entropy_coef": [("0.8.0", 0.0), ("0.8.3", None)],
+    "actor.entropy_coef": [("0.7.2", 0.0), ("0.8.3", None)],
     "actor.policy_loss_type": [("0.8.8", "ppo")],
     "actor.loss_agg_mode": [("0.11.2", "token-mean")],
-    "critic.value_clip": [("0.8.0", 0.2), ("0.8.3", 0.5)],
-    "algo.advantage.estimator": [("0.8.0", "gae")],
-    "algo.advantage.no_std_norm": [("0.8.0", False)],
-    "algo.kl.init_coef": [("0.8.0", 0.01)],
-    "algo.kl.target": [("0.8.0", None)],
-    "algo.kl.use_loss": [("0.8.0", False)],
-    "algo.kl.estimator": [("0.8.0", "k1")],
-    "data.max_samples": [("0.8.0", 100000000)],
+    "critic.value_clip": [("0.5.0", 0.2), ("0.8.3", 0.5)],
+    "algo.advantage.estimator": [("0.5.0", "gae")],
+    "algo.advantage.no_std_norm": [("0.5.0", False)],
+    "algo.kl.init_coef": [("0.5.0", 0.01)],
+    "algo.kl.target": [("0.5.0", None)],
+    "algo.kl.use_loss": [("0.5.0", False)],
+    "algo.kl.estimator": [("0.6.1", "k1")],
+    "vllm.gpu_memory_utilization": [("0.5.8", 0.9), ("0.6.4", 0.95)],
+    "ckpt.save_steps": [("0.5.0", -1)],
+    "ckpt.path": [("0.5.0", "./ckpt/checkpoints_ppo_ray")],
+    "ckpt.output_dir": [("0.5.0", "./ckpt")],
+    "ckpt.max_num": [("0.5.0", 3)],
+    "eval.steps": [("0.5.0", -1)],
+    "eval.split": [("0.7.4", "train")],
+    "data.prompt_split": [("0.5.0", "train")],
+    "data.input_key": [("0.5.0", "input")],
+    "logger.wandb.project": [("0.5.0", "openrlhf_train_ppo")],
+    "actor.min_lr_ratio": [("0.10.2", 0.1)],
+    "data.max_samples": [("0.5.0", 100000000)],
 }
 
 # Advantage estimators → canonical name (verl's spelling), whether advantages are divided by a std
@@ -373,11 +463,30 @@ ESTIMATORS: dict[str, tuple[str, str]] = {
     "dr_grpo": ("grpo", "group"),  # r - group mean, no std
     "flash_reinforce": ("flash_reinforce", "batch"),  # r - batch mean, no whitening (0.11.2)
 }
-ESTIMATOR_SINCE = {"flash_reinforce": "0.11.2"}
+# The release that added each choice of --advantage_estimator (0.5.0 has no such flag: always gae).
+ESTIMATOR_SINCE = {"reinforce": "0.5.1", "rloo": "0.5.3", "reinforce_baseline": "0.6.0", "group_norm": "0.6.0",
+                   "dr_grpo": "0.6.4", "flash_reinforce": "0.11.2"}
 RLOO_UNWHITENED_SINCE = "0.8.5"
 # Estimators that need n_samples_per_prompt > 1 (an assert in train_ppo_ray.py); dr_grpo joined in 0.11.0.
 GROUP_ASSERT = ("rloo", "reinforce_baseline", "group_norm")
 GROUP_ASSERT_DR_GRPO_SINCE = "0.11.0"
+# 0.5.3–0.5.9 asserted for rloo only, in other words: "RLOO requires n_samples_per_prompt > 1".
+GROUP_ASSERT_SINCE = "0.6.0"
+
+# Releases before 0.8.0 (docs/frameworks/openrlhf.md "0.5–0.7"):
+PER_RANK_PROMPTS_UNTIL = "0.7.0"  # each actor rank loads rollout_batch_size // world prompts (trainer/ray/ppo_actor.py)
+RBS_DIVISIBLE_SINCE = "0.5.6"  # _validate_args: rollout_batch_size % actor_world_size == 0 (until 0.7.0)
+POWER_OF_TWO_UNTIL = "0.5.5"  # _validate_args: actor/critic world sizes powers of 2
+MAX_STEPS_BUG = ("0.7.1", "0.7.2")  # LR horizon without num_episodes × max_epochs (ppo_trainer.py prepare_datasets)
+TOKEN_MEAN_LOSS_SINCE = "0.7.0"  # PolicyLoss(token_level_loss=True); before: mean of per-sequence means
+KL_LOSS_SINCE = "0.6.0"  # --use_kl_loss
+NO_REF_WITHOUT_KL_SINCE = "0.6.0"  # no reference model when init_kl_coef == 0 (<= 0 from 0.7.2)
+REWARD_FILE_SINCE = "0.5.8"  # remote_rm_url ending in .py: a local reward_func file
+COLOCATE_MEMORY_FORCED = ("0.5.8", "0.6.0")  # colocate_all_models: vllm_gpu_memory_utilization >= 0.9 → 0.4
+EVAL_ONCE_PER_EPISODE_UNTIL = "0.8.0"  # eval_steps -1 = once per episode; from 0.8.1, never
+WARMUP_FIXED = 0.03  # before --lr_warmup_ratio (0.5.3): get_scheduler(num_warmup_steps=ceil(max_steps * 0.03))
+MIN_LR_RATIO_FIXED = 0.1  # min_lr = lr * 0.1, hard-coded before --actor.min_lr_ratio (0.10.2)
+REWARD_FUNC_SIGNATURE = "reward_func(queries, prompts, labels)"
 
 KL_ESTIMATORS = ("k1", "k2", "k3")
 
