@@ -103,7 +103,7 @@ def test_run_length_is_dataset_passes_never_steps() -> None:
     explanation = read("--vllm.num_engines 8 --train.colocate_all --train.num_episodes 5 --data.max_samples 2048")
     assert explanation.spec.run_length.dataset_passes == 5
     assert explanation.plan["total_steps"] is None
-    assert any(e.key == "data.max_samples" and e.value == 2048 for e in explanation.spec.extras)
+    assert explanation.spec.data.max_train_prompts == 2048  # a cap on the prompts read, hence on the run
 
 
 # ------------------------------------------------------------------ silent rounding [§4, §6 row 35, §12.5]
@@ -418,7 +418,7 @@ def test_writer_spells_each_era_and_reads_back_to_the_same_plan() -> None:
                   "--rollout.n_samples_per_prompt 8 --train.batch_size 256 --train.micro_batch_size 4 "
                   "--rollout.micro_batch_size 8 --algo.advantage.estimator group_norm --algo.kl.use_loss "
                   "--algo.kl.estimator k3 --algo.kl.init_coef 0.001 --data.max_len 3072 "
-                  "--rollout.max_new_tokens 2048")
+                  "--rollout.max_new_tokens 2048 --reward.remote_url /rewards/math.py")
     for version, present, absent in [
         ("0.11.2", ["--rollout.batch_size 128", "--train.batch_size 256", "--train.colocate_all \\",
                     "--algo.kl.use_loss \\", "--data.max_len 3072"], ["--rollout_batch_size"]),

@@ -182,7 +182,7 @@ def test_emitted_flags_are_accepted_by_train_ppo_ray(case: Case, version: str) -
 
     named = {w[2:] for w in words if w.startswith("--")} & REWARD_FLAGS
     if not named:  # the user adds the reward, as the note says
-        assert "references.reward-missing" in {n.code for n in translation.notes}
+        assert "reward.missing" in {n.code for n in translation.notes}
         remote = "--remote_rm_url" if "--remote_rm_url" in known else "--reward.remote_url"
         args = parse(parser, [*words, remote, "reward.py"])
     args = start_up_checks(version, args)

@@ -1,10 +1,12 @@
 """OpenRLHF: ``python3 -m openrlhf.cli.train_ppo_ray --flag value ...`` launch scripts (usually behind
 ``ray job submit ... --``).
 
-Semantics from ../shared/reference/openrlhf.md: the rollout batch counts prompts (global), the train batch
-counts samples (global, one optimizer step), the micro batch counts samples per GPU; ring attention and
-DeepSpeed tensor parallelism divide the actor GPUs into data-parallel ranks. Flags are flat up to 0.10.1
-and dotted from 0.10.2, with no aliases: a flag of the other scheme is an argparse error.
+Semantics (docs/frameworks/openrlhf.md, with the source file of each release): the rollout batch counts
+prompts (global), the train batch counts samples (global, one optimizer step), the micro batch counts samples
+per GPU; ring attention and DeepSpeed tensor parallelism divide the actor GPUs into data-parallel ranks. Up to
+0.7.0 every actor rank draws its own rollout_batch_size // ranks prompts; from 0.7.1 one controller draws them
+all. Flags are flat up to 0.10.1 and dotted from 0.10.2, with no aliases: a flag of the other scheme is an
+argparse error.
 """
 from __future__ import annotations
 
@@ -46,9 +48,23 @@ from translator.dialects.openrlhf_tables import (
     GEN_BATCH_OVERSAMPLING_SINCE,
     GROUP_ASSERT,
     GROUP_ASSERT_DR_GRPO_SINCE,
+    GROUP_ASSERT_SINCE,
     KEY_GAPS,
     KEY_RANGE,
     KL_ESTIMATORS,
+    KL_LOSS_SINCE,
+    MAX_STEPS_BUG,
+    MIN_LR_RATIO_FIXED,
+    NO_REF_WITHOUT_KL_SINCE,
+    PER_RANK_PROMPTS_UNTIL,
+    POWER_OF_TWO_UNTIL,
+    RBS_DIVISIBLE_SINCE,
+    COLOCATE_MEMORY_FORCED,
+    EVAL_ONCE_PER_EPISODE_UNTIL,
+    REWARD_FILE_SINCE,
+    REWARD_FUNC_SIGNATURE,
+    TOKEN_MEAN_LOSS_SINCE,
+    WARMUP_FIXED,
     LAST_FLAT,
     LOSS_SCOPE_GLOBAL_MICRO,
     LOSS_SCOPE_OPTIMIZER_STEP,
@@ -288,13 +304,6 @@ class OpenRlhfDialect(Dialect):
         return {"launch.sh": "\n".join(lines) + "\n"}
 
 
-def _reward_model(reward: Any) -> bool:
-    """Whether the source's reward is one OpenRLHF loads as a reward model (a model id or directory): not a URL, a
-    Python file (EasyR1's 'file.py:function' included) or a bare registry name such as EasyR1's 'math' (found by
-    tests/test_oracle_openrlhf.py: these were written as --reward.model_name_or_path)."""
-    return isinstance(reward, str) and "/" in reward and ".py" not in reward and not reward.startswith("http")
-
-
 def _missing_flag_text(name: str, version: str) -> str:
     since, until = KEY_RANGE.get(name, (None, None))
     if since and not at_least(version, since):
@@ -427,6 +436,11 @@ class _Interpreter:
         self.spec.derivations[field] = Derivation(text, [self.k(k) for k in internals],
                                                   "config" if config else "default")
 
+    def has_flag(self, internal: str) -> bool:
+        """Whether this version's parser has the flag."""
+        native = spelled(internal, self.version)
+        return native is not None and flag_exists(native, self.version)
+
     def peek(self, internal: str) -> Any:
         """A value read for a note only: the flag stays an extra, so it is carried along."""
         if internal in self.v.values:
@@ -468,6 +482,9 @@ class _Interpreter:
                                f"{world} actor GPUs are not divisible by ring_attn_size {ring} × DeepSpeed tensor "
                                f"parallel {tp}; OpenRLHF does not check this and its device mesh cannot be built",
                                source_keys=[self.k("ds.ring_attn_size"), self.k("ds.tensor_parallel_size")])
+        if not newer_than(self.version, POWER_OF_TWO_UNTIL) and world & (world - 1):
+            self.notes.error("topology.power-of-two", f"actor_world_size must be power of 2, got {world}",
+                             source_keys=[self.k("actor.num_gpus_per_node")])
         dp = world // (ring * tp)
         if dp == 0:
             raise ConfigError(f"ring_attn_size {ring} × tensor parallel {tp} exceeds the {world} actor GPUs",
@@ -481,7 +498,10 @@ class _Interpreter:
         engines = v.positive_int("vllm.num_engines")
         vllm_tp = v.positive_int("vllm.tensor_parallel_size") or 1
         t.rollout_tensor_parallel_size = vllm_tp
+        t.rollout_engines = engines
         colocate_all = bool(v.flag("train.colocate_all"))
+        t.colocate_models = colocate_all
+        self.memory_fraction(colocate_all)
         self.asynchronous = bool(v.flag("train.async_enable"))
         g = self.spec.generation
         g.rollout_backend = "vllm"
@@ -513,12 +533,28 @@ class _Interpreter:
                 f"their own{why}", self.k("vllm.num_engines"), self.k("vllm.tensor_parallel_size"))
         self.gpu_budget(world, engines * vllm_tp, colocate_all)
 
+    def memory_fraction(self, colocate_all: bool) -> None:
+        """vLLM's share of GPU memory; 0.5.8–0.6.0 lowered it to 0.4 under colocate_all_models (cli/train_ppo_ray.py)."""
+        fraction = self.v.number("vllm.gpu_memory_utilization")
+        t = self.spec.topology
+        first, last = COLOCATE_MEMORY_FORCED
+        if (fraction is not None and colocate_all and fraction >= 0.9 and at_least(self.version, first)
+                and not newer_than(self.version, last)):
+            self.notes.warning("topology.memory-fraction-forced",
+                               f"Set args.vllm_gpu_memory_utilization to 0.4 for colocate_all_models! (OpenRLHF "
+                               f"{self.version} replaces {self.f('vllm.gpu_memory_utilization')} {fmt(fraction)} "
+                               "≥ 0.9 when every model shares the GPUs)",
+                               source_keys=[self.k("vllm.gpu_memory_utilization")])
+            fraction = 0.4
+        t.rollout_gpu_memory_fraction = fraction
+
     def gpu_budget(self, actor: int, rollout: int, colocate_all: bool) -> None:
         """The run's total GPUs (reference §3 'Total GPUs'), as an info note: the plan counts actor GPUs only."""
         groups = [f"actor {actor}"]
         total = actor
-        kl = (self.v.number("algo.kl.init_coef") or 0) > 0
-        gae = str(self.v.get("algo.advantage.estimator")) == "gae"
+        # Before 0.6.0 the reference model was created whatever the KL coefficient.
+        kl = (self.v.number("algo.kl.init_coef") or 0) > 0 or not at_least(self.version, NO_REF_WITHOUT_KL_SINCE)
+        gae = str(self.v.get("algo.advantage.estimator") or "gae") == "gae"
         remote = bool(self.peek("reward.remote_url")) or bool(self.peek("train.agent_func_path"))
 
         def gpus(model: str) -> int:
@@ -577,6 +613,10 @@ class _Interpreter:
         rbs_key, gen_key = self.f("rollout.batch_size"), self.f("rollout.vllm_generate_batch_size")
         text, keys = f"{rbs_key} {rbs} prompts", ["rollout.batch_size"]
         prompts = rbs
+        if not newer_than(version, PER_RANK_PROMPTS_UNTIL):
+            prompts, text = self.per_rank_prompts(rbs)
+            self.origin("plan.prompts_per_step", text, *keys)
+            return prompts
         if gen is not None and gen != rbs:
             if not at_least(version, GEN_BATCH_IGNORED_SINCE):
                 # 0.8.x: the prompt dataloader's batch; without filtering one batch is one rollout.
@@ -611,6 +651,30 @@ class _Interpreter:
             self.prompts_per_round(gen)
         self.origin("plan.prompts_per_step", text, *keys)
         return prompts
+
+    def per_rank_prompts(self, rbs: int) -> tuple[int, str]:
+        """Up to 0.7.0 each data-parallel group loads its own rollout_batch_size // groups prompts
+        (trainer/ray/ppo_actor.py: ``setup_dataloader(prompts, rollout_batch_size // (world // ring))``)."""
+        t = self.spec.topology
+        world = t.training_gpus
+        groups = world // (t.sequence_parallel_size or 1)
+        per_rank = rbs // groups
+        rbs_key = self.f("rollout.batch_size")
+        if rbs % world and at_least(self.version, RBS_DIVISIBLE_SINCE):
+            self.notes.error("batch.rollout-per-rank",
+                             f"rollout_bach_size must be divisible by actor_world_size, got {rbs} and {world}",
+                             source_keys=[self.k("rollout.batch_size"), self.k("actor.num_gpus_per_node")])
+        elif rbs % groups:
+            self.notes.warning("batch.rollout-per-rank",
+                               f"{rbs_key} {rbs} is not divisible by the {groups} actor ranks: OpenRLHF "
+                               f"{self.version} gives each rank {rbs} // {groups} = {per_rank} prompts, "
+                               f"{per_rank * groups} per step", source_keys=[self.k("rollout.batch_size")])
+        if per_rank == 0:
+            raise ConfigError(f"{rbs_key} {rbs} is smaller than the {groups} actor ranks: each rank would load 0 "
+                              "prompts per step", file=self.v.source_name, key=rbs_key,
+                              hint=f"set {rbs_key} to a multiple of {groups}")
+        return per_rank * groups, (f"{rbs_key} {rbs} // {groups} actor ranks = {per_rank} prompts on each rank "
+                                   f"(OpenRLHF ≤ {PER_RANK_PROMPTS_UNTIL} loads prompts per rank) × {groups}")
 
     def prompts_per_round(self, gen: int) -> None:
         self.spec.generation.prompts_per_round = gen
@@ -649,12 +713,15 @@ class _Interpreter:
             tbs_key, micro_key)
         local = samples // dp
         micro_batches = local // micro
-        if samples // rollout_micro < dp:
+        single = newer_than(self.version, PER_RANK_PROMPTS_UNTIL)  # one controller deals experiences to ranks
+        if not single:
+            pass  # each rank makes experiences of its own prompts: no sharding
+        elif samples // rollout_micro < dp and at_least(self.version, "0.7.2"):
             notes.error("batch.too-few-rollout-batches",
                         "The number of sample batches must be greater than or equal to the effective number of "
                         f"actor processes. ({samples} samples // {self.f('rollout.micro_batch_size')} "
                         f"{rollout_micro} < {dp})", source_keys=[self.k("rollout.micro_batch_size")])
-        elif samples % (rollout_micro * dp):
+        elif samples % (rollout_micro * dp) and samples // rollout_micro >= dp:
             notes.warning("batch.uneven-shards",
                           f"{samples} rollout samples in experiences of {self.f('rollout.micro_batch_size')} "
                           f"{rollout_micro} do not split evenly over {dp} data-parallel ranks; ranks train on "
@@ -742,7 +809,7 @@ class _Interpreter:
     # ---------------------------------------------------------------- algorithm
     def algorithm(self) -> None:
         v, a, notes, version = self.v, self.spec.algorithm, self.notes, self.version
-        raw = str(v.get("algo.advantage.estimator"))
+        raw = str(v.get("algo.advantage.estimator") or "gae")  # 0.5.0 has no such flag: always GAE
         est_key = self.k("algo.advantage.estimator")
         if raw not in ESTIMATORS or (raw in ESTIMATOR_SINCE and not at_least(version, ESTIMATOR_SINCE[raw])):
             notes.error("algorithm.unknown-estimator", f"--{est_key} {raw} is not a choice of OpenRLHF {version}",
@@ -766,9 +833,9 @@ class _Interpreter:
             f"--{est_key} {raw}" + (" (GRPO)" if raw == "group_norm" else " (GRPO advantages without the std, "
                                     "Dr. GRPO)" if raw == "dr_grpo" else ""), est_key)
         n = self.spec.plan.samples_per_prompt or 1
-        group_assert = GROUP_ASSERT + (("dr_grpo",) if at_least(version, GROUP_ASSERT_DR_GRPO_SINCE) else ())
+        group_assert, message = group_assert_of(version, raw)
         if raw in group_assert and n <= 1:
-            notes.error("algorithm.group-too-small", f"{raw} requires n_samples_per_prompt > 1",
+            notes.error("algorithm.group-too-small", message,
                         source_keys=[est_key, self.k("rollout.n_samples_per_prompt")])
         self.kl()
         eps = v.number("actor.eps_clip")
@@ -783,7 +850,7 @@ class _Interpreter:
         a.entropy_coef = entropy if entropy is not None else 0.0  # None: not even computed
         loss_type = v.get("actor.policy_loss_type") or "ppo"
         a.policy_loss = "gspo" if loss_type == "gspo" else "vanilla"
-        agg = v.get("actor.loss_agg_mode") or "token-mean"
+        agg = v.get("actor.loss_agg_mode") or native_aggregation(version)  # ≤ 0.6.4: a mean of sequence means
         a.loss_aggregation = "seq-mean-token-mean" if loss_type == "gspo" else str(agg)
         if at_least(version, LOSS_SCOPE_OPTIMIZER_STEP):
             a.loss_normalizer_scope = "optimizer_step"
@@ -796,14 +863,17 @@ class _Interpreter:
     def kl(self) -> None:
         v, a, notes = self.v, self.spec.algorithm, self.notes
         coef = v.number("algo.kl.init_coef") or 0.0
-        use_loss = bool(v.flag("algo.kl.use_loss"))
-        estimator = str(v.get("algo.kl.estimator"))
+        use_loss = bool(v.flag("algo.kl.use_loss"))  # 0.6.0+; KL was always in the reward before
+        if at_least(self.version, "0.6.1"):
+            estimator = str(v.get("algo.kl.estimator"))
+        else:  # a switch until 0.6.0
+            estimator = "k3" if v.flag("use_kl_estimator_k3") else "k1"
         coef_key, loss_key = self.k("algo.kl.init_coef"), self.k("algo.kl.use_loss")
         if estimator not in KL_ESTIMATORS:
             notes.error("algorithm.unknown-kl-estimator", f"--{self.k('algo.kl.estimator')} {estimator} is not one "
                         f"of {', '.join(KL_ESTIMATORS)}", source_keys=[self.k("algo.kl.estimator")])
         if coef <= 0:
-            # No reference model is created at all.
+            # No reference model is created at all (from 0.6.0; before, one computes a KL weighted by 0).
             a.kl_placement, a.kl_coef, a.kl_estimator = "none", 0.0, None
             self.spec.derivations["algorithm.kl_placement"] = from_config(
                 f"--{coef_key} {fmt(coef)}: no reference model, no KL term", coef_key)
@@ -822,7 +892,8 @@ class _Interpreter:
                           f"(AdaptiveKLController from {fmt(coef)}); kl_coef is only its starting value",
                           source_keys=[self.k("algo.kl.target")])
         expected = ("k2", "k3") if use_loss else ("k1",)
-        if estimator in KL_ESTIMATORS and estimator not in expected and not v.flag("algo.kl.unbiased_gradient"):
+        if estimator in KL_ESTIMATORS and estimator not in expected and not v.flag("algo.kl.unbiased_gradient") \
+                and at_least(self.version, "0.6.1"):
             notes.info("algorithm.kl-estimator",
                        f"OpenRLHF recommends {' or '.join(expected)} when KL is {'a loss' if use_loss else 'in the reward'}"
                        f"; this config uses {estimator}", source_keys=[self.k("algo.kl.estimator")])
@@ -896,14 +967,31 @@ class _Interpreter:
                                                              [], "default")
         o = s.optimizer
         o.lr = v.number("actor.adam.lr")
-        o.lr_schedule = str(v.get("actor.lr_scheduler"))
+        o.lr_schedule = str(v.get("actor.lr_scheduler") or "cosine_with_min_lr")  # hard-coded before 0.8.5
         o.warmup_ratio = v.number("actor.lr_warmup_ratio")
+        if o.warmup_ratio is None:  # before 0.5.3: ceil(max_steps × 0.03)
+            o.warmup_ratio = WARMUP_FIXED
+        ratio = v.number("actor.min_lr_ratio")
+        o.min_lr_ratio = ratio if ratio is not None else MIN_LR_RATIO_FIXED
+        if o.lr_schedule not in ("cosine_with_min_lr", "cosine_warmup_with_min_lr"):
+            o.min_lr_ratio = None
+        elif ratio is None:
+            self.spec.derivations["optimizer.min_lr_ratio"] = Derivation(
+                f"min_lr = lr × {MIN_LR_RATIO_FIXED}, hard-coded in OpenRLHF {self.version}", [], "default")
         self.spec.derivations["optimizer.warmup_ratio"] = Derivation(
             f"{self.f('actor.lr_warmup_ratio')} {fmt(o.warmup_ratio)} of the LR horizon max_steps (optimizer steps)",
             [self.k("actor.lr_warmup_ratio")], "config" if "actor.lr_warmup_ratio" in v else "default")
         o.weight_decay = v.number("actor.adam.weight_decay")
         o.grad_clip = v.number("actor.max_norm")
         episodes = v.positive_int("train.num_episodes")
+        first, last = MAX_STEPS_BUG
+        if at_least(version, first) and not newer_than(version, last) and episodes * (self.spec.plan.epochs_per_step or 1) > 1:
+            notes.warning("optimizer.lr-horizon",
+                          f"OpenRLHF {version} sets the LR horizon to len(prompts) × n // train_batch_size, leaving out "
+                          f"{self.f('train.num_episodes')} {episodes} × {self.f('train.max_epochs')} "
+                          f"{self.spec.plan.epochs_per_step}: the {o.lr_schedule} schedule ends after the first "
+                          "episode's first epoch and stays at its floor (fixed in 0.7.3)",
+                          source_keys=[self.k("train.num_episodes"), self.k("train.max_epochs")])
         s.run_length.dataset_passes = episodes
         self.origin("run_length.dataset_passes", f"{self.f('train.num_episodes')} {episodes} passes over the prompts",
                     "train.num_episodes")
@@ -928,13 +1016,9 @@ class _Interpreter:
                 self.k("train.async_enable"))
         else:
             s.asynchrony.max_steps_ahead = 0
-        r = s.references
-        r.model = v.get("actor.model_name_or_path")
-        r.train_data = v.get("data.prompt_dataset")
-        r.eval_data = v.get("eval.dataset")
-        remote = v.get("reward.remote_url")
-        r.reward = remote if remote is not None else v.get("reward.model_name_or_path")
+        s.references.model = v.get("actor.model_name_or_path")
         s.plan.total_steps = None  # num_episodes passes over a dataset whose size the config does not state
+        _RunParts(self).read()
 
     def describe_derived(self) -> None:
         plan, d = self.spec.plan, self.spec.derivations
@@ -942,6 +1026,181 @@ class _Interpreter:
             d["plan.samples_per_step"] = derived(
                 f"{fmt(plan.prompts_per_step)} prompts × {self.f('rollout.n_samples_per_prompt')} "
                 f"{plan.samples_per_prompt}")
+
+
+class _RunParts:
+    """Reads the run beyond the batch plan: reward, prompts, checkpoints, evaluation, logging."""
+
+    def __init__(self, reading: _Interpreter) -> None:
+        self.r, self.v, self.spec, self.notes, self.version = (reading, reading.v, reading.spec, reading.notes,
+                                                                reading.version)
+
+    def read(self) -> None:
+        self.reward()
+        self.data()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+
+    def reward(self) -> None:
+        v, r, notes, f = self.v, self.spec.reward, self.notes, self.r.f
+        remote = v.get("reward.remote_url")
+        urls = [u.strip() for u in str(remote).split(",") if u.strip()] if remote else []
+        if urls and urls[0].endswith(".py"):
+            r.function_path, r.function_name = urls[0], "reward_func"
+            notes.info("reward.function", f"{f('reward.remote_url')} {urls[0]} is a reward-function file: OpenRLHF "
+                       f"imports it and calls {REWARD_FUNC_SIGNATURE} on each batch (queries = prompt + response "
+                       "texts, labels from --label_key), returning a tensor of rewards",
+                       source_keys=[self.r.k("reward.remote_url")])
+            if not at_least(self.version, REWARD_FILE_SINCE):
+                notes.error("reward.function-file-unsupported",
+                            f"OpenRLHF {self.version} sends rewards requests to {f('reward.remote_url')} as an HTTP "
+                            f"URL; .py reward files are loaded from {REWARD_FILE_SINCE}",
+                            source_keys=[self.r.k("reward.remote_url")])
+        elif urls:
+            r.remote_url = urls[0]
+        if len(urls) > 1:
+            notes.warning("reward.not-expressible", f"{f('reward.remote_url')} lists {len(urls)} reward sources; "
+                          f"the canonical model keeps the first ({urls[0]})", source_keys=[self.r.k("reward.remote_url")])
+        agent = v.get("train.agent_func_path")
+        if agent:
+            notes.warning("reward.not-expressible", f"{f('train.agent_func_path')} {agent} is an agent workflow that "
+                          "generates and scores; no other framework reads it", source_keys=[self.r.k("train.agent_func_path")])
+        model = v.get("reward.model_name_or_path")
+        if model:
+            models = [m for m in str(model).split(",") if m]
+            if urls or agent:
+                notes.info("reward.model-unused", f"{f('reward.model_name_or_path')} is not loaded as a reward model "
+                           f"when {f('reward.remote_url')} is set (it only seeds the critic)",
+                           source_keys=[self.r.k("reward.model_name_or_path")])
+            else:
+                r.model = models[0]
+                if len(models) > 1:
+                    notes.warning("reward.not-expressible", f"{len(models)} reward models are summed by OpenRLHF; "
+                                  f"the canonical model keeps {models[0]}",
+                                  source_keys=[self.r.k("reward.model_name_or_path")])
+
+    def data(self) -> None:
+        v, d, notes = self.v, self.spec.data, self.notes
+        d.train_sources = self.sources("data.prompt_dataset")
+        if self.r.has_flag("data.prompt_split"):
+            d.train_split = str(v.get("data.prompt_split"))
+        elif d.train_sources:
+            d.train_split = "train"  # 0.7.0–0.7.3: blending_datasets' default split, with no flag to change it
+            self.spec.derivations["data.train_split"] = Derivation(
+                f"OpenRLHF {self.version} has no --prompt_split: the train split", [], "default")
+        probs = v.get("data.prompt_probs")
+        if probs is not None and d.train_sources:
+            try:
+                weights = [float(p) for p in str(probs).split(",")]
+            except ValueError:
+                raise ConfigError(f"{self.r.f('data.prompt_probs')} takes comma-separated numbers, got {probs!r}",
+                                  file=v.source_name, key=self.r.f("data.prompt_probs"),
+                                  hint="write one probability per dataset, e.g. 0.7,0.3") from None
+            if len(weights) != len(d.train_sources):
+                notes.error("data.weights-mismatch", f"{self.r.f('data.prompt_probs')} gives {len(weights)} "
+                            f"probabilities for {len(d.train_sources)} datasets (blending_datasets asserts equal "
+                            "lengths)", source_keys=[self.r.k("data.prompt_probs")])
+            elif len(weights) > 1:
+                d.train_weights = weights
+        d.prompt_key = str(v.get("data.input_key"))
+        label = v.get("data.label_key")
+        d.answer_key = str(label) if label else None
+        if "data.max_samples" in v:
+            cap = v.positive_int("data.max_samples")
+            d.max_train_prompts = cap
+            self.spec.derivations["data.max_train_prompts"] = from_config(
+                f"{self.r.f('data.max_samples')} {cap}: at most {cap} prompts are read (each run length is "
+                f"{self.r.f('train.num_episodes')} passes over them)", self.r.k("data.max_samples"))
+        else:
+            v.get("data.max_samples")  # the default 1e8 caps nothing
+        if self.r.has_flag("eval.dataset") and v.get("eval.dataset"):
+            d.eval_sources = self.sources("eval.dataset")
+            d.eval_split = str(v.get("eval.split")) if self.r.has_flag("eval.split") else "train"
+            d.max_eval_prompts = d.max_train_prompts  # the eval set is cut at max_samples too
+
+    def sources(self, internal: str) -> list[str] | None:
+        """Comma-separated datasets; ``name@dir`` loads ``name`` with ``data_dir=dir`` (utils.blending_datasets)."""
+        text = self.v.get(internal)
+        if not text:
+            return None
+        sources = []
+        for item in str(text).split(","):
+            name, at, data_dir = item.strip().partition("@")
+            if at:
+                self.notes.warning("data.not-expressible",
+                                   f"{self.r.f(internal)} {item.strip()}: '@{data_dir}' is load_dataset's data_dir "
+                                   f"(a sub-directory of {name}), which other frameworks cannot select; {name} is "
+                                   "kept", source_keys=[self.r.k(internal)])
+            sources.append(name.strip())
+        return sources
+
+    def checkpointing(self) -> None:
+        v, c = self.v, self.spec.checkpointing
+        steps = _int_or_none(v.get("ckpt.save_steps"))
+        c.every_steps = steps if steps and steps > 0 else 0
+        self.spec.derivations["checkpointing.every_steps"] = Derivation(
+            f"{self.r.f('ckpt.save_steps')} {steps} rollout steps (global_step counts rollouts)" if c.every_steps else
+            f"{self.r.f('ckpt.save_steps')} {steps}: never (float('inf'))", [self.r.k("ckpt.save_steps")],
+            "config" if "ckpt.save_steps" in v else "default")
+        c.directory = str(v.get("ckpt.path"))
+        c.hf_format = bool(v.flag("ckpt.save_hf")) if self.r.has_flag("ckpt.save_hf") else False
+        keep = _int_or_none(v.get("ckpt.max_num"))
+        c.keep_last = keep if keep and keep > 0 else None
+        c.resume = "auto" if v.flag("ckpt.load_enable") else "never"
+
+    def evaluation(self) -> None:
+        v, e, notes = self.v, self.spec.evaluation, self.notes
+        e.before_training = False
+        if not self.spec.data.eval_sources:
+            e.every_steps = 0  # the PPO trainer evaluates only an eval dataset
+            return
+        steps = _int_or_none(v.get("eval.steps"))
+        if steps and steps > 0:
+            e.every_steps = steps
+        elif not newer_than(self.version, EVAL_ONCE_PER_EPISODE_UNTIL):
+            e.every_steps = None
+            notes.info("evaluation.once-per-episode", f"{self.r.f('eval.steps')} -1 evaluates once per episode in "
+                       f"OpenRLHF {self.version} (every len(prompts) // rollout batch rollout steps), which depends on "
+                       "the dataset's size", source_keys=[self.r.k("eval.steps")])
+        else:
+            e.every_steps = 0
+
+    def logging(self) -> None:
+        v, log = self.v, self.spec.logging
+        backends = ["console"]
+        if v.get("logger.wandb.key"):
+            backends.append("wandb")
+            log.project = str(v.get("logger.wandb.project"))
+            name = v.get("logger.wandb.run_name")
+            log.run_name = str(name) if name else None
+        elif v.get("logger.tensorboard_dir"):
+            backends.append("tensorboard")  # used only without wandb
+            name = v.get("logger.wandb.run_name")
+            log.run_name = str(name) if name else None
+        log.backends = backends
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(float(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def native_aggregation(version: str) -> str:
+    """The policy loss's aggregation without --actor.loss_agg_mode (models/loss.py)."""
+    return "token-mean" if at_least(version, TOKEN_MEAN_LOSS_SINCE) else "seq-mean-token-mean"
+
+
+def group_assert_of(version: str, estimator: str) -> tuple[tuple[str, ...], str]:
+    """The estimators ``version`` asserts n_samples_per_prompt > 1 for, and the assert's message."""
+    if not at_least(version, "0.5.3"):
+        return (), ""
+    if not at_least(version, GROUP_ASSERT_SINCE):
+        return ("rloo",), "RLOO requires n_samples_per_prompt > 1"
+    group = GROUP_ASSERT + (("dr_grpo",) if at_least(version, GROUP_ASSERT_DR_GRPO_SINCE) else ())
+    return group, f"{estimator} requires n_samples_per_prompt > 1"
 
 
 def _float(value: Any, flag: str, source: str) -> float:
@@ -961,25 +1220,75 @@ class _Writer:
         self.out: dict[str, Any] = {}
 
     def flags(self) -> dict[str, Any]:
+        self.reward()  # first: whether the reward is remote decides evaluation and dynamic filtering
         self.topology()
         self.batch()
         self.algorithm()
         self.rest()
+        parts = _RunPartsWriter(self)
+        parts.write()
         fallback = self.out_defaults
         self.extras()
         for key, value in fallback.items():
             self.out.setdefault(key, value)
         if not any(self.out.get(k) for k in ("reward.remote_url", "reward.model_name_or_path",
                                               "train.agent_func_path")):
-            # train_ppo_ray has no default reward; its start-up checks reject --eval.dataset (and dynamic
-            # filtering) without a remote one (found by tests/test_oracle_openrlhf.py).
+            # train_ppo_ray has no default reward: the reward-model group (and GAE's default critic) load
+            # --reward_pretrain None and the run stops at start-up.
             model, remote = (spelled(k, self.version) for k in ("reward.model_name_or_path", "reward.remote_url"))
-            self.notes.warning("references.reward-missing",
-                               f"no reward is written (the source's reward has no OpenRLHF form): add --{model} or "
-                               f"--{remote} (a URL or a .py file) to the launch line; train_ppo_ray's start-up "
-                               "checks reject an eval dataset or dynamic filtering without a remote reward",
-                               target_keys=["reward.remote_url", "reward.model_name_or_path"])
+            self.notes.error("reward.missing",
+                             f"no reward is written (the source names none OpenRLHF can load): add --{model} (a "
+                             f"reward model) or --{remote} (an HTTP reward server, or a .py file defining "
+                             f"{REWARD_FUNC_SIGNATURE}) to the launch line; OpenRLHF does not start without one",
+                             target_keys=[remote, model])
+        parts.placement()
         return self.spell()
+
+    def reward(self) -> None:
+        """The reward hook-up: a function file or an HTTP server as --remote_rm_url, else a reward model."""
+        r, notes, version = self.spec.reward, self.notes, self.version
+        remote_key = spelled("reward.remote_url", version)
+        self.remote_reward = False
+        if r.function_path:
+            if not at_least(version, REWARD_FILE_SINCE):
+                notes.warning("reward.not-expressible",
+                              f"OpenRLHF {version} reads --{remote_key} only as an HTTP reward server; reward files "
+                              f"({r.function_path}) are loaded from {REWARD_FILE_SINCE}: serve the function over "
+                              "HTTP or write for a newer release", source_keys=["reward.function_path"])
+            elif not r.function_path.endswith(".py"):
+                notes.warning("reward.not-expressible",
+                              f"reward function file {r.function_path} is not a .py file, which is what OpenRLHF "
+                              f"imports from --{remote_key}", source_keys=["reward.function_path"])
+            else:
+                self.out["reward.remote_url"] = r.function_path
+                self.remote_reward = True
+                name = r.function_name or "reward_func"
+                wrapper = "" if name == "reward_func" else (
+                    f"; the source's function is {name}: add a reward_func with that signature to the file that "
+                    f"calls {name}")
+                notes.info("reward.function-signature",
+                           f"--{remote_key} {r.function_path}: OpenRLHF imports the file and calls "
+                           f"{REWARD_FUNC_SIGNATURE} (queries = prompt + response texts, labels = the --"
+                           f"{spelled('data.label_key', version) or 'label_key'} column), which returns a tensor of "
+                           f"rewards (or a dict with 'rewards' and 'scores' from 0.8)" + wrapper,
+                           source_keys=["reward.function_path", "reward.function_name"], target_keys=[remote_key])
+        elif r.remote_url:
+            self.out["reward.remote_url"] = r.remote_url
+            self.remote_reward = True
+        if r.model:
+            if self.remote_reward:
+                notes.warning("reward.not-expressible",
+                              f"OpenRLHF scores with --{remote_key} alone when it is set: the source's reward model "
+                              f"{r.model} is not written (combine both in the reward server or function)",
+                              source_keys=["reward.model"])
+            else:
+                self.out["reward.model_name_or_path"] = r.model
+        if r.builtin:
+            notes.warning("reward.not-expressible",
+                          f"OpenRLHF has no built-in scorers: {', '.join(r.builtin)} "
+                          + ("are not written" if self.remote_reward or r.model else
+                             f"must become a .py file defining {REWARD_FUNC_SIGNATURE}, passed as --{remote_key}"),
+                          source_keys=["reward.builtin"], target_keys=[remote_key])
 
     def has(self, internal: str) -> bool:
         native = spelled(internal, self.version)
@@ -1013,6 +1322,11 @@ class _Writer:
                           f"{gpus} actor GPUs to keep {dp} data-parallel ranks (ring {ring} × tensor parallel {tp})",
                           source_keys=["topology.training_gpus"], target_keys=["actor.num_gpus_per_node"])
         nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
+        if not newer_than(self.version, POWER_OF_TWO_UNTIL) and gpus & (gpus - 1):
+            raise ConfigError(f"OpenRLHF {self.version} asserts 'actor_world_size must be power of 2', and this run "
+                              f"trains on {gpus} GPUs", hint=f"write for OpenRLHF 0.5.6 or later (--to "
+                              f"openrlhf@0.5.6), or change the source to {1 << (gpus.bit_length() - 1)} or "
+                              f"{1 << gpus.bit_length()} training GPUs")
         self.actor_gpus = gpus
         self.put("actor.num_nodes", nodes)
         self.put("actor.num_gpus_per_node", gpus // nodes)
@@ -1026,6 +1340,11 @@ class _Writer:
             self.out_defaults["ds.zero_stage"] = int(backend[-1])
         rollout_tp = t.rollout_tensor_parallel_size or 1
         colocated = not t.rollout_gpus
+        if colocated and not self.has("train.colocate_all"):
+            notes.warning("topology.not-expressible",
+                          f"OpenRLHF {self.version} cannot put vLLM on the training GPUs (--colocate_all_models from "
+                          f"0.5.8): the engines get {gpus} GPUs of their own", source_keys=["topology.rollout_gpus"],
+                          target_keys=["vllm.num_engines"])
         if colocated:
             if gpus % rollout_tp:
                 rollout_tp = math.gcd(gpus, rollout_tp)
@@ -1037,17 +1356,51 @@ class _Writer:
                 notes.warning("topology.gpus-changed", f"{t.rollout_gpus} rollout GPUs are not a multiple of vLLM "
                               f"tensor parallel {rollout_tp}; {engines} engine(s) are written",
                               target_keys=["vllm.num_engines"])
+        engines = self.engines_dividing(gpus, engines, rollout_tp)
         self.put("vllm.num_engines", engines)
         self.put("vllm.tensor_parallel_size", rollout_tp)
+        self.memory_fraction(colocated)
         # The other model groups default to 8 GPUs each: size the ones this run creates like the actor
         # (colocation requires equal sizes), unless the source's own flags say otherwise (extras).
-        a, reward = self.spec.algorithm, self.spec.references.reward
+        a = self.spec.algorithm
         groups = {"ref": a.kl_placement not in (None, "none") and bool(a.kl_coef),
-                  "critic": a.advantage_estimator == "gae", "reward": _reward_model(reward)}
+                  "critic": a.advantage_estimator == "gae", "reward": "reward.model_name_or_path" in self.out}
         for model, used in groups.items():
             if used:
                 self.out_defaults[f"{model}.num_nodes"] = nodes
                 self.out_defaults[f"{model}.num_gpus_per_node"] = gpus // nodes
+        if (not colocated or not self.has("train.colocate_all")) and self.spec.framework != "openrlhf":
+            # vLLM has GPUs of its own: share what OpenRLHF can share with the actor (and the critic).
+            if groups["ref"]:
+                self.put("train.colocate_actor_ref", True)
+            if groups["critic"] and groups["reward"]:
+                self.put("train.colocate_critic_reward", True)
+
+    def engines_dividing(self, gpus: int, engines: int, rollout_tp: int) -> int:
+        """0.5.6–0.7.0 assert that the actor GPUs divide among the vLLM engines (0.6.0 also takes the reverse)."""
+        if newer_than(self.version, PER_RANK_PROMPTS_UNTIL) or not at_least(self.version, RBS_DIVISIBLE_SINCE):
+            return engines
+        if gpus % engines == 0 or (at_least(self.version, GROUP_ASSERT_SINCE) and engines % gpus == 0):
+            return engines
+        fitting = max(d for d in range(1, engines + 1) if gpus % d == 0)
+        self.notes.warning("topology.gpus-changed",
+                           f"OpenRLHF {self.version} asserts 'actor_world_size must be divisible by vllm_num_engines': "
+                           f"{fitting} engine(s) of {rollout_tp} GPU(s) are written instead of {engines}",
+                           source_keys=["topology.rollout_gpus"], target_keys=["vllm.num_engines"])
+        return fitting
+
+    def memory_fraction(self, colocated: bool) -> None:
+        fraction = self.spec.topology.rollout_gpu_memory_fraction
+        if fraction is None:
+            return
+        self.put("vllm.gpu_memory_utilization", fraction,
+                 missing=f"OpenRLHF {self.version} has no --vllm_gpu_memory_utilization (from 0.5.8); vLLM takes its "
+                         "default share of GPU memory")
+        first, last = COLOCATE_MEMORY_FORCED
+        if colocated and fraction >= 0.9 and at_least(self.version, first) and not newer_than(self.version, last):
+            self.notes.warning("topology.memory-fraction-forced",
+                               f"OpenRLHF {self.version} lowers vllm_gpu_memory_utilization {fmt(fraction)} to 0.4 "
+                               "under colocate_all_models", target_keys=["vllm.gpu_memory_utilization"])
 
     # ---------------------------------------------------------------- batch
     def batch(self) -> None:
@@ -1055,6 +1408,14 @@ class _Writer:
         dp = plan.data_parallel_size or self.actor_gpus
         n = plan.samples_per_prompt or 1
         prompts = whole_prompts(self.spec, notes, "OpenRLHF", "rollout.batch_size")
+        if prompts and not newer_than(version, PER_RANK_PROMPTS_UNTIL) and prompts % self.actor_gpus:
+            # Each actor rank loads rollout_batch_size // ranks prompts; 0.5.6–0.7.0 assert divisibility.
+            rounded = max(self.actor_gpus, round(prompts / self.actor_gpus) * self.actor_gpus)
+            notes.warning("batch.changed", f"OpenRLHF {version} splits the prompts of a step evenly over the "
+                          f"{self.actor_gpus} actor ranks: rollout_batch_size {rounded} is written for the source's "
+                          f"{prompts} prompts per step", source_keys=["plan.prompts_per_step"],
+                          target_keys=["rollout.batch_size"])
+            prompts = rounded
         self.put("rollout.batch_size", prompts)
         self.put("rollout.n_samples_per_prompt", n)
         per_opt = plan.samples_per_optimizer_step
@@ -1126,13 +1487,17 @@ class _Writer:
                               + ("" if at_least(version, GEN_BATCH_OVERSAMPLING_SINCE) else
                                  " (vllm_generate_batch_size over-samples from 0.10.0, with async training)"),
                               source_keys=["generation.prompts_per_round"])
-        if g.filter_groups:
+        if g.filter_groups and not self.remote_reward:
+            # train_ppo_ray asserts "remote_rm_url or agent_func_path must be specified when using dynamic filtering"
+            notes.warning("generation.not-expressible",
+                          "dynamic filtering is not written: OpenRLHF filters on the scores of a remote reward "
+                          "(an HTTP server or a .py reward function), and the source's reward is neither",
+                          source_keys=["generation.filter_groups"], target_keys=["algo.dynamic_filtering_enable"])
+        elif g.filter_groups and n <= 1:
+            notes.warning("generation.not-expressible", "dynamic filtering is not written: OpenRLHF needs "
+                          "n_samples_per_prompt > 1 to filter groups", source_keys=["generation.filter_groups"])
+        elif g.filter_groups:
             self.put("algo.dynamic_filtering_enable", True, missing="dynamic filtering needs OpenRLHF ≥ 0.8.1")
-            reward = self.spec.references.reward
-            if not (isinstance(reward, str) and (reward.endswith(".py") or reward.startswith("http"))):
-                notes.warning("generation.not-expressible", "OpenRLHF's dynamic filtering needs a remote reward "
-                              "(reward.remote_url: an HTTP URL or a .py file); set it by hand",
-                              target_keys=["reward.remote_url"])
             if g.filter_metric not in (None, "score", "acc", "seq_reward", "seq_final_reward"):
                 notes.warning("generation.filter-metric", f"OpenRLHF filters on the mean reward score per group, not "
                               f"on '{g.filter_metric}'", target_keys=["algo.dynamic_filtering_enable"])
@@ -1172,7 +1537,8 @@ class _Writer:
             estimator == "rloo" and not at_least(version, RLOO_UNWHITENED_SINCE))
         scope = "batch" if whitened else ESTIMATORS[estimator][1]
         if whitened and a.advantage_std_normalization is False:
-            self.put("algo.advantage.no_std_norm", True)
+            self.put("algo.advantage.no_std_norm", True, missing=f"OpenRLHF {version} always divides {estimator}'s "
+                     "advantages by the batch std (--no_advantage_std_norm from 0.6.4); the source does not")
         elif not whitened and estimator != "dr_grpo" and estimator != "group_norm" \
                 and a.advantage_std_normalization:
             notes.warning("algorithm.not-expressible", f"OpenRLHF {version}'s {estimator} does not divide advantages "
@@ -1183,11 +1549,8 @@ class _Writer:
                           f"{scope}; the source over the {a.advantage_normalization_scope}",
                           source_keys=["algorithm.advantage_normalization_scope"],
                           target_keys=["algo.advantage.estimator"])
-        n = self.spec.plan.samples_per_prompt or 1
-        group_assert = GROUP_ASSERT + (("dr_grpo",) if at_least(version, GROUP_ASSERT_DR_GRPO_SINCE) else ())
-        if estimator in group_assert and n <= 1:
-            notes.error("algorithm.group-too-small", f"{estimator} requires n_samples_per_prompt > 1; the source "
-                        "samples one completion per prompt", target_keys=["algo.advantage.estimator"])
+        if not self.has("algo.advantage.estimator"):
+            del out["algo.advantage.estimator"]  # 0.5.0: always GAE
         placement = a.kl_placement or "none"
         if placement == "both":
             notes.warning("algorithm.not-expressible", "OpenRLHF puts KL either in the reward or in the loss; the "
@@ -1198,6 +1561,11 @@ class _Writer:
             out["algo.kl.init_coef"] = 0.0  # no reference model
         else:
             out["algo.kl.init_coef"] = coef
+            if placement == "loss" and not self.has("algo.kl.use_loss"):
+                notes.warning("algorithm.not-expressible", f"OpenRLHF {version} puts KL in the reward only "
+                              "(--use_kl_loss from 0.6.0); the source's KL loss becomes a per-token KL penalty",
+                              source_keys=["algorithm.kl_placement"], target_keys=["init_kl_coef"])
+                placement = "reward"
             self.put("algo.kl.use_loss", placement == "loss")
             kl_estimator = a.kl_estimator or ("k3" if placement == "loss" else "k1")
             if kl_estimator not in KL_ESTIMATORS:
@@ -1205,7 +1573,15 @@ class _Writer:
                 notes.warning("algorithm.kl-estimator", f"OpenRLHF has k1/k2/k3 KL estimators; the source's "
                               f"'{kl_estimator}' is written as {fallback}", target_keys=["algo.kl.estimator"])
                 kl_estimator = fallback
-            out["algo.kl.estimator"] = kl_estimator
+            if self.has("algo.kl.estimator"):
+                out["algo.kl.estimator"] = kl_estimator
+            elif kl_estimator == "k3":
+                self.put("use_kl_estimator_k3", True)
+            elif kl_estimator == "k2":
+                notes.warning("algorithm.kl-estimator", f"OpenRLHF {version} has the k1 and k3 KL estimators "
+                              "(--use_kl_estimator_k3) only; the source's k2 is written as k3",
+                              target_keys=["use_kl_estimator_k3"])
+                self.put("use_kl_estimator_k3", True)
         low, high = a.clip_ratio_low, a.clip_ratio_high
         if low is not None:
             out["actor.eps_clip"] = low
@@ -1224,9 +1600,10 @@ class _Writer:
         if self.has("actor.loss_agg_mode") and aggregation in ("token-mean", "seq-mean-token-mean"):
             if a.policy_loss != "gspo":
                 out["actor.loss_agg_mode"] = aggregation
-        elif aggregation != "token-mean" and a.policy_loss != "gspo":
+        elif aggregation != native_aggregation(version) and a.policy_loss != "gspo":
             notes.warning("algorithm.not-expressible",
-                          f"loss aggregation '{aggregation}' is not available in OpenRLHF {version} (token-mean"
+                          f"loss aggregation '{aggregation}' is not available in OpenRLHF {version} ("
+                          + native_aggregation(version)
                           + (", seq-mean-token-mean" if at_least(version, "0.11.2") else "") + ")",
                           target_keys=["actor.loss_agg_mode"])
         scope = "optimizer_step" if at_least(version, LOSS_SCOPE_OPTIMIZER_STEP) else "micro_batch"
@@ -1247,18 +1624,40 @@ class _Writer:
                               f"{c.samples_per_optimizer_step}", source_keys=["critic.samples_per_optimizer_step"])
 
     def estimator(self, canonical: str, std: bool | None) -> str:
+        """OpenRLHF's estimator for the source's, else the nearest this version accepts (choices and the
+        n_samples_per_prompt > 1 assert of each release), with a note saying what changed."""
         names = {"gae": "gae", "reinforce_plus_plus": "reinforce", "reinforce_plus_plus_baseline": "reinforce_baseline",
-                 "rloo": "rloo", "rloo_vectorized": "rloo", "flash_reinforce": "flash_reinforce"}
-        if canonical in ("grpo", "grpo_vectorized"):
-            return "dr_grpo" if std is False else "group_norm"
+                 "rloo": "rloo", "rloo_vectorized": "rloo", "flash_reinforce": "flash_reinforce",
+                 "grpo": "group_norm", "grpo_vectorized": "group_norm"}
         name = names.get(canonical)
-        if name is None or (name in ESTIMATOR_SINCE and not at_least(self.version, ESTIMATOR_SINCE[name])):
-            fallback = "group_norm" if (self.spec.plan.samples_per_prompt or 1) > 1 else "reinforce"
-            self.notes.warning("algorithm.not-expressible", f"advantage estimator '{canonical}' has no OpenRLHF "
-                               f"{self.version} counterpart; {fallback} is written",
-                               source_keys=["algorithm.advantage_estimator"], target_keys=["algo.advantage.estimator"])
-            return fallback
-        return name
+        if name == "group_norm" and std is False:
+            name = "dr_grpo"
+        n = self.spec.plan.samples_per_prompt or 1
+        # Nearest first: the same baseline without a group, then what every release has.
+        nearest = {"dr_grpo": ("group_norm", "reinforce_baseline", "rloo"), "group_norm": ("reinforce_baseline", "rloo"),
+                   "reinforce_baseline": ("group_norm", "rloo"), "rloo": ("reinforce_baseline", "group_norm"),
+                   "flash_reinforce": ("reinforce",)}
+        order = [name] if name else []
+        order += [c for c in nearest.get(name or "", ()) if c not in order]
+        order += [c for c in ("reinforce", "gae") if c not in order]
+        for choice in order:
+            group, _ = group_assert_of(self.version, choice)
+            if (choice in ESTIMATOR_SINCE and not at_least(self.version, ESTIMATOR_SINCE[choice])) or (
+                    choice in group and n <= 1) or (choice != "gae" and not self.has("algo.advantage.estimator")):
+                continue
+            if choice != name:
+                why = (f"OpenRLHF {self.version} asserts n_samples_per_prompt > 1 for {name} and the source samples "
+                       "one completion per prompt" if name and n <= 1 and name in group_assert_of(self.version, name)[0]
+                       else f"'{canonical}' is not a choice of OpenRLHF {self.version}")
+                self.notes.warning("algorithm.estimator-changed",
+                                   f"{why}: {choice} is written"
+                                   + (" (REINFORCE++: returns whitened over the batch, no group baseline)"
+                                      if choice == "reinforce" else "")
+                                   + (" (with a critic)" if choice == "gae" else ""),
+                                   source_keys=["algorithm.advantage_estimator"],
+                                   target_keys=["algo.advantage.estimator"])
+            return choice
+        return "gae"
 
     # ---------------------------------------------------------------- the rest
     def rest(self) -> None:
@@ -1308,29 +1707,7 @@ class _Writer:
         if o.weight_decay is not None:
             self.out["actor.adam.weight_decay"] = o.weight_decay
         self.put("actor.max_norm", o.grad_clip)
-        r = s.references
-        self.put("actor.model_name_or_path", r.model)
-        if isinstance(r.train_data, str):
-            self.put("data.prompt_dataset", r.train_data)
-        elif isinstance(r.train_data, list) and all(isinstance(x, str) for x in r.train_data):
-            self.put("data.prompt_dataset", ",".join(r.train_data))
-        if isinstance(r.eval_data, str):
-            self.put("eval.dataset", r.eval_data)
-        reward = r.reward
-        if isinstance(reward, list) and len(reward) == 1 and isinstance(reward[0], str) and (
-                reward[0].endswith(".py") or reward[0].startswith("http")):
-            reward = reward[0]
-        if isinstance(reward, str) and (reward.endswith(".py") or reward.startswith("http") or "," in reward
-                                        and reward.split(",")[0].startswith("http")):
-            self.put("reward.remote_url", reward)
-        elif _reward_model(reward):
-            self.put("reward.model_name_or_path", reward)
-        elif reward:
-            notes.warning("references.not-expressible",
-                          f"reward {reward} is a {s.framework} reward function (a name in its registry, or a Python "
-                          "function with its own signature); OpenRLHF needs a reward model "
-                          "(reward.model_name_or_path) or a remote reward (reward.remote_url: a URL or a .py file "
-                          "defining reward_func)", target_keys=["reward.remote_url"])
+        self.put("actor.model_name_or_path", s.references.model)
         ahead = s.asynchrony.max_steps_ahead
         if ahead or getattr(self, "async_needed", False):
             self.put("train.async_enable", True)
@@ -1393,3 +1770,191 @@ class _Writer:
                 continue
             spelled_out.setdefault(native, value)
         return spelled_out
+
+
+# ---------------------------------------------------------------- writing: the run beyond the batch plan
+class _RunPartsWriter:
+    """Prompts, checkpoints, evaluation, logging and the GPU count, for one version's flags."""
+
+    def __init__(self, writer: _Writer) -> None:
+        self.w, self.spec, self.notes, self.version = writer, writer.spec, writer.notes, writer.version
+
+    def key(self, internal: str) -> str:
+        return f"--{spelled(internal, self.version) or internal}"
+
+    def write(self) -> None:
+        self.data()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+
+    def data(self) -> None:
+        d, w, notes = self.spec.data, self.w, self.notes
+        if d.train_sources:
+            w.put("data.prompt_dataset", ",".join(d.train_sources))
+            if d.train_subset:
+                notes.warning("data.not-expressible",
+                              f"dataset config '{d.train_subset}' cannot be chosen: OpenRLHF loads "
+                              f"{self.key('data.prompt_dataset')} with its default config ('name@dir' sets load_dataset's "
+                              "data_dir, not the config)", source_keys=["data.train_subset"],
+                              target_keys=[self.key("data.prompt_dataset")])
+            split = d.train_split
+            if split and split != "train":
+                w.put("data.prompt_split", split, missing=None)
+                if not w.has("data.prompt_split"):
+                    notes.warning("data.not-expressible", f"OpenRLHF {self.version} reads the train split only (no "
+                                  f"--prompt_split in 0.7.0–0.7.3); the source's split '{split}' is not written",
+                                  source_keys=["data.train_split"])
+            weights = d.train_weights
+            if weights and len(weights) == len(d.train_sources):
+                if all(0 <= x <= 1 for x in weights):
+                    w.put("data.prompt_probs", ",".join(fmt(x) for x in weights))
+                else:
+                    notes.warning("data.not-expressible", "OpenRLHF mixes datasets by probability "
+                                  f"({self.key('data.prompt_probs')}); the source's counts {weights} are not written",
+                                  source_keys=["data.train_weights"])
+        if d.prompt_key:
+            w.put("data.input_key", d.prompt_key)
+        if d.answer_key:
+            w.put("data.label_key", d.answer_key, missing=f"OpenRLHF {self.version} has no --label_key (from 0.6.0): "
+                  f"the answer column '{d.answer_key}' is not passed to the reward")
+        cap = d.max_train_prompts
+        if cap is not None:
+            written = w.out_defaults.get("data.max_samples")
+            w.out_defaults["data.max_samples"] = min(cap, written) if written else cap
+        self.eval_data()
+
+    def eval_data(self) -> None:
+        d, w, notes = self.spec.data, self.w, self.notes
+        self.eval_written = False
+        if not d.eval_sources:
+            return
+        if not w.has("eval.dataset"):
+            notes.warning("evaluation.not-expressible", f"OpenRLHF {self.version} has no evaluation (--eval_dataset "
+                          "from 0.7.0); the source's eval data is not written", source_keys=["data.eval_sources"])
+            return
+        if not w.remote_reward:
+            # train_ppo_ray asserts "`--eval_dataset` is only supported with `--remote_rm_url`" (wording per release)
+            notes.warning("evaluation.not-expressible",
+                          f"the eval data {', '.join(d.eval_sources)} is not written: OpenRLHF scores evaluation only "
+                          f"with a remote reward ({self.key('reward.remote_url')}: an HTTP server or a .py reward "
+                          "function), and the source's reward is a reward model or none",
+                          source_keys=["data.eval_sources"], target_keys=[self.key("eval.dataset")])
+            return
+        w.put("eval.dataset", ",".join(d.eval_sources))
+        self.eval_written = True
+        if d.eval_split and d.eval_split != "train":
+            w.put("eval.split", d.eval_split, missing=f"OpenRLHF {self.version} evaluates the train split of its eval "
+                  f"data (--eval_split from 0.7.4); the source's '{d.eval_split}' is not written")
+        cap = w.out_defaults.get("data.max_samples")
+        if d.max_eval_prompts is not None and d.max_eval_prompts != cap:
+            notes.warning("data.not-expressible", f"OpenRLHF cuts the eval data at {self.key('data.max_samples')} "
+                          f"({cap or 'no limit'}), not at the source's {d.max_eval_prompts} prompts",
+                          source_keys=["data.max_eval_prompts"])
+
+    def checkpointing(self) -> None:
+        c, w, notes = self.spec.checkpointing, self.w, self.notes
+        if c.every_steps:
+            w.put("ckpt.save_steps", c.every_steps)  # both count rollout steps (OpenRLHF's global_step)
+        if c.directory:
+            w.put("ckpt.path", c.directory)
+        if c.hf_format:
+            w.put("ckpt.save_hf", True, missing=None)
+            if not w.has("ckpt.save_hf"):
+                notes.warning("checkpointing.not-expressible", f"OpenRLHF {self.version} saves no Hugging Face copy "
+                              "of each checkpoint (--save_hf_ckpt from 0.5.7); only the final model is in that format",
+                              source_keys=["checkpointing.hf_format"])
+        if c.keep_last:
+            w.put("ckpt.max_num", c.keep_last)
+        elif c.every_steps and c.keep_last is None and self.spec.framework != "openrlhf":
+            # OpenRLHF keeps 3 by default; the source keeps every checkpoint.
+            w.put("ckpt.max_num", 1_000_000)
+            notes.info("checkpointing.keep-all", f"the source keeps every checkpoint: {self.key('ckpt.max_num')} "
+                       "1000000 is written (OpenRLHF's default keeps 3)", target_keys=[self.key("ckpt.max_num")])
+        if c.resume == "auto":
+            w.put("ckpt.load_enable", True)
+        elif c.resume not in (None, "never"):
+            w.put("ckpt.load_enable", True)
+            notes.warning("checkpointing.not-expressible",
+                          f"OpenRLHF resumes from the latest checkpoint under {self.key('ckpt.path')}, not from a given "
+                          f"one ({c.resume}): --load_checkpoint is written; keep only that checkpoint there",
+                          source_keys=["checkpointing.resume"])
+
+    def evaluation(self) -> None:
+        e, w, notes = self.spec.evaluation, self.w, self.notes
+        if not getattr(self, "eval_written", False):
+            return
+        if e.every_steps:
+            w.put("eval.steps", e.every_steps)  # rollout steps in both
+        elif e.every_steps == 0 and not newer_than(self.version, EVAL_ONCE_PER_EPISODE_UNTIL):
+            notes.warning("evaluation.cadence-changed", f"OpenRLHF {self.version} evaluates once per episode by "
+                          "default (eval_steps -1); the source never evaluates on a cadence",
+                          source_keys=["evaluation.every_steps"])
+        if e.before_training:
+            notes.warning("evaluation.not-expressible", "OpenRLHF does not evaluate before the first step; the "
+                          "source does", source_keys=["evaluation.before_training"])
+
+    def logging(self) -> None:
+        log, w, notes = self.spec.logging, self.w, self.notes
+        backends = [b for b in (log.backends or []) if b != "console"]
+        if "wandb" in backends:
+            w.put("logger.wandb.key", SECRET_PLACEHOLDER)
+            if log.project:
+                w.put("logger.wandb.project", log.project)
+        if log.run_name and backends:
+            w.put("logger.wandb.run_name", log.run_name)  # also names the tensorboard sub-directory
+        if "tensorboard" in backends:
+            if "wandb" in backends:
+                notes.warning("logging.not-expressible", "OpenRLHF logs to tensorboard only when wandb is off: "
+                              "wandb is written", source_keys=["logging.backends"])
+            else:
+                w.put("logger.tensorboard_dir", "./tensorboard")
+                notes.info("logging.tensorboard-dir", f"{self.key('logger.tensorboard_dir')} takes a directory: "
+                           "./tensorboard is written", target_keys=[self.key("logger.tensorboard_dir")])
+        others = [b for b in backends if b not in ("wandb", "tensorboard")]
+        if others:
+            notes.warning("logging.not-expressible", f"OpenRLHF logs to wandb or tensorboard only; "
+                          f"{', '.join(others)} is not written", source_keys=["logging.backends"])
+
+    def placement(self) -> None:
+        """The GPUs the written flags place (every model group plus vLLM) against the source's."""
+        t, out = self.spec.topology, self.w.out | {k: v for k, v in self.w.out_defaults.items() if k not in self.w.out}
+        source = (t.training_gpus or 0) + (t.rollout_gpus or 0)
+        if not t.training_gpus or self.spec.framework == "openrlhf":  # its own group sizes are carried along
+            return
+        total, groups = placed_gpus(out, self.version)
+        if total != source:
+            self.notes.warning("topology.gpus-changed",
+                               f"the written launch line places {total} GPUs ({' + '.join(groups)}); the source runs "
+                               f"on {source} ({t.training_gpus} training"
+                               + (f" + {t.rollout_gpus} rollout" if t.rollout_gpus else ", rollout colocated") + ")",
+                               source_keys=["topology.training_gpus", "topology.rollout_gpus"],
+                               target_keys=[self.key("actor.num_gpus_per_node")])
+
+
+def placed_gpus(out: dict[str, Any], version: str) -> tuple[int, list[str]]:
+    """GPUs a synchronous train_ppo_ray run takes (cli/train_ppo_ray.py:train): the actor group, a reference group
+    unless colocated with the actor, a critic for GAE, a reward-model group without a remote reward, vLLM engines
+    unless colocate_all_models shares the actor GPUs."""
+    def size(model: str) -> int:
+        return int(out.get(f"{model}.num_nodes", 1)) * int(out.get(f"{model}.num_gpus_per_node", 8))
+
+    actor = size("actor")
+    engines = int(out.get("vllm.num_engines") or 0) * int(out.get("vllm.tensor_parallel_size") or 1)
+    if out.get("train.colocate_all") and not out.get("train.async_enable"):
+        return actor, [f"actor {actor} shared by every model and vLLM"]
+    groups, total = [f"actor {actor}"], actor
+    kl = float(out.get("algo.kl.init_coef", 0.01) or 0) > 0 or not at_least(version, NO_REF_WITHOUT_KL_SINCE)
+    colocate_all = bool(out.get("train.colocate_all"))
+    if kl and not out.get("train.colocate_actor_ref") and not colocate_all:
+        groups.append(f"ref {size('ref')}")
+        total += size("ref")
+    gae = str(out.get("algo.advantage.estimator", "gae")) == "gae"
+    if gae and not colocate_all:
+        groups.append(f"critic {size('critic')}")
+        total += size("critic")
+    if not out.get("reward.remote_url") and not colocate_all and not (gae and out.get("train.colocate_critic_reward")):
+        groups.append(f"reward {size('reward')}")
+        total += size("reward")
+    groups.append(f"vLLM {engines}")
+    return total + engines, groups
