@@ -1,7 +1,7 @@
 """OpenRLHF rules: what ``train_ppo_ray`` (and DeepSpeed under it) rejects at start-up, and what it silently changes.
 
-Source: ../shared/reference/openrlhf.md §6 (every constraint check of ``cli/train_ppo_ray.py``), checked against
-the file at every tag v0.8.0–v0.11.0. Units: ``rollout.batch_size`` counts prompts (global, per rollout step),
+Source: the constraint checks of ``cli/train_ppo_ray.py`` (``_validate_args`` up to 0.7.0, the ``__main__`` block
+and ``train()``) in every release wheel 0.5.0–0.11.2; docs/frameworks/openrlhf.md lists them with their messages. Units: ``rollout.batch_size`` counts prompts (global, per rollout step),
 ``train.batch_size`` samples (global, per optimizer step), the micro batches samples per GPU; dp = actor GPUs
 ÷ (ring attention × DeepSpeed TP). Errors carry the framework's own message text, which named the flat flags
 up to 0.10.3 even after the 0.10.2 rename. Keys in findings and suggestions are spelled the way the version's
@@ -23,17 +23,25 @@ from translator.checks.findings import (
     nearest_multiple,
 )
 from translator.dialects.base import Values, at_least, closest_key
-from translator.dialects.openrlhf import flag_exists, spelled
+from translator.dialects.base import newer_than
+from translator.dialects.openrlhf import flag_exists, group_assert_of, spelled
 from translator.dialects.openrlhf_tables import (
     ALL_DOTTED,
     ALL_FLAT,
+    COLOCATE_MEMORY_FORCED,
     DOTTED_SINCE,
     ESTIMATOR_SINCE,
+    PER_RANK_PROMPTS_UNTIL,
+    POWER_OF_TWO_UNTIL,
+    RBS_DIVISIBLE_SINCE,
 )
 from translator.plan import RunSpec
 
-GROUP_ESTIMATORS = ("rloo", "reinforce_baseline", "group_norm")  # assert n > 1; dr_grpo joins in 0.11.0
 GAMMA_FORCED = ("rloo", "reinforce_baseline", "group_norm", "dr_grpo")  # experience_maker resets gamma to 1
+GAMMA_FORCED_SINCE = "0.6.3"
+COLOCATE_ALL_ASSERT_SINCE = "0.5.9"  # train(): actor GPUs = engines × TP under colocate_all_models
+KL_COLOCATE_ASSERT_SINCE = "0.6.1"  # the actor/ref size assert applies only when init_kl_coef > 0
+ROLLOUT_BATCHES_ASSERT_SINCE = "0.7.2"  # n × rbs // micro_rollout ≥ actor GPUs // ring
 # --advantage_estimator's argparse choices, in the parser's order (the same list 0.8.0–0.11.1; flash_reinforce from
 # ESTIMATOR_SINCE, i.e. 0.11.2).
 ESTIMATOR_CHOICES = ("gae", "reinforce", "rloo", "reinforce_baseline", "group_norm", "dr_grpo", "flash_reinforce")
@@ -65,7 +73,8 @@ class _Run:
         self.engines = self.count("vllm.num_engines", 0)
         self.vllm_tp = self.count("vllm.tensor_parallel_size", 1)
         self.colocate_all, self.asynchronous = self.on("train.colocate_all"), self.on("train.async_enable")
-        self.estimator = str(self.raw("algo.advantage.estimator"))
+        self.estimator = str(self.raw("algo.advantage.estimator") or "gae")  # 0.5.0: no flag, always GAE
+        self.per_rank = not newer_than(version, PER_RANK_PROMPTS_UNTIL)  # _validate_args era (≤ 0.7.0)
         self.filtering = self.on("algo.dynamic_filtering_enable")
 
     def key(self, internal: str) -> str:
@@ -179,7 +188,7 @@ def estimator_choice(run: _Run) -> list[Finding]:
         return []
     meant = ESTIMATOR_ALIASES.get(run.estimator.lower()) or next(
         iter(difflib.get_close_matches(run.estimator.lower(), choices, n=1, cutoff=0.8)), None)
-    group = GROUP_ESTIMATORS + (("dr_grpo",) if at_least(run.version, "0.11.0") else ())
+    group = group_assert_of(run.version, meant or "")[0]
     if meant not in choices or (meant in group and run.n <= 1):
         meant, why = ("group_norm", "GRPO") if run.n > 1 else ("reinforce", "REINFORCE++, which needs no group")
     else:
@@ -247,7 +256,8 @@ def vllm_engines_required(run: _Run) -> list[Finding]:
 def colocate_all_engines(run: _Run) -> list[Finding]:
     """Synchronous colocate_all puts one vLLM GPU on every actor GPU (§6 row 27)."""
     needed = run.engines * run.vllm_tp
-    if not (run.engines and run.colocate_all and not run.asynchronous) or needed == run.world:
+    if not (run.engines and run.colocate_all and not run.asynchronous) or needed == run.world \
+            or not at_least(run.version, COLOCATE_ALL_ASSERT_SINCE):
         return []
     fixes = []
     if run.world % run.vllm_tp == 0:
@@ -278,7 +288,8 @@ def _same_size(run: _Run, rule: str, first: str, second: str, message: str) -> l
 
 def colocate_actor_ref(run: _Run) -> list[Finding]:
     colocated = run.on("train.colocate_actor_ref") or run.colocate_all
-    if not colocated or (_number(run.raw("algo.kl.init_coef")) or 0) <= 0:  # no reference model without KL
+    without_kl = (_number(run.raw("algo.kl.init_coef")) or 0) <= 0  # no reference model without KL (from 0.6.0)
+    if not colocated or (without_kl and at_least(run.version, KL_COLOCATE_ASSERT_SINCE)):
         return []
     return _same_size(run, "openrlhf.colocate-actor-ref-sizes", "actor", "ref",
                       "num_nodes and num_gpus_per_node must be the same when colocate actor and ref model.")
@@ -401,7 +412,7 @@ def too_few_rollout_batches(run: _Run) -> list[Finding]:
     """Every DP group needs one experience batch: n·rbs // micro_rollout ≥ effective actors (§6 row 25)."""
     effective = run.world // run.ring // (run.tp if at_least(run.version, "0.8.1") else 1)
     total = run.n * run.rbs
-    if total // run.rollout_micro >= effective:
+    if total // run.rollout_micro >= effective or not at_least(run.version, ROLLOUT_BATCHES_ASSERT_SINCE):
         return []
     fixes = []
     if total >= effective:  # smaller experience batches suffice
@@ -472,15 +483,14 @@ def async_vllm_sleep(run: _Run) -> list[Finding]:
 # ---------------------------------------------------------------- algorithm
 def group_estimator_samples(run: _Run) -> list[Finding]:
     """Group baselines need a group: n = 1 makes every advantage 0 (§5.1, §6 row 5)."""
-    group = GROUP_ESTIMATORS + (("dr_grpo",) if at_least(run.version, "0.11.0") else ())
+    group, message = group_assert_of(run.version, run.estimator)
     if run.estimator not in group or run.n > 1:
         return []
     fixes: list[tuple[dict[str, Any], str]] = [
         ({"rollout.n_samples_per_prompt": 2}, f"keeps {run.rbs} prompts per step; groups of 2 samples")]
     if not run.filtering:
         fixes.append(({"algo.advantage.estimator": "reinforce"}, "keeps the batch: REINFORCE++ needs no group"))
-    return [run.finding("openrlhf.group-estimator-needs-samples", "error",
-                        f"{run.estimator} requires n_samples_per_prompt > 1",
+    return [run.finding("openrlhf.group-estimator-needs-samples", "error", message,
                         ["algo.advantage.estimator", "rollout.n_samples_per_prompt"], fixes)]
 
 
@@ -591,13 +601,111 @@ def dual_clip(run: _Run) -> list[Finding]:
 
 def gamma_forced(run: _Run) -> list[Finding]:
     gamma = _number(run.raw("algo.advantage.gamma"))
-    if run.estimator not in GAMMA_FORCED or gamma is None or gamma == 1:
+    if run.estimator not in GAMMA_FORCED or gamma is None or gamma == 1 or not at_least(run.version, GAMMA_FORCED_SINCE):
         return []
     return [run.finding("openrlhf.gamma-ignored", "warning",
                         "gamma is set to 1.0 for rloo, reinforce_baseline, and group_norm "
                         f"(--{run.key('algo.advantage.gamma')} {gamma} is replaced for {run.estimator})",
                         ["algo.advantage.gamma", "algo.advantage.estimator"],
                         [({"algo.advantage.gamma": None}, "the discount the run really uses (1.0)")])]
+
+
+# ---------------------------------------------------------------- releases up to 0.7.0 (_validate_args)
+def _multiples(value: int, unit: int) -> list[int]:
+    return [m for m in nearest_multiple(value, unit) if m > 0]
+
+
+def rollout_per_rank(run: _Run) -> list[Finding]:
+    """Up to 0.7.0 each actor rank loads rollout_batch_size // ranks prompts; 0.5.6–0.7.0 assert divisibility."""
+    if not run.per_rank or run.world <= 0 or run.rbs % run.world == 0:
+        return []
+    fixes = [({"rollout.batch_size": m}, f"{m // run.world} prompts on each of the {run.world} actor ranks")
+             for m in _multiples(run.rbs, run.world)[:1]]
+    if not at_least(run.version, RBS_DIVISIBLE_SINCE):
+        groups = run.world
+        return [run.finding("openrlhf.rollout-per-rank", "warning",
+                            f"--rollout_batch_size {run.rbs} is not divisible by the {groups} actor ranks: each rank "
+                            f"loads {run.rbs} // {groups} = {run.rbs // groups} prompts, {run.rbs // groups * groups} "
+                            "per step", ["rollout.batch_size", "actor.num_gpus_per_node"], fixes)]
+    return [run.finding("openrlhf.rollout-per-rank", "error",
+                        f"rollout_bach_size must be divisible by actor_world_size, got {run.rbs} and {run.world}",
+                        ["rollout.batch_size", "actor.num_nodes", "actor.num_gpus_per_node"], fixes)]
+
+
+def power_of_two(run: _Run) -> list[Finding]:
+    """0.5.0–0.5.5 assert power-of-2 actor (and critic) world sizes."""
+    if newer_than(run.version, POWER_OF_TWO_UNTIL):
+        return []
+    findings = []
+    critic = run.estimator == "gae" or not at_least(run.version, "0.5.1")  # 0.5.1 checks the critic only if used
+    for model in ("actor", "critic") if critic else ("actor",):
+        world = run.count(f"{model}.num_nodes", 1) * run.count(f"{model}.num_gpus_per_node", 8)
+        if world & (world - 1) == 0:
+            continue
+        nodes = run.count(f"{model}.num_nodes", 1)
+        per_node = max(1, 1 << ((world // nodes).bit_length() - 1))
+        findings.append(run.finding(f"openrlhf.{model}-power-of-two", "error",
+                                    f"{model}_world_size must be power of 2, got {world}",
+                                    [f"{model}.num_nodes", f"{model}.num_gpus_per_node"],
+                                    [({f"{model}.num_gpus_per_node": per_node},
+                                      f"{nodes * per_node} {model} GPUs (OpenRLHF 0.5.6 dropped this assert)")]))
+    return findings
+
+
+def zero3_needs_vllm(run: _Run) -> list[Finding]:
+    if not run.per_rank or run.count("ds.zero_stage", 2) != 3 or run.engines > 0:
+        return []
+    return [run.finding("openrlhf.zero3-needs-vllm", "error", "ZeRO-3 is only supported when vLLM enabled",
+                        ["ds.zero_stage", "vllm.num_engines"],
+                        [({"vllm.num_engines": max(1, run.world // run.vllm_tp)}, "vLLM engines for the rollout"),
+                         ({"ds.zero_stage": 2}, "ZeRO-2")])]
+
+
+def engines_divide_actor(run: _Run) -> list[Finding]:
+    """0.5.0: engines ≤ actor GPUs; 0.5.6–0.5.9: actor GPUs divisible by the engines; 0.6.0–0.7.0: either way."""
+    if not run.per_rank or run.engines <= 0:
+        return []
+    if not at_least(run.version, RBS_DIVISIBLE_SINCE):
+        if at_least(run.version, "0.5.1") or run.world >= run.engines:
+            return []
+        message = (f"actor_world_size must be greater than vllm_num_engines, got {run.world} and {run.engines}")
+    else:
+        if run.world % run.engines == 0 or (at_least(run.version, "0.6.0") and run.engines % run.world == 0):
+            return []
+        message = f"actor_world_size must be divisible by vllm_num_engines, got {run.world} and {run.engines}"
+    fitting = max(d for d in divisors(run.world) if d <= run.engines)
+    return [run.finding("openrlhf.engines-divide-actor", "error", message,
+                        ["actor.num_nodes", "actor.num_gpus_per_node", "vllm.num_engines"],
+                        [({"vllm.num_engines": fitting}, f"{fitting} engine(s): {run.world // fitting} actor ranks "
+                          "each")])]
+
+
+def critic_divides_actor(run: _Run) -> list[Finding]:
+    """Up to 0.7.0 the critic's world size must divide the actor's (only with a critic from 0.5.1)."""
+    if not run.per_rank or (run.estimator != "gae" and at_least(run.version, "0.5.1")):
+        return []
+    critic = run.count("critic.num_nodes", 1) * run.count("critic.num_gpus_per_node", 8)
+    if critic and run.world % critic == 0:
+        return []
+    fitting = max(d for d in divisors(run.world) if d <= max(1, critic))
+    return [run.finding("openrlhf.critic-divides-actor", "error",
+                        f"actor_world_size must be divisible by critic_world_size, got {run.world} and {critic}",
+                        ["actor.num_gpus_per_node", "critic.num_nodes", "critic.num_gpus_per_node"],
+                        [({"critic.num_nodes": 1, "critic.num_gpus_per_node": fitting},
+                          f"{fitting} critic GPU(s)")])]
+
+
+def colocate_memory_forced(run: _Run) -> list[Finding]:
+    """0.5.8–0.6.0 lower vllm_gpu_memory_utilization ≥ 0.9 to 0.4 under colocate_all_models (train())."""
+    first, last = COLOCATE_MEMORY_FORCED
+    fraction = _number(run.raw("vllm.gpu_memory_utilization"))
+    if (not run.colocate_all or fraction is None or fraction < 0.9 or not at_least(run.version, first)
+            or newer_than(run.version, last)):
+        return []
+    return [run.finding("openrlhf.colocate-memory-forced", "warning",
+                        "Set args.vllm_gpu_memory_utilization to 0.4 for colocate_all_models!",
+                        ["vllm.gpu_memory_utilization", "train.colocate_all"],
+                        [({"vllm.gpu_memory_utilization": 0.4}, "the share vLLM really gets")])]
 
 
 # ---------------------------------------------------------------- silent changes
@@ -660,7 +768,8 @@ def dynamic_batch_per_rank(run: _Run) -> list[Finding]:
 def uneven_rollout_shards(run: _Run) -> list[Finding]:
     """Experiences of micro_rollout samples are dealt to the ranks in whole chunks of ceil(len / dp) (§3)."""
     total = run.n * run.rbs
-    if run.dynamic or total // run.rollout_micro < run.dp or total % (run.rollout_micro * run.dp) == 0:
+    if run.dynamic or total // run.rollout_micro < run.dp or total % (run.rollout_micro * run.dp) == 0 \
+            or run.per_rank:  # up to 0.7.0 each rank makes experiences of its own prompts
         return []
     fixes = []
     fits = [m for m in divisors(total // run.dp) if m <= run.rollout_micro] if total % run.dp == 0 else []
@@ -729,7 +838,8 @@ def colocate_async(run: _Run) -> list[Finding]:
 
 
 RULES: tuple[Callable[[_Run], list[Finding]], ...] = (
-    flag_scheme, unknown_flag, estimator_choice, parallel_divides_gpus, vllm_engines_required, colocate_all_engines,
+    flag_scheme, unknown_flag, estimator_choice, power_of_two, rollout_per_rank, zero3_needs_vllm,
+    engines_divide_actor, critic_divides_actor, colocate_memory_forced, parallel_divides_gpus, vllm_engines_required, colocate_all_engines,
     colocate_actor_ref, colocate_critic_reward, tensor_parallel_bf16, train_batch_divisible,
     critic_train_batch_divisible, too_few_rollout_batches, oversampling_needs_async, partial_rollout_needs_async,
     async_vllm_sleep, group_estimator_samples, is_correction_threshold, vlm_limits, dynamic_filtering,
