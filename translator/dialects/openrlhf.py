@@ -36,6 +36,7 @@ from translator.dialects.openrlhf_tables import (
     ALL_FLAT,
     CHANGES,
     COMMON,
+    CORRECTION_SCHEMES,
     DEFAULTS,
     DOTTED_SINCE,
     DOTTED_TO_FLAT,
@@ -1188,6 +1189,26 @@ def _int_or_none(value: Any) -> int | None:
         return None
 
 
+IS_CORRECTION_FLAGS = frozenset({
+    "algo.advantage.is_correction_enable", "algo.advantage.is_correction_type", "use_icepop",
+    "algo.advantage.is_correction_level", "algo.advantage.is_correction_mode", "algo.advantage.is_correction_gating",
+    "algo.advantage.is_correction_threshold"})
+
+
+def _correction_scheme(flags: dict[str, Any]) -> tuple[str, str, str] | None:
+    """(level, mode, gating) of an IS correction given in either generation of flags, or None when it is off."""
+    level = flags.get("algo.advantage.is_correction_level")
+    if level is not None:
+        if str(level) == "off":
+            return None
+        return (str(level), str(flags.get("algo.advantage.is_correction_mode", "mask")),
+                str(flags.get("algo.advantage.is_correction_gating", "ratio")))
+    if flags.get("algo.advantage.is_correction_enable") not in (True, "true", "True"):
+        return None
+    named = str(flags.get("algo.advantage.is_correction_type") or ("icepop" if flags.get("use_icepop") else "tis"))
+    return CORRECTION_SCHEMES.get(named, CORRECTION_SCHEMES["tis"])
+
+
 def native_aggregation(version: str) -> str:
     """The policy loss's aggregation without --actor.loss_agg_mode (models/loss.py)."""
     return "token-mean" if at_least(version, TOKEN_MEAN_LOSS_SINCE) else "seq-mean-token-mean"
@@ -1719,12 +1740,16 @@ class _Writer:
     def extras(self) -> None:
         """Own-framework extras are written back under this version's names; the writer's own values win."""
         foreign = []
+        correction: dict[str, Any] = {}
         for extra in self.spec.extras:
             if extra.framework != "openrlhf":
                 foreign.append(extra)
                 continue
             if extra.key not in _ALL_NAMES:
                 continue  # an unknown flag: reported when it was read
+            if internal_name(extra.key) in IS_CORRECTION_FLAGS:
+                correction[internal_name(extra.key)] = extra.value
+                continue
             targets = FLAT_TO_DOTTED.get(extra.key, (internal_name(extra.key),))
             kept = [t for t in targets if self.has(t)]
             if not kept:
@@ -1734,11 +1759,49 @@ class _Writer:
             if not kept:
                 self.notes.warning("keys.unknown-in-version", f"--{extra.key} has no counterpart in OpenRLHF "
                                    f"{self.version}; it is not written", source_keys=[extra.key])
+        if correction:
+            self.is_correction(correction)
         if foreign:
             self.notes.info("keys.not-translated",
                             f"{len(foreign)} {foreign[0].framework} key(s) with no OpenRLHF counterpart are not "
                             "written: " + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
                             source_keys=[e.key for e in foreign])
+
+    def is_correction(self, flags: dict[str, Any]) -> None:
+        """The train/rollout importance-sampling correction in this version's flags: enable + type up to 0.11.1,
+        level + mode + gating from 0.11.2 (cli/train_ppo_ray.py help: TIS = token clip, ICEPOP = token mask,
+        seq-mask-tis = seq mask)."""
+        scheme = _correction_scheme(flags)
+        threshold = flags.get("algo.advantage.is_correction_threshold")
+        if scheme is None:
+            return
+        level, mode, gating = scheme
+        if self.has("algo.advantage.is_correction_level"):
+            self.out["algo.advantage.is_correction_level"] = level
+            self.out["algo.advantage.is_correction_mode"] = mode
+            self.out["algo.advantage.is_correction_gating"] = gating
+        else:
+            named = {v: k for k, v in CORRECTION_SCHEMES.items()}.get(scheme)
+            if not self.has("algo.advantage.is_correction_enable") or named is None:
+                self.notes.warning("algorithm.not-expressible",
+                                   f"the importance-sampling correction ({level} {mode}, {gating} gating) has no "
+                                   f"OpenRLHF {self.version} form" + ("" if self.has(
+                                       "algo.advantage.is_correction_enable") else " (from 0.8.9)"),
+                                   target_keys=["algo.advantage.is_correction_enable"])
+                return
+            self.out["algo.advantage.is_correction_enable"] = True
+            if self.has("algo.advantage.is_correction_type"):
+                self.out["algo.advantage.is_correction_type"] = named
+            elif named == "icepop" and self.has("use_icepop"):
+                self.out["use_icepop"] = True
+            elif named != "tis":
+                self.notes.warning("algorithm.not-expressible", f"OpenRLHF {self.version} corrects with TIS only; "
+                                   f"the source's {named} is written as TIS", target_keys=["vllm_is_correction_type"])
+        if threshold is not None:
+            values = threshold if isinstance(threshold, list) else [threshold]
+            if not self.has("algo.advantage.is_correction_level") and len(values) == 1:
+                values = [0.0, values[0]]  # 0.11.2 reads one value as HIGH with LOW 0 (train_ppo_ray.py)
+            self.out["algo.advantage.is_correction_threshold"] = values
 
     def renamed_value(self, key: str, value: Any) -> list[str]:
         """Switches that became valued flags (--flash_attn → attn_implementation, --bf16 → param_dtype) and back."""
@@ -1934,8 +1997,8 @@ class _RunPartsWriter:
 
 def placed_gpus(out: dict[str, Any], version: str) -> tuple[int, list[str]]:
     """GPUs a synchronous train_ppo_ray run takes (cli/train_ppo_ray.py:train): the actor group, a reference group
-    unless colocated with the actor, a critic for GAE, a reward-model group without a remote reward, vLLM engines
-    unless colocate_all_models shares the actor GPUs."""
+    unless colocated with the actor, a critic for GAE, a reward-model group for a reward model (none with a remote
+    reward), vLLM engines unless colocate_all_models shares the actor GPUs."""
     def size(model: str) -> int:
         return int(out.get(f"{model}.num_nodes", 1)) * int(out.get(f"{model}.num_gpus_per_node", 8))
 
@@ -1953,7 +2016,8 @@ def placed_gpus(out: dict[str, Any], version: str) -> tuple[int, list[str]]:
     if gae and not colocate_all:
         groups.append(f"critic {size('critic')}")
         total += size("critic")
-    if not out.get("reward.remote_url") and not colocate_all and not (gae and out.get("train.colocate_critic_reward")):
+    if out.get("reward.model_name_or_path") and not out.get("reward.remote_url") and not colocate_all \
+            and not (gae and out.get("train.colocate_critic_reward")):
         groups.append(f"reward {size('reward')}")
         total += size("reward")
     groups.append(f"vLLM {engines}")

@@ -500,6 +500,11 @@ LOSS_SCOPE_OPTIMIZER_STEP = "0.10.4"
 GEN_BATCH_IGNORED_SINCE = "0.9.1"
 GEN_BATCH_OVERSAMPLING_SINCE = "0.10.0"
 
+# The named IS-correction schemes of 0.9.3–0.11.1 (--vllm_is_correction_type) as 0.11.2's (level, mode, gating)
+# (0.11.2 cli/train_ppo_ray.py: "TIS = token clip, ICEPOP = token mask, seq-mask-tis = seq mask").
+CORRECTION_SCHEMES = {"tis": ("token", "clip", "ratio"), "icepop": ("token", "mask", "ratio"),
+                      "seq-mask-tis": ("seq", "mask", "ratio")}
+
 # Flags whose value is a secret: never copied into output.
 SECRET_FLAGS = frozenset({"use_wandb", "logger.wandb.key"})
 SECRET_PLACEHOLDER = "$WANDB_API_KEY"
