@@ -565,6 +565,7 @@ LOSSY_FIRST_LEG = {
     # prompts halve (1024 samples per step kept).
     ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     # Token-budget micro-batches: TRL has only a per-device sample count.
     ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
     # OpenRLHF's floored accumulation 100 // 4 // 8 = 3 against verl's exact 100 / (8 × 4) = 3.125.
@@ -579,7 +580,9 @@ LOSSY_ROUND_TRIP = {
     ("ds_tp_rounding_v0910", "verl"): {"micro_batch_per_device", "grad_accum_steps", "optimizer_steps_per_step"},
     ("ds_tp_rounding_v0910", "trl"): {"optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps"},
     ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
     ("train_batch_indivisible_v0112", "trl"): {"samples_per_optimizer_step"},
 }
