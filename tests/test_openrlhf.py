@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import translator
-from tests.conftest import CASES, Case, case_id, differing, noted
+from tests.conftest import CASES, FIXTURES, Case, case_id, differing, noted
 from tests.test_cli import assert_input_error, run
 from translator.dialects.base import at_least
 from translator.dialects.openrlhf import defaults_for, flag_exists, spelled
@@ -664,3 +664,198 @@ def test_random_openrlhf_plans_survive_verl_and_trl(script: str) -> None:
                                     to="openrlhf@0.11.2", framework=f"{there.framework}@{there.version}")
         assert there.plan == source.plan, other
         assert back.plan == source.plan, other
+
+
+# ------------------------------------------------------------------ releases 0.5–0.7 (docs/frameworks/openrlhf.md)
+
+def _errors(translation) -> list[str]:
+    """The written script checked against the target release's own rules: their error messages."""
+    report = translator.check(Source(translation.files["launch.sh"], "launch.sh"),
+                              framework=f"openrlhf@{translation.version}")
+    return [f.message for f in report.errors]
+
+
+def test_early_flags_bound_the_version() -> None:
+    # --use_kl_estimator_k3 exists 0.5.0–0.6.0 and --colocate_all_models from 0.5.8: the newest release with
+    # both is 0.6.0 (cli/train_ppo_ray.py of each wheel).
+    explanation = translator.load(Source(HEAD + "--actor_num_gpus_per_node 8 --vllm_num_engines 8 "
+                                         "--colocate_all_models --use_kl_estimator_k3\n", "launch.sh"))
+    assert explanation.spec.version == "0.6.0"
+    assert explanation.spec.algorithm.kl_estimator == "k3" and explanation.spec.algorithm.kl_placement == "reward"
+
+
+def test_0_5_0_has_no_estimator_flag_and_always_trains_gae() -> None:
+    explanation = read("--actor_num_gpus_per_node 8 --vllm_num_engines 8 --reward_pretrain rm/x", "0.5.0")
+    assert explanation.spec.algorithm.advantage_estimator == "gae" and explanation.spec.critic.enabled
+    # warmup fixed at ceil(max_steps × 0.03) before --lr_warmup_ratio (0.5.3)
+    assert explanation.spec.optimizer.warmup_ratio == 0.03
+    assert "keys.unknown-in-version" in codes(read("--actor_num_gpus_per_node 8 --vllm_num_engines 8 "
+                                                   "--advantage_estimator gae --reward_pretrain rm/x", "0.5.0"))
+
+
+def test_prompt_split_is_missing_in_0_7_0_to_0_7_3() -> None:
+    # 0.7.0 dropped --prompt_split (blending_datasets' default "train"), 0.7.4 brought it back.
+    assert flag_exists("prompt_split", "0.6.4") and flag_exists("prompt_split", "0.7.4")
+    assert not flag_exists("prompt_split", "0.7.0") and not flag_exists("prompt_split", "0.7.3")
+
+
+@pytest.mark.parametrize("version", ["0.5.9", "0.6.4", "0.7.0", "0.7.3", "0.7.5"])
+def test_writer_for_early_releases_passes_their_own_checks(version: str) -> None:
+    source = translator.load(FIXTURES / "openrlhf" / "grpo_group_norm_v0112.sh")
+    translation = translator.translate(source, to=f"openrlhf@{version}")
+    text = translation.files["launch.sh"]
+    assert "--rollout_batch_size 128" in text and "--remote_rm_url /openrlhf/examples/python/reward_func.py" in text
+    assert _errors(translation) == []
+    assert translation.plan == source.plan
+    if version == "0.5.9":
+        # group_norm arrived in 0.6.0; rloo (0.5.3) keeps a per-prompt baseline for the 8 samples of a group, and
+        # KL as a loss arrived in 0.6.0 (written as a KL penalty in the reward).
+        assert "--advantage_estimator rloo" in text and "--use_kl_loss" not in text
+        assert {"algorithm.estimator-changed", "algorithm.not-expressible"} <= codes(translation)
+
+
+def test_writer_rounds_the_prompts_to_the_per_rank_loaders() -> None:
+    # 0.5.6–0.7.0 assert rollout_batch_size % actor GPUs == 0: 100 prompts on 8 ranks → 96 or 104; 100 / 8 = 12.5
+    # rounds (half to even) to 12 → 96.
+    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 "
+                  "--rollout.n_samples_per_prompt 8 --train.batch_size 200 --train.micro_batch_size 5 "
+                  "--algo.advantage.estimator group_norm --reward.remote_url http://rm:5000")
+    translation = translator.translate(source, to="openrlhf@0.6.4")
+    assert "--rollout_batch_size 96" in translation.files["launch.sh"]
+    assert "batch.changed" in codes(translation) and _errors(translation) == []
+
+
+def test_writer_refuses_a_non_power_of_two_world_before_0_5_6() -> None:
+    source = read("--actor.num_gpus_per_node 6 --vllm.num_engines 6 --train.colocate_all --rollout.batch_size 96 "
+                  "--rollout.n_samples_per_prompt 4 --train.batch_size 96 --train.micro_batch_size 4 "
+                  "--algo.advantage.estimator reinforce --reward.remote_url http://rm:5000")
+    with pytest.raises(translator.ConfigError, match="power of 2"):
+        translator.translate(source, to="openrlhf@0.5.5")
+    assert _errors(translator.translate(source, to="openrlhf@0.5.6")) == []
+
+
+# ------------------------------------------------------------------ never write what OpenRLHF rejects (issue 10)
+
+def test_group_norm_with_one_sample_is_written_as_reinforce() -> None:
+    # group_norm asserts n_samples_per_prompt > 1; REINFORCE++ (batch-whitened returns) needs no group.
+    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+                  "--rollout.n_samples_per_prompt 1 --train.batch_size 128 --train.micro_batch_size 4 "
+                  "--algo.advantage.estimator group_norm --reward.remote_url /r.py")
+    translation = translator.translate(source, to="openrlhf@0.11.2")
+    assert "--algo.advantage.estimator reinforce \\" in translation.files["launch.sh"]
+    [note] = notes_with(translation, "algorithm.estimator-changed")
+    assert "one completion per prompt" in note.message
+    assert _errors(translation) == []
+
+
+def test_eval_data_and_filtering_are_dropped_without_a_remote_reward() -> None:
+    # train_ppo_ray asserts an eval dataset and dynamic filtering only with --reward.remote_url / an agent.
+    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+                  "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 4 "
+                  "--algo.advantage.estimator group_norm --reward.model_name_or_path OpenRLHF/rm "
+                  "--eval.dataset data/eval.jsonl --eval.steps 5 --algo.dynamic_filtering_enable")
+    translation = translator.translate(source, to="openrlhf@0.11.2")
+    text = translation.files["launch.sh"]
+    assert "--eval.dataset" not in text and "--algo.dynamic_filtering_enable" not in text
+    assert "--reward.model_name_or_path OpenRLHF/rm" in text
+    assert {"evaluation.not-expressible", "generation.not-expressible"} <= codes(translation)
+    assert _errors(translation) == []
+
+
+def test_reward_function_file_is_hooked_up_with_the_signature() -> None:
+    explanation = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
+                       "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm")
+    explanation.spec.reward.function_path, explanation.spec.reward.function_name = "rewards/math.py", "compute_score"
+    translation = translator.translate(explanation, to="openrlhf@0.10.1")
+    assert "--remote_rm_url rewards/math.py" in translation.files["launch.sh"]
+    [note] = notes_with(translation, "reward.function-signature")
+    assert "reward_func(queries, prompts, labels)" in note.message and "compute_score" in note.message
+    # Before 0.5.8 --remote_rm_url is an HTTP server only: nothing is written, and OpenRLHF cannot start.
+    early = translator.translate(explanation, to="openrlhf@0.5.7")
+    assert "remote_rm_url" not in early.files["launch.sh"]
+    assert {"reward.not-expressible", "reward.missing"} <= codes(early)
+
+
+# ------------------------------------------------------------------ the run beyond the batch plan (issue 13)
+
+RUN_PARTS = ("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+             "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 4 "
+             "--algo.advantage.estimator group_norm --reward.remote_url http://rm:5000/get_reward "
+             "--data.prompt_dataset org/math,data/extra.jsonl --data.prompt_probs 0.7,0.3 --data.prompt_split test "
+             "--data.input_key question --data.label_key answer --data.max_samples 4096 "
+             "--eval.dataset org/aime --eval.steps 10 --ckpt.save_steps 25 --ckpt.path /ckpt/run --ckpt.save_hf "
+             "--ckpt.max_num 5 --ckpt.load_enable --logger.wandb.key KEY --logger.wandb.project proj "
+             "--logger.wandb.run_name run1 --actor.min_lr_ratio 0.05")
+
+
+def test_run_parts_are_read() -> None:
+    spec = read(RUN_PARTS).spec
+    assert spec.reward.remote_url == "http://rm:5000/get_reward"
+    assert spec.data.train_sources == ["org/math", "data/extra.jsonl"] and spec.data.train_weights == [0.7, 0.3]
+    assert (spec.data.train_split, spec.data.prompt_key, spec.data.answer_key) == ("test", "question", "answer")
+    # --data.max_samples caps the prompts read (and the eval set, which blending_datasets cuts the same way)
+    assert spec.data.max_train_prompts == 4096 and spec.data.max_eval_prompts == 4096
+    assert spec.data.eval_sources == ["org/aime"] and spec.evaluation.every_steps == 10
+    # --ckpt.save_steps counts global_step, one per rollout step
+    c = spec.checkpointing
+    assert (c.every_steps, c.directory, c.hf_format, c.keep_last, c.resume) == (25, "/ckpt/run", True, 5, "auto")
+    assert (spec.logging.project, spec.logging.run_name, spec.logging.backends) == ("proj", "run1",
+                                                                                     ["console", "wandb"])
+    assert spec.optimizer.min_lr_ratio == 0.05 and spec.topology.rollout_engines == 8
+
+
+@pytest.mark.parametrize("version, present, absent", [
+    ("0.10.1", ["--prompt_data org/math,data/extra.jsonl", "--prompt_data_probs 0.7,0.3", "--prompt_split test",
+                "--input_key question", "--label_key answer", "--max_samples 4096", "--eval_dataset org/aime",
+                "--eval_steps 10", "--save_steps 25", "--ckpt_path /ckpt/run", "--save_hf_ckpt", "--max_ckpt_num 5",
+                "--load_checkpoint", '--use_wandb "${WANDB_API_KEY}"', "--wandb_project proj",
+                "--wandb_run_name run1", "--remote_rm_url http://rm:5000/get_reward"], []),
+    # 0.7.0–0.7.3 read the train split only
+    ("0.7.2", ["--eval_dataset org/aime", "--save_steps 25"], ["--prompt_split"]),
+    # no evaluation before 0.7.0
+    ("0.6.4", ["--prompt_split test", "--save_steps 25"], ["--eval_dataset", "--eval_steps"]),
+])
+def test_run_parts_are_written(version: str, present: list[str], absent: list[str]) -> None:
+    translation = translator.translate(read(RUN_PARTS), to=f"openrlhf@{version}")
+    text = translation.files["launch.sh"]
+    for word in present:
+        assert word in text, word
+    for word in absent:
+        assert word not in text, word
+    assert _errors(translation) == []
+
+
+def test_written_gpus_equal_the_sources_when_vllm_has_gpus_of_its_own() -> None:
+    # Open-Instruct: 6 learner GPUs + 10 vLLM engines of 1 GPU. OpenRLHF: actor 6 (the reference model shares
+    # them via colocate_actor_ref), vLLM 10 → 16, as in the source.
+    source = translator.load(FIXTURES / "open-instruct" / "grpo_fast_8b_mason.sh")
+    translation = translator.translate(source, to="openrlhf@0.11.2")
+    text = translation.files["launch.sh"]
+    assert "--actor.num_gpus_per_node 6" in text and "--vllm.num_engines 10" in text
+    assert "topology.gpus-changed" not in codes(translation)
+
+
+def test_written_gpus_differ_with_a_critic_and_separate_vllm() -> None:
+    # GAE needs a critic group of its own unless colocate_all also takes vLLM: the note says how many GPUs.
+    source = read("--actor.num_gpus_per_node 4 --vllm.num_engines 2 --algo.advantage.estimator gae "
+                  "--critic.model_name_or_path c --critic.num_gpus_per_node 4 --ref.num_gpus_per_node 4 "
+                  "--train.colocate_actor_ref --reward.remote_url http://rm --rollout.batch_size 64 "
+                  "--train.batch_size 64 --train.micro_batch_size 4")
+    source.spec.framework = "verl"  # as if another framework had placed it: training 4 + rollout 2
+    translation = translator.translate(source, to="openrlhf@0.11.2")
+    [note] = notes_with(translation, "topology.gpus-changed")
+    assert "places 10 GPUs (actor 4 + critic 4 + vLLM 2)" in note.message and "on 6" in note.message
+
+
+def test_is_correction_flags_follow_the_release() -> None:
+    # 0.11.2 replaced --algo.advantage.is_correction_{enable,type} by level/mode/gating; its help text names the
+    # schemes: TIS = token clip, ICEPOP = token mask, seq-mask-tis = seq mask.
+    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
+                  "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm --reward.remote_url /r.py "
+                  "--algo.advantage.is_correction_enable --algo.advantage.is_correction_type seq-mask-tis", "0.11.1")
+    text = translator.translate(source, to="openrlhf@0.11.2").files["launch.sh"]
+    assert "--algo.advantage.is_correction_level seq" in text and "--algo.advantage.is_correction_mode mask" in text
+    assert "is_correction_enable" not in text and "is_correction_type" not in text
+    back = translator.translate(translator.load(Source(text, "launch.sh"), framework="openrlhf@0.11.2"),
+                                to="openrlhf@0.10.1").files["launch.sh"]
+    assert "--enable_vllm_is_correction" in back and "--vllm_is_correction_type seq-mask-tis" in back

@@ -1704,7 +1704,15 @@ class _Writer:
         self.put("actor.adam.lr", o.lr)
         if o.lr_schedule is not None:
             self.put("actor.lr_scheduler", o.lr_schedule,
-                     missing=f"lr schedule '{o.lr_schedule}' needs OpenRLHF ≥ 0.8.5 (cosine_with_min_lr is fixed)")
+                     missing=None if o.lr_schedule == "cosine_with_min_lr" else
+                     f"lr schedule '{o.lr_schedule}' needs OpenRLHF ≥ 0.8.5 (cosine_with_min_lr is fixed)")
+        floor = o.min_lr_ratio
+        if floor is not None and (o.lr_schedule or "cosine_with_min_lr") in ("cosine_with_min_lr",
+                                                                              "cosine_warmup_with_min_lr"):
+            self.put("actor.min_lr_ratio", floor,
+                     missing=None if math.isclose(floor, MIN_LR_RATIO_FIXED) else
+                     f"OpenRLHF {version} fixes the LR floor at lr × {MIN_LR_RATIO_FIXED} (--actor.min_lr_ratio from "
+                     f"0.10.2); the source's floor {fmt(floor)} is not written")
         ratio = o.warmup_ratio
         if o.warmup_steps is not None:
             total = s.run_length.total_optimizer_steps or (
