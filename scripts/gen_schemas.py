@@ -16,7 +16,7 @@ How it works (standard library + PyYAML only; nothing is imported from the frame
   composed configs verl ships since 0.5) where present, else ``ppo_trainer.yaml`` and
   ``ppo_megatron_trainer.yaml`` composed through their ``defaults`` lists (0.4.1 has none). Nested mappings
   are flattened into dotted keys; the type of a key is that of its default (verl's YAML is untyped).
-* OpenRLHF 0.10.1 / 0.11.2: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in the wheel,
+* OpenRLHF 0.5.0–0.7.4 (each release that changed the flag set), 0.10.1, 0.11.2: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in the wheel,
   evaluated with ``ast`` (``for prefix in (...)`` loops and f-string flag names unrolled).
 * EasyR1 and Open-Instruct ship no wheel: ``--easyr1-src DIR`` / ``--open-instruct-src DIR`` name a source
   checkout. EasyR1's ``PPOConfig`` dataclass tree (``verl/trainer/config.py``) becomes dotted keys;
@@ -65,7 +65,9 @@ TRL_VERSIONS = ("0.14.0", "0.18.0", "1.16.0")
 TRANSFORMERS_FOR = {"0.18.0": ("4.52.3", ("Open-R1's setup.py pins transformers==4.52.3 with trl==0.18.0 "
                                          "(trl 0.18.0 itself requires transformers>=4.50.0)"))}
 VERL_VERSIONS = ("0.4.1", "0.7.1", "0.9.1")
-OPENRLHF_VERSIONS = ("0.10.1", "0.11.2")
+# Every release whose train_ppo_ray flag set changed before 0.8 (0.5.0 … 0.7.4), then a flat and a dotted release.
+OPENRLHF_VERSIONS = ("0.5.0", "0.5.1", "0.5.3", "0.5.5", "0.5.7", "0.5.8", "0.6.0", "0.6.1", "0.6.2", "0.6.3", "0.6.4",
+                     "0.7.0", "0.7.1", "0.7.2", "0.7.4", "0.10.1", "0.11.2")
 
 UNKNOWN_KEYS = {
     "verl": ("rejected", ("Hydra rejects an override of a key the config does not have ('Could not override ...'); "
