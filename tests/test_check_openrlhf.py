@@ -1,6 +1,6 @@
 """OpenRLHF rule checks: every violation with its hand-derived expectation, the fix applied and re-checked.
 
-Each expectation is derived in the comment above it from ../shared/reference/openrlhf.md (section numbers in
+Each expectation is derived in the comment above it from docs/frameworks/openrlhf.md (section numbers in
 brackets) and train_ppo_ray.py of the release concerned. Configs are built from a dict of flags (as the
 version's parser spells them) and rendered into a launch line, so a suggestion's changes can be applied to the
 dict and checked again: a value None drops the flag, False leaves a switch off, True writes a bare switch.

@@ -1,6 +1,6 @@
 """OpenRLHF: units, flag schemes and eras, algorithm mapping, silent rounding, the writer, bad input, round trips.
 
-Every expected number is derived by hand in the comment above it from ../shared/reference/openrlhf.md
+Every expected number is derived by hand in the comment above it from docs/frameworks/openrlhf.md
 (section numbers in brackets) and OpenRLHF's train_ppo_ray.py of the release concerned.
 """
 from __future__ import annotations

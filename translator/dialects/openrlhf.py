@@ -550,7 +550,7 @@ class _Interpreter:
         t.rollout_gpu_memory_fraction = fraction
 
     def gpu_budget(self, actor: int, rollout: int, colocate_all: bool) -> None:
-        """The run's total GPUs (reference §3 'Total GPUs'), as an info note: the plan counts actor GPUs only."""
+        """The run's total GPUs (docs/frameworks/openrlhf.md §3 'Total GPUs'), as an info note: the plan counts actor GPUs only."""
         groups = [f"actor {actor}"]
         total = actor
         # Before 0.6.0 the reference model was created whatever the KL coefficient.
@@ -607,7 +607,7 @@ class _Interpreter:
                         "dynamic filtering", source_keys=[self.k("algo.dynamic_filtering_enable")])
 
     def prompts_per_step(self, rbs: int) -> int:
-        """Prompts per rollout step; ``vllm_generate_batch_size`` changed meaning twice (reference §3, §5.4)."""
+        """Prompts per rollout step; ``vllm_generate_batch_size`` changed meaning twice (docs/frameworks/openrlhf.md §3, §5.4)."""
         v, notes, version = self.v, self.notes, self.version
         gen = v.positive_int("rollout.vllm_generate_batch_size")
         filtering = bool(v.flag("algo.dynamic_filtering_enable"))
@@ -684,7 +684,7 @@ class _Interpreter:
             self.k("rollout.vllm_generate_batch_size"))
 
     def static_batch(self, samples: int, tbs: int, epochs: int, dp: int, rollout_micro: int) -> None:
-        """DeepSpeed micro-batches: GA = train_batch // micro // dp, unchecked by OpenRLHF (reference §4)."""
+        """DeepSpeed micro-batches: GA = train_batch // micro // dp, unchecked by OpenRLHF (docs/frameworks/openrlhf.md §4)."""
         v, plan, notes = self.v, self.spec.plan, self.notes
         micro = v.positive_int("train.micro_batch_size")
         plan.micro_batch_per_device = micro
