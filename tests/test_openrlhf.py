@@ -859,3 +859,14 @@ def test_is_correction_flags_follow_the_release() -> None:
     back = translator.translate(translator.load(Source(text, "launch.sh"), framework="openrlhf@0.11.2"),
                                 to="openrlhf@0.10.1").files["launch.sh"]
     assert "--enable_vllm_is_correction" in back and "--vllm_is_correction_type seq-mask-tis" in back
+
+
+def test_ray_head_address_is_the_launch_host() -> None:
+    # `ray job submit --address=http://HEAD:8265 -- python3 -m openrlhf.cli.train_ppo_ray ...`: the Ray head.
+    script = ('ray job submit --address="http://10.1.2.3:8265" -- python3 -m openrlhf.cli.train_ppo_ray '
+              "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --reward.remote_url /r.py "
+              "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm\n")
+    source = translator.load(Source(script, "launch.sh"))
+    assert source.spec.launch.main_process_host == "10.1.2.3"
+    text = translator.translate(source, to="openrlhf@0.10.1").files["launch.sh"]
+    assert 'ray job submit --address="http://10.1.2.3:8265"' in text

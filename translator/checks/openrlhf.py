@@ -640,9 +640,9 @@ def power_of_two(run: _Run) -> list[Finding]:
     critic = run.estimator == "gae" or not at_least(run.version, "0.5.1")  # 0.5.1 checks the critic only if used
     for model in ("actor", "critic") if critic else ("actor",):
         world = run.count(f"{model}.num_nodes", 1) * run.count(f"{model}.num_gpus_per_node", 8)
-        if world & (world - 1) == 0:
+        if world <= 0 or world & (world - 1) == 0:
             continue
-        nodes = run.count(f"{model}.num_nodes", 1)
+        nodes = max(1, run.count(f"{model}.num_nodes", 1))
         per_node = max(1, 1 << ((world // nodes).bit_length() - 1))
         findings.append(run.finding(f"openrlhf.{model}-power-of-two", "error",
                                     f"{model}_world_size must be power of 2, got {world}",
@@ -663,7 +663,7 @@ def zero3_needs_vllm(run: _Run) -> list[Finding]:
 
 def engines_divide_actor(run: _Run) -> list[Finding]:
     """0.5.0: engines ≤ actor GPUs; 0.5.6–0.5.9: actor GPUs divisible by the engines; 0.6.0–0.7.0: either way."""
-    if not run.per_rank or run.engines <= 0:
+    if not run.per_rank or run.engines <= 0 or run.world <= 0:
         return []
     if not at_least(run.version, RBS_DIVISIBLE_SINCE):
         if at_least(run.version, "0.5.1") or run.world >= run.engines:
@@ -682,7 +682,7 @@ def engines_divide_actor(run: _Run) -> list[Finding]:
 
 def critic_divides_actor(run: _Run) -> list[Finding]:
     """Up to 0.7.0 the critic's world size must divide the actor's (only with a critic from 0.5.1)."""
-    if not run.per_rank or (run.estimator != "gae" and at_least(run.version, "0.5.1")):
+    if not run.per_rank or run.world <= 0 or (run.estimator != "gae" and at_least(run.version, "0.5.1")):
         return []
     critic = run.count("critic.num_nodes", 1) * run.count("critic.num_gpus_per_node", 8)
     if critic and run.world % critic == 0:

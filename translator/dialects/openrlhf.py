@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
+from urllib.parse import urlsplit
 from fractions import Fraction
 from typing import Any
 
@@ -147,6 +148,7 @@ class NativeOpenRlhf:
     def __init__(self) -> None:
         self.flags: dict[str, Any] = {}  # native name → str | list[str] | True
         self.origins: dict[str, str] = {}
+        self.ray_address: str | None = None  # `ray job submit --address`: the Ray head's dashboard
 
 
 class _Flags(Values):
@@ -169,6 +171,7 @@ class OpenRlhfDialect(Dialect):
     aliases = ("openrlhf/openrlhf",)
     versions = VERSIONS
     changes = CHANGES
+    rejects_unknown_keys = True  # argparse's parse_args(): "unrecognized arguments"
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
 
     # ---------------------------------------------------------------- reading
@@ -182,6 +185,11 @@ class OpenRlhfDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, flags):
             _Interpreter(flags, version, spec, notes).run()
+        host = urlsplit(native.ray_address).hostname if native.ray_address else None
+        if host:
+            spec.launch.main_process_host = host
+            spec.derivations["launch.main_process_host"] = from_config(
+                f"ray job submit --address {native.ray_address}: the Ray head", "--address")
         if options.num_processes is not None and options.num_processes != spec.topology.training_gpus:
             notes.warning("topology.world-size-option-ignored",
                           f"--num-processes {options.num_processes} is ignored: the actor flags place "
@@ -203,6 +211,7 @@ class OpenRlhfDialect(Dialect):
         command, words = found
         require_resolved(command, source)
         native = NativeOpenRlhf()
+        native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"
         for name, value in _parse_arguments(words, origin, notes):
             if name in SECRET_FLAGS:
@@ -297,7 +306,8 @@ class OpenRlhfDialect(Dialect):
         if any(name in SECRET_FLAGS for name in flags):
             lines += ["# The wandb API key is read from the environment; rlconf never copies it.",
                       'export WANDB_API_KEY="${WANDB_API_KEY:-}"', ""]
-        command = ['ray job submit --address="http://127.0.0.1:8265"', f"-- python3 -m {ENTRY_MODULE}"]
+        head = spec.launch.main_process_host or "127.0.0.1"  # the Ray head's dashboard (port 8265)
+        command = [f'ray job submit --address="http://{head}:8265"', f"-- python3 -m {ENTRY_MODULE}"]
         for name, value in flags.items():
             command.append(_flag_text(name, value))
         command.append('"$@"')
@@ -313,6 +323,18 @@ def _missing_flag_text(name: str, version: str) -> str:
         return f"--{name} was last an OpenRLHF flag in {until}; {version}'s train_ppo_ray rejects it"
     scheme = f"flat (≤ {LAST_FLAT})" if "." not in name else f"dotted (≥ {DOTTED_SINCE})"
     return (f"--{name} is a {scheme} flag with no counterpart in OpenRLHF {version}; train_ppo_ray rejects it")
+
+
+def _ray_address(argv: list[str]) -> str | None:
+    """``ray job submit --address=URL`` (or ``--address URL``) before the ``--`` that starts the trainer."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word.startswith("--address="):
+            return word.partition("=")[2]
+        if word == "--address" and i + 1 < len(argv):
+            return argv[i + 1]
+    return None
 
 
 def _entry_index(argv: list[str]) -> int | None:
@@ -1385,7 +1407,8 @@ class _Writer:
         # (colocation requires equal sizes), unless the source's own flags say otherwise (extras).
         a = self.spec.algorithm
         groups = {"ref": a.kl_placement not in (None, "none") and bool(a.kl_coef),
-                  "critic": a.advantage_estimator == "gae", "reward": "reward.model_name_or_path" in self.out}
+                  "critic": a.advantage_estimator == "gae" or not self.has("algo.advantage.estimator"),  # 0.5.0: GAE
+                  "reward": "reward.model_name_or_path" in self.out}
         for model, used in groups.items():
             if used:
                 self.out_defaults[f"{model}.num_nodes"] = nodes
