@@ -56,6 +56,10 @@ from translator.sources.shell import parse_shell, unwrap_command
 pytestmark = pytest.mark.oracle
 
 VERSIONS = ("0.10.1", "0.11.2")  # the last flat-flag release and a dotted-flag one
+# Releases before 0.8 (docs/frameworks/openrlhf.md §13): per-rank prompt loops with _validate_args (0.5.9, 0.6.4,
+# 0.7.0) and the first single-controller releases (0.7.3, 0.7.5). Skipped unless their wheels are unpacked under
+# $RLCONF_ORACLE_DIR like the two above.
+EARLY_VERSIONS = ("0.5.9", "0.6.4", "0.7.0", "0.7.3", "0.7.5")
 ENTRY = "openrlhf.cli.train_ppo_ray"
 
 
@@ -131,6 +135,20 @@ def start_up_checks(version: str, args: argparse.Namespace, printed: io.StringIO
     return namespace["args"]
 
 
+def validate_args(version: str, args: argparse.Namespace) -> None:
+    """Up to 0.7.0 train() starts with ``_validate_args(args)``, a module-level function of asserts on ``args``
+    (and printed advice, discarded): run it as the release wrote it."""
+    path = require(version) / "cli" / "train_ppo_ray.py"
+    found = [node for node in ast.parse(path.read_text(), str(path)).body
+             if isinstance(node, ast.FunctionDef) and node.name == "_validate_args"]
+    if not found:
+        return
+    namespace: dict[str, Any] = {}
+    run_statements(found, namespace, "train_ppo_ray.py")
+    with contextlib.redirect_stdout(io.StringIO()):
+        namespace["_validate_args"](args)
+
+
 def flags_of(launch: str) -> list[str]:
     """The words after ``-m openrlhf.cli.train_ppo_ray`` in the emitted script (read with rlconf's shell reader)."""
     for command in parse_shell(launch).commands:
@@ -163,7 +181,7 @@ REWARD_FLAGS = {"remote_rm_url", "reward_pretrain", "agent_func_path", "reward.r
                 "reward.model_name_or_path", "train.agent_func_path"}
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", VERSIONS + EARLY_VERSIONS)
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_emitted_flags_are_accepted_by_train_ppo_ray(case: Case, version: str) -> None:
     require(version)
@@ -186,6 +204,8 @@ def test_emitted_flags_are_accepted_by_train_ppo_ray(case: Case, version: str) -
         remote = "--remote_rm_url" if "--remote_rm_url" in known else "--reward.remote_url"
         args = parse(parser, [*words, remote, "reward.py"])
     args = start_up_checks(version, args)
+    if version in EARLY_VERSIONS:
+        validate_args(version, args)
 
     # The values train_ppo_ray works with are the plan rlconf read back from the script (the flags that map one to
     # one: how OpenRLHF splits --train.batch_size over ranks is rlconf's reading, not the parser's).

@@ -1634,7 +1634,8 @@ class _Writer:
                      missing=f"asymmetric clipping ({low}, {high}) needs OpenRLHF ≥ 0.8.3; eps_clip {low} is used")
         self.put("actor.dual_clip", a.clip_ratio_dual, missing=f"dual clip {a.clip_ratio_dual} needs OpenRLHF ≥ 0.8.6")
         if a.entropy_coef:
-            out["actor.entropy_coef"] = a.entropy_coef
+            self.put("actor.entropy_coef", a.entropy_coef, missing=f"OpenRLHF {version} has no entropy bonus "
+                     f"(--entropy_loss_coef from 0.7.2); the source's coefficient {fmt(a.entropy_coef)} is dropped")
         if a.policy_loss == "gspo":
             self.put("actor.policy_loss_type", "gspo", missing="GSPO needs OpenRLHF ≥ 0.8.8")
         elif a.policy_loss not in (None, "vanilla"):
@@ -1851,6 +1852,11 @@ class _Writer:
         for key, value in self.out.items():
             native = spelled(key, self.version)
             if native is None or value is None or value is False:
+                continue
+            if not flag_exists(native, self.version):
+                # Never write a flag this release's parser rejects.
+                self.notes.warning("keys.unknown-in-version", f"--{native} does not exist in OpenRLHF {self.version}; "
+                                   f"{key} {value} is not written", source_keys=[key])
                 continue
             if native in STORE_TRUE:
                 if value in (True, "true", "True", 1):
