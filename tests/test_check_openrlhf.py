@@ -500,3 +500,109 @@ def test_cli_exit_codes_and_json_shape(tmp_path) -> None:  # type: ignore[no-unt
     assert item["suggestions"][0]["changes"] == {"train.micro_batch_size": 4}
     code, out, _ = run("check", bad, *pin)
     assert code == 1 and "error [openrlhf.train-batch-divisible]" in out and "fix: train.micro_batch_size=4" in out
+
+
+# ------------------------------------------------------------------ releases before 0.8 (§6 rows 36–41, §13)
+# The GRPO run of FLAT is valid in 0.6.4's flags too (use_kl_loss from 0.6.0, kl_estimator from 0.6.1). For 0.5.9
+# (no group_norm, no KL loss): RLOO with KL in the reward.
+EARLY: dict[str, Any] = dict(FLAT)
+# 0.5.9 lowers vLLM's memory share ≥ 0.9 (its default is 0.9) under colocate_all_models: 0.5 keeps the base clean.
+EARLY_059: dict[str, Any] = {**{k: v for k, v in FLAT.items() if k not in ("use_kl_loss", "kl_estimator")},
+                             "advantage_estimator": "rloo", "vllm_gpu_memory_utilization": 0.5}
+
+
+def test_the_early_base_configs_are_clean() -> None:
+    for flags, version in ((EARLY, "0.6.4"), (EARLY, "0.7.0"), (EARLY, "0.7.3"), (EARLY_059, "0.5.9")):
+        report = check(flags, version)
+        assert not report.errors and not report.warnings, [f.message for f in report.errors + report.warnings]
+
+
+def test_rollout_batch_not_divisible_by_the_actor_gpus() -> None:
+    # [§6 row 36, §13] up to 0.7.0 each of the 8 ranks loads rollout_batch_size // 8 prompts; 0.5.6–0.7.0 assert
+    # divisibility, in their words (with the typo): 100 % 8 ≠ 0.
+    flags = {**EARLY, "rollout_batch_size": 100}
+    finding = the_finding(flags, "0.6.4", "openrlhf.rollout-per-rank", "error",
+                          "rollout_bach_size must be divisible by actor_world_size, got 100 and 8")
+    # The multiple of 8 nearest 100: 96 and 104 are both 4 away; ties go to the larger → 104 (13 per rank).
+    assert [s.changes for s in finding.suggestions] == [{"rollout_batch_size": 104}]
+    assert_every_fix_works(flags, "0.6.4", finding)
+    # From 0.7.1 one controller loads all prompts: no such assert.
+    assert not findings_of(check(flags, "0.7.3"), "openrlhf.rollout-per-rank")
+
+
+def test_rollout_batch_is_floored_per_rank_before_0_5_6() -> None:
+    # [§13] 0.5.3 floors silently: 100 // 8 = 12 prompts per rank, 96 per step → a warning, not an error.
+    flags = {**EARLY_059, "rollout_batch_size": 100}
+    for name in ("colocate_all_models", "vllm_gpu_memory_utilization"):  # neither exists before 0.5.8
+        del flags[name]
+    flags.update({"vllm_num_engines": 2, "vllm_tensor_parallel_size": 1})
+    finding = the_finding(flags, "0.5.3", "openrlhf.rollout-per-rank", "warning",
+                          "--rollout_batch_size 100 is not divisible by the 8 actor ranks: each rank loads 100 // 8 = "
+                          "12 prompts, 96 per step")
+    assert finding.suggestions[0].changes == {"rollout_batch_size": 104}
+
+
+def test_actor_gpus_must_be_a_power_of_two_before_0_5_6() -> None:
+    # [§6 row 37] 0.5.0–0.5.5 assert a power of 2: 6 GPUs → 4 (the power of 2 below), which 0.5.6 stopped asking.
+    flags = {**EARLY_059, "actor_num_gpus_per_node": 6, "ref_num_gpus_per_node": 6, "rollout_batch_size": 96,
+             "train_batch_size": 96, "vllm_num_engines": 2, "vllm_tensor_parallel_size": 1}
+    for name in ("colocate_all_models", "vllm_gpu_memory_utilization"):
+        del flags[name]
+    finding = the_finding(flags, "0.5.5", "openrlhf.actor-power-of-two", "error",
+                          "actor_world_size must be power of 2, got 6")
+    assert finding.suggestions[0].changes == {"actor_num_gpus_per_node": 4}
+    assert not findings_of(check(flags, "0.5.6"), "openrlhf.actor-power-of-two")
+
+
+def test_engines_do_not_divide_the_actor_gpus() -> None:
+    # [§6 row 39] 0.5.6–0.5.9: actor GPUs % engines == 0; 8 % 3 ≠ 0 → the largest divisor of 8 up to 3: 2.
+    flags = {**EARLY_059, "colocate_all_models": False, "vllm_num_engines": 3, "vllm_tensor_parallel_size": 1}
+    finding = the_finding(flags, "0.5.9", "openrlhf.engines-divide-actor", "error",
+                          "actor_world_size must be divisible by vllm_num_engines, got 8 and 3")
+    assert [s.changes for s in finding.suggestions] == [{"vllm_num_engines": 2}]
+    assert_every_fix_works(flags, "0.5.9", finding)
+    # 0.6.0–0.7.0 also accept engines that are a multiple of the actor GPUs: 16 engines for 8 GPUs pass.
+    many = {**EARLY, "colocate_all_models": False, "vllm_num_engines": 16, "vllm_tensor_parallel_size": 1}
+    assert not findings_of(check(many, "0.6.4"), "openrlhf.engines-divide-actor")
+    assert findings_of(check({**many, "advantage_estimator": "rloo", "use_kl_loss": None, "kl_estimator": None},
+                             "0.5.9"), "openrlhf.engines-divide-actor")
+
+
+def test_critic_does_not_divide_the_actor_gpus() -> None:
+    # [§6 row 40] up to 0.7.0, with a critic (GAE): 8 % 3 ≠ 0 → 2 critic GPUs (the largest divisor of 8 up to 3).
+    flags = {**EARLY, "advantage_estimator": "gae", "critic_pretrain": "Qwen/Qwen2.5-7B", "critic_num_nodes": 1,
+             "critic_num_gpus_per_node": 3, "colocate_all_models": False, "vllm_num_engines": 4}
+    finding = expect_finding(check(flags, "0.6.4"), "openrlhf.critic-divides-actor", "error",
+                             "actor_world_size must be divisible by critic_world_size, got 8 and 3")
+    assert finding.suggestions[0].changes == {"critic_num_nodes": 1, "critic_num_gpus_per_node": 2}
+
+
+def test_rloo_with_one_sample_per_prompt() -> None:
+    # [§6 row 5] 0.5.3–0.5.9 assert for rloo only, in other words.
+    flags = {**EARLY_059, "n_samples_per_prompt": 1}
+    finding = the_finding(flags, "0.5.9", "openrlhf.group-estimator-needs-samples", "error",
+                          "RLOO requires n_samples_per_prompt > 1")
+    assert_every_fix_works(flags, "0.5.9", finding)
+
+
+def test_zero3_needs_vllm_up_to_0_7_0() -> None:
+    # [§6 row 38] "ZeRO-3 is only supported when vLLM enabled" (0.5.0–0.7.0).
+    flags = {**EARLY, "zero_stage": 3, "vllm_num_engines": None, "colocate_all_models": False}
+    assert findings_of(check(flags, "0.6.4"), "openrlhf.zero3-needs-vllm")
+    assert not findings_of(check(flags, "0.7.3"), "openrlhf.zero3-needs-vllm")
+
+
+def test_colocated_vllm_memory_is_lowered_in_0_5_8_to_0_6_0() -> None:
+    # [§6 row 41] vllm_gpu_memory_utilization ≥ 0.9 becomes 0.4 under colocate_all_models (0.5.8–0.6.0).
+    flags = {**EARLY_059, "vllm_gpu_memory_utilization": 0.9}
+    finding = the_finding(flags, "0.5.9", "openrlhf.colocate-memory-forced", "warning",
+                          "Set args.vllm_gpu_memory_utilization to 0.4 for colocate_all_models!")
+    assert finding.suggestions[0].changes == {"vllm_gpu_memory_utilization": 0.4}
+    assert not findings_of(check(flags, "0.6.4"), "openrlhf.colocate-memory-forced")
+
+
+@pytest.mark.parametrize("version,asserted", [("0.7.1", False), ("0.7.2", True)])
+def test_too_few_rollout_batches_is_asserted_from_0_7_2(version: str, asserted: bool) -> None:
+    # [§6 row 25] 128 × 8 // 256 = 4 experience batches < 8 actors; the assert came with 0.7.2.
+    flags = {**EARLY, "micro_rollout_batch_size": 256}
+    assert bool(findings_of(check(flags, version), "openrlhf.too-few-rollout-batches")) == asserted

@@ -47,7 +47,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import CASES, Case, case_id, findings_of
-from tests.test_check_openrlhf import DOTTED, FLAT, check, config, render
+from tests.test_check_openrlhf import DOTTED, EARLY, EARLY_059, FLAT, check, config, render
 from translator import translate
 from translator.dialects.openrlhf import spelled
 from translator.errors import ConfigError
@@ -322,13 +322,6 @@ def quotes(ours: str, theirs: str) -> bool:
 def flat(changes: dict[str, Any]) -> dict[str, Any]:
     """Changes to DOTTED, spelled for FLAT (0.10.1): the same flags under their flat names."""
     return {spelled(key, "0.10.1") or key: value for key, value in changes.items()}
-
-
-# The GRPO run of FLAT in 0.6.4's flags (KL loss and kl_estimator exist from 0.6.0 / 0.6.1) and, for 0.5.9 (no
-# group_norm, no KL loss yet), as RLOO with KL in the reward: 128 prompts on 8 ranks = 16 per rank.
-EARLY: dict[str, Any] = {k: v for k, v in FLAT.items()}
-EARLY_059: dict[str, Any] = {**{k: v for k, v in FLAT.items() if k not in ("use_kl_loss", "kl_estimator")},
-                             "advantage_estimator": "rloo"}
 
 
 @dataclasses.dataclass
