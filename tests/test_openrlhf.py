@@ -870,3 +870,16 @@ def test_ray_head_address_is_the_launch_host() -> None:
     assert source.spec.launch.main_process_host == "10.1.2.3"
     text = translator.translate(source, to="openrlhf@0.10.1").files["launch.sh"]
     assert 'ray job submit --address="http://10.1.2.3:8265"' in text
+
+
+def test_several_datasets_need_probabilities_up_to_0_6_4() -> None:
+    # blending_datasets@v0.6.4 asserts len(probabilities) == len(datasets), and --prompt_data_probs defaults to
+    # "1.0": two datasets without probabilities stop the run; from 0.7.0 (default None) they are concatenated.
+    line = "--actor_num_gpus_per_node 8 --vllm_num_engines 8 --colocate_all_models --remote_rm_url http://rm " \
+           "--prompt_data a,b --advantage_estimator reinforce"
+    assert "data.weights-mismatch" in codes(read(line, "0.6.4"))
+    later = read(line, "0.7.3")
+    assert "data.weights-mismatch" not in codes(later) and later.spec.data.train_weights is None
+    written = translator.translate(later, to="openrlhf@0.6.4")
+    assert "--prompt_data_probs 0.5,0.5" in written.files["launch.sh"]
+    assert "data.equal-probabilities" in codes(written)

@@ -1906,6 +1906,14 @@ class _RunPartsWriter:
                                   f"--prompt_split in 0.7.0–0.7.3); the source's split '{split}' is not written",
                                   source_keys=["data.train_split"])
             weights = d.train_weights
+            if not weights and len(d.train_sources) > 1 and self.w.out_defaults is not None \
+                    and not at_least(self.version, "0.7.0"):
+                # ≤ 0.6.4 always samples datasets by probability and asserts one per dataset.
+                weights = [round(1 / len(d.train_sources), 6)] * len(d.train_sources)
+                notes.info("data.equal-probabilities", f"OpenRLHF {self.version} needs one probability per dataset "
+                           f"({self.key('data.prompt_probs')}): equal shares are written, sampled until every "
+                           "dataset is exhausted, where the source concatenates them", target_keys=[
+                               self.key("data.prompt_probs")])
             if weights and len(weights) == len(d.train_sources):
                 if all(0 <= x <= 1 for x in weights):
                     w.put("data.prompt_probs", ",".join(fmt(x) for x in weights))

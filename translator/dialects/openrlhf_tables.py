@@ -447,6 +447,8 @@ DEFAULTS: dict[str, list[tuple[str, object]]] = {
     "eval.split": [("0.7.4", "train")],
     "data.prompt_split": [("0.5.0", "train")],
     "data.input_key": [("0.5.0", "input")],
+    # blending_datasets asserts one probability per dataset; "1.0" fits one dataset only (utils/utils.py@v0.6.4)
+    "data.prompt_probs": [("0.5.0", "1.0"), ("0.7.0", None)],
     "logger.wandb.project": [("0.5.0", "openrlhf_train_ppo")],
     "actor.min_lr_ratio": [("0.10.2", 0.1)],
     "data.max_samples": [("0.5.0", 100000000)],
