@@ -883,3 +883,15 @@ def test_several_datasets_need_probabilities_up_to_0_6_4() -> None:
     written = translator.translate(later, to="openrlhf@0.6.4")
     assert "--prompt_data_probs 0.5,0.5" in written.files["launch.sh"]
     assert "data.equal-probabilities" in codes(written)
+
+
+def test_a_run_length_in_optimizer_steps_becomes_prompts() -> None:
+    # 128 prompts × 8 = 1024 samples per step, train batch 256 → 4 optimizer steps per rollout step; a source that
+    # stops after 400 optimizer steps runs 100 rollout steps = 100 × 128 = 12800 prompts in one pass.
+    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+                  "--rollout.n_samples_per_prompt 8 --train.batch_size 256 --train.micro_batch_size 4 "
+                  "--algo.advantage.estimator group_norm --reward.remote_url /r.py")
+    source.spec.run_length.total_optimizer_steps = 400
+    text = translator.translate(source, to="openrlhf@0.11.2").files["launch.sh"]
+    assert "--data.max_samples 12800" in text and "--train.num_episodes 1" in text
+    assert source.spec.plan.total_steps is None  # the source is left as it was

@@ -1501,13 +1501,28 @@ class _Writer:
                 logprob = next((m for m in range(logprob, 0, -1) if samples % (m * dp) == 0), 1)
             self.put("rollout.micro_batch_size", logprob)
         passes = self.spec.run_length.dataset_passes
-        if plan.total_steps is not None and prompts:
+        total_opt, per_step = self.spec.run_length.total_optimizer_steps, plan.optimizer_steps_per_step
+        total_steps = plan.total_steps
+        if total_steps is None and total_opt and prompts:
+            # A run length in optimizer steps: rollout steps when a whole number of them fits.
+            steps = Fraction(total_opt) / Fraction(per_step) if per_step else None
+            if steps is not None and steps.denominator == 1:
+                total_steps = int(steps)
+                notes.info("run-length.converted", f"{total_opt} optimizer steps = {total_steps} rollout steps "
+                           f"of {fmt(per_step)} optimizer steps each", source_keys=["run_length.total_optimizer_steps"])
+            else:
+                notes.warning("run-length.not-expressible",
+                              f"the source stops after {total_opt} optimizer steps, not a whole number of rollout "
+                              f"steps ({fmt(per_step)} optimizer steps each); OpenRLHF stops after whole passes over "
+                              "the prompts: set data.max_samples by hand", source_keys=["run_length.total_optimizer_steps"],
+                              target_keys=["data.max_samples"])
+        if total_steps is not None and prompts:
             # OpenRLHF runs whole passes over the prompts: cap the prompts so that one pass is total_steps steps.
             self.put("train.num_episodes", 1)
-            self.out_defaults["data.max_samples"] = plan.total_steps * prompts
+            self.out_defaults["data.max_samples"] = total_steps * prompts
             notes.warning("run-length.approximated",
-                          f"OpenRLHF has no step limit: {plan.total_steps} steps are written as data.max_samples "
-                          f"{plan.total_steps * prompts} prompts (= {plan.total_steps} × {prompts}) and one pass; "
+                          f"OpenRLHF has no step limit: {total_steps} steps are written as data.max_samples "
+                          f"{total_steps * prompts} prompts (= {total_steps} × {prompts}) and one pass; "
                           "that holds when the dataset has at least that many prompts",
                           source_keys=["plan.total_steps"], target_keys=["data.max_samples", "train.num_episodes"])
         elif passes is not None:
