@@ -852,9 +852,13 @@ class _Interpreter:
             if no_std:
                 notes.info("semantics.ignored-key", f"{self.f('algo.advantage.no_std_norm')} changes only the "
                            f"global whitening, which {raw} does not use", source_keys=[self.k("algo.advantage.no_std_norm")])
-        self.spec.derivations["algorithm.advantage_estimator"] = from_config(
-            f"--{est_key} {raw}" + (" (GRPO)" if raw == "group_norm" else " (GRPO advantages without the std, "
-                                    "Dr. GRPO)" if raw == "dr_grpo" else ""), est_key)
+        if not self.has_flag("algo.advantage.estimator"):
+            self.spec.derivations["algorithm.advantage_estimator"] = Derivation(
+                f"OpenRLHF {version} has no --advantage_estimator: always GAE with a critic", [], "default")
+        else:
+            self.spec.derivations["algorithm.advantage_estimator"] = from_config(
+                f"--{est_key} {raw}" + (" (GRPO)" if raw == "group_norm" else " (GRPO advantages without the std, "
+                                        "Dr. GRPO)" if raw == "dr_grpo" else ""), est_key)
         n = self.spec.plan.samples_per_prompt or 1
         group_assert, message = group_assert_of(version, raw)
         if raw in group_assert and n <= 1:
