@@ -895,3 +895,13 @@ def test_a_run_length_in_optimizer_steps_becomes_prompts() -> None:
     text = translator.translate(source, to="openrlhf@0.11.2").files["launch.sh"]
     assert "--data.max_samples 12800" in text and "--train.num_episodes 1" in text
     assert source.spec.plan.total_steps is None  # the source is left as it was
+
+
+def test_an_estimator_choice_bounds_the_version() -> None:
+    # --use_kl_estimator_k3 exists up to 0.6.0: with group_norm (0.6.0+) the newest fitting release is 0.6.0; with
+    # dr_grpo (0.6.4+) no release has both, and the note says so.
+    base = HEAD + "--actor_num_gpus_per_node 8 --vllm_num_engines 8 --use_kl_estimator_k3 --n_samples_per_prompt 4 "
+    assert translator.load(Source(base + "--advantage_estimator group_norm\n", "x.sh")).spec.version == "0.6.0"
+    mixed = translator.load(Source(base + "--advantage_estimator dr_grpo\n", "x.sh"))
+    [note] = notes_with(mixed, "version.assumed")
+    assert "no release has all of them" in note.message

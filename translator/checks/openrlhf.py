@@ -1,7 +1,8 @@
 """OpenRLHF rules: what ``train_ppo_ray`` (and DeepSpeed under it) rejects at start-up, and what it silently changes.
 
 Source: the constraint checks of ``cli/train_ppo_ray.py`` (``_validate_args`` up to 0.7.0, the ``__main__`` block
-and ``train()``) in every release wheel 0.5.0–0.11.2; docs/frameworks/openrlhf.md lists them with their messages. Units: ``rollout.batch_size`` counts prompts (global, per rollout step),
+and ``train()``) in every release wheel 0.5.0–0.11.2; docs/frameworks/openrlhf.md §6 lists them with their
+messages. Units: ``rollout.batch_size`` counts prompts (global, per rollout step),
 ``train.batch_size`` samples (global, per optimizer step), the micro batches samples per GPU; dp = actor GPUs
 ÷ (ring attention × DeepSpeed TP). Errors carry the framework's own message text, which named the flat flags
 up to 0.10.3 even after the 0.10.2 rename. Keys in findings and suggestions are spelled the way the version's
@@ -839,7 +840,8 @@ def colocate_async(run: _Run) -> list[Finding]:
 
 RULES: tuple[Callable[[_Run], list[Finding]], ...] = (
     flag_scheme, unknown_flag, estimator_choice, power_of_two, rollout_per_rank, zero3_needs_vllm,
-    engines_divide_actor, critic_divides_actor, colocate_memory_forced, parallel_divides_gpus, vllm_engines_required, colocate_all_engines,
+    engines_divide_actor, critic_divides_actor, colocate_memory_forced, parallel_divides_gpus, vllm_engines_required,
+    colocate_all_engines,
     colocate_actor_ref, colocate_critic_reward, tensor_parallel_bf16, train_batch_divisible,
     critic_train_batch_divisible, too_few_rollout_batches, oversampling_needs_async, partial_rollout_needs_async,
     async_vllm_sleep, group_estimator_samples, is_correction_threshold, vlm_limits, dynamic_filtering,

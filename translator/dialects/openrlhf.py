@@ -234,6 +234,10 @@ class OpenRlhfDialect(Dialect):
         scheme_dotted = dotted * 2 >= len(names) if names else True
         band = [v for v in VERSIONS if is_dotted_version(v) == scheme_dotted]
         fitting = [v for v in band if all(flag_exists(n, v) for n in names if ("." in n) == scheme_dotted)]
+        # A value a release added bounds the version too: the estimator choices (ESTIMATOR_SINCE).
+        estimator = native.flags.get("algo.advantage.estimator", native.flags.get("advantage_estimator"))
+        if isinstance(estimator, str) and estimator in ESTIMATOR_SINCE:
+            fitting = [v for v in fitting if at_least(v, ESTIMATOR_SINCE[estimator])]
         scheme = "dotted (≥ 0.10.2)" if scheme_dotted else "flat (≤ 0.10.1)"
         if fitting and fitting[-1] != band[-1]:
             version, why = fitting[-1], f"the newest release whose {scheme} flags include every flag given"
@@ -1012,7 +1016,8 @@ class _Interpreter:
         o.grad_clip = v.number("actor.max_norm")
         episodes = v.positive_int("train.num_episodes")
         first, last = MAX_STEPS_BUG
-        if at_least(version, first) and not newer_than(version, last) and episodes * (self.spec.plan.epochs_per_step or 1) > 1:
+        passes_run = episodes * (self.spec.plan.epochs_per_step or 1)
+        if at_least(version, first) and not newer_than(version, last) and passes_run > 1:
             notes.warning("optimizer.lr-horizon",
                           f"OpenRLHF {version} sets the LR horizon to len(prompts) × n // train_batch_size, leaving out "
                           f"{self.f('train.num_episodes')} {episodes} × {self.f('train.max_epochs')} "
@@ -1088,11 +1093,13 @@ class _RunParts:
             r.remote_url = urls[0]
         if len(urls) > 1:
             notes.warning("reward.not-expressible", f"{f('reward.remote_url')} lists {len(urls)} reward sources; "
-                          f"the canonical model keeps the first ({urls[0]})", source_keys=[self.r.k("reward.remote_url")])
+                          f"the canonical model keeps the first ({urls[0]})",
+                          source_keys=[self.r.k("reward.remote_url")])
         agent = v.get("train.agent_func_path")
         if agent:
             notes.warning("reward.not-expressible", f"{f('train.agent_func_path')} {agent} is an agent workflow that "
-                          "generates and scores; no other framework reads it", source_keys=[self.r.k("train.agent_func_path")])
+                          "generates and scores; no other framework reads it",
+                          source_keys=[self.r.k("train.agent_func_path")])
         model = v.get("reward.model_name_or_path")
         if model:
             models = [m for m in str(model).split(",") if m]
@@ -1518,7 +1525,8 @@ class _Writer:
                 notes.warning("run-length.not-expressible",
                               f"the source stops after {total_opt} optimizer steps, not a whole number of rollout "
                               f"steps ({fmt(per_step)} optimizer steps each); OpenRLHF stops after whole passes over "
-                              "the prompts: set data.max_samples by hand", source_keys=["run_length.total_optimizer_steps"],
+                              "the prompts: set data.max_samples by hand",
+                              source_keys=["run_length.total_optimizer_steps"],
                               target_keys=["data.max_samples"])
         if total_steps is not None and prompts:
             # OpenRLHF runs whole passes over the prompts: cap the prompts so that one pass is total_steps steps.
