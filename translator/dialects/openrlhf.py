@@ -54,7 +54,6 @@ from translator.dialects.openrlhf_tables import (
     KEY_GAPS,
     KEY_RANGE,
     KL_ESTIMATORS,
-    KL_LOSS_SINCE,
     MAX_STEPS_BUG,
     MIN_LR_RATIO_FIXED,
     NO_REF_WITHOUT_KL_SINCE,
@@ -740,15 +739,14 @@ class _Interpreter:
             tbs_key, micro_key)
         local = samples // dp
         micro_batches = local // micro
-        single = newer_than(self.version, PER_RANK_PROMPTS_UNTIL)  # one controller deals experiences to ranks
-        if not single:
-            pass  # each rank makes experiences of its own prompts: no sharding
-        elif samples // rollout_micro < dp and at_least(self.version, "0.7.2"):
+        # Up to 0.7.0 each rank makes experiences of its own prompts; from 0.7.1 one controller deals them out.
+        dealt = newer_than(self.version, PER_RANK_PROMPTS_UNTIL)
+        if dealt and samples // rollout_micro < dp and at_least(self.version, "0.7.2"):
             notes.error("batch.too-few-rollout-batches",
                         "The number of sample batches must be greater than or equal to the effective number of "
                         f"actor processes. ({samples} samples // {self.f('rollout.micro_batch_size')} "
                         f"{rollout_micro} < {dp})", source_keys=[self.k("rollout.micro_batch_size")])
-        elif samples % (rollout_micro * dp) and samples // rollout_micro >= dp:
+        elif dealt and samples % (rollout_micro * dp) and samples // rollout_micro >= dp:
             notes.warning("batch.uneven-shards",
                           f"{samples} rollout samples in experiences of {self.f('rollout.micro_batch_size')} "
                           f"{rollout_micro} do not split evenly over {dp} data-parallel ranks; ranks train on "

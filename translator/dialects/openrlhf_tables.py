@@ -481,7 +481,6 @@ RBS_DIVISIBLE_SINCE = "0.5.6"  # _validate_args: rollout_batch_size % actor_worl
 POWER_OF_TWO_UNTIL = "0.5.5"  # _validate_args: actor/critic world sizes powers of 2
 MAX_STEPS_BUG = ("0.7.1", "0.7.2")  # LR horizon without num_episodes × max_epochs (ppo_trainer.py prepare_datasets)
 TOKEN_MEAN_LOSS_SINCE = "0.7.0"  # PolicyLoss(token_level_loss=True); before: mean of per-sequence means
-KL_LOSS_SINCE = "0.6.0"  # --use_kl_loss
 NO_REF_WITHOUT_KL_SINCE = "0.6.0"  # no reference model when init_kl_coef == 0 (<= 0 from 0.7.2)
 REWARD_FILE_SINCE = "0.5.8"  # remote_rm_url ending in .py: a local reward_func file
 COLOCATE_MEMORY_FORCED = ("0.5.8", "0.6.0")  # colocate_all_models: vllm_gpu_memory_utilization >= 0.9 → 0.4
