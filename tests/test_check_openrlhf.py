@@ -587,7 +587,7 @@ def test_rloo_with_one_sample_per_prompt() -> None:
 
 def test_zero3_needs_vllm_up_to_0_7_0() -> None:
     # [§6 row 38] "ZeRO-3 is only supported when vLLM enabled" (0.5.0–0.7.0).
-    flags = {**EARLY, "zero_stage": 3, "vllm_num_engines": None, "colocate_all_models": False}
+    flags = {**EARLY, "zero_stage": 3, "vllm_num_engines": 0, "colocate_all_models": False}
     assert findings_of(check(flags, "0.6.4"), "openrlhf.zero3-needs-vllm")
     assert not findings_of(check(flags, "0.7.3"), "openrlhf.zero3-needs-vllm")
 
@@ -606,3 +606,18 @@ def test_too_few_rollout_batches_is_asserted_from_0_7_2(version: str, asserted: 
     # [§6 row 25] 128 × 8 // 256 = 4 experience batches < 8 actors; the assert came with 0.7.2.
     flags = {**EARLY, "micro_rollout_batch_size": 256}
     assert bool(findings_of(check(flags, version), "openrlhf.too-few-rollout-batches")) == asserted
+
+
+def test_without_vllm_engines_the_actor_generates_up_to_0_7_5() -> None:
+    # [§3 resources, §13] up to 0.7.5 experience_maker falls back to HF generate on the actor; 0.6.4's _validate_args
+    # compares the unset --vllm_num_engines (None) with 0 and stops with Python's TypeError; 0 is accepted.
+    flags = {**EARLY, "vllm_num_engines": None, "vllm_tensor_parallel_size": None, "colocate_all_models": False}
+    assert not check(flags, "0.7.3").errors
+    finding = the_finding(flags, "0.6.4", "openrlhf.vllm-engines-required", "error",
+                          "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares "
+                          "--vllm_num_engines, not set, with 0; 0 generates with the actor)")
+    assert [s.changes for s in finding.suggestions] == [{"vllm_num_engines": 8}, {"vllm_num_engines": 0}]
+    assert_every_fix_works(flags, "0.6.4", finding)
+    spec = translator.load(Source(render({**flags, "vllm_num_engines": 0}), "launch.sh"),
+                           framework="openrlhf@0.6.4").spec
+    assert spec.generation.rollout_backend == "hf" and spec.topology.rollout_gpus == 0

@@ -25,12 +25,13 @@ from translator.checks.findings import (
 )
 from translator.dialects.base import Values, at_least, closest_key
 from translator.dialects.base import newer_than
-from translator.dialects.openrlhf import flag_exists, group_assert_of, spelled
+from translator.dialects.openrlhf import engines_compared, flag_exists, group_assert_of, spelled
 from translator.dialects.openrlhf_tables import (
     ALL_DOTTED,
     ALL_FLAT,
     COLOCATE_MEMORY_FORCED,
     DOTTED_SINCE,
+    HF_GENERATE_UNTIL,
     ESTIMATOR_SINCE,
     PER_RANK_PROMPTS_UNTIL,
     POWER_OF_TWO_UNTIL,
@@ -227,12 +228,22 @@ def parallel_divides_gpus(run: _Run) -> list[Finding]:
 
 
 def vllm_engines_required(run: _Run) -> list[Finding]:
-    """There is no HF-generate fallback: without vLLM engines a run cannot roll out (§3, §8 rule 5)."""
+    """From 0.8.0 there is no HF-generate fallback: without vLLM engines a run cannot roll out (§3, §8 rule 5). Up to
+    0.7.5 the actor generates, but _validate_args of 0.5.0 and 0.5.6–0.7.0 compares the unset flag with 0."""
     if run.engines > 0:
         return []
     packing = run.on("ds.packing_samples") or run.ring > 1 or run.dynamic  # ring and dynamic batch force packing
     engines_key = run.key("vllm.num_engines")
-    if packing and run.raw("vllm.num_engines") is None:
+    unset = run.raw("vllm.num_engines") is None
+    if not newer_than(run.version, HF_GENERATE_UNTIL) and not packing:
+        if not (unset and engines_compared(run.version)):
+            return []
+        return [run.finding("openrlhf.vllm-engines-required", "error",
+                            "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares "
+                            f"--{engines_key}, not set, with 0; 0 generates with the actor)", ["vllm.num_engines"],
+                            [({"vllm.num_engines": max(1, run.world // run.vllm_tp)}, "vLLM engines for the rollout"),
+                             ({"vllm.num_engines": 0}, "the actor generates (HF generate)")])]
+    if packing and unset:
         # The flag defaults to None (0.8.0–0.11.2), so the packing assert's `args.vllm_num_engines > 0` raises a
         # TypeError before its own message can show (tests/test_oracle_openrlhf.py).
         message = ("'>' not supported between instances of 'NoneType' and 'int' (train_ppo_ray's packing check "
@@ -654,7 +665,8 @@ def power_of_two(run: _Run) -> list[Finding]:
 
 
 def zero3_needs_vllm(run: _Run) -> list[Finding]:
-    if not run.per_rank or run.count("ds.zero_stage", 2) != 3 or run.engines > 0:
+    # unset engines fail the comparison first (vllm_engines_required)
+    if not run.per_rank or run.count("ds.zero_stage", 2) != 3 or run.engines > 0 or run.raw("vllm.num_engines") is None:
         return []
     return [run.finding("openrlhf.zero3-needs-vllm", "error", "ZeRO-3 is only supported when vLLM enabled",
                         ["ds.zero_stage", "vllm.num_engines"],

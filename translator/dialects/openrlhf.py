@@ -38,6 +38,7 @@ from translator.dialects.openrlhf_tables import (
     CHANGES,
     COMMON,
     CORRECTION_SCHEMES,
+    ENGINES_COMPARED,
     DEFAULTS,
     DOTTED_SINCE,
     DOTTED_TO_FLAT,
@@ -66,6 +67,7 @@ from translator.dialects.openrlhf_tables import (
     REWARD_FUNC_SIGNATURE,
     TOKEN_MEAN_LOSS_SINCE,
     WARMUP_FIXED,
+    HF_GENERATE_UNTIL,
     LAST_FLAT,
     LOSS_SCOPE_GLOBAL_MICRO,
     LOSS_SCOPE_OPTIMIZER_STEP,
@@ -521,7 +523,9 @@ class _Interpreter:
                     f"{self.f('actor.num_nodes')} {t.nodes} × {self.f('actor.num_gpus_per_node')} {t.gpus_per_node} "
                     f"GPUs ÷ (ring_attn_size {ring} × DeepSpeed tensor parallel {tp})",
                     "actor.num_nodes", "actor.num_gpus_per_node", "ds.ring_attn_size", "ds.tensor_parallel_size")
-        engines = v.positive_int("vllm.num_engines")
+        raw_engines = v.get("vllm.num_engines")
+        # --vllm_num_engines 0 is how releases up to 0.7.5 are told to generate with the actor
+        engines = None if str(raw_engines).strip() == "0" else v.positive_int("vllm.num_engines")
         vllm_tp = v.positive_int("vllm.tensor_parallel_size") or 1
         t.rollout_tensor_parallel_size = vllm_tp
         t.rollout_engines = engines
@@ -532,6 +536,18 @@ class _Interpreter:
         g = self.spec.generation
         g.rollout_backend = "vllm"
         g.rollout_mode = "async" if self.asynchronous else "sync"
+        if engines is None and not newer_than(self.version, HF_GENERATE_UNTIL):
+            g.rollout_backend, t.rollout_gpus = "hf", 0
+            self.spec.derivations["topology.rollout_gpus"] = from_config(
+                f"no vLLM engines: OpenRLHF {self.version} generates with the actor's model on its GPUs (HF generate)",
+                self.k("vllm.num_engines"))
+            if raw_engines is None and engines_compared(self.version):
+                self.notes.error("topology.engines-unset",
+                                 "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares "
+                                 f"{self.f('vllm.num_engines')}, not set, with 0; 0 generates with the actor)",
+                                 source_keys=[self.k("vllm.num_engines")])
+            self.gpu_budget(world, 0, colocate_all)
+            return
         if engines is None:
             self.notes.warning("keys.missing", f"{self.f('vllm.num_engines')} is not set: OpenRLHF generates only "
                                "with vLLM engines, so this run cannot roll out", source_keys=[self.k("vllm.num_engines")])
@@ -1238,6 +1254,11 @@ def _correction_scheme(flags: dict[str, Any]) -> tuple[str, str, str] | None:
         return None
     named = str(flags.get("algo.advantage.is_correction_type") or ("icepop" if flags.get("use_icepop") else "tis"))
     return CORRECTION_SCHEMES.get(named, CORRECTION_SCHEMES["tis"])
+
+
+def engines_compared(version: str) -> bool:
+    """Whether ``version``'s _validate_args compares --vllm_num_engines with 0 (a TypeError when it is unset)."""
+    return any(at_least(version, first) and not newer_than(version, last) for first, last in ENGINES_COMPARED)
 
 
 def native_aggregation(version: str) -> str:

@@ -485,6 +485,9 @@ NO_REF_WITHOUT_KL_SINCE = "0.6.0"  # no reference model when init_kl_coef == 0 (
 REWARD_FILE_SINCE = "0.5.8"  # remote_rm_url ending in .py: a local reward_func file
 COLOCATE_MEMORY_FORCED = ("0.5.8", "0.6.0")  # colocate_all_models: vllm_gpu_memory_utilization >= 0.9 → 0.4
 EVAL_ONCE_PER_EPISODE_UNTIL = "0.8.0"  # eval_steps -1 = once per episode; from 0.8.1, never
+HF_GENERATE_UNTIL = "0.7.5"  # without vLLM engines the actor generates (experience_maker.py _generate_with_hf)
+# _validate_args compares args.vllm_num_engines (default None) with 0: a TypeError when the flag is left out.
+ENGINES_COMPARED = (("0.5.0", "0.5.0"), ("0.5.6", "0.7.0"))
 WARMUP_FIXED = 0.03  # before --lr_warmup_ratio (0.5.3): get_scheduler(num_warmup_steps=ceil(max_steps * 0.03))
 MIN_LR_RATIO_FIXED = 0.1  # min_lr = lr * 0.1, hard-coded before --actor.min_lr_ratio (0.10.2)
 REWARD_FUNC_SIGNATURE = "reward_func(queries, prompts, labels)"
