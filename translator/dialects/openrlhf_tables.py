@@ -51,8 +51,8 @@ CHANGES = {
     "0.7.3": "LR horizon fixed: len(prompts) × n // train_batch_size × num_episodes × max_epochs",
     "0.7.4": "ds_tensor_parallel_size; prompt_split and eval_split",
     "0.7.5": "no config-relevant change",
-    "0.8.0": "agent_func_path, async_train (asynchronous rollouts); eval_steps -1 = once per episode for the "
-             "last time",
+    "0.8.0": "agent_func_path, async_train (asynchronous rollouts); generation needs vLLM engines (no HF-generate "
+             "fallback); eval_steps -1 = once per episode for the last time",
     "0.8.1": "vllm_generate_batch_size (the prompt-dataloader batch); dynamic_filtering + reward range; "
              "eval_steps -1 = never",
     "0.8.3": "eps_clip_low_high (asymmetric clip); value_clip default 0.5; entropy_loss_coef default None "
