@@ -61,6 +61,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 TRL_VERSIONS = ("0.14.0", "0.18.0", "1.16.0")
+# transformers releases whose TrainingArguments fields are written as schemas of their own: the ones the trl
+# schemas are read with (4.46.0, 4.52.3, 4.56.2), the first 5.x, the one CI pins (5.10.4) and the newest every trl
+# release resolves to today (5.23.0; translator/dialects/trl_tables.py TRANSFORMERS).
+TRANSFORMERS_VERSIONS = ("4.46.0", "4.52.3", "4.56.2", "5.0.0", "5.10.4", "5.23.0")
 # The transformers release each trl schema is read with, and why (see the module docstring).
 TRANSFORMERS_FOR = {"0.18.0": ("4.52.3", ("Open-R1's setup.py pins transformers==4.52.3 with trl==0.18.0 "
                                          "(trl 0.18.0 itself requires transformers>=4.50.0)"))}
@@ -81,6 +85,8 @@ UNKNOWN_KEYS = {
     "easyr1": ("rejected", ("OmegaConf.merge into the structured PPOConfig raises ConfigKeyError for a key the "
                            "dataclasses do not declare; keys under a Dict[str, Any] field are free.")),
     "open-instruct": ("rejected", "HfArgumentParser (ArgumentParserPlus) raises for flags no dataclass declares."),
+    "transformers": ("rejected", ("TrainingArguments is a dataclass: an unknown keyword is a TypeError, and TrlParser "
+                                  "(>= 0.19) stops on a recipe key no dataclass of the parser declares.")),
 }
 TYPE_CHECKS = {
     "verl": ("numbers-and-booleans", ("verl's YAML is untyped: a type here is that of the key's default. Only a "
@@ -717,6 +723,21 @@ def open_r1_extras(open_r1: tuple[Path, str | None] | None,
     return extras, source
 
 
+def transformers_schema(version: str, cache: Path) -> dict[str, Any]:
+    """transformers ``version``'s TrainingArguments fields: the part of a TRL recipe that depends on the
+    transformers release TRL runs with (TRL's own fields are in the trl schemas)."""
+    wheel = fetch_wheel(cache, "transformers", version)
+    tree = Tree.from_wheel(wheel)
+    resolver = Resolver([tree])
+    found = class_in(resolver, tree, "transformers.training_args", "TrainingArguments")
+    properties = properties_of(dataclass_fields(resolver, *found))
+    notes = ["The fields of transformers.training_args.TrainingArguments, which TRL's GRPOConfig extends: a TRL "
+             "recipe key that is not a TRL, Open-R1 or model argument must be one of these for the transformers "
+             "release the run uses."]
+    return document("transformers", version, f"transformers {version} TrainingArguments", properties,
+                    [wheel_source(wheel, tree)], "transformers", "trl", notes)
+
+
 # ---------------------------------------------------------------------------- verl
 def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
@@ -1061,6 +1082,11 @@ def main(argv: list[str] | None = None) -> int:
             open_r1 = (args.open_r1_src, args.open_r1_commit or git_commit(args.open_r1_src)[0])
         for version in TRL_VERSIONS:
             write(trl_schema(version, args.cache, open_r1), outs)
+        for version in TRANSFORMERS_VERSIONS:
+            write(transformers_schema(version, args.cache), outs)
+    elif "transformers" in only:
+        for version in TRANSFORMERS_VERSIONS:
+            write(transformers_schema(version, args.cache), outs)
     if "verl" in only:
         for version in VERL_VERSIONS:
             write(verl_schema(version, args.cache), outs)
