@@ -5,8 +5,11 @@ with their JSON types and defaults, read from the framework's released source wi
 How it works (standard library + PyYAML only; nothing is imported from the frameworks):
 
 * TRL 0.14.0 / 0.18.0 / 1.16.0: ``pip download --no-deps`` fetches the trl wheel and the wheel of the
-  transformers release it is read with (the lower bound of trl's own ``transformers>=`` requirement; for
-  0.18.0 Open-R1's pin, 4.52.3, as Open-R1 recipes are what that schema serves). The wheels are read with
+  transformers release it is read with (the newest transformers that trl release resolves to today,
+  ``NEWEST_TRANSFORMERS`` of translator/dialects/trl_tables.py, as trl requires no upper bound; for 0.18.0
+  Open-R1's pin, 4.52.3, as Open-R1 recipes are what that schema serves). The transformers releases of
+  ``TRANSFORMERS_VERSIONS`` also get a schema of their own: TrainingArguments alone (``transformers-X``), which
+  the TRL writer checks a recipe against for the transformers it targets. The wheels are read with
   ``zipfile`` + ``ast``: the dataclasses the ``trl grpo`` / Open-R1 parser is built from (``GRPOConfig``
   with every base class up to transformers' ``TrainingArguments``, ``ModelConfig``, ``ScriptArguments``,
   ``GRPOScriptArguments``, ``DatasetMixtureConfig`` where it exists), each field's annotation and default.
@@ -644,6 +647,17 @@ def open_r1_table_keys() -> list[str]:
     raise SystemExit("OPEN_R1_KEYS not found in trl_tables.py")
 
 
+def trl_table_value(name: str) -> Any:
+    """A constant of translator/dialects/trl_tables.py, read with ast (nothing is imported)."""
+    path = ROOT / "translator" / "dialects" / "trl_tables.py"
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:
+                return ast.literal_eval(node.value)
+    raise SystemExit(f"{name} not found in trl_tables.py")
+
+
 def transformers_requirement(wheel: Path) -> str:
     with zipfile.ZipFile(wheel) as archive:
         meta = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
@@ -657,8 +671,10 @@ def transformers_requirement(wheel: Path) -> str:
 def trl_schema(version: str, cache: Path, open_r1: tuple[Path, str | None] | None) -> dict[str, Any]:
     trl_wheel = fetch_wheel(cache, "trl", version)
     wanted = transformers_requirement(trl_wheel)
-    tf_version, why = TRANSFORMERS_FOR.get(version, (wanted, (f"the lower bound of trl {version}'s own "
-                                                              f"requirement transformers>={wanted}")))
+    newest = trl_table_value("NEWEST_TRANSFORMERS")
+    tf_version, why = TRANSFORMERS_FOR.get(version, (newest, (
+        f"the newest transformers `pip install trl=={version}` resolves to today (trl {version} requires "
+        f"transformers>={wanted}, no upper bound; translator/dialects/trl_tables.py NEWEST_TRANSFORMERS)")))
     tf_wheel = fetch_wheel(cache, "transformers", tf_version)
     trl, tf = Tree.from_wheel(trl_wheel), Tree.from_wheel(tf_wheel)
     resolver = Resolver([trl, tf])

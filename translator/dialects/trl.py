@@ -253,11 +253,12 @@ class TrlDialect(Dialect):
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
         trl_version, named = split_target(version)
-        transformers, why = transformers_for(trl_version, named)
+        writer = _Writer(spec, trl_version, notes)
+        transformers, why = transformers_for(trl_version, named, open_r1=writer.script == "open-r1")
+        writer.transformers = transformers
         notes.info("version.transformers-assumed", f"written for trl {trl_version} with transformers {transformers} "
                    f"({why}); name another with --to trl@{trl_version}+transformersX.Y.Z",
                    target_keys=["transformers"])
-        writer = _Writer(spec, trl_version, notes, transformers)
         recipe, world, nodes, server_gpus = writer.recipe()
         recipe = _accepted_keys(recipe, trl_version, transformers, writer.script, notes)
         header = [f"# TRL {trl_version} GRPO recipe written by rlconf from a {spec.framework} {spec.version or ''} "
