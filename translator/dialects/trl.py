@@ -1017,18 +1017,9 @@ class _Writer:
         per_opt = Fraction(plan.samples_per_optimizer_step or world * (plan.micro_batch_per_device or 1))
         per_step = Fraction(plan.samples_per_step or per_opt)
         if group < 2:
-            # GRPO needs >= 2 completions per prompt to centre rewards within a group. Keep the prompts per step and
-            # the optimizer steps per step: every batch doubles (÷ group × 2), so generation_batch_size is even.
-            scale = Fraction(2, group)
-            per_opt, per_step = per_opt * scale, per_step * scale
-            notes.warning("algorithm.group-size-changed",
-                          f"TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per prompt\"); "
-                          f"the source samples {group} completion per prompt, so num_generations 2 is written with the "
-                          f"same prompts per step: {fmt(per_step)} completions per step and {fmt(per_opt)} per "
-                          "optimizer step (twice the source's), and advantages become group-relative (GRPO) instead "
-                          f"of the source's '{self.spec.algorithm.advantage_estimator or 'single-sample'}' estimate",
-                          source_keys=["plan.samples_per_prompt"],
-                          target_keys=["num_generations", "per_device_train_batch_size"])
+            group = self.two_per_prompt(group, per_step, per_opt)
+            if group.denominator == 1 and group > 1:  # the batches had to grow: × 2 ÷ the source's group
+                per_opt, per_step = per_opt * group, per_step * group
             group = 2
         epochs = plan.epochs_per_step or 1
         knobs: dict[str, Any] = {"num_generations": group}
@@ -1067,6 +1058,31 @@ class _Writer:
             notes.warning("batch.not-expressible", f"trl {version} has no num_iterations; {epochs} passes per "
                           "generation round cannot be written", target_keys=["num_iterations"])
         return world, knobs
+
+    def two_per_prompt(self, group: int, per_step: Fraction, per_opt: Fraction) -> Fraction:
+        """TRL GRPO needs >= 2 completions per prompt (it centres rewards within a group). The samples per step are
+        kept (half the prompts) when that is a whole number of groups; else the prompts are kept and every batch
+        grows: returns the factor the batches grow by (1 when kept)."""
+        estimator = self.spec.algorithm.advantage_estimator or "single-sample"
+        keys = ["plan.samples_per_prompt", "plan.prompts_per_step"]
+        if per_step.denominator == 1 and per_step % 2 == 0 and per_opt.denominator == 1 and per_opt % 2 == 0:
+            self.notes.warning("algorithm.group-size-changed",
+                               f"TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per "
+                               f"prompt\"); the source samples {group} completion per prompt, so num_generations 2 is "
+                               f"written with the same {fmt(per_step)} completions per step ({fmt(per_step / 2)} "
+                               f"prompts), and advantages become group-relative (GRPO) instead of '{estimator}'",
+                               source_keys=keys, target_keys=["num_generations"])
+            return Fraction(1)
+        scale = Fraction(2, group)
+        self.notes.warning("algorithm.group-size-changed",
+                           f"TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per prompt\"); "
+                           f"the source samples {group} completion per prompt and {fmt(per_step)} per step (not a "
+                           f"whole number of pairs), so num_generations 2 is written with the same prompts: "
+                           f"{fmt(per_step * scale)} completions per step and {fmt(per_opt * scale)} per optimizer "
+                           f"step, and advantages become group-relative (GRPO) instead of '{estimator}'",
+                           source_keys=["plan.samples_per_prompt", "plan.samples_per_step",
+                                        "plan.samples_per_optimizer_step"], target_keys=["num_generations"])
+        return scale
 
     def choose_micro(self, world: int, per_opt: Fraction, per_step: Fraction) -> int:
         """The per-device batch: the source's micro-batch if it divides the global batches, else the closest."""
