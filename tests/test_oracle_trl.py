@@ -42,6 +42,7 @@ pytestmark = pytest.mark.oracle
 
 trl = pytest.importorskip("trl", reason="TRL is not installed (.ci/run installs trl==1.16.0 and a CPU torch)")
 # Imported once TRL is known to be here (accelerate and transformers come with it).
+import transformers
 from accelerate.parallelism_config import ParallelismConfig
 from transformers import TrainingArguments
 from trl import GRPOConfig, ModelConfig, ScriptArguments, TrlParser
@@ -57,7 +58,10 @@ def _installed_version() -> str | None:
 
 
 INSTALLED = _installed_version()
-TARGETS = sorted({DIALECT.default_version, *([INSTALLED] if INSTALLED else [])})
+# Written for the transformers installed here (trl@X+transformersY), which is what judges it: CI pins 5.10.4 for
+# verl's sake, a plain `pip install trl==1.16.0` resolves the newest.
+TRANSFORMERS = transformers.__version__
+TARGETS = sorted({f"{v}+transformers{TRANSFORMERS}" for v in (DIALECT.default_version, INSTALLED) if v})
 
 
 def use_world_size(monkeypatch: pytest.MonkeyPatch, world: int) -> None:

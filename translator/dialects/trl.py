@@ -100,8 +100,12 @@ class TrlDialect(Dialect):
         else:
             self._read_script(source, options, native, notes)
         self._world_size(native, options, notes)
-        version = self._version(native, options.version, notes)
+        version, transformers = split_target(self._version(native, options.version, notes))
         values = Values(native.values, native.origins, defaults_for(version), source.name)
+        # The transformers the parser uses (check rules and the unknown-key account read it).
+        values.transformers = transformers_for(version, transformers,
+                                               open_r1=bool(set(native.values) & OPEN_R1_KEYS))[0]
+        values.transformers_named = transformers is not None
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
@@ -114,7 +118,7 @@ class TrlDialect(Dialect):
         native = NativeTrl()
         native.accelerate, native.accelerate_name = data, source.name
         self._world_size(native, options, notes)
-        version = self.resolve_version(options.version)
+        version = split_target(self.resolve_version(options.version))[0]
         spec = RunSpec(framework=self.name, version=version)
         values = Values({}, {}, {}, source.name)
         _Interpreter(values, native, version, spec, notes).topology()
@@ -222,13 +226,26 @@ class TrlDialect(Dialect):
         if explicit:
             return self.resolve_version(explicit)
         keys = set(native.values)
-        if keys & OPEN_R1_KEYS:
-            version, why = OPEN_R1_TRL_VERSION, "Open-R1 recipes run with the TRL its setup.py pins"
+        bounded = sorted(k for k in keys if k in KEY_RANGE)
+        fits = [v for v in VERSIONS if all(_has_key(v, k) for k in bounded)]
+        if not bounded:
+            version, why = (OPEN_R1_TRL_VERSION, "Open-R1 recipes run with the TRL its setup.py pins") \
+                if keys & OPEN_R1_KEYS else (self.default_version, "the newest known release")
+        elif fits:
+            open_r1 = bool(keys & OPEN_R1_KEYS) and OPEN_R1_TRL_VERSION in fits
+            version = OPEN_R1_TRL_VERSION if open_r1 else fits[-1]
+            spans = ", ".join(f"{k} ({_span(k)})" for k in bounded if KEY_RANGE[k][1]
+                              or KEY_RANGE[k][0] != VERSIONS[0])
+            why = ("Open-R1 recipes run with the TRL its setup.py pins, which has " if open_r1 else
+                   "the newest release with ") + f"every version-specific key: {spans}"
         else:
-            last = [KEY_RANGE[k][1] for k in keys if k in KEY_RANGE and KEY_RANGE[k][1]]
-            newest = min(last, key=lambda v: VERSIONS.index(v)) if last else self.default_version
-            version = newest
-            why = "the newest release that accepts every key" if last else "the newest known release"
+            # Keys of releases that never coexisted: the release that has most of them.
+            version = max(VERSIONS, key=lambda v: (sum(_has_key(v, k) for k in bounded), VERSIONS.index(v)))
+            missing = [k for k in bounded if not _has_key(version, k)]
+            notes.warning("version.conflicting-keys", "no TRL release has all of "
+                          + ", ".join(f"{k} ({_span(k)})" for k in bounded)
+                          + f"; trl {version} has most of them (not {', '.join(missing)})", source_keys=missing)
+            why = "the release with most of the version-specific keys"
         notes.info("version.assumed", f"assumed trl {version}: {why}; pass --from trl@VERSION to choose")
         return version
 
@@ -400,6 +417,16 @@ def _dataset_form(source: str, split: str | None) -> tuple[str, str]:
         directory, _, file = source.rpartition("/")
         return directory or ".", _SPLIT_KEYWORDS.get(file.split(".")[0].lower(), "train")
     return source, split or "train"
+
+
+def _has_key(version: str, key: str) -> bool:
+    since, until = KEY_RANGE[key]
+    return at_least(version, since) and not (until and newer_than(version, until))
+
+
+def _span(key: str) -> str:
+    since, until = KEY_RANGE[key]
+    return f"{since}–{until}" if until else f"{since} on"
 
 
 def _known_fields() -> frozenset[str]:
