@@ -86,6 +86,9 @@ class TrlDialect(Dialect):
     versions = VERSIONS
     changes = CHANGES
     stops_at_first_limit = False
+    # TrlParser stops on a recipe key no dataclass declares from 0.19 (<= 0.18 drops it: the rule
+    # trl.unknown-config-key makes that a warning for those releases).
+    rejects_unknown_keys = True
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     # ---------------------------------------------------------------- reading
@@ -103,9 +106,11 @@ class TrlDialect(Dialect):
         version, transformers = split_target(self._version(native, options.version, notes))
         values = Values(native.values, native.origins, defaults_for(version), source.name)
         # The transformers the parser uses (check rules and the unknown-key account read it).
-        values.transformers = transformers_for(version, transformers,
-                                               open_r1=bool(set(native.values) & OPEN_R1_KEYS))[0]
-        values.transformers_named = transformers is not None
+        values.transformers, why = transformers_for(version, transformers,
+                                                    open_r1=bool(set(native.values) & OPEN_R1_KEYS))
+        if transformers is None and source.suffix != ".toml":
+            notes.info("version.transformers-assumed", f"TrlParser's TrainingArguments are transformers "
+                       f"{values.transformers}'s ({why}); pass --from trl@{version}+transformersX.Y.Z for another")
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
