@@ -438,6 +438,7 @@ FIXTURE_WARNINGS = {
     "spg_max_steps_fsdp": {"trl.off-policy-steps"},  # spg 8 > GAS 4
     "trl016_mu2_server": {"trl.off-policy-steps"},  # num_iterations 2
     "trl017_server_mu2": {"trl.off-policy-steps"},  # num_iterations 2
+    "openr1_multinode_run_parts": {"trl.off-policy-steps"},  # num_iterations 2
 }
 
 

@@ -76,6 +76,7 @@ class NativeTrl:
         self.rollout_gpus: int | None = None  # GPUs of a `trl vllm-serve` process
         self.server_memory: float | None = None  # its --gpu_memory_utilization
         self.server_port: int | None = None
+        self.server_layout: tuple[int, int] | None = None  # its (tensor parallel, data parallel) engines
         self.addresses: dict[str, str | None] = {}  # accelerate --main_process_ip / --machine_rank / ... as written
         self.node_variables: list[str] = []  # per-node variables the launch line leaves to the user
 
@@ -147,11 +148,14 @@ class TrlDialect(Dialect):
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
                 native.rollout_gpus = _server_gpus(argv, command.assignments.get("CUDA_VISIBLE_DEVICES"))
-                serve = _options(["serve", *argv[2:]])
+                serve = _serve_options(argv[2:])
                 memory = serve.get("--gpu_memory_utilization") or serve.get("--gpu-memory-utilization")
                 native.server_memory = _fraction(memory)
                 port = serve.get("--port")
                 native.server_port = int(port) if port and port.isdigit() else None
+                tp = serve.get("--tensor_parallel_size") or serve.get("--tensor-parallel-size") or "1"
+                dp = serve.get("--data_parallel_size") or serve.get("--data-parallel-size") or "1"
+                native.server_layout = (int(tp), int(dp)) if tp.isdigit() and dp.isdigit() else None
             elif _training_script_index(argv) is not None:
                 launch = (command, argv)
             else:
@@ -326,6 +330,13 @@ _TF_MARK = "+transformers"
 # Launch-line variables the user sets per node in a written multi-node script: option → variable.
 _NODE_VARIABLES = {"--main_process_ip": "MAIN_PROCESS_IP", "--machine_rank": "MACHINE_RANK",
                    "--main_process_port": "MAIN_PROCESS_PORT", "--vllm_server_host": "VLLM_SERVER_HOST"}
+
+
+def _known_address(host: str | None) -> str | None:
+    """A concrete host name or address (not a variable left to the user, nor TRL's listen-on-all default)."""
+    if not host or "$" in host or host in ("0.0.0.0", "localhost", "127.0.0.1"):
+        return None
+    return host if re.fullmatch(r"[\w.:-]+", host) else None
 
 
 def split_target(version: str) -> tuple[str, str | None]:
@@ -506,6 +517,20 @@ def _script_arguments(words: list[str]) -> tuple[str | None, dict[str, Any]]:
     return recipe, flags
 
 
+def _serve_options(words: list[str]) -> dict[str, str]:
+    """`--option value` / `--option=value` pairs of a `trl vllm-serve` / `vllm serve` line (every option has a value
+    but the few boolean ones, which are followed by another option)."""
+    found: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if word.startswith("--"):
+            flag, eq, value = word.partition("=")
+            if not eq:
+                following = words[i + 1] if i + 1 < len(words) else ""
+                value = following if following and not following.startswith("--") else "true"
+            found[flag] = value
+    return found
+
+
 def _fraction(text: str | None) -> float | None:
     try:
         return float(text) if text else None
@@ -527,7 +552,7 @@ def _experimental(argv: list[str], source: Source) -> None:
 def _server_gpus(argv: list[str], visible: str | None) -> int:
     if visible:
         return len([d for d in visible.split(",") if d.strip()])
-    options = _options(["serve", *argv[2:]])
+    options = _serve_options(argv[2:])
     tp = options.get("--tensor_parallel_size") or options.get("--tensor-parallel-size") or "1"
     dp = options.get("--data_parallel_size") or options.get("--data-parallel-size") or "1"
     return int(tp) * int(dp) if tp.isdigit() and dp.isdigit() else 1
@@ -715,6 +740,8 @@ class _Interpreter:
                 notes.warning("algorithm.loss-scaling",
                               f"trl {version} mis-scales the dapo loss by gradient_accumulation_steps ÷ "
                               "steps_per_generation when they differ (fixed in 1.10)", source_keys=["loss_type"])
+        delta = v.number("delta") if at_least(version, "0.18.0") else None
+        a.clip_ratio_dual = delta
         level = v.get("importance_sampling_level")
         a.policy_loss = "gspo" if level == "sequence" else "vanilla"
         entropy = v.number("entropy_coef")
@@ -765,7 +792,8 @@ class _Interpreter:
         if g.rollout_mode == "server":  # the server's own --gpu_memory_utilization; the recipe key is colocate-only
             t.rollout_gpu_memory_fraction = self.native.server_memory
             v.consume("vllm_gpu_memory_utilization")
-            t.rollout_engines = 1 if t.rollout_gpus else None
+            if t.rollout_gpus and self.native.server_layout:
+                t.rollout_tensor_parallel_size, t.rollout_engines = self.native.server_layout
         elif use_vllm:
             t.rollout_gpu_memory_fraction = v.number("vllm_gpu_memory_utilization")
         s.references.model = v.get("model_name_or_path")
@@ -1013,7 +1041,11 @@ class _Writer:
         model = s.references.model or "MODEL"
         memory = f" --gpu_memory_utilization {self.server_memory}" if self.server_memory is not None else ""
         port = f" --port {s.launch.rollout_server_port}" if s.launch.rollout_server_port else ""
-        serve = f"trl vllm-serve --model {model} --tensor_parallel_size {server_gpus}{memory}{port}"
+        tp = s.topology.rollout_tensor_parallel_size
+        engines = server_gpus // tp if tp and server_gpus and server_gpus % tp == 0 else 1
+        tp = max(1, server_gpus // engines)
+        layout = f" --tensor_parallel_size {tp}" + (f" --data_parallel_size {engines}" if engines > 1 else "")
+        serve = f"trl vllm-serve --model {model}{layout}{memory}{port}"
         training_devices = ""
         address = ""
         if nodes > 1:
@@ -1021,14 +1053,20 @@ class _Writer:
                       "MAIN_PROCESS_IP the address of the node with rank 0" + (
                           f"; on one more node with NODE_ROLE=vllm (its address is VLLM_SERVER_HOST) it starts the "
                           f"vLLM server on {server_gpus} GPU(s)." if server_gpus else "."),
-                      ': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine rank 0}"',
                       ': "${MACHINE_RANK:?set MACHINE_RANK to the rank of this node, 0 to ' + str(nodes - 1) + '}"']
+            host = _known_address(s.launch.main_process_host)
+            if not host:
+                lines.append(': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine '
+                             'rank 0}"')
             if server_gpus:
                 devices = ",".join(str(i) for i in range(server_gpus))
                 lines += ['if [ "${NODE_ROLE:-train}" = vllm ]; then',
-                          f"  CUDA_VISIBLE_DEVICES={devices} {serve} --host 0.0.0.0", "  exit 0", "fi",
-                          ': "${VLLM_SERVER_HOST:?set VLLM_SERVER_HOST to the address of the node running vLLM}"']
-            address = (f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip "$MAIN_PROCESS_IP"'
+                          f"  CUDA_VISIBLE_DEVICES={devices} {serve} --host 0.0.0.0", "  exit 0", "fi"]
+                if not _known_address(s.launch.rollout_server_host):
+                    lines.append(': "${VLLM_SERVER_HOST:?set VLLM_SERVER_HOST to the address of the node running '
+                                 'vLLM}"')
+            main_ip = f'"${{MAIN_PROCESS_IP:-{host}}}"' if host else '"$MAIN_PROCESS_IP"'
+            address = (f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
                        f' --main_process_port "${{MAIN_PROCESS_PORT:-{s.launch.main_process_port or 29500}}}"')
         elif server_gpus:
             # The vLLM server takes the first GPUs; training runs on the next ones.
@@ -1037,7 +1075,9 @@ class _Writer:
             training_devices = "CUDA_VISIBLE_DEVICES=" + ",".join(
                 str(i) for i in range(server_gpus, server_gpus + world)) + " "
         program = "-m trl.scripts.grpo" if self.script == "trl" else "src/open_r1/grpo.py"
-        extra = ' --vllm_server_host "$VLLM_SERVER_HOST"' if nodes > 1 and server_gpus else ""
+        server_host = _known_address(s.launch.rollout_server_host)
+        extra = (f' --vllm_server_host "${{VLLM_SERVER_HOST:-{server_host}}}"' if server_host else
+                 ' --vllm_server_host "$VLLM_SERVER_HOST"') if nodes > 1 and server_gpus else ""
         lines.append(f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world}"
                      f'{address} {program} --config recipe.yaml{extra} "$@"')
         return lines
@@ -1163,6 +1203,14 @@ class _Writer:
         elif a.clip_ratio_low is not None:
             notes.info("algorithm.not-expressible", f"trl {version} has no clipping knobs (epsilon from 0.16)",
                        target_keys=["epsilon"])
+        if a.clip_ratio_dual is not None:
+            if at_least(version, "0.18.0"):
+                # TRL's two-sided clipping caps the unclipped ratio at delta: for a negative advantage the loss is
+                # then bounded by delta × |A|, the dual-clip bound c.
+                out["delta"] = a.clip_ratio_dual
+            else:
+                notes.warning("algorithm.not-expressible", f"dual-clip (c = {a.clip_ratio_dual}) needs trl 0.18+ "
+                              "(delta); not written", source_keys=["algorithm.clip_ratio_dual"], target_keys=["delta"])
         if at_least(version, "0.22.2"):
             out["scale_rewards"] = "none" if a.advantage_std_normalization is False else (
                 "batch" if a.advantage_normalization_scope == "batch" else "group")
