@@ -327,6 +327,7 @@ class TrlDialect(Dialect):
 
 
 _TF_MARK = "+transformers"
+_TRL_SCRIPT_KEYS = frozenset({"reward_funcs", "reward_model_name_or_path"})  # trl/scripts/grpo.py GRPOScriptArguments
 # Launch-line variables the user sets per node in a written multi-node script: option → variable.
 _NODE_VARIABLES = {"--main_process_ip": "MAIN_PROCESS_IP", "--machine_rank": "MACHINE_RANK",
                    "--main_process_port": "MAIN_PROCESS_PORT", "--vllm_server_host": "VLLM_SERVER_HOST"}
@@ -390,11 +391,14 @@ def _accepted_keys(recipe: dict[str, Any], version: str, transformers: str, scri
     out: dict[str, Any] = {}
     dropped, gone = [], []
     for key, value in recipe.items():
-        if key in OPEN_R1_KEYS and script != "open-r1":
+        if key in OPEN_R1_KEYS and script != "open-r1" and key not in _TRL_SCRIPT_KEYS:
             dropped.append(key)
             continue
         if training_arguments_lack(key, version, transformers):
             gone.append(key)
+            continue
+        if not lacks("transformers", transformers, key):
+            out[key] = value  # a TrainingArguments field of the transformers this run uses
             continue
         since, until = KEY_RANGE.get(key, (None, None))
         if since and at_least(version, since) and not (until and newer_than(version, until)):
@@ -796,6 +800,9 @@ class _Interpreter:
                 t.rollout_tensor_parallel_size, t.rollout_engines = self.native.server_layout
         elif use_vllm:
             t.rollout_gpu_memory_fraction = v.number("vllm_gpu_memory_utilization")
+        host = v.get("vllm_server_host") if g.rollout_mode == "server" else None
+        if t.rollout_gpus and host and (_known_address(str(host)) or str(host).startswith("$")) and t.nodes:
+            t.nodes += 1  # the vLLM server runs on a node of its own, reached by address
         s.references.model = v.get("model_name_or_path")
         s.asynchrony.max_steps_ahead = 0
         self.schedule()
@@ -964,7 +971,7 @@ class _Writer:
         recipe.update(self.checkpointing())
         recipe.update(self.evaluation(world, batch))
         recipe.update(self.logging())
-        nodes = s.topology.nodes if s.topology.nodes and world % s.topology.nodes == 0 else 1
+        nodes = self.training_nodes(world)
         if s.topology.training_gpus and s.topology.training_gpus != world:
             parallel = [f"{name} {size}" for name, size in (
                 ("sequence parallel", s.topology.sequence_parallel_size), ("tensor parallel",
@@ -978,6 +985,7 @@ class _Writer:
                           target_keys=["num_processes"])
         recipe.update(self.placement(world, nodes))
         server_gpus = self.server_gpus
+        self.compare_placement(world, nodes, server_gpus)
         foreign = [e for e in s.extras if e.framework != "trl"]
         for extra in s.extras:
             if extra.framework == "trl":
@@ -987,6 +995,35 @@ class _Writer:
                        "are not written: " + ", ".join(e.key for e in foreign[:12])
                        + (" …" if len(foreign) > 12 else ""), source_keys=[e.key for e in foreign])
         return recipe, world, nodes, server_gpus
+
+    def training_nodes(self, world: int) -> int:
+        """Nodes the training processes span: whole nodes of the source's GPUs per node."""
+        t = self.spec.topology
+        per_node = t.gpus_per_node
+        if not per_node and t.nodes:
+            total = (t.training_gpus or world) + (t.rollout_gpus or 0)
+            per_node = total // t.nodes if total % t.nodes == 0 else None
+        if per_node and world > per_node and world % per_node == 0:
+            return world // per_node
+        return t.nodes if t.nodes and world % t.nodes == 0 and (not per_node or world > per_node) else 1
+
+    def compare_placement(self, world: int, nodes: int, server_gpus: int) -> None:
+        """The GPUs and nodes written against the source's: a difference is a warning saying how they differ."""
+        t = self.spec.topology
+        source_total = (t.training_gpus or 0) + (t.rollout_gpus or 0)
+        written_total = world + server_gpus
+        if source_total and written_total != source_total:
+            self.notes.warning("topology.gpus-changed", f"the source uses {source_total} GPUs "
+                               f"({t.training_gpus} training, {t.rollout_gpus or 0} for generation); the written run "
+                               f"uses {written_total} ({world} training, {server_gpus} for vLLM)",
+                               source_keys=["topology.training_gpus", "topology.rollout_gpus"],
+                               target_keys=["num_processes"])
+        written_nodes = nodes + (1 if nodes > 1 and server_gpus else 0)
+        if t.nodes and written_nodes != t.nodes:
+            self.notes.warning("topology.nodes-changed", f"the source runs on {t.nodes} node(s); the written run on "
+                               f"{written_nodes}" + (" (the vLLM server on a node of its own)" if nodes > 1
+                                                     and server_gpus else ""),
+                               source_keys=["topology.nodes"], target_keys=["num_machines"])
 
     def placement(self, world: int, nodes: int) -> dict[str, Any]:
         """vLLM: in the training processes (colocate) or on GPUs of its own (server), as the source places it."""
