@@ -1,4 +1,4 @@
-"""TRL / Open-R1 rule checks. Every expectation is derived by hand from ../shared/reference/trl_openr1.md (§2 batch
+"""TRL / Open-R1 rule checks. Every expectation is derived by hand from docs/frameworks/trl.md (§2 batch
 derivation, §3 timeline, §4 checks with TRL's own messages, §6-§7 Open-R1 and recurring confusions) and, where the
 reference abbreviates a message, from the released wheel it names. Each violation is checked for its rule id, TRL's
 message with the numbers filled in, at least one suggestion, and a clean re-check once a suggestion is applied."""
@@ -464,7 +464,7 @@ def test_fixture_checks(case: Any) -> None:
 CORPUS_TRL = sorted((CORPUS / "trl").glob("*.yaml")) if (CORPUS / "trl").is_dir() else []
 
 
-@pytest.mark.skipif(not CORPUS_TRL, reason="../shared/corpus is not here")
+@pytest.mark.skipif(not CORPUS_TRL, reason="the recipe corpus (conftest CORPUS) is not here")
 @pytest.mark.parametrize("path", CORPUS_TRL, ids=lambda p: p.name)
 def test_corpus_recipe_checks_without_exception(path: Path) -> None:
     report = check(path, num_processes=8)
@@ -475,7 +475,7 @@ def test_corpus_recipe_checks_without_exception(path: Path) -> None:
         assert item.suggestions, item.rule
 
 
-@pytest.mark.skipif(not CORPUS_TRL, reason="../shared/corpus is not here")
+@pytest.mark.skipif(not CORPUS_TRL, reason="the recipe corpus (conftest CORPUS) is not here")
 def test_open_r1_code_recipe_needs_seven_processes() -> None:
     # §2.4: config_demo_code (pdtbs 16, GAS 4, G 14) is valid with 7 training processes (448 = 32 × 14) and rejected
     # with 8 under Open-R1's pinned trl 0.18.0 (512 % 14 != 0); the nearest fix keeps 14 and runs 7 processes.

@@ -1,4 +1,4 @@
-"""TRL GRPOTrainer / Open-R1 rules, per release (reference/trl_openr1.md §3 timeline, §4 checks, §7 confusions).
+"""TRL GRPOTrainer / Open-R1 rules, per release (docs/frameworks/trl.md §3 timeline, §4 checks, §7 confusions).
 
 Units: ``per_device_train_batch_size`` / ``per_device_eval_batch_size`` count completions per training process
 per micro-step (prompts in 0.14); ``generation_batch_size`` counts completions over all training processes per

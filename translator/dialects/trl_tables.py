@@ -9,7 +9,7 @@ from __future__ import annotations
 VERSIONS = ("0.14.0", "0.15.2", "0.16.0", "0.17.0", "0.18.0", "0.19.1", "0.20.0", "0.22.2", "0.23.0", "0.26.0",
             "0.27.0", "0.28.0", "1.0.0", "1.10.0", "1.16.0")
 
-# What changed in each release that changes what a config means (reference/trl_openr1.md §3).
+# What changed in each release that changes what a config means (docs/frameworks/trl.md §3).
 CHANGES = {
     "0.14.0": "per_device_train_batch_size counts prompts; a generation round every micro-step; beta 0.04",
     "0.15.2": "per_device_train_batch_size counts completions; (W × pdtbs) must divide into groups",
