@@ -79,6 +79,7 @@ class NativeTrl:
         self.server_layout: tuple[int, int] | None = None  # its (tensor parallel, data parallel) engines
         self.addresses: dict[str, str | None] = {}  # accelerate --main_process_ip / --machine_rank / ... as written
         self.node_variables: list[str] = []  # per-node variables the launch line leaves to the user
+        self.open_r1_script = False  # launched as Open-R1's src/open_r1/grpo.py
 
 
 class TrlDialect(Dialect):
@@ -108,7 +109,8 @@ class TrlDialect(Dialect):
         values = Values(native.values, native.origins, defaults_for(version), source.name)
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(version, transformers,
-                                                    open_r1=bool(set(native.values) & OPEN_R1_KEYS))
+                                                    open_r1=native.open_r1_script
+                                                    or bool(set(native.values) & OPEN_R1_KEYS))
         if transformers is None and source.suffix != ".toml":
             notes.info("version.transformers-assumed", f"TrlParser's TrainingArguments are transformers "
                        f"{values.transformers}'s ({why}); pass --from trl@{version}+transformersX.Y.Z for another")
@@ -174,6 +176,7 @@ class TrlDialect(Dialect):
         script_index = _training_script_index(argv)
         launcher_options = _options(argv[:script_index])
         script_args = argv[script_index + 1:]
+        native.open_r1_script = "open_r1" in argv[script_index]
         accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
         if accelerate_file:
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
@@ -379,6 +382,7 @@ def training_arguments_lack(key: str, trl_version: str, transformers: str) -> bo
 
 
 _RENAMED = {"torch_dtype": "dtype"}  # ModelConfig renamed it (transformers' own rename)
+_RENAMED_EITHER_WAY = {**_RENAMED, **{new: old for old, new in _RENAMED.items()}}
 
 
 def _accepted_keys(recipe: dict[str, Any], version: str, transformers: str, script: str,
@@ -400,15 +404,13 @@ def _accepted_keys(recipe: dict[str, Any], version: str, transformers: str, scri
         if not lacks("transformers", transformers, key):
             out[key] = value  # a TrainingArguments field of the transformers this run uses
             continue
-        since, until = KEY_RANGE.get(key, (None, None))
-        if since and at_least(version, since) and not (until and newer_than(version, until)):
+        if key in KEY_RANGE and _has_key(version, key):
             out[key] = value  # rlconf's own table says this version has it
-        elif not lacks("trl", version, key) or key in OPEN_R1_KEYS:
+        elif key not in KEY_RANGE and (not lacks("trl", version, key) or key in OPEN_R1_KEYS):
             out[key] = value
-        elif _RENAMED.get(key) and not lacks("trl", version, _RENAMED[key]) and _RENAMED[key] not in recipe:
-            out[_RENAMED[key]] = value
-            notes.info("keys.renamed", f"{key} is {_RENAMED[key]} in TRL {version}", source_keys=[key],
-                       target_keys=[_RENAMED[key]])
+        elif (other := _RENAMED_EITHER_WAY.get(key)) and _has_key(version, other) and other not in recipe:
+            out[other] = value
+            notes.info("keys.renamed", f"{key} is {other} in TRL {version}", source_keys=[key], target_keys=[other])
         else:
             dropped.append(key)
     if dropped:
@@ -1140,6 +1142,15 @@ class _Writer:
             knobs.update(per_device_train_batch_size=pdtbs, gradient_accumulation_steps=gas)
             return world, knobs
         pdtbs = self.choose_micro(world, per_opt, per_step)
+        if not at_least(version, "0.17.0") and (pdtbs * world) % group:
+            # 0.15–0.16 generate every micro-step: W × pdtbs completions must hold whole groups (§4).
+            step = group // math.gcd(group, world)
+            fitted = max(step, round(pdtbs / step) * step)
+            notes.warning("batch.micro-changed", f"trl {version} generates every micro-step, so {world} processes × "
+                          f"per_device_train_batch_size must be a multiple of num_generations {group}; "
+                          f"per_device_train_batch_size {fitted} is written instead of {pdtbs}",
+                          target_keys=["per_device_train_batch_size"])
+            pdtbs = fitted
         gas = per_opt / (pdtbs * world)
         if gas.denominator != 1:
             gas = Fraction(max(1, round(gas)))
@@ -1345,7 +1356,13 @@ class _Writer:
         out: dict[str, Any] = {}
         warmup = self.warmup_optimizer_steps()
         schedule = o.lr_schedule
-        if schedule == "cosine" and o.min_lr_ratio:
+        if schedule == "cosine_with_min_lr" and not o.min_lr_ratio:
+            schedule = "cosine"  # transformers cannot create it without the floor: decay to 0
+            notes.warning("optimizer.not-expressible", "the source's cosine schedule decays to a floor rlconf was not "
+                          "told (optimizer.min_lr_ratio unset); 'cosine' (to 0) is written: set lr_scheduler_type "
+                          "cosine_with_min_lr with lr_scheduler_kwargs {min_lr_rate: FLOOR/learning_rate}",
+                          source_keys=["optimizer.lr_schedule"], target_keys=["lr_scheduler_type"])
+        if schedule in ("cosine", "cosine_with_min_lr") and o.min_lr_ratio:
             # transformers' cosine_with_min_lr raises "One of min_lr or min_lr_rate should be set" without kwargs.
             out["lr_scheduler_type"] = "cosine_with_min_lr"
             out["lr_scheduler_kwargs"] = {"min_lr_rate": o.min_lr_ratio}
