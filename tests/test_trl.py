@@ -285,3 +285,13 @@ def test_docs_page_lists_the_supported_versions() -> None:
     line = next(line for line in page.splitlines() if line.startswith("Supported versions:"))
     listed = [v.strip() for v in line.removeprefix("Supported versions:").strip().rstrip(".").split(",")]
     assert tuple(listed) == translator.dialects.get("trl").versions
+
+
+def test_native_keys_are_judged_with_the_named_transformers() -> None:
+    # colocate_trl116_zero3 sets warmup_ratio: a field of transformers 5.10.4, not of 5.23.0 (the default).
+    def unknown(framework: str) -> list[str]:
+        explanation = translator.explain(COLOCATE, framework=framework)
+        return [k for n in explanation.notes if n.code == "keys.unknown" for k in n.source_keys]
+
+    assert unknown("trl@1.16.0+transformers5.10.4") == []
+    assert unknown("trl@1.16.0") == ["warmup_ratio"]

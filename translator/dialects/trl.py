@@ -882,7 +882,7 @@ class _Interpreter:
         r.model = str(model) if model else None
 
     def checkpointing(self) -> None:
-        v, c, plan = self.v, self.spec.checkpointing, self.spec.plan
+        v, c = self.v, self.spec.checkpointing
         strategy = str(v.get("save_strategy"))
         if strategy == "no":
             c.every_steps = 0
@@ -895,7 +895,6 @@ class _Interpreter:
         resume = v.get("resume_from_checkpoint")
         c.resume = str(resume) if resume else ("auto" if self.script_keys() else None)
         c.hf_format = True  # TRL checkpoints are Hugging Face model directories
-        del plan
 
     def rollout_steps(self, optimizer_steps: float | None, key: str) -> int | None:
         """A cadence in optimizer steps as rollout steps (exact when it is a whole number of them)."""
