@@ -3,7 +3,8 @@
 Semantics in docs/frameworks/trl.md (read from the trl wheels' grpo_config.py / grpo_trainer.py at each release).
 The world size W is the number of training processes (a separate vLLM server does not count). A target is a
 TRL release plus the transformers its parser uses (``trl@1.16.0+transformers5.10.4``; by default the newest
-transformers that release resolves to, trl_tables.TRANSFORMERS). Eras: 0.14 counts per_device_train_batch_size in prompts;
+transformers that release resolves to, trl_tables.TRANSFORMERS).
+Eras: 0.14 counts per_device_train_batch_size in prompts;
 0.15–0.16 generate on every micro-step; 0.17 once per accumulation window; 0.18+ once per
 ``steps_per_generation`` micro-steps.
 """
@@ -1194,8 +1195,9 @@ class _Writer:
             return Fraction(1)
         scale = Fraction(2, group)
         self.notes.warning("algorithm.group-size-changed",
-                           f"TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per prompt\"); "
-                           f"the source samples {group} completion per prompt and {fmt(per_step)} per step (not a "
+                           "TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per "
+                           f"prompt\"); the source samples {group} completion per prompt and {fmt(per_step)} per step "
+                           "(not a "
                            f"whole number of pairs), so num_generations 2 is written with the same prompts: "
                            f"{fmt(per_step * scale)} completions per step and {fmt(per_opt * scale)} per optimizer "
                            f"step, and advantages become group-relative (GRPO) instead of '{estimator}'",
