@@ -1197,8 +1197,7 @@ class _Writer:
         self.notes.warning("algorithm.group-size-changed",
                            "TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per "
                            f"prompt\"); the source samples {group} completion per prompt and {fmt(per_step)} per step "
-                           "(not a "
-                           f"whole number of pairs), so num_generations 2 is written with the same prompts: "
+                           "(not a whole number of pairs), so num_generations 2 is written with the same prompts: "
                            f"{fmt(per_step * scale)} completions per step and {fmt(per_opt * scale)} per optimizer "
                            f"step, and advantages become group-relative (GRPO) instead of '{estimator}'",
                            source_keys=["plan.samples_per_prompt", "plan.samples_per_step",
