@@ -295,3 +295,16 @@ def test_native_keys_are_judged_with_the_named_transformers() -> None:
 
     assert unknown("trl@1.16.0+transformers5.10.4") == []
     assert unknown("trl@1.16.0") == ["warmup_ratio"]
+
+
+def test_reward_names_follow_the_script_that_reads_them() -> None:
+    # Open-R1's registry says accuracy/format, TRL's own script accuracy_reward/think_format_reward.
+    explanation = translator.load(MULTINODE)
+    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["accuracy_reward",
+                                                  "think_format_reward"], weights=None)
+    assert recipe(translator.translate(explanation, to="trl@1.16.0"))["reward_funcs"] == ["accuracy", "format"]
+    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["accuracy", "format"],
+                                                  model="org/reward-model")
+    written = recipe(translator.translate(explanation, to="trl@1.16.0"))  # a reward model: TRL's own script
+    assert written["reward_funcs"] == ["accuracy_reward", "think_format_reward"]
+    assert written["reward_model_name_or_path"] == "org/reward-model"

@@ -45,11 +45,13 @@ from translator.dialects.trl_tables import (
     LOSS_TYPES,
     OPEN_R1_KEYS,
     OPEN_R1_REWARDS,
+    OPEN_R1_TO_TRL_REWARD,
     OPEN_R1_TRL_VERSION,
     OTHER_KNOWN_KEYS,
     TRANSFORMERS,
     TRANSFORMERS_RESPELLED,
     TRL_SCRIPT_REWARDS,
+    TRL_TO_OPEN_R1_REWARD,
     VERSIONS,
 )
 from translator.dialects.writing import plan_summary
@@ -1506,10 +1508,10 @@ class _Writer:
                               f"function ({r.function_path}:{name}; dotted paths from 0.18) and Open-R1 names only "
                               "its registry; register it in Open-R1's rewards.py", target_keys=["reward_funcs"])
         for index, builtin in enumerate(r.builtin or []):
-            mapped = builtin if builtin in OPEN_R1_REWARDS or builtin in TRL_SCRIPT_REWARDS else \
+            mapped = builtin if builtin in OPEN_R1_REWARDS else TRL_TO_OPEN_R1_REWARD.get(builtin) or \
                 BUILTIN_REWARD_MAP.get(builtin.lower())
-            if self.script == "trl" and mapped == "accuracy":
-                mapped = "accuracy_reward"
+            if self.script == "trl":
+                mapped = builtin if builtin in TRL_SCRIPT_REWARDS else OPEN_R1_TO_TRL_REWARD.get(mapped or "")
             if mapped is None or (self.script == "trl" and mapped not in TRL_SCRIPT_REWARDS):
                 notes.warning("reward.not-expressible", f"no {'TRL' if self.script == 'trl' else 'Open-R1'} reward "
                               f"function matches the source's '{builtin}'", source_keys=["reward.builtin"],

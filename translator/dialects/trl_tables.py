@@ -80,6 +80,10 @@ OPEN_R1_REWARDS = ("accuracy", "format", "reasoning_steps", "cosine", "repetitio
                    "binary_code", "ioi_code", "cf_code", "code_format", "tag_count", "soft_overlong_punishment")
 TRL_SCRIPT_REWARDS = ("accuracy_reward", "reasoning_accuracy_reward", "think_format_reward",
                       "get_soft_overlong_punishment")
+# The same reward in the two registries: Open-R1 name ↔ `trl grpo` name.
+OPEN_R1_TO_TRL_REWARD = {"accuracy": "accuracy_reward", "format": "think_format_reward",
+                         "soft_overlong_punishment": "get_soft_overlong_punishment"}
+TRL_TO_OPEN_R1_REWARD = {**{v: k for k, v in OPEN_R1_TO_TRL_REWARD.items()}, "reasoning_accuracy_reward": "accuracy"}
 # Other frameworks' built-in scorers → the nearest Open-R1 reward (all compare the final answer with the
 # reference; Open-R1's accuracy verifies LaTeX math with math_verify).
 BUILTIN_REWARD_MAP = {
