@@ -308,3 +308,19 @@ def test_reward_names_follow_the_script_that_reads_them() -> None:
     written = recipe(translator.translate(explanation, to="trl@1.16.0"))  # a reward model: TRL's own script
     assert written["reward_funcs"] == ["accuracy_reward", "think_format_reward"]
     assert written["reward_model_name_or_path"] == "org/reward-model"
+
+
+def test_a_node_without_room_for_both_puts_vllm_on_a_node_of_its_own() -> None:
+    # 8 training processes and an 8-GPU server cannot share one 8-GPU node: the server gets a second node.
+    explanation = translator.load(MULTINODE)
+    spec = explanation.spec
+    spec.topology = dataclasses.replace(spec.topology, nodes=2, gpus_per_node=8, training_gpus=8, rollout_gpus=8)
+    spec.launch = dataclasses.replace(spec.launch, main_process_host=None, rollout_server_host=None)
+    plan = spec.plan
+    plan.data_parallel_size, plan.samples_per_step, plan.samples_per_optimizer_step, plan.prompts_per_step = \
+        8, 256, 256, 16  # pdtbs 8 × 8 processes × GAS 4 = 256 completions = 16 prompts × 16
+    translation = translator.translate(explanation, to="trl@1.16.0")
+    launch = translation.files["launch.sh"]
+    assert "CUDA_VISIBLE_DEVICES=8" not in launch and "--num_machines" not in launch
+    assert 'if [ "${NODE_ROLE:-train}" = vllm ]' in launch and '--vllm_server_host "$VLLM_SERVER_HOST"' in launch
+    assert not {"topology.gpus-changed", "topology.nodes-changed"} & codes(translation)

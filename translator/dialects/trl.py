@@ -959,6 +959,7 @@ class _Writer:
         self.env: dict[str, str] = {}  # environment variables the launch script sets
         self.max_optimizer_steps: int | None = None
         self.server_gpus = 0
+        self.server_node = False  # the vLLM server on a node of its own
         self.server_memory: float | None = None
 
     def recipe(self) -> tuple[dict[str, Any], int, int, int]:
@@ -989,6 +990,9 @@ class _Writer:
                           target_keys=["num_processes"])
         recipe.update(self.placement(world, nodes))
         server_gpus = self.server_gpus
+        per_node = s.topology.gpus_per_node
+        # The server gets a node of its own when the training spans nodes or the node has no room for both.
+        self.server_node = bool(server_gpus) and (nodes > 1 or bool(per_node and world + server_gpus > per_node))
         self.compare_placement(world, nodes, server_gpus)
         foreign = [e for e in s.extras if e.framework != "trl"]
         for extra in s.extras:
@@ -1022,11 +1026,11 @@ class _Writer:
                                f"uses {written_total} ({world} training, {server_gpus} for vLLM)",
                                source_keys=["topology.training_gpus", "topology.rollout_gpus"],
                                target_keys=["num_processes"])
-        written_nodes = nodes + (1 if nodes > 1 and server_gpus else 0)
+        written_nodes = nodes + (1 if self.server_node else 0)
         if t.nodes and written_nodes != t.nodes:
             self.notes.warning("topology.nodes-changed", f"the source runs on {t.nodes} node(s); the written run on "
-                               f"{written_nodes}" + (" (the vLLM server on a node of its own)" if nodes > 1
-                                                     and server_gpus else ""),
+                               f"{written_nodes}" + (" (the vLLM server on a node of its own)" if self.server_node
+                                                     else ""),
                                source_keys=["topology.nodes"], target_keys=["num_machines"])
 
     def placement(self, world: int, nodes: int) -> dict[str, Any]:
@@ -1064,8 +1068,6 @@ class _Writer:
             if fraction is not None:
                 out["vllm_gpu_memory_utilization"] = fraction
             server = 0  # in-process on GPU number `world`
-        if server and nodes > 1:
-            out["vllm_server_host"] = None  # set on the launch line from $VLLM_SERVER_HOST (see launch_lines)
         if s.launch.rollout_server_port and server:
             out["vllm_server_port"] = s.launch.rollout_server_port
         self.server_gpus = server
@@ -1091,24 +1093,23 @@ class _Writer:
         address = ""
         if nodes > 1:
             lines += [f"# Run this script on each of the {nodes} training nodes with MACHINE_RANK 0 … {nodes - 1} and "
-                      "MAIN_PROCESS_IP the address of the node with rank 0" + (
-                          f"; on one more node with NODE_ROLE=vllm (its address is VLLM_SERVER_HOST) it starts the "
-                          f"vLLM server on {server_gpus} GPU(s)." if server_gpus else "."),
+                      "MAIN_PROCESS_IP the address of the node with rank 0.",
                       ': "${MACHINE_RANK:?set MACHINE_RANK to the rank of this node, 0 to ' + str(nodes - 1) + '}"']
             host = _known_address(s.launch.main_process_host)
             if not host:
                 lines.append(': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine '
                              'rank 0}"')
-            if server_gpus:
-                devices = ",".join(str(i) for i in range(server_gpus))
-                lines += ['if [ "${NODE_ROLE:-train}" = vllm ]; then',
-                          f"  CUDA_VISIBLE_DEVICES={devices} {serve} --host 0.0.0.0", "  exit 0", "fi"]
-                if not _known_address(s.launch.rollout_server_host):
-                    lines.append(': "${VLLM_SERVER_HOST:?set VLLM_SERVER_HOST to the address of the node running '
-                                 'vLLM}"')
             main_ip = f'"${{MAIN_PROCESS_IP:-{host}}}"' if host else '"$MAIN_PROCESS_IP"'
             address = (f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
                        f' --main_process_port "${{MAIN_PROCESS_PORT:-{s.launch.main_process_port or 29500}}}"')
+        if self.server_node:
+            devices = ",".join(str(i) for i in range(server_gpus))
+            lines += [f"# On one more node, NODE_ROLE=vllm starts the vLLM server on {server_gpus} GPU(s); the "
+                      "training processes reach it at VLLM_SERVER_HOST.",
+                      'if [ "${NODE_ROLE:-train}" = vllm ]; then',
+                      f"  CUDA_VISIBLE_DEVICES={devices} {serve} --host 0.0.0.0", "  exit 0", "fi"]
+            if not _known_address(s.launch.rollout_server_host):
+                lines.append(': "${VLLM_SERVER_HOST:?set VLLM_SERVER_HOST to the address of the node running vLLM}"')
         elif server_gpus:
             # The vLLM server takes the first GPUs; training runs on the next ones.
             devices = ",".join(str(i) for i in range(server_gpus))
@@ -1118,7 +1119,7 @@ class _Writer:
         program = "-m trl.scripts.grpo" if self.script == "trl" else "src/open_r1/grpo.py"
         server_host = _known_address(s.launch.rollout_server_host)
         extra = (f' --vllm_server_host "${{VLLM_SERVER_HOST:-{server_host}}}"' if server_host else
-                 ' --vllm_server_host "$VLLM_SERVER_HOST"') if nodes > 1 and server_gpus else ""
+                 ' --vllm_server_host "$VLLM_SERVER_HOST"') if self.server_node else ""
         lines.append(f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world}"
                      f'{address} {program} --config recipe.yaml{extra} "$@"')
         return lines
