@@ -5,8 +5,11 @@ with their JSON types and defaults, read from the framework's released source wi
 How it works (standard library + PyYAML only; nothing is imported from the frameworks):
 
 * TRL 0.14.0 / 0.18.0 / 1.16.0: ``pip download --no-deps`` fetches the trl wheel and the wheel of the
-  transformers release it is read with (the lower bound of trl's own ``transformers>=`` requirement; for
-  0.18.0 Open-R1's pin, 4.52.3, as Open-R1 recipes are what that schema serves). The wheels are read with
+  transformers release it is read with (the newest transformers that trl release resolves to today,
+  ``NEWEST_TRANSFORMERS`` of translator/dialects/trl_tables.py, as trl requires no upper bound; for 0.18.0
+  Open-R1's pin, 4.52.3, as Open-R1 recipes are what that schema serves). The transformers releases of
+  ``TRANSFORMERS_VERSIONS`` also get a schema of their own: TrainingArguments alone (``transformers-X``), which
+  the TRL writer checks a recipe against for the transformers it targets. The wheels are read with
   ``zipfile`` + ``ast``: the dataclasses the ``trl grpo`` / Open-R1 parser is built from (``GRPOConfig``
   with every base class up to transformers' ``TrainingArguments``, ``ModelConfig``, ``ScriptArguments``,
   ``GRPOScriptArguments``, ``DatasetMixtureConfig`` where it exists), each field's annotation and default.
@@ -61,6 +64,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 TRL_VERSIONS = ("0.14.0", "0.18.0", "1.16.0")
+# transformers releases whose TrainingArguments fields are written as schemas of their own: the ones the trl
+# schemas are read with (4.46.0, 4.52.3, 4.56.2), the first 5.x, the one CI pins (5.10.4) and the newest every trl
+# release resolves to today (5.23.0; translator/dialects/trl_tables.py TRANSFORMERS).
+TRANSFORMERS_VERSIONS = ("4.46.0", "4.52.3", "4.56.2", "5.0.0", "5.10.4", "5.23.0")
 # The transformers release each trl schema is read with, and why (see the module docstring).
 TRANSFORMERS_FOR = {"0.18.0": ("4.52.3", ("Open-R1's setup.py pins transformers==4.52.3 with trl==0.18.0 "
                                          "(trl 0.18.0 itself requires transformers>=4.50.0)"))}
@@ -83,6 +90,8 @@ UNKNOWN_KEYS = {
     "easyr1": ("rejected", ("OmegaConf.merge into the structured PPOConfig raises ConfigKeyError for a key the "
                            "dataclasses do not declare; keys under a Dict[str, Any] field are free.")),
     "open-instruct": ("rejected", "HfArgumentParser (ArgumentParserPlus) raises for flags no dataclass declares."),
+    "transformers": ("rejected", ("TrainingArguments is a dataclass: an unknown keyword is a TypeError, and TrlParser "
+                                  "(>= 0.19) stops on a recipe key no dataclass of the parser declares.")),
 }
 TYPE_CHECKS = {
     "verl": ("numbers-and-booleans", ("verl's YAML is untyped: a type here is that of the key's default. Only a "
@@ -640,6 +649,17 @@ def open_r1_table_keys() -> list[str]:
     raise SystemExit("OPEN_R1_KEYS not found in trl_tables.py")
 
 
+def trl_table_value(name: str) -> Any:
+    """A constant of translator/dialects/trl_tables.py, read with ast (nothing is imported)."""
+    path = ROOT / "translator" / "dialects" / "trl_tables.py"
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:
+                return ast.literal_eval(node.value)
+    raise SystemExit(f"{name} not found in trl_tables.py")
+
+
 def transformers_requirement(wheel: Path) -> str:
     with zipfile.ZipFile(wheel) as archive:
         meta = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
@@ -653,8 +673,10 @@ def transformers_requirement(wheel: Path) -> str:
 def trl_schema(version: str, cache: Path, open_r1: tuple[Path, str | None] | None) -> dict[str, Any]:
     trl_wheel = fetch_wheel(cache, "trl", version)
     wanted = transformers_requirement(trl_wheel)
-    tf_version, why = TRANSFORMERS_FOR.get(version, (wanted, (f"the lower bound of trl {version}'s own "
-                                                              f"requirement transformers>={wanted}")))
+    newest = trl_table_value("NEWEST_TRANSFORMERS")
+    tf_version, why = TRANSFORMERS_FOR.get(version, (newest, (
+        f"the newest transformers `pip install trl=={version}` resolves to today (trl {version} requires "
+        f"transformers>={wanted}, no upper bound; translator/dialects/trl_tables.py NEWEST_TRANSFORMERS)")))
     tf_wheel = fetch_wheel(cache, "transformers", tf_version)
     trl, tf = Tree.from_wheel(trl_wheel), Tree.from_wheel(tf_wheel)
     resolver = Resolver([trl, tf])
@@ -717,6 +739,21 @@ def open_r1_extras(open_r1: tuple[Path, str | None] | None,
     for key in open_r1_table_keys():
         extras.setdefault(key, {"x-from": "open-r1"})
     return extras, source
+
+
+def transformers_schema(version: str, cache: Path) -> dict[str, Any]:
+    """transformers ``version``'s TrainingArguments fields: the part of a TRL recipe that depends on the
+    transformers release TRL runs with (TRL's own fields are in the trl schemas)."""
+    wheel = fetch_wheel(cache, "transformers", version)
+    tree = Tree.from_wheel(wheel)
+    resolver = Resolver([tree])
+    found = class_in(resolver, tree, "transformers.training_args", "TrainingArguments")
+    properties = properties_of(dataclass_fields(resolver, *found))
+    notes = ["The fields of transformers.training_args.TrainingArguments, which TRL's GRPOConfig extends: a TRL "
+             "recipe key that is not a TRL, Open-R1 or model argument must be one of these for the transformers "
+             "release the run uses."]
+    return document("transformers", version, f"transformers {version} TrainingArguments", properties,
+                    [wheel_source(wheel, tree)], "transformers", "trl", notes)
 
 
 # ---------------------------------------------------------------------------- verl
@@ -1063,6 +1100,11 @@ def main(argv: list[str] | None = None) -> int:
             open_r1 = (args.open_r1_src, args.open_r1_commit or git_commit(args.open_r1_src)[0])
         for version in TRL_VERSIONS:
             write(trl_schema(version, args.cache, open_r1), outs)
+        for version in TRANSFORMERS_VERSIONS:
+            write(transformers_schema(version, args.cache), outs)
+    elif "transformers" in only:
+        for version in TRANSFORMERS_VERSIONS:
+            write(transformers_schema(version, args.cache), outs)
     if "verl" in only:
         for version in VERL_VERSIONS:
             write(verl_schema(version, args.cache), outs)

@@ -42,6 +42,7 @@ pytestmark = pytest.mark.oracle
 
 trl = pytest.importorskip("trl", reason="TRL is not installed (.ci/run installs trl==1.16.0 and a CPU torch)")
 # Imported once TRL is known to be here (accelerate and transformers come with it).
+import transformers
 from accelerate.parallelism_config import ParallelismConfig
 from transformers import TrainingArguments
 from trl import GRPOConfig, ModelConfig, ScriptArguments, TrlParser
@@ -57,7 +58,10 @@ def _installed_version() -> str | None:
 
 
 INSTALLED = _installed_version()
-TARGETS = sorted({DIALECT.default_version, *([INSTALLED] if INSTALLED else [])})
+# Written for the transformers installed here (trl@X+transformersY), which is what judges it: CI pins 5.10.4 for
+# verl's sake, a plain `pip install trl==1.16.0` resolves the newest.
+TRANSFORMERS = transformers.__version__
+TARGETS = sorted({f"{v}+transformers{TRANSFORMERS}" for v in (DIALECT.default_version, INSTALLED) if v})
 
 
 def use_world_size(monkeypatch: pytest.MonkeyPatch, world: int) -> None:
@@ -215,7 +219,7 @@ PARITY = [
     Parity("unknown_launch_line_flag", BASE, flags={"output_dir": "data/run", "num_generation": 16}),
     Parity("launch_line_flag_no_option_starts_with", BASE, flags={"num_gens": 16}),
     Parity("launch_line_abbreviation", BASE, flags={"num_iteration": 2}),
-    # Beyond tests/test_check_trl.py: Open-R1's recipes in ../shared/corpus still write torch_dtype.
+    # Beyond tests/test_check_trl.py: Open-R1's recipes in the corpus (conftest CORPUS) still write torch_dtype.
     Parity("torch_dtype", {**BASE, "torch_dtype": "bfloat16"}),
     Parity("rounds_that_straddle_optimizer_steps", {**BASE, "steps_per_generation": 3}),
     Parity("num_iterations_replays_each_round", {**BASE, "num_iterations": 2}),

@@ -215,6 +215,10 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
             name = spelled(key, spec.version) or written.get(key, key)
             values[name] = value
             origins[name] = native.origins.get(key, "")
+    elif framework == "trl" and getattr(native, "transformers", None):
+        # TrainingArguments keys are the transformers release's the run uses (the trl schema holds the default one's)
+        exempt = {k for k in values
+                  if lacks("trl", spec.version, k) and not lacks("transformers", native.transformers, k)}
     elif framework == "verl":
         exempt = {m.group(1) for m in re.finditer(r"(?<![\w+])\+\+?([A-Za-z_][\w.@/-]*)=", source_text)}
         exempt |= {e.key.lstrip("+") for e in spec.extras if e.key.startswith("+")}

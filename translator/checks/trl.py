@@ -1,4 +1,4 @@
-"""TRL GRPOTrainer / Open-R1 rules, per release (reference/trl_openr1.md §3 timeline, §4 checks, §7 confusions).
+"""TRL GRPOTrainer / Open-R1 rules, per release (docs/frameworks/trl.md §3 timeline, §4 checks, §7 confusions).
 
 Units: ``per_device_train_batch_size`` / ``per_device_eval_batch_size`` count completions per training process
 per micro-step (prompts in 0.14); ``generation_batch_size`` counts completions over all training processes per
@@ -48,13 +48,15 @@ class Run:
     values: Mapping[str, Any]
     defaults: Mapping[str, Any]
     origins: Mapping[str, str]
+    transformers: str | None = None  # the transformers release TrlParser's TrainingArguments comes from
 
     @classmethod
     def from_native(cls, native: Values, spec: RunSpec, version: str) -> Run:
         defaults = dict(native.defaults)
         for key, history in EXTRA_DEFAULTS.items():
             defaults.setdefault(key, [value for since, value in history if at_least(version, since)][-1])
-        return cls(version, spec.plan.data_parallel_size, dict(native.values), defaults, dict(native.origins))
+        return cls(version, spec.plan.data_parallel_size, dict(native.values), defaults, dict(native.origins),
+                   getattr(native, "transformers", None))
 
     def since(self, first: str) -> bool:
         return at_least(self.version, first)
@@ -307,7 +309,8 @@ def gas_change(run: Run, gas: int) -> Suggestion:
 def unknown_config_keys(run: Run) -> Finding | None:
     """Recipe keys no parsed dataclass defines: TrlParser raises since 0.19 (fail_with_unknown_args=True) and
     silently drops them before (§3 row 0.19.0; §6.3: Open-R1's `num_processes: 7`, `vllm_device: auto`)."""
-    unknown = [k for k in run.values if not _from_cli(run, k) and not known_key(k, run.version)]
+    unknown = [k for k in run.values if not _from_cli(run, k)
+               and (not known_key(k, run.version) or gone_from_transformers(run, k))]
     if not unknown:
         return None
     remaining = [item for k in unknown for item in (f"--{k}", str(run.values[k]))]  # TrlParser's own rendering
@@ -324,7 +327,8 @@ def unknown_config_keys(run: Run) -> Finding | None:
 
 def unknown_cli_arguments(run: Run) -> Finding | None:
     """Flags after the training script go through HfArgumentParser, which rejects unknown ones in every release."""
-    unknown = [k for k in run.values if _from_cli(run, k) and (k == "env" or not known_key(k, run.version))]
+    unknown = [k for k in run.values if _from_cli(run, k)
+               and (k == "env" or not known_key(k, run.version) or gone_from_transformers(run, k))]
     if not unknown:
         return None
     remaining = [item for k in unknown for item in (f"--{k}", _as_typed(run.values[k]))]
@@ -347,7 +351,13 @@ def unknown_fixes(run: Run, unknown: list[str]) -> list[Suggestion]:
         why += f"; remove {', '.join(others)}" if others else ""
         candidates += [Suggestion({**others, **moved}, why)] if world else []
     names = known_names(run.version)
+    respelled = {k: "warmup_steps" for k in others if k == "warmup_ratio" and "warmup_steps" not in run.values
+                 and run.transformers and at_least(run.transformers, "5.0.0")}
+    if respelled:  # transformers >= 5 reads a warmup_steps below 1 as a ratio of the run
+        candidates.append(Suggestion({**others, "warmup_steps": run.values["warmup_ratio"], **moved},
+                                     "warmup_ratio → warmup_steps (a value below 1 is a ratio in transformers ≥ 5)"))
     renames = {k: g for k in others if (g := RENAMED.get(k) or closest_key(k, names))
+               and not gone_from_transformers(run, g)
                and (g not in run.values or _from_cli(run, k) and not _from_cli(run, g))}  # a flag overrides the recipe
     if renames:
         candidates.append(Suggestion({**others, **{g: run.values[k] for k, g in renames.items()}, **moved},
@@ -368,6 +378,16 @@ def _as_typed(value: Any) -> str:
 def known_names(version: str) -> set[str]:
     return {k for k in set(DEFAULTS) | set(KEY_RANGE) | OPEN_R1_KEYS | OTHER_KNOWN_KEYS
             if known_key(k, version)}
+
+
+def gone_from_transformers(run: Run, key: str) -> bool:
+    """A TrainingArguments field the transformers this run uses no longer has (e.g. warmup_ratio, logging_dir in
+    5.15+): TrlParser treats it as unknown."""
+    if not run.transformers or key in OPEN_R1_KEYS:
+        return False
+    from translator.dialects.trl import training_arguments_lack
+
+    return training_arguments_lack(key, run.version, run.transformers)
 
 
 def known_key(key: str, version: str) -> bool:
@@ -654,6 +674,22 @@ def max_prompt_length_ignored(run: Run) -> Finding | None:
                    ["max_prompt_length"], [change("max_prompt_length", None, "filter long prompts out of the data")])
 
 
+def cosine_min_lr_kwargs(run: Run) -> Finding | None:
+    """transformers' cosine_with_min_lr schedule needs its floor in lr_scheduler_kwargs; the Trainer raises when it
+    creates the scheduler (transformers/optimization.py, get_cosine_with_min_lr_schedule_with_warmup)."""
+    if str(run.get("lr_scheduler_type")) != "cosine_with_min_lr":
+        return None
+    kwargs = run.get("lr_scheduler_kwargs")
+    kwargs = kwargs if isinstance(kwargs, dict) else {}
+    if kwargs.get("min_lr") is not None or kwargs.get("min_lr_rate") is not None:
+        return None
+    return finding(run, "trl.cosine-min-lr-unset", "error",
+                   "One of min_lr or min_lr_rate should be set through the `lr_scheduler_kwargs`",
+                   ["lr_scheduler_type", "lr_scheduler_kwargs"],
+                   [change("lr_scheduler_kwargs", {**kwargs, "min_lr_rate": 0.1}, "a floor of 0.1 × learning_rate"),
+                    change("lr_scheduler_type", "cosine", "cosine decay to 0")])
+
+
 def off_policy_steps(run: Run) -> Finding | None:
     """Rounds that straddle optimizer steps train partly on an older policy's completions (§2.3, §7.5): 0.20+
     computes old log-probs iff GAS % (spg·μ) != 0; 0.18–0.19 only iff μ > 1 or spg > GAS (PR #3493); 0.16–0.17
@@ -708,5 +744,6 @@ RULES: tuple[Rule, ...] = (
     unknown_config_keys, unknown_cli_arguments, auto_find_batch_size, sequence_parallel, generation_batch_exclusive,
     generation_batch_divisible, generation_batch_floored, num_generations_min, num_generations_divisible,
     eval_batch_divisible, liger_two_sided, vllm_is_clip_range, vllm_is_truncate_bounds, vllm_tensor_parallel,
-    reward_weights_length, sync_ref_model_beta, max_prompt_length_ignored, off_policy_steps, dapo_loss_scale,
+    reward_weights_length, sync_ref_model_beta, cosine_min_lr_kwargs, max_prompt_length_ignored, off_policy_steps,
+    dapo_loss_scale,
 )

@@ -1,13 +1,18 @@
 """TRL GRPOTrainer as used by Open-R1: recipe YAML + accelerate config + ``accelerate launch`` line.
 
-Semantics from ../shared/reference/trl_openr1.md. The world size W is the number of training processes
-(a separate vLLM server does not count). Eras: 0.14 counts per_device_train_batch_size in prompts;
+Semantics in docs/frameworks/trl.md (read from the trl wheels' grpo_config.py / grpo_trainer.py at each release).
+The world size W is the number of training processes (a separate vLLM server does not count). A target is a
+TRL release plus the transformers its parser uses (``trl@1.16.0+transformers5.10.4``; by default the newest
+transformers that release resolves to, trl_tables.TRANSFORMERS).
+Eras: 0.14 counts per_device_train_batch_size in prompts;
 0.15–0.16 generate on every micro-step; 0.17 once per accumulation window; 0.18+ once per
 ``steps_per_generation`` micro-steps.
 """
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -26,18 +31,27 @@ from translator.dialects.base import (
     newer_than,
     read_script,
     require_resolved,
+    version_key,
     track_provenance,
 )
 from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS
 from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS,
+    BUILTIN_REWARD_MAP,
     CHANGES,
     DEFAULTS,
+    EXPERIMENTAL_GONE,
     KEY_RANGE,
     LOSS_TYPES,
     OPEN_R1_KEYS,
+    OPEN_R1_REWARDS,
+    OPEN_R1_TO_TRL_REWARD,
     OPEN_R1_TRL_VERSION,
     OTHER_KNOWN_KEYS,
+    TRANSFORMERS,
+    TRANSFORMERS_RESPELLED,
+    TRL_SCRIPT_REWARDS,
+    TRL_TO_OPEN_R1_REWARD,
     VERSIONS,
 )
 from translator.dialects.writing import plan_summary
@@ -63,6 +77,12 @@ class NativeTrl:
         self.world_size: int | None = None
         self.world_size_from: str | None = None
         self.rollout_gpus: int | None = None  # GPUs of a `trl vllm-serve` process
+        self.server_memory: float | None = None  # its --gpu_memory_utilization
+        self.server_port: int | None = None
+        self.server_layout: tuple[int, int] | None = None  # its (tensor parallel, data parallel) engines
+        self.addresses: dict[str, str | None] = {}  # accelerate --main_process_ip / --machine_rank / ... as written
+        self.node_variables: list[str] = []  # per-node variables the launch line leaves to the user
+        self.open_r1_script = False  # launched as Open-R1's src/open_r1/grpo.py
 
 
 class TrlDialect(Dialect):
@@ -71,6 +91,9 @@ class TrlDialect(Dialect):
     versions = VERSIONS
     changes = CHANGES
     stops_at_first_limit = False
+    # TrlParser stops on a recipe key no dataclass declares from 0.19 (<= 0.18 drops it: the rule
+    # trl.unknown-config-key makes that a warning for those releases).
+    rejects_unknown_keys = True
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     # ---------------------------------------------------------------- reading
@@ -85,8 +108,15 @@ class TrlDialect(Dialect):
         else:
             self._read_script(source, options, native, notes)
         self._world_size(native, options, notes)
-        version = self._version(native, options.version, notes)
+        version, transformers = split_target(self._version(native, options.version, notes))
         values = Values(native.values, native.origins, defaults_for(version), source.name)
+        # The transformers the parser uses (check rules and the unknown-key account read it).
+        values.transformers, why = transformers_for(version, transformers,
+                                                    open_r1=native.open_r1_script
+                                                    or bool(set(native.values) & OPEN_R1_KEYS))
+        if transformers is None and source.suffix != ".toml":
+            notes.info("version.transformers-assumed", f"TrlParser's TrainingArguments are transformers "
+                       f"{values.transformers}'s ({why}); pass --from trl@{version}+transformersX.Y.Z for another")
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
@@ -99,7 +129,7 @@ class TrlDialect(Dialect):
         native = NativeTrl()
         native.accelerate, native.accelerate_name = data, source.name
         self._world_size(native, options, notes)
-        version = self.resolve_version(options.version)
+        version = split_target(self.resolve_version(options.version))[0]
         spec = RunSpec(framework=self.name, version=version)
         values = Values({}, {}, {}, source.name)
         _Interpreter(values, native, version, spec, notes).topology()
@@ -123,17 +153,33 @@ class TrlDialect(Dialect):
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
                 native.rollout_gpus = _server_gpus(argv, command.assignments.get("CUDA_VISIBLE_DEVICES"))
+                serve = _serve_options(argv[2:])
+                memory = serve.get("--gpu_memory_utilization") or serve.get("--gpu-memory-utilization")
+                native.server_memory = _fraction(memory)
+                port = serve.get("--port")
+                native.server_port = int(port) if port and port.isdigit() else None
+                tp = serve.get("--tensor_parallel_size") or serve.get("--tensor-parallel-size") or "1"
+                dp = serve.get("--data_parallel_size") or serve.get("--data-parallel-size") or "1"
+                native.server_layout = (int(tp), int(dp)) if tp.isdigit() and dp.isdigit() else None
             elif _training_script_index(argv) is not None:
                 launch = (command, argv)
+            else:
+                _experimental(argv, source)
         if launch is None:
             raise ConfigError("no GRPO training launch found", file=source.name,
                               hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'")
         command, argv = launch
-        require_resolved(command, source)
+        _experimental(argv, source)
+        # Per-node addresses of a multi-node launch are the user's to set on each node (rlconf writes them so).
+        node_variables = set(_NODE_VARIABLES.values())
+        native.node_variables = [n for n in command.unresolved if n in node_variables]
+        require_resolved(replace(command, unresolved=[n for n in command.unresolved if n not in node_variables]),
+                         source)
         origin = f"{source.name}:{command.line}"
         script_index = _training_script_index(argv)
         launcher_options = _options(argv[:script_index])
         script_args = argv[script_index + 1:]
+        native.open_r1_script = "open_r1" in argv[script_index]
         accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
         if accelerate_file:
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
@@ -149,6 +195,10 @@ class TrlDialect(Dialect):
             native.world_size, native.world_size_from = 1, "a plain python launch (one process)"
         if "--num_machines" in launcher_options:
             native.accelerate["num_machines"] = _whole(launcher_options["--num_machines"], "--num_machines", origin)
+        for flag, variable in _NODE_VARIABLES.items():
+            value = launcher_options.get(flag, launcher_options.get(flag.replace("_", "-")))
+            if value is not None:
+                native.addresses[flag] = value or (f"${{{variable}}}" if variable in native.node_variables else None)
         recipe, flags = _script_arguments(script_args)
         if recipe:
             recipe_source = source.sibling(recipe, "recipe")
@@ -164,6 +214,8 @@ class TrlDialect(Dialect):
                     notes.info("keys.abbreviated", f"--{key} is read as --{longer[0]} (argparse accepts a unique "
                                "prefix of an option)", source_keys=[key], target_keys=longer)
                     key = longer[0]
+            if value == "" and key == "vllm_server_host" and "VLLM_SERVER_HOST" in native.node_variables:
+                value = "${VLLM_SERVER_HOST}"  # set per run by the user (rlconf's multi-node launch)
             native.values[key] = value
             native.origins[key] = origin
 
@@ -189,13 +241,26 @@ class TrlDialect(Dialect):
         if explicit:
             return self.resolve_version(explicit)
         keys = set(native.values)
-        if keys & OPEN_R1_KEYS:
-            version, why = OPEN_R1_TRL_VERSION, "Open-R1 recipes run with the TRL its setup.py pins"
+        bounded = sorted(k for k in keys if k in KEY_RANGE)
+        fits = [v for v in VERSIONS if all(_has_key(v, k) for k in bounded)]
+        if not bounded:
+            version, why = (OPEN_R1_TRL_VERSION, "Open-R1 recipes run with the TRL its setup.py pins") \
+                if keys & OPEN_R1_KEYS else (self.default_version, "the newest known release")
+        elif fits:
+            open_r1 = bool(keys & OPEN_R1_KEYS) and OPEN_R1_TRL_VERSION in fits
+            version = OPEN_R1_TRL_VERSION if open_r1 else fits[-1]
+            spans = ", ".join(f"{k} ({_span(k)})" for k in bounded if KEY_RANGE[k][1]
+                              or KEY_RANGE[k][0] != VERSIONS[0])
+            why = ("Open-R1 recipes run with the TRL its setup.py pins, which has " if open_r1 else
+                   "the newest release with ") + f"every version-specific key: {spans}"
         else:
-            last = [KEY_RANGE[k][1] for k in keys if k in KEY_RANGE and KEY_RANGE[k][1]]
-            newest = min(last, key=lambda v: VERSIONS.index(v)) if last else self.default_version
-            version = newest
-            why = "the newest release that accepts every key" if last else "the newest known release"
+            # Keys of releases that never coexisted: the release that has most of them.
+            version = max(VERSIONS, key=lambda v: (sum(_has_key(v, k) for k in bounded), VERSIONS.index(v)))
+            missing = [k for k in bounded if not _has_key(version, k)]
+            notes.warning("version.conflicting-keys", "no TRL release has all of "
+                          + ", ".join(f"{k} ({_span(k)})" for k in bounded)
+                          + f"; trl {version} has most of them (not {', '.join(missing)})", source_keys=missing)
+            why = "the release with most of the version-specific keys"
         notes.info("version.assumed", f"assumed trl {version}: {why}; pass --from trl@VERSION to choose")
         return version
 
@@ -219,12 +284,19 @@ class TrlDialect(Dialect):
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
-        writer = _Writer(spec, version, notes)
+        trl_version, named = split_target(version)
+        writer = _Writer(spec, trl_version, notes)
+        transformers, why = transformers_for(trl_version, named, open_r1=writer.script == "open-r1")
+        writer.transformers = transformers
+        notes.info("version.transformers-assumed", f"written for trl {trl_version} with transformers {transformers} "
+                   f"({why}); name another with --to trl@{trl_version}+transformersX.Y.Z",
+                   target_keys=["transformers"])
         recipe, world, nodes, server_gpus = writer.recipe()
-        recipe = _accepted_keys(recipe, version, notes)
-        header = [f"# TRL {version} GRPO recipe written by rlconf from a {spec.framework} {spec.version or ''} config.",
+        recipe = _accepted_keys(recipe, trl_version, transformers, writer.script, notes)
+        header = [f"# TRL {trl_version} GRPO recipe written by rlconf from a {spec.framework} {spec.version or ''} "
+                  f"config, for transformers {transformers}.",
                   "# per_device_train_batch_size counts completions per process per micro-step"
-                  if at_least(version, "0.15.2") else
+                  if at_least(trl_version, "0.15.2") else
                   "# per_device_train_batch_size counts prompts per process (trl 0.14)",
                   *(f"#   {line}" for line in plan_summary(spec))]
         accelerate = {
@@ -235,56 +307,151 @@ class TrlDialect(Dialect):
             "num_machines": nodes, "num_processes": world, "rdzv_backend": "static", "same_network": True,
             "use_cpu": False,
         }
-        launch = ["#!/usr/bin/env bash", header[0].replace("GRPO recipe", "launch script"),
-                  f"# {world} training processes (accelerate num_processes; GPUs serving vLLM do not count).",
-                  "set -euo pipefail"]
-        if nodes > 1:
-            launch.append(f"# Multi-node: run this on each of the {nodes} nodes with --machine_rank set.")
-        training_devices = ""
-        if server_gpus:
-            # The vLLM server takes the first GPUs; on one node, training runs on the next ones.
-            devices = ",".join(str(i) for i in range(server_gpus))
-            launch.append(f"CUDA_VISIBLE_DEVICES={devices} trl vllm-serve --model {spec.references.model or 'MODEL'}"
-                          f" --tensor_parallel_size {server_gpus} &")
-            if nodes == 1:
-                training_devices = "CUDA_VISIBLE_DEVICES=" + ",".join(
-                    str(i) for i in range(server_gpus, server_gpus + world)) + " "
-        launch.append(f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world} "
-                      'src/open_r1/grpo.py --config recipe.yaml "$@"')
         return {
             "recipe.yaml": "\n".join(header) + "\n" + yaml.safe_dump(recipe, sort_keys=False, width=100),
             "accelerate.yaml": yaml.safe_dump(accelerate, sort_keys=True),
-            "launch.sh": "\n".join(launch) + "\n",
+            "launch.sh": "\n".join(writer.launch_lines(header[0], world, nodes, server_gpus)) + "\n",
         }
+
+    def resolve_version(self, version: str | None) -> str:
+        """A TRL release, optionally with the transformers it runs with: ``1.16.0+transformers5.10.4``."""
+        if version is None:
+            return self.default_version
+        trl_version, transformers = split_target(version)
+        trl_version = super().resolve_version(trl_version)
+        if transformers is None:
+            return trl_version
+        key = version_key(transformers)
+        if key is None or key[0] not in (4, 5):
+            raise ConfigError(f"unknown transformers version '{transformers}'",
+                              hint=f"name a release, e.g. trl@{trl_version}+transformers{TRANSFORMERS[trl_version][2]}")
+        lowest = TRANSFORMERS[trl_version][0]
+        if key < version_key(lowest):  # type: ignore[operator]
+            raise ConfigError(f"trl {trl_version} requires transformers>={lowest}, not {transformers}",
+                              hint=f"name transformers {lowest} or newer")
+        return f"{trl_version}{_TF_MARK}{transformers}"
+
+
+_TF_MARK = "+transformers"
+_TRL_SCRIPT_KEYS = frozenset({"reward_funcs", "reward_model_name_or_path"})  # trl/scripts/grpo.py GRPOScriptArguments
+# Launch-line variables the user sets per node in a written multi-node script: option → variable.
+_NODE_VARIABLES = {"--main_process_ip": "MAIN_PROCESS_IP", "--machine_rank": "MACHINE_RANK",
+                   "--main_process_port": "MAIN_PROCESS_PORT", "--vllm_server_host": "VLLM_SERVER_HOST"}
+
+
+def _known_address(host: str | None) -> str | None:
+    """A concrete host name or address (not a variable left to the user, nor TRL's listen-on-all default)."""
+    if not host or "$" in host or host in ("0.0.0.0", "localhost", "127.0.0.1"):
+        return None
+    return host if re.fullmatch(r"[\w.:-]+", host) else None
+
+
+def split_target(version: str) -> tuple[str, str | None]:
+    """'1.16.0+transformers5.10.4' → ('1.16.0', '5.10.4'); '1.16.0' → ('1.16.0', None)."""
+    trl_version, mark, transformers = version.partition(_TF_MARK)
+    return trl_version, (transformers.lstrip("@=") or None) if mark else None
+
+
+def transformers_for(trl_version: str, named: str | None, open_r1: bool = False) -> tuple[str, str]:
+    """The transformers a TRL release runs with, and why that one."""
+    if named:
+        return named, "as named"
+    lowest, highest, newest = TRANSFORMERS[trl_version]
+    if open_r1 and trl_version == OPEN_R1_TRL_VERSION:
+        from translator.dialects.trl_tables import OPEN_R1_TRANSFORMERS
+
+        return OPEN_R1_TRANSFORMERS, "Open-R1's setup.py pins it with trl 0.18.0"
+    bound = f">={lowest}" + (f",<{highest}" if highest else "")
+    return newest, f"the newest transformers `pip install trl=={trl_version}` resolves to today (trl requires " \
+                   f"transformers{bound})"
+
+
+def training_arguments_lack(key: str, trl_version: str, transformers: str) -> bool:
+    """Whether ``key`` is a transformers TrainingArguments field (of some release) that ``transformers`` lacks and
+    TRL ``trl_version`` does not declare itself: TrlParser rejects it (>= 0.19) or drops it."""
+    from translator.native_schemas import available, lacks, schema_for
+
+    if not lacks("transformers", transformers, key):
+        return False
+    if not any(not lacks("transformers", v, key) for _, v, _ in available().get("transformers", [])):
+        return False  # not a TrainingArguments field at all
+    document = schema_for("trl", trl_version) or {}
+    if key in document.get("properties", {}):
+        # The trl schema holds TrainingArguments of the transformers it was read with: TRL's own field if not there.
+        read_with = next((s["file"].split("-")[1] for s in document.get("x-source", [])
+                          if str(s.get("file", "")).startswith("transformers-")), None)
+        return read_with is None or not lacks("transformers", read_with, key)
+    return True
 
 
 _RENAMED = {"torch_dtype": "dtype"}  # ModelConfig renamed it (transformers' own rename)
+_RENAMED_EITHER_WAY = {**_RENAMED, **{new: old for old, new in _RENAMED.items()}}
 
 
-def _accepted_keys(recipe: dict[str, Any], version: str, notes: NoteList) -> dict[str, Any]:
-    """The recipe without the keys TRL ``version``'s parser lacks (its native schema; TrlParser >= 0.19 would
-    reject them, <= 0.18 drop them silently), renaming the ones it renamed."""
+def _accepted_keys(recipe: dict[str, Any], version: str, transformers: str, script: str,
+                   notes: NoteList) -> dict[str, Any]:
+    """The recipe without the keys TRL ``version``'s parser lacks with ``transformers`` (the native schemas; TrlParser
+    >= 0.19 would reject them, <= 0.18 drop them silently), renaming the ones it renamed; Open-R1's own keys only
+    for Open-R1's script."""
     from translator.native_schemas import lacks
 
     out: dict[str, Any] = {}
-    dropped = []
+    dropped, gone = [], []
     for key, value in recipe.items():
-        since, until = KEY_RANGE.get(key, (None, None))
-        if since and at_least(version, since) and not (until and newer_than(version, until)):
+        if key in OPEN_R1_KEYS and script != "open-r1" and key not in _TRL_SCRIPT_KEYS:
+            dropped.append(key)
+            continue
+        if training_arguments_lack(key, version, transformers):
+            gone.append(key)
+            continue
+        if not lacks("transformers", transformers, key):
+            out[key] = value  # a TrainingArguments field of the transformers this run uses
+            continue
+        if key in KEY_RANGE and _has_key(version, key):
             out[key] = value  # rlconf's own table says this version has it
-        elif not lacks("trl", version, key):
+        elif key not in KEY_RANGE and (not lacks("trl", version, key) or key in OPEN_R1_KEYS):
             out[key] = value
-        elif _RENAMED.get(key) and not lacks("trl", version, _RENAMED[key]) and _RENAMED[key] not in recipe:
-            out[_RENAMED[key]] = value
-            notes.info("keys.renamed", f"{key} is {_RENAMED[key]} in TRL {version}", source_keys=[key],
-                       target_keys=[_RENAMED[key]])
+        elif (other := _RENAMED_EITHER_WAY.get(key)) and _has_key(version, other) and other not in recipe:
+            out[other] = value
+            notes.info("keys.renamed", f"{key} is {other} in TRL {version}", source_keys=[key], target_keys=[other])
         else:
             dropped.append(key)
     if dropped:
         notes.warning("keys.not-in-version", f"TRL {version} has no {', '.join(dropped)} (its parser "
                       + ("rejects" if at_least(version, "0.19.1") else "silently drops")
                       + " unknown recipe keys); not written", source_keys=dropped)
+    for key in gone:
+        instead = TRANSFORMERS_RESPELLED.get(key, "nothing: remove it")
+        notes.warning("keys.not-in-transformers", f"transformers {transformers}'s TrainingArguments has no {key}, so "
+                      f"TrlParser {'rejects' if at_least(version, '0.19.1') else 'drops'} it; not written (use "
+                      f"{instead})", source_keys=[key])
     return out
+
+
+# datasets names the splits of a data directory after its files (datasets/data_files.py SPLIT_KEYWORDS).
+_SPLIT_KEYWORDS = {"train": "train", "training": "train", "validation": "validation", "valid": "validation",
+                   "dev": "validation", "val": "validation", "test": "test", "testing": "test", "eval": "test",
+                   "evaluation": "test"}
+_DATA_SUFFIXES = (".parquet", ".json", ".jsonl", ".csv", ".arrow", ".txt")
+
+
+def _dataset_form(source: str, split: str | None) -> tuple[str, str]:
+    """(dataset_name, split) for TRL's load_dataset(dataset_name)[split]: a Hub id or a directory as it is; a local
+    data file as its directory, the split named after the file (train.parquet → train)."""
+    if source.endswith(_DATA_SUFFIXES):
+        directory, _, file = source.rpartition("/")
+        return directory or ".", _SPLIT_KEYWORDS.get(file.split(".")[0].lower(), "train")
+    return source, split or "train"
+
+
+def _has_key(version: str, key: str) -> bool:
+    since, until = KEY_RANGE[key]
+    return at_least(version, since) and not (until and newer_than(version, until))
+
+
+def _span(key: str) -> str:
+    since, until = KEY_RANGE[key]
+    return f"{since}–{until}" if until else f"{since} on"
 
 
 def _known_fields() -> frozenset[str]:
@@ -307,6 +474,9 @@ def _training_script_index(argv: list[str]) -> int | None:
         return None
     if argv[:2] == ["trl", "grpo"]:
         return 1
+    for i, word in enumerate(argv[:-1]):
+        if word in ("-m", "--module") and argv[i + 1].startswith("trl.scripts."):
+            return i + 1
     for i, word in enumerate(argv):
         if word.endswith(".py") and ("grpo" in word or i > 0) and not word.startswith("-"):
             launcher = argv[0].rsplit("/", 1)[-1]
@@ -356,10 +526,42 @@ def _script_arguments(words: list[str]) -> tuple[str | None, dict[str, Any]]:
     return recipe, flags
 
 
+def _serve_options(words: list[str]) -> dict[str, str]:
+    """`--option value` / `--option=value` pairs of a `trl vllm-serve` / `vllm serve` line (every option has a value
+    but the few boolean ones, which are followed by another option)."""
+    found: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if word.startswith("--"):
+            flag, eq, value = word.partition("=")
+            if not eq:
+                following = words[i + 1] if i + 1 < len(words) else ""
+                value = following if following and not following.startswith("--") else "true"
+            found[flag] = value
+    return found
+
+
+def _fraction(text: str | None) -> float | None:
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
+
+
+def _experimental(argv: list[str], source: Source) -> None:
+    """A launch of one of TRL's experimental trainers that later releases removed: said plainly."""
+    for word in argv:
+        match = re.search(r"trl[./]experimental[./](\w+)", word)
+        if match and match.group(1) in EXPERIMENTAL_GONE:
+            last, gone = EXPERIMENTAL_GONE[match.group(1)]
+            raise ConfigError(f"TRL's experimental '{match.group(1)}' trainer is not in trl {gone} and later (last "
+                              f"seen in {last}); rlconf reads GRPOTrainer launches", file=source.name,
+                              hint=f"pin trl=={last} to run it, or move the recipe to GRPOTrainer")
+
+
 def _server_gpus(argv: list[str], visible: str | None) -> int:
     if visible:
         return len([d for d in visible.split(",") if d.strip()])
-    options = _options(["serve", *argv[2:]])
+    options = _serve_options(argv[2:])
     tp = options.get("--tensor_parallel_size") or options.get("--tensor-parallel-size") or "1"
     dp = options.get("--data_parallel_size") or options.get("--data-parallel-size") or "1"
     return int(tp) * int(dp) if tp.isdigit() and dp.isdigit() else 1
@@ -547,6 +749,8 @@ class _Interpreter:
                 notes.warning("algorithm.loss-scaling",
                               f"trl {version} mis-scales the dapo loss by gradient_accumulation_steps ÷ "
                               "steps_per_generation when they differ (fixed in 1.10)", source_keys=["loss_type"])
+        delta = v.number("delta") if at_least(version, "0.18.0") else None
+        a.clip_ratio_dual = delta
         level = v.get("importance_sampling_level")
         a.policy_loss = "gspo" if level == "sequence" else "vanilla"
         entropy = v.number("entropy_coef")
@@ -567,7 +771,6 @@ class _Interpreter:
         s.sampling.top_k = int(top_k) if top_k and top_k > 0 else -1  # None and 0 disable top-k in TRL
         o = s.optimizer
         o.lr = v.number("learning_rate")
-        o.lr_schedule = str(v.get("lr_scheduler_type"))
         warmup_steps = v.number("warmup_steps")
         if warmup_steps:
             o.warmup_steps, o.warmup_unit = int(warmup_steps), "optimizer_steps"
@@ -595,51 +798,185 @@ class _Interpreter:
             g.rollout_mode = "device"  # in-process vLLM on one spare GPU (vllm_device, default "auto")
             v.consume("vllm_device")
             t.rollout_gpus = 1
-        r = s.references
-        r.model = v.get("model_name_or_path")
-        r.train_data = v.get("dataset_name")
-        r.reward = v.get("reward_funcs")
-        weights = v.get("reward_weights")
-        r.reward_weights = list(weights) if isinstance(weights, list) else None
+        if g.rollout_mode == "server":  # the server's own --gpu_memory_utilization; the recipe key is colocate-only
+            t.rollout_gpu_memory_fraction = self.native.server_memory
+            v.consume("vllm_gpu_memory_utilization")
+            if t.rollout_gpus and self.native.server_layout:
+                t.rollout_tensor_parallel_size, t.rollout_engines = self.native.server_layout
+        elif use_vllm:
+            t.rollout_gpu_memory_fraction = v.number("vllm_gpu_memory_utilization")
+        host = v.get("vllm_server_host") if g.rollout_mode == "server" else None
+        if t.rollout_gpus and host and (_known_address(str(host)) or str(host).startswith("$")) and t.nodes:
+            t.nodes += 1  # the vLLM server runs on a node of its own, reached by address
+        s.references.model = v.get("model_name_or_path")
         s.asynchrony.max_steps_ahead = 0
+        self.schedule()
+        self.data()
+        self.reward()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.launch()
 
+    def schedule(self) -> None:
+        v, o = self.v, self.spec.optimizer
+        schedule = str(v.get("lr_scheduler_type"))
+        kwargs = v.get("lr_scheduler_kwargs")
+        kwargs = kwargs if isinstance(kwargs, dict) else {}
+        if schedule == "cosine_with_min_lr":
+            schedule = "cosine"
+            if kwargs.get("min_lr_rate") is not None:
+                o.min_lr_ratio = float(kwargs["min_lr_rate"])
+            elif kwargs.get("min_lr") is not None and o.lr:
+                o.min_lr_ratio = float(kwargs["min_lr"]) / o.lr
+            else:
+                self.notes.warning("optimizer.min-lr-missing", "lr_scheduler_type cosine_with_min_lr without "
+                                   "lr_scheduler_kwargs min_lr_rate or min_lr: transformers raises \"One of min_lr or "
+                                   "min_lr_rate should be set\" when it creates the scheduler",
+                                   source_keys=["lr_scheduler_type", "lr_scheduler_kwargs"])
+        elif schedule == "constant_with_warmup":
+            schedule = "constant"
+        o.lr_schedule = schedule
 
-# TrainingArguments fields of transformers 4.56.2 that 5.10.4 no longer has (read from both wheels; the oracle test
-# tests/test_oracle_trl.py found overwrite_output_dir carried into trl 1.16.0 recipes). TRL's requirements name
-# transformers 5 from 0.28.0 on; its TrlParser rejects a recipe key no dataclass declares.
-TRANSFORMERS_5_FROM = "0.28.0"
-GONE_IN_TRANSFORMERS_5 = frozenset({
-    "adafactor", "fp16_backend", "fp16_opt_level", "fsdp_min_num_params", "fsdp_transformer_layer_cls_to_wrap",
-    "group_by_length", "half_precision_backend", "include_inputs_for_metrics", "include_tokens_per_second",
-    "jit_mode_eval", "mp_parameters", "no_cuda", "overwrite_output_dir", "past_index", "per_gpu_eval_batch_size",
-    "per_gpu_train_batch_size", "push_to_hub_model_id", "push_to_hub_organization", "push_to_hub_token", "ray_scope",
-    "save_safetensors", "torchdynamo", "tpu_metrics_debug", "tpu_num_cores", "use_ipex", "use_legacy_prediction_loop",
-    "use_mps_device",
-})
+    def data(self) -> None:
+        v, d = self.v, self.spec.data
+        mixture = v.get("dataset_mixture")
+        if isinstance(mixture, dict) and isinstance(mixture.get("datasets"), list):
+            entries = [e for e in mixture["datasets"] if isinstance(e, dict) and e.get("id")]
+            d.train_sources = [str(e["id"]) for e in entries]
+            d.train_weights = [float(e.get("weight", 1.0)) for e in entries]
+            splits = {str(e.get("split", "train")) for e in entries}
+            d.train_split = splits.pop() if len(splits) == 1 else None
+            configs = {e.get("config") for e in entries}
+            d.train_subset = configs.pop() if len(configs) == 1 else None
+        elif v.get("dataset_name"):
+            d.train_sources = [str(v.get("dataset_name"))]
+            d.train_split = str(v.get("dataset_train_split"))
+            config = v.get("dataset_config")
+            d.train_subset = str(config) if config is not None else None
+        evaluating = str(v.get("eval_strategy")) not in ("no", "None")
+        if evaluating and d.train_sources and len(d.train_sources) == 1:
+            d.eval_sources = list(d.train_sources)
+            d.eval_split = str(v.get("dataset_test_split"))
+        else:
+            v.consume("dataset_test_split")
+        if self.script_keys():
+            d.prompt_key = str(v.get("dataset_prompt_column"))
+
+    def script_keys(self) -> bool:
+        """Whether the recipe is read by Open-R1's script (its keys present), whose defaults then apply."""
+        return bool(set(self.v.values) & OPEN_R1_KEYS) or "dataset_mixture" in self.v
+
+    def reward(self) -> None:
+        v, r = self.v, self.spec.reward
+        funcs = v.get("reward_funcs")
+        funcs = [funcs] if isinstance(funcs, str) else funcs
+        if isinstance(funcs, list):
+            builtin = [str(f) for f in funcs if "." not in str(f)]
+            dotted = [str(f) for f in funcs if "." in str(f)]
+            r.builtin = builtin or None
+            if dotted:
+                module, _, name = dotted[0].rpartition(".")
+                r.function_path, r.function_name = module.replace(".", "/") + ".py", name
+            weights = v.get("reward_weights")
+            if isinstance(weights, list) and len(weights) == len(funcs):
+                r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
+        model = v.get("reward_model_name_or_path")
+        r.model = str(model) if model else None
+
+    def checkpointing(self) -> None:
+        v, c = self.v, self.spec.checkpointing
+        strategy = str(v.get("save_strategy"))
+        if strategy == "no":
+            c.every_steps = 0
+            v.consume("save_steps")
+        elif strategy == "steps":
+            c.every_steps = self.rollout_steps(v.number("save_steps"), "save_steps")
+        c.directory = v.get("output_dir")
+        limit = v.get("save_total_limit")
+        c.keep_last = int(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else None
+        resume = v.get("resume_from_checkpoint")
+        c.resume = str(resume) if resume else ("auto" if self.script_keys() else None)
+        c.hf_format = True  # TRL checkpoints are Hugging Face model directories
+
+    def rollout_steps(self, optimizer_steps: float | None, key: str) -> int | None:
+        """A cadence in optimizer steps as rollout steps (exact when it is a whole number of them)."""
+        per_step = self.spec.plan.optimizer_steps_per_step
+        if optimizer_steps is None or optimizer_steps <= 0 or not per_step:
+            return None
+        steps = Fraction(int(optimizer_steps)) / Fraction(per_step)
+        if steps.denominator != 1:
+            self.notes.info("units.cadence", f"{key} {int(optimizer_steps)} optimizer steps is {fmt(steps)} rollout "
+                            f"steps; {math.ceil(steps)} is used", source_keys=[key])
+        return math.ceil(steps)
+
+    def evaluation(self) -> None:
+        v, e = self.v, self.spec.evaluation
+        strategy = str(v.get("eval_strategy"))
+        if strategy == "no":
+            e.every_steps = 0
+            v.consume("eval_steps")
+        elif strategy == "steps":
+            eval_steps = v.number("eval_steps")
+            if eval_steps is None or eval_steps <= 0:
+                eval_steps = v.number("logging_steps")  # TrainingArguments: eval_steps defaults to logging_steps
+            e.every_steps = self.rollout_steps(eval_steps, "eval_steps")
+        e.before_training = bool(v.flag("eval_on_start")) if "eval_on_start" in v else False
+
+    def logging(self) -> None:
+        v, lg = self.v, self.spec.logging
+        report = v.get("report_to")
+        if report is not None:
+            names = [report] if isinstance(report, str) else list(report) if isinstance(report, list) else []
+            lg.backends = ["console"] + [str(n) for n in names if str(n) not in ("none", "all")]
+        run_name = v.get("run_name")
+        lg.run_name = str(run_name) if run_name else None
+        project = v.get("wandb_project")
+        lg.project = str(project) if project else None
+
+    def launch(self) -> None:
+        v, la, addresses = self.v, self.spec.launch, self.native.addresses
+        la.main_process_host = addresses.get("--main_process_ip") or self.native.accelerate.get("main_process_ip")
+        port = addresses.get("--main_process_port") or self.native.accelerate.get("main_process_port")
+        la.main_process_port = int(port) if port is not None and str(port).isdigit() else None
+        if self.spec.generation.rollout_mode == "server":
+            host = v.get("vllm_server_host")
+            la.rollout_server_host = str(host) if host else None
+            port = v.get("vllm_server_port")
+            la.rollout_server_port = int(port) if isinstance(port, int) else self.native.server_port
 
 
 class _Writer:
     """Canonical model → a TRL recipe for one version, choosing batch knobs that keep the plan."""
 
-    def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
-        self.spec, self.version, self.notes = spec, version, notes
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList, transformers: str = "5.23.0") -> None:
+        self.spec, self.version, self.notes, self.transformers = spec, version, notes, transformers
+        # Open-R1's src/open_r1/grpo.py, or TRL's own trl/scripts/grpo.py (>= 0.18), which imports reward functions
+        # by dotted path and loads reward models: the one that can hold the source's reward.
+        reward = spec.reward
+        own = bool(reward.function_path or reward.model) and at_least(version, "0.18.0")
+        self.script = "trl" if own else "open-r1"
+        self.env: dict[str, str] = {}  # environment variables the launch script sets
+        self.max_optimizer_steps: int | None = None
+        self.server_gpus = 0
+        self.server_node = False  # the vLLM server on a node of its own
+        self.server_memory: float | None = None
 
     def recipe(self) -> tuple[dict[str, Any], int, int, int]:
         s, version, notes = self.spec, self.version, self.notes
         recipe: dict[str, Any] = {}
         if s.references.model:
             recipe["model_name_or_path"] = s.references.model
-        if isinstance(s.references.train_data, str):
-            recipe["dataset_name"] = s.references.train_data
-        elif s.references.train_data is not None:
-            notes.warning("references.not-expressible", f"training data {s.references.train_data!r} is not a dataset "
-                          "name; set dataset_name (or Open-R1's dataset_mixture) by hand",
-                          target_keys=["dataset_name"])
         world, batch = self.batch_knobs()
         recipe.update(batch)
         recipe.update(self.algorithm())
         recipe.update(self.other())
-        nodes = s.topology.nodes if s.topology.nodes and world % s.topology.nodes == 0 else 1
+        recipe.update(self.data())
+        recipe.update(self.reward())
+        recipe.update(self.checkpointing())
+        recipe.update(self.evaluation(world, batch))
+        recipe.update(self.logging())
+        nodes = self.training_nodes(world)
         if s.topology.training_gpus and s.topology.training_gpus != world:
             parallel = [f"{name} {size}" for name, size in (
                 ("sequence parallel", s.topology.sequence_parallel_size), ("tensor parallel",
@@ -651,48 +988,153 @@ class _Writer:
                           f"data-parallel process per GPU, so {world} processes keep the {world} data-parallel "
                           "ranks", source_keys=["topology.training_gpus"],
                           target_keys=["num_processes"])
-        server_gpus = s.topology.rollout_gpus or 0
-        if at_least(version, "0.18.0"):
-            recipe["use_vllm"] = True
-            recipe["vllm_mode"] = "server" if server_gpus else "colocate"
-            if not server_gpus and s.topology.rollout_tensor_parallel_size:
-                tp = s.topology.rollout_tensor_parallel_size
-                recipe["vllm_tensor_parallel_size"] = tp if world % tp == 0 else 1
-        elif at_least(version, "0.16.0"):
-            recipe["use_vllm"] = True
-            server_gpus = server_gpus or 1
-        else:
-            recipe["use_vllm"] = True
-            recipe["vllm_device"] = "auto"
-            server_gpus = 0  # in-process on GPU number `world`
+        recipe.update(self.placement(world, nodes))
+        server_gpus = self.server_gpus
+        per_node = s.topology.gpus_per_node
+        # The server gets a node of its own when the training spans nodes or the node has no room for both.
+        self.server_node = bool(server_gpus) and (nodes > 1 or bool(per_node and world + server_gpus > per_node))
+        self.compare_placement(world, nodes, server_gpus)
         foreign = [e for e in s.extras if e.framework != "trl"]
-        gone = []
         for extra in s.extras:
             if extra.framework == "trl":
-                if extra.key in GONE_IN_TRANSFORMERS_5 and at_least(version, TRANSFORMERS_5_FROM):
-                    gone.append(extra.key)
-                else:
-                    recipe.setdefault(extra.key, extra.value)
-        if gone:
-            notes.warning("keys.not-in-version", f"transformers 5's TrainingArguments has no {', '.join(gone)}, so "
-                          f"TrlParser rejects a trl {version} recipe with it (trl ≥ {TRANSFORMERS_5_FROM} runs on "
-                          "transformers 5); not written", source_keys=gone)
+                recipe.setdefault(extra.key, extra.value)
         if foreign:
             notes.info("keys.not-translated", f"{len(foreign)} {foreign[0].framework} key(s) with no TRL counterpart "
                        "are not written: " + ", ".join(e.key for e in foreign[:12])
                        + (" …" if len(foreign) > 12 else ""), source_keys=[e.key for e in foreign])
         return recipe, world, nodes, server_gpus
 
+    def training_nodes(self, world: int) -> int:
+        """Nodes the training processes span: whole nodes of the source's GPUs per node."""
+        t = self.spec.topology
+        per_node = t.gpus_per_node
+        if not per_node and t.nodes:
+            total = (t.training_gpus or world) + (t.rollout_gpus or 0)
+            per_node = total // t.nodes if total % t.nodes == 0 else None
+        if per_node and world > per_node and world % per_node == 0:
+            return world // per_node
+        return t.nodes if t.nodes and world % t.nodes == 0 and (not per_node or world > per_node) else 1
+
+    def compare_placement(self, world: int, nodes: int, server_gpus: int) -> None:
+        """The GPUs and nodes written against the source's: a difference is a warning saying how they differ."""
+        t = self.spec.topology
+        source_total = (t.training_gpus or 0) + (t.rollout_gpus or 0)
+        written_total = world + server_gpus
+        if source_total and written_total != source_total:
+            self.notes.warning("topology.gpus-changed", f"the source uses {source_total} GPUs "
+                               f"({t.training_gpus} training, {t.rollout_gpus or 0} for generation); the written run "
+                               f"uses {written_total} ({world} training, {server_gpus} for vLLM)",
+                               source_keys=["topology.training_gpus", "topology.rollout_gpus"],
+                               target_keys=["num_processes"])
+        written_nodes = nodes + (1 if self.server_node else 0)
+        if t.nodes and written_nodes != t.nodes:
+            self.notes.warning("topology.nodes-changed", f"the source runs on {t.nodes} node(s); the written run on "
+                               f"{written_nodes}" + (" (the vLLM server on a node of its own)" if self.server_node
+                                                     else ""),
+                               source_keys=["topology.nodes"], target_keys=["num_machines"])
+
+    def placement(self, world: int, nodes: int) -> dict[str, Any]:
+        """vLLM: in the training processes (colocate) or on GPUs of its own (server), as the source places it."""
+        s, version, notes = self.spec, self.version, self.notes
+        out: dict[str, Any] = {"use_vllm": True}
+        server = s.topology.rollout_gpus or 0
+        if not server and s.generation.rollout_mode in ("server", "device"):
+            server = 1  # a TRL 0.14–0.17 recipe read alone: vLLM had a GPU of its own, how many is not stated
+            notes.info("topology.rollout-gpus-assumed", "the source runs vLLM on GPUs of its own without saying how "
+                       "many; one is written for trl vllm-serve", source_keys=["topology.rollout_gpus"])
+        fraction = s.topology.rollout_gpu_memory_fraction
+        if at_least(version, "0.18.0"):
+            out["vllm_mode"] = "server" if server else "colocate"
+            if not server and s.topology.rollout_tensor_parallel_size:
+                tp = s.topology.rollout_tensor_parallel_size
+                out["vllm_tensor_parallel_size"] = tp if world % tp == 0 else 1
+                if world % tp:
+                    notes.warning("topology.rollout-tp-changed", f"vLLM tensor parallel {tp} does not divide {world} "
+                                  "training processes (TRL colocate needs it to); 1 is written",
+                                  target_keys=["vllm_tensor_parallel_size"])
+            if fraction is not None:
+                if server:
+                    self.server_memory = fraction  # trl vllm-serve --gpu_memory_utilization
+                else:
+                    out["vllm_gpu_memory_utilization"] = fraction
+        elif at_least(version, "0.16.0"):
+            server = server or 1
+            self.server_memory = fraction
+        else:
+            out["vllm_device"] = "auto"
+            if server > 1:
+                notes.warning("topology.rollout-gpus-changed", f"trl {version} runs vLLM in-process on one spare GPU; "
+                              f"the source gives it {server}", source_keys=["topology.rollout_gpus"])
+            if fraction is not None:
+                out["vllm_gpu_memory_utilization"] = fraction
+            server = 0  # in-process on GPU number `world`
+        if s.launch.rollout_server_port and server:
+            out["vllm_server_port"] = s.launch.rollout_server_port
+        self.server_gpus = server
+        return {k: v for k, v in out.items() if v is not None}
+
+    def launch_lines(self, title: str, world: int, nodes: int, server_gpus: int) -> list[str]:
+        """launch.sh: accelerate on every training node (addresses as variables the user sets per node), the vLLM
+        server on GPUs (one node: the first GPUs; several nodes: a node) of its own."""
+        s = self.spec
+        lines = ["#!/usr/bin/env bash", title.replace("GRPO recipe", "launch script"),
+                 f"# {world} training processes on {nodes} node(s) (accelerate num_processes; GPUs serving vLLM do "
+                 "not count).", "set -euo pipefail"]
+        lines += [f"export {name}={value}" for name, value in self.env.items()]
+        model = s.references.model or "MODEL"
+        memory = f" --gpu_memory_utilization {self.server_memory}" if self.server_memory is not None else ""
+        port = f" --port {s.launch.rollout_server_port}" if s.launch.rollout_server_port else ""
+        tp = s.topology.rollout_tensor_parallel_size
+        engines = server_gpus // tp if tp and server_gpus and server_gpus % tp == 0 else 1
+        tp = max(1, server_gpus // engines)
+        layout = f" --tensor_parallel_size {tp}" + (f" --data_parallel_size {engines}" if engines > 1 else "")
+        serve = f"trl vllm-serve --model {model}{layout}{memory}{port}"
+        training_devices = ""
+        address = ""
+        if nodes > 1:
+            lines += [f"# Run this script on each of the {nodes} training nodes with MACHINE_RANK 0 … {nodes - 1} and "
+                      "MAIN_PROCESS_IP the address of the node with rank 0.",
+                      ': "${MACHINE_RANK:?set MACHINE_RANK to the rank of this node, 0 to ' + str(nodes - 1) + '}"']
+            host = _known_address(s.launch.main_process_host)
+            if not host:
+                lines.append(': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine '
+                             'rank 0}"')
+            main_ip = f'"${{MAIN_PROCESS_IP:-{host}}}"' if host else '"$MAIN_PROCESS_IP"'
+            address = (f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
+                       f' --main_process_port "${{MAIN_PROCESS_PORT:-{s.launch.main_process_port or 29500}}}"')
+        if self.server_node:
+            devices = ",".join(str(i) for i in range(server_gpus))
+            lines += [f"# On one more node, NODE_ROLE=vllm starts the vLLM server on {server_gpus} GPU(s); the "
+                      "training processes reach it at VLLM_SERVER_HOST.",
+                      'if [ "${NODE_ROLE:-train}" = vllm ]; then',
+                      f"  CUDA_VISIBLE_DEVICES={devices} {serve} --host 0.0.0.0", "  exit 0", "fi"]
+            if not _known_address(s.launch.rollout_server_host):
+                lines.append(': "${VLLM_SERVER_HOST:?set VLLM_SERVER_HOST to the address of the node running vLLM}"')
+        elif server_gpus:
+            # The vLLM server takes the first GPUs; training runs on the next ones.
+            devices = ",".join(str(i) for i in range(server_gpus))
+            lines.append(f"CUDA_VISIBLE_DEVICES={devices} {serve} &")
+            training_devices = "CUDA_VISIBLE_DEVICES=" + ",".join(
+                str(i) for i in range(server_gpus, server_gpus + world)) + " "
+        program = "-m trl.scripts.grpo" if self.script == "trl" else "src/open_r1/grpo.py"
+        server_host = _known_address(s.launch.rollout_server_host)
+        extra = (f' --vllm_server_host "${{VLLM_SERVER_HOST:-{server_host}}}"' if server_host else
+                 ' --vllm_server_host "$VLLM_SERVER_HOST"') if self.server_node else ""
+        lines.append(f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world}"
+                     f'{address} {program} --config recipe.yaml{extra} "$@"')
+        return lines
+
     def batch_knobs(self) -> tuple[int, dict[str, Any]]:
         plan, version, notes = self.spec.plan, self.version, self.notes
         world = plan.data_parallel_size or self.spec.topology.training_gpus or 8
         group = plan.samples_per_prompt or 8
-        if group < 2:
-            notes.warning("algorithm.group-too-small", f"TRL GRPO needs num_generations >= 2; the source samples "
-                          f"{group} completion(s) per prompt, 2 is written", target_keys=["num_generations"])
-            group = 2
         per_opt = Fraction(plan.samples_per_optimizer_step or world * (plan.micro_batch_per_device or 1))
         per_step = Fraction(plan.samples_per_step or per_opt)
+        if group < 2:
+            group = self.two_per_prompt(group, per_step, per_opt)
+            if group.denominator == 1 and group > 1:  # the batches had to grow: × 2 ÷ the source's group
+                per_opt, per_step = per_opt * group, per_step * group
+            group = 2
         epochs = plan.epochs_per_step or 1
         knobs: dict[str, Any] = {"num_generations": group}
         if not at_least(version, "0.15.2"):
@@ -703,6 +1145,15 @@ class _Writer:
             knobs.update(per_device_train_batch_size=pdtbs, gradient_accumulation_steps=gas)
             return world, knobs
         pdtbs = self.choose_micro(world, per_opt, per_step)
+        if not at_least(version, "0.17.0") and (pdtbs * world) % group:
+            # 0.15–0.16 generate every micro-step: W × pdtbs completions must hold whole groups (§4).
+            step = group // math.gcd(group, world)
+            fitted = max(step, round(pdtbs / step) * step)
+            notes.warning("batch.micro-changed", f"trl {version} generates every micro-step, so {world} processes × "
+                          f"per_device_train_batch_size must be a multiple of num_generations {group}; "
+                          f"per_device_train_batch_size {fitted} is written instead of {pdtbs}",
+                          target_keys=["per_device_train_batch_size"])
+            pdtbs = fitted
         gas = per_opt / (pdtbs * world)
         if gas.denominator != 1:
             gas = Fraction(max(1, round(gas)))
@@ -730,6 +1181,31 @@ class _Writer:
             notes.warning("batch.not-expressible", f"trl {version} has no num_iterations; {epochs} passes per "
                           "generation round cannot be written", target_keys=["num_iterations"])
         return world, knobs
+
+    def two_per_prompt(self, group: int, per_step: Fraction, per_opt: Fraction) -> Fraction:
+        """TRL GRPO needs >= 2 completions per prompt (it centres rewards within a group). The samples per step are
+        kept (half the prompts) when that is a whole number of groups; else the prompts are kept and every batch
+        grows: returns the factor the batches grow by (1 when kept)."""
+        estimator = self.spec.algorithm.advantage_estimator or "single-sample"
+        keys = ["plan.samples_per_prompt", "plan.prompts_per_step"]
+        if per_step.denominator == 1 and per_step % 2 == 0 and per_opt.denominator == 1 and per_opt % 2 == 0:
+            self.notes.warning("algorithm.group-size-changed",
+                               f"TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per "
+                               f"prompt\"); the source samples {group} completion per prompt, so num_generations 2 is "
+                               f"written with the same {fmt(per_step)} completions per step ({fmt(per_step / 2)} "
+                               f"prompts), and advantages become group-relative (GRPO) instead of '{estimator}'",
+                               source_keys=keys, target_keys=["num_generations"])
+            return Fraction(1)
+        scale = Fraction(2, group)
+        self.notes.warning("algorithm.group-size-changed",
+                           "TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per "
+                           f"prompt\"); the source samples {group} completion per prompt and {fmt(per_step)} per step "
+                           "(not a whole number of pairs), so num_generations 2 is written with the same prompts: "
+                           f"{fmt(per_step * scale)} completions per step and {fmt(per_opt * scale)} per optimizer "
+                           f"step, and advantages become group-relative (GRPO) instead of '{estimator}'",
+                           source_keys=["plan.samples_per_prompt", "plan.samples_per_step",
+                                        "plan.samples_per_optimizer_step"], target_keys=["num_generations"])
+        return scale
 
     def choose_micro(self, world: int, per_opt: Fraction, per_step: Fraction) -> int:
         """The per-device batch: the source's micro-batch if it divides the global batches, else the closest."""
@@ -778,6 +1254,14 @@ class _Writer:
         elif a.clip_ratio_low is not None:
             notes.info("algorithm.not-expressible", f"trl {version} has no clipping knobs (epsilon from 0.16)",
                        target_keys=["epsilon"])
+        if a.clip_ratio_dual is not None:
+            if at_least(version, "0.18.0"):
+                # TRL's two-sided clipping caps the unclipped ratio at delta: for a negative advantage the loss is
+                # then bounded by delta × |A|, the dual-clip bound c.
+                out["delta"] = a.clip_ratio_dual
+            else:
+                notes.warning("algorithm.not-expressible", f"dual-clip (c = {a.clip_ratio_dual}) needs trl 0.18+ "
+                              "(delta); not written", source_keys=["algorithm.clip_ratio_dual"], target_keys=["delta"])
         if at_least(version, "0.22.2"):
             out["scale_rewards"] = "none" if a.advantage_std_normalization is False else (
                 "batch" if a.advantage_normalization_scope == "batch" else "group")
@@ -852,18 +1336,6 @@ class _Writer:
         o = s.optimizer
         if o.lr is not None:
             out["learning_rate"] = o.lr
-        if o.lr_schedule:
-            out["lr_scheduler_type"] = o.lr_schedule
-        if o.warmup_steps is not None:
-            steps = o.warmup_steps
-            if o.warmup_unit == "steps":
-                per_step = s.plan.optimizer_steps_per_step or 1
-                steps = math.ceil(o.warmup_steps * per_step)
-                notes.info("units.warmup", f"warmup of {o.warmup_steps} rollout steps = {steps} optimizer steps; "
-                           "TRL counts warmup_steps in optimizer steps", target_keys=["warmup_steps"])
-            out["warmup_steps"] = steps
-        elif o.warmup_ratio is not None:
-            out["warmup_ratio"] = o.warmup_ratio
         if o.weight_decay is not None:
             out["weight_decay"] = o.weight_decay
         if o.grad_clip is not None:
@@ -872,15 +1344,261 @@ class _Writer:
             out["num_train_epochs"] = s.run_length.dataset_passes
         if s.plan.total_steps is not None and s.plan.optimizer_steps_per_step:
             out["max_steps"] = math.ceil(s.plan.total_steps * Fraction(s.plan.optimizer_steps_per_step))
-        if isinstance(s.references.reward, list):
-            out["reward_funcs"] = list(s.references.reward)
-            if s.references.reward_weights:
-                out["reward_weights"] = list(s.references.reward_weights)
-        elif s.references.reward:
-            notes.warning("references.not-expressible", f"reward function {s.references.reward!r} is a file; Open-R1 "
-                          "names reward functions from its registry (reward_funcs)", target_keys=["reward_funcs"])
+            self.max_optimizer_steps = out["max_steps"]
+        out.update(self.schedule())
         if s.asynchrony.max_steps_ahead:
             notes.warning("asynchrony.not-expressible", "TRL GRPOTrainer generates synchronously; the source's "
                           f"{s.asynchrony.max_steps_ahead}-step asynchrony is dropped")
         out["bf16"] = True
+        return out
+
+    def schedule(self) -> dict[str, Any]:
+        """LR schedule, floor and warmup in spellings every transformers release accepts where possible."""
+        s, notes = self.spec, self.notes
+        o = s.optimizer
+        out: dict[str, Any] = {}
+        warmup = self.warmup_optimizer_steps()
+        schedule = o.lr_schedule
+        if schedule == "cosine_with_min_lr" and not o.min_lr_ratio:
+            schedule = "cosine"  # transformers cannot create it without the floor: decay to 0
+            notes.warning("optimizer.not-expressible", "the source's cosine schedule decays to a floor rlconf was not "
+                          "told (optimizer.min_lr_ratio unset); 'cosine' (to 0) is written: set lr_scheduler_type "
+                          "cosine_with_min_lr with lr_scheduler_kwargs {min_lr_rate: FLOOR/learning_rate}",
+                          source_keys=["optimizer.lr_schedule"], target_keys=["lr_scheduler_type"])
+        if schedule in ("cosine", "cosine_with_min_lr") and o.min_lr_ratio:
+            # transformers' cosine_with_min_lr raises "One of min_lr or min_lr_rate should be set" without kwargs.
+            out["lr_scheduler_type"] = "cosine_with_min_lr"
+            out["lr_scheduler_kwargs"] = {"min_lr_rate": o.min_lr_ratio}
+        elif schedule == "constant" and (warmup or o.warmup_ratio):
+            out["lr_scheduler_type"] = "constant_with_warmup"  # TRL's plain "constant" ignores the warmup
+        elif schedule and schedule != "None":
+            out["lr_scheduler_type"] = schedule
+            if o.min_lr_ratio:
+                notes.warning("optimizer.not-expressible", f"a floor of {o.min_lr_ratio} × lr exists in transformers "
+                              f"only for cosine_with_min_lr; the '{schedule}' schedule decays without it",
+                              source_keys=["optimizer.min_lr_ratio"], target_keys=["lr_scheduler_type"])
+        if warmup is not None:
+            out["warmup_steps"] = warmup
+        elif o.warmup_ratio:
+            if at_least(self.transformers, "5.0.0"):
+                # transformers >= 5: a warmup_steps below 1 is a ratio (TrainingArguments.get_warmup_steps); 4.x
+                # would read it as 0 steps, 5.15+ has no warmup_ratio.
+                out["warmup_steps"] = o.warmup_ratio
+                notes.info("units.warmup", f"warmup of {o.warmup_ratio} of the run is written as warmup_steps "
+                           f"{o.warmup_ratio} (transformers ≥ 5 reads a value below 1 as a ratio; the run length is "
+                           "not known, so it cannot be whole steps)", target_keys=["warmup_steps"])
+            else:
+                out["warmup_ratio"] = o.warmup_ratio
+        return out
+
+    def warmup_optimizer_steps(self) -> int | None:
+        """Warmup in whole optimizer steps, when the source states it in steps or as a ratio of a known run."""
+        s, notes = self.spec, self.notes
+        o = s.optimizer
+        if o.warmup_steps is not None:
+            if o.warmup_unit != "steps":
+                return int(o.warmup_steps)
+            per_step = s.plan.optimizer_steps_per_step or 1
+            steps = math.ceil(o.warmup_steps * Fraction(per_step))
+            notes.info("units.warmup", f"warmup of {o.warmup_steps} rollout steps = {steps} optimizer steps; "
+                       "TRL counts warmup_steps in optimizer steps", target_keys=["warmup_steps"])
+            return steps
+        if o.warmup_ratio and self.max_optimizer_steps:
+            steps = math.ceil(self.max_optimizer_steps * o.warmup_ratio)  # transformers' get_warmup_steps
+            notes.info("units.warmup", f"warmup of {o.warmup_ratio} of {self.max_optimizer_steps} optimizer steps is "
+                       f"written as warmup_steps {steps} (valid in every transformers release; 5.15+ has no "
+                       "warmup_ratio)", source_keys=["optimizer.warmup_ratio"], target_keys=["warmup_steps"])
+            return steps
+        return None
+
+    def cadence(self, rollout_steps: int, what: str, key: str) -> int | None:
+        """A cadence in rollout steps as TRL's optimizer steps (exact when optimizer steps per step is whole)."""
+        per_step = self.spec.plan.optimizer_steps_per_step
+        if not per_step:
+            return None
+        steps = Fraction(rollout_steps) * Fraction(per_step)
+        if steps.denominator != 1:
+            rounded = max(1, round(steps))
+            self.notes.warning(f"{what}.not-expressible", f"every {rollout_steps} rollout steps is {fmt(steps)} "
+                               f"optimizer steps, not a whole number; {key} {rounded} is written", target_keys=[key])
+            return rounded
+        return int(steps)
+
+    def data(self) -> dict[str, Any]:
+        """Hub ids as dataset_name/config/splits; local files through their directory (load_dataset(dir) names
+        splits after the files: train.parquet → train); several sources as Open-R1's dataset_mixture."""
+        d, notes, out = self.spec.data, self.notes, {}
+        sources = d.train_sources or []
+        if len(sources) > 1 and self.script == "open-r1" and at_least(self.version, "0.18.0"):
+            weights = d.train_weights or [1.0] * len(sources)
+            entries = []
+            for source, weight in zip(sources, weights):
+                name, split = _dataset_form(source, d.train_split)
+                entry: dict[str, Any] = {"id": name, "split": split}
+                if d.train_subset:
+                    entry["config"] = d.train_subset
+                if weight is not None and weight <= 1:
+                    entry["weight"] = weight
+                else:
+                    notes.warning("data.not-expressible", f"Open-R1's dataset_mixture weights are fractions of each "
+                                  f"dataset; a count of {weight} prompts from {source} is not written",
+                                  target_keys=["dataset_mixture"])
+                entries.append(entry)
+            out["dataset_mixture"] = {"datasets": entries}
+        elif sources:
+            if len(sources) > 1:
+                notes.warning("data.not-expressible", f"TRL's grpo script loads one dataset; {len(sources)} training "
+                              f"sources are given, only {sources[0]} is written (mix them into one dataset)",
+                              target_keys=["dataset_name"])
+            name, split = _dataset_form(sources[0], d.train_split)
+            out["dataset_name"] = name
+            if d.train_subset:
+                out["dataset_config"] = d.train_subset
+            if split != "train":
+                out["dataset_train_split"] = split
+            if name != sources[0]:
+                notes.info("data.local-files", f"{sources[0]} is loaded as load_dataset('{name}'), whose splits are "
+                           f"named after the data files in that directory ('{split}' here); keep only that "
+                           "dataset's files there", source_keys=["data.train_sources"], target_keys=["dataset_name"])
+        else:
+            notes.warning("data.missing", "the source names no training data; set dataset_name (a Hub dataset id or "
+                          "a local dataset directory)", target_keys=["dataset_name"])
+        if d.eval_sources:
+            name, split = _dataset_form(d.eval_sources[0], d.eval_split or "test")
+            if out.get("dataset_name") in (None, name) and len(d.eval_sources) == 1:
+                out["dataset_test_split"] = split
+            else:
+                notes.warning("data.not-expressible", f"TRL evaluates on a split of the training dataset "
+                              f"(dataset_test_split); the eval data {d.eval_sources} is another dataset: not written",
+                              source_keys=["data.eval_sources"], target_keys=["dataset_test_split"])
+        if d.prompt_key and d.prompt_key != "prompt":
+            if self.script == "open-r1":
+                out["dataset_prompt_column"] = d.prompt_key
+            else:
+                notes.warning("data.not-expressible", f"TRL's grpo script reads prompts from the 'prompt' column; "
+                              f"rename '{d.prompt_key}'", target_keys=["dataset_name"])
+        if d.answer_key and d.answer_key != "solution":
+            notes.info("data.answer-column", f"TRL passes every dataset column to the reward functions as a keyword "
+                       f"argument; the reference answer is the '{d.answer_key}' column (Open-R1's accuracy reward "
+                       "reads 'solution')", source_keys=["data.answer_key"])
+        if d.max_train_prompts:
+            severity = "info" if self.max_optimizer_steps else "warning"
+            notes.add(severity, "data.not-expressible", f"TRL has no cap on training prompts ({d.max_train_prompts} in "
+                      "the source)" + ("; max_steps keeps the run length" if self.max_optimizer_steps else
+                                       ": the run covers the whole dataset; select the prompts in the dataset"),
+                      source_keys=["data.max_train_prompts"])
+        return out
+
+    def reward(self) -> dict[str, Any]:
+        r, notes, out = self.spec.reward, self.notes, {}
+        funcs: list[str] = []
+        weights: list[float] = []
+        if r.function_path:
+            module = r.function_path.rsplit("/", 1)[-1].removesuffix(".py")
+            name = r.function_name or "compute_score"
+            if self.script == "trl":
+                funcs.append(f"{module}.{name}")
+                weights.append(1.0)
+                directory = r.function_path.rsplit("/", 1)[0] if "/" in r.function_path else "."
+                notes.info("reward.signature", f"TRL's grpo script imports '{module}.{name}' (run from {directory}: it "
+                           "puts the working directory on sys.path) and calls it as "
+                           f"{name}(completions, **kwargs) -> list[float], every dataset column a keyword argument; "
+                           "the source's function may expect another signature", target_keys=["reward_funcs"])
+            else:
+                notes.warning("reward.not-expressible", f"trl {self.version}'s grpo script cannot import a reward "
+                              f"function ({r.function_path}:{name}; dotted paths from 0.18) and Open-R1 names only "
+                              "its registry; register it in Open-R1's rewards.py", target_keys=["reward_funcs"])
+        for index, builtin in enumerate(r.builtin or []):
+            mapped = builtin if builtin in OPEN_R1_REWARDS else TRL_TO_OPEN_R1_REWARD.get(builtin) or \
+                BUILTIN_REWARD_MAP.get(builtin.lower())
+            if self.script == "trl":
+                mapped = builtin if builtin in TRL_SCRIPT_REWARDS else OPEN_R1_TO_TRL_REWARD.get(mapped or "")
+            if mapped is None or (self.script == "trl" and mapped not in TRL_SCRIPT_REWARDS):
+                notes.warning("reward.not-expressible", f"no {'TRL' if self.script == 'trl' else 'Open-R1'} reward "
+                              f"function matches the source's '{builtin}'", source_keys=["reward.builtin"],
+                              target_keys=["reward_funcs"])
+                continue
+            if mapped != builtin:
+                notes.info("reward.builtin-mapped", f"the source's '{builtin}' scorer is written as "
+                           f"'{mapped}', the nearest {'Open-R1' if self.script == 'open-r1' else 'TRL'} reward",
+                           source_keys=["reward.builtin"], target_keys=["reward_funcs"])
+            funcs.append(mapped)
+            weights.append(r.weights[index] if r.weights and index < len(r.weights) else 1.0)
+        if r.model:
+            if self.script == "trl":
+                out["reward_model_name_or_path"] = r.model
+            else:
+                notes.warning("reward.not-expressible", f"trl {self.version}'s scripts cannot load the reward model "
+                              f"{r.model} (from 0.18 TRL's grpo script can)", target_keys=["reward_funcs"])
+        if r.remote_url:
+            notes.warning("reward.not-expressible", f"TRL has no remote reward server ({r.remote_url}); wrap it in a "
+                          "reward function", target_keys=["reward_funcs"])
+        if funcs:
+            out["reward_funcs"] = funcs
+            if any(w != 1.0 for w in weights) and at_least(self.version, "0.15.2"):
+                out["reward_weights"] = weights
+        elif not out:
+            default = "accuracy, format, tag_count" if self.script == "open-r1" else "none"
+            notes.warning("reward.missing", f"the written recipe names no reward (Open-R1 then uses its default "
+                          f"reward_funcs: {default}); add reward_funcs", target_keys=["reward_funcs"])
+        return out
+
+    def checkpointing(self) -> dict[str, Any]:
+        c, notes, out = self.spec.checkpointing, self.notes, {}
+        if c.every_steps == 0:
+            out["save_strategy"] = "no"
+        elif c.every_steps:
+            steps = self.cadence(c.every_steps, "checkpointing", "save_steps")
+            if steps:
+                out["save_strategy"], out["save_steps"] = "steps", steps
+                if self.spec.framework != "trl":
+                    notes.info("units.save-steps", f"a checkpoint every {c.every_steps} rollout steps = save_steps "
+                               f"{steps} optimizer steps", source_keys=["checkpointing.every_steps"],
+                               target_keys=["save_steps"])
+        if c.directory:
+            out["output_dir"] = c.directory
+        if c.keep_last:
+            out["save_total_limit"] = c.keep_last
+        if c.resume and c.resume not in ("auto", "never"):
+            out["resume_from_checkpoint"] = c.resume
+        elif c.resume == "never" and self.script == "open-r1":
+            notes.warning("checkpointing.not-expressible", "Open-R1 resumes from the last checkpoint in output_dir "
+                          "when there is one; start with an empty output_dir to train from scratch",
+                          target_keys=["output_dir"])
+        return out
+
+    def evaluation(self, world: int, batch: dict[str, Any]) -> dict[str, Any]:
+        e, notes, out = self.spec.evaluation, self.notes, {}
+        if not e.every_steps and not e.before_training:
+            return out
+        if not self.spec.data.eval_sources:
+            notes.warning("evaluation.not-expressible", "the source evaluates but names no eval data TRL can load; set "
+                          "eval_strategy, eval_steps and dataset_test_split", target_keys=["eval_strategy"])
+            return out
+        if e.every_steps:
+            steps = self.cadence(e.every_steps, "evaluation", "eval_steps")
+            if steps:
+                out["eval_strategy"], out["eval_steps"] = "steps", steps
+        if e.before_training:
+            out["eval_on_start"] = True
+        if out and "eval_strategy" not in out:
+            out["eval_strategy"] = "steps"
+            out["eval_steps"] = self.max_optimizer_steps or 10**9  # only the evaluation before training
+        group = batch.get("num_generations", 2)
+        # TRL checks that (per_device_eval_batch_size × W) holds whole groups: the smallest such batch.
+        out["per_device_eval_batch_size"] = group // math.gcd(group, world)
+        return out
+
+    def logging(self) -> dict[str, Any]:
+        lg, out = self.spec.logging, {}
+        if lg.backends is not None:
+            backends = [b for b in lg.backends if b not in ("console", "stdout")]
+            out["report_to"] = backends or "none"
+        if lg.run_name:
+            out["run_name"] = lg.run_name
+        if lg.project:
+            if self.script == "open-r1":
+                out["wandb_project"] = lg.project
+            else:
+                self.env["WANDB_PROJECT"] = lg.project
         return out

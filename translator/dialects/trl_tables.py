@@ -1,14 +1,15 @@
-"""TRL GRPOTrainer / Open-R1 version table as data: releases, default changes, key lifetimes.
+"""TRL GRPOTrainer / Open-R1 version table as data: releases, default changes, key lifetimes, the transformers
+each release runs with.
 
-Source: ../shared/reference/trl_openr1.md (§1 fields, §3 version timeline, §5 defaults, §6 Open-R1), read
-from the released wheels.
+Read from the released wheels (``trl/trainer/grpo_config.py``, ``trl/scripts/grpo.py``, ``*.dist-info/METADATA``
+at each version) and Open-R1's ``setup.py``/``src/open_r1/configs.py``; docs/frameworks/trl.md cites each.
 """
 from __future__ import annotations
 
 VERSIONS = ("0.14.0", "0.15.2", "0.16.0", "0.17.0", "0.18.0", "0.19.1", "0.20.0", "0.22.2", "0.23.0", "0.26.0",
             "0.27.0", "0.28.0", "1.0.0", "1.10.0", "1.16.0")
 
-# What changed in each release that changes what a config means (reference/trl_openr1.md §3).
+# What changed in each release that changes what a config means (docs/frameworks/trl.md §3).
 CHANGES = {
     "0.14.0": "per_device_train_batch_size counts prompts; a generation round every micro-step; beta 0.04",
     "0.15.2": "per_device_train_batch_size counts completions; (W × pdtbs) must divide into groups",
@@ -23,8 +24,73 @@ CHANGES = {
     "0.27.0": "top_k 0 means disabled",
     "0.28.0": "max_prompt_length removed",
     "1.0.0": "vllm_mode colocate by default",
-    "1.10.0": "max_completion_length 512; dapo normaliser fixed for steps_per_generation != GAS",
-    "1.16.0": "pad_to_multiple_of auto",
+    "1.10.0": ("max_completion_length 256 → 512; use_bias_correction_kl on by default; auto_find_batch_size "
+               "rejected; dapo normaliser fixed for steps_per_generation != GAS; experimental gfpo, papo, dppo gone"),
+    "1.16.0": ("pad_to_multiple_of 'auto'; router_aux_loss_coef None; use_liger_kernel deprecated for GRPO; "
+               "experimental ppo, grpo_with_replay_buffer, gspo_token, bco, prm, xpo, nash_md, minillm gone; "
+               "pip resolves transformers 5.23 (no warmup_ratio, logging_dir)"),
+}
+
+# The transformers a TRL release runs with. TRL's wheels require only a lower bound (METADATA
+# ``Requires-Dist: transformers>=X``, no upper bound in any release 0.14–1.16), so today pip resolves every one of
+# them to the newest transformers on PyPI. trl version → (lower bound, upper bound or None, newest resolvable).
+NEWEST_TRANSFORMERS = "5.23.0"  # `pip index versions transformers`, 2026-11-23
+TRANSFORMERS: dict[str, tuple[str, str | None, str]] = {
+    "0.14.0": ("4.46.0", None, NEWEST_TRANSFORMERS),
+    "0.15.2": ("4.46.0", None, NEWEST_TRANSFORMERS),
+    "0.16.0": ("4.46.0", None, NEWEST_TRANSFORMERS),
+    "0.17.0": ("4.46.0", None, NEWEST_TRANSFORMERS),
+    "0.18.0": ("4.50.0", None, NEWEST_TRANSFORMERS),
+    "0.19.1": ("4.51.0", None, NEWEST_TRANSFORMERS),
+    "0.20.0": ("4.53.2", None, NEWEST_TRANSFORMERS),
+    "0.22.2": ("4.55.0", None, NEWEST_TRANSFORMERS),
+    "0.23.0": ("4.56.1", None, NEWEST_TRANSFORMERS),
+    "0.26.0": ("4.56.1", None, NEWEST_TRANSFORMERS),
+    "0.27.0": ("4.56.2", None, NEWEST_TRANSFORMERS),
+    "0.28.0": ("4.56.2", None, NEWEST_TRANSFORMERS),
+    "1.0.0": ("4.56.2", None, NEWEST_TRANSFORMERS),
+    "1.10.0": ("4.56.2", None, NEWEST_TRANSFORMERS),
+    "1.16.0": ("4.56.2", None, NEWEST_TRANSFORMERS),
+}
+OPEN_R1_TRANSFORMERS = "4.52.3"  # open-r1 setup.py pins transformers==4.52.3 beside trl[vllm]==0.18.0
+
+# TrainingArguments keys a transformers release removed, and how a recipe says the same without them.
+# warmup_ratio: from 5.0 a float warmup_steps below 1 is a ratio (TrainingArguments.get_warmup_steps).
+TRANSFORMERS_RESPELLED = {
+    "warmup_ratio": "warmup_steps",
+    "logging_dir": "the environment variable TENSORBOARD_LOGGING_DIR",
+    "overwrite_output_dir": "nothing (transformers 5 always writes into output_dir)",
+    "save_safetensors": "nothing (transformers 5 always saves safetensors)",
+    "no_cuda": "use_cpu",
+}
+
+# trl/experimental/<name> modules (GRPO relatives and other trainers) no longer shipped: name → (last release
+# rlconf read that has it, first one that lacks it).
+EXPERIMENTAL_GONE = {
+    "gfpo": ("1.0.0", "1.10.0"), "papo": ("1.0.0", "1.10.0"), "dppo": ("1.0.0", "1.10.0"),
+    "judges": ("1.0.0", "1.10.0"), "openenv": ("1.0.0", "1.10.0"), "self_distillation": ("1.0.0", "1.10.0"),
+    "ppo": ("1.10.0", "1.16.0"), "grpo_with_replay_buffer": ("1.10.0", "1.16.0"), "gspo_token": ("1.10.0", "1.16.0"),
+    "bco": ("1.10.0", "1.16.0"), "prm": ("1.10.0", "1.16.0"), "xpo": ("1.10.0", "1.16.0"),
+    "nash_md": ("1.10.0", "1.16.0"), "minillm": ("1.10.0", "1.16.0"), "ssd": ("1.10.0", "1.16.0"),
+}
+
+# Reward functions by name. Open-R1's registry (src/open_r1/rewards.py get_reward_funcs) and TRL's own
+# `trl grpo` registry (trl/scripts/grpo.py; 0.18: think_format_reward only; 1.0+: the four below).
+OPEN_R1_REWARDS = ("accuracy", "format", "reasoning_steps", "cosine", "repetition_penalty", "length", "code",
+                   "binary_code", "ioi_code", "cf_code", "code_format", "tag_count", "soft_overlong_punishment")
+TRL_SCRIPT_REWARDS = ("accuracy_reward", "reasoning_accuracy_reward", "think_format_reward",
+                      "get_soft_overlong_punishment")
+# The same reward in the two registries: Open-R1 name ↔ `trl grpo` name.
+OPEN_R1_TO_TRL_REWARD = {"accuracy": "accuracy_reward", "format": "think_format_reward",
+                         "soft_overlong_punishment": "get_soft_overlong_punishment"}
+TRL_TO_OPEN_R1_REWARD = {**{v: k for k, v in OPEN_R1_TO_TRL_REWARD.items()}, "reasoning_accuracy_reward": "accuracy"}
+# Other frameworks' built-in scorers → the nearest Open-R1 reward (all compare the final answer with the
+# reference; Open-R1's accuracy verifies LaTeX math with math_verify).
+BUILTIN_REWARD_MAP = {
+    "math": "accuracy", "math_verify": "accuracy", "gsm8k": "accuracy", "math_dapo": "accuracy", "dapo": "accuracy",
+    "r1v": "accuracy", "geo3k": "accuracy", "boxed": "accuracy", "math_reward": "accuracy", "accuracy": "accuracy",
+    "format": "format", "tag_count": "tag_count", "length": "length", "cosine": "cosine", "code": "code",
+    "prime_code": "code", "sandbox_fusion": "code",
 }
 
 OPEN_R1_TRL_VERSION = "0.18.0"  # open-r1 setup.py pins trl[vllm]==0.18.0 (HEAD)
@@ -42,6 +108,19 @@ DEFAULTS: dict[str, list[tuple[str, object]]] = {
     "top_p": [("0.14.0", 1.0)],
     "top_k": [("0.14.0", None), ("0.16.0", 50), ("0.18.0", None), ("0.27.0", 0)],
     "max_completion_length": [("0.14.0", 256), ("1.10.0", 512)],
+    "use_bias_correction_kl": [("0.26.0", False), ("1.10.0", True)],
+    "pad_to_multiple_of": [("1.0.0", None), ("1.16.0", "auto")],
+    "router_aux_loss_coef": [("1.0.0", 0.001), ("1.16.0", None)],
+    "vllm_gpu_memory_utilization": [("0.14.0", 0.9), ("0.18.0", 0.3)],
+    "save_strategy": [("0.14.0", "steps")],
+    "save_steps": [("0.14.0", 500)],
+    "eval_strategy": [("0.14.0", "no")],
+    "logging_steps": [("0.14.0", 500), ("0.19.1", 10)],
+    "output_dir": [("0.14.0", None)],
+    "dataset_train_split": [("0.14.0", "train")],
+    "dataset_test_split": [("0.14.0", "test")],
+    "dataset_prompt_column": [("0.14.0", "prompt")],
+    "report_to": [("0.14.0", "all")],
     "max_prompt_length": [("0.14.0", 512), ("0.26.0", None)],
     "loss_type": [("0.14.0", None), ("0.17.0", "bnpo"), ("0.22.2", "dapo")],
     "scale_rewards": [("0.14.0", True), ("0.22.2", "group")],
@@ -62,10 +141,22 @@ DEFAULTS: dict[str, list[tuple[str, object]]] = {
     "seed": [("0.14.0", 42)],
 }
 
-# Keys that exist only in a range of releases: key → (first release, last release or None).
+# GRPOConfig / ModelConfig keys that exist only in a range of releases: key → (first release, last release or
+# None), read from grpo_config.py / model_config.py of every listed wheel (a first release is the first listed
+# one that has the key). Version inference uses every bound.
 KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "max_prompt_length": ("0.14.0", "0.27.0"),
     "vllm_device": ("0.14.0", "0.17.0"),
+    "vllm_dtype": ("0.15.2", "0.17.0"),
+    "vllm_max_model_len": ("0.15.2", "0.17.0"),
+    "vllm_enable_prefix_caching": ("0.16.0", "0.17.0"),
+    "vllm_guided_decoding_regex": ("0.16.0", "0.27.0"),
+    "ds3_gather_for_generation": ("0.15.2", None),
+    "reward_weights": ("0.15.2", None),
+    "sync_ref_model": ("0.15.2", None),
+    "ref_model_mixup_alpha": ("0.15.2", None),
+    "ref_model_sync_steps": ("0.15.2", None),
+    "log_completions": ("0.15.2", None),
     "num_iterations": ("0.16.0", None),
     "epsilon": ("0.16.0", None),
     "epsilon_high": ("0.16.0", None),
@@ -74,24 +165,61 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "top_k": ("0.16.0", None),
     "min_p": ("0.16.0", None),
     "repetition_penalty": ("0.16.0", None),
+    "cache_implementation": ("0.16.0", None),
     "vllm_server_host": ("0.16.0", None),
     "vllm_server_port": ("0.16.0", None),
+    "vllm_server_timeout": ("0.16.0", None),
     "loss_type": ("0.17.0", None),
     "mask_truncated_completions": ("0.17.0", None),
     "shuffle_dataset": ("0.17.0", None),
+    "disable_dropout": ("0.17.0", None),
+    "num_completions_to_print": ("0.17.0", None),
     "use_liger_loss": ("0.17.0", "0.27.0"),
     "generation_batch_size": ("0.18.0", None),
     "steps_per_generation": ("0.18.0", None),
     "vllm_mode": ("0.18.0", None),
     "vllm_tensor_parallel_size": ("0.18.0", None),
+    "vllm_server_base_url": ("0.18.0", None),
     "delta": ("0.18.0", None),
+    "generation_kwargs": ("0.19.1", None),
     "importance_sampling_level": ("0.20.0", None),
     "top_entropy_quantile": ("0.20.0", None),
+    "use_transformers_paged": ("0.20.0", None),
+    "vllm_model_impl": ("0.22.2", None),
     "vllm_importance_sampling_correction": ("0.23.0", None),
+    "vllm_importance_sampling_cap": ("0.23.0", None),
+    "vllm_enable_sleep_mode": ("0.23.0", None),
     "num_generations_eval": ("0.26.0", None),
     "use_bias_correction_kl": ("0.26.0", None),
+    "vllm_importance_sampling_mode": ("0.26.0", None),
+    "vllm_max_model_length": ("0.26.0", None),
+    "cast_lm_head_to_fp32": ("0.26.0", None),
+    "chat_template_kwargs": ("0.26.0", None),
+    "log_unique_prompts": ("0.26.0", None),
+    "sapo_temperature_neg": ("0.26.0", None),
+    "sapo_temperature_pos": ("0.26.0", None),
     "multi_objective_aggregation": ("0.27.0", None),
+    "off_policy_mask_threshold": ("0.27.0", None),
+    "vllm_group_port": ("0.27.0", None),
+    "vllm_structured_outputs_regex": ("0.27.0", None),
+    "max_tool_calling_iterations": ("0.27.0", None),
+    "log_completions_hub_repo": ("0.28.0", None),
+    "pad_to_multiple_of": ("1.0.0", None),
+    "vespo_k_neg": ("1.0.0", None),
+    "vespo_k_pos": ("1.0.0", None),
+    "vespo_lambda_neg": ("1.0.0", None),
+    "vespo_lambda_pos": ("1.0.0", None),
     "entropy_coef": ("1.10.0", None),
+    "entropy_coef_delta": ("1.10.0", None),
+    "entropy_coef_max": ("1.10.0", None),
+    "entropy_coef_min": ("1.10.0", None),
+    "entropy_target": ("1.10.0", None),
+    "use_adaptive_entropy": ("1.10.0", None),
+    "log_multimodal": ("1.10.0", None),
+    "vllm_importance_sampling_clip_max": ("1.10.0", None),
+    "vllm_importance_sampling_clip_min": ("1.10.0", None),
+    "use_transformers_continuous_batching": ("1.10.0", None),
+    "transformers_continuous_batching_config": ("1.10.0", None),
     # ModelConfig: torch_dtype until 0.27 (0.26 has both), dtype from 0.26 (read from the wheels).
     "torch_dtype": ("0.14.0", "0.27.0"),
     "dtype": ("0.26.0", None),

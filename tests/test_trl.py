@@ -1,0 +1,326 @@
+"""TRL / Open-R1 writer and reader: the transformers a target runs with, the whole run (data, reward, checkpoints,
+evaluation, logging, placement, multi-node launch), group sizes TRL accepts, version bounds. Every expected value is
+worked out by hand in the comments from TRL's and transformers' own code (docs/frameworks/trl.md)."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+import yaml
+
+import translator
+import translator.dialects
+from translator import ConfigError
+from translator.sources.files import Source
+
+from tests.conftest import FIXTURES, read_back
+
+TRL = FIXTURES / "trl"
+MULTINODE = TRL / "openr1_multinode_run_parts" / "launch.sh"
+COLOCATE = TRL / "colocate_trl116_zero3" / "launch.sh"  # warmup_ratio 0.02, max_steps unset
+SPG = TRL / "spg_max_steps_fsdp" / "launch.sh"  # warmup_ratio 0.03, --max_steps 250, 2 optimizer steps per step
+VERL_ENV = {"HOME": "/home/me"}
+
+
+def recipe(translation: translator.api.Translation) -> dict:
+    return yaml.safe_load(translation.files["recipe.yaml"])
+
+
+def codes(translation: translator.api.Translation) -> set[str]:
+    return {n.code for n in translation.notes}
+
+
+def rejected(translation: translator.api.Translation) -> list[str]:
+    return [n.message for n in translation.notes if n.code == "target.rejected"]
+
+
+# ---------------------------------------------------------------- the transformers a target runs with
+def test_default_target_is_the_newest_transformers_and_says_so() -> None:
+    translation = translator.translate(COLOCATE, to="trl@1.16.0", framework="trl@1.16.0+transformers5.10.4")
+    assert translation.version == "1.16.0"
+    assumed = [n.message for n in translation.notes if n.code == "version.transformers-assumed"]
+    assert any("transformers 5.23.0" in m for m in assumed)
+    written = recipe(translation)
+    # transformers 5.15 removed warmup_ratio; the run length is unknown (max_steps unset), so the ratio is written as
+    # warmup_steps 0.02, which transformers >= 5 reads as a ratio (get_warmup_steps: < 1 → ceil(total × value)).
+    assert "warmup_ratio" not in written and written["warmup_steps"] == 0.02
+    assert "# TRL 1.16.0 GRPO recipe" in translation.files["recipe.yaml"]
+    assert "for transformers 5.23.0" in translation.files["recipe.yaml"]
+    assert not rejected(translation)
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("trl@1.16.0+transformers4.56.2", {"warmup_ratio": 0.02}),  # 4.x: warmup_steps is an int, the ratio stays
+    ("trl@1.16.0+transformers5.10.4", {"warmup_steps": 0.02}),  # valid in 5.10.4 and 5.23.0 alike
+])
+def test_named_transformers_decides_the_warmup_spelling(target: str, expected: dict) -> None:
+    translation = translator.translate(COLOCATE, to=target, framework="trl@1.16.0+transformers5.10.4")
+    written = recipe(translation)
+    assert {k: written[k] for k in expected} == expected
+    assert ({"warmup_ratio", "warmup_steps"} - set(expected)).isdisjoint(written)
+    assert translation.version == target.split("@")[1]
+
+
+def test_warmup_of_a_known_run_is_whole_steps() -> None:
+    # max_steps 250 optimizer steps (the launch line) → written max_steps 250; warmup_ratio 0.03 → ceil(250 × 0.03) =
+    # ceil(7.5) = 8 optimizer steps, an integer every transformers release reads as steps.
+    written = recipe(translator.translate(SPG, to="trl@1.16.0"))
+    assert written["max_steps"] == 250 and written["warmup_steps"] == 8 and "warmup_ratio" not in written
+
+
+def test_a_key_the_transformers_lacks_is_dropped_with_a_note() -> None:
+    text = (TRL / "recipe_only_np8.yaml").read_text() + "\nlogging_dir: runs/x\n"
+    source = Source(text, "recipe.yaml")
+    newest = translator.translate(source, to="trl@1.16.0", framework="trl@0.27.0", num_processes=8)
+    assert "logging_dir" not in recipe(newest)
+    assert any(n.code == "keys.not-in-transformers" and n.source_keys == ["logging_dir"] for n in newest.notes)
+    pinned = translator.translate(source, to="trl@1.16.0+transformers5.10.4", framework="trl@0.27.0",
+                                  num_processes=8)
+    assert recipe(pinned)["logging_dir"] == "runs/x"  # 5.10.4 still has it (deprecated)
+
+
+@pytest.mark.parametrize("target", ["trl@1.16.0+transformers4.40.0", "trl@1.16.0+transformersX"])
+def test_a_transformers_the_release_cannot_use_is_bad_input(target: str) -> None:
+    with pytest.raises(ConfigError):
+        translator.translate(COLOCATE, to=target, framework="trl@1.16.0+transformers5.10.4")
+
+
+def test_check_judges_with_the_assumed_transformers() -> None:
+    assert not translator.check(COLOCATE, framework="trl@1.16.0+transformers5.10.4").errors
+    errors = translator.check(COLOCATE, framework="trl@1.16.0").errors
+    assert [(f.rule, f.keys) for f in errors] == [("trl.unknown-config-key", ["warmup_ratio"])]
+
+
+# ---------------------------------------------------------------- the LR floor
+def test_min_lr_ratio_is_written_where_the_scheduler_reads_it() -> None:
+    # cosine_with_min_lr needs lr_scheduler_kwargs (transformers: "One of min_lr or min_lr_rate should be set").
+    translation = translator.translate(MULTINODE, to="trl@1.16.0")
+    written = recipe(translation)
+    assert written["lr_scheduler_type"] == "cosine_with_min_lr"
+    assert written["lr_scheduler_kwargs"] == {"min_lr_rate": 0.1}
+    assert translation.spec.optimizer.min_lr_ratio == 0.1
+
+
+def test_cosine_with_min_lr_without_its_floor_is_an_error() -> None:
+    text = (TRL / "recipe_only_np8.yaml").read_text() + "\nlr_scheduler_type: cosine_with_min_lr\n"
+    text = text.replace("lr_scheduler_type: cosine\n", "") if text.count("lr_scheduler_type") > 1 else text
+    report = translator.check(Source(text, "recipe.yaml"), framework="trl@0.27.0+transformers4.56.2",
+                              num_processes=8)
+    assert "trl.cosine-min-lr-unset" in {f.rule for f in report.errors}
+
+
+# ---------------------------------------------------------------- one sample per prompt
+def test_ppo_with_a_critic_gets_two_generations_and_keeps_its_samples() -> None:
+    source = translator.load(FIXTURES / "verl" / "ppo_gae_ulysses_sp2.sh", env=VERL_ENV)
+    translation = translator.translate(source, to="trl@1.16.0")
+    written = recipe(translation)
+    assert written["num_generations"] == 2
+    # the same completions per step, half the prompts (an even number of samples pairs up)
+    assert translation.plan["samples_per_step"] == source.plan["samples_per_step"]
+    assert translation.plan["prompts_per_step"] * 2 == source.plan["prompts_per_step"]
+    assert "algorithm.group-size-changed" in codes(translation) and not rejected(translation)
+
+
+def test_an_odd_number_of_single_samples_doubles_the_batches() -> None:
+    # 3 prompts × 1 sample per step on one process cannot pair up: keep the 3 prompts, 2 samples each → 6 per step
+    # and per optimizer step; pdtbs 1, gradient_accumulation_steps 6, steps_per_generation 6 → generation_batch_size
+    # 1 × 1 × 6 = 6, divisible by num_generations 2.
+    explanation = translator.load(FIXTURES / "verl" / "ppo_gae_ulysses_sp2.sh", env=VERL_ENV)
+    plan = explanation.spec.plan
+    for name, value in dict(prompts_per_step=3, samples_per_step=3, samples_per_optimizer_step=3,
+                            data_parallel_size=1, micro_batch_per_device=1, grad_accum_steps=3,
+                            optimizer_steps_per_step=1).items():
+        setattr(plan, name, value)
+    explanation.spec.topology = dataclasses.replace(explanation.spec.topology, training_gpus=1, nodes=1,
+                                                    gpus_per_node=1, sequence_parallel_size=1)
+    translation = translator.translate(explanation, to="trl@1.16.0")
+    written = recipe(translation)
+    assert (written["num_generations"], written["per_device_train_batch_size"], written["steps_per_generation"],
+            written["gradient_accumulation_steps"]) == (2, 1, 6, 6)
+    assert translation.plan["prompts_per_step"] == 3 and translation.plan["samples_per_step"] == 6
+    assert not rejected(translation)
+
+
+# ---------------------------------------------------------------- version bounds
+def test_a_key_of_old_releases_bounds_the_version() -> None:
+    # vllm_device exists in 0.14–0.17 only: an Open-R1 recipe with it is not 0.18 (Open-R1's pin). The newest release
+    # with every key is 0.17.0, whose check on (7 x 1 x 1) completions rejects num_generations 8.
+    text = ("model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\nreward_funcs: [accuracy]\nuse_vllm: true\n"
+            "vllm_device: auto\nper_device_train_batch_size: 1\nnum_generations: 8\n")
+    explanation = translator.load(Source(text, "recipe.yaml"), num_processes=7)
+    assert explanation.version == "0.17.0"
+    report = translator.check(Source(text, "recipe.yaml"), num_processes=7)
+    assert report.version == "0.17.0"
+    assert any("(7 x 1 x 1)" in f.message and "(8)" in f.message for f in report.errors)
+
+
+def test_keys_of_releases_that_never_coexisted_are_noted() -> None:
+    text = "vllm_device: auto\nsteps_per_generation: 4\nnum_generations: 8\nper_device_train_batch_size: 8\n"
+    explanation = translator.load(Source(text, "recipe.yaml"), num_processes=8)
+    assert "version.conflicting-keys" in {n.code for n in explanation.notes}
+
+
+def test_a_removed_experimental_trainer_is_named() -> None:
+    text = "accelerate launch --num_processes 8 trl/experimental/gfpo/gfpo.py --config recipe.yaml\n"
+    with pytest.raises(ConfigError, match="gfpo.*1.10.0"):
+        translator.load(Source(text, "launch.sh"), framework="trl")
+
+
+# ---------------------------------------------------------------- the whole run
+def test_the_whole_run_survives_trl_to_trl() -> None:
+    source = translator.load(MULTINODE)
+    translation = translator.translate(source, to="trl@1.16.0")
+    back = translator.load(read_back(translation), framework="trl@1.16.0")
+    for section in ("data", "reward", "checkpointing", "evaluation", "logging", "launch"):
+        assert getattr(back.spec, section) == getattr(source.spec, section), section
+    t = back.spec.topology
+    assert (t.nodes, t.training_gpus, t.rollout_gpus, t.rollout_engines, t.rollout_tensor_parallel_size,
+            t.rollout_gpu_memory_fraction) == (3, 16, 8, 4, 2, 0.85)
+    assert back.spec.optimizer.min_lr_ratio == 0.1 and back.spec.algorithm.clip_ratio_dual == 3.0
+    written = recipe(translation)
+    # cadences stay in optimizer steps: 2 optimizer steps per rollout step both sides
+    assert (written["save_steps"], written["eval_steps"], written["max_steps"]) == (50, 20, 300)
+    launch = translation.files["launch.sh"]
+    assert "--num_machines 2" in launch and '--machine_rank "$MACHINE_RANK"' in launch
+    assert '--vllm_server_host "${VLLM_SERVER_HOST:-10.0.0.3}"' in launch
+    assert 'if [ "${NODE_ROLE:-train}" = vllm ]' in launch and "--data_parallel_size 4" in launch
+    assert not {"topology.gpus-changed", "topology.nodes-changed"} & codes(translation)
+
+
+def test_a_48_gpu_source_gets_a_launch_per_node_and_a_vllm_node() -> None:
+    # 6 nodes × 8 GPUs: 40 training processes on 5 nodes, vLLM (8 GPUs) on the sixth, reached by address.
+    explanation = translator.load(MULTINODE)
+    spec = explanation.spec
+    spec.topology = dataclasses.replace(spec.topology, nodes=6, gpus_per_node=8, training_gpus=40, rollout_gpus=8)
+    spec.launch = dataclasses.replace(spec.launch, main_process_host=None, rollout_server_host=None)
+    plan = spec.plan
+    plan.data_parallel_size, plan.grad_accum_steps = 40, 4
+    plan.samples_per_step = plan.samples_per_optimizer_step = 8 * 40 * 4  # 1280 = 80 prompts × 16
+    plan.prompts_per_step = 80
+    translation = translator.translate(explanation, to="trl@1.16.0")
+    accelerate = yaml.safe_load(translation.files["accelerate.yaml"])
+    assert (accelerate["num_machines"], accelerate["num_processes"]) == (5, 40)
+    launch = translation.files["launch.sh"]
+    assert ': "${MAIN_PROCESS_IP:?' in launch and ': "${VLLM_SERVER_HOST:?' in launch
+    assert '--main_process_ip "$MAIN_PROCESS_IP"' in launch and '--vllm_server_host "$VLLM_SERVER_HOST"' in launch
+    assert "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 trl vllm-serve" in launch
+    assert recipe(translation)["vllm_mode"] == "server"
+    assert not {"topology.gpus-changed", "topology.nodes-changed"} & codes(translation)
+    back = translator.load(read_back(translation), framework="trl@1.16.0")
+    assert back.spec.launch.main_process_host == "${MAIN_PROCESS_IP}"
+    assert back.spec.launch.rollout_server_host == "${VLLM_SERVER_HOST}"
+    assert (back.spec.topology.nodes, back.spec.topology.rollout_gpus) == (6, 8)
+
+
+def test_a_reward_file_uses_trls_own_script() -> None:
+    explanation = translator.load(MULTINODE)
+    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=None, weights=None,
+                                                  function_path="rewards/my_reward.py", function_name="score")
+    translation = translator.translate(explanation, to="trl@1.16.0")
+    written = recipe(translation)
+    assert written["reward_funcs"] == ["my_reward.score"]
+    assert not {"dataset_prompt_column", "wandb_project", "system_prompt"} & set(written)  # Open-R1 keys only
+    assert "-m trl.scripts.grpo" in translation.files["launch.sh"]
+    assert "export WANDB_PROJECT=open-r1-math" in translation.files["launch.sh"]
+    signature = [n.message for n in translation.notes if n.code == "reward.signature"]
+    assert signature and "score(completions, **kwargs) -> list[float]" in signature[0]
+    back = translator.load(read_back(translation), framework="trl@1.16.0")
+    assert (back.spec.reward.function_path, back.spec.reward.function_name) == ("my_reward.py", "score")
+    old = translator.translate(explanation, to="trl@0.17.0")  # no dotted reward paths before 0.18
+    assert "reward.not-expressible" in codes(old)
+
+
+def test_other_frameworks_builtin_scorers_map_to_open_r1() -> None:
+    explanation = translator.load(MULTINODE)
+    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["math", "format"],
+                                                  weights=[1.0, 1.0])
+    translation = translator.translate(explanation, to="trl@1.16.0")
+    assert recipe(translation)["reward_funcs"] == ["accuracy", "format"]
+    assert "reward_weights" not in recipe(translation)  # all 1.0: TRL's default
+    assert "reward.builtin-mapped" in codes(translation)
+
+
+def test_local_parquet_files_become_a_dataset_directory_with_splits() -> None:
+    # load_dataset("data/gsm8k") names splits after the files: train.parquet → train, test.parquet → test.
+    explanation = translator.load(MULTINODE)
+    explanation.spec.data = dataclasses.replace(explanation.spec.data, train_sources=["data/gsm8k/train.parquet"],
+                                                eval_sources=["data/gsm8k/test.parquet"], train_subset=None,
+                                                eval_split=None, train_split=None)
+    written = recipe(translator.translate(explanation, to="trl@1.16.0"))
+    assert (written["dataset_name"], written["dataset_test_split"]) == ("data/gsm8k", "test")
+    assert "dataset_train_split" not in written  # "train", the default
+
+
+def test_cadences_in_rollout_steps_become_optimizer_steps() -> None:
+    # 2 optimizer steps per rollout step: a checkpoint every 7 rollout steps = save_steps 14, eval every 3 = 6.
+    explanation = translator.load(MULTINODE)
+    explanation.spec.checkpointing = dataclasses.replace(explanation.spec.checkpointing, every_steps=7)
+    explanation.spec.evaluation = dataclasses.replace(explanation.spec.evaluation, every_steps=3,
+                                                      before_training=True)
+    written = recipe(translator.translate(explanation, to="trl@1.16.0"))
+    assert (written["save_strategy"], written["save_steps"]) == ("steps", 14)
+    assert (written["eval_strategy"], written["eval_steps"], written["eval_on_start"]) == ("steps", 6, True)
+    never = dataclasses.replace(explanation.spec.checkpointing, every_steps=0)
+    explanation.spec.checkpointing = never
+    assert recipe(translator.translate(explanation, to="trl@1.16.0"))["save_strategy"] == "no"
+
+
+def test_vllm_keeps_its_own_gpu_from_an_old_server_recipe() -> None:
+    # A trl 0.16 server-mode run (vLLM on a GPU of its own) into 1.16: still server mode, not colocated.
+    translation = translator.translate(TRL / "trl016_mu2_server" / "launch.sh", to="trl@1.16.0")
+    assert recipe(translation)["vllm_mode"] == "server"
+    assert "vllm_gpu_memory_utilization" not in recipe(translation)
+
+
+def test_frameworks_list_the_changes_of_the_newest_releases() -> None:
+    listing = {d["name"]: d for d in translator.dialects.listing()}["trl"]
+    changes = {v["version"]: v["changes"] for v in listing["versions"]}
+    assert "max_completion_length 256 → 512" in changes["1.10.0"]
+    assert "pad_to_multiple_of" in changes["1.16.0"]
+
+
+def test_docs_page_lists_the_supported_versions() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "frameworks" / "trl.md").read_text()
+    line = next(line for line in page.splitlines() if line.startswith("Supported versions:"))
+    listed = [v.strip() for v in line.removeprefix("Supported versions:").strip().rstrip(".").split(",")]
+    assert tuple(listed) == translator.dialects.get("trl").versions
+
+
+def test_native_keys_are_judged_with_the_named_transformers() -> None:
+    # colocate_trl116_zero3 sets warmup_ratio: a field of transformers 5.10.4, not of 5.23.0 (the default).
+    def unknown(framework: str) -> list[str]:
+        explanation = translator.explain(COLOCATE, framework=framework)
+        return [k for n in explanation.notes if n.code == "keys.unknown" for k in n.source_keys]
+
+    assert unknown("trl@1.16.0+transformers5.10.4") == []
+    assert unknown("trl@1.16.0") == ["warmup_ratio"]
+
+
+def test_reward_names_follow_the_script_that_reads_them() -> None:
+    # Open-R1's registry says accuracy/format, TRL's own script accuracy_reward/think_format_reward.
+    explanation = translator.load(MULTINODE)
+    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["accuracy_reward",
+                                                  "think_format_reward"], weights=None)
+    assert recipe(translator.translate(explanation, to="trl@1.16.0"))["reward_funcs"] == ["accuracy", "format"]
+    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["accuracy", "format"],
+                                                  model="org/reward-model")
+    written = recipe(translator.translate(explanation, to="trl@1.16.0"))  # a reward model: TRL's own script
+    assert written["reward_funcs"] == ["accuracy_reward", "think_format_reward"]
+    assert written["reward_model_name_or_path"] == "org/reward-model"
+
+
+def test_a_node_without_room_for_both_puts_vllm_on_a_node_of_its_own() -> None:
+    # 8 training processes and an 8-GPU server cannot share one 8-GPU node: the server gets a second node.
+    explanation = translator.load(MULTINODE)
+    spec = explanation.spec
+    spec.topology = dataclasses.replace(spec.topology, nodes=2, gpus_per_node=8, training_gpus=8, rollout_gpus=8)
+    spec.launch = dataclasses.replace(spec.launch, main_process_host=None, rollout_server_host=None)
+    plan = spec.plan
+    plan.data_parallel_size, plan.samples_per_step, plan.samples_per_optimizer_step, plan.prompts_per_step = \
+        8, 256, 256, 16  # pdtbs 8 × 8 processes × GAS 4 = 256 completions = 16 prompts × 16
+    translation = translator.translate(explanation, to="trl@1.16.0")
+    launch = translation.files["launch.sh"]
+    assert "CUDA_VISIBLE_DEVICES=8" not in launch and "--num_machines" not in launch
+    assert 'if [ "${NODE_ROLE:-train}" = vllm ]' in launch and '--vllm_server_host "$VLLM_SERVER_HOST"' in launch
+    assert not {"topology.gpus-changed", "topology.nodes-changed"} & codes(translation)
