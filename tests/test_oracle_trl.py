@@ -72,15 +72,21 @@ def use_world_size(monkeypatch: pytest.MonkeyPatch, world: int) -> None:
 
 
 def load_with_trl(recipe: Path, flags: list[str], world: int, monkeypatch: pytest.MonkeyPatch,
-                  out: Path) -> tuple[Any, list[str], list[str]]:
+                  out: Path, script: str = "grpo.py") -> tuple[Any, list[str], list[str]]:
     """TrlParser on the recipe with the launch-line flags: the GRPOConfig, then the config keys and command-line
-    words that none of TRL's classes took (``return_remaining_strings``: the checks still run)."""
+    words that none of TRL's classes took (``return_remaining_strings``: the checks still run). TRL's own
+    ``trl.scripts.grpo`` parses with its script's classes; Open-R1's ``grpo.py`` with TRL's plus its own."""
     use_world_size(monkeypatch, world)
-    parser = TrlParser((ScriptArguments, GRPOConfig, ModelConfig))
+    if script == "trl.scripts.grpo":
+        from trl.scripts.grpo import make_parser
+
+        parser = make_parser()
+    else:
+        parser = TrlParser((ScriptArguments, GRPOConfig, ModelConfig))
     args = ["--config", str(recipe), *flags, "--output_dir", str(out), "--use_cpu", "true"]
-    *_, config, _model, left_in_config, left_on_line = parser.parse_args_and_config(
+    *parsed, left_in_config, left_on_line = parser.parse_args_and_config(
         args=args, return_remaining_strings=True, separate_remaining_strings=True)
-    assert isinstance(config, GRPOConfig)
+    config = next(p for p in parsed if isinstance(p, GRPOConfig))
     return config, left_in_config, left_on_line
 
 
@@ -98,16 +104,17 @@ def emitted(case: Case, target: str) -> Any:
         raise
 
 
-def launch_line(launch: str) -> tuple[int, str, list[str]]:
-    """``accelerate launch ... --num_processes W script.py --config recipe.yaml FLAGS``: W, the recipe, FLAGS."""
+def launch_line(launch: str) -> tuple[int, str, str, list[str]]:
+    """``accelerate launch ... --num_processes W SCRIPT --config recipe.yaml FLAGS`` (SCRIPT a ``.py`` file or
+    ``-m module``): W, the script, the recipe, FLAGS."""
     for command in parse_shell(launch).commands:
         argv = unwrap_command(command.argv)
         if argv[:2] == ["accelerate", "launch"]:
-            script = next(i for i, word in enumerate(argv) if word.endswith(".py"))
+            script = next(i for i, word in enumerate(argv) if word.endswith(".py") or argv[i - 1] == "-m")
             world = int(argv[argv.index("--num_processes") + 1])
             after = argv[script + 1:]
             recipe = after[after.index("--config") + 1]
-            return world, recipe, after[:after.index("--config")] + after[after.index("--config") + 2:]
+            return world, argv[script], recipe, after[:after.index("--config")] + after[after.index("--config") + 2:]
     raise AssertionError(f"no accelerate launch line in:\n{launch}")
 
 
@@ -118,12 +125,13 @@ def test_emitted_recipe_is_accepted_and_gives_our_plan(case: Case, version: str,
     translation = emitted(case, f"trl@{version}")
     for name, text in translation.files.items():
         (tmp_path / name).write_text(text)
-    world, recipe, flags = launch_line(translation.files["launch.sh"])
+    world, script, recipe, flags = launch_line(translation.files["launch.sh"])
     assert yaml.safe_load(translation.files["accelerate.yaml"])["num_processes"] == world
     config, left_in_config, left_on_line = load_with_trl(tmp_path / recipe, flags, world, monkeypatch,
-                                                          tmp_path / "out")
-    # Every recipe key is taken by TRL's classes or is an Open-R1 script key; no launch-line word is left over.
-    assert keys_of(left_in_config) <= OPEN_R1_KEYS, left_in_config
+                                                          tmp_path / "out", script)
+    # Every recipe key is taken by TRL's classes or is an Open-R1 script key (TRL's own script: every key is
+    # its classes'); no launch-line word is left over.
+    assert keys_of(left_in_config) <= (set() if script == "trl.scripts.grpo" else OPEN_R1_KEYS), left_in_config
     assert not left_on_line
     grpo_fields = {f.name for f in dataclasses.fields(GRPOConfig)}
     written = yaml.safe_load(translation.files["recipe.yaml"])

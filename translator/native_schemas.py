@@ -206,6 +206,7 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
     values: dict[str, Any] = dict(native.values)
     origins = dict(native.origins)
     exempt: set[str] = set()
+    extra_notes: list[Note] = []
     if framework == "openrlhf":
         from translator.dialects.openrlhf import spelled
 
@@ -216,9 +217,13 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
             values[name] = value
             origins[name] = native.origins.get(key, "")
     elif framework == "trl" and getattr(native, "transformers", None):
-        # TrainingArguments keys are the transformers release's the run uses (the trl schema holds the default one's)
-        exempt = {k for k in values
-                  if lacks("trl", spec.version, k) and not lacks("transformers", native.transformers, k)}
+        # TrainingArguments fields are judged by the transformers release the run uses (the trl schema holds the
+        # fields of the one it was generated with): their names and their types.
+        training_arguments = schemas_for("transformers", native.transformers)[:1]
+        exempt = {k for k in values if any(s.knows(k) for s in training_arguments)}
+        if exempt:
+            extra_notes = validate("transformers", native.transformers, {k: values[k] for k in exempt},
+                                   origins=origins, source_name=native.source_name)
     elif framework == "verl":
         exempt = {m.group(1) for m in re.finditer(r"(?<![\w+])\+\+?([A-Za-z_][\w.@/-]*)=", source_text)}
         exempt |= {e.key.lstrip("+") for e in spec.extras if e.key.startswith("+")}
@@ -226,8 +231,8 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
             exempt |= {k for k in values if k in VERL_DAPO_KEYS or k.startswith(VERL_DAPO_PREFIXES)}
     noted = [(n.code, key) for n in reading.notes if n.severity != "info" for key in n.source_keys]
     added = [k for k in values if framework == "verl" and not origins.get(k, ":").rpartition(":")[2].isdigit()]
-    return validate(framework, spec.version, values, exempt=exempt, noted=noted, origins=origins,
-                    source_name=native.source_name, added=added)
+    return extra_notes + validate(framework, spec.version, values, exempt=exempt, noted=noted, origins=origins,
+                                  source_name=native.source_name, added=added)
 
 
 def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes: NoteList,

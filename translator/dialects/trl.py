@@ -83,6 +83,7 @@ class NativeTrl:
         self.addresses: dict[str, str | None] = {}  # accelerate --main_process_ip / --machine_rank / ... as written
         self.node_variables: list[str] = []  # per-node variables the launch line leaves to the user
         self.open_r1_script = False  # launched as Open-R1's src/open_r1/grpo.py
+        self.trl_script = False  # launched as TRL's own trl.scripts.grpo (whose transformers is TRL's, not Open-R1's)
 
 
 class TrlDialect(Dialect):
@@ -112,8 +113,9 @@ class TrlDialect(Dialect):
         values = Values(native.values, native.origins, defaults_for(version), source.name)
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(version, transformers,
-                                                    open_r1=native.open_r1_script
-                                                    or bool(set(native.values) & OPEN_R1_KEYS))
+                                                    open_r1=native.open_r1_script or (
+                                                        not native.trl_script
+                                                        and bool(set(native.values) & OPEN_R1_KEYS)))
         if transformers is None and source.suffix != ".toml":
             notes.info("version.transformers-assumed", f"TrlParser's TrainingArguments are transformers "
                        f"{values.transformers}'s ({why}); pass --from trl@{version}+transformersX.Y.Z for another")
@@ -180,6 +182,7 @@ class TrlDialect(Dialect):
         launcher_options = _options(argv[:script_index])
         script_args = argv[script_index + 1:]
         native.open_r1_script = "open_r1" in argv[script_index]
+        native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
         if accelerate_file:
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
