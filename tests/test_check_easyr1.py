@@ -1,7 +1,7 @@
 """`rlconf check` for EasyR1: each rule against a hand-derived violation, its suggestions re-checked.
 
-Expectations come from ../shared/reference/easyr1.md (§3 constraint checks, §2 worker normalisation) and the
-EasyR1 sources it cites, band by band; never from rlconf's output.
+Expectations come from EasyR1's sources at each band's commit (docs/frameworks/easyr1.md "Checks" names the
+file of each message), band by band; never from rlconf's output.
 """
 from __future__ import annotations
 
@@ -59,8 +59,18 @@ def render(settings: dict[str, Any]) -> str:
     return "python3 -m verl.trainer.main " + " ".join(f"{k}={dotlist(v)}" for k, v in settings.items())
 
 
+def run_parts(version: str) -> dict[str, Any]:
+    """What every run needs besides the batch: both data sets (always loaded) and, from 0.3.0, a reward file
+    (workers/reward/function.py raises without one); before, the built-in scorer name."""
+    reward = ({"worker.reward.compute_score": "math"} if version in (FEB, MARCH) else
+              {"worker.reward.score_function": "./examples/score_function/math.py:compute_score"}
+              if version == "0.3.0" else
+              {"worker.reward.reward_function": "./examples/reward_function/math.py:compute_score"})
+    return {"data.train_files": "hiyouga/math12k@train", "data.val_files": "hiyouga/math12k@test", **reward}
+
+
 def run(settings: dict[str, Any], version: str) -> CheckReport:
-    return check(Source(render(settings), "launch.sh"), framework=f"easyr1@{version}")
+    return check(Source(render({**run_parts(version), **settings}), "launch.sh"), framework=f"easyr1@{version}")
 
 
 @dataclass
@@ -203,10 +213,10 @@ def cli(*args: str) -> tuple[int, str]:
 
 def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     clean, broken, warned = (tmp_path / f"{name}.sh" for name in ("clean", "broken", "warned"))
-    clean.write_text(render(BASE) + "\n")
-    broken.write_text(render({**BASE, "trainer.n_gpus_per_node": 6, "data.rollout_batch_size": 512,
+    clean.write_text(render({**run_parts("0.3.2"), **BASE}) + "\n")
+    broken.write_text(render({**run_parts("0.3.2"), **BASE, "trainer.n_gpus_per_node": 6, "data.rollout_batch_size": 512,
                               f"{ACTOR}.global_batch_size": 128, f"{ROLLOUT}.n": 3}) + "\n")
-    warned.write_text(render({**BASE, **FLOORED}) + "\n")
+    warned.write_text(render({**run_parts("0.3.1"), **BASE, **FLOORED}) + "\n")
     assert cli(str(clean), "--from", "easyr1@0.3.2")[0] == 0
     code, out = cli(str(broken), "--from", "easyr1@0.3.2", "--format", "json")
     assert code == 1
