@@ -202,6 +202,10 @@ def test_fixtures_check_without_exception(fixture: Case) -> None:
         # max_prompt_length 2048 + max_response_length 8192 = 10240 tokens > the default max_num_batched_tokens
         # 8192 (the upstream dapo script sets 22528): vLLMRollout raises at start-up.
         assert [f.rule for f in report.errors] == ["easyr1.max-num-batched-tokens"]
+    elif fixture.name == "v032_no_reward_function":
+        # reward_function keeps its default None: workers/reward/function.py@v0.3.2 raises at start-up.
+        assert [(f.rule, f.message) for f in report.errors] == [
+            ("easyr1.reward-missing", "Reward function is not provided.")]
     else:
         assert not report.errors, report.to_dict()
 
@@ -228,3 +232,30 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     assert item["rule"] == "easyr1.equal-chunk" and item["values"]["trainer.n_gpus_per_node"] == 6
     assert cli(str(warned), "--from", "easyr1@0.3.1")[0] == 0
     assert cli(str(warned), "--from", "easyr1@0.3.1", "--strict")[0] == 1
+
+
+@pytest.mark.parametrize(("version", "key", "message"), [
+    ("0.3.0", "worker.reward.score_function", "Score function is not provided."),
+    ("0.3.1", "worker.reward.reward_function", "Reward function is not provided."),
+    ("0.3.3.dev0", "worker.reward.reward_function", "Reward function is not provided."),
+])
+def test_missing_reward_file_is_an_error_from_0_3_0(version: str, key: str, message: str) -> None:
+    # workers/reward/function.py at v0.3.0 / v0.3.1 / HEAD: the manager raises when the file key is None (its
+    # default). Before 0.3.0 compute_score defaults to the built-in 'math' scorer: nothing to check.
+    settings = {k: v for k, v in run_parts(version).items() if not k.startswith("worker.reward")}
+    report = check(Source(render({**settings, **BASE}), "launch.sh"), framework=f"easyr1@{version}")
+    found = findings_of(report, "easyr1.reward-missing")
+    assert [(f.message, f.keys, f.severity) for f in found] == [(message, [key], "error")]
+    assert found[0].suggestions and key in found[0].suggestions[0].changes
+    march = {k: v for k, v in run_parts(MARCH).items() if not k.startswith("worker.reward")}
+    assert not run({**march, **BASE}, MARCH).errors
+
+
+def test_data_files_and_resume_path_rules() -> None:
+    # trainer/data_loader.py builds both data sets at start-up; ray_trainer._load_checkpoint wants global_step_N.
+    report = run({**BASE, "data.val_files": "", "trainer.load_checkpoint_path": "/ckpt/run/step_40"}, "0.3.2")
+    assert [f.keys for f in findings_of(report, "easyr1.data-missing")] == [["data.val_files"]]
+    resume = findings_of(report, "easyr1.resume-path")
+    assert [f.message for f in resume] == ["`load_checkpoint_path` should end with `global_step_*`."]
+    fine = run({**BASE, "trainer.load_checkpoint_path": "/ckpt/run/global_step_40/"}, "0.3.2")
+    assert not findings_of(fine, "easyr1.resume-path")

@@ -1066,9 +1066,10 @@ class _Writer:
                                f"'{subset}' of {sources[0]} cannot be chosen (load_dataset picks the default)",
                                source_keys=[f"data.{role}_subset"], target_keys=[key])
         source = sources[0]
-        if split and (split != "train" or "@" in source):
-            return f"{source}@{split}"
-        return source
+        if "@" in source:
+            self.notes.warning("data.not-expressible", f"EasyR1 reads '@' as the split separator; the source path "
+                               f"{source} contains one", source_keys=[f"data.{role}_sources"], target_keys=[key])
+        return f"{source}@{split}" if split else source
 
     def checkpointing(self) -> None:
         c, notes, version = self.spec.checkpointing, self.notes, self.version
