@@ -577,3 +577,33 @@ def test_checkpoint_and_validation_keys_bound_the_version() -> None:
 
 
 MARCH_BAND = "0.2.0.dev20250316"
+
+
+# ------------------------------------------------------------------ never write what EasyR1 rejects (issue 10)
+def case_named(framework: str, name: str) -> Case:
+    return next(c for c in CASES if c.framework == framework and c.name == name)
+
+
+def rejected(translation: Translation) -> list[str]:
+    return [n.message for n in translation.notes if n.code == "target.rejected"
+            and "reward-missing" not in n.message and "data-missing" not in n.message]
+
+
+def test_an_indivisible_update_batch_becomes_the_nearest_divisor() -> None:
+    # OpenRLHF: 96 prompts × 4 per step, 100 samples per update → 25 prompts; EasyR1 needs 96 % gbs == 0
+    # (ray_trainer.py) and the nearest divisor of 96 to 25 is 24 (96 samples per update, 4 updates per step).
+    case = case_named("openrlhf", "train_batch_indivisible_v0112")
+    translation = translator.translate(case.path, to="easyr1", **case.load_kwargs())
+    actor = yaml.safe_load(translation.files["config.yaml"])["worker"]["actor"]
+    assert actor["global_batch_size"] == 24 and translation.plan["samples_per_optimizer_step"] == 96
+    assert "target.adjusted" in codes(translation) and not rejected(translation)
+
+
+def test_long_sequences_raise_max_num_batched_tokens() -> None:
+    # vLLM rollout (from 2025-03): max_num_batched_tokens (default 8192) must hold prompt + response.
+    case = case_named("verl", "v09_fetch_granularity_sp2")
+    translation = translator.translate(case.path, to="easyr1", **case.load_kwargs())
+    config = yaml.safe_load(translation.files["config.yaml"])
+    width = config["data"]["max_prompt_length"] + config["data"]["max_response_length"]
+    assert width > 8192 and config["worker"]["rollout"]["max_num_batched_tokens"] == width
+    assert not rejected(translation) and translation.plan == translation.source.plan

@@ -46,7 +46,7 @@ PROMPT, RESPONSE, ESTIMATOR = "data.max_prompt_length", "data.max_response_lengt
 MAX_TRY = "trainer.max_try_make_batch"
 
 # Dataclass defaults the dialect table does not carry (rollout/config.py: max_num_batched_tokens 8192).
-_EXTRA_DEFAULTS: dict[str, Any] = {MNBT: 8192, "algorithm.online_filtering": False, MINI_RBS: None}
+EXTRA_DEFAULTS: dict[str, Any] = {MNBT: 8192, "algorithm.online_filtering": False, MINI_RBS: None}
 
 
 class View(SettingsAccess):
@@ -58,7 +58,7 @@ class View(SettingsAccess):
 
     @classmethod
     def of(cls, native: Values, version: str) -> View:
-        return cls({**_EXTRA_DEFAULTS, **native.defaults, **native.values}, version)
+        return cls({**EXTRA_DEFAULTS, **native.defaults, **native.values}, version)
 
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.version)

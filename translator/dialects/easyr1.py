@@ -950,7 +950,41 @@ class _Writer:
         self.critic()
         self.rest()
         self.extras()
+        self.settle()
         return self.out
+
+    # Rules only the user can satisfy (a data set, a reward file, a checkpoint): error notes, not adjustments.
+    _USER_ONLY = frozenset({"easyr1.reward-missing", "easyr1.data-missing", "easyr1.resume-path"})
+
+    def settle(self) -> None:
+        """Run EasyR1's own rules on the written config and apply the nearest change each suggests (validated
+        against every rule) until none fails; a rule no change can satisfy is a ConfigError."""
+        from translator.checks.easyr1 import CANDIDATES, EXTRA_DEFAULTS, View, detect, suggest
+
+        def rules(view: View) -> list[Any]:
+            return [f for f in detect(view) if f.rule not in self._USER_ONLY]
+
+        defaults = {**EXTRA_DEFAULTS, **defaults_for(self.version)}
+        for attempt in range(7):
+            view = View({**defaults, **self.out}, self.version)
+            errors = [f for f in rules(view) if f.severity == "error"]
+            if not errors:
+                return
+            item = errors[0]
+            found = suggest(view, item, CANDIDATES[item.rule](view, item), rules, View.metrics)
+            if not found or attempt == 6:
+                break
+            self.out.update(found[0].changes)
+            changed = ", ".join(f"{k}={fmt(v)}" for k, v in found[0].changes.items())
+            self.notes.warning("target.adjusted", f"EasyR1 {self.version} would refuse the direct translation "
+                               f"(\"{item.message}\"); written instead: {changed} ({found[0].text})",
+                               target_keys=list(found[0].changes))
+        alternatives = "; ".join(", ".join(f"{k}={fmt(v)}" for k, v in option.items())
+                                 for approach in CANDIDATES[item.rule](view, item) for option in approach[:2])
+        raise ConfigError(f"no EasyR1 {self.version} config keeps this run: \"{item.message}\"",
+                          key=", ".join(item.keys),
+                          hint=f"change the source, e.g. {alternatives}" if alternatives else
+                          "change the source's batch sizes or GPU count")
 
     def sp_key(self, role: str) -> str:
         return f"{role}.ulysses_size" if at_least(self.version, "0.3.1") else f"{role}.ulysses_sequence_parallel_size"
