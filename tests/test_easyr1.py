@@ -1,7 +1,8 @@
 """EasyR1: its batch semantics by schema band, its notes, bad input, and round trips through verl and TRL.
 
-Every expected number is worked out by hand from ../shared/reference/easyr1.md (section named in each
-comment), never copied from rlconf's output.
+Every expected number is worked out by hand from EasyR1's source at the band's commit (docs/frameworks/easyr1.md
+names the file for each rule; a § in a comment is a numbered section of that page), never copied from
+rlconf's output.
 """
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ def launch(*overrides: str, base: str | None = None) -> str:
     return " \\\n    ".join(words) + "\n"
 
 
-# ------------------------------------------------------------------ the shared corpus
-@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus/easyr1 is not here (as on a user's machine)")
+# ------------------------------------------------------------------ the corpus of real configs
+@pytest.mark.skipif(not CORPUS_FILES, reason="the corpus of real EasyR1 configs is not here (as on a user's machine)")
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
 def test_corpus_yamls_explain_without_error(path: Path) -> None:
     explanation = translator.explain(path)
@@ -49,7 +50,7 @@ def test_corpus_yamls_explain_without_error(path: Path) -> None:
     assert not [n for n in explanation.notes if n.code in ("keys.unknown", "keys.unknown-in-version")]
 
 
-@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus/easyr1 is not here")
+@pytest.mark.skipif(not CORPUS_FILES, reason="the corpus of real EasyR1 configs is not here")
 def test_corpus_plans_match_the_reference() -> None:
     # §7 H1 (initial commit): 512 × 5 = 2560; gbs 128 × 5 = 640 → 80 per GPU on 8; static micro 2 → GA 40; 4 updates.
     initial = translator.explain(CORPUS / "easyr1" / "hiyouga__EasyR1__examples__grpo_example@b3d72a78f9d6.yaml")
