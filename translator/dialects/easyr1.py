@@ -1187,9 +1187,11 @@ class _Writer:
                           source_keys=["topology.training_gpus"],
                           target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
         if t.rollout_gpus:
-            notes.info("topology.rollout-colocated", f"the source keeps {t.rollout_gpus} GPU(s) for a separate "
-                       "rollout server; EasyR1 colocates vLLM with training on the same GPUs",
-                       target_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+            total = (t.training_gpus or gpus) + t.rollout_gpus
+            notes.warning("topology.rollout-colocated", f"the source uses {total} GPUs ({t.rollout_gpus} of them for "
+                          f"a separate rollout server); EasyR1 colocates vLLM with training, so the written config "
+                          f"uses {gpus} GPUs for both", source_keys=["topology.rollout_gpus"],
+                          target_keys=["trainer.n_gpus_per_node", f"{ROLLOUT}.tensor_parallel_size"])
         nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
         self.put("trainer.n_gpus_per_node", gpus // nodes, "GPUs per node (all of them train and generate)")
         self.put("trainer.nnodes", nodes)
