@@ -608,3 +608,21 @@ def test_long_sequences_raise_max_num_batched_tokens() -> None:
     width = config["data"]["max_prompt_length"] + config["data"]["max_response_length"]
     assert width > 8192 and config["worker"]["rollout"]["max_num_batched_tokens"] == width
     assert not rejected(translation) and translation.plan == translation.source.plan
+
+
+@pytest.mark.parametrize("override", ["trainer.save_freq=often", "trainer.val_before_train=maybe",
+                                      "trainer.save_limit=[1,2]", "worker.rollout.gpu_memory_utilization=most",
+                                      "trainer.val_freq=true"])
+def test_bad_run_part_values_are_config_errors(override: str) -> None:
+    with pytest.raises(translator.ConfigError) as error:
+        load(launch("worker.rollout.n=4", override), framework="easyr1@0.3.2")
+    assert error.value.key == override.split("=")[0]
+
+
+def test_odd_run_part_values_never_raise_internal_errors() -> None:
+    explanation = load(launch("worker.rollout.n=4", "trainer.logger=5", "data.train_files=@", "trainer.save_freq=0",
+                              "worker.reward.reward_function=:", "data.val_files=a/b/c@"), framework="easyr1@0.3.2")
+    assert "logging.unknown-backend" in codes(explanation)
+    assert explanation.spec.checkpointing.every_steps == 0
+    # 'file:' with an empty file part: RewardConfig.post_init drops it, so EasyR1 has no reward function.
+    assert explanation.spec.reward.function_path is None and "reward.missing" in codes(explanation)

@@ -261,7 +261,8 @@ def reward_function(view: View) -> list[Finding]:
     if not view.since("0.3.0"):
         return []
     key = "worker.reward.score_function" if not view.since("0.3.1") else "worker.reward.reward_function"
-    if view.get(key):
+    value = str(view.get(key) or "")
+    if value.rpartition(":")[0 if ":" in value else 2]:  # the file part (an empty one is dropped as missing)
         return []
     message = "Score function is not provided." if not view.since("0.3.1") else "Reward function is not provided."
     return [finding(view, "easyr1.reward-missing", "error", message, [key])]

@@ -810,7 +810,8 @@ class _Interpreter:
                 notes.warning("reward.unknown-builtin", f"{key} '{value}' is not a built-in scorer of EasyR1 {version}"
                               " (NotImplementedError)", source_keys=[key])
             return
-        if not value:
+        if not value or not str(value).rpartition(":")[0 if ":" in str(value) else 2]:
+            # An empty file part is dropped by RewardConfig.post_init ("... not found."), as if none were given.
             message = "Score function is not provided." if version == "0.3.0" else "Reward function is not provided."
             notes.warning("reward.missing", f"{key} is not set: EasyR1 raises \"{message}\" at start-up; set it to "
                           "path/to/reward.py:function", source_keys=[key])
@@ -836,6 +837,12 @@ class _Interpreter:
         d.prompt_key = str(v.get("data.prompt_key"))
         if at_least(self.version, MARCH):
             d.answer_key = str(v.get("data.answer_key"))
+        template = v.values.get("data.format_prompt") if at_least(self.version, "0.3.0") else None
+        if template:
+            # Kept as an EasyR1 extra; another framework must apply the same template to its prompts.
+            self.notes.info("data.format-prompt", f"each prompt is rendered through the Jinja template {template} "
+                            "(content = the prompt column) before the chat template; other frameworks need the same "
+                            "wording in their data or prompt template", source_keys=["data.format_prompt"])
 
     def checkpointing(self) -> None:
         v, c, notes, version = self.v, self.spec.checkpointing, self.notes, self.version
