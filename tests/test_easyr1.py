@@ -479,10 +479,12 @@ def test_foreign_run_parts_are_converted_or_noted() -> None:
     s.data.eval_sources, s.data.max_train_prompts = None, 1000
     s.checkpointing.resume, s.checkpointing.keep_last, s.checkpointing.hf_format = "auto", 2, True
     s.logging.backends = ["wandb", "trackio"]
+    s.evaluation.before_training, s.launch.main_process_host = None, "10.0.0.1"
     written = translator.translate(source, to="easyr1@0.3.1")
     config = yaml.safe_load(written.files["config.yaml"])
     # Hub id + split → 'id@split'; EasyR1 always loads val_files, so the training data is written there.
     assert config["data"]["train_files"] == config["data"]["val_files"] == "AI-MO/NuminaMath-TIR@train"
+    assert config["trainer"]["val_before_train"] is False  # only the final validation pass over it
     # 1000 prompts // 32 per step = 31 steps per pass × 3 passes = 93 rollout steps.
     assert config["trainer"]["max_steps"] == 93
     assert config["trainer"]["save_limit"] == 2 and "find_last_checkpoint" not in config["trainer"]
@@ -490,7 +492,7 @@ def test_foreign_run_parts_are_converted_or_noted() -> None:
     found = codes(written)
     assert {"data.eval-required", "data.not-expressible", "data.max-prompts-as-steps",
             "checkpointing.not-expressible", "checkpointing.hf-export", "logging.not-expressible",
-            "reward.signature"} <= found
+            "reward.signature", "launch.ray-cluster"} <= found
     # cosine needs a release after 0.3.2: the floor is not written, the schedule change is noted.
     assert "min_lr_ratio" not in config["worker"]["actor"]["optim"] and "optimizer.not-expressible" in found
 

@@ -950,6 +950,7 @@ class _Writer:
         self.checkpointing()
         self.evaluation()
         self.logging()
+        self.launch()
         self.topology()
         self.batch()
         self.algorithm()
@@ -1071,11 +1072,14 @@ class _Writer:
                         "data.train_files (a Hub dataset 'org/name@split', a file or a directory)",
                         target_keys=["data.train_files"])
         elif evaluation is None:
-            # EasyR1 always builds the validation set and validates after the last step.
+            # EasyR1 always builds the validation set and validates after the last step; keep that one pass only.
             evaluation = train
             notes.warning("data.eval-required", "EasyR1 always loads data.val_files and validates after the last "
-                          "step; the source has no evaluation data, so the training data is written there (set a "
-                          "smaller held-out set)", target_keys=["data.val_files"])
+                          "step; the source has no evaluation data, so the training data is written there and "
+                          "validation before training is turned off (set a smaller held-out set)",
+                          target_keys=["data.val_files", "trainer.val_before_train"])
+            if not self.spec.evaluation.before_training:
+                self.put("trainer.val_before_train", False)
         self.put("data.train_files", train, "Hub id@split, a file or a directory")
         self.put("data.val_files", evaluation)
         if d.train_weights and len(d.train_sources or []) > 1:
@@ -1153,6 +1157,14 @@ class _Writer:
             notes.warning("checkpointing.resume-path", f"EasyR1 resumes only from a directory named global_step_N "
                           f"(\"`load_checkpoint_path` should end with `global_step_*`.\"); '{resume}' is not one",
                           target_keys=["trainer.load_checkpoint_path"])
+
+    def launch(self) -> None:
+        host, port = self.spec.launch.main_process_host, self.spec.launch.main_process_port
+        if host:
+            address = f"{host}:{port}" if port else host
+            self.notes.info("launch.ray-cluster", f"EasyR1 joins nodes through Ray, outside its config: run 'ray start "
+                            f"--head' on {host} and 'ray start --address={address}' on the others (use the Ray port), "
+                            "then the launch script on the head node only", source_keys=["launch.main_process_host"])
 
     def evaluation(self) -> None:
         e = self.spec.evaluation
