@@ -560,6 +560,11 @@ def test_unknown_keys_are_errors_naming_the_closest_key() -> None:
     assert len(unknown) == 1
     assert "Key 'save_frq' not in 'TrainerConfig'" in unknown[0].message
     assert "did you mean 'trainer.save_freq'" in unknown[0].message
+    # OmegaConf names the first part its dataclasses lack and the dataclass it looked in.
+    from translator.dialects.easyr1 import key_error
+    assert key_error("trainr.save_freq") == "Key 'trainr' not in 'PPOConfig'"
+    assert key_error("worker.critic.optim.lr_warmup") == "Key 'lr_warmup' not in 'OptimConfig'"
+    assert key_error("worker.actor.model.lora.rnk") == "Key 'rnk' not in 'LoraConfig'"
 
 
 def test_every_version_says_what_changed() -> None:

@@ -205,10 +205,8 @@ class EasyR1Dialect(Dialect):
             if not known_anywhere(key):
                 guess = closest_key(key, everything)
                 hint = f"; did you mean '{guess}'?" if guess else ""
-                section, _, leaf = key.rpartition(".")
                 notes.warning("keys.unknown", f"'{key}' is not an EasyR1 key: its structured config refuses to start "
-                              f"(omegaconf ConfigKeyError \"Key '{leaf}' not in '{_config_class(section)}'\"){hint}",
-                              source_keys=[key])
+                              f"(omegaconf ConfigKeyError \"{key_error(key)}\"){hint}", source_keys=[key])
         for key, value in values.values.items():
             accepted = VALUES.get(key, {}).get(version)
             if accepted is not None and value not in accepted:
@@ -248,13 +246,24 @@ _CONFIG_CLASSES = {"data": "DataConfig", "algorithm": "AlgorithmConfig", "traine
                    "worker": "WorkerConfig", "worker.actor": "ActorConfig", "worker.critic": "CriticConfig",
                    "worker.ref": "RefConfig", "worker.rollout": "RolloutConfig", "worker.reward": "RewardConfig",
                    "worker.actor.optim": "OptimConfig", "worker.actor.fsdp": "FSDPConfig",
-                   "worker.actor.model": "ModelConfig", "worker.actor.offload": "OffloadConfig"}
+                   "worker.actor.model": "ModelConfig", "worker.actor.offload": "OffloadConfig",
+                   "worker.actor.model.lora": "LoraConfig", "": "PPOConfig"}
 
 
-def _config_class(section: str) -> str:
-    """The dataclass OmegaConf names in its ConfigKeyError (trainer/config.py, workers/*/config.py)."""
+def _config_class(section: str) -> str | None:
+    """The dataclass at a dotted section (trainer/config.py, workers/*/config.py), None if there is none."""
     generic = section.replace("worker.critic.", "worker.actor.").replace("worker.ref.", "worker.actor.")
-    return _CONFIG_CLASSES.get(section) or _CONFIG_CLASSES.get(generic) or "PPOConfig"
+    return _CONFIG_CLASSES.get(section) or _CONFIG_CLASSES.get(generic)
+
+
+def key_error(key: str) -> str:
+    """OmegaConf's ConfigKeyError for an unknown key: the first part the dataclasses lack, and its parent."""
+    parts = key.split(".")
+    for i in range(len(parts) - 1, -1, -1):
+        owner = _config_class(".".join(parts[:i]))
+        if owner:
+            return f"Key '{parts[i]}' not in '{owner}'"
+    return f"Key '{parts[0]}' not in 'PPOConfig'"
 
 
 def reward_key(version: str) -> str:
