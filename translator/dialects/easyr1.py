@@ -1601,12 +1601,13 @@ class _Writer:
         cap, rbs = self.spec.data.max_train_prompts, self.out.get("data.rollout_batch_size")
         if cap is None or not rbs:
             return
-        steps = cap // rbs * math.ceil(passes if passes is not None else 1)
+        passes_fraction = Fraction(passes if passes is not None else 1).limit_denominator(1000)
+        steps = math.ceil(cap // rbs * passes_fraction)
         if self.out.get("trainer.max_steps") is None and steps > 0:
             self.put("trainer.max_steps", steps, "rollout steps in the run")
             self.notes.warning("data.max-prompts-as-steps", f"EasyR1 cannot limit the training set to {cap} "
                                f"prompts; the run length it gives is written as trainer.max_steps {steps} ({cap} "
-                               f"// {rbs} prompts per step × {math.ceil(passes or 1)} pass(es)), and the prompts "
+                               f"// {rbs} prompts per step × {fmt(passes_fraction)} pass(es)), and the prompts "
                                "are drawn from the whole data set", source_keys=["data.max_train_prompts"],
                                target_keys=["trainer.max_steps"])
         else:
