@@ -633,3 +633,10 @@ def test_odd_run_part_values_never_raise_internal_errors() -> None:
     assert explanation.spec.checkpointing.every_steps == 0
     # 'file:' with an empty file part: RewardConfig.post_init drops it, so EasyR1 has no reward function.
     assert explanation.spec.reward.function_path is None and "reward.missing" in codes(explanation)
+
+
+def test_model_only_checkpoints_are_noted_and_carried() -> None:
+    # trainer/config.py@v0.3.1: save_model_only drops the optimizer state; no canonical field, so an extra.
+    explanation = load(launch("worker.rollout.n=4", "trainer.save_model_only=true"), framework="easyr1@0.3.2")
+    assert "checkpointing.model-only" in codes(explanation)
+    assert [e.value for e in explanation.spec.extras if e.key == "trainer.save_model_only"] == [True]

@@ -874,6 +874,10 @@ class _Interpreter:
             c.keep_last = int(limit) if limit and limit > 0 else None
         else:
             c.keep_last = 1 if v.flag("trainer.remove_previous_ckpt") else None
+        if at_least(version, "0.3.1") and self.peek("trainer.save_model_only") in (True, "true", "True"):
+            # Peeked, not read: the key still travels as an EasyR1 extra.
+            notes.info("checkpointing.model-only", "trainer.save_model_only saves the model shards without the "
+                       "optimizer and scheduler state", source_keys=["trainer.save_model_only"])
         load = v.get("trainer.load_checkpoint_path")
         if load:
             c.resume = str(load)
