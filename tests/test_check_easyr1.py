@@ -1,7 +1,7 @@
 """`rlconf check` for EasyR1: each rule against a hand-derived violation, its suggestions re-checked.
 
-Expectations come from ../shared/reference/easyr1.md (§3 constraint checks, §2 worker normalisation) and the
-EasyR1 sources it cites, band by band; never from rlconf's output.
+Expectations come from EasyR1's sources at each band's commit (docs/frameworks/easyr1.md "Checks" names the
+file of each message), band by band; never from rlconf's output.
 """
 from __future__ import annotations
 
@@ -59,8 +59,18 @@ def render(settings: dict[str, Any]) -> str:
     return "python3 -m verl.trainer.main " + " ".join(f"{k}={dotlist(v)}" for k, v in settings.items())
 
 
+def run_parts(version: str) -> dict[str, Any]:
+    """What every run needs besides the batch: both data sets (always loaded) and, from 0.3.0, a reward file
+    (workers/reward/function.py raises without one); before, the built-in scorer name."""
+    reward = ({"worker.reward.compute_score": "math"} if version in (FEB, MARCH) else
+              {"worker.reward.score_function": "./examples/score_function/math.py:compute_score"}
+              if version == "0.3.0" else
+              {"worker.reward.reward_function": "./examples/reward_function/math.py:compute_score"})
+    return {"data.train_files": "hiyouga/math12k@train", "data.val_files": "hiyouga/math12k@test", **reward}
+
+
 def run(settings: dict[str, Any], version: str) -> CheckReport:
-    return check(Source(render(settings), "launch.sh"), framework=f"easyr1@{version}")
+    return check(Source(render({**run_parts(version), **settings}), "launch.sh"), framework=f"easyr1@{version}")
 
 
 @dataclass
@@ -192,6 +202,10 @@ def test_fixtures_check_without_exception(fixture: Case) -> None:
         # max_prompt_length 2048 + max_response_length 8192 = 10240 tokens > the default max_num_batched_tokens
         # 8192 (the upstream dapo script sets 22528): vLLMRollout raises at start-up.
         assert [f.rule for f in report.errors] == ["easyr1.max-num-batched-tokens"]
+    elif fixture.name == "v032_no_reward_function":
+        # reward_function keeps its default None: workers/reward/function.py@v0.3.2 raises at start-up.
+        assert [(f.rule, f.message) for f in report.errors] == [
+            ("easyr1.reward-missing", "Reward function is not provided.")]
     else:
         assert not report.errors, report.to_dict()
 
@@ -203,10 +217,10 @@ def cli(*args: str) -> tuple[int, str]:
 
 def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     clean, broken, warned = (tmp_path / f"{name}.sh" for name in ("clean", "broken", "warned"))
-    clean.write_text(render(BASE) + "\n")
-    broken.write_text(render({**BASE, "trainer.n_gpus_per_node": 6, "data.rollout_batch_size": 512,
+    clean.write_text(render({**run_parts("0.3.2"), **BASE}) + "\n")
+    broken.write_text(render({**run_parts("0.3.2"), **BASE, "trainer.n_gpus_per_node": 6, "data.rollout_batch_size": 512,
                               f"{ACTOR}.global_batch_size": 128, f"{ROLLOUT}.n": 3}) + "\n")
-    warned.write_text(render({**BASE, **FLOORED}) + "\n")
+    warned.write_text(render({**run_parts("0.3.1"), **BASE, **FLOORED}) + "\n")
     assert cli(str(clean), "--from", "easyr1@0.3.2")[0] == 0
     code, out = cli(str(broken), "--from", "easyr1@0.3.2", "--format", "json")
     assert code == 1
@@ -218,3 +232,30 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     assert item["rule"] == "easyr1.equal-chunk" and item["values"]["trainer.n_gpus_per_node"] == 6
     assert cli(str(warned), "--from", "easyr1@0.3.1")[0] == 0
     assert cli(str(warned), "--from", "easyr1@0.3.1", "--strict")[0] == 1
+
+
+@pytest.mark.parametrize(("version", "key", "message"), [
+    ("0.3.0", "worker.reward.score_function", "Score function is not provided."),
+    ("0.3.1", "worker.reward.reward_function", "Reward function is not provided."),
+    ("0.3.3.dev0", "worker.reward.reward_function", "Reward function is not provided."),
+])
+def test_missing_reward_file_is_an_error_from_0_3_0(version: str, key: str, message: str) -> None:
+    # workers/reward/function.py at v0.3.0 / v0.3.1 / HEAD: the manager raises when the file key is None (its
+    # default). Before 0.3.0 compute_score defaults to the built-in 'math' scorer: nothing to check.
+    settings = {k: v for k, v in run_parts(version).items() if not k.startswith("worker.reward")}
+    report = check(Source(render({**settings, **BASE}), "launch.sh"), framework=f"easyr1@{version}")
+    found = findings_of(report, "easyr1.reward-missing")
+    assert [(f.message, f.keys, f.severity) for f in found] == [(message, [key], "error")]
+    assert found[0].suggestions and key in found[0].suggestions[0].changes
+    march = {k: v for k, v in run_parts(MARCH).items() if not k.startswith("worker.reward")}
+    assert not run({**march, **BASE}, MARCH).errors
+
+
+def test_data_files_and_resume_path_rules() -> None:
+    # trainer/data_loader.py builds both data sets at start-up; ray_trainer._load_checkpoint wants global_step_N.
+    report = run({**BASE, "data.val_files": "", "trainer.load_checkpoint_path": "/ckpt/run/step_40"}, "0.3.2")
+    assert [f.keys for f in findings_of(report, "easyr1.data-missing")] == [["data.val_files"]]
+    resume = findings_of(report, "easyr1.resume-path")
+    assert [f.message for f in resume] == ["`load_checkpoint_path` should end with `global_step_*`."]
+    fine = run({**BASE, "trainer.load_checkpoint_path": "/ckpt/run/global_step_40/"}, "0.3.2")
+    assert not findings_of(fine, "easyr1.resume-path")

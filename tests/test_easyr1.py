@@ -1,7 +1,8 @@
 """EasyR1: its batch semantics by schema band, its notes, bad input, and round trips through verl and TRL.
 
-Every expected number is worked out by hand from ../shared/reference/easyr1.md (section named in each
-comment), never copied from rlconf's output.
+Every expected number is worked out by hand from EasyR1's source at the band's commit (docs/frameworks/easyr1.md
+names the file for each rule; a § in a comment is a numbered section of that page), never copied from
+rlconf's output.
 """
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ def launch(*overrides: str, base: str | None = None) -> str:
     return " \\\n    ".join(words) + "\n"
 
 
-# ------------------------------------------------------------------ the shared corpus
-@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus/easyr1 is not here (as on a user's machine)")
+# ------------------------------------------------------------------ the corpus of real configs
+@pytest.mark.skipif(not CORPUS_FILES, reason="the corpus of real EasyR1 configs is not here (as on a user's machine)")
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
 def test_corpus_yamls_explain_without_error(path: Path) -> None:
     explanation = translator.explain(path)
@@ -49,7 +50,7 @@ def test_corpus_yamls_explain_without_error(path: Path) -> None:
     assert not [n for n in explanation.notes if n.code in ("keys.unknown", "keys.unknown-in-version")]
 
 
-@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus/easyr1 is not here")
+@pytest.mark.skipif(not CORPUS_FILES, reason="the corpus of real EasyR1 configs is not here")
 def test_corpus_plans_match_the_reference() -> None:
     # §7 H1 (initial commit): 512 × 5 = 2560; gbs 128 × 5 = 640 → 80 per GPU on 8; static micro 2 → GA 40; 4 updates.
     initial = translator.explain(CORPUS / "easyr1" / "hiyouga__EasyR1__examples__grpo_example@b3d72a78f9d6.yaml")
@@ -380,6 +381,8 @@ LOSSY_FIRST_LEG = {
     # TRL has no token-budget micro-batching: a per-device count of completions is chosen instead.
     ("trl", "head_math_grpo_dynamic"): {"micro_batch_per_device", "grad_accum_steps"},
     ("trl", "v032_dataclass_defaults"): {"micro_batch_per_device", "grad_accum_steps"},
+    ("trl", "head_run_parts_local_data"): {"micro_batch_per_device", "grad_accum_steps"},
+    ("trl", "v032_no_reward_function"): {"micro_batch_per_device", "grad_accum_steps"},
 }
 # Fields that stay different after the whole round trip: the fixed micro-batch TRL needed comes back as a
 # fixed micro-batch (EasyR1 writes dynamic_batching false for it).
@@ -423,3 +426,217 @@ def test_verl_token_budget_becomes_the_largest_micro_within_it() -> None:
     assert actor["micro_batch_size_per_device_for_update"] == 4 and actor["dynamic_batching"] is True
     assert translation.spec.token_budget.max_tokens_per_device == 16384
     assert "translation.changed" in codes(translation)
+
+
+# ------------------------------------------------------------------ the run beyond the batch (issue 13)
+RUN_PARTS = FIXTURES / "easyr1" / "head_run_parts_local_data" / "launch.sh"
+
+
+def test_data_source_forms() -> None:
+    # utils/dataset.py: 'path@split' (split 'train' without '@'); a Hub id when it is neither a dir nor a file.
+    from translator.dialects.easyr1 import split_source
+    assert split_source("hiyouga/math12k@test") == ("hiyouga/math12k", "test")
+    assert split_source("hiyouga/math12k") == ("hiyouga/math12k", "train")
+    assert split_source("/data/gui/train.jsonl") == ("/data/gui/train.jsonl", None)
+    assert split_source("./data/geo3k@validation") == ("./data/geo3k", "validation")
+
+
+def test_run_parts_survive_an_easyr1_round_trip() -> None:
+    source = translator.load(RUN_PARTS)
+    written = translator.translate(source, to="easyr1")
+    config = yaml.safe_load(written.files["config.yaml"])
+    data, trainer, actor = config["data"], config["trainer"], config["worker"]["actor"]
+    assert (data["train_files"], data["val_files"]) == ("/data/gui/train.jsonl", "/data/gui/test.jsonl")
+    assert (data["prompt_key"], data["answer_key"]) == ("instruction", "gt_action")
+    # No ':' in the source → EasyR1 calls main; written explicitly. The kwargs dict travels as an extra.
+    reward = config["worker"]["reward"]
+    assert reward["reward_function"] == "./examples/reward_function/android_gui.py:main"
+    assert reward["reward_function_kwargs"] == {"format_weight": 0.1}
+    assert (trainer["save_freq"], trainer["save_checkpoint_path"], trainer["find_last_checkpoint"]) == (
+        10, "/ckpt/gui", False)
+    assert (trainer["val_freq"], trainer["val_before_train"]) == (-1, False)
+    assert trainer["logger"] == ["console", "tensorboard"]
+    assert (actor["optim"]["lr_scheduler_type"], actor["optim"]["min_lr_ratio"]) == ("cosine", 0.1)
+    assert actor["model"]["tokenizer_path"] == "/models/qwen2_5_vl_tokenizer"
+    assert config["worker"]["rollout"]["gpu_memory_utilization"] == 0.75
+    for section in ("reward", "data", "checkpointing", "evaluation", "logging"):
+        assert getattr(written.spec, section) == getattr(source.spec, section), section
+    assert not [n for n in written.notes if n.severity != "info"], [n.message for n in written.notes]
+
+
+def foreign(path: Path = RUN_PARTS) -> translator.Explanation:
+    """A fixture's canonical model as if another framework had been read (its EasyR1 extras dropped)."""
+    explanation = translator.load(path)
+    explanation.spec.framework, explanation.spec.version = "trl", "1.16.0"
+    explanation.spec.extras = []
+    return explanation
+
+
+def test_foreign_run_parts_are_converted_or_noted() -> None:
+    source = foreign()
+    s = source.spec
+    s.data.train_sources, s.data.train_split, s.data.train_subset = ["AI-MO/NuminaMath-TIR"], "train", "default"
+    s.data.eval_sources, s.data.max_train_prompts = None, 1000
+    s.checkpointing.resume, s.checkpointing.keep_last, s.checkpointing.hf_format = "auto", 2, True
+    s.logging.backends = ["wandb", "trackio"]
+    s.evaluation.before_training, s.launch.main_process_host = None, "10.0.0.1"
+    written = translator.translate(source, to="easyr1@0.3.1")
+    config = yaml.safe_load(written.files["config.yaml"])
+    # Hub id + split → 'id@split'; EasyR1 always loads val_files, so the training data is written there.
+    assert config["data"]["train_files"] == config["data"]["val_files"] == "AI-MO/NuminaMath-TIR@train"
+    assert config["trainer"]["val_before_train"] is False  # only the final validation pass over it
+    # 1000 prompts // 32 per step = 31 steps per pass × 3 passes = 93 rollout steps.
+    assert config["trainer"]["max_steps"] == 93
+    assert config["trainer"]["save_limit"] == 2 and "find_last_checkpoint" not in config["trainer"]
+    assert config["trainer"]["logger"] == ["wandb"]
+    found = codes(written)
+    assert {"data.eval-required", "data.not-expressible", "data.max-prompts-as-steps",
+            "checkpointing.not-expressible", "checkpointing.hf-export", "logging.not-expressible",
+            "reward.signature", "launch.ray-cluster"} <= found
+    # cosine needs a release after 0.3.2: the floor is not written, the schedule change is noted.
+    assert "min_lr_ratio" not in config["worker"]["actor"]["optim"] and "optimizer.not-expressible" in found
+
+
+@pytest.mark.parametrize(("version", "builtin", "key", "written"), [
+    ("0.2.0.dev20250316", ["r1v"], "compute_score", "r1v"),
+    ("0.3.0", ["math"], "score_function", "./examples/score_function/math.py:compute_score"),
+    ("0.3.2", ["dapo"], "reward_function", "./examples/reward_function/dapo.py:compute_score"),
+])
+def test_builtin_scorers_map_to_easyr1_s_own(version: str, builtin: list[str], key: str, written: str) -> None:
+    # workers/reward/custom.py (March: math | r1v); examples/score_function (0.3.0), examples/reward_function.
+    source = foreign()
+    source.spec.reward.function_path = source.spec.reward.function_name = None
+    source.spec.reward.builtin = builtin
+    translation = translator.translate(source, to=f"easyr1@{version}")
+    assert yaml.safe_load(translation.files["config.yaml"])["worker"]["reward"][key] == written
+    assert not [n for n in translation.notes if n.code.startswith("reward.") and n.severity != "info"]
+
+
+def test_reward_file_hookup_per_band() -> None:
+    # 0.3.0 names the file with score_function; before 0.3.0 only a built-in scorer can be named, so the
+    # default 'math' runs and the loss of the source's function is a warning.
+    source = foreign()
+    v030 = translator.translate(source, to="easyr1@0.3.0")
+    assert yaml.safe_load(v030.files["config.yaml"])["worker"]["reward"]["score_function"] == \
+        "./examples/reward_function/android_gui.py:main"
+    signature = [n.message for n in v030.notes if n.code == "reward.signature"]
+    assert signature and "fn(predict: str, ground_truth: str" in signature[0]
+    march = translator.translate(source, to="easyr1@0.2.0.dev20250316")
+    assert yaml.safe_load(march.files["config.yaml"])["worker"]["reward"]["compute_score"] == "math"
+    assert any(n.code == "reward.not-expressible" and n.severity == "warning" for n in march.notes)
+
+
+def test_a_missing_reward_is_an_error_note_naming_what_to_add() -> None:
+    source = foreign()
+    source.spec.reward.function_path = source.spec.reward.function_name = None
+    source.spec.reward.builtin = ["accuracy", "format"]
+    translation = translator.translate(source, to="easyr1@0.3.2")
+    missing = [n for n in translation.notes if n.code == "reward.missing"]
+    assert missing and missing[0].severity == "error"
+    assert "worker.reward.reward_function=path/to/reward.py:function" in missing[0].message
+    assert "Reward function is not provided." in missing[0].message
+    # The target's own rule fires on the written config too: the rejection is never silent.
+    assert any("easyr1.reward-missing" in n.message for n in translation.notes if n.code == "target.rejected")
+    # Read from EasyR1 itself, the missing reward is noted when explaining.
+    assert "reward.missing" in codes(translator.load(FIXTURES / "easyr1" / "v032_no_reward_function.sh"))
+
+
+def test_checkpoint_cadence_and_resume_are_never_dropped() -> None:
+    source = foreign()
+    source.spec.checkpointing.every_steps, source.spec.checkpointing.resume = 0, "/ckpt/gui/step_40"
+    source.spec.evaluation.every_steps, source.spec.evaluation.before_training = 25, True
+    translation = translator.translate(source, to="easyr1")
+    trainer = yaml.safe_load(translation.files["config.yaml"])["trainer"]
+    assert (trainer["save_freq"], trainer["load_checkpoint_path"]) == (-1, "/ckpt/gui/step_40")
+    assert (trainer["val_freq"], trainer["val_before_train"]) == (25, True)
+    assert {"checkpointing.final-save", "checkpointing.resume-path"} <= codes(translation)
+
+
+def test_unknown_keys_are_errors_naming_the_closest_key() -> None:
+    # main.py merges into OmegaConf.structured(PPOConfig()): an unknown key raises ConfigKeyError.
+    assert dialects.get("easyr1").rejects_unknown_keys is True
+    explanation = load(launch("worker.rollout.n=4", "trainer.save_frq=5"), framework="easyr1@0.3.2")
+    unknown = [n for n in explanation.notes if n.code == "keys.unknown"]
+    assert len(unknown) == 1
+    assert "Key 'save_frq' not in 'TrainerConfig'" in unknown[0].message
+    assert "did you mean 'trainer.save_freq'" in unknown[0].message
+    # OmegaConf names the first part its dataclasses lack and the dataclass it looked in.
+    from translator.dialects.easyr1 import key_error
+    assert key_error("trainr.save_freq") == "Key 'trainr' not in 'PPOConfig'"
+    assert key_error("worker.critic.optim.lr_warmup") == "Key 'lr_warmup' not in 'OptimConfig'"
+    assert key_error("worker.actor.model.lora.rnk") == "Key 'rnk' not in 'LoraConfig'"
+
+
+def test_every_version_says_what_changed() -> None:
+    dialect = dialects.get("easyr1")
+    assert set(dialect.changes) == set(dialect.versions)
+    assert all(dialect.changes[v].strip() for v in dialect.versions)
+    assert "reward_type removed" in dialect.changes["0.3.3.dev0"] and "lora" in dialect.changes["0.3.3.dev0"]
+
+
+def test_checkpoint_and_validation_keys_bound_the_version() -> None:
+    # find_last_checkpoint arrived in 0.3.2, save_model_only in 0.3.1, save_limit in 0.3.0 (TrainerConfig).
+    cases = {"trainer.find_last_checkpoint=false": "0.3.3.dev0", "trainer.remove_previous_ckpt=true": MARCH_BAND,
+             "trainer.save_model_only=true": "0.3.3.dev0"}
+    for override, version in cases.items():
+        assert load(launch("worker.rollout.n=4", override), framework=None).version == version, override
+    both = load(launch("worker.rollout.n=4", "trainer.save_limit=2", "trainer.total_episodes=3"), framework=None)
+    assert both.version == "0.3.0"
+
+
+MARCH_BAND = "0.2.0.dev20250316"
+
+
+# ------------------------------------------------------------------ never write what EasyR1 rejects (issue 10)
+def case_named(framework: str, name: str) -> Case:
+    return next(c for c in CASES if c.framework == framework and c.name == name)
+
+
+def rejected(translation: Translation) -> list[str]:
+    return [n.message for n in translation.notes if n.code == "target.rejected"
+            and "reward-missing" not in n.message and "data-missing" not in n.message]
+
+
+def test_an_indivisible_update_batch_becomes_the_nearest_divisor() -> None:
+    # OpenRLHF: 96 prompts × 4 per step, 100 samples per update → 25 prompts; EasyR1 needs 96 % gbs == 0
+    # (ray_trainer.py) and the nearest divisor of 96 to 25 is 24 (96 samples per update, 4 updates per step).
+    case = case_named("openrlhf", "train_batch_indivisible_v0112")
+    translation = translator.translate(case.path, to="easyr1", **case.load_kwargs())
+    actor = yaml.safe_load(translation.files["config.yaml"])["worker"]["actor"]
+    assert actor["global_batch_size"] == 24 and translation.plan["samples_per_optimizer_step"] == 96
+    assert "target.adjusted" in codes(translation) and not rejected(translation)
+
+
+def test_long_sequences_raise_max_num_batched_tokens() -> None:
+    # vLLM rollout (from 2025-03): max_num_batched_tokens (default 8192) must hold prompt + response.
+    case = case_named("verl", "v09_fetch_granularity_sp2")
+    translation = translator.translate(case.path, to="easyr1", **case.load_kwargs())
+    config = yaml.safe_load(translation.files["config.yaml"])
+    width = config["data"]["max_prompt_length"] + config["data"]["max_response_length"]
+    assert width > 8192 and config["worker"]["rollout"]["max_num_batched_tokens"] == width
+    assert not rejected(translation) and translation.plan == translation.source.plan
+
+
+@pytest.mark.parametrize("override", ["trainer.save_freq=often", "trainer.val_before_train=maybe",
+                                      "trainer.save_limit=[1,2]", "worker.rollout.gpu_memory_utilization=most",
+                                      "trainer.val_freq=true"])
+def test_bad_run_part_values_are_config_errors(override: str) -> None:
+    with pytest.raises(translator.ConfigError) as error:
+        load(launch("worker.rollout.n=4", override), framework="easyr1@0.3.2")
+    assert error.value.key == override.split("=")[0]
+
+
+def test_odd_run_part_values_never_raise_internal_errors() -> None:
+    explanation = load(launch("worker.rollout.n=4", "trainer.logger=5", "data.train_files=@", "trainer.save_freq=0",
+                              "worker.reward.reward_function=:", "data.val_files=a/b/c@"), framework="easyr1@0.3.2")
+    assert "logging.unknown-backend" in codes(explanation)
+    assert explanation.spec.checkpointing.every_steps == 0
+    # 'file:' with an empty file part: RewardConfig.post_init drops it, so EasyR1 has no reward function.
+    assert explanation.spec.reward.function_path is None and "reward.missing" in codes(explanation)
+
+
+def test_model_only_checkpoints_are_noted_and_carried() -> None:
+    # trainer/config.py@v0.3.1: save_model_only drops the optimizer state; no canonical field, so an extra.
+    explanation = load(launch("worker.rollout.n=4", "trainer.save_model_only=true"), framework="easyr1@0.3.2")
+    assert "checkpointing.model-only" in codes(explanation)
+    assert [e.value for e in explanation.spec.extras if e.key == "trainer.save_model_only"] == [True]

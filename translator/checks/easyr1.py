@@ -1,4 +1,5 @@
-"""EasyR1's own start-up rules, per schema band (reference/easyr1.md §3.1-3.2, §2.1-2.5, §4, §9).
+"""EasyR1's own start-up rules, per schema band (docs/frameworks/easyr1.md "Checks", with the source file of
+each message at its tag).
 
 Units: ``data.rollout_batch_size`` and ``worker.{actor,critic}.global_batch_size`` count prompts (the worker
 multiplies the latter by ``worker.rollout.n``); the micro sizes count samples per data-parallel rank. W =
@@ -45,7 +46,7 @@ PROMPT, RESPONSE, ESTIMATOR = "data.max_prompt_length", "data.max_response_lengt
 MAX_TRY = "trainer.max_try_make_batch"
 
 # Dataclass defaults the dialect table does not carry (rollout/config.py: max_num_batched_tokens 8192).
-_EXTRA_DEFAULTS: dict[str, Any] = {MNBT: 8192, "algorithm.online_filtering": False, MINI_RBS: None}
+EXTRA_DEFAULTS: dict[str, Any] = {MNBT: 8192, "algorithm.online_filtering": False, MINI_RBS: None}
 
 
 class View(SettingsAccess):
@@ -57,7 +58,7 @@ class View(SettingsAccess):
 
     @classmethod
     def of(cls, native: Values, version: str) -> View:
-        return cls({**_EXTRA_DEFAULTS, **native.defaults, **native.values}, version)
+        return cls({**EXTRA_DEFAULTS, **native.defaults, **native.values}, version)
 
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.version)
@@ -253,9 +254,40 @@ def estimator(view: View) -> list[Finding]:
     return [finding(view, "easyr1.unknown-estimator", "error", message, [ESTIMATOR])]
 
 
+def reward_function(view: View) -> list[Finding]:
+    """workers/reward/function.py (0.3.0+): the reward manager is built at start-up and raises without a
+    reward file. A path that does not exist is dropped by RewardConfig.post_init ("... not found.") and then
+    fails the same way, which a static check cannot see."""
+    if not view.since("0.3.0"):
+        return []
+    key = "worker.reward.score_function" if not view.since("0.3.1") else "worker.reward.reward_function"
+    value = str(view.get(key) or "")
+    if value.rpartition(":")[0 if ":" in value else 2]:  # the file part (an empty one is dropped as missing)
+        return []
+    message = "Score function is not provided." if not view.since("0.3.1") else "Reward function is not provided."
+    return [finding(view, "easyr1.reward-missing", "error", message, [key])]
+
+
+def data_files(view: View) -> list[Finding]:
+    """trainer/data_loader.py: both the training and the validation set are loaded at start-up (EasyR1
+    always validates after the last step); an empty path makes datasets.load_dataset('') fail."""
+    return [finding(view, "easyr1.data-missing", "error", f"{key} is empty: EasyR1 loads it at start-up "
+                    "(load_dataset fails on '')", [key])
+            for key in ("data.train_files", "data.val_files") if not view.get(key)]
+
+
+def resume_path(view: View) -> list[Finding]:
+    """ray_trainer.py _load_checkpoint (from 2025-03): a resume path must name a global_step_N directory."""
+    path = view.get("trainer.load_checkpoint_path")
+    if not path or not view.since(MARCH) or "global_step_" in str(path).strip("/").rsplit("/", 1)[-1]:
+        return []
+    return [finding(view, "easyr1.resume-path", "error", "`load_checkpoint_path` should end with `global_step_*`.",
+                    ["trainer.load_checkpoint_path"])]
+
+
 RULES: tuple[Callable[[View], list[Finding]], ...] = (
     rollout_batch, experience_micro, group_size, per_device, floor_division, rollout_tp, equal_chunk,
-    batched_tokens, make_batch_rounds, estimator,
+    batched_tokens, make_batch_rounds, estimator, reward_function, data_files, resume_path,
 )
 
 
@@ -358,7 +390,20 @@ def _estimator(view: View, item: Finding) -> Approaches:
     return [[{ESTIMATOR: name}] for name in dict.fromkeys([*guesses, "grpo"])]
 
 
+def _reward(view: View, item: Finding) -> Approaches:
+    """EasyR1's own scorer files (run from its repository root)."""
+    folder = "./examples/score_function" if not view.since("0.3.1") else "./examples/reward_function"
+    return [[{item.keys[0]: f"{folder}/math.py:compute_score"}]]
+
+
+def _no_change(view: View, item: Finding) -> Approaches:
+    return []  # only the user knows the data set or the checkpoint
+
+
 CANDIDATES: dict[str, Callable[[View, Finding], Approaches]] = {
+    "easyr1.reward-missing": _reward,
+    "easyr1.data-missing": _no_change,
+    "easyr1.resume-path": _no_change,
     "easyr1.rollout-batch-divisible": _rollout_batch,
     "easyr1.experience-micro-divisible": _experience,
     "easyr1.group-size-one": _group_size,

@@ -1,6 +1,6 @@
 """EasyR1: ``python3 -m verl.trainer.main config=BASE.yaml key=value ...`` launch scripts and their YAML configs.
 
-Semantics from ../shared/reference/easyr1.md: ``data.rollout_batch_size`` and ``worker.actor.global_batch_size``
+Semantics (docs/frameworks/easyr1.md, with the EasyR1 source file of each claim): ``data.rollout_batch_size`` and ``worker.actor.global_batch_size``
 count prompts (the worker multiplies the latter by ``rollout.n`` and splits it over world ÷ Ulysses
 data-parallel ranks); the micro sizes count samples per data-parallel rank, or, with dynamic batching (on by
 default since 0.3.2), multiply the padded sequence width into a token budget. Values merge as dataclass
@@ -37,6 +37,7 @@ from translator.dialects.easyr1_tables import (
     ALWAYS,
     AUTO_KEYS,
     CHANGES,
+    COMPUTE_SCORES,
     CRITIC,
     DEFAULTS,
     DICT_FIELDS,
@@ -47,10 +48,13 @@ from translator.dialects.easyr1_tables import (
     KEY_RANGE,
     KL_ESTIMATOR_NAMES,
     KL_ESTIMATORS,
+    LOGGERS,
     LOSS_AVG_MODES,
     LOSS_TYPES,
     MARCH,
     RENAMES,
+    REWARD_EXAMPLES,
+    REWARD_SIGNATURES,
     ROLLOUT,
     STD_NORMALISED,
     VALUES,
@@ -99,6 +103,8 @@ class EasyR1Dialect(Dialect):
     aliases = ("hiyouga/easyr1", "easy-r1")
     versions = VERSIONS
     changes = CHANGES
+    # OmegaConf.merge into the structured PPOConfig raises ConfigKeyError on a key the dataclasses lack.
+    rejects_unknown_keys = True
     description = "EasyR1 (python3 -m verl.trainer.main config=BASE.yaml key=value ..., or its YAML config)"
 
     def resolve_version(self, version: str | None) -> str:
@@ -199,8 +205,8 @@ class EasyR1Dialect(Dialect):
             if not known_anywhere(key):
                 guess = closest_key(key, everything)
                 hint = f"; did you mean '{guess}'?" if guess else ""
-                notes.warning("keys.unknown", f"'{key}' is not an EasyR1 key (its structured config rejects unknown "
-                              f"keys){hint}", source_keys=[key])
+                notes.warning("keys.unknown", f"'{key}' is not an EasyR1 key: its structured config refuses to start "
+                              f"(omegaconf ConfigKeyError \"{key_error(key)}\"){hint}", source_keys=[key])
         for key, value in values.values.items():
             accepted = VALUES.get(key, {}).get(version)
             if accepted is not None and value not in accepted:
@@ -234,6 +240,72 @@ class EasyR1Dialect(Dialect):
 # ---------------------------------------------------------------------------- schema helpers
 def _within(version: str, since: str, until: str | None) -> bool:
     return at_least(version, since) and (until is None or not newer_than(version, until))
+
+
+_CONFIG_CLASSES = {"data": "DataConfig", "algorithm": "AlgorithmConfig", "trainer": "TrainerConfig",
+                   "worker": "WorkerConfig", "worker.actor": "ActorConfig", "worker.critic": "CriticConfig",
+                   "worker.ref": "RefConfig", "worker.rollout": "RolloutConfig", "worker.reward": "RewardConfig",
+                   "worker.actor.optim": "OptimConfig", "worker.actor.fsdp": "FSDPConfig",
+                   "worker.actor.model": "ModelConfig", "worker.actor.offload": "OffloadConfig",
+                   "worker.actor.model.lora": "LoraConfig", "": "PPOConfig"}
+
+
+def _config_class(section: str) -> str | None:
+    """The dataclass at a dotted section (trainer/config.py, workers/*/config.py), None if there is none."""
+    generic = section.replace("worker.critic.", "worker.actor.").replace("worker.ref.", "worker.actor.")
+    return _CONFIG_CLASSES.get(section) or _CONFIG_CLASSES.get(generic)
+
+
+def key_error(key: str) -> str:
+    """OmegaConf's ConfigKeyError for an unknown key: the first part the dataclasses lack, and its parent."""
+    parts = key.split(".")
+    for i in range(len(parts) - 1, -1, -1):
+        owner = _config_class(".".join(parts[:i]))
+        if owner:
+            return f"Key '{parts[i]}' not in '{owner}'"
+    return f"Key '{parts[0]}' not in 'PPOConfig'"
+
+
+def reward_key(version: str) -> str:
+    """The key naming the reward in a band (workers/reward/config.py)."""
+    return ("worker.reward.reward_function" if at_least(version, "0.3.1") else
+            "worker.reward.score_function" if at_least(version, "0.3.0") else "worker.reward.compute_score")
+
+
+def _band_value(table: dict[str, Any], version: str) -> Any:
+    """The entry of a table keyed by first band that applies to ``version``."""
+    return table[[band for band in table if at_least(version, band)][-1]]
+
+
+def loggers_for(version: str) -> tuple[str, ...]:
+    return _band_value(LOGGERS, version)  # type: ignore[no-any-return]
+
+
+def reward_signature(version: str) -> str:
+    return _band_value(REWARD_SIGNATURES, version)  # type: ignore[no-any-return]
+
+
+def reward_examples(version: str) -> tuple[str, tuple[str, ...]] | None:
+    return _band_value(REWARD_EXAMPLES, version) if at_least(version, "0.3.0") else None
+
+
+_LOCAL_SUFFIXES = (".parquet", ".json", ".jsonl", ".csv", ".arrow", ".txt")
+
+
+def looks_local(path: str) -> bool:
+    """Whether a data source is a local file or directory rather than a Hub dataset id ('org/name'). EasyR1
+    decides with os.path.isdir/isfile at run time; statically, a path shape or a file suffix tells."""
+    return (path.startswith(("/", "./", "../", "~", "$")) or path.endswith(_LOCAL_SUFFIXES)
+            or path.count("/") != 1)
+
+
+def split_source(text: str) -> tuple[str, str | None]:
+    """'source@split' as utils/dataset.py reads it (split 'train' when no '@'): the source and, for Hub ids or
+    an explicit '@', the split."""
+    source, at, split = text.partition("@")
+    if at:
+        return source, split
+    return source, None if looks_local(source) else "train"
 
 
 def _dict_parent(key: str) -> str | None:
@@ -701,15 +773,141 @@ class _Interpreter:
         else:
             o.warmup_ratio = v.number(f"{ACTOR}.optim.lr_warmup_ratio" if at_least(version, MARCH)
                                       else f"{ACTOR}.optim.lr_warmup_steps_ratio")
+        self.min_lr()
         self.run_length()
         s.asynchrony.max_steps_ahead = 0
-        r = s.references
-        r.model = v.get(f"{ACTOR}.model.model_path")
-        r.train_data = v.get("data.train_files")
-        r.eval_data = v.get("data.val_files")
-        reward_key = ("worker.reward.reward_function" if at_least(version, "0.3.1") else
-                      "worker.reward.score_function" if at_least(version, "0.3.0") else "worker.reward.compute_score")
-        r.reward = v.get(reward_key)
+        s.references.model = v.get(f"{ACTOR}.model.model_path")
+        tokenizer = v.get(f"{ACTOR}.model.tokenizer_path")
+        if tokenizer and tokenizer != s.references.model:
+            s.references.tokenizer = tokenizer
+        self.placement()
+        self.reward()
+        self.data()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+
+    def min_lr(self) -> None:
+        """optim.min_lr_ratio is the floor of the cosine schedule (0.3.3.dev0, default 0); the constant
+        schedule never reads it."""
+        o, key = self.spec.optimizer, f"{ACTOR}.optim.min_lr_ratio"
+        if o.lr_schedule == "cosine":
+            ratio = self.v.number(key)
+            o.min_lr_ratio = ratio if ratio is not None else 0.0
+        elif key in self.v and self.v.consume(key) is not None:
+            self.notes.info("semantics.ignored-key", f"{key} has no effect: only the cosine schedule (after 0.3.2) "
+                            "decays to it", source_keys=[key])
+
+    def placement(self) -> None:
+        """One Ray resource pool: actor, rollout (vLLM) and reference share every GPU (main.py
+        resource_pool_spec); vLLM runs world ÷ tensor_parallel_size engines."""
+        t, v = self.spec.topology, self.v
+        t.colocate_models = True
+        t.rollout_engines = t.training_gpus // t.rollout_tensor_parallel_size if \
+            t.training_gpus % t.rollout_tensor_parallel_size == 0 else None
+        fraction = v.number(f"{ROLLOUT}.gpu_memory_utilization")
+        t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
+
+    def reward(self) -> None:
+        """≥ 0.3.0 a file 'path.py:function' (no ':' → 'main'); before, a built-in scorer by name."""
+        v, r, notes, version = self.v, self.spec.reward, self.notes, self.version
+        key = reward_key(version)
+        value = v.get(key)
+        if not at_least(version, "0.3.0"):
+            r.builtin = [str(value)] if value else None
+            if value not in COMPUTE_SCORES[MARCH if at_least(version, MARCH) else FEB]:
+                notes.warning("reward.unknown-builtin", f"{key} '{value}' is not a built-in scorer of EasyR1 {version}"
+                              " (NotImplementedError)", source_keys=[key])
+            return
+        if not value or not str(value).rpartition(":")[0 if ":" in str(value) else 2]:
+            # An empty file part is dropped by RewardConfig.post_init ("... not found."), as if none were given.
+            message = "Score function is not provided." if version == "0.3.0" else "Reward function is not provided."
+            notes.warning("reward.missing", f"{key} is not set: EasyR1 raises \"{message}\" at start-up; set it to "
+                          "path/to/reward.py:function", source_keys=[key])
+            return
+        text = str(value)
+        # 0.3.0 split at the first ':', later releases at the last one.
+        path, colon, name = text.partition(":") if version == "0.3.0" else text.rpartition(":")
+        if not colon:
+            path, name = text, "main"
+        r.function_path, r.function_name = path, name
+        self.spec.derivations["reward.function_name"] = Derivation(
+            f"{key} {value}" + ("" if colon else " (no ':': EasyR1 calls main)"), [key], "config")
+
+    def data(self) -> None:
+        v, d = self.v, self.spec.data
+        for role, key in (("train", "data.train_files"), ("eval", "data.val_files")):
+            value = v.get(key)
+            if not value:
+                continue
+            source, split = split_source(str(value))
+            setattr(d, f"{role}_sources", [source])
+            setattr(d, f"{role}_split", split)
+        d.prompt_key = str(v.get("data.prompt_key"))
+        if at_least(self.version, MARCH):
+            d.answer_key = str(v.get("data.answer_key"))
+        template = v.values.get("data.format_prompt") if at_least(self.version, "0.3.0") else None
+        if template:
+            # Kept as an EasyR1 extra; another framework must apply the same template to its prompts.
+            self.notes.info("data.format-prompt", f"each prompt is rendered through the Jinja template {template} "
+                            "(content = the prompt column) before the chat template; other frameworks need the same "
+                            "wording in their data or prompt template", source_keys=["data.format_prompt"])
+
+    def checkpointing(self) -> None:
+        v, c, notes, version = self.v, self.spec.checkpointing, self.notes, self.version
+        every = v.number("trainer.save_freq")
+        c.every_steps = int(every) if every and every > 0 else 0
+        if c.every_steps == 0 and "trainer.save_freq" in v:
+            notes.info("checkpointing.final-save", "trainer.save_freq <= 0 saves no checkpoint during the run, but "
+                       "EasyR1 always saves one after the last step", source_keys=["trainer.save_freq"])
+        path = v.get("trainer.save_checkpoint_path")
+        project, experiment = v.get("trainer.project_name"), v.get("trainer.experiment_name")
+        c.directory = str(path) if path else f"checkpoints/{project}/{experiment}"
+        if not path:
+            self.spec.derivations["checkpointing.directory"] = Derivation(
+                "checkpoints/{project_name}/{experiment_name} (EasyR1's default)",
+                ["trainer.project_name", "trainer.experiment_name"], "default")
+        # Shards per rank plus huggingface/ with config and tokenizer only: the weights need scripts/model_merger.py.
+        c.hf_format = False
+        if at_least(version, "0.3.0"):
+            limit = v.number("trainer.save_limit")
+            c.keep_last = int(limit) if limit and limit > 0 else None
+        else:
+            c.keep_last = 1 if v.flag("trainer.remove_previous_ckpt") else None
+        if at_least(version, "0.3.1") and self.peek("trainer.save_model_only") in (True, "true", "True"):
+            # Peeked, not read: the key still travels as an EasyR1 extra.
+            notes.info("checkpointing.model-only", "trainer.save_model_only saves the model shards without the "
+                       "optimizer and scheduler state", source_keys=["trainer.save_model_only"])
+        load = v.get("trainer.load_checkpoint_path")
+        if load:
+            c.resume = str(load)
+        elif at_least(version, "0.3.2"):
+            c.resume = "auto" if v.flag("trainer.find_last_checkpoint") else "never"
+        else:
+            c.resume = "never"
+
+    def evaluation(self) -> None:
+        v, e = self.v, self.spec.evaluation
+        key = "trainer.val_freq" if at_least(self.version, MARCH) else "trainer.test_freq"
+        every = v.number(key)
+        e.every_steps = int(every) if every and every > 0 else 0
+        e.before_training = bool(v.flag("trainer.val_before_train"))
+        if e.every_steps == 0:
+            self.notes.info("evaluation.final", f"{key} <= 0 does not turn validation off: EasyR1 validates after "
+                            "the last step" + (" and before the first" if e.before_training else ""),
+                            source_keys=[key])
+
+    def logging(self) -> None:
+        v, g, notes = self.v, self.spec.logging, self.notes
+        g.project = str(v.get("trainer.project_name"))
+        g.run_name = str(v.get("trainer.experiment_name"))
+        backends = v.get("trainer.logger")
+        g.backends = [str(b) for b in (backends if isinstance(backends, (list, tuple)) else [backends])]
+        known = loggers_for(self.version)
+        unknown = [b for b in g.backends if b not in known]
+        if unknown:
+            notes.warning("logging.unknown-backend", f"trainer.logger {', '.join(unknown)} is not an EasyR1 "
+                          f"{self.version} logger ({', '.join(known)})", source_keys=["trainer.logger"])
 
     def run_length(self) -> None:
         v, s, notes = self.v, self.spec, self.notes
@@ -760,6 +958,12 @@ class _Writer:
 
     def config(self) -> dict[str, Any]:
         self.references()
+        self.reward()
+        self.data()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.launch()
         self.topology()
         self.batch()
         self.algorithm()
@@ -767,40 +971,235 @@ class _Writer:
         self.critic()
         self.rest()
         self.extras()
+        self.settle()
         return self.out
+
+    # Rules only the user can satisfy (a data set, a reward file, a checkpoint): error notes, not adjustments.
+    _USER_ONLY = frozenset({"easyr1.reward-missing", "easyr1.data-missing", "easyr1.resume-path"})
+
+    def settle(self) -> None:
+        """Run EasyR1's own rules on the written config and apply the nearest change each suggests (validated
+        against every rule) until none fails; a rule no change can satisfy is a ConfigError."""
+        from translator.checks.easyr1 import CANDIDATES, EXTRA_DEFAULTS, View, detect, suggest
+
+        def rules(view: View) -> list[Any]:
+            return [f for f in detect(view) if f.rule not in self._USER_ONLY]
+
+        defaults = {**EXTRA_DEFAULTS, **defaults_for(self.version)}
+        for attempt in range(7):
+            view = View({**defaults, **self.out}, self.version)
+            errors = [f for f in rules(view) if f.severity == "error"]
+            if not errors:
+                return
+            item = errors[0]
+            found = suggest(view, item, CANDIDATES[item.rule](view, item), rules, View.metrics)
+            if not found or attempt == 6:
+                break
+            self.out.update(found[0].changes)
+            changed = ", ".join(f"{k}={fmt(v)}" for k, v in found[0].changes.items())
+            self.notes.warning("target.adjusted", f"EasyR1 {self.version} would refuse the direct translation "
+                               f"(\"{item.message}\"); written instead: {changed} ({found[0].text})",
+                               target_keys=list(found[0].changes))
+        alternatives = "; ".join(", ".join(f"{k}={fmt(v)}" for k, v in option.items())
+                                 for approach in CANDIDATES[item.rule](view, item) for option in approach[:2])
+        raise ConfigError(f"no EasyR1 {self.version} config keeps this run: \"{item.message}\"",
+                          key=", ".join(item.keys),
+                          hint=f"change the source, e.g. {alternatives}" if alternatives else
+                          "change the source's batch sizes or GPU count")
 
     def sp_key(self, role: str) -> str:
         return f"{role}.ulysses_size" if at_least(self.version, "0.3.1") else f"{role}.ulysses_sequence_parallel_size"
 
     def references(self) -> None:
-        r, notes = self.spec.references, self.notes
-        if isinstance(r.train_data, (str, int, float)):
-            self.put("data.train_files", str(r.train_data))
-        elif r.train_data is not None:
-            notes.warning("references.not-expressible", f"training data {r.train_data!r} is not one path or "
-                          "'hf_repo@split'; set data.train_files by hand", target_keys=["data.train_files"])
-        if isinstance(r.eval_data, (str, int, float)):
-            self.put("data.val_files", str(r.eval_data))
+        r = self.spec.references
         self.put(f"{ACTOR}.model.model_path", r.model)
-        if not r.reward:
+        if r.tokenizer and r.tokenizer != r.model:
+            self.put(f"{ACTOR}.model.tokenizer_path", r.tokenizer)
+
+    def reward(self) -> None:
+        """The reward hook-up of the band; EasyR1 ≥ 0.3.0 refuses to start without a reward file."""
+        rw, notes, version = self.spec.reward, self.notes, self.version
+        key = reward_key(version)
+        others = [f"reward model {rw.model}" if rw.model else "", f"reward server {rw.remote_url}"
+                  if rw.remote_url else ""]
+        others = [o for o in others if o]
+        if others:
+            notes.warning("reward.not-expressible", f"EasyR1 scores with a rule-based function only; the source's "
+                          f"{' and '.join(others)} cannot be written", source_keys=["reward.model", "reward.remote_url"],
+                          target_keys=[key])
+        if rw.builtin and len(rw.builtin) > 1 or rw.weights:
+            notes.warning("reward.not-expressible", f"EasyR1 takes one reward function; the source combines "
+                          f"{', '.join(rw.builtin or [])}" + (f" with weights {rw.weights}" if rw.weights else "")
+                          + ": write one function that returns their weighted sum as 'overall'",
+                          source_keys=["reward.builtin", "reward.weights"], target_keys=[key])
+        if not at_least(version, "0.3.0"):
+            self.builtin_scorer(key)
             return
-        # ≥ 0.3.0 names a file ('path/to/reward.py:function'); before, compute_score names a built-in scorer.
-        wants_file = at_least(self.version, "0.3.0")
-        is_file = isinstance(r.reward, str) and ".py" in r.reward
-        if isinstance(r.reward, str) and is_file == wants_file:
-            key = ("worker.reward.reward_function" if at_least(self.version, "0.3.1") else
-                   "worker.reward.score_function" if wants_file else "worker.reward.compute_score")
-            reward = r.reward
-            if is_file and ":" not in reward and self.spec.framework == "verl":
-                # EasyR1 calls the function named after ':' (default main); verl's default is compute_score.
-                reward += ":compute_score"
-                notes.info("references.function-name", f"EasyR1 calls the function named after ':' (default "
-                           f"'main'); verl's default reward function name is kept: {reward}", target_keys=[key])
-            self.put(key, reward)
-        else:
-            needs = "a file 'path/to/reward.py:function'" if wants_file else "the name of a built-in scorer"
-            notes.warning("references.not-expressible", f"reward {r.reward!r} cannot be written: EasyR1 "
-                          f"{self.version} needs {needs}", target_keys=["worker.reward"])
+        written = None
+        if rw.function_path:
+            name = rw.function_name or "main"
+            written = f"{rw.function_path}:{name}"
+            if not rw.function_name:
+                notes.info("reward.function-name", f"the source does not name the function; EasyR1 calls 'main' in "
+                           f"{rw.function_path}", target_keys=[key])
+        elif rw.builtin:
+            examples = reward_examples(version)
+            name = rw.builtin[0]
+            if examples and name in examples[1]:
+                written = f"{examples[0]}/{name}.py:compute_score"
+                notes.info("reward.builtin", f"the built-in scorer '{name}' is EasyR1's {written} (run from the "
+                           "EasyR1 repository root)", target_keys=[key])
+        if written is None:
+            what = f"the built-in scorer(s) {', '.join(rw.builtin)} have no EasyR1 counterpart; " if rw.builtin else ""
+            message = "Score function is not provided." if version == "0.3.0" else "Reward function is not provided."
+            notes.error("reward.missing", f"{what}EasyR1 {version} refuses to start without a reward function "
+                        f"(\"{message}\"): add {key}=path/to/reward.py:function, called as "
+                        f"{reward_signature(version)}", target_keys=[key])
+            return
+        self.put(key, written, "file.py:function (no ':' → main)")
+        if rw.function_path and self.spec.framework != "easyr1":
+            notes.info("reward.signature", f"EasyR1 {version} calls {written} as {reward_signature(version)}; a "
+                       "function written for another framework's call signature needs a wrapper",
+                       source_keys=["reward.function_path"], target_keys=[key])
+
+    def builtin_scorer(self, key: str) -> None:
+        rw, notes, version = self.spec.reward, self.notes, self.version
+        known = COMPUTE_SCORES[MARCH if at_least(version, MARCH) else FEB]
+        name = rw.builtin[0] if rw.builtin else None
+        if name in known:
+            self.put(key, name, "built-in scorer")
+            return
+        what = (f"the reward function {rw.function_path}" if rw.function_path else
+                f"the built-in scorer '{name}'" if name else "no reward")
+        notes.warning("reward.not-expressible", f"EasyR1 {version} scores only with a built-in scorer "
+                      f"({', '.join(known)}); the source has {what}, so EasyR1's default 'math' scorer runs",
+                      target_keys=[key])
+        self.put(key, "math", "built-in scorer")
+
+    def data(self) -> None:
+        d, notes = self.spec.data, self.notes
+        train = self.data_source("train", d.train_sources, d.train_split, d.train_subset, "data.train_files")
+        evaluation = self.data_source("eval", d.eval_sources, d.eval_split, None, "data.val_files")
+        if train is None:
+            notes.error("data.missing", "the source names no training data; EasyR1 cannot start without it: set "
+                        "data.train_files (a Hub dataset 'org/name@split', a file or a directory)",
+                        target_keys=["data.train_files"])
+        elif evaluation is None:
+            # EasyR1 always builds the validation set and validates after the last step; keep that one pass only.
+            evaluation = train
+            notes.warning("data.eval-required", "EasyR1 always loads data.val_files and validates after the last "
+                          "step; the source has no evaluation data, so the training data is written there and "
+                          "validation before training is turned off (set a smaller held-out set)",
+                          target_keys=["data.val_files", "trainer.val_before_train"])
+            if not self.spec.evaluation.before_training:
+                self.put("trainer.val_before_train", False)
+        self.put("data.train_files", train, "Hub id@split, a file or a directory")
+        self.put("data.val_files", evaluation)
+        if d.train_weights and len(d.train_sources or []) > 1:
+            notes.warning("data.not-expressible", f"EasyR1 reads one training source; the mixture weights "
+                          f"{d.train_weights} are lost", source_keys=["data.train_weights"])
+        if d.prompt_key:
+            self.put("data.prompt_key", d.prompt_key, "column with the prompt")
+        if d.answer_key:
+            if self.has("data.answer_key"):
+                self.put("data.answer_key", d.answer_key, "column with the ground truth")
+            elif d.answer_key != "answer":
+                notes.warning("data.not-expressible", f"EasyR1 {self.version} reads no answer column "
+                              f"('{d.answer_key}' is lost)", source_keys=["data.answer_key"])
+        if d.max_eval_prompts is not None:
+            notes.warning("data.not-expressible", f"EasyR1 has no cap on validation prompts; all of data.val_files "
+                          f"is used instead of {d.max_eval_prompts}", source_keys=["data.max_eval_prompts"])
+
+    def data_source(self, role: str, sources: list[str] | None, split: str | None, subset: str | None,
+                    key: str) -> str | None:
+        """One source as utils/dataset.py reads it: 'path' or 'path@split' (split 'train' by default)."""
+        if not sources:
+            return None
+        if len(sources) > 1:
+            self.notes.warning("data.not-expressible", f"EasyR1 reads one {role} source; only {sources[0]} of "
+                               f"{', '.join(sources)} is written", source_keys=[f"data.{role}_sources"],
+                               target_keys=[key])
+        if subset:
+            self.notes.warning("data.not-expressible", f"EasyR1 loads Hub datasets without a config name; "
+                               f"'{subset}' of {sources[0]} cannot be chosen (load_dataset picks the default)",
+                               source_keys=[f"data.{role}_subset"], target_keys=[key])
+        source = sources[0]
+        if "@" in source:
+            self.notes.warning("data.not-expressible", f"EasyR1 reads '@' as the split separator; the source path "
+                               f"{source} contains one", source_keys=[f"data.{role}_sources"], target_keys=[key])
+        return f"{source}@{split}" if split else source
+
+    def checkpointing(self) -> None:
+        c, notes, version = self.spec.checkpointing, self.notes, self.version
+        if c.every_steps is not None:
+            self.put("trainer.save_freq", c.every_steps if c.every_steps > 0 else -1,
+                     "rollout steps between checkpoints (-1: only the final one)")
+            if c.every_steps == 0:
+                notes.info("checkpointing.final-save", "the source saves no checkpoint; EasyR1 always saves one "
+                           "after the last step", target_keys=["trainer.save_freq"])
+        logging = self.spec.logging
+        if c.directory != f"checkpoints/{logging.project}/{logging.run_name}":  # EasyR1's default
+            self.put("trainer.save_checkpoint_path", c.directory)
+        if c.keep_last is not None:
+            if self.has("trainer.save_limit"):
+                self.put("trainer.save_limit", c.keep_last, "checkpoints kept, the newest and the best included")
+            elif c.keep_last == 1:
+                self.put("trainer.remove_previous_ckpt", True)
+            else:
+                notes.warning("checkpointing.not-expressible", f"EasyR1 {version} keeps every checkpoint or the "
+                              f"last one only; keeping {c.keep_last} is not expressible, all are kept",
+                              source_keys=["checkpointing.keep_last"])
+        if c.hf_format:
+            notes.info("checkpointing.hf-export", "EasyR1 saves sharded checkpoints; run scripts/model_merger.py "
+                       "--local_dir <checkpoint>/global_step_N/actor for Hugging Face weights",
+                       source_keys=["checkpointing.hf_format"])
+        self.resume(c.resume)
+
+    def resume(self, resume: str | None) -> None:
+        notes, version, auto = self.notes, self.version, self.has("trainer.find_last_checkpoint")
+        if resume in (None, "auto", "never"):
+            if resume is not None and auto:
+                self.put("trainer.find_last_checkpoint", resume == "auto", "resume from the latest checkpoint")
+            elif resume == "auto":
+                notes.warning("checkpointing.not-expressible", f"EasyR1 {version} does not resume by itself "
+                              "(find_last_checkpoint arrived in 0.3.2): set trainer.load_checkpoint_path to resume",
+                              target_keys=["trainer.load_checkpoint_path"])
+            return
+        self.put("trainer.load_checkpoint_path", resume)
+        if "global_step_" not in resume.strip("/").rsplit("/", 1)[-1]:
+            notes.warning("checkpointing.resume-path", f"EasyR1 resumes only from a directory named global_step_N "
+                          f"(\"`load_checkpoint_path` should end with `global_step_*`.\"); '{resume}' is not one",
+                          target_keys=["trainer.load_checkpoint_path"])
+
+    def launch(self) -> None:
+        host, port = self.spec.launch.main_process_host, self.spec.launch.main_process_port
+        if host:
+            address = f"{host}:{port}" if port else host
+            self.notes.info("launch.ray-cluster", f"EasyR1 joins nodes through Ray, outside its config: run 'ray start "
+                            f"--head' on {host} and 'ray start --address={address}' on the others (use the Ray port), "
+                            "then the launch script on the head node only", source_keys=["launch.main_process_host"])
+
+    def evaluation(self) -> None:
+        e = self.spec.evaluation
+        key = "trainer.val_freq" if at_least(self.version, MARCH) else "trainer.test_freq"
+        if e.every_steps is not None:
+            self.put(key, e.every_steps if e.every_steps > 0 else -1, "rollout steps between validations (-1: none)")
+        if e.before_training is not None:
+            self.put("trainer.val_before_train", e.before_training)
+
+    def logging(self) -> None:
+        g, notes = self.spec.logging, self.notes
+        self.put("trainer.project_name", g.project)
+        self.put("trainer.experiment_name", g.run_name)
+        if g.backends is not None:
+            known = loggers_for(self.version)
+            kept = [b for b in g.backends if b in known]
+            lost = [b for b in g.backends if b not in known]
+            if lost:
+                notes.warning("logging.not-expressible", f"EasyR1 {self.version} has no {', '.join(lost)} logger "
+                              f"({', '.join(known)}); not written", source_keys=["logging.backends"],
+                              target_keys=["trainer.logger"])
+            self.put("trainer.logger", kept or ["console"])
 
     def topology(self) -> None:
         t, plan, notes = self.spec.topology, self.spec.plan, self.notes
@@ -820,9 +1219,11 @@ class _Writer:
                           source_keys=["topology.training_gpus"],
                           target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
         if t.rollout_gpus:
-            notes.info("topology.rollout-colocated", f"the source keeps {t.rollout_gpus} GPU(s) for a separate "
-                       "rollout server; EasyR1 colocates vLLM with training on the same GPUs",
-                       target_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+            total = (t.training_gpus or gpus) + t.rollout_gpus
+            notes.warning("topology.rollout-colocated", f"the source uses {total} GPUs ({t.rollout_gpus} of them for "
+                          f"a separate rollout server); EasyR1 colocates vLLM with training, so the written config "
+                          f"uses {gpus} GPUs for both", source_keys=["topology.rollout_gpus"],
+                          target_keys=["trainer.n_gpus_per_node", f"{ROLLOUT}.tensor_parallel_size"])
         nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
         self.put("trainer.n_gpus_per_node", gpus // nodes, "GPUs per node (all of them train and generate)")
         self.put("trainer.nnodes", nodes)
@@ -832,6 +1233,22 @@ class _Writer:
             rollout_tp = math.gcd(gpus, rollout_tp)
         self.put(f"{ROLLOUT}.tensor_parallel_size", rollout_tp, "GPUs per vLLM engine")
         self.gpus = gpus
+        self.placement(gpus, rollout_tp)
+
+    def placement(self, gpus: int, rollout_tp: int) -> None:
+        """EasyR1 colocates everything: vLLM runs gpus ÷ TP engines on the training GPUs, next to the reference."""
+        t, notes = self.spec.topology, self.notes
+        if t.rollout_gpu_memory_fraction is not None:
+            self.put(f"{ROLLOUT}.gpu_memory_utilization", t.rollout_gpu_memory_fraction,
+                     "share of each GPU's memory vLLM may take (it shares the GPU with training)")
+        engines = gpus // rollout_tp
+        if t.rollout_engines is not None and t.rollout_engines != engines:
+            notes.warning("topology.rollout-engines-changed", f"the source runs {t.rollout_engines} rollout engine(s)"
+                          f"; EasyR1 runs one per {rollout_tp} GPU(s) on all {gpus} GPUs: {engines}",
+                          source_keys=["topology.rollout_engines"], target_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+        if t.colocate_models is False:
+            notes.info("topology.colocated", "the source gives the reference/critic models GPUs of their own; EasyR1 "
+                       "places every model on the same GPUs", source_keys=["topology.colocate_models"])
 
     def batch(self) -> None:
         plan, notes, version = self.spec.plan, self.notes, self.version
@@ -1131,6 +1548,8 @@ class _Writer:
                               f"cosine); '{written}' is written", target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
                 schedule = written
             self.put(f"{ACTOR}.optim.lr_scheduler_type", schedule)
+            if schedule == "cosine" and o.min_lr_ratio is not None:
+                self.put(f"{ACTOR}.optim.min_lr_ratio", o.min_lr_ratio, "cosine floor as a fraction of lr")
         elif schedule != "constant":
             notes.warning("optimizer.not-expressible", f"EasyR1 {version} keeps the lr constant after warmup; the "
                           f"source's '{schedule}' schedule is lost", source_keys=["optimizer.lr_schedule"])
@@ -1166,6 +1585,7 @@ class _Writer:
         s, notes = self.spec, self.notes
         key = "trainer.total_epochs" if at_least(self.version, "0.3.1") else "trainer.total_episodes"
         passes = s.run_length.dataset_passes
+        self.prompt_cap(passes)
         if passes is None:
             return
         g, rbs = s.generation, self.out.get("data.rollout_batch_size")
@@ -1178,6 +1598,25 @@ class _Writer:
             notes.warning("run-length.rounded", f"{fmt(epochs)} epochs rounded up to {math.ceil(epochs)}: {key} is a "
                           "whole number", target_keys=[key])
         self.put(key, math.ceil(epochs), "passes over the prompt data")
+
+    def prompt_cap(self, passes: float | None) -> None:
+        """EasyR1 has no cap on the prompts read: the run length it implies becomes trainer.max_steps (the
+        loader drops the last partial batch: floor(cap ÷ rollout_batch_size) steps per pass)."""
+        cap, rbs = self.spec.data.max_train_prompts, self.out.get("data.rollout_batch_size")
+        if cap is None or not rbs:
+            return
+        passes_fraction = Fraction(passes if passes is not None else 1).limit_denominator(1000)
+        steps = math.ceil(cap // rbs * passes_fraction)
+        if self.out.get("trainer.max_steps") is None and steps > 0:
+            self.put("trainer.max_steps", steps, "rollout steps in the run")
+            self.notes.warning("data.max-prompts-as-steps", f"EasyR1 cannot limit the training set to {cap} "
+                               f"prompts; the run length it gives is written as trainer.max_steps {steps} ({cap} "
+                               f"// {rbs} prompts per step × {fmt(passes_fraction)} pass(es)), and the prompts "
+                               "are drawn from the whole data set", source_keys=["data.max_train_prompts"],
+                               target_keys=["trainer.max_steps"])
+        else:
+            self.notes.warning("data.not-expressible", f"EasyR1 cannot limit the training set to {cap} prompts; "
+                               "the prompts are drawn from the whole data set", source_keys=["data.max_train_prompts"])
 
     def extras(self) -> None:
         foreign, gone = [], []

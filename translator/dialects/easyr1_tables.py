@@ -1,8 +1,7 @@
 """EasyR1's version table as data: schema bands, defaults per band, renames, key lifetimes, auto keys.
 
-Source: ../shared/reference/easyr1.md (§1 fields, §4 history, §5 algorithm keys, §8 differences), checked
-against the dataclasses (``verl/trainer/config.py``, ``verl/workers/**/config.py``) of hiyouga/EasyR1 at
-the commit named for each band in SNAPSHOTS.
+Source: the dataclasses (``verl/trainer/config.py``, ``verl/workers/**/config.py``) of hiyouga/EasyR1 at the
+commit named for each band in SNAPSHOTS; docs/frameworks/easyr1.md explains each table with its source.
 
 EasyR1 tagged v0.3.0, v0.3.1 and v0.3.2 only. Before v0.3.0 every commit says ``__version__ = "0.2.0.dev"``,
 yet the schema changed twice, so the two early bands carry the date of the commit they were read at:
@@ -17,21 +16,26 @@ FEB = "0.2.0.dev20250223"
 MARCH = "0.2.0.dev20250316"
 VERSIONS = (FEB, MARCH, "0.3.0", "0.3.1", "0.3.2", "0.3.3.dev0")
 
-# What changed in each band that changes what a config means (reference/easyr1.md §1, §2.4, §4, §5; the
-# tables below: RENAMES, KEY_RANGE, DEFAULTS).
+# What changed in each band that changes what a config means (docs/frameworks/easyr1.md; the tables below:
+# RENAMES, KEY_RANGE, DEFAULTS).
 CHANGES = {
-    FEB: "initial schema: trainer.total_episodes, test_freq, offload.param_offload; KL and entropy_coeff under "
-         "worker.actor; adv_estimator gae; micro sizes required",
+    FEB: "initial schema: trainer.total_episodes, test_freq, remove_previous_ckpt, offload.param_offload; KL and "
+         "entropy_coeff under worker.actor; adv_estimator gae; micro sizes required; reward = built-in scorer "
+         "worker.reward.compute_score 'math'; loggers console/wandb/mlflow/swanlab",
     MARCH: "test_freq→val_freq, offload_params/offload_optimizer, lr_warmup_ratio, fsdp.enable_cpu_offload; "
-           "adv_estimator grpo; micro sizes default 4/16",
+           "adv_estimator grpo; micro sizes default 4/16; data.answer_key/image_key; compute_score 'math' or 'r1v'",
     "0.3.0": "KL moved to algorithm.* (use_kl_loss off by default, kl_coef, kl_penalty, disable_kl); "
-             "clip_ratio→clip_ratio_low/high (0.2/0.3)/dual; entropy_coeff gone",
+             "clip_ratio→clip_ratio_low/high (0.2/0.3)/dual; entropy_coeff gone; reward from a file: "
+             "worker.reward.score_function=path.py:fn(predict, ground_truth) (start-up fails without one); "
+             "save_limit replaces remove_previous_ckpt; data.format_prompt, val_batch_size; tensorboard logger",
     "0.3.1": "total_episodes→total_epochs (15); ulysses_size; loss_avg_mode; mini_rollout_batch_size; "
-             "online_filtering; score_function→reward_function",
+             "online_filtering; score_function→reward_function (reward_type batch|sequential: a list of "
+             "{response, response_length, ground_truth} dicts or one); save_model_only; local json/jsonl data",
     "0.3.2": "dynamic_batching on by default (micro size × padded length = token budget); loss token-weighted "
-             "over all micro-batches and ranks",
-    "0.3.3.dev0": "warmup_style→lr_scheduler_type (constant|cosine); actor.loss_type (gspo/cispo/sapo); LoRA; "
-                  "grpo_passk; reward_type gone",
+             "over all micro-batches and ranks; trainer.find_last_checkpoint (auto-resume, on by default)",
+    "0.3.3.dev0": "worker.reward.reward_type removed (the reward module's REWARD_TYPE decides batch|sequential); "
+                  "worker.actor.model.lora.* (rank 0 = off); warmup_style→lr_scheduler_type (constant|cosine, "
+                  "cosine decays to optim.min_lr_ratio); actor.loss_type (gspo/cispo/sapo); grpo_passk; file logger",
 }
 
 # The commit each band's schema was read at.
@@ -113,6 +117,29 @@ DEFAULTS: dict[str, list[tuple[str, object]]] = {
     "trainer.max_try_make_batch": [("0.3.1", 20)],
     "trainer.n_gpus_per_node": [(FEB, 8)],
     "trainer.nnodes": [(FEB, 1)],
+    # The run beyond the batch (trainer/config.py TrainerConfig, workers/reward/config.py, rollout/config.py).
+    "data.train_files": [(FEB, "")],
+    "data.val_files": [(FEB, "")],
+    "data.prompt_key": [(FEB, "prompt")],
+    "data.answer_key": [(MARCH, "answer")],
+    f"{ROLLOUT}.gpu_memory_utilization": [(FEB, 0.5), ("0.3.0", 0.6)],
+    f"{ACTOR}.optim.min_lr_ratio": [(FEB, None)],
+    f"{ACTOR}.model.tokenizer_path": [(FEB, None)],
+    "worker.reward.compute_score": [(FEB, "math")],
+    "worker.reward.score_function": [("0.3.0", None)],
+    "worker.reward.reward_function": [("0.3.1", None)],
+    "trainer.project_name": [(FEB, "easy_r1")],
+    "trainer.experiment_name": [(FEB, "demo")],
+    "trainer.logger": [(FEB, ["console", "wandb"])],
+    "trainer.save_freq": [(FEB, -1)],
+    "trainer.save_limit": [("0.3.0", -1)],
+    "trainer.remove_previous_ckpt": [(FEB, False)],
+    "trainer.save_checkpoint_path": [(FEB, None)],
+    "trainer.load_checkpoint_path": [(FEB, None)],
+    "trainer.find_last_checkpoint": [("0.3.2", True)],
+    "trainer.test_freq": [(FEB, -1)],
+    "trainer.val_freq": [(MARCH, -1)],
+    "trainer.val_before_train": [(FEB, True)],
 }
 
 # Keys every band has (PPOConfig fields from the initial commit to HEAD).
@@ -315,5 +342,32 @@ KL_ESTIMATOR_NAMES = {"k1": "kl", "k2": "mse", "k3": "low_var_kl", "abs": "abs",
 LOSS_AVG_MODES = {"token": "token-mean", "seq": "seq-mean-token-mean"}
 # worker.actor.loss_type (0.3.3.dev0) ↔ canonical policy loss.
 LOSS_TYPES = {"default": "vanilla", "gspo": "gspo", "gspo_token": "gspo_token", "cispo": "cispo", "sapo": "sapo"}
+
+# Reward hook-up per band. Before 0.3.0, worker.reward.compute_score names a built-in scorer
+# (workers/reward/custom.py); from 0.3.0 a file 'path.py:function' (no ':' → function 'main').
+COMPUTE_SCORES: dict[str, tuple[str, ...]] = {FEB: ("math",), MARCH: ("math", "r1v")}
+# The scorers EasyR1's repository ships as files from 0.3.0 (examples/score_function, then reward_function).
+REWARD_EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {  # first band → (directory, names)
+    "0.3.0": ("./examples/score_function", ("math", "r1v")),
+    "0.3.1": ("./examples/reward_function", ("math", "r1v", "dapo")),
+}
+# How EasyR1 calls the reward function, per first band (workers/reward/function.py).
+REWARD_SIGNATURES: dict[str, str] = {
+    "0.3.0": "fn(predict: str, ground_truth: str, **score_function_kwargs) -> dict with 'overall' (plus any "
+             "other scores to log), once per response",
+    "0.3.1": "fn(reward_inputs: list[dict], **reward_function_kwargs) -> list[dict] with 'overall' per response, "
+             "each input {'response', 'response_length', 'ground_truth'} (worker.reward.reward_type batch, the "
+             "default; sequential: one dict in, one dict out)",
+    "0.3.3.dev0": "fn(reward_inputs: list[dict], **reward_function_kwargs) -> list[dict] with 'overall' per "
+                  "response, each input {'response', 'response_length', 'ground_truth'} (the module's REWARD_TYPE "
+                  "= 'batch', the default; 'sequential': one dict in, one dict out)",
+}
+
+# trainer.logger backends per first band (utils/tracking.py, then utils/logger/logger.py LOGGERS).
+LOGGERS: dict[str, tuple[str, ...]] = {
+    FEB: ("console", "mlflow", "swanlab", "wandb"),
+    "0.3.0": ("console", "mlflow", "swanlab", "tensorboard", "wandb"),
+    "0.3.3.dev0": ("console", "file", "mlflow", "swanlab", "tensorboard", "wandb"),
+}
 
 ENTRY_MODULE = "verl.trainer.main"
