@@ -487,7 +487,7 @@ def cli(*args: Any) -> tuple[int, str]:
 
 def test_cli_exit_codes(tmp_path: Path) -> None:
     clean = FIXTURES / "trl" / "colocate_trl116_zero3" / "launch.sh"
-    assert cli("check", clean, "--from", "trl@1.16.0") == (0, (f"{clean}: trl 1.16.0 — 0 error(s), 0 warning(s)\n"
+    assert cli("check", clean, "--from", "trl@1.16.0") == (0, (f"{clean}: trl 1.16.0 — 0 errors, 0 warnings\n"
                                                               "no rule is broken\n"))
     warned = FIXTURES / "trl" / "recipe_only_np8.yaml"
     assert cli("check", warned, "--num-processes", "8")[0] == 0

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,21 +11,12 @@ from translator import dialects
 from translator.dialects.base import ReadOptions, Values
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
-from translator.plan import PLAN_FIELDS, RunSpec, to_json_number
+from translator.compare import same_value
+from translator.plan import RunSpec
 from translator.sources.files import Source, guess_suffix, read_source
 
 if TYPE_CHECKING:
     from translator.checks import CheckReport
-
-# Fields beside the batch plan whose change in a translation is worth a note of its own.
-SEMANTIC_FIELDS = (
-    "algorithm.advantage_estimator", "algorithm.advantage_std_normalization", "algorithm.kl_placement",
-    "algorithm.kl_coef", "algorithm.clip_ratio_low", "algorithm.clip_ratio_high", "algorithm.loss_aggregation",
-    "algorithm.loss_normalizer_scope", "generation.prompts_per_round", "generation.filter_groups",
-    "token_budget.max_tokens_per_device", "critic.samples_per_optimizer_step", "sampling.temperature",
-    "optimizer.lr", "lengths.max_response_tokens", "asynchrony.max_steps_ahead",
-)
-
 
 @dataclass
 class Explanation:
@@ -225,30 +215,38 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
 
 
 def _compare(source: RunSpec, target: RunSpec, notes: NoteList) -> None:
-    for name in PLAN_FIELDS:
-        before, after = getattr(source.plan, name), getattr(target.plan, name)
-        if not same_value(before, after):
-            notes.warning("plan.not-preserved", f"plan.{name}: {_show(before)} in the source, {_show(after)} in the "
-                          f"{target.framework} {target.version} config", source_keys=[f"plan.{name}"])
-    for name in SEMANTIC_FIELDS:
-        before, after = source.get(name), target.get(name)
-        if before is not None and not same_value(before, after):
-            notes.warning("translation.changed", f"{name}: {_show(before)} in the source, {_show(after)} in the "
-                          f"{target.framework} {target.version} config", source_keys=[name])
+    """Note every difference ``rlconf diff`` finds between the source and what was written (read back): a plan
+    quantity always (plan.not-preserved); any other field unless a note the writer made already names it."""
+    from translator.compare import differences
+    from translator.render import quantity
+
+    where = f"the {target.framework} {target.version} config"
+    written = list(notes)
+    for d in differences(source, target):
+        before, after = quantity(d.field, d.a.value, source), quantity(d.field, d.b.value, target)
+        if d.field.startswith("plan."):
+            notes.warning("plan.not-preserved", f"{d.field}: {before} in the source, {after} in {where}",
+                          source_keys=[d.field])
+        elif not any(covers(note, d.field, source, target) for note in written):
+            shown = f"{d.field.removeprefix('extras.')} (a native key)" if d.field.startswith("extras.") else d.field
+            notes.warning("translation.changed", f"{shown}: {before} in the source, {after} in {where}",
+                          source_keys=[d.field], target_keys=d.b.keys)
 
 
-def same_value(a: Any, b: Any) -> bool:
-    """Equal as canonical values: numbers compared exactly (int 2 = 2.0), 'off' equal to 'not set'."""
-    if a in (None, False) and b in (None, False):  # "off" and "not set" mean the same for switches
+def covers(note: Note, name: str, source: RunSpec, target: RunSpec) -> bool:
+    """Whether a note speaks of canonical field ``name``: it names the field, or a native key it was read from
+    (in the source) or written to (in the target)."""
+    named = set(note.source_keys) | set(note.target_keys)
+    if name in named or name in note.message:
         return True
-    if isinstance(a, (int, float, Fraction)) and isinstance(b, (int, float, Fraction)) \
-            and not isinstance(a, bool) and not isinstance(b, bool):
-        return abs(Fraction(a) - Fraction(b)) <= Fraction(1, 10**9) * max(1, abs(Fraction(a)))
-    return a == b
-
-
-def _show(value: Any) -> str:
-    return "unset" if value is None else str(to_json_number(value))
+    if name.startswith("extras."):
+        return name.removeprefix("extras.") in named
+    keys = set()
+    for spec in (source, target):
+        derivation = spec.derivations.get(name)
+        if derivation is not None and derivation.origin != "derived":
+            keys.update(derivation.keys)
+    return bool(keys & named)
 
 
 def check(src: str | PathLike[str] | Source | Explanation, framework: str | None = None,
