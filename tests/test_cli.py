@@ -106,6 +106,32 @@ def test_strict_exits_1_on_warnings() -> None:
     assert run("translate", dynamic, "--to", "trl", *home, "--strict")[0] == 1
 
 
+def test_translate_exits_1_when_the_target_would_reject_what_it_wrote() -> None:
+    # core_plus_gen_batch_size evaluates on data.val_files with a rule-based reward; OpenRLHF evaluates only with a
+    # remote reward (train_ppo_ray's start-up check), so the written eval dataset is rejected: written, exit 1.
+    source = FIXTURES / "verl" / "core_plus_gen_batch_size.sh"
+    code, out, err = run("translate", source, "--to", "openrlhf@0.11.2", "--env", "HOME=/home/me")
+    assert code == 1, err
+    rejected = [line for line in out.splitlines() if "[target.rejected]" in line]
+    assert rejected and rejected[0].lstrip().startswith("error:")
+    assert "nearest fix: eval.dataset=(remove)" in rejected[0]  # a native key=value, not a Python dict
+    assert "{'" not in out and "['" not in "".join(rejected)
+
+
+def test_translate_refuses_without_a_world_size() -> None:
+    code, _, err = run("translate", FIXTURES / "trl" / "recipe_only_no_world_size.yaml", "--to", "verl")
+    assert code == 2 and "--num-processes" in err
+
+
+def test_plural_units_in_text() -> None:
+    # The Open-R1 recipe: spg = GAS = 4 and one iteration → "1 optimizer step per step" and one epoch.
+    code, out, _ = run("explain", TRL)
+    assert code == 0
+    assert "  1 optimizer step per step = " in out and "  1 pass over each step's samples = " in out
+    step = out.split("One step:")[1].split("Policy:")[0]
+    assert "× 1 epoch = 1 optimizer step" in step and "(s)" not in step and "(es)" not in step
+
+
 def test_standard_input() -> None:
     code, out, _ = run("explain", "-", "--format", "json", stdin=VERL.read_text().replace("$HOME", "/home/me"))
     assert code == 0 and json.loads(out)["plan"]["prompts_per_step"] == 512

@@ -72,6 +72,12 @@ class Translation:
                 "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes],
                 "accounting": [entry.to_dict() for entry in self.accounting()]}
 
+    @property
+    def errors(self) -> list[Note]:
+        """Error-level notes on what was written: the target would reject it (``target.rejected``) or run it
+        differently in a way the writer could not avoid. ``rlconf translate`` exits 1 when there are any."""
+        return [n for n in self.notes if n.severity == "error"]
+
     def accounting(self) -> list[KeyAccount]:
         """Where every key the source config sets went (see :class:`KeyAccount`)."""
         return account_keys(self.source, self.spec, self.notes)
@@ -151,6 +157,8 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
                           "sizes are unknown", file=explanation.source,
                           hint="pass --num-processes N (GPUs serving vLLM do not count)")
+    from translator.render import settings
+
     notes = NoteList()
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
@@ -161,9 +169,9 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     # The target framework's own rules, run on what was written: a rejection is never silent.
     report = check(Explanation(target, [], main, reading.native))
     for finding in report.errors:
-        fix = f"; nearest fix: {finding.suggestions[0].changes}" if finding.suggestions else ""
-        notes.warning("target.rejected", f"{dialect.name} {version} would reject the written config "
-                      f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
+        fix = f"; nearest fix: {settings(finding.suggestions[0].changes)}" if finding.suggestions else ""
+        notes.error("target.rejected", f"{dialect.name} {version} would reject the written config "
+                    f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
     return Translation(explanation, dialect.name, version, files, target, list(notes))
 
 
