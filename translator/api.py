@@ -1,6 +1,7 @@
 """The library: load / explain / translate. The CLI is a thin layer over these."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from os import PathLike
@@ -16,7 +17,7 @@ from translator.plan import RunSpec
 from translator.sources.files import Source, guess_suffix, read_source
 
 if TYPE_CHECKING:
-    from translator.checks import CheckReport
+    from translator.checks import CheckReport, Finding
 
 @dataclass
 class Explanation:
@@ -269,4 +270,39 @@ def check(src: str | PathLike[str] | Source | Explanation, framework: str | None
     rules = rules_for(explanation.framework)
     if rules is not None and explanation.native is not None:
         report.add(rules(explanation.native, explanation.spec, explanation.version or ""))
+    report.add(unknown_key_errors(explanation, report))
     return report
+
+
+_GUESS = re.compile(r"did you mean '?(?:--)?([^'?\s]+)'?\?")
+
+
+def unknown_key_errors(explanation: Explanation, report: CheckReport) -> list[Finding]:
+    """For a framework that refuses unknown keys (its dialect's ``rejects_unknown_keys``), each unknown-key note is
+    an error, fixed by the key the note suggests (else by removing the key) — unless a rule already reports it."""
+    from translator.checks.findings import Finding, Suggestion
+
+    dialect = dialects.get(explanation.framework)
+    rejects = getattr(dialect, "rejects_unknown_keys", False)
+    if callable(rejects):
+        rejects = rejects(explanation.version or dialect.default_version)
+    if not rejects or explanation.native is None:
+        return []
+    reported = {key for f in report.errors + report.warnings for key in f.keys}
+    values = explanation.native.values
+    found = []
+    for note in explanation.notes:
+        if note.code not in ("keys.unknown", "keys.unknown-in-version"):
+            continue
+        for key in note.source_keys:
+            if key in reported or key not in values:
+                continue
+            reported.add(key)
+            match = _GUESS.search(note.message)
+            guess = note.target_keys[0] if note.target_keys else match.group(1) if match else None
+            fixes = [Suggestion({key: None, guess: values[key]}, f"rename {key} → {guess}")] if guess and guess != key \
+                else []
+            fixes.append(Suggestion({key: None}, f"remove {key}"))
+            found.append(Finding(f"{dialect.name}.unknown-key", "error", note.message, [key], {key: values[key]},
+                                 fixes))
+    return found

@@ -98,7 +98,7 @@ def translate(src: str, target: str, framework: str | None, env: dict[str, str],
 @main.command()
 @click.argument("src")
 @input_options
-@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings and on rules skipped for want of an input too.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def check(src: str, framework: str | None, env: dict[str, str], num_processes: int | None, strict: bool,
           output_format: str) -> None:
@@ -110,7 +110,7 @@ def check(src: str, framework: str | None, env: dict[str, str], num_processes: i
         click.echo(_json(report.to_dict(), indent=2, default=str))
     else:
         click.echo(render.check_text(report), nl=False)
-    if report.errors or (strict and report.warnings):
+    if report.errors or (strict and (report.warnings or report.skipped)):
         sys.exit(EXIT_FINDINGS)
 
 

@@ -198,6 +198,8 @@ def translation_text(translation: Translation, written: list[str] | None = None)
 def check_text(report: CheckReport) -> str:
     head = (f"{report.source}: {report.framework} {report.version or ''} — "
             f"{plural(len(report.errors), 'error', 'errors')}, {plural(len(report.warnings), 'warning', 'warnings')}")
+    if report.skipped:
+        head += f", {plural(len(report.skipped), 'rule', 'rules')} skipped"
     lines = [head]
     for finding in report.errors + report.warnings:
         lines += ["", f"{finding.severity} [{finding.rule}] {finding.message}"]
@@ -205,8 +207,10 @@ def check_text(report: CheckReport) -> str:
             lines.append("  values: " + ", ".join(f"{k}={show(v)}" for k, v in finding.values.items()))
         for suggestion in finding.suggestions:
             lines.append(f"  fix: {settings(suggestion.changes)}" + (f"  ({suggestion.text})" if suggestion.text else ""))
+    for skipped in report.skipped:
+        lines += ["", f"skipped: {skipped.rule} needs {skipped.needs} ({skipped.hint})"]
     if not report.errors and not report.warnings:
-        lines.append("no rule is broken")
+        lines.append("no rule that could run is broken" if report.skipped else "no rule is broken")
     return "\n".join(lines) + "\n"
 
 

@@ -27,7 +27,7 @@ class Finding:
     """A rule the config breaks. Errors carry the framework's own message text."""
 
     rule: str  # stable id, e.g. "trl.generation-batch-divisible"
-    severity: Literal["error", "warning"]
+    severity: Literal["error", "warning", "skipped"]
     message: str
     keys: list[str]
     values: dict[str, Any]
@@ -40,20 +40,47 @@ class Finding:
 
 
 @dataclass
+class Skipped(Finding):
+    """A rule that could not run for want of an input the config does not state (e.g. TRL's world size): not a
+    pass. A rule function returns one (see :func:`needs`) where it would otherwise have to return None."""
+
+    needs: str = ""  # what is missing, e.g. "the world size"
+    hint: str = ""  # how to supply it, e.g. "pass --num-processes N"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule, "needs": self.needs, "hint": self.hint}
+
+
+def needs(rule: str, what: str, hint: str) -> Skipped:
+    """The rule ``rule`` is skipped: it needs ``what`` (``hint`` says how to give it)."""
+    return Skipped(rule, "skipped", f"skipped: {rule} needs {what} ({hint})", [], {}, [], what, hint)  # type: ignore[arg-type]
+
+
+def needs_world_size(rule: str) -> Skipped:
+    return needs(rule, "the world size", "pass --num-processes N")
+
+
+@dataclass
 class CheckReport:
     framework: str
     version: str | None
     source: str
     errors: list[Finding] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)  # rules that could not run, with what they need
 
     def add(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
-            (self.errors if finding.severity == "error" else self.warnings).append(finding)
+            if isinstance(finding, Skipped):
+                if all(s.rule != finding.rule for s in self.skipped):
+                    self.skipped.append(finding)
+            else:
+                (self.errors if finding.severity == "error" else self.warnings).append(finding)
 
     def to_dict(self) -> dict[str, Any]:
         return {"framework": self.framework, "version": self.version, "source": self.source,
-                "errors": [f.to_dict() for f in self.errors], "warnings": [f.to_dict() for f in self.warnings]}
+                "errors": [f.to_dict() for f in self.errors], "warnings": [f.to_dict() for f in self.warnings],
+                "skipped": [s.to_dict() for s in self.skipped]}
 
 
 def divisors(number: int) -> list[int]:

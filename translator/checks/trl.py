@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from translator.checks.findings import Finding, Suggestion, divisors
+from translator.checks.findings import Finding, Suggestion, divisors, needs_world_size
 from translator.dialects.base import Values, at_least, closest_key, fmt
 from translator.dialects.trl_tables import DEFAULTS, KEY_RANGE, OPEN_R1_KEYS, OTHER_KNOWN_KEYS, RENAMED
 from translator.plan import RunSpec
@@ -413,8 +413,10 @@ def generation_batch_divisible(run: Run) -> Finding | None:
     """gbs % (pdtbs·W), only when gbs is given (§2.1); 0.18.0–0.19.0 test `gbs % pdtbs * W`, which by operator
     precedence is just gbs % pdtbs (fixed in 0.19.1)."""
     gbs = run.count("generation_batch_size")
-    if not run.since("0.18.0") or gbs is None or run.world is None or run.both_generation_keys:
+    if not run.since("0.18.0") or gbs is None or run.both_generation_keys:
         return None
+    if run.world is None:
+        return needs_world_size("trl.generation-batch-divisible")
     per_step = run.pdtbs * run.world
     if not (gbs % run.pdtbs if run.band("0.18.0", "0.19.1") else gbs % per_step):
         return None
@@ -430,8 +432,10 @@ def generation_batch_divisible(run: Run) -> Finding | None:
 def generation_batch_floored(run: Run) -> Finding | None:
     """0.18.0–0.19.0: a gbs that passes the buggy test but is no multiple of pdtbs·W gets spg = gbs // (pdtbs·W)."""
     gbs = run.count("generation_batch_size")
-    if not run.band("0.18.0", "0.19.1") or gbs is None or run.world is None or run.both_generation_keys:
+    if not run.band("0.18.0", "0.19.1") or gbs is None or run.both_generation_keys:
         return None
+    if run.world is None:
+        return needs_world_size("trl.generation-batch-floored")
     per_step = run.pdtbs * run.world
     if gbs % run.pdtbs or not gbs % per_step:
         return None
@@ -470,9 +474,10 @@ def num_generations_min(run: Run) -> Finding | None:
 def num_generations_divisible(run: Run) -> Finding | None:
     """The batch TRL groups by prompt must hold whole groups (§4): W·pdtbs in 0.15–0.16, W·pdtbs·GAS in 0.17, the
     generation batch from 0.18 (TRL's 'possible values' list until 0.19, plain gbs % G from 0.20)."""
-    if not run.since("0.15.0") or run.world is None or (run.since("0.17.0") and run.group < 2) \
-            or run.both_generation_keys:
+    if not run.since("0.15.0") or (run.since("0.17.0") and run.group < 2) or run.both_generation_keys:
         return None
+    if run.world is None:
+        return needs_world_size("trl.num-generations-divisible")
     w, p, g = run.world, run.pdtbs, run.group
     batch = run.round_size() or 0
     if run.since("0.20.0"):
@@ -502,9 +507,11 @@ def num_generations_divisible(run: Run) -> Finding | None:
 def eval_batch_divisible(run: Run) -> Finding | None:
     """With evaluation on, W·per_device_eval_batch_size must hold whole groups (§4, §7.7): not checked in
     0.20–0.21; from 0.27 the group is num_generations_eval or num_generations (0.27.0 wheel; reference says 0.28)."""
-    if run.get("eval_strategy") in (None, False, "no") or run.world is None or not run.since("0.15.0") \
+    if run.get("eval_strategy") in (None, False, "no") or not run.since("0.15.0") \
             or run.band("0.20.0", "0.22.0") or (run.since("0.17.0") and run.group < 2):
         return None
+    if run.world is None:
+        return needs_world_size("trl.eval-batch-divisible")
     w, e, g = run.world, run.count("per_device_eval_batch_size") or 1, run.group
     batch, keys = w * e, ["per_device_eval_batch_size", "num_generations", WORLD]
     if run.since("0.27.0"):
@@ -595,8 +602,11 @@ def sequence_parallel(run: Run) -> Finding | None:
 def vllm_tensor_parallel(run: Run) -> Finding | None:
     """Colocated vLLM groups consecutive ranks into TP groups, so W % vllm_tensor_parallel_size == 0 (0.18+)."""
     tp = run.count("vllm_tensor_parallel_size") or 1
-    if not run.since("0.18.0") or not run.flag("use_vllm") or run.get("vllm_mode") != "colocate" \
-            or run.world is None or run.world % tp == 0:
+    if not run.since("0.18.0") or not run.flag("use_vllm") or run.get("vllm_mode") != "colocate" or tp == 1:
+        return None
+    if run.world is None:
+        return needs_world_size("trl.vllm-tensor-parallel")
+    if run.world % tp == 0:
         return None
     name = "tensor_parallel_size" if run.since("0.28.0") else "vllm_tensor_parallel_size"
     multiples = {(run.world // tp) * tp, -(-run.world // tp) * tp} - {0}
@@ -659,7 +669,11 @@ def off_policy_steps(run: Run) -> Finding | None:
     computes old log-probs iff GAS % (spg·μ) != 0; 0.18–0.19 only iff μ > 1 or spg > GAS (PR #3493); 0.16–0.17
     replay each generation batch μ times."""
     spg, gas, mu = run.steps_per_generation(), run.gas, run.iterations
-    if not run.since("0.16.0") or not spg or run.both_generation_keys:
+    if not run.since("0.16.0") or run.both_generation_keys:
+        return None
+    if spg is None:  # generation_batch_size given: steps_per_generation follows from the world size
+        return needs_world_size("trl.off-policy-steps")
+    if not spg:
         return None
     if (gas % (spg * mu) == 0) if run.since("0.18.0") else mu == 1:  # 0.16 generates per micro-step, replays μ times
         return None
@@ -690,8 +704,12 @@ def dapo_loss_scale(run: Run) -> Finding | None:
     """dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient comes
     out scaled by GAS/spg until 1.10 (PR #6024; §5, §7.6)."""
     loss_type, spg, gas = run.get("loss_type"), run.steps_per_generation(), run.gas
-    if not run.band("0.22.0", "1.10.0") or loss_type not in DAPO_NORMALISED or not spg or spg == gas \
+    if not run.band("0.22.0", "1.10.0") or loss_type not in DAPO_NORMALISED or spg == gas \
             or run.both_generation_keys:
+        return None
+    if spg is None:  # generation_batch_size given: steps_per_generation follows from the world size
+        return needs_world_size("trl.dapo-loss-scale")
+    if not spg:
         return None
     return finding(run, "trl.dapo-loss-scale", "warning",
                    f"loss_type '{loss_type}' with steps_per_generation {spg} != gradient_accumulation_steps {gas}: "
