@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from translator.checks.findings import Finding, Suggestion, divisors, needs_world_size
+from translator.checks.findings import (Finding, Suggestion, divisors, effects, needs_world_size, ranked,
+                                         split_product)
 from translator.dialects.base import Values, at_least, closest_key, fmt
 from translator.dialects.trl_tables import DEFAULTS, KEY_RANGE, OPEN_R1_KEYS, OTHER_KNOWN_KEYS, RENAMED
 from translator.plan import RunSpec
@@ -186,7 +187,7 @@ def working_suggestions(run: Run, item: Finding, present_errors: set[str]) -> li
     fallback: dict[frozenset[tuple[str, bool]], Suggestion] = {}
     for candidate in item.suggestions:
         kind = frozenset((key, value is None) for key, value in candidate.changes.items())
-        if kind in clean or len(clean) >= MAX_SUGGESTIONS:
+        if kind in clean:
             continue
         after = run.changed(candidate.changes)
         results = evaluate(after)
@@ -194,24 +195,32 @@ def working_suggestions(run: Run, item: Finding, present_errors: set[str]) -> li
             continue
         new_errors = sorted({f.rule for f in results if f.severity == "error" and f.rule not in present_errors})
         text = "; ".join(p for p in (candidate.text, describe_effects(run, after)) if p)
+        kept, moved = effects(measures(run), measures(after))
         if not new_errors:
-            clean[kind] = Suggestion(candidate.changes, text)
+            clean[kind] = Suggestion(candidate.changes, text, kept, moved)
         elif kind not in fallback and len(fallback) < MAX_SUGGESTIONS:
-            fallback[kind] = Suggestion(candidate.changes, f"{text}; then fix {', '.join(new_errors)}".lstrip("; "))
-    return list((clean or fallback).values())
+            fallback[kind] = Suggestion(candidate.changes, f"{text}; then fix {', '.join(new_errors)}".lstrip("; "),
+                                        kept, moved)
+    return ranked(list((clean or fallback).values()), item.rule)[:MAX_SUGGESTIONS]  # those that keep the update first
 
 
-EFFECTS: tuple[tuple[str, str, Callable[[Run], Any]], ...] = (  # (one, many, measure): what people plan with
-    ("training process", "training processes", lambda r: r.world),
-    ("completion per prompt", "completions per prompt", lambda r: r.group),
-    ("completion per optimizer step", "completions per optimizer step", lambda r: r.optimizer_batch()),
-    ("prompt per generation round", "prompts per generation round", lambda r: r.prompts_per_round()))
+EFFECTS: tuple[tuple[str, str, str, Callable[[Run], Any]], ...] = (  # (metric, one, many, measure): what people
+    ("data_parallel_size", "training process", "training processes", lambda r: r.world),  # plan with
+    ("samples_per_prompt", "completion per prompt", "completions per prompt", lambda r: r.group),
+    ("samples_per_optimizer_step", "completion per optimizer step", "completions per optimizer step",
+     lambda r: r.optimizer_batch()),
+    ("prompts_per_round", "prompt per generation round", "prompts per generation round",
+     lambda r: r.prompts_per_round()))
+
+
+def measures(run: Run) -> dict[str, Any]:
+    return {metric: measure(run) for metric, _, _, measure in EFFECTS}
 
 
 def describe_effects(before: Run, after: Run) -> str:
     """What a change keeps and changes among those quantities (§2.3); empty if it changes none of them."""
     kept, changed = [], []
-    for one, many, measure in EFFECTS:
+    for _, one, many, measure in EFFECTS:
         a, b = measure(before), measure(after)
         if a is not None and b is not None:
             if a == b:
@@ -500,8 +509,12 @@ def num_generations_divisible(run: Run) -> Finding | None:
     fixed_batch = "generation_batch_size" in run.values and run.since("0.18.0")
     batch_candidates = generation_batch_candidates(run) if fixed_batch else \
         [change("per_device_train_batch_size", v, f"{v} completions per device") for v in around(p)]
+    # per-device batch × accumulation with the same product: the completions per optimizer step stay
+    kept_update = [] if fixed_batch else [
+        Suggestion({"per_device_train_batch_size": a, **gas_change(run, b).changes},
+                   f"{a} completions per device × {b} accumulation steps") for a, b in split_product(p * run.gas, p)]
     return finding(run, "trl.num-generations-divisible", "error", message, keys,
-                   [*group_candidates(run, batch), *world_candidates(run), *batch_candidates])
+                   [*group_candidates(run, batch), *world_candidates(run), *batch_candidates, *kept_update])
 
 
 def eval_batch_divisible(run: Run) -> Finding | None:
