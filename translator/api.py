@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,7 @@ from translator.dialects.base import ReadOptions, Values
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
 from translator.compare import same_value
-from translator.plan import RunSpec
+from translator.plan import RunSpec, to_json_number
 from translator.sources.files import Source, guess_suffix, read_source
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ class Translation:
     files: dict[str, str]
     spec: RunSpec
     notes: list[Note] = field(default_factory=list)
+    # When the plan could not be kept exactly: nearby settings of the target that keep it (see find_alternatives).
+    alternatives: list[Alternative] = field(default_factory=list)
 
     @property
     def plan(self) -> dict[str, Any]:
@@ -71,6 +74,7 @@ class Translation:
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source.to_dict(), "target": {"framework": self.framework, "version": self.version},
                 "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes],
+                "alternatives": [a.to_dict() for a in self.alternatives],
                 "accounting": [entry.to_dict() for entry in self.accounting()]}
 
     @property
@@ -163,8 +167,7 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     notes = NoteList()
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
-    written = Source(files[main], main, None, files)
-    reading = dialect.read(written, ReadOptions(version=version))
+    reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
     target = reading.spec
     _compare(explanation.spec, target, notes)
     # The target framework's own rules, run on what was written: a rejection is never silent.
@@ -173,7 +176,166 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         fix = f"; nearest fix: {settings(finding.suggestions[0].changes)}" if finding.suggestions else ""
         notes.error("target.rejected", f"{dialect.name} {version} would reject the written config "
                     f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
-    return Translation(explanation, dialect.name, version, files, target, list(notes))
+    translation = Translation(explanation, dialect.name, version, files, target, list(notes))
+    if any(n.code == "plan.not-preserved" and set(n.source_keys) & {f"plan.{f}" for f in ESSENTIAL} for n in notes):
+        translation.alternatives = find_alternatives(explanation.spec, dialect, version, reading.native, files[main])
+    return translation
+
+
+# ---------------------------------------------------------------- exact alternatives
+# What "the plan" is for an alternative: how much is generated and how it is cut into updates. The knobs (ranks,
+# micro-batch, accumulation, GPU split) are what an alternative may change.
+ESSENTIAL = ("prompts_per_step", "samples_per_prompt", "samples_per_step", "samples_per_optimizer_step",
+             "optimizer_steps_per_step", "epochs_per_step")
+KNOBS = ("plan.data_parallel_size", "plan.micro_batch_per_device", "plan.grad_accum_steps", "topology.training_gpus",
+         "topology.rollout_gpus")
+MAX_WRITES = 30  # variants written and read back at most per translation
+MAX_ALTERNATIVES = 3
+
+
+@dataclass
+class Alternative:
+    """Settings of the target that keep the source's plan exactly where the translation could not.
+
+    ``changes``: the target's native keys that differ from what was written (key → value; None: removed);
+    ``canonical``: the canonical knobs varied; ``keeps``/``changes_plan``: plan fields kept (field → value) and
+    changed (field → [written, alternative]); ``command``: the alternative's launch command as written."""
+
+    changes: dict[str, Any]
+    canonical: dict[str, Any]
+    keeps: dict[str, Any]
+    changes_plan: dict[str, list[Any]]
+    command: str
+    files: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"changes": {k: to_json_number(v) for k, v in self.changes.items()},
+                "canonical": {k: to_json_number(v) for k, v in self.canonical.items()},
+                "keeps": {k: to_json_number(v) for k, v in self.keeps.items()},
+                "changes_plan": {k: [to_json_number(v) for v in pair] for k, pair in self.changes_plan.items()},
+                "command": self.command}
+
+
+def find_alternatives(spec: RunSpec, dialect: Any, version: str, written: Values | None,
+                      written_script: str = "") -> list[Alternative]:
+    """Vary the knobs on a copy of the source model (other training process counts, the vLLM GPU split, per-device
+    batch × accumulation), write each with the target dialect, read it back, and keep those whose plan equals the
+    source's and that the target's rules accept; nearest first, at most MAX_WRITES writes."""
+    import copy
+
+    found: list[Alternative] = []
+    base_plan = {name: getattr(spec.plan, name) for name in ESSENTIAL}
+    for canonical in _variants(spec)[:MAX_WRITES]:
+        variant = copy.deepcopy(spec)
+        for dotted, value in canonical.items():
+            variant.set(dotted, value)
+        _fit_nodes(variant)
+        try:
+            files = dialect.write(variant, version, NoteList())
+            main = "launch.sh" if "launch.sh" in files else next(iter(files))
+            reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
+        except ConfigError:
+            continue
+        back = reading.spec
+        if not all(same_value(base_plan[name], getattr(back.plan, name)) for name in ESSENTIAL):
+            continue
+        if check(Explanation(back, [], main, reading.native)).errors:
+            continue
+        alternative = _alternative(spec, back, canonical, files, main, written, reading.native)
+        before = set(commands(written_script))
+        alternative.command = "\n".join(c for c in commands(files[main]) if c not in before)
+        if all(a.files != files for a in found):
+            found.append(alternative)
+        if len(found) >= MAX_ALTERNATIVES:
+            break
+    return found
+
+
+def _variants(spec: RunSpec) -> list[dict[str, Any]]:
+    """Knob settings to try, nearest the source's first: training ranks (the GPU split kept where rollout has GPUs
+    of its own), each with per-device batch × accumulation dividing the rank's samples per optimizer step."""
+    p, t = spec.plan, spec.topology
+    dp, per_update = p.data_parallel_size, p.samples_per_optimizer_step
+    if not dp or not per_update or Fraction(per_update).denominator != 1:
+        return []
+    per_update = int(per_update)
+    parallel = max(1, (t.training_gpus or dp) // dp)  # GPUs per data-parallel rank (sequence/tensor/pipeline)
+    rollout = t.rollout_gpus or 0
+    total = (t.training_gpus or dp * parallel) + rollout
+    ranks: list[tuple[int, int]] = []  # (ranks, rollout GPUs)
+    if rollout:  # the same GPUs, split differently between training and generation (none: colocated)
+        ranks += [((total - r) // parallel, r) for r in range(0, total) if (total - r) % parallel == 0]
+    ranks += [(d, rollout) for d in range(1, 2 * dp + 9)]
+    ranks = [(d, r) for d, r in dict.fromkeys(ranks) if d > 0 and per_update % d == 0]
+    # nearest rank count first; on a tie, the one that keeps the GPUs the run has
+    ranks.sort(key=lambda pair: (abs(pair[0] - dp), pair[0] * parallel + pair[1] != total, -pair[0]))
+    variants = []
+    for d, r in ranks[:8]:
+        per_rank = per_update // d
+        micro = p.micro_batch_per_device
+        options: list[Any] = [None] if micro is None else sorted(
+            divisors(per_rank), key=lambda m: (abs(m - Fraction(micro)), -m))[:2]
+        for m in options:
+            variant: dict[str, Any] = {"plan.data_parallel_size": d, "topology.training_gpus": d * parallel,
+                                       "plan.micro_batch_per_device": m,
+                                       "plan.grad_accum_steps": None if m is None else per_rank // m}
+            if r != rollout:
+                variant["topology.rollout_gpus"] = r
+                if r == 0 and spec.generation.rollout_mode == "server":  # TRL: no GPUs of its own, so colocated
+                    variant["generation.rollout_mode"] = "colocate"
+            if variant["topology.training_gpus"] == t.training_gpus and d == dp and m == micro:
+                continue  # the source itself
+            variants.append(variant)
+    return variants
+
+
+def divisors(number: int) -> list[int]:
+    small = [d for d in range(1, int(number ** 0.5) + 1) if number % d == 0]
+    return sorted(set(small + [number // d for d in small]))
+
+
+def _fit_nodes(spec: RunSpec) -> None:
+    """GPUs per node for a changed GPU count: the same nodes when the GPUs split evenly over them, else one node."""
+    t = spec.topology
+    gpus = (t.training_gpus or 0) + (t.rollout_gpus or 0)
+    nodes = t.nodes or 1
+    if not gpus or t.gpus_per_node is None:
+        return
+    counted = t.training_gpus if t.gpus_per_node * nodes == (t.training_gpus or 0) else gpus
+    if counted and counted % nodes == 0:
+        t.gpus_per_node = counted // nodes
+    else:
+        t.nodes, t.gpus_per_node = 1, counted
+
+
+def _alternative(source: RunSpec, back: RunSpec, canonical: dict[str, Any], files: dict[str, str], main: str,
+                 written: Values | None, native: Values | None) -> Alternative:
+    before = written.values if written is not None else {}
+    after = native.values if native is not None else {}
+    changes = {k: v for k, v in after.items() if not same_value(before.get(k), v)}
+    changes.update({k: None for k in before if k not in after})
+    keeps = {f"plan.{n}": getattr(back.plan, n) for n in ESSENTIAL}
+    moved = {f: [source.get(f), back.get(f)] for f in KNOBS if not same_value(source.get(f), back.get(f))}
+    for dotted in moved:  # a knob set outside the native config (TRL's accelerate --num_processes): its key too
+        derivation = back.derivations.get(dotted)
+        for key in derivation.keys if derivation is not None and derivation.origin == "config" else []:
+            if key not in after and key not in changes:
+                changes[key] = back.get(dotted)
+    return Alternative(changes, {k: v for k, v in canonical.items() if v is not None}, keeps, moved, "", files)
+
+
+def commands(script: str) -> list[str]:
+    """The commands of a launch script, continuation lines joined; comments and shell set-up left out."""
+    found, current = [], ""
+    for raw in script.splitlines():
+        line = raw.strip()
+        if not current and (not line or line.startswith("#")):
+            continue
+        current += (" " if current else "") + line.removesuffix("\\").strip()
+        if not line.endswith("\\"):
+            found.append(current)
+            current = ""
+    return [c for c in found if not c.startswith(("set ", "export ", "cd ", "source ", "#!"))]
 
 
 @dataclass

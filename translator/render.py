@@ -192,6 +192,17 @@ def translation_text(translation: Translation, written: list[str] | None = None)
         value = translation.plan[name]
         lines.append(f"  {name}: " + ("unknown" if value is None else quantity(f"plan.{name}", value)))
     lines += notes_text(translation.source.notes + translation.notes)
+    if translation.alternatives:
+        lines += ["", "Settings that keep the source's plan exactly:"]
+        for number, alternative in enumerate(translation.alternatives, 1):
+            moved = ", ".join(f"{name.split('.', 1)[1]} {'unset' if a is None else show(a)} → "
+                              f"{'unset' if b is None else show(b)}"
+                              for name, (a, b) in alternative.changes_plan.items())
+            lines.append(f"  {number}. {settings(alternative.changes) or '(the same keys)'}")
+            lines.append(f"     changes {moved}; keeps " + ", ".join(
+                quantity(name, value) for name, value in alternative.keeps.items()
+                if name in ("plan.prompts_per_step", "plan.samples_per_prompt", "plan.samples_per_optimizer_step")))
+            lines.extend(f"     run: {command}" for command in alternative.command.splitlines())
     return "\n".join(lines) + "\n"
 
 
