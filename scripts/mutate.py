@@ -264,8 +264,9 @@ def _json(document: Any) -> str:
     return json.dumps(document, default=str)
 
 
-class Hang(Exception):
-    """An input that took longer than the time limit: counted as an internal error (a hang is a bug too)."""
+class Hang(BaseException):
+    """An input that took longer than the time limit: counted as an internal error (a hang is a bug too). A
+    BaseException, so that no handler on the way catches it and the sample stops."""
 
 
 def _alarm(signum: int, frame: Any) -> None:
@@ -275,16 +276,29 @@ def _alarm(signum: int, frame: Any) -> None:
 LIMIT_SECONDS = 10
 
 
-def run(count: int = 10_000, seed: int = 0, show: int = 20, out: Any = sys.stdout) -> Summary:
+def limit_memory(gigabytes: int = 4) -> None:
+    """A runaway allocation must fail as MemoryError (an internal error), not take the machine down."""
     import resource
-    import signal
 
-    # A runaway allocation must fail as MemoryError (an internal error), not take the machine down.
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = 4 * 2**30
+    limit = gigabytes * 2**30
     if soft == resource.RLIM_INFINITY or soft > limit:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    signal.signal(signal.SIGALRM, _alarm)
+
+
+def run(count: int = 10_000, seed: int = 0, show: int = 20, out: Any = sys.stdout) -> Summary:
+    import signal
+
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        return _run(count, seed, show, out)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _run(count: int, seed: int, show: int, out: Any) -> Summary:
+    import signal
+
     rng = random.Random(seed)
     pool = fixtures()
     summary = Summary()
@@ -325,6 +339,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", type=int, default=20, help="internal errors printed in full (default 20)")
     args = parser.parse_args()
+    limit_memory()
     summary = run(args.count, args.seed, args.show)
     print(f"{summary.samples} mutated inputs, {summary.runs} library calls in {summary.seconds:.1f} s: "
           f"{summary.input_errors} bad-input errors (exit 2), {summary.internal_errors} internal errors")

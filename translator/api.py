@@ -256,12 +256,14 @@ def _variants(spec: RunSpec) -> list[dict[str, Any]]:
     of its own), each with per-device batch × accumulation dividing the rank's samples per optimizer step."""
     p, t = spec.plan, spec.topology
     dp, per_update = p.data_parallel_size, p.samples_per_optimizer_step
-    if not dp or not per_update or Fraction(per_update).denominator != 1:
-        return []
+    if not dp or not per_update or Fraction(per_update).denominator != 1 or dp > 4096 or per_update > 10**9:
+        return []  # beyond any real run: no search
     per_update = int(per_update)
     parallel = max(1, (t.training_gpus or dp) // dp)  # GPUs per data-parallel rank (sequence/tensor/pipeline)
     rollout = t.rollout_gpus or 0
     total = (t.training_gpus or dp * parallel) + rollout
+    if total > 8192:
+        return []
     ranks: list[tuple[int, int]] = []  # (ranks, rollout GPUs)
     if rollout:  # the same GPUs, split differently between training and generation (none: colocated)
         ranks += [((total - r) // parallel, r) for r in range(0, total) if (total - r) % parallel == 0]

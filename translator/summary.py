@@ -22,7 +22,7 @@ def step_picture(spec: RunSpec) -> list[str]:
     lines = [f"rollout: {plural(p.prompts_per_step, 'prompt', 'prompts')} × "
              f"{plural(p.samples_per_prompt, 'sample', 'samples')} = {plural(p.samples_per_step, 'sample', 'samples')}"]
     per_step = Fraction(p.optimizer_steps_per_step) if p.optimizer_steps_per_step is not None else None
-    if p.samples_per_optimizer_step is None or per_step is None:
+    if p.samples_per_optimizer_step is None or not per_step:  # unknown, or no update at all
         return lines
     epochs = p.epochs_per_step or 1
     if per_step < 1:

@@ -506,7 +506,7 @@ class _Interpreter:
     def mason_check(self, needed: int) -> None:
         mason = self.native.mason
         nodes, gpus = mason.get("--num_nodes", "1"), mason.get("--gpus")
-        if not gpus or not nodes.isdigit() or not gpus.isdigit():
+        if not gpus or not nodes.isdigit() or not gpus.isdigit() or len(nodes) + len(gpus) > 12:
             return
         requested = int(nodes) * int(gpus)
         t = self.spec.topology
