@@ -83,3 +83,13 @@ def test_difference_kinds() -> None:
     assert (kinds["plan.samples_per_prompt"], kinds["sampling.top_k"], kinds["plan.total_steps"]) == (
         "changed", "changed", "added")
     assert {d.field: d.kind for d in diff(b, a).differences}["plan.total_steps"] == "removed"
+
+
+def test_a_key_written_at_its_default_is_no_difference() -> None:
+    # Open-Instruct 2026.08.20 runs with inflight_updates on by default (OLMo 3 defaults, 2026.03.20); the script
+    # leaves it unset and the written one states it: the same run.
+    case = next(c for c in CASES if case_id(c) == "open-instruct/debug_single_gpu_uv")
+    source = translator.load(case.path, **case.load_kwargs())
+    translation = translator.translate(source, to=f"open-instruct@{source.version}")
+    written = translator.load(read_back(translation), framework=f"open-instruct@{source.version}")
+    assert "extras.inflight_updates" not in {d.field for d in diff(source, written).differences}

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator import dialects
-from translator.dialects.base import ReadOptions, Values
+from translator.dialects.base import Reading, ReadOptions, Values
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
 from translator.compare import same_value
@@ -169,7 +169,7 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
     reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
     target = reading.spec
-    _compare(explanation.spec, target, notes)
+    _compare(explanation, reading, notes)
     # The target framework's own rules, run on what was written: a rejection is never silent.
     report = check(Explanation(target, [], main, reading.native))
     for finding in report.errors:
@@ -387,15 +387,17 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
     return entries
 
 
-def _compare(source: RunSpec, target: RunSpec, notes: NoteList) -> None:
+def _compare(explanation: Explanation, reading: Reading, notes: NoteList) -> None:
     """Note every difference ``rlconf diff`` finds between the source and what was written (read back): a plan
     quantity always (plan.not-preserved); any other field unless a note the writer made already names it."""
     from translator.compare import differences
     from translator.render import quantity
 
+    source, target = explanation.spec, reading.spec
     where = f"the {target.framework} {target.version} config"
     written = list(notes)
-    for d in differences(source, target):
+    defaults = [e.native.defaults if e.native is not None else {} for e in (explanation, reading)]
+    for d in differences(source, target, *defaults):
         before, after = quantity(d.field, d.a.value, source), quantity(d.field, d.b.value, target)
         if d.field.startswith("plan."):
             notes.warning("plan.not-preserved", f"{d.field}: {before} in the source, {after} in {where}",

@@ -2,7 +2,7 @@
 ``rlconf diff`` and for ``translate``'s check of what it wrote (so every difference diff reports has a note)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -75,16 +75,25 @@ class DiffReport:
 
 def diff(a: Explanation, b: Explanation) -> DiffReport:
     """Every canonical field whose values differ, classified, with both sides' native keys."""
-    return DiffReport(a, b, differences(a.spec, b.spec))
+    return DiffReport(a, b, differences(a.spec, b.spec, _defaults(a), _defaults(b)))
 
 
-def differences(a: RunSpec, b: RunSpec) -> list[Difference]:
+def _defaults(explanation: Explanation) -> Mapping[str, Any]:
+    return explanation.native.defaults if explanation.native is not None else {}
+
+
+def differences(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any] | None = None,
+                defaults_b: Mapping[str, Any] | None = None) -> list[Difference]:
     """The differences of two canonical models: every field of every section (values equal after unit conversion
     are no difference), then, within one framework, the native keys without a canonical field (a key a later
-    release renamed is one difference of kind renamed)."""
+    release renamed is one difference of kind renamed; a key one side leaves at its default compares as that
+    default, given the sides' native defaults)."""
     found = []
     for name in _fields():
         value_a, value_b = a.get(name), b.get(name)
+        if name == "topology.gpus_per_node" and (value_a is None) != (value_b is None) \
+                and (value_a or value_b) in _per_node(a if value_a is None else b):
+            continue  # stated on one side only, and what the other side's GPUs and nodes give
         if name in WARMUP:
             if name == WARMUP[0] and not same_value(_warmup(a), _warmup(b)):
                 found.append(_difference(name, a, b, value_a, value_b))
@@ -98,8 +107,16 @@ def differences(a: RunSpec, b: RunSpec) -> list[Difference]:
         if not same_value(value_a, value_b):
             found.append(_difference(name, a, b, value_a, value_b))
     if a.framework == b.framework:  # native keys without a canonical field only compare within a framework
-        found.extend(_extras(a, b))
+        found.extend(_extras(a, b, defaults_a or {}, defaults_b or {}))
     return found
+
+
+def _per_node(spec: RunSpec) -> set[Any]:
+    """GPUs per node as the topology gives them: the training GPUs, or all of them, over the nodes."""
+    t = spec.topology
+    nodes = t.nodes or 1
+    counts = {t.training_gpus, (t.training_gpus or 0) + (t.rollout_gpus or 0) if t.training_gpus else None}
+    return {c // nodes for c in counts if c and c % nodes == 0}
 
 
 def _fields() -> Iterator[str]:
@@ -144,9 +161,15 @@ def _run_length(spec: RunSpec, name: str) -> Any:
     return Fraction(p.total_steps) * Fraction(per_step) if p.total_steps is not None and per_step is not None else None
 
 
-def _extras(a: RunSpec, b: RunSpec) -> list[Difference]:
+def _extras(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any], defaults_b: Mapping[str, Any]) -> list[Difference]:
     left = {e.key: e.value for e in a.extras if e.framework == a.framework}
     right = {e.key: e.value for e in b.extras if e.framework == b.framework}
+    # A key set on one side only, to the value the other side's version has by default, is no difference.
+    for key in list(left.keys() ^ right.keys()):
+        if key in left and key in defaults_b and same_value(left[key], defaults_b[key]):
+            left.pop(key)
+        elif key in right and key in defaults_a and same_value(right[key], defaults_a[key]):
+            right.pop(key)
     found, paired = [], set()
     for key in left.keys() - right.keys():
         new = next((k for k in sorted(right.keys() - left.keys()) if k not in paired
