@@ -70,13 +70,15 @@ def changes(item: Finding) -> list[dict[str, Any]]:
 def test_open_r1_seven_processes_times_one_under_0_15() -> None:
     # §4 row 0.15.0–0.16.x + §7.1 (open-r1#249): 7 training processes (the 8th GPU is vLLM's) × pdtbs 1 = 7
     # completions per micro-step; 7 has no divisor 8, TRL's possible values are [7]. Fixes in TRL's own terms:
-    # num_generations 7 (maintainers' answer), or 8 processes, or 8 completions per device.
+    # 8 completions per device × 1 accumulation step (keeps 56 completions per optimizer step and the group of 8, so
+    # it comes first), num_generations 7 (maintainers' answer; keeps the update), or 8 processes.
     settings = {**BASE, "num_processes": 7, "per_device_train_batch_size": 1, "gradient_accumulation_steps": 8}
     item = assert_violation(
         settings, "0.15.2", "trl.num-generations-divisible", "error",
         "The global train batch size (7 x 1) must be evenly divisible by the number of generations per prompt (8). "
         "Given the current train batch size, the valid values for the number of generations are: [7].")
-    assert changes(item) == [{"num_generations": 7}, {"num_processes": 8}, {"per_device_train_batch_size": 8}]
+    assert changes(item) == [{"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+                             {"num_generations": 7}, {"num_processes": 8}]
     assert item.values == {"num_generations": 8, "per_device_train_batch_size": 1, "num_processes": 7}
 
 
@@ -416,8 +418,9 @@ def test_dapo_loss_mis_scaled_when_steps_per_generation_differs_before_1_10() ->
                             "loss_type 'dapo' with steps_per_generation 8 != gradient_accumulation_steps 4: trl 0.22.2 "
                             "normalises by the token count of the whole generation batch, so gradients are scaled by "
                             "gradient_accumulation_steps / steps_per_generation = 4/8 = 0.5 (fixed in trl 1.10)")
-    assert changes(item) == [{"steps_per_generation": 4}, {"gradient_accumulation_steps": 8},
-                             {"loss_type": "bnpo"}]
+    # bnpo keeps the completions per optimizer step; gradient_accumulation_steps 8 doubles them, so it comes last.
+    assert changes(item) == [{"steps_per_generation": 4}, {"loss_type": "bnpo"},
+                             {"gradient_accumulation_steps": 8}]
     assert "trl.dapo-loss-scale" not in {f.rule for f in run(settings, "1.10.0").warnings}
     assert "trl.dapo-loss-scale" not in {f.rule for f in run(settings, "0.20.0").warnings}  # bnpo default there
 
@@ -500,7 +503,7 @@ def cli(*args: Any) -> tuple[int, str]:
 def test_cli_exit_codes(tmp_path: Path) -> None:
     clean = FIXTURES / "trl" / "colocate_trl116_zero3" / "launch.sh"
     assert cli("check", clean, "--from", "trl@1.16.0+transformers5.10.4") == (
-        0, f"{clean}: trl 1.16.0 — 0 error(s), 0 warning(s)\nno rule is broken\n")
+        0, f"{clean}: trl 1.16.0 — 0 errors, 0 warnings\nno rule is broken\n")
     # The same with the transformers trl 1.16.0 resolves to today (5.23.0): no warmup_ratio any more.
     code, out = cli("check", clean, "--from", "trl@1.16.0")
     assert code == 1 and "Unknown arguments from config file: ['--warmup_ratio', '0.02']" in out
@@ -528,7 +531,8 @@ def test_cli_json_shape(tmp_path: Path) -> None:
     assert [w["rule"] for w in document["warnings"]] == ["trl.off-policy-steps"]
     for item in document["errors"] + document["warnings"]:
         assert set(item) >= {"rule", "message", "keys", "values", "suggestions"}
-        assert item["suggestions"] and all(set(s) == {"changes", "text"} for s in item["suggestions"])
+        assert item["suggestions"] and all(set(s) == {"changes", "text", "keeps", "changes_plan"}
+                                           for s in item["suggestions"])
     error = document["errors"][0]
     assert error["values"] == {"num_generations": 14, "generation_batch_size": 256, "per_device_train_batch_size": 8,
                                "num_processes": 8}

@@ -79,7 +79,7 @@ def test_translate_json_shape() -> None:
     code, out, _ = run("translate", VERL, "--to", "trl@1.16.0", *VERL_ARGS, "--format", "json")
     assert code == 0
     document = json.loads(out)
-    assert set(document) == {"source", "target", "files", "plan", "notes", "accounting"}
+    assert set(document) == {"source", "target", "files", "plan", "notes", "alternatives", "accounting"}
     assert document["target"] == {"framework": "trl", "version": "1.16.0"}
     assert set(document["files"]) == {"recipe.yaml", "accelerate.yaml", "launch.sh"}
 
@@ -104,6 +104,32 @@ def test_strict_exits_1_on_warnings() -> None:
     home = ["--env", "HOME=/home/me"]
     assert run("translate", dynamic, "--to", "trl", *home)[0] == 0
     assert run("translate", dynamic, "--to", "trl", *home, "--strict")[0] == 1
+
+
+def test_translate_exits_1_when_what_it_wrote_cannot_start() -> None:
+    # The EasyR1 source names no reward function; OpenRLHF does not start without a reward model or a remote
+    # reward, so the written launch line is an error-level note: written, exit 1.
+    source = FIXTURES / "easyr1" / "v032_no_reward_function.sh"
+    code, out, err = run("translate", source, "--to", "openrlhf@0.11.2")
+    assert code == 1, err
+    # (the source's own reading warns of the same gap first; the translation's note is the error)
+    missing = [line for line in out.splitlines() if "[reward.missing]" in line and "OpenRLHF" in line]
+    assert missing and missing[0].lstrip().startswith("error:")
+    assert "{'" not in out and "['" not in "".join(missing)
+
+
+def test_translate_refuses_without_a_world_size() -> None:
+    code, _, err = run("translate", FIXTURES / "trl" / "recipe_only_no_world_size.yaml", "--to", "verl")
+    assert code == 2 and "--num-processes" in err
+
+
+def test_plural_units_in_text() -> None:
+    # The Open-R1 recipe: spg = GAS = 4 and one iteration → "1 optimizer step per step" and one epoch.
+    code, out, _ = run("explain", TRL)
+    assert code == 0
+    assert "  1 optimizer step per step = " in out and "  1 pass over each step's samples = " in out
+    step = out.split("One step:")[1].split("Policy:")[0]
+    assert "× 1 epoch = 1 optimizer step" in step and "(s)" not in step and "(es)" not in step
 
 
 def test_standard_input() -> None:

@@ -26,8 +26,8 @@ def test_step_picture_and_off_policy_status() -> None:
     # = 8 updates; 4 ranks → 64 samples per rank per update = 8 micro-batches of 8.
     document = translator.explain(HYDRA).to_dict()
     assert document["step"][0] == "rollout: 128 prompts × 8 samples = 1024 samples"
-    assert "4 mini-batch(es) of 256 samples × 2 epoch(s) = 8 optimizer step(s)" in document["step"][1]
-    assert "per rank (4 ranks): 64 samples = 8 micro-batch(es) of 8" in document["step"][2]
+    assert "4 mini-batches of 256 samples × 2 epochs = 8 optimizer steps" in document["step"][1]
+    assert "per rank (4 ranks): 64 samples = 8 micro-batches of 8" in document["step"][2]
     assert document["policy"]["on_policy"] is False
 
 

@@ -406,7 +406,7 @@ def test_wandb_key_is_never_copied(tmp_path: Path) -> None:
     assert code == 0 and secret not in out
     for target in ("openrlhf@0.11.2", "openrlhf@0.10.1", "verl", "trl"):
         code, out, _ = run("translate", script, "--to", target, "--format", "json")
-        assert code == 0 and secret not in out, target
+        assert code in (0, 1) and secret not in out, target  # 1: written with error notes (gae has no TRL critic)
     written = translator.translate(translator.load(script), to="openrlhf@0.11.2").files["launch.sh"]
     assert '--logger.wandb.key "${WANDB_API_KEY}"' in written and 'export WANDB_API_KEY="${WANDB_API_KEY:-}"' in written
 

@@ -1,6 +1,7 @@
 """The library: load / explain / translate. The CLI is a thin layer over these."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -9,24 +10,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator import dialects
-from translator.dialects.base import ReadOptions, Values
+from translator.dialects.base import Reading, ReadOptions, Values
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
-from translator.plan import PLAN_FIELDS, RunSpec, to_json_number
+from translator.compare import same_value
+from translator.plan import RunSpec, to_json_number
 from translator.sources.files import Source, guess_suffix, read_source
 
 if TYPE_CHECKING:
-    from translator.checks import CheckReport
-
-# Fields beside the batch plan whose change in a translation is worth a note of its own.
-SEMANTIC_FIELDS = (
-    "algorithm.advantage_estimator", "algorithm.advantage_std_normalization", "algorithm.kl_placement",
-    "algorithm.kl_coef", "algorithm.clip_ratio_low", "algorithm.clip_ratio_high", "algorithm.loss_aggregation",
-    "algorithm.loss_normalizer_scope", "generation.prompts_per_round", "generation.filter_groups",
-    "token_budget.max_tokens_per_device", "critic.samples_per_optimizer_step", "sampling.temperature",
-    "optimizer.lr", "lengths.max_response_tokens", "asynchrony.max_steps_ahead",
-)
-
+    from translator.checks import CheckReport, Finding
 
 @dataclass
 class Explanation:
@@ -72,6 +64,8 @@ class Translation:
     files: dict[str, str]
     spec: RunSpec
     notes: list[Note] = field(default_factory=list)
+    # When the plan could not be kept exactly: nearby settings of the target that keep it (see find_alternatives).
+    alternatives: list[Alternative] = field(default_factory=list)
 
     @property
     def plan(self) -> dict[str, Any]:
@@ -80,7 +74,14 @@ class Translation:
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source.to_dict(), "target": {"framework": self.framework, "version": self.version},
                 "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes],
+                "alternatives": [a.to_dict() for a in self.alternatives],
                 "accounting": [entry.to_dict() for entry in self.accounting()]}
+
+    @property
+    def errors(self) -> list[Note]:
+        """Error-level notes on what was written: the target would reject it (``target.rejected``) or run it
+        differently in a way the writer could not avoid. ``rlconf translate`` exits 1 when there are any."""
+        return [n for n in self.notes if n.severity == "error"]
 
     def accounting(self) -> list[KeyAccount]:
         """Where every key the source config sets went (see :class:`KeyAccount`)."""
@@ -161,20 +162,182 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
                           "sizes are unknown", file=explanation.source,
                           hint="pass --num-processes N (GPUs serving vLLM do not count)")
+    from translator.render import settings
+
     notes = NoteList()
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
-    written = Source(files[main], main, None, files)
-    reading = dialect.read(written, ReadOptions(version=version))
+    reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
     target = reading.spec
-    _compare(explanation.spec, target, notes)
+    _compare(explanation, reading, notes)
     # The target framework's own rules, run on what was written: a rejection is never silent.
     report = check(Explanation(target, [], main, reading.native))
     for finding in report.errors:
-        fix = f"; nearest fix: {finding.suggestions[0].changes}" if finding.suggestions else ""
-        notes.warning("target.rejected", f"{dialect.name} {version} would reject the written config "
-                      f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
-    return Translation(explanation, dialect.name, version, files, target, list(notes))
+        fix = f"; nearest fix: {settings(finding.suggestions[0].changes)}" if finding.suggestions else ""
+        notes.error("target.rejected", f"{dialect.name} {version} would reject the written config "
+                    f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
+    translation = Translation(explanation, dialect.name, version, files, target, list(notes))
+    if any(n.code == "plan.not-preserved" and set(n.source_keys) & {f"plan.{f}" for f in ESSENTIAL} for n in notes):
+        translation.alternatives = find_alternatives(explanation.spec, dialect, version, reading.native, files[main])
+    return translation
+
+
+# ---------------------------------------------------------------- exact alternatives
+# What "the plan" is for an alternative: how much is generated and how it is cut into updates. The knobs (ranks,
+# micro-batch, accumulation, GPU split) are what an alternative may change.
+ESSENTIAL = ("prompts_per_step", "samples_per_prompt", "samples_per_step", "samples_per_optimizer_step",
+             "optimizer_steps_per_step", "epochs_per_step")
+KNOBS = ("plan.data_parallel_size", "plan.micro_batch_per_device", "plan.grad_accum_steps", "topology.training_gpus",
+         "topology.rollout_gpus")
+MAX_WRITES = 30  # variants written and read back at most per translation
+MAX_ALTERNATIVES = 3
+
+
+@dataclass
+class Alternative:
+    """Settings of the target that keep the source's plan exactly where the translation could not.
+
+    ``changes``: the target's native keys that differ from what was written (key → value; None: removed);
+    ``canonical``: the canonical knobs varied; ``keeps``/``changes_plan``: plan fields kept (field → value) and
+    changed (field → [written, alternative]); ``command``: the alternative's launch command as written."""
+
+    changes: dict[str, Any]
+    canonical: dict[str, Any]
+    keeps: dict[str, Any]
+    changes_plan: dict[str, list[Any]]
+    command: str
+    files: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"changes": {k: to_json_number(v) for k, v in self.changes.items()},
+                "canonical": {k: to_json_number(v) for k, v in self.canonical.items()},
+                "keeps": {k: to_json_number(v) for k, v in self.keeps.items()},
+                "changes_plan": {k: [to_json_number(v) for v in pair] for k, pair in self.changes_plan.items()},
+                "command": self.command}
+
+
+def find_alternatives(spec: RunSpec, dialect: Any, version: str, written: Values | None,
+                      written_script: str = "") -> list[Alternative]:
+    """Vary the knobs on a copy of the source model (other training process counts, the vLLM GPU split, per-device
+    batch × accumulation), write each with the target dialect, read it back, and keep those whose plan equals the
+    source's and that the target's rules accept; nearest first, at most MAX_WRITES writes."""
+    import copy
+
+    found: list[Alternative] = []
+    base_plan = {name: getattr(spec.plan, name) for name in ESSENTIAL}
+    for canonical in _variants(spec)[:MAX_WRITES]:
+        variant = copy.deepcopy(spec)
+        for dotted, value in canonical.items():
+            variant.set(dotted, value)
+        _fit_nodes(variant)
+        try:
+            files = dialect.write(variant, version, NoteList())
+            main = "launch.sh" if "launch.sh" in files else next(iter(files))
+            reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
+        except ConfigError:
+            continue
+        back = reading.spec
+        if not all(same_value(base_plan[name], getattr(back.plan, name)) for name in ESSENTIAL):
+            continue
+        if check(Explanation(back, [], main, reading.native)).errors:
+            continue
+        alternative = _alternative(spec, back, canonical, files, main, written, reading.native)
+        before = set(commands(written_script))
+        alternative.command = "\n".join(c for c in commands(files[main]) if c not in before)
+        if all(a.files != files for a in found):
+            found.append(alternative)
+        if len(found) >= MAX_ALTERNATIVES:
+            break
+    return found
+
+
+def _variants(spec: RunSpec) -> list[dict[str, Any]]:
+    """Knob settings to try, nearest the source's first: training ranks (the GPU split kept where rollout has GPUs
+    of its own), each with per-device batch × accumulation dividing the rank's samples per optimizer step."""
+    p, t = spec.plan, spec.topology
+    dp, per_update = p.data_parallel_size, p.samples_per_optimizer_step
+    if not dp or not per_update or Fraction(per_update).denominator != 1 or dp > 4096 or per_update > 10**9:
+        return []  # beyond any real run: no search
+    per_update = int(per_update)
+    parallel = max(1, (t.training_gpus or dp) // dp)  # GPUs per data-parallel rank (sequence/tensor/pipeline)
+    rollout = t.rollout_gpus or 0
+    total = (t.training_gpus or dp * parallel) + rollout
+    if total > 8192:
+        return []
+    ranks: list[tuple[int, int]] = []  # (ranks, rollout GPUs)
+    if rollout:  # the same GPUs, split differently between training and generation (none: colocated)
+        ranks += [((total - r) // parallel, r) for r in range(0, total) if (total - r) % parallel == 0]
+    ranks += [(d, rollout) for d in range(1, 2 * dp + 9)]
+    ranks = [(d, r) for d, r in dict.fromkeys(ranks) if d > 0 and per_update % d == 0]
+    # nearest rank count first; on a tie, the one that keeps the GPUs the run has
+    ranks.sort(key=lambda pair: (abs(pair[0] - dp), pair[0] * parallel + pair[1] != total, -pair[0]))
+    variants = []
+    for d, r in ranks[:8]:
+        per_rank = per_update // d
+        micro = p.micro_batch_per_device
+        options: list[Any] = [None] if micro is None else sorted(
+            divisors(per_rank), key=lambda m: (abs(m - Fraction(micro)), -m))[:2]
+        for m in options:
+            variant: dict[str, Any] = {"plan.data_parallel_size": d, "topology.training_gpus": d * parallel,
+                                       "plan.micro_batch_per_device": m,
+                                       "plan.grad_accum_steps": None if m is None else per_rank // m}
+            if r != rollout:
+                variant["topology.rollout_gpus"] = r
+                if r == 0 and spec.generation.rollout_mode == "server":  # TRL: no GPUs of its own, so colocated
+                    variant["generation.rollout_mode"] = "colocate"
+            if variant["topology.training_gpus"] == t.training_gpus and d == dp and m == micro:
+                continue  # the source itself
+            variants.append(variant)
+    return variants
+
+
+def divisors(number: int) -> list[int]:
+    small = [d for d in range(1, int(number ** 0.5) + 1) if number % d == 0]
+    return sorted(set(small + [number // d for d in small]))
+
+
+def _fit_nodes(spec: RunSpec) -> None:
+    """GPUs per node for a changed GPU count: the same nodes when the GPUs split evenly over them, else one node."""
+    t = spec.topology
+    gpus = (t.training_gpus or 0) + (t.rollout_gpus or 0)
+    nodes = t.nodes or 1
+    if not gpus or t.gpus_per_node is None:
+        return
+    counted = t.training_gpus if t.gpus_per_node * nodes == (t.training_gpus or 0) else gpus
+    if counted and counted % nodes == 0:
+        t.gpus_per_node = counted // nodes
+    else:
+        t.nodes, t.gpus_per_node = 1, counted
+
+
+def _alternative(source: RunSpec, back: RunSpec, canonical: dict[str, Any], files: dict[str, str], main: str,
+                 written: Values | None, native: Values | None) -> Alternative:
+    before = written.values if written is not None else {}
+    after = native.values if native is not None else {}
+    changes = {k: v for k, v in after.items() if not same_value(before.get(k), v)}
+    changes.update({k: None for k in before if k not in after})
+    keeps = {f"plan.{n}": getattr(back.plan, n) for n in ESSENTIAL}
+    moved = {f: [source.get(f), back.get(f)] for f in KNOBS if not same_value(source.get(f), back.get(f))}
+    for dotted in moved:  # a knob set outside the native config (TRL's accelerate --num_processes): its key too
+        derivation = back.derivations.get(dotted)
+        for key in derivation.keys if derivation is not None and derivation.origin == "config" else []:
+            if key not in after and key not in changes:
+                changes[key] = back.get(dotted)
+    return Alternative(changes, {k: v for k, v in canonical.items() if v is not None}, keeps, moved, "", files)
+
+
+def commands(script: str) -> list[str]:
+    """The commands of a launch script, continuation lines joined; comments and shell set-up left out."""
+    found, current = [], ""
+    for raw in script.splitlines():
+        line = raw.strip()
+        if not current and (not line or line.startswith("#")):
+            continue
+        current += (" " if current else "") + line.removesuffix("\\").strip()
+        if not line.endswith("\\"):
+            found.append(current)
+            current = ""
+    return [c for c in found if not c.startswith(("set ", "export ", "cd ", "source ", "#!"))]
 
 
 @dataclass
@@ -224,31 +387,41 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
     return entries
 
 
-def _compare(source: RunSpec, target: RunSpec, notes: NoteList) -> None:
-    for name in PLAN_FIELDS:
-        before, after = getattr(source.plan, name), getattr(target.plan, name)
-        if not same_value(before, after):
-            notes.warning("plan.not-preserved", f"plan.{name}: {_show(before)} in the source, {_show(after)} in the "
-                          f"{target.framework} {target.version} config", source_keys=[f"plan.{name}"])
-    for name in SEMANTIC_FIELDS:
-        before, after = source.get(name), target.get(name)
-        if before is not None and not same_value(before, after):
-            notes.warning("translation.changed", f"{name}: {_show(before)} in the source, {_show(after)} in the "
-                          f"{target.framework} {target.version} config", source_keys=[name])
+def _compare(explanation: Explanation, reading: Reading, notes: NoteList) -> None:
+    """Note every difference ``rlconf diff`` finds between the source and what was written (read back): a plan
+    quantity always (plan.not-preserved); any other field unless a note the writer made already names it."""
+    from translator.compare import differences
+    from translator.render import quantity
+
+    source, target = explanation.spec, reading.spec
+    where = f"the {target.framework} {target.version} config"
+    written = list(notes)
+    defaults = [e.native.defaults if e.native is not None else {} for e in (explanation, reading)]
+    for d in differences(source, target, *defaults):
+        before, after = quantity(d.field, d.a.value, source), quantity(d.field, d.b.value, target)
+        if d.field.startswith("plan."):
+            notes.warning("plan.not-preserved", f"{d.field}: {before} in the source, {after} in {where}",
+                          source_keys=[d.field])
+        elif not any(covers(note, d.field, source, target) for note in written):
+            shown = f"{d.field.removeprefix('extras.')} (a native key)" if d.field.startswith("extras.") else d.field
+            notes.warning("translation.changed", f"{shown}: {before} in the source, {after} in {where}",
+                          source_keys=[d.field], target_keys=d.b.keys)
 
 
-def same_value(a: Any, b: Any) -> bool:
-    """Equal as canonical values: numbers compared exactly (int 2 = 2.0), 'off' equal to 'not set'."""
-    if a in (None, False) and b in (None, False):  # "off" and "not set" mean the same for switches
+def covers(note: Note, name: str, source: RunSpec, target: RunSpec) -> bool:
+    """Whether a note speaks of canonical field ``name``: it names the field, or a native key it was read from
+    (in the source) or written to (in the target)."""
+    named = set(note.source_keys) | set(note.target_keys)
+    if name in named or name in note.message:
         return True
-    if isinstance(a, (int, float, Fraction)) and isinstance(b, (int, float, Fraction)) \
-            and not isinstance(a, bool) and not isinstance(b, bool):
-        return abs(Fraction(a) - Fraction(b)) <= Fraction(1, 10**9) * max(1, abs(Fraction(a)))
-    return a == b
-
-
-def _show(value: Any) -> str:
-    return "unset" if value is None else str(to_json_number(value))
+    if name.startswith("extras."):
+        return name.removeprefix("extras.") in named
+    keys = set()
+    for spec in (source, target):
+        derivation = spec.derivations.get(name)
+        if derivation is not None and derivation.origin != "derived":
+            keys.update(derivation.keys)
+    return bool(keys & named)
 
 
 def check(src: str | PathLike[str] | Source | Explanation, framework: str | None = None,
@@ -263,4 +436,39 @@ def check(src: str | PathLike[str] | Source | Explanation, framework: str | None
     rules = rules_for(explanation.framework)
     if rules is not None and explanation.native is not None:
         report.add(rules(explanation.native, explanation.spec, explanation.version or ""))
+    report.add(unknown_key_errors(explanation, report))
     return report
+
+
+_GUESS = re.compile(r"did you mean '?(?:--)?([^'?\s]+)'?\?")
+
+
+def unknown_key_errors(explanation: Explanation, report: CheckReport) -> list[Finding]:
+    """For a framework that refuses unknown keys (its dialect's ``rejects_unknown_keys``), each unknown-key note is
+    an error, fixed by the key the note suggests (else by removing the key) — unless a rule already reports it."""
+    from translator.checks.findings import Finding, Suggestion
+
+    dialect = dialects.get(explanation.framework)
+    rejects = getattr(dialect, "rejects_unknown_keys", False)
+    if callable(rejects):
+        rejects = rejects(explanation.version or dialect.default_version)
+    if not rejects or explanation.native is None:
+        return []
+    reported = {key for f in report.errors + report.warnings for key in f.keys}
+    values = explanation.native.values
+    found = []
+    for note in explanation.notes:
+        if note.code not in ("keys.unknown", "keys.unknown-in-version"):
+            continue
+        for key in note.source_keys:
+            if key in reported or key not in values:
+                continue
+            reported.add(key)
+            match = _GUESS.search(note.message)
+            guess = note.target_keys[0] if note.target_keys else match.group(1) if match else None
+            fixes = [Suggestion({key: None, guess: values[key]}, f"rename {key} → {guess}")] if guess and guess != key \
+                else []
+            fixes.append(Suggestion({key: None}, f"remove {key}"))
+            found.append(Finding(f"{dialect.name}.unknown-key", "error", note.message, [key], {key: values[key]},
+                                 fixes))
+    return found

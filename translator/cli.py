@@ -1,4 +1,8 @@
-"""The ``rlconf`` command: a thin click layer over the library. Exit codes: 0 ok, 1 findings, 2 bad input."""
+"""The ``rlconf`` command: a thin click layer over the library.
+
+Exit codes: 0 ok; 1 findings (check errors, diff differences, a translation written with error-level notes or one
+the target would reject; warnings, and check's skipped rules, under --strict); 2 bad input or a refusal to write;
+3 an internal error."""
 from __future__ import annotations
 
 import sys
@@ -70,7 +74,7 @@ def explain(src: str, framework: str | None, env: dict[str, str], num_processes:
 @input_options
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False), help="Write the files into DIR.")
 @click.option("--force", is_flag=True, help="Overwrite existing files in DIR.")
-@click.option("--strict", is_flag=True, help="Exit 1 when any warning was noted.")
+@click.option("--strict", is_flag=True, help="Exit 1 when any warning was noted (errors always exit 1).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def translate(src: str, target: str, framework: str | None, env: dict[str, str], num_processes: int | None,
               output_dir: str | None, force: bool, strict: bool, output_format: str) -> None:
@@ -87,14 +91,14 @@ def translate(src: str, target: str, framework: str | None, env: dict[str, str],
     else:
         click.echo(render.translation_text(translation, written), nl=False)
     warnings = [n for n in translation.source.notes + translation.notes if n.severity in ("warning", "error")]
-    if strict and warnings:
+    if translation.errors or (strict and warnings):  # written, but the target would reject it (or --strict)
         sys.exit(EXIT_FINDINGS)
 
 
 @main.command()
 @click.argument("src")
 @input_options
-@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings and on rules skipped for want of an input too.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def check(src: str, framework: str | None, env: dict[str, str], num_processes: int | None, strict: bool,
           output_format: str) -> None:
@@ -106,7 +110,7 @@ def check(src: str, framework: str | None, env: dict[str, str], num_processes: i
         click.echo(_json(report.to_dict(), indent=2, default=str))
     else:
         click.echo(render.check_text(report), nl=False)
-    if report.errors or (strict and report.warnings):
+    if report.errors or (strict and (report.warnings or report.skipped)):
         sys.exit(EXIT_FINDINGS)
 
 

@@ -9,33 +9,40 @@ from translator.dialects.base import fmt
 from translator.plan import RunSpec
 
 
+def plural(count: Any, one: str, many: str) -> str:
+    """``1 sample``, ``2 samples``, ``0.5 samples``: the singular only for exactly one."""
+    return f"{fmt(count)} {one if count == 1 and not isinstance(count, bool) else many}"
+
+
 def step_picture(spec: RunSpec) -> list[str]:
     """An ASCII picture of one rollout step: rollout → mini-batches → micro-batches per rank → updates."""
     p, budget = spec.plan, spec.token_budget
     if p.samples_per_step is None:
         return ["(the step is unknown: the world size is not stated)"]
-    lines = [f"rollout: {fmt(p.prompts_per_step)} prompts × {p.samples_per_prompt} samples = "
-             f"{fmt(p.samples_per_step)} samples"]
+    lines = [f"rollout: {plural(p.prompts_per_step, 'prompt', 'prompts')} × "
+             f"{plural(p.samples_per_prompt, 'sample', 'samples')} = {plural(p.samples_per_step, 'sample', 'samples')}"]
     per_step = Fraction(p.optimizer_steps_per_step) if p.optimizer_steps_per_step is not None else None
-    if p.samples_per_optimizer_step is None or per_step is None:
+    if p.samples_per_optimizer_step is None or not per_step:  # unknown, or no update at all
         return lines
     epochs = p.epochs_per_step or 1
     if per_step < 1:
         lines.append(f" └─ one optimizer step every {fmt(1 / per_step)} steps: an update of "
-                     f"{fmt(p.samples_per_optimizer_step)} samples accumulates several rollouts")
+                     f"{plural(p.samples_per_optimizer_step, 'sample', 'samples')} accumulates several rollouts")
     else:
         minis = per_step / epochs
-        lines.append(f" └─ {fmt(minis)} mini-batch(es) of {fmt(p.samples_per_optimizer_step)} samples × {epochs} "
-                     f"epoch(s) = {fmt(per_step)} optimizer step(s)")
+        lines.append(f" └─ {plural(minis, 'mini-batch', 'mini-batches')} of "
+                     f"{plural(p.samples_per_optimizer_step, 'sample', 'samples')} × {plural(epochs, 'epoch', 'epochs')}"
+                     f" = {plural(per_step, 'optimizer step', 'optimizer steps')}")
     if p.data_parallel_size:
         per_rank = Fraction(p.samples_per_optimizer_step) / p.data_parallel_size
         if p.micro_batch_per_device:
-            micro = f"{fmt(p.grad_accum_steps)} micro-batch(es) of {fmt(p.micro_batch_per_device)}"
+            micro = f"{plural(p.grad_accum_steps, 'micro-batch', 'micro-batches')} of {fmt(p.micro_batch_per_device)}"
         elif budget.max_tokens_per_device:
             micro = f"micro-batches packed up to {budget.max_tokens_per_device} tokens"
         else:
             micro = "micro-batches of unknown size"
-        lines.append(f"     └─ per rank ({p.data_parallel_size} ranks): {fmt(per_rank)} samples = {micro}")
+        lines.append(f"     └─ per rank ({plural(p.data_parallel_size, 'rank', 'ranks')}): "
+                     f"{plural(per_rank, 'sample', 'samples')} = {micro}")
         lines.append("          └─ gradients averaged over ranks → 1 optimizer step")
     return lines
 
@@ -49,7 +56,7 @@ def policy_status(spec: RunSpec) -> dict[str, Any]:
         reasons.append(f"{fmt(per_step)} optimizer steps per rollout: every update after the first trains on "
                        "samples from an older policy (the clipped importance ratio matters)")
     if ahead:
-        reasons.append(f"generation runs up to {ahead} step(s) ahead of training (asynchronous)")
+        reasons.append(f"generation runs up to {plural(ahead, 'step', 'steps')} ahead of training (asynchronous)")
     if per_step is None and not ahead:
         return {"on_policy": None, "reasons": ["unknown: optimizer steps per step are not determined"]}
     return {"on_policy": not reasons, "reasons": reasons or ["one update per rollout from the current policy"],

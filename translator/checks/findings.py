@@ -13,13 +13,73 @@ from translator.plan import to_json_number
 
 @dataclass
 class Suggestion:
-    """One way to satisfy the rule: native key → new value (all applied together)."""
+    """One way to satisfy the rule: native key → new value (all applied together), and what it does to the
+    quantities people plan with: ``keeps`` (metric → value) and ``changes_plan`` (metric → [before, after])."""
 
     changes: dict[str, Any]
     text: str  # what the change keeps, e.g. "keeps 256 prompts per step and 8 GPUs"
+    keeps: dict[str, Any] = field(default_factory=dict)
+    changes_plan: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"changes": {k: to_json_number(v) for k, v in self.changes.items()}, "text": self.text}
+        return {"changes": {k: to_json_number(v) for k, v in self.changes.items()}, "text": self.text,
+                "keeps": {k: to_json_number(v) for k, v in self.keeps.items()},
+                "changes_plan": {k: [to_json_number(v) for v in pair] for k, pair in self.changes_plan.items()}}
+
+
+# What a fix should keep, most important first: the update size and the group size define the algorithm; the
+# world size and the generation round are easier to change. Metric names are plan field names.
+PREFERRED = ("samples_per_optimizer_step", "samples_per_prompt")
+
+
+def metric_id(name: str) -> str:
+    """A metric's plan-style name: "samples per optimizer step" → "samples_per_optimizer_step"."""
+    return name.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def effects(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """(kept, changed) among the metrics both sides know: name → value, name → [before, after]."""
+    known = [k for k in before if before[k] is not None and after.get(k) is not None]
+    kept = {metric_id(k): before[k] for k in known if before[k] == after[k]}
+    changed = {metric_id(k): [before[k], after[k]] for k in known if before[k] != after[k]}
+    return kept, changed
+
+
+def preference(suggestion: Suggestion) -> tuple[int, ...]:
+    """Sort key: fixes that keep the PREFERRED metrics first (in their order of importance)."""
+    kept = set(suggestion.keeps)
+    return tuple(0 if name in kept else 1 for name in PREFERRED)
+
+
+# Rules whose fix is the key the author meant (a typo), whatever it does to the batch: never re-ranked.
+SPELLING_RULES = ("unknown-key", "unknown-config-key", "unknown-cli-argument", "unknown-flag")
+
+
+def ranked(suggestions: list[Suggestion], rule: str = "") -> list[Suggestion]:
+    """Fixes that keep the PREFERRED metrics first; the rule's own order within the same preference."""
+    if rule.rpartition(".")[2] in SPELLING_RULES:
+        return suggestions
+    return sorted(suggestions, key=preference)
+
+
+def split_product(total: int, current: int, limit: int = 64) -> list[tuple[int, int]]:
+    """The ways to write ``total`` as a × b (whole numbers), a nearest ``current`` first (ties: the larger), a !=
+    current; at most ``limit``: e.g. per-device batch × accumulation steps that keep their product."""
+    if total <= 0 or total > 10**12:
+        return []
+    pairs = [(a, total // a) for a in divisors(total) if a != current]
+    return sorted(pairs, key=lambda pair: (abs(pair[0] - current), -pair[0]))[:limit]
+
+
+def combined(approaches: Approaches, per_way: int = 4) -> list[Changes]:
+    """Pairs of changes from two different ways with no key in common (the first ``per_way`` of each): a fix may
+    need two knobs at once, e.g. the group size and the batch."""
+    heads = [[c for c in way if c][:per_way] for way in approaches]
+    pairs = []
+    for i, first in enumerate(heads):
+        for second in heads[i + 1:]:
+            pairs += [{**a, **b} for a in first for b in second if not set(a) & set(b)]
+    return pairs
 
 
 @dataclass
@@ -27,7 +87,7 @@ class Finding:
     """A rule the config breaks. Errors carry the framework's own message text."""
 
     rule: str  # stable id, e.g. "trl.generation-batch-divisible"
-    severity: Literal["error", "warning"]
+    severity: Literal["error", "warning", "skipped"]
     message: str
     keys: list[str]
     values: dict[str, Any]
@@ -40,20 +100,47 @@ class Finding:
 
 
 @dataclass
+class Skipped(Finding):
+    """A rule that could not run for want of an input the config does not state (e.g. TRL's world size): not a
+    pass. A rule function returns one (see :func:`needs`) where it would otherwise have to return None."""
+
+    needs: str = ""  # what is missing, e.g. "the world size"
+    hint: str = ""  # how to supply it, e.g. "pass --num-processes N"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule, "needs": self.needs, "hint": self.hint}
+
+
+def needs(rule: str, what: str, hint: str) -> Skipped:
+    """The rule ``rule`` is skipped: it needs ``what`` (``hint`` says how to give it)."""
+    return Skipped(rule, "skipped", f"skipped: {rule} needs {what} ({hint})", [], {}, [], what, hint)  # type: ignore[arg-type]
+
+
+def needs_world_size(rule: str) -> Skipped:
+    return needs(rule, "the world size", "pass --num-processes N")
+
+
+@dataclass
 class CheckReport:
     framework: str
     version: str | None
     source: str
     errors: list[Finding] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)  # rules that could not run, with what they need
 
     def add(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
-            (self.errors if finding.severity == "error" else self.warnings).append(finding)
+            if isinstance(finding, Skipped):
+                if all(s.rule != finding.rule for s in self.skipped):
+                    self.skipped.append(finding)
+            else:
+                (self.errors if finding.severity == "error" else self.warnings).append(finding)
 
     def to_dict(self) -> dict[str, Any]:
         return {"framework": self.framework, "version": self.version, "source": self.source,
-                "errors": [f.to_dict() for f in self.errors], "warnings": [f.to_dict() for f in self.warnings]}
+                "errors": [f.to_dict() for f in self.errors], "warnings": [f.to_dict() for f in self.warnings],
+                "skipped": [s.to_dict() for s in self.skipped]}
 
 
 def divisors(number: int) -> list[int]:
@@ -100,9 +187,15 @@ def suggest(view: Any, item: Finding, approaches: Approaches, rules: Callable[[A
     valid: list[list[tuple[int, Suggestion]]] = []
     partial: list[Suggestion] = []
     seen: list[Changes] = []
-    for approach in approaches:
+    ideal = (0,) * len(PREFERRED)
+    for approach in [*approaches, None]:
+        if approach is None:  # two knobs at once, only when no single one keeps what matters most
+            if any(preference(s) == ideal for way in valid for _, s in way):
+                break
+            approach = combined(approaches)
         valid.append([])
         for changes in approach:
+            changes = {k: v for k, v in changes.items() if not _unchanged(view, k, v)}  # what it really changes
             if not changes or changes in seen:
                 continue
             seen.append(changes)
@@ -111,14 +204,26 @@ def suggest(view: Any, item: Finding, approaches: Approaches, rules: Callable[[A
             if any(f.rule == item.rule and f.keys == item.keys for f in left):
                 continue
             others = sorted({f.rule for f in left if f.severity == "error"})
-            text = describe(metrics(view), metrics(after))
+            before, now = metrics(view), metrics(after)
+            text = describe(before, now)
+            kept, moved = effects(before, now)
             if not others:  # a change that also clears the warnings ranks first within its way
-                valid[-1].append((len(left), Suggestion(changes, text)))
+                warnings = len([f for f in left if f.severity == "warning"])
+                valid[-1].append((warnings, Suggestion(changes, text, kept, moved)))
             elif not partial:
-                partial.append(Suggestion(changes, f"{text}; still fails {', '.join(others)}"))
+                partial.append(Suggestion(changes, f"{text}; still fails {', '.join(others)}", kept, moved))
     ways = [[s for _, s in sorted(way, key=lambda pair: pair[0])] for way in valid]
-    ranked = [way[0] for way in ways if way] + [s for way in ways for s in way[1:]]
-    return ranked[:count] or partial
+    # The best of each way first (so the fixes differ in kind), then the others; by preference within each tier.
+    order = ranked([way[0] for way in ways if way], item.rule) + ranked([s for way in ways for s in way[1:]], item.rule)
+    return order[:count] or partial
+
+
+def _unchanged(view: Any, key: str, value: Any) -> bool:
+    current = view.get(key)
+    if value is None or current is None:
+        return value is None and current is None
+    number, now = as_int(value), as_int(current)
+    return number == now if number is not None and now is not None else value == current
 
 
 def describe(before: dict[str, int], after: dict[str, int]) -> str:

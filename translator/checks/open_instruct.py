@@ -83,7 +83,8 @@ class _Run:
         return default if value is None else value
 
     def count(self, key: str, default: int = 0) -> int:
-        return int(self.num(key, default) or 0)
+        number = self.num(key, default) or 0
+        return int(number) if abs(number) < float("inf") else default
 
     def on(self, key: str) -> bool:
         return self.raw(key) in (True, "true", "True", 1)

@@ -90,7 +90,7 @@ class _Run:
 
     def count(self, internal: str, default: int = 0) -> int:
         value = _number(self.raw(internal))
-        return int(value) if value is not None else default
+        return int(value) if value is not None and abs(value) < float("inf") else default
 
     def on(self, internal: str) -> bool:
         return self.raw(internal) in (True, "true", "True", 1)

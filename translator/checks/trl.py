@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from translator.checks.findings import Finding, Suggestion, divisors
+from translator.checks.findings import (Finding, Suggestion, divisors, effects, needs_world_size, ranked,
+                                         split_product)
 from translator.dialects.base import Values, at_least, closest_key, fmt
 from translator.dialects.trl_tables import DEFAULTS, KEY_RANGE, OPEN_R1_KEYS, OTHER_KNOWN_KEYS, RENAMED
 from translator.plan import RunSpec
@@ -188,7 +189,7 @@ def working_suggestions(run: Run, item: Finding, present_errors: set[str]) -> li
     fallback: dict[frozenset[tuple[str, bool]], Suggestion] = {}
     for candidate in item.suggestions:
         kind = frozenset((key, value is None) for key, value in candidate.changes.items())
-        if kind in clean or len(clean) >= MAX_SUGGESTIONS:
+        if kind in clean:
             continue
         after = run.changed(candidate.changes)
         results = evaluate(after)
@@ -196,24 +197,32 @@ def working_suggestions(run: Run, item: Finding, present_errors: set[str]) -> li
             continue
         new_errors = sorted({f.rule for f in results if f.severity == "error" and f.rule not in present_errors})
         text = "; ".join(p for p in (candidate.text, describe_effects(run, after)) if p)
+        kept, moved = effects(measures(run), measures(after))
         if not new_errors:
-            clean[kind] = Suggestion(candidate.changes, text)
+            clean[kind] = Suggestion(candidate.changes, text, kept, moved)
         elif kind not in fallback and len(fallback) < MAX_SUGGESTIONS:
-            fallback[kind] = Suggestion(candidate.changes, f"{text}; then fix {', '.join(new_errors)}".lstrip("; "))
-    return list((clean or fallback).values())
+            fallback[kind] = Suggestion(candidate.changes, f"{text}; then fix {', '.join(new_errors)}".lstrip("; "),
+                                        kept, moved)
+    return ranked(list((clean or fallback).values()), item.rule)[:MAX_SUGGESTIONS]  # those that keep the update first
 
 
-EFFECTS: tuple[tuple[str, str, Callable[[Run], Any]], ...] = (  # (one, many, measure): what people plan with
-    ("training process", "training processes", lambda r: r.world),
-    ("completion per prompt", "completions per prompt", lambda r: r.group),
-    ("completion per optimizer step", "completions per optimizer step", lambda r: r.optimizer_batch()),
-    ("prompt per generation round", "prompts per generation round", lambda r: r.prompts_per_round()))
+EFFECTS: tuple[tuple[str, str, str, Callable[[Run], Any]], ...] = (  # (metric, one, many, measure): what people
+    ("data_parallel_size", "training process", "training processes", lambda r: r.world),  # plan with
+    ("samples_per_prompt", "completion per prompt", "completions per prompt", lambda r: r.group),
+    ("samples_per_optimizer_step", "completion per optimizer step", "completions per optimizer step",
+     lambda r: r.optimizer_batch()),
+    ("prompts_per_round", "prompt per generation round", "prompts per generation round",
+     lambda r: r.prompts_per_round()))
+
+
+def measures(run: Run) -> dict[str, Any]:
+    return {metric: measure(run) for metric, _, _, measure in EFFECTS}
 
 
 def describe_effects(before: Run, after: Run) -> str:
     """What a change keeps and changes among those quantities (§2.3); empty if it changes none of them."""
     kept, changed = [], []
-    for one, many, measure in EFFECTS:
+    for _, one, many, measure in EFFECTS:
         a, b = measure(before), measure(after)
         if a is not None and b is not None:
             if a == b:
@@ -433,8 +442,10 @@ def generation_batch_divisible(run: Run) -> Finding | None:
     """gbs % (pdtbs·W), only when gbs is given (§2.1); 0.18.0–0.19.0 test `gbs % pdtbs * W`, which by operator
     precedence is just gbs % pdtbs (fixed in 0.19.1)."""
     gbs = run.count("generation_batch_size")
-    if not run.since("0.18.0") or gbs is None or run.world is None or run.both_generation_keys:
+    if not run.since("0.18.0") or gbs is None or run.both_generation_keys:
         return None
+    if run.world is None:
+        return needs_world_size("trl.generation-batch-divisible")
     per_step = run.pdtbs * run.world
     if not (gbs % run.pdtbs if run.band("0.18.0", "0.19.1") else gbs % per_step):
         return None
@@ -450,8 +461,10 @@ def generation_batch_divisible(run: Run) -> Finding | None:
 def generation_batch_floored(run: Run) -> Finding | None:
     """0.18.0–0.19.0: a gbs that passes the buggy test but is no multiple of pdtbs·W gets spg = gbs // (pdtbs·W)."""
     gbs = run.count("generation_batch_size")
-    if not run.band("0.18.0", "0.19.1") or gbs is None or run.world is None or run.both_generation_keys:
+    if not run.band("0.18.0", "0.19.1") or gbs is None or run.both_generation_keys:
         return None
+    if run.world is None:
+        return needs_world_size("trl.generation-batch-floored")
     per_step = run.pdtbs * run.world
     if gbs % run.pdtbs or not gbs % per_step:
         return None
@@ -490,9 +503,10 @@ def num_generations_min(run: Run) -> Finding | None:
 def num_generations_divisible(run: Run) -> Finding | None:
     """The batch TRL groups by prompt must hold whole groups (§4): W·pdtbs in 0.15–0.16, W·pdtbs·GAS in 0.17, the
     generation batch from 0.18 (TRL's 'possible values' list until 0.19, plain gbs % G from 0.20)."""
-    if not run.since("0.15.0") or run.world is None or (run.since("0.17.0") and run.group < 2) \
-            or run.both_generation_keys:
+    if not run.since("0.15.0") or (run.since("0.17.0") and run.group < 2) or run.both_generation_keys:
         return None
+    if run.world is None:
+        return needs_world_size("trl.num-generations-divisible")
     w, p, g = run.world, run.pdtbs, run.group
     batch = run.round_size() or 0
     if run.since("0.20.0"):
@@ -515,16 +529,22 @@ def num_generations_divisible(run: Run) -> Finding | None:
     fixed_batch = "generation_batch_size" in run.values and run.since("0.18.0")
     batch_candidates = generation_batch_candidates(run) if fixed_batch else \
         [change("per_device_train_batch_size", v, f"{v} completions per device") for v in around(p)]
+    # per-device batch × accumulation with the same product: the completions per optimizer step stay
+    kept_update = [] if fixed_batch else [
+        Suggestion({"per_device_train_batch_size": a, **gas_change(run, b).changes},
+                   f"{a} completions per device × {b} accumulation steps") for a, b in split_product(p * run.gas, p)]
     return finding(run, "trl.num-generations-divisible", "error", message, keys,
-                   [*group_candidates(run, batch), *world_candidates(run), *batch_candidates])
+                   [*group_candidates(run, batch), *world_candidates(run), *batch_candidates, *kept_update])
 
 
 def eval_batch_divisible(run: Run) -> Finding | None:
     """With evaluation on, W·per_device_eval_batch_size must hold whole groups (§4, §7.7): not checked in
     0.20–0.21; from 0.27 the group is num_generations_eval or num_generations (0.27.0 wheel; reference says 0.28)."""
-    if run.get("eval_strategy") in (None, False, "no") or run.world is None or not run.since("0.15.0") \
+    if run.get("eval_strategy") in (None, False, "no") or not run.since("0.15.0") \
             or run.band("0.20.0", "0.22.0") or (run.since("0.17.0") and run.group < 2):
         return None
+    if run.world is None:
+        return needs_world_size("trl.eval-batch-divisible")
     w, e, g = run.world, run.count("per_device_eval_batch_size") or 1, run.group
     batch, keys = w * e, ["per_device_eval_batch_size", "num_generations", WORLD]
     if run.since("0.27.0"):
@@ -615,8 +635,11 @@ def sequence_parallel(run: Run) -> Finding | None:
 def vllm_tensor_parallel(run: Run) -> Finding | None:
     """Colocated vLLM groups consecutive ranks into TP groups, so W % vllm_tensor_parallel_size == 0 (0.18+)."""
     tp = run.count("vllm_tensor_parallel_size") or 1
-    if not run.since("0.18.0") or not run.flag("use_vllm") or run.get("vllm_mode") != "colocate" \
-            or run.world is None or run.world % tp == 0:
+    if not run.since("0.18.0") or not run.flag("use_vllm") or run.get("vllm_mode") != "colocate" or tp == 1:
+        return None
+    if run.world is None:
+        return needs_world_size("trl.vllm-tensor-parallel")
+    if run.world % tp == 0:
         return None
     name = "tensor_parallel_size" if run.since("0.28.0") else "vllm_tensor_parallel_size"
     multiples = {(run.world // tp) * tp, -(-run.world // tp) * tp} - {0}
@@ -695,7 +718,11 @@ def off_policy_steps(run: Run) -> Finding | None:
     computes old log-probs iff GAS % (spg·μ) != 0; 0.18–0.19 only iff μ > 1 or spg > GAS (PR #3493); 0.16–0.17
     replay each generation batch μ times."""
     spg, gas, mu = run.steps_per_generation(), run.gas, run.iterations
-    if not run.since("0.16.0") or not spg or run.both_generation_keys:
+    if not run.since("0.16.0") or run.both_generation_keys:
+        return None
+    if spg is None:  # generation_batch_size given: steps_per_generation follows from the world size
+        return needs_world_size("trl.off-policy-steps")
+    if not spg:
         return None
     if (gas % (spg * mu) == 0) if run.since("0.18.0") else mu == 1:  # 0.16 generates per micro-step, replays μ times
         return None
@@ -726,8 +753,12 @@ def dapo_loss_scale(run: Run) -> Finding | None:
     """dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient comes
     out scaled by GAS/spg until 1.10 (PR #6024; §5, §7.6)."""
     loss_type, spg, gas = run.get("loss_type"), run.steps_per_generation(), run.gas
-    if not run.band("0.22.0", "1.10.0") or loss_type not in DAPO_NORMALISED or not spg or spg == gas \
+    if not run.band("0.22.0", "1.10.0") or loss_type not in DAPO_NORMALISED or spg == gas \
             or run.both_generation_keys:
+        return None
+    if spg is None:  # generation_batch_size given: steps_per_generation follows from the world size
+        return needs_world_size("trl.dapo-loss-scale")
+    if not spg:
         return None
     return finding(run, "trl.dapo-loss-scale", "warning",
                    f"loss_type '{loss_type}' with steps_per_generation {spg} != gradient_accumulation_steps {gas}: "

@@ -385,7 +385,7 @@ def _dotlist_value(text: str) -> Any:
         return None
     try:
         value = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: an integer too long to convert
         return text
     return scalar(value) if isinstance(value, str) and value == text else value
 

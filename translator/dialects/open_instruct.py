@@ -420,7 +420,7 @@ def _whole_list(values: Values, key: str) -> list[int]:
     numbers = []
     for item in items:
         text = str(item)
-        if not re.fullmatch(r"\d+", text) or int(text) <= 0:
+        if not re.fullmatch(r"\d{1,18}", text) or int(text) <= 0:
             raise _config_error(values, key, f"{key} must be positive whole numbers (one per node), got "
                                 f"{_show(raw)!r}", f"write --{key} 8 8 for two nodes of 8 GPUs")
         numbers.append(int(text))
@@ -506,7 +506,7 @@ class _Interpreter:
     def mason_check(self, needed: int) -> None:
         mason = self.native.mason
         nodes, gpus = mason.get("--num_nodes", "1"), mason.get("--gpus")
-        if not gpus or not nodes.isdigit() or not gpus.isdigit():
+        if not gpus or not nodes.isdigit() or not gpus.isdigit() or len(nodes) + len(gpus) > 12:
             return
         requested = int(nodes) * int(gpus)
         t = self.spec.topology

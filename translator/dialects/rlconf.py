@@ -10,7 +10,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from translator.dialects.base import Dialect, Reading, ReadOptions
+from translator.dialects.base import MAX_COUNT, Dialect, Reading, ReadOptions
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, Extra, RunSpec, exact, field_names, to_json_number
@@ -109,7 +109,7 @@ def _parse(source: Source) -> dict[str, Any]:
             import tomli as tomllib
         try:
             return tomllib.loads(source.text)
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, ValueError) as exc:  # ValueError: an integer too long to convert
             raise ConfigError(f"broken TOML: {exc}", file=source.name, hint="fix the TOML syntax") from None
     try:
         data = json.loads(source.text)
@@ -121,17 +121,75 @@ def _parse(source: Source) -> dict[str, Any]:
     return data
 
 
+# Counts that may be 0 (none / never / unlimited) and the one field that may be -1; other counts are ≥ 1.
+ZERO_ALLOWED = {"topology.rollout_gpus", "generation.max_rounds_per_step", "asynchrony.max_steps_ahead",
+                "checkpointing.every_steps", "evaluation.every_steps", "optimizer.warmup_steps",
+                "checkpointing.keep_last", "run_length.total_optimizer_steps", "run_length.total_samples"}
+NEGATIVE_ALLOWED = {"sampling.top_k"}
+MAX_GPUS = 1_000_000  # GPU and process counts beyond any real cluster (writers list device ids)
+
+
 def _value(section: str, key: str, value: Any, name: str) -> Any:
-    if section != "plan" or value is None:
+    dotted = f"{section}.{key}"
+    if value is None:
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"plan.{key} must be a number, got {value!r}", file=name, key=f"plan.{key}")
-    if value <= 0:
-        raise ConfigError(f"plan.{key} must be greater than 0, got {value}", file=name, key=f"plan.{key}")
-    number = exact(value)
+    if section != "plan":
+        return _typed(section, key, value, name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (
+            float("inf"), float("-inf")):
+        raise ConfigError(f"{dotted} must be a number, got {_shown(value)}", file=name, key=dotted)
+    number = exact(value) if abs(value) <= MAX_COUNT else None
+    if number is None or number <= 0 or (key == "data_parallel_size" and number > MAX_GPUS):
+        raise ConfigError(f"{dotted} must be greater than 0 and realistic, got {_shown(value)}", file=name, key=dotted)
     if key in INT_FIELDS and not isinstance(number, int):
-        raise ConfigError(f"plan.{key} must be a whole number, got {value}", file=name, key=f"plan.{key}")
+        raise ConfigError(f"{dotted} must be a whole number, got {value}", file=name, key=dotted)
     return number
+
+
+def _typed(section: str, key: str, value: Any, name: str) -> Any:
+    """A field of another section, checked against its declared type: whole numbers within their range, finite
+    numbers, text, switches, lists of these."""
+    dotted = f"{section}.{key}"
+    annotation = str(SECTIONS[section].__annotations__.get(key, "Any")).replace(" ", "")
+    kind = annotation.split("|")[0]
+    if kind.startswith("list["):
+        if not isinstance(value, list):
+            raise ConfigError(f"{dotted} must be a list, got {_shown(value)}", file=name, key=dotted)
+        item = kind[5:-1]
+        return [_scalar(dotted, item, v, name, dotted) for v in value]
+    return _scalar(dotted, kind, value, name, dotted)
+
+
+def _scalar(dotted: str, kind: str, value: Any, name: str, key: str) -> Any:
+    wrong = ConfigError(f"{dotted} must be {_KINDS.get(kind, kind)}, got {_shown(value)}", file=name, key=key)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise wrong
+    elif kind == "str":
+        if not isinstance(value, str):
+            raise wrong
+    elif kind == "int":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or abs(value) > (MAX_GPUS if dotted.startswith("topology.") else MAX_COUNT) \
+                or not float(value).is_integer():
+            raise wrong
+        value = int(value)
+        low = -1 if dotted in NEGATIVE_ALLOWED else 0 if dotted in ZERO_ALLOWED else 1
+        if value < low:
+            raise ConfigError(f"{dotted} must be at least {low}, got {value}", file=name, key=key)
+    elif kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+                or abs(value) == float("inf") or abs(value) > MAX_COUNT:
+            raise wrong
+    return value
+
+
+_KINDS = {"int": "a whole number", "float": "a finite number", "str": "text", "bool": "true or false"}
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, float) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _text(value: Any) -> str | None:

@@ -92,9 +92,11 @@ class TrlDialect(Dialect):
     versions = VERSIONS
     changes = CHANGES
     stops_at_first_limit = False
-    # TrlParser stops on a recipe key no dataclass declares from 0.19 (<= 0.18 drops it: the rule
-    # trl.unknown-config-key makes that a warning for those releases).
-    rejects_unknown_keys = True
+    @staticmethod
+    def rejects_unknown_keys(version: str) -> bool:
+        """TrlParser stops on a recipe key no dataclass declares from 0.19 (<= 0.18 drops it: the rule
+        trl.unknown-config-key makes that a warning for those releases)."""
+        return at_least(split_target(version)[0], "0.19.0")
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     # ---------------------------------------------------------------- reading

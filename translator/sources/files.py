@@ -98,6 +98,8 @@ def load_yaml(text: str, name: str) -> Any:
         return yaml.load(text, Loader=_Loader)
     except RecursionError:
         raise ConfigError("YAML nested too deeply", file=name, hint="a config is a few levels deep") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise ConfigError(f"a YAML value cannot be read: {exc}", file=name, hint="write a realistic value") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

@@ -183,7 +183,7 @@ def scalar(word: str) -> Any:
         return True
     if lower == "false":
         return False
-    if _INT.match(word):
+    if _INT.match(word) and len(word) < 4000:  # longer: no count, and more digits than Python converts
         return int(word.replace("_", ""))
     if _FLOAT.match(word) or lower in ("inf", "+inf", "-inf", "nan"):
         return float(word.replace("_", ""))

@@ -605,7 +605,7 @@ class _Reader:
             value = _strip_pattern(value, self.value(word), op)
         elif op in ("^^", ",,"):
             value = value.upper() if op == "^^" else value.lower()
-        elif op == ":" and (sm := re.fullmatch(r"\s*(\d+)(?::\s*(\d+))?", word)):
+        elif op == ":" and (sm := re.fullmatch(r"\s*(\d{1,18})(?::\s*(\d{1,18}))?", word)):
             start = int(sm.group(1))
             value = value[start:start + int(sm.group(2))] if sm.group(2) else value[start:]
         elif op in ("/", "//") and not re.search(r"[*?\[]", word.split("/")[0]):
