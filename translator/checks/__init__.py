@@ -20,6 +20,11 @@ _RULES = {
 }
 
 
+def register_rules(framework: str, module: str) -> None:
+    """The rules of a framework added with translator.dialects.register: a module with a ``check`` function."""
+    _RULES[framework] = module
+
+
 def rules_for(framework: str) -> Rules | None:
     module = _RULES.get(framework)
     if module is None:
@@ -32,4 +37,4 @@ def rules_for(framework: str) -> Rules | None:
         raise
 
 
-__all__ = ["CheckReport", "Finding", "Suggestion", "rules_for"]
+__all__ = ["CheckReport", "Finding", "Suggestion", "register_rules", "rules_for"]

@@ -70,3 +70,29 @@ def detect(source: Source) -> Dialect:
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
     raise ConfigError(f"cannot tell which framework this is from its {what}", file=source.name,
                       hint=f"pass --from FRAMEWORK (one of {', '.join(_DIALECTS)})")
+
+
+def register(name: str, dialect: str, *, aliases: tuple[str, ...] = (), script_pattern: str | None = None,
+             yaml_pattern: str | None = None, rules: str | None = None) -> None:
+    """Add a framework without editing any other framework's module (docs/adding-a-framework.md).
+
+    ``dialect`` and ``rules`` are "module:Class" and "module" paths, imported on first use; the patterns are the
+    regular expressions that detect its launch scripts and YAML configs (translator/dialects/sniff.py). A framework
+    registered later is detected after the built-in ones, before plan files.
+    """
+    import re
+
+    from translator.checks import register_rules
+    from translator.dialects.sniff import SCRIPT_PATTERNS, YAML_PATTERNS
+
+    key = name.lower()
+    _DIALECTS[key] = dialect
+    _DIALECTS["rlconf"] = _DIALECTS.pop("rlconf")  # plan files stay the last guess
+    _ALIASES.update({alias.lower(): key for alias in aliases})
+    _cache.pop(key, None)
+    if script_pattern:
+        SCRIPT_PATTERNS[key] = re.compile(script_pattern)
+    if yaml_pattern:
+        YAML_PATTERNS[key] = re.compile(yaml_pattern, re.M)
+    if rules:
+        register_rules(key, rules)
