@@ -32,7 +32,7 @@ def test_every_fixture_key_is_accounted_for(case: Case, target: str) -> None:
     assert_accounted(translator.translate(case.path, to=target, **case.load_kwargs()))
 
 
-@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus is not here")
+@pytest.mark.skipif(not CORPUS_FILES, reason="no corpus of real configs (set RLCONF_CORPUS)")
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
 def test_every_corpus_key_is_accounted_for(path) -> None:
     source = translator.load(path, num_processes=8)

@@ -1,4 +1,4 @@
-"""Every real config in ../shared/corpus/{verl,trl} explains without error (skipped when absent)."""
+"""Every real config in the corpus named by RLCONF_CORPUS (verl, trl) explains without error (skipped without it)."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ FILES = sorted(p for fw in ("verl", "trl") for p in (CORPUS / fw).glob("*.y*ml")
 SCHEMA = json.loads((ROOT / "schemas" / "plan.schema.json").read_text())
 
 
-@pytest.mark.skipif(not FILES, reason="../shared/corpus is not here (as on a user's machine)")
+@pytest.mark.skipif(not FILES, reason="no corpus of real configs (set RLCONF_CORPUS)")
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_corpus_config_explains(path) -> None:
     explanation = translator.explain(path)
@@ -22,7 +22,7 @@ def test_corpus_config_explains(path) -> None:
     jsonschema.validate(json.loads(json.dumps(explanation.to_dict(), default=str)), SCHEMA)
 
 
-@pytest.mark.skipif(not FILES, reason="../shared/corpus is not here")
+@pytest.mark.skipif(not FILES, reason="no corpus of real configs (set RLCONF_CORPUS)")
 def test_open_r1_recipe_with_world_size_gives_the_documented_batch() -> None:
     # reference/trl_openr1.md §2.4: config_demo, W=7 (server mode), pdtbs 16, GAS 4, G 16 → 448 completions
     # per round = 28 prompts, one optimizer step per round.

@@ -369,7 +369,7 @@ def _keeps_batches(run: _Run, **changed: int) -> bool:
 def _train_batch_choices(run: _Run, micro: int) -> list[int]:
     """Valid train batches near the current one, preferring those that divide the rollout samples."""
     unit = math.lcm(micro * run.dp, micro * _critic_dp(run)) if run.estimator == "gae" else micro * run.dp
-    whole = [m for m in range(unit, run.samples + 1, unit) if run.samples % m == 0]
+    whole = [m for m in divisors(run.samples) if m % unit == 0]
     return nearest(whole, run.tbs, 1) if whole else nearest_multiple(run.tbs, unit)[:1]
 
 
@@ -428,7 +428,7 @@ def too_few_rollout_batches(run: _Run) -> list[Finding]:
         return []
     fixes = []
     if total >= effective:  # smaller experience batches suffice
-        micro = max(m for m in range(1, total // effective + 1) if total % (m * effective) == 0 or m == 1)
+        micro = total // effective if total % effective == 0 else 1  # the largest m with m × effective | total
         fixes.append(({"rollout.micro_batch_size": micro}, (f"{total} samples = {total // micro} experience batches "
                       f"of {micro} for {effective} actor groups")))
     prompts = -(-effective * run.rollout_micro // run.n)
@@ -746,8 +746,7 @@ def rollout_whole_train_batches(run: _Run) -> list[Finding]:
                "micro-batches per epoch, and DeepSpeed carries the remainder into the next rollout step")
     unit = run.dp if run.dynamic else run.micro * run.dp
     fixes = []
-    whole = [m for m in range(unit, run.samples + 1, unit) if run.samples % m == 0 and
-             (run.dynamic or _valid_train_batch(run, m, run.micro))]
+    whole = [m for m in divisors(run.samples) if m % unit == 0 and (run.dynamic or _valid_train_batch(run, m, run.micro))]
     if whole:
         tbs = nearest(whole, run.tbs, 1)[0]
         fixes.append(({"train.batch_size": tbs}, (f"keeps {run.prompts} prompts × {run.n} per step and the GPUs: "

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from translator.checks.findings import divisors
 from translator.dialects.base import (
     Dialect,
     Reading,
@@ -1350,10 +1351,10 @@ class _Writer:
         wanted = max(1, int(wanted))
         if not total:
             return wanted
-        divisors = [d for d in range(1, total + 1) if total % d == 0]
+        whole = divisors(total)
         if at_most:
-            return max(d for d in divisors if d <= wanted)
-        return min(divisors, key=lambda d: (abs(d - wanted), -d))
+            return max(d for d in whole if d <= wanted)
+        return min(whole, key=lambda d: (abs(d - wanted), -d))
 
     def generation(self) -> None:
         g, notes, version = self.spec.generation, self.notes, self.version

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from fractions import Fraction
 from typing import Any
 
+from translator.checks.findings import divisors
 from translator.dialects.base import (
     Dialect,
     Reading,
@@ -1456,7 +1457,7 @@ class _Writer:
             return engines
         if gpus % engines == 0 or (at_least(self.version, GROUP_ASSERT_SINCE) and engines % gpus == 0):
             return engines
-        fitting = max(d for d in range(1, engines + 1) if gpus % d == 0)
+        fitting = max(d for d in divisors(gpus) if d <= engines)
         self.notes.warning("topology.gpus-changed",
                            f"OpenRLHF {self.version} asserts 'actor_world_size must be divisible by vllm_num_engines': "
                            f"{fitting} engine(s) of {rollout_tp} GPU(s) are written instead of {engines}",
@@ -1528,7 +1529,8 @@ class _Writer:
             logprob = self.spec.generation.logprob_micro_batch_per_device or micro
             if samples and samples % (logprob * dp):
                 # Experiences are sharded whole over the ranks: keep the shards even.
-                logprob = next((m for m in range(logprob, 0, -1) if samples % (m * dp) == 0), 1)
+                fitting = divisors(samples // dp) if samples % dp == 0 else [1]
+                logprob = max(m for m in fitting if m <= logprob)
             self.put("rollout.micro_batch_size", logprob)
         passes = self.spec.run_length.dataset_passes
         total_opt, per_step = self.spec.run_length.total_optimizer_steps, plan.optimizer_steps_per_step
@@ -1604,7 +1606,7 @@ class _Writer:
         local = per_opt // dp
         if local % wanted == 0 and not token_budget:
             return wanted
-        candidates = [d for d in range(1, local + 1) if local % d == 0]
+        candidates = divisors(local)
         target = 4 if token_budget else wanted
         best = min(candidates, key=lambda d: (abs(d - target), -d))
         if token_budget:

@@ -1216,7 +1216,7 @@ class _Writer:
         """The per-device batch: the source's micro-batch if it divides the global batches, else the closest."""
         wanted = self.spec.plan.micro_batch_per_device
         common = math.gcd(int(per_opt), int(per_step)) if per_opt.denominator == per_step.denominator == 1 else 0
-        candidates = [d for d in range(1, common // world + 1) if common % (d * world) == 0] if common else []
+        candidates = divisors(common // world) if common and common % world == 0 else []  # d × world divides common
         if wanted is not None and int(wanted) in candidates:
             return int(wanted)
         target = int(wanted) if wanted else 8
