@@ -3,8 +3,9 @@ content, and run check / explain / translate on each in one process. A file that
 that file exit code 2 and the others go on; the run exits with the worst code.
 
 Selection (see docs/many-files.md):
-- a file named explicitly is always read (a wrong one is reported, exit 2);
-- a file found in a directory or by a glob is read when its content looks like a config: a script with a
+- one file named alone is always read (the single-file commands; a wrong one is exit 2);
+- otherwise every file (named, found in a directory or by a glob) is read when its content looks like a
+  config (so pre-commit can pass every changed .sh/.yaml/.toml file): a script with a
   known launcher line, a YAML with a known key tree, a plan file (TOML with a ``[plan]`` table, JSON with
   ``"plan"``), using the registry's detection patterns (translator/dialects/sniff.py), which import no dialect;
 - a file that a selected launch script names (an EasyR1 YAML in ``config=...``, a TRL recipe or accelerate
@@ -90,8 +91,6 @@ def select(paths: Iterable[str], excludes: Iterable[str] = ()) -> Selection:
             seen.add(key)
             if _excluded(candidate, root, excludes):
                 selection.skipped.append(Skipped(str(candidate), "excluded"))
-            elif explicit:
-                selection.configs.append(Selected(candidate, root, True))
             else:
                 reason = _not_config(candidate)
                 if reason:
@@ -194,7 +193,7 @@ def _drop_referenced(selection: Selection) -> None:
         for name in _REFERENCE.findall(text):
             for base in (item.path.parent, Path.cwd()):
                 target = (base / os.path.expanduser(name)).resolve()
-                if target in by_path and target != item.path.resolve() and not by_path[target].explicit:
+                if target in by_path and target != item.path.resolve():
                     referenced.setdefault(target, item.path)
                     break
     if not referenced:
