@@ -111,7 +111,8 @@ def fixture_copies(directory: Path, count: int) -> list[str]:
         expect = expects[i % len(expects)]
         document = _yaml.safe_load(expect.read_text())
         env.update(document.get("options", {}).get("env", {}))
-        source = expect.parent / document.get("input", expect.name.removesuffix(".expect.yaml"))
+        relative = Path(document.get("input", expect.name.removesuffix(".expect.yaml")))
+        source = expect.parent / relative.parts[0]  # a directory fixture is copied whole
         target = directory / f"copy{i:04d}" / source.name
         if source.is_dir():
             shutil.copytree(source, target)
