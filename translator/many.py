@@ -379,16 +379,33 @@ def _echo_and_exit(text: str, code: int) -> None:
     sys.exit(code)
 
 
+def _fail(message: str) -> None:
+    import click
+
+    click.echo(f"rlconf: error: {message}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
 def _json(document: Any) -> str:
     import json
 
     return json.dumps(document, indent=2, default=str) + "\n"
 
 
+def _select_some(paths: Iterable[str], excludes: Iterable[str]) -> Selection:
+    """The selection; finding no config at all is an input error (a wrong path in CI must not pass)."""
+    paths = list(paths)
+    selection = select(paths, excludes)
+    if not selection.configs and not selection.missing:
+        _fail(f"no config found in {' '.join(paths)} ({len(selection.skipped)} file(s) skipped: not a launch "
+              "script, recipe or plan by content)")
+    return selection
+
+
 def check_command(paths: Iterable[str], excludes: Iterable[str], options: Options, output_format: str) -> None:
     from translator import reports
 
-    selection = select(paths, excludes)
+    selection = _select_some(paths, excludes)
     results = missing_results(selection) + run_all(selection.configs, lambda i: run_check(i, options), "checking")
     if output_format == "json":
         text = _json(reports.check_json(results, selection.skipped))
@@ -405,8 +422,8 @@ def explain_command(paths: Iterable[str], excludes: Iterable[str], options: Opti
     from translator import reports
 
     if output_format == "toml":
-        _echo_and_exit("rlconf: error: --format toml takes one config; use json for many\n", EXIT_INPUT)
-    selection = select(paths, excludes)
+        _fail("--format toml takes one config; use json for many")
+    selection = _select_some(paths, excludes)
     results = missing_results(selection) + run_all(selection.configs, lambda i: run_explain(i, options),
                                                    "explaining")
     text = (_json(reports.explain_json(results, selection.skipped)) if output_format == "json"
@@ -419,9 +436,8 @@ def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Op
     from translator import reports
 
     if output_dir is None:
-        _echo_and_exit("rlconf: error: translating several configs needs -o OUTDIR (one subfolder per source)\n",
-                       EXIT_INPUT)
-    selection = select(paths, excludes)
+        _fail("translating several configs needs -o OUTDIR (one subfolder per source)")
+    selection = _select_some(paths, excludes)
     folders = output_folders(selection.configs)
     results = missing_results(selection) + run_all(
         selection.configs, lambda i: run_translate(i, options, target, Path(output_dir), force, folders),
