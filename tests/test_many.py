@@ -224,3 +224,21 @@ def test_pre_commit_hook(repo: Path) -> None:
     bad = pre_commit("configs/good.yaml", "configs/bad.yaml")
     assert bad.returncode == 1 and "Failed" in bad.stdout
     assert "configs/bad.yaml: trl 0.18.0 — 1 error(s)" in bad.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_progress_bar_on_a_terminal(repo: Path) -> None:
+    import os
+    import pty
+
+    for i in range(6):  # more than 5 configs get a bar
+        write(repo / "many" / f"r{i}.yaml", GOOD_RECIPE)
+    leader, follower = pty.openpty()
+    result = subprocess.run([sys.executable, "-m", "translator", "check", str(repo / "many"), "--from", "trl@0.18.0",
+                             "--num-processes", "2"], stdout=subprocess.PIPE, stderr=follower, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    os.close(follower)
+    bar = os.read(leader, 65536).decode()
+    os.close(leader)
+    assert result.returncode == 0 and "checking" in bar
+    assert "checking" not in result.stdout.decode()  # the report itself stays clean
