@@ -5,7 +5,10 @@
 (b) throughput: explaining 10,000 generated configs in one process, against plain yaml.load + yaml.dump of
     the same texts with the C loader; reported as a ratio.
 
-Run: python bench/bench.py [--runs 15] [--configs 10000]
+(c) many files: `rlconf check DIR` on 200 configs copied from the fixtures (one process, wall time; target
+    ≤ 1 s on 2 cores).
+
+Run: python bench/bench.py [--runs 15] [--configs 10000] [--many 200]
 """
 from __future__ import annotations
 
@@ -97,10 +100,50 @@ def throughput(count: int) -> dict[str, float]:
             "explain_per_config_ms": 1000 * ours / count}
 
 
+def fixture_copies(directory: Path, count: int) -> list[str]:
+    """``count`` configs copied from the fixtures (a script or YAML, or a directory fixture with the files its
+    launch script names), cyclically, each copy in its own folder; returns the --env the fixtures expect."""
+    import yaml as _yaml
+
+    expects = sorted((ROOT / "fixtures").rglob("*.expect.yaml"))
+    env: dict[str, str] = {}
+    for i in range(count):
+        expect = expects[i % len(expects)]
+        document = _yaml.safe_load(expect.read_text())
+        env.update(document.get("options", {}).get("env", {}))
+        relative = Path(document.get("input", expect.name.removesuffix(".expect.yaml")))
+        source = expect.parent / relative.parts[0]  # a directory fixture is copied whole
+        target = directory / f"copy{i:04d}" / source.name
+        if source.is_dir():
+            shutil.copytree(source, target)
+        else:
+            target.parent.mkdir(parents=True)
+            shutil.copy(source, target)
+    return [a for k, v in sorted(env.items()) for a in ("--env", f"{k}={v}")]
+
+
+def many_files(count: int, runs: int) -> dict[str, float]:
+    import tempfile
+
+    rlconf = shutil.which("rlconf")
+    cli = [rlconf] if rlconf else [sys.executable, "-m", "translator"]
+    with tempfile.TemporaryDirectory() as directory:
+        env_args = fixture_copies(Path(directory), count)
+        command = [*cli, "check", directory, *env_args, "--format", "json"]
+        subprocess.run(command, capture_output=True)  # warm-up
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(command, capture_output=True)
+            times.append(time.perf_counter() - start)
+    return {"configs": count, "check_s": statistics.median(times)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--configs", type=int, default=10_000)
+    parser.add_argument("--many", type=int, default=200)
     args = parser.parse_args()
     cold = cold_start(args.runs)
     print(f"(a) cold start, median of {args.runs}: import yaml, click {cold['baseline_s'] * 1000:.0f} ms; "
@@ -109,6 +152,8 @@ def main() -> None:
     warm = throughput(args.configs)
     print(f"(b) {warm['configs']} configs: yaml.load+dump {warm['yaml_s']:.2f} s; explain {warm['explain_s']:.2f} s "
           f"({warm['ratio']:.2f}x, {warm['explain_per_config_ms']:.2f} ms per config)")
+    many = many_files(args.many, max(3, args.runs // 5))
+    print(f"(c) rlconf check of {many['configs']} fixture configs in one process: {many['check_s']:.2f} s")
 
 
 if __name__ == "__main__":

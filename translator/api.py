@@ -83,6 +83,12 @@ class Translation:
         differently in a way the writer could not avoid. ``rlconf translate`` exits 1 when there are any."""
         return [n for n in self.notes if n.severity == "error"]
 
+    def failed(self, strict: bool = False) -> bool:
+        """Whether `rlconf translate` exits 1: what it wrote has error notes; with --strict also any warning."""
+        notes = self.source.notes + self.notes
+        return bool(self.errors) or any(n.severity == "error" for n in self.source.notes) or (
+            strict and any(n.severity == "warning" for n in notes))
+
     def accounting(self) -> list[KeyAccount]:
         """Where every key the source config sets went (see :class:`KeyAccount`)."""
         return account_keys(self.source, self.spec, self.notes)

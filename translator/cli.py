@@ -38,6 +38,19 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+# ---- many files (translator/many.py): PATH... with directories, globs and --exclude ----
+def many_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--exclude", "excludes", multiple=True, metavar="GLOB",
+                        help="Leave out paths matching GLOB (repeatable; with directories and globs).")(command)
+
+
+def _many(srcs: tuple[str, ...]) -> bool:
+    """Several paths, a directory or a glob go to translator/many.py; one file keeps the single-file output."""
+    import glob
+
+    return len(srcs) != 1 or (srcs[0] != "-" and (Path(srcs[0]).is_dir() or glob.has_magic(srcs[0])))
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rlconf")
 def main() -> None:
@@ -46,16 +59,25 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("src")
+@click.argument("srcs", nargs=-1, required=True, metavar="PATH...")
 @input_options
+@many_options
 @click.option("--dataset-size", type=click.IntRange(min=1), metavar="PROMPTS",
               help="Prompts in the training set, to state the run length in steps and samples.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "toml"]), default="text",
               show_default=True)
-def explain(src: str, framework: str | None, env: dict[str, str], num_processes: int | None,
-            dataset_size: int | None, output_format: str) -> None:
-    """Show the batch plan of SRC (a file, or - for standard input) with units and derivations."""
+def explain(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num_processes: int | None,
+            excludes: tuple[str, ...], dataset_size: int | None, output_format: str) -> None:
+    """Show the batch plan of each PATH (a file, - for standard input, a directory or a glob) with units and
+    derivations."""
+    if _many(srcs):
+        from translator import many
+
+        many.explain_command(srcs, excludes, many.Options(framework, env, num_processes, False, dataset_size),
+                             output_format)
     from translator import api, render
+
+    src = srcs[0]
 
     explanation = _run(lambda: api.explain(src, framework, env, num_processes, _stdin(src), dataset_size))
     if output_format == "json":
@@ -69,17 +91,27 @@ def explain(src: str, framework: str | None, env: dict[str, str], num_processes:
 
 
 @main.command()
-@click.argument("src")
+@click.argument("srcs", nargs=-1, required=True, metavar="PATH...")
 @click.option("--to", "target", required=True, metavar="FW[@VER]", help="Target framework (and version).")
 @input_options
+@many_options
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False), help="Write the files into DIR.")
 @click.option("--force", is_flag=True, help="Overwrite existing files in DIR.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was noted (errors always exit 1).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def translate(src: str, target: str, framework: str | None, env: dict[str, str], num_processes: int | None,
-              output_dir: str | None, force: bool, strict: bool, output_format: str) -> None:
-    """Write SRC as a config for another framework (and version), and report what could not be kept."""
+def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: dict[str, str],
+              num_processes: int | None, excludes: tuple[str, ...], output_dir: str | None, force: bool,
+              strict: bool, output_format: str) -> None:
+    """Write each PATH as a config for another framework (and version), and report what could not be kept.
+    Several files, a directory or a glob need -o OUTDIR: one subfolder per source, same relative layout."""
+    if _many(srcs):
+        from translator import many
+
+        many.translate_command(srcs, excludes, many.Options(framework, env, num_processes, strict), target,
+                               output_dir, force, output_format)
     from translator import api, render
+
+    src = srcs[0]
 
     translation = _run(lambda: api.translate(src, target, framework, env, num_processes, _stdin(src)))
     written = _run(lambda: write_files(translation.files, Path(output_dir), force)) if output_dir else None
@@ -90,27 +122,35 @@ def translate(src: str, target: str, framework: str | None, env: dict[str, str],
         click.echo(_json(document, indent=2, default=str))
     else:
         click.echo(render.translation_text(translation, written), nl=False)
-    warnings = [n for n in translation.source.notes + translation.notes if n.severity in ("warning", "error")]
-    if translation.errors or (strict and warnings):  # written, but the target would reject it (or --strict)
+    if translation.failed(strict):  # written, but the target would reject it (or --strict)
         sys.exit(EXIT_FINDINGS)
 
 
 @main.command()
-@click.argument("src")
+@click.argument("srcs", nargs=-1, required=True, metavar="PATH...")
 @input_options
+@many_options
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings and on rules skipped for want of an input too.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def check(src: str, framework: str | None, env: dict[str, str], num_processes: int | None, strict: bool,
-          output_format: str) -> None:
-    """Check SRC against its framework's own rules for its version; suggest the nearest valid values."""
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
+              show_default=True, help="github: workflow annotations; sarif: SARIF 2.1.0 (code scanning).")
+def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num_processes: int | None,
+          excludes: tuple[str, ...], strict: bool, output_format: str) -> None:
+    """Check each PATH (a file, - for standard input, a directory or a glob) against its framework's own rules
+    for its version; suggest the nearest valid values. Exit with the worst code over all files."""
+    if _many(srcs) or output_format in ("github", "sarif"):
+        from translator import many
+
+        many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict), output_format)
     from translator import api, render
+
+    src = srcs[0]
 
     report = _run(lambda: api.check(src, framework, env, num_processes, _stdin(src)))
     if output_format == "json":
         click.echo(_json(report.to_dict(), indent=2, default=str))
     else:
         click.echo(render.check_text(report), nl=False)
-    if report.errors or (strict and (report.warnings or report.skipped)):
+    if report.failed(strict):
         sys.exit(EXIT_FINDINGS)
 
 

@@ -137,6 +137,11 @@ class CheckReport:
             else:
                 (self.errors if finding.severity == "error" else self.warnings).append(finding)
 
+    def failed(self, strict: bool = False) -> bool:
+        """Whether `rlconf check` exits 1: the framework would reject the config; with --strict also a warning or
+        a rule skipped for want of an input."""
+        return bool(self.errors or (strict and (self.warnings or self.skipped)))
+
     def to_dict(self) -> dict[str, Any]:
         return {"framework": self.framework, "version": self.version, "source": self.source,
                 "errors": [f.to_dict() for f in self.errors], "warnings": [f.to_dict() for f in self.warnings],

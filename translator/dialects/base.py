@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from translator.errors import ConfigError
@@ -118,6 +119,7 @@ def require_resolved(command: ShellCommand, source: Source) -> None:
                           line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
 
 
+@lru_cache(maxsize=4096)  # called ~2000 times per config by the version inference; versions repeat
 def version_key(version: str) -> tuple[int, ...] | None:
     parts = []
     for part in version.split("."):

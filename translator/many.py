@@ -1,0 +1,443 @@
+"""Many configs at once: expand PATH... (files, directories, globs) into the configs to read, chosen by
+content, and run check / explain / translate on each in one process. A file that cannot be read gives
+that file exit code 2 and the others go on; the run exits with the worst code.
+
+Selection (see docs/many-files.md):
+- one file named alone is always read (the single-file commands; a wrong one is exit 2);
+- otherwise every file (named, found in a directory or by a glob) is read when its content looks like a
+  config (so pre-commit can pass every changed .sh/.yaml/.toml file): a script with a
+  known launcher line, a YAML with a known key tree, a plan file (TOML with a ``[plan]`` table, JSON with
+  ``"plan"``), using the registry's detection patterns (translator/dialects/sniff.py), which import no dialect;
+- a file that a selected launch script names (an EasyR1 YAML in ``config=...``, a TRL recipe or accelerate
+  config) is read as part of that script and not reported again on its own.
+"""
+from __future__ import annotations
+
+import fnmatch
+import glob
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from translator.errors import ConfigError
+
+if TYPE_CHECKING:
+    from translator.api import Explanation, Translation
+    from translator.checks.findings import CheckReport
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+SCRIPT_SUFFIXES = ("", ".sh", ".bash")
+CONFIG_SUFFIXES = (".sh", ".bash", ".yaml", ".yml", ".toml", ".json")
+MAX_SNIFF_BYTES = 1_000_000  # bigger files are not configs
+PROGRESS_THRESHOLD = 5  # more files than this get a progress bar on a terminal
+_SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".mypy_cache"}
+_REFERENCE = re.compile(r"[\w./~-]+\.(?:ya?ml|json|toml)\b")  # a config file a script names
+_PLAN_TOML = re.compile(r"^\[plan\]", re.M)
+_PLAN_JSON = re.compile(r'"plan"\s*:')
+
+
+@dataclass
+class Selected:
+    """One config to read: its path as shown, and the root its relative layout is taken from."""
+
+    path: Path
+    root: Path
+    explicit: bool = False
+
+    @property
+    def relative(self) -> Path:
+        try:
+            return self.path.relative_to(self.root)
+        except ValueError:
+            return Path(self.path.name)
+
+
+@dataclass
+class Skipped:
+    path: str
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+@dataclass
+class Selection:
+    configs: list[Selected] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # arguments that named nothing
+
+
+def is_many(paths: Iterable[str]) -> bool:
+    """Whether the arguments need the many-file path: several, a directory, or a glob."""
+    paths = list(paths)
+    return len(paths) != 1 or (paths[0] != "-" and (Path(paths[0]).is_dir() or glob.has_magic(paths[0])))
+
+
+def select(paths: Iterable[str], excludes: Iterable[str] = ()) -> Selection:
+    """The configs that PATH... name, in a stable order, with what was skipped and why."""
+    excludes = list(excludes)
+    selection = Selection()
+    seen: set[Path] = set()
+    for argument in paths:
+        for candidate, root, explicit in _expand(argument, selection):
+            key = candidate.resolve()
+            if key in seen:
+                continue
+            seen.add(key)
+            if _excluded(candidate, root, excludes):
+                selection.skipped.append(Skipped(str(candidate), "excluded"))
+            else:
+                reason = _not_config(candidate)
+                if reason:
+                    selection.skipped.append(Skipped(str(candidate), reason))
+                else:
+                    selection.configs.append(Selected(candidate, root))
+    _drop_referenced(selection)
+    return selection
+
+
+def _expand(argument: str, selection: Selection) -> Iterator[tuple[Path, Path, bool]]:
+    path = Path(argument)
+    if glob.has_magic(argument):
+        matched = sorted(glob.glob(argument, recursive=True))
+        if not matched:
+            selection.missing.append(argument)
+        root = Path(_glob_prefix(argument))
+        for name in matched:
+            found = Path(name)
+            if found.is_dir():
+                yield from ((f, found, False) for f in _walk(found))
+            elif found.is_file():
+                yield found, root, False
+    elif path.is_dir():
+        yield from ((f, path, False) for f in _walk(path))
+    elif path.exists():
+        yield path, path.parent, True
+    else:
+        selection.missing.append(argument)
+
+
+def _glob_prefix(pattern: str) -> str:
+    """The directory part of a glob before its first wildcard (the root of the relative layout)."""
+    parts = []
+    for part in Path(pattern).parts:
+        if glob.has_magic(part):
+            break
+        parts.append(part)
+    return str(Path(*parts)) if parts else "."
+
+
+def _walk(directory: Path) -> Iterator[Path]:
+    for current, subdirs, files in os.walk(directory):
+        subdirs[:] = sorted(d for d in subdirs if d not in _SKIP_DIRS)
+        for name in sorted(files):
+            yield Path(current) / name
+
+
+def _excluded(path: Path, root: Path, patterns: list[str]) -> bool:
+    """--exclude GLOB matches the path as given, the path below its root, or the file name."""
+    forms = {path.as_posix(), path.name}
+    try:
+        forms.add(path.relative_to(root).as_posix())
+    except ValueError:
+        pass
+    return any(fnmatch.fnmatch(form, pattern) or fnmatch.fnmatch(form, pattern.rstrip("/") + "/*")
+               for form in forms for pattern in patterns)
+
+
+def _not_config(path: Path) -> str | None:
+    """Why a file found while walking is not a config (None when it is one)."""
+    from translator.dialects.sniff import SCRIPT_PATTERNS, YAML_PATTERNS
+
+    suffix = path.suffix.lower()
+    if suffix not in CONFIG_SUFFIXES and suffix not in SCRIPT_SUFFIXES:
+        return "not a config file type"
+    try:
+        if path.stat().st_size > MAX_SNIFF_BYTES:
+            return "too large for a config"
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"cannot read: {exc.strerror}"
+    if b"\0" in data:
+        return "binary"
+    text = data.decode("utf-8", errors="replace")
+    if suffix in (".yaml", ".yml"):
+        known = any(p.search(text) for p in YAML_PATTERNS.values())
+        return None if known else "YAML without a known key tree"
+    if suffix == ".toml":
+        return None if _PLAN_TOML.search(text) else "TOML without a [plan] table"
+    if suffix == ".json":
+        return None if _PLAN_JSON.search(text) and '"framework"' in text else "JSON without a plan"
+    if suffix == "" and not text.startswith("#!"):
+        return "not a script"
+    known = any(p.search(text) for p in SCRIPT_PATTERNS.values())
+    return None if known else "script without a known launcher"
+
+
+def _drop_referenced(selection: Selection) -> None:
+    """A YAML that a selected launch script names is read with that script: skip it on its own."""
+    by_path = {s.path.resolve(): s for s in selection.configs}
+    referenced: dict[Path, Path] = {}
+    for item in selection.configs:
+        if item.path.suffix.lower() not in SCRIPT_SUFFIXES:
+            continue
+        try:
+            text = item.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for name in _REFERENCE.findall(text):
+            for base in (item.path.parent, Path.cwd()):
+                target = (base / os.path.expanduser(name)).resolve()
+                if target in by_path and target != item.path.resolve():
+                    referenced.setdefault(target, item.path)
+                    break
+    if not referenced:
+        return
+    kept = []
+    for item in selection.configs:
+        owner = referenced.get(item.path.resolve())
+        if owner is None:
+            kept.append(item)
+        else:
+            selection.skipped.append(Skipped(str(item.path), f"read with {owner}"))
+    selection.configs = kept
+
+
+# ---- the per-file loop -------------------------------------------------------------------------------
+
+@dataclass
+class FileResult:
+    """One config's outcome. ``exit_code``: 0 clean, 1 findings, 2 unreadable, 3 an rlconf bug."""
+
+    path: str
+    exit_code: int
+    framework: str | None = None
+    version: str | None = None
+    error: str | None = None  # why the file could not be read (exit 2) or what broke (exit 3)
+    text: str = ""  # the file's text, to place findings at a line
+    report: CheckReport | None = None
+    explanation: Explanation | None = None
+    translation: Translation | None = None
+    written: list[str] = field(default_factory=list)
+    output_dir: str | None = None
+
+
+def _guarded(path: str, action: Callable[[], FileResult]) -> FileResult:
+    """Run one file; bad input and bugs become that file's result, never a traceback or an early stop."""
+    try:
+        return action()
+    except ConfigError as error:
+        return FileResult(path, EXIT_INPUT, error=str(error))
+    except RecursionError:
+        return FileResult(path, EXIT_INPUT, error=f"{path}: input nested too deeply")
+    except Exception as error:  # a bug in rlconf, not in the input
+        return FileResult(path, EXIT_INTERNAL, error=f"internal error: {type(error).__name__}: {error}")
+
+
+@dataclass
+class Options:
+    framework: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    num_processes: int | None = None
+    strict: bool = False
+    dataset_size: int | None = None
+
+
+def run_check(item: Selected, options: Options) -> FileResult:
+    from translator import api
+
+    def action() -> FileResult:
+        source = _read(item)
+        report = api.check(source, options.framework, options.env, options.num_processes)
+        return FileResult(str(item.path), EXIT_FINDINGS if report.failed(options.strict) else EXIT_OK, report.framework, report.version,
+                          text=source.text, report=report)
+
+    return _guarded(str(item.path), action)
+
+
+def run_explain(item: Selected, options: Options) -> FileResult:
+    from translator import api
+
+    def action() -> FileResult:
+        explanation = api.explain(_read(item), options.framework, options.env, options.num_processes,
+                                  dataset_size=options.dataset_size)
+        return FileResult(str(item.path), EXIT_OK, explanation.framework, explanation.version,
+                          explanation=explanation)
+
+    return _guarded(str(item.path), action)
+
+
+def run_translate(item: Selected, options: Options, target: str, output_dir: Path, force: bool,
+                  folders: dict[Path, str]) -> FileResult:
+    from translator import api
+    from translator.cli import write_files
+
+    def action() -> FileResult:
+        translation = api.translate(_read(item), target, options.framework, options.env, options.num_processes)
+        folder = output_dir / folders[item.path]
+        written = write_files(translation.files, folder, force)
+        return FileResult(str(item.path), EXIT_FINDINGS if translation.failed(options.strict) else EXIT_OK, translation.source.framework,
+                          translation.source.version, translation=translation, written=written,
+                          output_dir=str(folder))
+
+    return _guarded(str(item.path), action)
+
+
+def output_folders(configs: list[Selected]) -> dict[Path, str]:
+    """One subfolder per source: its path below its root without the suffix (suffix kept on a clash)."""
+    plain = {item.path: item.relative.with_suffix("").as_posix() for item in configs}
+    counts: dict[str, int] = {}
+    for name in plain.values():
+        counts[name] = counts.get(name, 0) + 1
+    return {path: (name if counts[name] == 1 else name + "_" + path.suffix.lstrip("."))
+            for path, name in plain.items()}
+
+
+def _read(item: Selected) -> Any:
+    from translator.sources.files import read_source
+
+    return read_source(str(item.path))
+
+
+def run_all(configs: list[Selected], one: Callable[[Selected], FileResult], label: str) -> list[FileResult]:
+    """Each config in turn, with a progress bar on standard error when it is a terminal and there are many."""
+    if len(configs) <= PROGRESS_THRESHOLD or not _stderr_is_terminal():
+        return [one(item) for item in configs]
+    import click
+
+    results = []
+    with click.progressbar(configs, label=label, file=sys.stderr) as bar:
+        for item in bar:
+            results.append(one(item))
+    return results
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def missing_results(selection: Selection) -> list[FileResult]:
+    """An argument that names nothing is an unreadable input (exit 2), reported like a file."""
+    return [FileResult(name, EXIT_INPUT, error=f"{name}: no such file, directory or glob match")
+            for name in selection.missing]
+
+
+def worst(results: Iterable[FileResult]) -> int:
+    return max((r.exit_code for r in results), default=EXIT_OK)
+
+
+# ---- placing a finding at a line -----------------------------------------------------------------------
+
+def line_of(text: str, keys: Iterable[str]) -> int:
+    """The first line that sets one of ``keys`` (a dotted key, an override or a --flag); 1 when none does."""
+    lines = text.splitlines()
+    for key in keys:
+        for needle in _needles(key):
+            for number, line in enumerate(lines, start=1):
+                stripped = line.split("#", 1)[0] if not line.lstrip().startswith("#") else ""
+                if needle.search(stripped):
+                    return number
+    return 1
+
+
+def _needles(key: str) -> list[re.Pattern[str]]:
+    key = key.lstrip("+-")
+    last = key.rsplit(".", 1)[-1]
+    dashed = last.replace("_", "-")
+    return [re.compile(rf"(?<![\w.]){re.escape(key)}\s*[=:]"),
+            re.compile(rf"--({re.escape(last)}|{re.escape(dashed)})\b"),
+            re.compile(rf"(?<![\w-]){re.escape(last)}\s*[=:]")]
+
+
+# ---- the commands (called from translator/cli.py when PATH... names more than one file) ----------------
+
+def _echo_and_exit(text: str, code: int) -> None:
+    import click
+
+    click.echo(text, nl=False)
+    sys.exit(code)
+
+
+def _fail(message: str) -> None:
+    import click
+
+    click.echo(f"rlconf: error: {message}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
+def _json(document: Any) -> str:
+    import json
+
+    return json.dumps(document, indent=2, default=str) + "\n"
+
+
+def _select_some(paths: Iterable[str], excludes: Iterable[str]) -> Selection:
+    """The selection; finding no config at all is an input error (a wrong path in CI must not pass)."""
+    paths = list(paths)
+    selection = select(paths, excludes)
+    if not selection.configs and not selection.missing:
+        _fail(f"no config found in {' '.join(paths)} ({len(selection.skipped)} skipped: not a launch "
+              "script, recipe or plan by content)")
+    return selection
+
+
+def check_command(paths: Iterable[str], excludes: Iterable[str], options: Options, output_format: str) -> None:
+    from translator import reports
+
+    selection = _select_some(paths, excludes)
+    results = missing_results(selection) + run_all(selection.configs, lambda i: run_check(i, options), "checking")
+    if output_format == "json":
+        text = _json(reports.check_json(results, selection.skipped))
+    elif output_format == "github":
+        text = reports.check_github(results, selection.skipped)
+    elif output_format == "sarif":
+        text = _json(reports.check_sarif(results, selection.skipped, _version()))
+    else:
+        text = reports.check_text(results, selection.skipped)
+    _echo_and_exit(text, worst(results))
+
+
+def explain_command(paths: Iterable[str], excludes: Iterable[str], options: Options, output_format: str) -> None:
+    from translator import reports
+
+    if output_format == "toml":
+        _fail("--format toml takes one config; use json for many")
+    selection = _select_some(paths, excludes)
+    results = missing_results(selection) + run_all(selection.configs, lambda i: run_explain(i, options),
+                                                   "explaining")
+    text = (_json(reports.explain_json(results, selection.skipped)) if output_format == "json"
+            else reports.explain_text(results, selection.skipped))
+    _echo_and_exit(text, worst(results))
+
+
+def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Options, target: str,
+                      output_dir: str | None, force: bool, output_format: str) -> None:
+    from translator import reports
+
+    if output_dir is None:
+        _fail("translating several configs needs -o OUTDIR (one subfolder per source)")
+    selection = _select_some(paths, excludes)
+    folders = output_folders(selection.configs)
+    results = missing_results(selection) + run_all(
+        selection.configs, lambda i: run_translate(i, options, target, Path(output_dir), force, folders),
+        "translating")
+    text = (_json(reports.translate_json(results, selection.skipped, target)) if output_format == "json"
+            else reports.translate_text(results, selection.skipped, target))
+    _echo_and_exit(text, worst(results))
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rlconf")
+    except PackageNotFoundError:
+        return "0.0.0"
