@@ -297,7 +297,7 @@ def test_flag_syntax_booleans_lists_prefixes() -> None:
     explanation = load(fast("--with_tracking", "--no_gather_whole_model", "--stop_strings '</answer>' '</s>'",
                             "--num_learners_per_node=4", "--chat_template tulu"))
     extras = {e.key: e.value for e in explanation.spec.extras}
-    assert extras["with_tracking"] is True and extras["gather_whole_model"] is False
+    assert explanation.spec.logging.backends == ["wandb"] and extras["gather_whole_model"] is False
     assert extras["stop_strings"] == ["</answer>", "</s>"] and extras["chat_template_name"] == "tulu"
     assert explanation.plan["data_parallel_size"] == 4
     assert "keys.abbreviated" in codes(explanation)
