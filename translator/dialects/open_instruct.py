@@ -93,6 +93,8 @@ class NativeOI:
 
 
 class OpenInstructDialect(Dialect):
+    # HfArgumentParser.parse_args_into_dataclasses raises on any flag no dataclass declares (docs page "Flags").
+    rejects_unknown_keys = True
     name = NAME
     aliases = ("open_instruct", "allenai/open-instruct")
     versions = VERSIONS
@@ -1075,9 +1077,14 @@ class _RunParts:
         c.directory = self.get(out_key)
         keep = self.number("keep_last_n_checkpoints")
         c.keep_last = int(keep) if keep is not None and keep > 0 else None
-        state_dir = self.get("checkpoint_state_dir")
+        # The state directory and cadence stay native extras (no canonical field holds a second cadence);
+        # they are peeked at here, not consumed.
+        state_dir = self.v.values.get("checkpoint_state_dir") if self.r.has("checkpoint_state_dir") else None
         if state_dir:
-            state_every = self.number("checkpoint_state_freq")
+            try:
+                state_every = float(self.v.values.get("checkpoint_state_freq", -1))
+            except (TypeError, ValueError):
+                state_every = None
             if state_every is not None and state_every <= 0:
                 notes.warning("checkpointing.state-freq", "checkpoint_state_dir is set but checkpoint_state_freq is "
                               f"{int(state_every)}; Open-Instruct raises (set --checkpoint_state_freq to a positive "
@@ -1226,13 +1233,17 @@ class _Writer:
         tp = t.rollout_tensor_parallel_size or 1
         if t.rollout_gpus:
             engines = max(1, t.rollout_gpus // tp)
+            if t.rollout_engines and t.rollout_engines * tp == t.rollout_gpus:
+                engines = t.rollout_engines
         else:
             engines = 1
             if s.framework != NAME:
-                notes.info("topology.rollout-separate",
-                           f"the source generates on its training GPUs; Open-Instruct runs vLLM on GPUs of its own: "
-                           f"1 engine × TP {tp} is written beside the {learners} learners",
-                           target_keys=["vllm_num_engines", "vllm_tensor_parallel_size"])
+                source_gpus = t.training_gpus or learners
+                notes.warning("topology.gpus-changed",
+                              f"the source generates on its {source_gpus} training GPUs; Open-Instruct runs vLLM on "
+                              f"GPUs of its own: 1 engine × TP {tp} is written beside the {learners} learners, "
+                              f"{learners + tp} GPUs in all instead of {source_gpus}",
+                              target_keys=["vllm_num_engines", "vllm_tensor_parallel_size"])
         if t.rollout_gpus == 0 and s.generation.rollout_mode == "colocate" and s.framework == NAME and learners == 1 \
                 and self.has("single_gpu_mode"):
             out["single_gpu_mode"] = True
@@ -1771,10 +1782,10 @@ class _RunPartsWriter:
                               "keeps every checkpoint", target_keys=["save_freq"])
         if c.resume and c.resume != "never":
             if w.has("checkpoint_state_dir") and c.every_steps and c.every_steps > 0:
-                if self.foreign or "checkpoint_state_dir" not in out:
-                    directory = c.resume if c.resume != "auto" else posixpath.join(c.directory or "output", "state")
-                    out.setdefault("checkpoint_state_dir", directory)
-                    out.setdefault("checkpoint_state_freq", c.every_steps)
+                own = self.w.own_extras()  # an Open-Instruct source's own state directory and cadence win
+                directory = c.resume if c.resume != "auto" else posixpath.join(c.directory or "output", "state")
+                out["checkpoint_state_dir"] = own.get("checkpoint_state_dir", directory)
+                out["checkpoint_state_freq"] = own.get("checkpoint_state_freq", c.every_steps)
             elif self.foreign:
                 notes.warning("checkpointing.not-expressible", f"resume {c.resume!r}: {w.program} {w.version} "
                               "cannot resume from a saved state" if not w.has("checkpoint_state_dir") else
