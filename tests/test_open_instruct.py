@@ -1,6 +1,6 @@
 """Open-Instruct: the semantics the dialect must get right, bad input, and round trips through verl and TRL.
 
-Every expected value is derived by hand in a comment from ../shared/reference/open_instruct.md (cited by §).
+Every expected value is derived by hand in a comment from docs/frameworks/open-instruct.md (cited by §).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Open-Instruct: ``python open_instruct/grpo_fast.py --flag value ...`` launch scripts, also behind
 ``python mason.py ... -- ...`` or ``uv run``, and the legacy ``{ppo,grpo}_vllm_thread_ray_gtrl.py`` scripts.
 
-Semantics from ../shared/reference/open_instruct.md. grpo_fast: a step is ``num_unique_prompts_rollout``
+Semantics: docs/frameworks/open-instruct.md. grpo_fast: a step is ``num_unique_prompts_rollout``
 prompts × ``num_samples_per_prompt_rollout`` samples; ``num_mini_batches`` is a *count* of optimizer steps
 per epoch; ``per_device_train_batch_size`` counts packed rows of ``pack_length`` tokens; learners are
 ``sum(num_learners_per_node)`` GPUs and vLLM engines run on GPUs of their own; ``total_episodes`` counts

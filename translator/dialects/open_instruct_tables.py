@@ -1,6 +1,6 @@
 """Open-Instruct's version table as data: dated versions, programs, key lifetimes, defaults per version.
 
-Source: ../shared/reference/open_instruct.md, checked against github:allenai/open-instruct (HEAD e6c3044aa,
+Source: docs/frameworks/open-instruct.md, checked against github:allenai/open-instruct (HEAD e6c3044aa,
 2026-08-20). Open-Instruct has few releases (v0.1.0 on 2026-01-26), so a version here is the *date* of a
 snapshot of the repository, written ``YYYY.MM.DD``: "version V" means the code as of the end of day V.
 Key lifetimes were read from the dataclasses each program's ``ArgumentParserPlus((...))`` parses, at the
