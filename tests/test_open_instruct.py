@@ -623,3 +623,17 @@ def test_foreign_run_parts_are_written_with_notes() -> None:
     assert "10 GPUs in all instead of 8" in note(translation, "topology.gpus-changed")
     assert "tensorboard" in note(translation, "logging.not-expressible")
     assert "before training" in note(translation, "evaluation.not-expressible")
+
+
+@pytest.mark.parametrize("flags,version", [
+    # wandb_project_name is a flag up to 2026.03.20 (renamed wandb_project on 2026.04.02): the newest that has it.
+    (("--wandb_project_name p",), "2026.03.20"),
+    # local_eval_every from 2025.10.20 and wandb_project_name up to 2026.03.20: still 2026.03.20.
+    (("--local_eval_every 10", "--wandb_project_name p"), "2026.03.20"),
+    # num_evals exists only up to 2025.06.02 (INITIAL–2025.06.02): the newest that has it.
+    (("--num_evals 3",), "2025.06.02"),
+    # checkpoint_state_dir from 2025.06.02 with num_evals up to 2025.06.02: exactly 2025.06.02.
+    (("--num_evals 3", "--checkpoint_state_dir /c", "--checkpoint_state_freq 10"), "2025.06.02"),
+])
+def test_run_part_flags_bound_the_version(flags: tuple[str, ...], version: str) -> None:
+    assert load(fast(*flags), framework="open-instruct").spec.version == version
