@@ -1031,15 +1031,17 @@ class _RunParts:
             d.train_weights = [amount for _, amount in pairs]
             self.spec.derivations["data.train_weights"] = self.r.origin(
                 "mixer amounts: a fraction of each dataset (with a \".\") or a count of its prompts", key)
-            d.train_split = _one_split(v, "dataset_mixer_list_splits",
-                                       self.defaults.get("dataset_mixer_list_splits")) \
-                if self.r.has("dataset_mixer_list_splits") else "train"
+            split_key = "dataset_mixer_list_splits" if self.r.has("dataset_mixer_list_splits") \
+                else "dataset_train_splits"  # PPO-T3's DatasetConfig
+            d.train_split = _one_split(v, split_key, self.defaults.get("dataset_mixer_list_splits")) \
+                if self.r.has(split_key) else "train"
         eval_key = "dataset_mixer_eval_list" if self.r.has("dataset_mixer_eval_list") else "dataset_eval_mixer"
         eval_pairs = _mixer_pairs(v.get(eval_key), eval_key, v) if self.r.has(eval_key) else []
         if eval_pairs:
             d.eval_sources = [name for name, _ in eval_pairs]
-            d.eval_split = _one_split(v, "dataset_mixer_eval_list_splits", None) \
-                if self.r.has("dataset_mixer_eval_list_splits") else None
+            split_key = "dataset_mixer_eval_list_splits" if self.r.has("dataset_mixer_eval_list_splits") \
+                else "dataset_eval_splits"
+            d.eval_split = _one_split(v, split_key, None) if self.r.has(split_key) else None
             counts = [amount for _, amount in eval_pairs if amount.is_integer() and amount > 1]
             if len(counts) == len(eval_pairs):
                 d.max_eval_prompts = int(sum(counts))
@@ -1684,7 +1686,10 @@ class _RunPartsWriter:
                 self.out[split_key] = [split]
         elif w.has(dict_key):
             self.out[dict_key] = json.dumps({name: amount for name, amount in zip(sources, amounts)})
-            if split and split != "train":
+            old_split_key = "dataset_train_splits" if dict_key == "dataset_mixer" else "dataset_eval_splits"
+            if split and w.has(old_split_key):
+                self.out[old_split_key] = [split]
+            elif split and split != "train":
                 notes.warning("data.not-expressible", f"split {split!r}: {self.w.program} {self.w.version} reads "
                               "the train split only", target_keys=[dict_key])
         else:
