@@ -1,6 +1,6 @@
 """Open-Instruct rule checks: every violation with its hand-derived expectation, the fix applied and re-checked.
 
-Each expectation is derived in the comment above it from ../shared/reference/open_instruct.md (section numbers
+Each expectation is derived in the comment above it from docs/frameworks/open-instruct.md (section numbers
 in brackets) and the Open-Instruct source of the snapshot concerned (versions are snapshot dates). Configs are
 built from a dict of flags and rendered into a launch line, so a suggestion's changes can be applied to the
 dict and checked again: a value None drops the flag, booleans are written out (HfArgumentParser style).

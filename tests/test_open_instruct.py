@@ -1,6 +1,6 @@
 """Open-Instruct: the semantics the dialect must get right, bad input, and round trips through verl and TRL.
 
-Every expected value is derived by hand in a comment from ../shared/reference/open_instruct.md (cited by §).
+Every expected value is derived by hand in a comment from docs/frameworks/open-instruct.md (cited by §).
 """
 from __future__ import annotations
 
@@ -297,7 +297,7 @@ def test_flag_syntax_booleans_lists_prefixes() -> None:
     explanation = load(fast("--with_tracking", "--no_gather_whole_model", "--stop_strings '</answer>' '</s>'",
                             "--num_learners_per_node=4", "--chat_template tulu"))
     extras = {e.key: e.value for e in explanation.spec.extras}
-    assert extras["with_tracking"] is True and extras["gather_whole_model"] is False
+    assert explanation.spec.logging.backends == ["wandb"] and extras["gather_whole_model"] is False
     assert extras["stop_strings"] == ["</answer>", "</s>"] and extras["chat_template_name"] == "tulu"
     assert explanation.plan["data_parallel_size"] == 4
     assert "keys.abbreviated" in codes(explanation)
@@ -449,7 +449,8 @@ def test_unknown_version() -> None:
 OI_CASES = [c for c in CASES if c.framework == "open-instruct"]
 FAST_CASES = {"open-instruct/grpo_fast_8b_mason", "open-instruct/qwen3_dapo_uv_async",
               "open-instruct/debug_single_gpu_uv", "open-instruct/olmo2_1b_classic_kl_index3",
-              "open-instruct/olmo3_32b_instruct_kl3_stale", "open-instruct/olmo3_32b_instruct_kl3_at_head"}
+              "open-instruct/olmo3_32b_instruct_kl3_stale", "open-instruct/olmo3_32b_instruct_kl3_at_head",
+              "open-instruct/grpo_fast_run_parts"}
 PACKED = {"micro_batch_per_device", "grad_accum_steps"}
 # Plan fields the first leg cannot keep, and why.
 LOSSY_FIRST_LEG: dict[str, dict[str, set[str]]] = {
@@ -503,3 +504,137 @@ def test_round_trip_to_itself_keeps_plan_and_algorithm(case: Case) -> None:
     if any(n.code == "asynchrony.changed" for n in again.notes):
         changed = [n for n in changed if n.source_keys != ["asynchrony.max_steps_ahead"]]
     assert not changed
+
+
+# ------------------------------------------------------------------ the run beyond the batch plan
+# docs/frameworks/open-instruct.md "Run parts": save_freq, checkpoint_state_freq and local_eval_every count
+# training steps (one rollout step each); a mixer amount with a "." is a fraction, without one a prompt count.
+
+RUN_PARTS = fast("--model_name_or_path Qwen/Qwen3-8B", "--num_learners_per_node 4", "--vllm_num_engines 2",
+                 "--vllm_tensor_parallel_size 2", "--vllm_gpu_memory_utilization 0.8",
+                 "--dataset_mixer_list ai2-adapt-dev/rlvr_gsm8k_zs 1.0 org/math 30186",
+                 "--dataset_mixer_list_splits train", "--dataset_mixer_eval_list org/eval 16",
+                 "--dataset_mixer_eval_list_splits test", "--save_freq 50", "--output_dir /out",
+                 "--keep_last_n_checkpoints 2", "--checkpoint_state_dir /ckpt", "--checkpoint_state_freq 50",
+                 "--local_eval_every 25", "--with_tracking", "--wandb_project oi-runs", "--exp_name my_run")
+
+
+def test_run_parts_are_read() -> None:
+    spec = load(RUN_PARTS).spec
+    # Two datasets: the whole of gsm8k (1.0, a fraction) and 30186 prompts of math (a count).
+    assert spec.data.train_sources == ["ai2-adapt-dev/rlvr_gsm8k_zs", "org/math"]
+    assert spec.data.train_weights == [1.0, 30186.0] and spec.data.train_split == "train"
+    # The eval list is one dataset capped at 16 prompts, split test.
+    assert spec.data.eval_sources == ["org/eval"] and spec.data.eval_split == "test"
+    assert spec.data.max_eval_prompts == 16
+    # No --ground_truths_key / --sft_messages_key: the defaults "ground_truth" and "messages".
+    assert (spec.data.answer_key, spec.data.prompt_key) == ("ground_truth", "messages")
+    # apply_verifiable_reward defaults to True in grpo_fast: the built-in verifiers.
+    assert spec.reward.builtin == ["open_instruct:verifiable"] and spec.reward.function_path is None
+    # save_freq 50 training steps = 50 rollout steps; HF-format folders; state in /ckpt → resume auto.
+    c = spec.checkpointing
+    assert (c.every_steps, c.directory, c.hf_format, c.keep_last, c.resume) == (50, "/out", True, 2, "auto")
+    assert spec.evaluation.every_steps == 25
+    assert (spec.logging.project, spec.logging.run_name, spec.logging.backends) == ("oi-runs", "my_run", ["wandb"])
+    # 2 engines × TP 2 = 4 rollout GPUs beside 4 learners.
+    t = spec.topology
+    assert (t.rollout_engines, t.rollout_gpus, t.rollout_gpu_memory_fraction) == (2, 4, 0.8)
+
+
+def test_eval_cadence_without_eval_data_is_never() -> None:
+    # local_eval_every only acts on dataset_mixer_eval_list; without it nothing is evaluated.
+    assert load(fast("--local_eval_every 25")).spec.evaluation.every_steps == 0
+
+
+def test_save_freq_minus_one_is_never_and_is_written_back() -> None:
+    spec = load(fast("--save_freq -1")).spec
+    assert spec.checkpointing.every_steps == 0
+    assert "--save_freq -1 \\" in translator.translate(Source(fast("--save_freq -1"), "run.sh"),
+                                                       to=HEAD).files["launch.sh"]
+
+
+def test_odd_mixer_is_a_config_error() -> None:
+    with pytest.raises(translator.ConfigError) as raised:
+        load(fast("--dataset_mixer_list org/a 1.0 org/b"))
+    assert raised.value.key == "dataset_mixer_list" and "pairs" in str(raised.value)
+
+
+def test_run_parts_round_trip() -> None:
+    written = translator.translate(Source(RUN_PARTS, "run.sh"), to=HEAD).files["launch.sh"]
+    for line in ("--dataset_mixer_list ai2-adapt-dev/rlvr_gsm8k_zs 1.0 org/math 30186", "--save_freq 50",
+                 "--dataset_mixer_eval_list org/eval 16", "--local_eval_every 25", "--with_tracking True",
+                 "--wandb_project oi-runs", "--exp_name my_run", "--checkpoint_state_dir /ckpt",
+                 "--keep_last_n_checkpoints 2", "--vllm_gpu_memory_utilization 0.8", "--vllm_num_engines 2"):
+        assert line in written
+
+
+def test_older_versions_write_their_own_flag_names() -> None:
+    # wandb_project_name before the OLMo-core config classes (2026.04.02).
+    written = translator.translate(Source(RUN_PARTS, "run.sh"), to=CLASSIC).files["launch.sh"]
+    assert "--wandb_project_name oi-runs" in written and "--wandb_project " not in written
+
+
+SPEC = """framework = "verl"
+[plan]
+prompts_per_step = 64
+samples_per_prompt = 8
+samples_per_optimizer_step = 128
+epochs_per_step = 1
+data_parallel_size = 8
+total_steps = 100
+[topology]
+nodes = 1
+gpus_per_node = 8
+training_gpus = 8
+rollout_gpus = 0
+rollout_tensor_parallel_size = 2
+[reward]
+function_path = "/home/me/reward.py"
+function_name = "compute_score"
+[data]
+train_sources = ["/data/train.parquet"]
+eval_sources = ["openai/gsm8k"]
+eval_split = "test"
+answer_key = "answer"
+[checkpointing]
+every_steps = 20
+directory = "/ckpt/run1"
+[evaluation]
+every_steps = 10
+before_training = true
+[logging]
+project = "proj"
+run_name = "run1"
+backends = ["console", "wandb", "tensorboard"]
+"""
+
+
+def test_foreign_run_parts_are_written_with_notes() -> None:
+    translation = translator.translate(Source(SPEC, "spec.toml"), to=HEAD, framework="rlconf")
+    written = translation.files["launch.sh"]
+    for line in ("--dataset_mixer_list /data/train.parquet 1.0", "--dataset_mixer_eval_list openai/gsm8k 1.0",
+                 "--dataset_mixer_eval_list_splits test", "--ground_truths_key answer", "--save_freq 20",
+                 "--output_dir /ckpt/run1", "--local_eval_every 10", "--with_tracking True",
+                 "--wandb_project proj", "--exp_name run1", "--apply_verifiable_reward True"):
+        assert line in written
+    # A reward file cannot be hooked in: a warning naming the file and what to do.
+    assert "/home/me/reward.py:compute_score" in note(translation, "reward.not-expressible")
+    assert "VerifierFunction" in note(translation, "reward.not-expressible")
+    # 8 colocated GPUs become 8 learners + 1 engine × TP 2 = 10 GPUs: a warning saying so.
+    assert "10 GPUs in all instead of 8" in note(translation, "topology.gpus-changed")
+    assert "tensorboard" in note(translation, "logging.not-expressible")
+    assert "before training" in note(translation, "evaluation.not-expressible")
+
+
+@pytest.mark.parametrize("flags,version", [
+    # wandb_project_name is a flag up to 2026.03.20 (renamed wandb_project on 2026.04.02): the newest that has it.
+    (("--wandb_project_name p",), "2026.03.20"),
+    # local_eval_every from 2025.10.20 and wandb_project_name up to 2026.03.20: still 2026.03.20.
+    (("--local_eval_every 10", "--wandb_project_name p"), "2026.03.20"),
+    # num_evals exists only up to 2025.06.02 (INITIAL–2025.06.02): the newest that has it.
+    (("--num_evals 3",), "2025.06.02"),
+    # checkpoint_state_dir from 2025.06.02 with num_evals up to 2025.06.02: exactly 2025.06.02.
+    (("--num_evals 3", "--checkpoint_state_dir /c", "--checkpoint_state_freq 10"), "2025.06.02"),
+])
+def test_run_part_flags_bound_the_version(flags: tuple[str, ...], version: str) -> None:
+    assert load(fast(*flags), framework="open-instruct").spec.version == version

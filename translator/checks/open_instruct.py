@@ -1,7 +1,7 @@
 """Open-Instruct rules: what grpo_fast.py / grpo.py (and the legacy gtrl scripts) reject at start-up, and what
 they accept but silently change or ignore.
 
-Source: ../shared/reference/open_instruct.md §1.2 (constraints), §3 (accumulation), §7.2 (gtrl exact_div), §9
+Source: docs/frameworks/open-instruct.md §1.2 (constraints), §3 (accumulation), §7.2 (gtrl exact_div), §9
 (pitfalls), each check's first date read from github:allenai/open-instruct (``git log -S``). Versions are
 snapshot dates (``YYYY.MM.DD``, see ``open_instruct_tables``); a rule applies from the first snapshot that has
 it. Units: ``num_unique_prompts_rollout`` U counts prompts per training step, ``num_samples_per_prompt_rollout``

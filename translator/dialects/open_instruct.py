@@ -1,7 +1,7 @@
 """Open-Instruct: ``python open_instruct/grpo_fast.py --flag value ...`` launch scripts, also behind
 ``python mason.py ... -- ...`` or ``uv run``, and the legacy ``{ppo,grpo}_vllm_thread_ray_gtrl.py`` scripts.
 
-Semantics from ../shared/reference/open_instruct.md. grpo_fast: a step is ``num_unique_prompts_rollout``
+Semantics: docs/frameworks/open-instruct.md. grpo_fast: a step is ``num_unique_prompts_rollout``
 prompts × ``num_samples_per_prompt_rollout`` samples; ``num_mini_batches`` is a *count* of optimizer steps
 per epoch; ``per_device_train_batch_size`` counts packed rows of ``pack_length`` tokens; learners are
 ``sum(num_learners_per_node)`` GPUs and vLLM engines run on GPUs of their own; ``total_episodes`` counts
@@ -50,6 +50,9 @@ from translator.dialects.open_instruct_tables import (
     PROGRAMS,
     PYTHON_LAUNCHERS,
     SYNC_REJECTED,
+    BUILTIN_R1_FORMAT,
+    BUILTIN_VERIFIABLE,
+    RUN_PART_DEFAULTS,
     UNSUPPORTED_PROGRAMS,
     VERSION_ALIASES,
     VERSIONS,
@@ -90,6 +93,8 @@ class NativeOI:
 
 
 class OpenInstructDialect(Dialect):
+    # HfArgumentParser.parse_args_into_dataclasses raises on any flag no dataclass declares (docs page "Flags").
+    rejects_unknown_keys = True
     name = NAME
     aliases = ("open_instruct", "allenai/open-instruct")
     versions = VERSIONS
@@ -835,11 +840,8 @@ class _Interpreter:
                               "account for filtering of the first batch (Open-Instruct asserts it; async_steps is "
                               f"{fmt(ahead)})", source_keys=["active_sampling", "async_steps"])
         self.asynchrony()
-        r = s.references
-        r.model = v.get("model_name_or_path")
-        # The dataset mixers stay native extras (they carry proportions); the names are the reference.
-        r.train_data = _dataset_names(v.values.get("dataset_mixer_list", v.values.get("dataset_mixer")))
-        r.eval_data = _dataset_names(v.values.get("dataset_mixer_eval_list", v.values.get("dataset_eval_mixer")))
+        s.references.model = v.get("model_name_or_path")
+        _RunParts(self).read()
         stage = v.get("deepspeed_stage")
         if str(stage) == "2" and not at_least(version, ZERO2_FIX) and self.kind == "fast":
             notes.warning("semantics.zero2-gradients", "before 2026-02-26 (PR #1498), with deepspeed_stage 2 only the "
@@ -937,22 +939,196 @@ class _Interpreter:
                 f"{fmt(plan.micro_batch_per_device)} (DeepSpeed gradient_accumulation_steps)")
 
 
-def _dataset_names(mixer: Any) -> Any:
-    """Dataset names from a mixer: ``name amount name amount`` (a list) or a JSON dict string (PPO-T3)."""
+def _mixer_pairs(mixer: Any, key: str, values: Values) -> list[tuple[str, float]]:
+    """(dataset, amount) pairs from a mixer: ``name amount name amount`` (a list) or a JSON dict string
+    (PPO-T3 ``dataset_mixer``). An amount with a "." is a fraction of the dataset, one without a count of
+    prompts (dataset_transformation.py: "\"1\" = 1 sample, \"1.0\" = 100% of dataset")."""
     if mixer is None:
-        return None
+        return []
     if isinstance(mixer, str):
         try:
             mixer = json.loads(mixer)
         except ValueError:
-            return mixer
+            mixer = mixer.split()
     if isinstance(mixer, dict):
-        names = [str(name) for name in mixer]
-    elif not isinstance(mixer, list):
-        return str(mixer)
+        items = [(str(name), amount) for name, amount in mixer.items()]
+    elif isinstance(mixer, list):
+        if len(mixer) % 2:
+            raise _config_error(values, key, f"--{key} needs dataset/amount pairs, got {len(mixer)} words",
+                                f"give an amount after every dataset, e.g. --{key} org/name 1.0")
+        items = [(str(name), amount) for name, amount in zip(mixer[0::2], mixer[1::2])]
     else:
-        names = [str(x) for x in mixer[0::2]]
-    return names[0] if len(names) == 1 else names
+        raise _config_error(values, key, f"--{key} {mixer!r} is not a list of dataset/amount pairs",
+                            f"write --{key} org/name 1.0")
+    pairs = []
+    for name, amount in items:
+        text = str(amount)
+        try:
+            number = float(text) if "." in text or isinstance(amount, float) else int(text)
+        except ValueError:
+            raise _config_error(values, key, f"--{key}: the amount {text!r} of {name} is not a number",
+                                "use a fraction such as 1.0 (the whole dataset) or a count of prompts") from None
+        if number < 0:
+            raise _config_error(values, key, f"--{key}: the amount {text} of {name} is negative",
+                                "use a fraction such as 1.0 or a count of prompts")
+        pairs.append((name, float(number)))
+    return pairs
+
+
+def _one_split(values: Values, key: str, default: list[str] | None) -> str | None:
+    """The split of every mixer dataset: Open-Instruct broadcasts a single split to all of them."""
+    raw = values.get(key) if key in values else default
+    if raw is None:
+        return None
+    splits = [str(x) for x in (raw if isinstance(raw, list) else str(raw).split())]
+    if len(set(splits)) > 1:
+        raise _config_error(values, key, f"--{key} {' '.join(splits)}: one split per dataset is not expressible "
+                            "in rlconf's model", f"use one split for every dataset (--{key} {splits[0]})")
+    return splits[0] if splits else None
+
+
+class _RunParts:
+    """Reward, data, checkpoints, evaluation, logging and placement of a read Open-Instruct run."""
+
+    def __init__(self, reader: _Interpreter) -> None:
+        self.r = reader
+        self.v, self.spec, self.notes = reader.v, reader.spec, reader.notes
+        self.defaults = RUN_PART_DEFAULTS["gtrl" if reader.gtrl else "fast"]
+
+    def get(self, key: str) -> Any:
+        """A run-part flag's value: the source's, else the program's default (None when it has none)."""
+        if not self.r.has(key):
+            return None
+        value = self.v.get(key)
+        return self.defaults.get(key) if value is None else value
+
+    def number(self, key: str) -> float | None:
+        value = self.get(key)
+        try:
+            return None if value is None else float(value)
+        except (TypeError, ValueError):
+            # The native-schema check names the flag and its expected type after reading.
+            return None
+
+    def flag(self, key: str) -> bool:
+        value = self.get(key)
+        return str(value).strip().lower() in ("true", "1", "yes") if not isinstance(value, bool) else value
+
+    def read(self) -> None:
+        self.data()
+        self.reward()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.placement()
+
+    def data(self) -> None:
+        d, v = self.spec.data, self.v
+        key = "dataset_mixer_list" if self.r.has("dataset_mixer_list") else "dataset_mixer"
+        pairs = _mixer_pairs(v.get(key), key, v) if self.r.has(key) else []
+        if pairs:
+            d.train_sources = [name for name, _ in pairs]
+            d.train_weights = [amount for _, amount in pairs]
+            self.spec.derivations["data.train_weights"] = self.r.origin(
+                "mixer amounts: a fraction of each dataset (with a \".\") or a count of its prompts", key)
+            split_key = "dataset_mixer_list_splits" if self.r.has("dataset_mixer_list_splits") \
+                else "dataset_train_splits"  # PPO-T3's DatasetConfig
+            d.train_split = _one_split(v, split_key, self.defaults.get("dataset_mixer_list_splits")) \
+                if self.r.has(split_key) else "train"
+        eval_key = "dataset_mixer_eval_list" if self.r.has("dataset_mixer_eval_list") else "dataset_eval_mixer"
+        eval_pairs = _mixer_pairs(v.get(eval_key), eval_key, v) if self.r.has(eval_key) else []
+        if eval_pairs:
+            d.eval_sources = [name for name, _ in eval_pairs]
+            split_key = "dataset_mixer_eval_list_splits" if self.r.has("dataset_mixer_eval_list_splits") \
+                else "dataset_eval_splits"
+            d.eval_split = _one_split(v, split_key, None) if self.r.has(split_key) else None
+            counts = [amount for _, amount in eval_pairs if amount.is_integer() and amount > 1]
+            if len(counts) == len(eval_pairs):
+                d.max_eval_prompts = int(sum(counts))
+        d.answer_key = self.get("ground_truths_key")
+        d.prompt_key = self.get("sft_messages_key")
+
+    def reward(self) -> None:
+        rw, notes = self.spec.reward, self.notes
+        builtin = []
+        if self.flag("apply_verifiable_reward"):
+            builtin.append(BUILTIN_VERIFIABLE)
+        if self.r.has("apply_r1_style_format_reward") and self.flag("apply_r1_style_format_reward"):
+            builtin.append(BUILTIN_R1_FORMAT)
+        rw.builtin = builtin or None
+        if self.r.kind == "ppo-gtrl":
+            multiplier = self.number("reward_model_multiplier")
+            if multiplier is None or multiplier != 0:
+                rw.model = self.v.values.get("reward_model_path", self.v.defaults.get("reward_model_path"))
+        if not builtin and rw.model is None:
+            notes.warning("reward.missing", "no reward is applied (apply_verifiable_reward is off and no reward "
+                          "model scores); Open-Instruct asserts \"At least one reward must be applied!\" unless "
+                          "non_stop_penalty is set", source_keys=["apply_verifiable_reward"])
+
+    def checkpointing(self) -> None:
+        c, notes = self.spec.checkpointing, self.notes
+        every = self.number("save_freq")
+        if every is not None:
+            c.every_steps = int(every) if every > 0 else 0
+            self.spec.derivations["checkpointing.every_steps"] = self.r.origin(
+                f"save_freq {int(every)} training steps (one rollout step each)" if every > 0 else
+                f"save_freq {int(every)}: no checkpoints", "save_freq")
+            c.hf_format = True  # save_freq saves the model in Hugging Face format
+        out_key = "output_dir" if not self.r.has("checkpoint_output_dir") or "output_dir" in self.v \
+            else "checkpoint_output_dir"
+        c.directory = self.get(out_key)
+        keep = self.number("keep_last_n_checkpoints")
+        c.keep_last = int(keep) if keep is not None and keep > 0 else None
+        # The state directory and cadence stay native extras (no canonical field holds a second cadence);
+        # they are peeked at here, not consumed.
+        state_dir = self.v.values.get("checkpoint_state_dir") if self.r.has("checkpoint_state_dir") else None
+        if state_dir:
+            try:
+                state_every = float(self.v.values.get("checkpoint_state_freq", -1))
+            except (TypeError, ValueError):
+                state_every = None
+            if state_every is not None and state_every <= 0:
+                notes.warning("checkpointing.state-freq", "checkpoint_state_dir is set but checkpoint_state_freq is "
+                              f"{int(state_every)}; Open-Instruct raises (set --checkpoint_state_freq to a positive "
+                              "number of training steps)", source_keys=["checkpoint_state_dir", "checkpoint_state_freq"])
+            c.resume = "auto"  # the latest state in checkpoint_state_dir is loaded at start
+
+    def evaluation(self) -> None:
+        e, d = self.spec.evaluation, self.spec.data
+        if self.r.has("local_eval_every"):
+            every = self.number("local_eval_every")
+            e.every_steps = int(every) if every and every > 0 and d.eval_sources else 0
+            self.spec.derivations["evaluation.every_steps"] = self.r.origin(
+                f"local_eval_every {fmt(every)} training steps" if d.eval_sources else
+                "no dataset_mixer_eval_list: no evaluation", "local_eval_every", "dataset_mixer_eval_list")
+        elif self.r.has("num_evals"):
+            evals = self.number("num_evals")
+            steps = self.spec.plan.total_steps
+            if not d.eval_sources and self.r.kind == "fast":
+                e.every_steps = 0
+            elif evals and evals > 0 and steps:
+                e.every_steps = max(1, steps // int(evals))
+                self.spec.derivations["evaluation.every_steps"] = self.r.origin(
+                    f"max(1, {steps} training steps // num_evals {int(evals)})", "num_evals", "total_episodes")
+
+    def logging(self) -> None:
+        lg = self.spec.logging
+        lg.backends = ["wandb"] if self.flag("with_tracking") else ["console"]
+        project_key = "wandb_project" if self.r.has("wandb_project") else "wandb_project_name"
+        lg.project = self.get(project_key)
+        name = self.get("exp_name")
+        lg.run_name = str(name) if name is not None else None
+        if "run_name" in self.v:
+            lg.run_name = str(self.v.get("run_name"))
+
+    def placement(self) -> None:
+        t = self.spec.topology
+        t.rollout_engines = self.v.positive_int("vllm_num_engines")
+        fraction = self.number("vllm_gpu_memory_utilization")
+        t.rollout_gpu_memory_fraction = fraction
+        # The reference policy (and in the PPO script the value and reward models) live in the learner
+        # processes, on the learners' GPUs.
+        t.colocate_models = True
 
 
 # ------------------------------------------------------------------------ writing
@@ -1059,13 +1235,17 @@ class _Writer:
         tp = t.rollout_tensor_parallel_size or 1
         if t.rollout_gpus:
             engines = max(1, t.rollout_gpus // tp)
+            if t.rollout_engines and t.rollout_engines * tp == t.rollout_gpus:
+                engines = t.rollout_engines
         else:
             engines = 1
             if s.framework != NAME:
-                notes.info("topology.rollout-separate",
-                           f"the source generates on its training GPUs; Open-Instruct runs vLLM on GPUs of its own: "
-                           f"1 engine × TP {tp} is written beside the {learners} learners",
-                           target_keys=["vllm_num_engines", "vllm_tensor_parallel_size"])
+                source_gpus = t.training_gpus or learners
+                notes.warning("topology.gpus-changed",
+                              f"the source generates on its {source_gpus} training GPUs; Open-Instruct runs vLLM on "
+                              f"GPUs of its own: 1 engine × TP {tp} is written beside the {learners} learners, "
+                              f"{learners + tp} GPUs in all instead of {source_gpus}",
+                              target_keys=["vllm_num_engines", "vllm_tensor_parallel_size"])
         if t.rollout_gpus == 0 and s.generation.rollout_mode == "colocate" and s.framework == NAME and learners == 1 \
                 and self.has("single_gpu_mode"):
             out["single_gpu_mode"] = True
@@ -1329,24 +1509,7 @@ class _Writer:
         self.optimizer()
         self.generation()
         self.asynchrony()
-        data = s.references.train_data
-        own_mixer = any(self.has(key) for key in self.own_extras() if key in ("dataset_mixer_list", "dataset_mixer"))
-        if data is not None and not own_mixer:
-            names = [data] if isinstance(data, str) else [str(x) for x in data] if isinstance(data, list) else None
-            if names is None:
-                notes.warning("references.not-expressible", f"training data {data!r} is not a list of dataset "
-                              "names; set --dataset_mixer_list by hand", target_keys=["dataset_mixer_list"])
-            elif self.has("dataset_mixer_list"):
-                out["dataset_mixer_list"] = [x for name in names for x in (name, "1.0")]
-            else:
-                out["dataset_mixer"] = json.dumps({name: 1.0 for name in names})
-        if s.references.reward and s.framework != NAME:
-            notes.warning("references.not-expressible", f"reward {s.references.reward!r}: Open-Instruct's rewards "
-                          "are flags (apply_verifiable_reward, ...) and dataset verifiers; set them by hand",
-                          target_keys=["apply_verifiable_reward"])
-        if self.gtrl and s.framework != NAME:
-            # Rule-based rewards, as in the Tulu 3 RLVR runs: the gtrl default scores with a reward model.
-            out["apply_verifiable_reward"], out["reward_model_multiplier"] = True, 0.0
+        _RunPartsWriter(self).write()
         if s.critic.enabled and self.kind == "ppo-gtrl":
             self.put("reward_model_path", s.critic.model)
             if s.critic.lr is not None and s.optimizer.lr is not None and s.critic.lr != s.optimizer.lr:
@@ -1487,3 +1650,196 @@ class _Writer:
                             f"{len(stale)} Open-Instruct flag(s) of the source do not exist in {self.program} "
                             f"{self.version} and are not written: " + ", ".join(stale[:12])
                             + (" …" if len(stale) > 12 else ""), source_keys=stale)
+
+
+def _amount_text(weight: float) -> str:
+    """A mixer amount: a count of prompts is written without a ".", a fraction with one."""
+    return str(int(weight)) if weight > 1 and float(weight).is_integer() else repr(float(weight))
+
+
+class _RunPartsWriter:
+    """Reward, data, checkpoints, evaluation, logging and placement → Open-Instruct flags."""
+
+    def __init__(self, writer: _Writer) -> None:
+        self.w, self.spec, self.notes, self.out = writer, writer.spec, writer.notes, writer.out
+        self.foreign = writer.spec.framework != NAME
+
+    def write(self) -> None:
+        self.data()
+        self.reward()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.placement()
+
+    def mixer(self, sources: list[str], weights: list[float] | None, list_key: str, dict_key: str,
+              split_key: str, split: str | None) -> None:
+        w, notes = self.w, self.notes
+        if weights is not None and len(weights) != len(sources):
+            notes.warning("data.not-expressible", f"{len(weights)} mixture weights for {len(sources)} datasets; "
+                          "every dataset is written whole (1.0)", target_keys=[list_key])
+            weights = None
+        amounts = weights or [1.0] * len(sources)
+        if w.has(list_key):
+            self.out[list_key] = [x for name, amount in zip(sources, amounts) for x in (name, _amount_text(amount))]
+            if split and w.has(split_key):
+                self.out[split_key] = [split]
+        elif w.has(dict_key):
+            self.out[dict_key] = json.dumps({name: amount for name, amount in zip(sources, amounts)})
+            old_split_key = "dataset_train_splits" if dict_key == "dataset_mixer" else "dataset_eval_splits"
+            if split and w.has(old_split_key):
+                self.out[old_split_key] = [split]
+            elif split and split != "train":
+                notes.warning("data.not-expressible", f"split {split!r}: {self.w.program} {self.w.version} reads "
+                              "the train split only", target_keys=[dict_key])
+        else:
+            notes.warning("data.not-expressible", f"{self.w.program} {self.w.version} has no {list_key}; set the "
+                          "datasets by hand", target_keys=[list_key])
+        local = [name for name in sources if name.startswith((".", "/", "~")) or
+                 name.endswith((".json", ".jsonl", ".parquet"))]
+        if local and self.foreign:
+            notes.info("data.local-files", f"{', '.join(local)}: Open-Instruct loads a local file or directory by "
+                       "path only when its rows carry the `messages`, `ground_truth` and `dataset` columns its "
+                       "transforms expect (dataset_transformation.py)", target_keys=[list_key])
+
+    def data(self) -> None:
+        d, w, notes = self.spec.data, self.w, self.notes
+        if d.train_sources:
+            self.mixer(d.train_sources, d.train_weights, "dataset_mixer_list", "dataset_mixer",
+                       "dataset_mixer_list_splits", d.train_split)
+        if d.max_train_prompts is not None:
+            notes.warning("run-length.not-expressible", f"max_train_prompts {d.max_train_prompts}: Open-Instruct "
+                          "caps prompts per dataset in dataset_mixer_list (a count instead of 1.0), not in total; "
+                          "the run length is total_episodes", target_keys=["dataset_mixer_list"])
+        if d.eval_sources:
+            weights = None
+            if d.max_eval_prompts is not None and len(d.eval_sources) == 1:
+                weights = [float(d.max_eval_prompts)]
+            self.mixer(d.eval_sources, weights, "dataset_mixer_eval_list", "dataset_eval_mixer",
+                       "dataset_mixer_eval_list_splits", d.eval_split)
+        if d.answer_key is not None and w.has("ground_truths_key"):
+            self.out["ground_truths_key"] = d.answer_key
+        if d.prompt_key is not None:
+            if w.has("sft_messages_key") and (not self.foreign or d.prompt_key != "prompt"):
+                self.out["sft_messages_key"] = d.prompt_key
+            if self.foreign:
+                notes.info("data.prompt-format", f"prompt column {d.prompt_key!r}: Open-Instruct's RLVR transforms "
+                           "read a chat `messages` list from sft_messages_key, not a plain-text prompt",
+                           target_keys=["sft_messages_key"])
+
+    def reward(self) -> None:
+        rw, w, notes = self.spec.reward, self.w, self.notes
+        builtin = rw.builtin or []
+        known = {BUILTIN_VERIFIABLE, BUILTIN_R1_FORMAT}
+        verifiable = BUILTIN_VERIFIABLE in builtin or (self.foreign and bool(rw.function_path or builtin))
+        self.out["apply_verifiable_reward"] = verifiable
+        if BUILTIN_R1_FORMAT in builtin and w.has("apply_r1_style_format_reward"):
+            self.out["apply_r1_style_format_reward"] = True
+        other = [name for name in builtin if name not in known]
+        if other:
+            notes.warning("reward.not-expressible", f"built-in reward(s) {', '.join(other)} have no Open-Instruct "
+                          "counterpart; its verifiers are chosen per row by the `dataset` column (gsm8k, math, "
+                          "ifeval, code, llm-judge ...): label the rows with the nearest verifier",
+                          target_keys=["apply_verifiable_reward"])
+        if rw.function_path:
+            notes.warning("reward.not-expressible", f"reward function {rw.function_path}"
+                          f"{':' + rw.function_name if rw.function_name else ''} cannot be hooked into "
+                          "Open-Instruct: its rewards are the built-in verifiers of ground_truth_utils.py, chosen "
+                          "by each row's `dataset` column. Add a VerifierFunction subclass there (its "
+                          "__call__(tokenized_prediction, prediction, label, query) returns a VerificationResult) "
+                          "and name it in the `dataset` column", target_keys=["apply_verifiable_reward"])
+        if rw.model:
+            if self.w.kind == "ppo-gtrl":
+                self.out["reward_model_path"] = rw.model
+                self.out["reward_model_multiplier"] = 1.0
+            else:
+                notes.warning("reward.not-expressible", f"reward model {rw.model}: {self.w.program} scores with "
+                              "verifiers only; the reward model is dropped", target_keys=["apply_verifiable_reward"])
+        elif self.w.kind == "ppo-gtrl":
+            self.out["reward_model_multiplier"] = 0.0  # rule-based rewards only, as in the Tulu 3 RLVR runs
+            self.out["apply_verifiable_reward"] = True
+        if rw.remote_url:
+            notes.warning("reward.not-expressible", f"remote reward {rw.remote_url}: Open-Instruct has no reward "
+                          "server flag; wrap the call in a verifier of ground_truth_utils.py",
+                          target_keys=["apply_verifiable_reward"])
+        if self.foreign and not (builtin or rw.function_path or rw.model or rw.remote_url):
+            notes.warning("reward.missing", "the source names no reward; apply_verifiable_reward (Open-Instruct's "
+                          "verifiers chosen by each row's `dataset` column) is written: check that your data has "
+                          "`dataset` and `ground_truth` columns", target_keys=["apply_verifiable_reward"])
+            self.out["apply_verifiable_reward"] = True
+
+    def checkpointing(self) -> None:
+        c, w, notes, out = self.spec.checkpointing, self.w, self.notes, self.out
+        if c.every_steps is not None:
+            out["save_freq"] = c.every_steps if c.every_steps > 0 else -1
+        elif self.foreign:
+            notes.info("checkpointing.default", "the source sets no checkpoint cadence; Open-Instruct's default "
+                       f"save_freq {RUN_PART_DEFAULTS['gtrl' if w.gtrl else 'fast'].get('save_freq')} applies",
+                       target_keys=["save_freq"])
+        if c.directory:
+            key = "output_dir" if w.has("output_dir") else "checkpoint_output_dir"
+            out[key] = c.directory
+        if c.keep_last is not None:
+            if w.has("keep_last_n_checkpoints"):
+                out["keep_last_n_checkpoints"] = c.keep_last
+            else:
+                notes.warning("checkpointing.not-expressible", f"keep_last {c.keep_last}: {w.program} {w.version} "
+                              "keeps every checkpoint", target_keys=["save_freq"])
+        if c.resume and c.resume != "never":
+            if w.has("checkpoint_state_dir") and c.every_steps and c.every_steps > 0:
+                own = self.w.own_extras()  # an Open-Instruct source's own state directory and cadence win
+                directory = c.resume if c.resume != "auto" else posixpath.join(c.directory or "output", "state")
+                out["checkpoint_state_dir"] = own.get("checkpoint_state_dir", directory)
+                out["checkpoint_state_freq"] = own.get("checkpoint_state_freq", c.every_steps)
+            elif self.foreign:
+                notes.warning("checkpointing.not-expressible", f"resume {c.resume!r}: {w.program} {w.version} "
+                              "cannot resume from a saved state" if not w.has("checkpoint_state_dir") else
+                              f"resume {c.resume!r} needs a positive checkpoint cadence (checkpoint_state_freq)",
+                              target_keys=["checkpoint_state_dir"])
+        if self.foreign and c.hf_format is False:
+            notes.info("checkpointing.hf-format", "Open-Instruct's save_freq checkpoints are Hugging Face model "
+                       "folders", target_keys=["save_freq"])
+
+    def evaluation(self) -> None:
+        e, w, notes, out = self.spec.evaluation, self.w, self.notes, self.out
+        if e.every_steps is not None and e.every_steps > 0:
+            if not self.spec.data.eval_sources:
+                notes.warning("evaluation.not-expressible", f"evaluation every {e.every_steps} steps needs an eval "
+                              "dataset: add --dataset_mixer_eval_list", target_keys=["dataset_mixer_eval_list"])
+            if w.has("local_eval_every"):
+                out["local_eval_every"] = e.every_steps
+            elif w.has("num_evals"):
+                steps = self.spec.plan.total_steps
+                if steps:
+                    evals = max(1, steps // e.every_steps)
+                    out["num_evals"] = evals
+                    if max(1, steps // evals) != e.every_steps:
+                        notes.warning("evaluation.not-expressible", f"evaluation every {e.every_steps} steps: "
+                                      f"num_evals {evals} evaluates every max(1, {steps} // {evals}) = "
+                                      f"{max(1, steps // evals)} steps", target_keys=["num_evals"])
+        elif e.every_steps == 0 and w.has("local_eval_every") and self.spec.data.eval_sources:
+            out["local_eval_every"] = -1
+        if e.before_training and self.foreign:
+            notes.warning("evaluation.not-expressible", "evaluation before training has no Open-Instruct flag",
+                          target_keys=["local_eval_every"])
+
+    def logging(self) -> None:
+        lg, w, out = self.spec.logging, self.w, self.out
+        backends = lg.backends or []
+        if "wandb" in backends:
+            out["with_tracking"] = True
+        other = [b for b in backends if b not in ("wandb", "console")]
+        if other and self.foreign:
+            self.notes.warning("logging.not-expressible", f"logging to {', '.join(other)}: Open-Instruct logs to "
+                               "Weights & Biases only (--with_tracking)", target_keys=["with_tracking"])
+        if lg.project:
+            key = "wandb_project" if w.has("wandb_project") else "wandb_project_name"
+            if w.has(key):
+                out[key] = lg.project
+        if lg.run_name:
+            out["exp_name"] = lg.run_name
+
+    def placement(self) -> None:
+        t, w, out = self.spec.topology, self.w, self.out
+        if t.rollout_gpu_memory_fraction is not None and w.has("vllm_gpu_memory_utilization"):
+            out["vllm_gpu_memory_utilization"] = t.rollout_gpu_memory_fraction

@@ -1,6 +1,6 @@
 """Open-Instruct's version table as data: dated versions, programs, key lifetimes, defaults per version.
 
-Source: ../shared/reference/open_instruct.md, checked against github:allenai/open-instruct (HEAD e6c3044aa,
+Source: docs/frameworks/open-instruct.md, checked against github:allenai/open-instruct (HEAD e6c3044aa,
 2026-08-20). Open-Instruct has few releases (v0.1.0 on 2026-01-26), so a version here is the *date* of a
 snapshot of the repository, written ``YYYY.MM.DD``: "version V" means the code as of the end of day V.
 Key lifetimes were read from the dataclasses each program's ``ArgumentParserPlus((...))`` parses, at the
@@ -8,6 +8,8 @@ snapshot of every version below (a key "first" seen at a version may have been a
 before it).
 """
 from __future__ import annotations
+
+from typing import Any
 
 # Oldest → newest. Each date is a snapshot where flags, defaults or semantics changed.
 VERSIONS = (
@@ -394,3 +396,18 @@ MASON_FLAGS = frozenset({
     "--preemptible", "--pure_docker_mode", "--mount_docker_socket", "--no_auto_dataset_cache", "--no_hf_cache_env",
     "--no_mount_nfs", "--non_resumable", "--no-host-networking",
 })
+
+# Defaults of the run-part flags rlconf reads (grpo_fast.py Args / its config classes, and the gtrl scripts'
+# Args; docs/frameworks/open-instruct.md "Run parts"). A missing entry means "not a flag of that program".
+RUN_PART_DEFAULTS: dict[str, dict[str, Any]] = {
+    "fast": {"save_freq": 200, "local_eval_every": 100, "with_tracking": False, "ground_truths_key": "ground_truth",
+             "sft_messages_key": "messages", "dataset_mixer_list_splits": ["train"],
+             "apply_verifiable_reward": True, "apply_r1_style_format_reward": False, "output_dir": "output"},
+    "gtrl": {"save_freq": -1, "num_evals": 4, "with_tracking": False, "ground_truths_key": "ground_truth",
+             "sft_messages_key": "messages", "dataset_mixer_list_splits": ["train"],
+             "apply_verifiable_reward": False},
+}
+# The canonical name of Open-Instruct's built-in rewards (verifiers chosen per row by its `dataset` column,
+# ground_truth_utils.py) and of its format reward.
+BUILTIN_VERIFIABLE = "open_instruct:verifiable"
+BUILTIN_R1_FORMAT = "open_instruct:r1_style_format"
