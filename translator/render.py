@@ -26,7 +26,7 @@ PLAN_UNITS = {
     "grad_accum_steps": "micro-batches per optimizer step per rank",
     "total_steps": "steps in the run",
 }
-ORIGIN_WORDS = {"config": "", "default": " (default)", "derived": "", "assumed": " (assumed)"}
+ORIGIN_WORDS = {"config": "", "default": " (default)", "derived": "", "assumed": " (assumed)", "unknown": ""}
 
 
 def explanation_text(explanation: Explanation) -> str:
@@ -37,6 +37,9 @@ def explanation_text(explanation: Explanation) -> str:
         value = getattr(spec.plan, name)
         derivation = spec.derivations.get(f"plan.{name}")
         if value is None:
+            if derivation is not None and derivation.origin == "unknown":  # a variable the script never sets
+                lines.append(f"  {name}: {derivation.text}")
+                continue
             lines.append(f"  {name}: unknown" + _why_unknown(name, spec))
             continue
         text = f"{fmt(value)} {PLAN_UNITS[name]}"
@@ -71,7 +74,8 @@ def _provenance(spec: Any, dotted: str) -> str:
         return ""
     if derivation.origin == "derived" and derivation.text == "derived":
         return "  (derived)"
-    label = {"config": "", "default": "default: ", "derived": "derived: ", "assumed": "assumed: "}[derivation.origin]
+    label = {"config": "", "default": "default: ", "derived": "derived: ", "assumed": "assumed: ",
+             "unknown": ""}[derivation.origin]
     return f"  ({label}{derivation.text})"
 
 

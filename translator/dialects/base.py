@@ -12,7 +12,7 @@ from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.sources.files import Source
-from translator.sources.shell import ShellCommand, ShellScript, parse_shell
+from translator.sources.shell import ShellCommand, ShellScript, parse_shell, symbolic_names
 
 
 @dataclass
@@ -47,6 +47,11 @@ class Dialect:
     def default_version(self) -> str:
         return self.versions[-1]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "read" in cls.__dict__:  # every dialect's reading gets the variable policy applied once, centrally
+            cls.read = _with_unknowns(cls.__dict__["read"])  # type: ignore[method-assign]
+
     def read(self, source: Source, options: ReadOptions) -> Reading:
         raise NotImplementedError
 
@@ -80,6 +85,10 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
         keys = list(dict.fromkeys(values.reads[start["index"]:]))
         start["index"] = len(values.reads)
         dotted = f"{section}.{name}"
+        if isinstance(value, Unknown):
+            spec.derivations[dotted] = Derivation(unknown_text(value.names), _blocking_keys(value.names, keys),
+                                                  UNKNOWN)
+            return
         if value is None or dotted in spec.derivations:
             return
         if not keys:
@@ -99,6 +108,49 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
             cls._observer = None
 
 
+def _with_unknowns(read: Any) -> Any:
+    def wrapped(self: Dialect, source: Source, options: ReadOptions) -> Reading:
+        reading = read(self, source, options)
+        mark_unknowns(reading)
+        return reading
+
+    wrapped.__doc__, wrapped.__name__ = read.__doc__, read.__name__
+    return wrapped
+
+
+def mark_unknowns(reading: Reading) -> None:
+    """Each :class:`Unknown` left in the spec becomes None with the derivation "unknown: depends on $NAME";
+    plan quantities left None because of them (computed later, e.g. by BatchPlan.complete) get it too."""
+    spec, derivations = reading.spec, reading.spec.derivations
+    everything: list[str] = []
+    for section in SECTIONS:
+        part = getattr(spec, section)
+        for name, value in list(vars(part).items()):
+            if not isinstance(value, Unknown):
+                continue
+            setattr(part, name, None)
+            old = derivations.get(f"{section}.{name}")
+            keys = [k for k in (old.keys if old else []) if not k.startswith(("$", "`"))]
+            derivations[f"{section}.{name}"] = Derivation(unknown_text(value.names),
+                                                         _blocking_keys(value.names, keys), UNKNOWN)
+            everything += value.names
+    everything = list(dict.fromkeys(everything))
+    if not everything:
+        return
+    for name, value in vars(spec.plan).items():
+        dotted = f"plan.{name}"
+        old = derivations.get(dotted)
+        if value is None and not name.startswith("_") and (old is None or old.origin != UNKNOWN):
+            if name == "total_steps" and old is None:
+                continue  # unknown for its own reason (the dataset size)
+            derivations[dotted] = Derivation(unknown_text(everything), _blocking_keys(everything, []), UNKNOWN)
+
+
+def _blocking_keys(blocking: list[str], keys: list[str]) -> list[str]:
+    """Derivation keys of an unknown quantity: ``$NAME`` per blocking variable, then the native keys."""
+    return [n if n.startswith(("$(", "`")) else f"${n}" for n in blocking] + keys
+
+
 MAX_COUNT = 2**53  # larger counts are no real config, and would lose precision as floats
 
 
@@ -107,15 +159,91 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     script = parse_shell(source.text, env=env, source=source.name)
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
+    unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
+    if unset:
+        shown = ", ".join(f"${n}" for n in unset)
+        notes.info("shell.unset-variables", f"{source.name}: never set in the script, kept as written "
+                   f"(${{NAME}}): {shown}; pass --env NAME=VALUE to give a value", source_keys=unset)
     return script
 
 
 def require_resolved(command: ShellCommand, source: Source) -> None:
-    """The launch command must not use a variable the script never sets: its value is unknown."""
-    if command.unresolved:
-        name = command.unresolved[0]
-        raise ConfigError(f"variable ${name} is used by the launch command but never set", file=source.name,
-                          line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
+    """The variable policy: a variable the script never sets stays symbolic (``${NAME}`` in the word), so the
+    launch command is read anyway. Only a plan quantity built from it becomes unknown, which the typed
+    getters of :class:`Values` record (see :func:`unknown_because`). Kept so the dialects' call sites stay."""
+    del command, source
+
+
+class Unknown:
+    """A count that depends on a variable with no known value (``$NODES``). The typed getters of
+    :class:`Values` return it so a dialect's arithmetic runs unchanged: every operation gives Unknown again,
+    comparisons are false and it is falsy like None. After a read, :func:`mark_unknowns` turns each one left
+    in the spec into None with the derivation "unknown: depends on $NODES"."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = list(dict.fromkeys(names))
+
+    def _join(self, other: Any) -> Unknown:
+        return Unknown(self.names + (other.names if isinstance(other, Unknown) else []))
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _join
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = _join
+
+    def __neg__(self) -> Unknown:
+        return self
+
+    def __ceil__(self) -> Unknown:
+        return self
+
+    __floor__ = __trunc__ = __round__ = __abs__ = __ceil__
+
+    def __bool__(self) -> bool:
+        return False
+
+    def _false(self, other: Any) -> bool:
+        return False
+
+    __lt__ = __le__ = __gt__ = __ge__ = _false
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __str__(self) -> str:
+        return " × ".join(n if n.startswith(("$(", "`")) else f"${n}" for n in self.names)
+
+    __repr__ = __str__
+    __format__ = lambda self, spec: str(self)  # noqa: E731
+
+
+UNKNOWN = "unknown"  # Derivation.origin of a quantity that depends on a variable with no known value
+
+
+def unknown_text(names: Iterable[str]) -> str:
+    names = list(names)
+    env = " ".join(f"--env {n}=..." for n in names if not n.startswith(("$(", "`")))
+    return f"unknown: depends on {', '.join(n if n.startswith(('$(', '`')) else '$' + n for n in names)}" + (
+        f" (pass {env})" if env else "")
+
+
+def unknown_because(spec: RunSpec, dotted: str) -> list[str]:
+    """The variables (``NODES``) or command substitutions (``$(nproc)``) that make ``spec``'s field
+    ``dotted`` (e.g. ``plan.prompts_per_step``) unknown; empty when the field is known or unknown for another
+    reason. ``translate`` uses this to stop with exit 2 naming the variable."""
+    derivation = spec.derivations.get(dotted)
+    if derivation is None or derivation.origin != UNKNOWN:
+        return []
+    blocking = [k for k in derivation.keys if k.startswith(("$", "`"))]
+    return [k if k.startswith(("$(", "`")) else k[1:] for k in blocking]
+
+
+def unknown_variables(spec: RunSpec) -> dict[str, list[str]]:
+    """Every field that is unknown because of a variable: dotted name → the blocking names."""
+    return {dotted: names for dotted in spec.derivations if (names := unknown_because(spec, dotted))}
 
 
 def version_key(version: str) -> tuple[int, ...] | None:
@@ -163,6 +291,16 @@ class Values:
         self.source_name = source_name
         self.used: set[str] = set()
         self.reads: list[str] = []  # keys in the order they were read (for provenance)
+        # key → variables with no known value its value uses: typed getters give None for such a key
+        self.unknown: dict[str, list[str]] = {}
+
+    def _symbolic(self, key: str, value: Any) -> bool:
+        """Whether ``value`` depends on a variable the script never sets (kept as ``${NAME}``): then the
+        quantity is unknown, not an error; the names are remembered for the derivation."""
+        names = symbolic_names(value) if isinstance(value, str) else []
+        if names:
+            self.unknown[key] = names
+        return bool(names)
 
     def __contains__(self, key: str) -> bool:
         return key in self.values
@@ -201,6 +339,8 @@ class Values:
     def positive_int(self, key: str, default: Any = None, allow_none: bool = True) -> int | None:
         """A batch-like count: a whole number > 0 (or None when unset and allowed)."""
         value = self.get(key, default)
+        if self._symbolic(key, value):
+            return Unknown(self.unknown[key])  # type: ignore[return-value]
         if value is None and key in self.values and self.defaults.get(key, default) is not None:
             raise self._error(key, f"{key} must be a whole number, got null", f"set {key} to a positive integer")
         if value is None and allow_none:
@@ -226,6 +366,8 @@ class Values:
 
     def number(self, key: str, default: Any = None) -> float | None:
         value = self.get(key, default)
+        if self._symbolic(key, value):
+            return Unknown(self.unknown[key])  # type: ignore[return-value]
         if value is None:
             return None
         if isinstance(value, bool):
@@ -237,6 +379,8 @@ class Values:
 
     def flag(self, key: str, default: Any = None) -> bool | None:
         value = self.get(key, default)
+        if self._symbolic(key, value):
+            return Unknown(self.unknown[key])  # type: ignore[return-value]
         if value is None or isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in ("true", "false"):
