@@ -108,9 +108,25 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
             cls._observer = None
 
 
+_made: list[list[str]] = []  # per read in progress: the variables of the Unknowns handed out
+
+
 def _with_unknowns(read: Any) -> Any:
     def wrapped(self: Dialect, source: Source, options: ReadOptions) -> Reading:
-        reading = read(self, source, options)
+        _made.append([])
+        try:
+            reading = read(self, source, options)
+        except (TypeError, ValueError, ZeroDivisionError) as error:
+            names = list(dict.fromkeys(_made[-1]))
+            if isinstance(error, ConfigError) or not names:
+                raise
+            # Where a dialect's arithmetic cannot carry an unknown count along, the old rule applies.
+            env = " ".join(f"--env {n}=VALUE" for n in names if not n.startswith(("$(", "`")))
+            raise ConfigError(f"{self.name} needs the value of {', '.join('$' + n for n in names)} to read "
+                              f"this config, and the script never sets it", file=source.name,
+                              hint=f"pass {env or '--env NAME=VALUE'}, or set it in the script") from None
+        finally:
+            _made.pop()
         mark_unknowns(reading)
         return reading
 
@@ -184,6 +200,8 @@ class Unknown:
 
     def __init__(self, names: Iterable[str]) -> None:
         self.names = list(dict.fromkeys(names))
+        if _made:
+            _made[-1].extend(self.names)
 
     def _join(self, other: Any) -> Unknown:
         return Unknown(self.names + (other.names if isinstance(other, Unknown) else []))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from translator.errors import ConfigError
 
 
-SYMBOLIC = re.compile(r"\$\{([A-Za-z_]\w*|\d+)\}|\$\((?!\()[^)]*\)|`[^`]*`")
+SYMBOLIC = re.compile(r"\$\{([A-Za-z_]\w*|\d+)\}|\$\(\((.*?)\)\)|\$\((?!\()[^)]*\)|`[^`]*`")
 
 
 def symbol(name: str) -> str:
@@ -29,7 +29,13 @@ def symbolic_names(text: str) -> list[str]:
     """The unknowns a word depends on: ``NAME`` for each ``${NAME}`` and the text of each ``$(...)``/backtick
     substitution (never run). Empty for a fully known word. A word from the shell reader is symbolic exactly
     when this is non-empty."""
-    return list(dict.fromkeys(m.group(1) or m.group(0) for m in SYMBOLIC.finditer(text)))
+    names: list[str] = []
+    for m in SYMBOLIC.finditer(text):
+        if m.group(2) is not None:  # arithmetic kept as text: it names variables with no value
+            names += re.findall(r"[A-Za-z_]\w*", m.group(2)) or [m.group(0)]
+        else:
+            names.append(m.group(1) or m.group(0))
+    return list(dict.fromkeys(names))
 
 
 @dataclass
