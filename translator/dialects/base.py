@@ -60,18 +60,57 @@ class Dialect:
         raise NotImplementedError
 
     def resolve_version(self, version: str | None) -> str:
+        """A version as users spell it → the listed version whose behaviour applies. Accepted: a listed
+        version, a leading ``v``, ``latest``, ``MAJOR.MINOR`` (the newest listed release of it; for
+        Open-Instruct's dates ``2025.03``), any release inside the listed range (the newest listed one at or
+        below it, with an info note), a newer one (the newest listed, with a warning). Older than the oldest
+        listed is a ConfigError. Notes are kept until :meth:`take_version_notes` (a read includes them)."""
         if version is None:
             return self.default_version
-        if version in self.versions:
-            return version
-        # A patch release we do not list behaves like the newest listed release at or below it.
-        wanted = version_key(version)
-        if wanted is not None:
-            older = [v for v in self.versions if version_key(v) <= wanted]
-            if older and version_key(older[-1])[:2] == wanted[:2]:
-                return older[-1]
-        raise ConfigError(f"unknown {self.name} version '{version}'",
-                          hint=f"known versions: {', '.join(self.versions)}")
+        text = version.strip()
+        text = text[1:] if text[:1] in "vV" and text[1:2].isdigit() else text
+        if text in self.versions:
+            return text
+        if text.lower() in ("latest", "newest", "head"):
+            return self.default_version
+        wanted = version_key(text)
+        if wanted is None:
+            raise ConfigError(f"unknown {self.name} version '{version}'",
+                              hint=f"known versions: {', '.join(self.versions)}; or MAJOR.MINOR, or latest")
+        keys = [(version_key(v) or (), v) for v in self.versions]
+        if (keys[0][0][:1] or (0,))[0] >= 1000 > wanted[0]:  # dated versions (2025.03.13): '9' is no date
+            raise ConfigError(f"unknown {self.name} version '{version}'",
+                              hint=f"a date YYYY.MM.DD or YYYY.MM, latest, or one of: {', '.join(self.versions)}")
+        same_prefix = [v for k, v in keys if k[:len(wanted)] == wanted]
+        if same_prefix and len(wanted) < max(len(k) for k, _ in keys):
+            return same_prefix[-1]  # MAJOR.MINOR (or a date's year.month): its newest listed release
+        if wanted < keys[0][0]:
+            raise ConfigError(f"{self.name} {version} is older than the oldest supported version, {self.versions[0]}",
+                              hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}; "
+                                   f"pass --from {self.name}@{self.versions[0]} if the config is the same there")
+        if wanted > keys[-1][0] and wanted[:len(keys[-1][0])] != keys[-1][0]:
+            self.pending_notes.append(("warning", "version.newer-than-known",
+                                       f"{self.name} {version} is newer than the newest version rlconf knows, "
+                                       f"{self.default_version}; it is read as {self.default_version}"))
+            return self.default_version
+        band = [v for k, v in keys if k <= wanted][-1]
+        self.pending_notes.append(("info", "version.band",
+                                   f"{self.name} {version} has no entry of its own; it behaves like {band}, the "
+                                   f"newest listed release at or below it"))
+        return band
+
+    @property
+    def pending_notes(self) -> list[tuple[str, str, str]]:
+        """(level, code, message) from resolving versions, not yet given to the user."""
+        return self.__dict__.setdefault("_pending_notes", [])
+
+    def take_version_notes(self, notes: NoteList | None = None) -> list[tuple[str, str, str]]:
+        """The pending version notes, emptied; added to ``notes`` when given."""
+        pending, self.__dict__["_pending_notes"] = list(self.pending_notes), []
+        for level, code, message in pending:
+            if notes is not None:
+                notes.add(level, code, message)
+        return pending
 
 
 @contextmanager
@@ -127,6 +166,7 @@ def _with_unknowns(read: Any) -> Any:
                               hint=f"pass {env or '--env NAME=VALUE'}, or set it in the script") from None
         finally:
             _made.pop()
+        self.take_version_notes(reading.notes)  # how --from FW@VERSION was resolved reaches the user
         mark_unknowns(reading)
         return reading
 

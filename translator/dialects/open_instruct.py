@@ -110,9 +110,7 @@ class OpenInstructDialect(Dialect):
             older = [v for v in self.versions if version_key(v) <= wanted]
             if older:
                 return older[-1]
-        raise ConfigError(f"unknown {self.name} version '{version}'",
-                          hint=f"a date YYYY.MM.DD from {self.versions[0]} on, a tag (v0.1.0, v0.2.0, v0.3.0), or "
-                               f"one of: {', '.join(self.versions)}")
+        return super().resolve_version(text)  # 2025.03 (a month), latest, newer/older than listed
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
