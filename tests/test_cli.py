@@ -180,7 +180,7 @@ def test_missing_recipe_named_by_launch_line(tmp_path: Path) -> None:
 
 def test_unknown_framework_and_version() -> None:
     assert_input_error(["explain", VERL, "--from", "megatron-lm"], "unknown framework")
-    assert_input_error(["translate", VERL, *VERL_ARGS, "--to", "trl@9.9.9"], "unknown trl version", "1.16.0")
+    assert_input_error(["translate", VERL, *VERL_ARGS, "--to", "trl@0.10.0"], "older than the oldest supported", "0.14.0")
 
 
 def test_bad_env_option() -> None:
