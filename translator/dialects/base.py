@@ -82,6 +82,9 @@ class Dialect:
             raise ConfigError(f"unknown {self.name} version '{version}'",
                               hint=f"a date YYYY.MM.DD or YYYY.MM, latest, or one of: {', '.join(self.versions)}")
         same_prefix = [v for k, v in keys if k[:len(wanted)] == wanted]
+        if len(same_prefix) > 1 and len(wanted) >= 3:  # 0.2.0 when only 0.2.0.devA and 0.2.0.devB are listed
+            raise ConfigError(f"{self.name} version '{version}' is ambiguous",
+                              hint=f"known versions: {', '.join(same_prefix)}")
         if same_prefix and len(wanted) < max(len(k) for k, _ in keys):
             return same_prefix[-1]  # MAJOR.MINOR (or a date's year.month): its newest listed release
         if wanted < keys[0][0]:
