@@ -231,7 +231,7 @@ class Derivation:
 
     text: str
     keys: list[str] = field(default_factory=list)
-    origin: str = "derived"  # config | default | derived | assumed
+    origin: str = "derived"  # config | default | derived | assumed | unknown (depends on a variable never set)
 
 
 @dataclass
