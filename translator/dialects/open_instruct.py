@@ -110,7 +110,11 @@ class OpenInstructDialect(Dialect):
             older = [v for v in self.versions if version_key(v) <= wanted]
             if older:
                 return older[-1]
-        return super().resolve_version(text)  # 2025.03 (a month), latest, newer/older than listed
+        if text.lower() == "latest" or (wanted is not None and wanted[0] > 2000):
+            return super().resolve_version(text)  # 2025.03 (a month), latest, newer/older than listed
+        raise ConfigError(f"unknown {self.name} version '{version}'",
+                          hint=f"a date YYYY.MM.DD or YYYY.MM from {self.versions[0]} on, latest, a tag (v0.1.0, "
+                               f"v0.2.0, v0.3.0), or one of: {', '.join(self.versions)}")
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
