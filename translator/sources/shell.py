@@ -715,6 +715,8 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
     prog, rest = posixpath.basename(argv[0]), argv[1:]
     if prog == "nohup":
         return rest
+    if prog == "setsid":
+        return _skip_options(rest, set())
     if prog == "time":
         return _skip_options(rest, set())
     if prog == "exec":
