@@ -541,7 +541,7 @@ def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
 
 def test_unknown_version(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8")
-    assert_input_error(["explain", script, "--from", "openrlhf@0.7.5"], "unknown openrlhf version")
+    assert_input_error(["explain", script, "--from", "openrlhf@0.7.5"], "older than the oldest supported version, 0.8.0")
 
 
 def test_detected_and_aliased() -> None:
