@@ -522,7 +522,8 @@ def test_missing_flag_values_are_argparse_errors(tmp_path: Path, flags: str, exp
 
 def test_unresolved_variable_is_named(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8 --rollout.batch_size $BATCH")
-    assert_input_error(["explain", script], "$BATCH", "--env BATCH=VALUE", "run.sh:2")
+    # OpenRLHF's batch arithmetic (Fraction) cannot carry an unknown count yet: the variable is named.
+    assert_input_error(["explain", script], "$BATCH", "--env BATCH=VALUE")
     code, out, _ = run("explain", script, "--env", "BATCH=64", "--format", "json")
     assert code == 0 and json.loads(out)["plan"]["prompts_per_step"] == 64
 
@@ -540,7 +541,7 @@ def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
 
 def test_unknown_version(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8")
-    assert_input_error(["explain", script, "--from", "openrlhf@0.4.6"], "unknown openrlhf version")
+    assert_input_error(["explain", script, "--from", "openrlhf@0.4.6"], "older than the oldest supported version, 0.5.0")
 
 
 def test_detected_and_aliased() -> None:

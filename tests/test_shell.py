@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from translator.errors import ConfigError
-from translator.sources.shell import ShellCommand, ShellScript, parse_shell, unwrap_command
+from translator.sources.shell import ShellCommand, ShellScript, parse_shell, symbolic_names, unwrap_command
 
 
 def argvs(script: ShellScript) -> list[list[str]]:
@@ -49,7 +49,7 @@ def test_verl_script() -> None:
          "algorithm.adv_estimator=grpo",
          "data.train_files=['/p/a.parquet', '/p/b.parquet']",
          "data.train_batch_size=1024",
-         "actor_rollout_ref.model.path=",
+         "actor_rollout_ref.model.path=${MODEL_PATH}",
          "actor_rollout_ref.actor.optim.lr=1e-6",
          "actor_rollout_ref.rollout.n=5",
          'trainer.logger=["console","wandb"]',
@@ -133,7 +133,7 @@ def test_prefix_assignments_are_not_kept() -> None:
     assert cmd.argv == ["python", "train.py"]
     assert cmd.assignments == {"CUDA_VISIBLE_DEVICES": "0,1", "OMP_NUM_THREADS": "4"}
     assert "CUDA_VISIBLE_DEVICES" not in script.variables
-    assert script.commands[1].argv == ["echo"]
+    assert script.commands[1].argv == ["echo", "${OMP_NUM_THREADS}"]  # unset: kept symbolic
     assert script.commands[1].unresolved == ["OMP_NUM_THREADS"]
 
 
@@ -201,6 +201,7 @@ def test_arithmetic_with_unknown_name_keeps_text() -> None:
     cmd = only(script)
     assert cmd.argv == ["echo", "$((NNODES * 8))", "$(($GPUS + 1))"]
     assert cmd.unresolved == ["NNODES", "GPUS"]
+    assert symbolic_names(cmd.argv[1]) == ["NNODES"] and symbolic_names(cmd.argv[2]) == ["GPUS"]
 
 
 def test_arithmetic_errors_are_notes() -> None:
@@ -211,7 +212,8 @@ def test_arithmetic_errors_are_notes() -> None:
 
 def test_unresolved_recorded() -> None:
     cmd = only(parse_shell("python train.py --model $MODEL_PATH --out ${OUT}/x\n"))
-    assert cmd.argv == ["python", "train.py", "--model", "--out", "/x"]
+    assert cmd.argv == ["python", "train.py", "--model", "${MODEL_PATH}", "--out", "${OUT}/x"]
+    assert [symbolic_names(a) for a in cmd.argv[3:]] == [["MODEL_PATH"], [], ["OUT"]]
     assert cmd.unresolved == ["MODEL_PATH", "OUT"]
 
 
@@ -219,7 +221,7 @@ def test_tainted_variables_propagate() -> None:
     script = parse_shell(
         "CKPT=$BASE/ckpt\nLATEST=${CKPT}/latest\necho $LATEST\nBASE=/data\nCKPT=$BASE/ckpt\necho $CKPT\n")
     first, second = script.commands
-    assert first.argv == ["echo", "/ckpt/latest"]
+    assert first.argv == ["echo", "${BASE}/ckpt/latest"]
     assert first.unresolved == ["BASE"]
     assert second.argv == ["echo", "/data/ckpt"]
     assert second.unresolved == []
@@ -228,7 +230,7 @@ def test_tainted_variables_propagate() -> None:
 def test_positional_parameters() -> None:
     script = parse_shell('echo $1 ${2:-two} "$@" $* $# $0\n', source="run.sh")
     cmd = only(script)
-    assert cmd.argv == ["echo", "two", "0", "run.sh"]
+    assert cmd.argv == ["echo", "${1}", "two", "0", "run.sh"]
     assert cmd.unresolved == ["1"]
     assert codes(script).count("shell.positional-args") == 3
 
@@ -274,7 +276,7 @@ def test_if_block_is_read_sequentially() -> None:
     script = parse_shell(
         'if [ -z "$MODEL" ]; then\n  MODEL=default\nelif [[ $X == a && -n "$Y" ]]; then\n  MODEL=b\n'
         "else\n  MODEL=c\nfi\necho $MODEL\nif test -f x; then echo yes; fi\n")
-    assert argvs(script) == [["[", "-z", "", "]"], ["[[", "==", "a", "&&", "-n", "", "]]"], ["echo", "c"],
+    assert argvs(script) == [["[", "-z", "${MODEL}", "]"], ["[[", "${X}", "==", "a", "&&", "-n", "${Y}", "]]"], ["echo", "c"],
                              ["test", "-f", "x"], ["echo", "yes"]]
     assert script.commands[0].unresolved == ["MODEL"]
     assert codes(script) == ["shell.control-flow-skipped"] * 2
@@ -336,7 +338,7 @@ def test_heredoc_inside_command_substitution() -> None:
 
 def test_process_substitution_and_required_variable() -> None:
     script = parse_shell("torchrun t.py &> >(tee log)\necho ${NEEDED:?set NEEDED}\n")
-    assert argvs(script) == [["torchrun", "t.py"], ["echo"]]
+    assert argvs(script) == [["torchrun", "t.py"], ["echo", "${NEEDED}"]]
     assert script.commands[1].unresolved == ["NEEDED"]
 
 
@@ -414,7 +416,7 @@ def test_unwrap(argv: list[str], expected: list[str]) -> None:
 
 def test_unwrap_bash_c() -> None:
     inner = "cd /work && CUDA_VISIBLE_DEVICES=0 nohup python train.py --lr ${LR:-1e-5} $EXTRA 2>&1 | tee log"
-    assert unwrap_command(["bash", "-c", inner]) == ["python", "train.py", "--lr", "1e-5"]
+    assert unwrap_command(["bash", "-c", inner]) == ["python", "train.py", "--lr", "1e-5", "${EXTRA}"]
     assert unwrap_command(["sh", "-lc", inner], env={"LR": "3e-4", "EXTRA": "--bf16 --x"}) == [
         "python", "train.py", "--lr", "3e-4", "--bf16", "--x"]
 

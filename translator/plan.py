@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -58,7 +59,7 @@ class BatchPlan(_Section):
         if (self.grad_accum_steps is None and self.micro_batch_per_device
                 and None not in (self.samples_per_optimizer_step, self.data_parallel_size)):
             self.grad_accum_steps = exact(
-                Fraction(self.samples_per_optimizer_step) / self.data_parallel_size / self.micro_batch_per_device)
+                _fraction(self.samples_per_optimizer_step) / self.data_parallel_size / self.micro_batch_per_device)
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,14 +68,19 @@ class BatchPlan(_Section):
 
 def ceil_fraction(numerator: Number, denominator: Number) -> Number:
     """ceil(a / b) for whole batches, the exact fraction when a / b is below one."""
-    ratio = Fraction(numerator) / Fraction(denominator)
-    return ratio if ratio < 1 else Fraction(math.ceil(ratio))
+    ratio = _fraction(numerator) / _fraction(denominator)
+    return ratio if ratio < 1 else _fraction(math.ceil(ratio))
+
+
+def _fraction(value: Any) -> Any:
+    """Fraction(value) for a number; anything else (a count that depends on an unset variable) unchanged."""
+    return Fraction(value) if isinstance(value, numbers.Real) else value
 
 
 def exact(value: Number | float | None) -> Number | None:
     """An int when the value is whole, else a Fraction."""
-    if value is None:
-        return None
+    if value is None or not isinstance(value, numbers.Real):
+        return value
     value = Fraction(value).limit_denominator(1_000_000) if isinstance(value, float) else Fraction(value)
     return int(value) if value.denominator == 1 else value
 
@@ -303,7 +309,7 @@ class Derivation:
 
     text: str
     keys: list[str] = field(default_factory=list)
-    origin: str = "derived"  # config | default | derived | assumed
+    origin: str = "derived"  # config | default | derived | assumed | unknown (depends on a variable never set)
 
 
 @dataclass

@@ -69,7 +69,7 @@ def quantity(name: str, value: Any, spec: Any = None) -> str:
     return show(value)
 
 
-ORIGIN_WORDS = {"config": "", "default": " (default)", "derived": "", "assumed": " (assumed)"}
+ORIGIN_WORDS = {"config": "", "default": " (default)", "derived": "", "assumed": " (assumed)", "unknown": ""}
 
 
 def explanation_text(explanation: Explanation) -> str:
@@ -80,6 +80,9 @@ def explanation_text(explanation: Explanation) -> str:
         value = getattr(spec.plan, name)
         derivation = spec.derivations.get(f"plan.{name}")
         if value is None:
+            if derivation is not None and derivation.origin == "unknown":  # a variable the script never sets
+                lines.append(f"  {name}: {derivation.text}")
+                continue
             lines.append(f"  {name}: unknown" + _why_unknown(name, spec))
             continue
         text = quantity(f"plan.{name}", value)
@@ -114,7 +117,8 @@ def _provenance(spec: Any, dotted: str) -> str:
         return ""
     if derivation.origin == "derived" and derivation.text == "derived":
         return "  (derived)"
-    label = {"config": "", "default": "default: ", "derived": "derived: ", "assumed": "assumed: "}[derivation.origin]
+    label = {"config": "", "default": "default: ", "derived": "derived: ", "assumed": "assumed: ",
+             "unknown": ""}[derivation.origin]
     return f"  ({label}{derivation.text})"
 
 

@@ -13,7 +13,7 @@ from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.sources.files import Source
-from translator.sources.shell import ShellCommand, ShellScript, parse_shell
+from translator.sources.shell import ShellCommand, ShellScript, parse_shell, symbolic_names
 
 
 @dataclass
@@ -48,6 +48,11 @@ class Dialect:
     def default_version(self) -> str:
         return self.versions[-1]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "read" in cls.__dict__:  # every dialect's reading gets the variable policy applied once, centrally
+            cls.read = _with_unknowns(cls.__dict__["read"])  # type: ignore[method-assign]
+
     def read(self, source: Source, options: ReadOptions) -> Reading:
         raise NotImplementedError
 
@@ -56,18 +61,60 @@ class Dialect:
         raise NotImplementedError
 
     def resolve_version(self, version: str | None) -> str:
+        """A version as users spell it → the listed version whose behaviour applies. Accepted: a listed
+        version, a leading ``v``, ``latest``, ``MAJOR.MINOR`` (the newest listed release of it; for
+        Open-Instruct's dates ``2025.03``), any release inside the listed range (the newest listed one at or
+        below it, with an info note), a newer one (the newest listed, with a warning). Older than the oldest
+        listed is a ConfigError. Notes are kept until :meth:`take_version_notes` (a read includes them)."""
         if version is None:
             return self.default_version
-        if version in self.versions:
-            return version
-        # A patch release we do not list behaves like the newest listed release at or below it.
-        wanted = version_key(version)
-        if wanted is not None:
-            older = [v for v in self.versions if version_key(v) <= wanted]
-            if older and version_key(older[-1])[:2] == wanted[:2]:
-                return older[-1]
-        raise ConfigError(f"unknown {self.name} version '{version}'",
-                          hint=f"known versions: {', '.join(self.versions)}")
+        text = version.strip()
+        text = text[1:] if text[:1] in "vV" and text[1:2].isdigit() else text
+        if text in self.versions:
+            return text
+        if text.lower() in ("latest", "newest", "head"):
+            return self.default_version
+        wanted = version_key(text)
+        if wanted is None:
+            raise ConfigError(f"unknown {self.name} version '{version}'",
+                              hint=f"known versions: {', '.join(self.versions)}; or MAJOR.MINOR, or latest")
+        keys = [(version_key(v) or (), v) for v in self.versions]
+        if (keys[0][0][:1] or (0,))[0] >= 1000 > wanted[0]:  # dated versions (2025.03.13): '9' is no date
+            raise ConfigError(f"unknown {self.name} version '{version}'",
+                              hint=f"a date YYYY.MM.DD or YYYY.MM, latest, or one of: {', '.join(self.versions)}")
+        same_prefix = [v for k, v in keys if k[:len(wanted)] == wanted]
+        if len(same_prefix) > 1 and len(wanted) >= 3:  # 0.2.0 when only 0.2.0.devA and 0.2.0.devB are listed
+            raise ConfigError(f"{self.name} version '{version}' is ambiguous",
+                              hint=f"known versions: {', '.join(same_prefix)}")
+        if same_prefix and len(wanted) < max(len(k) for k, _ in keys):
+            return same_prefix[-1]  # MAJOR.MINOR (or a date's year.month): its newest listed release
+        if wanted < keys[0][0]:
+            raise ConfigError(f"{self.name} {version} is older than the oldest supported version, {self.versions[0]}",
+                              hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}; "
+                                   f"pass --from {self.name}@{self.versions[0]} if the config is the same there")
+        if wanted > keys[-1][0] and wanted[:len(keys[-1][0])] != keys[-1][0]:
+            self.pending_notes.append(("warning", "version.newer-than-known",
+                                       f"{self.name} {version} is newer than the newest version rlconf knows, "
+                                       f"{self.default_version}; it is read as {self.default_version}"))
+            return self.default_version
+        band = [v for k, v in keys if k <= wanted][-1]
+        self.pending_notes.append(("info", "version.band",
+                                   f"{self.name} {version} has no entry of its own; it behaves like {band}, the "
+                                   f"newest listed release at or below it"))
+        return band
+
+    @property
+    def pending_notes(self) -> list[tuple[str, str, str]]:
+        """(level, code, message) from resolving versions, not yet given to the user."""
+        return self.__dict__.setdefault("_pending_notes", [])
+
+    def take_version_notes(self, notes: NoteList | None = None) -> list[tuple[str, str, str]]:
+        """The pending version notes, emptied; added to ``notes`` when given."""
+        pending, self.__dict__["_pending_notes"] = list(self.pending_notes), []
+        for level, code, message in pending:
+            if notes is not None:
+                notes.add(level, code, message)
+        return pending
 
 
 @contextmanager
@@ -81,6 +128,10 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
         keys = list(dict.fromkeys(values.reads[start["index"]:]))
         start["index"] = len(values.reads)
         dotted = f"{section}.{name}"
+        if isinstance(value, Unknown):
+            spec.derivations[dotted] = Derivation(unknown_text(value.names), _blocking_keys(value.names, keys),
+                                                  UNKNOWN)
+            return
         if value is None or dotted in spec.derivations:
             return
         if not keys:
@@ -100,6 +151,66 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
             cls._observer = None
 
 
+_made: list[list[str]] = []  # per read in progress: the variables of the Unknowns handed out
+
+
+def _with_unknowns(read: Any) -> Any:
+    def wrapped(self: Dialect, source: Source, options: ReadOptions) -> Reading:
+        _made.append([])
+        try:
+            reading = read(self, source, options)
+        except (TypeError, ValueError, ZeroDivisionError) as error:
+            names = list(dict.fromkeys(_made[-1]))
+            if isinstance(error, ConfigError) or not names:
+                raise
+            # Where a dialect's arithmetic cannot carry an unknown count along, the old rule applies.
+            env = " ".join(f"--env {n}=VALUE" for n in names if not n.startswith(("$(", "`")))
+            raise ConfigError(f"{self.name} needs the value of {', '.join('$' + n for n in names)} to read "
+                              f"this config, and the script never sets it", file=source.name,
+                              hint=f"pass {env or '--env NAME=VALUE'}, or set it in the script") from None
+        finally:
+            _made.pop()
+        self.take_version_notes(reading.notes)  # how --from FW@VERSION was resolved reaches the user
+        mark_unknowns(reading)
+        return reading
+
+    wrapped.__doc__, wrapped.__name__ = read.__doc__, read.__name__
+    return wrapped
+
+
+def mark_unknowns(reading: Reading) -> None:
+    """Each :class:`Unknown` left in the spec becomes None with the derivation "unknown: depends on $NAME";
+    plan quantities left None because of them (computed later, e.g. by BatchPlan.complete) get it too."""
+    spec, derivations = reading.spec, reading.spec.derivations
+    everything: list[str] = []
+    for section in SECTIONS:
+        part = getattr(spec, section)
+        for name, value in list(vars(part).items()):
+            if not isinstance(value, Unknown):
+                continue
+            setattr(part, name, None)
+            old = derivations.get(f"{section}.{name}")
+            keys = [k for k in (old.keys if old else []) if not k.startswith(("$", "`"))]
+            derivations[f"{section}.{name}"] = Derivation(unknown_text(value.names),
+                                                         _blocking_keys(value.names, keys), UNKNOWN)
+            everything += value.names
+    everything = list(dict.fromkeys(everything))
+    if not everything:
+        return
+    for name, value in vars(spec.plan).items():
+        dotted = f"plan.{name}"
+        old = derivations.get(dotted)
+        if value is None and not name.startswith("_") and (old is None or old.origin != UNKNOWN):
+            if name == "total_steps" and old is None:
+                continue  # unknown for its own reason (the dataset size)
+            derivations[dotted] = Derivation(unknown_text(everything), _blocking_keys(everything, []), UNKNOWN)
+
+
+def _blocking_keys(blocking: list[str], keys: list[str]) -> list[str]:
+    """Derivation keys of an unknown quantity: ``$NAME`` per blocking variable, then the native keys."""
+    return [n if n.startswith(("$(", "`")) else f"${n}" for n in blocking] + keys
+
+
 MAX_COUNT = 2**53  # larger counts are no real config, and would lose precision as floats
 
 
@@ -108,15 +219,93 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     script = parse_shell(source.text, env=env, source=source.name)
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
+    unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
+    if unset:
+        shown = ", ".join(f"${n}" for n in unset)
+        notes.info("shell.unset-variables", f"{source.name}: never set in the script, kept as written "
+                   f"(${{NAME}}): {shown}; pass --env NAME=VALUE to give a value", source_keys=unset)
     return script
 
 
 def require_resolved(command: ShellCommand, source: Source) -> None:
-    """The launch command must not use a variable the script never sets: its value is unknown."""
-    if command.unresolved:
-        name = command.unresolved[0]
-        raise ConfigError(f"variable ${name} is used by the launch command but never set", file=source.name,
-                          line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
+    """The variable policy: a variable the script never sets stays symbolic (``${NAME}`` in the word), so the
+    launch command is read anyway. Only a plan quantity built from it becomes unknown, which the typed
+    getters of :class:`Values` record (see :func:`unknown_because`). Kept so the dialects' call sites stay."""
+    del command, source
+
+
+class Unknown:
+    """A count that depends on a variable with no known value (``$NODES``). The typed getters of
+    :class:`Values` return it so a dialect's arithmetic runs unchanged: every operation gives Unknown again,
+    comparisons are false and it is falsy like None. After a read, :func:`mark_unknowns` turns each one left
+    in the spec into None with the derivation "unknown: depends on $NODES"."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = list(dict.fromkeys(names))
+        if _made:
+            _made[-1].extend(self.names)
+
+    def _join(self, other: Any) -> Unknown:
+        return Unknown(self.names + (other.names if isinstance(other, Unknown) else []))
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _join
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = _join
+
+    def __neg__(self) -> Unknown:
+        return self
+
+    def __ceil__(self) -> Unknown:
+        return self
+
+    __floor__ = __trunc__ = __round__ = __abs__ = __ceil__
+
+    def __bool__(self) -> bool:
+        return False
+
+    def _false(self, other: Any) -> bool:
+        return False
+
+    __lt__ = __le__ = __gt__ = __ge__ = _false
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __str__(self) -> str:
+        return " × ".join(n if n.startswith(("$(", "`")) else f"${n}" for n in self.names)
+
+    __repr__ = __str__
+    __format__ = lambda self, spec: str(self)  # noqa: E731
+
+
+UNKNOWN = "unknown"  # Derivation.origin of a quantity that depends on a variable with no known value
+
+
+def unknown_text(names: Iterable[str]) -> str:
+    names = list(names)
+    env = " ".join(f"--env {n}=..." for n in names if not n.startswith(("$(", "`")))
+    return f"unknown: depends on {', '.join(n if n.startswith(('$(', '`')) else '$' + n for n in names)}" + (
+        f" (pass {env})" if env else "")
+
+
+def unknown_because(spec: RunSpec, dotted: str) -> list[str]:
+    """The variables (``NODES``) or command substitutions (``$(nproc)``) that make ``spec``'s field
+    ``dotted`` (e.g. ``plan.prompts_per_step``) unknown; empty when the field is known or unknown for another
+    reason. ``translate`` uses this to stop with exit 2 naming the variable."""
+    derivation = spec.derivations.get(dotted)
+    if derivation is None or derivation.origin != UNKNOWN:
+        return []
+    blocking = [k for k in derivation.keys if k.startswith(("$", "`"))]
+    return [k if k.startswith(("$(", "`")) else k[1:] for k in blocking]
+
+
+def unknown_variables(spec: RunSpec) -> dict[str, list[str]]:
+    """Every field that is unknown because of a variable: dotted name → the blocking names."""
+    return {dotted: names for dotted in spec.derivations if (names := unknown_because(spec, dotted))}
 
 
 @lru_cache(maxsize=4096)  # called ~2000 times per config by the version inference; versions repeat
@@ -165,6 +354,16 @@ class Values:
         self.source_name = source_name
         self.used: set[str] = set()
         self.reads: list[str] = []  # keys in the order they were read (for provenance)
+        # key → variables with no known value its value uses: typed getters give None for such a key
+        self.unknown: dict[str, list[str]] = {}
+
+    def _symbolic(self, key: str, value: Any) -> bool:
+        """Whether ``value`` depends on a variable the script never sets (kept as ``${NAME}``): then the
+        quantity is unknown, not an error; the names are remembered for the derivation."""
+        names = symbolic_names(value) if isinstance(value, str) else []
+        if names:
+            self.unknown[key] = names
+        return bool(names)
 
     def __contains__(self, key: str) -> bool:
         return key in self.values
@@ -203,6 +402,8 @@ class Values:
     def positive_int(self, key: str, default: Any = None, allow_none: bool = True) -> int | None:
         """A batch-like count: a whole number > 0 (or None when unset and allowed)."""
         value = self.get(key, default)
+        if self._symbolic(key, value):
+            return Unknown(self.unknown[key])  # type: ignore[return-value]
         if value is None and key in self.values and self.defaults.get(key, default) is not None:
             raise self._error(key, f"{key} must be a whole number, got null", f"set {key} to a positive integer")
         if value is None and allow_none:
@@ -228,6 +429,8 @@ class Values:
 
     def number(self, key: str, default: Any = None) -> float | None:
         value = self.get(key, default)
+        if self._symbolic(key, value):
+            return Unknown(self.unknown[key])  # type: ignore[return-value]
         if value is None:
             return None
         if isinstance(value, bool):
@@ -239,6 +442,8 @@ class Values:
 
     def flag(self, key: str, default: Any = None) -> bool | None:
         value = self.get(key, default)
+        if self._symbolic(key, value):
+            return Unknown(self.unknown[key])  # type: ignore[return-value]
         if value is None or isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in ("true", "false"):

@@ -115,9 +115,11 @@ class OpenInstructDialect(Dialect):
             older = [v for v in self.versions if version_key(v) <= wanted]
             if older:
                 return older[-1]
+        if text.lower() == "latest" or (wanted is not None and wanted[0] > 2000):
+            return super().resolve_version(text)  # 2025.03 (a month), latest, newer/older than listed
         raise ConfigError(f"unknown {self.name} version '{version}'",
-                          hint=f"a date YYYY.MM.DD from {self.versions[0]} on, a tag (v0.1.0, v0.2.0, v0.3.0), or "
-                               f"one of: {', '.join(self.versions)}")
+                          hint=f"a date YYYY.MM.DD or YYYY.MM from {self.versions[0]} on, latest, a tag (v0.1.0, "
+                               f"v0.2.0, v0.3.0), or one of: {', '.join(self.versions)}")
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
@@ -173,12 +175,10 @@ class OpenInstructDialect(Dialect):
         for name in command.unresolved:
             marker = _SENTINEL.format(name)
             if any(marker in word for word in argv[index:]):
-                raise ConfigError(
-                    f"variable ${name} is used by the launch command but never set", file=source.name,
-                    line=command.line, key=name, hint=f"pass --env {name}=VALUE, or set it in the script")
+                continue  # the variable policy: kept symbolic as ${NAME}; a count built from it is unknown
             notes.info("input.unset-variable", f"${name} is never set; it is used only by the launcher "
                        "(mason.py options), which rlconf reads for the GPU count alone", source_keys=[name])
-        return [re.sub(r"\x00rlconf-unset:\w+\x00", "", word) for word in argv], index
+        return [re.sub(r"\x00rlconf-unset:(\w+)\x00", r"${\1}", word) for word in argv], index
 
     def _parse_flags(self, words: list[str], native: NativeOI, source: Source, notes: NoteList) -> None:
         """HfArgumentParser syntax: ``--key value``, ``--key=value``, ``--key v1 v2`` (nargs lists), a bare

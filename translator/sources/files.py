@@ -27,10 +27,11 @@ class Source:
     name: str = "<stdin>"
     base_dir: Path | None = None
     files: Mapping[str, str] = field(default_factory=dict)
+    launcher: str | None = None  # 'skypilot' | 'ray-job': a launcher task YAML, ``text`` is the script it runs
 
     @property
     def suffix(self) -> str:
-        return Path(self.name).suffix.lower()
+        return ".sh" if self.launcher else Path(self.name).suffix.lower()
 
     def sibling(self, relative: str, what: str) -> Source:
         """The file ``relative`` names, read as a Source; ConfigError naming ``what`` it is if missing."""
@@ -84,7 +85,20 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError("not UTF-8 text", file=path) from None
-    return Source(text, path, file.resolve().parent)
+    return as_launcher(Source(text, path, file.resolve().parent))
+
+
+def as_launcher(source: Source) -> Source:
+    """A SkyPilot or Ray job YAML becomes the launch script it runs (see sources/launchers.py)."""
+    if source.suffix not in (".yaml", ".yml"):
+        return source
+    from translator.sources.launchers import launcher_kind, launcher_script  # noqa: PLC0415
+
+    kind = launcher_kind(source.text)
+    script = launcher_script(source.text, source.name) if kind else None
+    if script is None:
+        return source
+    return Source(script, source.name, source.base_dir, source.files, launcher=kind)
 
 
 MAX_YAML_ALIASES = 100  # real configs use a handful; thousands are an alias ("billion laughs") bomb

@@ -17,6 +17,27 @@ from dataclasses import dataclass, field
 from translator.errors import ConfigError
 
 
+SYMBOLIC = re.compile(r"\$\{([A-Za-z_]\w*|\d+)\}|\$\(\((.*?)\)\)|\$\((?!\()[^)]*\)|`[^`]*`")
+
+
+def symbol(name: str) -> str:
+    """How a variable with no value known statically appears inside a word: ``${NAME}``, literally."""
+    return "${" + name + "}"
+
+
+def symbolic_names(text: str) -> list[str]:
+    """The unknowns a word depends on: ``NAME`` for each ``${NAME}`` and the text of each ``$(...)``/backtick
+    substitution (never run). Empty for a fully known word. A word from the shell reader is symbolic exactly
+    when this is non-empty."""
+    names: list[str] = []
+    for m in SYMBOLIC.finditer(text):
+        if m.group(2) is not None:  # arithmetic kept as text: it names variables with no value
+            names += re.findall(r"[A-Za-z_]\w*", m.group(2)) or [m.group(0)]
+        else:
+            names.append(m.group(1) or m.group(0))
+    return list(dict.fromkeys(names))
+
+
 @dataclass
 class ShellCommand:
     """One simple command after expansion and quote removal."""
@@ -24,7 +45,7 @@ class ShellCommand:
     argv: list[str]
     line: int
     assignments: dict[str, str] = field(default_factory=dict)
-    unresolved: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)  # unset variables its words keep as ${NAME}
     background: bool = False
 
 
@@ -590,7 +611,7 @@ class _Reader:
                 return self.word(word, quoted)
             if op[-1] == "?":  # bash would stop here with an error; statically it is just missing
                 self.missing(name)
-                return []
+                return [(symbol(name), False)]
             if op[-1] == "=":
                 outer, self.unresolved = self.unresolved, []
                 new = self.value(word)
@@ -600,7 +621,7 @@ class _Reader:
                 return [(new, split)]
         if value is None:
             self.missing(name)
-            return []
+            return [(symbol(name), False)]  # unknown statically: kept symbolic, never guessed
         if op in ("#", "##", "%", "%%"):
             value = _strip_pattern(value, self.value(word), op)
         elif op in ("^^", ",,"):
@@ -694,6 +715,8 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
     prog, rest = posixpath.basename(argv[0]), argv[1:]
     if prog == "nohup":
         return rest
+    if prog == "setsid":
+        return _skip_options(rest, set())
     if prog == "time":
         return _skip_options(rest, set())
     if prog == "exec":

@@ -1,0 +1,78 @@
+"""Wrapped launchers and launcher task YAMLs, read statically: the framework command inside is found."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import translator
+from translator.sources.files import read_source
+from translator.sources.launchers import launcher_kind
+from translator.sources.shell import parse_shell, unwrap_command
+
+OPENRLHF_FLAGS = ("--ref_num_nodes 1 --ref_num_gpus_per_node 8 --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+                  "--vllm_num_engines 4 --micro_train_batch_size 4 --train_batch_size 128 "
+                  "--micro_rollout_batch_size 8 --rollout_batch_size 64 --n_samples_per_prompt 4")
+
+
+def test_srun_bash_c_with_nested_quotes_and_substitutions(tmp_path: Path) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=1\n"
+        f'srun --nodes=1 --ntasks=1 bash -c "ray start --head && python3 -m openrlhf.cli.train_ppo_ray '
+        f'{OPENRLHF_FLAGS} --pretrain \\"\\$(cat /tmp/model)\\" --save_path /ckpt/\\$(date +%F)"\n')
+    plan = translator.explain(str(script)).plan
+    # OpenRLHF: 64 prompts × 4 = 256 samples; 256 / train_batch_size 128 = 2 optimizer steps; DP = 1 × 8 = 8;
+    # accumulation = 128 / 4 / 8 = 4.
+    assert (plan["prompts_per_step"], plan["samples_per_step"], plan["optimizer_steps_per_step"]) == (64, 256, 2)
+    assert (plan["data_parallel_size"], plan["grad_accum_steps"]) == (8, 4)
+
+
+def test_escaped_chain_after_double_dash(tmp_path: Path) -> None:
+    script = tmp_path / "launch.sh"
+    script.write_text("python mason.py --cluster ai2/x --gpus 8 -- source configs/setup.sh \\&\\& "
+                      "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 32 "
+                      "--num_samples_per_prompt_rollout 8 --output_dir /out/$RUN_NAME\n")
+    explanation = translator.explain(str(script))
+    assert explanation.framework == "open-instruct"
+    assert (explanation.plan["prompts_per_step"], explanation.plan["samples_per_step"]) == (32, 256)
+
+
+def test_prefixes_and_wrappers_are_stripped() -> None:
+    cmd = parse_shell("A=1 B=2 CUDA_VISIBLE_DEVICES=0,1 nohup setsid time exec python -u train.py --x 1\n")
+    argv = unwrap_command(cmd.commands[0].argv)
+    assert argv == ["python", "-u", "train.py", "--x", "1"]
+    assert cmd.commands[0].assignments == {"A": "1", "B": "2", "CUDA_VISIBLE_DEVICES": "0,1"}
+
+
+def test_skypilot_task_is_a_launcher_not_a_config(tmp_path: Path) -> None:
+    task = tmp_path / "task.yaml"
+    task.write_text("resources:\n  accelerators: A100:4\nnum_nodes: 1\nenvs:\n  N: 8\nsetup: |\n  pip install x\n"
+                    "run: |\n  python3 -m openrlhf.cli.train_ppo_ray " + OPENRLHF_FLAGS.replace(
+                        "--n_samples_per_prompt 4", "--n_samples_per_prompt $N") + "\n")
+    source = read_source(str(task))
+    assert source.launcher == "skypilot" and source.suffix == ".sh"
+    assert source.text.splitlines()[8].lstrip().startswith("python3 -m openrlhf")  # same line as in the YAML
+    plan = translator.explain(str(task)).plan
+    assert (plan["samples_per_prompt"], plan["samples_per_step"]) == (8, 512)  # envs N=8: 64 × 8
+
+
+def test_env_overrides_the_task_envs(tmp_path: Path) -> None:
+    task = tmp_path / "task.yaml"
+    task.write_text("envs:\n  N: 8\nrun: python3 -m openrlhf.cli.train_ppo_ray " + OPENRLHF_FLAGS.replace(
+        "--n_samples_per_prompt 4", "--n_samples_per_prompt $N") + "\n")
+    plan = translator.explain(str(task), env={"N": "2"}).plan
+    assert plan["samples_per_prompt"] == 2  # as `sky launch --env N=2` would
+
+
+def test_ray_job_yaml(tmp_path: Path) -> None:
+    job = tmp_path / "job.yaml"
+    job.write_text("entrypoint: python3 -m openrlhf.cli.train_ppo_ray " + OPENRLHF_FLAGS.replace(
+        "--rollout_batch_size 64", "--rollout_batch_size $PROMPTS") + "\n"
+        "runtime_env:\n  working_dir: .\n  env_vars:\n    PROMPTS: '32'\n")
+    assert launcher_kind(job.read_text()) == "ray-job"
+    plan = translator.explain(str(job)).plan
+    assert (plan["prompts_per_step"], plan["samples_per_step"]) == (32, 128)  # 32 × 4
+
+
+def test_framework_yaml_is_not_a_launcher() -> None:
+    assert launcher_kind("actor_rollout_ref:\n  rollout:\n    n: 4\nalgorithm:\n  adv_estimator: grpo\n") is None
+    assert launcher_kind("per_device_train_batch_size: 4\nnum_generations: 8\n") is None

@@ -1,0 +1,63 @@
+"""The variable policy: a variable the script never sets stays symbolic; a plan quantity built from it is
+unknown (naming the variable), everything else is read."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import translator
+from translator.dialects.base import unknown_because, unknown_variables
+from translator.render import explanation_text
+from translator.sources.shell import parse_shell, symbolic_names
+
+VERL = ("python3 -m verl.trainer.main_ppo data.train_batch_size={batch} actor_rollout_ref.rollout.n=4 "
+        "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=16 "
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=8 trainer.nnodes={nodes} "
+        "trainer.default_local_dir=$HOME/ckpt/$(date +%s)\n")
+
+
+def test_words_keep_unset_variables_symbolically() -> None:
+    cmd = parse_shell('echo $HOME/x "${1:-one}" $2 ${NODES}0 $((N * 8)) `hostname`\n').commands[0]
+    assert cmd.argv == ["echo", "${HOME}/x", "one", "${2}", "${NODES}0", "$((N * 8))", "`hostname`"]
+    assert [symbolic_names(w) for w in cmd.argv[1:]] == [["HOME"], [], ["2"], ["NODES"], ["N"], ["`hostname`"]]
+
+
+def test_nothing_is_read_from_the_real_environment(monkeypatch) -> None:
+    monkeypatch.setenv("NODES", "4")
+    assert parse_shell("echo $NODES\n").commands[0].argv == ["echo", "${NODES}"]
+
+
+def test_paths_only_give_one_info_note(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(VERL.format(batch=64, nodes=1))
+    explanation = translator.explain(str(script))
+    # 64 prompts × 4 = 256 samples; mini 16 × 4 = 64 → 4 optimizer steps; DP 8; 64 / 8 / 2 = 4 micro-batches
+    assert explanation.plan["samples_per_step"] == 256 and explanation.plan["grad_accum_steps"] == 4
+    unset = [n for n in explanation.notes if n.code == "shell.unset-variables"]
+    assert len(unset) == 1 and "$HOME" in unset[0].message
+    assert unknown_variables(explanation.spec) == {}
+
+
+def test_a_plan_quantity_from_an_unset_variable_is_unknown(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("NODES=${1:-$SLURM_NNODES}\n" + VERL.format(batch=64, nodes="$NODES"))
+    explanation = translator.explain(str(script))
+    spec = explanation.spec
+    assert spec.plan.data_parallel_size is None and spec.topology.nodes is None
+    assert spec.plan.prompts_per_step == 64  # what does not depend on it is still read
+    assert unknown_because(spec, "plan.data_parallel_size") == ["SLURM_NNODES"]
+    assert unknown_because(spec, "topology.nodes") == ["SLURM_NNODES"]
+    assert unknown_because(spec, "plan.prompts_per_step") == []
+    text = explanation_text(explanation)
+    assert "data_parallel_size: unknown: depends on $SLURM_NNODES (pass --env SLURM_NNODES=...)" in text
+    # --env fills it: 8 GPUs × 2 nodes = 16 ranks
+    assert translator.explain(str(script), env={"SLURM_NNODES": "2"}).plan["data_parallel_size"] == 16
+
+
+def test_an_unknown_batch_makes_the_chain_unknown(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(VERL.format(batch="$BATCH", nodes=1))
+    spec = translator.explain(str(script)).spec
+    assert spec.plan.prompts_per_step is None and spec.plan.samples_per_step is None
+    assert unknown_because(spec, "plan.prompts_per_step") == ["BATCH"]
+    assert unknown_because(spec, "plan.optimizer_steps_per_step") == ["BATCH"]
+    assert spec.plan.samples_per_optimizer_step == 64  # mini 16 × n 4 does not depend on $BATCH
