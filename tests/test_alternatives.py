@@ -26,8 +26,10 @@ def test_alternatives_keep_the_plan_exactly() -> None:
     first = translation.alternatives[0]
     # The written recipe has the vLLM server on a node of its own (6 + 10 GPUs, one node of 6 in the source); with
     # 8 + 8 both fit the 16 GPUs of one node, so the server host is no longer needed.
+    # The source evaluates (an eval mixer), and TRL's eval batch over 8 processes must hold whole groups of 16:
+    # per-device eval batch 2 (2 × 8 = 16).
     assert first.changes == {"gradient_accumulation_steps": 16, "steps_per_generation": 16, "num_processes": 8,
-                             "vllm_server_host": None}
+                             "vllm_server_host": None, "per_device_eval_batch_size": 2}
     assert first.changes_plan["plan.data_parallel_size"] == [6, 8]
     assert first.changes_plan["topology.rollout_gpus"] == [10, 8]
     assert "--num_processes 8" in first.command
@@ -43,7 +45,8 @@ def test_alternatives_in_text_and_json() -> None:
     args = [str(INITIAL.path), "--to", "trl@1.16.0", "--env", "RANDOM=42"]
     out = CliRunner().invoke(main, ["translate", *args]).stdout
     assert "Settings that keep the source's plan exactly:" in out
-    assert "  1. gradient_accumulation_steps=16, steps_per_generation=16, vllm_server_host=(remove), num_processes=8" in out
+    assert ("  1. gradient_accumulation_steps=16, steps_per_generation=16, per_device_eval_batch_size=2, "
+            "vllm_server_host=(remove), num_processes=8") in out
     document = json.loads(CliRunner().invoke(main, ["translate", *args, "--format", "json"]).stdout)
     alternative = document["alternatives"][0]
     assert set(alternative) == {"changes", "canonical", "keeps", "changes_plan", "command"}

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator import dialects
-from translator.dialects.base import Reading, ReadOptions, Values
+from translator.dialects.base import Reading, ReadOptions, Values, unknown_because
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
 from translator.compare import same_value
@@ -161,16 +161,24 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
+    notes = NoteList()
+    dialect.take_version_notes(notes)  # how --to's version was resolved (a band, the newest known, ...)
     if explanation.spec.plan.samples_per_prompt is None:
         raise ConfigError("cannot translate: this config has no batch plan (an accelerate config alone?)",
                           file=explanation.source, hint="translate the recipe or the launch script that names it")
     if explanation.spec.plan.data_parallel_size is None:
+        variables = unknown_because(explanation.spec, "plan.data_parallel_size")
+        if variables:
+            shown = [v if v.startswith(("$(", "`")) else f"${v}" for v in variables]
+            plain = [v for v in variables if not v.startswith(("$(", "`"))]
+            raise ConfigError(f"cannot translate: the number of training processes depends on {', '.join(shown)}, "
+                              "which the script never sets", file=explanation.source, key=shown[0],
+                              hint=" ".join(f"--env {v}=VALUE" for v in plain) or "set it in the script")
         raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
                           "sizes are unknown", file=explanation.source,
                           hint="pass --num-processes N (GPUs serving vLLM do not count)")
     from translator.render import settings
 
-    notes = NoteList()
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
     reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
