@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import translator
-from translator.dialects.base import unknown_because, unknown_variables
+from translator.dialects.base import Values, unknown_because, unknown_variables
+from translator.errors import ConfigError
 from translator.render import explanation_text
 from translator.sources.shell import parse_shell, symbolic_names
 
@@ -61,3 +64,17 @@ def test_an_unknown_batch_makes_the_chain_unknown(tmp_path: Path) -> None:
     assert unknown_because(spec, "plan.prompts_per_step") == ["BATCH"]
     assert unknown_because(spec, "plan.optimizer_steps_per_step") == ["BATCH"]
     assert spec.plan.samples_per_optimizer_step == 64  # mini 16 × n 4 does not depend on $BATCH
+
+
+# ------------------------------------------------------------------ numbers (the same getters)
+@pytest.mark.parametrize("raw", ["nan", "inf", "-inf", float("nan"), "1e400", 1e300, 2**60])
+def test_number_refuses_non_finite_and_absurd_values(raw: object) -> None:
+    values = Values({"num_train_epochs": raw}, {"num_train_epochs": "recipe.yaml:3"}, {}, "recipe.yaml")
+    with pytest.raises(ConfigError) as error:
+        values.number("num_train_epochs")
+    assert error.value.key == "num_train_epochs" and error.value.file == "recipe.yaml" and error.value.line == 3
+
+
+def test_number_accepts_ordinary_values() -> None:
+    values = Values({"a": "1e-6", "b": 3, "c": "-0.5"}, {}, {}, "x.yaml")
+    assert [values.number(k) for k in "abc"] == [1e-6, 3, -0.5]

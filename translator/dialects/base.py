@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -436,9 +437,15 @@ class Values:
         if isinstance(value, bool):
             raise self._error(key, f"{key} must be a number, got {value!r}", f"set {key} to a number")
         try:
-            return float(value) if not isinstance(value, int) else value
-        except (TypeError, ValueError):
+            number = float(value) if not isinstance(value, int) else value
+        except (TypeError, ValueError, OverflowError):
             raise self._error(key, f"{key} must be a number, got {value!r}", f"set {key} to a number") from None
+        if not math.isfinite(number):  # nan/inf parse as floats but make every later comparison meaningless
+            raise self._error(key, f"{key} must be a finite number, got {value!r}", f"set {key} to a real number")
+        if abs(number) > MAX_COUNT:
+            raise self._error(key, f"{key} is larger than any real run ({str(value)[:12]}…)",
+                              f"set {key} to a realistic value")
+        return number
 
     def flag(self, key: str, default: Any = None) -> bool | None:
         value = self.get(key, default)
