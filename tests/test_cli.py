@@ -153,7 +153,7 @@ def test_missing_file() -> None:
 def test_directory_without_configs(tmp_path: Path) -> None:
     # a directory is searched for configs (tests/test_many.py); one with none is an input error
     (tmp_path / "notes.yaml").write_text("title: not a config\n")
-    assert_input_error(["explain", str(tmp_path)], "no config found", "1 file(s) skipped")
+    assert_input_error(["explain", str(tmp_path)], "no config found", "1 skipped")
 
 
 def test_broken_yaml_names_the_line(tmp_path: Path) -> None:

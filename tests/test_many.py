@@ -53,18 +53,16 @@ def test_check_fixtures_directory_reads_every_fixture_once(in_root: None) -> Non
     # every fixture is one config; the YAMLs its launch script names are read with it, not again
     assert sorted(Path(p).as_posix() for p in results) == sorted(inputs)
     for path, entry in results.items():
-        framework = Path(path).relative_to("fixtures").parts[0]
-        if entry["exit_code"] == 2:
-            # only fixtures whose expectation passes shell variables can fail to read without --env
-            assert inputs[Path(path).as_posix()].get("options", {}).get("env"), entry
-            assert "never set" in entry["error"]
-        else:
-            assert entry["framework"] == framework
-            assert entry["exit_code"] == (1 if entry["errors"] else 0)
+        # Every fixture reads without --env: a variable the script never sets stays symbolic.
+        assert entry["exit_code"] in (0, 1), entry
+        assert entry["framework"] == Path(path).relative_to("fixtures").parts[0]
+        assert entry["exit_code"] == (1 if entry["errors"] else 0)
     summary = document["summary"]
     assert summary["files"] == len(inputs)
-    assert summary["clean"] + summary["with_findings"] + summary["unreadable"] == len(inputs)
-    assert summary["unreadable"] > 0 and code == 2 == summary["exit_code"]  # worst code wins
+    assert summary["unreadable"] == 0
+    assert summary["clean"] + summary["with_findings"] == len(inputs)
+    # the worst code wins: some fixtures break their framework's rules on purpose
+    assert summary["with_findings"] > 0 and code == 1 == summary["exit_code"]
     skipped = {s["path"]: s["reason"] for s in document["skipped"]}
     assert all(str(e.relative_to(ROOT)) in skipped for e in EXPECTS)  # the expectations are not configs
     assert skipped["fixtures/trl/trl016_mu2_server/zero2.yaml"] == "read with fixtures/trl/trl016_mu2_server/launch.sh"
@@ -156,7 +154,7 @@ def test_explain_many(repo: Path) -> None:
     # 2 processes × 4 per device = 8 completions per step, in groups of 4 → 2 prompts per step
     assert document["files"][0]["explanation"]["plan"]["prompts_per_step"] == 2
     assert document["skipped"] == [{"path": str(repo / "configs" / "notes.yaml"),
-                                    "reason": "YAML without a known key tree"}]
+                                    "reason": "YAML without a known key tree or launcher"}]
 
 
 def test_translate_verl_directory_to_trl(tmp_path: Path, in_root: None) -> None:

@@ -171,7 +171,8 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         if variables:
             shown = [v if v.startswith(("$(", "`")) else f"${v}" for v in variables]
             plain = [v for v in variables if not v.startswith(("$(", "`"))]
-            raise ConfigError(f"cannot translate: the number of training processes depends on {', '.join(shown)}, "
+            raise ConfigError(f"cannot translate: the number of training processes is unknown: it depends on "
+                              f"{', '.join(shown)}, "
                               "which the script never sets", file=explanation.source, key=shown[0],
                               hint=" ".join(f"--env {v}=VALUE" for v in plain) or "set it in the script")
         raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "

@@ -167,8 +167,11 @@ def _not_config(path: Path) -> str | None:
         return "binary"
     text = data.decode("utf-8", errors="replace")
     if suffix in (".yaml", ".yml"):
-        known = any(p.search(text) for p in YAML_PATTERNS.values())
-        return None if known else "YAML without a known key tree"
+        from translator.sources.launchers import launcher_kind
+
+        known = any(p.search(text) for p in YAML_PATTERNS.values()) or (
+            launcher_kind(text) is not None and any(p.search(text) for p in SCRIPT_PATTERNS.values()))
+        return None if known else "YAML without a known key tree or launcher"
     if suffix == ".toml":
         return None if _PLAN_TOML.search(text) else "TOML without a [plan] table"
     if suffix == ".json":
