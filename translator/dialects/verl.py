@@ -241,6 +241,40 @@ def _entry_module(argv: list[str]) -> str | None:
     return None
 
 
+REWARD_SIGNATURE = "compute_score(data_source, solution_str, ground_truth, extra_info)"
+DEFAULT_SCORER = "verl:default_compute_score"  # verl's data_source-dispatching scorer, as a built-in name
+
+
+def reward_keys(version: str, part: str) -> tuple[str, ...]:
+    """The custom reward function keys to read, newest spelling first (reward.* from 0.7)."""
+    old = f"custom_reward_function.{part}"
+    return (f"reward.{old}", old) if at_least(version, "0.7.1") else (old,)
+
+
+def reward_model_keys(version: str) -> tuple[str, str]:
+    """(switch, model path) of the reward model: reward.reward_model.* with model_path from 0.7."""
+    if at_least(version, "0.7.1"):
+        return "reward.reward_model.enable", "reward.reward_model.model_path"
+    return "reward_model.enable", "reward_model.model.path"
+
+
+def data_files(value: Any) -> list[str] | None:
+    """data.train_files / val_files: one path or a list of paths (RLHFDataset reads each as parquet)."""
+    if value is None or value == "":
+        return None
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [str(item) for item in items]
+
+
+_FILE_SUFFIXES = (".parquet", ".json", ".jsonl", ".csv", ".arrow", ".txt")
+
+
+def looks_like_hub_id(source: str) -> bool:
+    """'org/name' with no file extension and no path prefix: a Hub dataset id, not a file."""
+    return (source.count("/") == 1 and not source.startswith(("/", ".", "~", "$", "hdfs:"))
+            and not source.lower().endswith(_FILE_SUFFIXES))
+
+
 def defaults_for(version: str) -> dict[str, Any]:
     defaults = dict(DEFAULTS)
     for key, changes in DEFAULT_CHANGES.items():
@@ -584,12 +618,111 @@ class _Interpreter:
             g.max_rounds_per_step = v.positive_int("algorithm.filter_groups.max_num_gen_batches", allow_none=True) \
                 if v.get("algorithm.filter_groups.max_num_gen_batches") else 0
         s.asynchrony.max_steps_ahead = 0
-        r = s.references
-        r.model = v.get(f"{ROLLOUT.rsplit('.', 1)[0]}.model.path")
-        r.train_data = v.get("data.train_files")
-        r.eval_data = v.get("data.val_files")
-        reward_key = v.first("reward.custom_reward_function.path", "custom_reward_function.path")
-        r.reward = v.get(reward_key)
+        s.references.model = v.get(f"{AR_MODEL}.path")
+        o.min_lr_ratio = v.number(f"{ACTOR}.optim.min_lr_ratio")
+        self.reward()
+        self.data()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.placement()
+
+    def reward(self) -> None:
+        """A custom reward file (top-level custom_reward_function until 0.6, reward.custom_reward_function from
+        0.7; 0.7/0.8 migrate the old keys, 0.9 ignores them), a reward model, else verl's default scorer."""
+        v, r, notes, version = self.v, self.spec.reward, self.notes, self.version
+        new = at_least(version, "0.7.1")
+        path_key = v.first(*reward_keys(version, "path"))
+        path = v.get(path_key)
+        if path_key.startswith("custom_reward_function") and new and path:
+            if at_least(version, "0.9.1"):
+                notes.warning("reward.ignored-key", f"verl {version} ignores the top-level {path_key}; the reward "
+                              f"file {path} is not used (set reward.custom_reward_function.path)",
+                              source_keys=[path_key])
+                path = None
+            else:
+                notes.info("keys.deprecated", f"verl {version} moves {path_key} to reward.custom_reward_function."
+                           "path at start-up", source_keys=[path_key])
+        if path:
+            name_key = path_key.rsplit(".", 1)[0] + ".name"
+            r.function_path = str(path)
+            r.function_name = str(v.get(name_key) or "compute_score")
+        enable_key, model_key = reward_model_keys(version)
+        if v.flag(enable_key):
+            r.model = v.get(model_key)
+            if not r.model:
+                notes.warning("reward.missing", f"{enable_key} is on but {model_key} is not set",
+                              source_keys=[enable_key, model_key])
+        if not r.function_path and not r.model:
+            # verl.utils.reward_score.default_compute_score picks a scorer by each row's data_source.
+            r.builtin = [DEFAULT_SCORER]
+            notes.info("reward.builtin", "no custom reward function or reward model: verl's default scorer "
+                       "(verl/utils/reward_score/__init__.py default_compute_score) picks a rule by each row's "
+                       "data_source (gsm8k, MATH, ...)", source_keys=[path_key])
+
+    def data(self) -> None:
+        v, d = self.v, self.spec.data
+        for role, key in (("train", "data.train_files"), ("eval", "data.val_files")):
+            sources = data_files(v.get(key))
+            setattr(d, f"{role}_sources", sources)
+            if sources and any(looks_like_hub_id(x) for x in sources):
+                self.notes.warning("data.not-expressible", f"{key} {', '.join(sources)}: verl reads parquet files "
+                                   "only (RLHFDataset); a Hub dataset id must be converted to parquet first",
+                                   source_keys=[key])
+        d.prompt_key = str(v.get("data.prompt_key", "prompt"))
+        if at_least(self.version, "0.6.1"):
+            for field, key in (("max_train_prompts", "data.train_max_samples"),
+                               ("max_eval_prompts", "data.val_max_samples")):
+                cap = v.number(key)
+                setattr(d, field, int(cap) if cap is not None and cap > 0 else None)  # -1: all rows
+
+    def checkpointing(self) -> None:
+        v, c = self.v, self.spec.checkpointing
+        every = v.number("trainer.save_freq")
+        # ray_trainer saves when save_freq > 0 and (global_steps % save_freq == 0 or the last step).
+        c.every_steps = int(every) if every and every > 0 else 0
+        project, experiment = v.get("trainer.project_name"), v.get("trainer.experiment_name")
+        directory = v.get("trainer.default_local_dir")
+        c.directory = str(directory) if directory else f"checkpoints/{project}/{experiment}"
+        contents_key = f"{ACTOR}.checkpoint.save_contents" if at_least(self.version, "0.4.1") \
+            else f"{ACTOR}.checkpoint.contents"
+        contents = v.get(contents_key)
+        c.hf_format = isinstance(contents, (list, tuple)) and "hf_model" in contents
+        keep = v.number("trainer.max_actor_ckpt_to_keep")
+        c.keep_last = int(keep) if keep and keep > 0 else None
+        mode = str(v.get("trainer.resume_mode", "auto"))
+        if mode == "resume_path":
+            path = v.get("trainer.resume_from_path")
+            c.resume = str(path) if path else "never"
+            if not path:
+                self.notes.warning("checkpointing.resume-path", "trainer.resume_mode=resume_path needs "
+                                   "trainer.resume_from_path; verl starts from scratch",
+                                   source_keys=["trainer.resume_mode"])
+        else:
+            c.resume = "never" if mode == "disable" else "auto"
+
+    def evaluation(self) -> None:
+        v, e = self.v, self.spec.evaluation
+        every = v.number("trainer.test_freq")
+        e.every_steps = int(every) if every and every > 0 else 0
+        e.before_training = bool(v.flag("trainer.val_before_train", True))
+
+    def logging(self) -> None:
+        v, g = self.v, self.spec.logging
+        g.project = str(v.get("trainer.project_name"))
+        g.run_name = str(v.get("trainer.experiment_name"))
+        backends = v.get("trainer.logger")
+        g.backends = [str(b) for b in (backends if isinstance(backends, (list, tuple)) else [backends])]
+
+    def placement(self) -> None:
+        """One Ray resource pool: actor, rollout (vLLM/SGLang) and reference share every GPU; the rollout runs
+        GPUs ÷ rollout TP engines."""
+        t = self.spec.topology
+        t.colocate_models = True
+        tp = t.rollout_tensor_parallel_size or 1
+        t.rollout_engines = t.training_gpus // tp if t.training_gpus % tp == 0 else None
+        fraction = self.v.number(f"{ROLLOUT}.gpu_memory_utilization")
+        t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
 
 
 class _Writer:
@@ -874,25 +1007,99 @@ class _Writer:
                 out[f"{ACTOR}.optim.clip_grad"] = o.grad_clip
             if not at_least(version, "0.8.0"):
                 out[f"{ACTOR}.grad_clip"] = o.grad_clip
+        if o.min_lr_ratio:
+            if o.lr_schedule and "cosine" in o.lr_schedule:
+                if self.megatron and at_least(version, "0.4.1"):
+                    # Megatron's optimizer takes the floor as an absolute LR (optim/megatron.yaml min_lr).
+                    if o.lr is not None:
+                        out[f"{ACTOR}.optim.min_lr"] = o.lr * o.min_lr_ratio
+                else:
+                    out[f"{ACTOR}.optim.min_lr_ratio"] = o.min_lr_ratio
+            else:
+                self.notes.warning("optimizer.not-expressible", f"verl applies min_lr_ratio {o.min_lr_ratio} to the "
+                                   "cosine schedule only; the source's schedule is "
+                                   f"'{o.lr_schedule or 'constant'}'", source_keys=["optimizer.min_lr_ratio"])
         r = s.references
         if r.model:
             out[f"{AR_MODEL}.path"] = r.model
-        if r.train_data is not None:
-            out["data.train_files"] = r.train_data
-        if r.eval_data is not None:
-            out["data.val_files"] = r.eval_data
-        if isinstance(r.reward, str) and r.reward.endswith(".py"):
-            key = "reward.custom_reward_function.path" if at_least(version, "0.7.1") else "custom_reward_function.path"
-            out[key] = r.reward
-        elif r.reward:
-            self.notes.warning("references.not-expressible",
-                               f"the source's reward ({r.reward}) is not a Python reward-function file; set "
-                               "reward.custom_reward_function.path (or a reward model) by hand",
-                               target_keys=["reward.custom_reward_function.path"])
+        if r.tokenizer and r.tokenizer != r.model:
+            out[f"{AR_MODEL}.tokenizer_path"] = r.tokenizer
+        self.reward()
+        self.data()
         if s.asynchrony.max_steps_ahead:
             self.notes.warning("asynchrony.not-expressible",
                                f"generation {s.asynchrony.max_steps_ahead} steps ahead of the policy is not written; "
                                "verl.trainer.main_ppo runs synchronously")
+
+    def reward(self) -> None:
+        """The reward hook-up: a custom file, a reward model, else verl's default scorer (by data_source)."""
+        rw, notes, version, out = self.spec.reward, self.notes, self.version, self.out
+        path_key = reward_keys(version, "path")[0]
+        name_key = reward_keys(version, "name")[0]
+        if rw.function_path:
+            out[path_key] = rw.function_path
+            out[name_key] = rw.function_name or "compute_score"
+            if self.spec.framework != "verl":
+                notes.info("reward.signature", f"verl calls {out[name_key]} in {rw.function_path} as "
+                           f"{REWARD_SIGNATURE}; a function written for another framework's call signature needs a "
+                           "wrapper", source_keys=["reward.function_path"], target_keys=[path_key])
+        if rw.model:
+            enable_key, model_key = reward_model_keys(version)
+            out[enable_key] = True
+            out[model_key] = rw.model
+        if rw.remote_url:
+            notes.warning("reward.not-expressible", f"verl's main_ppo has no HTTP reward server setting; the "
+                          f"source's {rw.remote_url} must be called from a custom reward function",
+                          source_keys=["reward.remote_url"], target_keys=[path_key])
+        builtin = [b for b in rw.builtin or [] if b != DEFAULT_SCORER]
+        if builtin or (rw.weights and len(rw.builtin or []) > 1):
+            notes.warning("reward.builtin", f"the source's built-in scorer(s) {', '.join(rw.builtin or [])}"
+                          + (f" with weights {rw.weights}" if rw.weights else "") + " have no verl counterpart"
+                          + ("" if rw.function_path or rw.model else "; verl's default scorer picks a rule by each "
+                             "row's data_source (gsm8k, MATH, ...)") + f": to keep them, set {path_key} to a file "
+                          f"whose compute_score{REWARD_SIGNATURE[len('compute_score'):]} combines them",
+                          source_keys=["reward.builtin"], target_keys=[path_key])
+        elif not (rw.function_path or rw.model or rw.builtin or rw.remote_url):
+            notes.warning("reward.missing", "the source names no reward; verl's default scorer picks a rule by each "
+                          f"row's data_source (gsm8k, MATH, ...): set {path_key} to path/to/reward.py and "
+                          f"{name_key} to a function called as {REWARD_SIGNATURE}", target_keys=[path_key])
+
+    def data(self) -> None:
+        d, notes, version = self.spec.data, self.notes, self.version
+        for role, key, sources in (("train", "data.train_files", d.train_sources),
+                                   ("eval", "data.val_files", d.eval_sources)):
+            if not sources:
+                continue
+            hub = [x for x in sources if looks_like_hub_id(x)]
+            if hub:
+                split = d.train_split if role == "train" else d.eval_split
+                notes.warning("data.not-expressible", f"verl reads parquet files only (RLHFDataset); the {role} "
+                              f"source {', '.join(hub)} is a Hub dataset id: convert it to parquet (load_dataset("
+                              f"'{hub[0]}'" + (f", '{d.train_subset}'" if role == "train" and d.train_subset else "")
+                              + (f", split='{split}'" if split else "") + ").to_parquet(...)) and point "
+                              f"{key} at the file", source_keys=[f"data.{role}_sources"], target_keys=[key])
+            self.out[key] = sources[0] if len(sources) == 1 else list(sources)
+        if not d.train_sources:
+            notes.warning("data.missing", "the source names no training data; verl's default data.train_files is "
+                          "~/data/rlhf/gsm8k/train.parquet: set data.train_files to your parquet file(s)",
+                          target_keys=["data.train_files"])
+        if d.train_weights and len(d.train_sources or []) > 1:
+            notes.warning("data.not-expressible", f"verl concatenates data.train_files; the mixture weights "
+                          f"{d.train_weights} are lost", source_keys=["data.train_weights"])
+        self.put("data.prompt_key", d.prompt_key)
+        if d.answer_key and d.answer_key != "answer":
+            notes.info("data.answer-key", f"verl takes the ground truth from each row's reward_model.ground_truth "
+                       f"field, not a column named '{d.answer_key}'", source_keys=["data.answer_key"])
+        for field, key in (("max_train_prompts", "data.train_max_samples"),
+                           ("max_eval_prompts", "data.val_max_samples")):
+            cap = getattr(d, field)
+            if cap is None:
+                continue
+            if at_least(version, "0.6.1"):
+                self.out[key] = cap
+            else:
+                notes.warning("data.not-expressible", f"verl {version} has no {key} (0.6+): all rows are read, "
+                              f"not {cap}; cut the parquet file to {cap} rows", source_keys=[f"data.{field}"])
 
     def moved(self, extra: Extra) -> Extra:
         """A verl key of an older release under the name this release gives it (a section verl moved)."""
