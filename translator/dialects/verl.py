@@ -242,7 +242,9 @@ def _entry_module(argv: list[str]) -> str | None:
 
 
 REWARD_SIGNATURE = "compute_score(data_source, solution_str, ground_truth, extra_info)"
-DEFAULT_SCORER = "verl:default_compute_score"  # verl's data_source-dispatching scorer, as a built-in name
+DEFAULT_SCORER = "verl:default_compute_score"
+# trainer.logger backends (verl/utils/tracking.py Tracking.supported_backend@v0.9.1)
+LOGGERS = ("wandb", "mlflow", "swanlab", "vemlp_wandb", "tensorboard", "console", "clearml", "trackio", "file")  # verl's data_source-dispatching scorer, as a built-in name
 
 
 def reward_keys(version: str, part: str) -> tuple[str, ...]:
@@ -619,6 +621,9 @@ class _Interpreter:
                 if v.get("algorithm.filter_groups.max_num_gen_batches") else 0
         s.asynchrony.max_steps_ahead = 0
         s.references.model = v.get(f"{AR_MODEL}.path")
+        if at_least(self.version, "0.7.1"):
+            tokenizer = v.get(f"{AR_MODEL}.tokenizer_path")
+            s.references.tokenizer = str(tokenizer) if tokenizer else None
         o.min_lr_ratio = v.number(f"{ACTOR}.optim.min_lr_ratio")
         self.reward()
         self.data()
@@ -738,6 +743,11 @@ class _Writer:
         self.algorithm()
         self.critic()
         self.rest()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.placement()
+        self.run_length()
         self.extras()
         return self.out, megatron
 
@@ -773,9 +783,11 @@ class _Writer:
                           f"{dp} data-parallel ranks", source_keys=["topology.training_gpus"],
                           target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
         if t.rollout_gpus:
-            notes.info("topology.rollout-colocated",
-                       f"the source keeps {t.rollout_gpus} GPU(s) for a separate rollout server; verl colocates "
-                       "rollout with training on the same GPUs", target_keys=[f"{ROLLOUT}.name"])
+            notes.warning("topology.rollout-colocated",
+                          f"the source trains on {t.training_gpus} GPU(s) and keeps {t.rollout_gpus} more for vLLM "
+                          f"({(t.training_gpus or 0) + t.rollout_gpus} in all); verl's main_ppo colocates rollout with "
+                          f"training, so the written run uses {gpus} GPUs for both",
+                          source_keys=["topology.rollout_gpus"], target_keys=[f"{ROLLOUT}.name"])
         nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
         self.put("trainer.n_gpus_per_node", gpus // nodes)
         self.put("trainer.nnodes", nodes)
@@ -1023,7 +1035,12 @@ class _Writer:
         if r.model:
             out[f"{AR_MODEL}.path"] = r.model
         if r.tokenizer and r.tokenizer != r.model:
-            out[f"{AR_MODEL}.tokenizer_path"] = r.tokenizer
+            if at_least(version, "0.7.1"):
+                out[f"{AR_MODEL}.tokenizer_path"] = r.tokenizer
+            else:
+                self.notes.warning("references.not-expressible", f"verl {version} loads the tokenizer from the "
+                                   f"model path; the source's tokenizer {r.tokenizer} must be copied into "
+                                   f"{r.model}", source_keys=["references.tokenizer"])
         self.reward()
         self.data()
         if s.asynchrony.max_steps_ahead:
@@ -1100,6 +1117,88 @@ class _Writer:
             else:
                 notes.warning("data.not-expressible", f"verl {version} has no {key} (0.6+): all rows are read, "
                               f"not {cap}; cut the parquet file to {cap} rows", source_keys=[f"data.{field}"])
+
+    def checkpointing(self) -> None:
+        c, notes, out, version = self.spec.checkpointing, self.notes, self.out, self.version
+        if c.every_steps is not None:
+            # save_freq <= 0 saves nothing at all, not even after the last step (ray_trainer.fit).
+            out["trainer.save_freq"] = c.every_steps if c.every_steps > 0 else -1
+            if c.every_steps == 0 and self.spec.framework != "verl":
+                notes.info("checkpointing.no-final-save", "the source saves no checkpoint during the run; verl's "
+                           "save_freq -1 saves none at all, not even after the last step",
+                           target_keys=["trainer.save_freq"])
+        logging = self.spec.logging
+        if c.directory and c.directory != f"checkpoints/{logging.project}/{logging.run_name}":
+            out["trainer.default_local_dir"] = c.directory
+        self.put("trainer.max_actor_ckpt_to_keep", c.keep_last)
+        if c.hf_format:
+            key = f"{ACTOR}.checkpoint.save_contents" if at_least(version, "0.4.1") else f"{ACTOR}.checkpoint.contents"
+            out[key] = ["model", "optimizer", "extra", "hf_model"]
+        if c.resume in ("auto", "never"):
+            out["trainer.resume_mode"] = "auto" if c.resume == "auto" else "disable"
+        elif c.resume:
+            out["trainer.resume_mode"] = "resume_path"
+            out["trainer.resume_from_path"] = c.resume
+            if "global_step_" not in c.resume:
+                notes.warning("checkpointing.resume-path", f"verl resumes only from a directory named global_step_N "
+                              f"(\"resume ckpt must specify the global_steps\"); '{c.resume}' is not one",
+                              target_keys=["trainer.resume_from_path"])
+
+    def evaluation(self) -> None:
+        e, d, notes, out = self.spec.evaluation, self.spec.data, self.notes, self.out
+        if e.every_steps is not None:
+            out["trainer.test_freq"] = e.every_steps if e.every_steps > 0 else -1
+        if e.before_training is not None:
+            out["trainer.val_before_train"] = e.before_training
+        if d.train_sources and not d.eval_sources:
+            # RayPPOTrainer always builds the validation dataloader from data.val_files (default: a gsm8k file).
+            out["data.val_files"] = out["data.train_files"]
+            out["trainer.val_before_train"] = False
+            out["trainer.test_freq"] = -1
+            notes.warning("data.eval-required", "verl always loads data.val_files; the source has no evaluation "
+                          "data, so the training data is written there with validation turned off "
+                          "(val_before_train False, test_freq -1)",
+                          target_keys=["data.val_files", "trainer.val_before_train", "trainer.test_freq"])
+
+    def logging(self) -> None:
+        g, notes = self.spec.logging, self.notes
+        self.put("trainer.project_name", g.project)
+        self.put("trainer.experiment_name", g.run_name)
+        if g.backends is not None:
+            kept = [b for b in g.backends if b in LOGGERS]
+            lost = [b for b in g.backends if b not in LOGGERS]
+            if lost:
+                notes.warning("logging.not-expressible", f"verl has no {', '.join(lost)} logger "
+                              f"({', '.join(LOGGERS)}); not written", source_keys=["logging.backends"],
+                              target_keys=["trainer.logger"])
+            self.out["trainer.logger"] = kept or ["console"]
+
+    def placement(self) -> None:
+        t, notes = self.spec.topology, self.notes
+        fraction = t.rollout_gpu_memory_fraction
+        if fraction is not None:
+            self.out[f"{ROLLOUT}.gpu_memory_utilization"] = fraction
+        if t.colocate_models is False and self.spec.framework != "verl":
+            notes.info("topology.colocated", "the source gives the reference/critic/reward models GPUs of their own; "
+                       "verl's main_ppo places them on the training GPUs", source_keys=["topology.colocate_models"])
+        host, port = self.spec.launch.main_process_host, self.spec.launch.main_process_port
+        if host:
+            address = f"{host}:{port}" if port else host
+            notes.info("launch.ray-cluster", f"verl joins nodes through Ray, outside its config: run 'ray start "
+                       f"--head' on {host} and 'ray start --address={address}' on the others (use the Ray port), "
+                       "then the launch script on the head node only", source_keys=["launch.main_process_host"])
+
+    def run_length(self) -> None:
+        """verl stops at whichever comes first: total_epochs passes or total_training_steps (ray_trainer.fit), so
+        a step limit needs enough epochs behind it."""
+        out, steps = self.out, self.out.get("trainer.total_training_steps")
+        if steps is None or self.spec.run_length.dataset_passes is not None:
+            return
+        # An epoch has at least one step (a dataset of >= train_batch_size prompts), so steps epochs suffice.
+        out["trainer.total_epochs"] = steps
+        self.notes.info("run-length.epochs", f"trainer.total_epochs {steps} is written so that "
+                        f"trainer.total_training_steps {steps} ends the run (verl stops at whichever comes first; "
+                        "every epoch has at least one step)", target_keys=["trainer.total_epochs"])
 
     def moved(self, extra: Extra) -> Extra:
         """A verl key of an older release under the name this release gives it (a section verl moved)."""

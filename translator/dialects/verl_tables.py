@@ -137,6 +137,7 @@ KEY_SINCE: dict[str, str] = {
     "data.train_max_samples": "0.6.1",
     "data.val_max_samples": "0.6.1",
     "trainer.val_before_train": "0.4.1",
+    f"{AR}.model.tokenizer_path": "0.7.1",
 }
 
 # Keys that stopped existing after a release (the last release that has them).
