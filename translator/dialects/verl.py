@@ -348,6 +348,13 @@ class _Interpreter:
                                    f"n_gpus ({gpus}) must be divisible by model_parallel_size × context_parallel_size "
                                    f"({model_parallel}); verl rejects this")
             dp = gpus // model_parallel
+            if dp == 0:
+                raise v._error(f"{ACTOR}.megatron.tensor_model_parallel_size",
+                               f"n_gpus ({gpus}) must be divisible by model_parallel_size "
+                               f"({t.tensor_parallel_size * t.pipeline_parallel_size}) times context_parallel_size "
+                               f"({t.context_parallel_size}) (verl's validate_config): {gpu_text} GPUs leave no "
+                               "data-parallel rank", f"use a multiple of {model_parallel} GPUs or smaller Megatron "
+                               "TP/PP/CP sizes")
             self.spec.plan.data_parallel_size = dp
             self.note_origin("plan.data_parallel_size",
                              f"{gpu_text} GPUs ÷ (megatron TP {t.tensor_parallel_size} × PP {t.pipeline_parallel_size}"
@@ -366,6 +373,10 @@ class _Interpreter:
         if gpus % sp:
             self.notes.warning("topology.indivisible",
                                f"{gpus} GPUs are not divisible by the Ulysses sequence-parallel size {sp}")
+        if gpus < sp:
+            raise v._error(sp_key, f"Ulysses sequence-parallel size {sp} exceeds the {gpus} GPUs ({gpu_text}): verl "
+                           f"builds a (dp, sp) device mesh of ({gpus} // {sp} = 0, {sp}) ranks and cannot start",
+                           f"set {sp_key} to a divisor of {gpus}")
         self.spec.plan.data_parallel_size = gpus // sp
         self.note_origin("plan.data_parallel_size", f"{gpu_text} GPUs ÷ Ulysses SP {sp}",
                          "trainer.n_gpus_per_node", "trainer.nnodes", sp_key)
