@@ -836,7 +836,7 @@ class _Writer:
                               f"(n = {n}); verl's ppo_mini_batch_size counts prompts, so "
                               f"{max(1, round(float(mini)))} prompts ({max(1, round(float(mini))) * n} samples) is used",
                               target_keys=[f"{ACTOR}.ppo_mini_batch_size"])
-            self.put(f"{ACTOR}.ppo_mini_batch_size", max(1, round(float(mini))))
+            self.put(f"{ACTOR}.ppo_mini_batch_size", self.divisible_mini(max(1, round(float(mini))), n))
             if self.spec.framework != "verl":
                 notes.info("units.prompts-vs-samples",
                            f"ppo_mini_batch_size counts prompts: {fmt(samples_per_opt)} samples per optimizer step ÷ "
@@ -885,6 +885,37 @@ class _Writer:
             else:
                 notes.warning("generation.not-expressible", f"group filtering is not in verl {self.version}'s "
                               "main_ppo (it is in the DAPO recipe)", source_keys=["generation.filter_groups"])
+
+    def divisible_mini(self, mini: int, n: int) -> int:
+        """A mini-batch whose mini × n samples split evenly over the data-parallel ranks: the engine asserts it
+        (workers/engine_workers.py@v0.9.1 "Got mini_batch_size=… and self.engine.get_data_parallel_size()=…"),
+        the legacy workers floor the remainder away. The nearest such mini-batch, preferring one that divides
+        the prompts per step; ConfigError when none fits in a step."""
+        dp = self.spec.plan.data_parallel_size or self.spec.topology.training_gpus or 8
+        if (mini * n) % dp == 0:
+            return mini
+        prompts = self.out.get("data.train_batch_size") or mini
+        unit = dp // math.gcd(dp, n)  # mini must be a multiple of this
+        fits = [m for m in range(unit, max(prompts, mini) + 1, unit)]
+        if not fits:
+            divisors = [d for d in range(1, dp + 1) if (mini * n) % d == 0]
+            raise ConfigError(
+                f"verl needs ppo_mini_batch_size × rollout.n divisible by the {dp} data-parallel ranks (\"Got "
+                f"mini_batch_size={mini * n} and self.engine.get_data_parallel_size()={dp}\"); with n = {n} that "
+                f"takes a multiple of {unit} prompts, more than the {prompts} prompts per step",
+                key="actor_rollout_ref.actor.ppo_mini_batch_size",
+                hint=f"train on at least {unit} prompts per step (data.train_batch_size={unit}), or on "
+                     f"{max(divisors)} data-parallel ranks (a divisor of {mini * n} samples), or with "
+                     f"rollout.n a multiple of {dp // math.gcd(dp, mini)}")
+        chosen = min(fits, key=lambda m: (prompts % m != 0, abs(m - mini), m))
+        self.notes.warning("batch.mini-changed",
+                           f"ppo_mini_batch_size {mini} × rollout.n {n} = {mini * n} samples do not split over "
+                           f"{dp} data-parallel ranks (verl: \"Got mini_batch_size={mini * n} and "
+                           f"self.engine.get_data_parallel_size()={dp}\"); {chosen} prompts ({chosen * n} samples, "
+                           f"{chosen * n // dp} per rank) are written instead",
+                           source_keys=["plan.samples_per_optimizer_step"],
+                           target_keys=[f"{ACTOR}.ppo_mini_batch_size"])
+        return chosen
 
     def valid_micro(self, micro: int) -> int:
         """The largest micro-batch ≤ the source's that verl accepts: it divides each rank's share of a
