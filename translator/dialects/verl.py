@@ -1,6 +1,6 @@
 """verl: ``python3 -m verl.trainer.main_ppo key=value ...`` launch scripts and Hydra YAML configs.
 
-Semantics from ../shared/reference/verl.md: mini-batches count prompts (×n), micro-batches count samples
+Semantics from docs/frameworks/verl.md: mini-batches count prompts (×n), micro-batches count samples
 per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into data-parallel ranks.
 """
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """verl's version table as data: releases, defaults that changed, and when keys appeared.
 
-Source: ../shared/reference/verl.md (§1, §5.1 default drift, §5.2 key existence), read from the released
+Source: docs/frameworks/verl.md (§1, §5.1 default drift, §5.2 key existence), read from the released
 wheels. Keys are written without the ``actor_rollout_ref.`` prefix where that reads better (see ``AR``).
 """
 from __future__ import annotations
 
 VERSIONS = ("0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
 
-# What changed in each release that changes what a config means (reference/verl.md §0, §2, §5).
+# What changed in each release that changes what a config means (docs/frameworks/verl.md §0, §2, §5).
 CHANGES = {
     "0.3.0": "in-reward KL always on unless use_kl_loss; entropy_coeff 0.001; critic mini-batch counts samples",
     "0.4.1": "use_kl_in_reward (default off); clip_ratio_low/high take precedence over clip_ratio; critic mini-batch "
