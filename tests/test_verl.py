@@ -195,3 +195,13 @@ def test_no_data_parallel_rank_left_is_a_config_error(words: tuple[str, ...], me
         translator.load(source, framework="verl@0.9.1")
     with pytest.raises(translator.ConfigError, match=message):
         translator.check(source, framework="verl@0.9.1")
+
+
+def test_verl_0_3_saves_hf_weights_by_default() -> None:
+    """0.3's actor.checkpoint.contents defaults to [model, hf_model, optimizer, extra]
+    (verl/trainer/config/ppo_trainer.yaml@v0.3.0.post1); 0.4 renamed it save_contents without hf_model."""
+    old = translator.load(VERL / "rloo_v030_implicit_kl.sh", framework="verl@0.3.0", env={"HOME": "/h"})
+    assert old.spec.checkpointing.hf_format is True
+    written = overrides(translator.translate(RUN_PARTS, to="verl@0.3.0", framework="verl@0.7.1"))
+    assert written["actor_rollout_ref.actor.checkpoint.contents"] == '["model","optimizer","extra"]'
+    assert written["trainer.val_before_train"] == "False"  # written '+trainer.val_before_train' (no 0.3 key)

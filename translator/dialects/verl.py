@@ -1176,6 +1176,8 @@ class _Writer:
         if c.hf_format:
             key = f"{ACTOR}.checkpoint.save_contents" if at_least(version, "0.4.1") else f"{ACTOR}.checkpoint.contents"
             out[key] = ["model", "optimizer", "extra", "hf_model"]
+        elif c.hf_format is False and not at_least(version, "0.4.1"):
+            out[f"{ACTOR}.checkpoint.contents"] = ["model", "optimizer", "extra"]  # 0.3 saves HF weights by default
         if c.resume in ("auto", "never"):
             out["trainer.resume_mode"] = "auto" if c.resume == "auto" else "disable"
         elif c.resume:

@@ -93,6 +93,7 @@ DEFAULTS: dict[str, object] = {
     "reward_model.model.path": None,
     f"{ACTOR}.optim.min_lr_ratio": 0.0,
     f"{ACTOR}.checkpoint.save_contents": ["model", "optimizer", "extra"],
+    f"{ACTOR}.checkpoint.contents": ["model", "hf_model", "optimizer", "extra"],  # 0.3's key, HF weights included
     f"{ROLLOUT}.gpu_memory_utilization": 0.5,
     "trainer.project_name": "verl_examples",
     "trainer.experiment_name": "gsm8k",
