@@ -473,7 +473,7 @@ LOSSY_FIRST_LEG: dict[str, dict[str, set[str]]] = {
 }
 # Fields still different after coming back (everything else returns exactly).
 LOSSY_ROUND_TRIP: dict[str, dict[str, set[str]]] = {
-    "verl": {},  # (grpo_fast_initial's 63-prompt mini-batch reads back as one update of the whole step)
+    "verl": {},  # (grpo_fast_initial's changed mini-batch does not survive the way back: the plan returns)
     "trl": {
         "open-instruct/tulu3_8b_ppo_gtrl": {"prompts_per_step", "samples_per_prompt"},
         "open-instruct/grpo_fast_initial_2025_03": {"prompts_per_step", "samples_per_step",
