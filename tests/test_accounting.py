@@ -48,6 +48,8 @@ def test_same_framework_keeps_native_keys_as_extras() -> None:
     case = next(c for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2")
     translation = translator.translate(case.path, to="verl@0.7.1", **case.load_kwargs())
     statuses = {e.key: e.status for e in translation.accounting()}
-    assert statuses["trainer.project_name"] == "extra"
+    assert statuses["trainer.critic_warmup"] == "extra"  # no canonical field: carried verbatim
+    assert statuses["trainer.project_name"] == "mapped"  # logging.project
     assert statuses["data.train_batch_size"] == "mapped"
+    assert "trainer.critic_warmup=" in translation.files["launch.sh"]
     assert "trainer.project_name=" in translation.files["launch.sh"]

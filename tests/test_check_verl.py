@@ -1,6 +1,6 @@
 """`rlconf check` for verl: each rule against a hand-derived violation, its suggestions re-checked.
 
-Every expectation below is worked out from ../shared/reference/verl.md (and the release sources it cites),
+Every expectation below is worked out from docs/frameworks/verl.md (and the release sources it cites),
 never from rlconf's output: the comment of each case says why verl rejects or silently changes the config.
 """
 from __future__ import annotations

@@ -95,7 +95,9 @@ def test_translate_writes_files_and_refuses_to_overwrite(tmp_path: Path) -> None
     code, _, _ = run("translate", VERL, "--to", "trl", *VERL_ARGS, "-o", out_dir, "--force")
     assert code == 0 and (out_dir / "recipe.yaml").read_text() == before
     # The written launch.sh names its siblings, so explaining it reads the whole set back.
-    code, out, _ = run("explain", out_dir / "launch.sh", "--format", "json")
+    # (--from: the recipe now carries the verl data as Open-R1's dataset_mixture, and an Open-R1 recipe read
+    # without a version is assumed to run on the TRL 0.18 Open-R1 pins, which rejects scale_rewards 'group'.)
+    code, out, _ = run("explain", out_dir / "launch.sh", "--from", "trl@1.16.0", "--format", "json")
     assert code == 0 and json.loads(out)["plan"]["samples_per_optimizer_step"] == 1024
 
 

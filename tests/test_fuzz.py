@@ -128,5 +128,4 @@ def test_command_substitution_is_never_run(tmp_path) -> None:
     explanation = translator.load(Source(script, "run.sh"), framework="verl@0.9.1")
     assert not marker.exists()
     assert "shell.command-substitution" in {n.code for n in explanation.notes}
-    extras = {e.key: e.value for e in explanation.spec.extras}
-    assert extras["trainer.experiment_name"].startswith("run_$(touch")
+    assert explanation.spec.logging.run_name.startswith("run_$(touch")

@@ -569,8 +569,10 @@ LOSSY_FIRST_LEG = {
     ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     # Token-budget micro-batches: TRL has only a per-device sample count.
     ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
-    # OpenRLHF's floored accumulation 100 // 4 // 8 = 3 against verl's exact 100 / (8 × 4) = 3.125.
-    ("train_batch_indivisible_v0112", "verl"): {"grad_accum_steps"},
+    # 25 prompts × 4 = 100 samples per update do not split over verl's 8 ranks (0.9 asserts it): a multiple of
+    # 8 / gcd(8, 4) = 2 prompts dividing the 96 per step, nearest 25 → 24 (96 samples; accumulation 96 / 8 / 4 = 3,
+    # OpenRLHF's floored 3 again).
+    ("train_batch_indivisible_v0112", "verl"): {"samples_per_optimizer_step"},
     # TRL writes whole accumulation steps: 3 × 4 × 8 = 96 samples per optimizer step, not 100.
     ("train_batch_indivisible_v0112", "trl"): {"samples_per_optimizer_step"},
 }
@@ -586,6 +588,7 @@ LOSSY_ROUND_TRIP = {
     ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
     ("train_batch_indivisible_v0112", "trl"): {"samples_per_optimizer_step"},
+    ("train_batch_indivisible_v0112", "verl"): {"samples_per_optimizer_step"},
 }
 OPENRLHF_CASES = [c for c in CASES if c.framework == "openrlhf"]
 

@@ -1,4 +1,4 @@
-"""verl's own start-up rules, per release (reference/verl.md §3.1-3.3, §2.1-2.3, §8).
+"""verl's own start-up rules, per release (docs/frameworks/verl.md §3.1-3.3, §2.1-2.3, §8).
 
 Units: ``data.train_batch_size`` and ``actor.ppo_mini_batch_size`` count prompts (verl multiplies the mini-batch
 by ``rollout.n``); ``*_micro_batch_size_per_gpu`` counts samples per data-parallel rank; the deprecated

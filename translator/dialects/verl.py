@@ -1,6 +1,6 @@
 """verl: ``python3 -m verl.trainer.main_ppo key=value ...`` launch scripts and Hydra YAML configs.
 
-Semantics from ../shared/reference/verl.md: mini-batches count prompts (×n), micro-batches count samples
+Semantics from docs/frameworks/verl.md: mini-batches count prompts (×n), micro-batches count samples
 per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into data-parallel ranks.
 """
 from __future__ import annotations
@@ -241,6 +241,42 @@ def _entry_module(argv: list[str]) -> str | None:
     return None
 
 
+REWARD_SIGNATURE = "compute_score(data_source, solution_str, ground_truth, extra_info)"
+DEFAULT_SCORER = "verl:default_compute_score"
+# trainer.logger backends (verl/utils/tracking.py Tracking.supported_backend@v0.9.1)
+LOGGERS = ("wandb", "mlflow", "swanlab", "vemlp_wandb", "tensorboard", "console", "clearml", "trackio", "file")  # verl's data_source-dispatching scorer, as a built-in name
+
+
+def reward_keys(version: str, part: str) -> tuple[str, ...]:
+    """The custom reward function keys to read, newest spelling first (reward.* from 0.7)."""
+    old = f"custom_reward_function.{part}"
+    return (f"reward.{old}", old) if at_least(version, "0.7.1") else (old,)
+
+
+def reward_model_keys(version: str) -> tuple[str, str]:
+    """(switch, model path) of the reward model: reward.reward_model.* with model_path from 0.7."""
+    if at_least(version, "0.7.1"):
+        return "reward.reward_model.enable", "reward.reward_model.model_path"
+    return "reward_model.enable", "reward_model.model.path"
+
+
+def data_files(value: Any) -> list[str] | None:
+    """data.train_files / val_files: one path or a list of paths (RLHFDataset reads each as parquet)."""
+    if value is None or value == "":
+        return None
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [str(item) for item in items]
+
+
+_FILE_SUFFIXES = (".parquet", ".json", ".jsonl", ".csv", ".arrow", ".txt")
+
+
+def looks_like_hub_id(source: str) -> bool:
+    """'org/name' with no file extension and no path prefix: a Hub dataset id, not a file."""
+    return (source.count("/") == 1 and not source.startswith(("/", ".", "~", "$", "hdfs:"))
+            and not source.lower().endswith(_FILE_SUFFIXES))
+
+
 def defaults_for(version: str) -> dict[str, Any]:
     defaults = dict(DEFAULTS)
     for key, changes in DEFAULT_CHANGES.items():
@@ -312,6 +348,13 @@ class _Interpreter:
                                    f"n_gpus ({gpus}) must be divisible by model_parallel_size × context_parallel_size "
                                    f"({model_parallel}); verl rejects this")
             dp = gpus // model_parallel
+            if dp == 0:
+                raise v._error(f"{ACTOR}.megatron.tensor_model_parallel_size",
+                               f"n_gpus ({gpus}) must be divisible by model_parallel_size "
+                               f"({t.tensor_parallel_size * t.pipeline_parallel_size}) times context_parallel_size "
+                               f"({t.context_parallel_size}) (verl's validate_config): {gpu_text} GPUs leave no "
+                               "data-parallel rank", f"use a multiple of {model_parallel} GPUs or smaller Megatron "
+                               "TP/PP/CP sizes")
             self.spec.plan.data_parallel_size = dp
             self.note_origin("plan.data_parallel_size",
                              f"{gpu_text} GPUs ÷ (megatron TP {t.tensor_parallel_size} × PP {t.pipeline_parallel_size}"
@@ -330,6 +373,10 @@ class _Interpreter:
         if gpus % sp:
             self.notes.warning("topology.indivisible",
                                f"{gpus} GPUs are not divisible by the Ulysses sequence-parallel size {sp}")
+        if gpus < sp:
+            raise v._error(sp_key, f"Ulysses sequence-parallel size {sp} exceeds the {gpus} GPUs ({gpu_text}): verl "
+                           f"builds a (dp, sp) device mesh of ({gpus} // {sp} = 0, {sp}) ranks and cannot start",
+                           f"set {sp_key} to a divisor of {gpus}")
         self.spec.plan.data_parallel_size = gpus // sp
         self.note_origin("plan.data_parallel_size", f"{gpu_text} GPUs ÷ Ulysses SP {sp}",
                          "trainer.n_gpus_per_node", "trainer.nnodes", sp_key)
@@ -584,12 +631,114 @@ class _Interpreter:
             g.max_rounds_per_step = v.positive_int("algorithm.filter_groups.max_num_gen_batches", allow_none=True) \
                 if v.get("algorithm.filter_groups.max_num_gen_batches") else 0
         s.asynchrony.max_steps_ahead = 0
-        r = s.references
-        r.model = v.get(f"{ROLLOUT.rsplit('.', 1)[0]}.model.path")
-        r.train_data = v.get("data.train_files")
-        r.eval_data = v.get("data.val_files")
-        reward_key = v.first("reward.custom_reward_function.path", "custom_reward_function.path")
-        r.reward = v.get(reward_key)
+        s.references.model = v.get(f"{AR_MODEL}.path")
+        if at_least(self.version, "0.7.1"):
+            tokenizer = v.get(f"{AR_MODEL}.tokenizer_path")
+            s.references.tokenizer = str(tokenizer) if tokenizer else None
+        o.min_lr_ratio = v.number(f"{ACTOR}.optim.min_lr_ratio")
+        self.reward()
+        self.data()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.placement()
+
+    def reward(self) -> None:
+        """A custom reward file (top-level custom_reward_function until 0.6, reward.custom_reward_function from
+        0.7; 0.7/0.8 migrate the old keys, 0.9 ignores them), a reward model, else verl's default scorer."""
+        v, r, notes, version = self.v, self.spec.reward, self.notes, self.version
+        new = at_least(version, "0.7.1")
+        path_key = v.first(*reward_keys(version, "path"))
+        path = v.get(path_key)
+        if path_key.startswith("custom_reward_function") and new and path:
+            if at_least(version, "0.9.1"):
+                notes.warning("reward.ignored-key", f"verl {version} ignores the top-level {path_key}; the reward "
+                              f"file {path} is not used (set reward.custom_reward_function.path)",
+                              source_keys=[path_key])
+                path = None
+            else:
+                notes.info("keys.deprecated", f"verl {version} moves {path_key} to reward.custom_reward_function."
+                           "path at start-up", source_keys=[path_key])
+        if path:
+            name_key = path_key.rsplit(".", 1)[0] + ".name"
+            r.function_path = str(path)
+            r.function_name = str(v.get(name_key) or "compute_score")
+        enable_key, model_key = reward_model_keys(version)
+        if v.flag(enable_key):
+            r.model = v.get(model_key)
+            if not r.model:
+                notes.warning("reward.missing", f"{enable_key} is on but {model_key} is not set",
+                              source_keys=[enable_key, model_key])
+        if not r.function_path and not r.model:
+            # verl.utils.reward_score.default_compute_score picks a scorer by each row's data_source.
+            r.builtin = [DEFAULT_SCORER]
+            notes.info("reward.builtin", "no custom reward function or reward model: verl's default scorer "
+                       "(verl/utils/reward_score/__init__.py default_compute_score) picks a rule by each row's "
+                       "data_source (gsm8k, MATH, ...)", source_keys=[path_key])
+
+    def data(self) -> None:
+        v, d = self.v, self.spec.data
+        for role, key in (("train", "data.train_files"), ("eval", "data.val_files")):
+            sources = data_files(v.get(key))
+            setattr(d, f"{role}_sources", sources)
+            if sources and any(looks_like_hub_id(x) for x in sources):
+                self.notes.warning("data.not-expressible", f"{key} {', '.join(sources)}: verl reads parquet files "
+                                   "only (RLHFDataset); a Hub dataset id must be converted to parquet first",
+                                   source_keys=[key])
+        d.prompt_key = str(v.get("data.prompt_key", "prompt"))
+        if at_least(self.version, "0.6.1"):
+            for field, key in (("max_train_prompts", "data.train_max_samples"),
+                               ("max_eval_prompts", "data.val_max_samples")):
+                cap = v.number(key)
+                setattr(d, field, int(cap) if cap is not None and cap > 0 else None)  # -1: all rows
+
+    def checkpointing(self) -> None:
+        v, c = self.v, self.spec.checkpointing
+        every = v.number("trainer.save_freq")
+        # ray_trainer saves when save_freq > 0 and (global_steps % save_freq == 0 or the last step).
+        c.every_steps = int(every) if every and every > 0 else 0
+        project, experiment = v.get("trainer.project_name"), v.get("trainer.experiment_name")
+        directory = v.get("trainer.default_local_dir")
+        c.directory = str(directory) if directory else f"checkpoints/{project}/{experiment}"
+        contents_key = f"{ACTOR}.checkpoint.save_contents" if at_least(self.version, "0.4.1") \
+            else f"{ACTOR}.checkpoint.contents"
+        contents = v.get(contents_key)
+        c.hf_format = isinstance(contents, (list, tuple)) and "hf_model" in contents
+        keep = v.number("trainer.max_actor_ckpt_to_keep")
+        c.keep_last = int(keep) if keep and keep > 0 else None
+        mode = str(v.get("trainer.resume_mode", "auto"))
+        if mode == "resume_path":
+            path = v.get("trainer.resume_from_path")
+            c.resume = str(path) if path else "never"
+            if not path:
+                self.notes.warning("checkpointing.resume-path", "trainer.resume_mode=resume_path needs "
+                                   "trainer.resume_from_path; verl starts from scratch",
+                                   source_keys=["trainer.resume_mode"])
+        else:
+            c.resume = "never" if mode == "disable" else "auto"
+
+    def evaluation(self) -> None:
+        v, e = self.v, self.spec.evaluation
+        every = v.number("trainer.test_freq")
+        e.every_steps = int(every) if every and every > 0 else 0
+        e.before_training = bool(v.flag("trainer.val_before_train", True))
+
+    def logging(self) -> None:
+        v, g = self.v, self.spec.logging
+        g.project = str(v.get("trainer.project_name"))
+        g.run_name = str(v.get("trainer.experiment_name"))
+        backends = v.get("trainer.logger")
+        g.backends = [str(b) for b in (backends if isinstance(backends, (list, tuple)) else [backends])]
+
+    def placement(self) -> None:
+        """One Ray resource pool: actor, rollout (vLLM/SGLang) and reference share every GPU; the rollout runs
+        GPUs ÷ rollout TP engines."""
+        t = self.spec.topology
+        t.colocate_models = True
+        tp = t.rollout_tensor_parallel_size or 1
+        t.rollout_engines = t.training_gpus // tp if t.training_gpus % tp == 0 else None
+        fraction = self.v.number(f"{ROLLOUT}.gpu_memory_utilization")
+        t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
 
 
 class _Writer:
@@ -605,6 +754,11 @@ class _Writer:
         self.algorithm()
         self.critic()
         self.rest()
+        self.checkpointing()
+        self.evaluation()
+        self.logging()
+        self.placement()
+        self.run_length()
         self.extras()
         return self.out, megatron
 
@@ -640,9 +794,11 @@ class _Writer:
                           f"{dp} data-parallel ranks", source_keys=["topology.training_gpus"],
                           target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
         if t.rollout_gpus:
-            notes.info("topology.rollout-colocated",
-                       f"the source keeps {t.rollout_gpus} GPU(s) for a separate rollout server; verl colocates "
-                       "rollout with training on the same GPUs", target_keys=[f"{ROLLOUT}.name"])
+            notes.warning("topology.rollout-colocated",
+                          f"the source trains on {t.training_gpus} GPU(s) and keeps {t.rollout_gpus} more for vLLM "
+                          f"({(t.training_gpus or 0) + t.rollout_gpus} in all); verl's main_ppo colocates rollout with "
+                          f"training, so the written run uses {gpus} GPUs for both",
+                          source_keys=["topology.rollout_gpus"], target_keys=[f"{ROLLOUT}.name"])
         nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
         self.put("trainer.n_gpus_per_node", gpus // nodes)
         self.put("trainer.nnodes", nodes)
@@ -680,7 +836,7 @@ class _Writer:
                               f"(n = {n}); verl's ppo_mini_batch_size counts prompts, so "
                               f"{max(1, round(float(mini)))} prompts ({max(1, round(float(mini))) * n} samples) is used",
                               target_keys=[f"{ACTOR}.ppo_mini_batch_size"])
-            self.put(f"{ACTOR}.ppo_mini_batch_size", max(1, round(float(mini))))
+            self.put(f"{ACTOR}.ppo_mini_batch_size", self.divisible_mini(max(1, round(float(mini))), n))
             if self.spec.framework != "verl":
                 notes.info("units.prompts-vs-samples",
                            f"ppo_mini_batch_size counts prompts: {fmt(samples_per_opt)} samples per optimizer step ÷ "
@@ -729,6 +885,37 @@ class _Writer:
             else:
                 notes.warning("generation.not-expressible", f"group filtering is not in verl {self.version}'s "
                               "main_ppo (it is in the DAPO recipe)", source_keys=["generation.filter_groups"])
+
+    def divisible_mini(self, mini: int, n: int) -> int:
+        """A mini-batch whose mini × n samples split evenly over the data-parallel ranks: the engine asserts it
+        (workers/engine_workers.py@v0.9.1 "Got mini_batch_size=… and self.engine.get_data_parallel_size()=…"),
+        the legacy workers floor the remainder away. The nearest such mini-batch, preferring one that divides
+        the prompts per step; ConfigError when none fits in a step."""
+        dp = self.spec.plan.data_parallel_size or self.spec.topology.training_gpus or 8
+        if (mini * n) % dp == 0:
+            return mini
+        prompts = self.out.get("data.train_batch_size") or mini
+        unit = dp // math.gcd(dp, n)  # mini must be a multiple of this
+        fits = [m for m in range(unit, max(prompts, mini) + 1, unit)]
+        if not fits:
+            divisors = [d for d in range(1, dp + 1) if (mini * n) % d == 0]
+            raise ConfigError(
+                f"verl needs ppo_mini_batch_size × rollout.n divisible by the {dp} data-parallel ranks (\"Got "
+                f"mini_batch_size={mini * n} and self.engine.get_data_parallel_size()={dp}\"); with n = {n} that "
+                f"takes a multiple of {unit} prompts, more than the {prompts} prompts per step",
+                key="actor_rollout_ref.actor.ppo_mini_batch_size",
+                hint=f"train on at least {unit} prompts per step (data.train_batch_size={unit}), or on "
+                     f"{max(divisors)} data-parallel ranks (a divisor of {mini * n} samples), or with "
+                     f"rollout.n a multiple of {dp // math.gcd(dp, mini)}")
+        chosen = min(fits, key=lambda m: (prompts % m != 0, abs(m - mini), m))
+        self.notes.warning("batch.mini-changed",
+                           f"ppo_mini_batch_size {mini} × rollout.n {n} = {mini * n} samples do not split over "
+                           f"{dp} data-parallel ranks (verl: \"Got mini_batch_size={mini * n} and "
+                           f"self.engine.get_data_parallel_size()={dp}\"); {chosen} prompts ({chosen * n} samples, "
+                           f"{chosen * n // dp} per rank) are written instead",
+                           source_keys=["plan.samples_per_optimizer_step"],
+                           target_keys=[f"{ACTOR}.ppo_mini_batch_size"])
+        return chosen
 
     def valid_micro(self, micro: int) -> int:
         """The largest micro-batch ≤ the source's that verl accepts: it divides each rank's share of a
@@ -874,25 +1061,188 @@ class _Writer:
                 out[f"{ACTOR}.optim.clip_grad"] = o.grad_clip
             if not at_least(version, "0.8.0"):
                 out[f"{ACTOR}.grad_clip"] = o.grad_clip
+        if o.min_lr_ratio:
+            if o.lr_schedule and "cosine" in o.lr_schedule:
+                if self.megatron and at_least(version, "0.4.1"):
+                    # Megatron's optimizer takes the floor as an absolute LR (optim/megatron.yaml min_lr).
+                    if o.lr is not None:
+                        out[f"{ACTOR}.optim.min_lr"] = o.lr * o.min_lr_ratio
+                else:
+                    out[f"{ACTOR}.optim.min_lr_ratio"] = o.min_lr_ratio
+            else:
+                self.notes.warning("optimizer.not-expressible", f"verl applies min_lr_ratio {o.min_lr_ratio} to the "
+                                   "cosine schedule only; the source's schedule is "
+                                   f"'{o.lr_schedule or 'constant'}'", source_keys=["optimizer.min_lr_ratio"])
         r = s.references
         if r.model:
             out[f"{AR_MODEL}.path"] = r.model
-        if r.train_data is not None:
-            out["data.train_files"] = r.train_data
-        if r.eval_data is not None:
-            out["data.val_files"] = r.eval_data
-        if isinstance(r.reward, str) and r.reward.endswith(".py"):
-            key = "reward.custom_reward_function.path" if at_least(version, "0.7.1") else "custom_reward_function.path"
-            out[key] = r.reward
-        elif r.reward:
-            self.notes.warning("references.not-expressible",
-                               f"the source's reward ({r.reward}) is not a Python reward-function file; set "
-                               "reward.custom_reward_function.path (or a reward model) by hand",
-                               target_keys=["reward.custom_reward_function.path"])
+        if r.tokenizer and r.tokenizer != r.model:
+            if at_least(version, "0.7.1"):
+                out[f"{AR_MODEL}.tokenizer_path"] = r.tokenizer
+            else:
+                self.notes.warning("references.not-expressible", f"verl {version} loads the tokenizer from the "
+                                   f"model path; the source's tokenizer {r.tokenizer} must be copied into "
+                                   f"{r.model}", source_keys=["references.tokenizer"])
+        self.reward()
+        self.data()
         if s.asynchrony.max_steps_ahead:
             self.notes.warning("asynchrony.not-expressible",
                                f"generation {s.asynchrony.max_steps_ahead} steps ahead of the policy is not written; "
                                "verl.trainer.main_ppo runs synchronously")
+
+    def reward(self) -> None:
+        """The reward hook-up: a custom file, a reward model, else verl's default scorer (by data_source)."""
+        rw, notes, version, out = self.spec.reward, self.notes, self.version, self.out
+        path_key = reward_keys(version, "path")[0]
+        name_key = reward_keys(version, "name")[0]
+        if rw.function_path:
+            out[path_key] = rw.function_path
+            out[name_key] = rw.function_name or "compute_score"
+            if self.spec.framework != "verl":
+                notes.info("reward.signature", f"verl calls {out[name_key]} in {rw.function_path} as "
+                           f"{REWARD_SIGNATURE}; a function written for another framework's call signature needs a "
+                           "wrapper", source_keys=["reward.function_path"], target_keys=[path_key])
+        if rw.model:
+            enable_key, model_key = reward_model_keys(version)
+            out[enable_key] = True
+            out[model_key] = rw.model
+        if rw.remote_url:
+            notes.warning("reward.not-expressible", f"verl's main_ppo has no HTTP reward server setting; the "
+                          f"source's {rw.remote_url} must be called from a custom reward function",
+                          source_keys=["reward.remote_url"], target_keys=[path_key])
+        builtin = [b for b in rw.builtin or [] if b != DEFAULT_SCORER]
+        if builtin or (rw.weights and len(rw.builtin or []) > 1):
+            notes.warning("reward.builtin", f"the source's built-in scorer(s) {', '.join(rw.builtin or [])}"
+                          + (f" with weights {rw.weights}" if rw.weights else "") + " have no verl counterpart"
+                          + ("" if rw.function_path or rw.model else "; verl's default scorer picks a rule by each "
+                             "row's data_source (gsm8k, MATH, ...)") + f": to keep them, set {path_key} to a file "
+                          f"whose compute_score{REWARD_SIGNATURE[len('compute_score'):]} combines them",
+                          source_keys=["reward.builtin"], target_keys=[path_key])
+        elif not (rw.function_path or rw.model or rw.builtin or rw.remote_url):
+            notes.warning("reward.missing", "the source names no reward; verl's default scorer picks a rule by each "
+                          f"row's data_source (gsm8k, MATH, ...): set {path_key} to path/to/reward.py and "
+                          f"{name_key} to a function called as {REWARD_SIGNATURE}", target_keys=[path_key])
+
+    def data(self) -> None:
+        d, notes, version = self.spec.data, self.notes, self.version
+        for role, key, sources in (("train", "data.train_files", d.train_sources),
+                                   ("eval", "data.val_files", d.eval_sources)):
+            if not sources:
+                continue
+            hub = [x for x in sources if looks_like_hub_id(x)]
+            if hub:
+                split = d.train_split if role == "train" else d.eval_split
+                notes.warning("data.not-expressible", f"verl reads parquet files only (RLHFDataset); the {role} "
+                              f"source {', '.join(hub)} is a Hub dataset id: convert it to parquet (load_dataset("
+                              f"'{hub[0]}'" + (f", '{d.train_subset}'" if role == "train" and d.train_subset else "")
+                              + (f", split='{split}'" if split else "") + ").to_parquet(...)) and point "
+                              f"{key} at the file", source_keys=[f"data.{role}_sources"], target_keys=[key])
+            self.out[key] = sources[0] if len(sources) == 1 else list(sources)
+        if not d.train_sources:
+            notes.warning("data.missing", "the source names no training data; verl's default data.train_files is "
+                          "~/data/rlhf/gsm8k/train.parquet: set data.train_files to your parquet file(s)",
+                          target_keys=["data.train_files"])
+        if d.train_weights and len(d.train_sources or []) > 1:
+            notes.warning("data.not-expressible", f"verl concatenates data.train_files; the mixture weights "
+                          f"{d.train_weights} are lost", source_keys=["data.train_weights"])
+        self.put("data.prompt_key", d.prompt_key)
+        if d.answer_key and d.answer_key != "answer":
+            notes.info("data.answer-key", f"verl takes the ground truth from each row's reward_model.ground_truth "
+                       f"field, not a column named '{d.answer_key}'", source_keys=["data.answer_key"])
+        for field, key in (("max_train_prompts", "data.train_max_samples"),
+                           ("max_eval_prompts", "data.val_max_samples")):
+            cap = getattr(d, field)
+            if cap is None:
+                continue
+            if at_least(version, "0.6.1"):
+                self.out[key] = cap
+            else:
+                notes.warning("data.not-expressible", f"verl {version} has no {key} (0.6+): all rows are read, "
+                              f"not {cap}; cut the parquet file to {cap} rows", source_keys=[f"data.{field}"])
+
+    def checkpointing(self) -> None:
+        c, notes, out, version = self.spec.checkpointing, self.notes, self.out, self.version
+        if c.every_steps is not None:
+            # save_freq <= 0 saves nothing at all, not even after the last step (ray_trainer.fit).
+            out["trainer.save_freq"] = c.every_steps if c.every_steps > 0 else -1
+            if c.every_steps == 0 and self.spec.framework != "verl":
+                notes.info("checkpointing.no-final-save", "the source saves no checkpoint during the run; verl's "
+                           "save_freq -1 saves none at all, not even after the last step",
+                           target_keys=["trainer.save_freq"])
+        logging = self.spec.logging
+        if c.directory and c.directory != f"checkpoints/{logging.project}/{logging.run_name}":
+            out["trainer.default_local_dir"] = c.directory
+        self.put("trainer.max_actor_ckpt_to_keep", c.keep_last)
+        if c.hf_format:
+            key = f"{ACTOR}.checkpoint.save_contents" if at_least(version, "0.4.1") else f"{ACTOR}.checkpoint.contents"
+            out[key] = ["model", "optimizer", "extra", "hf_model"]
+        elif c.hf_format is False and not at_least(version, "0.4.1"):
+            out[f"{ACTOR}.checkpoint.contents"] = ["model", "optimizer", "extra"]  # 0.3 saves HF weights by default
+        if c.resume in ("auto", "never"):
+            out["trainer.resume_mode"] = "auto" if c.resume == "auto" else "disable"
+        elif c.resume:
+            out["trainer.resume_mode"] = "resume_path"
+            out["trainer.resume_from_path"] = c.resume
+            if "global_step_" not in c.resume:
+                notes.warning("checkpointing.resume-path", f"verl resumes only from a directory named global_step_N "
+                              f"(\"resume ckpt must specify the global_steps\"); '{c.resume}' is not one",
+                              target_keys=["trainer.resume_from_path"])
+
+    def evaluation(self) -> None:
+        e, d, notes, out = self.spec.evaluation, self.spec.data, self.notes, self.out
+        if e.every_steps is not None:
+            out["trainer.test_freq"] = e.every_steps if e.every_steps > 0 else -1
+        if e.before_training is not None:
+            out["trainer.val_before_train"] = e.before_training
+        if d.train_sources and not d.eval_sources:
+            # RayPPOTrainer always builds the validation dataloader from data.val_files (default: a gsm8k file).
+            out["data.val_files"] = out["data.train_files"]
+            out["trainer.val_before_train"] = False
+            out["trainer.test_freq"] = -1
+            notes.warning("data.eval-required", "verl always loads data.val_files; the source has no evaluation "
+                          "data, so the training data is written there with validation turned off "
+                          "(val_before_train False, test_freq -1)",
+                          target_keys=["data.val_files", "trainer.val_before_train", "trainer.test_freq"])
+
+    def logging(self) -> None:
+        g, notes = self.spec.logging, self.notes
+        self.put("trainer.project_name", g.project)
+        self.put("trainer.experiment_name", g.run_name)
+        if g.backends is not None:
+            kept = [b for b in g.backends if b in LOGGERS]
+            lost = [b for b in g.backends if b not in LOGGERS]
+            if lost:
+                notes.warning("logging.not-expressible", f"verl has no {', '.join(lost)} logger "
+                              f"({', '.join(LOGGERS)}); not written", source_keys=["logging.backends"],
+                              target_keys=["trainer.logger"])
+            self.out["trainer.logger"] = kept or ["console"]
+
+    def placement(self) -> None:
+        t, notes = self.spec.topology, self.notes
+        fraction = t.rollout_gpu_memory_fraction
+        if fraction is not None:
+            self.out[f"{ROLLOUT}.gpu_memory_utilization"] = fraction
+        if t.colocate_models is False and self.spec.framework != "verl":
+            notes.info("topology.colocated", "the source gives the reference/critic/reward models GPUs of their own; "
+                       "verl's main_ppo places them on the training GPUs", source_keys=["topology.colocate_models"])
+        host, port = self.spec.launch.main_process_host, self.spec.launch.main_process_port
+        if host:
+            address = f"{host}:{port}" if port else host
+            notes.info("launch.ray-cluster", f"verl joins nodes through Ray, outside its config: run 'ray start "
+                       f"--head' on {host} and 'ray start --address={address}' on the others (use the Ray port), "
+                       "then the launch script on the head node only", source_keys=["launch.main_process_host"])
+
+    def run_length(self) -> None:
+        """verl stops at whichever comes first: total_epochs passes or total_training_steps (ray_trainer.fit), so
+        a step limit needs enough epochs behind it."""
+        out, steps = self.out, self.out.get("trainer.total_training_steps")
+        if steps is None or self.spec.run_length.dataset_passes is not None:
+            return
+        # An epoch has at least one step (a dataset of >= train_batch_size prompts), so steps epochs suffice.
+        out["trainer.total_epochs"] = steps
+        self.notes.info("run-length.epochs", f"trainer.total_epochs {steps} is written so that "
+                        f"trainer.total_training_steps {steps} ends the run (verl stops at whichever comes first; "
+                        "every epoch has at least one step)", target_keys=["trainer.total_epochs"])
 
     def moved(self, extra: Extra) -> Extra:
         """A verl key of an older release under the name this release gives it (a section verl moved)."""

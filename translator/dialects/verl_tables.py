@@ -1,13 +1,13 @@
 """verl's version table as data: releases, defaults that changed, and when keys appeared.
 
-Source: ../shared/reference/verl.md (§1, §5.1 default drift, §5.2 key existence), read from the released
+Source: docs/frameworks/verl.md (§1, §5.1 default drift, §5.2 key existence), read from the released
 wheels. Keys are written without the ``actor_rollout_ref.`` prefix where that reads better (see ``AR``).
 """
 from __future__ import annotations
 
 VERSIONS = ("0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
 
-# What changed in each release that changes what a config means (reference/verl.md §0, §2, §5).
+# What changed in each release that changes what a config means (docs/frameworks/verl.md §0, §2, §5).
 CHANGES = {
     "0.3.0": "in-reward KL always on unless use_kl_loss; entropy_coeff 0.001; critic mini-batch counts samples",
     "0.4.1": "use_kl_in_reward (default off); clip_ratio_low/high take precedence over clip_ratio; critic mini-batch "
@@ -77,6 +77,34 @@ DEFAULTS: dict[str, object] = {
     "trainer.nnodes": 1,
     "trainer.total_epochs": 30,
     "trainer.total_training_steps": None,
+    # The run parts (verl/trainer/config/ppo_trainer.yaml; docs/frameworks/verl.md "Run parts").
+    "data.train_files": "~/data/rlhf/gsm8k/train.parquet",
+    "data.val_files": "~/data/rlhf/gsm8k/test.parquet",
+    "data.prompt_key": "prompt",
+    "data.train_max_samples": -1,
+    "data.val_max_samples": -1,
+    "reward.custom_reward_function.path": None,
+    "reward.custom_reward_function.name": "compute_score",
+    "custom_reward_function.path": None,
+    "custom_reward_function.name": "compute_score",
+    "reward.reward_model.enable": False,
+    "reward.reward_model.model_path": None,
+    "reward_model.enable": False,
+    "reward_model.model.path": None,
+    f"{ACTOR}.optim.min_lr_ratio": 0.0,
+    f"{ACTOR}.checkpoint.save_contents": ["model", "optimizer", "extra"],
+    f"{ACTOR}.checkpoint.contents": ["model", "hf_model", "optimizer", "extra"],  # 0.3's key, HF weights included
+    f"{ROLLOUT}.gpu_memory_utilization": 0.5,
+    "trainer.project_name": "verl_examples",
+    "trainer.experiment_name": "gsm8k",
+    "trainer.logger": ["console", "wandb"],
+    "trainer.save_freq": -1,
+    "trainer.test_freq": -1,
+    "trainer.val_before_train": True,
+    "trainer.default_local_dir": None,  # checkpoints/${trainer.project_name}/${trainer.experiment_name}
+    "trainer.resume_mode": "auto",
+    "trainer.resume_from_path": None,
+    "trainer.max_actor_ckpt_to_keep": None,
 }
 
 # key → [(first release with this default, value), ...]; releases before the first entry use DEFAULTS.
@@ -104,6 +132,13 @@ KEY_SINCE: dict[str, str] = {
     "algorithm.filter_groups.max_num_gen_batches": "0.9.1",
     "trainer.use_v1": "0.9.1",
     "reward.custom_reward_function.path": "0.7.1",
+    "reward.custom_reward_function.name": "0.7.1",
+    "reward.reward_model.enable": "0.7.1",
+    "reward.reward_model.model_path": "0.7.1",
+    "data.train_max_samples": "0.6.1",
+    "data.val_max_samples": "0.6.1",
+    "trainer.val_before_train": "0.4.1",
+    f"{AR}.model.tokenizer_path": "0.7.1",
 }
 
 # Keys that stopped existing after a release (the last release that has them).
