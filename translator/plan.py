@@ -207,11 +207,6 @@ class Asynchrony(_Section):
 class References(_Section):
     model: str | None = None  # the policy to train: a Hub model id or a path
     tokenizer: str | None = None  # when it differs from the model
-    # TRANSITIONAL (removed once every dialect uses the data and reward sections): do not use in new code.
-    train_data: Any = None
-    eval_data: Any = None
-    reward: Any = None
-    reward_weights: list[float] | None = None
 
 
 @dataclass
