@@ -10,7 +10,8 @@ import re
 
 SCRIPT_PATTERNS = {
     "easyr1": re.compile(r"-m\s+verl\.trainer\.main(\s|$)|verl/trainer/main\.py(\s|$)"),
-    "verl": re.compile(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.dapo\.(src\.)?main_dapo)\b"
+    # verl's entry points, and forks' or recipes' own ones that take its overrides (recipe.prime.main_prime)
+    "verl": re.compile(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo)\b"
                        r"|verl/trainer/main_ppo\.py"),
     "open-instruct": re.compile(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl)\.py"
                                 r"|open_instruct/grpo\.py"),

@@ -32,6 +32,7 @@ from translator.dialects.verl_tables import (
     DEFAULTS,
     DEPRECATED_GLOBAL_MICRO,
     ENTRY_MODULES,
+    FORK_ENTRY,
     GROUP_ESTIMATORS,
     KEY_SINCE,
     KEY_UNTIL,
@@ -123,6 +124,10 @@ class VerlDialect(Dialect):
             if module:
                 command, entry_argv = candidate, argv[argv.index(module) + 1:]
                 native.entry = ENTRY_MODULES.get(module, "core")
+                if module not in ENTRY_MODULES and not module.endswith("verl/trainer/main_ppo.py"):
+                    notes.warning("framework.fork", f"{source.name}:{candidate.line}: '{module}' is not verl's own "
+                                  "entry point; it is read with verl.trainer.main_ppo's semantics, and keys it adds "
+                                  "are reported as unknown to verl")
                 break
         if command is None:
             raise ConfigError(
@@ -234,7 +239,7 @@ class VerlDialect(Dialect):
 
 def _entry_module(argv: list[str]) -> str | None:
     for i, word in enumerate(argv):
-        if word == "-m" and i + 1 < len(argv) and argv[i + 1] in ENTRY_MODULES:
+        if word == "-m" and i + 1 < len(argv) and (argv[i + 1] in ENTRY_MODULES or FORK_ENTRY.fullmatch(argv[i + 1])):
             return argv[i + 1]
         if word.endswith("verl/trainer/main_ppo.py"):
             return word

@@ -5,6 +5,8 @@ wheels. Keys are written without the ``actor_rollout_ref.`` prefix where that re
 """
 from __future__ import annotations
 
+import re
+
 VERSIONS = ("0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
 
 # What changed in each release that changes what a config means (docs/frameworks/verl.md §0, §2, §5).
@@ -162,6 +164,9 @@ ENTRY_MODULES = {
     "recipe.dapo.src.main_dapo": "dapo",
     "verl.recipe.dapo.main_dapo": "dapo",
 }
+# A fork's or recipe's own entry point that takes verl's Hydra overrides (recipe.prime.main_prime,
+# mypkg.trainer.main_ppo): read with the core semantics, with a framework.fork warning.
+FORK_ENTRY = re.compile(r"(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo")
 
 # verl KL estimators (algorithm.kl_penalty / actor.kl_loss_type) ↔ canonical names.
 KL_ESTIMATORS = {"kl": "k1", "k1": "k1", "abs": "abs", "mse": "k2", "k2": "k2", "low_var_kl": "k3", "k3": "k3",
