@@ -60,7 +60,7 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
-from translator.sources.shell import unwrap_command
+from translator.sources.shell import symbolic_names, unwrap_command
 
 _FLAG_OPTIONS = {"--multi_gpu", "--use_deepspeed", "--use_fsdp", "--same_network", "--cpu", "--no_python",
                  "--debug", "--quiet", "-q", "--tpu", "--standalone"}
@@ -195,7 +195,8 @@ class TrlDialect(Dialect):
                 native.world_size = _whole(launcher_options[flag], flag, origin)
                 native.world_size_from = f"{flag.lstrip('-')} {native.world_size} on the launch line"
         if argv[0].startswith("torchrun") and "--nnodes" in launcher_options and native.world_size:
-            native.world_size *= _whole(launcher_options["--nnodes"], "--nnodes", origin)
+            nodes = _whole(launcher_options["--nnodes"], "--nnodes", origin)
+            native.world_size = native.world_size * nodes if nodes else None
         if argv[0].startswith("python") and native.world_size is None:
             native.world_size, native.world_size_from = 1, "a plain python launch (one process)"
         if "--num_machines" in launcher_options:
@@ -572,7 +573,11 @@ def _server_gpus(argv: list[str], visible: str | None) -> int:
     return int(tp) * int(dp) if tp.isdigit() and dp.isdigit() else 1
 
 
-def _whole(value: Any, key: str, where: str | None) -> int:
+def _whole(value: Any, key: str, where: str | None) -> int | None:
+    """A launcher count; None when it depends on a variable the script never sets (the world size is then unknown,
+    as for a recipe alone: --num-processes gives it)."""
+    if symbolic_names(str(value)):
+        return None
     try:
         number = int(str(value))
     except ValueError:
