@@ -38,7 +38,7 @@ from translator.dialects import parse_framework
 from translator.errors import ConfigError
 from translator.sources.files import Source
 from translator.sources.hydra import parse_override
-from translator.sources.shell import parse_shell, unwrap_command
+from translator.sources.shell import SYMBOLIC, parse_shell, unwrap_command
 
 pytestmark = pytest.mark.oracle
 
@@ -110,7 +110,8 @@ def main_ppo_arguments(launch: str) -> tuple[str, list[str]]:
     for command in parse_shell(launch).commands:
         argv = unwrap_command(command.argv)
         if "verl.trainer.main_ppo" in argv:
-            words = argv[argv.index("verl.trainer.main_ppo") + 1:]
+            # What bash would pass: a ${NAME} or $(...) the script leaves to the shell expands to some text.
+            words = [SYMBOLIC.sub("x", w) for w in argv[argv.index("verl.trainer.main_ppo") + 1:]]
             name = next((w.split("=", 1)[1] for w in words if w.startswith("--config-name=")), "ppo_trainer")
             overrides = [w for w in words if not w.startswith("--config-")]
             parsed = [parse_override(w) for w in overrides]

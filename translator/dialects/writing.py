@@ -9,6 +9,7 @@ from typing import Any
 from translator.dialects.base import fmt
 from translator.notes import NoteList
 from translator.plan import RunSpec
+from translator.sources.shell import symbolic_names
 
 
 def hydra_value(value: Any) -> str:
@@ -26,7 +27,15 @@ def hydra_value(value: Any) -> str:
         inner = ",".join(f"{k}:{hydra_value(v)}" for k, v in value.items())
         return shlex.quote("{" + inner + "}")
     text = str(value)
-    return text if re.fullmatch(r"[\w@%+,./:=-]+", text) else shlex.quote(text)
+    if re.fullmatch(r"[\w@%+,./:=-]+", text):
+        return text
+    # Anything else is a Hydra quoted string ('~/x', 'a b'), so that Hydra's grammar takes it as one value.
+    hydra = "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    shell = hydra.replace("\\", "\\\\").replace('"', '\\"')
+    if not symbolic_names(text):
+        shell = shell.replace("$", "\\$").replace("`", "\\`")
+    # In double quotes a ${NAME} or $(...) the source left to the shell stays an expansion when the script runs.
+    return f'"{shell}"'
 
 
 def plan_summary(spec: RunSpec) -> list[str]:
