@@ -440,7 +440,7 @@ class Values:
             number = float(value) if not isinstance(value, int) else value
         except (TypeError, ValueError, OverflowError):
             raise self._error(key, f"{key} must be a number, got {value!r}", f"set {key} to a number") from None
-        if not math.isfinite(number):  # nan/inf parse as floats but make every later comparison meaningless
+        if isinstance(number, float) and not math.isfinite(number):  # nan/inf parse as floats but make every later comparison meaningless
             raise self._error(key, f"{key} must be a finite number, got {value!r}", f"set {key} to a real number")
         if abs(number) > MAX_COUNT:
             raise self._error(key, f"{key} is larger than any real run ({str(value)[:12]}…)",

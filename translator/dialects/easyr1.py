@@ -1336,7 +1336,7 @@ class _Writer:
                           f"EasyR1 {version} has no dynamic batching (0.3.2 added it); a fixed micro-batch of "
                           f"{update} samples per rank is written" + (f" (the source packs up to {tokens} tokens)"
                                                                      if tokens else ""), target_keys=[update_key])
-        if per_device and per_device % update:
+        if per_device and update and per_device % update:
             notes.warning("batch.indivisible", f"{per_device} samples per rank per optimizer step are not a multiple "
                           f"of the micro-batch {update}; EasyR1 refuses to start", target_keys=[update_key])
         self.put(update_key, update, "samples per micro-batch per data-parallel rank"

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from translator.dialects.base import (
+    MAX_COUNT,
     Dialect,
     Reading,
     ReadOptions,
@@ -971,6 +972,9 @@ def _mixer_pairs(mixer: Any, key: str, values: Values) -> list[tuple[str, float]
         if number < 0:
             raise _config_error(values, key, f"--{key}: the amount {text} of {name} is negative",
                                 "use a fraction such as 1.0 or a count of prompts")
+        if number > MAX_COUNT:
+            raise _config_error(values, key, f"--{key}: the amount {text} of {name} is larger than any dataset",
+                                "use a fraction such as 1.0 or a count of prompts")
         pairs.append((name, float(number)))
     return pairs
 
@@ -1078,7 +1082,7 @@ class _RunParts:
             else "checkpoint_output_dir"
         c.directory = self.get(out_key)
         keep = self.number("keep_last_n_checkpoints")
-        c.keep_last = int(keep) if keep is not None and keep > 0 else None
+        c.keep_last = int(keep) if keep is not None and 0 < keep <= MAX_COUNT else None
         # The state directory and cadence stay native extras (no canonical field holds a second cadence);
         # they are peeked at here, not consumed.
         state_dir = self.v.values.get("checkpoint_state_dir") if self.r.has("checkpoint_state_dir") else None

@@ -187,7 +187,10 @@ class OpenRlhfDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, flags):
             _Interpreter(flags, version, spec, notes).run()
-        host = urlsplit(native.ray_address).hostname if native.ray_address else None
+        try:
+            host = urlsplit(native.ray_address).hostname if native.ray_address else None
+        except ValueError:  # not an address (a malformed IPv6 literal): nothing to carry
+            host = None
         if host:
             spec.launch.main_process_host = host
             spec.derivations["launch.main_process_host"] = from_config(
@@ -1233,7 +1236,7 @@ class _RunParts:
 def _int_or_none(value: Any) -> int | None:
     try:
         return int(float(value))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -1604,6 +1607,7 @@ class _Writer:
                                    target_keys=["train.batch_size"])
             return wanted
         local = per_opt // dp
+        wanted = max(1, wanted or 1)
         if local % wanted == 0 and not token_budget:
             return wanted
         candidates = divisors(local)
