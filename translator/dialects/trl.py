@@ -1479,7 +1479,8 @@ class _Writer:
                 out["dataset_test_split"] = split
             else:
                 notes.warning("data.not-expressible", f"TRL evaluates on a split of the training dataset "
-                              f"(dataset_test_split); the eval data {d.eval_sources} is another dataset: not written",
+                              f"(dataset_test_split); the eval data {', '.join(d.eval_sources)} is another dataset: "
+                              "not written",
                               source_keys=["data.eval_sources"], target_keys=["dataset_test_split"])
         if d.prompt_key and d.prompt_key != "prompt":
             if self.script == "open-r1":
