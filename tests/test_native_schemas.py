@@ -92,9 +92,10 @@ def test_nearest_schema_at_or_below_the_version() -> None:
     assert native_schemas.schema_for("verl", "0.8.0")["x-version"] == "0.7.1"
     assert native_schemas.schema_for("trl", "0.22.2")["x-version"] == "0.18.0"
     assert native_schemas.schema_for("openrlhf", "0.11.2")["x-version"] == "0.11.2"
-    assert native_schemas.schema_for("verl", "0.3.0") is None
+    assert native_schemas.schema_for("verl", "0.3.0")["x-version"] == "0.3.0"  # from the 0.3.0.post1 wheel
+    assert native_schemas.schema_for("verl", "0.1") is None  # vendored copies, no release to read
     assert native_schemas.schema_for("easyr1", "0.3.2") is None
-    assert native_schemas.validate("verl", "0.3.0", {"no.such.key": "x"}) == []  # no schema → no validation
+    assert native_schemas.validate("verl", "0.1", {"no.such.key": "x"}) == []  # no schema → no validation
 
 
 # ---------------------------------------------------------------------------- validation

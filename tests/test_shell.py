@@ -137,10 +137,23 @@ def test_prefix_assignments_are_not_kept() -> None:
     assert script.commands[1].unresolved == ["OMP_NUM_THREADS"]
 
 
-def test_arrays_are_space_joined() -> None:
-    script = parse_shell('A=(x "y z")\nA+=(w)\necho ${A[@]} ${A[0]} ${#A[@]}\n')
+def test_arrays_keep_their_elements() -> None:
+    # bash: A holds 3 elements (x, 'y z', w); unquoted ${A[@]} and ${A[1]} split again, "${A[@]}" does not.
+    script = parse_shell('A=(x "y z")\nA+=(w)\necho ${A[@]} ${A[1]} ${#A[@]}\necho "${A[@]}" "<${A[@]}>"\n')
     assert script.variables["A"] == "x y z w"
-    assert argvs(script) == [["echo", "x", "y", "z", "w", "x", "4"]]
+    assert argvs(script) == [["echo", "x", "y", "z", "w", "y", "z", "3"], ["echo", "x", "y z", "w", "<x", "y z", "w>"]]
+
+
+def test_multi_line_array_of_flags_expands_to_one_word_each() -> None:
+    script = parse_shell('ARGS=(\n  --actor_num_nodes 2  # two nodes\n  --prompt_data "a.jsonl,b.jsonl"\n)\n'
+                         'python3 -m openrlhf.cli.train_ppo_ray "${ARGS[@]}"\n')
+    assert only(script).argv[3:] == ["--actor_num_nodes", "2", "--prompt_data", "a.jsonl,b.jsonl"]
+
+
+def test_kept_command_substitution_stays_one_word_when_a_variable_carries_it() -> None:
+    # $(date +%Y%m%d) is not run; its result would be one word, so the kept text must not split at its blank.
+    script = parse_shell("NOW=$(date +%Y%m%d)\necho name=run-$NOW x\n")
+    assert argvs(script) == [["echo", "name=run-$(date +%Y%m%d)", "x"]]
 
 
 def test_unset_removes_variable() -> None:

@@ -64,6 +64,7 @@ class _Schema:
         self.version: str = self.document["x-version"]
         self.properties: dict[str, dict[str, Any]] = self.document["properties"]
         self._open: frozenset[str] | None = None  # keys whose value is a mapping (built on the first miss)
+        self._sections: frozenset[str] | None = None  # every dotted prefix of a key (built on first use)
 
     def knows(self, key: str) -> bool:
         """Whether the key is a property, or a dotted sub-key of one whose value is a mapping."""
@@ -76,6 +77,21 @@ class _Schema:
 
     def property(self, key: str) -> dict[str, Any] | None:
         return self.properties.get(key)
+
+    def closed_section(self, key: str) -> str | None:
+        """The deepest section of the config that ``key`` lies under, when the framework builds that section
+        into a dataclass that rejects fields it lacks (verl's ``_target_`` sections: x-closed-sections)."""
+        closed = self.document.get("x-closed-sections")
+        if not closed:
+            return None
+        if self._sections is None:
+            self._sections = frozenset(k.rsplit(".", i)[0] for k in self.properties for i in range(1, k.count(".") + 1))
+        parts = key.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            prefix = ".".join(parts[:i])
+            if prefix in self._sections:
+                return prefix if prefix in closed else None
+        return None
 
 
 def available() -> dict[str, list[tuple[tuple[int, ...], str, str]]]:
@@ -136,6 +152,13 @@ def lacks(framework: str, version: str, key: str) -> bool:
     if exact:
         return True
     return not any(_load(path).knows(key) for _, _, path in available().get(framework, []))
+
+
+def closed_section(framework: str, version: str, key: str) -> str | None:
+    """The section of ``framework`` ``version``'s config that would reject ``key`` as a field it lacks (see
+    :meth:`_Schema.closed_section`); None where no schema of that version tells."""
+    schema, _, exact = _choose(framework, version)
+    return schema.closed_section(key) if schema is not None and exact else None
 
 
 # ---------------------------------------------------------------------------- the check

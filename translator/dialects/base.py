@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,6 +45,11 @@ class Dialect:
     # (verl, EasyR1); TRL's max_steps overrides num_train_epochs instead.
     stops_at_first_limit: bool = True
     changes: dict[str, str] = {}  # noqa: RUF012  (version → what changed in it that matters to a config)
+    writes_from: str | None = None  # the oldest version the writer writes; older listed ones are read only
+
+    def writable(self, version: str) -> str:
+        """``version``, or the oldest version the writer writes when ``version`` is read only."""
+        return self.writes_from if self.writes_from and not at_least(version, self.writes_from) else version
 
     @property
     def default_version(self) -> str:
@@ -75,6 +81,13 @@ class Dialect:
             return text
         if text.lower() in ("latest", "newest", "head"):
             return self.default_version
+        release = _RELEASE.fullmatch(text)
+        if release and release["pre"]:
+            return self._before(release["release"], version)
+        if release:  # '0.3.0.post1', '0.4.1+cu124': the release's own behaviour
+            text = release["release"]
+            if text in self.versions:
+                return text
         wanted = version_key(text)
         if wanted is None:
             raise ConfigError(f"unknown {self.name} version '{version}'",
@@ -103,6 +116,20 @@ class Dialect:
                                    f"{self.name} {version} has no entry of its own; it behaves like {band}, the "
                                    f"newest listed release at or below it"))
         return band
+
+    def _before(self, release: str, spelled: str) -> str:
+        """A development snapshot or pre-release of ``release`` ('0.8.0.dev', '0.2.0rc1'): the newest listed
+        release before it, with a note, since the snapshot holds some of ``release``'s changes at most."""
+        wanted = version_key(release)
+        older = [v for v in self.versions if (version_key(v) or ()) < wanted]  # type: ignore[operator]
+        if not older:
+            raise ConfigError(f"{self.name} {spelled} is older than the oldest supported version, {self.versions[0]}",
+                              hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}")
+        self.pending_notes.append(("info", "version.pre-release",
+                                   f"{self.name} {spelled} is a pre-release of {release}; it is read "
+                                   f"as {older[-1]}, the newest release before it (pass --from "
+                                   f"{self.name}@{release} if it already has {release}'s changes)"))
+        return older[-1]
 
     @property
     def pending_notes(self) -> list[tuple[str, str, str]]:
@@ -183,7 +210,7 @@ def mark_unknowns(reading: Reading) -> None:
     """Each :class:`Unknown` left in the spec becomes None with the derivation "unknown: depends on $NAME";
     plan quantities left None because of them (computed later, e.g. by BatchPlan.complete) get it too."""
     spec, derivations = reading.spec, reading.spec.derivations
-    everything: list[str] = []
+    everything: list[str] = []  # the variables the batch plan's own inputs depend on
     for section in SECTIONS:
         part = getattr(spec, section)
         for name, value in list(vars(part).items()):
@@ -194,16 +221,20 @@ def mark_unknowns(reading: Reading) -> None:
             keys = [k for k in (old.keys if old else []) if not k.startswith(("$", "`"))]
             derivations[f"{section}.{name}"] = Derivation(unknown_text(value.names),
                                                          _blocking_keys(value.names, keys), UNKNOWN)
-            everything += value.names
+            if section == "plan" or (section == "topology" and not name.startswith("rollout_")):
+                everything += value.names
     everything = list(dict.fromkeys(everything))
     if not everything:
         return
+    by_tokens = spec.token_budget.dynamic_batching  # micro-batches packed by tokens are null by design
     for name, value in vars(spec.plan).items():
         dotted = f"plan.{name}"
         old = derivations.get(dotted)
         if value is None and not name.startswith("_") and (old is None or old.origin != UNKNOWN):
             if name == "total_steps" and old is None:
                 continue  # unknown for its own reason (the dataset size)
+            if by_tokens and name in ("micro_batch_per_device", "grad_accum_steps"):
+                continue
             derivations[dotted] = Derivation(unknown_text(everything), _blocking_keys(everything, []), UNKNOWN)
 
 
@@ -307,6 +338,11 @@ def unknown_because(spec: RunSpec, dotted: str) -> list[str]:
 def unknown_variables(spec: RunSpec) -> dict[str, list[str]]:
     """Every field that is unknown because of a variable: dotted name → the blocking names."""
     return {dotted: names for dotted in spec.derivations if (names := unknown_because(spec, dotted))}
+
+
+# A PEP 440 version as releases and checkouts spell it: '0.8.0.dev', '0.2.0.dev0', '0.3.0.post1', '0.9.0rc1'.
+_RELEASE = re.compile(r"(?P<release>\d+(?:\.\d+)*)(?:[.-]?(?P<pre>dev|a|alpha|b|beta|rc|pre)\.?\d*)?"
+                      r"(?:[.-]?post\.?\d*)?(?:\+[\w.]+)?", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)  # called ~2000 times per config by the version inference; versions repeat

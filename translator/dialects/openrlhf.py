@@ -365,13 +365,7 @@ def _expand(name: str) -> str:
 
 def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tuple[str, Any]]:
     """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, two-value and many-value flags."""
-    queue: list[str] = []
-    for word in words:
-        # A quoted "${ARRAY[@]}" reaches us as one word '--a 1 --b 2': flag names never hold blanks.
-        if word.startswith("--") and re.match(r"--[\w.-]+\s", word):
-            queue.extend(word.split())
-        else:
-            queue.append(word)
+    queue = list(words)
     parsed: list[tuple[str, Any]] = []
     i = 0
     while i < len(queue):

@@ -83,12 +83,13 @@ class VerlDialect(Dialect):
     versions = VERSIONS
     changes = CHANGES
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
+    writes_from = "0.3.0"  # 0.1's and 0.2's micro-batch keys and missing epoch loop are read, not written
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()
         native = self._collect(source, options, notes)
-        version = self._version(native, options.version, notes)
+        version = self._version(native, options.version or self._vendored_version(source, notes), notes)
         defaults = defaults_for(version)
         values = Values(native.values, native.origins, defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
@@ -182,6 +183,29 @@ class VerlDialect(Dialect):
         native.values.update(overrides[0])
         native.origins.update(overrides[1])
 
+    def _vendored_version(self, source: Source, notes: NoteList) -> str | None:
+        """The version file of a verl copy vendored in the script's repository (``verl/version/version``, or
+        ``verl/verl/version/version`` where the copy is a sub-project), in the script's folder or above it.
+        Projects built on early verl (TinyZero, Logic-RL, rllm) ship such a copy; its version is the one users
+        know, and the one whose semantics the script runs with."""
+        if source.base_dir is None or source.files:
+            return None
+        for folder in [source.base_dir, *source.base_dir.parents][:4]:
+            for relative in ("verl/version/version", "verl/verl/version/version"):
+                path = folder / relative
+                if not path.is_file():
+                    continue
+                try:
+                    spelled = path.read_text(encoding="utf-8").strip()
+                    version = self.resolve_version(spelled)
+                except (OSError, UnicodeDecodeError, ConfigError):
+                    self.take_version_notes()
+                    return None
+                notes.info("version.vendored", f"verl {spelled} from {path} (the verl copy in this repository); "
+                           "pass --from verl@VERSION to choose another")
+                return version
+        return None
+
     def _version(self, native: NativeVerl, explicit: str | None, notes: NoteList) -> str:
         if explicit:
             return self.resolve_version(explicit)
@@ -220,6 +244,9 @@ class VerlDialect(Dialect):
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        if self.writable(version) != version:
+            raise ConfigError(f"rlconf reads verl {version} but writes verl {self.writes_from} and newer",
+                              hint=f"pass --to verl@{self.writes_from} or a newer version")
         overrides, megatron = _Writer(spec, version, notes).overrides()
         lines = ["#!/usr/bin/env bash",
                  f"# verl {version} launch script written by rlconf from a {spec.framework} "
@@ -318,6 +345,8 @@ class _Interpreter:
         self.v, self.native, self.version, self.spec, self.notes = values, native, version, spec, notes
         self.legacy_workers = not at_least(version, "0.8.0") and values.get(
             "trainer.use_legacy_worker_impl", "auto") != "disable"
+        # verl 0.1's fsdp_workers multiplies the global micro-batches by rollout.n, as it does the mini-batch.
+        self.micro_counts_prompts = not at_least(version, "0.2.0")
 
     def run(self) -> None:
         self.topology()
@@ -412,17 +441,49 @@ class _Interpreter:
         self.note_origin("plan.samples_per_optimizer_step",
                          f"ppo_mini_batch_size {mini} prompts × rollout.n {n}", f"{ACTOR}.ppo_mini_batch_size",
                          f"{ROLLOUT}.n")
-        if plan.prompts_per_step < mini:
+        if plan.prompts_per_step < mini and not at_least(self.version, "0.3.0"):
+            self.whole_step_is_one_mini_batch(mini)
+        elif plan.prompts_per_step < mini:
             notes.warning("batch.mini-larger-than-step",
                           f"train_batch_size ({plan.prompts_per_step}) must be >= actor.ppo_mini_batch_size ({mini})",
                           source_keys=["data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size"])
         plan.epochs_per_step = v.positive_int(f"{ACTOR}.ppo_epochs")
         self.note_origin("plan.epochs_per_step", f"ppo_epochs {plan.epochs_per_step}", f"{ACTOR}.ppo_epochs")
+        if isinstance(plan.epochs_per_step, int) and plan.epochs_per_step > 1 and not at_least(self.version, "0.3.0") \
+                and self.spec.topology.training_backend == "fsdp":
+            notes.warning("semantics.ignored-key",
+                          f"ppo_epochs {plan.epochs_per_step} is ignored by the FSDP actor of verl {self.version} "
+                          "(dp_actor.update_policy makes one pass; the epoch loop came in 0.3.0), so each step makes "
+                          "1 pass; a vendored copy that added the loop (for _ in range(self.config.ppo_epochs) in "
+                          f"verl/workers/actor/dp_actor.py) makes {plan.epochs_per_step}",
+                          source_keys=[f"{ACTOR}.ppo_epochs"])
+            plan.epochs_per_step = 1
+            self.note_origin("plan.epochs_per_step", "1 pass: verl before 0.3.0's FSDP actor ignores ppo_epochs",
+                             f"{ACTOR}.ppo_epochs")
         plan.total_steps = v.positive_int("trainer.total_training_steps")
         if plan.total_steps is not None:
             self.note_origin("plan.total_steps", f"trainer.total_training_steps {plan.total_steps}",
                              "trainer.total_training_steps")
         self.micro_batch()
+
+    def whole_step_is_one_mini_batch(self, mini: int) -> None:
+        """verl before 0.3.0 does not check train_batch_size >= ppo_mini_batch_size: each rank's share of the
+        step is split into mini-batches that are larger than it, so the step is one mini-batch (dp_actor
+        ``batch.split(ppo_mini_batch_size)``)."""
+        plan = self.spec.plan
+        step_samples = plan.prompts_per_step * plan.samples_per_prompt
+        configured, plan.samples_per_optimizer_step = plan.samples_per_optimizer_step, step_samples
+        self.note_origin("plan.samples_per_optimizer_step",
+                         f"all {step_samples} samples of the step: ppo_mini_batch_size {mini} prompts "
+                         f"exceeds data.train_batch_size {plan.prompts_per_step}", f"{ACTOR}.ppo_mini_batch_size",
+                         "data.train_batch_size")
+        self.notes.warning("batch.mini-larger-than-step",
+                           f"ppo_mini_batch_size {mini} prompts ({configured} samples) exceeds data.train_batch_size "
+                           f"{plan.prompts_per_step}; verl {self.version} does not check this, so each step is one "
+                           f"mini-batch of {step_samples} samples and one optimizer step, and the loss is "
+                           "still divided by the gradient-accumulation count computed from the configured "
+                           "mini-batch (a smaller gradient)",
+                           source_keys=["data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size"])
 
     def gen_batch(self, train: int, gen: int) -> None:
         plan, notes = self.spec.plan, self.notes
@@ -477,6 +538,16 @@ class _Interpreter:
             plan.micro_batch_per_device = per_gpu
             self.note_origin("plan.micro_batch_per_device", f"ppo_micro_batch_size_per_gpu {per_gpu} samples",
                              per_gpu_key)
+        elif global_micro is not None and self.micro_counts_prompts:
+            n = plan.samples_per_prompt
+            plan.micro_batch_per_device = exact(global_micro // dp * n)
+            self.note_origin("plan.micro_batch_per_device",
+                             f"ppo_micro_batch_size {global_micro} prompts (global) ÷ {dp} DP ranks × rollout.n {n}",
+                             global_key)
+            notes.info("units.global-micro-batch-in-prompts",
+                       f"verl {self.version} counts {global_key} {global_micro} in prompts across all ranks: "
+                       f"fsdp_workers divides it by the {dp} data-parallel ranks and multiplies it by rollout.n "
+                       f"{n} → {plan.micro_batch_per_device} samples per GPU", source_keys=[global_key])
         elif global_micro is not None:
             plan.micro_batch_per_device = exact(global_micro // dp)
             self.note_origin("plan.micro_batch_per_device",
@@ -493,6 +564,11 @@ class _Interpreter:
                           "if use_dynamic_bsz is not enabled", source_keys=[per_gpu_key])
             return
         local_mini = plan.samples_per_optimizer_step // dp
+        if not at_least(self.version, "0.3.0") and isinstance(plan.micro_batch_per_device, int) \
+                and 0 < local_mini < plan.micro_batch_per_device:
+            plan.micro_batch_per_device = local_mini  # split() of a smaller mini-batch gives one micro-batch
+            self.note_origin("plan.micro_batch_per_device", f"the whole mini-batch of {local_mini} samples per rank "
+                             "(smaller than the configured micro-batch)", global_key, per_gpu_key)
         if plan.micro_batch_per_device and local_mini % plan.micro_batch_per_device:
             notes.warning("batch.indivisible",
                           f"normalized ppo_mini_batch_size {local_mini} should be divisible by "
@@ -506,7 +582,7 @@ class _Interpreter:
         v.positive_int(f"{REF}.log_prob_micro_batch_size_per_gpu")
         v.positive_int(f"{REF}.log_prob_micro_batch_size")
         if per_gpu is None and global_micro is not None:
-            per_gpu = global_micro // dp
+            per_gpu = global_micro // dp * (self.spec.plan.samples_per_prompt if self.micro_counts_prompts else 1)
         self.spec.generation.logprob_micro_batch_per_device = per_gpu
 
     def algorithm(self) -> None:
@@ -1259,20 +1335,30 @@ class _Writer:
         return extra
 
     def extras(self) -> None:
-        from translator.native_schemas import lacks
+        from translator.native_schemas import closed_section, lacks
 
-        foreign, appended = [], []
+        foreign, appended, refused = [], [], []
         for extra in map(self.moved, self.spec.extras):
+            key = extra.key.removeprefix("+")
             if extra.framework != "verl":
                 foreign.append(extra)
-            elif extra.key.startswith("+") or extra.key in KNOWN_KEYS or extra.key in self.out \
-                    or not lacks("verl", self.version, extra.key):
-                self.out.setdefault(extra.key, extra.value)
+            elif key in KNOWN_KEYS or key in self.out or not lacks("verl", self.version, key):
+                # A key the source had to append ('+trainer.val_only') that this release has: Hydra refuses '+'
+                # for a key already in the config ("Could not append to config"), so it is written plainly.
+                self.out.setdefault(key if not lacks("verl", self.version, key) else extra.key, extra.value)
+            elif closed_section("verl", self.version, key):
+                refused.append(key)
             else:
                 # Carried from another version or entry (a recipe's keys): this config lacks it, and Hydra
                 # rejects a plain override of an absent key; '+' appends it.
-                self.out.setdefault("+" + extra.key, extra.value)
-                appended.append(extra.key)
+                self.out.setdefault("+" + key, extra.value)
+                appended.append(key)
+        if refused:
+            sections = sorted({closed_section("verl", self.version, k) or "" for k in refused})
+            self.notes.warning("keys.not-in-version",
+                               f"verl {self.version} has no {', '.join(refused[:8])}" + (" …" if len(refused) > 8
+                               else "") + f"; not written: verl builds {', '.join(sections)} into a dataclass "
+                               "that stops at a field it does not have", source_keys=refused)
         if appended:
             self.notes.warning("keys.not-in-version",
                                f"verl {self.version}'s config has no {', '.join(appended[:8])}"

@@ -7,10 +7,17 @@ from __future__ import annotations
 
 import re
 
-VERSIONS = ("0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
+# 0.1 is the version file of the copies vendored by early-2025 projects (TinyZero, Logic-RL, Search-R1, rllm,
+# DeepScaleR/Light-R1), not PyPI's 0.1 wheel (Nov 2024, no rollout.n); 0.2.0.post2 is PyPI's 0.2 release.
+VERSIONS = ("0.1", "0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
 
 # What changed in each release that changes what a config means (docs/frameworks/verl.md §0, §2, §5).
 CHANGES = {
+    "0.1": "vendored copies of early 2025: ppo_micro_batch_size and log_prob_micro_batch_size count prompts "
+           "(global, ×n, default 64/128); no *_per_gpu keys; the FSDP actor has no ppo_epochs loop; "
+           "entropy_coeff 0.001; rlconf reads it but does not write it",
+    "0.2.0.post2": "*_micro_batch_size_per_gpu keys; the deprecated global micro-batch keys count samples (not ×n); "
+                   "the FSDP actor still has no ppo_epochs loop; rlconf reads it but does not write it",
     "0.3.0": "in-reward KL always on unless use_kl_loss; entropy_coeff 0.001; critic mini-batch counts samples",
     "0.4.1": "use_kl_in_reward (default off); clip_ratio_low/high take precedence over clip_ratio; critic mini-batch "
              "counts prompts (×n); loss_agg_mode",
@@ -111,12 +118,22 @@ DEFAULTS: dict[str, object] = {
 
 # key → [(first release with this default, value), ...]; releases before the first entry use DEFAULTS.
 DEFAULT_CHANGES: dict[str, list[tuple[str, object]]] = {
-    f"{ACTOR}.entropy_coeff": [("0.3.0", 0.001), ("0.4.1", 0.0)],
-    f"{ROLLOUT}.name": [("0.3.0", "vllm"), ("0.6.1", None)],
+    f"{ACTOR}.entropy_coeff": [("0.1", 0.001), ("0.4.1", 0.0)],
+    f"{ROLLOUT}.name": [("0.1", "vllm"), ("0.6.1", None)],
+    # 0.1's YAML sets the global micro-batches (ppo_trainer.yaml of the vendored copies); null from 0.2.
+    f"{ACTOR}.ppo_micro_batch_size": [("0.1", 64), ("0.2.0.post2", None)],
+    f"{ROLLOUT}.log_prob_micro_batch_size": [("0.1", 128), ("0.2.0.post2", None)],
+    f"{REF}.log_prob_micro_batch_size": [("0.1", 128), ("0.2.0.post2", None)],
+    "critic.ppo_micro_batch_size": [("0.1", 64), ("0.2.0.post2", None)],
 }
 
 # Keys that exist only from a release on (a launch script must write them with '+' before it).
 KEY_SINCE: dict[str, str] = {
+    f"{ACTOR}.ppo_micro_batch_size_per_gpu": "0.2.0.post2",
+    f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu": "0.2.0.post2",
+    f"{REF}.log_prob_micro_batch_size_per_gpu": "0.2.0.post2",
+    "critic.ppo_micro_batch_size_per_gpu": "0.2.0.post2",
+    "data.shuffle": "0.2.0.post2",
     "algorithm.use_kl_in_reward": "0.4.1",
     "algorithm.norm_adv_by_std_in_grpo": "0.4.1",
     f"{ACTOR}.clip_ratio_low": "0.4.1",
@@ -166,7 +183,7 @@ ENTRY_MODULES = {
 }
 # A fork's or recipe's own entry point that takes verl's Hydra overrides (recipe.prime.main_prime,
 # mypkg.trainer.main_ppo): read with the core semantics, with a framework.fork warning.
-FORK_ENTRY = re.compile(r"(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo")
+FORK_ENTRY = re.compile(r"(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?")
 
 # verl KL estimators (algorithm.kl_penalty / actor.kl_loss_type) ↔ canonical names.
 KL_ESTIMATORS = {"kl": "k1", "k1": "k1", "abs": "abs", "mse": "k2", "k2": "k2", "low_var_kl": "k3", "k3": "k3",

@@ -270,17 +270,37 @@ class _Lexer:
         return i
 
 
+_BREAK = "\0"  # a piece that ends the current word: between the elements of "${ARRAY[@]}"
+
+
+def _blank_split(text: str) -> list[str]:
+    """``text`` split at blanks, except inside a ``$(...)`` or backtick kept as text (its result is one word
+    as far as a static reader knows: ``NOW=$(date +%Y%m%d)`` then ``name=run-$NOW``)."""
+    parts: list[str] = []
+    for part in re.split(r"[ \t\n]+", text):
+        if parts and (parts[-1].count("$(") > parts[-1].count(")") or parts[-1].count("`") % 2):
+            parts[-1] += " " + part
+        else:
+            parts.append(part)
+    return parts
+
+
 def _split(pieces: list[tuple[str, bool]]) -> list[str]:
     """Word splitting: pieces are (text, splittable); only unquoted expansion results split on blanks."""
     fields: list[str] = []
     cur: list[str] = []
     started = False
     for text, splittable in pieces:
+        if text == _BREAK:
+            if started:
+                fields.append("".join(cur))
+            cur, started = [], False
+            continue
         if not splittable:
             cur.append(text)
             started = True
             continue
-        for k, part in enumerate(re.split(r"[ \t\n]+", text)):
+        for k, part in enumerate(_blank_split(text)):
             if k and started:
                 fields.append("".join(cur))
                 cur, started = [], False
@@ -340,6 +360,7 @@ class _Reader:
     def __init__(self, text: str, env: Mapping[str, str] | None, source: str) -> None:
         self.source = source
         self.vars: dict[str, str] = dict(env or {})
+        self.arrays: dict[str, list[str]] = {}  # NAME=(a b c): the elements; vars holds them space-joined
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
         self.notes: list[ShellNote] = []
         self.commands: list[ShellCommand] = []
@@ -435,6 +456,7 @@ class _Reader:
         if rest[0].text == "unset":
             for w in rest[1:]:
                 self.vars.pop(w.text, None)
+                self.arrays.pop(w.text, None)
                 self.tainted.pop(w.text, None)
             return
         argv = [f for w in rest for f in self.fields(w)]
@@ -476,16 +498,24 @@ class _Reader:
         name, raw = m.group(1), w.text[m.end():]
         self.line = w.line
         outer, self.unresolved = self.unresolved, []
-        if raw.startswith("(") and raw.endswith(")"):  # array: stored as the space-joined items
+        items: list[str] | None = None
+        if raw.startswith("(") and raw.endswith(")"):  # array: its elements, and the space-joined text
             inner = _Lexer(raw[1:-1], self.source, self.notes).tokens()
             for t in inner:
                 t.line += w.line - 1
-            value = " ".join(f for t in inner if t.kind == "word" for f in self.fields(t))
+            items = [f for t in inner if t.kind == "word" for f in self.fields(t)]
+            value = " ".join(items)
         else:
             value = self.value(raw)
         if m.group(3) and name in self.vars:  # +=
-            value = self.vars[name] + (" " if raw.startswith("(") and self.vars[name] else "") + value
+            value = self.vars[name] + (" " if items is not None and self.vars[name] else "") + value
+            if items is not None:
+                items = self.arrays.get(name, self.vars[name].split()) + items
         self.vars[name] = value
+        if items is not None:
+            self.arrays[name] = items
+        else:
+            self.arrays.pop(name, None)
         self.taint(name, self.unresolved)
         self.unresolved = outer + [n for n in self.unresolved if n not in outer]
 
@@ -585,7 +615,9 @@ class _Reader:
             if value is None:
                 self.missing(m.group(1))
             value = value or ""
-            return [(str(len(value.split()) if m.group(2) else len(value)), split)]
+            if m.group(2):
+                return [(str(len(self.arrays.get(m.group(1), value.split()))), split)]
+            return [(str(len(value)), split)]
         m = _PARAM.match(inner)
         if not m:
             self.note("shell.unsupported-expansion", f"${{{inner}}} not understood; kept as text")
@@ -595,8 +627,14 @@ class _Reader:
             self.use(name)
             return []
         value = self.use(name)
+        elements = self.arrays.get(name)
+        if value is not None and sub and sub[1:-1] == "@" and not rest and elements is not None:
+            pieces: list[tuple[str, bool]] = []
+            for k, item in enumerate(elements):  # "${A[@]}": one word per element
+                pieces += [(_BREAK, True)] * (k > 0) + [(item, split)]
+            return pieces
         if value is not None and sub and sub[1:-1] not in ("@", "*"):
-            items = value.split()
+            items = elements if elements is not None else value.split()
             idx = sub[1:-1]
             value = items[int(idx)] if idx.isdigit() and int(idx) < len(items) else ""
         opm = _PARAM_OP.match(rest)
