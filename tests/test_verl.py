@@ -205,3 +205,38 @@ def test_verl_0_3_saves_hf_weights_by_default() -> None:
     written = overrides(translator.translate(RUN_PARTS, to="verl@0.3.0", framework="verl@0.7.1"))
     assert written["actor_rollout_ref.actor.checkpoint.contents"] == '["model","optimizer","extra"]'
     assert written["trainer.val_before_train"] == "False"  # written '+trainer.val_before_train' (no 0.3 key)
+
+
+# ---------------------------------------------------------------- keys the target release lacks or already has
+def test_a_key_the_source_appended_is_written_plainly_where_the_target_has_it() -> None:
+    """verl 0.3's config has no trainer.val_only (scripts append it with '+'); 0.9.1's has it, and Hydra refuses
+    '+' for a key already in the config ('Could not append to config')."""
+    source = launch(*BASE, "data.train_batch_size=8", "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+                    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1", "+trainer.val_only=True")
+    script = translator.translate(source, to="verl@0.9.1", framework="verl@0.3.0").files["launch.sh"]
+    assert " trainer.val_only=True" in script and "+trainer.val_only" not in script
+
+
+def test_a_removed_key_under_a_dataclass_section_is_not_written() -> None:
+    """fsdp_config.grad_offload (verl 0.1–0.2) is gone by 0.9.1, where actor.fsdp_config becomes an
+    FSDPEngineConfig that stops at a field it does not have ('unexpected keyword argument'): appending it with
+    '+' would compose, and the run would not start."""
+    translation = translator.translate(VERL / "vendored_v01" / "scripts" / "train_grpo_4gpu.sh", to="verl@0.9.1")
+    assert "grad_offload" not in translation.files["launch.sh"]
+    note = [n for n in translation.notes if n.code == "keys.not-in-version"]
+    assert note and "actor_rollout_ref.actor.fsdp_config.grad_offload" in note[0].message
+    assert "builds actor_rollout_ref.actor.fsdp_config into a dataclass" in note[0].message
+
+
+def test_closed_sections_come_from_the_schema() -> None:
+    from translator.native_schemas import closed_section
+
+    assert closed_section("verl", "0.9.1", "actor_rollout_ref.actor.fsdp_config.grad_offload") == \
+        "actor_rollout_ref.actor.fsdp_config"
+    assert closed_section("verl", "0.9.1", "trainer.no_such_key") is None  # trainer is a plain mapping
+    assert closed_section("verl", "0.8.0", "actor_rollout_ref.actor.fsdp_config.grad_offload") is None  # no schema
+
+
+def test_writing_a_read_only_release_is_refused() -> None:
+    with pytest.raises(translator.ConfigError, match="reads verl 0.1 but writes verl 0.3.0 and newer"):
+        translator.translate(RUN_PARTS, to="verl@0.1")

@@ -55,3 +55,20 @@ def test_version_notes_reach_the_reading(tmp_path) -> None:
     explanation = api.explain(str(recipe), framework="trl@0.18.2", num_processes=8)
     assert explanation.spec.version == "0.18.0"
     assert "version.band" in [n.code for n in explanation.notes]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("verl@0.8.0.dev", "0.7.1"),    # a development snapshot before 0.8.0: the release before it
+    ("verl@0.2.0.dev", "0.1"),
+    ("trl@0.19.0rc1", "0.18.0"),
+])
+def test_pre_releases_are_read_as_the_release_before(text: str, expected: str) -> None:
+    version, notes = resolve(text)
+    assert version == expected
+    assert [(level, code) for level, code, _ in notes] == [("info", "version.pre-release")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("verl@0.3.0.post1", "0.3.0"), ("verl@0.2", "0.2.0.post2"),
+                                                 ("verl@0.4.1+cu124", "0.4.1")])
+def test_post_releases_and_local_labels_are_the_release(text: str, expected: str) -> None:
+    assert resolve(text) == (expected, [])
