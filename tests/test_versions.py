@@ -72,3 +72,50 @@ def test_pre_releases_are_read_as_the_release_before(text: str, expected: str) -
                                                  ("verl@0.4.1+cu124", "0.4.1")])
 def test_post_releases_and_local_labels_are_the_release(text: str, expected: str) -> None:
     assert resolve(text) == (expected, [])
+
+
+# ---------------------------------------------------------------- the version the project states
+RECIPE = "per_device_train_batch_size: 1\nnum_generations: 4\ngradient_accumulation_steps: 4\n"
+
+
+def test_an_exact_pin_in_the_projects_requirements_gives_the_version(tmp_path) -> None:
+    """An R1-V-like project: src/requirements.txt pins trl==0.14.0; the recipe lives two folders below. In trl
+    0.14 per_device_train_batch_size counts prompts (× num_generations 4 completions), so 4 processes × 1 prompt
+    × 4 completions × GAS 4 = 64 completions per optimizer step (1.x would count completions: 16)."""
+    from translator import api
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "requirements.txt").write_text("torch\ntrl==0.14.0\ntransformers>=4.49\n")
+    recipe = tmp_path / "src" / "r1" / "recipe.yaml"
+    recipe.parent.mkdir()
+    recipe.write_text(RECIPE)
+    explanation = api.explain(str(recipe), num_processes=4)
+    assert explanation.spec.version == "0.14.0"
+    assert explanation.plan["samples_per_optimizer_step"] == 64
+    note = next(n for n in explanation.notes if n.code == "version.project")
+    assert "trl 0.14.0 from" in note.message and "requirements.txt" in note.message
+    assert api.explain(str(recipe), framework="trl@1.16.0", num_processes=4).spec.version == "1.16.0"  # --from wins
+
+
+def test_a_pin_rlconf_does_not_read_is_a_warning_and_the_keys_decide(tmp_path) -> None:
+    from translator import api
+
+    (tmp_path / "setup.py").write_text('install_requires=["trl==0.8.6"]\n')
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(RECIPE)
+    explanation = api.explain(str(recipe), num_processes=4)
+    assert "version.project-unsupported" in {n.code for n in explanation.notes}
+    assert explanation.spec.version != "0.8.6"
+
+
+def test_ranges_state_no_version_and_the_search_stops_at_the_repository_root(tmp_path) -> None:
+    from translator import api
+
+    (tmp_path / "requirements.txt").write_text("trl==0.14.0\n")  # outside the repository below: not read
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "pyproject.toml").write_text('dependencies = ["trl>=0.14"]\n')
+    recipe = repo / "recipe.yaml"
+    recipe.write_text(RECIPE)
+    codes = {n.code for n in api.explain(str(recipe), num_processes=4).notes}
+    assert "version.project" not in codes and "version.project-unsupported" not in codes

@@ -1,14 +1,17 @@
 """What every dialect provides, and the helpers readers share."""
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from translator.errors import ConfigError
@@ -46,6 +49,13 @@ class Dialect:
     stops_at_first_limit: bool = True
     changes: dict[str, str] = {}  # noqa: RUF012  (version → what changed in it that matters to a config)
     writes_from: str | None = None  # the oldest version the writer writes; older listed ones are read only
+    pip_name: str | None = None  # the package a project pins (name==X) to say which release it runs
+
+    def project_version(self, source: Source) -> tuple[str, str] | None:
+        """(version as spelled, where it was found) that the script's own project states, when no --from is
+        given: an exact pin of :attr:`pip_name` (``trl==0.14.0``) in a requirements file, setup.py or
+        pyproject.toml in the script's folder or up to three folders above it."""
+        return find_pin(source, self.pip_name) if self.pip_name else None
 
     def writable(self, version: str) -> str:
         """``version``, or the oldest version the writer writes when ``version`` is read only."""
@@ -185,6 +195,9 @@ _made: list[list[str]] = []  # per read in progress: the variables of the Unknow
 def _with_unknowns(read: Any) -> Any:
     def wrapped(self: Dialect, source: Source, options: ReadOptions) -> Reading:
         _made.append([])
+        project = _project_version(self, source) if options.version is None else None
+        if project and project[0]:
+            options = dataclasses.replace(options, version=project[0])
         try:
             reading = read(self, source, options)
         except (TypeError, ValueError, ZeroDivisionError) as error:
@@ -199,11 +212,77 @@ def _with_unknowns(read: Any) -> Any:
         finally:
             _made.pop()
         self.take_version_notes(reading.notes)  # how --from FW@VERSION was resolved reaches the user
+        if project:
+            spelled, where = project[1]
+            if project[0]:
+                reading.notes.info("version.project", f"{self.name} {spelled} from {where}; pass --from "
+                                   f"{self.name}@VERSION to choose another", source_keys=[where])
+            else:
+                reading.notes.warning("version.project-unsupported", f"{self.name} {spelled} from {where} is not a "
+                                      f"version rlconf reads ({self.versions[0]} to {self.versions[-1]}); the "
+                                      "version was inferred from the keys instead", source_keys=[where])
         mark_unknowns(reading)
         return reading
 
     wrapped.__doc__, wrapped.__name__ = read.__doc__, read.__name__
     return wrapped
+
+
+def _project_version(dialect: Dialect, source: Source) -> tuple[str | None, tuple[str, str]] | None:
+    """The project's version for ``dialect`` (None: it states none), as (the spelling to read with, or None when
+    rlconf does not read that version; (as spelled, where))."""
+    found = dialect.project_version(source)
+    if found is None:
+        return None
+    try:
+        dialect.resolve_version(found[0])
+    except ConfigError:
+        return None, found
+    finally:
+        dialect.take_version_notes()  # the read resolves it again and keeps its notes
+    return found[0], found
+
+
+_PIN_FILES = ("requirements*.txt", "setup.py", "pyproject.toml", "environment.y*ml")
+MAX_PIN_FILE_BYTES = 1_000_000
+
+
+def project_folders(source: Source) -> list[Path]:
+    """The script's folder and up to three above it, stopping at a repository root (a .git entry)."""
+    if source.base_dir is None or source.files:
+        return []
+    folders: list[Path] = []
+    for folder in [source.base_dir, *source.base_dir.parents][:4]:
+        folders.append(folder)
+        if (folder / ".git").exists():
+            break
+    return folders
+
+
+def _shown(path: Path) -> str:
+    """A path as messages show it: relative to the working directory when that is shorter."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return relative if len(relative) < len(str(path)) else str(path)
+
+
+def find_pin(source: Source, package: str) -> tuple[str, str] | None:
+    """(version, file) of the first exact pin ``package==X`` in the project's dependency files."""
+    pattern = re.compile(rf"(?<![\w.-]){re.escape(package)}\s*==\s*v?([0-9][\w.+!-]*)", re.IGNORECASE)
+    for folder in project_folders(source):
+        for glob in _PIN_FILES:
+            for path in sorted(folder.glob(glob)):
+                try:
+                    if path.stat().st_size > MAX_PIN_FILE_BYTES:
+                        continue
+                    match = pattern.search(path.read_text(encoding="utf-8", errors="replace"))
+                except OSError:
+                    continue
+                if match:
+                    return match.group(1).rstrip(".-"), _shown(path)
+    return None
 
 
 def mark_unknowns(reading: Reading) -> None:

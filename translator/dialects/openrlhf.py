@@ -173,6 +173,7 @@ class OpenRlhfDialect(Dialect):
     aliases = ("openrlhf/openrlhf",)
     versions = VERSIONS
     changes = CHANGES
+    pip_name = "openrlhf"
     rejects_unknown_keys = True  # argparse's parse_args(): "unrecognized arguments"
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
 

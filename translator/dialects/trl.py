@@ -91,6 +91,7 @@ class TrlDialect(Dialect):
     aliases = ("open-r1", "openr1", "open_r1", "huggingface/trl")
     versions = VERSIONS
     changes = CHANGES
+    pip_name = "trl"
     stops_at_first_limit = False
     @staticmethod
     def rejects_unknown_keys(version: str) -> bool:

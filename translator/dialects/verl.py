@@ -19,6 +19,8 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
+    _shown,
+    project_folders,
     read_script,
     require_resolved,
     track_provenance,
@@ -84,12 +86,13 @@ class VerlDialect(Dialect):
     changes = CHANGES
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
     writes_from = "0.3.0"  # 0.1's and 0.2's micro-batch keys and missing epoch loop are read, not written
+    pip_name = "verl"
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()
         native = self._collect(source, options, notes)
-        version = self._version(native, options.version or self._vendored_version(source, notes), notes)
+        version = self._version(native, options.version, notes)
         defaults = defaults_for(version)
         values = Values(native.values, native.origins, defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
@@ -183,28 +186,19 @@ class VerlDialect(Dialect):
         native.values.update(overrides[0])
         native.origins.update(overrides[1])
 
-    def _vendored_version(self, source: Source, notes: NoteList) -> str | None:
-        """The version file of a verl copy vendored in the script's repository (``verl/version/version``, or
-        ``verl/verl/version/version`` where the copy is a sub-project), in the script's folder or above it.
-        Projects built on early verl (TinyZero, Logic-RL, rllm) ship such a copy; its version is the one users
-        know, and the one whose semantics the script runs with."""
-        if source.base_dir is None or source.files:
-            return None
-        for folder in [source.base_dir, *source.base_dir.parents][:4]:
+    def project_version(self, source: Source) -> tuple[str, str] | None:
+        """The version file of a verl copy vendored in the script's project (``verl/version/version``, or
+        ``verl/verl/version/version`` where the copy is a sub-project), else the project's pin of verl. Projects
+        built on early verl (TinyZero, Logic-RL, rllm) ship such a copy; its version is the one users know."""
+        for folder in project_folders(source):
             for relative in ("verl/version/version", "verl/verl/version/version"):
                 path = folder / relative
-                if not path.is_file():
-                    continue
                 try:
-                    spelled = path.read_text(encoding="utf-8").strip()
-                    version = self.resolve_version(spelled)
-                except (OSError, UnicodeDecodeError, ConfigError):
-                    self.take_version_notes()
-                    return None
-                notes.info("version.vendored", f"verl {spelled} from {path} (the verl copy in this repository); "
-                           "pass --from verl@VERSION to choose another")
-                return version
-        return None
+                    if path.is_file() and path.stat().st_size < 100:
+                        return path.read_text(encoding="utf-8").strip(), f"{_shown(path)} (the verl copy in this project)"
+                except (OSError, UnicodeDecodeError):
+                    continue
+        return super().project_version(source)
 
     def _version(self, native: NativeVerl, explicit: str | None, notes: NoteList) -> str:
         if explicit:
