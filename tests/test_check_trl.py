@@ -441,6 +441,7 @@ FIXTURE_WARNINGS = {
     "spg_max_steps_fsdp": {"trl.off-policy-steps"},  # spg 8 > GAS 4
     "trl016_mu2_server": {"trl.off-policy-steps"},  # num_iterations 2
     "trl017_server_mu2": {"trl.off-policy-steps"},  # num_iterations 2
+    "vlm_fork_pinned": {"trl.unknown-cli-argument"},  # --image_root is the fork's own argument, not TRL's
     "openr1_multinode_run_parts": {"trl.off-policy-steps"},  # num_iterations 2
 }
 

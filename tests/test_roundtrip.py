@@ -30,6 +30,7 @@ LOSSY_FIRST_LEG = {
     "trl/trl015_recipe_only_g7": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step",
                                   "total_steps"},
     "trl/trl016_mu2_server": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
+    "trl/vlm_fork_pinned": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
 }
 # Fields that stay different after the whole round trip (the rest come back).
 LOSSY_ROUND_TRIP = {

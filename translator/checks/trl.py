@@ -50,6 +50,7 @@ class Run:
     defaults: Mapping[str, Any]
     origins: Mapping[str, str]
     transformers: str | None = None  # the transformers release TrlParser's TrainingArguments comes from
+    fork_script: str | None = None  # a fork's own training script, whose parser may know more arguments
 
     @classmethod
     def from_native(cls, native: Values, spec: RunSpec, version: str) -> Run:
@@ -57,7 +58,7 @@ class Run:
         for key, history in EXTRA_DEFAULTS.items():
             defaults.setdefault(key, [value for since, value in history if at_least(version, since)][-1])
         return cls(version, spec.plan.data_parallel_size, dict(native.values), defaults, dict(native.origins),
-                   getattr(native, "transformers", None))
+                   getattr(native, "transformers", None), getattr(native, "fork_script", None))
 
     def since(self, first: str) -> bool:
         return at_least(self.version, first)
@@ -341,9 +342,14 @@ def unknown_cli_arguments(run: Run) -> Finding | None:
     if not unknown:
         return None
     remaining = [item for k in unknown for item in (f"--{k}", _as_typed(run.values[k]))]
-    return finding(run, "trl.unknown-cli-argument", "error",
-                   f"Some specified arguments are not used by the HfArgumentParser: {remaining}", unknown,
-                   unknown_fixes(run, unknown), {k: run.values[k] for k in unknown})
+    message = f"Some specified arguments are not used by the HfArgumentParser: {remaining}"
+    if run.fork_script:  # the fork's own argument classes may define them: TRL's verdict is not the fork's
+        return finding(run, "trl.unknown-cli-argument", "warning",
+                       f"{', '.join(unknown)} are not TRL {run.version} arguments; {run.fork_script} must define them "
+                       f"itself, or TRL's parser stops: {message}", unknown, unknown_fixes(run, unknown),
+                       {k: run.values[k] for k in unknown})
+    return finding(run, "trl.unknown-cli-argument", "error", message, unknown, unknown_fixes(run, unknown),
+                   {k: run.values[k] for k in unknown})
 
 
 def unknown_fixes(run: Run, unknown: list[str]) -> list[Suggestion]:

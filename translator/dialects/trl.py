@@ -84,6 +84,7 @@ class NativeTrl:
         self.node_variables: list[str] = []  # per-node variables the launch line leaves to the user
         self.open_r1_script = False  # launched as Open-R1's src/open_r1/grpo.py
         self.trl_script = False  # launched as TRL's own trl.scripts.grpo (whose transformers is TRL's, not Open-R1's)
+        self.fork_script: str | None = None  # a fork's own training script (grpo_rec.py): it may add arguments
 
 
 class TrlDialect(Dialect):
@@ -114,6 +115,7 @@ class TrlDialect(Dialect):
         self._world_size(native, options, notes)
         version, transformers = split_target(self._version(native, options.version, notes))
         values = Values(native.values, native.origins, defaults_for(version), source.name)
+        values.fork_script = native.fork_script
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(version, transformers,
                                                     open_r1=native.open_r1_script or (
@@ -186,6 +188,13 @@ class TrlDialect(Dialect):
         script_args = argv[script_index + 1:]
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
+        script_name = argv[script_index].rsplit("/", 1)[-1]
+        if script_name.endswith(".py") and script_name != "grpo.py":
+            native.fork_script = argv[script_index]
+            notes.warning("framework.fork", f"{origin}: '{argv[script_index]}' is not Open-R1's or TRL's own GRPO "
+                          "script; it is read with GRPOConfig's semantics for the TRL version in use, and the "
+                          "arguments it adds are reported as unknown to TRL (a fork that changed GRPOTrainer's "
+                          "batching trains differently)")
         accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
         if accelerate_file:
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
