@@ -240,3 +240,15 @@ def test_closed_sections_come_from_the_schema() -> None:
 def test_writing_a_read_only_release_is_refused() -> None:
     with pytest.raises(translator.ConfigError, match="reads verl 0.1 but writes verl 0.3.0 and newer"):
         translator.translate(RUN_PARTS, to="verl@0.1")
+
+
+def test_a_script_without_rollout_name_is_read_as_the_newest_release_that_accepts_it() -> None:
+    """rollout.name defaulted to vllm up to 0.5 and is mandatory ('???') from 0.6.1: a script that omits it and
+    uses no key of a later release is a 0.5-era script, not a broken 0.9 one."""
+    words = ("data.train_batch_size=8", "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+             "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1", "trainer.n_gpus_per_node=2")
+    explanation = translator.explain(launch("algorithm.adv_estimator=grpo", *words))
+    assert explanation.version == "0.5.0"
+    assert "rollout.name is not set" in next(n.message for n in explanation.notes if n.code == "version.assumed")
+    later = translator.explain(launch("algorithm.adv_estimator=grpo", "critic.enable=False", *words))
+    assert later.version == "0.9.1"  # critic.enable exists from 0.6.1: then the missing name is the user's error

@@ -24,6 +24,7 @@ from translator.dialects.base import (
     read_script,
     require_resolved,
     track_provenance,
+    version_key,
 )
 from translator.dialects.verl_tables import (
     ACTOR,
@@ -204,7 +205,12 @@ class VerlDialect(Dialect):
         if explicit:
             return self.resolve_version(explicit)
         keys = set(native.values)
-        if keys & set(DEPRECATED_GLOBAL_MICRO) or "trainer.use_legacy_worker_impl" in keys:
+        newest_key = max((KEY_SINCE[k] for k in keys if k in KEY_SINCE and k not in native.appended),
+                         key=version_key, default="0.1")
+        if f"{ROLLOUT}.name" not in keys and not at_least(newest_key, "0.6.1") and native.config_name is None:
+            version, why = "0.5.0", ("actor_rollout_ref.rollout.name is not set, which verl requires from 0.6.1 on "
+                                     "(it defaulted to vllm before), and no key of a later release is")
+        elif keys & set(DEPRECATED_GLOBAL_MICRO) or "trainer.use_legacy_worker_impl" in keys:
             version, why = "0.7.1", "the deprecated global micro-batch keys are honoured only up to 0.7"
         elif "data.gen_batch_size" in native.appended:
             version, why = "0.8.0", "'+data.gen_batch_size' appends a key that 0.9 already has"
