@@ -48,3 +48,15 @@ def test_interpolations() -> None:
     assert resolve_interpolations("${oc.env:MISSING,7}", lookup, env) == 7
     assert resolve_interpolations("${oc.select:data.nothing,3}", lookup, env) == 3
     assert resolve_interpolations("${unknown.key}", lookup, env) == "${unknown.key}"
+
+
+def test_a_written_value_with_a_comma_is_a_quoted_string_not_a_sweep() -> None:
+    """Hydra reads an unquoted `key=a,b` as a sweep ('Ambiguous value for argument ... use quotes'); a
+    quoted string is one value, and reads back as it was."""
+    from translator.dialects.writing import hydra_value
+    from translator.sources.hydra import parse_override
+
+    word = hydra_value("token_k1,seq_max_k2")
+    assert word == "\"'token_k1,seq_max_k2'\""
+    override = parse_override("algorithm.rollout_rs=" + word.strip('"'))
+    assert override is not None and override.value == "token_k1,seq_max_k2"

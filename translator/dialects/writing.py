@@ -27,7 +27,7 @@ def hydra_value(value: Any) -> str:
         inner = ",".join(f"{k}:{hydra_value(v)}" for k, v in value.items())
         return shlex.quote("{" + inner + "}")
     text = str(value)
-    if re.fullmatch(r"[\w@%+,./:=-]+", text):
+    if re.fullmatch(r"[\w@%+./:=-]+", text):  # a bare comma would make Hydra read a sweep (a,b)
         return text
     # Anything else is a Hydra quoted string ('~/x', 'a b'), so that Hydra's grammar takes it as one value.
     hydra = "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
