@@ -78,3 +78,26 @@ def test_number_refuses_non_finite_and_absurd_values(raw: object) -> None:
 def test_number_accepts_ordinary_values() -> None:
     values = Values({"a": "1e-6", "b": 3, "c": "-0.5"}, {}, {}, "x.yaml")
     assert [values.number(k) for k in "abc"] == [1e-6, 3, -0.5]
+
+
+def test_dataset_weights_from_an_unset_variable_are_unknown_not_an_error(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+                      "--pretrain m --micro_train_batch_size 4 --train_batch_size 128 --micro_rollout_batch_size 8 "
+                      "--rollout_batch_size 64 --n_samples_per_prompt 8 --prompt_data a.jsonl,b.jsonl "
+                      "--prompt_data_probs ${PROBS} --input_key prompt\n")
+    explanation = translator.explain(str(script))
+    assert explanation.plan["prompts_per_step"] == 64 and explanation.spec.data.train_weights is None
+    assert "data.weights-unknown" in {n.code for n in explanation.notes}
+
+
+def test_the_dynamic_batching_micro_batch_is_not_blamed_on_an_unrelated_variable(tmp_path: Path) -> None:
+    """With use_dynamic_bsz the micro-batch is null by design; an unset rollout TP size must not make it
+    'unknown: depends on $TP'."""
+    script = tmp_path / "run.sh"
+    script.write_text(VERL.format(batch=64, nodes=1).replace(
+        "actor_rollout_ref.rollout.n=4 ", "actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.use_dynamic_bsz=True "
+        "actor_rollout_ref.rollout.tensor_model_parallel_size=$TP "))
+    spec = translator.explain(str(script)).spec
+    assert spec.topology.rollout_tensor_parallel_size is None and unknown_because(spec, "topology.rollout_tensor_parallel_size") == ["TP"]
+    assert unknown_because(spec, "plan.micro_batch_per_device") == []

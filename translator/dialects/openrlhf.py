@@ -86,7 +86,7 @@ from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
-from translator.sources.shell import unwrap_command
+from translator.sources.shell import symbolic_names, unwrap_command
 
 _ALL_NAMES = ALL_FLAT | ALL_DOTTED
 
@@ -1137,7 +1137,10 @@ class _RunParts:
             self.spec.derivations["data.train_split"] = Derivation(
                 f"OpenRLHF {self.version} has no --prompt_split: the train split", [], "default")
         probs = v.get("data.prompt_probs")
-        if probs is not None and d.train_sources:
+        if probs is not None and d.train_sources and symbolic_names(str(probs)):
+            notes.info("data.weights-unknown", f"{self.r.f('data.prompt_probs')} {probs} depends on a variable the "
+                       "script never sets: the dataset weights are unknown", source_keys=[self.r.k("data.prompt_probs")])
+        elif probs is not None and d.train_sources:
             try:
                 weights = [float(p) for p in str(probs).split(",")]
             except ValueError:
