@@ -198,9 +198,9 @@ def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None,
                     reason="pre-commit 4 and git are needed to run the hook")
 def test_pre_commit_hook(repo: Path) -> None:
-    """The repository's own hook definition, run by the real pre-commit. `language: python` would pip-install
-    rlconf from this repository into a fresh environment (its build needs setuptools from an index), so the
-    test's config copies the hook with `language: system`, running the rlconf already installed."""
+    """The repository's own hook definition, run by the real pre-commit with the rlconf of this working tree
+    (`language: system`), so that uncommitted changes are tested too; test_pre_commit_hook_as_published runs it
+    as published."""
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     hook = next(h for h in hooks if h["id"] == "rlconf-check")
     local = {**hook, "language": "system", "entry": f"{sys.executable} -m translator check --from trl@0.18.0 "
@@ -222,6 +222,35 @@ def test_pre_commit_hook(repo: Path) -> None:
     bad = pre_commit("configs/good.yaml", "configs/bad.yaml")
     assert bad.returncode == 1 and "Failed" in bad.stdout
     assert "configs/bad.yaml: trl 0.18.0 — 1 error" in bad.stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None
+                    or not (ROOT / ".git").exists(), reason="pre-commit 4, git and a git checkout are needed")
+def test_pre_commit_hook_as_published(repo: Path) -> None:
+    """The hook as users add it: `repo:` this repository at its HEAD commit, `language: python`, so pre-commit
+    pip-installs rlconf into a fresh environment (from an index: skipped where none is reachable)."""
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    if head.returncode:
+        pytest.skip("this checkout has no commit to install the hook from")
+    config = {"repos": [{"repo": str(ROOT), "rev": head.stdout.strip(), "hooks": [
+        {"id": "rlconf-check", "args": ["--from", "trl@0.18.0", "--num-processes", "2"]}]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    env = {"HOME": str(repo), "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent),
+           "PRE_COMMIT_HOME": str(repo / ".cache")}
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "safe.directory=*"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True, env=env)
+    subprocess.run([*git, "add", "."], cwd=repo, check=True, env=env)
+
+    def pre_commit(*files: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["pre-commit", "run", "rlconf-check", "--files", *files], cwd=repo, env=env,
+                              capture_output=True, text=True)
+
+    good = pre_commit("configs/good.yaml", "configs/notes.yaml")
+    if good.returncode == 3 and "pip" in (good.stdout + good.stderr):
+        pytest.skip("pre-commit could not install the hook's environment (no package index reachable)")
+    assert good.returncode == 0, good.stdout + good.stderr
+    bad = pre_commit("configs/good.yaml", "configs/bad.yaml")
+    assert bad.returncode == 1 and "configs/bad.yaml: trl 0.18.0 — 1 error" in bad.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
