@@ -132,3 +132,16 @@ def test_every_version_of_every_dialect_says_what_changed() -> None:
         for version in dialect.versions:
             text = dialect.changes.get(version, "")
             assert text.strip(), f"{dialect.name} {version} has no change text"
+
+
+def test_values_that_mean_not_set_are_no_difference() -> None:
+    """Ulysses size 1 is no sequence parallelism; equal weights are an unweighted mixture; 'train' is the split
+    every loader reads by default: none of them differs from a side that leaves the field unset."""
+    from translator.compare import differences
+    from translator.plan import RunSpec
+
+    a, b = RunSpec(framework="verl"), RunSpec(framework="trl")
+    a.topology.sequence_parallel_size, a.data.train_weights, b.data.train_split = 1, [1.0, 1.0], "train"
+    assert differences(a, b) == []
+    a.data.train_weights = [0.7, 0.3]
+    assert [d.field for d in differences(a, b)] == ["data.train_weights"]

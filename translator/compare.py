@@ -32,6 +32,19 @@ FIELD_CATEGORIES = {
 WARMUP = ("optimizer.warmup_steps", "optimizer.warmup_unit")
 RUN_LENGTH = ("plan.total_steps", "run_length.total_optimizer_steps", "run_length.total_samples")
 KINDS = ("changed", "added", "removed", "renamed")
+# Values that mean the same as "not set" for a field: no parallelism of that kind, the default split, and equal
+# mixture weights (every framework samples its sources uniformly without weights).
+NEUTRAL = {"topology.sequence_parallel_size": 1, "topology.tensor_parallel_size": 1,
+           "topology.pipeline_parallel_size": 1, "topology.context_parallel_size": 1, "data.train_split": "train"}
+
+
+def _neutral(name: str, value: Any) -> Any:
+    """``value`` as compared: None where it means the same as not set."""
+    if name in NEUTRAL and same_value(value, NEUTRAL[name]):
+        return None
+    if name == "data.train_weights" and isinstance(value, (list, tuple)) and len(set(value)) == 1:
+        return None
+    return value
 
 
 @dataclass
@@ -104,7 +117,7 @@ def differences(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any] | None = N
             if same_value(value_a, value_b):
                 continue
             value_a, value_b = a.get(name), b.get(name)
-        if not same_value(value_a, value_b):
+        if not same_value(_neutral(name, value_a), _neutral(name, value_b)):
             found.append(_difference(name, a, b, value_a, value_b))
     if a.framework == b.framework:  # native keys without a canonical field only compare within a framework
         found.extend(_extras(a, b, defaults_a or {}, defaults_b or {}))
