@@ -459,3 +459,17 @@ def test_ray_submit_script_end_to_end() -> None:
     assert ray.line == 8 and ray.unresolved == []
     without_home = parse_shell(text)
     assert without_home.commands[-1].unresolved == ["HOME"]  # DATA was built from the missing HOME
+
+
+def test_expr_on_whole_numbers_is_computed_and_nothing_else_is_run() -> None:
+    # expr truncates toward zero (-7 / 2 = -3); division by zero and unknown operands stay unrun text.
+    script = parse_shell("p=1024\nr=2048\nt=$(expr $p + $r)\nu=`expr $p \\* 3`\n"
+                         "echo $t $u $(expr -7 / 2) $(expr 7 % 0) $(expr $z + 1) $(nproc)\n")
+    assert argvs(script) == [["echo", "3072", "3072", "-3", "$(expr 7 % 0)", "$(expr $z + 1)", "$(nproc)"]]
+    assert codes(script).count("shell.command-substitution") == 3
+
+
+def test_arithmetic_with_a_nested_group_stays_one_word_when_kept() -> None:
+    # sp is set only after its use, so the arithmetic is kept as text; it is still one word.
+    script = parse_shell("a=2\nx=$(((a + b) / sp))\necho k=$x\nsp=2\n")
+    assert argvs(script) == [["echo", "k=$(((a + b) / sp))"]]

@@ -367,8 +367,8 @@ def _coerce(value: Any, prop: Mapping[str, Any], framework: str) -> Any:
         return value
     if framework == "verl" and not set(types) <= _VERL_CHECKED:
         return value  # untyped YAML: lists for strings, strings for lists are all accepted
-    if isinstance(value, str) and "${" in value:
-        return value  # an interpolation left unresolved: its value is unknown
+    if isinstance(value, str) and ("${" in value or "$(" in value or "`" in value):
+        return value  # an interpolation, or a shell expansion the reader kept as text: its value is unknown
     if value is None:
         if "null" in types or framework != "easyr1":
             return None  # OmegaConf (EasyR1) rejects null for a field that is not Optional; the others pass it

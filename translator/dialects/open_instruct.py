@@ -66,7 +66,7 @@ from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, load_yaml_mapping
-from translator.sources.shell import ShellCommand, parse_shell, unwrap_command
+from translator.sources.shell import ShellCommand, parse_shell, symbolic_names, unwrap_command
 
 NAME = "open-instruct"
 _SEPARATORS = {"&&", "||", ";", "|"}
@@ -946,6 +946,9 @@ def _mixer_pairs(mixer: Any, key: str, values: Values) -> list[tuple[str, float]
     prompts (dataset_transformation.py: "\"1\" = 1 sample, \"1.0\" = 100% of dataset")."""
     if mixer is None:
         return []
+    words = mixer if isinstance(mixer, list) else [mixer]
+    if any(symbolic_names(str(word)) for word in words):
+        return []  # a mixer from a variable the script never sets: the data is unknown (noted by the caller)
     if isinstance(mixer, str):
         try:
             mixer = json.loads(mixer)
@@ -1030,6 +1033,11 @@ class _RunParts:
         d, v = self.spec.data, self.v
         key = "dataset_mixer_list" if self.r.has("dataset_mixer_list") else "dataset_mixer"
         pairs = _mixer_pairs(v.get(key), key, v) if self.r.has(key) else []
+        if self.r.has(key) and not pairs and symbolic_names(str(v.get(key))):
+            mixer = v.get(key)
+            shown = " ".join(map(str, mixer)) if isinstance(mixer, list) else mixer
+            self.notes.info("data.sources-unknown", f"--{key} {shown} depends on a variable the script never "
+                            "sets: the training datasets are unknown", source_keys=[key])
         if pairs:
             d.train_sources = [name for name, _ in pairs]
             d.train_weights = [amount for _, amount in pairs]

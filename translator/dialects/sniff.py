@@ -11,10 +11,10 @@ import re
 SCRIPT_PATTERNS = {
     "easyr1": re.compile(r"-m\s+verl\.trainer\.main(\s|$)|verl/trainer/main\.py(\s|$)"),
     # verl's entry points, and forks' or recipes' own ones that take its overrides (recipe.prime.main_prime)
-    "verl": re.compile(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?)\b"
-                       r"|verl/trainer/main_ppo\.py"),
-    "open-instruct": re.compile(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl)\.py"
-                                r"|open_instruct/grpo\.py"),
+    "verl": re.compile(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?|[\w.]+\.fully_async_main)\b"
+                       r"|verl/trainer/main_ppo\.py|(^|[\s/])main_ppo\w*\.py"),
+    "open-instruct": re.compile(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl|ppo_fast)\.py"
+                                r"|open_instruct/(grpo|ppo)\.py"),
     # Open-R1's grpo.py, TRL's scripts, and forks' own GRPO scripts (VLM-R1's grpo_rec.py, grpo_jsonl.py)
     "trl": re.compile(r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\w*\.py"),
     "openrlhf": re.compile(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py"),

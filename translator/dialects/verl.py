@@ -6,6 +6,7 @@ per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into d
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from translator.dialects.base import (
@@ -27,6 +28,7 @@ from translator.dialects.base import (
     version_key,
 )
 from translator.dialects.verl_tables import (
+    FULLY_ASYNC_ENTRY,
     ACTOR,
     ADVANTAGE_NORMALISATION,
     CHANGES,
@@ -126,6 +128,13 @@ class VerlDialect(Dialect):
         for candidate in script.commands:
             argv = unwrap_command(candidate.argv)
             module = _entry_module(argv)
+            if module and FULLY_ASYNC_ENTRY.fullmatch(module):
+                raise ConfigError(
+                    f"'{module}' is verl's fully asynchronous trainer, which rlconf does not read yet: its batch is "
+                    "async_training.require_batches × ppo_mini_batch_size prompts per trainer step, with weights "
+                    "synchronised every async_training.trigger_parameter_sync_step steps (data.train_batch_size is 0)",
+                    file=source.name, line=candidate.line,
+                    hint="translate a synchronous verl.trainer.main_ppo script of the same run instead")
             if module:
                 command, entry_argv = candidate, argv[argv.index(module) + 1:]
                 native.entry = ENTRY_MODULES.get(module, "core")
@@ -266,9 +275,11 @@ class VerlDialect(Dialect):
 
 def _entry_module(argv: list[str]) -> str | None:
     for i, word in enumerate(argv):
-        if word == "-m" and i + 1 < len(argv) and (argv[i + 1] in ENTRY_MODULES or FORK_ENTRY.fullmatch(argv[i + 1])):
+        if word == "-m" and i + 1 < len(argv) and (argv[i + 1] in ENTRY_MODULES or FORK_ENTRY.fullmatch(argv[i + 1])
+                                                   or FULLY_ASYNC_ENTRY.fullmatch(argv[i + 1])):
             return argv[i + 1]
-        if word.endswith("verl/trainer/main_ppo.py"):
+        # verl's own file, or an example's copy of it that takes the same overrides (main_ppo_split.py)
+        if word.endswith("verl/trainer/main_ppo.py") or re.fullmatch(r"(.*/)?main_ppo\w*\.py", word):
             return word
     return None
 

@@ -184,6 +184,8 @@ ENTRY_MODULES = {
 # A fork's or recipe's own entry point that takes verl's Hydra overrides (recipe.prime.main_prime,
 # mypkg.trainer.main_ppo): read with the core semantics, with a framework.fork warning.
 FORK_ENTRY = re.compile(r"(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?")
+# verl's fully asynchronous trainer (recipe/ in 0.6–0.7, verl/experimental/ since): a trainer of its own, not read.
+FULLY_ASYNC_ENTRY = re.compile(r"[\w.]*fully_async_policy\.fully_async_main")
 
 # verl KL estimators (algorithm.kl_penalty / actor.kl_loss_type) ↔ canonical names.
 KL_ESTIMATORS = {"kl": "k1", "k1": "k1", "abs": "abs", "mse": "k2", "k2": "k2", "low_var_kl": "k3", "k3": "k3",

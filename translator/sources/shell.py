@@ -278,7 +278,8 @@ def _blank_split(text: str) -> list[str]:
     as far as a static reader knows: ``NOW=$(date +%Y%m%d)`` then ``name=run-$NOW``)."""
     parts: list[str] = []
     for part in re.split(r"[ \t\n]+", text):
-        if parts and (parts[-1].count("$(") > parts[-1].count(")") or parts[-1].count("`") % 2):
+        if parts and (("$(" in parts[-1] and parts[-1].count("(") > parts[-1].count(")"))
+                      or parts[-1].count("`") % 2):
             parts[-1] += " " + part
         else:
             parts.append(part)
@@ -563,8 +564,10 @@ class _Reader:
                 i = j
             elif c == "`" or (s.startswith("$(", i) and not s.startswith("$((", i)):
                 j = _end_of(s, i)
-                self.note("shell.command-substitution", f"{s[i:j]} is not run; kept as text")
-                out.append((s[i:j], False))
+                result = self.expr(s[i + 2:j - 1] if c == "$" else s[i + 1:j - 1])
+                if result is None:
+                    self.note("shell.command-substitution", f"{s[i:j]} is not run; kept as text")
+                out.append((s[i:j] if result is None else result, False))
                 i = j
             elif c == "$":
                 i = self.dollar(s, i, quoted, out)
@@ -572,6 +575,21 @@ class _Reader:
                 out.append((c, not quoted))
                 i += 1
         return out
+
+    def expr(self, body: str) -> str | None:
+        """The output of ``expr A OP B`` on whole numbers (scripts compute token budgets so), else None: no
+        other command is run or imitated."""
+        words = body.split()
+        if len(words) != 4 or words[0] != "expr":
+            return None
+        left, op, right = (self.value(w) for w in words[1:])
+        op = op.lstrip("\\")
+        if op not in ("+", "-", "*", "/", "%") or not re.fullmatch(r"-?\d{1,18}", left) \
+                or not re.fullmatch(r"-?\d{1,18}", right) or (op in "/%" and int(right) == 0):
+            return None
+        a, b = int(left), int(right)
+        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1) if op in "/%" else 0  # expr truncates
+        return str({"+": a + b, "-": a - b, "*": a * b, "/": quotient, "%": a - b * quotient}[op])
 
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
         if s.startswith("$((", i):
@@ -779,7 +797,11 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
         rest = rest[2:]
         return rest[rest.index("--") + 1:] if "--" in rest else _skip_options(rest, _RAY_VALUE)
     if any(posixpath.basename(a) in ("mason.py", "mason") for a in argv[:4]) and "--" in argv:
-        return argv[argv.index("--") + 1:]
+        # The escaped chain mason runs (`source a.sh \&\& python ...`), with an operator glued to a word
+        # (`\&\&python`) split off as bash would split the chain.
+        return [part for word in argv[argv.index("--") + 1:]
+                for part in (re.split(r"(&&|\|\||;)", word) if word[:2] in ("&&", "||") or word[-2:] in ("&&", "||")
+                             else [word]) if part]
     if prog in _SHELLS:
         for k, a in enumerate(rest):
             if not a.startswith("-") or a in ("-", "--"):
