@@ -154,6 +154,13 @@ def lacks(framework: str, version: str, key: str) -> bool:
     return not any(_load(path).knows(key) for _, _, path in available().get(framework, []))
 
 
+def declares(framework: str, version: str, key: str) -> bool | None:
+    """Whether ``framework`` ``version``'s own schema lists ``key`` itself (not just a mapping above it, to which
+    Hydra adds a key only with '+'); None where that version has no schema of its own."""
+    schema, _, exact = _choose(framework, version)
+    return key in schema.properties if schema is not None and exact else None
+
+
 def closed_section(framework: str, version: str, key: str) -> str | None:
     """The section of ``framework`` ``version``'s config that would reject ``key`` as a field it lacks (see
     :meth:`_Schema.closed_section`); None where no schema of that version tells."""

@@ -666,6 +666,11 @@ class _Interpreter:
         self.note_origin("critic.samples_per_optimizer_step", text, "critic.ppo_mini_batch_size")
         c.epochs_per_step = v.positive_int("critic.ppo_epochs", plan.epochs_per_step)
         c.micro_batch_per_device = v.positive_int("critic.ppo_micro_batch_size_per_gpu")
+        global_micro = v.positive_int("critic.ppo_micro_batch_size")  # deprecated: samples, global (≤ 0.7)
+        if c.micro_batch_per_device is None and global_micro is not None and plan.data_parallel_size:
+            c.micro_batch_per_device = exact(global_micro // plan.data_parallel_size)
+            self.note_origin("critic.micro_batch_per_device", f"deprecated critic.ppo_micro_batch_size {global_micro} "
+                             f"samples (global) ÷ {plan.data_parallel_size} DP ranks", "critic.ppo_micro_batch_size")
         c.lr = v.number("critic.optim.lr", 1e-5)
         c.model = v.get("critic.model.path")
 
@@ -1346,13 +1351,16 @@ class _Writer:
         return extra
 
     def extras(self) -> None:
-        from translator.native_schemas import closed_section, lacks
+        from translator.native_schemas import closed_section, declares, lacks
 
         foreign, appended, refused = [], [], []
         for extra in map(self.moved, self.spec.extras):
             key = extra.key.removeprefix("+")
             if extra.framework != "verl":
                 foreign.append(extra)
+            elif declares("verl", self.version, key) is False and not lacks("verl", self.version, key):
+                # Under a mapping the config has (model.override_config: {}): Hydra adds a key there only with '+'.
+                self.out.setdefault("+" + key, extra.value)
             elif key in KNOWN_KEYS or key in self.out or not lacks("verl", self.version, key):
                 # A key the source had to append ('+trainer.val_only') that this release has: Hydra refuses '+'
                 # for a key already in the config ("Could not append to config"), so it is written plainly.
