@@ -26,6 +26,8 @@ from translator.dialects.base import (
 from translator.dialects.verl_tables import (
     ACTOR,
     ADVANTAGE_NORMALISATION,
+    ASYNC_MODES,
+    CARRIED_DEFAULTS,
     CHANGES,
     COMMON_KEYS,
     DEFAULT_CHANGES,
@@ -39,7 +41,12 @@ from translator.dialects.verl_tables import (
     KL_ESTIMATOR_NAMES,
     KL_ESTIMATORS,
     REF,
+    REMOVED,
+    RENAMES,
     ROLLOUT,
+    V1,
+    V1_MODE,
+    V1_MODES,
     VERSIONS,
 )
 from translator.dialects.writing import hydra_value, plan_summary, whole_prompts
@@ -318,6 +325,29 @@ class _Interpreter:
         self.v, self.native, self.version, self.spec, self.notes = values, native, version, spec, notes
         self.legacy_workers = not at_least(version, "0.8.0") and values.get(
             "trainer.use_legacy_worker_impl", "auto") != "disable"
+        self.mode = self.trainer_mode()
+        self.sync_steps = 1  # parameter_sync_step: local updates (LR scheduler steps) per step
+
+    def trainer_mode(self) -> str | None:
+        """The v1 trainer's mode (0.9: trainer.use_v1, default true), None for the RayPPOTrainer loop
+        (before 0.9, or use_v1=False: main_ppo_v0.py@v0.9.1)."""
+        v = self.v
+        if not at_least(self.version, "0.9.0"):
+            return None
+        use_v1 = v.flag("trainer.use_v1")
+        if use_v1 is False:
+            if V1_MODE in v:
+                v.consume(V1_MODE)
+                self.notes.warning("semantics.ignored-key", f"{V1_MODE} {v.values[V1_MODE]} is read by the v1 trainer "
+                                   "only; trainer.use_v1=False runs the legacy synchronous loop (main_ppo_v0.py)",
+                                   source_keys=[V1_MODE, "trainer.use_v1"])
+            return None
+        mode = str(v.get(V1_MODE))
+        if mode not in V1_MODES:
+            # verl/trainer/ppo/v1/trainer_base.py@v0.9.1 get_trainer_cls
+            self.notes.error("keys.invalid-value", f"Unknown trainer '{mode}'. Available trainers: "
+                             f"{', '.join(sorted(V1_MODES))}.", source_keys=[V1_MODE])
+        return mode
 
     def run(self) -> None:
         self.topology()
@@ -326,7 +356,10 @@ class _Interpreter:
         self.critic()
         self.rest()
         self.spec.plan.complete()
+        own = self.spec.derivations.get("plan.optimizer_steps_per_step")
         describe_mini_batch_plan(self.spec)
+        if self.sync_steps > 1 and own is not None:
+            self.spec.derivations["plan.optimizer_steps_per_step"] = own
 
     def note_origin(self, field: str, text: str, *keys: str) -> None:
         origin = "config" if any(k in self.v for k in keys) else "default"
@@ -418,11 +451,52 @@ class _Interpreter:
                           source_keys=["data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size"])
         plan.epochs_per_step = v.positive_int(f"{ACTOR}.ppo_epochs")
         self.note_origin("plan.epochs_per_step", f"ppo_epochs {plan.epochs_per_step}", f"{ACTOR}.ppo_epochs")
+        if self.mode is not None:
+            self.local_updates(train, mini)
         plan.total_steps = v.positive_int("trainer.total_training_steps")
         if plan.total_steps is not None:
             self.note_origin("plan.total_steps", f"trainer.total_training_steps {plan.total_steps}",
                              "trainer.total_training_steps")
         self.micro_batch()
+
+    def local_updates(self, train: Any, mini: Any) -> None:
+        """The v1 trainer's step (trainer_base.py@v0.9.1 PPOTrainer.step): parameter_sync_step local updates, each
+        sampling train_batch_size / parameter_sync_step prompts from the replay buffer and running the whole PPO
+        pipeline on them (old log-probs, advantages, critic and actor updates of whole mini-batches × ppo_epochs);
+        the weights reach the rollout once per step. Only separate_async has the key (default 4); the others
+        read 1 (trainer.v1.get(mode, {}).get("parameter_sync_step", 1))."""
+        v, plan, notes, mode = self.v, self.spec.plan, self.notes, self.mode
+        key = f"{V1}.{mode}.parameter_sync_step"
+        steps = v.positive_int(key, 1)
+        if not isinstance(steps, int) or not isinstance(train, int) or not isinstance(mini, int):
+            return
+        self.sync_steps = steps
+        if steps == 1:
+            return
+        if mode == "separate_async" and train != steps * mini:
+            notes.warning("batch.indivisible", "train_batch_size must equal parameter_sync_step * ppo_mini_batch_size "
+                          f"in separate async training, but got train_batch_size={train}, parameter_sync_step="
+                          f"{steps}, ppo_mini_batch_size={mini}", source_keys=["data.train_batch_size", key,
+                                                                             f"{ACTOR}.ppo_mini_batch_size"])
+        if train % steps:
+            notes.warning("batch.indivisible", f"train_batch_size ({train}) must be divisible by parameter_sync_step "
+                          f"({steps})", source_keys=["data.train_batch_size", key])
+            return
+        local = train // steps
+        minis = math.ceil(local / mini)  # the v1 trainer pads a batch to whole mini-batches
+        epochs = plan.epochs_per_step or 1
+        plan.optimizer_steps_per_step = steps * minis * epochs
+        self.spec.derivations["plan.optimizer_steps_per_step"] = Derivation(
+            f"parameter_sync_step {steps} local updates × ceil({local} prompts ÷ ppo_mini_batch_size {mini}) "
+            f"mini-batch{'es' if minis > 1 else ''} × ppo_epochs {epochs}",
+            [key, "data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size", f"{ACTOR}.ppo_epochs"],
+            "config" if key in v else "default")
+        notes.info("semantics.local-updates",
+                   f"trainer_mode {mode}: each step trains in parameter_sync_step {steps} local updates of {local} "
+                   f"prompts ({local * (plan.samples_per_prompt or 1)} samples) taken from the replay buffer, each "
+                   f"with its own advantages and {minis * epochs} optimizer step{'s' if minis * epochs > 1 else ''} "
+                   f"(old log-probs from the weights at the start of the step); the rollout receives new weights "
+                   "once per step", source_keys=[key, "data.train_batch_size"])
 
     def gen_batch(self, train: int, gen: int) -> None:
         plan, notes = self.spec.plan, self.notes
@@ -430,7 +504,13 @@ class _Interpreter:
             self.spec.generation.prompts_per_round = gen
             self.spec.derivations["generation.prompts_per_round"] = from_config(
                 f"data.gen_batch_size {gen} prompts", "data.gen_batch_size")
-        elif at_least(self.version, "0.9.1"):
+        elif self.mode is not None and (self.mode != "sync" or self.v.flag("algorithm.filter_groups.enable")):
+            # trainer_base.py@v0.9.1 _init_dataloader: async modes and group filtering refill prompt by prompt
+            notes.warning("semantics.ignored-key", f"data.gen_batch_size={gen} is overridden to 1. (verl's v1 trainer "
+                          "fetches single prompts in async modes and with group filtering; a step still trains on "
+                          f"data.train_batch_size {train} prompts)", source_keys=["data.gen_batch_size"])
+            self.spec.extras.append(Extra("verl", "data.gen_batch_size", gen))
+        elif self.mode is not None:
             if train % gen:
                 notes.warning("batch.indivisible",
                               f"num_prompts ({train}) must be a positive multiple of gen_batch_size ({gen})",
@@ -610,8 +690,20 @@ class _Interpreter:
         uses_steps = warmup is not None and (warmup > 0 or (warmup == 0 and self.legacy_workers))
         if uses_steps:
             o.warmup_steps, o.warmup_unit = int(warmup), "steps"
+            if self.sync_steps > 1:
+                self.local_update_warmup(int(warmup))
         else:
             o.warmup_ratio = ratio
+        if self.sync_steps > 1:
+            total = self.spec.plan.total_steps
+            horizon = f"{total} × {self.sync_steps} = {total * self.sync_steps}" if isinstance(total, int) else \
+                f"(the run's steps) × {self.sync_steps}"
+            self.notes.info("optimizer.lr-horizon",
+                            f"trainer_mode {self.mode} steps the LR scheduler once per local update, "
+                            f"parameter_sync_step {self.sync_steps} times per step: verl sets optim.total_training_steps "
+                            f"to total_training_steps {horizon} (trainer_base.py _init_dataloader), so "
+                            "lr_warmup_steps counts local updates and a warmup ratio is a share of all updates",
+                            source_keys=[f"{V1}.{self.mode}.parameter_sync_step", f"{ACTOR}.optim.lr_warmup_steps"])
         o.weight_decay = v.number(f"{ACTOR}.optim.weight_decay")
         clip_key = f"{ACTOR}.grad_clip" if self.legacy_workers or not at_least(self.version, "0.6.1") \
             else f"{ACTOR}.optim.clip_grad"
@@ -630,12 +722,12 @@ class _Interpreter:
             self.notes.warning("keys.missing", "actor_rollout_ref.rollout.name is mandatory since verl 0.6",
                                source_keys=[f"{ROLLOUT}.name"])
         g.filter_groups = bool(v.flag("algorithm.filter_groups.enable")) if (
-            "algorithm.filter_groups.enable" in v or at_least(self.version, "0.9.1")) else None
+            "algorithm.filter_groups.enable" in v or at_least(self.version, "0.9.0")) else None
         if g.filter_groups:
             g.filter_metric = v.get("algorithm.filter_groups.metric")
             g.max_rounds_per_step = v.positive_int("algorithm.filter_groups.max_num_gen_batches", allow_none=True) \
                 if v.get("algorithm.filter_groups.max_num_gen_batches") else 0
-        s.asynchrony.max_steps_ahead = 0
+        self.asynchrony()
         s.references.model = v.get(f"{AR_MODEL}.path")
         if at_least(self.version, "0.7.1"):
             tokenizer = v.get(f"{AR_MODEL}.tokenizer_path")
@@ -648,6 +740,62 @@ class _Interpreter:
         self.logging()
         self.placement()
 
+    def asynchrony(self) -> None:
+        """How far generation runs ahead of the policy. Before 0.9 (and with trainer.use_v1=False) every step
+        generates its own batch with the current weights. The v1 trainer's async modes submit
+        num_warmup_batches batches of prompts before the first step and one batch per step, and sample the oldest
+        finished groups first (trainer_base.py@v0.9.1 _add_async_warmup_batches, prepare_step;
+        replay_buffer.py@v0.9.1 _select_prompt_uids), so a step trains on prompts submitted that many steps
+        earlier, generated from weights that many versions old (partial rollouts resume with newer weights).
+        trainer.v1.sampler.max_off_policy_threshold bounds it: a group that spans more versions than the threshold
+        is dropped ('drop') or waited for ('wait') (ReplayBufferAsync), so no trained group lags more than
+        threshold - 1 steps."""
+        v, s, notes, mode = self.v, self.spec, self.notes, self.mode
+        s.generation.rollout_mode = mode
+        if mode is not None:
+            s.derivations["generation.rollout_mode"] = Derivation(f"trainer.v1.trainer_mode {mode}", [V1_MODE],
+                                                                  v.origin(V1_MODE))
+        if mode not in ASYNC_MODES:
+            s.asynchrony.max_steps_ahead = 0
+            if mode is not None:
+                s.derivations["asynchrony.max_steps_ahead"] = Derivation(
+                    f"trainer.v1.trainer_mode {mode}: each step generates its batch with the current weights",
+                    [V1_MODE], v.origin(V1_MODE))
+            return
+        warm_key = f"{V1}.{mode}.num_warmup_batches"
+        threshold_key, strategy_key = f"{V1}.sampler.max_off_policy_threshold", f"{V1}.sampler.max_off_policy_strategy"
+        warm = v.number(warm_key)
+        # Read without marking them used: set explicitly, they travel as extras to a verl target.
+        threshold = v.values.get(threshold_key, v.defaults.get(threshold_key))
+        strategy = v.values.get(strategy_key, v.defaults.get(strategy_key))
+        if not isinstance(warm, (int, float)):
+            return
+        ahead = max(0, math.ceil(warm))
+        text = (f"trainer_mode {mode}: num_warmup_batches {fmt(warm)} batch(es) of prompts in flight before each "
+                f"step, so a step trains on prompts submitted {ahead} step(s) earlier")
+        if isinstance(threshold, int) and not isinstance(threshold, bool) and threshold > 0:
+            if threshold - 1 < ahead:
+                ahead = threshold - 1
+                text += f", capped by max_off_policy_threshold {threshold} ({strategy}) at {ahead}"
+            elif threshold - 1 > ahead:
+                notes.info("asynchrony.staleness-bound",
+                           f"trainer.v1.sampler.max_off_policy_threshold {threshold} ({strategy}): a slow group may "
+                           f"still be trained up to {threshold - 1} steps after its prompt was submitted (the replay "
+                           f"buffer takes the oldest finished groups first; num_warmup_batches {fmt(warm)} sets the "
+                           f"usual lag of {ahead})", source_keys=[threshold_key, warm_key])
+        elif threshold is None:
+            notes.info("asynchrony.staleness-bound",
+                       "trainer.v1.sampler.max_off_policy_threshold null: no staleness bound (verl 0.9.1); a slow group "
+                       f"may be trained any number of steps after submission (the usual lag is {ahead})",
+                       source_keys=[threshold_key])
+        s.asynchrony.max_steps_ahead = ahead
+        s.derivations["asynchrony.max_steps_ahead"] = Derivation(
+            text, [V1_MODE, warm_key, threshold_key], "config" if {V1_MODE, warm_key} & set(v.values) else "default")
+        if ahead:
+            notes.info("asynchrony.off-policy",
+                       f"trainer_mode {mode}: generation runs up to {ahead} step(s) ahead of training; the policy "
+                       "trains on samples from weights up to that many versions old", source_keys=[V1_MODE, warm_key])
+
     def reward(self) -> None:
         """A custom reward file (top-level custom_reward_function until 0.6, reward.custom_reward_function from
         0.7; 0.7/0.8 migrate the old keys, 0.9 ignores them), a reward model, else verl's default scorer."""
@@ -656,7 +804,7 @@ class _Interpreter:
         path_key = v.first(*reward_keys(version, "path"))
         path = v.get(path_key)
         if path_key.startswith("custom_reward_function") and new and path:
-            if at_least(version, "0.9.1"):
+            if at_least(version, "0.9.0"):
                 notes.warning("reward.ignored-key", f"verl {version} ignores the top-level {path_key}; the reward "
                               f"file {path} is not used (set reward.custom_reward_function.path)",
                               source_keys=[path_key])
@@ -742,8 +890,55 @@ class _Interpreter:
         t.colocate_models = True
         tp = t.rollout_tensor_parallel_size or 1
         t.rollout_engines = t.training_gpus // tp if t.training_gpus % tp == 0 else None
+        self.rollout_pool()
         fraction = self.v.number(f"{ROLLOUT}.gpu_memory_utilization")
         t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
+
+    def local_update_warmup(self, warmup: int) -> None:
+        """lr_warmup_steps in local updates (parameter_sync_step per step, each ceil(prompts ÷ mini) mini-batches ×
+        ppo_epochs optimizer steps): in optimizer steps when an update is one optimizer step (exact), in rollout
+        steps when it divides into whole steps (exact), else in optimizer steps (the LR holds within an update)."""
+        o, plan = self.spec.optimizer, self.spec.plan
+        per_update = (plan.optimizer_steps_per_step or self.sync_steps) // self.sync_steps
+        if per_update > 1 and warmup % self.sync_steps == 0:
+            o.warmup_steps, o.warmup_unit = warmup // self.sync_steps, "steps"
+            text = f"lr_warmup_steps {warmup} local updates ÷ parameter_sync_step {self.sync_steps}"
+        else:
+            o.warmup_steps, o.warmup_unit = warmup * per_update, "optimizer_steps"
+            text = f"lr_warmup_steps {warmup} local updates × {per_update} optimizer step(s) per update"
+        self.spec.derivations["optimizer.warmup_steps"] = Derivation(
+            text, [f"{ACTOR}.optim.lr_warmup_steps", f"{V1}.{self.mode}.parameter_sync_step"], "config")
+
+    def rollout_pool(self) -> None:
+        """separate_async generates on a standalone pool of rollout.nnodes × rollout.n_gpus_per_node GPUs
+        (trainer_separate_async.py@v0.9.1: LLMServerManager.create for the standalone replicas, asserting "nnodes
+        must be > 0 in separate async training"); the training GPUs' own (hybrid) replicas serve only until the
+        first step unless hybrid_rollout.enable_switch lends them back (0.9.1). Elsewhere main_ppo reads neither key
+        (they serve verl's experimental one-step-off and fully-async entry points)."""
+        v, t, notes = self.v, self.spec.topology, self.notes
+        nodes_key, gpus_key = f"{ROLLOUT}.nnodes", f"{ROLLOUT}.n_gpus_per_node"
+        nodes = v.number(nodes_key) if (self.mode == "separate_async" or nodes_key in v) else None
+        if self.mode != "separate_async":
+            if nodes and nodes > 0:
+                notes.info("semantics.ignored-key", f"{nodes_key} {fmt(nodes)}: verl.trainer.main_ppo reads the "
+                           "standalone rollout pool only in trainer.v1.trainer_mode separate_async (verl ≥ 0.9); "
+                           "rollout shares the training GPUs here", source_keys=[nodes_key, gpus_key])
+                v.consume(gpus_key)
+            return
+        per_node = v.positive_int(gpus_key) if gpus_key in v else t.gpus_per_node
+        if not isinstance(nodes, (int, float)) or not isinstance(per_node, int):
+            return
+        t.rollout_gpus = int(nodes) * per_node if nodes > 0 else 0
+        self.spec.derivations["topology.rollout_gpus"] = Derivation(
+            f"separate_async standalone pool: rollout.nnodes {fmt(nodes)} × rollout.n_gpus_per_node {per_node}"
+            + ("" if gpus_key in v else " (= trainer.n_gpus_per_node)"), [nodes_key, gpus_key],
+            "config" if nodes_key in v else "default")
+        tp = t.rollout_tensor_parallel_size or 1
+        if t.rollout_engines is not None and t.rollout_gpus % tp == 0:
+            t.rollout_engines = t.rollout_gpus // tp  # the standalone replicas generate; hybrid ones are put to sleep
+        if nodes <= 0:
+            notes.error("topology.rollout-pool", "nnodes must be > 0 in separate async training",
+                        source_keys=[nodes_key, V1_MODE])
 
 
 class _Writer:
@@ -884,7 +1079,7 @@ class _Writer:
                           "recipe entry point; verl.trainer.main_ppo trains on data.train_batch_size prompts",
                           source_keys=["generation.prompts_per_round"])
         if g.filter_groups:
-            if at_least(self.version, "0.9.1"):
+            if at_least(self.version, "0.9.0"):
                 out["algorithm.filter_groups.enable"] = True
                 self.put("algorithm.filter_groups.metric", g.filter_metric)
             else:
@@ -983,7 +1178,7 @@ class _Writer:
         out[f"{ACTOR}.entropy_coeff"] = a.entropy_coef or 0.0
         aggregation = a.loss_aggregation or "token-mean"
         modes = {"token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm"}
-        if at_least(version, "0.9.1"):
+        if at_least(version, "0.9.0"):
             modes.add("token-sum")
         if aggregation not in modes:
             notes.warning("algorithm.not-expressible", f"loss aggregation '{aggregation}' has no verl {version} "
