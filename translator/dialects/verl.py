@@ -6,6 +6,7 @@ per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into d
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 from translator.dialects.base import (
@@ -949,8 +950,11 @@ class _Writer:
         self.out: dict[str, Any] = {}
 
     def overrides(self) -> tuple[dict[str, Any], bool]:
+        self.mode = self.choose_mode()
+        self.sync_steps = 1
         megatron = self.megatron = self.topology()
         self.batch()
+        self.v1_mode()
         self.algorithm()
         self.critic()
         self.rest()
@@ -965,6 +969,83 @@ class _Writer:
     def put(self, key: str, value: Any) -> None:
         if value is not None:
             self.out[key] = value
+
+    def choose_mode(self) -> str | None:
+        """The v1 trainer mode for a 0.9 target: the source's own (a verl 0.9 run), else sync for an on-policy
+        source, and for one whose generation runs ahead separate_async when it keeps GPUs for rollout
+        (OpenRLHF's separate vLLM engines, Open-Instruct's learners + engines), colocate_async when not."""
+        s = self.spec
+        if not at_least(self.version, "0.9.0"):
+            return None
+        if s.framework == "verl" and s.generation.rollout_mode in ASYNC_MODES:
+            return s.generation.rollout_mode
+        if not s.asynchrony.max_steps_ahead:
+            return "sync"
+        return "separate_async" if (s.topology.rollout_gpus or 0) > 0 else "colocate_async"
+
+    def v1_mode(self) -> None:
+        """trainer.v1.*: the mode, its prefetch depth and staleness bound, and for separate_async the local updates
+        (one mini-batch each: trainer_separate_async.py@v0.9.1 asserts train_batch_size = parameter_sync_step ×
+        ppo_mini_batch_size), the standalone rollout pool and a weight-transfer backend other than naive."""
+        s, out, notes, mode = self.spec, self.out, self.notes, self.mode
+        ahead = s.asynchrony.max_steps_ahead or 0
+        if mode is None:
+            if ahead:
+                notes.warning("asynchrony.not-expressible",
+                              f"generation {ahead} step(s) ahead of the policy is not written; verl {self.version}'s "
+                              "main_ppo runs synchronously (the v1 trainer's async modes need verl 0.9)",
+                              source_keys=["asynchrony.max_steps_ahead"])
+            return
+        train, mini = out.get("data.train_batch_size"), out.get(f"{ACTOR}.ppo_mini_batch_size")
+        if mode == "separate_async" and not (isinstance(train, int) and isinstance(mini, int) and train % mini == 0):
+            notes.warning("asynchrony.changed", f"verl's separate_async trains each step in whole mini-batches "
+                          f"(train_batch_size = parameter_sync_step × ppo_mini_batch_size); {train} prompts per step "
+                          f"are not a multiple of the {mini}-prompt mini-batch, so colocate_async (rollout on the "
+                          "training GPUs) is written", source_keys=["topology.rollout_gpus"], target_keys=[V1_MODE])
+            mode = self.mode = "colocate_async"
+        if mode != "sync" or V1_MODE in (e.key for e in s.extras) or s.generation.rollout_mode == "sync":
+            out[V1_MODE] = mode
+        if mode == "sync":
+            return
+        if s.framework != "verl" or s.generation.rollout_mode != mode:
+            out[f"{V1}.{mode}.num_warmup_batches"] = ahead
+            out[f"{V1}.sampler.max_off_policy_threshold"] = ahead + 1
+            notes.info("asynchrony.mode", f"generation up to {ahead} step(s) ahead: verl's {mode} with "
+                       f"num_warmup_batches {ahead} (batches of prompts in flight before each step) and "
+                       f"max_off_policy_threshold {ahead + 1} (a group spanning more weight versions is dropped)",
+                       source_keys=["asynchrony.max_steps_ahead"],
+                       target_keys=[V1_MODE, f"{V1}.{mode}.num_warmup_batches"])
+        else:
+            out[f"{V1}.{mode}.num_warmup_batches"] = ahead
+        if mode != "separate_async":
+            return
+        self.sync_steps = train // mini
+        out[f"{V1}.separate_async.parameter_sync_step"] = self.sync_steps
+        epochs = s.plan.epochs_per_step or 1
+        if s.framework != "verl":
+            notes.info("semantics.local-updates",
+                       f"verl's separate_async trains each step as parameter_sync_step {self.sync_steps} local updates "
+                       f"of one {mini}-prompt mini-batch each, with advantages computed per update"
+                       + (f" and its {epochs} epochs run before the next mini-batch (the source runs each epoch over "
+                          "the whole step)" if epochs > 1 else "") + "; the LR scheduler steps once per update",
+                       source_keys=["plan.optimizer_steps_per_step"],
+                       target_keys=[f"{V1}.separate_async.parameter_sync_step"])
+        rollout_gpus = s.topology.rollout_gpus or 0
+        per_node = out.get("trainer.n_gpus_per_node") or 8
+        if rollout_gpus <= 0:  # a verl source's pool left unset: verl rejects it, so keep the training pool's size
+            rollout_gpus = per_node
+        nodes = rollout_gpus // per_node if rollout_gpus % per_node == 0 else 1
+        out[f"{ROLLOUT}.nnodes"] = nodes
+        out[f"{ROLLOUT}.n_gpus_per_node"] = rollout_gpus // nodes
+        out[f"{ROLLOUT}.checkpoint_engine.backend"] = self.own_backend()
+
+    def own_backend(self) -> str:
+        """The weight-transfer backend: the verl source's own unless naive (separate_async rejects it), else nccl."""
+        for extra in self.spec.extras:
+            if extra.framework == "verl" and extra.key == f"{ROLLOUT}.checkpoint_engine.backend" \
+                    and extra.value != "naive":
+                return str(extra.value)
+        return "nccl"
 
     def topology(self) -> bool:
         t, plan, notes = self.spec.topology, self.spec.plan, self.notes
@@ -993,7 +1074,7 @@ class _Writer:
                           f"the source trains on {t.training_gpus} GPUs; verl needs {gpus} to keep "
                           f"{dp} data-parallel ranks", source_keys=["topology.training_gpus"],
                           target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
-        if t.rollout_gpus:
+        if t.rollout_gpus and self.mode != "separate_async":
             notes.warning("topology.rollout-colocated",
                           f"the source trains on {t.training_gpus} GPU(s) and keeps {t.rollout_gpus} more for vLLM "
                           f"({(t.training_gpus or 0) + t.rollout_gpus} in all); verl's main_ppo colocates rollout with "
@@ -1245,8 +1326,19 @@ class _Writer:
             out[f"{ACTOR}.optim.{key}"] = schedule
         if o.warmup_steps is not None:
             steps = o.warmup_steps
-            if o.warmup_unit == "optimizer_steps":
-                per_step = s.plan.optimizer_steps_per_step or 1
+            per_step = s.plan.optimizer_steps_per_step or 1
+            if self.sync_steps > 1:
+                # separate_async: the scheduler steps once per local update (trainer_base.py@v0.9.1 sets
+                # optim.total_training_steps = total_training_steps × parameter_sync_step).
+                per_update = Fraction(per_step) / self.sync_steps
+                steps = math.ceil(o.warmup_steps / per_update) if o.warmup_unit == "optimizer_steps" \
+                    else o.warmup_steps * self.sync_steps
+                self.notes.info("units.warmup", f"warmup of {o.warmup_steps} "
+                                f"{'optimizer' if o.warmup_unit == 'optimizer_steps' else 'rollout'} steps = {steps} "
+                                f"local updates; verl's separate_async counts warmup in local updates "
+                                f"(parameter_sync_step {self.sync_steps} per step, {fmt(per_update)} optimizer step(s) "
+                                "each)", target_keys=[f"{ACTOR}.optim.lr_warmup_steps"])
+            elif o.warmup_unit == "optimizer_steps":
                 steps = math.ceil(o.warmup_steps / per_step)
                 self.notes.info("units.warmup", f"warmup of {o.warmup_steps} optimizer steps = {steps} rollout steps "
                                 f"({fmt(per_step)} optimizer steps per step); verl counts warmup in rollout steps",
@@ -1285,10 +1377,6 @@ class _Writer:
                                    f"{r.model}", source_keys=["references.tokenizer"])
         self.reward()
         self.data()
-        if s.asynchrony.max_steps_ahead:
-            self.notes.warning("asynchrony.not-expressible",
-                               f"generation {s.asynchrony.max_steps_ahead} steps ahead of the policy is not written; "
-                               "verl.trainer.main_ppo runs synchronously")
 
     def reward(self) -> None:
         """The reward hook-up: a custom file, a reward model, else verl's default scorer (by data_source)."""
