@@ -225,6 +225,14 @@ class VerlDialect(Dialect):
                               f"as '+{key}'", source_keys=[key])
             if until and newer_than(version, until):
                 notes.info("keys.deprecated", f"'{key}' was last a verl key in {until}", source_keys=[key])
+            new, why = renamed_for(key, version)
+            if new != key and key not in native.appended:
+                notes.warning("keys.renamed", f"'{key}' is '{new}' in verl {version}, whose config has no '{key}' "
+                              f"(Hydra rejects the override){why}", source_keys=[key], target_keys=[new])
+            for old, last, why in REMOVED:
+                if key == old and newer_than(version, last) and key not in native.appended:
+                    notes.warning("keys.removed", f"'{old}' was last a verl key in {last}; verl {version}'s config "
+                                  f"has no such key (Hydra rejects the override): {why}", source_keys=[key])
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
@@ -288,6 +296,19 @@ def looks_like_hub_id(source: str) -> bool:
     """'org/name' with no file extension and no path prefix: a Hub dataset id, not a file."""
     return (source.count("/") == 1 and not source.startswith(("/", ".", "~", "$", "hdfs:"))
             and not source.lower().endswith(_FILE_SUFFIXES))
+
+
+def renamed_for(key: str, version: str) -> tuple[str, str]:
+    """The name a release gives a key verl renamed (RENAMES, followed forwards for a newer release and backwards
+    for an older one), with what to tell about it; the key itself when it was not renamed."""
+    why = ""
+    for old, new, since, reason in RENAMES:  # forwards, in release order
+        if key == old and at_least(version, since):
+            key, why = new, reason or why
+    for old, new, since, _ in reversed(RENAMES):  # backwards
+        if key == new and not at_least(version, since):
+            key = old
+    return key, why
 
 
 def defaults_for(version: str) -> dict[str, Any]:
@@ -1533,19 +1554,56 @@ class _Writer:
                         "every epoch has at least one step)", target_keys=["trainer.total_epochs"])
 
     def moved(self, extra: Extra) -> Extra:
-        """A verl key of an older release under the name this release gives it (a section verl moved)."""
+        """A verl key of another release under the name this release gives it (a section verl moved, a key verl
+        renamed: RENAMES, followed forwards to a newer target and backwards to an older one)."""
+        if extra.framework != "verl":
+            return extra
         for old, new, since in MOVED_SECTIONS:
-            if extra.framework == "verl" and extra.key.startswith(old) and at_least(self.version, since):
+            if extra.key.startswith(old) and at_least(self.version, since):
                 self.notes.info("keys.renamed", f"{extra.key} is {new}{extra.key[len(old):]} in verl {self.version}",
                                 source_keys=[extra.key], target_keys=[new + extra.key[len(old):]])
                 return Extra(extra.framework, new + extra.key[len(old):], extra.value)
+        key, why = renamed_for(extra.key, self.version)
+        if key != extra.key:
+            self.notes.info("keys.renamed", f"{extra.key} is {key} in verl {self.version}{why}",
+                            source_keys=[extra.key], target_keys=[key])
+            return Extra(extra.framework, key, extra.value)
         return extra
+
+    def removed(self, extra: Extra) -> bool:
+        """A verl key this release no longer has, with no successor of the same meaning: noted, not written."""
+        for old, last, why in REMOVED:
+            if extra.framework == "verl" and extra.key.removeprefix("+") == old and newer_than(self.version, last):
+                self.notes.warning("keys.removed", f"{old} {extra.value!r} is not written: verl {self.version} has no "
+                                   f"such key (last in {last}); {why}", source_keys=[old])
+                return True
+        return False
+
+    def carried_defaults(self) -> None:
+        """A verl source of another release that leaves a CARRIED_DEFAULTS key unset ran with its own release's
+        default: written when the target's differs (rollout.max_num_seqs 1024 → 256 and calculate_log_probs False →
+        True in 0.9.0)."""
+        s = self.spec
+        if s.framework != "verl" or not s.version or s.version == self.version or not at_least(s.version, "0.4.1") \
+                or not at_least(self.version, "0.4.1"):
+            return
+        own = {e.key.removeprefix("+") for e in s.extras if e.framework == "verl"}
+        before, after = defaults_for(s.version), defaults_for(self.version)
+        for key in CARRIED_DEFAULTS:
+            if key in own or key in self.out or before.get(key) == after.get(key):
+                continue
+            self.out[key] = before[key]
+            self.notes.info("keys.default-changed", f"{key}: verl {s.version}'s default {before[key]} is written; "
+                            f"verl {self.version}'s default is {after[key]}", source_keys=[key], target_keys=[key])
 
     def extras(self) -> None:
         from translator.native_schemas import lacks
 
         foreign, appended = [], []
+        self.carried_defaults()
         for extra in map(self.moved, self.spec.extras):
+            if self.removed(extra):
+                continue
             if extra.framework != "verl":
                 foreign.append(extra)
             elif extra.key.startswith("+") or extra.key in KNOWN_KEYS or extra.key in self.out \
