@@ -187,6 +187,14 @@ KEY_SINCE: dict[str, str] = {
     f"{V1}.sampler.custom_sampler.path": "0.9.0",
     f"{V1}.sampler.custom_sampler.name": "0.9.0",
     f"{V1}.separate_async.hybrid_rollout.enable_switch": "0.9.1",
+    # _generated_ppo_trainer.yaml@v0.6.1 lacks the standalone rollout pool and the weight-transfer backend; 0.3.0's
+    # ppo_trainer.yaml lacks max_num_seqs and calculate_log_probs (0.4.1 has them).
+    f"{ROLLOUT}.nnodes": "0.7.1",
+    f"{ROLLOUT}.n_gpus_per_node": "0.7.1",
+    f"{ROLLOUT}.checkpoint_engine.backend": "0.7.1",
+    f"{ROLLOUT}.max_num_seqs": "0.4.1",
+    f"{ROLLOUT}.calculate_log_probs": "0.4.1",
+    f"{AR}.hybrid_engine": "0.4.1",
     "reward.custom_reward_function.path": "0.7.1",
     "reward.custom_reward_function.name": "0.7.1",
     "reward.reward_model.enable": "0.7.1",
