@@ -392,3 +392,22 @@ def test_frameworks_lists_what_changed_in_0_8_and_0_9() -> None:
     assert "parameter_sync_step" in changes["0.9.0"] and "max_num_seqs 1024 → 256" in changes["0.9.0"]
     assert "data.sampler" in changes["0.8.0"] and "rollout.skip.enable" in changes["0.8.0"]
     assert "hybrid_rollout" in changes["0.9.1"]
+
+
+def test_the_release_is_inferred_from_renamed_keys() -> None:
+    # rollout.skip_rollout was removed in 0.8.0 (→ rollout.skip.enable, itself moved to skip.rollout.* in 0.9.0).
+    old = translator.load(launch(*BASE, *SYNC_WORDS, "actor_rollout_ref.rollout.skip_rollout=True"))
+    assert old.version == "0.7.1"
+    middle = translator.load(launch(*BASE, *SYNC_WORDS, "actor_rollout_ref.rollout.skip.enable=True"))
+    assert middle.version == "0.8.0"
+
+
+def test_v1_group_filtering_has_no_round_limit() -> None:
+    # trainer_base.py@v0.9.1 _resolve_filter_groups_metric warns that max_num_gen_batches is ignored: the replay
+    # buffer refills evicted groups for as long as it takes.
+    explanation = translator.load(launch(*BASE, *SYNC_WORDS, "algorithm.filter_groups.enable=True",
+                                         "algorithm.filter_groups.metric=acc",
+                                         "algorithm.filter_groups.max_num_gen_batches=10"))
+    assert explanation.spec.generation.max_rounds_per_step == 0
+    assert "max_num_gen_batches=10 is ignored by the built-in V1 ReplayBuffer" in note(explanation,
+                                                                                       "semantics.ignored-key")

@@ -196,8 +196,12 @@ class VerlDialect(Dialect):
         keys = set(native.values)
         if keys & set(DEPRECATED_GLOBAL_MICRO) or "trainer.use_legacy_worker_impl" in keys:
             version, why = "0.7.1", "the deprecated global micro-batch keys are honoured only up to 0.7"
+        elif keys & {"data.sampler.class_path", f"{ROLLOUT}.skip_rollout"} and not keys & native.appended:
+            version, why = "0.7.1", "data.sampler.* and rollout.skip_rollout were removed in 0.8.0"
         elif "data.gen_batch_size" in native.appended:
             version, why = "0.8.0", "'+data.gen_batch_size' appends a key that 0.9 already has"
+        elif any(k.startswith(f"{ROLLOUT}.skip.") for k in keys - native.appended):
+            version, why = "0.8.0", "rollout.skip.* exists in 0.8.0 only (0.9 moved it to skip.rollout.*)"
         else:
             version, why = self.default_version, "the newest known release"
         notes.info("version.assumed", f"assumed verl {version}: {why}; pass --from verl@VERSION to choose")
@@ -365,6 +369,8 @@ class _Interpreter:
                                    source_keys=[V1_MODE, "trainer.use_v1"])
             return None
         mode = str(v.get(V1_MODE))
+        if v._symbolic(V1_MODE, mode):
+            return mode  # depends on a variable the script never sets: the asynchrony is unknown
         if mode not in V1_MODES:
             # verl/trainer/ppo/v1/trainer_base.py@v0.9.1 get_trainer_cls
             self.notes.error("keys.invalid-value", f"Unknown trainer '{mode}'. Available trainers: "
@@ -747,8 +753,16 @@ class _Interpreter:
             "algorithm.filter_groups.enable" in v or at_least(self.version, "0.9.0")) else None
         if g.filter_groups:
             g.filter_metric = v.get("algorithm.filter_groups.metric")
-            g.max_rounds_per_step = v.positive_int("algorithm.filter_groups.max_num_gen_batches", allow_none=True) \
-                if v.get("algorithm.filter_groups.max_num_gen_batches") else 0
+            rounds_key = "algorithm.filter_groups.max_num_gen_batches"
+            g.max_rounds_per_step = v.positive_int(rounds_key, allow_none=True) if v.get(rounds_key) else 0
+            if self.mode is not None and self.native.entry == "core" and g.max_rounds_per_step:
+                # trainer_base.py@v0.9.1 _resolve_filter_groups_metric: the v1 replay buffer refills evicted groups
+                # without a round limit.
+                self.notes.warning("semantics.ignored-key", f"algorithm.filter_groups.max_num_gen_batches="
+                                   f"{g.max_rounds_per_step} is ignored by the built-in V1 ReplayBuffer; use "
+                                   "max_inflight_gen_batches to bound concurrent Sync DAPO generation.",
+                                   source_keys=[rounds_key])
+                g.max_rounds_per_step = 0
         self.asynchrony()
         s.references.model = v.get(f"{AR_MODEL}.path")
         if at_least(self.version, "0.7.1"):
@@ -777,6 +791,8 @@ class _Interpreter:
         if mode is not None:
             s.derivations["generation.rollout_mode"] = Derivation(f"trainer.v1.trainer_mode {mode}", [V1_MODE],
                                                                   v.origin(V1_MODE))
+        if mode is not None and mode not in V1_MODES:
+            return  # an unknown or unset mode: how far generation runs ahead is not known
         if mode not in ASYNC_MODES:
             s.asynchrony.max_steps_ahead = 0
             if mode is not None:
