@@ -411,3 +411,13 @@ def test_v1_group_filtering_has_no_round_limit() -> None:
     assert explanation.spec.generation.max_rounds_per_step == 0
     assert "max_num_gen_batches=10 is ignored by the built-in V1 ReplayBuffer" in note(explanation,
                                                                                        "semantics.ignored-key")
+
+
+def test_a_separate_async_run_written_for_0_8() -> None:
+    # 0.8.0 has no v1 trainer: the asynchrony is noted, the trainer.v1 keys are not written, and the step keeps its
+    # 4 mini-batches × 2 epochs = 8 optimizer steps (ppo_epochs over the whole step instead of per update).
+    translation = translator.translate(SEPARATE, to="verl@0.8.0")
+    assert not [k for k in overrides(translation) if k.startswith(V1)]
+    assert "verl 0.8.0's main_ppo runs synchronously" in note(translation, "asynchrony.not-expressible")
+    assert "max_off_policy_threshold 4 is not written" in note(translation, "keys.not-in-version")
+    assert translation.plan["optimizer_steps_per_step"] == 8

@@ -1587,7 +1587,14 @@ class _Writer:
         return extra
 
     def removed(self, extra: Extra) -> bool:
-        """A verl key this release no longer has, with no successor of the same meaning: noted, not written."""
+        """A verl key this release no longer has, with no successor of the same meaning: noted, not written. The v1
+        trainer's settings (trainer.v1.*) mean nothing before 0.9.0."""
+        if extra.framework == "verl" and extra.key.removeprefix("+").startswith(f"{V1}.") \
+                and not at_least(self.version, "0.9.0"):
+            self.notes.info("keys.not-in-version", f"{extra.key.removeprefix('+')} {extra.value!r} is not written: "
+                            f"verl {self.version} has no v1 trainer (trainer.v1.*, new in 0.9.0)",
+                            source_keys=[extra.key.removeprefix("+")])
+            return True
         for old, last, why in REMOVED:
             if extra.framework == "verl" and extra.key.removeprefix("+") == old and newer_than(self.version, last):
                 self.notes.warning("keys.removed", f"{old} {extra.value!r} is not written: verl {self.version} has no "
