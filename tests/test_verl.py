@@ -332,6 +332,14 @@ def test_colocate_async_lag(words: tuple[str, ...], ahead: int, code: str | None
         assert "asynchrony.staleness-bound" not in codes(explanation)
 
 
+def test_fractional_warmup_batches_need_0_9_1() -> None:
+    # trainer_colocate_async.py@v0.9.0 on_train_begin loops `for _ in range(num_warmup_batches)`: 1.5 is a TypeError.
+    words = (*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", f"{V1}.colocate_async.num_warmup_batches=1.5")
+    assert "cannot be interpreted as an integer" in note(translator.load(launch(*words), framework="verl@0.9.0"),
+                                                         "keys.invalid-value")
+    assert "keys.invalid-value" not in codes(translator.load(launch(*words), framework="verl@0.9.1"))
+
+
 def test_use_v1_false_runs_the_legacy_loop() -> None:
     # main_ppo.py@v0.9.1: use_v1=False → main_ppo_v0 (synchronous); the mode is read by nothing.
     explanation = translator.load(launch(*BASE, *SYNC_WORDS, "trainer.use_v1=False",

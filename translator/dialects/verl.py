@@ -808,6 +808,11 @@ class _Interpreter:
         strategy = v.values.get(strategy_key, v.defaults.get(strategy_key))
         if not isinstance(warm, (int, float)):
             return
+        if not float(warm).is_integer() and not at_least(self.version, "0.9.1"):
+            # trainer_{colocate,separate}_async.py@v0.9.0 on_train_begin: `for _ in range(num_warmup_batches)`
+            notes.error("keys.invalid-value", f"'float' object cannot be interpreted as an integer: verl "
+                        f"{self.version} takes whole warmup batches ({warm_key} {fmt(warm)}; fractions from 0.9.1)",
+                        source_keys=[warm_key])
         ahead = max(0, math.ceil(warm))
         text = (f"trainer_mode {mode}: num_warmup_batches {fmt(warm)} batch(es) of prompts in flight before each "
                 f"step, so a step trains on prompts submitted {ahead} step(s) earlier")
