@@ -1045,8 +1045,8 @@ class _Writer:
                           f"are not a multiple of the {mini}-prompt mini-batch, so colocate_async (rollout on the "
                           "training GPUs) is written", source_keys=["topology.rollout_gpus"], target_keys=[V1_MODE])
             mode = self.mode = "colocate_async"
-        if mode != "sync" or V1_MODE in (e.key for e in s.extras) or s.generation.rollout_mode == "sync":
-            out[V1_MODE] = mode
+        if mode != "sync" or (s.framework == "verl" and s.generation.rollout_mode == "sync"):
+            out[V1_MODE] = mode  # a verl 0.9 source's own mode, even the default, stays written out
         if mode == "sync":
             return
         if s.framework != "verl" or s.generation.rollout_mode != mode:
