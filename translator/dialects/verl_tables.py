@@ -215,6 +215,9 @@ KEY_UNTIL: dict[str, str] = {
 # rollout.skip_rollout (≤ 0.7) → rollout.skip.enable (0.8) → skip.rollout.enable (0.9) is read from each
 # release's _generated_ppo_trainer.yaml; the writer moves a carried key to the target release's name.
 RENAMES: tuple[tuple[str, str, str, str], ...] = (
+    # _generated_ppo_trainer.yaml@v0.6.1 (512 MB) vs @v0.7.1 (2048 MB): moved under the checkpoint engine in 0.7.1.
+    (f"{ROLLOUT}.update_weights_bucket_megabytes", f"{ROLLOUT}.checkpoint_engine.update_weights_bucket_megabytes",
+     "0.7.1", "; its default went from 512 to 2048"),
     (f"{ROLLOUT}.skip_rollout", f"{ROLLOUT}.skip.enable", "0.8.0", ""),
     (f"{ROLLOUT}.skip_dump_dir", f"{ROLLOUT}.skip.dump_dir", "0.8.0", ""),
     (f"{ROLLOUT}.skip.enable", "skip.rollout.enable", "0.9.0",
