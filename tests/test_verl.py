@@ -429,3 +429,12 @@ def test_a_separate_async_run_written_for_0_8() -> None:
     assert "verl 0.8.0's main_ppo runs synchronously" in note(translation, "asynchrony.not-expressible")
     assert "max_off_policy_threshold 4 is not written" in note(translation, "keys.not-in-version")
     assert translation.plan["optimizer_steps_per_step"] == 8
+
+
+def test_the_dapo_recipe_entry_runs_its_own_loop() -> None:
+    # recipe.dapo.main_dapo builds its RayDAPOTrainer, not main_ppo's v1 trainer: no mode, no local updates.
+    explanation = translator.load(VERL / "dapo_recipe_dynamic_sampling.sh", framework="verl@0.9.1",
+                                  env={"HOME": "/home/me"})
+    assert explanation.spec.generation.rollout_mode is None
+    assert explanation.spec.asynchrony.max_steps_ahead == 0
+    assert "semantics.local-updates" not in codes(explanation)

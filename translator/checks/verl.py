@@ -60,20 +60,22 @@ class View(SettingsAccess):
     quantities verl derives from them. ``changed`` gives the view of a config with some keys changed."""
 
     def __init__(self, values: Mapping[str, Any], explicit: Iterable[str], version: str, megatron: bool,
-                 recipe: bool = False) -> None:
+                 recipe: bool = False, own_loop: bool = False) -> None:
         self.values, self.explicit = dict(values), frozenset(explicit)  # explicit: the keys the config sets
         self.version, self.megatron = version, megatron
         self.recipe = recipe  # the DAPO recipe entry: gen_batch_size is its round size, not a fetch size
+        self.own_loop = own_loop  # an entry point with its own trainer loop (the DAPO recipe): no v1 trainer
 
     @classmethod
     def of(cls, native: Values, spec: RunSpec, version: str) -> View:
         extra = dict(_EXTRA_DEFAULTS, **{REMOVE_PADDING: at_least(version, "0.7.1")})
         return cls({**extra, **native.defaults, **native.values}, native.values, version,
-                   spec.topology.training_backend == "megatron", spec.generation.prompts_per_round is not None)
+                   spec.topology.training_backend == "megatron", spec.generation.prompts_per_round is not None,
+                   at_least(version, "0.9.0") and spec.generation.rollout_mode is None)
 
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.explicit | set(changes), self.version, self.megatron,
-                    self.recipe)
+                    self.recipe, self.own_loop)
 
     @property
     def gpus(self) -> int:
@@ -114,7 +116,7 @@ class View(SettingsAccess):
     @property
     def mode(self) -> str | None:
         """The v1 trainer's mode (trainer.v1.trainer_mode), None without the v1 trainer."""
-        return str(self.get(V1_MODE) or "sync") if self.v1 else None
+        return str(self.get(V1_MODE) or "sync") if self.v1 and not self.own_loop else None
 
     @property
     def sync_steps(self) -> int:

@@ -356,10 +356,10 @@ class _Interpreter:
 
     def trainer_mode(self) -> str | None:
         """The v1 trainer's mode (0.9: trainer.use_v1, default true), None for the RayPPOTrainer loop
-        (before 0.9, or use_v1=False: main_ppo_v0.py@v0.9.1)."""
+        (before 0.9, use_v1=False: main_ppo_v0.py@v0.9.1, or the DAPO recipe's entry point)."""
         v = self.v
-        if not at_least(self.version, "0.9.0"):
-            return None
+        if not at_least(self.version, "0.9.0") or self.native.entry == "dapo":
+            return None  # the DAPO recipe runs its own RayDAPOTrainer loop
         use_v1 = v.flag("trainer.use_v1")
         if use_v1 is False:
             if V1_MODE in v:
