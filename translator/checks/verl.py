@@ -71,7 +71,7 @@ class View(SettingsAccess):
         extra = dict(_EXTRA_DEFAULTS, **{REMOVE_PADDING: at_least(version, "0.7.1")})
         return cls({**extra, **native.defaults, **native.values}, native.values, version,
                    spec.topology.training_backend == "megatron", spec.generation.prompts_per_round is not None,
-                   at_least(version, "0.9.0") and spec.generation.rollout_mode is None)
+                   at_least(version, "0.9.0") and V1_MODE not in native.used)  # the reader asks every v1 run
 
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.explicit | set(changes), self.version, self.megatron,

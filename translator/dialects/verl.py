@@ -787,8 +787,8 @@ class _Interpreter:
         is dropped ('drop') or waited for ('wait') (ReplayBufferAsync), so no trained group lags more than
         threshold - 1 steps."""
         v, s, notes, mode = self.v, self.spec, self.notes, self.mode
-        s.generation.rollout_mode = mode
-        if mode is not None:
+        if mode is not None and mode != "sync":  # sync is verl's ordinary synchronous loop: no special mode
+            s.generation.rollout_mode = mode
             s.derivations["generation.rollout_mode"] = Derivation(f"trainer.v1.trainer_mode {mode}", [V1_MODE],
                                                                   v.origin(V1_MODE))
         if mode is not None and mode not in V1_MODES:
@@ -1045,10 +1045,9 @@ class _Writer:
                           f"are not a multiple of the {mini}-prompt mini-batch, so colocate_async (rollout on the "
                           "training GPUs) is written", source_keys=["topology.rollout_gpus"], target_keys=[V1_MODE])
             mode = self.mode = "colocate_async"
-        if mode != "sync" or (s.framework == "verl" and s.generation.rollout_mode == "sync"):
-            out[V1_MODE] = mode  # a verl 0.9 source's own mode, even the default, stays written out
         if mode == "sync":
-            return
+            return  # the default
+        out[V1_MODE] = mode
         if s.framework != "verl" or s.generation.rollout_mode != mode:
             out[f"{V1}.{mode}.num_warmup_batches"] = ahead
             out[f"{V1}.sampler.max_off_policy_threshold"] = ahead + 1
