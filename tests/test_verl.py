@@ -440,3 +440,14 @@ def test_the_dapo_recipe_entry_runs_its_own_loop() -> None:
     assert explanation.spec.generation.rollout_mode is None
     assert explanation.spec.asynchrony.max_steps_ahead == 0
     assert "semantics.local-updates" not in codes(explanation)
+
+
+def test_a_separate_async_run_carries_its_asynchrony_to_other_frameworks() -> None:
+    # The fixture: generation 1 step ahead on a pool of 1 × 8 GPUs, vLLM TP 2 → 4 engines of their own.
+    openrlhf = translator.translate(SEPARATE, to="openrlhf@0.11.2").files["launch.sh"]
+    assert "--train.async_enable" in openrlhf and "--train.async_queue_size 1 " in openrlhf
+    assert "--vllm.num_engines 4 " in openrlhf and "--vllm.tensor_parallel_size 2 " in openrlhf
+    open_instruct = translator.translate(SEPARATE, to="open-instruct").files["launch.sh"]
+    assert "--async_steps 1 " in open_instruct
+    trl = translator.translate(SEPARATE, to="trl@1.16.0")
+    assert "1-step asynchrony is dropped" in note(trl, "asynchrony.not-expressible")
