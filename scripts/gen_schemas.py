@@ -15,7 +15,7 @@ How it works (standard library + PyYAML only; nothing is imported from the frame
   ``GRPOScriptArguments``, ``DatasetMixtureConfig`` where it exists), each field's annotation and default.
   Open-R1's own arguments are added from ``translator/dialects/trl_tables.py`` ``OPEN_R1_KEYS`` (read with
   ``ast``, untyped), typed from Open-R1's ``src/open_r1/configs.py`` when ``--open-r1-src`` is given.
-* verl 0.2.0.post2 / 0.3.0 (the 0.3.0.post1 wheel) / 0.4.1 / 0.7.1 / 0.9.1: the wheel's Hydra YAML defaults. ``_generated_ppo*_trainer.yaml`` (the fully
+* verl 0.2.0.post2 / 0.3.0 (the 0.3.0.post1 wheel) / 0.4.1 / 0.7.1 / 0.8.0 / 0.9.0 / 0.9.1: the wheel's Hydra YAML defaults. ``_generated_ppo*_trainer.yaml`` (the fully
   composed configs verl ships since 0.5) where present, else ``ppo_trainer.yaml`` and
   ``ppo_megatron_trainer.yaml`` composed through their ``defaults`` lists (0.4.1 has none). Nested mappings
   are flattened into dotted keys; the type of a key is that of its default (verl's YAML is untyped).
@@ -71,7 +71,7 @@ TRANSFORMERS_VERSIONS = ("4.46.0", "4.52.3", "4.56.2", "5.0.0", "5.10.4", "5.23.
 # The transformers release each trl schema is read with, and why (see the module docstring).
 TRANSFORMERS_FOR = {"0.18.0": ("4.52.3", ("Open-R1's setup.py pins transformers==4.52.3 with trl==0.18.0 "
                                          "(trl 0.18.0 itself requires transformers>=4.50.0)"))}
-VERL_VERSIONS = ("0.2.0.post2", "0.3.0", "0.4.1", "0.7.1", "0.9.1")
+VERL_VERSIONS = ("0.2.0.post2", "0.3.0", "0.4.1", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
 VERL_WHEELS = {"0.3.0": "0.3.0.post1"}  # rlconf's 0.3.0 is read from PyPI's only 0.3.0 wheel
 # Every release whose train_ppo_ray flag set changed before 0.8 (0.5.0 … 0.7.4), then a flat and a dotted release.
 OPENRLHF_VERSIONS = ("0.5.0", "0.5.1", "0.5.3", "0.5.5", "0.5.7", "0.5.8", "0.6.0", "0.6.1", "0.6.2", "0.6.3", "0.6.4",

@@ -77,7 +77,42 @@ class Violation:
         return settings
 
 
+# verl 0.9's separate_async on top of BASE (trainer_separate_async.py@v0.9.1 __init__): 256 prompts = parameter_sync_step
+# 4 × mini 64, a standalone rollout pool of 1 × 8 GPUs, and a weight-transfer backend other than the default naive.
+V1 = "trainer.v1"
+SEPARATE: dict[str, Any] = {
+    f"{V1}.trainer_mode": "separate_async", f"{V1}.separate_async.parameter_sync_step": 4,
+    f"{ROLLOUT}.nnodes": 1, f"{ROLLOUT}.n_gpus_per_node": 8, f"{ROLLOUT}.checkpoint_engine.backend": "nccl",
+}
+
 VIOLATIONS = [
+    # §2.6 trainer_separate_async.py@v0.9.1 __init__: each local update is exactly one mini-batch; 4 × 32 = 128 ≠ 256.
+    Violation("separate-async-batch", "0.9.1", {**SEPARATE, f"{ACTOR}.ppo_mini_batch_size": 32},
+              "verl.separate-async-batch", "error",
+              "train_batch_size must equal parameter_sync_step * ppo_mini_batch_size in separate async training, but "
+              "got train_batch_size=256, parameter_sync_step=4, ppo_mini_batch_size=32", "PPOTrainerSeparateAsync assert"),
+    # §2.6: rollout.nnodes defaults to 0; separate_async needs a standalone pool.
+    Violation("separate-async-pool", "0.9.1", {k: v for k, v in SEPARATE.items() if k != f"{ROLLOUT}.nnodes"},
+              "verl.separate-async-rollout-pool", "error", "nnodes must be > 0 in separate async training",
+              "PPOTrainerSeparateAsync assert"),
+    # §2.6: checkpoint_engine.backend defaults to naive, which cannot reach a separate pool (0.9.0 too).
+    Violation("separate-async-backend", "0.9.0",
+              {k: v for k, v in SEPARATE.items() if k != f"{ROLLOUT}.checkpoint_engine.backend"},
+              "verl.separate-async-backend", "error",
+              "please use nccl/nixl/mooncake, etc. backend for separate async training", "PPOTrainerSeparateAsync assert"),
+    # §2.6 trainer_base.py@v0.9.1 get_trainer_cls: 'async' is no registered trainer.
+    Violation("trainer-mode", "0.9.1", {f"{V1}.trainer_mode": "async"}, "verl.trainer-mode", "error",
+              "Unknown trainer 'async'. Available trainers: colocate_async, separate_async, sync.", "get_trainer_cls"),
+    # §2.6 replay_buffer.py ReplayBuffer.__init__ (built in every v1 mode): a positive threshold; 0.9.1 also takes null.
+    Violation("off-policy-threshold", "0.9.1", {f"{V1}.sampler.max_off_policy_threshold": 0},
+              "verl.off-policy-threshold", "error", "Invalid max off policy threshold: 0, must be an integer greater "
+              "than 0, or null to disable off-policy version control", "ReplayBuffer assert"),
+    Violation("off-policy-threshold-null-0.9.0", "0.9.0", {f"{V1}.sampler.max_off_policy_threshold": None},
+              "verl.off-policy-threshold", "error",
+              "Invalid max off policy threshold: None, must be an integer greater than 0", "ReplayBuffer assert (0.9.0)"),
+    Violation("off-policy-strategy", "0.9.1", {f"{V1}.sampler.max_off_policy_strategy": "lifo"},
+              "verl.off-policy-strategy", "error", "Invalid max off policy strategy: lifo, must be one of ['drop', "
+              "'wait']", "ReplayBuffer assert"),
     # §3.1 #2: real_train_batch_size = 250 × 5 = 1250; FSDP minimal_bsz = N = 8 GPUs; 1250 % 8 = 2.
     # (250 % mini 64 also leaves a padded last mini-batch: a warning in 0.9.)
     Violation("real-batch", "0.9.1", {"data.train_batch_size": 250, f"{ROLLOUT}.n": 5}, "verl.real-batch-divisible",

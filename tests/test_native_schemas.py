@@ -89,7 +89,8 @@ def test_schema_types_map_the_annotations() -> None:
 
 
 def test_nearest_schema_at_or_below_the_version() -> None:
-    assert native_schemas.schema_for("verl", "0.8.0")["x-version"] == "0.7.1"
+    assert native_schemas.schema_for("verl", "0.6.1")["x-version"] == "0.4.1"
+    assert native_schemas.schema_for("verl", "0.8.0")["x-version"] == "0.8.0"
     assert native_schemas.schema_for("trl", "0.22.2")["x-version"] == "0.18.0"
     assert native_schemas.schema_for("openrlhf", "0.11.2")["x-version"] == "0.11.2"
     assert native_schemas.schema_for("verl", "0.3.0")["x-version"] == "0.3.0"  # from the 0.3.0.post1 wheel
@@ -214,10 +215,10 @@ def test_verl_appended_keys_are_exempt() -> None:
 
 
 def test_between_two_schemas_a_key_of_the_newer_one_is_accepted() -> None:
-    # verl 0.8.0 is read with 0.7.1's schema; a key 0.9.1 has may be one 0.8.0 added.
-    newer_only = next(k for k in schema("verl", "0.9.1")["properties"] if k not in schema("verl", "0.7.1")["properties"]
+    # verl 0.6.1 is read with 0.4.1's schema; a key 0.7.1 has may be one 0.6.1 added.
+    newer_only = next(k for k in schema("verl", "0.7.1")["properties"] if k not in schema("verl", "0.4.1")["properties"]
                       and k.startswith("trainer."))
-    assert native_schemas.validate("verl", "0.8.0", {newer_only: None}) == []
+    assert native_schemas.validate("verl", "0.6.1", {newer_only: None}) == []
     # trl 0.22.2 made scale_rewards a string: 0.18.0's boolean does not make it an error.
     assert native_schemas.validate("trl", "0.22.2", {"scale_rewards": "group"}) == []
     with pytest.raises(ConfigError):  # wrong under both neighbours

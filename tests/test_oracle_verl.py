@@ -22,8 +22,13 @@ config and a two-word tokenizer, made here) stands in; verl's batch checks do no
 """
 from __future__ import annotations
 
+import ast
 import importlib.util
+import logging
+import math
 import os
+import textwrap
+import types
 import sys
 import warnings
 from pathlib import Path
@@ -172,6 +177,110 @@ def test_emitted_overrides_compose_and_validate(case: Case, tiny_model: Path) ->
     assert gpus // model_parallel == plan["data_parallel_size"]
     if not actor.use_dynamic_bsz:
         assert actor.ppo_micro_batch_size_per_gpu == plan["micro_batch_per_device"]
+    # The v1 trainer's own start-up checks (below) accept the mode rlconf wrote, and its step holds the plan.
+    v1_validate(config)
+    trainer = v1_trainer(config)
+    local = config.data.train_batch_size // trainer.parameter_sync_step
+    assert plan["optimizer_steps_per_step"] == (trainer.parameter_sync_step * actor.ppo_epochs
+                                                * math.ceil(local / actor.ppo_mini_batch_size))
+    mode = translation.spec.generation.rollout_mode
+    assert (mode if mode in ("colocate_async", "separate_async") else "sync") == config.trainer.v1.trainer_mode
+
+
+# ---------------------------------------------------------------- the v1 trainer's start-up checks
+# The v1 trainer's modules import TransferQueue, which is not installed here, so its checks are taken from its
+# source and run as they are: the statements of PPOTrainerSeparateAsync.__init__ before super().__init__ (the
+# asserts on the batch, the rollout pool, the backend and the reward model), PPOTrainer.__init__'s reading of the
+# mode and parameter_sync_step, the first assert of PPOTrainer.step, and ReplayBuffer.__init__'s asserts on the
+# staleness threshold and strategy (built in every mode).
+V1_DIR = PACKAGE / "trainer" / "ppo" / "v1"
+
+
+def _method(path: Path, cls: str, name: str) -> ast.FunctionDef:
+    tree = ast.parse(path.read_text())
+    klass = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    return next(n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def _compiled(statements: list[ast.stmt], arguments: str) -> Any:
+    """The statements as the body of ``def check(<arguments>)``, run in a namespace with verl's helpers."""
+    from verl.trainer.ppo.utils import need_reward_model
+
+    body = textwrap.indent("\n".join(ast.unparse(s) for s in statements) or "pass", "    ")
+    namespace: dict[str, Any] = {"need_reward_model": need_reward_model, "logger": logging.getLogger("verl-oracle")}
+    exec(compile(f"def check({arguments}):\n{body}\n", "<verl v1 checks>", "exec"), namespace)
+    return namespace["check"]
+
+
+def _before_super(method: ast.FunctionDef) -> list[ast.stmt]:
+    statements = []
+    for statement in method.body:
+        if "super().__init__" in ast.unparse(statement):
+            break
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):  # the docstring
+            statements.append(statement)
+    return statements
+
+
+SEPARATE_INIT = _compiled(_before_super(_method(V1_DIR / "trainer_separate_async.py", "PPOTrainerSeparateAsync",
+                                                "__init__")), "self, config")
+_BASE_INIT = _method(V1_DIR / "trainer_base.py", "PPOTrainer", "__init__")
+TRAINER_FIELDS = _compiled([s for s in _BASE_INIT.body if isinstance(s, ast.Assign) and any(
+    "trainer_mode" in ast.unparse(t) or "parameter_sync_step" in ast.unparse(t) for t in s.targets)], "self")
+STEP_ASSERT = _compiled([s for s in _method(V1_DIR / "trainer_base.py", "PPOTrainer", "step").body
+                         if isinstance(s, (ast.Assign, ast.Assert))][:2], "self")
+_BUFFER_INIT = _method(V1_DIR / "replay_buffer.py", "ReplayBuffer", "__init__")
+BUFFER_ASSERTS = _compiled([s for s in _BUFFER_INIT.body if "max_off_policy" in ast.unparse(s) and isinstance(
+    s, (ast.If, ast.Assert))], "self")
+
+
+def v1_trainer(config: Any) -> Any:
+    trainer = types.SimpleNamespace(config=config)
+    TRAINER_FIELDS(trainer)
+    return trainer
+
+
+def v1_validate(config: Any) -> None:
+    """What the v1 trainer asserts before its first step (AssertionError with verl's message)."""
+    if not config.trainer.use_v1:
+        return
+    trainer = v1_trainer(config)
+    if trainer.trainer_mode == "separate_async":
+        SEPARATE_INIT(types.SimpleNamespace(), config)
+    sampler = config.trainer.v1.sampler
+    BUFFER_ASSERTS(types.SimpleNamespace(max_off_policy_threshold=sampler.max_off_policy_threshold,
+                                         max_off_policy_strategy=sampler.max_off_policy_strategy))
+    STEP_ASSERT(trainer)
+
+
+V1_COVERED = {"verl.separate-async-batch", "verl.separate-async-rollout-pool", "verl.separate-async-backend",
+              "verl.separate-async-reward-model", "verl.parameter-sync-divisible", "verl.off-policy-threshold",
+              "verl.off-policy-strategy"}
+
+
+def v1_verdict(settings: dict[str, Any], model: Path) -> str | None:
+    name, overrides = main_ppo_arguments(render(settings))
+    try:
+        v1_validate(composed(name, overrides, model))
+    except AssertionError as error:
+        return str(error)
+    return None
+
+
+@pytest.mark.parametrize("violation", VIOLATIONS, ids=lambda v: v.name)
+def test_check_gives_the_v1_trainers_verdict(violation: Violation, tiny_model: Path) -> None:
+    # Every violation of tests/test_check_verl.py, judged at the installed release by verl's v1 code and by rlconf.
+    settings = violation.settings()
+    report = check(Source(render(settings), "launch.sh"), framework=f"verl@{VERSION}")
+    errors = [f for f in report.errors if f.rule in V1_COVERED]
+    verdict = v1_verdict(settings, tiny_model)
+    if verdict is None:
+        assert not errors, [(f.rule, f.message) for f in errors]
+        return
+    assert verdict in [f.message for f in errors], (verdict, [(f.rule, f.message) for f in report.errors])
+    for finding in errors:
+        for suggestion in finding.suggestions:
+            assert v1_verdict({**settings, **suggestion.changes}, tiny_model) is None, suggestion.changes
 
 
 # ---------------------------------------------------------------- `rlconf check` against validate_config

@@ -252,3 +252,249 @@ def test_a_script_without_rollout_name_is_read_as_the_newest_release_that_accept
     assert "rollout.name is not set" in next(n.message for n in explanation.notes if n.code == "version.assumed")
     later = translator.explain(launch("algorithm.adv_estimator=grpo", "critic.enable=False", *words))
     assert later.version == "0.9.1"  # critic.enable exists from 0.6.1: then the missing name is the user's error
+
+
+# ------------------------------------------------------------------ the v1 trainer's modes (issue 14)
+# docs/frameworks/verl.md §2.6. A step of the v1 trainer (verl/trainer/ppo/v1/trainer_base.py@v0.9.1 PPOTrainer.step)
+# is parameter_sync_step local updates of train_batch_size / parameter_sync_step prompts; only separate_async has the
+# key (default 4). Async modes keep num_warmup_batches batches of prompts in flight and take the oldest finished
+# groups first; trainer.v1.sampler.max_off_policy_threshold T drops a group spanning more than T weight versions.
+OPENRLHF_ASYNC = FIXTURES / "openrlhf" / "grpo_async_oversampling_v0104.sh"
+SINGLE_GPU_ASYNC = FIXTURES / "open-instruct" / "debug_single_gpu_uv.sh"
+SEPARATE = VERL / "v09_separate_async_psync4.sh"
+V1 = "trainer.v1"
+SYNC_WORDS = ("data.train_batch_size=256", "actor_rollout_ref.rollout.n=8", "actor_rollout_ref.actor.ppo_mini_batch_size=64",
+              "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8",
+              "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8")
+
+
+def note(result: translator.Explanation | Translation, code: str) -> str:
+    return " | ".join(n.message for n in result.notes if n.code == code)
+
+
+def test_async_source_with_its_own_rollout_gpus_becomes_separate_async() -> None:
+    # OpenRLHF 0.10.4 (its expect file): 128 prompts × 8 per step, 256 samples (32 prompts) per update, 4 training
+    # GPUs, 4 more for 2 vLLM engines × TP 2, async_queue_size 2. verl: 128 = parameter_sync_step 4 × mini 32, two
+    # batches in flight, groups older than 2 + 1 = 3 versions dropped, a standalone pool of 1 node × 4 GPUs.
+    translation = translator.translate(OPENRLHF_ASYNC, to="verl@0.9.1", framework="openrlhf@0.10.4")
+    written = overrides(translation)
+    assert written[f"{V1}.trainer_mode"] == "separate_async"
+    assert written[f"{V1}.separate_async.parameter_sync_step"] == "4"
+    assert written["actor_rollout_ref.actor.ppo_mini_batch_size"] == "32"
+    assert written[f"{V1}.separate_async.num_warmup_batches"] == "2"
+    assert written[f"{V1}.sampler.max_off_policy_threshold"] == "3"
+    assert written["actor_rollout_ref.rollout.nnodes"] == "1"
+    assert written["actor_rollout_ref.rollout.n_gpus_per_node"] == "4"
+    assert written["actor_rollout_ref.rollout.checkpoint_engine.backend"] == "nccl"
+    assert "topology.rollout-colocated" not in codes(translation)
+    assert "asynchrony.not-expressible" not in codes(translation)
+    assert "parameter_sync_step 4 local updates of one 32-prompt mini-batch" in note(translation, "semantics.local-updates")
+    # Read back: the same asynchrony, rollout GPUs and 4 × 1 epoch optimizer steps per step.
+    assert translation.spec.asynchrony.max_steps_ahead == 2
+    assert translation.spec.topology.rollout_gpus == 4
+    assert translation.plan["optimizer_steps_per_step"] == 4
+
+
+def test_async_source_on_shared_gpus_becomes_colocate_async() -> None:
+    # Open-Instruct single_gpu_mode: vLLM on the learner's GPU (rollout_gpus 0), async_steps 8 (its expect file).
+    translation = translator.translate(SINGLE_GPU_ASYNC, to="verl@0.9.1")
+    written = overrides(translation)
+    assert written[f"{V1}.trainer_mode"] == "colocate_async"
+    assert written[f"{V1}.colocate_async.num_warmup_batches"] == "8"
+    assert written[f"{V1}.sampler.max_off_policy_threshold"] == "9"
+    assert f"{V1}.separate_async.parameter_sync_step" not in written
+    assert translation.spec.asynchrony.max_steps_ahead == 8
+
+
+def test_async_source_to_verl_before_0_9_is_noted() -> None:
+    # verl 0.8.0's main_ppo has no v1 trainer: generation 2 steps ahead cannot be written.
+    translation = translator.translate(OPENRLHF_ASYNC, to="verl@0.8.0", framework="openrlhf@0.10.4")
+    assert "2 step(s) ahead" in note(translation, "asynchrony.not-expressible")
+    assert not [k for k in overrides(translation) if k.startswith(V1)]
+
+
+def test_on_policy_source_keeps_the_default_sync_mode() -> None:
+    translation = translator.translate(VERL / "grpo_fixed_micro_tp2.sh", to="verl@0.9.1", framework="verl@0.7.1",
+                                       env={"HOME": "/home/me"})
+    assert not [k for k in overrides(translation) if k.startswith(V1)]
+    # sync is verl's ordinary synchronous loop: read back as no special rollout mode.
+    assert translation.spec.generation.rollout_mode is None and translation.spec.asynchrony.max_steps_ahead == 0
+    assert "generation.rollout_mode" not in note(translation, "translation.changed")
+
+
+def test_separate_async_without_whole_mini_batches_falls_back_to_colocate_async() -> None:
+    # 128 prompts per step with 24-prompt (192-sample) updates: 128 is no multiple of 24, so no parameter_sync_step
+    # makes train_batch_size = parameter_sync_step × mini; colocate_async keeps the asynchrony.
+    source = translator.load(OPENRLHF_ASYNC, framework="openrlhf@0.10.4")
+    source.spec.plan.samples_per_optimizer_step = 192
+    translation = translator.translate(source, to="verl@0.9.1")
+    written = overrides(translation)
+    assert written["actor_rollout_ref.actor.ppo_mini_batch_size"] == "24"
+    assert written[f"{V1}.trainer_mode"] == "colocate_async"
+    assert "not a multiple of the 24-prompt mini-batch" in note(translation, "asynchrony.changed")
+
+
+def test_separate_async_round_trip_keeps_the_warmup_in_local_updates() -> None:
+    # The fixture's lr_warmup_steps 20 local updates = 5 rollout steps (20 / parameter_sync_step 4); written back,
+    # 5 steps × 4 updates per step = 20.
+    translation = translator.translate(SEPARATE, to="verl@0.9.1")
+    written = overrides(translation)
+    assert written["actor_rollout_ref.actor.optim.lr_warmup_steps"] == "20"
+    assert written[f"{V1}.separate_async.parameter_sync_step"] == "4"
+    assert written[f"{V1}.sampler.max_off_policy_threshold"] == "4"  # the source's own, carried
+    assert not [n for n in translation.notes if n.code in ("translation.changed", "plan.not-preserved")]
+
+
+@pytest.mark.parametrize("epochs,warmup,expected", [
+    (1, 10, (10, "optimizer_steps")),  # one update = 1 mini-batch × 1 epoch = 1 optimizer step
+    (2, 12, (3, "steps")),             # 12 updates ÷ 4 per step = 3 steps exactly
+    (2, 10, (20, "optimizer_steps")),  # 10 updates × 2 optimizer steps (the LR holds within an update)
+])
+def test_separate_async_warmup_counts_local_updates(epochs: int, warmup: int, expected: tuple[int, str]) -> None:
+    explanation = translator.load(launch(*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=separate_async",
+                                         "actor_rollout_ref.rollout.nnodes=1",
+                                         f"actor_rollout_ref.actor.ppo_epochs={epochs}",
+                                         f"actor_rollout_ref.actor.optim.lr_warmup_steps={warmup}",
+                                         "trainer.total_training_steps=100"))
+    o = explanation.spec.optimizer
+    assert (o.warmup_steps, o.warmup_unit) == expected
+    assert explanation.plan["optimizer_steps_per_step"] == 4 * epochs
+    # _init_dataloader: optim.total_training_steps = 100 × parameter_sync_step 4.
+    assert "total_training_steps 100 × 4 = 400" in note(explanation, "optimizer.lr-horizon")
+
+
+@pytest.mark.parametrize("words,ahead,code,text", [
+    # num_warmup_batches 3 but threshold 2: a group spanning more than 2 versions is dropped → lag at most 1.
+    ((f"{V1}.colocate_async.num_warmup_batches=3", f"{V1}.sampler.max_off_policy_threshold=2"), 1, None, None),
+    # 1.5 batches in flight (_add_async_warmup_batches takes fractions): prompts up to 2 steps old.
+    ((f"{V1}.colocate_async.num_warmup_batches=1.5",), 2, "asynchrony.staleness-bound", "up to 7 steps"),
+    # 0.9.1: a null threshold turns the bound off.
+    ((f"{V1}.sampler.max_off_policy_threshold=null",), 1, "asynchrony.staleness-bound", "no staleness bound"),
+])
+def test_colocate_async_lag(words: tuple[str, ...], ahead: int, code: str | None, text: str | None) -> None:
+    explanation = translator.load(launch(*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", *words))
+    assert explanation.spec.asynchrony.max_steps_ahead == ahead
+    assert explanation.plan["optimizer_steps_per_step"] == 4  # 256 / 64 mini-batches, one local update
+    if code:
+        assert text in note(explanation, code)
+    else:
+        assert "asynchrony.staleness-bound" not in codes(explanation)
+
+
+def test_fractional_warmup_batches_need_0_9_1() -> None:
+    # trainer_colocate_async.py@v0.9.0 on_train_begin loops `for _ in range(num_warmup_batches)`: 1.5 is a TypeError.
+    words = (*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", f"{V1}.colocate_async.num_warmup_batches=1.5")
+    assert "cannot be interpreted as an integer" in note(translator.load(launch(*words), framework="verl@0.9.0"),
+                                                         "keys.invalid-value")
+    assert "keys.invalid-value" not in codes(translator.load(launch(*words), framework="verl@0.9.1"))
+
+
+def test_use_v1_false_runs_the_legacy_loop() -> None:
+    # main_ppo.py@v0.9.1: use_v1=False → main_ppo_v0 (synchronous); the mode is read by nothing.
+    explanation = translator.load(launch(*BASE, *SYNC_WORDS, "trainer.use_v1=False",
+                                         f"{V1}.trainer_mode=separate_async"))
+    assert "read by the v1 trainer only" in note(explanation, "semantics.ignored-key")
+    assert explanation.spec.asynchrony.max_steps_ahead == 0
+    assert explanation.plan["optimizer_steps_per_step"] == 4
+    assert explanation.spec.generation.rollout_mode is None
+
+
+def test_unknown_mode_is_verls_error() -> None:
+    explanation = translator.load(launch(*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=async"))
+    assert note(explanation, "keys.invalid-value") == ("Unknown trainer 'async'. Available trainers: colocate_async, "
+                                                       "separate_async, sync.")
+
+
+def test_v1_keys_before_0_9_and_the_rollout_pool_outside_separate_async() -> None:
+    old = translator.load(launch(*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async"), framework="verl@0.8.0")
+    assert "does not exist before verl 0.9.0" in note(old, "keys.unknown-in-version")
+    assert old.spec.asynchrony.max_steps_ahead == 0
+    pool = translator.load(launch(*BASE, *SYNC_WORDS, "actor_rollout_ref.rollout.nnodes=2"))
+    assert "separate_async" in note(pool, "semantics.ignored-key")
+    assert pool.spec.topology.rollout_gpus == 0
+
+
+def test_a_parameter_sync_step_that_does_not_divide_the_step() -> None:
+    # trainer_base.py@v0.9.1 step(): 256 % 3 != 0 (a key only separate_async has: appended for colocate_async).
+    text = " ".join((*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", f"+{V1}.colocate_async.parameter_sync_step=3"))
+    report = translator.check(Source(f"python3 -m verl.trainer.main_ppo {text}\n", "run.sh"))
+    item = [f for f in report.errors if f.rule == "verl.parameter-sync-divisible"]
+    assert [f.message for f in item] == ["train_batch_size (256) must be divisible by parameter_sync_step (3)"]
+    assert all(256 % int(s.changes[f"{V1}.colocate_async.parameter_sync_step"]) == 0 for s in item[0].suggestions)
+
+
+def test_removed_and_renamed_keys_follow_the_target_release() -> None:
+    # _generated_ppo_trainer.yaml@v0.7.1/@v0.8.0/@v0.9.0: rollout.skip_rollout → rollout.skip.enable →
+    # skip.rollout.enable; data.sampler.* gone in 0.8.0; max_num_seqs 1024 → 256, calculate_log_probs False → True.
+    source = launch(*BASE, *SYNC_WORDS, "actor_rollout_ref.rollout.skip_rollout=True",
+                    "data.sampler.class_path=curriculum.py", "data.sampler.class_name=Curriculum")
+    to_09 = translator.translate(source, to="verl@0.9.1", framework="verl@0.7.1")
+    written = overrides(to_09)
+    assert written["skip.rollout.enable"] == "True" and "actor_rollout_ref.rollout.skip_rollout" not in written
+    assert "data.sampler.class_path" not in written
+    assert "ReplayBuffer subclass" in note(to_09, "keys.removed")
+    assert written["actor_rollout_ref.rollout.max_num_seqs"] == "1024"
+    assert written["actor_rollout_ref.rollout.calculate_log_probs"] == "False"
+    to_08 = translator.translate(source, to="verl@0.8.0", framework="verl@0.7.1")
+    written = overrides(to_08)
+    assert written["actor_rollout_ref.rollout.skip.enable"] == "True"
+    assert "keys.default-changed" not in codes(to_08)  # 0.7.1 and 0.8.0 share both defaults
+    assert "keys.not-in-version" not in codes(to_08)  # 0.8.0's own key schema has rollout.skip.*
+    # Reading the old key as 0.9.1 says what 0.9.1 calls it.
+    assert "'skip.rollout.enable' in verl 0.9.1" in note(translator.load(source, framework="verl@0.9.1"), "keys.renamed")
+
+
+def test_frameworks_lists_what_changed_in_0_8_and_0_9() -> None:
+    changes = translator.dialects.get("verl").changes
+    assert "parameter_sync_step" in changes["0.9.0"] and "max_num_seqs 1024 → 256" in changes["0.9.0"]
+    assert "data.sampler" in changes["0.8.0"] and "rollout.skip.enable" in changes["0.8.0"]
+    assert "hybrid_rollout" in changes["0.9.1"]
+
+
+def test_the_release_is_inferred_from_renamed_keys() -> None:
+    # rollout.skip_rollout was removed in 0.8.0 (→ rollout.skip.enable, itself moved to skip.rollout.* in 0.9.0).
+    old = translator.load(launch(*BASE, *SYNC_WORDS, "actor_rollout_ref.rollout.skip_rollout=True"))
+    assert old.version == "0.7.1"
+    middle = translator.load(launch(*BASE, *SYNC_WORDS, "actor_rollout_ref.rollout.skip.enable=True"))
+    assert middle.version == "0.8.0"
+
+
+def test_v1_group_filtering_has_no_round_limit() -> None:
+    # trainer_base.py@v0.9.1 _resolve_filter_groups_metric warns that max_num_gen_batches is ignored: the replay
+    # buffer refills evicted groups for as long as it takes.
+    explanation = translator.load(launch(*BASE, *SYNC_WORDS, "algorithm.filter_groups.enable=True",
+                                         "algorithm.filter_groups.metric=acc",
+                                         "algorithm.filter_groups.max_num_gen_batches=10"))
+    assert explanation.spec.generation.max_rounds_per_step == 0
+    assert "max_num_gen_batches=10 is ignored by the built-in V1 ReplayBuffer" in note(explanation,
+                                                                                       "semantics.ignored-key")
+
+
+def test_a_separate_async_run_written_for_0_8() -> None:
+    # 0.8.0 has no v1 trainer: the asynchrony is noted, the trainer.v1 keys are not written, and the step keeps its
+    # 4 mini-batches × 2 epochs = 8 optimizer steps (ppo_epochs over the whole step instead of per update).
+    translation = translator.translate(SEPARATE, to="verl@0.8.0")
+    assert not [k for k in overrides(translation) if k.startswith(V1)]
+    assert "verl 0.8.0's main_ppo runs synchronously" in note(translation, "asynchrony.not-expressible")
+    assert "max_off_policy_threshold 4 is not written" in note(translation, "keys.not-in-version")
+    assert translation.plan["optimizer_steps_per_step"] == 8
+
+
+def test_the_dapo_recipe_entry_runs_its_own_loop() -> None:
+    # recipe.dapo.main_dapo builds its RayDAPOTrainer, not main_ppo's v1 trainer: no mode, no local updates.
+    explanation = translator.load(VERL / "dapo_recipe_dynamic_sampling.sh", framework="verl@0.9.1",
+                                  env={"HOME": "/home/me"})
+    assert explanation.spec.generation.rollout_mode is None
+    assert explanation.spec.asynchrony.max_steps_ahead == 0
+    assert "semantics.local-updates" not in codes(explanation)
+
+
+def test_a_separate_async_run_carries_its_asynchrony_to_other_frameworks() -> None:
+    # The fixture: generation 1 step ahead on a pool of 1 × 8 GPUs, vLLM TP 2 → 4 engines of their own.
+    openrlhf = translator.translate(SEPARATE, to="openrlhf@0.11.2").files["launch.sh"]
+    assert "--train.async_enable" in openrlhf and "--train.async_queue_size 1 " in openrlhf
+    assert "--vllm.num_engines 4 " in openrlhf and "--vllm.tensor_parallel_size 2 " in openrlhf
+    open_instruct = translator.translate(SEPARATE, to="open-instruct").files["launch.sh"]
+    assert "--async_steps 1 " in open_instruct
+    trl = translator.translate(SEPARATE, to="trl@1.16.0")
+    assert "1-step asynchrony is dropped" in note(trl, "asynchrony.not-expressible")

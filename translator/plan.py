@@ -132,7 +132,8 @@ class Generation(_Section):
     max_rounds_per_step: int | None = None  # 0 = unlimited
     logprob_micro_batch_per_device: int | None = None  # samples per log-prob forward per DP rank
     rollout_backend: str | None = None  # vllm | sglang | hf
-    rollout_mode: str | None = None  # colocate | server (TRL), sync | async (verl)
+    # colocate | server (TRL), sync | async (OpenRLHF), sync | colocate_async | separate_async (verl 0.9's v1 trainer)
+    rollout_mode: str | None = None
 
 
 @dataclass

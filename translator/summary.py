@@ -28,6 +28,14 @@ def step_picture(spec: RunSpec) -> list[str]:
     if per_step < 1:
         lines.append(f" └─ one optimizer step every {fmt(1 / per_step)} steps: an update of "
                      f"{plural(p.samples_per_optimizer_step, 'sample', 'samples')} accumulates several rollouts")
+    elif spec.generation.rollout_mode == "separate_async" and per_step / epochs > 1:
+        # verl 0.9's separate_async: the step is parameter_sync_step local updates, each sampled from the replay
+        # buffer and trained on its own mini-batch(es) × epochs; the weights reach the rollout once per step.
+        minis = per_step / epochs
+        lines.append(f" └─ {plural(minis, 'local update', 'local updates')} of "
+                     f"{plural(Fraction(p.samples_per_step) / minis, 'sample', 'samples')} from the replay buffer, "
+                     f"each {plural(epochs, 'epoch', 'epochs')} over it = "
+                     f"{plural(per_step, 'optimizer step', 'optimizer steps')}; weights synced to the rollout once")
     else:
         minis = per_step / epochs
         lines.append(f" └─ {plural(minis, 'mini-batch', 'mini-batches')} of "

@@ -28,7 +28,7 @@ from translator.checks.findings import (
     suggest,
 )
 from translator.dialects.base import Values, at_least
-from translator.dialects.verl_tables import ACTOR, AR, GROUP_ESTIMATORS, REF, ROLLOUT
+from translator.dialects.verl_tables import ACTOR, AR, DEFAULTS, GROUP_ESTIMATORS, REF, ROLLOUT, V1, V1_MODE, V1_MODES
 from translator.plan import RunSpec
 
 N_PER_NODE, NODES = "trainer.n_gpus_per_node", "trainer.nnodes"
@@ -48,6 +48,8 @@ _EXTRA_DEFAULTS: dict[str, Any] = {
     f"{REF}.log_prob_micro_batch_size_per_gpu": None, ROLLOUT_DP: 1, ROLLOUT_PP: 1,
     f"{ROLLOUT}.val_kwargs.do_sample": False, "trainer.use_legacy_worker_impl": "auto", "trainer.use_v1": True,
     "data.gen_batch_size": None,
+    **{key: DEFAULTS[key] for key in DEFAULTS if key.startswith(V1) or key.startswith(f"{ROLLOUT}.checkpoint_engine")},
+    f"{ROLLOUT}.nnodes": 0, "reward.reward_model.enable_resource_pool": False,
 }
 # loss_agg_mode values ActorConfig accepts (token-sum is new in 0.9).
 LOSS_AGG_MODES = ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm")
@@ -58,20 +60,22 @@ class View(SettingsAccess):
     quantities verl derives from them. ``changed`` gives the view of a config with some keys changed."""
 
     def __init__(self, values: Mapping[str, Any], explicit: Iterable[str], version: str, megatron: bool,
-                 recipe: bool = False) -> None:
+                 recipe: bool = False, own_loop: bool = False) -> None:
         self.values, self.explicit = dict(values), frozenset(explicit)  # explicit: the keys the config sets
         self.version, self.megatron = version, megatron
         self.recipe = recipe  # the DAPO recipe entry: gen_batch_size is its round size, not a fetch size
+        self.own_loop = own_loop  # an entry point with its own trainer loop (the DAPO recipe): no v1 trainer
 
     @classmethod
     def of(cls, native: Values, spec: RunSpec, version: str) -> View:
         extra = dict(_EXTRA_DEFAULTS, **{REMOVE_PADDING: at_least(version, "0.7.1")})
         return cls({**extra, **native.defaults, **native.values}, native.values, version,
-                   spec.topology.training_backend == "megatron", spec.generation.prompts_per_round is not None)
+                   spec.topology.training_backend == "megatron", spec.generation.prompts_per_round is not None,
+                   at_least(version, "0.9.0") and V1_MODE not in native.used)  # the reader asks every v1 run
 
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.explicit | set(changes), self.version, self.megatron,
-                    self.recipe)
+                    self.recipe, self.own_loop)
 
     @property
     def gpus(self) -> int:
@@ -107,7 +111,18 @@ class View(SettingsAccess):
     @property
     def v1(self) -> bool:
         """0.9's v1 trainer pads the batch to whole mini-batches (§2.3)."""
-        return self.since("0.9.1") and self.get("trainer.use_v1") not in (False, "false", "False")
+        return self.since("0.9.0") and self.get("trainer.use_v1") not in (False, "false", "False")
+
+    @property
+    def mode(self) -> str | None:
+        """The v1 trainer's mode (trainer.v1.trainer_mode), None without the v1 trainer."""
+        return str(self.get(V1_MODE) or "sync") if self.v1 and not self.own_loop else None
+
+    @property
+    def sync_steps(self) -> int:
+        """parameter_sync_step of the mode (trainer_base.py@v0.9.1: trainer.v1.get(mode, {}).get(..., 1))."""
+        value = self.int(f"{V1}.{self.mode}.parameter_sync_step") if self.mode else None
+        return value if value is not None else 1
 
     def metrics(self) -> dict[str, int]:
         """What a suggestion should keep: prompts and samples per step, samples per optimizer step, GPUs."""
@@ -264,7 +279,7 @@ def micro_vs_mini(view: View) -> list[Finding]:
                         f"{micro}", [MINI, N, MICRO if total is not None else MICRO_GPU])]
     if view.dynamic or not per_gpu or (view.int(MINI) or 1) * view.n % dp or local % per_gpu == 0:
         return []  # (the engine asserts mini × n % DP first: mini_per_rank)
-    if view.since("0.9.1"):
+    if view.since("0.9.0"):
         message = "data size must be divisible by force_group_size * micro_batch_size_per_gpu"
     else:  # the engine chunks the rank's mini-batch into local // micro pieces
         chunks = local // per_gpu
@@ -322,7 +337,7 @@ def loss_agg_mode(view: View) -> list[Finding]:
 
 
 def valid_loss_agg_modes(version: str) -> tuple[str, ...]:
-    return LOSS_AGG_MODES + (("token-sum",) if at_least(version, "0.9.1") else ())
+    return LOSS_AGG_MODES + (("token-sum",) if at_least(version, "0.9.0") else ())
 
 
 def dual_clip(view: View) -> list[Finding]:
@@ -369,11 +384,91 @@ def sequence_parallel_padding(view: View) -> list[Finding]:
 def gen_batch(view: View) -> list[Finding]:
     """§3.2 (0.9 v1): train_batch_size is fetched in whole gen_batch_size pieces (forced to 1 with filtering)."""
     gen, train = view.int("data.gen_batch_size"), view.int(TRAIN) or 0
-    if not view.v1 or view.recipe or not gen or train % gen == 0 or view.flag("algorithm.filter_groups.enable"):
+    if not view.v1 or view.recipe or not gen or train % gen == 0 or view.flag("algorithm.filter_groups.enable") \
+            or view.mode != "sync":  # async modes fetch one prompt at a time (trainer_base.py _init_dataloader)
         return []
     return [finding(view, "verl.gen-batch-divisible", "error",
                     f"num_prompts ({train}) must be a positive multiple of gen_batch_size ({gen}); it is submitted in "
                     "whole gen_batch_size dataloader fetches.", [TRAIN, "data.gen_batch_size"])]
+
+
+SYNC_STEP_KEY = f"{V1}.separate_async.parameter_sync_step"
+ROLLOUT_NODES, ROLLOUT_GPUS = f"{ROLLOUT}.nnodes", f"{ROLLOUT}.n_gpus_per_node"
+BACKEND = f"{ROLLOUT}.checkpoint_engine.backend"
+THRESHOLD, STRATEGY = f"{V1}.sampler.max_off_policy_threshold", f"{V1}.sampler.max_off_policy_strategy"
+
+
+def trainer_mode(view: View) -> list[Finding]:
+    """trainer_base.py@v0.9.1 get_trainer_cls: the mode names a registered trainer."""
+    if view.mode is None or view.mode in V1_MODES:
+        return []
+    return [finding(view, "verl.trainer-mode", "error", f"Unknown trainer '{view.mode}'. Available trainers: "
+                    f"{', '.join(sorted(V1_MODES))}.", [V1_MODE])]
+
+
+def sync_steps(view: View) -> list[Finding]:
+    """The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step local
+    updates; separate_async (trainer_separate_async.py@v0.9.1 __init__) wants exactly one mini-batch in each."""
+    if view.mode is None:
+        return []
+    steps, train, mini = view.sync_steps, view.int(TRAIN) or 0, view.int(MINI) or 0
+    key = f"{V1}.{view.mode}.parameter_sync_step"
+    if view.mode == "separate_async":
+        if train == steps * mini:
+            return []
+        return [finding(view, "verl.separate-async-batch", "error", "train_batch_size must equal parameter_sync_step * "
+                        f"ppo_mini_batch_size in separate async training, but got train_batch_size={train}, "
+                        f"parameter_sync_step={steps}, ppo_mini_batch_size={mini}", [TRAIN, key, MINI])]
+    if steps <= 1 or train % steps == 0:
+        return []
+    return [finding(view, "verl.parameter-sync-divisible", "error", f"train_batch_size ({train}) must be divisible by "
+                    f"parameter_sync_step ({steps})", [TRAIN, key])]
+
+
+def separate_async(view: View) -> list[Finding]:
+    """trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other than
+    naive, and a reward model with GPUs of its own."""
+    if view.mode != "separate_async":
+        return []
+    found = []
+    if (view.int(ROLLOUT_NODES) or 0) <= 0:
+        found.append(finding(view, "verl.separate-async-rollout-pool", "error",
+                             "nnodes must be > 0 in separate async training", [ROLLOUT_NODES, V1_MODE]))
+    gpus = view.get(ROLLOUT_GPUS)
+    if gpus is not None and (view.int(ROLLOUT_GPUS) or 0) <= 0:
+        found.append(finding(view, "verl.separate-async-rollout-pool", "error",
+                             "n_gpus_per_node must be > 0 in separate async training", [ROLLOUT_GPUS, V1_MODE]))
+    if str(view.get(BACKEND)) == "naive":
+        found.append(finding(view, "verl.separate-async-backend", "error",
+                             "please use nccl/nixl/mooncake, etc. backend for separate async training",
+                             [BACKEND, V1_MODE]))
+    enable = "reward.reward_model.enable" if view.since("0.7.1") else "reward_model.enable"
+    if view.flag(enable) and not view.flag("reward.reward_model.enable_resource_pool"):
+        found.append(finding(view, "verl.separate-async-reward-model", "error",
+                             "Colocate reward model (reward.reward_model.enable_resource_pool=False) is not supported "
+                             "in separate async mode, because the standalone rollout never pauses to free GPU memory. "
+                             "Use standalone mode (reward.reward_model.enable_resource_pool=True) instead.",
+                             [enable, "reward.reward_model.enable_resource_pool", V1_MODE]))
+    return found
+
+
+def off_policy_bound(view: View) -> list[Finding]:
+    """replay_buffer.py ReplayBuffer.__init__: the staleness threshold is a positive integer (0.9.1: or null) and
+    the strategy drop or wait. Read in every v1 mode."""
+    if view.mode is None:
+        return []
+    found, threshold = [], view.get(THRESHOLD)
+    allowed_null = view.since("0.9.1")
+    number = view.int(THRESHOLD) if not isinstance(threshold, bool) and threshold is not None else None
+    if (threshold is None and not allowed_null) or (threshold is not None and (number is None or number <= 0)):
+        message = (f"Invalid max off policy threshold: {threshold}, must be an integer greater than 0"
+                   + (", or null to disable off-policy version control" if allowed_null else ""))
+        found.append(finding(view, "verl.off-policy-threshold", "error", message, [THRESHOLD]))
+    strategy = view.get(STRATEGY)
+    if strategy not in ("drop", "wait"):
+        found.append(finding(view, "verl.off-policy-strategy", "error", f"Invalid max off policy strategy: {strategy}, "
+                             "must be one of ['drop', 'wait']", [STRATEGY]))
+    return found
 
 
 def group_size(view: View) -> list[Finding]:
@@ -406,7 +501,8 @@ def ignored_knobs(view: View) -> list[Finding]:
 RULES: tuple[Callable[[View], list[Finding]], ...] = (
     real_batch, megatron_parallel, micro_keys, mini_vs_train, mini_split, mini_per_rank, micro_vs_mini,
     deprecated_micro, rollout_world, loss_agg_mode, dual_clip, rollout_name, validation_sampling,
-    sequence_parallel_padding, gen_batch, group_size, ignored_knobs,
+    sequence_parallel_padding, gen_batch, group_size, ignored_knobs, trainer_mode, sync_steps, separate_async,
+    off_policy_bound,
 )
 
 
@@ -495,6 +591,15 @@ def _group_size(view: View, item: Finding) -> Approaches:
             [{N: k} for k in sizes]]
 
 
+def _separate_async_batch(view: View) -> Approaches:
+    """One mini-batch per local update: parameter_sync_step = prompts ÷ mini (keeps both batches), the mini-batch
+    = prompts ÷ parameter_sync_step (keeps prompts per step), or prompts = parameter_sync_step × mini."""
+    train, mini, steps = view.int(TRAIN) or 1, view.int(MINI) or 1, view.sync_steps
+    return [[{SYNC_STEP_KEY: train // mini}] if train % mini == 0 else [],
+            [{MINI: train // steps}] if train % steps == 0 else [],
+            [{TRAIN: steps * mini}]]
+
+
 def _fixed(*changes: Changes) -> Callable[[View, Finding], Approaches]:
     return lambda view, item: [[change] for change in changes]
 
@@ -523,6 +628,17 @@ CANDIDATES: dict[str, Callable[[View, Finding], Approaches]] = {
     "verl.gen-batch-divisible": lambda view, item: [[{"data.gen_batch_size": g} for g in nearest(
         divisors(view.int(TRAIN) or 1), view.int("data.gen_batch_size") or 1)]],
     "verl.group-size-one": _group_size,
+    "verl.trainer-mode": lambda view, item: [[{V1_MODE: mode}] for mode in difflib.get_close_matches(
+        view.mode or "", V1_MODES, n=3, cutoff=0) or V1_MODES],
+    "verl.separate-async-batch": lambda view, item: _separate_async_batch(view),
+    "verl.parameter-sync-divisible": lambda view, item: [[{item.keys[1]: k}] for k in nearest(
+        divisors(view.int(TRAIN) or 1), view.sync_steps, 3)],
+    "verl.separate-async-rollout-pool": lambda view, item: [[{ROLLOUT_NODES: 1, ROLLOUT_GPUS: view.int(N_PER_NODE)
+                                                              or 8}]],
+    "verl.separate-async-backend": _fixed({BACKEND: "nccl"}),
+    "verl.separate-async-reward-model": _fixed({"reward.reward_model.enable_resource_pool": True}),
+    "verl.off-policy-threshold": _fixed({THRESHOLD: 8}),
+    "verl.off-policy-strategy": _fixed({STRATEGY: "drop"}, {STRATEGY: "wait"}),
     "verl.clip-ratio-ignored": lambda view, item: [[{f"{CLIP}_low": view.get(CLIP), f"{CLIP}_high": view.get(CLIP)}]],
     "verl.grad-clip-ignored": lambda view, item: [[{f"{ACTOR}.optim.clip_grad": view.get(f"{ACTOR}.grad_clip")}]],
 }

@@ -1225,6 +1225,11 @@ class _Writer:
                           f"a separate rollout server); EasyR1 colocates vLLM with training, so the written config "
                           f"uses {gpus} GPUs for both", source_keys=["topology.rollout_gpus"],
                           target_keys=["trainer.n_gpus_per_node", f"{ROLLOUT}.tensor_parallel_size"])
+        ahead = self.spec.asynchrony.max_steps_ahead
+        if ahead:
+            notes.warning("asynchrony.not-expressible", f"EasyR1 generates each step's batch with the current weights; "
+                          f"the source's generation {ahead} step(s) ahead of training is dropped (on-policy here)",
+                          source_keys=["asynchrony.max_steps_ahead"])
         nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
         self.put("trainer.n_gpus_per_node", gpus // nodes, "GPUs per node (all of them train and generate)")
         self.put("trainer.nnodes", nodes)

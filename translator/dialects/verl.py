@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from typing import Any
 
 from translator.dialects.base import (
@@ -31,6 +32,8 @@ from translator.dialects.verl_tables import (
     FULLY_ASYNC_ENTRY,
     ACTOR,
     ADVANTAGE_NORMALISATION,
+    ASYNC_MODES,
+    CARRIED_DEFAULTS,
     CHANGES,
     COMMON_KEYS,
     DEFAULT_CHANGES,
@@ -44,7 +47,12 @@ from translator.dialects.verl_tables import (
     KL_ESTIMATOR_NAMES,
     KL_ESTIMATORS,
     REF,
+    REMOVED,
+    RENAMES,
     ROLLOUT,
+    V1,
+    V1_MODE,
+    V1_MODES,
     VERSIONS,
 )
 from translator.dialects.writing import hydra_value, plan_summary, whole_prompts
@@ -221,8 +229,12 @@ class VerlDialect(Dialect):
                                      "(it defaulted to vllm before), and no key of a later release is")
         elif keys & set(DEPRECATED_GLOBAL_MICRO) or "trainer.use_legacy_worker_impl" in keys:
             version, why = "0.7.1", "the deprecated global micro-batch keys are honoured only up to 0.7"
+        elif keys & {"data.sampler.class_path", f"{ROLLOUT}.skip_rollout"} and not keys & native.appended:
+            version, why = "0.7.1", "data.sampler.* and rollout.skip_rollout were removed in 0.8.0"
         elif "data.gen_batch_size" in native.appended:
             version, why = "0.8.0", "'+data.gen_batch_size' appends a key that 0.9 already has"
+        elif any(k.startswith(f"{ROLLOUT}.skip.") for k in keys - native.appended):
+            version, why = "0.8.0", "rollout.skip.* exists in 0.8.0 only (0.9 moved it to skip.rollout.*)"
         else:
             version, why = self.default_version, "the newest known release"
         notes.info("version.assumed", f"assumed verl {version}: {why}; pass --from verl@VERSION to choose")
@@ -250,6 +262,14 @@ class VerlDialect(Dialect):
                               f"as '+{key}'", source_keys=[key])
             if until and newer_than(version, until):
                 notes.info("keys.deprecated", f"'{key}' was last a verl key in {until}", source_keys=[key])
+            new, why = renamed_for(key, version)
+            if new != key and key not in native.appended:
+                notes.warning("keys.renamed", f"'{key}' is '{new}' in verl {version}, whose config has no '{key}' "
+                              f"(Hydra rejects the override){why}", source_keys=[key], target_keys=[new])
+            for old, last, why in REMOVED:
+                if key == old and newer_than(version, last) and key not in native.appended:
+                    notes.warning("keys.removed", f"'{old}' was last a verl key in {last}; verl {version}'s config "
+                                  f"has no such key (Hydra rejects the override): {why}", source_keys=[key])
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
@@ -320,6 +340,19 @@ def looks_like_hub_id(source: str) -> bool:
             and not source.lower().endswith(_FILE_SUFFIXES))
 
 
+def renamed_for(key: str, version: str) -> tuple[str, str]:
+    """The name a release gives a key verl renamed (RENAMES, followed forwards for a newer release and backwards
+    for an older one), with what to tell about it; the key itself when it was not renamed."""
+    why = ""
+    for old, new, since, reason in RENAMES:  # forwards, in release order
+        if key == old and at_least(version, since):
+            key, why = new, reason or why
+    for old, new, since, _ in reversed(RENAMES):  # backwards
+        if key == new and not at_least(version, since):
+            key = old
+    return key, why
+
+
 def defaults_for(version: str) -> dict[str, Any]:
     defaults = dict(DEFAULTS)
     for key, changes in DEFAULT_CHANGES.items():
@@ -358,6 +391,31 @@ class _Interpreter:
             "trainer.use_legacy_worker_impl", "auto") != "disable"
         # verl 0.1's fsdp_workers multiplies the global micro-batches by rollout.n, as it does the mini-batch.
         self.micro_counts_prompts = not at_least(version, "0.2.0")
+        self.mode = self.trainer_mode()
+        self.sync_steps = 1  # parameter_sync_step: local updates (LR scheduler steps) per step
+
+    def trainer_mode(self) -> str | None:
+        """The v1 trainer's mode (0.9: trainer.use_v1, default true), None for the RayPPOTrainer loop
+        (before 0.9, use_v1=False: main_ppo_v0.py@v0.9.1, or the DAPO recipe's entry point)."""
+        v = self.v
+        if not at_least(self.version, "0.9.0") or self.native.entry == "dapo":
+            return None  # the DAPO recipe runs its own RayDAPOTrainer loop
+        use_v1 = v.flag("trainer.use_v1")
+        if use_v1 is False:
+            if V1_MODE in v:
+                v.consume(V1_MODE)
+                self.notes.warning("semantics.ignored-key", f"{V1_MODE} {v.values[V1_MODE]} is read by the v1 trainer "
+                                   "only; trainer.use_v1=False runs the legacy synchronous loop (main_ppo_v0.py)",
+                                   source_keys=[V1_MODE, "trainer.use_v1"])
+            return None
+        mode = str(v.get(V1_MODE))
+        if v._symbolic(V1_MODE, mode):
+            return mode  # depends on a variable the script never sets: the asynchrony is unknown
+        if mode not in V1_MODES:
+            # verl/trainer/ppo/v1/trainer_base.py@v0.9.1 get_trainer_cls
+            self.notes.error("keys.invalid-value", f"Unknown trainer '{mode}'. Available trainers: "
+                             f"{', '.join(sorted(V1_MODES))}.", source_keys=[V1_MODE])
+        return mode
 
     def run(self) -> None:
         self.topology()
@@ -366,7 +424,10 @@ class _Interpreter:
         self.critic()
         self.rest()
         self.spec.plan.complete()
+        own = self.spec.derivations.get("plan.optimizer_steps_per_step")
         describe_mini_batch_plan(self.spec)
+        if self.sync_steps > 1 and own is not None:
+            self.spec.derivations["plan.optimizer_steps_per_step"] = own
 
     def note_origin(self, field: str, text: str, *keys: str) -> None:
         origin = "config" if any(k in self.v for k in keys) else "default"
@@ -471,6 +532,8 @@ class _Interpreter:
             plan.epochs_per_step = 1
             self.note_origin("plan.epochs_per_step", "1 pass: verl before 0.3.0's FSDP actor ignores ppo_epochs",
                              f"{ACTOR}.ppo_epochs")
+        if self.mode is not None:
+            self.local_updates(train, mini)
         plan.total_steps = v.positive_int("trainer.total_training_steps")
         if plan.total_steps is not None:
             self.note_origin("plan.total_steps", f"trainer.total_training_steps {plan.total_steps}",
@@ -496,13 +559,58 @@ class _Interpreter:
                            "mini-batch (a smaller gradient)",
                            source_keys=["data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size"])
 
+    def local_updates(self, train: Any, mini: Any) -> None:
+        """The v1 trainer's step (trainer_base.py@v0.9.1 PPOTrainer.step): parameter_sync_step local updates, each
+        sampling train_batch_size / parameter_sync_step prompts from the replay buffer and running the whole PPO
+        pipeline on them (old log-probs, advantages, critic and actor updates of whole mini-batches × ppo_epochs);
+        the weights reach the rollout once per step. Only separate_async has the key (default 4); the others
+        read 1 (trainer.v1.get(mode, {}).get("parameter_sync_step", 1))."""
+        v, plan, notes, mode = self.v, self.spec.plan, self.notes, self.mode
+        key = f"{V1}.{mode}.parameter_sync_step"
+        steps = v.positive_int(key, 1)
+        if not isinstance(steps, int) or not isinstance(train, int) or not isinstance(mini, int):
+            return
+        self.sync_steps = steps
+        if steps == 1:
+            return
+        if mode == "separate_async" and train != steps * mini:
+            notes.warning("batch.indivisible", "train_batch_size must equal parameter_sync_step * ppo_mini_batch_size "
+                          f"in separate async training, but got train_batch_size={train}, parameter_sync_step="
+                          f"{steps}, ppo_mini_batch_size={mini}", source_keys=["data.train_batch_size", key,
+                                                                             f"{ACTOR}.ppo_mini_batch_size"])
+        if train % steps:
+            notes.warning("batch.indivisible", f"train_batch_size ({train}) must be divisible by parameter_sync_step "
+                          f"({steps})", source_keys=["data.train_batch_size", key])
+            return
+        local = train // steps
+        minis = math.ceil(local / mini)  # the v1 trainer pads a batch to whole mini-batches
+        epochs = plan.epochs_per_step or 1
+        plan.optimizer_steps_per_step = steps * minis * epochs
+        self.spec.derivations["plan.optimizer_steps_per_step"] = Derivation(
+            f"parameter_sync_step {steps} local updates × ceil({local} prompts ÷ ppo_mini_batch_size {mini}) "
+            f"mini-batch{'es' if minis > 1 else ''} × ppo_epochs {epochs}",
+            [key, "data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size", f"{ACTOR}.ppo_epochs"],
+            "config" if key in v else "default")
+        notes.info("semantics.local-updates",
+                   f"trainer_mode {mode}: each step trains in parameter_sync_step {steps} local updates of {local} "
+                   f"prompts ({local * (plan.samples_per_prompt or 1)} samples) taken from the replay buffer, each "
+                   f"with its own advantages and {minis * epochs} optimizer step{'s' if minis * epochs > 1 else ''} "
+                   f"(old log-probs from the weights at the start of the step); the rollout receives new weights "
+                   "once per step", source_keys=[key, "data.train_batch_size"])
+
     def gen_batch(self, train: int, gen: int) -> None:
         plan, notes = self.spec.plan, self.notes
         if self.native.entry == "dapo":
             self.spec.generation.prompts_per_round = gen
             self.spec.derivations["generation.prompts_per_round"] = from_config(
                 f"data.gen_batch_size {gen} prompts", "data.gen_batch_size")
-        elif at_least(self.version, "0.9.1"):
+        elif self.mode is not None and (self.mode != "sync" or self.v.flag("algorithm.filter_groups.enable")):
+            # trainer_base.py@v0.9.1 _init_dataloader: async modes and group filtering refill prompt by prompt
+            notes.warning("semantics.ignored-key", f"data.gen_batch_size={gen} is overridden to 1. (verl's v1 trainer "
+                          "fetches single prompts in async modes and with group filtering; a step still trains on "
+                          f"data.train_batch_size {train} prompts)", source_keys=["data.gen_batch_size"])
+            self.spec.extras.append(Extra("verl", "data.gen_batch_size", gen))
+        elif self.mode is not None:
             if train % gen:
                 notes.warning("batch.indivisible",
                               f"num_prompts ({train}) must be a positive multiple of gen_batch_size ({gen})",
@@ -702,8 +810,20 @@ class _Interpreter:
         uses_steps = warmup is not None and (warmup > 0 or (warmup == 0 and self.legacy_workers))
         if uses_steps:
             o.warmup_steps, o.warmup_unit = int(warmup), "steps"
+            if self.sync_steps > 1:
+                self.local_update_warmup(int(warmup))
         else:
             o.warmup_ratio = ratio
+        if self.sync_steps > 1:
+            total = self.spec.plan.total_steps
+            horizon = f"{total} × {self.sync_steps} = {total * self.sync_steps}" if isinstance(total, int) else \
+                f"(the run's steps) × {self.sync_steps}"
+            self.notes.info("optimizer.lr-horizon",
+                            f"trainer_mode {self.mode} steps the LR scheduler once per local update, "
+                            f"parameter_sync_step {self.sync_steps} times per step: verl sets optim.total_training_steps "
+                            f"to total_training_steps {horizon} (trainer_base.py _init_dataloader), so "
+                            "lr_warmup_steps counts local updates and a warmup ratio is a share of all updates",
+                            source_keys=[f"{V1}.{self.mode}.parameter_sync_step", f"{ACTOR}.optim.lr_warmup_steps"])
         o.weight_decay = v.number(f"{ACTOR}.optim.weight_decay")
         clip_key = f"{ACTOR}.grad_clip" if self.legacy_workers or not at_least(self.version, "0.6.1") \
             else f"{ACTOR}.optim.clip_grad"
@@ -722,12 +842,20 @@ class _Interpreter:
             self.notes.warning("keys.missing", "actor_rollout_ref.rollout.name is mandatory since verl 0.6",
                                source_keys=[f"{ROLLOUT}.name"])
         g.filter_groups = bool(v.flag("algorithm.filter_groups.enable")) if (
-            "algorithm.filter_groups.enable" in v or at_least(self.version, "0.9.1")) else None
+            "algorithm.filter_groups.enable" in v or at_least(self.version, "0.9.0")) else None
         if g.filter_groups:
             g.filter_metric = v.get("algorithm.filter_groups.metric")
-            g.max_rounds_per_step = v.positive_int("algorithm.filter_groups.max_num_gen_batches", allow_none=True) \
-                if v.get("algorithm.filter_groups.max_num_gen_batches") else 0
-        s.asynchrony.max_steps_ahead = 0
+            rounds_key = "algorithm.filter_groups.max_num_gen_batches"
+            g.max_rounds_per_step = v.positive_int(rounds_key, allow_none=True) if v.get(rounds_key) else 0
+            if self.mode is not None and self.native.entry == "core" and g.max_rounds_per_step:
+                # trainer_base.py@v0.9.1 _resolve_filter_groups_metric: the v1 replay buffer refills evicted groups
+                # without a round limit.
+                self.notes.warning("semantics.ignored-key", f"algorithm.filter_groups.max_num_gen_batches="
+                                   f"{g.max_rounds_per_step} is ignored by the built-in V1 ReplayBuffer; use "
+                                   "max_inflight_gen_batches to bound concurrent Sync DAPO generation.",
+                                   source_keys=[rounds_key])
+                g.max_rounds_per_step = 0
+        self.asynchrony()
         s.references.model = v.get(f"{AR_MODEL}.path")
         if at_least(self.version, "0.7.1"):
             tokenizer = v.get(f"{AR_MODEL}.tokenizer_path")
@@ -740,6 +868,69 @@ class _Interpreter:
         self.logging()
         self.placement()
 
+    def asynchrony(self) -> None:
+        """How far generation runs ahead of the policy. Before 0.9 (and with trainer.use_v1=False) every step
+        generates its own batch with the current weights. The v1 trainer's async modes submit
+        num_warmup_batches batches of prompts before the first step and one batch per step, and sample the oldest
+        finished groups first (trainer_base.py@v0.9.1 _add_async_warmup_batches, prepare_step;
+        replay_buffer.py@v0.9.1 _select_prompt_uids), so a step trains on prompts submitted that many steps
+        earlier, generated from weights that many versions old (partial rollouts resume with newer weights).
+        trainer.v1.sampler.max_off_policy_threshold bounds it: a group that spans more versions than the threshold
+        is dropped ('drop') or waited for ('wait') (ReplayBufferAsync), so no trained group lags more than
+        threshold - 1 steps."""
+        v, s, notes, mode = self.v, self.spec, self.notes, self.mode
+        if mode is not None and mode != "sync":  # sync is verl's ordinary synchronous loop: no special mode
+            s.generation.rollout_mode = mode
+            s.derivations["generation.rollout_mode"] = Derivation(f"trainer.v1.trainer_mode {mode}", [V1_MODE],
+                                                                  v.origin(V1_MODE))
+        if mode is not None and mode not in V1_MODES:
+            return  # an unknown or unset mode: how far generation runs ahead is not known
+        if mode not in ASYNC_MODES:
+            s.asynchrony.max_steps_ahead = 0
+            if mode is not None:
+                s.derivations["asynchrony.max_steps_ahead"] = Derivation(
+                    f"trainer.v1.trainer_mode {mode}: each step generates its batch with the current weights",
+                    [V1_MODE], v.origin(V1_MODE))
+            return
+        warm_key = f"{V1}.{mode}.num_warmup_batches"
+        threshold_key, strategy_key = f"{V1}.sampler.max_off_policy_threshold", f"{V1}.sampler.max_off_policy_strategy"
+        warm = v.number(warm_key)
+        # Read without marking them used: set explicitly, they travel as extras to a verl target.
+        threshold = v.values.get(threshold_key, v.defaults.get(threshold_key))
+        strategy = v.values.get(strategy_key, v.defaults.get(strategy_key))
+        if not isinstance(warm, (int, float)):
+            return
+        if not float(warm).is_integer() and not at_least(self.version, "0.9.1"):
+            # trainer_{colocate,separate}_async.py@v0.9.0 on_train_begin: `for _ in range(num_warmup_batches)`
+            notes.error("keys.invalid-value", f"'float' object cannot be interpreted as an integer: verl "
+                        f"{self.version} takes whole warmup batches ({warm_key} {fmt(warm)}; fractions from 0.9.1)",
+                        source_keys=[warm_key])
+        ahead = max(0, math.ceil(warm))
+        text = (f"trainer_mode {mode}: num_warmup_batches {fmt(warm)} batch(es) of prompts in flight before each "
+                f"step, so a step trains on prompts submitted {ahead} step(s) earlier")
+        if isinstance(threshold, int) and not isinstance(threshold, bool) and threshold > 0:
+            if threshold - 1 < ahead:
+                ahead = threshold - 1
+                text += f", capped by max_off_policy_threshold {threshold} ({strategy}) at {ahead}"
+            elif threshold - 1 > ahead:
+                notes.info("asynchrony.staleness-bound",
+                           f"trainer.v1.sampler.max_off_policy_threshold {threshold} ({strategy}): a slow group may "
+                           f"still be trained up to {threshold - 1} steps after its prompt was submitted (the replay "
+                           f"buffer takes the oldest finished groups first; num_warmup_batches {fmt(warm)} sets the "
+                           f"usual lag of {ahead})", source_keys=[threshold_key, warm_key])
+        elif threshold is None:
+            notes.info("asynchrony.staleness-bound",
+                       "trainer.v1.sampler.max_off_policy_threshold null: no staleness bound (verl 0.9.1); a slow group "
+                       f"may be trained any number of steps after submission (the usual lag is {ahead})",
+                       source_keys=[threshold_key])
+        s.asynchrony.max_steps_ahead = ahead
+        s.derivations["asynchrony.max_steps_ahead"] = Derivation(
+            text, [V1_MODE, warm_key, threshold_key], "config" if {V1_MODE, warm_key} & set(v.values) else "default")
+        if ahead:
+            notes.info("asynchrony.off-policy",
+                       f"trainer_mode {mode}: generation runs up to {ahead} step(s) ahead of training; the policy "
+                       "trains on samples from weights up to that many versions old", source_keys=[V1_MODE, warm_key])
+
     def reward(self) -> None:
         """A custom reward file (top-level custom_reward_function until 0.6, reward.custom_reward_function from
         0.7; 0.7/0.8 migrate the old keys, 0.9 ignores them), a reward model, else verl's default scorer."""
@@ -748,7 +939,7 @@ class _Interpreter:
         path_key = v.first(*reward_keys(version, "path"))
         path = v.get(path_key)
         if path_key.startswith("custom_reward_function") and new and path:
-            if at_least(version, "0.9.1"):
+            if at_least(version, "0.9.0"):
                 notes.warning("reward.ignored-key", f"verl {version} ignores the top-level {path_key}; the reward "
                               f"file {path} is not used (set reward.custom_reward_function.path)",
                               source_keys=[path_key])
@@ -834,8 +1025,55 @@ class _Interpreter:
         t.colocate_models = True
         tp = t.rollout_tensor_parallel_size or 1
         t.rollout_engines = t.training_gpus // tp if t.training_gpus % tp == 0 else None
+        self.rollout_pool()
         fraction = self.v.number(f"{ROLLOUT}.gpu_memory_utilization")
         t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
+
+    def local_update_warmup(self, warmup: int) -> None:
+        """lr_warmup_steps in local updates (parameter_sync_step per step, each ceil(prompts ÷ mini) mini-batches ×
+        ppo_epochs optimizer steps): in optimizer steps when an update is one optimizer step (exact), in rollout
+        steps when it divides into whole steps (exact), else in optimizer steps (the LR holds within an update)."""
+        o, plan = self.spec.optimizer, self.spec.plan
+        per_update = (plan.optimizer_steps_per_step or self.sync_steps) // self.sync_steps
+        if per_update > 1 and warmup % self.sync_steps == 0:
+            o.warmup_steps, o.warmup_unit = warmup // self.sync_steps, "steps"
+            text = f"lr_warmup_steps {warmup} local updates ÷ parameter_sync_step {self.sync_steps}"
+        else:
+            o.warmup_steps, o.warmup_unit = warmup * per_update, "optimizer_steps"
+            text = f"lr_warmup_steps {warmup} local updates × {per_update} optimizer step(s) per update"
+        self.spec.derivations["optimizer.warmup_steps"] = Derivation(
+            text, [f"{ACTOR}.optim.lr_warmup_steps", f"{V1}.{self.mode}.parameter_sync_step"], "config")
+
+    def rollout_pool(self) -> None:
+        """separate_async generates on a standalone pool of rollout.nnodes × rollout.n_gpus_per_node GPUs
+        (trainer_separate_async.py@v0.9.1: LLMServerManager.create for the standalone replicas, asserting "nnodes
+        must be > 0 in separate async training"); the training GPUs' own (hybrid) replicas serve only until the
+        first step unless hybrid_rollout.enable_switch lends them back (0.9.1). Elsewhere main_ppo reads neither key
+        (they serve verl's experimental one-step-off and fully-async entry points)."""
+        v, t, notes = self.v, self.spec.topology, self.notes
+        nodes_key, gpus_key = f"{ROLLOUT}.nnodes", f"{ROLLOUT}.n_gpus_per_node"
+        nodes = v.number(nodes_key) if (self.mode == "separate_async" or nodes_key in v) else None
+        if self.mode != "separate_async":
+            if nodes and nodes > 0:
+                notes.info("semantics.ignored-key", f"{nodes_key} {fmt(nodes)}: verl.trainer.main_ppo reads the "
+                           "standalone rollout pool only in trainer.v1.trainer_mode separate_async (verl ≥ 0.9); "
+                           "rollout shares the training GPUs here", source_keys=[nodes_key, gpus_key])
+                v.consume(gpus_key)
+            return
+        per_node = v.positive_int(gpus_key) if gpus_key in v else t.gpus_per_node
+        if not isinstance(nodes, (int, float)) or not isinstance(per_node, int):
+            return
+        t.rollout_gpus = int(nodes) * per_node if nodes > 0 else 0
+        self.spec.derivations["topology.rollout_gpus"] = Derivation(
+            f"separate_async standalone pool: rollout.nnodes {fmt(nodes)} × rollout.n_gpus_per_node {per_node}"
+            + ("" if gpus_key in v else " (= trainer.n_gpus_per_node)"), [nodes_key, gpus_key],
+            "config" if nodes_key in v else "default")
+        tp = t.rollout_tensor_parallel_size or 1
+        if t.rollout_engines is not None and t.rollout_gpus % tp == 0:
+            t.rollout_engines = t.rollout_gpus // tp  # the standalone replicas generate; hybrid ones are put to sleep
+        if nodes <= 0:
+            notes.error("topology.rollout-pool", "nnodes must be > 0 in separate async training",
+                        source_keys=[nodes_key, V1_MODE])
 
 
 class _Writer:
@@ -846,8 +1084,11 @@ class _Writer:
         self.out: dict[str, Any] = {}
 
     def overrides(self) -> tuple[dict[str, Any], bool]:
+        self.mode = self.choose_mode()
+        self.sync_steps = 1
         megatron = self.megatron = self.topology()
         self.batch()
+        self.v1_mode()
         self.algorithm()
         self.critic()
         self.rest()
@@ -862,6 +1103,82 @@ class _Writer:
     def put(self, key: str, value: Any) -> None:
         if value is not None:
             self.out[key] = value
+
+    def choose_mode(self) -> str | None:
+        """The v1 trainer mode for a 0.9 target: the source's own (a verl 0.9 run), else sync for an on-policy
+        source, and for one whose generation runs ahead separate_async when it keeps GPUs for rollout
+        (OpenRLHF's separate vLLM engines, Open-Instruct's learners + engines), colocate_async when not."""
+        s = self.spec
+        if not at_least(self.version, "0.9.0"):
+            return None
+        if s.framework == "verl" and s.generation.rollout_mode in ASYNC_MODES:
+            return s.generation.rollout_mode
+        if not s.asynchrony.max_steps_ahead:
+            return "sync"
+        return "separate_async" if (s.topology.rollout_gpus or 0) > 0 else "colocate_async"
+
+    def v1_mode(self) -> None:
+        """trainer.v1.*: the mode, its prefetch depth and staleness bound, and for separate_async the local updates
+        (one mini-batch each: trainer_separate_async.py@v0.9.1 asserts train_batch_size = parameter_sync_step ×
+        ppo_mini_batch_size), the standalone rollout pool and a weight-transfer backend other than naive."""
+        s, out, notes, mode = self.spec, self.out, self.notes, self.mode
+        ahead = s.asynchrony.max_steps_ahead or 0
+        if mode is None:
+            if ahead:
+                notes.warning("asynchrony.not-expressible",
+                              f"generation {ahead} step(s) ahead of the policy is not written; verl {self.version}'s "
+                              "main_ppo runs synchronously (the v1 trainer's async modes need verl 0.9)",
+                              source_keys=["asynchrony.max_steps_ahead"])
+            return
+        train, mini = out.get("data.train_batch_size"), out.get(f"{ACTOR}.ppo_mini_batch_size")
+        if mode == "separate_async" and not (isinstance(train, int) and isinstance(mini, int) and train % mini == 0):
+            notes.warning("asynchrony.changed", f"verl's separate_async trains each step in whole mini-batches "
+                          f"(train_batch_size = parameter_sync_step × ppo_mini_batch_size); {train} prompts per step "
+                          f"are not a multiple of the {mini}-prompt mini-batch, so colocate_async (rollout on the "
+                          "training GPUs) is written", source_keys=["topology.rollout_gpus"], target_keys=[V1_MODE])
+            mode = self.mode = "colocate_async"
+        if mode == "sync":
+            return  # the default
+        out[V1_MODE] = mode
+        if s.framework != "verl" or s.generation.rollout_mode != mode:
+            out[f"{V1}.{mode}.num_warmup_batches"] = ahead
+            out[f"{V1}.sampler.max_off_policy_threshold"] = ahead + 1
+            notes.info("asynchrony.mode", f"generation up to {ahead} step(s) ahead: verl's {mode} with "
+                       f"num_warmup_batches {ahead} (batches of prompts in flight before each step) and "
+                       f"max_off_policy_threshold {ahead + 1} (a group spanning more weight versions is dropped)",
+                       source_keys=["asynchrony.max_steps_ahead"],
+                       target_keys=[V1_MODE, f"{V1}.{mode}.num_warmup_batches"])
+        else:
+            out[f"{V1}.{mode}.num_warmup_batches"] = ahead
+        if mode != "separate_async":
+            return
+        self.sync_steps = train // mini
+        out[f"{V1}.separate_async.parameter_sync_step"] = self.sync_steps
+        epochs = s.plan.epochs_per_step or 1
+        if s.framework != "verl":
+            notes.info("semantics.local-updates",
+                       f"verl's separate_async trains each step as parameter_sync_step {self.sync_steps} local updates "
+                       f"of one {mini}-prompt mini-batch each, with advantages computed per update"
+                       + (f" and its {epochs} epochs run before the next mini-batch (the source runs each epoch over "
+                          "the whole step)" if epochs > 1 else "") + "; the LR scheduler steps once per update",
+                       source_keys=["plan.optimizer_steps_per_step"],
+                       target_keys=[f"{V1}.separate_async.parameter_sync_step"])
+        rollout_gpus = s.topology.rollout_gpus or 0
+        per_node = out.get("trainer.n_gpus_per_node") or 8
+        if rollout_gpus <= 0:  # a verl source's pool left unset: verl rejects it, so keep the training pool's size
+            rollout_gpus = per_node
+        nodes = rollout_gpus // per_node if rollout_gpus % per_node == 0 else 1
+        out[f"{ROLLOUT}.nnodes"] = nodes
+        out[f"{ROLLOUT}.n_gpus_per_node"] = rollout_gpus // nodes
+        out[f"{ROLLOUT}.checkpoint_engine.backend"] = self.own_backend()
+
+    def own_backend(self) -> str:
+        """The weight-transfer backend: the verl source's own unless naive (separate_async rejects it), else nccl."""
+        for extra in self.spec.extras:
+            if extra.framework == "verl" and extra.key == f"{ROLLOUT}.checkpoint_engine.backend" \
+                    and extra.value != "naive":
+                return str(extra.value)
+        return "nccl"
 
     def topology(self) -> bool:
         t, plan, notes = self.spec.topology, self.spec.plan, self.notes
@@ -890,7 +1207,7 @@ class _Writer:
                           f"the source trains on {t.training_gpus} GPUs; verl needs {gpus} to keep "
                           f"{dp} data-parallel ranks", source_keys=["topology.training_gpus"],
                           target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
-        if t.rollout_gpus:
+        if t.rollout_gpus and self.mode != "separate_async":
             notes.warning("topology.rollout-colocated",
                           f"the source trains on {t.training_gpus} GPU(s) and keeps {t.rollout_gpus} more for vLLM "
                           f"({(t.training_gpus or 0) + t.rollout_gpus} in all); verl's main_ppo colocates rollout with "
@@ -976,7 +1293,7 @@ class _Writer:
                           "recipe entry point; verl.trainer.main_ppo trains on data.train_batch_size prompts",
                           source_keys=["generation.prompts_per_round"])
         if g.filter_groups:
-            if at_least(self.version, "0.9.1"):
+            if at_least(self.version, "0.9.0"):
                 out["algorithm.filter_groups.enable"] = True
                 self.put("algorithm.filter_groups.metric", g.filter_metric)
             else:
@@ -1075,7 +1392,7 @@ class _Writer:
         out[f"{ACTOR}.entropy_coeff"] = a.entropy_coef or 0.0
         aggregation = a.loss_aggregation or "token-mean"
         modes = {"token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm"}
-        if at_least(version, "0.9.1"):
+        if at_least(version, "0.9.0"):
             modes.add("token-sum")
         if aggregation not in modes:
             notes.warning("algorithm.not-expressible", f"loss aggregation '{aggregation}' has no verl {version} "
@@ -1142,8 +1459,19 @@ class _Writer:
             out[f"{ACTOR}.optim.{key}"] = schedule
         if o.warmup_steps is not None:
             steps = o.warmup_steps
-            if o.warmup_unit == "optimizer_steps":
-                per_step = s.plan.optimizer_steps_per_step or 1
+            per_step = s.plan.optimizer_steps_per_step or 1
+            if self.sync_steps > 1:
+                # separate_async: the scheduler steps once per local update (trainer_base.py@v0.9.1 sets
+                # optim.total_training_steps = total_training_steps × parameter_sync_step).
+                per_update = Fraction(per_step) / self.sync_steps
+                steps = math.ceil(o.warmup_steps / per_update) if o.warmup_unit == "optimizer_steps" \
+                    else o.warmup_steps * self.sync_steps
+                self.notes.info("units.warmup", f"warmup of {o.warmup_steps} "
+                                f"{'optimizer' if o.warmup_unit == 'optimizer_steps' else 'rollout'} steps = {steps} "
+                                f"local updates; verl's separate_async counts warmup in local updates "
+                                f"(parameter_sync_step {self.sync_steps} per step, {fmt(per_update)} optimizer step(s) "
+                                "each)", target_keys=[f"{ACTOR}.optim.lr_warmup_steps"])
+            elif o.warmup_unit == "optimizer_steps":
                 steps = math.ceil(o.warmup_steps / per_step)
                 self.notes.info("units.warmup", f"warmup of {o.warmup_steps} optimizer steps = {steps} rollout steps "
                                 f"({fmt(per_step)} optimizer steps per step); verl counts warmup in rollout steps",
@@ -1182,10 +1510,6 @@ class _Writer:
                                    f"{r.model}", source_keys=["references.tokenizer"])
         self.reward()
         self.data()
-        if s.asynchrony.max_steps_ahead:
-            self.notes.warning("asynchrony.not-expressible",
-                               f"generation {s.asynchrony.max_steps_ahead} steps ahead of the policy is not written; "
-                               "verl.trainer.main_ppo runs synchronously")
 
     def reward(self) -> None:
         """The reward hook-up: a custom file, a reward model, else verl's default scorer (by data_source)."""
@@ -1342,19 +1666,63 @@ class _Writer:
                         "every epoch has at least one step)", target_keys=["trainer.total_epochs"])
 
     def moved(self, extra: Extra) -> Extra:
-        """A verl key of an older release under the name this release gives it (a section verl moved)."""
+        """A verl key of another release under the name this release gives it (a section verl moved, a key verl
+        renamed: RENAMES, followed forwards to a newer target and backwards to an older one)."""
+        if extra.framework != "verl":
+            return extra
         for old, new, since in MOVED_SECTIONS:
-            if extra.framework == "verl" and extra.key.startswith(old) and at_least(self.version, since):
+            if extra.key.startswith(old) and at_least(self.version, since):
                 self.notes.info("keys.renamed", f"{extra.key} is {new}{extra.key[len(old):]} in verl {self.version}",
                                 source_keys=[extra.key], target_keys=[new + extra.key[len(old):]])
                 return Extra(extra.framework, new + extra.key[len(old):], extra.value)
+        key, why = renamed_for(extra.key, self.version)
+        if key != extra.key:
+            self.notes.info("keys.renamed", f"{extra.key} is {key} in verl {self.version}{why}",
+                            source_keys=[extra.key], target_keys=[key])
+            return Extra(extra.framework, key, extra.value)
         return extra
+
+    def removed(self, extra: Extra) -> bool:
+        """A verl key this release no longer has, with no successor of the same meaning: noted, not written. The v1
+        trainer's settings (trainer.v1.*) mean nothing before 0.9.0."""
+        if extra.framework == "verl" and extra.key.removeprefix("+").startswith(f"{V1}.") \
+                and not at_least(self.version, "0.9.0"):
+            self.notes.info("keys.not-in-version", f"{extra.key.removeprefix('+')} {extra.value!r} is not written: "
+                            f"verl {self.version} has no v1 trainer (trainer.v1.*, new in 0.9.0)",
+                            source_keys=[extra.key.removeprefix("+")])
+            return True
+        for old, last, why in REMOVED:
+            if extra.framework == "verl" and extra.key.removeprefix("+") == old and newer_than(self.version, last):
+                self.notes.warning("keys.removed", f"{old} {extra.value!r} is not written: verl {self.version} has no "
+                                   f"such key (last in {last}); {why}", source_keys=[old])
+                return True
+        return False
+
+    def carried_defaults(self) -> None:
+        """A verl source of another release that leaves a CARRIED_DEFAULTS key unset ran with its own release's
+        default: written when the target's differs (rollout.max_num_seqs 1024 → 256 and calculate_log_probs False →
+        True in 0.9.0)."""
+        s = self.spec
+        if s.framework != "verl" or not s.version or s.version == self.version or not at_least(s.version, "0.4.1") \
+                or not at_least(self.version, "0.4.1"):
+            return
+        own = {e.key.removeprefix("+") for e in s.extras if e.framework == "verl"}
+        before, after = defaults_for(s.version), defaults_for(self.version)
+        for key in CARRIED_DEFAULTS:
+            if key in own or key in self.out or before.get(key) == after.get(key):
+                continue
+            self.out[key] = before[key]
+            self.notes.info("keys.default-changed", f"{key}: verl {s.version}'s default {before[key]} is written; "
+                            f"verl {self.version}'s default is {after[key]}", source_keys=[key], target_keys=[key])
 
     def extras(self) -> None:
         from translator.native_schemas import closed_section, declares, lacks
 
         foreign, appended, refused = [], [], []
+        self.carried_defaults()
         for extra in map(self.moved, self.spec.extras):
+            if self.removed(extra):
+                continue
             key = extra.key.removeprefix("+")
             if extra.framework != "verl":
                 foreign.append(extra)

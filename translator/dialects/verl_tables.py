@@ -9,7 +9,7 @@ import re
 
 # 0.1 is the version file of the copies vendored by early-2025 projects (TinyZero, Logic-RL, Search-R1, rllm,
 # DeepScaleR/Light-R1), not PyPI's 0.1 wheel (Nov 2024, no rollout.n); 0.2.0.post2 is PyPI's 0.2 release.
-VERSIONS = ("0.1", "0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.1")
+VERSIONS = ("0.1", "0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
 
 # What changed in each release that changes what a config means (docs/frameworks/verl.md §0, §2, §5).
 CHANGES = {
@@ -26,15 +26,35 @@ CHANGES = {
              "optim.clip_grad",
     "0.7.1": "rollout.mode async only; reward.custom_reward_function.path; use_remove_padding on by default",
     "0.8.0": "engine workers only: loss normalised over the whole mini-batch; lr_warmup_steps 0 means 'use the "
-             "ratio'; actor.grad_clip ignored; deprecated global micro-batch keys unsupported",
-    "0.9.1": "trainer.use_v1 (default); data.gen_batch_size is the fetch size; batches padded to whole mini-batches; "
-             "algorithm.filter_groups in core",
+             "ratio'; actor.grad_clip ignored; deprecated global micro-batch keys unsupported; removed "
+             "trainer.use_legacy_worker_impl, data.sampler.* (curriculum sampler), data.datagen.*; "
+             "rollout.skip_rollout/skip_dump_dir became rollout.skip.enable/dump_dir",
+    "0.9.0": "trainer.use_v1 (default): the v1 trainer with trainer.v1.trainer_mode sync | colocate_async | "
+             "separate_async; separate_async splits each step into parameter_sync_step (4) updates of "
+             "train_batch_size / parameter_sync_step prompts and stretches the LR horizon by the same factor; "
+             "async modes prefetch num_warmup_batches (1) steps ahead, trajectories older than "
+             "trainer.v1.sampler.max_off_policy_threshold (8) versions dropped; data.gen_batch_size is the fetch "
+             "size (forced to 1 in async modes); batches padded to whole mini-batches; algorithm.filter_groups in "
+             "core; rollout.skip.* moved to skip.rollout.*; defaults rollout.max_num_seqs 1024 → 256, "
+             "rollout.calculate_log_probs False → True",
+    "0.9.1": "separate_async: trainer.v1.separate_async.hybrid_rollout (lend the training GPUs to generation); "
+             "actor_rollout_ref.hybrid_engine=False serves rollout from the standalone pool only; "
+             "max_off_policy_threshold null turns off the staleness bound",
 }
 
 AR = "actor_rollout_ref"
 ACTOR = f"{AR}.actor"
 ROLLOUT = f"{AR}.rollout"
 REF = f"{AR}.ref"
+V1 = "trainer.v1"
+V1_MODE = f"{V1}.trainer_mode"
+# The v1 trainer's modes (verl/trainer/ppo/v1/trainer_{sync,colocate_async,separate_async}.py@v0.9.1
+# register_trainer): sync generates each step's batch with the current weights; colocate_async keeps
+# num_warmup_batches batches in flight on the training GPUs (generation paused while training, partial rollouts
+# resumed with the new weights); separate_async generates on a standalone pool of rollout.nnodes ×
+# rollout.n_gpus_per_node GPUs and trains each step in parameter_sync_step local updates.
+V1_MODES = ("sync", "colocate_async", "separate_async")
+ASYNC_MODES = ("colocate_async", "separate_async")
 
 # Defaults of the newest release; DEFAULT_CHANGES lists the releases where a default differed.
 DEFAULTS: dict[str, object] = {
@@ -114,6 +134,23 @@ DEFAULTS: dict[str, object] = {
     "trainer.resume_mode": "auto",
     "trainer.resume_from_path": None,
     "trainer.max_actor_ckpt_to_keep": None,
+    # The v1 trainer (0.9; verl/trainer/config/ppo_trainer.yaml@v0.9.1 trainer.v1, rollout/rollout.yaml).
+    "trainer.use_v1": True,
+    V1_MODE: "sync",
+    f"{V1}.colocate_async.num_warmup_batches": 1,
+    f"{V1}.separate_async.num_warmup_batches": 1,
+    f"{V1}.separate_async.parameter_sync_step": 4,
+    f"{V1}.separate_async.hybrid_rollout.enable_switch": False,
+    f"{V1}.sampler.max_off_policy_threshold": 8,
+    f"{V1}.sampler.max_off_policy_strategy": "drop",
+    f"{V1}.sampler.custom_sampler.path": None,
+    f"{V1}.sampler.custom_sampler.name": None,
+    f"{AR}.hybrid_engine": True,
+    f"{ROLLOUT}.nnodes": 0,
+    f"{ROLLOUT}.n_gpus_per_node": None,  # ${oc.select:trainer.n_gpus_per_node,8}
+    f"{ROLLOUT}.checkpoint_engine.backend": "naive",
+    f"{ROLLOUT}.max_num_seqs": 256,
+    f"{ROLLOUT}.calculate_log_probs": True,
 }
 
 # key → [(first release with this default, value), ...]; releases before the first entry use DEFAULTS.
@@ -125,7 +162,15 @@ DEFAULT_CHANGES: dict[str, list[tuple[str, object]]] = {
     f"{ROLLOUT}.log_prob_micro_batch_size": [("0.1", 128), ("0.2.0.post2", None)],
     f"{REF}.log_prob_micro_batch_size": [("0.1", 128), ("0.2.0.post2", None)],
     "critic.ppo_micro_batch_size": [("0.1", 64), ("0.2.0.post2", None)],
+    # vLLM's concurrent sequences and the rollout log-probs (kept for rollout correction) changed in 0.9.0
+    # (_generated_ppo_trainer.yaml@v0.8.0 vs @v0.9.0); neither is in 0.3.0's config.
+    f"{ROLLOUT}.max_num_seqs": [("0.3.0", 1024), ("0.9.0", 256)],
+    f"{ROLLOUT}.calculate_log_probs": [("0.3.0", False), ("0.9.0", True)],
 }
+
+# Defaults that no canonical field holds but that change what a run does: a verl source of another release that
+# leaves them unset gets its own release's value written when translated (keys.default-changed).
+CARRIED_DEFAULTS = (f"{ROLLOUT}.max_num_seqs", f"{ROLLOUT}.calculate_log_probs")
 
 # Keys that exist only from a release on (a launch script must write them with '+' before it).
 KEY_SINCE: dict[str, str] = {
@@ -145,11 +190,28 @@ KEY_SINCE: dict[str, str] = {
     f"{ACTOR}.optim.clip_grad": "0.6.1",
     "data.seed": "0.6.1",
     "critic.enable": "0.6.1",
-    "data.gen_batch_size": "0.9.1",
-    "algorithm.filter_groups.enable": "0.9.1",
-    "algorithm.filter_groups.metric": "0.9.1",
-    "algorithm.filter_groups.max_num_gen_batches": "0.9.1",
-    "trainer.use_v1": "0.9.1",
+    "data.gen_batch_size": "0.9.0",
+    "algorithm.filter_groups.enable": "0.9.0",
+    "algorithm.filter_groups.metric": "0.9.0",
+    "algorithm.filter_groups.max_num_gen_batches": "0.9.0",
+    "trainer.use_v1": "0.9.0",
+    V1_MODE: "0.9.0",
+    f"{V1}.colocate_async.num_warmup_batches": "0.9.0",
+    f"{V1}.separate_async.num_warmup_batches": "0.9.0",
+    f"{V1}.separate_async.parameter_sync_step": "0.9.0",
+    f"{V1}.sampler.max_off_policy_threshold": "0.9.0",
+    f"{V1}.sampler.max_off_policy_strategy": "0.9.0",
+    f"{V1}.sampler.custom_sampler.path": "0.9.0",
+    f"{V1}.sampler.custom_sampler.name": "0.9.0",
+    f"{V1}.separate_async.hybrid_rollout.enable_switch": "0.9.1",
+    # _generated_ppo_trainer.yaml@v0.6.1 lacks the standalone rollout pool and the weight-transfer backend; 0.3.0's
+    # ppo_trainer.yaml lacks max_num_seqs and calculate_log_probs (0.4.1 has them).
+    f"{ROLLOUT}.nnodes": "0.7.1",
+    f"{ROLLOUT}.n_gpus_per_node": "0.7.1",
+    f"{ROLLOUT}.checkpoint_engine.backend": "0.7.1",
+    f"{ROLLOUT}.max_num_seqs": "0.4.1",
+    f"{ROLLOUT}.calculate_log_probs": "0.4.1",
+    f"{AR}.hybrid_engine": "0.4.1",
     "reward.custom_reward_function.path": "0.7.1",
     "reward.custom_reward_function.name": "0.7.1",
     "reward.reward_model.enable": "0.7.1",
@@ -165,6 +227,32 @@ KEY_UNTIL: dict[str, str] = {
     f"{ACTOR}.optim.warmup_style": "0.5.0",  # then a deprecated alias of lr_scheduler_type (still accepted)
     "trainer.use_legacy_worker_impl": "0.7.1",
 }
+
+# Keys verl renamed or moved: (old key, new key, first release with the new key, what to tell). The chain
+# rollout.skip_rollout (≤ 0.7) → rollout.skip.enable (0.8) → skip.rollout.enable (0.9) is read from each
+# release's _generated_ppo_trainer.yaml; the writer moves a carried key to the target release's name.
+RENAMES: tuple[tuple[str, str, str, str], ...] = (
+    # _generated_ppo_trainer.yaml@v0.6.1 (512 MB) vs @v0.7.1 (2048 MB): moved under the checkpoint engine in 0.7.1.
+    (f"{ROLLOUT}.update_weights_bucket_megabytes", f"{ROLLOUT}.checkpoint_engine.update_weights_bucket_megabytes",
+     "0.7.1", "; its default went from 512 to 2048"),
+    (f"{ROLLOUT}.skip_rollout", f"{ROLLOUT}.skip.enable", "0.8.0", ""),
+    (f"{ROLLOUT}.skip_dump_dir", f"{ROLLOUT}.skip.dump_dir", "0.8.0", ""),
+    (f"{ROLLOUT}.skip.enable", "skip.rollout.enable", "0.9.0",
+     "; the v1 trainer's own switch is skip.rollout_tq.enable (verl/utils/skip/skip_manager.py@v0.9.1)"),
+    (f"{ROLLOUT}.skip.dump_dir", "skip.rollout.dump_dir", "0.9.0", ""),
+    (f"{ROLLOUT}.skip.action", "skip.rollout.action", "0.9.0", ""),
+)
+# Keys removed with no successor of the same meaning: (key, last release that has it, what to tell).
+REMOVED: tuple[tuple[str, str, str], ...] = (
+    ("data.sampler.class_path", "0.7.1",
+     "the curriculum sampler hook (main_ppo.py@v0.7.1 create_rl_sampler) is gone; 0.9's "
+     "trainer.v1.sampler.custom_sampler.path/name loads a ReplayBuffer subclass instead (trainer_base.py@v0.9.1 "
+     "_build_replay_buffer), which orders finished rollouts, not dataset rows"),
+    ("data.sampler.class_name", "0.7.1", "see data.sampler.class_path"),
+    ("data.datagen.path", "0.7.1", "the dynamic data generator hook is gone"),
+    ("data.datagen.name", "0.7.1", "the dynamic data generator hook is gone"),
+    (f"{ROLLOUT}.skip.max_dump_step", "0.8.0", "0.9's skip.rollout.steps lists the steps to dump instead"),
+)
 
 # Deprecated global micro-batch keys (samples, divided by dp; honoured by the legacy workers ≤ 0.7 only).
 DEPRECATED_GLOBAL_MICRO = (
