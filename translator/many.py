@@ -19,11 +19,12 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
+from translator.records import record
 
 if TYPE_CHECKING:
     from translator.api import Explanation, Translation
@@ -40,7 +41,7 @@ _PLAN_TOML = re.compile(r"^\[plan\]", re.M)
 _PLAN_JSON = re.compile(r'"plan"\s*:')
 
 
-@dataclass
+@record
 class Selected:
     """One config to read: its path as shown, and the root its relative layout is taken from."""
 
@@ -56,7 +57,7 @@ class Selected:
             return Path(self.path.name)
 
 
-@dataclass
+@record
 class Skipped:
     path: str
     reason: str
@@ -65,7 +66,7 @@ class Skipped:
         return {"path": self.path, "reason": self.reason}
 
 
-@dataclass
+@record
 class Selection:
     configs: list[Selected] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
@@ -213,7 +214,7 @@ def _drop_referenced(selection: Selection) -> None:
 
 # ---- the per-file loop -------------------------------------------------------------------------------
 
-@dataclass
+@record
 class FileResult:
     """One config's outcome. ``exit_code``: 0 clean, 1 findings, 2 unreadable, 3 an rlconf bug."""
 
@@ -242,7 +243,7 @@ def _guarded(path: str, action: Callable[[], FileResult]) -> FileResult:
         return FileResult(path, EXIT_INTERNAL, error=f"internal error: {type(error).__name__}: {error}")
 
 
-@dataclass
+@record
 class Options:
     framework: str | None = None
     env: dict[str, str] = field(default_factory=dict)

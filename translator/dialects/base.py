@@ -5,7 +5,7 @@ import difflib
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -13,18 +13,19 @@ from typing import Any
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, RunSpec
+from translator.records import record
 from translator.sources.files import Source
 from translator.sources.shell import ShellCommand, ShellScript, parse_shell, symbolic_names
 
 
-@dataclass
+@record
 class ReadOptions:
     version: str | None = None  # None: infer from the keys, else the newest known
     env: Mapping[str, str] = field(default_factory=dict)
     num_processes: int | None = None  # training world size where the config does not state it
 
 
-@dataclass
+@record
 class Reading:
     """What a reader returns: the canonical model and the notes made on the way."""
 

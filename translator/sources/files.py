@@ -3,19 +3,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from translator.errors import ConfigError
+from translator.records import record
 
 MAX_INPUT_BYTES = 5_000_000  # no real config comes near; refusing early keeps a stray binary from stalling us
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@dataclass
+@record
 class Source:
     """One input: its text, the name to show in messages, and how to reach the files it references.
 
@@ -106,10 +104,12 @@ MAX_YAML_ALIASES = 100  # real configs use a handful; thousands are an alias ("b
 
 def load_yaml(text: str, name: str) -> Any:
     """Parse YAML safely (no tags, no code); broken YAML → ConfigError with the line; alias bombs refused."""
+    import yaml  # here: reading a launch script needs no YAML
+
     if "*" in text and "&" in text:
         _refuse_alias_bomb(text, name)
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except RecursionError:
         raise ConfigError("YAML nested too deeply", file=name, hint="a config is a few levels deep") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
@@ -122,9 +122,11 @@ def load_yaml(text: str, name: str) -> Any:
 
 
 def _refuse_alias_bomb(text: str, name: str) -> None:
+    import yaml
+
     aliases = 0
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             if isinstance(event, yaml.AliasEvent):
                 aliases += 1
                 if aliases > MAX_YAML_ALIASES:

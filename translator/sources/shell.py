@@ -12,9 +12,10 @@ import operator
 import posixpath
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from translator.errors import ConfigError
+from translator.records import record
 
 
 SYMBOLIC = re.compile(r"\$\{([A-Za-z_]\w*|\d+)\}|\$\(\((.*?)\)\)|\$\((?!\()[^)]*\)|`[^`]*`")
@@ -38,7 +39,7 @@ def symbolic_names(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-@dataclass
+@record
 class ShellCommand:
     """One simple command after expansion and quote removal."""
 
@@ -49,7 +50,7 @@ class ShellCommand:
     background: bool = False
 
 
-@dataclass
+@record
 class ShellNote:
     """Something the static reading could not do exactly as bash would."""
 
@@ -58,7 +59,7 @@ class ShellNote:
     message: str
 
 
-@dataclass
+@record
 class ShellScript:
     """The result of reading a script."""
 
@@ -67,7 +68,7 @@ class ShellScript:
     notes: list[ShellNote]
 
 
-@dataclass
+@record
 class _Tok:
     kind: str  # "word", "op" or "nl"
     text: str
