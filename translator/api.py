@@ -5,8 +5,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import field
 from fractions import Fraction
+import os
 from os import PathLike
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator import dialects
@@ -105,7 +105,7 @@ def _source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None =
         source.name = "<stdin>" + guess_suffix(source.text)
         return source
     if "\n" in text or len(text) > 4096:
-        return Source(text, "<text>" + guess_suffix(text), Path.cwd())
+        return Source(text, "<text>" + guess_suffix(text), os.getcwd())
     return read_source(text)
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
 from translator.records import record
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 MAX_INPUT_BYTES = 5_000_000  # no real config comes near; refusing early keeps a stray binary from stalling us
 
@@ -23,25 +25,27 @@ class Source:
 
     text: str
     name: str = "<stdin>"
-    base_dir: Path | None = None
+    base_dir: str | PathLike[str] | None = None  # a str when read here: pathlib is imported only for siblings
     files: Mapping[str, str] = field(default_factory=dict)
     launcher: str | None = None  # 'skypilot' | 'ray-job': a launcher task YAML, ``text`` is the script it runs
 
     @property
     def suffix(self) -> str:
-        return ".sh" if self.launcher else Path(self.name).suffix.lower()
+        return ".sh" if self.launcher else path_suffix(self.name).lower()
 
     def sibling(self, relative: str, what: str) -> Source:
         """The file ``relative`` names, read as a Source; ConfigError naming ``what`` it is if missing."""
         if relative in self.files:
             return Source(self.files[relative], relative, None, self.files)
+        from pathlib import Path
+
         candidates = []
         path = Path(os.path.expanduser(relative))
         if path.is_absolute():
             candidates.append(path)
         else:
             if self.base_dir is not None:
-                candidates.append(self.base_dir / path)
+                candidates.append(Path(self.base_dir) / path)
             candidates.append(Path.cwd() / path)
         for candidate in candidates:
             if candidate.is_file():
@@ -58,23 +62,33 @@ class Source:
         return True
 
 
+def path_suffix(name: str) -> str:
+    """``pathlib.PurePath(name).suffix`` (the last dot and what follows it, in the last part of the path that is
+    not empty or ``.``) without importing pathlib: reading one launch script needs nothing else of it."""
+    parts = (name.replace(os.altsep, os.sep) if os.altsep else name).split(os.sep)
+    last = next((part for part in reversed(parts) if part not in ("", ".")), "")
+    dot = last.rfind(".")
+    return last[dot:] if 0 < dot < len(last) - 1 else ""
+
+
 def read_source(path: str, stdin_text: str | None = None) -> Source:
     """Read a file (or standard input for ``-``) as a Source. Missing or unreadable → ConfigError."""
     if path == "-":
         text = stdin_text if stdin_text is not None else ""
         if len(text) > MAX_INPUT_BYTES:
             raise ConfigError(f"standard input is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config")
-        return Source(text, "<stdin>", Path.cwd())
-    file = Path(path)
-    if not file.exists():
+        return Source(text, "<stdin>", os.getcwd())
+    file = path or "."  # as pathlib reads an empty path
+    if not os.path.exists(file):
         raise ConfigError("no such file", file=path, hint="check the path")
-    if file.is_dir():
+    if os.path.isdir(file):
         raise ConfigError("is a directory, not a config file", file=path)
     try:
-        if file.stat().st_size > MAX_INPUT_BYTES:
+        if os.stat(file).st_size > MAX_INPUT_BYTES:
             raise ConfigError(f"file is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config",
                               file=path)
-        data = file.read_bytes()
+        with open(file, "rb") as handle:
+            data = handle.read()
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
     if b"\0" in data:
@@ -83,7 +97,7 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError("not UTF-8 text", file=path) from None
-    return as_launcher(Source(text, path, file.resolve().parent))
+    return as_launcher(Source(text, path, os.path.dirname(os.path.realpath(file))))
 
 
 def as_launcher(source: Source) -> Source:
