@@ -1,7 +1,6 @@
 """What every dialect provides, and the helpers readers share."""
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -331,7 +330,13 @@ def newer_than(version: str, other: str) -> bool:
 
 def closest_key(key: str, known: Iterable[str]) -> str | None:
     """The known key a typo most likely meant: the whole dotted key, or the last part under the same parent."""
-    known = list(known)
+    return _closest_key(key, tuple(known))
+
+
+@lru_cache(maxsize=1024)  # a directory of configs repeats its typos; difflib compares with every known key
+def _closest_key(key: str, known: tuple[str, ...]) -> str | None:
+    import difflib  # only a config with a key its framework lacks gets here
+
     match = difflib.get_close_matches(key, known, n=1, cutoff=0.85)
     if match:
         return match[0]

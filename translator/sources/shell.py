@@ -94,6 +94,10 @@ _UNCLOSED = {
 }
 _OPS = (";;&", "&>>", "<<<", "<<-", ";;", ";&", "&&", "||", "|&", "&>", ">>", ">&", ">|", "<<", "<&", "<>",
         ";", "&", "|", "<", ">", "(", ")")
+_OP_STARTS = frozenset(op[0] for op in _OPS)
+_BLANKS = re.compile(r"[ \t\n]+")
+_BARE = re.compile(r"[^\\$`'\"]+")  # a run of text no quote, backslash or expansion starts in
+_BARE_QUOTED = re.compile(r"[^\\$`]+")  # the same inside "..."
 _ASSIGN = re.compile(r"([A-Za-z_]\w*)(\[[^\]]*\])?(\+?)=")
 _NAME = re.compile(r"[A-Za-z_]\w*|[0-9@*#?$!-]")
 _PARAM = re.compile(r"([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?")
@@ -199,12 +203,15 @@ class _Lexer:
         want_delim: str | None = None
         dbracket = False  # inside [[ ... ]], && || < > ( ) are test operands, not operators
         while i < n:
-            c, line = s[i], self.line_at(i)
+            c = s[i]
             if c in " \t" or s.startswith("\\\n", i):
                 i += 1 if c in " \t" else 2
-            elif c == "#":
+                continue
+            if c == "#":
                 i = n if s.find("\n", i) < 0 else s.find("\n", i)
-            elif c == "\n":
+                continue
+            line = self.line_at(i)  # for the token that starts here (not for each blank)
+            if c == "\n":
                 toks.append(_Tok("nl", "\n", line))
                 i = self._skip_heredocs(i + 1, pending)
                 pending, dbracket = [], False  # an unclosed [[ must not swallow later lines
@@ -216,7 +223,8 @@ class _Lexer:
                 j = self.end(i + 1)
                 toks.append(_Tok("word", s[i:j], line))
                 i = j
-            elif (not dbracket or c == ";") and (op := next((o for o in _OPS if s.startswith(o, i)), None)):
+            elif (not dbracket or c == ";") and c in _OP_STARTS and (
+                    op := next((o for o in _OPS if s.startswith(o, i)), None)):
                 toks.append(_Tok("op", op, line))
                 want_delim = op if op in ("<<", "<<-") else None
                 i += len(op)
@@ -281,7 +289,7 @@ def _split(pieces: list[tuple[str, bool]]) -> list[str]:
             cur.append(text)
             started = True
             continue
-        for k, part in enumerate(re.split(r"[ \t\n]+", text)):
+        for k, part in enumerate(_BLANKS.split(text) if " " in text or "\t" in text or "\n" in text else (text,)):
             if k and started:
                 fields.append("".join(cur))
                 cur, started = [], False
@@ -540,8 +548,10 @@ class _Reader:
             elif c == "$":
                 i = self.dollar(s, i, quoted, out)
             else:  # bare text splits only where it has blanks: the unquoted default of ${A:-x y}
-                out.append((c, not quoted))
-                i += 1
+                m = (_BARE_QUOTED if quoted else _BARE).match(s, i)  # the whole run (word splitting is the same)
+                assert m is not None
+                out.append((m.group(), not quoted))
+                i = m.end()
         return out
 
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
