@@ -73,29 +73,42 @@ def record(cls: T) -> T:
     return cls
 
 
+_HOT = 100  # instances after which a class's __init__ is compiled (see _compiled_init)
+
+
 def _init(cls: type, names: tuple[str, ...], fields: dict[str, dataclasses.Field[Any]]) -> Any:
-    defaults = {n: f.default for n, f in fields.items() if f.default is not _MISSING}
-    factories = {n: f.default_factory for n, f in fields.items() if f.default_factory is not _MISSING}
-    count = len(names)
+    # (name, default or _MISSING, factory or None) in field order
+    plan = tuple((n, f.default, None if f.default_factory is _MISSING else f.default_factory)
+                 for n, f in fields.items())
+    count = len(plan)
+    made = 0
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        nonlocal made
+        made += 1
+        if made == _HOT and cls.__dict__.get("__init__") is __init__:
+            compiled = _compiled_init(cls, plan)
+            if compiled is not None:
+                cls.__init__ = compiled  # type: ignore[misc]
         if len(args) > count:
             raise TypeError(f"{cls.__qualname__}.__init__() takes {count + 1} positional arguments but "
                             f"{len(args) + 1} were given")
-        for name, value in zip(names, args):
-            if name in kwargs:
-                raise TypeError(f"{cls.__qualname__}.__init__() got multiple values for argument '{name}'")
-            setattr(self, name, value)
         missing = []
-        for name in names[len(args):]:
-            if name in kwargs:
-                setattr(self, name, kwargs.pop(name))
-            elif name in defaults:
-                setattr(self, name, defaults[name])
-            elif name in factories:
-                setattr(self, name, factories[name]())
+        for index, (name, default, factory) in enumerate(plan):
+            if index < len(args):
+                if name in kwargs:
+                    raise TypeError(f"{cls.__qualname__}.__init__() got multiple values for argument '{name}'")
+                value = args[index]
+            elif name in kwargs:
+                value = kwargs.pop(name)
+            elif factory is not None:
+                value = factory()
+            elif default is not _MISSING:
+                value = default
             else:
                 missing.append(name)
+                continue
+            setattr(self, name, value)
         if missing:
             raise TypeError(f"{cls.__qualname__}.__init__() missing {len(missing)} required argument(s): "
                             + ", ".join(repr(n) for n in missing))
@@ -104,6 +117,38 @@ def _init(cls: type, names: tuple[str, ...], fields: dict[str, dataclasses.Field
                             f"'{next(iter(kwargs))}'")
 
     return __init__
+
+
+def _compiled_init(cls: type, plan: tuple[tuple[str, Any, Any], ...]) -> Any:
+    """The __init__ dataclasses would write, for a class made often enough that compiling it (about 0.1 ms)
+    pays: it assigns the same values in the same order, faster. None where the fields do not allow it."""
+    names = [name for name, _, _ in plan]
+    if "self" in names or any(not name.isidentifier() for name in names):
+        return None
+    namespace: dict[str, Any] = {"_MISSING": _MISSING}
+    params, body, seen_default = [], [], False
+    for index, (name, default, factory) in enumerate(plan):
+        if factory is not None:
+            namespace[f"_factory_{index}"] = factory
+            params.append(f"{name}=_MISSING")
+            body.append(f"    self.{name} = _factory_{index}() if {name} is _MISSING else {name}")
+            seen_default = True
+        elif default is not _MISSING:
+            namespace[f"_default_{index}"] = default
+            params.append(f"{name}=_default_{index}")
+            body.append(f"    self.{name} = {name}")
+            seen_default = True
+        elif seen_default:
+            return None  # a required field after one with a default: the generic __init__ handles it
+        else:
+            params.append(name)
+            body.append(f"    self.{name} = {name}")
+    source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "    pass") + "\n"
+    exec(source, namespace)  # noqa: S102  (source built from the field names above)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    return init
 
 
 def _repr(shown: tuple[str, ...]) -> Any:
