@@ -121,6 +121,7 @@ def _flags_of(version: str) -> tuple[str, ...]:
     return tuple(n for n in _ALL_NAMES if flag_exists(n, version))
 
 
+@lru_cache(maxsize=16384)  # version inference asks for every flag of a script at every version of a band
 def flag_exists(native: str, version: str) -> bool:
     """Whether ``version``'s train_ppo_ray parser accepts ``--native``."""
     if native not in COMMON:

@@ -96,6 +96,8 @@ _OPS = (";;&", "&>>", "<<<", "<<-", ";;", ";&", "&&", "||", "|&", "&>", ">>", ">
         ";", "&", "|", "<", ">", "(", ")")
 _OP_STARTS = frozenset(op[0] for op in _OPS)
 _BLANKS = re.compile(r"[ \t\n]+")
+_WORD_TEXT = re.compile(r"[^\\()'\"`$ \t\n;&|<>]+")  # characters of a word that need no look (see _Lexer._word)
+_WORD_TEXT_TEST = re.compile(r"[^\\('\"`$ \t\n;]+")  # the same inside [[ ... ]]
 _BARE = re.compile(r"[^\\$`'\"]+")  # a run of text no quote, backslash or expansion starts in
 _BARE_QUOTED = re.compile(r"[^\\$`]+")  # the same inside "..."
 _ASSIGN = re.compile(r"([A-Za-z_]\w*)(\[[^\]]*\])?(\+?)=")
@@ -182,7 +184,11 @@ class _Lexer:
 
     def __init__(self, text: str, source: str, notes: list[ShellNote]) -> None:
         self.s, self.source, self.notes = text, source, notes
-        self.nl_pos = [k for k, ch in enumerate(text) if ch == "\n"]
+        self.nl_pos = []
+        k = text.find("\n")
+        while k >= 0:
+            self.nl_pos.append(k)
+            k = text.find("\n", k + 1)
 
     def line_at(self, pos: int) -> int:
         return bisect.bisect_left(self.nl_pos, pos) + 1
@@ -249,6 +255,7 @@ class _Lexer:
         s, n = self.s, len(self.s)
         buf: list[str] = []
         meta = " \t\n;" if dbracket else " \t\n;&|()<>"
+        plain = _WORD_TEXT_TEST if dbracket else _WORD_TEXT
         while i < n:
             c = s[i]
             if c == "\\":
@@ -265,9 +272,11 @@ class _Lexer:
                 j = self.end(i)
                 buf.append(s[i:j])
                 i = j
-            else:
-                buf.append(c)
-                i += 1
+            else:  # this character and the plain ones after it
+                m = plain.match(s, i)
+                j = m.end() if m else i + 1
+                buf.append(s[i:j])
+                i = j
         return "".join(buf), i
 
     def _skip_heredocs(self, i: int, pending: list[tuple[str, bool, int]]) -> int:
