@@ -36,7 +36,9 @@ CONFIG_SUFFIXES = (".sh", ".bash", ".yaml", ".yml", ".toml", ".json")
 MAX_SNIFF_BYTES = 1_000_000  # bigger files are not configs
 PROGRESS_THRESHOLD = 5  # more files than this get a progress bar on a terminal
 _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".mypy_cache"}
-_REFERENCE = re.compile(r"[\w./~-]+\.(?:ya?ml|json|toml)\b")  # a config file a script names
+# a config file a script names (starting where a run of path characters starts: the same matches, without trying
+# every position inside a long word)
+_REFERENCE = re.compile(r"(?<![\w./~-])[\w./~-]+\.(?:ya?ml|json|toml)\b")
 _PLAN_TOML = re.compile(r"^\[plan\]", re.M)
 _PLAN_JSON = re.compile(r'"plan"\s*:')
 
@@ -187,6 +189,7 @@ def _drop_referenced(selection: Selection) -> None:
     """A YAML that a selected launch script names is read with that script: skip it on its own."""
     by_path = {s.path.resolve(): s for s in selection.configs}
     referenced: dict[Path, Path] = {}
+    cwd = Path.cwd()
     for item in selection.configs:
         if item.path.suffix.lower() not in SCRIPT_SUFFIXES:
             continue
@@ -195,8 +198,15 @@ def _drop_referenced(selection: Selection) -> None:
         except OSError:
             continue
         for name in _REFERENCE.findall(text):
-            for base in (item.path.parent, Path.cwd()):
-                target = (base / os.path.expanduser(name)).resolve()
+            relative = os.path.expanduser(name)
+            # Without '..' in the name, a path that does not exist resolves to none that does (resolving costs
+            # a system call per part; the check, one).
+            plain = ".." not in Path(relative).parts
+            for base in (item.path.parent, cwd):
+                candidate = base / relative
+                if plain and not candidate.exists():
+                    continue
+                target = candidate.resolve()
                 if target in by_path and target != item.path.resolve():
                     referenced.setdefault(target, item.path)
                     break
