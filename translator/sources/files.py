@@ -78,7 +78,8 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
         if len(text) > MAX_INPUT_BYTES:
             raise ConfigError(f"standard input is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config")
         return Source(text, "<stdin>", os.getcwd())
-    file = path or "."  # as pathlib reads an empty path
+    # the file pathlib would name: an empty path is '.', trailing separators are dropped ('run.sh/' is run.sh)
+    file = path.rstrip(os.sep + (os.altsep or "")) or (path[:1] if path else ".")
     if not os.path.exists(file):
         raise ConfigError("no such file", file=path, hint="check the path")
     if os.path.isdir(file):
