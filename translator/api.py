@@ -1,11 +1,11 @@
 """The library: load / explain / translate. The CLI is a thin layer over these."""
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import field
 from fractions import Fraction
-import os
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 

@@ -333,7 +333,7 @@ def closest_key(key: str, known: Iterable[str]) -> str | None:
     return _closest_key(key, tuple(known))
 
 
-@lru_cache(maxsize=1024)  # a directory of configs repeats its typos; difflib compares with every known key
+@lru_cache(maxsize=256)  # a directory of configs repeats its typos; difflib compares with every known key
 def _closest_key(key: str, known: tuple[str, ...]) -> str | None:
     import difflib  # only a config with a key its framework lacks gets here
 
