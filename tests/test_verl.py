@@ -234,7 +234,7 @@ def test_closed_sections_come_from_the_schema() -> None:
     assert closed_section("verl", "0.9.1", "actor_rollout_ref.actor.fsdp_config.grad_offload") == \
         "actor_rollout_ref.actor.fsdp_config"
     assert closed_section("verl", "0.9.1", "trainer.no_such_key") is None  # trainer is a plain mapping
-    assert closed_section("verl", "0.8.0", "actor_rollout_ref.actor.fsdp_config.grad_offload") is None  # no schema
+    assert closed_section("verl", "0.5.0", "actor_rollout_ref.actor.fsdp_config.grad_offload") is None  # no schema
 
 
 def test_writing_a_read_only_release_is_refused() -> None:

@@ -1,26 +1,26 @@
 """The library: load / explain / translate. The CLI is a thin layer over these."""
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from os import PathLike
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator import dialects
 from translator.dialects.base import Reading, ReadOptions, Values, unknown_because
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
-from translator.compare import same_value
 from translator.plan import RunSpec, to_json_number
+from translator.records import record
 from translator.sources.files import Source, guess_suffix, read_source
 
 if TYPE_CHECKING:
     from translator.checks import CheckReport, Finding
 
-@dataclass
+@record
 class Explanation:
     """A config read into the canonical model, with the notes made reading it."""
 
@@ -54,7 +54,7 @@ class Explanation:
                 "run": run_length(self.spec, self.dataset_size)}
 
 
-@dataclass
+@record
 class Translation:
     """A config written for another framework: the files, the plan they give, and what changed."""
 
@@ -105,7 +105,7 @@ def _source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None =
         source.name = "<stdin>" + guess_suffix(source.text)
         return source
     if "\n" in text or len(text) > 4096:
-        return Source(text, "<text>" + guess_suffix(text), Path.cwd())
+        return Source(text, "<text>" + guess_suffix(text), os.getcwd())
     return read_source(text)
 
 
@@ -208,7 +208,7 @@ MAX_WRITES = 30  # variants written and read back at most per translation
 MAX_ALTERNATIVES = 3
 
 
-@dataclass
+@record
 class Alternative:
     """Settings of the target that keep the source's plan exactly where the translation could not.
 
@@ -237,6 +237,8 @@ def find_alternatives(spec: RunSpec, dialect: Any, version: str, written: Values
     batch × accumulation), write each with the target dialect, read it back, and keep those whose plan equals the
     source's and that the target's rules accept; nearest first, at most MAX_WRITES writes."""
     import copy
+
+    from translator.compare import same_value
 
     found: list[Alternative] = []
     base_plan = {name: getattr(spec.plan, name) for name in ESSENTIAL}
@@ -327,6 +329,8 @@ def _fit_nodes(spec: RunSpec) -> None:
 
 def _alternative(source: RunSpec, back: RunSpec, canonical: dict[str, Any], files: dict[str, str], main: str,
                  written: Values | None, native: Values | None) -> Alternative:
+    from translator.compare import same_value
+
     before = written.values if written is not None else {}
     after = native.values if native is not None else {}
     changes = {k: v for k, v in after.items() if not same_value(before.get(k), v)}
@@ -355,7 +359,7 @@ def commands(script: str) -> list[str]:
     return [c for c in found if not c.startswith(("set ", "export ", "cd ", "source ", "#!"))]
 
 
-@dataclass
+@record
 class KeyAccount:
     """One input key's fate in a translation: exactly one of
     mapped (its canonical value is written to ``target_keys``), default (the target's default already equals
@@ -374,6 +378,8 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
     """Each key the source sets: mapped when a canonical value it shapes is kept by the target (default when
     the target keeps it by its own default), extra when carried verbatim, otherwise unsupported, with the
     note that says why."""
+    from translator.compare import same_value
+
     spec = source.spec
     fields_of: dict[str, list[str]] = {}
     for dotted, derivation in spec.derivations.items():

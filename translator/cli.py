@@ -5,14 +5,17 @@ the target would reject; warnings, and check's skipped rules, under --strict); 2
 3 an internal error."""
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from translator.errors import ConfigError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -45,10 +48,10 @@ def many_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _many(srcs: tuple[str, ...]) -> bool:
-    """Several paths, a directory or a glob go to translator/many.py; one file keeps the single-file output."""
-    import glob
-
-    return len(srcs) != 1 or (srcs[0] != "-" and (Path(srcs[0]).is_dir() or glob.has_magic(srcs[0])))
+    """Several paths, a directory or a glob go to translator/many.py; one file keeps the single-file output.
+    (os.path and the characters of glob.has_magic: pathlib and glob are not imported for one file.)"""
+    return len(srcs) != 1 or (srcs[0] != "-" and (os.path.isdir(srcs[0] or ".")
+                                                  or any(c in srcs[0] for c in "*?[")))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -114,7 +117,12 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
     src = srcs[0]
 
     translation = _run(lambda: api.translate(src, target, framework, env, num_processes, _stdin(src)))
-    written = _run(lambda: write_files(translation.files, Path(output_dir), force)) if output_dir else None
+    if output_dir:
+        from pathlib import Path
+
+        written = _run(lambda: write_files(translation.files, Path(output_dir), force))
+    else:
+        written = None
     if output_format == "json":
         document = translation.to_dict()
         if written is not None:
@@ -206,7 +214,6 @@ def frameworks(output_format: str) -> None:
 
 def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:
     """Write each file atomically (temp file + rename); refuse to replace one without ``force``."""
-    import os
     import tempfile
 
     existing = [name for name in files if (directory / name).exists()]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from translator.plan import SECTIONS, RunSpec, field_names, to_json_number
+from translator.records import record
 
 if TYPE_CHECKING:
     from translator.api import Explanation
@@ -47,7 +48,7 @@ def _neutral(name: str, value: Any) -> Any:
     return value
 
 
-@dataclass
+@record
 class Side:
     value: Any
     keys: list[str]
@@ -56,7 +57,7 @@ class Side:
         return {"value": to_json_number(self.value), "keys": self.keys}
 
 
-@dataclass
+@record
 class Difference:
     """One canonical field (or, within one framework, one native key without a field) whose meaning differs.
 
@@ -74,7 +75,7 @@ class Difference:
                 "b": self.b.to_dict()}
 
 
-@dataclass
+@record
 class DiffReport:
     a: Explanation
     b: Explanation

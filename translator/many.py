@@ -19,11 +19,12 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
+from translator.records import record
 
 if TYPE_CHECKING:
     from translator.api import Explanation, Translation
@@ -35,12 +36,14 @@ CONFIG_SUFFIXES = (".sh", ".bash", ".yaml", ".yml", ".toml", ".json")
 MAX_SNIFF_BYTES = 1_000_000  # bigger files are not configs
 PROGRESS_THRESHOLD = 5  # more files than this get a progress bar on a terminal
 _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".mypy_cache"}
-_REFERENCE = re.compile(r"[\w./~-]+\.(?:ya?ml|json|toml)\b")  # a config file a script names
+# a config file a script names (starting where a run of path characters starts: the same matches, without trying
+# every position inside a long word)
+_REFERENCE = re.compile(r"(?<![\w./~-])[\w./~-]+\.(?:ya?ml|json|toml)\b")
 _PLAN_TOML = re.compile(r"^\[plan\]", re.M)
 _PLAN_JSON = re.compile(r'"plan"\s*:')
 
 
-@dataclass
+@record
 class Selected:
     """One config to read: its path as shown, and the root its relative layout is taken from."""
 
@@ -56,7 +59,7 @@ class Selected:
             return Path(self.path.name)
 
 
-@dataclass
+@record
 class Skipped:
     path: str
     reason: str
@@ -65,7 +68,7 @@ class Skipped:
         return {"path": self.path, "reason": self.reason}
 
 
-@dataclass
+@record
 class Selection:
     configs: list[Selected] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
@@ -186,6 +189,7 @@ def _drop_referenced(selection: Selection) -> None:
     """A YAML that a selected launch script names is read with that script: skip it on its own."""
     by_path = {s.path.resolve(): s for s in selection.configs}
     referenced: dict[Path, Path] = {}
+    cwd = Path.cwd()
     for item in selection.configs:
         if item.path.suffix.lower() not in SCRIPT_SUFFIXES:
             continue
@@ -194,8 +198,15 @@ def _drop_referenced(selection: Selection) -> None:
         except OSError:
             continue
         for name in _REFERENCE.findall(text):
-            for base in (item.path.parent, Path.cwd()):
-                target = (base / os.path.expanduser(name)).resolve()
+            relative = os.path.expanduser(name)
+            # Without '..' in the name, a path that does not exist resolves to none that does (resolving costs
+            # a system call per part; the check, one).
+            plain = ".." not in Path(relative).parts
+            for base in (item.path.parent, cwd):
+                candidate = base / relative
+                if plain and not candidate.exists():
+                    continue
+                target = candidate.resolve()
                 if target in by_path and target != item.path.resolve():
                     referenced.setdefault(target, item.path)
                     break
@@ -213,7 +224,7 @@ def _drop_referenced(selection: Selection) -> None:
 
 # ---- the per-file loop -------------------------------------------------------------------------------
 
-@dataclass
+@record
 class FileResult:
     """One config's outcome. ``exit_code``: 0 clean, 1 findings, 2 unreadable, 3 an rlconf bug."""
 
@@ -242,7 +253,7 @@ def _guarded(path: str, action: Callable[[], FileResult]) -> FileResult:
         return FileResult(path, EXIT_INTERNAL, error=f"internal error: {type(error).__name__}: {error}")
 
 
-@dataclass
+@record
 class Options:
     framework: str | None = None
     env: dict[str, str] = field(default_factory=dict)

@@ -65,6 +65,7 @@ class _Schema:
         self.properties: dict[str, dict[str, Any]] = self.document["properties"]
         self._open: frozenset[str] | None = None  # keys whose value is a mapping (built on the first miss)
         self._sections: frozenset[str] | None = None  # every dotted prefix of a key (built on first use)
+        self._guesses: dict[str, str | None] = {}  # unknown key → the property it likely meant (see guess)
 
     def knows(self, key: str) -> bool:
         """Whether the key is a property, or a dotted sub-key of one whose value is a mapping."""
@@ -92,6 +93,16 @@ class _Schema:
             if prefix in self._sections:
                 return prefix if prefix in closed else None
         return None
+    def guess(self, key: str) -> str | None:
+        """The property an unknown key most likely meant (None: none is close), once per key and process."""
+        if key not in self._guesses:
+            guess = closest_key(key, self.properties)
+            if guess is None:  # a renamed key keeps its last word: torch_dtype → dtype
+                endings = [p for p in self.properties if key.endswith("_" + p.rpartition(".")[2])
+                           and p.rpartition(".")[0] == key.rpartition(".")[0]]
+                guess = endings[0] if len(endings) == 1 else None
+            self._guesses[key] = guess
+        return self._guesses[key]
 
 
 def available() -> dict[str, list[tuple[tuple[int, ...], str, str]]]:
@@ -272,11 +283,7 @@ def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes:
     one a recipe reads."""
     framework = schema.framework
     dash = "--" if framework in FLAG_STYLE else ""
-    guess = closest_key(key, schema.properties)
-    if guess is None:  # a renamed key keeps its last word: torch_dtype → dtype
-        endings = [p for p in schema.properties if key.endswith("_" + p.rpartition(".")[2])
-                   and p.rpartition(".")[0] == key.rpartition(".")[0]]
-        guess = endings[0] if len(endings) == 1 else None
+    guess = schema.guess(key)
     if (added or not exact) and guess is None:
         return
     where = f"{LABELS.get(framework, framework)} {version}"

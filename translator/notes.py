@@ -1,13 +1,15 @@
 """Notes: every lossy or surprising step of reading or writing a config (DESIGN §4)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
+
+from translator.records import record
 
 Severity = Literal["info", "warning", "error"]
 
 
-@dataclass
+@record
 class Note:
     """One finding. ``code`` is stable (e.g. ``units.prompts-vs-samples``); ``message`` is for people."""
 

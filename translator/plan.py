@@ -10,9 +10,11 @@ import dataclasses
 import math
 import numbers
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
+
+from translator.records import record
 
 Number = int | Fraction
 
@@ -31,7 +33,7 @@ class _Section:
             observer(self._section_name, name, value)
 
 
-@dataclass
+@record
 class BatchPlan(_Section):
     """The batch plan (DESIGN §2). Units are in the field docs."""
 
@@ -91,7 +93,7 @@ def to_json_number(value: Any) -> Any:
     return value
 
 
-@dataclass
+@record
 class Topology(_Section):
     """Where the run happens. Counts are GPUs unless stated."""
 
@@ -112,7 +114,7 @@ class Topology(_Section):
     colocate_models: bool | None = None
 
 
-@dataclass
+@record
 class TokenBudget(_Section):
     """Dynamic batching: micro-batches packed up to a token budget instead of a sample count."""
 
@@ -122,7 +124,7 @@ class TokenBudget(_Section):
     logprob_max_tokens_per_device: int | None = None  # the same for log-prob forward passes
 
 
-@dataclass
+@record
 class Generation(_Section):
     """Over-sampling and filtering of generation rounds (DAPO dynamic sampling)."""
 
@@ -136,27 +138,27 @@ class Generation(_Section):
     rollout_mode: str | None = None
 
 
-@dataclass
+@record
 class RunLength(_Section):
     dataset_passes: float | None = None  # passes over the prompt dataset
     total_optimizer_steps: int | None = None
     total_samples: int | None = None
 
 
-@dataclass
+@record
 class Lengths(_Section):
     max_prompt_tokens: int | None = None
     max_response_tokens: int | None = None
 
 
-@dataclass
+@record
 class Sampling(_Section):
     temperature: float | None = None
     top_p: float | None = None
     top_k: int | None = None  # -1 = disabled (vLLM's convention; TRL's 0/None and verl's -1 read as -1)
 
 
-@dataclass
+@record
 class Optimizer(_Section):
     lr: float | None = None
     lr_schedule: str | None = None  # constant | cosine | linear | ...
@@ -169,7 +171,7 @@ class Optimizer(_Section):
     min_lr_ratio: float | None = None
 
 
-@dataclass
+@record
 class Algorithm(_Section):
     advantage_estimator: str | None = None  # gae | grpo | rloo | reinforce_plus_plus | remax | ...
     advantage_std_normalization: bool | None = None  # divide by the std (False = Dr. GRPO)
@@ -187,7 +189,7 @@ class Algorithm(_Section):
     policy_loss: str | None = None  # vanilla | gspo | ...
 
 
-@dataclass
+@record
 class Critic(_Section):
     """The value model, when the advantage estimator needs one (GAE)."""
 
@@ -199,18 +201,18 @@ class Critic(_Section):
     model: str | None = None
 
 
-@dataclass
+@record
 class Asynchrony(_Section):
     max_steps_ahead: int | None = None  # rollout steps generation may run ahead of the policy (0 = on-policy)
 
 
-@dataclass
+@record
 class References(_Section):
     model: str | None = None  # the policy to train: a Hub model id or a path
     tokenizer: str | None = None  # when it differs from the model
 
 
-@dataclass
+@record
 class Reward(_Section):
     """Where the reward comes from. Several may be set at once (functions plus a reward model)."""
 
@@ -222,7 +224,7 @@ class Reward(_Section):
     remote_url: str | None = None  # an HTTP reward server
 
 
-@dataclass
+@record
 class Data(_Section):
     """The prompts. A source is a local file or directory (parquet, jsonl, json: the path as written) or a Hub
     dataset id (``org/name``) whose split and config are given apart."""
@@ -239,7 +241,7 @@ class Data(_Section):
     max_eval_prompts: int | None = None
 
 
-@dataclass
+@record
 class Checkpointing(_Section):
     """Saving and resuming. Cadences are in rollout steps."""
 
@@ -250,20 +252,20 @@ class Checkpointing(_Section):
     resume: str | None = None  # auto (the latest in directory) | never | a checkpoint path
 
 
-@dataclass
+@record
 class Evaluation(_Section):
     every_steps: int | None = None  # rollout steps between evaluations; 0 = never
     before_training: bool | None = None
 
 
-@dataclass
+@record
 class Logging(_Section):
     project: str | None = None
     run_name: str | None = None
     backends: list[str] | None = None  # console | wandb | tensorboard | swanlab | mlflow | ...
 
 
-@dataclass
+@record
 class Launch(_Section):
     """How the processes find each other on several nodes, and where a separate generation server runs."""
 
@@ -299,7 +301,7 @@ for _name, _cls in SECTIONS.items():
     _cls._section_name = _name
 
 
-@dataclass
+@record
 class Derivation:
     """How one canonical value came about: the native keys it was read from and the arithmetic."""
 
@@ -308,7 +310,7 @@ class Derivation:
     origin: str = "derived"  # config | default | derived | assumed | unknown (depends on a variable never set)
 
 
-@dataclass
+@record
 class Extra:
     """A native key that has no canonical field, carried along so nothing is lost."""
 
@@ -317,7 +319,7 @@ class Extra:
     value: Any
 
 
-@dataclass
+@record
 class RunSpec:
     """The canonical model of one run."""
 

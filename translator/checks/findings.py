@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from translator.plan import to_json_number
+from translator.records import record
 
 
-@dataclass
+@record
 class Suggestion:
     """One way to satisfy the rule: native key → new value (all applied together), and what it does to the
     quantities people plan with: ``keeps`` (metric → value) and ``changes_plan`` (metric → [before, after])."""
@@ -82,7 +83,7 @@ def combined(approaches: Approaches, per_way: int = 4) -> list[Changes]:
     return pairs
 
 
-@dataclass
+@record
 class Finding:
     """A rule the config breaks. Errors carry the framework's own message text."""
 
@@ -99,7 +100,7 @@ class Finding:
                 "suggestions": [s.to_dict() for s in self.suggestions]}
 
 
-@dataclass
+@record
 class Skipped(Finding):
     """A rule that could not run for want of an input the config does not state (e.g. TRL's world size): not a
     pass. A rule function returns one (see :func:`needs`) where it would otherwise have to return None."""
@@ -120,7 +121,7 @@ def needs_world_size(rule: str) -> Skipped:
     return needs(rule, "the world size", "pass --num-processes N")
 
 
-@dataclass
+@record
 class CheckReport:
     framework: str
     version: str | None

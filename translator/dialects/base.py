@@ -2,33 +2,32 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import math
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, RunSpec
+from translator.records import record
 from translator.sources.files import Source
 from translator.sources.shell import ShellCommand, ShellScript, parse_shell, symbolic_names
 
 
-@dataclass
+@record
 class ReadOptions:
     version: str | None = None  # None: infer from the keys, else the newest known
     env: Mapping[str, str] = field(default_factory=dict)
     num_processes: int | None = None  # training world size where the config does not state it
 
 
-@dataclass
+@record
 class Reading:
     """What a reader returns: the canonical model and the notes made on the way."""
 
@@ -247,37 +246,48 @@ _PIN_FILES = ("requirements*.txt", "setup.py", "pyproject.toml", "environment.y*
 MAX_PIN_FILE_BYTES = 1_000_000
 
 
-def project_folders(source: Source) -> list[Path]:
+def project_folders(source: Source) -> list[str]:
     """The script's folder and up to three above it, stopping at a repository root (a .git entry)."""
     if source.base_dir is None or source.files:
         return []
-    folders: list[Path] = []
-    for folder in [source.base_dir, *source.base_dir.parents][:4]:
+    folders: list[str] = []
+    folder = os.path.abspath(source.base_dir)
+    while len(folders) < 4:
         folders.append(folder)
-        if (folder / ".git").exists():
+        parent = os.path.dirname(folder)
+        if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
             break
+        folder = parent
     return folders
 
 
-def _shown(path: Path) -> str:
+def _shown(path: str) -> str:
     """A path as messages show it: relative to the working directory when that is shorter."""
     try:
         relative = os.path.relpath(path)
     except ValueError:
-        return str(path)
-    return relative if len(relative) < len(str(path)) else str(path)
+        return path
+    return relative if len(relative) < len(path) else path
 
 
 def find_pin(source: Source, package: str) -> tuple[str, str] | None:
     """(version, file) of the first exact pin ``package==X`` in the project's dependency files."""
+    import fnmatch  # noqa: PLC0415  (only reads without --from get here)
+
     pattern = re.compile(rf"(?<![\w.-]){re.escape(package)}\s*==\s*v?([0-9][\w.+!-]*)", re.IGNORECASE)
     for folder in project_folders(source):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
         for glob in _PIN_FILES:
-            for path in sorted(folder.glob(glob)):
+            for name in fnmatch.filter(names, glob):
+                path = os.path.join(folder, name)
                 try:
-                    if path.stat().st_size > MAX_PIN_FILE_BYTES:
+                    if not os.path.isfile(path) or os.path.getsize(path) > MAX_PIN_FILE_BYTES:
                         continue
-                    match = pattern.search(path.read_text(encoding="utf-8", errors="replace"))
+                    with open(path, encoding="utf-8", errors="replace") as handle:
+                        match = pattern.search(handle.read())
                 except OSError:
                     continue
                 if match:
@@ -445,7 +455,13 @@ def newer_than(version: str, other: str) -> bool:
 
 def closest_key(key: str, known: Iterable[str]) -> str | None:
     """The known key a typo most likely meant: the whole dotted key, or the last part under the same parent."""
-    known = list(known)
+    return _closest_key(key, tuple(known))
+
+
+@lru_cache(maxsize=256)  # a directory of configs repeats its typos; difflib compares with every known key
+def _closest_key(key: str, known: tuple[str, ...]) -> str | None:
+    import difflib  # only a config with a key its framework lacks gets here
+
     match = difflib.get_close_matches(key, known, n=1, cutoff=0.85)
     if match:
         return match[0]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -382,6 +383,18 @@ def _yaml_lines(text: str) -> dict[str, int]:
 
 def _dotlist_value(text: str) -> Any:
     """A dotlist value as OmegaConf.from_cli reads it: YAML, with its float resolver (1e-5 is a float)."""
+    value = _dotlist_scalar(text)
+    if value is None or (isinstance(value, (str, int, float)) and value == value):  # bool is an int
+        return value
+    return _read_dotlist_value(text)  # a list, a mapping, a date, NaN: a new object each time, as before
+
+
+@lru_cache(maxsize=4096)  # the same values recur in every script of a directory (PyYAML's pure-Python loader)
+def _dotlist_scalar(text: str) -> Any:
+    return _read_dotlist_value(text)
+
+
+def _read_dotlist_value(text: str) -> Any:
     if text == "":
         return None
     try:

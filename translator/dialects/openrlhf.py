@@ -15,6 +15,7 @@ import re
 import shlex
 from urllib.parse import urlsplit
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from translator.checks.findings import divisors
@@ -114,6 +115,13 @@ def spelled(internal: str, version: str) -> str | None:
     return DOTTED_TO_FLAT.get(internal)
 
 
+@lru_cache(maxsize=64)
+def _flags_of(version: str) -> tuple[str, ...]:
+    """The flags ``version``'s parser accepts (for the nearest one to an unknown flag)."""
+    return tuple(n for n in _ALL_NAMES if flag_exists(n, version))
+
+
+@lru_cache(maxsize=16384)  # version inference asks for every flag of a script at every version of a band
 def flag_exists(native: str, version: str) -> bool:
     """Whether ``version``'s train_ppo_ray parser accepts ``--native``."""
     if native not in COMMON:
@@ -287,12 +295,11 @@ class OpenRlhfDialect(Dialect):
     def _account(self, flags: _Flags, foreign: dict[str, Any], version: str, spec: RunSpec, notes: NoteList) -> None:
         for key, value in flags.unused().items():
             spec.extras.append(Extra(self.name, flags.written.get(key, key), _extra_value(value)))
-        known = [n for n in _ALL_NAMES if flag_exists(n, version)]
         for name, value in foreign.items():
             spec.extras.append(Extra(self.name, name, _extra_value(value)))
             if name in _ALL_NAMES:
                 continue
-            guess = closest_key(name, known)
+            guess = closest_key(name, _flags_of(version))
             hint = f"; did you mean --{guess}?" if guess else ""
             notes.warning("keys.unknown", f"--{name} is not an OpenRLHF {version} flag{hint} (train_ppo_ray's "
                           "argparse stops with 'unrecognized arguments')", source_keys=[name])

@@ -7,25 +7,48 @@ both may run a `grpo.py`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
-SCRIPT_PATTERNS = {
-    "easyr1": re.compile(r"-m\s+verl\.trainer\.main(\s|$)|verl/trainer/main\.py(\s|$)"),
+
+class _Lazy:
+    """A regular expression compiled when first used: detection stops at the first framework that matches, so
+    reading one file compiles one or two of these (about 0.1 ms each) rather than all of them."""
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags, self._compiled = pattern, flags, None
+
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, text: str, *span: int) -> re.Match[str] | None:
+        return self.compiled().search(text, *span)
+
+    def __getattr__(self, name: str) -> Any:  # the rest of re.Pattern
+        return getattr(self.compiled(), name)
+
+
+SCRIPT_PATTERNS: dict[str, Any] = {
+    "easyr1": _Lazy(r"-m\s+verl\.trainer\.main(\s|$)|verl/trainer/main\.py(\s|$)"),
     # verl's entry points, and forks' or recipes' own ones that take its overrides (recipe.prime.main_prime)
-    "verl": re.compile(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?|[\w.]+\.fully_async_main)\b"
-                       r"|verl/trainer/main_ppo\.py|(^|[\s/])main_ppo\w*\.py"),
-    "open-instruct": re.compile(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl|ppo_fast)\.py"
-                                r"|open_instruct/(grpo|ppo)\.py"),
+    "verl": _Lazy(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?"
+                  r"|[\w.]+\.fully_async_main)\b|verl/trainer/main_ppo\.py|(^|[\s/])main_ppo\w*\.py"),
+    "open-instruct": _Lazy(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl|ppo_fast)\.py"
+                           r"|open_instruct/(grpo|ppo)\.py"),
     # Open-R1's grpo.py, TRL's scripts, and forks' own GRPO scripts (VLM-R1's grpo_rec.py, grpo_jsonl.py)
-    "trl": re.compile(r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\w*\.py"),
-    "openrlhf": re.compile(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py"),
+    "trl": _Lazy(r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\w*\.py"),
+    "openrlhf": _Lazy(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py"),
 }
-TRL_RECIPE_KEYS = re.compile(r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
-                             r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:", re.M)
-ACCELERATE_KEYS = re.compile(r"^(distributed_type|compute_environment)\s*:", re.M)
-YAML_PATTERNS = {
-    "easyr1": re.compile(r"^worker\s*:", re.M),
-    "verl": re.compile(r"^(actor_rollout_ref|critic|algorithm)\s*:|^\s*-\s*ppo_trainer\b", re.M),
-    "trl": re.compile(f"{TRL_RECIPE_KEYS.pattern}|{ACCELERATE_KEYS.pattern}", re.M),
+TRL_RECIPE_KEYS = _Lazy(r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
+                        r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:", re.M)
+ACCELERATE_KEYS = _Lazy(r"^(distributed_type|compute_environment)\s*:", re.M)
+YAML_PATTERNS: dict[str, Any] = {
+    "easyr1": _Lazy(r"^worker\s*:", re.M),
+    "verl": _Lazy(r"^(actor_rollout_ref|critic|algorithm)\s*:|^\s*-\s*ppo_trainer\b", re.M),
+    "trl": _Lazy(f"{TRL_RECIPE_KEYS.pattern}|{ACCELERATE_KEYS.pattern}", re.M),
 }
 YAML_SUFFIXES = (".yaml", ".yml")
 PLAN_SUFFIXES = (".toml", ".json")

@@ -14,6 +14,7 @@ import math
 import re
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -382,6 +383,7 @@ def transformers_for(trl_version: str, named: str | None, open_r1: bool = False)
                    f"transformers{bound})"
 
 
+@lru_cache(maxsize=4096)  # the check asks for every recipe key; the schemas do not change in a process
 def training_arguments_lack(key: str, trl_version: str, transformers: str) -> bool:
     """Whether ``key`` is a transformers TrainingArguments field (of some release) that ``transformers`` lacks and
     TRL ``trl_version`` does not declare itself: TrlParser rejects it (>= 0.19) or drops it."""

@@ -6,6 +6,7 @@ per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into d
 from __future__ import annotations
 
 import math
+import os
 import re
 from fractions import Fraction
 from typing import Any
@@ -210,10 +211,11 @@ class VerlDialect(Dialect):
         built on early verl (TinyZero, Logic-RL, rllm) ship such a copy; its version is the one users know."""
         for folder in project_folders(source):
             for relative in ("verl/version/version", "verl/verl/version/version"):
-                path = folder / relative
+                path = os.path.join(folder, relative)
                 try:
-                    if path.is_file() and path.stat().st_size < 100:
-                        return path.read_text(encoding="utf-8").strip(), f"{_shown(path)} (the verl copy in this project)"
+                    if os.path.isfile(path) and os.path.getsize(path) < 100:
+                        with open(path, encoding="utf-8") as handle:
+                            return handle.read().strip(), f"{_shown(path)} (the verl copy in this project)"
                 except (OSError, UnicodeDecodeError):
                     continue
         return super().project_version(source)

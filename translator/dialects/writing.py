@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 from fractions import Fraction
 from typing import Any
 
@@ -24,6 +23,8 @@ def hydra_value(value: Any) -> str:
         inner = ",".join(f'"{item}"' if isinstance(item, str) else hydra_value(item) for item in value)
         return f"'[{inner}]'"
     if isinstance(value, dict):
+        import shlex
+
         inner = ",".join(f"{k}:{hydra_value(v)}" for k, v in value.items())
         return shlex.quote("{" + inner + "}")
     text = str(value)

@@ -3,19 +3,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
-
-import yaml
+from dataclasses import field
+from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
+from translator.records import record
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 MAX_INPUT_BYTES = 5_000_000  # no real config comes near; refusing early keeps a stray binary from stalling us
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@dataclass
+@record
 class Source:
     """One input: its text, the name to show in messages, and how to reach the files it references.
 
@@ -25,25 +25,27 @@ class Source:
 
     text: str
     name: str = "<stdin>"
-    base_dir: Path | None = None
+    base_dir: str | PathLike[str] | None = None  # a str when read here: pathlib is imported only for siblings
     files: Mapping[str, str] = field(default_factory=dict)
     launcher: str | None = None  # 'skypilot' | 'ray-job': a launcher task YAML, ``text`` is the script it runs
 
     @property
     def suffix(self) -> str:
-        return ".sh" if self.launcher else Path(self.name).suffix.lower()
+        return ".sh" if self.launcher else path_suffix(self.name).lower()
 
     def sibling(self, relative: str, what: str) -> Source:
         """The file ``relative`` names, read as a Source; ConfigError naming ``what`` it is if missing."""
         if relative in self.files:
             return Source(self.files[relative], relative, None, self.files)
+        from pathlib import Path
+
         candidates = []
         path = Path(os.path.expanduser(relative))
         if path.is_absolute():
             candidates.append(path)
         else:
             if self.base_dir is not None:
-                candidates.append(self.base_dir / path)
+                candidates.append(Path(self.base_dir) / path)
             candidates.append(Path.cwd() / path)
         for candidate in candidates:
             if candidate.is_file():
@@ -60,23 +62,34 @@ class Source:
         return True
 
 
+def path_suffix(name: str) -> str:
+    """``pathlib.PurePath(name).suffix`` (the last dot and what follows it, in the last part of the path that is
+    not empty or ``.``) without importing pathlib: reading one launch script needs nothing else of it."""
+    parts = (name.replace(os.altsep, os.sep) if os.altsep else name).split(os.sep)
+    last = next((part for part in reversed(parts) if part not in ("", ".")), "")
+    dot = last.rfind(".")
+    return last[dot:] if 0 < dot < len(last) - 1 else ""
+
+
 def read_source(path: str, stdin_text: str | None = None) -> Source:
     """Read a file (or standard input for ``-``) as a Source. Missing or unreadable → ConfigError."""
     if path == "-":
         text = stdin_text if stdin_text is not None else ""
         if len(text) > MAX_INPUT_BYTES:
             raise ConfigError(f"standard input is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config")
-        return Source(text, "<stdin>", Path.cwd())
-    file = Path(path)
-    if not file.exists():
+        return Source(text, "<stdin>", os.getcwd())
+    # the file pathlib would name: an empty path is '.', trailing separators are dropped ('run.sh/' is run.sh)
+    file = path.rstrip(os.sep + (os.altsep or "")) or (path[:1] if path else ".")
+    if not os.path.exists(file):
         raise ConfigError("no such file", file=path, hint="check the path")
-    if file.is_dir():
+    if os.path.isdir(file):
         raise ConfigError("is a directory, not a config file", file=path)
     try:
-        if file.stat().st_size > MAX_INPUT_BYTES:
+        if os.stat(file).st_size > MAX_INPUT_BYTES:
             raise ConfigError(f"file is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config",
                               file=path)
-        data = file.read_bytes()
+        with open(file, "rb") as handle:
+            data = handle.read()
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
     if b"\0" in data:
@@ -85,7 +98,7 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError("not UTF-8 text", file=path) from None
-    return as_launcher(Source(text, path, file.resolve().parent))
+    return as_launcher(Source(text, path, os.path.dirname(os.path.realpath(file))))
 
 
 def as_launcher(source: Source) -> Source:
@@ -106,10 +119,12 @@ MAX_YAML_ALIASES = 100  # real configs use a handful; thousands are an alias ("b
 
 def load_yaml(text: str, name: str) -> Any:
     """Parse YAML safely (no tags, no code); broken YAML → ConfigError with the line; alias bombs refused."""
+    import yaml  # here: reading a launch script needs no YAML
+
     if "*" in text and "&" in text:
         _refuse_alias_bomb(text, name)
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except RecursionError:
         raise ConfigError("YAML nested too deeply", file=name, hint="a config is a few levels deep") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
@@ -122,9 +137,11 @@ def load_yaml(text: str, name: str) -> Any:
 
 
 def _refuse_alias_bomb(text: str, name: str) -> None:
+    import yaml
+
     aliases = 0
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             if isinstance(event, yaml.AliasEvent):
                 aliases += 1
                 if aliases > MAX_YAML_ALIASES:

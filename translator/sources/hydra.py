@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from translator.records import record
 
 _KEY = re.compile(r"^[A-Za-z_@][\w@\-/]*(\.[\w@\-/]+)*$")
 _INT = re.compile(r"^[+-]?\d[\d_]*$")
 _FLOAT = re.compile(r"^[+-]?((\d[\d_]*)?\.\d+([eE][+-]?\d+)?|\d[\d_]*\.(\d+)?([eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+)$")
 
 
-@dataclass
+@record
 class Override:
     op: str  # "" | "+" | "++" | "~"
     key: str

@@ -12,9 +12,10 @@ import operator
 import posixpath
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from translator.errors import ConfigError
+from translator.records import record
 
 
 SYMBOLIC = re.compile(r"\$\{([A-Za-z_]\w*|\d+)\}|\$\(\((.*?)\)\)|\$\((?!\()[^)]*\)|`[^`]*`")
@@ -38,7 +39,7 @@ def symbolic_names(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-@dataclass
+@record
 class ShellCommand:
     """One simple command after expansion and quote removal."""
 
@@ -49,7 +50,7 @@ class ShellCommand:
     background: bool = False
 
 
-@dataclass
+@record
 class ShellNote:
     """Something the static reading could not do exactly as bash would."""
 
@@ -58,7 +59,7 @@ class ShellNote:
     message: str
 
 
-@dataclass
+@record
 class ShellScript:
     """The result of reading a script."""
 
@@ -67,7 +68,7 @@ class ShellScript:
     notes: list[ShellNote]
 
 
-@dataclass
+@record
 class _Tok:
     kind: str  # "word", "op" or "nl"
     text: str
@@ -93,6 +94,12 @@ _UNCLOSED = {
 }
 _OPS = (";;&", "&>>", "<<<", "<<-", ";;", ";&", "&&", "||", "|&", "&>", ">>", ">&", ">|", "<<", "<&", "<>",
         ";", "&", "|", "<", ">", "(", ")")
+_OP_STARTS = frozenset(op[0] for op in _OPS)
+_BLANKS = re.compile(r"[ \t\n]+")
+_WORD_TEXT = re.compile(r"[^\\()'\"`$ \t\n;&|<>]+")  # characters of a word that need no look (see _Lexer._word)
+_WORD_TEXT_TEST = re.compile(r"[^\\('\"`$ \t\n;]+")  # the same inside [[ ... ]]
+_BARE = re.compile(r"[^\\$`'\"]+")  # a run of text no quote, backslash or expansion starts in
+_BARE_QUOTED = re.compile(r"[^\\$`]+")  # the same inside "..."
 _ASSIGN = re.compile(r"([A-Za-z_]\w*)(\[[^\]]*\])?(\+?)=")
 _NAME = re.compile(r"[A-Za-z_]\w*|[0-9@*#?$!-]")
 _PARAM = re.compile(r"([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?")
@@ -177,7 +184,11 @@ class _Lexer:
 
     def __init__(self, text: str, source: str, notes: list[ShellNote]) -> None:
         self.s, self.source, self.notes = text, source, notes
-        self.nl_pos = [k for k, ch in enumerate(text) if ch == "\n"]
+        self.nl_pos = []
+        k = text.find("\n")
+        while k >= 0:
+            self.nl_pos.append(k)
+            k = text.find("\n", k + 1)
 
     def line_at(self, pos: int) -> int:
         return bisect.bisect_left(self.nl_pos, pos) + 1
@@ -198,12 +209,15 @@ class _Lexer:
         want_delim: str | None = None
         dbracket = False  # inside [[ ... ]], && || < > ( ) are test operands, not operators
         while i < n:
-            c, line = s[i], self.line_at(i)
+            c = s[i]
             if c in " \t" or s.startswith("\\\n", i):
                 i += 1 if c in " \t" else 2
-            elif c == "#":
+                continue
+            if c == "#":
                 i = n if s.find("\n", i) < 0 else s.find("\n", i)
-            elif c == "\n":
+                continue
+            line = self.line_at(i)  # for the token that starts here (not for each blank)
+            if c == "\n":
                 toks.append(_Tok("nl", "\n", line))
                 i = self._skip_heredocs(i + 1, pending)
                 pending, dbracket = [], False  # an unclosed [[ must not swallow later lines
@@ -215,7 +229,8 @@ class _Lexer:
                 j = self.end(i + 1)
                 toks.append(_Tok("word", s[i:j], line))
                 i = j
-            elif (not dbracket or c == ";") and (op := next((o for o in _OPS if s.startswith(o, i)), None)):
+            elif (not dbracket or c == ";") and c in _OP_STARTS and (
+                    op := next((o for o in _OPS if s.startswith(o, i)), None)):
                 toks.append(_Tok("op", op, line))
                 want_delim = op if op in ("<<", "<<-") else None
                 i += len(op)
@@ -240,6 +255,7 @@ class _Lexer:
         s, n = self.s, len(self.s)
         buf: list[str] = []
         meta = " \t\n;" if dbracket else " \t\n;&|()<>"
+        plain = _WORD_TEXT_TEST if dbracket else _WORD_TEXT
         while i < n:
             c = s[i]
             if c == "\\":
@@ -256,9 +272,11 @@ class _Lexer:
                 j = self.end(i)
                 buf.append(s[i:j])
                 i = j
-            else:
-                buf.append(c)
-                i += 1
+            else:  # this character and the plain ones after it
+                m = plain.match(s, i)
+                j = m.end() if m else i + 1
+                buf.append(s[i:j])
+                i = j
         return "".join(buf), i
 
     def _skip_heredocs(self, i: int, pending: list[tuple[str, bool, int]]) -> int:
@@ -276,8 +294,10 @@ _BREAK = "\0"  # a piece that ends the current word: between the elements of "${
 def _blank_split(text: str) -> list[str]:
     """``text`` split at blanks, except inside a ``$(...)`` or backtick kept as text (its result is one word
     as far as a static reader knows: ``NOW=$(date +%Y%m%d)`` then ``name=run-$NOW``)."""
+    if " " not in text and "\t" not in text and "\n" not in text:
+        return [text]
     parts: list[str] = []
-    for part in re.split(r"[ \t\n]+", text):
+    for part in _BLANKS.split(text):
         if parts and (("$(" in parts[-1] and parts[-1].count("(") > parts[-1].count(")"))
                       or parts[-1].count("`") % 2):
             parts[-1] += " " + part
@@ -572,8 +592,10 @@ class _Reader:
             elif c == "$":
                 i = self.dollar(s, i, quoted, out)
             else:  # bare text splits only where it has blanks: the unquoted default of ${A:-x y}
-                out.append((c, not quoted))
-                i += 1
+                m = (_BARE_QUOTED if quoted else _BARE).match(s, i)  # the whole run (word splitting is the same)
+                assert m is not None
+                out.append((m.group(), not quoted))
+                i = m.end()
         return out
 
     def expr(self, body: str) -> str | None:
