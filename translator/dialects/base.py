@@ -274,7 +274,9 @@ def find_pin(source: Source, package: str) -> tuple[str, str] | None:
     """(version, file) of the first exact pin ``package==X`` in the project's dependency files."""
     import fnmatch  # noqa: PLC0415  (only reads without --from get here)
 
-    pattern = re.compile(rf"(?<![\w.-]){re.escape(package)}\s*==\s*v?([0-9][\w.+!-]*)", re.IGNORECASE)
+    # trl==0.14.0, "trl[vllm]==0.18.0" (extras), trl == 0.16.0
+    pattern = re.compile(rf"(?<![\w.-]){re.escape(package)}(?:\[[\w,\s-]*\])?\s*==\s*v?([0-9][\w.+!-]*)",
+                         re.IGNORECASE)
     for folder in project_folders(source):
         try:
             names = sorted(os.listdir(folder))
@@ -600,7 +602,7 @@ def describe_mini_batch_plan(spec: RunSpec, prompts_label: str = "") -> None:
     plan, d = spec.plan, spec.derivations
     if plan.samples_per_step is not None:
         d["plan.samples_per_step"] = derived(
-            f"{prompts_label}{fmt(plan.prompts_per_step)} prompts × rollout.n {plan.samples_per_prompt}")
+            f"{prompts_label}{fmt(plan.prompts_per_step)} prompts × {plan.samples_per_prompt} samples per prompt")
     if plan.optimizer_steps_per_step is not None:
         d["plan.optimizer_steps_per_step"] = derived(
             f"ppo_epochs {plan.epochs_per_step} × ceil({fmt(plan.samples_per_step)} samples ÷ "

@@ -494,10 +494,13 @@ class _Interpreter:
         n = v.positive_int(f"{ROLLOUT}.n")
         train = v.positive_int("data.train_batch_size")
         gen = v.positive_int("data.gen_batch_size")
+        self.rollout_n = n  # what the workers multiply the prompt-counted batch sizes by
         plan.samples_per_prompt = n
         self.note_origin("plan.samples_per_prompt", f"rollout.n {n}", f"{ROLLOUT}.n")
         plan.prompts_per_step = train
         self.note_origin("plan.prompts_per_step", f"data.train_batch_size {train} prompts", "data.train_batch_size")
+        if f"{ROLLOUT}.n_agent" in v:
+            self.agent_copies(train, n)
         if gen is not None:
             self.gen_batch(train, gen)
         mini = v.positive_int(f"{ACTOR}.ppo_mini_batch_size")
@@ -600,6 +603,29 @@ class _Interpreter:
                    f"(old log-probs from the weights at the start of the step); the rollout receives new weights "
                    "once per step", source_keys=[key, "data.train_batch_size"])
 
+    def agent_copies(self, train: Any, n: Any) -> None:
+        """Search-R1's fork adds rollout.n_agent: its ray_trainer repeats each prompt n_agent times before
+        generation; with do_search (its default) the copies keep the prompt's index as their group id, so a group
+        holds n_agent × n samples, otherwise each copy is a prompt of its own. The workers still multiply the
+        mini-batch by rollout.n only."""
+        v, plan = self.v, self.spec.plan
+        copies = v.positive_int(f"{ROLLOUT}.n_agent")
+        if not isinstance(copies, int) or not isinstance(n, int) or not isinstance(train, int) or copies == 1:
+            return
+        grouped = v.flag("do_search") is not False
+        if grouped:
+            plan.samples_per_prompt = n * copies
+            self.note_origin("plan.samples_per_prompt", f"rollout.n_agent {copies} copies × rollout.n {n} (one group "
+                             "per prompt: the copies share its index)", f"{ROLLOUT}.n_agent", f"{ROLLOUT}.n")
+        else:
+            plan.prompts_per_step = train * copies
+            self.note_origin("plan.prompts_per_step", f"data.train_batch_size {train} × rollout.n_agent {copies} "
+                             "copies, each its own group", "data.train_batch_size", f"{ROLLOUT}.n_agent")
+        self.notes.warning("framework.fork-key", f"rollout.n_agent {copies} is a fork's key (Search-R1's verl): each "
+                           f"prompt is generated {copies} times" + (" in one group" if grouped else "")
+                           + f"; ppo_mini_batch_size is still multiplied by rollout.n {n} only",
+                           source_keys=[f"{ROLLOUT}.n_agent"])
+
     def gen_batch(self, train: int, gen: int) -> None:
         plan, notes = self.spec.plan, self.notes
         if self.native.entry == "dapo":
@@ -660,7 +686,7 @@ class _Interpreter:
             self.note_origin("plan.micro_batch_per_device", f"ppo_micro_batch_size_per_gpu {per_gpu} samples",
                              per_gpu_key)
         elif global_micro is not None and self.micro_counts_prompts:
-            n = plan.samples_per_prompt
+            n = self.rollout_n
             plan.micro_batch_per_device = exact(global_micro // dp * n)
             self.note_origin("plan.micro_batch_per_device",
                              f"ppo_micro_batch_size {global_micro} prompts (global) ÷ {dp} DP ranks × rollout.n {n}",
@@ -703,7 +729,7 @@ class _Interpreter:
         v.positive_int(f"{REF}.log_prob_micro_batch_size_per_gpu")
         v.positive_int(f"{REF}.log_prob_micro_batch_size")
         if per_gpu is None and global_micro is not None:
-            per_gpu = global_micro // dp * (self.spec.plan.samples_per_prompt if self.micro_counts_prompts else 1)
+            per_gpu = global_micro // dp * (self.rollout_n if self.micro_counts_prompts else 1)
         self.spec.generation.logprob_micro_batch_per_device = per_gpu
 
     def algorithm(self) -> None:
