@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
@@ -195,6 +196,22 @@ def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
     assert result.stderr == ""
 
 
+def pre_commit_in(repo: Path, config: dict, **env: str) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``repo`` made a git repository with ``config`` as its .pre-commit-config.yaml: a function running the
+    rlconf-check hook on files of it with the real pre-commit."""
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    env = {"HOME": str(repo), "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent),
+           "PRE_COMMIT_HOME": str(repo / ".cache"), **env}
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "safe.directory=*"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True, env=env)
+    subprocess.run([*git, "add", "."], cwd=repo, check=True, env=env)
+
+    def pre_commit(*files: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["pre-commit", "run", "rlconf-check", "--files", *files], cwd=repo, env=env,
+                              capture_output=True, text=True)
+    return pre_commit
+
+
 @pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None,
                     reason="pre-commit 4 and git are needed to run the hook")
 def test_pre_commit_hook(repo: Path) -> None:
@@ -205,17 +222,7 @@ def test_pre_commit_hook(repo: Path) -> None:
     hook = next(h for h in hooks if h["id"] == "rlconf-check")
     local = {**hook, "language": "system", "entry": f"{sys.executable} -m translator check --from trl@0.18.0 "
                                                      "--num-processes 2"}
-    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": "local", "hooks": [local]}]}))
-    env = {"PYTHONPATH": str(ROOT), "HOME": str(repo), "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent),
-           "PRE_COMMIT_HOME": str(repo / ".cache")}
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run([*git, "add", "."], cwd=repo, check=True, env=env)
-
-    def pre_commit(*files: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["pre-commit", "run", "rlconf-check", "--files", *files], cwd=repo, env=env,
-                              capture_output=True, text=True)
-
+    pre_commit = pre_commit_in(repo, {"repos": [{"repo": "local", "hooks": [local]}]}, PYTHONPATH=str(ROOT))
     good = pre_commit("configs/good.yaml", "configs/notes.yaml")
     assert good.returncode == 0, good.stdout + good.stderr
     assert "Passed" in good.stdout
@@ -232,19 +239,8 @@ def test_pre_commit_hook_as_published(repo: Path) -> None:
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     if head.returncode:
         pytest.skip("this checkout has no commit to install the hook from")
-    config = {"repos": [{"repo": str(ROOT), "rev": head.stdout.strip(), "hooks": [
-        {"id": "rlconf-check", "args": ["--from", "trl@0.18.0", "--num-processes", "2"]}]}]}
-    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
-    env = {"HOME": str(repo), "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent),
-           "PRE_COMMIT_HOME": str(repo / ".cache")}
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "safe.directory=*"]
-    subprocess.run([*git, "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run([*git, "add", "."], cwd=repo, check=True, env=env)
-
-    def pre_commit(*files: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["pre-commit", "run", "rlconf-check", "--files", *files], cwd=repo, env=env,
-                              capture_output=True, text=True)
-
+    pre_commit = pre_commit_in(repo, {"repos": [{"repo": str(ROOT), "rev": head.stdout.strip(), "hooks": [
+        {"id": "rlconf-check", "args": ["--from", "trl@0.18.0", "--num-processes", "2"]}]}]})
     good = pre_commit("configs/good.yaml", "configs/notes.yaml")
     if good.returncode == 3 and "pip" in (good.stdout + good.stderr):
         pytest.skip("pre-commit could not install the hook's environment (no package index reachable)")

@@ -267,20 +267,26 @@ def v1_verdict(settings: dict[str, Any], model: Path) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("violation", VIOLATIONS, ids=lambda v: v.name)
-def test_check_gives_the_v1_trainers_verdict(violation: Violation, tiny_model: Path) -> None:
-    # Every violation of tests/test_check_verl.py, judged at the installed release by verl's v1 code and by rlconf.
+def assert_same_verdict(violation: Violation, covered: set[str], verdict_of: Any, model: Path) -> None:
+    """rlconf reports an error of a covered rule exactly when verl raises, in verl's words, and verl accepts each fix
+    rlconf suggests."""
     settings = violation.settings()
     report = check(Source(render(settings), "launch.sh"), framework=f"verl@{VERSION}")
-    errors = [f for f in report.errors if f.rule in V1_COVERED]
-    verdict = v1_verdict(settings, tiny_model)
+    errors = [f for f in report.errors if f.rule in covered]
+    verdict = verdict_of(settings, model)
     if verdict is None:
         assert not errors, [(f.rule, f.message) for f in errors]
         return
     assert verdict in [f.message for f in errors], (verdict, [(f.rule, f.message) for f in report.errors])
     for finding in errors:
         for suggestion in finding.suggestions:
-            assert v1_verdict({**settings, **suggestion.changes}, tiny_model) is None, suggestion.changes
+            assert verdict_of({**settings, **suggestion.changes}, model) is None, suggestion.changes
+
+
+@pytest.mark.parametrize("violation", VIOLATIONS, ids=lambda v: v.name)
+def test_check_gives_the_v1_trainers_verdict(violation: Violation, tiny_model: Path) -> None:
+    # Every violation of tests/test_check_verl.py, judged at the installed release by verl's v1 code and by rlconf.
+    assert_same_verdict(violation, V1_COVERED, v1_verdict, tiny_model)
 
 
 # ---------------------------------------------------------------- `rlconf check` against validate_config
@@ -314,14 +320,4 @@ def verls_verdict(settings: dict[str, Any], model: Path) -> str | None:
 @pytest.mark.parametrize("violation", VIOLATIONS, ids=lambda v: v.name)
 def test_check_gives_verls_verdict(violation: Violation, tiny_model: Path) -> None:
     # Every violation of tests/test_check_verl.py, judged at the installed release by both.
-    settings = violation.settings()
-    report = check(Source(render(settings), "launch.sh"), framework=f"verl@{VERSION}")
-    errors = [f for f in report.errors if f.rule in COVERED]
-    verdict = verls_verdict(settings, tiny_model)
-    if verdict is None:
-        assert not errors, [(f.rule, f.message) for f in errors]
-        return
-    assert verdict in [f.message for f in errors], (verdict, [(f.rule, f.message) for f in report.errors])
-    for finding in errors:  # each fix rlconf suggests passes validate_config
-        for suggestion in finding.suggestions:
-            assert verls_verdict({**settings, **suggestion.changes}, tiny_model) is None, suggestion.changes
+    assert_same_verdict(violation, COVERED, verls_verdict, tiny_model)
