@@ -129,3 +129,15 @@ def test_command_substitution_is_never_run(tmp_path) -> None:
     assert not marker.exists()
     assert "shell.command-substitution" in {n.code for n in explanation.notes}
     assert explanation.spec.logging.run_name.startswith("run_$(touch")
+
+
+def test_absurd_counts_found_by_the_mutation_run() -> None:
+    """A 400-digit world size translated to EasyR1 (its rules took float() of it) and a 400-digit Open-Instruct
+    save_freq (float infinity): a result or a ConfigError, never an internal error (scripts/mutate.py, seed 0)."""
+    from translator.checks.findings import as_int
+
+    assert as_int(10**400) == 10**400 and as_int("1e400") is None
+    outcome("python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 "
+            f"--save_freq {'9' * 400}\n", "run.sh", None)
+    outcome("accelerate launch --num_processes " + "9" * 400 + " src/open_r1/grpo.py --num_generations 2 "
+            "--per_device_train_batch_size 2\n", "run.sh", None)

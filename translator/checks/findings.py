@@ -168,9 +168,11 @@ def nearest_multiple(value: int, factor: int) -> list[int]:
 
 def as_int(value: Any) -> int | None:
     """A whole number from a native value (int, float or numeric text), else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # whole already, however large (float() would overflow)
     try:
         number = math.nan if value is None or isinstance(value, bool) else float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return int(number) if number.is_integer() else None
 

@@ -1012,10 +1012,14 @@ class _RunParts:
     def number(self, key: str) -> float | None:
         value = self.get(key)
         try:
-            return None if value is None else float(value)
-        except (TypeError, ValueError):
+            number = None if value is None else float(value)
+        except (TypeError, ValueError, OverflowError):
             # The native-schema check names the flag and its expected type after reading.
             return None
+        if number is not None and (not math.isfinite(number) or abs(number) > MAX_COUNT):
+            raise _config_error(self.v, key, f"--{key} {value} is not a usable number",
+                                f"give --{key} a number below {MAX_COUNT}")
+        return number
 
     def flag(self, key: str) -> bool:
         value = self.get(key)

@@ -21,6 +21,7 @@ import yaml
 
 from translator.checks.findings import divisors
 from translator.dialects.base import (
+    MAX_COUNT,
     Dialect,
     Reading,
     ReadOptions,
@@ -598,6 +599,9 @@ def _whole(value: Any, key: str, where: str | None) -> int | None:
     if number <= 0:
         raise ConfigError(f"{key} must be greater than 0, got {number}", file=where, key=key,
                           hint=f"set {key} to a positive integer")
+    if number > MAX_COUNT:
+        raise ConfigError(f"{key} {number} is larger than any real launch", file=where, key=key,
+                          hint=f"set {key} to the number of processes (below {MAX_COUNT})")
     return number
 
 
