@@ -119,3 +119,30 @@ def test_ranges_state_no_version_and_the_search_stops_at_the_repository_root(tmp
     recipe.write_text(RECIPE)
     codes = {n.code for n in api.explain(str(recipe), num_processes=4).notes}
     assert "version.project" not in codes and "version.project-unsupported" not in codes
+
+
+def test_openrlhf_version_txt_beside_its_package_gives_the_version(tmp_path) -> None:
+    """OpenRLHF's checkout (or a project vendoring it) keeps its version in version.txt, which its setup.py reads;
+    a version.txt without an openrlhf/ package beside it says nothing about OpenRLHF."""
+    from translator import api
+
+    (tmp_path / "openrlhf").mkdir()
+    (tmp_path / "version.txt").write_text("0.5.9\n")
+    script = tmp_path / "examples" / "train.sh"
+    script.parent.mkdir()
+    script.write_text("python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+                      "--pretrain m --micro_train_batch_size 4 --train_batch_size 128 --micro_rollout_batch_size 8 "
+                      "--rollout_batch_size 64 --n_samples_per_prompt 8 --prompt_data d --input_key prompt\n")
+    explanation = api.explain(str(script))
+    assert explanation.spec.version == "0.5.9" and "version.project" in {n.code for n in explanation.notes}
+    (tmp_path / "openrlhf").rmdir()
+    assert "version.project" not in {n.code for n in api.explain(str(script)).notes}
+
+
+def test_a_pin_with_extras_is_a_pin(tmp_path) -> None:
+    from translator import api
+
+    (tmp_path / "setup.py").write_text('_deps = ["trl[vllm]==0.18.0", "vllm==0.8.5.post1"]\n')
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(RECIPE)
+    assert api.explain(str(recipe), num_processes=4).spec.version == "0.18.0"
