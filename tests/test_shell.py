@@ -473,3 +473,15 @@ def test_arithmetic_with_a_nested_group_stays_one_word_when_kept() -> None:
     # sp is set only after its use, so the arithmetic is kept as text; it is still one word.
     script = parse_shell("a=2\nx=$(((a + b) / sp))\necho k=$x\nsp=2\n")
     assert argvs(script) == [["echo", "k=$(((a + b) / sp))"]]
+
+
+def test_the_script_folder_idiom_and_cd_are_followed() -> None:
+    # $(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd): the script's folder's parent, relative to where it runs;
+    # later commands carry the directory `cd` moved to; dirname/basename are string work, nothing else is run.
+    script = parse_shell('ROOT="$( cd "$( dirname "${BASH_SOURCE[0]}" )/.." && pwd )"\ncd ${ROOT}/src/fork\n'
+                         'echo $(basename a/b.sh) $(dirname b.sh) $(whoami)\ncd $UNSET\necho x\n',
+                         source="run_scripts/train.sh")
+    assert script.variables["ROOT"] == "."
+    assert [(c.argv, c.cwd) for c in script.commands] == [
+        (["cd", "./src/fork"], "src/fork"), (["echo", "b.sh", ".", "$(whoami)"], "src/fork"),
+        (["cd", "${UNSET}"], "src/fork/${UNSET}"), (["echo", "x"], "src/fork/${UNSET}")]

@@ -11,6 +11,7 @@ Eras: 0.14 counts per_device_train_batch_size in prompts;
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import replace
 from fractions import Fraction
@@ -87,6 +88,7 @@ class NativeTrl:
         self.open_r1_script = False  # launched as Open-R1's src/open_r1/grpo.py
         self.trl_script = False  # launched as TRL's own trl.scripts.grpo (whose transformers is TRL's, not Open-R1's)
         self.fork_script: str | None = None  # a fork's own training script (grpo_rec.py): it may add arguments
+        self.fork_trainer: str | None = None  # the fork's vendored GRPOTrainer, when it generates every micro-step
 
 
 class TrlDialect(Dialect):
@@ -116,6 +118,13 @@ class TrlDialect(Dialect):
             self._read_script(source, options, native, notes)
         self._world_size(native, options, notes)
         version, transformers = split_target(self._version(native, options.version, notes))
+        if native.fork_trainer and at_least(version, "0.17.0"):
+            notes.warning("framework.fork-trainer", f"{native.fork_trainer}: the fork's own GRPOTrainer generates on "
+                          "every micro-step (compute_loss generates when global_step % num_iterations == 0 and buffers "
+                          "one batch per gradient-accumulation step), as TRL 0.15–0.16 did, not once per accumulation "
+                          f"window as trl {version} does; its batching is read as trl 0.16.0's",
+                          source_keys=[native.fork_trainer])
+            version = "0.16.0"
         values = Values(native.values, native.origins, defaults_for(version), source.name)
         values.fork_script = native.fork_script
         # The transformers the parser uses (check rules and the unknown-key account read it).
@@ -193,6 +202,7 @@ class TrlDialect(Dialect):
         script_name = argv[script_index].rsplit("/", 1)[-1]
         if script_name.endswith(".py") and script_name != "grpo.py":
             native.fork_script = argv[script_index]
+            native.fork_trainer = _fork_trainer_per_micro_step(source, command.cwd, argv[script_index])
             notes.warning("framework.fork", f"{origin}: '{argv[script_index]}' is not Open-R1's or TRL's own GRPO "
                           "script; it is read with GRPOConfig's semantics for the TRL version in use, and the "
                           "arguments it adds are reported as unknown to TRL (a fork that changed GRPOTrainer's "
@@ -584,6 +594,38 @@ def _server_gpus(argv: list[str], visible: str | None) -> int:
     tp = options.get("--tensor_parallel_size") or options.get("--tensor-parallel-size") or "1"
     dp = options.get("--data_parallel_size") or options.get("--data-parallel-size") or "1"
     return int(tp) * int(dp) if tp.isdigit() and dp.isdigit() else 1
+
+
+# TRL 0.15–0.16's GRPOTrainer.compute_loss/_prepare_inputs: a generation on every micro-step, buffered per
+# accumulation step (trl/trainer/grpo_trainer.py@v0.16.0); 0.17 generates a whole window (generate_every), 0.18+
+# by steps_per_generation.
+_PER_MICRO_STEP = re.compile(r"_buffered_inputs\[self\._step % self\.args\.gradient_accumulation_steps\]\s*=")
+
+
+def _fork_trainer_per_micro_step(source: Source, cwd: str | None, script: str) -> str | None:
+    """The GRPOTrainer a fork vendors beside its training script (``<script dir>/trainer/*.py``), when it has TRL
+    0.15–0.16's generation cadence; None when there is none or it is TRL 0.17's or later's."""
+    bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
+    for base in bases:
+        folder = os.path.join(os.path.dirname(os.path.join(base, cwd or "", script)), "trainer")
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.endswith(".py"))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                if os.path.getsize(path) > 2_000_000:
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            if re.search(r"class \w*GRPOTrainer\b", text) and _PER_MICRO_STEP.search(text) \
+                    and "generate_every" not in text and "steps_per_generation" not in text:
+                return os.path.relpath(path)
+        return None
+    return None
 
 
 def _whole(value: Any, key: str, where: str | None) -> int | None:

@@ -48,6 +48,7 @@ class ShellCommand:
     assignments: dict[str, str] = field(default_factory=dict)
     unresolved: list[str] = field(default_factory=list)  # unset variables its words keep as ${NAME}
     background: bool = False
+    cwd: str | None = None  # the directory earlier `cd` commands moved to (relative to where the script runs)
 
 
 @record
@@ -291,6 +292,17 @@ class _Lexer:
 _BREAK = "\0"  # a piece that ends the current word: between the elements of "${ARRAY[@]}"
 
 
+def _expr(left: str, op: str, right: str) -> str | None:
+    """``expr LEFT OP RIGHT`` on whole numbers, as expr prints it (division truncates toward zero)."""
+    op = op.lstrip("\\")
+    if op not in ("+", "-", "*", "/", "%") or not re.fullmatch(r"-?\d{1,18}", left) \
+            or not re.fullmatch(r"-?\d{1,18}", right) or (op in "/%" and int(right) == 0):
+        return None
+    a, b = int(left), int(right)
+    quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1) if op in "/%" else 0
+    return str({"+": a + b, "-": a - b, "*": a * b, "/": quotient, "%": a - b * quotient}[op])
+
+
 def _blank_split(text: str) -> list[str]:
     """``text`` split at blanks, except inside a ``$(...)`` or backtick kept as text (its result is one word
     as far as a static reader knows: ``NOW=$(date +%Y%m%d)`` then ``name=run-$NOW``)."""
@@ -381,6 +393,7 @@ class _Reader:
     def __init__(self, text: str, env: Mapping[str, str] | None, source: str) -> None:
         self.source = source
         self.vars: dict[str, str] = dict(env or {})
+        self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.arrays: dict[str, list[str]] = {}  # NAME=(a b c): the elements; vars holds them space-joined
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
         self.notes: list[ShellNote] = []
@@ -488,7 +501,11 @@ class _Reader:
             assignments[m.group(1)] = self.value(w.text[m.end():])
         if argv and argv[0] in ("source", "."):
             self.note("shell.source-not-followed", f"sourced file {' '.join(argv[1:2])} is not read")
-        self.commands.append(ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background))
+        if argv[:1] == ["cd"]:  # followed statically; a directory from an unset variable stays symbolic
+            target = argv[1] if len(argv) > 1 and argv[1] != "-" else "${HOME}"
+            self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
+        self.commands.append(ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background,
+                                          self.cwd))
 
     def for_loop(self, words: list[_Tok]) -> None:
         texts = [w.text for w in words]
@@ -599,19 +616,24 @@ class _Reader:
         return out
 
     def expr(self, body: str) -> str | None:
-        """The output of ``expr A OP B`` on whole numbers (scripts compute token budgets so), else None: no
-        other command is run or imitated."""
-        words = body.split()
-        if len(words) != 4 or words[0] != "expr":
+        """The output of a substitution whose result is pure string or number work, else None (no other command
+        is run or imitated): ``expr A OP B`` on whole numbers (scripts compute token budgets so), ``dirname X``,
+        ``basename X``, and ``cd DIR && pwd`` (the script-folder idiom ``$(cd "$(dirname "$0")/.." && pwd)``,
+        kept relative to the directory the script runs in)."""
+        tokens = _Lexer(body, self.source, []).tokens()
+        if any(t.kind == "op" and t.text not in ("&&", ";") for t in tokens):
             return None
-        left, op, right = (self.value(w) for w in words[1:])
-        op = op.lstrip("\\")
-        if op not in ("+", "-", "*", "/", "%") or not re.fullmatch(r"-?\d{1,18}", left) \
-                or not re.fullmatch(r"-?\d{1,18}", right) or (op in "/%" and int(right) == 0):
+        words = [self.value(t.text) for t in tokens if t.kind == "word"]
+        if any(symbolic_names(w) for w in words):
             return None
-        a, b = int(left), int(right)
-        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1) if op in "/%" else 0  # expr truncates
-        return str({"+": a + b, "-": a - b, "*": a * b, "/": quotient, "%": a - b * quotient}[op])
+        if words[:1] == ["expr"] and len(words) == 4:
+            return _expr(*words[1:])
+        if len(words) == 2 and words[0] in ("dirname", "basename"):
+            path = words[1].rstrip("/") or "/"
+            return (posixpath.dirname(path) or ".") if words[0] == "dirname" else posixpath.basename(path)
+        if len(words) == 3 and words[0] == "cd" and words[2] == "pwd":
+            return posixpath.normpath(words[1])
+        return None
 
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
         if s.startswith("$((", i):
@@ -636,7 +658,7 @@ class _Reader:
         if name in ("@", "*", "#"):
             self.note("shell.positional-args", f"${name}: the script's arguments are not known; treated as none")
             return "0" if name == "#" else ""
-        if name == "0":
+        if name in ("0", "BASH_SOURCE"):  # ${BASH_SOURCE[0]}: the script itself, as $0
             return self.source
         if name.isdigit():
             return None
