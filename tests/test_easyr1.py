@@ -638,3 +638,15 @@ def test_model_only_checkpoints_are_noted_and_carried() -> None:
     explanation = load(launch("worker.rollout.n=4", "trainer.save_model_only=true"), framework="easyr1@0.3.2")
     assert "checkpointing.model-only" in codes(explanation)
     assert [e.value for e in explanation.spec.extras if e.key == "trainer.save_model_only"] == [True]
+
+
+def test_no_warm_up_is_written_as_ratio_zero() -> None:
+    """EasyR1's config refuses lr_warmup_steps 0 ('must be greater than 0'): a source without warm-up (verl
+    lr_warmup_steps=0) is written as lr_warmup_ratio 0.0, and the written files read back."""
+    source = Source("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=8 "
+                    "actor_rollout_ref.rollout.n=4 actor_rollout_ref.rollout.name=vllm "
+                    "actor_rollout_ref.actor.ppo_mini_batch_size=8 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 "
+                    "actor_rollout_ref.actor.optim.lr_warmup_steps=0 trainer.n_gpus_per_node=4\n", "run.sh")
+    translation = translator.translate(source, to="easyr1")
+    config = translation.files["config.yaml"]
+    assert "lr_warmup_ratio: 0.0" in config and "lr_warmup_steps" not in config

@@ -324,3 +324,14 @@ def test_a_node_without_room_for_both_puts_vllm_on_a_node_of_its_own() -> None:
     assert "CUDA_VISIBLE_DEVICES=8" not in launch and "--num_machines" not in launch
     assert 'if [ "${NODE_ROLE:-train}" = vllm ]' in launch and '--vllm_server_host "$VLLM_SERVER_HOST"' in launch
     assert not {"topology.gpus-changed", "topology.nodes-changed"} & codes(translation)
+
+
+def test_a_bare_output_dir_flag_names_no_checkpoint_directory() -> None:
+    """`--output_dir <OUTPUT_DIR>` (a placeholder bash reads as a redirection) leaves a bare flag: no directory, so
+    no target is written a checkpoint path without a value."""
+    source = Source("accelerate launch --num_processes 2 src/open_r1/grpo.py --output_dir --num_generations 2 "
+                    "--per_device_train_batch_size 2\n", "run.sh")
+    explanation = translator.explain(source, framework="trl@0.16.0")
+    assert explanation.spec.checkpointing.directory is None
+    launch = translator.translate(explanation, to="openrlhf@0.11.2").files["launch.sh"]
+    assert "--ckpt.path" not in launch

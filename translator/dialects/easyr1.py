@@ -1588,7 +1588,9 @@ class _Writer:
                 notes.info("units.warmup", f"warmup of {o.warmup_steps} optimizer steps = {steps} rollout steps "
                            f"({fmt(per_step)} optimizer steps per step); EasyR1 steps its scheduler once per rollout "
                            "step", target_keys=[f"{ACTOR}.optim.lr_warmup_steps"])
-            if at_least(version, "0.3.1"):
+            if not steps:  # no warm-up, as a ratio: EasyR1's config refuses lr_warmup_steps 0
+                self.put(ratio_key, 0.0, "no warm-up")
+            elif at_least(version, "0.3.1"):
                 self.put(f"{ACTOR}.optim.lr_warmup_steps", steps, "rollout steps (one scheduler step per update)")
             elif s.plan.total_steps:
                 self.put(ratio_key, steps / s.plan.total_steps, f"fraction of the run: {steps} of "

@@ -960,7 +960,8 @@ class _Interpreter:
             v.consume("save_steps")
         elif strategy == "steps":
             c.every_steps = self.rollout_steps(v.number("save_steps"), "save_steps")
-        c.directory = v.get("output_dir")
+        directory = v.get("output_dir")
+        c.directory = directory if isinstance(directory, str) and directory else None  # a bare flag names none
         limit = v.get("save_total_limit")
         c.keep_last = int(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else None
         resume = v.get("resume_from_checkpoint")
