@@ -485,3 +485,18 @@ def test_the_script_folder_idiom_and_cd_are_followed() -> None:
     assert [(c.argv, c.cwd) for c in script.commands] == [
         (["cd", "./src/fork"], "src/fork"), (["echo", "b.sh", ".", "$(whoami)"], "src/fork"),
         (["cd", "${UNSET}"], "src/fork/${UNSET}"), (["echo", "x"], "src/fork/${UNSET}")]
+
+
+@pytest.mark.parametrize(("text", "last"), [
+    # the script's own values decide the chain: only the branch bash runs is read
+    ('M=7b\nif [ "$M" = "7b" ]; then\n BS=8\nelif [ "$M" = "32b" ]; then\n BS=4\nelse\n BS=2\nfi\necho $BS\n', "8"),
+    ('M=32b\nif [ "$M" = "7b" ]; then BS=8; elif [ "$M" = "32b" ]; then BS=4; else BS=2; fi\necho $BS\n', "4"),
+    ("N=4\nif [ $N -gt 2 ]; then\n if [ $N -lt 3 ]; then X=a; else X=b; fi\nelse\n X=c\nfi\necho $X\n", "b"),
+    ('A=""\nif [[ -n "$A" ]]; then A=x; fi\nif test -z "$A"; then A=y; fi\necho $A\n', "y"),
+    # unset, or a default the environment may override: undecided, every branch read in order (the last wins)
+    ('if [ "$UNSET" = a ]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
+    ('R="${R:-0}"\nif [[ "$R" == "1" ]]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
+    ('if [ "${ROLE:-train}" = vllm ]; then BS=8; fi\necho $BS\n', "8"),
+])
+def test_conditions_with_known_operands_are_decided(text: str, last: str) -> None:
+    assert parse_shell(text).commands[-1].argv == ["echo", last]

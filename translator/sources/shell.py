@@ -111,6 +111,10 @@ _ARITH_OPS: dict[type, Callable[[int, int], int]] = {
     ast.Div: operator.floordiv, ast.Mod: operator.mod}  # / and % are special-cased to bash's rounding
 _DECLARE = {"export", "local", "declare", "typeset", "readonly"}
 _OPENERS = {"if", "while", "until"}
+_INT_TESTS: dict[str, Callable[[int, int], bool]] = {
+    "-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b, "-le": lambda a, b: a <= b,
+    "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
+
 _CLOSERS = {"then", "else", "elif", "do", "{", "}", "fi", "done", "!"}
 _ANSI = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "e": "\x1b", "a": "\a", "0": "\0"}
 
@@ -394,6 +398,8 @@ class _Reader:
         self.source = source
         self.vars: dict[str, str] = dict(env or {})
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
+        self.branches: list[list[bool]] = []  # open if-chains: [reading this branch, one was taken, decidable]
+        self.overridable: set[str] = set()  # variables set only as an environment default: X=${X:-d}
         self.arrays: dict[str, list[str]] = {}  # NAME=(a b c): the elements; vars holds them space-joined
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
         self.notes: list[ShellNote] = []
@@ -452,11 +458,21 @@ class _Reader:
 
     def command(self, words: list[_Tok], background: bool) -> None:
         self.line = words[0].line
+        while words and words[0].text in ("if", "elif", "else", "fi", "then"):
+            if words[0].text != "then":
+                self.branch(words[0].text, words[1:])
+            if words[0].text in ("if", "elif"):
+                break  # the condition is read as a command below (where its branch is read)
+            words = words[1:]
+        if self.skipping():
+            return
         while words:
             kw = words[0].text
-            if kw in _OPENERS:
+            if kw in _OPENERS and not (kw in ("if", "elif") and self.decided()):
                 self.note("shell.control-flow-skipped",
                           f"`{kw}` condition not evaluated; every branch is read in order")
+            elif kw == "elif":
+                pass
             elif kw == "esac" and self.case_stack:
                 self.case_stack.pop()
             elif kw == "function":
@@ -507,6 +523,75 @@ class _Reader:
         self.commands.append(ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background,
                                           self.cwd))
 
+    # ---------------------------------------------------------------- if / elif / else / fi
+    # A condition whose operands are all known ([ -n "$X" ], [[ "$A" == b ]], [ "$N" -gt 1 ]) is decided and only
+    # the branch bash would run is read; any other condition leaves every branch read in order, as before.
+    def branch(self, keyword: str, condition: list[_Tok]) -> None:
+        frames = self.branches
+        if keyword == "if":
+            outer = self.skipping()
+            decided = None if outer else self.decide(condition)
+            # [reading this branch, a branch was taken, the chain is decidable]
+            frames.append([not outer and decided is not False, decided is True or outer, decided is not None])
+            return
+        if not frames:
+            return
+        frame = frames[-1]
+        if keyword == "fi":
+            frames.pop()
+            return
+        outer = any(not f[0] for f in frames[:-1])
+        if not frame[2] or outer:  # undecidable chain: every branch is read (or none, inside a skipped one)
+            frame[0] = not outer
+            return
+        decided = True if keyword == "else" else (None if frame[1] else self.decide(condition))
+        if decided is None and keyword == "elif" and not frame[1]:
+            frame[0], frame[2] = True, False  # from here on the chain cannot be decided
+            return
+        frame[0] = not frame[1] and decided is True
+        frame[1] = frame[1] or decided is True
+
+    def skipping(self) -> bool:
+        return any(not frame[0] for frame in self.branches)
+
+    def decided(self) -> bool:
+        return bool(self.branches) and self.branches[-1][2]
+
+    def decide(self, condition: list[_Tok]) -> bool | None:
+        """``[ ... ]``, ``[[ ... ]]`` or ``test ...`` with known operands: its truth; else None. A variable the
+        script never sets, or sets only as a default the environment may override (``X=${X:-0}``), is not known:
+        such a condition is left undecided (every branch is read)."""
+        names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", " ".join(w.text for w in condition))
+        if any(n not in self.vars or n in self.overridable for n in names):
+            return None
+        saved = list(self.unresolved)
+        argv = [f for w in condition for f in _split(self.pieces(w.text, False))]
+        self.unresolved = saved
+        if argv[:1] == ["test"]:
+            argv = argv[1:]
+        elif argv[:1] in (["["], ["[["]) and argv[-1:] in (["]"], ["]]"]):
+            argv = argv[1:-1]
+        else:
+            return None
+        negate = argv[:1] == ["!"]
+        argv = argv[1:] if negate else argv
+        if any(symbolic_names(a) for a in argv) or len(argv) > 3:
+            return None
+        result: bool | None = None
+        if len(argv) == 1:
+            result = argv[0] != ""
+        elif len(argv) == 2 and argv[0] in ("-n", "-z"):
+            result = (argv[1] != "") == (argv[0] == "-n")
+        elif len(argv) == 3 and argv[1] in ("=", "==", "!=") and not re.search(r"[*?\[]", argv[2]):
+            result = (argv[0] == argv[2]) == (argv[1] != "!=")
+        elif len(argv) == 3 and argv[1] in _INT_TESTS and all(re.fullmatch(r"-?\d{1,18}", a) for a in argv[::2]):
+            result = _INT_TESTS[argv[1]](int(argv[0]), int(argv[2]))
+        if result is None:
+            return None
+        self.note("shell.condition-decided", f"condition {' '.join(w.text for w in condition)} is "
+                  f"{'false' if result == negate else 'true'} here (its operands are known)")
+        return result != negate
+
     def for_loop(self, words: list[_Tok]) -> None:
         texts = [w.text for w in words]
         if len(texts) >= 3 and texts[2] == "in":
@@ -550,6 +635,10 @@ class _Reader:
             if items is not None:
                 items = self.arrays.get(name, self.vars[name].split()) + items
         self.vars[name] = value
+        if re.match(rf'"?\$\{{{name}:?[-=]', raw):
+            self.overridable.add(name)
+        else:
+            self.overridable.discard(name)
         if items is not None:
             self.arrays[name] = items
         else:
