@@ -500,17 +500,18 @@ def fully_async(view: View) -> list[Finding]:
         found.append(finding(view, "verl.fully-async-hybrid-engine", "error", "AssertionError: assert not "
                              "self.hybrid_engine (the fully asynchronous trainer needs "
                              "actor_rollout_ref.hybrid_engine=False)", [f"{AR}.hybrid_engine"]))
-    if _number(view.get(TRAIN)) != 0:
+    train, gen = _number(view.get(TRAIN)), _number(view.get("data.gen_batch_size"))
+    if train is not None and train != 0:
         found.append(finding(view, "verl.fully-async-train-batch", "error", "train_batch_size must be zero", [TRAIN]))
-    if _number(view.get("data.gen_batch_size")) != 1:
+    if gen is not None and gen != 1:
         found.append(finding(view, "verl.fully-async-gen-batch", "error", "gen_batch_size must be one",
                              ["data.gen_batch_size"]))
     staleness = _number(view.get(STALENESS))
-    if staleness is None or staleness < 0:
+    if staleness is not None and staleness < 0:
         found.append(finding(view, "verl.fully-async-staleness", "error", "staleness_threshold must larger than 0",
                              [STALENESS]))
     trigger = _number(view.get(SYNC_TRIGGER))
-    if trigger is None or trigger < 1:
+    if trigger is not None and trigger < 1:
         found.append(finding(view, "verl.fully-async-sync-step", "error",
                              "trigger_parameter_sync_step must larger or equal than 1", [SYNC_TRIGGER]))
     if not view.flag(f"{ROLLOUT}.calculate_log_probs"):
@@ -520,6 +521,7 @@ def fully_async(view: View) -> list[Finding]:
 
 
 def _number(value: Any) -> float | None:
+    """A number, or None when the value is unset or not one (a variable the script never sets: unknown)."""
     try:
         return float(value) if value is not None and not isinstance(value, bool) else None
     except (TypeError, ValueError):

@@ -606,9 +606,10 @@ class _Interpreter:
         # Read for the note only (consume: not recorded as reads of a canonical field); validated by asynchrony().
         cap, sync = (_whole(v.consume(k)) for k in ("rollout.total_rollout_steps",
                                                      "async_training.trigger_parameter_sync_step"))
+        prompts = fmt(plan.prompts_per_step) if plan.prompts_per_step is not None else "(unknown)"
         step_text = (f"a step is one trainer step (fit_step) of verl's fully asynchronous trainer: it takes "
                      f"required_samples = ppo_mini_batch_size {fmt(mini)} × require_batches {fmt(batches)} = "
-                     f"{fmt(plan.prompts_per_step)} prompts ({fmt(plan.prompts_per_step)} × n {fmt(n)} samples) from "
+                     f"{prompts} prompts ({prompts} × n {fmt(n)} samples) from "
                      "the message queue, which the rollouter fills one prompt at a time on its own GPUs, and trains "
                      f"on them in require_batches {fmt(batches)} mini-batch(es) × ppo_epochs "
                      f"{fmt(plan.epochs_per_step)}; the rollouter receives new weights every "
