@@ -342,3 +342,52 @@ def test_a_yaml_config_is_checked_too(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(config))
     report = check(str(path), framework="verl@0.9.1")
     assert [f.rule for f in report.errors] == ["verl.real-batch-divisible", "verl.mini-batch-dp-divisible"]
+
+
+# verl's fully asynchronous trainer (docs/frameworks/verl.md §2.7): the rollouter's start-up asserts,
+# fully_async_rollouter.py@v0.9.1:350-356. A valid run: train_batch_size 0, gen_batch_size 1, no hybrid engine.
+FULLY_ASYNC: dict[str, Any] = {
+    **BASE, "data.train_batch_size": 0, "data.gen_batch_size": 1, f"{AR}.hybrid_engine": False,
+    "rollout.nnodes": 1, "rollout.n_gpus_per_node": 8,
+    "async_training.staleness_threshold": 0.5, "async_training.trigger_parameter_sync_step": 4,
+}
+FULLY_ASYNC_ENTRY = "python3 -m verl.experimental.fully_async_policy.fully_async_main "
+
+
+def run_fully_async(settings: dict[str, Any]) -> CheckReport:
+    line = FULLY_ASYNC_ENTRY + " ".join(f"{k}={hydra(v)}" for k, v in settings.items())
+    return check(Source(line, "launch.sh"), framework="verl@0.9.1")
+
+
+def test_a_valid_fully_async_run_breaks_no_rule() -> None:
+    # train_batch_size 0 < ppo_mini_batch_size 64 is no error: fully_async_main runs no validate_config.
+    report = run_fully_async(FULLY_ASYNC)
+    assert not report.errors and not report.warnings, report.to_dict()
+
+
+@pytest.mark.parametrize("changes,rule,message", [
+    ({"data.train_batch_size": 256}, "verl.fully-async-train-batch", "train_batch_size must be zero"),
+    ({"data.gen_batch_size": 4}, "verl.fully-async-gen-batch", "gen_batch_size must be one"),
+    ({f"{AR}.hybrid_engine": True}, "verl.fully-async-hybrid-engine",
+     "AssertionError: assert not self.hybrid_engine (the fully asynchronous trainer needs "
+     "actor_rollout_ref.hybrid_engine=False)"),
+    ({"async_training.staleness_threshold": -0.1}, "verl.fully-async-staleness",
+     "staleness_threshold must larger than 0"),
+    ({"async_training.trigger_parameter_sync_step": 0}, "verl.fully-async-sync-step",
+     "trigger_parameter_sync_step must larger or equal than 1"),
+    ({f"{ROLLOUT}.calculate_log_probs": False}, "verl.fully-async-log-probs", "must rollout calculate log_probs"),
+], ids=lambda x: x if isinstance(x, str) and x.startswith("verl.") else None)
+def test_fully_async_start_up_asserts(changes: dict[str, Any], rule: str, message: str) -> None:
+    settings = {**FULLY_ASYNC, **changes}
+    report = run_fully_async(settings)
+    found = findings_of(report, rule)
+    assert len(found) == 1 and found[0].message == message, report.to_dict()
+    assert {f.rule for f in report.errors} == {rule}
+    for suggestion in found[0].suggestions:
+        assert not run_fully_async({**settings, **suggestion.changes}).errors, suggestion
+
+
+def test_the_default_train_batch_size_is_refused_by_the_fully_async_rollouter() -> None:
+    # fully_async_ppo_trainer.yaml@v0.9.1 keeps ppo_trainer's data.train_batch_size 1024; the rollouter asserts 0.
+    settings = {k: v for k, v in FULLY_ASYNC.items() if k != "data.train_batch_size"}
+    assert findings_of(run_fully_async(settings), "verl.fully-async-train-batch")

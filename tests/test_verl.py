@@ -498,3 +498,52 @@ def test_a_separate_async_run_carries_its_asynchrony_to_other_frameworks() -> No
     assert "--async_steps 1 " in open_instruct
     trl = translator.translate(SEPARATE, to="trl@1.16.0")
     assert "1-step asynchrony is dropped" in note(trl, "asynchrony.not-expressible")
+
+
+FULLY_ASYNC = ("data.train_batch_size=0", "data.gen_batch_size=1", "actor_rollout_ref.hybrid_engine=False",
+               "actor_rollout_ref.rollout.n=4", "actor_rollout_ref.actor.ppo_mini_batch_size=16",
+               "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2",
+               "trainer.nnodes=2", "trainer.n_gpus_per_node=8", "rollout.nnodes=1", "rollout.n_gpus_per_node=4")
+
+
+@pytest.mark.parametrize("module,version", [
+    ("verl.experimental.fully_async_policy.fully_async_main", "0.9.1"),
+    ("recipe.fully_async_policy.fully_async_main", "0.7.1"),
+])
+def test_the_fully_async_trainer_is_read_with_its_own_step(module: str, version: str) -> None:
+    """docs/frameworks/verl.md §2.7: a step takes ppo_mini_batch_size 16 × require_batches 1 (config default,
+    fully_async_ppo_trainer.yaml@v0.9.1) = 16 prompts (fully_async_trainer.py:159), × n 4 = 64 samples, one
+    mini-batch; sync every 4 steps (default) with staleness 0.1 (default): int(16 × 1.1 × 4) = 70 prompts may be
+    generated per weight version (fully_async_rollouter.py:491-497) → ceil(70 / 16) − 1 = 4 steps ahead; the trainer
+    has 2 × 8 GPUs, the rollouter 1 × 4 of its own (fully_async_main.py:235-236)."""
+    source = Source(f"python3 -m {module} " + " ".join(BASE + FULLY_ASYNC) + "\n", "run.sh")
+    explained = translator.load(source, framework=f"verl@{version}")
+    plan = explained.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step,
+            plan.optimizer_steps_per_step, plan.data_parallel_size, plan.total_steps) == (16, 64, 64, 1, 16, None)
+    assert explained.spec.asynchrony.max_steps_ahead == 4
+    assert (explained.spec.topology.training_gpus, explained.spec.topology.rollout_gpus) == (16, 4)
+    assert {"semantics.fully-async", "asynchrony.off-policy"} <= codes(explained)
+    assert not codes(explained, "warning") and not codes(explained, "error")
+
+
+def test_staleness_zero_and_sync_every_step_is_on_policy() -> None:
+    # int(16 × (0 + 1) × 1) = 16 prompts per weight version = one step: ceil(16 / 16) − 1 = 0.
+    words = BASE + FULLY_ASYNC + ("async_training.staleness_threshold=0", "async_training.trigger_parameter_sync_step=1")
+    source = Source("python3 -m verl.experimental.fully_async_policy.fully_async_main " + " ".join(words), "run.sh")
+    assert translator.load(source).spec.asynchrony.max_steps_ahead == 0
+
+
+def test_a_fully_async_run_is_written_to_verl_as_main_ppo() -> None:
+    """rlconf writes no fully_async script: main_ppo with 16 prompts per step; on 0.9 the rollout pool makes it
+    separate_async, 16 = parameter_sync_step 1 × mini 16 (§2.6)."""
+    source = Source("python3 -m verl.experimental.fully_async_policy.fully_async_main " + " ".join(BASE + FULLY_ASYNC),
+                    "run.sh")
+    translation = translator.translate(source, to="verl@0.9.1")
+    written = overrides(translation)
+    assert written["data.train_batch_size"] == "16"
+    assert written["trainer.v1.trainer_mode"] == "separate_async"
+    assert not any(k.startswith("async_training.") or k.startswith("rollout.") for k in written)
+    assert "asynchrony.changed" in codes(translation)
+    older = overrides(translator.translate(source, to="verl@0.8.0"))
+    assert "actor_rollout_ref.hybrid_engine" not in older  # ray_trainer asserts the hybrid engine

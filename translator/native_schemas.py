@@ -270,6 +270,10 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
         exempt |= {e.key.lstrip("+") for e in spec.extras if e.key.startswith("+")}
         if "main_dapo" in source_text:  # the DAPO recipe's own config adds keys the core schema lacks
             exempt |= {k for k in values if k in VERL_DAPO_KEYS or k.startswith(VERL_DAPO_PREFIXES)}
+        if spec.generation.rollout_mode == "fully_async":  # fully_async_ppo_trainer.yaml adds keys of its own
+            from translator.dialects.verl_tables import FULLY_ASYNC_DEFAULTS
+
+            exempt |= {k for k in values if k in FULLY_ASYNC_DEFAULTS}
     noted = [(n.code, key) for n in reading.notes if n.severity != "info" for key in n.source_keys]
     added = [k for k in values if framework == "verl" and not origins.get(k, ":").rpartition(":")[2].isdigit()]
     return extra_notes + validate(framework, spec.version, values, exempt=exempt, noted=noted, origins=origins,

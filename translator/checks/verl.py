@@ -60,22 +60,26 @@ class View(SettingsAccess):
     quantities verl derives from them. ``changed`` gives the view of a config with some keys changed."""
 
     def __init__(self, values: Mapping[str, Any], explicit: Iterable[str], version: str, megatron: bool,
-                 recipe: bool = False, own_loop: bool = False) -> None:
+                 recipe: bool = False, own_loop: bool = False, fully_async: bool = False) -> None:
         self.values, self.explicit = dict(values), frozenset(explicit)  # explicit: the keys the config sets
         self.version, self.megatron = version, megatron
         self.recipe = recipe  # the DAPO recipe entry: gen_batch_size is its round size, not a fetch size
         self.own_loop = own_loop  # an entry point with its own trainer loop (the DAPO recipe): no v1 trainer
+        # verl's fully asynchronous trainer (fully_async_policy): no validate_config; a step is required_samples
+        self.fully_async = fully_async
 
     @classmethod
     def of(cls, native: Values, spec: RunSpec, version: str) -> View:
         extra = dict(_EXTRA_DEFAULTS, **{REMOVE_PADDING: at_least(version, "0.7.1")})
+        fully_async = spec.generation.rollout_mode == "fully_async"
         return cls({**extra, **native.defaults, **native.values}, native.values, version,
                    spec.topology.training_backend == "megatron", spec.generation.prompts_per_round is not None,
-                   at_least(version, "0.9.0") and V1_MODE not in native.used)  # the reader asks every v1 run
+                   (at_least(version, "0.9.0") and V1_MODE not in native.used)  # the reader asks every v1 run
+                   or fully_async, fully_async)
 
     def changed(self, changes: Mapping[str, Any]) -> View:
         return View({**self.values, **changes}, self.explicit | set(changes), self.version, self.megatron,
-                    self.recipe, self.own_loop)
+                    self.recipe, self.own_loop, self.fully_async)
 
     @property
     def gpus(self) -> int:
@@ -127,6 +131,8 @@ class View(SettingsAccess):
     def metrics(self) -> dict[str, int]:
         """What a suggestion should keep: prompts and samples per step, samples per optimizer step, GPUs."""
         train, mini = self.int(TRAIN) or 0, self.int(MINI) or 0
+        if self.fully_async:  # a trainer step's required_samples (fully_async_trainer.py@v0.9.1:159)
+            train = mini * (self.int(REQUIRE_BATCHES) or 1)
         return {"prompts per step": train, "samples per prompt": self.n, "samples per step": train * self.n,
                 "samples per optimizer step": mini * self.n, "GPUs": self.gpus}
 
@@ -145,6 +151,8 @@ def minimal_batch(view: View) -> int | None:
 def real_batch(view: View) -> list[Finding]:
     """§3.1 #2 / §3.3: train_batch_size × n must split into whole minimal batches (N GPUs, or Megatron DP ×
     micro). Skipped with dynamic batch sizes from 0.6; unconditional before."""
+    if view.fully_async:
+        return []  # fully_async_main.py@v0.9.1 runs no validate_config; train_batch_size is 0 there
     minimal = minimal_batch(view)
     real = (view.int(TRAIN) or 0) * view.n
     if (view.dynamic and view.since("0.6.1")) or minimal is None or real % minimal == 0:
@@ -211,6 +219,8 @@ def micro_keys(view: View) -> list[Finding]:
 
 def mini_vs_train(view: View) -> list[Finding]:
     """§3.1 ActorConfig.validate (bare assert ≤ 0.5): train_batch_size ≥ ppo_mini_batch_size, unless dynamic."""
+    if view.fully_async:
+        return []  # fully_async_main.py@v0.9.1 runs no validate_config; train_batch_size is 0 there
     train, mini = view.int(TRAIN) or 0, view.int(MINI) or 0
     if view.dynamic or train >= mini:
         return []
@@ -224,6 +234,8 @@ def mini_split(view: View) -> list[Finding]:
     """§2.3: a step of train_batch_size prompts is cut into mini-batches of ppo_mini_batch_size prompts. The
     engine (0.8, no v1) asserts whole mini-batches per rank; legacy workers run a smaller last mini-batch; the
     0.9 v1 trainer pads with no-op samples."""
+    if view.fully_async:
+        return []  # fully_async_main.py@v0.9.1 runs no validate_config; train_batch_size is 0 there
     train, mini, n, dp = view.int(TRAIN) or 0, view.int(MINI) or 1, view.n, view.dp
     if train % mini == 0 or (train < mini and not view.dynamic):
         return []
@@ -383,6 +395,8 @@ def sequence_parallel_padding(view: View) -> list[Finding]:
 
 def gen_batch(view: View) -> list[Finding]:
     """§3.2 (0.9 v1): train_batch_size is fetched in whole gen_batch_size pieces (forced to 1 with filtering)."""
+    if view.fully_async:
+        return []  # fully_async_main.py@v0.9.1 runs no validate_config; train_batch_size is 0 there
     gen, train = view.int("data.gen_batch_size"), view.int(TRAIN) or 0
     if not view.v1 or view.recipe or not gen or train % gen == 0 or view.flag("algorithm.filter_groups.enable") \
             or view.mode != "sync":  # async modes fetch one prompt at a time (trainer_base.py _init_dataloader)
@@ -471,6 +485,49 @@ def off_policy_bound(view: View) -> list[Finding]:
     return found
 
 
+REQUIRE_BATCHES = "async_training.require_batches"
+STALENESS, SYNC_TRIGGER = "async_training.staleness_threshold", "async_training.trigger_parameter_sync_step"
+
+
+def fully_async(view: View) -> list[Finding]:
+    """The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in
+    verl's words: no hybrid engine, data.train_batch_size 0, data.gen_batch_size 1, staleness_threshold >= 0,
+    trigger_parameter_sync_step >= 1, rollout log-probs computed."""
+    if not view.fully_async:
+        return []
+    found = []
+    if view.flag(f"{AR}.hybrid_engine"):
+        found.append(finding(view, "verl.fully-async-hybrid-engine", "error", "AssertionError: assert not "
+                             "self.hybrid_engine (the fully asynchronous trainer needs "
+                             "actor_rollout_ref.hybrid_engine=False)", [f"{AR}.hybrid_engine"]))
+    train, gen = _number(view.get(TRAIN)), _number(view.get("data.gen_batch_size"))
+    if train is not None and train != 0:
+        found.append(finding(view, "verl.fully-async-train-batch", "error", "train_batch_size must be zero", [TRAIN]))
+    if gen is not None and gen != 1:
+        found.append(finding(view, "verl.fully-async-gen-batch", "error", "gen_batch_size must be one",
+                             ["data.gen_batch_size"]))
+    staleness = _number(view.get(STALENESS))
+    if staleness is not None and staleness < 0:
+        found.append(finding(view, "verl.fully-async-staleness", "error", "staleness_threshold must larger than 0",
+                             [STALENESS]))
+    trigger = _number(view.get(SYNC_TRIGGER))
+    if trigger is not None and trigger < 1:
+        found.append(finding(view, "verl.fully-async-sync-step", "error",
+                             "trigger_parameter_sync_step must larger or equal than 1", [SYNC_TRIGGER]))
+    if not view.flag(f"{ROLLOUT}.calculate_log_probs"):
+        found.append(finding(view, "verl.fully-async-log-probs", "error", "must rollout calculate log_probs",
+                             [f"{ROLLOUT}.calculate_log_probs"]))
+    return found
+
+
+def _number(value: Any) -> float | None:
+    """A number, or None when the value is unset or not one (a variable the script never sets: unknown)."""
+    try:
+        return float(value) if value is not None and not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        return None
+
+
 def group_size(view: View) -> list[Finding]:
     """§5 GRPO math: a group of one sample gets mean 0 and std 1, so the advantage is the raw score."""
     estimator = str(view.get("algorithm.adv_estimator"))
@@ -502,7 +559,7 @@ RULES: tuple[Callable[[View], list[Finding]], ...] = (
     real_batch, megatron_parallel, micro_keys, mini_vs_train, mini_split, mini_per_rank, micro_vs_mini,
     deprecated_micro, rollout_world, loss_agg_mode, dual_clip, rollout_name, validation_sampling,
     sequence_parallel_padding, gen_batch, group_size, ignored_knobs, trainer_mode, sync_steps, separate_async,
-    off_policy_bound,
+    off_policy_bound, fully_async,
 )
 
 
@@ -638,6 +695,12 @@ CANDIDATES: dict[str, Callable[[View, Finding], Approaches]] = {
     "verl.separate-async-backend": _fixed({BACKEND: "nccl"}),
     "verl.separate-async-reward-model": _fixed({"reward.reward_model.enable_resource_pool": True}),
     "verl.off-policy-threshold": _fixed({THRESHOLD: 8}),
+    "verl.fully-async-hybrid-engine": _fixed({f"{AR}.hybrid_engine": False}),
+    "verl.fully-async-train-batch": _fixed({TRAIN: 0}),
+    "verl.fully-async-gen-batch": _fixed({"data.gen_batch_size": 1}),
+    "verl.fully-async-staleness": _fixed({STALENESS: 0.1}, {STALENESS: 0}),  # the config's default; on-policy
+    "verl.fully-async-sync-step": _fixed({SYNC_TRIGGER: 1}, {SYNC_TRIGGER: 4}),
+    "verl.fully-async-log-probs": _fixed({f"{ROLLOUT}.calculate_log_probs": True}),
     "verl.off-policy-strategy": _fixed({STRATEGY: "drop"}, {STRATEGY: "wait"}),
     "verl.clip-ratio-ignored": lambda view, item: [[{f"{CLIP}_low": view.get(CLIP), f"{CLIP}_high": view.get(CLIP)}]],
     "verl.grad-clip-ignored": lambda view, item: [[{f"{ACTOR}.optim.clip_grad": view.get(f"{ACTOR}.grad_clip")}]],

@@ -30,6 +30,7 @@ from translator.dialects.base import (
     version_key,
 )
 from translator.dialects.verl_tables import (
+    FULLY_ASYNC_DEFAULTS,
     FULLY_ASYNC_ENTRY,
     ACTOR,
     ADVANTAGE_NORMALISATION,
@@ -74,7 +75,7 @@ class NativeVerl:
         self.values: dict[str, Any] = {}
         self.origins: dict[str, str] = {}
         self.appended: set[str] = set()  # keys written with '+' (absent from that version's config)
-        self.entry = "core"  # core | dapo
+        self.entry = "core"  # core | dapo | fully_async
         self.megatron = False
         self.config_name: str | None = None
 
@@ -106,6 +107,8 @@ class VerlDialect(Dialect):
         native = self._collect(source, options, notes)
         version = self._version(native, options.version, notes)
         defaults = defaults_for(version)
+        if native.entry == "fully_async":
+            defaults = {**defaults, **FULLY_ASYNC_DEFAULTS}
         values = Values(native.values, native.origins, defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
         interpreter = _Interpreter(values, native, version, spec, notes)
@@ -137,17 +140,15 @@ class VerlDialect(Dialect):
         for candidate in script.commands:
             argv = unwrap_command(candidate.argv)
             module = _entry_module(argv)
-            if module and FULLY_ASYNC_ENTRY.fullmatch(module):
-                raise ConfigError(
-                    f"'{module}' is verl's fully asynchronous trainer, which rlconf does not read yet: its batch is "
-                    "async_training.require_batches × ppo_mini_batch_size prompts per trainer step, with weights "
-                    "synchronised every async_training.trigger_parameter_sync_step steps (data.train_batch_size is 0)",
-                    file=source.name, line=candidate.line,
-                    hint="translate a synchronous verl.trainer.main_ppo script of the same run instead")
             if module:
                 command, entry_argv = candidate, argv[argv.index(module) + 1:]
-                native.entry = ENTRY_MODULES.get(module, "core")
-                if module not in ENTRY_MODULES and not module.endswith("verl/trainer/main_ppo.py"):
+                native.entry = "fully_async" if FULLY_ASYNC_ENTRY.fullmatch(module) else ENTRY_MODULES.get(module, "core")
+                if native.entry == "fully_async" and not re.fullmatch(
+                        r"(verl\.experimental|recipe|verl\.recipe)\.fully_async_policy\.fully_async_main", module):
+                    notes.warning("framework.fork", f"{source.name}:{candidate.line}: '{module}' is not verl's own "
+                                  "entry point; it is read as verl's fully asynchronous trainer")
+                elif (native.entry != "fully_async" and module not in ENTRY_MODULES
+                        and not module.endswith("verl/trainer/main_ppo.py")):
                     notes.warning("framework.fork", f"{source.name}:{candidate.line}: '{module}' is not verl's own "
                                   "entry point; it is read with verl.trainer.main_ppo's semantics, and keys it adds "
                                   "are reported as unknown to verl")
@@ -258,7 +259,8 @@ class VerlDialect(Dialect):
                                   source_keys=[key])
         for key in native.values:
             since, until = KEY_SINCE.get(key), KEY_UNTIL.get(key)
-            if since and not at_least(version, since) and key not in native.appended:
+            own = native.entry == "fully_async" and key in FULLY_ASYNC_DEFAULTS  # in fully_async_ppo_trainer.yaml
+            if since and not at_least(version, since) and key not in native.appended and not own:
                 notes.warning("keys.unknown-in-version",
                               f"'{key}' does not exist before verl {since}; {version} rejects it unless written "
                               f"as '+{key}'", source_keys=[key])
@@ -293,6 +295,15 @@ class VerlDialect(Dialect):
         command.append('"$@"')
         lines.append(" \\\n    ".join(command))
         return {"launch.sh": "\n".join(lines) + "\n"}
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number written as one (int, '12', 12.0), else None."""
+    try:
+        number = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+    except ValueError:
+        return None
+    return int(number) if number is not None and math.isfinite(number) and number.is_integer() else None
 
 
 def _entry_module(argv: list[str]) -> str | None:
@@ -400,7 +411,7 @@ class _Interpreter:
         """The v1 trainer's mode (0.9: trainer.use_v1, default true), None for the RayPPOTrainer loop
         (before 0.9, use_v1=False: main_ppo_v0.py@v0.9.1, or the DAPO recipe's entry point)."""
         v = self.v
-        if not at_least(self.version, "0.9.0") or self.native.entry == "dapo":
+        if not at_least(self.version, "0.9.0") or self.native.entry in ("dapo", "fully_async"):
             return None  # the DAPO recipe runs its own RayDAPOTrainer loop
         use_v1 = v.flag("trainer.use_v1")
         if use_v1 is False:
@@ -490,6 +501,9 @@ class _Interpreter:
                          "trainer.n_gpus_per_node", "trainer.nnodes", sp_key)
 
     def batch(self) -> None:
+        if self.native.entry == "fully_async":
+            self.fully_async_batch()
+            return
         v, plan, notes = self.v, self.spec.plan, self.notes
         n = v.positive_int(f"{ROLLOUT}.n")
         train = v.positive_int("data.train_batch_size")
@@ -543,6 +557,73 @@ class _Interpreter:
         if plan.total_steps is not None:
             self.note_origin("plan.total_steps", f"trainer.total_training_steps {plan.total_steps}",
                              "trainer.total_training_steps")
+        self.micro_batch()
+
+    def fully_async_batch(self) -> None:
+        """verl's fully asynchronous trainer (fully_async_policy/*@v0.9.1, docs/frameworks/verl.md §2.7). The
+        rollouter feeds the message queue one prompt at a time (its dataloader batch is data.gen_batch_size 1),
+        each queue item one prompt repeated actor_rollout_ref.rollout.n times (detach_utils.py:70); one trainer
+        step (fit_step) takes required_samples = ppo_mini_batch_size × async_training.require_batches items
+        (fully_async_trainer.py:158-159, :402) and trains on them as one batch: require_batches mini-batches ×
+        ppo_epochs optimizer steps. That trainer step is rlconf's step. data.train_batch_size is not a batch here:
+        the rollouter asserts it is 0 (fully_async_rollouter.py:351, a check rule)."""
+        v, plan, notes = self.v, self.spec.plan, self.notes
+        n = v.positive_int(f"{ROLLOUT}.n")
+        self.rollout_n = n
+        plan.samples_per_prompt = n
+        self.note_origin("plan.samples_per_prompt", f"actor_rollout_ref.rollout.n {n} (each queued prompt is "
+                         "repeated n times: detach_utils.py:70)", f"{ROLLOUT}.n")
+        v.consume("data.train_batch_size")  # asserted 0 by the rollouter (check rule verl.fully-async-train-batch)
+        v.consume("data.gen_batch_size")  # asserted 1 (check rule verl.fully-async-gen-batch)
+        top_n = v.consume("rollout.n")
+        if "rollout.n" in v and top_n != v.values.get(f"{ROLLOUT}.n", v.defaults.get(f"{ROLLOUT}.n")):
+            notes.warning("semantics.ignored-key", f"rollout.n {top_n} is read by nothing in verl's fully "
+                          f"asynchronous trainer; groups have actor_rollout_ref.rollout.n {n} samples "
+                          "(detach_utils.py:70)", source_keys=["rollout.n"], target_keys=[f"{ROLLOUT}.n"])
+        mini = v.positive_int(f"{ACTOR}.ppo_mini_batch_size")
+        batches = v.positive_int("async_training.require_batches")
+        if isinstance(mini, int) and isinstance(batches, int):
+            plan.prompts_per_step = mini * batches
+        keys = [f"{ACTOR}.ppo_mini_batch_size", "async_training.require_batches"]
+        origin = "config" if any(k in v for k in keys) else "default"
+        self.spec.derivations["plan.prompts_per_step"] = Derivation(
+            f"one trainer step's required_samples = ppo_mini_batch_size {fmt(mini)} × async_training.require_batches "
+            f"{fmt(batches)} prompts (fully_async_trainer.py:159)", keys, origin)
+        if isinstance(mini, int) and isinstance(n, int):
+            plan.samples_per_optimizer_step = mini * n
+        self.note_origin("plan.samples_per_optimizer_step",
+                         f"ppo_mini_batch_size {fmt(mini)} prompts × rollout.n {fmt(n)}", f"{ACTOR}.ppo_mini_batch_size",
+                         f"{ROLLOUT}.n")
+        plan.epochs_per_step = v.positive_int(f"{ACTOR}.ppo_epochs")
+        self.note_origin("plan.epochs_per_step", f"ppo_epochs {plan.epochs_per_step}", f"{ACTOR}.ppo_epochs")
+        plan.total_steps = None  # the rollouter's total_rollout_steps is min(it, dataset prompts × total_epochs)
+        if "trainer.total_training_steps" in v:
+            v.consume("trainer.total_training_steps")
+            notes.warning("semantics.ignored-key", "trainer.total_training_steps is read by nothing in verl's fully "
+                          "asynchronous trainer: the run ends when the rollouter has fed rollout.total_rollout_steps "
+                          "prompts (or the dataset's prompts × trainer.total_epochs, the smaller)",
+                          source_keys=["trainer.total_training_steps", "rollout.total_rollout_steps"])
+        # Read for the note only (consume: not recorded as reads of a canonical field); validated by asynchrony().
+        cap, sync = (_whole(v.consume(k)) for k in ("rollout.total_rollout_steps",
+                                                     "async_training.trigger_parameter_sync_step"))
+        prompts = fmt(plan.prompts_per_step) if plan.prompts_per_step is not None else "(unknown)"
+        step_text = (f"a step is one trainer step (fit_step) of verl's fully asynchronous trainer: it takes "
+                     f"required_samples = ppo_mini_batch_size {fmt(mini)} × require_batches {fmt(batches)} = "
+                     f"{prompts} prompts ({prompts} × n {fmt(n)} samples) from "
+                     "the message queue, which the rollouter fills one prompt at a time on its own GPUs, and trains "
+                     f"on them in require_batches {fmt(batches)} mini-batch(es) × ppo_epochs "
+                     f"{fmt(plan.epochs_per_step)}; the rollouter receives new weights every "
+                     f"trigger_parameter_sync_step {fmt(sync)} trainer steps. data.train_batch_size (0) is not a "
+                     "batch in this trainer")
+        if isinstance(cap, int):
+            steps = cap // plan.prompts_per_step if isinstance(plan.prompts_per_step, int) else None
+            step_text += (f". The run feeds at most rollout.total_rollout_steps {cap} prompts (fewer when the "
+                          "dataset's prompts × trainer.total_epochs is smaller: fully_async_rollouter.py:405-407)"
+                          + (f", so at most {steps} trainer steps" if steps is not None else "")
+                          + "; the step count depends on the dataset and is left unknown")
+        notes.info("semantics.fully-async", step_text,
+                   source_keys=[f"{ACTOR}.ppo_mini_batch_size", "async_training.require_batches",
+                                "async_training.trigger_parameter_sync_step", "data.train_batch_size"])
         self.micro_batch()
 
     def whole_step_is_one_mini_batch(self, mini: int) -> None:
@@ -907,6 +988,9 @@ class _Interpreter:
         is dropped ('drop') or waited for ('wait') (ReplayBufferAsync), so no trained group lags more than
         threshold - 1 steps."""
         v, s, notes, mode = self.v, self.spec, self.notes, self.mode
+        if self.native.entry == "fully_async":
+            self.fully_async_asynchrony()
+            return
         if mode is not None and mode != "sync":  # sync is verl's ordinary synchronous loop: no special mode
             s.generation.rollout_mode = mode
             s.derivations["generation.rollout_mode"] = Derivation(f"trainer.v1.trainer_mode {mode}", [V1_MODE],
@@ -958,6 +1042,46 @@ class _Interpreter:
             notes.info("asynchrony.off-policy",
                        f"trainer_mode {mode}: generation runs up to {ahead} step(s) ahead of training; the policy "
                        "trains on samples from weights up to that many versions old", source_keys=[V1_MODE, warm_key])
+
+    def fully_async_asynchrony(self) -> None:
+        """How far the fully asynchronous rollouter runs ahead (fully_async_rollouter.py@v0.9.1). After each
+        weight sync it may submit prompts until staleness_samples reaches max_required_samples =
+        int(required_samples × (staleness_threshold + 1) × trigger_parameter_sync_step) (:491-497, :1155), the
+        count being reset at a sync to the prompts still in flight or queued (:605); the trainer syncs weights
+        every trigger_parameter_sync_step steps (fully_async_trainer.py:684-688). A prompt generated with the
+        weights of sync k is at most max_required_samples prompts behind that sync in the queue, so it is trained
+        within ceil(max_required_samples ÷ required_samples) steps of it, by a policy that many steps minus one
+        newer: max_steps_ahead = ceil(max_required_samples ÷ required_samples) − 1."""
+        v, s, notes = self.v, self.spec, self.notes
+        s.generation.rollout_mode = "fully_async"
+        s.derivations["generation.rollout_mode"] = Derivation(
+            "verl's fully asynchronous trainer (fully_async_policy.fully_async_main)", [], "config")
+        required = s.plan.prompts_per_step
+        staleness_key, sync_key = "async_training.staleness_threshold", "async_training.trigger_parameter_sync_step"
+        staleness, sync = v.number(staleness_key), v.number(sync_key)
+        if not isinstance(required, int) or not isinstance(staleness, (int, float)) or not isinstance(sync, (int, float)) \
+                or staleness < 0 or sync < 1 or not float(sync).is_integer():
+            return  # unknown, or refused at start-up (check rules verl.fully-async-*)
+        sync = int(sync)
+        most = int(required * (staleness + 1) * sync)
+        ahead = max(0, -(-most // required) - 1)
+        s.asynchrony.max_steps_ahead = ahead
+        s.derivations["asynchrony.max_steps_ahead"] = Derivation(
+            f"max_required_samples = int(required_samples {required} × (staleness_threshold {fmt(staleness)} + 1) × "
+            f"trigger_parameter_sync_step {sync}) = {most} prompts generated per weight version at most; "
+            f"ceil({most} ÷ {required}) − 1 = {ahead} step(s)",
+            [staleness_key, sync_key, "async_training.require_batches", f"{ACTOR}.ppo_mini_batch_size"],
+            "config" if {staleness_key, sync_key} & set(v.values) else "default")
+        partial = v.flag("async_training.partial_rollout")
+        if ahead:
+            notes.info("asynchrony.off-policy",
+                       f"verl's fully asynchronous trainer: the rollouter generates with weights synced every "
+                       f"trigger_parameter_sync_step {sync} trainer step(s) and may run up to {most} prompts "
+                       f"(staleness_threshold {fmt(staleness)}) ahead, so a step trains on samples from weights up "
+                       f"to {ahead} step(s) old"
+                       + ("; with async_training.partial_rollout a response interrupted by a sync is finished with "
+                          "the newer weights (one sample, two versions)" if partial else ""),
+                       source_keys=[sync_key, staleness_key])
 
     def reward(self) -> None:
         """A custom reward file (top-level custom_reward_function until 0.6, reward.custom_reward_function from
@@ -1079,6 +1203,9 @@ class _Interpreter:
         first step unless hybrid_rollout.enable_switch lends them back (0.9.1). Elsewhere main_ppo reads neither key
         (they serve verl's experimental one-step-off and fully-async entry points)."""
         v, t, notes = self.v, self.spec.topology, self.notes
+        if self.native.entry == "fully_async":
+            self.fully_async_pool()
+            return
         nodes_key, gpus_key = f"{ROLLOUT}.nnodes", f"{ROLLOUT}.n_gpus_per_node"
         nodes = v.number(nodes_key) if (self.mode == "separate_async" or nodes_key in v) else None
         if self.mode != "separate_async":
@@ -1104,6 +1231,26 @@ class _Interpreter:
                         source_keys=[nodes_key, V1_MODE])
 
 
+    def fully_async_pool(self) -> None:
+        """The fully asynchronous trainer's rollouter has GPUs of its own: fully_async_main.py@v0.9.1:235-236 copies
+        rollout.nnodes × rollout.n_gpus_per_node into actor_rollout_ref.rollout; the trainer keeps trainer.nnodes ×
+        trainer.n_gpus_per_node (fully_async_trainer.py:170-171)."""
+        v, t = self.v, self.spec.topology
+        nodes, per_node = v.number("rollout.nnodes"), v.positive_int("rollout.n_gpus_per_node")
+        v.consume(f"{ROLLOUT}.nnodes")
+        v.consume(f"{ROLLOUT}.n_gpus_per_node")
+        if not isinstance(nodes, (int, float)) or not isinstance(per_node, int):
+            t.rollout_engines = None
+            return
+        t.rollout_gpus = int(nodes) * per_node if nodes > 0 else 0
+        self.spec.derivations["topology.rollout_gpus"] = Derivation(
+            f"fully async rollouter pool: rollout.nnodes {fmt(nodes)} × rollout.n_gpus_per_node {per_node}",
+            ["rollout.nnodes", "rollout.n_gpus_per_node"],
+            "config" if {"rollout.nnodes", "rollout.n_gpus_per_node"} & set(v.values) else "default")
+        tp = t.rollout_tensor_parallel_size or 1
+        t.rollout_engines = t.rollout_gpus // tp if t.rollout_gpus % tp == 0 else None
+
+
 class _Writer:
     """Canonical model → verl overrides for one version."""
 
@@ -1126,7 +1273,31 @@ class _Writer:
         self.placement()
         self.run_length()
         self.extras()
+        self.from_fully_async()
         return self.out, megatron
+
+    def from_fully_async(self) -> None:
+        """A source read from verl's fully asynchronous trainer is written as verl.trainer.main_ppo: rlconf does not
+        write fully_async_main scripts (docs/frameworks/verl.md §2.7)."""
+        s = self.spec
+        if s.framework != "verl" or s.generation.rollout_mode != "fully_async":
+            return
+        how = (f"trainer.v1.trainer_mode {self.mode}" if self.mode not in (None, "sync") else
+               "its synchronous loop" if self.mode is None else "trainer_mode sync")
+        dropped = ""
+        if self.mode != "separate_async" and self.out.get(f"actor_rollout_ref.hybrid_engine") in (False, "False", "false"):
+            # ray_trainer.py@v0.9.1:334 asserts the hybrid engine outside separate_async
+            del self.out[f"actor_rollout_ref.hybrid_engine"]
+            dropped = ("; actor_rollout_ref.hybrid_engine=False is not written (verl.trainer.main_ppo asserts "
+                       "\"Currently, only support hybrid engine\" outside separate_async)")
+        self.notes.warning("asynchrony.changed",
+                           "the source runs verl's fully asynchronous trainer (fully_async_policy.fully_async_main); "
+                           f"rlconf writes verl.trainer.main_ppo with {how}, not a fully_async script: each step "
+                           "trains on data.train_batch_size prompts (the source's ppo_mini_batch_size × "
+                           "require_batches), and the async_training.* keys (staleness_threshold, "
+                           "trigger_parameter_sync_step) and the rollout.* pool keys are not written" + dropped,
+                           source_keys=["generation.rollout_mode", f"actor_rollout_ref.hybrid_engine"],
+                           target_keys=["data.train_batch_size", V1_MODE])
 
     def put(self, key: str, value: Any) -> None:
         if value is not None:
@@ -1183,7 +1354,7 @@ class _Writer:
         self.sync_steps = train // mini
         out[f"{V1}.separate_async.parameter_sync_step"] = self.sync_steps
         epochs = s.plan.epochs_per_step or 1
-        if s.framework != "verl":
+        if s.framework != "verl" or s.generation.rollout_mode == "fully_async":
             notes.info("semantics.local-updates",
                        f"verl's separate_async trains each step as parameter_sync_step {self.sync_steps} local updates "
                        f"of one {mini}-prompt mini-batch each, with advantages computed per update"

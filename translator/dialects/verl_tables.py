@@ -272,8 +272,34 @@ ENTRY_MODULES = {
 # A fork's or recipe's own entry point that takes verl's Hydra overrides (recipe.prime.main_prime,
 # mypkg.trainer.main_ppo): read with the core semantics, with a framework.fork warning.
 FORK_ENTRY = re.compile(r"(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?")
-# verl's fully asynchronous trainer (recipe/ in 0.6–0.7, verl/experimental/ since): a trainer of its own, not read.
+# verl's fully asynchronous trainer (recipe/ in 0.6–0.7, verl/experimental/ since): a trainer of its own, read
+# with native.entry "fully_async" (docs/frameworks/verl.md §2.7).
 FULLY_ASYNC_ENTRY = re.compile(r"[\w.]*fully_async_policy\.fully_async_main")
+# What its config (verl/experimental/fully_async_policy/config/fully_async_ppo_trainer.yaml@v0.9.1) adds to or
+# changes in ppo_trainer. data.train_batch_size keeps ppo_trainer's 1024, which the rollouter refuses (it must be 0).
+FULLY_ASYNC_DEFAULTS: dict[str, object] = {
+    "async_training.staleness_threshold": 0.1,
+    "async_training.trigger_parameter_sync_step": 4,
+    "async_training.require_batches": 1,
+    "async_training.partial_rollout": True,
+    "async_training.use_trainer_do_validate": False,
+    "async_training.use_dynamic_resource_scheduling": False,
+    "async_training.dynamic_schedule_policy": "default",
+    "async_training.dynamic_schedule_deactivate_ratio": 0.3,
+    "async_training.dynamic_schedule_enable_rebalance": True,
+    "async_training.concurrent_samples_per_replica": 16,
+    "rollout.nnodes": 1,
+    "rollout.n_gpus_per_node": 8,
+    "rollout.n": 4,
+    "rollout.total_rollout_steps": 100,
+    "data.gen_batch_size": 1,
+    "actor_rollout_ref.rollout.calculate_log_probs": True,
+    "actor_rollout_ref.rollout.standalone_gpu_memory_utilization": None,
+    "actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl",
+    "actor_rollout_ref.actor.use_rollout_log_probs": True,
+    "actor_rollout_ref.model.use_remove_padding": True,
+    "algorithm.rollout_correction.bypass_mode": True,
+}
 
 # verl KL estimators (algorithm.kl_penalty / actor.kl_loss_type) ↔ canonical names.
 KL_ESTIMATORS = {"kl": "k1", "k1": "k1", "abs": "abs", "mse": "k2", "k2": "k2", "low_var_kl": "k3", "k3": "k3",
