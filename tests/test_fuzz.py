@@ -141,3 +141,5 @@ def test_absurd_counts_found_by_the_mutation_run() -> None:
             f"--save_freq {'9' * 400}\n", "run.sh", None)
     outcome("accelerate launch --num_processes " + "9" * 400 + " src/open_r1/grpo.py --num_generations 2 "
             "--per_device_train_batch_size 2\n", "run.sh", None)
+    outcome("python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 "
+            "--checkpoint_state_dir /c --checkpoint_state_freq -inf\n", "run.sh", None)

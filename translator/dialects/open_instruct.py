@@ -1099,13 +1099,10 @@ class _RunParts:
         # they are peeked at here, not consumed.
         state_dir = self.v.values.get("checkpoint_state_dir") if self.r.has("checkpoint_state_dir") else None
         if state_dir:
-            try:
-                state_every = float(self.v.values.get("checkpoint_state_freq", -1))
-            except (TypeError, ValueError):
-                state_every = None
+            state_every = self.number("checkpoint_state_freq") if "checkpoint_state_freq" in self.v.values else -1
             if state_every is not None and state_every <= 0:
                 notes.warning("checkpointing.state-freq", "checkpoint_state_dir is set but checkpoint_state_freq is "
-                              f"{int(state_every)}; Open-Instruct raises (set --checkpoint_state_freq to a positive "
+                              f"{fmt(state_every)}; Open-Instruct raises (set --checkpoint_state_freq to a positive "
                               "number of training steps)", source_keys=["checkpoint_state_dir", "checkpoint_state_freq"])
             c.resume = "auto"  # the latest state in checkpoint_state_dir is loaded at start
 
