@@ -1,9 +1,12 @@
-"""``@record``: ``@dataclass`` with a shared ``__eq__`` and ``__repr__``.
+"""``@record``: ``@dataclass`` with a shared ``__init__``, ``__eq__`` and ``__repr__``.
 
 ``dataclasses.dataclass`` writes and compiles the source of ``__init__``, ``__repr__`` and ``__eq__`` for every
-class; with the forty classes a command creates, that is the largest part of rlconf's start-up. A record is a
-plain dataclass whose ``__eq__`` (same class, equal fields in order) and ``__repr__`` (the fields with
-``repr=True``) are two shared functions instead of generated code; everything else is the dataclass's own.
+class; with the forty classes a command creates, that is the largest part of rlconf's start-up (README "Speed"). A
+record is a plain dataclass (``fields``, ``asdict``, ``replace`` and ``is_dataclass`` work on it) made with
+``init=False, eq=False, repr=False``, whose three methods are shared functions that read the dataclass's own
+fields: ``__init__`` takes positional or keyword arguments in field order and assigns each field in that order
+(defaults and ``default_factory`` as dataclasses do), ``__eq__`` compares the same class field by field,
+``__repr__`` shows the fields with ``repr=True``. Fields must be ``init`` fields; ``__post_init__`` is called.
 """
 from __future__ import annotations
 
@@ -12,12 +15,48 @@ from reprlib import recursive_repr
 from typing import Any, TypeVar
 
 T = TypeVar("T", bound=type)
+_MISSING = dataclasses.MISSING
+_SPECS: dict[type, tuple[tuple[str, Any, Any], ...]] = {}  # class → (name, default, default_factory) per field
+
+
+def _spec(cls: type) -> tuple[tuple[str, Any, Any], ...]:
+    spec = _SPECS.get(cls)
+    if spec is None:
+        spec = _SPECS[cls] = tuple((f.name, f.default, f.default_factory) for f in dataclasses.fields(cls))
+    return spec
+
+
+def _init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls = type(self)
+    spec = _spec(cls)
+    if len(args) > len(spec):
+        raise TypeError(f"{cls.__qualname__}() takes {len(spec)} positional arguments but {len(args)} were given")
+    if kwargs and not kwargs.keys() <= {name for name, _, _ in spec}:
+        unknown = sorted(kwargs.keys() - {name for name, _, _ in spec})
+        raise TypeError(f"{cls.__qualname__}() got an unexpected keyword argument '{unknown[0]}'")
+    for index, (name, default, factory) in enumerate(spec):
+        if index < len(args):
+            if name in kwargs:
+                raise TypeError(f"{cls.__qualname__}() got multiple values for argument '{name}'")
+            value = args[index]
+        elif name in kwargs:
+            value = kwargs[name]
+        elif factory is not _MISSING:
+            value = factory()
+        elif default is not _MISSING:
+            value = default
+        else:
+            raise TypeError(f"{cls.__qualname__}() missing required argument: '{name}'")
+        setattr(self, name, value)
+    post_init = getattr(self, "__post_init__", None)
+    if post_init is not None:
+        post_init()
 
 
 def _eq(self: Any, other: Any) -> Any:
     if other.__class__ is not self.__class__:
         return NotImplemented
-    return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self))
+    return all(getattr(self, name) == getattr(other, name) for name, _, _ in _spec(self.__class__))
 
 
 @recursive_repr()
@@ -27,7 +66,9 @@ def _repr(self: Any) -> str:
 
 
 def record(cls: T) -> T:
-    """``cls`` as a dataclass (``fields``, ``asdict``, ``replace`` work) with the shared ``__eq__``/``__repr__``."""
-    cls = dataclasses.dataclass(cls, eq=False, repr=False)
-    cls.__eq__, cls.__repr__, cls.__hash__ = _eq, _repr, None  # type: ignore[assignment,method-assign]
+    """``cls`` as a dataclass with the shared ``__init__``, ``__eq__`` and ``__repr__``."""
+    cls = dataclasses.dataclass(cls, init=False, eq=False, repr=False)
+    if any(not f.init for f in dataclasses.fields(cls)):
+        raise TypeError(f"{cls.__qualname__}: a @record's fields are all init fields")
+    cls.__init__, cls.__eq__, cls.__repr__, cls.__hash__ = _init, _eq, _repr, None  # type: ignore[assignment,method-assign]
     return cls
