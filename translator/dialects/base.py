@@ -49,11 +49,24 @@ class Dialect:
     changes: dict[str, str] = {}  # noqa: RUF012  (version → what changed in it that matters to a config)
     writes_from: str | None = None  # the oldest version the writer writes; older listed ones are read only
     pip_name: str | None = None  # the package a project pins (name==X) to say which release it runs
+    # A copy of the framework kept in the project: (its version file, a folder that must stand beside that file).
+    version_files: tuple[tuple[str, str | None], ...] = ()
 
     def project_version(self, source: Source) -> tuple[str, str] | None:
         """(version as spelled, where it was found) that the script's own project states, when no --from is
-        given: an exact pin of :attr:`pip_name` (``trl==0.14.0``) in a requirements file, setup.py or
-        pyproject.toml in the script's folder or up to three folders above it."""
+        given, in the script's folder or up to three folders above it: the version file of a copy of the
+        framework the project keeps (:attr:`version_files`), else an exact pin of :attr:`pip_name`
+        (``trl==0.14.0``) in a requirements file, setup.py or pyproject.toml."""
+        for folder in project_folders(source):
+            for relative, beside in self.version_files:
+                path = os.path.join(folder, relative)
+                try:
+                    if (beside is None or os.path.isdir(os.path.join(folder, beside))) and os.path.isfile(path) \
+                            and os.path.getsize(path) < 100:
+                        with open(path, encoding="utf-8") as handle:
+                            return handle.read().strip(), f"{_shown(path)} (the {self.name} copy in this project)"
+                except (OSError, UnicodeDecodeError):
+                    continue
         return find_pin(source, self.pip_name) if self.pip_name else None
 
     def writable(self, version: str) -> str:

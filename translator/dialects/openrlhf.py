@@ -11,7 +11,6 @@ argparse error.
 from __future__ import annotations
 
 import math
-import os
 import re
 import shlex
 from urllib.parse import urlsplit
@@ -30,9 +29,7 @@ from translator.dialects.base import (
     derived,
     fmt,
     from_config,
-    _shown,
     newer_than,
-    project_folders,
     read_script,
     require_resolved,
     track_provenance,
@@ -185,20 +182,9 @@ class OpenRlhfDialect(Dialect):
     versions = VERSIONS
     changes = CHANGES
     pip_name = "openrlhf"
+    # OpenRLHF's checkout, or a project that vendors it (MM-EUREKA): setup.py reads the version from version.txt.
+    version_files = (("version.txt", "openrlhf"),)
 
-    def project_version(self, source: Source) -> tuple[str, str] | None:
-        """OpenRLHF's own checkout, or a project that vendors it (MM-EUREKA): ``version.txt`` beside an
-        ``openrlhf/`` package (setup.py reads its version from it); else the project's pin of openrlhf."""
-        for folder in project_folders(source):
-            path = os.path.join(folder, "version.txt")
-            try:
-                if os.path.isdir(os.path.join(folder, "openrlhf")) and os.path.isfile(path) \
-                        and os.path.getsize(path) < 100:
-                    with open(path, encoding="utf-8") as handle:
-                        return handle.read().strip(), f"{_shown(path)} (the OpenRLHF copy in this project)"
-            except (OSError, UnicodeDecodeError):
-                continue
-        return super().project_version(source)
     rejects_unknown_keys = True  # argparse's parse_args(): "unrecognized arguments"
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
 

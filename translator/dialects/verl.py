@@ -6,7 +6,6 @@ per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into d
 from __future__ import annotations
 
 import math
-import os
 import re
 from fractions import Fraction
 from typing import Any
@@ -22,8 +21,6 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
-    _shown,
-    project_folders,
     read_script,
     require_resolved,
     track_provenance,
@@ -100,6 +97,8 @@ class VerlDialect(Dialect):
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
     writes_from = "0.3.0"  # 0.1's and 0.2's micro-batch keys and missing epoch loop are read, not written
     pip_name = "verl"
+    # Projects built on early verl (TinyZero, Logic-RL; rllm as a sub-project) keep a copy with its version file.
+    version_files = (("verl/version/version", None), ("verl/verl/version/version", None))
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
@@ -205,21 +204,6 @@ class VerlDialect(Dialect):
         native.merge_yaml(load_yaml_mapping(base), base.name)
         native.values.update(overrides[0])
         native.origins.update(overrides[1])
-
-    def project_version(self, source: Source) -> tuple[str, str] | None:
-        """The version file of a verl copy vendored in the script's project (``verl/version/version``, or
-        ``verl/verl/version/version`` where the copy is a sub-project), else the project's pin of verl. Projects
-        built on early verl (TinyZero, Logic-RL, rllm) ship such a copy; its version is the one users know."""
-        for folder in project_folders(source):
-            for relative in ("verl/version/version", "verl/verl/version/version"):
-                path = os.path.join(folder, relative)
-                try:
-                    if os.path.isfile(path) and os.path.getsize(path) < 100:
-                        with open(path, encoding="utf-8") as handle:
-                            return handle.read().strip(), f"{_shown(path)} (the verl copy in this project)"
-                except (OSError, UnicodeDecodeError):
-                    continue
-        return super().project_version(source)
 
     def _version(self, native: NativeVerl, explicit: str | None, notes: NoteList) -> str:
         if explicit:
