@@ -61,6 +61,16 @@ class ShellNote:
 
 
 @record
+class _Branch:
+    """An open if-chain: whether the branch being read is read, whether an earlier one was taken, and whether the
+    chain's conditions could all be decided so far."""
+
+    reading: bool
+    taken: bool
+    decidable: bool
+
+
+@record
 class ShellScript:
     """The result of reading a script."""
 
@@ -398,7 +408,7 @@ class _Reader:
         self.source = source
         self.vars: dict[str, str] = dict(env or {})
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
-        self.branches: list[list[bool]] = []  # open if-chains: [reading this branch, one was taken, decidable]
+        self.branches: list[_Branch] = []  # the open if-chains, innermost last
         self.overridable: set[str] = set()  # variables set only as an environment default: X=${X:-d}
         self.arrays: dict[str, list[str]] = {}  # NAME=(a b c): the elements; vars holds them space-joined
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
@@ -471,8 +481,6 @@ class _Reader:
             if kw in _OPENERS and not (kw in ("if", "elif") and self.decided()):
                 self.note("shell.control-flow-skipped",
                           f"`{kw}` condition not evaluated; every branch is read in order")
-            elif kw == "elif":
-                pass
             elif kw == "esac" and self.case_stack:
                 self.case_stack.pop()
             elif kw == "function":
@@ -531,8 +539,7 @@ class _Reader:
         if keyword == "if":
             outer = self.skipping()
             decided = None if outer else self.decide(condition)
-            # [reading this branch, a branch was taken, the chain is decidable]
-            frames.append([not outer and decided is not False, decided is True or outer, decided is not None])
+            frames.append(_Branch(not outer and decided is not False, decided is True or outer, decided is not None))
             return
         if not frames:
             return
@@ -540,22 +547,22 @@ class _Reader:
         if keyword == "fi":
             frames.pop()
             return
-        outer = any(not f[0] for f in frames[:-1])
-        if not frame[2] or outer:  # undecidable chain: every branch is read (or none, inside a skipped one)
-            frame[0] = not outer
+        outer = any(not f.reading for f in frames[:-1])
+        if not frame.decidable or outer:  # undecidable chain: every branch is read (or none, inside a skipped one)
+            frame.reading = not outer
             return
-        decided = True if keyword == "else" else (None if frame[1] else self.decide(condition))
-        if decided is None and keyword == "elif" and not frame[1]:
-            frame[0], frame[2] = True, False  # from here on the chain cannot be decided
+        decided = True if keyword == "else" else (None if frame.taken else self.decide(condition))
+        if decided is None and keyword == "elif" and not frame.taken:
+            frame.reading, frame.decidable = True, False  # from here on the chain cannot be decided
             return
-        frame[0] = not frame[1] and decided is True
-        frame[1] = frame[1] or decided is True
+        frame.reading = not frame.taken and decided is True
+        frame.taken = frame.taken or decided is True
 
     def skipping(self) -> bool:
-        return any(not frame[0] for frame in self.branches)
+        return any(not frame.reading for frame in self.branches)
 
     def decided(self) -> bool:
-        return bool(self.branches) and self.branches[-1][2]
+        return bool(self.branches) and self.branches[-1].decidable
 
     def decide(self, condition: list[_Tok]) -> bool | None:
         """``[ ... ]``, ``[[ ... ]]`` or ``test ...`` with known operands: its truth; else None. A variable the
