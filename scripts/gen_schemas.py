@@ -66,8 +66,8 @@ SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 TRL_VERSIONS = ("0.14.0", "0.18.0", "1.16.0")
 # transformers releases whose TrainingArguments fields are written as schemas of their own: the ones the trl
 # schemas are read with (4.46.0, 4.52.3, 4.56.2), the first 5.x, the one CI pins (5.10.4) and the newest every trl
-# release resolves to today (5.23.0; translator/dialects/trl_tables.py TRANSFORMERS).
-TRANSFORMERS_VERSIONS = ("4.46.0", "4.52.3", "4.56.2", "5.0.0", "5.10.4", "5.23.0")
+# release resolves to today (5.24.0; translator/dialects/trl_tables.py TRANSFORMERS).
+TRANSFORMERS_VERSIONS = ("4.46.0", "4.52.3", "4.56.2", "5.0.0", "5.10.4", "5.24.0")
 # The transformers release each trl schema is read with, and why (see the module docstring).
 TRANSFORMERS_FOR = {"0.18.0": ("4.52.3", ("Open-R1's setup.py pins transformers==4.52.3 with trl==0.18.0 "
                                          "(trl 0.18.0 itself requires transformers>=4.50.0)"))}

@@ -446,7 +446,7 @@ FIXTURE_WARNINGS = {
 }
 
 
-# warmup_ratio is no TrainingArguments field of transformers 5.15+, and every TRL release resolves transformers 5.23.0
+# warmup_ratio is no TrainingArguments field of transformers 5.15+, and every TRL release resolves transformers 5.24.0
 # today (no upper bound in its requirements): TrlParser rejects it from 0.19 and drops it before (so the run has no
 # warmup). Fixtures that name the transformers of their time (from: trl@X+transformersY) are not affected.
 DROPPED_WARMUP = {"trl014_defaults_recipe_only", "trl014_vllm_device_np7", "trl015_recipe_only_g7",
@@ -505,7 +505,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     clean = FIXTURES / "trl" / "colocate_trl116_zero3" / "launch.sh"
     assert cli("check", clean, "--from", "trl@1.16.0+transformers5.10.4") == (
         0, f"{clean}: trl 1.16.0 — 0 errors, 0 warnings\nno rule is broken\n")
-    # The same with the transformers trl 1.16.0 resolves to today (5.23.0): no warmup_ratio any more.
+    # The same with the transformers trl 1.16.0 resolves to today (5.24.0): no warmup_ratio any more.
     code, out = cli("check", clean, "--from", "trl@1.16.0")
     assert code == 1 and "Unknown arguments from config file: ['--warmup_ratio', '0.02']" in out
     assert "fix: warmup_ratio=(remove), warmup_steps=0.02" in out

@@ -113,7 +113,7 @@ def test_every_fixture_still_explains(case) -> None:
     # Only warnings, and only true ones: keys the parser of that TRL version does not have.
     assert all(n.severity == "warning" for n in added)
     # warmup_ratio (gone in 5.15), overwrite_output_dir (gone in 5.0): not TrainingArguments fields of transformers
-    # 5.23, which trl 0.14 and 1.16 resolve to today.
+    # 5.24, which trl 0.14 and 1.16 resolve to today.
     assert {k for n in added for k in n.source_keys} <= {"torch_dtype", "dataset_configs", "warmup_ratio",
                                                         "overwrite_output_dir"}, case.name
 
@@ -225,6 +225,17 @@ def test_between_two_schemas_a_key_of_the_newer_one_is_accepted() -> None:
         native_schemas.validate("trl", "0.22.2", {"scale_rewards": [1]})
     with pytest.raises(ConfigError):  # 0.18.0 itself: string_to_bool('group') fails
         native_schemas.validate("trl", "0.18.0", {"scale_rewards": "group"})
+
+
+def test_a_release_newer_than_every_schema_keeps_the_newest_ones_removals() -> None:
+    # transformers 5.0 removed overwrite_output_dir from TrainingArguments (4.x had it); a release newer than the
+    # newest schema (a user's transformers released after rlconf) cannot have it back, and still has learning_rate.
+    newest = max(native_schemas.available()["transformers"])[1]
+    beyond = ".".join([str(int(newest.split(".")[0]) + 1), "0", "0"])
+    assert native_schemas.lacks("transformers", beyond, "overwrite_output_dir")
+    assert not native_schemas.lacks("transformers", beyond, "learning_rate")
+    # Between two schemas a key one neighbour has is not surely lacking (4.50 lies between 4.46.0 and 4.52.3).
+    assert not native_schemas.lacks("transformers", "4.50.0", "overwrite_output_dir")
 
 
 def test_the_common_path_does_not_import_jsonschema() -> None:

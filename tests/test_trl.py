@@ -40,19 +40,19 @@ def test_default_target_is_the_newest_transformers_and_says_so() -> None:
     translation = translator.translate(COLOCATE, to="trl@1.16.0", framework="trl@1.16.0+transformers5.10.4")
     assert translation.version == "1.16.0"
     assumed = [n.message for n in translation.notes if n.code == "version.transformers-assumed"]
-    assert any("transformers 5.23.0" in m for m in assumed)
+    assert any("transformers 5.24.0" in m for m in assumed)
     written = recipe(translation)
     # transformers 5.15 removed warmup_ratio; the run length is unknown (max_steps unset), so the ratio is written as
     # warmup_steps 0.02, which transformers >= 5 reads as a ratio (get_warmup_steps: < 1 → ceil(total × value)).
     assert "warmup_ratio" not in written and written["warmup_steps"] == 0.02
     assert "# TRL 1.16.0 GRPO recipe" in translation.files["recipe.yaml"]
-    assert "for transformers 5.23.0" in translation.files["recipe.yaml"]
+    assert "for transformers 5.24.0" in translation.files["recipe.yaml"]
     assert not rejected(translation)
 
 
 @pytest.mark.parametrize(("target", "expected"), [
     ("trl@1.16.0+transformers4.56.2", {"warmup_ratio": 0.02}),  # 4.x: warmup_steps is an int, the ratio stays
-    ("trl@1.16.0+transformers5.10.4", {"warmup_steps": 0.02}),  # valid in 5.10.4 and 5.23.0 alike
+    ("trl@1.16.0+transformers5.10.4", {"warmup_steps": 0.02}),  # valid in 5.10.4 and 5.24.0 alike
 ])
 def test_named_transformers_decides_the_warmup_spelling(target: str, expected: dict) -> None:
     translation = translator.translate(COLOCATE, to=target, framework="trl@1.16.0+transformers5.10.4")
@@ -288,7 +288,7 @@ def test_docs_page_lists_the_supported_versions() -> None:
 
 
 def test_native_keys_are_judged_with_the_named_transformers() -> None:
-    # colocate_trl116_zero3 sets warmup_ratio: a field of transformers 5.10.4, not of 5.23.0 (the default).
+    # colocate_trl116_zero3 sets warmup_ratio: a field of transformers 5.10.4, not of 5.24.0 (the default).
     def unknown(framework: str) -> list[str]:
         explanation = translator.explain(COLOCATE, framework=framework)
         return [k for n in explanation.notes if n.code == "keys.unknown" for k in n.source_keys]

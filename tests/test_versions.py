@@ -34,9 +34,27 @@ def test_unlisted_patch_maps_to_its_band_with_a_note() -> None:
 
 
 def test_newer_than_known_is_the_newest_with_a_warning() -> None:
-    version, notes = resolve("trl@9.0")
-    assert version == get("trl").versions[-1]
-    assert [(level, code) for level, code, _ in notes] == [("warning", "version.newer-than-known")]
+    # A later release of the newest series (trl 1.x, verl 0.x) may come out after rlconf's table.
+    for text in ("trl@1.99.0", "verl@0.99"):
+        version, notes = resolve(text)
+        assert version == parse_framework(text.split("@")[0])[0].versions[-1]
+        assert [(level, code) for level, code, _ in notes] == [("warning", "version.newer-than-known")]
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("trl@9.0", "not a release rlconf knows"),       # a new major version of trl (newest 1.x): another program
+    ("trl@99.0", "not a release rlconf knows"),
+    ("easyr1@1.0", "not a release rlconf knows"),    # EasyR1 has released only 0.x
+    ("trl@-1", "unknown trl version '-1'"),          # no release is spelled with a sign
+    ("verl@-5", "unknown verl version '-5'"),
+    ("trl@", "names no version after '@'"),
+    ("verl@0.x", "unknown verl version '0.x'"),
+])
+def test_what_is_no_release_is_refused_with_the_nearest(text: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says) as error:
+        parse_framework(text)
+    name = text.split("@")[0]
+    assert get(name).versions[-1] in str(error.value)  # the hint names the newest release
 
 
 def test_older_than_supported_is_an_error_naming_the_oldest() -> None:

@@ -55,8 +55,11 @@ def get(name: str) -> Dialect:
 
 def parse_framework(text: str) -> tuple[Dialect, str | None]:
     """'trl@0.18.0' → (TRL dialect, '0.18.0'); 'verl' → (verl dialect, None)."""
-    name, _, version = text.partition("@")
+    name, at, version = text.partition("@")
     dialect = get(name.strip())
+    if at and not version.strip():
+        raise ConfigError(f"'{text}' names no version after '@'",
+                          hint=f"write {name.strip()}@latest, {name.strip()}@{dialect.default_version}, or leave out '@'")
     return dialect, dialect.resolve_version(version.strip()) if version.strip() else None
 
 

@@ -110,10 +110,10 @@ class Dialect:
             text = release["release"]
             if text in self.versions:
                 return text
-        wanted = version_key(text)
-        if wanted is None:
+        wanted = version_key(text) if _NUMBERS.fullmatch(text) else None
+        if wanted is None:  # '-1', '', 'x.y': no release is spelled so
             raise ConfigError(f"unknown {self.name} version '{version}'",
-                              hint=f"known versions: {', '.join(self.versions)}; or MAJOR.MINOR, or latest")
+                              hint=f"a release ({self._nearest(text)}), MAJOR.MINOR, or latest")
         keys = [(version_key(v) or (), v) for v in self.versions]
         if (keys[0][0][:1] or (0,))[0] >= 1000 > wanted[0]:  # dated versions (2025.03.13): '9' is no date
             raise ConfigError(f"unknown {self.name} version '{version}'",
@@ -129,6 +129,12 @@ class Dialect:
                               hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}; "
                                    f"pass --from {self.name}@{self.versions[0]} if the config is the same there")
         if wanted > keys[-1][0] and wanted[:len(keys[-1][0])] != keys[-1][0]:
+            if wanted[0] > keys[-1][0][0] and wanted[0] < 1000:
+                # A later release of the newest series may come out after rlconf; a new major version is a
+                # different program, and '99.0' no release at all: reading it as the newest would be a guess.
+                raise ConfigError(f"{self.name} {version} is not a release rlconf knows (the newest is "
+                                  f"{self.default_version})",
+                                  hint=f"pass a release ({self._nearest(text)}) or latest")
             self.pending_notes.append(("warning", "version.newer-than-known",
                                        f"{self.name} {version} is newer than the newest version rlconf knows, "
                                        f"{self.default_version}; it is read as {self.default_version}"))
@@ -138,6 +144,13 @@ class Dialect:
                                    f"{self.name} {version} has no entry of its own; it behaves like {band}, the "
                                    f"newest listed release at or below it"))
         return band
+
+    def _nearest(self, text: str) -> str:
+        """The listed releases nearest ``text`` in spelling, and the newest: for a hint."""
+        import difflib
+
+        near = difflib.get_close_matches(text, self.versions, n=3, cutoff=0.0)
+        return ", ".join(dict.fromkeys([*near, self.default_version]))
 
     def _before(self, release: str, spelled: str) -> str:
         """A development snapshot or pre-release of ``release`` ('0.8.0.dev', '0.2.0rc1'): the newest listed
@@ -444,6 +457,7 @@ def unknown_variables(spec: RunSpec) -> dict[str, list[str]]:
     return {dotted: names for dotted in spec.derivations if (names := unknown_because(spec, dotted))}
 
 
+_NUMBERS = re.compile(r"\d+(?:\.\d+)*")  # a release or release prefix once pre/post/local parts are read
 # A PEP 440 version as releases and checkouts spell it: '0.8.0.dev', '0.2.0.dev0', '0.3.0.post1', '0.9.0rc1'.
 _RELEASE = re.compile(r"(?P<release>\d+(?:\.\d+)*)(?:[.-]?(?P<pre>dev|a|alpha|b|beta|rc|pre)\.?\d*)?"
                       r"(?:[.-]?post\.?\d*)?(?:\+[\w.]+)?", re.IGNORECASE)

@@ -1018,7 +1018,7 @@ class _Interpreter:
 class _Writer:
     """Canonical model → a TRL recipe for one version, choosing batch knobs that keep the plan."""
 
-    def __init__(self, spec: RunSpec, version: str, notes: NoteList, transformers: str = "5.23.0") -> None:
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList, transformers: str = "5.24.0") -> None:
         self.spec, self.version, self.notes, self.transformers = spec, version, notes, transformers
         # Open-R1's src/open_r1/grpo.py, or TRL's own trl/scripts/grpo.py (>= 0.18), which imports reward functions
         # by dotted path and loads reward models: the one that can hold the source's reward.

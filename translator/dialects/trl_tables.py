@@ -28,13 +28,13 @@ CHANGES = {
                "rejected; dapo normaliser fixed for steps_per_generation != GAS; experimental gfpo, papo, dppo gone"),
     "1.16.0": ("pad_to_multiple_of 'auto'; router_aux_loss_coef None; use_liger_kernel deprecated for GRPO; "
                "experimental ppo, grpo_with_replay_buffer, gspo_token, bco, prm, xpo, nash_md, minillm gone; "
-               "pip resolves transformers 5.23 (no warmup_ratio, logging_dir)"),
+               "pip resolves transformers 5.24 (no warmup_ratio, logging_dir)"),
 }
 
 # The transformers a TRL release runs with. TRL's wheels require only a lower bound (METADATA
 # ``Requires-Dist: transformers>=X``, no upper bound in any release 0.14–1.16), so today pip resolves every one of
 # them to the newest transformers on PyPI. trl version → (lower bound, upper bound or None, newest resolvable).
-NEWEST_TRANSFORMERS = "5.23.0"  # `pip index versions transformers`, 2026-11-23
+NEWEST_TRANSFORMERS = "5.24.0"  # `pip index versions transformers`, 2026-11-25
 TRANSFORMERS: dict[str, tuple[str, str | None, str]] = {
     "0.14.0": ("4.46.0", None, NEWEST_TRANSFORMERS),
     "0.15.2": ("4.46.0", None, NEWEST_TRANSFORMERS),
