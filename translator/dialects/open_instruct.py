@@ -314,8 +314,7 @@ class OpenInstructDialect(Dialect):
         writer = _Writer(spec, version, notes)
         program, flags, gpu_line = writer.flags()
         lines = ["#!/usr/bin/env bash",
-                 f"# Open-Instruct {version} launch script written by rlconf from a {source_label(spec)} "
-                 "config.",
+                 f"# Open-Instruct {version} launch script written by rlconf from a {source_label(spec)} config.",
                  *writer.unit_comments(),
                  *(f"#   {line}" for line in plan_summary(spec)),
                  f"# {gpu_line}",

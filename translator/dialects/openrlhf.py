@@ -315,8 +315,7 @@ class OpenRlhfDialect(Dialect):
         train = "--train.batch_size" if dotted else "--train_batch_size"
         micro = "--train.micro_batch_size" if dotted else "--micro_train_batch_size"
         lines = ["#!/usr/bin/env bash",
-                 f"# OpenRLHF {version} launch script written by rlconf from a {source_label(spec)} "
-                 "config.",
+                 f"# OpenRLHF {version} launch script written by rlconf from a {source_label(spec)} config.",
                  f"# Units: {batch} counts prompts (global, one rollout step); {train} counts samples",
                  f"# (completions, global, one optimizer step); {micro} counts samples per GPU.",
                  (f"# {'Dotted' if dotted else 'Flat'} flags: OpenRLHF {'≥ 0.10.2' if dotted else '≤ 0.10.1'} "

@@ -267,8 +267,7 @@ class VerlDialect(Dialect):
                               hint=f"pass --to verl@{self.writes_from} or a newer version")
         overrides, megatron = _Writer(spec, version, notes).overrides()
         lines = ["#!/usr/bin/env bash",
-                 f"# verl {version} launch script written by rlconf from a {source_label(spec)} "
-                 "config.",
+                 f"# verl {version} launch script written by rlconf from a {source_label(spec)} config.",
                  "# Units: data.train_batch_size and ppo_mini_batch_size count prompts (verl multiplies them by",
                  "# rollout.n); *_micro_batch_size_per_gpu counts samples per data-parallel rank.",
                  *(f"#   {line}" for line in plan_summary(spec)),

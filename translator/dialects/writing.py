@@ -12,7 +12,6 @@ from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import RunSpec
 
-
 # Every launch script rlconf writes builds each argument as the target's parser reads it (a Hydra override, an
 # argparse flag and its value, an environment assignment), then makes it one shell word with shell_word: the
 # shell hands the program exactly that text and runs nothing in it.
