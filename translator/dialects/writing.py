@@ -48,7 +48,7 @@ def checked_name(name: str, grammar: re.Pattern[str], what: str, example: str) -
     """``name`` when it is a valid ``what`` (its whole text matches ``grammar``); else a ConfigError naming it."""
     if not grammar.fullmatch(name):
         raise ConfigError(f"'{name}' is not a valid {what}; rlconf does not write it into a launch script",
-                          key=name, hint=f"rename or remove it in the source ({what}s look like {example})")
+                          key=name, hint=f"rename or remove it in the source; {what}s look like {example}")
     return name
 
 
