@@ -18,15 +18,20 @@ from typing import Any
 import pytest
 import tomli_w
 import yaml
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import translator
 from translator import ConfigError
 from translator.dialects.rlconf import to_toml
-from translator.dialects.writing import env_assignment, flag_words, hydra_override, shell_word
+from translator.dialects.writing import (
+    env_assignment,
+    flag_words,
+    hydra_override,
+    shell_word,
+)
 from translator.sources.files import Source
-from translator.sources.hydra import parse_override
+from translator.sources.hydra import parse_override, scalar
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -63,7 +68,7 @@ def run_launch(files: dict[str, str], tmp: Path, env: dict[str, str] | None = No
         (work / name).write_text(text, encoding="utf-8")
     run_env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "ARGV_DIR": str(argv_dir),
                "HOME": str(tmp / "home"), "LANG": "C.UTF-8", **(env or {})}
-    done = subprocess.run(["bash", "launch.sh"], cwd=work, env=run_env, capture_output=True, timeout=60)
+    done = subprocess.run(["bash", "launch.sh"], cwd=work, env=run_env, capture_output=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     calls = []
     for log in sorted(argv_dir.iterdir()):
@@ -266,7 +271,7 @@ def test_a_yaml_key_outside_hydras_grammar_is_refused_with_exit_2(tmp_path: Path
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(config))
     done = subprocess.run([sys.executable, "-m", "translator", "translate", str(path), "--to", "verl"],
-                          capture_output=True, text=True, cwd=tmp_path,
+                          capture_output=True, text=True, cwd=tmp_path, check=False,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 2 and "trainer.x;touch PWNED;#" in done.stderr
 
@@ -327,9 +332,6 @@ HYDRA_TEXT = st.text(st.characters(blacklist_characters="\0", blacklist_categori
 def test_hydra_override_round_trips_through_bash_and_both_hydra_parsers(value: Any) -> None:
     """The override word, after bash, is parsed by Hydra and by rlconf's reader to the same value. A bare
     value that Hydra would type (1, true, null) is a number or switch by design; such text is left out."""
-    from hypothesis import assume
-
-    from translator.sources.hydra import scalar
 
     for text in value if isinstance(value, list) else value.values() if isinstance(value, dict) else [value]:
         assume(not isinstance(scalar(text.strip()), (int, float, bool, type(None))))
