@@ -1174,8 +1174,11 @@ class _Writer:
                 lines.append(': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine '
                              'rank 0}"')
             main_ip = f'"${{MAIN_PROCESS_IP:-{host}}}"' if host else '"$MAIN_PROCESS_IP"'
+            # Inside "${X:-default}" only a plain address and a whole number are written (nothing the shell expands).
+            port = s.launch.main_process_port
+            main_port = port if isinstance(port, int) and not isinstance(port, bool) else 29500
             address = (f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
-                       f' --main_process_port "${{MAIN_PROCESS_PORT:-{s.launch.main_process_port or 29500}}}"')
+                       f' --main_process_port "${{MAIN_PROCESS_PORT:-{main_port}}}"')
         if self.server_node:
             devices = ",".join(str(i) for i in range(server_gpus))
             lines += [f"# On one more node, NODE_ROLE=vllm starts the vLLM server on {server_gpus} GPU(s); the "
