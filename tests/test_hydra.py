@@ -53,10 +53,14 @@ def test_interpolations() -> None:
 def test_a_written_value_with_a_comma_is_a_quoted_string_not_a_sweep() -> None:
     """Hydra reads an unquoted `key=a,b` as a sweep ('Ambiguous value for argument ... use quotes'); a
     quoted string is one value, and reads back as it was."""
-    from translator.dialects.writing import hydra_value
+    import shlex
+
+    from translator.dialects.writing import hydra_override
     from translator.sources.hydra import parse_override
 
-    word = hydra_value("token_k1,seq_max_k2")
-    assert word == "\"'token_k1,seq_max_k2'\""
-    override = parse_override("algorithm.rollout_rs=" + word.strip('"'))
+    word = hydra_override("algorithm.rollout_rs", "token_k1,seq_max_k2")
+    # Hydra text: the value in a Hydra double-quoted string (nothing in it to escape); the shell word: that
+    # override in single quotes, since '"' may not appear bare in a shell word.
+    assert word == "'algorithm.rollout_rs=\"token_k1,seq_max_k2\"'"
+    override = parse_override(shlex.split(word)[0])
     assert override is not None and override.value == "token_k1,seq_max_k2"

@@ -345,6 +345,10 @@ class RunSpec:
     launch: Launch = field(default_factory=Launch)
     extras: list[Extra] = field(default_factory=list)
     derivations: dict[str, Derivation] = field(default_factory=dict)
+    # Provenance for writers: the variables a source shell script never set, which its words keep as ${NAME}
+    # for the shell to expand when it runs. Only these stay live in a written launch script; a spec read from
+    # YAML, TOML, JSON or a plan file has none (never written to a plan file).
+    shell_variables: list[str] = field(default_factory=list)
 
     def get(self, dotted: str) -> Any:
         section, name = dotted.split(".", 1)

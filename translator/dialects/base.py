@@ -215,11 +215,13 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
 
 
 _made: list[list[str]] = []  # per read in progress: the variables of the Unknowns handed out
+_unset: list[list[str]] = []  # per read in progress: the variables its shell scripts never set (read_script)
 
 
 def _with_unknowns(read: Any) -> Any:
     def wrapped(self: Dialect, source: Source, options: ReadOptions) -> Reading:
         _made.append([])
+        _unset.append([])
         project = _project_version(self, source) if options.version is None else None
         if project and project[0]:
             options = dataclasses.replace(options, version=project[0])
@@ -234,8 +236,11 @@ def _with_unknowns(read: Any) -> Any:
             raise ConfigError(f"{self.name} needs the value of {', '.join('$' + n for n in names)} to read "
                               f"this config, and the script never sets it", file=source.name,
                               hint=f"pass {env or '--env NAME=VALUE'}, or set it in the script") from None
+        else:
+            reading.spec.shell_variables = list(dict.fromkeys(_unset[-1]))
         finally:
             _made.pop()
+            _unset.pop()
         self.take_version_notes(reading.notes)  # how --from FW@VERSION was resolved reaches the user
         if project:
             spelled, where = project[1]
@@ -369,6 +374,8 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
+    if _unset:
+        _unset[-1].extend(unset)
     if unset:
         shown = ", ".join(f"${n}" for n in unset)
         notes.info("shell.unset-variables", f"{source.name}: never set in the script, kept as written "

@@ -62,7 +62,7 @@ from translator.dialects.easyr1_tables import (
     VALUES,
     VERSIONS,
 )
-from translator.dialects.writing import plan_summary, whole_prompts
+from translator.dialects.writing import plan_summary, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
@@ -224,8 +224,7 @@ class EasyR1Dialect(Dialect):
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
         writer = _Writer(spec, version, notes)
         out = writer.config()
-        header = [f"# EasyR1 {version} config written by rlconf from a {spec.framework} {spec.version or ''} config."
-                  .replace("  ", " "),
+        header = [f"# EasyR1 {version} config written by rlconf from a {source_label(spec)} config.",
                   "# Units: data.rollout_batch_size and worker.actor.global_batch_size count prompts (EasyR1",
                   "# multiplies global_batch_size by worker.rollout.n); micro sizes count samples per data-parallel",
                   "# rank (a token budget of micro × (max_prompt_length + max_response_length) with dynamic_batching).",

@@ -14,7 +14,6 @@ import json
 import math
 import posixpath
 import re
-import shlex
 from fractions import Fraction
 from typing import Any
 
@@ -61,7 +60,7 @@ from translator.dialects.open_instruct_tables import (
     ZERO2_FIX,
     ZERO_STD_FILTER,
 )
-from translator.dialects.writing import plan_summary
+from translator.dialects.writing import flag_words, plan_summary, shell_word, source_label
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -315,14 +314,13 @@ class OpenInstructDialect(Dialect):
         writer = _Writer(spec, version, notes)
         program, flags, gpu_line = writer.flags()
         lines = ["#!/usr/bin/env bash",
-                 f"# Open-Instruct {version} launch script written by rlconf from a {spec.framework} "
-                 f"{spec.version or ''} config.".replace("  ", " "),
+                 f"# Open-Instruct {version} launch script written by rlconf from a {source_label(spec)} config.",
                  *writer.unit_comments(),
                  *(f"#   {line}" for line in plan_summary(spec)),
                  f"# {gpu_line}",
                  "set -euo pipefail", ""]
-        command = [f"python open_instruct/{program}"]
-        command.extend(_flag_words(key, value) for key, value in flags.items())
+        command = ["python " + shell_word(f"open_instruct/{program}")]
+        command.extend(flag_words(key, value, spec.shell_variables) for key, value in flags.items())
         command.append('"$@"')
         lines.append(" \\\n    ".join(command))
         return {"launch.sh": "\n".join(lines) + "\n"}
@@ -400,23 +398,6 @@ def _show(value: Any) -> str:
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     return fmt(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
-
-
-def _flag_words(key: str, value: Any) -> str:
-    """``--key value`` as HfArgumentParser reads it: booleans spelled out, lists space-separated."""
-    if isinstance(value, bool):
-        return f"--{key} {value}"
-    if isinstance(value, (list, tuple)):
-        return f"--{key} " + " ".join(shlex.quote(_scalar_text(v)) for v in value)
-    return f"--{key} {shlex.quote(_scalar_text(value))}"
-
-
-def _scalar_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
 
 
 def _whole_list(values: Values, key: str) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-import shlex
+from collections.abc import Collection
 from urllib.parse import urlsplit
 from fractions import Fraction
 from functools import lru_cache
@@ -82,7 +82,7 @@ from translator.dialects.openrlhf_tables import (
     VALUE_RENAMES,
     VERSIONS,
 )
-from translator.dialects.writing import plan_summary, whole_prompts
+from translator.dialects.writing import flag_name, flag_words, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -315,8 +315,7 @@ class OpenRlhfDialect(Dialect):
         train = "--train.batch_size" if dotted else "--train_batch_size"
         micro = "--train.micro_batch_size" if dotted else "--micro_train_batch_size"
         lines = ["#!/usr/bin/env bash",
-                 f"# OpenRLHF {version} launch script written by rlconf from a {spec.framework} "
-                 f"{spec.version or ''} config.".replace("  ", " "),
+                 f"# OpenRLHF {version} launch script written by rlconf from a {source_label(spec)} config.",
                  f"# Units: {batch} counts prompts (global, one rollout step); {train} counts samples",
                  f"# (completions, global, one optimizer step); {micro} counts samples per GPU.",
                  (f"# {'Dotted' if dotted else 'Flat'} flags: OpenRLHF {'≥ 0.10.2' if dotted else '≤ 0.10.1'} "
@@ -327,9 +326,10 @@ class OpenRlhfDialect(Dialect):
             lines += ["# The wandb API key is read from the environment; rlconf never copies it.",
                       'export WANDB_API_KEY="${WANDB_API_KEY:-}"', ""]
         head = spec.launch.main_process_host or "127.0.0.1"  # the Ray head's dashboard (port 8265)
-        command = [f'ray job submit --address="http://{head}:8265"', f"-- python3 -m {ENTRY_MODULE}"]
+        command = ["ray job submit " + shell_word(f"--address=http://{head}:8265", spec.shell_variables),
+                   f"-- python3 -m {ENTRY_MODULE}"]
         for name, value in flags.items():
-            command.append(_flag_text(name, value))
+            command.append(_flag_text(name, value, spec.shell_variables))
         command.append('"$@"')
         lines.append(" \\\n   ".join(command))
         return {"launch.sh": "\n".join(lines) + "\n"}
@@ -438,20 +438,12 @@ def _extra_value(value: Any) -> Any:
     return value
 
 
-def _flag_text(name: str, value: Any) -> str:
+def _flag_text(name: str, value: Any, live: Collection[str]) -> str:
     if value is True:
-        return f"--{name}"
+        return f"--{flag_name(name)}"
     if name in SECRET_FLAGS:
         return f'--{name} "${{WANDB_API_KEY}}"'
-    if isinstance(value, (list, tuple)):
-        return f"--{name} " + " ".join(_word(v) for v in value)
-    return f"--{name} {_word(value)}"
-
-
-def _word(value: Any) -> str:
-    if isinstance(value, float):
-        return repr(value)
-    return shlex.quote(str(value))
+    return flag_words(name, value, live)
 
 
 # ---------------------------------------------------------------- reading: native flags → canonical model

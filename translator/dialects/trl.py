@@ -57,7 +57,7 @@ from translator.dialects.trl_tables import (
     TRL_TO_OPEN_R1_REWARD,
     VERSIONS,
 )
-from translator.dialects.writing import plan_summary
+from translator.dialects.writing import env_assignment, flag_words, plan_summary, source_label
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -321,7 +321,7 @@ class TrlDialect(Dialect):
                    target_keys=["transformers"])
         recipe, world, nodes, server_gpus = writer.recipe()
         recipe = _accepted_keys(recipe, trl_version, transformers, writer.script, notes)
-        header = [f"# TRL {trl_version} GRPO recipe written by rlconf from a {spec.framework} {spec.version or ''} "
+        header = [f"# TRL {trl_version} GRPO recipe written by rlconf from a {source_label(spec)} "
                   f"config, for transformers {transformers}.",
                   "# per_device_train_batch_size counts completions per process per micro-step"
                   if at_least(trl_version, "0.15.2") else
@@ -383,6 +383,9 @@ def split_target(version: str) -> tuple[str, str | None]:
 def transformers_for(trl_version: str, named: str | None, open_r1: bool = False) -> tuple[str, str]:
     """The transformers a TRL release runs with, and why that one."""
     if named:
+        if not re.fullmatch(r"[0-9A-Za-z.+-]+", named):  # it is written into comments and the recipe's header
+            raise ConfigError(f"'{named}' is not a transformers version", key="--to",
+                              hint="name one as trl@1.16.0+transformers5.10.4")
         return named, "as named"
     lowest, highest, newest = TRANSFORMERS[trl_version]
     if open_r1 and trl_version == OPEN_R1_TRL_VERSION:
@@ -1149,15 +1152,17 @@ class _Writer:
         lines = ["#!/usr/bin/env bash", title.replace("GRPO recipe", "launch script"),
                  f"# {world} training processes on {nodes} node(s) (accelerate num_processes; GPUs serving vLLM do "
                  "not count).", "set -euo pipefail"]
-        lines += [f"export {name}={value}" for name, value in self.env.items()]
+        live = s.shell_variables
+        lines += [env_assignment(name, value, live) for name, value in self.env.items()]
         model = s.references.model or "MODEL"
-        memory = f" --gpu_memory_utilization {self.server_memory}" if self.server_memory is not None else ""
-        port = f" --port {s.launch.rollout_server_port}" if s.launch.rollout_server_port else ""
+        memory = (" " + flag_words("gpu_memory_utilization", str(self.server_memory), live)
+                  if self.server_memory is not None else "")
+        port = " " + flag_words("port", s.launch.rollout_server_port, live) if s.launch.rollout_server_port else ""
         tp = s.topology.rollout_tensor_parallel_size
         engines = server_gpus // tp if tp and server_gpus and server_gpus % tp == 0 else 1
         tp = max(1, server_gpus // engines)
         layout = f" --tensor_parallel_size {tp}" + (f" --data_parallel_size {engines}" if engines > 1 else "")
-        serve = f"trl vllm-serve --model {model}{layout}{memory}{port}"
+        serve = f"trl vllm-serve {flag_words('model', model, live)}{layout}{memory}{port}"
         training_devices = ""
         address = ""
         if nodes > 1:
@@ -1169,8 +1174,11 @@ class _Writer:
                 lines.append(': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine '
                              'rank 0}"')
             main_ip = f'"${{MAIN_PROCESS_IP:-{host}}}"' if host else '"$MAIN_PROCESS_IP"'
+            # Inside "${X:-default}" only a plain address and a whole number are written (nothing the shell expands).
+            port = s.launch.main_process_port
+            main_port = port if isinstance(port, int) and not isinstance(port, bool) else 29500
             address = (f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
-                       f' --main_process_port "${{MAIN_PROCESS_PORT:-{s.launch.main_process_port or 29500}}}"')
+                       f' --main_process_port "${{MAIN_PROCESS_PORT:-{main_port}}}"')
         if self.server_node:
             devices = ",".join(str(i) for i in range(server_gpus))
             lines += [f"# On one more node, NODE_ROLE=vllm starts the vLLM server on {server_gpus} GPU(s); the "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from fractions import Fraction
 from typing import Any
 
@@ -54,7 +55,7 @@ from translator.dialects.verl_tables import (
     V1_MODES,
     VERSIONS,
 )
-from translator.dialects.writing import hydra_value, plan_summary, whole_prompts
+from translator.dialects.writing import hydra_override, plan_summary, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -266,8 +267,7 @@ class VerlDialect(Dialect):
                               hint=f"pass --to verl@{self.writes_from} or a newer version")
         overrides, megatron = _Writer(spec, version, notes).overrides()
         lines = ["#!/usr/bin/env bash",
-                 f"# verl {version} launch script written by rlconf from a {spec.framework} "
-                 f"{spec.version or ''} config.".replace("  ", " "),
+                 f"# verl {version} launch script written by rlconf from a {source_label(spec)} config.",
                  "# Units: data.train_batch_size and ppo_mini_batch_size count prompts (verl multiplies them by",
                  "# rollout.n); *_micro_batch_size_per_gpu counts samples per data-parallel rank.",
                  *(f"#   {line}" for line in plan_summary(spec)),
@@ -275,7 +275,7 @@ class VerlDialect(Dialect):
         command = ["python3 -m verl.trainer.main_ppo"]
         if megatron and not at_least(version, "0.8.0"):
             command.append("--config-path=config --config-name=ppo_megatron_trainer")
-        command.extend(override_word(key, value, version) for key, value in overrides.items())
+        command.extend(override_word(key, value, version, spec.shell_variables) for key, value in overrides.items())
         command.append('"$@"')
         lines.append(" \\\n    ".join(command))
         return {"launch.sh": "\n".join(lines) + "\n"}
@@ -365,9 +365,10 @@ def defaults_for(version: str) -> dict[str, Any]:
 KNOWN_KEYS = frozenset(DEFAULTS) | frozenset(KEY_SINCE) | frozenset(COMMON_KEYS) | frozenset(DEPRECATED_GLOBAL_MICRO)
 
 
-def override_word(key: str, value: Any, version: str) -> str:
-    """``key=value``, with '+' where the version's config lacks the key (Hydra rejects plain overrides of
-    absent keys and '+' for present ones). Extras read as '+key' keep their '+' unless rlconf knows the key."""
+def override_word(key: str, value: Any, version: str, live: Collection[str] = ()) -> str:
+    """``key=value`` as one shell word, with '+' where the version's config lacks the key (Hydra rejects plain
+    overrides of absent keys and '+' for present ones). Extras read as '+key' keep their '+' unless rlconf knows
+    the key. ``live``: the source shell script's unset variables (see :func:`shell_word`)."""
     bare = key.removeprefix("+")
     if key == "model_engine":
         prefix = ""
@@ -376,7 +377,7 @@ def override_word(key: str, value: Any, version: str) -> str:
         prefix = "+" if since and not at_least(version, since) else ""
     else:
         prefix = "+" if key.startswith("+") else ""
-    return f"{prefix}{bare}={hydra_value(value)}"
+    return hydra_override(prefix + bare, value, live)
 
 
 class _Interpreter:

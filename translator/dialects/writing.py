@@ -2,41 +2,130 @@
 from __future__ import annotations
 
 import re
+import shlex
+from collections.abc import Collection
 from fractions import Fraction
 from typing import Any
 
 from translator.dialects.base import fmt
+from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import RunSpec
-from translator.sources.shell import symbolic_names
+
+# Every launch script rlconf writes builds each argument as the target's parser reads it (a Hydra override, an
+# argparse flag and its value, an environment assignment), then makes it one shell word with shell_word: the
+# shell hands the program exactly that text and runs nothing in it.
+_LIVE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+HYDRA_KEY = re.compile(r"(\+\+|\+|~)?[A-Za-z_][A-Za-z0-9_-]*(\.([A-Za-z_][A-Za-z0-9_-]*|[0-9]+))*")
+FLAG_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HYDRA_BARE = re.compile(r"[A-Za-z0-9_@%+./:-]+")  # Hydra's unquoted characters (ASCII; no '=', ',' or '$')
+_HYDRA_DICT_KEY = re.compile(r"[A-Za-z0-9_/.@%*?|+-]+")
 
 
-def hydra_value(value: Any) -> str:
-    """A Hydra/OmegaConf override value, quoted for the shell."""
+def shell_word(text: str, live: Collection[str] = ()) -> str:
+    """``text`` as one shell word that bash reads back exactly (single-quoted as :func:`shlex.quote` does).
+
+    Only a ``${NAME}`` with NAME in ``live`` stays an expansion, written ``"${NAME}"`` beside the quoted rest:
+    ``live`` is the set of variables a source *shell script* left to the shell (``$HOME`` it never sets), so the
+    written script expands them when it runs, as the source would have. Nothing else is ever live: no
+    ``$(...)``, backtick or ``${X:-...}``, and no value read from a YAML, TOML, JSON or plan file."""
+    parts: list[str] = []
+    last = 0
+    if live:
+        for m in _LIVE.finditer(text):
+            if m.group(1) in live:
+                if m.start() > last:
+                    parts.append(shlex.quote(text[last:m.start()]))
+                parts.append(f'"${{{m.group(1)}}}"')
+                last = m.end()
+    if last < len(text) or not parts:
+        parts.append(shlex.quote(text[last:]))
+    return "".join(parts)
+
+
+def checked_name(name: str, grammar: re.Pattern[str], what: str, example: str) -> str:
+    """``name`` when it is a valid ``what`` (its whole text matches ``grammar``); else a ConfigError naming it."""
+    if not grammar.fullmatch(name):
+        raise ConfigError(f"'{name}' is not a valid {what}; rlconf does not write it into a launch script",
+                          key=name, hint=f"rename or remove it in the source; {what}s look like {example}")
+    return name
+
+
+def flag_name(name: str) -> str:
+    """An argparse/HfArgumentParser flag name (without its ``--``), checked."""
+    return checked_name(name, FLAG_NAME, "command-line flag name", "--train_batch_size")
+
+
+def env_assignment(name: str, value: Any, live: Collection[str] = ()) -> str:
+    """``export NAME=value`` with the name checked and the value one quoted word."""
+    checked_name(name, ENV_NAME, "environment variable name", "WANDB_PROJECT")
+    return f"export {name}={shell_word(_text(value), live)}"
+
+
+def flag_words(name: str, value: Any, live: Collection[str] = ()) -> str:
+    """``--name value`` (one word per item of a list) for argparse, quoted. A text value starting with '-' is
+    written ``--name=value``: argparse would read it as another flag."""
+    flag = "--" + flag_name(name)
+    if isinstance(value, (list, tuple)):
+        return " ".join([flag, *(shell_word(_text(item), live) for item in value)])
+    text = _text(value)
+    if text.startswith("-") and not _is_number(text):
+        return shell_word(f"{flag}={text}", live)
+    return f"{flag} {shell_word(text, live)}"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def hydra_override(key: str, value: Any, live: Collection[str] = ()) -> str:
+    """One Hydra override ``key=value`` as a shell word: the key checked against Hydra's key grammar, the value
+    written with Hydra's own quoting (:func:`hydra_text`), then the whole word quoted for the shell."""
+    checked_name(key, HYDRA_KEY, "Hydra override key", "'trainer.total_epochs' or '+actor.x'")
+    return shell_word(f"{key}={hydra_text(value)}", live)
+
+
+def hydra_text(value: Any) -> str:
+    """A value in Hydra's override grammar (before shell quoting): lists and mappings as Hydra literals, text
+    bare when Hydra reads it back unchanged, else a quoted string."""
     if isinstance(value, bool):
         return "True" if value else "False"
     if value is None:
         return "null"
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, (list, tuple)):
-        inner = ",".join(f'"{item}"' if isinstance(item, str) else hydra_value(item) for item in value)
-        return f"'[{inner}]'"
+        return "[" + ",".join(hydra_quoted(item) if isinstance(item, str) else hydra_text(item)
+                              for item in value) + "]"
     if isinstance(value, dict):
-        import shlex
-
-        inner = ",".join(f"{k}:{hydra_value(v)}" for k, v in value.items())
-        return shlex.quote("{" + inner + "}")
+        for key in value:
+            checked_name(str(key), _HYDRA_DICT_KEY, "Hydra mapping key", "'max_tokens' or 'a/b'")
+        return "{" + ",".join(f"{k}:{hydra_text(v)}" for k, v in value.items()) + "}"
     text = str(value)
-    if re.fullmatch(r"[\w@%+./:=-]+", text):  # a bare comma would make Hydra read a sweep (a,b)
+    if _HYDRA_BARE.fullmatch(text):  # a bare comma would make Hydra read a sweep (a,b)
         return text
-    # Anything else is a Hydra quoted string ('~/x', 'a b'), so that Hydra's grammar takes it as one value.
-    hydra = "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    shell = hydra.replace("\\", "\\\\").replace('"', '\\"')
-    if not symbolic_names(text):
-        shell = shell.replace("$", "\\$").replace("`", "\\`")
-    # In double quotes a ${NAME} or $(...) the source left to the shell stays an expansion when the script runs.
-    return f'"{shell}"'
+    return hydra_quoted(text)
+
+
+def hydra_quoted(text: str) -> str:
+    """A Hydra quoted string. Hydra 1.1+ unescapes only backslashes that precede a quote (or the closing one):
+    those are doubled and the quote escaped; every other backslash is literal."""
+    body = re.sub(r'(\\*)"', lambda m: m.group(1) * 2 + '\\"', text)
+    body = re.sub(r"(\\+)$", lambda m: m.group(1) * 2, body)
+    return f'"{body}"'
 
 
 def plan_summary(spec: RunSpec) -> list[str]:
@@ -67,3 +156,8 @@ def whole_prompts(spec: RunSpec, notes: NoteList, framework: str, key: str) -> i
                       f"needs one, {whole} is written", target_keys=[key])
     return whole
 
+
+
+def source_label(spec: RunSpec) -> str:
+    """'FRAMEWORK VERSION' of the source for a comment line: one line, whatever a plan file states."""
+    return " ".join(f"{spec.framework} {spec.version or ''}".split())

@@ -144,9 +144,17 @@ class _ValueParser:
         out = []
         while self.pos < len(self.text):
             char = self.text[self.pos]
-            if char == "\\" and self.pos + 1 < len(self.text) and self.text[self.pos + 1] in (quote, "\\"):
-                out.append(self.text[self.pos + 1])
-                self.pos += 2
+            if char == "\\":  # Hydra >= 1.1: only backslashes before a quote escape (2n -> n; odd: the quote too)
+                end = self.pos
+                while end < len(self.text) and self.text[end] == "\\":
+                    end += 1
+                run = end - self.pos
+                if end < len(self.text) and self.text[end] == quote:
+                    out.append("\\" * (run // 2) + (quote if run % 2 else ""))
+                    self.pos = end + run % 2
+                else:
+                    out.append("\\" * run)
+                    self.pos = end
                 continue
             self.pos += 1
             if char == quote:
