@@ -6,6 +6,7 @@ not ``max_tokens``, ``max_new_tokens`` or ``token_level``, which count or select
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
 REDACTED = "<redacted>"
@@ -18,7 +19,7 @@ def is_secret(key: str) -> bool:
         return False
     if any(w in ("secret", "secrets", "password", "passwd", "apikey") for w in words):
         return True
-    if any(a == "api" and b == "key" for a, b in zip(words, words[1:])):
+    if any(a == "api" and b == "key" for a, b in pairwise(words)):
         return True
     return words[-1] == "token"
 
