@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from translator.records import record
 
@@ -434,14 +434,14 @@ def _needles(key: str) -> list[re.Pattern[str]]:
 
 # ---- the commands (called from translator/cli.py when PATH... names more than one file) ----------------
 
-def _echo_and_exit(text: str, code: int) -> None:
+def _echo_and_exit(text: str, code: int) -> NoReturn:
     import click
 
     click.echo(text, nl=False)
     sys.exit(code)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     import click
 
     click.echo(f"rlconf: error: {message}", err=True)
