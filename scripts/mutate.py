@@ -2,11 +2,12 @@
 
 Mutates the repository's fixtures (numbers to 0, -1, huge, fractions, words; keys dropped, duplicated and
 misspelled; flags swapped; lines truncated, swapped and indented; random unicode; ...) N times with a fixed seed,
-and runs each through explain, check and translate to every target in this one process via the library. A
-ConfigError (or a RecursionError, which the CLI reports as input nested too deeply) is bad input, exit 2: fine.
-Anything else is an internal error: its traceback and the mutated input are printed, and they are counted.
+and runs each through explain, check and translate to every target in this one process via the library. What
+the CLI's guard reports as bad input (exit 2: a ConfigError, input nested too deeply, ...; translator.errors.classify)
+is fine. Anything else is an internal error: its traceback and the mutated input are printed, and they are counted.
+``--stacked``: 3–6 mutations applied one after another to the same file (damage that compounds).
 
-    python scripts/mutate.py [-n 10000] [--seed 0] [--show 20]
+    python scripts/mutate.py [-n 10000] [--seed 0] [--show 20] [--stacked]
 
 Exit status: 0 when there was no internal error, 1 otherwise.
 """
@@ -31,6 +32,8 @@ import yaml  # noqa: E402
 
 import translator  # noqa: E402
 from translator import dialects, render  # noqa: E402
+from translator.errors import EXIT_INPUT, classify  # noqa: E402
+from translator.jsontext import dumps  # noqa: E402
 from translator.sources.files import Source  # noqa: E402
 
 TARGETS = [name for name in dialects.names() if name != "rlconf"]
@@ -207,12 +210,12 @@ MUTATIONS = [change_number, change_number, change_number, misspell_key, drop_lin
              swap_flag, truncate, truncate_line, insert_unicode, reindent, blow_up, add_line]
 
 
-def mutate(sample: Sample, rng: random.Random) -> tuple[Sample, list[str]]:
-    """1–3 mutations of one of the sample's files; sometimes other reading options too."""
+def mutate(sample: Sample, rng: random.Random, stacked: bool = False) -> tuple[Sample, list[str]]:
+    """1–3 mutations (stacked: 3–6) of one of the sample's files; sometimes other reading options too."""
     files = dict(sample.files)
     name = rng.choice(list(files)) if rng.random() < 0.25 else next(iter(files))
     applied = []
-    for _ in range(rng.choice([1, 1, 2, 3])):
+    for _ in range(rng.randint(3, 6) if stacked else rng.choice([1, 1, 2, 3])):
         mutation = rng.choice(MUTATIONS)
         if files[name]:
             files[name] = mutation(files[name], rng)
@@ -237,10 +240,11 @@ def exercise(sample: Sample, summary: Summary) -> list[tuple[str, str]]:
         summary.runs += 1
         try:
             return action()
-        except (translator.ConfigError, RecursionError):
-            summary.input_errors += 1
-        except Exception:  # noqa: BLE001  (what we are looking for)
-            failures.append((what, traceback.format_exc()))
+        except Exception as error:  # noqa: BLE001  (what we are looking for)
+            if classify(error)[0] == EXIT_INPUT:  # what the CLI reports as bad input
+                summary.input_errors += 1
+            else:
+                failures.append((what, traceback.format_exc()))
         return None
 
     explanation = attempt("explain", lambda: translator.explain(sample.source(), **sample.options))
@@ -259,9 +263,7 @@ def exercise(sample: Sample, summary: Summary) -> list[tuple[str, str]]:
 
 
 def _json(document: Any) -> str:
-    import json
-
-    return json.dumps(document, default=str)
+    return dumps(document, indent=None)  # the CLI's strict JSON: a NaN that slips through is an internal error
 
 
 class Hang(BaseException):
@@ -286,17 +288,19 @@ def limit_memory(gigabytes: int = 4) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def run(count: int = 10_000, seed: int = 0, show: int = 20, out: Any = sys.stdout) -> Summary:
+def run(count: int = 10_000, seed: int = 0, show: int = 20, out: Any = sys.stdout, stacked: bool = False,
+        every: bool = False) -> Summary:
+    """``every``: the fixtures in turn (each one count // fixtures times or more) instead of drawn at random."""
     import signal
 
     previous = signal.signal(signal.SIGALRM, _alarm)
     try:
-        return _run(count, seed, show, out)
+        return _run(count, seed, show, out, stacked, every)
     finally:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _run(count: int, seed: int, show: int, out: Any) -> Summary:
+def _run(count: int, seed: int, show: int, out: Any, stacked: bool = False, every: bool = False) -> Summary:
     import signal
 
     rng = random.Random(seed)
@@ -305,7 +309,7 @@ def _run(count: int, seed: int, show: int, out: Any) -> Summary:
     started = time.perf_counter()
     shown = 0
     for index in range(count):
-        sample, applied = mutate(rng.choice(pool), rng)
+        sample, applied = mutate(pool[index % len(pool)] if every else rng.choice(pool), rng, stacked)
         begin = time.perf_counter()
         signal.alarm(LIMIT_SECONDS)
         try:
@@ -338,9 +342,10 @@ def main() -> int:
     parser.add_argument("-n", "--count", type=int, default=10_000, help="mutated inputs (default 10000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", type=int, default=20, help="internal errors printed in full (default 20)")
+    parser.add_argument("--stacked", action="store_true", help="3-6 mutations of the same file per input")
     args = parser.parse_args()
     limit_memory()
-    summary = run(args.count, args.seed, args.show)
+    summary = run(args.count, args.seed, args.show, stacked=args.stacked)
     print(f"{summary.samples} mutated inputs, {summary.runs} library calls in {summary.seconds:.1f} s: "
           f"{summary.input_errors} bad-input errors (exit 2), {summary.internal_errors} internal errors")
     for kind, number in summary.kinds.most_common():

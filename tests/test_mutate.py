@@ -26,6 +26,29 @@ def test_mutated_fixtures_give_results_or_config_errors_only() -> None:
     assert summary.internal_errors == 0, report.getvalue()
 
 
+def test_stacked_mutations_of_every_fixture_give_results_or_config_errors_only() -> None:
+    """3-6 mutations stacked on one file, each fixture (and its plan file) in turn, three times over (the larger
+    run and its figures: scripts/mutate.py -n 2000 --stacked)."""
+    mutate = load_mutate()
+    pool = len(mutate.fixtures())
+    report = io.StringIO()
+    summary = mutate.run(3 * pool, seed=1, show=3, out=report, stacked=True, every=True)
+    assert summary.samples == 3 * pool
+    assert summary.input_errors > 0, "stacked damage does reach the readers' checks"
+    assert summary.internal_errors == 0, report.getvalue()
+
+
+def test_stacking_applies_three_to_six_mutations() -> None:
+    import random
+
+    mutate = load_mutate()
+    sample = mutate.Sample("x.sh", {"x.sh": "trainer.n_gpus_per_node=8\ndata.train_batch_size=256\n"}, None,
+                           {"framework": None, "env": {}, "num_processes": None})
+    rng = random.Random(5)
+    counts = {sum(1 for a in mutate.mutate(sample, rng, stacked=True)[1] if "(" in a) for _ in range(200)}
+    assert counts == {3, 4, 5, 6}  # randint(3, 6): each count turns up in 200 draws
+
+
 def test_every_mutation_changes_text() -> None:
     import random
 

@@ -46,7 +46,7 @@ class Explanation:
         from translator.dialects.rlconf import to_document
         from translator.summary import policy_status, run_length, step_picture
 
-        document = to_document(self.spec)
+        document = to_document(self.spec, redacted=True)  # explain never prints a secret's value
         return {"framework": document.pop("framework"), "version": document.pop("version"),
                 "source": self.source, "plan": document.pop("plan"),
                 "notes": [n.to_dict() for n in self.notes], **document,
@@ -94,19 +94,74 @@ class Translation:
         return account_keys(self.source, self.spec, self.notes)
 
 
+class FilePath(str):
+    """A string known to name a file (or ``-``), never config text: what the command line passes."""
+
+
+def as_path(name: str) -> FilePath:
+    return FilePath(name)
+
+
 def _source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None = None) -> Source:
     if isinstance(path_or_text, Source):
         return path_or_text
+    if stdin_text is not None and not isinstance(stdin_text, str):
+        raise ConfigError(f"stdin_text must be the text of standard input (a str), got {_kind(stdin_text)}",
+                          hint="pass sys.stdin.read(), or None")
     if isinstance(path_or_text, PathLike):
-        return read_source(str(path_or_text))
+        name = os.fspath(path_or_text)
+        if not isinstance(name, str):
+            raise ConfigError(f"a path must be text, got bytes {name!r}", hint="pass os.fsdecode(path)")
+        return read_source(name)
+    if not isinstance(path_or_text, str):  # None or a number is not the name of a file called 'None'
+        raise ConfigError(f"a config is given as a path, the config text or a Source, got {_kind(path_or_text)}",
+                          hint="pass a str or pathlib.Path")
     text = str(path_or_text)
     if text == "-":
-        source = read_source("-", stdin_text)
-        source.name = "<stdin>" + guess_suffix(source.text)
-        return source
-    if "\n" in text or len(text) > 4096:
+        return stdin_source(stdin_text)
+    if not isinstance(path_or_text, FilePath) and ("\n" in text or len(text) > 4096) and not _is_file(text):
         return Source(text, "<text>" + guess_suffix(text), os.getcwd())
     return read_source(text)
+
+
+def stdin_source(text: str | None) -> Source:
+    """Standard input's text as a Source, named by the kind of file it looks like (``<stdin>.yaml``)."""
+    source = read_source("-", text)
+    source.name = "<stdin>" + guess_suffix(source.text)
+    return source
+
+
+def _is_file(text: str) -> bool:
+    """Whether text names an existing file (a name may hold a newline; config text is never a file name)."""
+    try:
+        return len(text) <= 4096 and os.path.isfile(text)
+    except (OSError, ValueError):
+        return False
+
+
+def _kind(value: Any) -> str:
+    shown = repr(value)
+    return f"{type(value).__name__} {shown[:60] + '...' if len(shown) > 60 else shown}"
+
+
+def _check_arguments(framework: Any, env: Any) -> dict[str, str]:
+    """The library's own arguments, checked before any file is read: a wrong type is bad input (ConfigError),
+    never an AttributeError deep inside a reader. Returns env as a plain dict."""
+    if framework is not None and not isinstance(framework, str):
+        raise ConfigError(f"framework must be a str such as 'verl' or 'trl@0.19', got {_kind(framework)}",
+                          key="--from")
+    if env is None:
+        return {}
+    if not isinstance(env, Mapping):
+        raise ConfigError(f"env must be a mapping of variable names to values, got {_kind(env)}", key="--env",
+                          hint="pass e.g. {'NGPUS': '8'}")
+    for name, value in env.items():
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"env names must be non-empty str, got {_kind(name)}", key="--env")
+        if not isinstance(value, str):  # a shell variable holds text: 42 would be read back as '42' or not at all
+            raise ConfigError(f"env value of {name} must be a str (shell variables are text), got {_kind(value)}",
+                              key="--env", hint=f"pass {{{name!r}: {str(value)!r}}}")
+    return dict(env)
 
 
 def load(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
@@ -122,13 +177,17 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
                                       or num_processes <= 0):
         raise ConfigError(f"num_processes must be a positive whole number, got {num_processes!r}",
                           key="--num-processes")
+    env = _check_arguments(framework, env)
     source = _source(path_or_text, stdin_text)
     if framework:
         dialect, version = dialects.parse_framework(framework)
     else:
         dialect, version = dialects.detect(source), None
-    reading = dialect.read(source, ReadOptions(version=version, env=dict(env or {}), num_processes=num_processes))
+    reading = dialect.read(source, ReadOptions(version=version, env=env, num_processes=num_processes))
     notes = list(reading.notes)
+    for read in source.outside:  # read as asked, but a config should not reach out of its project unseen
+        notes.append(Note("warning", "input.outside-project", f"{read}, outside the script's folder and the "
+                          "working directory", [], []))
     if reading.native is not None:  # the native keys against the framework version's own schema
         from translator.native_schemas import validate_reading
 
@@ -158,11 +217,18 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     The written files are read back with the target's own reader, and every plan quantity or key
     semantic field that came out different gets a note, so a lossy translation is never silent.
     """
+    if not isinstance(to, str):
+        raise ConfigError(f"to must be a str such as 'verl' or 'openrlhf@0.8', got {_kind(to)}", key="--to")
     explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
     notes = NoteList()
     dialect.take_version_notes(notes)  # how --to's version was resolved (a band, the newest known, ...)
+    from translator.checks import ranges
+
+    for finding in ranges.check(explanation.spec):  # nonsense in the source is carried over, never silently
+        notes.warning("value.out-of-range", f"the source's {finding.message}; written as it is",
+                      source_keys=finding.keys)
     if explanation.spec.plan.samples_per_prompt is None:
         raise ConfigError("cannot translate: this config has no batch plan (an accelerate config alone?)",
                           file=explanation.source, hint="translate the recipe or the launch script that names it")
@@ -457,6 +523,9 @@ def check(src: str | PathLike[str] | Source | Explanation, framework: str | None
     rules = rules_for(explanation.framework)
     if rules is not None and explanation.native is not None:
         report.add(rules(explanation.native, explanation.spec, explanation.version or ""))
+    from translator.checks import ranges
+
+    report.add(ranges.check(explanation.spec))  # value ranges every framework has (learning rate, GPU memory share)
     report.add(unknown_key_errors(explanation, report))
     return report
 

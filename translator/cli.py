@@ -50,11 +50,28 @@ def many_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def _many(srcs: tuple[str, ...]) -> bool:
     """Several paths, a directory or a glob go to translator/many.py; one file keeps the single-file output.
     (os.path and the characters of glob.has_magic: pathlib and glob are not imported for one file.)"""
-    return len(srcs) != 1 or (srcs[0] != "-" and (os.path.isdir(srcs[0] or ".")
-                                                  or any(c in srcs[0] for c in "*?[")))
+    return len(srcs) != 1 or (srcs[0] != "-" and (os.path.isdir(srcs[0] or ".") or (
+        any(c in srcs[0] for c in "*?[") and not os.path.lexists(srcs[0]))))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class GuardedGroup(click.Group):
+    """The one guard around every command (file selection, reading, rendering, writing, many-file runs): an
+    exception that escapes becomes one line on stderr and exit 2 (bad input, a recursion too deep, memory, a file
+    system error) or 3 (a bug), never a traceback and never 1, which means findings."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except Exception as error:  # noqa: BLE001  (SystemExit, click's and ours, is a BaseException: passes)
+            from translator.errors import classify
+
+            code, message = classify(error)
+            kind = "" if message.startswith(("internal error", "rlconf")) else "error: "
+            click.echo(f"rlconf: {kind}{message}", err=True)
+            sys.exit(code)
+
+
+@click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rlconf")
 def main() -> None:
     """Translate RL post-training configs between verl, EasyR1, OpenRLHF, Open-Instruct and TRL/Open-R1
@@ -82,13 +99,13 @@ def explain(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], n
 
     src = srcs[0]
 
-    explanation = _run(lambda: api.explain(src, framework, env, num_processes, _stdin(src), dataset_size))
+    explanation = api.explain(_path(src), framework, env, num_processes, _stdin(src), dataset_size)
     if output_format == "json":
-        click.echo(_json(explanation.to_dict(), indent=2, default=str))
+        click.echo(_json(explanation.to_dict()))
     elif output_format == "toml":
         from translator.dialects.rlconf import to_toml
 
-        click.echo(to_toml(explanation.spec), nl=False)
+        click.echo(to_toml(explanation.spec, redacted=True), nl=False)
     else:
         click.echo(render.explanation_text(explanation), nl=False)
 
@@ -116,18 +133,18 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
 
     src = srcs[0]
 
-    translation = _run(lambda: api.translate(src, target, framework, env, num_processes, _stdin(src)))
+    translation = api.translate(_path(src), target, framework, env, num_processes, _stdin(src))
     if output_dir:
         from pathlib import Path
 
-        written = _run(lambda: write_files(translation.files, Path(output_dir), force))
+        written = write_files(translation.files, Path(output_dir), force)
     else:
         written = None
     if output_format == "json":
         document = translation.to_dict()
         if written is not None:
             document["written"] = written
-        click.echo(_json(document, indent=2, default=str))
+        click.echo(_json(document))
     else:
         click.echo(render.translation_text(translation, written), nl=False)
     if translation.failed(strict):  # written, but the target would reject it (or --strict)
@@ -153,9 +170,9 @@ def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num
 
     src = srcs[0]
 
-    report = _run(lambda: api.check(src, framework, env, num_processes, _stdin(src)))
+    report = api.check(_path(src), framework, env, num_processes, _stdin(src))
     if output_format == "json":
-        click.echo(_json(report.to_dict(), indent=2, default=str))
+        click.echo(_json(report.to_dict()))
     else:
         click.echo(render.check_text(report), nl=False)
     if report.failed(strict):
@@ -186,13 +203,13 @@ def diff(a: str, b: str, frameworks: tuple[str, ...], env: dict[str, str], num_p
     if "-" in (a, b) and a == b:
         click.echo("rlconf: error: only one of A and B can be standard input", err=True)
         sys.exit(EXIT_INPUT)
-    left = _run(lambda: api.load(a, pick(frameworks, 0, "--from"), env, pick(num_processes, 0, "--num-processes"),
-                                 _stdin(a)))
-    right = _run(lambda: api.load(b, pick(frameworks, 1, "--from"), env, pick(num_processes, 1, "--num-processes"),
-                                  _stdin(b)))
-    report = _run(lambda: compare.diff(left, right))
+    left = api.load(_path(a), pick(frameworks, 0, "--from"), env, pick(num_processes, 0, "--num-processes"),
+                    _stdin(a))
+    right = api.load(_path(b), pick(frameworks, 1, "--from"), env, pick(num_processes, 1, "--num-processes"),
+                     _stdin(b))
+    report = compare.diff(left, right)
     if output_format == "json":
-        click.echo(_json(report.to_dict(), indent=2, default=str))
+        click.echo(_json(report.to_dict()))
     else:
         click.echo(render.diff_text(report), nl=False)
     if report.differences:
@@ -207,58 +224,74 @@ def frameworks(output_format: str) -> None:
 
     listing = dialects.listing()
     if output_format == "json":
-        click.echo(_json(listing, indent=2))
+        click.echo(_json(listing))
     else:
         click.echo(render.frameworks_text(listing), nl=False)
 
 
 def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:
-    """Write each file atomically (temp file + rename); refuse to replace one without ``force``."""
+    """Write a translation's files as one set: under an exclusive lock on the folder (so two runs into one folder
+    follow each other and the folder ends with one run's set, never a mix), each file atomically (temp file +
+    rename); refuse to replace one without ``force`` (checked under the lock, so two runs cannot both pass)."""
     import tempfile
 
-    existing = [name for name in files if (directory / name).exists()]
-    if existing and not force:
-        raise ConfigError(f"{', '.join(str(directory / n) for n in existing)} already exist(s)",
-                          hint="pass --force to overwrite, or choose another -o DIR")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name, text in files.items():
-            path = directory / name
-            handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.")
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            if name.endswith(".sh"):
-                os.chmod(temporary, 0o755)
-            else:
-                os.chmod(temporary, 0o644)
-            os.replace(temporary, path)
-            written.append(str(path))
+        with _folder_lock(directory):
+            existing = [name for name in files if os.path.lexists(directory / name)]
+            if existing and not force:
+                raise ConfigError(f"{', '.join(str(directory / n) for n in existing)} already exist(s)",
+                                  hint="pass --force to overwrite, or choose another -o DIR")
+            written = []
+            for name, text in files.items():
+                path = directory / name
+                handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.")
+                try:
+                    with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                        stream.write(text)
+                    os.chmod(temporary, 0o755 if name.endswith(".sh") else 0o644)
+                    os.replace(temporary, path)
+                except BaseException:
+                    os.unlink(temporary)  # no stray temporary file left behind
+                    raise
+                written.append(str(path))
     except OSError as exc:
-        raise ConfigError(f"cannot write to {directory}: {exc.strerror}") from None
+        raise ConfigError(f"cannot write to {directory}: {exc.strerror or exc}") from None
     return written
 
 
-def _json(document: Any, **options: Any) -> str:
-    import json  # only the --format json paths need it
+class _folder_lock:
+    """An exclusive flock on the folder itself (no lock file left behind); none where fcntl is missing."""
 
-    return json.dumps(document, **options)
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.handle: int | None = None
+
+    def __enter__(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # Windows: no advisory locks; each file is still replaced atomically
+            return
+        self.handle = os.open(self.directory, os.O_RDONLY)
+        fcntl.flock(self.handle, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.handle is not None:
+            os.close(self.handle)  # closing releases the lock
+
+
+def _json(document: Any) -> str:
+    from translator.jsontext import dumps  # only the --format json paths need it
+
+    return dumps(document)
 
 
 def _stdin(src: str) -> str | None:
     return sys.stdin.read() if src == "-" else None
 
 
-def _run(action: Callable[[], Any]) -> Any:
-    """Run a library call; bad input becomes one message on stderr and exit 2, never a traceback."""
-    try:
-        return action()
-    except ConfigError as error:
-        click.echo(f"rlconf: error: {error}", err=True)
-        sys.exit(EXIT_INPUT)
-    except RecursionError:
-        click.echo("rlconf: error: input nested too deeply", err=True)
-        sys.exit(EXIT_INPUT)
-    except Exception as error:  # a bug in rlconf, not in the input: say so without a traceback
-        click.echo(f"rlconf: internal error: {type(error).__name__}: {error} (please report this)", err=True)
-        sys.exit(EXIT_INTERNAL)
+def _path(src: str) -> str:
+    """A command-line argument is a path (or -), never config text, even with a newline in its name."""
+    from translator.api import as_path
+
+    return as_path(src)

@@ -34,3 +34,24 @@ class ConfigError(ValueError):
         key = f"{self.key}: " if self.key and self.key not in self.message else ""
         hint = f" ({self.hint})" if self.hint else ""
         return f"{where}{key}{self.message}{hint}"
+
+
+EXIT_INPUT, EXIT_INTERNAL = 2, 3
+
+
+def classify(error: Exception, where: str | None = None) -> tuple[int, str]:
+    """The exit code and the one-line message for an exception that escaped a command (or one file of a
+    many-file run): bad input is 2, anything else is a bug in rlconf, 3. ``where`` names the input."""
+    prefix = f"{where}: " if where else ""
+    if isinstance(error, ConfigError):
+        return EXIT_INPUT, str(error)
+    if isinstance(error, RecursionError):  # the readers and renderers recurse once per level of nesting
+        return EXIT_INPUT, f"{prefix}input nested too deeply"
+    if isinstance(error, MemoryError):
+        return EXIT_INPUT, f"{prefix}input too large (out of memory)"
+    if isinstance(error, OSError):  # a file that vanished, a full disk, a permission: the path and the reason
+        path = error.filename if error.filename is not None else where
+        reason = error.strerror or type(error).__name__
+        return EXIT_INPUT, f"{path}: {reason}" if path is not None else reason
+    detail = " ".join(str(error).split())[:300]  # one line, whatever the message holds
+    return EXIT_INTERNAL, f"{prefix}internal error: {type(error).__name__}: {detail} (please report this)"

@@ -21,9 +21,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from translator.errors import ConfigError
 from translator.records import record
 
 if TYPE_CHECKING:
@@ -73,40 +72,63 @@ class Selection:
     configs: list[Selected] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # arguments that named nothing
+    refused: list[Skipped] = field(default_factory=list)  # named on their own but not readable as a file (exit 2)
 
 
 def is_many(paths: Iterable[str]) -> bool:
     """Whether the arguments need the many-file path: several, a directory, or a glob."""
     paths = list(paths)
-    return len(paths) != 1 or (paths[0] != "-" and (Path(paths[0]).is_dir() or glob.has_magic(paths[0])))
+    return len(paths) != 1 or (paths[0] != "-" and (Path(paths[0]).is_dir() or (
+        glob.has_magic(paths[0]) and not os.path.lexists(paths[0]))))
 
 
-def select(paths: Iterable[str], excludes: Iterable[str] = ()) -> Selection:
-    """The configs that PATH... name, in a stable order, with what was skipped and why."""
+STDIN = Path("-")
+
+
+def select(paths: Iterable[str], excludes: Iterable[str] = (), avoid: Iterable[str] = ()) -> Selection:
+    """The configs that PATH... name, in a stable order, with what was skipped and why. Nothing under a
+    folder in ``avoid`` (the output folder of a translation) is selected: earlier output is not input."""
     excludes = list(excludes)
+    avoided = [_real(Path(a)) for a in avoid]
     selection = Selection()
     seen: set[Path] = set()
     for argument in paths:
-        for candidate, root, explicit in _expand(argument, selection):
-            key = candidate.resolve()
+        for candidate, root, explicit in _expand(argument, selection, avoided):
+            key = STDIN if candidate == STDIN else _real(candidate)
             if key in seen:
                 continue
             seen.add(key)
-            if _excluded(candidate, root, excludes):
+            if any(key == a or a in key.parents for a in avoided):
+                selection.skipped.append(Skipped(str(candidate), "in the output folder"))
+            elif _excluded(candidate, root, excludes):
                 selection.skipped.append(Skipped(str(candidate), "excluded"))
             else:
-                reason = _not_config(candidate)
-                if reason:
+                reason = None if candidate == STDIN else _not_config(candidate)
+                if reason and explicit and reason.startswith(("not a regular file", "cannot read")):
+                    selection.refused.append(Skipped(str(candidate), reason))
+                elif reason:
                     selection.skipped.append(Skipped(str(candidate), reason))
                 else:
-                    selection.configs.append(Selected(candidate, root))
+                    selection.configs.append(Selected(candidate, root, explicit))
     _drop_referenced(selection)
     return selection
 
 
-def _expand(argument: str, selection: Selection) -> Iterator[tuple[Path, Path, bool]]:
+def _real(path: Path) -> Path:
+    """The path with symbolic links resolved; a link loop does not raise (Path.resolve raises RuntimeError
+    before Python 3.13; os.path.realpath stops at the loop)."""
+    return Path(os.path.realpath(path))
+
+
+def _expand(argument: str, selection: Selection, avoided: list[Path]) -> Iterator[tuple[Path, Path, bool]]:
     path = Path(argument)
-    if glob.has_magic(argument):
+    if argument == "-":
+        yield STDIN, Path("."), True
+    elif path.is_dir():
+        yield from ((f, path, False) for f in _walk(path, avoided))
+    elif os.path.lexists(argument):  # an existing file first: 'run[1].sh' is that file, not a glob
+        yield path, path.parent, True
+    elif glob.has_magic(argument):
         matched = sorted(glob.glob(argument, recursive=True))
         if not matched:
             selection.missing.append(argument)
@@ -114,13 +136,9 @@ def _expand(argument: str, selection: Selection) -> Iterator[tuple[Path, Path, b
         for name in matched:
             found = Path(name)
             if found.is_dir():
-                yield from ((f, found, False) for f in _walk(found))
+                yield from ((f, found, False) for f in _walk(found, avoided))
             elif found.is_file():
                 yield found, root, False
-    elif path.is_dir():
-        yield from ((f, path, False) for f in _walk(path))
-    elif path.exists():
-        yield path, path.parent, True
     else:
         selection.missing.append(argument)
 
@@ -135,9 +153,10 @@ def _glob_prefix(pattern: str) -> str:
     return str(Path(*parts)) if parts else "."
 
 
-def _walk(directory: Path) -> Iterator[Path]:
+def _walk(directory: Path, avoided: list[Path]) -> Iterator[Path]:
+    # os.walk follows no directory link (no loop), and a folder in ``avoided`` is not entered at all
     for current, subdirs, files in os.walk(directory):
-        subdirs[:] = sorted(d for d in subdirs if d not in _SKIP_DIRS)
+        subdirs[:] = sorted(d for d in subdirs if d not in _SKIP_DIRS and _real(Path(current) / d) not in avoided)
         for name in sorted(files):
             yield Path(current) / name
 
@@ -155,17 +174,26 @@ def _excluded(path: Path, root: Path, patterns: list[str]) -> bool:
 
 def _not_config(path: Path) -> str | None:
     """Why a file found while walking is not a config (None when it is one)."""
+    import stat
+
     from translator.dialects.sniff import SCRIPT_PATTERNS, YAML_PATTERNS
 
     suffix = path.suffix.lower()
     if suffix not in CONFIG_SUFFIXES and suffix not in SCRIPT_SUFFIXES:
         return "not a config file type"
     try:
-        if path.stat().st_size > MAX_SNIFF_BYTES:
+        # stat, not open: a FIFO would block the open forever and a device (/dev/zero behind a link) never ends
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            return "not a regular file (a FIFO, device, socket or directory)"
+        if status.st_size > MAX_SNIFF_BYTES:
             return "too large for a config"
-        data = path.read_bytes()
+        with path.open("rb") as stream:  # bounded: the file may have grown since the stat
+            data = stream.read(MAX_SNIFF_BYTES + 1)
+        if len(data) > MAX_SNIFF_BYTES:
+            return "too large for a config"
     except OSError as exc:
-        return f"cannot read: {exc.strerror}"
+        return f"cannot read: {exc.strerror or type(exc).__name__}"
     if b"\0" in data:
         return "binary"
     text = data.decode("utf-8", errors="replace")
@@ -187,14 +215,15 @@ def _not_config(path: Path) -> str | None:
 
 def _drop_referenced(selection: Selection) -> None:
     """A YAML that a selected launch script names is read with that script: skip it on its own."""
-    by_path = {s.path.resolve(): s for s in selection.configs}
+    by_path = {_real(s.path): s for s in selection.configs if s.path != STDIN}
     referenced: dict[Path, Path] = {}
     cwd = Path.cwd()
     for item in selection.configs:
-        if item.path.suffix.lower() not in SCRIPT_SUFFIXES:
+        if item.path == STDIN or item.path.suffix.lower() not in SCRIPT_SUFFIXES:
             continue
-        try:
-            text = item.path.read_text(encoding="utf-8", errors="replace")
+        try:  # a selected config is a regular file below MAX_SNIFF_BYTES (checked by _not_config)
+            with item.path.open("rb") as stream:
+                text = stream.read(MAX_SNIFF_BYTES + 1).decode("utf-8", errors="replace")
         except OSError:
             continue
         for name in _REFERENCE.findall(text):
@@ -206,15 +235,15 @@ def _drop_referenced(selection: Selection) -> None:
                 candidate = base / relative
                 if plain and not candidate.exists():
                     continue
-                target = candidate.resolve()
-                if target in by_path and target != item.path.resolve():
+                target = _real(candidate)
+                if target in by_path and target != _real(item.path):
                     referenced.setdefault(target, item.path)
                     break
     if not referenced:
         return
     kept = []
     for item in selection.configs:
-        owner = referenced.get(item.path.resolve())
+        owner = None if item.path == STDIN else referenced.get(_real(item.path))
         if owner is None:
             kept.append(item)
         else:
@@ -243,14 +272,13 @@ class FileResult:
 
 def _guarded(path: str, action: Callable[[], FileResult]) -> FileResult:
     """Run one file; bad input and bugs become that file's result, never a traceback or an early stop."""
+    from translator.errors import classify
+
     try:
         return action()
-    except ConfigError as error:
-        return FileResult(path, EXIT_INPUT, error=str(error))
-    except RecursionError:
-        return FileResult(path, EXIT_INPUT, error=f"{path}: input nested too deeply")
-    except Exception as error:  # a bug in rlconf, not in the input
-        return FileResult(path, EXIT_INTERNAL, error=f"internal error: {type(error).__name__}: {error}")
+    except Exception as error:  # noqa: BLE001  (classify: bad input is 2, a bug in rlconf 3)
+        code, message = classify(error, path)
+        return FileResult(path, code, error=message)
 
 
 @record
@@ -303,18 +331,49 @@ def run_translate(item: Selected, options: Options, target: str, output_dir: Pat
 
 
 def output_folders(configs: list[Selected]) -> dict[Path, str]:
-    """One subfolder per source: its path below its root without the suffix (suffix kept on a clash)."""
-    plain = {item.path: item.relative.with_suffix("").as_posix() for item in configs}
-    counts: dict[str, int] = {}
-    for name in plain.values():
-        counts[name] = counts.get(name, 0) + 1
-    return {path: (name if counts[name] == 1 else name + "_" + path.suffix.lstrip("."))
-            for path, name in plain.items()}
+    """One subfolder per source, never shared: its path below its root without the suffix; on a clash the
+    suffix kept (run.sh, run.yaml → run_sh, run_yaml); still a clash (a/run.sh, b/run.sh named one by one) the
+    path as given mirrored (a/run_sh, b/run_sh); and as a last resort a number."""
+    def count(names: Iterable[str]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def suffixed(path: Path, name: str) -> str:
+        return name + "_" + path.suffix.lstrip(".") if path.suffix else name
+
+    folders = {item.path: "stdin" if item.path == STDIN else item.relative.with_suffix("").as_posix()
+               for item in configs}
+    counts = count(folders.values())
+    folders = {p: suffixed(p, n) if counts[n] > 1 else n for p, n in folders.items()}
+    counts = count(folders.values())
+    folders = {p: _mirrored(p) if counts[n] > 1 else n for p, n in folders.items()}
+    used: set[str] = set()
+    for path, name in folders.items():
+        unique, number = name, 1
+        while unique in used:
+            number += 1
+            unique = f"{name}_{number}"
+        used.add(unique)
+        folders[path] = unique
+    return folders
+
+
+def _mirrored(path: Path) -> str:
+    """The path as given as a folder below -o: no root, no '..', the suffix kept as _SUFFIX."""
+    parts = [part for part in path.parts if part not in ("..", ".") and part != path.anchor]
+    name = Path(*parts) if parts else Path("source")
+    return (name.with_suffix("").as_posix() + "_" + path.suffix.lstrip(".")) if path.suffix else name.as_posix()
 
 
 def _read(item: Selected) -> Any:
     from translator.sources.files import read_source
 
+    if item.path == STDIN:
+        from translator.api import stdin_source
+
+        return stdin_source(sys.stdin.read())
     return read_source(str(item.path))
 
 
@@ -339,9 +398,11 @@ def _stderr_is_terminal() -> bool:
 
 
 def missing_results(selection: Selection) -> list[FileResult]:
-    """An argument that names nothing is an unreadable input (exit 2), reported like a file."""
+    """An argument that names nothing, or a file named on its own that cannot be read (a FIFO, a device), is
+    an unreadable input (exit 2), reported like a file."""
     return [FileResult(name, EXIT_INPUT, error=f"{name}: no such file, directory or glob match")
-            for name in selection.missing]
+            for name in selection.missing] + [FileResult(r.path, EXIT_INPUT, error=f"{r.path}: {r.reason}")
+                                              for r in selection.refused]
 
 
 def worst(results: Iterable[FileResult]) -> int:
@@ -373,14 +434,14 @@ def _needles(key: str) -> list[re.Pattern[str]]:
 
 # ---- the commands (called from translator/cli.py when PATH... names more than one file) ----------------
 
-def _echo_and_exit(text: str, code: int) -> None:
+def _echo_and_exit(text: str, code: int) -> NoReturn:
     import click
 
     click.echo(text, nl=False)
     sys.exit(code)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     import click
 
     click.echo(f"rlconf: error: {message}", err=True)
@@ -388,16 +449,16 @@ def _fail(message: str) -> None:
 
 
 def _json(document: Any) -> str:
-    import json
+    from translator.jsontext import dumps
 
-    return json.dumps(document, indent=2, default=str) + "\n"
+    return dumps(document) + "\n"
 
 
-def _select_some(paths: Iterable[str], excludes: Iterable[str]) -> Selection:
+def _select_some(paths: Iterable[str], excludes: Iterable[str], avoid: Iterable[str] = ()) -> Selection:
     """The selection; finding no config at all is an input error (a wrong path in CI must not pass)."""
     paths = list(paths)
-    selection = select(paths, excludes)
-    if not selection.configs and not selection.missing:
+    selection = select(paths, excludes, avoid)
+    if not selection.configs and not selection.missing and not selection.refused:
         _fail(f"no config found in {' '.join(paths)} ({len(selection.skipped)} skipped: not a launch "
               "script, recipe or plan by content)")
     return selection
@@ -438,7 +499,7 @@ def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Op
 
     if output_dir is None:
         _fail("translating several configs needs -o OUTDIR (one subfolder per source)")
-    selection = _select_some(paths, excludes)
+    selection = _select_some(paths, excludes, [output_dir])
     folders = output_folders(selection.configs)
     results = missing_results(selection) + run_all(
         selection.configs, lambda i: run_translate(i, options, target, Path(output_dir), force, folders),

@@ -106,7 +106,9 @@ def explanation_text(explanation: Explanation) -> str:
             lines.extend(f"  {name}: {show(value)}{_provenance(spec, f'{section}.{name}')}" for name, value in shown)
     if spec.extras:
         lines += ["", f"Carried along ({plural(len(spec.extras), 'native key', 'native keys')} with no canonical field):"]
-        lines.extend(f"  {e.key} = {show(e.value)}" for e in spec.extras)
+        from translator.redact import redact
+
+        lines.extend(f"  {e.key} = {show(redact(e.key, e.value))}" for e in spec.extras)
     lines += notes_text(explanation.notes)
     return "\n".join(lines) + "\n"
 

@@ -1,6 +1,7 @@
 """Reports of a many-file run: text, json, GitHub workflow commands, SARIF 2.1.0; and the summaries."""
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from translator.many import EXIT_INPUT, EXIT_INTERNAL, FileResult, Skipped, line_of, worst
@@ -98,7 +99,7 @@ def check_sarif(results: list[FileResult], skipped: list[Skipped], version: str)
     rules: dict[str, dict[str, Any]] = {}
     sarif_results = []
     for r in results:
-        uri = r.path.replace("\\", "/")
+        uri = sarif_uri(r.path)
         if r.report is None:
             rules.setdefault(UNREADABLE_RULE, _rule(UNREADABLE_RULE, "The file could not be read as a config"))
             level = "error" if r.exit_code in (EXIT_INPUT, EXIT_INTERNAL) else "note"
@@ -113,6 +114,16 @@ def check_sarif(results: list[FileResult], skipped: list[Skipped], version: str)
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0",
             "runs": [{"tool": {"driver": driver}, "results": sarif_results,
                       "invocations": [{"executionSuccessful": worst(results) < EXIT_INPUT}]}]}
+
+
+def sarif_uri(path: str) -> str:
+    """A relative URI reference for a path (SARIF artifactLocation.uri): '/' separators, every other character
+    that is not unreserved percent-encoded ('#', '?', '%', spaces, newlines, a backslash in a POSIX name)."""
+    from urllib.parse import quote
+
+    if os.sep == "\\":  # on Windows a backslash is the separator; on POSIX it is part of the name
+        path = path.replace("\\", "/")
+    return quote(path, safe="/")
 
 
 def _rule(rule_id: str, text: str) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def _number(value: Any) -> int | float | None:
         return None
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int of more than ~308 digits
         return None
     return int(number) if number.is_integer() else number
 
@@ -732,6 +732,8 @@ def _generate_batch_decides(run: _Run) -> bool:
 
 def rollout_whole_train_batches(run: _Run) -> list[Finding]:
     """Nothing checks rbs·n ÷ tbs; the floors drop or carry samples (§4, §12.5)."""
+    if not run.tbs or not run.micro * run.dp:
+        return []  # a train batch (or micro-batch) of 0 is OpenRLHF's own error, reported by another rule
     if run.samples % run.tbs == 0 or (not run.dynamic and run.tbs % (run.micro * run.dp)):
         return []  # an indivisible train batch is train-batch-divisible's error, whose fixes divide the samples
     steps = run.samples // run.tbs

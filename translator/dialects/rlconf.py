@@ -70,21 +70,26 @@ class RlconfDialect(Dialect):
         return {"plan.toml": to_toml(spec)}
 
 
-def to_document(spec: RunSpec) -> dict[str, Any]:
-    """The canonical model as plain data: framework, version, the sections, extras and derivations."""
+def to_document(spec: RunSpec, redacted: bool = False) -> dict[str, Any]:
+    """The canonical model as plain data: framework, version, the sections, extras and derivations.
+    ``redacted``: values of keys named like secrets shown as <redacted> (explain's output; a written plan
+    keeps them, as every translation does)."""
+    from translator.redact import redact
+
     document: dict[str, Any] = {"framework": spec.framework, "version": spec.version}
     document.update(spec.sections_dict())
-    document["extras"] = [{"framework": e.framework, "key": e.key, "value": e.value} for e in spec.extras]
+    document["extras"] = [{"framework": e.framework, "key": e.key,
+                           "value": redact(e.key, e.value) if redacted else e.value} for e in spec.extras]
     document["derivations"] = {k: {"text": d.text, "keys": d.keys, "origin": d.origin}
                                for k, d in spec.derivations.items()}
     return document
 
 
-def to_toml(spec: RunSpec) -> str:
+def to_toml(spec: RunSpec, redacted: bool = False) -> str:
     """TOML has no null: unset fields are left out (reading back gives None for them)."""
     import tomli_w
 
-    document = to_document(spec)
+    document = to_document(spec, redacted)
     document.pop("derivations")
     clean = _drop_none(document)
     header = ("# rlconf plan: one training run in framework-neutral units.\n"

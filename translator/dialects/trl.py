@@ -670,7 +670,12 @@ class _Interpreter:
         t.nodes = int(machines) if str(machines).isdigit() else 1
         t.gpus_per_node = world // t.nodes if world and world % t.nodes == 0 else None
         kind = str(native.accelerate.get("distributed_type", "")).upper()
-        zero = (native.accelerate.get("deepspeed_config") or {}).get("zero_stage")
+        deepspeed = native.accelerate.get("deepspeed_config") or {}
+        if not isinstance(deepspeed, dict):  # accelerate reads it as a mapping of DeepSpeed settings
+            raise ConfigError(f"deepspeed_config must be a mapping (zero_stage: 3, ...), got {deepspeed!r}",
+                              file=native.accelerate_name, key="deepspeed_config",
+                              hint="write it as 'deepspeed_config:' with 'zero_stage: N' indented below")
+        zero = deepspeed.get("zero_stage")
         t.training_backend = {"DEEPSPEED": f"deepspeed-zero{zero}" if zero is not None else "deepspeed",
                               "FSDP": "fsdp", "MULTI_GPU": "ddp", "NO": "single"}.get(kind) if kind else None
         if world is not None:

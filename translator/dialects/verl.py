@@ -283,9 +283,11 @@ class VerlDialect(Dialect):
 
 def _whole(value: Any) -> int | None:
     """A whole number written as one (int, '12', 12.0), else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # exact, however long (float() of a 400-digit int overflows)
     try:
-        number = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
-    except ValueError:
+        number = float(value) if isinstance(value, (float, str)) else None
+    except (ValueError, OverflowError):
         return None
     return int(number) if number is not None and math.isfinite(number) and number.is_integer() else None
 

@@ -28,6 +28,10 @@ class Source:
     base_dir: str | PathLike[str] | None = None  # a str when read here: pathlib is imported only for siblings
     files: Mapping[str, str] = field(default_factory=dict)
     launcher: str | None = None  # 'skypilot' | 'ray-job': a launcher task YAML, ``text`` is the script it runs
+    # Files read from outside the project (the folder tree of the first source, or of the working directory),
+    # e.g. '--config ../../etc/recipe.yaml': read, and noted. One list shared by a source and its siblings.
+    outside: list[str] = field(default_factory=list)
+    project: str | None = None  # the first source's folder, which siblings of siblings are measured against
 
     @property
     def suffix(self) -> str:
@@ -49,7 +53,13 @@ class Source:
             candidates.append(Path.cwd() / path)
         for candidate in candidates:
             if candidate.is_file():
-                return read_source(str(candidate))
+                found = read_source(str(candidate))
+                project = self.project or (os.fspath(self.base_dir) if self.base_dir is not None else None)
+                real = os.path.realpath(candidate)
+                if project is not None and not any(_below(real, root) for root in (project, os.getcwd())):
+                    self.outside.append(f"{what} '{relative}' is {real}")
+                found.project, found.outside = project, self.outside
+                return found
         raise ConfigError(
             f"{what} '{relative}' not found (looked in {', '.join(str(c.parent) for c in candidates)})",
             file=self.name, hint="run from the directory the script expects, or fix the path")
@@ -60,6 +70,15 @@ class Source:
         except ConfigError:
             return False
         return True
+
+
+def _below(path: str, folder: str) -> bool:
+    """Whether a resolved path lies in the folder tree of ``folder`` (links resolved; '..' cannot escape)."""
+    root = os.path.realpath(folder)
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:  # another drive (Windows)
+        return False
 
 
 def path_suffix(name: str) -> str:
