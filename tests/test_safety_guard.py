@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -345,3 +346,14 @@ def test_explain_never_prints_a_secret(tmp_path: Path, output_format: str) -> No
     assert code == 0, err
     assert "SECRET" not in out
     assert "<redacted>" in out
+
+
+def test_negative_learning_rate_is_an_error_for_open_instruct(tmp_path: Path) -> None:
+    source = FIXTURES / "open-instruct" / "qwen3_dapo_uv_async.sh"
+    script = tmp_path / "run.sh"
+    text = source.read_text()
+    script.write_text(re.sub(r"--learning_rate \S+", "--learning_rate -1e-6", text))
+    report = translator.check(str(script))
+    # grpo_fast.py builds torch.optim.AdamW(optim_params, lr=args.learning_rate, ...): "Invalid learning rate"
+    assert [(f.rule, f.severity) for f in report.errors if f.rule.endswith("range")] == [
+        ("open-instruct.learning-rate-range", "error")]

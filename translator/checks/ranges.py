@@ -2,9 +2,11 @@
 
 - the learning rate (``optimizer.lr``, ``critic.lr``): torch.optim's Adam/AdamW raise
   ``ValueError("Invalid learning rate: ...")`` unless ``0.0 <= lr`` (a NaN fails too). verl, EasyR1 and TRL
-  (transformers' default ``adamw_torch``) build torch.optim.AdamW: an error. OpenRLHF and Open-Instruct use
-  DeepSpeed's FusedAdam / DeepSpeedCPUAdam, adapted from apex, whose constructors check nothing: a negative rate
-  runs and climbs the loss, a warning. A rate of 0 passes everywhere and nothing is learned: a warning.
+  (transformers' default ``adamw_torch``) and Open-Instruct (``torch.optim.AdamW(optim_params,
+  lr=args.learning_rate, fused=...)`` in ``open_instruct/grpo_fast.py``) build torch.optim.AdamW: an error.
+  OpenRLHF uses DeepSpeed's FusedAdam / DeepSpeedCPUAdam (``DeepspeedStrategy.create_optimizer``), adapted from
+  apex, whose constructors check nothing: a negative rate runs and climbs the loss, a warning. A rate of 0 passes
+  everywhere and nothing is learned: a warning.
 - the share of a GPU's memory the rollout engine may take (``topology.rollout_gpu_memory_fraction``,
   vLLM's ``gpu_memory_utilization``): vLLM's CacheConfig rejects a value above 1 ("GPU memory utilization must
   be less than 1.0", and newer releases declare the field ``gt=0, le=1``); 0 or less leaves no room for the KV
@@ -18,7 +20,7 @@ from typing import Any
 from translator.checks.findings import Finding, Suggestion
 from translator.plan import RunSpec
 
-DEEPSPEED_OPTIMIZER = ("openrlhf", "open-instruct")  # FusedAdam / DeepSpeedCPUAdam: no check on lr
+DEEPSPEED_OPTIMIZER = ("openrlhf",)  # FusedAdam / DeepSpeedCPUAdam: no check on lr
 VLLM_DEFAULT_FRACTION = 0.9
 
 
