@@ -116,9 +116,11 @@ def _plain(value: Any) -> Any:
 def _number(value: Any) -> int | float | None:
     if isinstance(value, bool) or value is None:
         return None
+    if isinstance(value, int):
+        return value  # exact: float() of an integer past 1e308 raises OverflowError
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return int(number) if number.is_integer() else number
 
