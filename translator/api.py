@@ -10,7 +10,7 @@ from os import PathLike
 from typing import TYPE_CHECKING, Any
 
 from translator import dialects
-from translator.dialects.base import Reading, ReadOptions, Values, unknown_because
+from translator.dialects.base import MAX_GPUS, Reading, ReadOptions, Values, unknown_because
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
 from translator.plan import RunSpec, to_json_number
@@ -184,6 +184,7 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
     else:
         dialect, version = dialects.detect(source), None
     reading = dialect.read(source, ReadOptions(version=version, env=env, num_processes=num_processes))
+    _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen
         notes.append(Note("warning", "input.outside-project", f"{read}, outside the script's folder and the "
@@ -193,6 +194,23 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
 
         notes.extend(validate_reading(reading, source.text))  # raises ConfigError for a rejected value type
     return Explanation(reading.spec, notes, source.name, reading.native)
+
+
+CLUSTER_COUNTS = ("nodes", "gpus_per_node", "training_gpus", "rollout_gpus", "sequence_parallel_size",
+                  "tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size",
+                  "rollout_tensor_parallel_size", "rollout_engines")
+
+
+def _refuse_huge_cluster(spec: RunSpec, name: str) -> None:
+    """GPU, node and parallel counts past any real cluster → ConfigError, once for every reader: the writers list
+    device ids and one entry per node, which such counts would make take minutes or all memory."""
+    for field_name in CLUSTER_COUNTS:
+        value = getattr(spec.topology, field_name)
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool) and value > MAX_GPUS:
+            keys = spec.derivations.get(f"topology.{field_name}")
+            raise ConfigError(f"topology.{field_name} is {value}, beyond any real cluster (at most {MAX_GPUS})",
+                              file=name, key=", ".join(keys.keys) if keys and keys.keys else None,
+                              hint="state the real number of nodes, GPUs and parallel degrees")
 
 
 def explain(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
@@ -342,6 +360,7 @@ def _variants(spec: RunSpec) -> list[dict[str, Any]]:
     if not dp or not per_update or Fraction(per_update).denominator != 1 or dp > 4096 or per_update > 10**9:
         return []  # beyond any real run: no search
     per_update = int(per_update)
+    from translator.checks.findings import divisors
     parallel = max(1, (t.training_gpus or dp) // dp)  # GPUs per data-parallel rank (sequence/tensor/pipeline)
     rollout = t.rollout_gpus or 0
     total = (t.training_gpus or dp * parallel) + rollout
@@ -372,11 +391,6 @@ def _variants(spec: RunSpec) -> list[dict[str, Any]]:
                 continue  # the source itself
             variants.append(variant)
     return variants
-
-
-def divisors(number: int) -> list[int]:
-    small = [d for d in range(1, int(number ** 0.5) + 1) if number % d == 0]
-    return sorted(set(small + [number // d for d in small]))
 
 
 def _fit_nodes(spec: RunSpec) -> None:

@@ -287,7 +287,11 @@ def _json(document: Any) -> str:
 
 
 def _stdin(src: str) -> str | None:
-    return sys.stdin.read() if src == "-" else None
+    """Standard input for ``-``, read to one character past the limit (read_source refuses more): never all of an
+    endless stream such as /dev/zero."""
+    from translator.sources.files import MAX_INPUT_BYTES
+
+    return sys.stdin.read(MAX_INPUT_BYTES + 1) if src == "-" else None
 
 
 def _path(src: str) -> str:

@@ -149,10 +149,22 @@ class CheckReport:
                 "skipped": [s.to_dict() for s in self.skipped]}
 
 
+DIVISOR_SEARCH = 100_000  # trial divisors tried at most: every divisor of a number up to 10**10 is found
+
+
 def divisors(number: int) -> list[int]:
-    """All positive divisors of a whole number, ascending."""
-    small = [d for d in range(1, int(number ** 0.5) + 1) if number % d == 0]
+    """All positive divisors of a whole number, ascending (none for a number below 1). Past DIVISOR_SEARCH² (10**10,
+    beyond any real batch) only the divisors up to DIVISOR_SEARCH and their cofactors: the search stays bounded
+    (trial division to √n would take minutes for the 2**53-sized values a hostile config can state)."""
+    if number < 1:
+        return []
+    small = [d for d in range(1, min(math.isqrt(number), DIVISOR_SEARCH) + 1) if number % d == 0]
     return sorted(set(small + [number // d for d in small]))
+
+
+def largest_divisor(number: int, at_most: int) -> int | None:
+    """The largest divisor of ``number`` that is ≤ ``at_most`` (None if there is none), from divisors()."""
+    return max((d for d in divisors(number) if d <= at_most), default=None)
 
 
 def nearest(candidates: Iterable[int], target: float, count: int = 2) -> list[int]:

@@ -99,9 +99,11 @@ class _Run:
 def _number(value: Any) -> int | float | None:
     if isinstance(value, bool) or value is None or isinstance(value, list):
         return None
+    if isinstance(value, int):
+        return value  # exact: float() of an integer past 1e308 raises OverflowError
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return int(number) if number.is_integer() else number
 
@@ -423,7 +425,7 @@ def gtrl_mini_batch_divisible(run: _Run) -> list[Finding]:
     local_samples = run.count("local_rollout_batch_size") * run.count("number_samples_per_prompt", 1)
     fixes = [({"per_device_train_batch_size": nearest(divisors(mini), micro, 1)[0]},
               f"keeps local_mini_batch_size {mini}")]
-    minis = [m for m in range(micro, local_samples + 1, micro) if local_samples % m == 0]
+    minis = multiples_dividing(micro, local_samples)
     if minis:
         fixes.append(({"local_mini_batch_size": nearest(minis, mini, 1)[0]}, (f"keeps per_device_train_batch_size "
                       f"{micro}")))
@@ -433,6 +435,12 @@ def gtrl_mini_batch_divisible(run: _Run) -> list[Finding]:
                         ["local_mini_batch_size", "per_device_train_batch_size"], fixes)]
 
 
+def multiples_dividing(step: int, total: int) -> list[int]:
+    """The multiples of ``step`` that divide ``total``: step × each divisor of total ÷ step (none unless step divides
+    total), found by divisor arithmetic rather than by trying every multiple up to a total that may be 10**18."""
+    return [step * d for d in divisors(total // step)] if step > 0 and total % step == 0 else []
+
+
 def gtrl_rollout_divisible(run: _Run) -> list[Finding]:
     """num_mini_batches = exact_div(rollout × n, mini-batch) since 2025-02-11, with no message of its own (§7.1)."""
     prompts, n = run.count("local_rollout_batch_size"), run.count("number_samples_per_prompt", 1)
@@ -440,7 +448,7 @@ def gtrl_rollout_divisible(run: _Run) -> list[Finding]:
     total, minibatch = prompts * run.world * n, mini * run.world
     if not run.since(EXACT_MINI_BATCHES) or total % minibatch == 0:
         return []
-    minis = [m for m in range(micro, prompts * n + 1, micro) if (prompts * n) % m == 0]
+    minis = multiples_dividing(micro, prompts * n)
     fixes = [({"local_mini_batch_size": nearest(minis, mini, 1)[0]}, f"keeps {prompts} prompts × {n} per learner")] \
         if minis else []
     step = mini // math.gcd(mini, n)

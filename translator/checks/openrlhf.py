@@ -116,6 +116,8 @@ def _plain(value: Any) -> Any:
 def _number(value: Any) -> int | float | None:
     if isinstance(value, bool) or value is None:
         return None
+    if isinstance(value, int):
+        return value  # exact: float() of an integer past 1e308 raises OverflowError
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):  # OverflowError: an int of more than ~308 digits

@@ -25,7 +25,6 @@ from translator.plan import RunSpec
 WORLD = "num_processes"  # pseudo-key: the training world size, set on the launch line, never read from a recipe
 MAX_SUGGESTIONS = 3
 SEARCH = 256  # candidate values tried per key, nearest first
-HUGE = 10**10  # batches beyond any real run: only small divisors are listed (keeps absurd input fast)
 DAPO_NORMALISED = ("dapo", "cispo", "vespo")  # losses divided by the generation batch's token count (§5)
 _CLI_ORIGIN = re.compile(r":\d+$")  # the reader records launch-line flags as "file:line", recipe keys as "file"
 
@@ -74,15 +73,17 @@ class Run:
 
     def number(self, key: str) -> float | None:
         value = self.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value  # exact: float() of an integer past 1e308 raises OverflowError
         try:
             return None if value is None or isinstance(value, bool) else float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
 
     def count(self, key: str) -> int | None:
         """A whole number (batch sizes, steps); None when unset or not a whole number."""
         number = self.number(key)
-        return int(number) if number is not None and number.is_integer() else None
+        return int(number) if number is not None and (isinstance(number, int) or number.is_integer()) else None
 
     def flag(self, key: str) -> bool:
         value = self.get(key)
@@ -262,14 +263,7 @@ def by_distance(values: Iterable[int], target: int) -> list[int]:
 
 def possible_values(batch: int) -> list[int]:
     """TRL's own list of valid num_generations for a batch (0.15–0.19): its divisors from 2 up."""
-    return [n for n in factors(batch) if n >= 2]
-
-
-def factors(number: int) -> list[int]:
-    """The divisors of a whole number, ascending; beyond any real batch (HUGE) only those below 1000 and itself."""
-    if number > HUGE:
-        return [n for n in range(1, 1000) if number % n == 0] + [number]
-    return divisors(number) if number > 0 else []
+    return [n for n in divisors(batch) if n >= 2]
 
 
 def change(key: str, value: Any, why: str = "") -> Suggestion:
@@ -461,7 +455,7 @@ def generation_batch_divisible(run: Run) -> Finding | None:
                    ["generation_batch_size", "per_device_train_batch_size", WORLD],
                    [*generation_batch_candidates(run),
                     Suggestion({"generation_batch_size": None, "steps_per_generation": spg}, "rounds of whole steps"),
-                    *world_candidates(run, factors(gbs // run.pdtbs) if gbs % run.pdtbs == 0 else [])])
+                    *world_candidates(run, divisors(gbs // run.pdtbs) if gbs % run.pdtbs == 0 else [])])
 
 
 def generation_batch_floored(run: Run) -> Finding | None:
@@ -476,7 +470,7 @@ def generation_batch_floored(run: Run) -> Finding | None:
         return None
     spg = gbs // per_step
     keys = ["generation_batch_size", "per_device_train_batch_size", WORLD]
-    candidates = [*generation_batch_candidates(run), *world_candidates(run, factors(gbs // run.pdtbs))]
+    candidates = [*generation_batch_candidates(run), *world_candidates(run, divisors(gbs // run.pdtbs))]
     if spg == 0:  # the train dataloader gets batch_size pdtbs × 0, which torch's BatchSampler refuses
         return finding(run, "trl.generation-batch-floored", "error",
                        "batch_size should be a positive integer value, but got batch_size=0", keys, candidates)
@@ -653,7 +647,7 @@ def vllm_tensor_parallel(run: Run) -> Finding | None:
                    f"{name} ({tp}) must divide world size ({run.world}) evenly.",
                    ["vllm_tensor_parallel_size", WORLD, "vllm_mode"],
                    [*(change("vllm_tensor_parallel_size", d, f"{run.world // d} vLLM engines of {d} GPUs")
-                      for d in by_distance(factors(run.world), tp)),
+                      for d in by_distance(divisors(run.world), tp)),
                     *world_candidates(run, multiples)])
 
 
@@ -749,7 +743,7 @@ def off_policy_steps(run: Run) -> Finding | None:
     candidates = [change("num_iterations", 1, "one pass over each generation batch")] if mu > 1 else []
     if run.since("0.18.0"):
         unit = spg * mu
-        candidates += [spg_change(run, s) for s in by_distance(factors(gas // mu), spg)] if gas % mu == 0 else []
+        candidates += [spg_change(run, s) for s in by_distance(divisors(gas // mu), spg)] if gas % mu == 0 else []
         candidates += [gas_change(run, a) for a in by_distance({(gas // unit) * unit, -(-gas // unit) * unit} - {0},
                                                                gas)]
     return finding(run, "trl.off-policy-steps", "warning", head + tail, keys, candidates)

@@ -522,9 +522,11 @@ def fully_async(view: View) -> list[Finding]:
 
 def _number(value: Any) -> float | None:
     """A number, or None when the value is unset or not one (a variable the script never sets: unknown)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # exact: float() of an integer past 1e308 raises OverflowError
     try:
         return float(value) if value is not None and not isinstance(value, bool) else None
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 

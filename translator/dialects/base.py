@@ -366,6 +366,7 @@ def _blocking_keys(blocking: list[str], keys: list[str]) -> list[str]:
 
 
 MAX_COUNT = 2**53  # larger counts are no real config, and would lose precision as floats
+MAX_GPUS = 1_000_000  # GPU, node and process counts beyond any real cluster (writers list device ids and nodes)
 
 
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:

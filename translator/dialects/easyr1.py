@@ -66,7 +66,7 @@ from translator.dialects.writing import plan_summary, source_label, whole_prompt
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
-from translator.sources.files import Source, flatten, load_yaml_mapping
+from translator.sources.files import Source, flatten, load_yaml_mapping, refuse_alias_bomb
 from translator.sources.hydra import UNRESOLVED, resolve_interpolations, scalar
 from translator.sources.shell import unwrap_command
 
@@ -396,6 +396,8 @@ def _dotlist_scalar(text: str) -> Any:
 def _read_dotlist_value(text: str) -> Any:
     if text == "":
         return None
+    if "*" in text and "&" in text:
+        refuse_alias_bomb(text, "a command-line value")
     try:
         value = yaml.safe_load(text)
     except (yaml.YAMLError, ValueError):  # ValueError: an integer too long to convert

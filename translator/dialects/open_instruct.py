@@ -17,6 +17,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from translator.checks.findings import divisors
 from translator.dialects.base import (
     MAX_COUNT,
     Dialect,
@@ -1338,12 +1339,12 @@ class _Writer:
                    f"local_mini_batch_size {local_mini}", target_keys=["local_rollout_batch_size",
                                                                         "local_mini_batch_size"])
         wanted = plan.micro_batch_per_device
-        divisors = [m for m in range(1, local_mini + 1) if local_mini % m == 0]
-        if wanted is not None and Fraction(wanted).denominator == 1 and int(wanted) in divisors:
+        whole = divisors(local_mini)
+        if wanted is not None and Fraction(wanted).denominator == 1 and 0 < wanted and local_mini % int(wanted) == 0:
             micro = int(wanted)
         else:
             target = int(wanted) if wanted else 1
-            micro = min(divisors, key=lambda m: (abs(m - target), -m))
+            micro = min(whole, key=lambda m: (abs(m - target), -m))
             notes.warning("batch.micro-changed", f"per_device_train_batch_size {micro} samples is written (it must "
                           f"divide local_mini_batch_size {local_mini}); the source "
                           + (f"uses micro-batches of {fmt(wanted)}" if wanted else "packs micro-batches by tokens"),

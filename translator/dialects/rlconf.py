@@ -10,7 +10,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from translator.dialects.base import MAX_COUNT, Dialect, Reading, ReadOptions
+from translator.dialects.base import MAX_COUNT, MAX_GPUS, Dialect, Reading, ReadOptions
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, Extra, RunSpec, exact, field_names, to_json_number
@@ -131,7 +131,6 @@ ZERO_ALLOWED = {"topology.rollout_gpus", "generation.max_rounds_per_step", "asyn
                 "checkpointing.every_steps", "evaluation.every_steps", "optimizer.warmup_steps",
                 "checkpointing.keep_last", "run_length.total_optimizer_steps", "run_length.total_samples"}
 NEGATIVE_ALLOWED = {"sampling.top_k"}
-MAX_GPUS = 1_000_000  # GPU and process counts beyond any real cluster (writers list device ids)
 
 
 def _value(section: str, key: str, value: Any, name: str) -> Any:

@@ -11,6 +11,7 @@ from collections.abc import Collection
 from fractions import Fraction
 from typing import Any
 
+from translator.checks.findings import divisors, largest_divisor
 from translator.dialects.base import (
     Dialect,
     Reading,
@@ -1496,18 +1497,21 @@ class _Writer:
             return mini
         prompts = self.out.get("data.train_batch_size") or mini
         unit = dp // math.gcd(dp, n)  # mini must be a multiple of this
-        fits = [m for m in range(unit, max(prompts, mini) + 1, unit)]
-        if not fits:
-            divisors = [d for d in range(1, dp + 1) if (mini * n) % d == 0]
+        if unit > max(prompts, mini):
             raise ConfigError(
                 f"verl needs ppo_mini_batch_size × rollout.n divisible by the {dp} data-parallel ranks (\"Got "
                 f"mini_batch_size={mini * n} and self.engine.get_data_parallel_size()={dp}\"); with n = {n} that "
                 f"takes a multiple of {unit} prompts, more than the {prompts} prompts per step",
                 key="actor_rollout_ref.actor.ppo_mini_batch_size",
                 hint=f"train on at least {unit} prompts per step (data.train_batch_size={unit}), or on "
-                     f"{max(divisors)} data-parallel ranks (a divisor of {mini * n} samples), or with "
-                     f"rollout.n a multiple of {dp // math.gcd(dp, mini)}")
-        chosen = min(fits, key=lambda m: (prompts % m != 0, abs(m - mini), m))
+                     f"{largest_divisor(mini * n, dp)} data-parallel ranks (a divisor of {mini * n} samples), or "
+                     f"with rollout.n a multiple of {dp // math.gcd(dp, mini)}")
+        # The multiples of unit up to max(prompts, mini), preferring one that divides the prompts, then the nearest
+        # (the smaller on a tie): the dividing ones are unit × the divisors of prompts ÷ unit; otherwise the nearest
+        # multiple is one of the two around mini (listing every multiple would take memory in proportion to prompts).
+        dividing = [unit * d for d in divisors(prompts // unit)] if prompts % unit == 0 else []
+        around = [m for m in ((mini // unit) * unit, -(-mini // unit) * unit) if unit <= m <= max(prompts, mini)]
+        chosen = min(dividing or around, key=lambda m: (abs(m - mini), m))
         self.notes.warning("batch.mini-changed",
                            f"ppo_mini_batch_size {mini} × rollout.n {n} = {mini * n} samples do not split over "
                            f"{dp} data-parallel ranks (verl: \"Got mini_batch_size={mini * n} and "
@@ -1526,10 +1530,13 @@ class _Writer:
         local_mini = out.get(f"{ACTOR}.ppo_mini_batch_size", 0) * out[f"{ROLLOUT}.n"] // dp
         megatron = "model_engine" in out or f"{ACTOR}.megatron.tensor_model_parallel_size" in out
 
-        def accepted(m: int) -> bool:
-            return (not local_mini or local_mini % m == 0) and (not megatron or not samples or samples % (dp * m) == 0)
-
-        chosen = next((m for m in range(micro, 0, -1) if accepted(m)), micro)
+        # m must divide local_mini and (Megatron) samples ÷ dp: so m divides their gcd. The largest such divisor
+        # ≤ micro, found among the gcd's divisors (not by counting down from a micro-batch that may be 10**9).
+        if megatron and samples % dp:
+            bound = 0  # no micro-batch makes DP × micro divide the samples: the source's is kept
+        else:
+            bound = math.gcd(local_mini, samples // dp if megatron else 0)  # 0: no constraint at all
+        chosen = (largest_divisor(bound, micro) or micro) if bound else micro
         if chosen != micro:
             self.notes.warning("batch.micro-changed",
                                f"verl needs a micro-batch that divides each rank's {local_mini}-sample mini-batch"

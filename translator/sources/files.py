@@ -103,14 +103,21 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
         raise ConfigError("no such file", file=path, hint="check the path")
     if os.path.isdir(file):
         raise ConfigError("is a directory, not a config file", file=path)
+    import stat
+
     try:
-        if os.stat(file).st_size > MAX_INPUT_BYTES:
-            raise ConfigError(f"file is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config",
-                              file=path)
-        with open(file, "rb") as handle:
-            data = handle.read()
+        # Only a regular file: a FIFO would block and /dev/zero never ends. Opened without blocking, checked on the
+        # open descriptor (no swap in between), and read to one byte past the limit whatever its size claims.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(handle, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
+                raise ConfigError("not a regular file (a device, FIFO or socket), not a config", file=path,
+                                  hint="pass the config file itself, or - to read standard input")
+            data = stream.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise ConfigError(f"file is larger than {MAX_INPUT_BYTES // 1_000_000} MB; not a config", file=path)
     if b"\0" in data:
         raise ConfigError("binary file, not a config", file=path)
     try:
@@ -133,15 +140,15 @@ def as_launcher(source: Source) -> Source:
     return Source(script, source.name, source.base_dir, source.files, launcher=kind)
 
 
-MAX_YAML_ALIASES = 100  # real configs use a handful; thousands are an alias ("billion laughs") bomb
+MAX_YAML_NODES = 1_000_000  # nodes after alias expansion; real configs have hundreds (an "alias bomb" has billions)
 
 
 def load_yaml(text: str, name: str) -> Any:
     """Parse YAML safely (no tags, no code); broken YAML → ConfigError with the line; alias bombs refused."""
     import yaml  # here: reading a launch script needs no YAML
 
-    if "*" in text and "&" in text:
-        _refuse_alias_bomb(text, name)
+    if "*" in text and "&" in text:  # no alias without both: a plain file is not parsed twice
+        refuse_alias_bomb(text, name)
     try:
         return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except RecursionError:
@@ -155,18 +162,42 @@ def load_yaml(text: str, name: str) -> Any:
                           hint="fix the YAML syntax at that line") from None
 
 
-def _refuse_alias_bomb(text: str, name: str) -> None:
+def refuse_alias_bomb(text: str, name: str) -> None:
+    """ConfigError when the YAML would hold more than MAX_YAML_NODES nodes with every alias expanded.
+
+    The loader shares an aliased node rather than copying it, but everything after it (flattening into dotted keys,
+    merges, writing) walks the expanded tree: 70 aliases nesting lists of ten make 10**70 nodes. So the size is
+    counted on the event stream, with each anchor's expanded size remembered (an alias adds that size, it is not
+    walked again): time and memory in proportion to the text, whatever the aliases would expand to."""
     import yaml
 
-    aliases = 0
+    sizes: dict[str, int] = {}  # anchor → expanded size of its node
+    open_nodes: list[list[Any]] = []  # [anchor, expanded size so far] of each collection being read
+    total = 0
     try:
         for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-            if isinstance(event, yaml.AliasEvent):
-                aliases += 1
-                if aliases > MAX_YAML_ALIASES:
-                    line = event.start_mark.line + 1 if event.start_mark else None
-                    raise ConfigError(f"more than {MAX_YAML_ALIASES} YAML aliases: refused as a possible alias bomb",
-                                      file=name, line=line, hint="write the values out instead of aliasing them")
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                open_nodes.append([event.anchor, 1])
+                continue
+            if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                anchor, size = open_nodes.pop()
+            elif isinstance(event, yaml.ScalarEvent):
+                anchor, size = event.anchor, 1
+            elif isinstance(event, yaml.AliasEvent):
+                anchor, size = None, sizes.get(event.anchor or "", 1)  # an unknown anchor: the loader reports it
+            else:
+                continue  # stream and document boundaries
+            if anchor is not None:
+                sizes[anchor] = size
+            if open_nodes:
+                open_nodes[-1][1] += size
+            else:
+                total += size
+            if max(total, open_nodes[-1][1] if open_nodes else 0) > MAX_YAML_NODES:
+                line = event.start_mark.line + 1 if event.start_mark else None
+                raise ConfigError(f"the YAML expands to more than {MAX_YAML_NODES:,} values once its aliases (*name) "
+                                  "are expanded: refused as an alias bomb", file=name, line=line,
+                                  hint="write the values out instead of aliasing nested aliases")
     except yaml.YAMLError:
         return  # load_yaml reports the syntax error with its line
 

@@ -11,7 +11,7 @@ import fnmatch
 import operator
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 
 from translator.errors import ConfigError
@@ -115,6 +115,7 @@ _ASSIGN = re.compile(r"([A-Za-z_]\w*)(\[[^\]]*\])?(\+?)=")
 _NAME = re.compile(r"[A-Za-z_]\w*|[0-9@*#?$!-]")
 _PARAM = re.compile(r"([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?")
 _PARAM_OP = re.compile(r":[-=+?]|[-=+?]|##|#|%%|%|//|/|\^\^|,,|:")
+_DEFAULTED = re.compile(r'"?\$\{([A-Za-z_]\w*):?[-=]')  # X=${X:-d}: one pattern, not one compiled per name
 _HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([\w.-]+)\2")
 _ARITH_OPS: dict[type, Callable[[int, int], int]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: operator.pow,
@@ -303,6 +304,12 @@ class _Lexer:
         return i
 
 
+# Expansion limits: a few bytes of script can double a value or an array into gigabytes (X=$X$X, 39 times).
+MAX_VALUE_CHARS = 1_000_000  # one expanded word or value; real ones are under a few thousand characters
+MAX_ARRAY_ITEMS = 100_000  # elements of one array
+MAX_EXPANDED_CHARS = 50_000_000  # all expansions of one script: ten times the largest input read (files.py)
+MAX_PATTERN_VALUE = 4096  # ${X#p} and kin try every cut of the value against the glob: quadratic, so bounded
+
 _BREAK = "\0"  # a piece that ends the current word: between the elements of "${ARRAY[@]}"
 
 
@@ -322,14 +329,18 @@ def _blank_split(text: str) -> list[str]:
     as far as a static reader knows: ``NOW=$(date +%Y%m%d)`` then ``name=run-$NOW``)."""
     if " " not in text and "\t" not in text and "\n" not in text:
         return [text]
-    parts: list[str] = []
+    parts: list[list[str]] = []
+    substitution, depth, ticks = False, 0, 0  # of the last part: a $( in it, ( minus ), backticks
     for part in _BLANKS.split(text):
-        if parts and (("$(" in parts[-1] and parts[-1].count("(") > parts[-1].count(")"))
-                      or parts[-1].count("`") % 2):
-            parts[-1] += " " + part
+        if parts and ((substitution and depth > 0) or ticks % 2):  # counted as it grows: linear, not quadratic
+            parts[-1].append(part)
         else:
-            parts.append(part)
-    return parts
+            parts.append([part])
+            substitution, depth, ticks = False, 0, 0
+        substitution = substitution or "$(" in part
+        depth += part.count("(") - part.count(")")
+        ticks += part.count("`")
+    return [" ".join(words) for words in parts]
 
 
 def _split(pieces: list[tuple[str, bool]]) -> list[str]:
@@ -414,7 +425,8 @@ class _Reader:
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
         self.notes: list[ShellNote] = []
         self.commands: list[ShellCommand] = []
-        self.unresolved: list[str] = []
+        self.expanded = 0  # characters (and pieces) expanded so far: bounded by MAX_EXPANDED_CHARS
+        self.unresolved: dict[str, None] = {}  # unset names the current command uses, in order (a dict: O(1) look-up)
         self.line = 1
         self.case_stack: list[bool] = []  # per open `case`: whether a pattern is expected next
         self.toks = _Lexer(text, source, self.notes).tokens()
@@ -501,7 +513,7 @@ class _Reader:
             words = words[1:]
         if not words:
             return
-        self.unresolved = []
+        self.unresolved = {}
         k = 0
         while k < len(words) and _ASSIGN.match(words[k].text):
             k += 1
@@ -571,7 +583,7 @@ class _Reader:
         names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", " ".join(w.text for w in condition))
         if any(n not in self.vars or n in self.overridable for n in names):
             return None
-        saved = list(self.unresolved)
+        saved = dict(self.unresolved)
         argv = [f for w in condition for f in _split(self.pieces(w.text, False))]
         self.unresolved = saved
         if argv[:1] == ["test"]:
@@ -602,7 +614,7 @@ class _Reader:
     def for_loop(self, words: list[_Tok]) -> None:
         texts = [w.text for w in words]
         if len(texts) >= 3 and texts[2] == "in":
-            self.unresolved = []
+            self.unresolved = {}
             items = [f for w in words[3:] for f in self.fields(w)]
             name = texts[1]
             if items:
@@ -614,7 +626,7 @@ class _Reader:
         else:
             self.note("shell.control-flow-skipped", f"`{' '.join(texts[:2])}` loop not evaluated; body read once")
 
-    def taint(self, name: str, names: list[str]) -> None:
+    def taint(self, name: str, names: Iterable[str]) -> None:
         if names:
             self.tainted[name] = set(names)
         else:
@@ -627,13 +639,14 @@ class _Reader:
             return  # element assignment A[i]=x: arrays are kept only as joined strings
         name, raw = m.group(1), w.text[m.end():]
         self.line = w.line
-        outer, self.unresolved = self.unresolved, []
+        outer, self.unresolved = self.unresolved, {}
         items: list[str] | None = None
         if raw.startswith("(") and raw.endswith(")"):  # array: its elements, and the space-joined text
             inner = _Lexer(raw[1:-1], self.source, self.notes).tokens()
             for t in inner:
                 t.line += w.line - 1
             items = [f for t in inner if t.kind == "word" for f in self.fields(t)]
+            self.refuse_long_array(name, len(items))
             value = " ".join(items)
         else:
             value = self.value(raw)
@@ -641,8 +654,12 @@ class _Reader:
             value = self.vars[name] + (" " if items is not None and self.vars[name] else "") + value
             if items is not None:
                 items = self.arrays.get(name, self.vars[name].split()) + items
+                self.refuse_long_array(name, len(items))
+            elif len(value) > MAX_VALUE_CHARS:
+                self.spend([(value, False)])  # the same message as for any value past the limit
         self.vars[name] = value
-        if re.match(rf'"?\$\{{{name}:?[-=]', raw):
+        default = _DEFAULTED.match(raw)
+        if default and default.group(1) == name:
             self.overridable.add(name)
         else:
             self.overridable.discard(name)
@@ -651,19 +668,39 @@ class _Reader:
         else:
             self.arrays.pop(name, None)
         self.taint(name, self.unresolved)
-        self.unresolved = outer + [n for n in self.unresolved if n not in outer]
+        self.unresolved = outer | self.unresolved
 
     def fields(self, w: _Tok) -> list[str]:
         self.line = w.line
-        return _split(self.pieces(w.text, False))
+        return _split(self.spend(self.pieces(w.text, False)))
 
     def value(self, raw: str) -> str:
         """Expansion without word splitting (assignment values, patterns)."""
-        return "".join(t for t, _ in self.pieces(raw, False))
+        return "".join(t for t, _ in self.spend(self.pieces(raw, False)))
+
+    def spend(self, pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+        """``pieces`` if joining them stays within the limits, else ConfigError naming the line. Pieces share the
+        variables' strings, so they cost little until joined: checked here, before the join makes the text."""
+        size = len(pieces) + sum(len(text) for text, _ in pieces)
+        self.expanded += size
+        if size > MAX_VALUE_CHARS:
+            raise ConfigError(f"a word or value expands to more than {MAX_VALUE_CHARS:,} characters (a variable "
+                              "doubled again and again, like X=$X$X?)", file=self.source, line=self.line,
+                              hint="a launch script's values are short: write the value out")
+        if self.expanded > MAX_EXPANDED_CHARS:
+            raise ConfigError(f"the script's expansions add up to more than {MAX_EXPANDED_CHARS:,} characters "
+                              "(a long value used again and again?)", file=self.source, line=self.line,
+                              hint="a launch script expands to about its own size: write the values out")
+        return pieces
+
+    def refuse_long_array(self, name: str, length: int) -> None:
+        if length > MAX_ARRAY_ITEMS:
+            raise ConfigError(f"array {name} grows past {MAX_ARRAY_ITEMS:,} elements (doubled again and again, like "
+                              f'{name}=("${{{name}[@]}}" "${{{name}[@]}}")?)', file=self.source, line=self.line,
+                              hint="a launch script's arrays are short: list the elements")
 
     def missing(self, name: str) -> None:
-        if name not in self.unresolved:
-            self.unresolved.append(name)
+        self.unresolved[name] = None
 
     def pieces(self, s: str, quoted: bool) -> list[tuple[str, bool]]:
         """Expand ``s`` into (text, splittable) pieces; ``quoted`` means inside double quotes."""
@@ -809,16 +846,19 @@ class _Reader:
                 self.missing(name)
                 return [(symbol(name), False)]
             if op[-1] == "=":
-                outer, self.unresolved = self.unresolved, []
+                outer, self.unresolved = self.unresolved, {}
                 new = self.value(word)
                 self.vars[name] = new
                 self.taint(name, self.unresolved)
-                self.unresolved = outer + [x for x in self.unresolved if x not in outer]
+                self.unresolved = outer | self.unresolved
                 return [(new, split)]
         if value is None:
             self.missing(name)
             return [(symbol(name), False)]  # unknown statically: kept symbolic, never guessed
-        if op in ("#", "##", "%", "%%"):
+        if op in ("#", "##", "%", "%%") and len(value) > MAX_PATTERN_VALUE:
+            self.note("shell.unsupported-expansion", f"${{{inner}}}: the value is longer than {MAX_PATTERN_VALUE} "
+                      "characters; used as is, the pattern not removed")
+        elif op in ("#", "##", "%", "%%"):
             value = _strip_pattern(value, self.value(word), op)
         elif op in ("^^", ",,"):
             value = value.upper() if op == "^^" else value.lower()
@@ -841,7 +881,7 @@ class _Reader:
         if "$(" in inner or "`" in inner:
             self.note("shell.command-substitution", f"{full} contains a command substitution; kept as text")
             return full
-        outer, self.unresolved = self.unresolved, []
+        outer, self.unresolved = self.unresolved, {}
         text = self.value(inner)
 
         def lookup(name: str, depth: int = 0) -> int:
@@ -862,7 +902,7 @@ class _Reader:
             self.note("shell.arithmetic", f"{full} could not be evaluated ({e}); kept as text")
             result = None
         missing = self.unresolved
-        self.unresolved = outer + [x for x in missing if x not in outer]
+        self.unresolved = outer | missing
         # bash would count unset names as 0; keeping the text makes the gap visible instead
         return full if result is None or missing else result
 
