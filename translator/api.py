@@ -10,6 +10,7 @@ from os import PathLike
 from typing import TYPE_CHECKING, Any
 
 from translator import dialects
+from translator.certainty import Certainty, assumed, plan_certainty
 from translator.dialects.base import MAX_GPUS, Reading, ReadOptions, Values, unknown_because
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
@@ -42,6 +43,11 @@ class Explanation:
     def plan(self) -> dict[str, Any]:
         return self.spec.plan.to_dict()
 
+    @property
+    def certainty(self) -> dict[str, Certainty]:
+        """Each plan quantity's certainty: read, default, derived, assumed (and on what) or unknown (and why)."""
+        return plan_certainty(self.spec, self.notes)
+
     def to_dict(self) -> dict[str, Any]:
         from translator.dialects.rlconf import to_document
         from translator.summary import policy_status, run_length, step_picture
@@ -49,6 +55,7 @@ class Explanation:
         document = to_document(self.spec, redacted=True)  # explain never prints a secret's value
         return {"framework": document.pop("framework"), "version": document.pop("version"),
                 "source": self.source, "plan": document.pop("plan"),
+                "certainty": {name: c.to_dict() for name, c in self.certainty.items()},
                 "notes": [n.to_dict() for n in self.notes], **document,
                 "step": step_picture(self.spec), "policy": policy_status(self.spec),
                 "run": run_length(self.spec, self.dataset_size)}
@@ -84,10 +91,11 @@ class Translation:
         return [n for n in self.notes if n.severity == "error"]
 
     def failed(self, strict: bool = False) -> bool:
-        """Whether `rlconf translate` exits 1: what it wrote has error notes; with --strict also any warning."""
+        """Whether `rlconf translate` exits 1: what it wrote has error notes; with --strict also any warning and
+        any assumed plan quantity written (``plan.assumed``)."""
         notes = self.source.notes + self.notes
         return bool(self.errors) or any(n.severity == "error" for n in self.source.notes) or (
-            strict and any(n.severity == "warning" for n in notes))
+            strict and any(n.severity == "warning" or n.code == "plan.assumed" for n in notes))
 
     def accounting(self) -> list[KeyAccount]:
         """Where every key the source config sets went (see :class:`KeyAccount`)."""
@@ -264,6 +272,11 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
                           hint="pass --num-processes N (GPUs serving vLLM do not count)")
     from translator.render import settings
 
+    certainty = explanation.certainty
+    if on_assumption := assumed(certainty):
+        notes.info("plan.assumed", "the written plan rests on assumptions (exit 1 under --strict): "
+                   + "; ".join(f"{name} ({certainty[name].why})" for name in on_assumption),
+                   source_keys=[f"plan.{name}" for name in on_assumption])
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
     reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))

@@ -76,17 +76,18 @@ def explanation_text(explanation: Explanation) -> str:
     spec = explanation.spec
     lines = [f"{explanation.source}: {spec.framework} {spec.version or ''}".rstrip(),
              "", "Batch plan (a step is one rollout step; a sample is one completion):"]
+    certainty = explanation.certainty
     for name in PLAN_FIELDS:
         value = getattr(spec.plan, name)
         derivation = spec.derivations.get(f"plan.{name}")
+        sure = certainty[name]
         if value is None:
-            if derivation is not None and derivation.origin == "unknown":  # a variable the script never sets
-                lines.append(f"  {name}: {derivation.text}")
-                continue
-            lines.append(f"  {name}: unknown" + _why_unknown(name, spec))
+            lines.append(f"  {name}: unknown: {sure.why}" + (f" ({sure.hint})" if sure.hint else ""))
             continue
         text = quantity(f"plan.{name}", value)
-        if derivation and derivation.text:
+        if sure.level == "assumed":
+            text += f" (assumed: {sure.why}" + (f"; {sure.hint}" if sure.hint else "") + ")"
+        elif derivation and derivation.text:
             text += f" = {derivation.text}{ORIGIN_WORDS.get(derivation.origin, '')}"
         lines.append(f"  {text}")
     lines += ["", "One step:"] + [f"  {line}" for line in step_picture(spec)]
@@ -139,16 +140,6 @@ def _run_lines(run: dict[str, Any]) -> list[str]:
         lines.append(f"  ({plural(run['steps_per_dataset_pass'], 'step', 'steps')} per pass over "
                      f"{plural(run['dataset_size'], 'prompt', 'prompts')}; the last partial batch is dropped)")
     return lines
-
-
-def _why_unknown(name: str, spec: Any) -> str:
-    if name in ("micro_batch_per_device", "grad_accum_steps") and spec.token_budget.dynamic_batching:
-        return " (micro-batches are packed by a token budget)"
-    if name == "total_steps":
-        return " (depends on the dataset size)"
-    if spec.plan.data_parallel_size is None:
-        return " (the world size is not stated; pass --num-processes)"
-    return ""
 
 
 def show(value: Any) -> str:
