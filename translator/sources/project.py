@@ -47,6 +47,7 @@ class Evidence:
     kind: str  # 'copy' (a version file of a copy kept in the project) | 'pin' | 'git-tag' | 'git-commit' | 'git-ref'
     distance: int  # folders between the evidence and the nearest of the script's folder and the run folder
     copy_dir: str | None = None  # a copy's folder (holding the package), whose own config files tell its keys
+    weight: int = 0  # at the same distance: a dependency list (0) before install lines (1) and READMEs (2)
 
     @property
     def where(self) -> str:
@@ -207,7 +208,7 @@ def _evidence(root: str, above: tuple[str, ...], anchors: tuple[str, ...],
             continue
         found.extend(_statements(text, path, how, distance))
     order = {"copy": 0, "pin": 1, "git-tag": 1, "git-commit": 2, "git-ref": 2}
-    return tuple(sorted(found, key=lambda e: (order[e.kind], e.distance, e.file, e.line)))
+    return tuple(sorted(found, key=lambda e: (order[e.kind], e.distance, e.weight, e.file, e.line)))
 
 
 def _copy_version(path: str) -> str | None:
@@ -226,7 +227,8 @@ def _copy_version(path: str) -> str | None:
 
 
 def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]:
-    found = []
+    found: list[Evidence] = []
+    weight = ("deps", "install", "readme").index(how)
     name = shown(path)
     fenced = installing = continued = False
     poetry = False
@@ -247,14 +249,14 @@ def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]
             if not installing:
                 continue
         for match in _PIN.finditer(code):
-            found.append(Evidence(normal(match[1]), match[2].rstrip(".-"), name, number, "pin", distance))
+            found.append(Evidence(normal(match[1]), match[2].rstrip(".-"), name, number, "pin", distance, None, weight))
         if path.endswith((".yml", ".yaml")) and (conda := _CONDA.match(code)) and "==" not in code:
-            found.append(Evidence(normal(conda[1]), conda[2], name, number, "pin", distance))
+            found.append(Evidence(normal(conda[1]), conda[2], name, number, "pin", distance, None, weight))
         if poetry and (match := _POETRY.match(code)) and normal(match[1]) != "python":
-            found.append(Evidence(normal(match[1]), match[2], name, number, "pin", distance))
+            found.append(Evidence(normal(match[1]), match[2], name, number, "pin", distance, None, weight))
         for match in _GIT.finditer(code):
             ref = match[2]
             kind = "git-tag" if _TAG.fullmatch(ref) else "git-commit" if _COMMIT.fullmatch(ref) else "git-ref"
             version = _TAG.fullmatch(ref)[1] if kind == "git-tag" else ref  # type: ignore[index]
-            found.append(Evidence(normal(match[1]), version, name, number, kind, distance))
+            found.append(Evidence(normal(match[1]), version, name, number, kind, distance, None, weight))
     return found
