@@ -123,8 +123,11 @@ def evidence(folder: str, copies: Iterable[tuple[str, str, str | None]] = (), te
     cwd = os.getcwd()
     if _inside(cwd, root):
         anchors.append(cwd)  # the launch runs from here: `python -m pkg` imports the copy in it
+    # A relative path is looked up from the script's folder and each folder above it in the project (a script
+    # meant to run from its project's root finds it there, wherever the user stands), then the working directory.
+    bases = [*_folders(root, (), (folder,)), cwd]
     for word in _PATH_WORD.findall(text)[:MAX_PATH_WORDS]:
-        named = _named_folder(word, (folder, cwd))
+        named = _named_folder(word, bases)
         if named and _inside(named, root) and named not in anchors:
             anchors.append(named)
     return list(_evidence(root, above, tuple(anchors), tuple(copies)))
@@ -135,9 +138,9 @@ MAX_PATH_WORDS = 200
 _PATH_WORD = re.compile(r"[\w.-]*(?:/[\w.-]+)+")
 
 
-def _named_folder(word: str, bases: tuple[str, str]) -> str | None:
-    """The folder a path in the script names, looked up from the script's folder and the working directory; a
-    path with a placeholder or variable in front ('<your_path>/verl_copy') by its trailing parts."""
+def _named_folder(word: str, bases: list[str]) -> str | None:
+    """The folder a path in the script names, looked up from each of ``bases`` in turn; a path with a placeholder
+    or variable in front ('<your_path>/verl_copy') by its trailing parts."""
     parts = [p for p in word.split("/") if p and p != "."]
     for start in range(len(parts)):
         for base in bases:
