@@ -31,6 +31,7 @@ LOSSY_FIRST_LEG = {
                                   "total_steps"},
     "trl/trl016_mu2_server": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
     "trl/vlm_fork_pinned": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
+    "trl/pinned_setup_elsewhere": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
 }
 # Fields that stay different after the whole round trip (the rest come back).
 LOSSY_ROUND_TRIP = {

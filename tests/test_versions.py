@@ -164,3 +164,48 @@ def test_a_pin_with_extras_is_a_pin(tmp_path) -> None:
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text(RECIPE)
     assert api.explain(str(recipe), num_processes=4).spec.version == "0.18.0"
+
+
+# ---------------------------------------------------------------- project evidence beyond the script's folders
+def test_install_lines_readme_blocks_and_git_pins_are_read(tmp_path) -> None:
+    """Each statement is written by hand below; the expected (package, version, kind) follow from the text."""
+    from translator.sources.project import evidence
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Dockerfile").write_text("FROM x\nRUN pip install \\\n    trl==0.15.2 vllm\n# pip install trl==9.9\n")
+    (tmp_path / "README.md").write_text("Use trl==1.0.0 in prose (not read)\n```bash\nuv pip install openrlhf==0.5.9\n```\n")
+    (tmp_path / "requirements.txt").write_text("trl @ git+https://github.com/huggingface/trl.git@019fc6d\n"
+                                               "verl@git+https://github.com/volcengine/verl.git@v0.4.1#egg=verl\n")
+    found = {(e.package, e.version, e.kind) for e in evidence(str(tmp_path))}
+    assert found == {("trl", "0.15.2", "pin"), ("openrlhf", "0.5.9", "pin"), ("trl", "019fc6d", "git-commit"),
+                     ("verl", "0.4.1", "git-tag")}
+
+
+def test_a_commit_pin_names_no_release_and_the_keys_decide(tmp_path) -> None:
+    from translator import api
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_text("trl @ git+https://github.com/huggingface/trl.git@019fc6d\n")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(RECIPE)
+    explanation = api.explain(str(recipe), num_processes=4)
+    codes = {n.code for n in explanation.notes}
+    assert "version.project-commit" in codes and "version.project" not in codes
+    assert explanation.candidates == ()  # check runs the rules for every release that fits the keys
+
+
+def test_check_reports_a_verdict_that_differs_between_candidate_releases(tmp_path) -> None:
+    """num_generations 3 with 4 processes × pdtbs 1: trl 0.14 counts prompts per device (no divisibility rule);
+    from 0.15.2 the global batch 4 × 1 = 4 completions must divide by 3, which it does not. Two pins (0.14.0 nearer,
+    0.16.0 in a Dockerfile) make the release uncertain, so the finding says where it applies."""
+    from translator import api
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_text("trl==0.14.0\n")
+    (tmp_path / "Dockerfile").write_text("RUN pip install trl==0.16.0\n")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("per_device_train_batch_size: 1\nnum_generations: 3\ngradient_accumulation_steps: 4\n")
+    report = api.check(str(recipe), num_processes=4)
+    assert report.version == "0.14.0"
+    messages = [f.message for f in report.errors + report.warnings if f.rule == "trl.num-generations-divisible"]
+    assert any("fine in 0.14.0; error in 0.16.0" in m for m in messages), messages

@@ -30,6 +30,10 @@ class Explanation:
     source: str
     native: Values | None = field(default=None, repr=False)  # native values as read, for rule checks
     dataset_size: int | None = None  # prompts in the training set, when given (for the run length)
+    # An uncertain version (Reading.candidates): the releases `check` also runs the rules for, and how to read
+    # the config as one of them.
+    candidates: tuple[str, ...] | None = field(default=None, repr=False)
+    reread: Any = field(default=None, repr=False, compare=False)
 
     @property
     def framework(self) -> str:
@@ -201,7 +205,11 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
         from translator.native_schemas import validate_reading
 
         notes.extend(validate_reading(reading, source.text))  # raises ConfigError for a rejected value type
-    return Explanation(reading.spec, notes, source.name, reading.native)
+    explanation = Explanation(reading.spec, notes, source.name, reading.native)
+    if reading.candidates is not None:
+        explanation.candidates = reading.candidates
+        explanation.reread = lambda version: load(source, f"{dialect.name}@{version}", env, num_processes)
+    return explanation
 
 
 CLUSTER_COUNTS = ("nodes", "gpus_per_node", "training_gpus", "rollout_gpus", "sequence_parallel_size",
@@ -554,7 +562,51 @@ def check(src: str | PathLike[str] | Source | Explanation, framework: str | None
 
     report.add(ranges.check(explanation.spec))  # value ranges every framework has (learning rate, GPU memory share)
     report.add(unknown_key_errors(explanation, report))
+    if explanation.candidates is not None and explanation.reread is not None and rules is not None:
+        _per_release(explanation, report, rules)
     return report
+
+
+def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> None:
+    """Under an uncertain version, the rules run for each candidate release (every listed release that fits the
+    keys when the project names none); a finding whose verdict differs between them says so per range."""
+    from translator.checks.findings import Finding
+
+    dialect = dialects.get(explanation.framework)
+    wanted = explanation.candidates or dialect.versions
+    verdicts: dict[str, dict[tuple[str, tuple[str, ...]], Finding]] = {}
+    for version in wanted:
+        try:
+            other = explanation.reread(version)
+        except ConfigError:
+            continue
+        if not explanation.candidates and any(n.code == "keys.unknown-in-version" for n in other.notes):
+            continue  # a release without one of the config's keys is not the one it runs
+        found = rules(other.native, other.spec, other.version or "") if other.native is not None else []
+        verdicts[version] = {(f.rule, tuple(f.keys)): f for f in found if f.severity in ("error", "warning")}
+    if len(verdicts) < 2:
+        return
+    order = list(verdicts)
+    every = {key for found in verdicts.values() for key in found}
+    for key in sorted(every):
+        states = [verdicts[v][key].severity if key in verdicts[v] else "fine" for v in order]
+        if len(set(states)) == 1:
+            continue
+        ranges: list[tuple[str, str, str]] = []  # (state, first, last)
+        for version, state in zip(order, states):
+            if ranges and ranges[-1][0] == state:
+                ranges[-1] = (state, ranges[-1][1], version)
+            else:
+                ranges.append((state, version, version))
+        text = "; ".join(f"{state} in {first}" + (f"–{last}" if last != first else "") for state, first, last in ranges)
+        mine = [f for f in report.errors + report.warnings if (f.rule, tuple(f.keys)) == key]
+        if mine:
+            for finding in mine:
+                finding.message += f" [the {dialect.name} release is uncertain: {text}]"
+        else:
+            first = next(verdicts[v][key] for v in order if key in verdicts[v])
+            report.add([Finding(first.rule, "warning", f"{first.message} [the {dialect.name} release is uncertain: "
+                                f"{text}]", first.keys, first.values, first.suggestions)])
 
 
 _GUESS = re.compile(r"did you mean '?(?:--)?([^'?\s]+)'?\?")

@@ -181,6 +181,12 @@ def _not_config(path: Path) -> str | None:
     suffix = path.suffix.lower()
     if suffix not in CONFIG_SUFFIXES and suffix not in SCRIPT_SUFFIXES:
         return "not a config file type"
+    from translator import dialects
+
+    for name in dialects.names():  # a copy of a framework kept in a project ships its defaults, not a run
+        template = dialects.get(name).copy_config
+        if template and path.as_posix().endswith("/" + template):
+            return f"the default config of a {name} copy"
     try:
         # stat, not open: a FIFO would block the open forever and a device (/dev/zero behind a link) never ends
         status = path.stat()

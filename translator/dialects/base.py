@@ -17,6 +17,7 @@ from translator.notes import NoteList
 from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.records import record
 from translator.sources.files import Source
+from translator.sources.project import Evidence
 from translator.sources.shell import ShellCommand, ShellScript, parse_shell, symbolic_names
 
 
@@ -25,6 +26,7 @@ class ReadOptions:
     version: str | None = None  # None: infer from the keys, else the newest known
     env: Mapping[str, str] = field(default_factory=dict)
     num_processes: int | None = None  # training world size where the config does not state it
+    companion: tuple[str, str] | None = None  # (version, where) the project pins Dialect.companion at
 
 
 @record
@@ -34,6 +36,9 @@ class Reading:
     spec: RunSpec
     notes: NoteList
     native: Values | None = None  # the native values as read (for rule checks); None for plan files
+    # When the version is uncertain (conflicting or commit pins, an undecided pre-release copy): the releases
+    # `check` runs its rules for; () every release that fits the keys; None: the version is not in doubt.
+    candidates: tuple[str, ...] | None = None
 
 
 class Dialect:
@@ -52,22 +57,28 @@ class Dialect:
     # A copy of the framework kept in the project: (its version file, a folder that must stand beside that file).
     version_files: tuple[tuple[str, str | None], ...] = ()
 
-    def project_version(self, source: Source) -> tuple[str, str] | None:
-        """(version as spelled, where it was found) that the script's own project states, when no --from is
-        given, in the script's folder or up to three folders above it: the version file of a copy of the
-        framework the project keeps (:attr:`version_files`), else an exact pin of :attr:`pip_name`
-        (``trl==0.14.0``) in a requirements file, setup.py or pyproject.toml."""
-        for folder in project_folders(source):
-            for relative, beside in self.version_files:
-                path = os.path.join(folder, relative)
-                try:
-                    if (beside is None or os.path.isdir(os.path.join(folder, beside))) and os.path.isfile(path) \
-                            and os.path.getsize(path) < 100:
-                        with open(path, encoding="utf-8") as handle:
-                            return handle.read().strip(), f"{_shown(path)} (the {self.name} copy in this project)"
-                except (OSError, UnicodeDecodeError):
-                    continue
-        return find_pin(source, self.pip_name) if self.pip_name else None
+    # A copy's own config file (relative to the folder holding the package), whose keys tell a pre-release
+    # copy's era: ``verl/trainer/config/ppo_trainer.yaml``.
+    copy_config: str | None = None
+    # A package the project pins beside this one that the reader takes with it (TRL: transformers).
+    companion: str | None = None
+
+    def project_evidence(self, source: Source) -> list[Evidence]:
+        """What the script's project states about this framework's version (:mod:`translator.sources.project`):
+        copies of the framework it keeps (:attr:`version_files`, at any depth), pins of :attr:`pip_name` in its
+        dependency files, install lines and READMEs, and git pins; the strongest first."""
+        from translator.sources.project import evidence, normal
+
+        if source.base_dir is None or source.files:
+            return []
+        wanted = {normal(self.pip_name or self.name), normal(self.companion or self.name)}
+        copies = tuple((normal(self.pip_name or self.name), relative, beside) for relative, beside in self.version_files)
+        return [e for e in evidence(os.fspath(source.base_dir), copies, source.text) if e.package in wanted]
+
+    def keys_in(self, version: str) -> set[str] | None:
+        """The config keys ``version`` has (to tell a pre-release copy's era from its own config); None: unknown."""
+        del version
+        return None
 
     def writable(self, version: str) -> str:
         """``version``, or the oldest version the writer writes when ``version`` is read only."""
@@ -223,8 +234,10 @@ def _with_unknowns(read: Any) -> Any:
         _made.append([])
         _unset.append([])
         project = _project_version(self, source) if options.version is None else None
-        if project and project[0]:
-            options = dataclasses.replace(options, version=project[0])
+        if project and project.read_as:
+            options = dataclasses.replace(options, version=project.read_as)
+        if project and project.companion and options.companion is None:
+            options = dataclasses.replace(options, companion=(project.companion.version, project.companion.where))
         try:
             reading = read(self, source, options)
         except (TypeError, ValueError, ZeroDivisionError) as error:
@@ -243,14 +256,7 @@ def _with_unknowns(read: Any) -> Any:
             _unset.pop()
         self.take_version_notes(reading.notes)  # how --from FW@VERSION was resolved reaches the user
         if project:
-            spelled, where = project[1]
-            if project[0]:
-                reading.notes.info("version.project", f"{self.name} {spelled} from {where}; pass --from "
-                                   f"{self.name}@VERSION to choose another", source_keys=[where])
-            else:
-                reading.notes.warning("version.project-unsupported", f"{self.name} {spelled} from {where} is not a "
-                                      f"version rlconf reads ({self.versions[0]} to {self.versions[-1]}); the "
-                                      "version was inferred from the keys instead", source_keys=[where])
+            project.report(self, reading)
         mark_unknowns(reading)
         return reading
 
@@ -258,74 +264,147 @@ def _with_unknowns(read: Any) -> Any:
     return wrapped
 
 
-def _project_version(dialect: Dialect, source: Source) -> tuple[str | None, tuple[str, str]] | None:
-    """The project's version for ``dialect`` (None: it states none), as (the spelling to read with, or None when
-    rlconf does not read that version; (as spelled, where))."""
-    found = dialect.project_version(source)
-    if found is None:
+@record
+class ProjectVersion:
+    """What a read takes from the project's own statements (:meth:`Dialect.project_evidence`)."""
+
+    read_as: str | None  # the version to read with; None: the project states no release rlconf reads
+    used: Evidence | None  # the evidence read_as comes from
+    others: list[Evidence]  # other releases the project states (conflicts), strongest first
+    commits: list[Evidence]  # git pins to a commit or branch: no release
+    why: str = ""  # how a pre-release copy was placed
+    candidates: tuple[str, ...] | None = None  # uncertain: the releases to check against (() every fitting one)
+    companion: Evidence | None = None  # the pin of the dialect's companion package (TRL: transformers)
+
+    def report(self, dialect: Dialect, reading: Reading) -> None:
+        """The notes saying where the version came from, what else the project states, and what is unknown."""
+        name, notes = dialect.name, reading.notes
+        reading.candidates = self.candidates
+        used = self.used
+        if used is not None:
+            kind = f"the {name} copy in this project" if used.kind == "copy" else \
+                f"a git pin to tag {used.version}" if used.kind == "git-tag" else "a pin"
+            if self.read_as:
+                notes.info("version.project", f"{name} {used.version} from {used.where} ({kind}){self.why}; pass "
+                           f"--from {name}@VERSION to choose another", source_keys=[used.where])
+            else:
+                notes.warning("version.project-unsupported", f"{name} {used.version} from {used.where} is not a "
+                              f"version rlconf reads ({dialect.versions[0]} to {dialect.versions[-1]}); the version was "
+                              "inferred from the keys instead", source_keys=[used.where])
+        if self.others and used is not None:
+            reason = "a copy kept in the project is what the launch imports" if used.kind == "copy" else \
+                "it is the nearest to the script"
+            listed = "; ".join(f"{e.version} at {e.where}" for e in self.others)
+            ranged = " (rules whose verdict differs between them are checked per release)" if self.candidates else ""
+            notes.warning("version.conflict", f"the project states other {name} releases: {listed}; "
+                          f"{used.version} from {used.where} is used because {reason}{ranged}",
+                          source_keys=[e.where for e in self.others])
+        for commit in self.commits:
+            what = "commit" if commit.kind == "git-commit" else "git reference"
+            instead = f"{used.version} from {used.where} is used instead" if used is not None and self.read_as else \
+                "the version is inferred from the keys, and check reports rules whose verdict differs per release"
+            notes.warning("version.project-commit", f"{commit.where} installs {name} from {what} {commit.version}, "
+                          f"not a release, so the release it matches is unknown; {instead}",
+                          source_keys=[commit.where])
+
+
+def _project_version(dialect: Dialect, source: Source) -> ProjectVersion | None:
+    """The project's statements about ``dialect``'s version, ranked (see docs/launch-scripts.md, "The version
+    the project states"): a copy of the framework beats pins, nearer beats farther; commits state no release."""
+    from translator.sources.project import normal
+
+    found = dialect.project_evidence(source)
+    own = [e for e in found if e.package == normal(dialect.pip_name or dialect.name)]
+    # The companion pin counts beside the framework's own statement (one install list), not from any other file.
+    own_files = [e.file for e in own]
+    companion = min((e for e in found if dialect.companion and e.package == normal(dialect.companion)
+                     and e.kind == "pin" and e.file in own_files),
+                    key=lambda e: own_files.index(e.file), default=None)
+    if not own and companion is None:
         return None
+    releases = [e for e in own if e.states_release]
+    commits = list({e.version: e for e in reversed(own) if not e.states_release}.values())[::-1]
+    used = releases[0] if releases else None
+    read_as, why, candidates = _readable(dialect, used) if used else (None, "", None)
+    others: list[Evidence] = []
+    for evidence in releases[1:]:
+        if evidence.version != used.version and all(o.version != evidence.version for o in others):  # type: ignore[union-attr]
+            others.append(evidence)
+    if read_as and others and candidates is None:
+        resolved = {r for r in (_resolved(dialect, e.version) for e in [used, *others]) if r}  # type: ignore[list-item]
+        if len(resolved) > 1:
+            candidates = tuple(sorted(resolved, key=lambda v: version_key(split_version(v)) or ()))
+    if commits and used is None:
+        candidates = ()
+    return ProjectVersion(read_as, used, others, commits, why, candidates, companion)
+
+
+def split_version(version: str) -> str:
+    """A version without a companion suffix ('0.16.0+transformers4.49.0' → '0.16.0')."""
+    return version.split("+", 1)[0]
+
+
+def _resolved(dialect: Dialect, version: str) -> str | None:
+    """The listed version ``version`` reads as (None: rlconf reads no such version), without keeping notes."""
     try:
-        dialect.resolve_version(found[0])
+        return dialect.resolve_version(version)
     except ConfigError:
-        return None, found
+        return None
     finally:
-        dialect.take_version_notes()  # the read resolves it again and keeps its notes
-    return found[0], found
+        dialect.take_version_notes()
 
 
-_PIN_FILES = ("requirements*.txt", "setup.py", "pyproject.toml", "environment.y*ml")
-MAX_PIN_FILE_BYTES = 1_000_000
+def _readable(dialect: Dialect, used: Evidence) -> tuple[str | None, str, tuple[str, ...] | None]:
+    """(version to read with, how it was placed, candidates when undecided) for the evidence used. A copy whose
+    version file names a pre-release ('0.2.0.dev') holds the release before it plus some of the release's
+    changes: its own config file (:attr:`Dialect.copy_config`) tells which of the two its keys are."""
+    before = _resolved(dialect, used.version)
+    if before is None:
+        return None, "", None
+    release = _RELEASE.fullmatch(used.version)
+    if used.kind != "copy" or not (release and release["pre"]):
+        return used.version, "", None
+    itself = _resolved(dialect, release["release"])
+    if itself is None or itself == before:
+        return used.version, "", None
+    keys = _copy_keys(dialect, used)
+    known_before, known_itself = dialect.keys_in(before), dialect.keys_in(itself)
+    if keys is None or known_before is None or known_itself is None:
+        return used.version, "", (before, itself)
+    added, dropped = known_itself - known_before, known_before - known_itself
+    score_itself = len(keys & added) + len(dropped - keys)
+    score_before = len(keys & dropped) + len(added - keys)
+    from translator.sources.project import shown
+
+    config = shown(os.path.join(used.copy_dir or "", dialect.copy_config or ""))
+    if score_itself > score_before:
+        sample = ", ".join(sorted(keys & added)[:2]) or ", ".join(sorted(dropped - keys)[:2])
+        return itself, (f"; a pre-release of {release['release']} whose own {config} has the keys of {itself} "
+                        f"(e.g. {sample}), so it is read as {itself}"), None
+    if score_before > score_itself:
+        return before, (f"; a pre-release of {release['release']} whose own {config} has the keys of {before}, "
+                        f"not those {itself} added, so it is read as {before}"), None
+    return used.version, "", (before, itself)
 
 
-def project_folders(source: Source) -> list[str]:
-    """The script's folder and up to three above it, stopping at a repository root (a .git entry)."""
-    if source.base_dir is None or source.files:
-        return []
-    folders: list[str] = []
-    folder = os.path.abspath(source.base_dir)
-    while len(folders) < 4:
-        folders.append(folder)
-        parent = os.path.dirname(folder)
-        if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
-            break
-        folder = parent
-    return folders
+def _copy_keys(dialect: Dialect, used: Evidence) -> set[str] | None:
+    """The dotted keys of a copy's own config file (None: the copy has none rlconf can read)."""
+    if not dialect.copy_config or not used.copy_dir:
+        return None
+    import yaml
 
+    from translator.sources.files import flatten
+    from translator.sources.project import MAX_FILE_BYTES
 
-def _shown(path: str) -> str:
-    """A path as messages show it: relative to the working directory when that is shorter."""
+    path = os.path.join(used.copy_dir, dialect.copy_config)
     try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return relative if len(relative) < len(path) else path
-
-
-def find_pin(source: Source, package: str) -> tuple[str, str] | None:
-    """(version, file) of the first exact pin ``package==X`` in the project's dependency files."""
-    import fnmatch  # noqa: PLC0415  (only reads without --from get here)
-
-    # trl==0.14.0, "trl[vllm]==0.18.0" (extras), trl == 0.16.0
-    pattern = re.compile(rf"(?<![\w.-]){re.escape(package)}(?:\[[\w,\s-]*\])?\s*==\s*v?([0-9][\w.+!-]*)",
-                         re.IGNORECASE)
-    for folder in project_folders(source):
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for glob in _PIN_FILES:
-            for name in fnmatch.filter(names, glob):
-                path = os.path.join(folder, name)
-                try:
-                    if not os.path.isfile(path) or os.path.getsize(path) > MAX_PIN_FILE_BYTES:
-                        continue
-                    with open(path, encoding="utf-8", errors="replace") as handle:
-                        match = pattern.search(handle.read())
-                except OSError:
-                    continue
-                if match:
-                    return match.group(1).rstrip(".-"), _shown(path)
-    return None
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            data = yaml.safe_load(handle)
+    except (OSError, yaml.YAMLError):
+        return None
+    return set(flatten(data)) if isinstance(data, dict) else None
 
 
 def mark_unknowns(reading: Reading) -> None:

@@ -97,6 +97,8 @@ class TrlDialect(Dialect):
     versions = VERSIONS
     changes = CHANGES
     pip_name = "trl"
+    version_files = (("trl/__init__.py", None),)  # a copy of TRL kept in the project: its __version__
+    companion = "transformers"  # a transformers pin beside the trl pin decides TrainingArguments' keys
     stops_at_first_limit = False
     @staticmethod
     def rejects_unknown_keys(version: str) -> bool:
@@ -132,6 +134,17 @@ class TrlDialect(Dialect):
                                                     open_r1=native.open_r1_script or (
                                                         not native.trl_script
                                                         and bool(set(native.values) & OPEN_R1_KEYS)))
+        if transformers is None and options.companion and values.transformers != options.companion[0]:
+            try:
+                self.resolve_version(f"{version}{_TF_MARK}{options.companion[0]}")
+            except ConfigError as error:
+                notes.warning("version.transformers-project", f"transformers {options.companion[0]} from "
+                              f"{options.companion[1]} is not read: {error.message}", source_keys=[options.companion[1]])
+            else:
+                transformers = values.transformers = options.companion[0]
+                notes.info("version.transformers-project", f"TrlParser's TrainingArguments are transformers "
+                           f"{transformers}'s, the release the project pins at {options.companion[1]}; pass "
+                           f"--from trl@{version}+transformersX.Y.Z for another", source_keys=[options.companion[1]])
         if transformers is None and source.suffix != ".toml":
             notes.info("version.transformers-assumed", f"TrlParser's TrainingArguments are transformers "
                        f"{values.transformers}'s ({why}); pass --from trl@{version}+transformersX.Y.Z for another")

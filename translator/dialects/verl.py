@@ -99,8 +99,14 @@ class VerlDialect(Dialect):
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
     writes_from = "0.3.0"  # 0.1's and 0.2's micro-batch keys and missing epoch loop are read, not written
     pip_name = "verl"
-    # Projects built on early verl (TinyZero, Logic-RL; rllm as a sub-project) keep a copy with its version file.
+    # Projects built on early verl (TinyZero, Logic-RL; rllm as a sub-project) keep a copy with its version file;
+    # the copy's own trainer config tells a pre-release copy's era.
     version_files = (("verl/version/version", None), ("verl/verl/version/version", None))
+    copy_config = "verl/trainer/config/ppo_trainer.yaml"
+
+    def keys_in(self, version: str) -> set[str] | None:
+        return {k for k in KNOWN_KEYS if (k not in KEY_SINCE or at_least(version, KEY_SINCE[k]))
+                and (k not in KEY_UNTIL or not newer_than(version, KEY_UNTIL[k]))}
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

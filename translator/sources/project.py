@@ -1,0 +1,265 @@
+"""What a launch's project states about the releases it runs: pins in its dependency files, install lines in its
+scripts, Dockerfiles and READMEs, and the version files of framework copies it keeps. Every file is read as
+text (never imported or executed), and the search is bounded (folders, files, bytes)."""
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterable
+
+from translator.records import record
+
+MAX_FILES = 200  # files read
+MAX_BYTES = 20_000_000  # bytes read in all
+MAX_FILE_BYTES = 2_000_000  # a larger file is no dependency list
+LEVELS_UP = 4  # folders above the script searched for a project root without .git
+_MARKERS = ("setup.py", "setup.cfg", "pyproject.toml", "requirements*.txt", "environment*.y*ml", "Dockerfile*",
+            "README*")
+
+# Files whose text states dependencies, and how: 'deps' every pin counts; 'install' only on pip install lines;
+# 'readme' only on pip install lines inside fenced code blocks.
+_FILES = (("*requirements*.txt", "deps"), ("requirements*.in", "deps"), ("setup.py", "deps"), ("setup.cfg", "deps"),
+          ("pyproject.toml", "deps"), ("environment*.y*ml", "deps"), ("conda*.y*ml", "deps"),
+          ("Dockerfile*", "install"), ("*.dockerfile", "install"), ("*.sh", "install"), ("README*.md", "readme"))
+
+# name==1.2.3, "name[extra]==1.2.3", name == 1.2.3 (requirements, setup.py strings, PEP 621, pip install lines)
+_PIN = re.compile(r"(?<![\w.@/-])([A-Za-z0-9][\w.-]*)(?:\[[\w,\s-]*\])?\s*===?\s*v?([0-9][\w.+!-]*)")
+# conda's single '=' in environment.yml: '- trl=0.15.2'
+_CONDA = re.compile(r"^\s*-\s*([A-Za-z0-9][\w.-]*)\s*=\s*v?([0-9][\w.+!-]*)\s*$")
+# poetry: trl = "0.15.2" / trl = "==0.15.2" / trl = {version = "0.15.2", ...} (an exact version; ^ and ~ are ranges)
+_POETRY = re.compile(r"^\s*([A-Za-z0-9][\w.-]*)\s*=\s*(?:\{\s*version\s*=\s*)?[\"']=?=?\s*v?([0-9][\w.+!-]*)[\"']")
+# git+https://github.com/huggingface/trl.git@019fc6d (pip install, requirements, 'trl @ git+…' in setup.py)
+_GIT = re.compile(r"git\+[\w+.:/~-]*?/([\w.-]+?)(?:\.git)?@([\w./-]+?)(?=[#\s\"',;\])]|$)")
+_TAG = re.compile(r"v?(\d+(?:\.\d+)+(?:[.-]?(?:dev|a|b|rc|post)\.?\d*)?)")
+_COMMIT = re.compile(r"[0-9a-f]{7,40}")
+_DUNDER_VERSION = re.compile(r"^__version__\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
+
+
+@record
+class Evidence:
+    """One statement of a package's version in the project."""
+
+    package: str  # as the project spells it, lower case with '-' for '_'
+    version: str  # as spelled; for a git pin, the tag or commit
+    file: str  # the file, as messages show it
+    line: int
+    kind: str  # 'copy' (a version file of a copy kept in the project) | 'pin' | 'git-tag' | 'git-commit' | 'git-ref'
+    distance: int  # folders between the evidence and the nearest of the script's folder and the run folder
+    copy_dir: str | None = None  # a copy's folder (holding the package), whose own config files tell its keys
+    weight: int = 0  # at the same distance: a dependency list (0) before install lines (1) and READMEs (2)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    @property
+    def states_release(self) -> bool:
+        """Whether this names a release (a commit or a branch names none)."""
+        return self.kind in ("copy", "pin", "git-tag")
+
+
+def normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def project_root(folder: str) -> tuple[str, tuple[str, ...]]:
+    """The folder of the repository the script belongs to, and the folders above it that are read too (not their
+    subfolders). The root is the nearest folder with a .git entry; where there is none, the highest of the
+    script's folder and the three above it that holds a project file (setup.py, pyproject.toml,
+    requirements*.txt, a README…), else the script's folder; the rest of those four folders are read alone."""
+    folder = os.path.abspath(folder)
+    chain, current = [], folder
+    while True:
+        chain.append(current)
+        if os.path.exists(os.path.join(current, ".git")):
+            return current, ()
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    near = chain[:LEVELS_UP]
+    marked = [f for f in near if _has_marker(f)]
+    root = marked[-1] if marked else folder
+    return root, tuple(near[near.index(root) + 1:])
+
+
+def _has_marker(folder: str) -> bool:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return any(fnmatch.filter(names, glob) for glob in _MARKERS)
+
+
+def _distance(path_folder: str, anchors: Iterable[str]) -> int:
+    """Folders up and down from the nearest anchor to ``path_folder``."""
+    best = 1 << 30
+    for anchor in anchors:
+        common = os.path.commonpath([path_folder, anchor])
+        up = 0 if anchor == common else len(os.path.relpath(anchor, common).split(os.sep))
+        down = 0 if path_folder == common else len(os.path.relpath(path_folder, common).split(os.sep))
+        best = min(best, up + down)
+    return best
+
+
+def shown(path: str) -> str:
+    """A path as messages show it: relative to the working directory when that is shorter."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return relative if len(relative) < len(path) else path
+
+
+def evidence(folder: str, copies: Iterable[tuple[str, str, str | None]] = (), text: str = "") -> list[Evidence]:
+    """Every version statement of the project the script in ``folder`` belongs to, strongest first. ``copies`` are
+    (package, version file relative to a folder, a folder that must stand beside it) of framework copies;
+    ``text`` is the script's text, whose paths (``cd src/r1-v``, ``src/open_r1/grpo.py``) name more folders
+    the launch runs in."""
+    folder = os.path.abspath(folder)
+    root, above = project_root(folder)
+    anchors = [folder]
+    cwd = os.getcwd()
+    if _inside(cwd, root):
+        anchors.append(cwd)  # the launch runs from here: `python -m pkg` imports the copy in it
+    # A relative path is looked up from the script's folder and each folder above it in the project (a script
+    # meant to run from its project's root finds it there, wherever the user stands), then the working directory.
+    bases = [*_folders(root, (), (folder,)), cwd]
+    for word in _PATH_WORD.findall(text)[:MAX_PATH_WORDS]:
+        named = _named_folder(word, bases)
+        if named and _inside(named, root) and named not in anchors:
+            anchors.append(named)
+    return list(_evidence(root, above, tuple(anchors), tuple(copies)))
+
+
+MAX_PATH_WORDS = 200
+# a path in a script: src/r1-v, src/open_r1/grpo.py, "<path_to_repo>"/verl_copy, /src/pkg/train.py (placeholders)
+_PATH_WORD = re.compile(r"[\w.-]*(?:/[\w.-]+)+")
+
+
+def _named_folder(word: str, bases: list[str]) -> str | None:
+    """The folder a path in the script names, looked up from each of ``bases`` in turn; a path with a placeholder
+    or variable in front ('<your_path>/verl_copy') by its trailing parts."""
+    parts = [p for p in word.split("/") if p and p != "."]
+    for start in range(len(parts)):
+        for base in bases:
+            path = os.path.normpath(os.path.join(base, *parts[start:]))
+            if os.path.isdir(path):
+                return path
+            if os.path.isfile(path):
+                return os.path.dirname(path)
+    return None
+
+
+def _inside(path: str, root: str) -> bool:
+    try:
+        return os.path.commonpath([os.path.abspath(path), root]) == root
+    except ValueError:
+        return False
+
+
+def _folders(root: str, above: tuple[str, ...], anchors: tuple[str, ...]) -> list[str]:
+    """The folders whose statements apply to the launch: each anchor and the folders from it up to the root (the
+    nearest first), then the folders above a root found without .git."""
+    folders: list[str] = []
+    for anchor in anchors:
+        current = anchor
+        while _inside(current, root) and current not in folders:
+            folders.append(current)
+            if current == root:
+                break
+            current = os.path.dirname(current)
+    return [*folders, *above]
+
+
+def _evidence(root: str, above: tuple[str, ...], anchors: tuple[str, ...],
+              copies: tuple[tuple[str, str, str | None], ...]) -> tuple[Evidence, ...]:
+    candidates: list[tuple[int, str, str]] = []  # (distance, path, how)
+    found: list[Evidence] = []
+    folders = _folders(root, above, anchors)
+    # A copy the launch imports sits in one of those folders (the run folder, a PYTHONPATH entry the script names).
+    for home in folders:
+        for package, relative, beside in copies:
+            path = os.path.join(home, relative)
+            if (beside is None or os.path.isdir(os.path.join(home, beside))) and os.path.isfile(path):
+                version = _copy_version(path)
+                if version:
+                    # the folder holding the package: home, or home/verl for verl/verl/version/version
+                    holder = os.path.join(home, *relative.split("/")[:-3])
+                    found.append(Evidence(package, version, shown(path), 1, "copy", _distance(home, anchors), holder))
+    for folder in folders:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            how = next((h for glob, h in _FILES if fnmatch.fnmatch(name, glob)), None)
+            path = os.path.join(folder, name)
+            if how is not None and os.path.isfile(path):
+                candidates.append((_distance(folder, anchors), path, how))
+    budget = MAX_BYTES
+    for distance, path, how in sorted(candidates)[:MAX_FILES]:
+        try:
+            size = os.path.getsize(path)
+            if size > MAX_FILE_BYTES or size > budget:
+                continue
+            budget -= size
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        found.extend(_statements(text, path, how, distance))
+    order = {"copy": 0, "pin": 1, "git-tag": 1, "git-commit": 2, "git-ref": 2}
+    return tuple(sorted(found, key=lambda e: (order[e.kind], e.distance, e.weight, e.file, e.line)))
+
+
+def _copy_version(path: str) -> str | None:
+    try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    if path.endswith(".py"):
+        match = _DUNDER_VERSION.search(text)
+        return match.group(1) if match else None
+    text = text.strip()
+    return text if text and len(text) < 100 and "\n" not in text else None
+
+
+def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]:
+    found: list[Evidence] = []
+    weight = ("deps", "install", "readme").index(how)
+    name = shown(path)
+    fenced = installing = continued = False
+    poetry = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if how == "readme" and stripped.startswith("```"):
+            fenced = not fenced
+            continue
+        if how == "readme" and not fenced:
+            continue
+        if stripped.startswith("["):
+            poetry = stripped.startswith("[tool.poetry") and "dependencies" in stripped
+        code = line.split(" #", 1)[0] if not stripped.startswith("#") else ""
+        if how in ("install", "readme"):
+            # a pin counts on a pip install line, or a line continuing one with a trailing backslash
+            installing = ("pip" in code and "install" in code) or (continued and installing)
+            continued = code.rstrip().endswith("\\")
+            if not installing:
+                continue
+        for match in _PIN.finditer(code):
+            found.append(Evidence(normal(match[1]), match[2].rstrip(".-"), name, number, "pin", distance, None, weight))
+        if path.endswith((".yml", ".yaml")) and (conda := _CONDA.match(code)) and "==" not in code:
+            found.append(Evidence(normal(conda[1]), conda[2], name, number, "pin", distance, None, weight))
+        if poetry and (match := _POETRY.match(code)) and normal(match[1]) != "python":
+            found.append(Evidence(normal(match[1]), match[2], name, number, "pin", distance, None, weight))
+        for match in _GIT.finditer(code):
+            ref = match[2]
+            kind = "git-tag" if _TAG.fullmatch(ref) else "git-commit" if _COMMIT.fullmatch(ref) else "git-ref"
+            version = _TAG.fullmatch(ref)[1] if kind == "git-tag" else ref  # type: ignore[index]
+            found.append(Evidence(normal(match[1]), version, name, number, kind, distance, None, weight))
+    return found
