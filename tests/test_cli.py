@@ -126,8 +126,9 @@ def test_translate_refuses_without_a_world_size() -> None:
 
 
 def test_plural_units_in_text() -> None:
-    # The Open-R1 recipe: spg = GAS = 4 and one iteration → "1 optimizer step per step" and one epoch.
-    code, out, _ = run("explain", TRL)
+    # The Open-R1 recipe: spg = GAS = 4 and one iteration → "1 optimizer step per step" and one epoch. As trl 0.18.0
+    # (the release Open-R1 pins; --from states it, so nothing rests on an inferred version).
+    code, out, _ = run("explain", TRL, "--from", "trl@0.18.0")
     assert code == 0
     assert "  1 optimizer step per step = " in out and "  1 pass over each step's samples = " in out
     step = out.split("One step:")[1].split("Policy:")[0]

@@ -50,7 +50,29 @@ class Explanation:
     @property
     def certainty(self) -> dict[str, Certainty]:
         """Each plan quantity's certainty: read, default, derived, assumed (and on what) or unknown (and why)."""
-        return plan_certainty(self.spec, self.notes)
+        if "_certainty" not in self.__dict__:
+            self.__dict__["_certainty"] = plan_certainty(self.spec, self.notes, self._other_versions())
+        certainty: dict[str, Certainty] = self.__dict__["_certainty"]
+        return certainty
+
+    def _other_versions(self) -> dict[str, dict[str, Any]]:
+        """Where the version was inferred from the keys: the plan as each release where the reader's arithmetic
+        changes would read the config, for the releases that have every key it sets."""
+        if self.reread is None or not any(n.code == "version.assumed" for n in self.notes):
+            return {}
+        dialect = dialects.get(self.framework)
+        others = {}
+        for version in dict.fromkeys((dialect.versions[0], *dialect.plan_bands)):
+            if version == self.version:
+                continue
+            try:
+                other = self.reread(version)
+            except ConfigError:
+                continue
+            if not any(n.code in ("keys.unknown-in-version", "version.conflicting-keys", "version.program-missing")
+                       for n in other.notes):
+                others[version] = other.spec.plan.to_dict()
+        return others
 
     def to_dict(self) -> dict[str, Any]:
         from translator.dialects.rlconf import to_document
@@ -208,6 +230,7 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
     explanation = Explanation(reading.spec, notes, source.name, reading.native)
     if reading.candidates is not None:
         explanation.candidates = reading.candidates
+    if reading.candidates is not None or any(n.code == "version.assumed" for n in notes):
         explanation.reread = lambda version: load(source, f"{dialect.name}@{version}", env, num_processes)
     return explanation
 

@@ -9,7 +9,7 @@ quantity reaches the written plan.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from translator.notes import Note
@@ -35,10 +35,13 @@ class Certainty:
         return {"level": self.level, "why": self.why, "hint": self.hint}
 
 
-def plan_certainty(spec: RunSpec, notes: Iterable[Note]) -> dict[str, Certainty]:
-    """Every plan quantity's certainty, by plan field name."""
+def plan_certainty(spec: RunSpec, notes: Iterable[Note],
+                   other_versions: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Certainty]:
+    """Every plan quantity's certainty, by plan field name. ``other_versions``: where the version was inferred from
+    the keys, the plan as each other release that fits them would read it (release → plan field → value)."""
     notes = list(notes)
     fork = next((n for n in notes if n.code in UNVERIFIED_CODE_NOTES), None)
+    inferred = next((n for n in notes if n.code == "version.assumed"), None)
     out = {}
     for name in PLAN_FIELDS:
         value = getattr(spec.plan, name)
@@ -49,8 +52,13 @@ def plan_certainty(spec: RunSpec, notes: Iterable[Note]) -> dict[str, Certainty]
             continue
         origin = derivation.origin if derivation is not None else "derived"
         why = derivation.text if derivation is not None else "derived"
+        others = {v: plan[name] for v, plan in (other_versions or {}).items() if plan.get(name) != value}
         if origin == "assumed":
             out[name] = Certainty("assumed", why)
+        elif others and inferred is not None:
+            differ = ", ".join(f"{_shown(v)} as {version}" for version, v in others.items())
+            out[name] = Certainty("assumed", f"{why}, as {spec.framework} {spec.version}, a release inferred from the "
+                                  f"keys; {differ}", f"pass --from {spec.framework}@VERSION (the release it runs)")
         elif fork is not None and name != "data_parallel_size":
             # The data-parallel size is the launch's GPU arithmetic, not the trainer's: a fork keeps it.
             out[name] = Certainty("assumed", f"{why}; read with upstream semantics: {fork.message}",
@@ -76,3 +84,9 @@ def _unknown(name: str, spec: RunSpec, because_variable: str | None) -> Certaint
 def assumed(certainty: dict[str, Certainty]) -> list[str]:
     """The plan quantities that rest on an assumption."""
     return [name for name, c in certainty.items() if c.level == "assumed"]
+
+
+def _shown(value: Any) -> str:
+    from translator.dialects.base import fmt
+
+    return "unknown" if value is None else fmt(value)

@@ -47,6 +47,10 @@ class Dialect:
     name: str = ""
     aliases: tuple[str, ...] = ()
     versions: tuple[str, ...] = ()  # oldest → newest
+    # The releases from which the reader's plan arithmetic changes (the oldest listed release starts the first band):
+    # where the version is inferred from the keys, the plan is read again as each that fits them, and a quantity
+    # that comes out differently is stated as assumed.
+    plan_bands: tuple[str, ...] = ()
     description: str = ""
     # Whether a run with both a step limit and a number of dataset passes stops at whichever comes first
     # (verl, EasyR1); TRL's max_steps overrides num_train_epochs instead.

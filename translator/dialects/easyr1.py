@@ -104,6 +104,7 @@ class EasyR1Dialect(Dialect):
     name = "easyr1"
     aliases = ("hiyouga/easyr1", "easy-r1")
     versions = VERSIONS
+    plan_bands = ("0.3.0", "0.3.1", "0.3.2")  # where its plan arithmetic branches
     changes = CHANGES
     # OmegaConf.merge into the structured PPOConfig raises ConfigKeyError on a key the dataclasses lack.
     rejects_unknown_keys = True

@@ -99,6 +99,7 @@ class OpenInstructDialect(Dialect):
     name = NAME
     aliases = ("open_instruct", "allenai/open-instruct")
     versions = VERSIONS
+    plan_bands = ("2025.12.01", "2026.04.02")  # where its plan arithmetic branches
     changes = CHANGES
     description = ("Open-Instruct (python open_instruct/grpo_fast.py --flags, also behind mason.py or uv run; "
                    "legacy *_vllm_thread_ray_gtrl.py)")
@@ -226,9 +227,11 @@ class OpenInstructDialect(Dialect):
         if explicit:
             version = self.resolve_version(explicit)
             if not at_least(version, first) or (last and not at_least(last, version)):
+                era = first if not at_least(version, first) else str(last)
                 notes.warning("version.program-missing",
                               f"{native.program} exists from {first}" + (f" to {last}" if last else "")
-                              + f", not in {version}; it is read with the semantics of its own era")
+                              + f", not in {version}; it is read with the semantics of its own era, as {era}")
+                return era
             return version
         candidates = [v for v in self.versions if at_least(v, first) and (not last or at_least(last, v))]
         ranges = KEY_RANGES[native.kind]

@@ -95,6 +95,8 @@ class TrlDialect(Dialect):
     name = "trl"
     aliases = ("open-r1", "openr1", "open_r1", "huggingface/trl")
     versions = VERSIONS
+    # the releases its plan arithmetic branches on
+    plan_bands = ("0.15.2", "0.16.0", "0.17.0", "0.18.0", "0.19.1", "0.20.0", "0.22.2", "0.26.0", "0.27.0", "1.10.0")
     changes = CHANGES
     pip_name = "trl"
     version_files = (("trl/__init__.py", None),)  # a copy of TRL kept in the project: its __version__

@@ -95,6 +95,8 @@ class VerlDialect(Dialect):
     name = "verl"
     aliases = ("volcengine/verl", "verl-project/verl")
     versions = VERSIONS
+    # the releases its plan arithmetic branches on
+    plan_bands = ("0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
     changes = CHANGES
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
     writes_from = "0.3.0"  # 0.1's and 0.2's micro-batch keys and missing epoch loop are read, not written
