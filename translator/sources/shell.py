@@ -415,8 +415,8 @@ def _arith(text: str, lookup: Callable[[str], int]) -> int:
 class _Reader:
     """Walks the tokens in order, keeping variables, taint and notes as it goes."""
 
-    def __init__(self, text: str, env: Mapping[str, str] | None, source: str) -> None:
-        self.source = source
+    def __init__(self, text: str, env: Mapping[str, str] | None, source: str, depth: int = 0) -> None:
+        self.source, self.depth = source, depth
         self.vars: dict[str, str] = dict(env or {})
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.branches: list[_Branch] = []  # the open if-chains, innermost last
@@ -529,7 +529,8 @@ class _Reader:
                 self.arrays.pop(w.text, None)
                 self.tainted.pop(w.text, None)
             return
-        argv = [f for w in rest for f in self.fields(w)]
+        placed = [(f, w.line) for w in rest for f in self.fields(w)]
+        argv = [f for f, _ in placed]
         assignments: dict[str, str] = {}
         for w in prefix:
             m = _ASSIGN.match(w.text)
@@ -542,6 +543,29 @@ class _Reader:
             self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
         self.commands.append(ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background,
                                           self.cwd))
+        body = _nested_body(argv, {**self.vars, **assignments})
+        if body is not None:
+            self.nested(body[1], placed[body[0]][1], assignments)
+
+    def nested(self, body: str, line: int, assignments: dict[str, str]) -> None:
+        """The commands of a ``bash -c BODY`` / ``sbatch --wrap BODY`` with several statements, read as part of this
+        script (on the lines the body sits on): the program is among them, not necessarily the last. The body sees
+        the variables set so far (bash's child sees the exported ones; a script that relies on an unexported one
+        has a bug bash would not report either)."""
+        if self.depth >= _MAX_NESTING:
+            self.note("shell.control-flow-skipped", f"a command body nested more than {_MAX_NESTING} deep is not read")
+            return
+        inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1)
+        inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
+        inner.expanded = self.expanded
+        script = inner.run()
+        self.expanded = inner.expanded
+        for command in script.commands:
+            command.line += line - 1
+            command.assignments = {**assignments, **command.assignments}  # the child's environment has them
+            self.commands.append(command)
+        for shell_note in script.notes:
+            self.notes.append(ShellNote(shell_note.line + line - 1, shell_note.code, shell_note.message))
 
     # ---------------------------------------------------------------- if / elif / else / fi
     # A condition whose operands are all known ([ -n "$X" ], [[ "$A" == b ]], [ "$N" -gt 1 ]) is decided and only
@@ -925,6 +949,15 @@ _RAY_VALUE = {"--address", "--working-dir", "--runtime-env", "--runtime-env-json
               "--entrypoint-num-cpus", "--entrypoint-num-gpus", "--entrypoint-memory", "--entrypoint-resources",
               "--metadata-json", "--log-style", "--log-color", "--headers"}
 _SHELLS = {"bash", "sh", "zsh", "dash"}
+_CONTAINER_VALUE = {"--bind", "-B", "--env", "--env-file", "--home", "-H", "--pwd", "--overlay", "-o", "--workdir",
+                    "-W", "--mount", "--security", "--network", "--network-args", "--fusemount", "--app", "--hostname",
+                    "--scratch", "-S", "--apply-cgroups", "--dns", "--nvccli", "--add-caps", "--drop-caps",
+                    "--passphrase", "--pem-path", "--keep-env", "--cwd"}
+_CONDA_VALUE = {"-n", "--name", "-p", "--prefix", "--cwd", "--live-stream"}
+_NUMACTL_VALUE = {"-C", "--cpunodebind", "-N", "-m", "--membind", "-p", "--preferred", "-i", "--interleave",
+                  "--physcpubind"}
+_STDBUF_VALUE = {"-i", "-o", "-e"}
+_MAX_NESTING = 8  # bash -c inside bash -c ...: real scripts nest once or twice
 _PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program
 
 
@@ -966,6 +999,16 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
         return _drop_assignments(_skip_options(rest, {"-u", "-g", "-C", "-D", "-p", "-h", "-U", "-r", "-t"}))
     if prog == "srun":
         return _skip_options(rest, _SRUN_VALUE)
+    if prog in ("apptainer", "singularity") and rest[:1] == ["exec"]:
+        return _skip_options(rest[1:], _CONTAINER_VALUE)[1:]  # the options, then the image
+    if prog in ("conda", "mamba", "micromamba") and rest[:1] == ["run"]:
+        return _skip_options(rest[1:], _CONDA_VALUE)
+    if prog == "numactl":
+        return _skip_options(rest, _NUMACTL_VALUE)
+    if prog == "stdbuf":
+        return _skip_options(rest, _STDBUF_VALUE)
+    if prog == "sbatch" and (body := _shell_body(argv)) is not None:
+        return _single_command(body, env) or argv
     if prog == "uv" and rest[:1] == ["run"]:
         i = 1
         while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
@@ -982,15 +1025,59 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
         return [part for word in argv[argv.index("--") + 1:]
                 for part in (re.split(r"(&&|\|\||;)", word) if word[:2] in ("&&", "||") or word[-2:] in ("&&", "||")
                              else [word]) if part]
-    if prog in _SHELLS:
-        for k, a in enumerate(rest):
-            if not a.startswith("-") or a in ("-", "--"):
-                break  # `bash script.sh`: the script is the program
-            if not a.startswith("--") and "c" in a[1:] and k + 1 < len(rest):
-                commands = parse_shell(rest[k + 1], env, source="bash -c").commands
-                real = [c for c in commands if c.argv and c.argv[0] not in _PIPE_SINKS] or commands
-                return unwrap_command(real[-1].argv, env) if real else argv
+    if prog in _SHELLS and (body := _shell_body(argv)) is not None:
+        return _single_command(body, env) or argv
     return argv
+
+
+def _shell_body(argv: list[str]) -> str | None:
+    """The command text of ``bash -c BODY`` (any shell, ``-lc`` and the like) or ``sbatch --wrap BODY``."""
+    prog, rest = posixpath.basename(argv[0]), argv[1:]
+    if prog == "sbatch":
+        for k, a in enumerate(rest):
+            if a == "--wrap" and k + 1 < len(rest):
+                return rest[k + 1]
+            if a.startswith("--wrap="):
+                return a.partition("=")[2]
+        return None
+    if prog not in _SHELLS:
+        return None
+    for k, a in enumerate(rest):
+        if not a.startswith("-") or a in ("-", "--"):
+            return None  # `bash script.sh`: the script is the program
+        if not a.startswith("--") and "c" in a[1:] and k + 1 < len(rest):
+            return rest[k + 1]
+    return None
+
+
+def _single_command(body: str, env: Mapping[str, str] | None) -> list[str] | None:
+    """The command a body of one command runs (`bash -c "python x.py | tee log"` runs python), unwrapped; None
+    when the body has several statements: the reader reads those as commands of the script (_Reader.nested)."""
+    commands = parse_shell(body, env, source="bash -c").commands
+    real = [c for c in commands if c.argv and c.argv[0] not in _PIPE_SINKS and c.argv[0] != "cd"]
+    if len(real) == 1:
+        return unwrap_command(real[0].argv, env)
+    return None if commands else []
+
+
+def _nested_body(argv: list[str], env: Mapping[str, str]) -> tuple[int, str] | None:
+    """Index in ``argv`` of the word holding a ``bash -c`` / ``sbatch --wrap`` body of several statements (behind
+    any wrappers), and the body."""
+    words = argv
+    for _ in range(32):
+        if not words:
+            return None
+        body = _shell_body(words)
+        if body is not None:
+            if _single_command(body, env) is not None:
+                return None
+            index = next((k for k in range(len(argv) - 1, -1, -1) if argv[k] in (body, f"--wrap={body}")), None)
+            return None if index is None else (index, body)
+        new = _unwrap_once(words, env)
+        if new == words:
+            return None
+        words = new
+    return None
 
 
 def unwrap_command(argv: list[str], env: Mapping[str, str] | None = None) -> list[str]:
