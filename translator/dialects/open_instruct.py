@@ -61,12 +61,13 @@ from translator.dialects.open_instruct_tables import (
     ZERO2_FIX,
     ZERO_STD_FILTER,
 )
+from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import flag_words, plan_summary, shell_word, source_label
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, load_yaml_mapping
-from translator.sources.shell import ShellCommand, parse_shell, symbolic_names, unwrap_command
+from translator.sources.shell import ShellCommand, parse_shell, program_index, symbolic_names, unwrap_command
 
 NAME = "open-instruct"
 _SEPARATORS = {"&&", "||", ";", "|"}
@@ -150,6 +151,11 @@ class OpenInstructDialect(Dialect):
                           f"(line {command.line}) is read")
         argv = unwrap_command(command.argv, options.env)
         program = posixpath.basename(argv[index])
+        if program not in PROGRAMS and program not in UNSUPPORTED_PROGRAMS:
+            notes.warning("framework.fork", f"{source.name}:{command.line}: '{argv[index]}' is not an Open-Instruct "
+                          "program; it is read with grpo_fast.py's semantics, and flags it adds are reported as "
+                          "unknown to Open-Instruct")
+            program = "grpo_fast.py"
         if program in UNSUPPORTED_PROGRAMS:
             raise ConfigError(f"{program} (PPO with a value model and packing) is not read by rlconf",
                               file=source.name, line=command.line,
@@ -369,7 +375,9 @@ def _program_index(argv: list[str]) -> int | None:
         launcher = argv[start:i]
         if not launcher or posixpath.basename(launcher[0]).startswith(PYTHON_LAUNCHERS):
             return i
-    return None
+    # A fork's own program that takes grpo_fast.py's flags (read as grpo_fast.py, with a framework.fork warning)
+    index = program_index(argv[start:])
+    return start + index if index is not None and program_arguments("open-instruct", argv[start:], index) else None
 
 
 def _mason_options(argv: list[str]) -> dict[str, str]:

@@ -28,6 +28,7 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
+from translator.dialects.sniff import program_arguments
 from translator.dialects.verl_tables import (
     FULLY_ASYNC_DEFAULTS,
     FULLY_ASYNC_ENTRY,
@@ -62,7 +63,7 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations
-from translator.sources.shell import unwrap_command
+from translator.sources.shell import program_index, unwrap_command
 
 _STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
 
@@ -301,7 +302,10 @@ def _entry_module(argv: list[str]) -> str | None:
         # verl's own file, or an example's copy of it that takes the same overrides (main_ppo_split.py)
         if word.endswith("verl/trainer/main_ppo.py") or re.fullmatch(r"(.*/)?main_ppo\w*\.py", word):
             return word
-    return None
+    # Any other module or file python runs with verl's overrides (a fork's own trainer): read as verl's, with a
+    # framework.fork warning from the caller since the entry point is not verl's own.
+    index = program_index(argv)
+    return argv[index] if index is not None and program_arguments("verl", argv, index) else None
 
 
 REWARD_SIGNATURE = "compute_score(data_source, solution_str, ground_truth, extra_info)"

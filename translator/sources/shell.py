@@ -1080,6 +1080,48 @@ def _nested_body(argv: list[str], env: Mapping[str, str]) -> tuple[int, str] | N
     return None
 
 
+_PYTHON_VALUE = {"-W", "-X", "-Q"}
+_LAUNCHER_MODULES = {"torch.distributed.run", "torch.distributed.launch", "accelerate.commands.launch",
+                     "deepspeed.launcher.runner"}
+
+
+def program_index(argv: list[str]) -> int | None:
+    """Index of the module (after ``-m``) or the ``.py`` file a python command runs, through the launchers that
+    start python for it: ``python [-u ...] -m MODULE``, ``python FILE.py``, ``torchrun``/``deepspeed``/``accelerate
+    launch`` (or ``python -m torch.distributed.run``) with their options; None for any other command."""
+    if not argv:
+        return None
+    prog = posixpath.basename(argv[0])
+    if re.fullmatch(r"python[\d.]*", prog):
+        i = 1
+        while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-m", "-c", "-"):
+            i += 2 if argv[i] in _PYTHON_VALUE else 1
+        if i >= len(argv) or argv[i] in ("-c", "-"):
+            return None
+        if argv[i] != "-m":
+            return i
+        if i + 1 >= len(argv):
+            return None
+        if argv[i + 1] not in _LAUNCHER_MODULES:
+            return i + 1
+        return _launched(argv, i + 2)
+    if prog in ("torchrun", "deepspeed") or (prog == "accelerate" and argv[1:2] == ["launch"]):
+        return _launched(argv, 2 if prog == "accelerate" else 1)
+    return None
+
+
+def _launched(argv: list[str], start: int) -> int | None:
+    """The program a launcher's options are followed by: the word after ``-m``/``--module`` or the first ``.py``
+    word (launcher option values are never ``.py`` files, so no table of which options take a value is needed)."""
+    for i in range(start, len(argv)):
+        word = argv[i]
+        if word in ("-m", "--module") and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            return i + 1
+        if word.endswith(".py") and not word.startswith("-"):
+            return i
+    return None
+
+
 def unwrap_command(argv: list[str], env: Mapping[str, str] | None = None) -> list[str]:
     """Strip wrappers (nohup, env, srun, uv run, ray job submit --, bash -c, ...) down to the real program."""
     argv = list(argv)
