@@ -30,6 +30,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
+    note_several_launches,
     read_script,
     require_resolved,
     track_provenance,
@@ -142,12 +143,13 @@ class EasyR1Dialect(Dialect):
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         found = None
-        for command in script.commands:
+        launches = [c for c in script.commands if _entry_index(unwrap_command(c.argv)) is not None]
+        for command in launches[:1]:
             argv = unwrap_command(command.argv)
             start = _entry_index(argv)
             if start is not None:
                 found = command, argv[start:]
-                break
+                note_several_launches(notes, source, command, launches)
         if found is None:
             raise ConfigError("no EasyR1 launch command found", file=source.name,
                               hint="expected a line like 'python3 -m verl.trainer.main config=examples/config.yaml "

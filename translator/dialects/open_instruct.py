@@ -28,6 +28,7 @@ from translator.dialects.base import (
     closest_key,
     derived,
     fmt,
+    note_several_launches,
     read_script,
     track_provenance,
     version_key,
@@ -146,9 +147,7 @@ class OpenInstructDialect(Dialect):
             raise ConfigError("no Open-Instruct launch command found", file=source.name,
                               hint="expected a line like 'python open_instruct/grpo_fast.py --flag value ...'")
         command, index = found[0]
-        if len(found) > 1:
-            notes.warning("input.several-launches", f"{len(found)} training launches in the script; the first "
-                          f"(line {command.line}) is read")
+        note_several_launches(notes, source, command, [c for c, _ in found])
         argv = unwrap_command(command.argv, options.env)
         program = posixpath.basename(argv[index])
         if program not in PROGRAMS and program not in UNSUPPORTED_PROGRAMS:

@@ -30,6 +30,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
+    note_several_launches,
     read_script,
     require_resolved,
     track_provenance,
@@ -218,11 +219,15 @@ class OpenRlhfDialect(Dialect):
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOpenRlhf:
         script = read_script(source, options.env, notes)
         found = None
+        launches = []
         for command in script.commands:
             argv = unwrap_command(command.argv)
             index = _entry_index(argv)
             if index is not None:
                 found = command, argv[index + 1:]
+                launches.append(command)
+        if found is not None:
+            note_several_launches(notes, source, found[0], launches)
         if found is None:
             raise ConfigError("no OpenRLHF launch command found", file=source.name,
                               hint=f"expected a line like 'python3 -m {ENTRY_MODULE} --rollout.batch_size 128 ...'")

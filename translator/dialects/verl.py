@@ -23,6 +23,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
+    note_several_launches,
     read_script,
     require_resolved,
     track_provenance,
@@ -139,7 +140,8 @@ class VerlDialect(Dialect):
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeVerl, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         command = None
-        for candidate in script.commands:
+        launches = [c for c in script.commands if _entry_module(unwrap_command(c.argv))]
+        for candidate in launches[:1]:
             argv = unwrap_command(candidate.argv)
             module = _entry_module(argv)
             if module:
@@ -160,6 +162,7 @@ class VerlDialect(Dialect):
                 "no verl launch command found", file=source.name,
                 hint="expected a line like 'python3 -m verl.trainer.main_ppo key=value ...'")
         require_resolved(command, source)
+        note_several_launches(notes, source, command, launches)
         origin = f"{source.name}:{command.line}"
         config_path: str | None = None
         words = iter(entry_argv)
