@@ -140,6 +140,11 @@ class OpenInstructDialect(Dialect):
         return Reading(spec, notes, values)
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOI:
+        if source.suffix in (".yaml", ".yml"):  # `python open_instruct/grpo_fast.py config.yaml`: the fields alone
+            native = NativeOI()
+            native.kind, native.origin = PROGRAMS[native.program][0], source.name
+            self._merge_yaml(source, native)
+            return native
         script = read_script(source, options.env, notes)
         found = [(command, index) for command in script.commands
                  if (index := _program_index(unwrap_command(command.argv, options.env))) is not None]
@@ -194,7 +199,7 @@ class OpenInstructDialect(Dialect):
             word = words[i]
             i += 1
             if not word.startswith("--") or word == "--":
-                if i == 1 and word.endswith((".yaml", ".yml")) and native.kind == "ppo-gtrl":
+                if i == 1 and word.endswith((".yaml", ".yml")):  # ArgumentParserPlus: a YAML of the fields first
                     self._merge_yaml(source.sibling(word, "config"), native)
                 else:
                     notes.warning("keys.unrecognised-argument", f"{native.origin}: '{word}' is not a --flag; "
@@ -219,7 +224,8 @@ class OpenInstructDialect(Dialect):
 
     @staticmethod
     def _merge_yaml(config: Source, native: NativeOI) -> None:
-        """PPO-T3 parsed a single YAML file with ArgumentParserPlus.parse(); the flags after it override it."""
+        """ArgumentParserPlus.parse() reads a YAML file of the dataclass fields given first; flags after it
+        override it (open_instruct/utils.py ArgumentParserPlus.parse)."""
         for key, value in load_yaml_mapping(config).items():
             if isinstance(value, list):
                 value = [str(v) for v in value]

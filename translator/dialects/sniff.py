@@ -64,6 +64,10 @@ ACCELERATE_KEYS = _Lazy(r"^(distributed_type|compute_environment)\s*:", re.M)
 YAML_PATTERNS: dict[str, Any] = {
     "easyr1": _Lazy(r"^worker\s*:", re.M),
     "verl": _Lazy(r"^(actor_rollout_ref|critic|algorithm)\s*:|^\s*-\s*ppo_trainer\b", re.M),
+    # grpo_fast.py's dataclass fields (ArgumentParserPlus reads a YAML of them); asked before TRL, whose recipe
+    # keys (model_name_or_path, beta, per_device_train_batch_size) such a file has too
+    "open-instruct": _Lazy(r"^(dataset_mixer_list|num_learners_per_node|num_unique_prompts_rollout"
+                           r"|num_samples_per_prompt_rollout)\s*:", re.M),
     "trl": _Lazy(f"{TRL_RECIPE_KEYS.pattern}|{ACCELERATE_KEYS.pattern}", re.M),
 }
 YAML_SUFFIXES = (".yaml", ".yml")
