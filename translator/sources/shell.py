@@ -310,6 +310,15 @@ MAX_ARRAY_ITEMS = 100_000  # elements of one array
 MAX_EXPANDED_CHARS = 50_000_000  # all expansions of one script: ten times the largest input read (files.py)
 MAX_PATTERN_VALUE = 4096  # ${X#p} and kin try every cut of the value against the glob: quadratic, so bounded
 
+# GPU counts a script computes at run time. nvidia-smi lists every GPU of the machine whatever
+# CUDA_VISIBLE_DEVICES says, so its count is never known statically; torch's device_count() and the counts of
+# CUDA_VISIBLE_DEVICES' items are known when the script (or --env) sets CUDA_VISIBLE_DEVICES.
+_MACHINE_GPUS = re.compile(r"\s*nvidia-smi\s+(-L|--list-gpus|--query-gpu=\S+\s+--format=csv,noheader\S*)\s*\|\s*wc\s+-l\s*")
+_VISIBLE_GPUS = re.compile(
+    r"\s*(python[\d.]*\s+-c\s+(['\"])[^'\"]*torch\.cuda\.device_count\(\)[^'\"]*\2"
+    r"|echo\s+\"?\$\{?CUDA_VISIBLE_DEVICES\}?\"?\s*\|\s*(tr\s+(['\"]?),\4\s+(['\"])\\n\5\s*\|\s*wc\s+-l"
+    r"|awk\s+-F\s*(['\"]?),\6\s+(['\"])\{\s*print\s+NF\s*\}\7))\s*")
+
 _BREAK = "\0"  # a piece that ends the current word: between the elements of "${ARRAY[@]}"
 
 
@@ -417,6 +426,7 @@ class _Reader:
 
     def __init__(self, text: str, env: Mapping[str, str] | None, source: str, depth: int = 0) -> None:
         self.source, self.depth = source, depth
+        self.given: dict[str, str] = dict(env or {})  # what the caller (--env) gave: nested readers get the outer's
         self.vars: dict[str, str] = dict(env or {})
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.branches: list[_Branch] = []  # the open if-chains, innermost last
@@ -557,6 +567,7 @@ class _Reader:
             return
         inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1)
         inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
+        inner.given = self.given
         inner.expanded = self.expanded
         script = inner.run()
         self.expanded = inner.expanded
@@ -663,6 +674,8 @@ class _Reader:
             return  # element assignment A[i]=x: arrays are kept only as joined strings
         name, raw = m.group(1), w.text[m.end():]
         self.line = w.line
+        if self.gpu_count_unknown(name, raw):
+            return
         outer, self.unresolved = self.unresolved, {}
         items: list[str] | None = None
         if raw.startswith("(") and raw.endswith(")"):  # array: its elements, and the space-joined text
@@ -693,6 +706,27 @@ class _Reader:
             self.arrays.pop(name, None)
         self.taint(name, self.unresolved)
         self.unresolved = outer | self.unresolved
+
+    def gpu_count_unknown(self, name: str, raw: str) -> bool:
+        """``NAME=$(nvidia-smi -L | wc -l)`` and the like, when the count is not known statically: NAME is left
+        unset (a count built from it is unknown, naming NAME), or keeps the value --env gave it."""
+        body = raw[1:-1] if raw[:1] == raw[-1:] == '"' else raw
+        if not (body.startswith("$(") and body.endswith(")")):
+            return False
+        inner = body[2:-1]
+        if not (_MACHINE_GPUS.fullmatch(inner) or (_VISIBLE_GPUS.fullmatch(inner) and self.expr(inner) is None)):
+            return False
+        if name in self.given:
+            self.vars[name] = self.given[name]
+            self.note("shell.gpu-count", f"{name}={raw} counts the GPUs where the script runs; --env {name}="
+                      f"{self.given[name]} is used")
+            return True
+        self.vars.pop(name, None)
+        self.arrays.pop(name, None)
+        self.tainted.pop(name, None)
+        self.note("shell.gpu-count", f"{name}={raw} counts the GPUs of the machine the script runs on, which is not "
+                  f"known here; pass --env {name}=N (or --num-processes N)")
+        return True
 
     def fields(self, w: _Tok) -> list[str]:
         self.line = w.line
@@ -777,6 +811,11 @@ class _Reader:
         is run or imitated): ``expr A OP B`` on whole numbers (scripts compute token budgets so), ``dirname X``,
         ``basename X``, and ``cd DIR && pwd`` (the script-folder idiom ``$(cd "$(dirname "$0")/.." && pwd)``,
         kept relative to the directory the script runs in)."""
+        if _VISIBLE_GPUS.fullmatch(body):
+            visible = self.use("CUDA_VISIBLE_DEVICES")
+            if visible is not None and not symbolic_names(visible) and not self.tainted.get("CUDA_VISIBLE_DEVICES"):
+                return str(len([d for d in visible.split(",") if d.strip()]))
+            return None
         tokens = _Lexer(body, self.source, []).tokens()
         if any(t.kind == "op" and t.text not in ("&&", ";") for t in tokens):
             return None
