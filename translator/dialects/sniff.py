@@ -91,6 +91,12 @@ def program_arguments(framework: str, argv: list[str], start: int) -> bool:
     return any(pattern.search(word) for word in argv[start + 1:])
 
 
+def known_script(text: str) -> bool:
+    """Whether a script launches some framework's training: a known entry point, or a fork's told by its arguments."""
+    return any(p.search(text) for p in SCRIPT_PATTERNS.values()) or any(
+        matches_arguments(name, text, ".sh") for name in ARGUMENT_PATTERNS)
+
+
 def matches(framework: str, text: str, suffix: str) -> bool:
     """Whether a file with this text and suffix looks like the framework's config."""
     if framework == "rlconf":
