@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import translator
-from translator.sources.files import read_source
+from translator import ConfigError, dialects
+from translator.sources.files import Source, read_source
 from translator.sources.launchers import launcher_kind
 from translator.sources.shell import parse_shell, unwrap_command
 
@@ -76,3 +79,36 @@ def test_ray_job_yaml(tmp_path: Path) -> None:
 def test_framework_yaml_is_not_a_launcher() -> None:
     assert launcher_kind("actor_rollout_ref:\n  rollout:\n    n: 4\nalgorithm:\n  adv_estimator: grpo\n") is None
     assert launcher_kind("per_device_train_batch_size: 4\nnum_generations: 8\n") is None
+
+
+# --- detection by the arguments a launch takes --------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "framework"), [
+    ("python3 -m fork.mix_src.main_mix ppo data.train_batch_size=8 actor_rollout_ref.rollout.n=2\n", "verl"),
+    ("torchrun --nproc_per_node 2 fork/train.py algorithm.adv_estimator=grpo trainer.n_gpus_per_node=2\n", "verl"),
+    ("python -m fork.main config=cfg.yaml worker.actor.global_batch_size=8\n", "easyr1"),
+    ("python -m fork.cli.train_ppo_ray --actor_num_gpus_per_node 8 --n_samples_per_prompt 4\n", "openrlhf"),
+    ("deepspeed fork/rl.py --rollout.batch_size 8 --actor.num_gpus_per_node 8\n", "openrlhf"),
+    ('ARGS="--num_learners_per_node 8 --dataset_mixer_list d 1.0"\npython fork/train.py $ARGS\n', "open-instruct"),
+])
+def test_fork_entry_detected_by_its_arguments(text: str, framework: str) -> None:
+    assert dialects.detect(Source(text, "run.sh")).name == framework
+
+
+def test_comment_alone_does_not_detect() -> None:
+    # a namespace word in a comment and no python launch: still refused
+    with pytest.raises(ConfigError):
+        dialects.detect(Source("# data.train_batch_size=8 actor_rollout_ref.x=1\necho hi\n", "run.sh"))
+
+
+def test_open_instruct_yaml_is_not_a_trl_recipe() -> None:
+    text = "model_name_or_path: m\nbeta: 0.0\nnum_unique_prompts_rollout: 8\nnum_samples_per_prompt_rollout: 4\n"
+    assert dialects.detect(Source(text, "c.yaml")).name == "open-instruct"
+
+
+def test_several_launches_are_noted(tmp_path: Path) -> None:
+    # three trainings in a row: the note names the line read and the others' lines
+    script = tmp_path / "run.sh"
+    line = "python3 -m verl.trainer.main_ppo data.train_batch_size=8 actor_rollout_ref.rollout.n=2 trainer.nnodes=1\n"
+    script.write_text(line + "echo done\n" + line + line)
+    notes = [n for n in translator.explain(str(script)).notes if n.code == "launch.several"]
+    assert len(notes) == 1 and "line 1 is read" in notes[0].message and "3, 4" in notes[0].message

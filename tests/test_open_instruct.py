@@ -451,7 +451,8 @@ OI_CASES = [c for c in CASES if c.framework == "open-instruct"]
 FAST_CASES = {"open-instruct/grpo_fast_8b_mason", "open-instruct/qwen3_dapo_uv_async",
               "open-instruct/debug_single_gpu_uv", "open-instruct/olmo2_1b_classic_kl_index3",
               "open-instruct/olmo3_32b_instruct_kl3_stale", "open-instruct/olmo3_32b_instruct_kl3_at_head",
-              "open-instruct/grpo_fast_run_parts"}
+              "open-instruct/grpo_fast_run_parts", "open-instruct/grpo_fast_fields",
+              "open-instruct/slurm_bash_c_args_variable"}
 PACKED = {"micro_batch_per_device", "grad_accum_steps"}
 # Plan fields the first leg cannot keep, and why.
 LOSSY_FIRST_LEG: dict[str, dict[str, set[str]]] = {

@@ -500,3 +500,79 @@ def test_the_script_folder_idiom_and_cd_are_followed() -> None:
 ])
 def test_conditions_with_known_operands_are_decided(text: str, last: str) -> None:
     assert parse_shell(text).commands[-1].argv == ["echo", last]
+
+
+# --- command bodies, wrappers, GPU counts -------------------------------------------------------------------------
+def test_bash_c_body_of_several_statements_is_read_as_commands() -> None:
+    # The program is the second statement (after cd), the last is `exit`: each statement is a command of its own,
+    # on the line of the body it sits on (the body opens on line 2, so its line 3 is script line 4).
+    script = parse_shell('A=1\nsrun -N 1 bash -c "\n  cd /w\n  python t.py --a $A\n  exit 0"\n')
+    argvs = [(c.argv, c.line) for c in script.commands]
+    assert (["python", "t.py", "--a", "1"], 4) in argvs
+    assert next(c for c in script.commands if c.argv[0] == "python").cwd == "/w"
+
+
+def test_args_variable_split_only_when_unquoted_or_reparsed() -> None:
+    # ARGS unquoted splits into 4 words; "$ARGS" quoted stays one word; spliced into a bash -c body it is re-parsed.
+    text = 'ARGS="--a 1 --b 2"\npython x.py $ARGS\npython y.py "$ARGS"\nbash -c \'cd d; python z.py \'"$ARGS"\'\'\n'
+    argvs = [c.argv for c in parse_shell(text).commands]
+    assert ["python", "x.py", "--a", "1", "--b", "2"] in argvs
+    assert ["python", "y.py", "--a 1 --b 2"] in argvs
+    # a body whose one program follows a cd is unwrapped to it (the command itself stays one command)
+    assert unwrap_command(argvs[-1]) == ["python", "z.py", "--a", "1", "--b", "2"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["apptainer", "exec", "--nv", "-B", "/d:/d", "img.sif", "python", "t.py"],
+    ["singularity", "exec", "--bind", "/d", "img.sif", "python", "t.py"],
+    ["conda", "run", "-n", "rl", "python", "t.py"],
+    ["stdbuf", "-oL", "python", "t.py"],
+    ["numactl", "--cpunodebind", "0", "python", "t.py"],
+    ["sbatch", "--wrap", "python t.py"],
+    ["env", "A=B", "timeout", "1h", "uv", "run", "python", "t.py"],
+])
+def test_wrappers_unwrap(argv: list[str]) -> None:
+    assert unwrap_command(argv) == ["python", "t.py"]
+
+
+@pytest.mark.parametrize(("argv", "program"), [
+    (["python3", "-u", "-m", "fork.main_x", "a=1"], 3),
+    (["python", "-m", "torch.distributed.run", "--nproc_per_node", "8", "-m", "fork.main_x"], 6),
+    (["torchrun", "--nnodes", "2", "train.py", "--x"], 3),
+    (["deepspeed", "--num_gpus", "8", "train.py"], 3),
+    (["accelerate", "launch", "--config_file", "z.yaml", "-m", "fork.train"], 5),
+    (["python", "-c", "print(1)"], None),
+    (["bash", "x.sh"], None),
+])
+def test_program_index(argv: list[str], program: int | None) -> None:
+    from translator.sources.shell import program_index
+    assert program_index(argv) == program
+
+
+@pytest.mark.parametrize(("text", "word", "unresolved"), [
+    # nvidia-smi lists every GPU of the machine, whatever CUDA_VISIBLE_DEVICES says: never known
+    ("export CUDA_VISIBLE_DEVICES=0,1\nN=$(nvidia-smi -L | wc -l)\n", "${N}", ["N"]),
+    ("N=$(nvidia-smi --list-gpus | wc -l)\n", "${N}", ["N"]),
+    # torch and item counts follow CUDA_VISIBLE_DEVICES: 0,1,2 → 3 devices
+    ("CUDA_VISIBLE_DEVICES=0,1,2\nN=$(python -c 'import torch; print(torch.cuda.device_count())')\n", "3", []),
+    ("CUDA_VISIBLE_DEVICES=4,5\nN=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\\n' | wc -l)\n", "2", []),
+    ('CUDA_VISIBLE_DEVICES=4,5,6,7\nN=$(echo "$CUDA_VISIBLE_DEVICES" | awk -F, \'{print NF}\')\n', "4", []),
+    ("CUDA_VISIBLE_DEVICES=4,5,6\nG=(${CUDA_VISIBLE_DEVICES//,/ })\nN=${#G[@]}\n", "3", []),
+    # not set in the script: unknown
+    ("N=$(python3 -c 'import torch; print(torch.cuda.device_count())')\n", "${N}", ["N"]),
+])
+def test_gpu_counts(text: str, word: str, unresolved: list[str]) -> None:
+    command = parse_shell(text + "python t.py --gpus $N\n").commands[-1]
+    assert command.argv[-1] == word
+    assert command.unresolved == unresolved
+
+
+def test_gpu_count_takes_the_env_value() -> None:
+    script = parse_shell("N=$(nvidia-smi -L | wc -l)\npython t.py --gpus $N\n", env={"N": "8"})
+    assert script.commands[-1].argv[-1] == "8"
+
+
+def test_positional_arguments_stay_unknown() -> None:
+    command = parse_shell("python t.py --gpus $1 --nodes ${2}\n").commands[-1]
+    assert command.argv[-4:] == ["--gpus", "${1}", "--nodes", "${2}"]
+    assert command.unresolved == ["1", "2"]

@@ -176,7 +176,7 @@ def _not_config(path: Path) -> str | None:
     """Why a file found while walking is not a config (None when it is one)."""
     import stat
 
-    from translator.dialects.sniff import SCRIPT_PATTERNS, YAML_PATTERNS
+    from translator.dialects.sniff import YAML_PATTERNS, known_script
 
     suffix = path.suffix.lower()
     if suffix not in CONFIG_SUFFIXES and suffix not in SCRIPT_SUFFIXES:
@@ -207,7 +207,7 @@ def _not_config(path: Path) -> str | None:
         from translator.sources.launchers import launcher_kind
 
         known = any(p.search(text) for p in YAML_PATTERNS.values()) or (
-            launcher_kind(text) is not None and any(p.search(text) for p in SCRIPT_PATTERNS.values()))
+            launcher_kind(text) is not None and known_script(text))
         return None if known else "YAML without a known key tree or launcher"
     if suffix == ".toml":
         return None if _PLAN_TOML.search(text) else "TOML without a [plan] table"
@@ -215,8 +215,7 @@ def _not_config(path: Path) -> str | None:
         return None if _PLAN_JSON.search(text) and '"framework"' in text else "JSON without a plan"
     if suffix == "" and not text.startswith("#!"):
         return "not a script"
-    known = any(p.search(text) for p in SCRIPT_PATTERNS.values())
-    return None if known else "script without a known launcher"
+    return None if known_script(text) else "script without a known launcher"
 
 
 def _drop_referenced(selection: Selection) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 
 from translator.dialects.base import Dialect
-from translator.dialects.sniff import matches
+from translator.dialects.sniff import matches, matches_arguments
 from translator.errors import ConfigError
 from translator.sources.files import Source
 
@@ -69,6 +69,9 @@ def detect(source: Source) -> Dialect:
     order = ["rlconf", *frameworks] if source.suffix in (".toml", ".json") else [*frameworks, "rlconf"]
     for name in order:
         if matches(name, source.text, source.suffix):  # imports only the dialect that matches
+            return get(name)
+    for name in frameworks:  # no known entry point: a fork's own one, told by the arguments it takes
+        if matches_arguments(name, source.text, source.suffix):
             return get(name)
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
     raise ConfigError(f"cannot tell which framework this is from its {what}", file=source.name,

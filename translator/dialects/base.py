@@ -467,6 +467,16 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     return script
 
 
+def note_several_launches(notes: NoteList, source: Source, read: ShellCommand, launches: list[ShellCommand]) -> None:
+    """A script that starts several trainings one after another: which one is read, and where the others are
+    (each is a run of its own; rlconf explains one)."""
+    others = [c.line for c in launches if c is not read]
+    if others:
+        notes.warning("launch.several", f"{source.name}: {len(launches)} training launches in the script; the one "
+                      f"on line {read.line} is read, not those on line(s) {', '.join(map(str, others))} (explain a "
+                      "copy of the script with only the launch you mean)")
+
+
 def require_resolved(command: ShellCommand, source: Source) -> None:
     """The variable policy: a variable the script never sets stays symbolic (``${NAME}`` in the word), so the
     launch command is read anyway. Only a plan quantity built from it becomes unknown, which the typed

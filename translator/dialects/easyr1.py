@@ -30,6 +30,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
+    note_several_launches,
     read_script,
     require_resolved,
     track_provenance,
@@ -62,13 +63,14 @@ from translator.dialects.easyr1_tables import (
     VALUES,
     VERSIONS,
 )
+from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import plan_summary, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
 from translator.sources.files import Source, flatten, load_yaml_mapping, refuse_alias_bomb
 from translator.sources.hydra import UNRESOLVED, resolve_interpolations, scalar
-from translator.sources.shell import unwrap_command
+from translator.sources.shell import program_index, unwrap_command
 
 _KEY = re.compile(r"^[A-Za-z_][\w-]*(\.[\w-]+)*$")
 
@@ -142,12 +144,13 @@ class EasyR1Dialect(Dialect):
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         found = None
-        for command in script.commands:
+        launches = [c for c in script.commands if _entry_index(unwrap_command(c.argv)) is not None]
+        for command in launches[:1]:
             argv = unwrap_command(command.argv)
             start = _entry_index(argv)
             if start is not None:
                 found = command, argv[start:]
-                break
+                note_several_launches(notes, source, command, launches)
         if found is None:
             raise ConfigError("no EasyR1 launch command found", file=source.name,
                               hint="expected a line like 'python3 -m verl.trainer.main config=examples/config.yaml "
@@ -155,6 +158,10 @@ class EasyR1Dialect(Dialect):
         command, words = found
         require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
+        entry = unwrap_command(command.argv)[-len(words) - 1] if words else ""
+        if entry != ENTRY_MODULE and not entry.endswith("verl/trainer/main.py"):
+            notes.warning("framework.fork", f"{origin}: '{entry}' is not EasyR1's own entry point; it is read with "
+                          f"{ENTRY_MODULE}'s semantics, and keys it adds are reported as unknown to EasyR1")
         overrides: list[tuple[str, Any]] = []
         for word in words:
             key, eq, text = word.partition("=")
@@ -413,7 +420,9 @@ def _entry_index(argv: list[str]) -> int | None:
             return i + 2
         if word.endswith("verl/trainer/main.py") and i > 0:
             return i + 1
-    return None
+    # A fork's own entry point that takes EasyR1's config= / worker.* arguments
+    index = program_index(argv)
+    return index + 1 if index is not None and program_arguments("easyr1", argv, index) else None
 
 
 # ---------------------------------------------------------------------------- reading

@@ -28,6 +28,7 @@ from translator.dialects.base import (
     closest_key,
     derived,
     fmt,
+    note_several_launches,
     read_script,
     track_provenance,
     version_key,
@@ -61,12 +62,13 @@ from translator.dialects.open_instruct_tables import (
     ZERO2_FIX,
     ZERO_STD_FILTER,
 )
+from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import flag_words, plan_summary, shell_word, source_label
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, load_yaml_mapping
-from translator.sources.shell import ShellCommand, parse_shell, symbolic_names, unwrap_command
+from translator.sources.shell import ShellCommand, parse_shell, program_index, symbolic_names, unwrap_command
 
 NAME = "open-instruct"
 _SEPARATORS = {"&&", "||", ";", "|"}
@@ -139,6 +141,11 @@ class OpenInstructDialect(Dialect):
         return Reading(spec, notes, values)
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOI:
+        if source.suffix in (".yaml", ".yml"):  # `python open_instruct/grpo_fast.py config.yaml`: the fields alone
+            native = NativeOI()
+            native.kind, native.origin = PROGRAMS[native.program][0], source.name
+            self._merge_yaml(source, native)
+            return native
         script = read_script(source, options.env, notes)
         found = [(command, index) for command in script.commands
                  if (index := _program_index(unwrap_command(command.argv, options.env))) is not None]
@@ -146,11 +153,14 @@ class OpenInstructDialect(Dialect):
             raise ConfigError("no Open-Instruct launch command found", file=source.name,
                               hint="expected a line like 'python open_instruct/grpo_fast.py --flag value ...'")
         command, index = found[0]
-        if len(found) > 1:
-            notes.warning("input.several-launches", f"{len(found)} training launches in the script; the first "
-                          f"(line {command.line}) is read")
+        note_several_launches(notes, source, command, [c for c, _ in found])
         argv = unwrap_command(command.argv, options.env)
         program = posixpath.basename(argv[index])
+        if program not in PROGRAMS and program not in UNSUPPORTED_PROGRAMS:
+            notes.warning("framework.fork", f"{source.name}:{command.line}: '{argv[index]}' is not an Open-Instruct "
+                          "program; it is read with grpo_fast.py's semantics, and flags it adds are reported as "
+                          "unknown to Open-Instruct")
+            program = "grpo_fast.py"
         if program in UNSUPPORTED_PROGRAMS:
             raise ConfigError(f"{program} (PPO with a value model and packing) is not read by rlconf",
                               file=source.name, line=command.line,
@@ -190,7 +200,7 @@ class OpenInstructDialect(Dialect):
             word = words[i]
             i += 1
             if not word.startswith("--") or word == "--":
-                if i == 1 and word.endswith((".yaml", ".yml")) and native.kind == "ppo-gtrl":
+                if i == 1 and word.endswith((".yaml", ".yml")):  # ArgumentParserPlus: a YAML of the fields first
                     self._merge_yaml(source.sibling(word, "config"), native)
                 else:
                     notes.warning("keys.unrecognised-argument", f"{native.origin}: '{word}' is not a --flag; "
@@ -215,7 +225,8 @@ class OpenInstructDialect(Dialect):
 
     @staticmethod
     def _merge_yaml(config: Source, native: NativeOI) -> None:
-        """PPO-T3 parsed a single YAML file with ArgumentParserPlus.parse(); the flags after it override it."""
+        """ArgumentParserPlus.parse() reads a YAML file of the dataclass fields given first; flags after it
+        override it (open_instruct/utils.py ArgumentParserPlus.parse)."""
         for key, value in load_yaml_mapping(config).items():
             if isinstance(value, list):
                 value = [str(v) for v in value]
@@ -372,7 +383,9 @@ def _program_index(argv: list[str]) -> int | None:
         launcher = argv[start:i]
         if not launcher or posixpath.basename(launcher[0]).startswith(PYTHON_LAUNCHERS):
             return i
-    return None
+    # A fork's own program that takes grpo_fast.py's flags (read as grpo_fast.py, with a framework.fork warning)
+    index = program_index(argv[start:])
+    return start + index if index is not None and program_arguments("open-instruct", argv[start:], index) else None
 
 
 def _mason_options(argv: list[str]) -> dict[str, str]:

@@ -30,6 +30,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
+    note_several_launches,
     read_script,
     require_resolved,
     track_provenance,
@@ -82,12 +83,13 @@ from translator.dialects.openrlhf_tables import (
     VALUE_RENAMES,
     VERSIONS,
 )
+from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import flag_name, flag_words, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
-from translator.sources.shell import symbolic_names, unwrap_command
+from translator.sources.shell import program_index, symbolic_names, unwrap_command
 
 _ALL_NAMES = ALL_FLAT | ALL_DOTTED
 
@@ -218,16 +220,25 @@ class OpenRlhfDialect(Dialect):
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOpenRlhf:
         script = read_script(source, options.env, notes)
         found = None
+        launches = []
         for command in script.commands:
             argv = unwrap_command(command.argv)
             index = _entry_index(argv)
             if index is not None:
                 found = command, argv[index + 1:]
+                launches.append(command)
+        if found is not None:
+            note_several_launches(notes, source, found[0], launches)
         if found is None:
             raise ConfigError("no OpenRLHF launch command found", file=source.name,
                               hint=f"expected a line like 'python3 -m {ENTRY_MODULE} --rollout.batch_size 128 ...'")
         command, words = found
         require_resolved(command, source)
+        entry = unwrap_command(command.argv)[-len(words) - 1]
+        if entry != ENTRY_MODULE and not entry.endswith("openrlhf/cli/train_ppo_ray.py"):
+            notes.warning("framework.fork", f"{source.name}:{command.line}: '{entry}' is not OpenRLHF's own entry "
+                          f"point; it is read with {ENTRY_MODULE}'s semantics, and flags it adds are reported as "
+                          "unknown to OpenRLHF")
         native = NativeOpenRlhf()
         native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"
@@ -364,7 +375,9 @@ def _entry_index(argv: list[str]) -> int | None:
             return i
         if word.endswith("openrlhf/cli/train_ppo_ray.py"):
             return i
-    return None
+    # A fork's own entry point (lmm_r1.cli.train_ppo_ray) that takes OpenRLHF's flags
+    index = program_index(argv)
+    return index if index is not None and program_arguments("openrlhf", argv, index) else None
 
 
 def _expand(name: str) -> str:

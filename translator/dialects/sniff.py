@@ -42,16 +42,59 @@ SCRIPT_PATTERNS: dict[str, Any] = {
     "trl": _Lazy(r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\w*\.py"),
     "openrlhf": _Lazy(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py"),
 }
+# A launch of a module or file rlconf does not list (a fork's own entry point) is told by its arguments: each
+# framework's own argument namespace. Searched only when no entry point above matched, and only in a script
+# that runs python (directly or behind torchrun, deepspeed, accelerate launch, python -m torch.distributed.run).
+# The same expressions tell, word by word, which program of a command takes them (program_arguments below).
+ARGUMENT_PATTERNS: dict[str, Any] = {
+    "easyr1": _Lazy(r"^(worker\.(actor|rollout|ref|reward)\.\w|config=\S+\.ya?ml$)"),
+    "verl": _Lazy(r"^\+{0,2}(actor_rollout_ref\.\w|critic\.\w+\.|data\.(train|max_prompt|max_response)_\w+="
+                  r"|trainer\.(n_gpus_per_node|nnodes|total_epochs)=|algorithm\.adv_estimator=)"),
+    "open-instruct": _Lazy(r"^--(num_learners_per_node|dataset_mixer_list|num_unique_prompts_rollout"
+                           r"|num_samples_per_prompt_rollout)(=|$)"),
+    "openrlhf": _Lazy(r"^--(actor_num_gpus_per_node|actor_num_nodes|micro_train_batch_size|n_samples_per_prompt"
+                      r"|micro_rollout_batch_size|(actor|rollout|train|ref|critic)\.\w+)(=|$)"),
+}
+_ARGUMENT_SEARCH = {name: _Lazy(r"(?:^|[\s'\"])" + pattern.pattern[1:].replace("$)", "(?=[\\s'\"]|$))"), re.M)
+                    for name, pattern in ARGUMENT_PATTERNS.items()}
+PYTHON_LAUNCH = _Lazy(r"^[^#\n]*(^|[\s/;&|(\"'])(python[\d.]*|torchrun|deepspeed|accelerate)(\s|$)", re.M)
 TRL_RECIPE_KEYS = _Lazy(r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
                         r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:", re.M)
 ACCELERATE_KEYS = _Lazy(r"^(distributed_type|compute_environment)\s*:", re.M)
 YAML_PATTERNS: dict[str, Any] = {
     "easyr1": _Lazy(r"^worker\s*:", re.M),
     "verl": _Lazy(r"^(actor_rollout_ref|critic|algorithm)\s*:|^\s*-\s*ppo_trainer\b", re.M),
+    # grpo_fast.py's dataclass fields (ArgumentParserPlus reads a YAML of them); asked before TRL, whose recipe
+    # keys (model_name_or_path, beta, per_device_train_batch_size) such a file has too
+    "open-instruct": _Lazy(r"^(dataset_mixer_list|num_learners_per_node|num_unique_prompts_rollout"
+                           r"|num_samples_per_prompt_rollout)\s*:", re.M),
     "trl": _Lazy(f"{TRL_RECIPE_KEYS.pattern}|{ACCELERATE_KEYS.pattern}", re.M),
 }
 YAML_SUFFIXES = (".yaml", ".yml")
 PLAN_SUFFIXES = (".toml", ".json")
+
+
+def matches_arguments(framework: str, text: str, suffix: str) -> bool:
+    """Whether a script runs python with arguments in the framework's namespace (a fork's own entry point)."""
+    pattern = _ARGUMENT_SEARCH.get(framework)
+    return (suffix not in YAML_SUFFIXES + PLAN_SUFFIXES and pattern is not None
+            and bool(PYTHON_LAUNCH.search(text)) and bool(pattern.search(text)))
+
+
+def program_arguments(framework: str, argv: list[str], start: int) -> bool:
+    """Whether the words after ``argv[start]`` (the program) include one of the framework's own arguments."""
+    pattern = ARGUMENT_PATTERNS.get(framework)
+    if pattern is None:
+        return False
+    if framework == "verl" and any(ARGUMENT_PATTERNS["easyr1"].search(w) for w in argv[start + 1:]):
+        return False  # EasyR1's worker.* / config= namespace: EasyR1 (it, too, keeps data.* and trainer.*)
+    return any(pattern.search(word) for word in argv[start + 1:])
+
+
+def known_script(text: str) -> bool:
+    """Whether a script launches some framework's training: a known entry point, or a fork's told by its arguments."""
+    return any(p.search(text) for p in SCRIPT_PATTERNS.values()) or any(
+        matches_arguments(name, text, ".sh") for name in ARGUMENT_PATTERNS)
 
 
 def matches(framework: str, text: str, suffix: str) -> bool:

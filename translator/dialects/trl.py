@@ -32,6 +32,7 @@ from translator.dialects.base import (
     derived,
     fmt,
     newer_than,
+    note_several_launches,
     read_script,
     require_resolved,
     version_key,
@@ -182,6 +183,7 @@ class TrlDialect(Dialect):
     def _read_script(self, source: Source, options: ReadOptions, native: NativeTrl, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         launch = None
+        launches = []
         for command in script.commands:
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
@@ -196,12 +198,14 @@ class TrlDialect(Dialect):
                 native.server_layout = (int(tp), int(dp)) if tp.isdigit() and dp.isdigit() else None
             elif _training_script_index(argv) is not None:
                 launch = (command, argv)
+                launches.append(command)
             else:
                 _experimental(argv, source)
         if launch is None:
             raise ConfigError("no GRPO training launch found", file=source.name,
                               hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'")
         command, argv = launch
+        note_several_launches(notes, source, command, launches)
         _experimental(argv, source)
         # Per-node addresses of a multi-node launch are the user's to set on each node (rlconf writes them so).
         node_variables = set(_NODE_VARIABLES.values())

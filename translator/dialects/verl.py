@@ -23,11 +23,13 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
+    note_several_launches,
     read_script,
     require_resolved,
     track_provenance,
     version_key,
 )
+from translator.dialects.sniff import program_arguments
 from translator.dialects.verl_tables import (
     FULLY_ASYNC_DEFAULTS,
     FULLY_ASYNC_ENTRY,
@@ -62,7 +64,7 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations
-from translator.sources.shell import unwrap_command
+from translator.sources.shell import program_index, unwrap_command
 
 _STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
 
@@ -146,7 +148,8 @@ class VerlDialect(Dialect):
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeVerl, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         command = None
-        for candidate in script.commands:
+        launches = [c for c in script.commands if _entry_module(unwrap_command(c.argv))]
+        for candidate in launches[:1]:
             argv = unwrap_command(candidate.argv)
             module = _entry_module(argv)
             if module:
@@ -167,6 +170,7 @@ class VerlDialect(Dialect):
                 "no verl launch command found", file=source.name,
                 hint="expected a line like 'python3 -m verl.trainer.main_ppo key=value ...'")
         require_resolved(command, source)
+        note_several_launches(notes, source, command, launches)
         origin = f"{source.name}:{command.line}"
         config_path: str | None = None
         words = iter(entry_argv)
@@ -309,7 +313,10 @@ def _entry_module(argv: list[str]) -> str | None:
         # verl's own file, or an example's copy of it that takes the same overrides (main_ppo_split.py)
         if word.endswith("verl/trainer/main_ppo.py") or re.fullmatch(r"(.*/)?main_ppo\w*\.py", word):
             return word
-    return None
+    # Any other module or file python runs with verl's overrides (a fork's own trainer): read as verl's, with a
+    # framework.fork warning from the caller since the entry point is not verl's own.
+    index = program_index(argv)
+    return argv[index] if index is not None and program_arguments("verl", argv, index) else None
 
 
 REWARD_SIGNATURE = "compute_score(data_source, solution_str, ground_truth, extra_info)"

@@ -310,6 +310,15 @@ MAX_ARRAY_ITEMS = 100_000  # elements of one array
 MAX_EXPANDED_CHARS = 50_000_000  # all expansions of one script: ten times the largest input read (files.py)
 MAX_PATTERN_VALUE = 4096  # ${X#p} and kin try every cut of the value against the glob: quadratic, so bounded
 
+# GPU counts a script computes at run time. nvidia-smi lists every GPU of the machine whatever
+# CUDA_VISIBLE_DEVICES says, so its count is never known statically; torch's device_count() and the counts of
+# CUDA_VISIBLE_DEVICES' items are known when the script (or --env) sets CUDA_VISIBLE_DEVICES.
+_MACHINE_GPUS = re.compile(r"\s*nvidia-smi\s+(-L|--list-gpus|--query-gpu=\S+\s+--format=csv,noheader\S*)\s*\|\s*wc\s+-l\s*")
+_VISIBLE_GPUS = re.compile(
+    r"\s*(python[\d.]*\s+-c\s+(['\"])[^'\"]*torch\.cuda\.device_count\(\)[^'\"]*\2"
+    r"|echo\s+\"?\$\{?CUDA_VISIBLE_DEVICES\}?\"?\s*\|\s*(tr\s+(['\"]?),\4\s+(['\"])\\n\5\s*\|\s*wc\s+-l"
+    r"|awk\s+-F\s*(['\"]?),\6\s+(['\"])\{\s*print\s+NF\s*\}\7))\s*")
+
 _BREAK = "\0"  # a piece that ends the current word: between the elements of "${ARRAY[@]}"
 
 
@@ -415,8 +424,9 @@ def _arith(text: str, lookup: Callable[[str], int]) -> int:
 class _Reader:
     """Walks the tokens in order, keeping variables, taint and notes as it goes."""
 
-    def __init__(self, text: str, env: Mapping[str, str] | None, source: str) -> None:
-        self.source = source
+    def __init__(self, text: str, env: Mapping[str, str] | None, source: str, depth: int = 0) -> None:
+        self.source, self.depth = source, depth
+        self.given: dict[str, str] = dict(env or {})  # what the caller (--env) gave: nested readers get the outer's
         self.vars: dict[str, str] = dict(env or {})
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.branches: list[_Branch] = []  # the open if-chains, innermost last
@@ -529,7 +539,8 @@ class _Reader:
                 self.arrays.pop(w.text, None)
                 self.tainted.pop(w.text, None)
             return
-        argv = [f for w in rest for f in self.fields(w)]
+        placed = [(f, w.line) for w in rest for f in self.fields(w)]
+        argv = [f for f, _ in placed]
         assignments: dict[str, str] = {}
         for w in prefix:
             m = _ASSIGN.match(w.text)
@@ -542,6 +553,30 @@ class _Reader:
             self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
         self.commands.append(ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background,
                                           self.cwd))
+        body = _nested_body(argv, {**self.vars, **assignments})
+        if body is not None:
+            self.nested(body[1], placed[body[0]][1], assignments)
+
+    def nested(self, body: str, line: int, assignments: dict[str, str]) -> None:
+        """The commands of a ``bash -c BODY`` / ``sbatch --wrap BODY`` with several statements, read as part of this
+        script (on the lines the body sits on): the program is among them, not necessarily the last. The body sees
+        the variables set so far (bash's child sees the exported ones; a script that relies on an unexported one
+        has a bug bash would not report either)."""
+        if self.depth >= _MAX_NESTING:
+            self.note("shell.control-flow-skipped", f"a command body nested more than {_MAX_NESTING} deep is not read")
+            return
+        inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1)
+        inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
+        inner.given = self.given
+        inner.expanded = self.expanded
+        script = inner.run()
+        self.expanded = inner.expanded
+        for command in script.commands:
+            command.line += line - 1
+            command.assignments = {**assignments, **command.assignments}  # the child's environment has them
+            self.commands.append(command)
+        for shell_note in script.notes:
+            self.notes.append(ShellNote(shell_note.line + line - 1, shell_note.code, shell_note.message))
 
     # ---------------------------------------------------------------- if / elif / else / fi
     # A condition whose operands are all known ([ -n "$X" ], [[ "$A" == b ]], [ "$N" -gt 1 ]) is decided and only
@@ -639,6 +674,8 @@ class _Reader:
             return  # element assignment A[i]=x: arrays are kept only as joined strings
         name, raw = m.group(1), w.text[m.end():]
         self.line = w.line
+        if self.gpu_count_unknown(name, raw):
+            return
         outer, self.unresolved = self.unresolved, {}
         items: list[str] | None = None
         if raw.startswith("(") and raw.endswith(")"):  # array: its elements, and the space-joined text
@@ -669,6 +706,27 @@ class _Reader:
             self.arrays.pop(name, None)
         self.taint(name, self.unresolved)
         self.unresolved = outer | self.unresolved
+
+    def gpu_count_unknown(self, name: str, raw: str) -> bool:
+        """``NAME=$(nvidia-smi -L | wc -l)`` and the like, when the count is not known statically: NAME is left
+        unset (a count built from it is unknown, naming NAME), or keeps the value --env gave it."""
+        body = raw[1:-1] if raw[:1] == raw[-1:] == '"' else raw
+        if not (body.startswith("$(") and body.endswith(")")):
+            return False
+        inner = body[2:-1]
+        if not (_MACHINE_GPUS.fullmatch(inner) or (_VISIBLE_GPUS.fullmatch(inner) and self.expr(inner) is None)):
+            return False
+        if name in self.given:
+            self.vars[name] = self.given[name]
+            self.note("shell.gpu-count", f"{name}={raw} counts the GPUs where the script runs; --env {name}="
+                      f"{self.given[name]} is used")
+            return True
+        self.vars.pop(name, None)
+        self.arrays.pop(name, None)
+        self.tainted.pop(name, None)
+        self.note("shell.gpu-count", f"{name}={raw} counts the GPUs of the machine the script runs on, which is not "
+                  f"known here; pass --env {name}=N (or --num-processes N)")
+        return True
 
     def fields(self, w: _Tok) -> list[str]:
         self.line = w.line
@@ -753,6 +811,11 @@ class _Reader:
         is run or imitated): ``expr A OP B`` on whole numbers (scripts compute token budgets so), ``dirname X``,
         ``basename X``, and ``cd DIR && pwd`` (the script-folder idiom ``$(cd "$(dirname "$0")/.." && pwd)``,
         kept relative to the directory the script runs in)."""
+        if _VISIBLE_GPUS.fullmatch(body):
+            visible = self.use("CUDA_VISIBLE_DEVICES")
+            if visible is not None and not symbolic_names(visible) and not self.tainted.get("CUDA_VISIBLE_DEVICES"):
+                return str(len([d for d in visible.split(",") if d.strip()]))
+            return None
         tokens = _Lexer(body, self.source, []).tokens()
         if any(t.kind == "op" and t.text not in ("&&", ";") for t in tokens):
             return None
@@ -925,6 +988,15 @@ _RAY_VALUE = {"--address", "--working-dir", "--runtime-env", "--runtime-env-json
               "--entrypoint-num-cpus", "--entrypoint-num-gpus", "--entrypoint-memory", "--entrypoint-resources",
               "--metadata-json", "--log-style", "--log-color", "--headers"}
 _SHELLS = {"bash", "sh", "zsh", "dash"}
+_CONTAINER_VALUE = {"--bind", "-B", "--env", "--env-file", "--home", "-H", "--pwd", "--overlay", "-o", "--workdir",
+                    "-W", "--mount", "--security", "--network", "--network-args", "--fusemount", "--app", "--hostname",
+                    "--scratch", "-S", "--apply-cgroups", "--dns", "--nvccli", "--add-caps", "--drop-caps",
+                    "--passphrase", "--pem-path", "--keep-env", "--cwd"}
+_CONDA_VALUE = {"-n", "--name", "-p", "--prefix", "--cwd", "--live-stream"}
+_NUMACTL_VALUE = {"-C", "--cpunodebind", "-N", "-m", "--membind", "-p", "--preferred", "-i", "--interleave",
+                  "--physcpubind"}
+_STDBUF_VALUE = {"-i", "-o", "-e"}
+_MAX_NESTING = 8  # bash -c inside bash -c ...: real scripts nest once or twice
 _PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program
 
 
@@ -966,6 +1038,16 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
         return _drop_assignments(_skip_options(rest, {"-u", "-g", "-C", "-D", "-p", "-h", "-U", "-r", "-t"}))
     if prog == "srun":
         return _skip_options(rest, _SRUN_VALUE)
+    if prog in ("apptainer", "singularity") and rest[:1] == ["exec"]:
+        return _skip_options(rest[1:], _CONTAINER_VALUE)[1:]  # the options, then the image
+    if prog in ("conda", "mamba", "micromamba") and rest[:1] == ["run"]:
+        return _skip_options(rest[1:], _CONDA_VALUE)
+    if prog == "numactl":
+        return _skip_options(rest, _NUMACTL_VALUE)
+    if prog == "stdbuf":
+        return _skip_options(rest, _STDBUF_VALUE)
+    if prog == "sbatch" and (body := _shell_body(argv)) is not None:
+        return _single_command(body, env) or argv
     if prog == "uv" and rest[:1] == ["run"]:
         i = 1
         while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
@@ -982,15 +1064,101 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
         return [part for word in argv[argv.index("--") + 1:]
                 for part in (re.split(r"(&&|\|\||;)", word) if word[:2] in ("&&", "||") or word[-2:] in ("&&", "||")
                              else [word]) if part]
-    if prog in _SHELLS:
-        for k, a in enumerate(rest):
-            if not a.startswith("-") or a in ("-", "--"):
-                break  # `bash script.sh`: the script is the program
-            if not a.startswith("--") and "c" in a[1:] and k + 1 < len(rest):
-                commands = parse_shell(rest[k + 1], env, source="bash -c").commands
-                real = [c for c in commands if c.argv and c.argv[0] not in _PIPE_SINKS] or commands
-                return unwrap_command(real[-1].argv, env) if real else argv
+    if prog in _SHELLS and (body := _shell_body(argv)) is not None:
+        return _single_command(body, env) or argv
     return argv
+
+
+def _shell_body(argv: list[str]) -> str | None:
+    """The command text of ``bash -c BODY`` (any shell, ``-lc`` and the like) or ``sbatch --wrap BODY``."""
+    prog, rest = posixpath.basename(argv[0]), argv[1:]
+    if prog == "sbatch":
+        for k, a in enumerate(rest):
+            if a == "--wrap" and k + 1 < len(rest):
+                return rest[k + 1]
+            if a.startswith("--wrap="):
+                return a.partition("=")[2]
+        return None
+    if prog not in _SHELLS:
+        return None
+    for k, a in enumerate(rest):
+        if not a.startswith("-") or a in ("-", "--"):
+            return None  # `bash script.sh`: the script is the program
+        if not a.startswith("--") and "c" in a[1:] and k + 1 < len(rest):
+            return rest[k + 1]
+    return None
+
+
+def _single_command(body: str, env: Mapping[str, str] | None) -> list[str] | None:
+    """The command a body of one command runs (`bash -c "python x.py | tee log"` runs python), unwrapped; None
+    when the body has several statements: the reader reads those as commands of the script (_Reader.nested)."""
+    commands = parse_shell(body, env, source="bash -c").commands
+    real = [c for c in commands if c.argv and c.argv[0] not in _PIPE_SINKS and c.argv[0] != "cd"]
+    if len(real) == 1:
+        return unwrap_command(real[0].argv, env)
+    return None if commands else []
+
+
+def _nested_body(argv: list[str], env: Mapping[str, str]) -> tuple[int, str] | None:
+    """Index in ``argv`` of the word holding a ``bash -c`` / ``sbatch --wrap`` body of several statements (behind
+    any wrappers), and the body."""
+    words = argv
+    for _ in range(32):
+        if not words:
+            return None
+        body = _shell_body(words)
+        if body is not None:
+            if _single_command(body, env) is not None:
+                return None
+            index = next((k for k in range(len(argv) - 1, -1, -1) if argv[k] in (body, f"--wrap={body}")), None)
+            return None if index is None else (index, body)
+        new = _unwrap_once(words, env)
+        if new == words:
+            return None
+        words = new
+    return None
+
+
+_PYTHON_VALUE = {"-W", "-X", "-Q"}
+_LAUNCHER_MODULES = {"torch.distributed.run", "torch.distributed.launch", "accelerate.commands.launch",
+                     "deepspeed.launcher.runner"}
+
+
+def program_index(argv: list[str]) -> int | None:
+    """Index of the module (after ``-m``) or the ``.py`` file a python command runs, through the launchers that
+    start python for it: ``python [-u ...] -m MODULE``, ``python FILE.py``, ``torchrun``/``deepspeed``/``accelerate
+    launch`` (or ``python -m torch.distributed.run``) with their options; None for any other command."""
+    if not argv:
+        return None
+    prog = posixpath.basename(argv[0])
+    if re.fullmatch(r"python[\d.]*", prog):
+        i = 1
+        while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-m", "-c", "-"):
+            i += 2 if argv[i] in _PYTHON_VALUE else 1
+        if i >= len(argv) or argv[i] in ("-c", "-"):
+            return None
+        if argv[i] != "-m":
+            return i
+        if i + 1 >= len(argv):
+            return None
+        if argv[i + 1] not in _LAUNCHER_MODULES:
+            return i + 1
+        return _launched(argv, i + 2)
+    if prog in ("torchrun", "deepspeed") or (prog == "accelerate" and argv[1:2] == ["launch"]):
+        return _launched(argv, 2 if prog == "accelerate" else 1)
+    return None
+
+
+def _launched(argv: list[str], start: int) -> int | None:
+    """The program a launcher's options are followed by: the word after ``-m``/``--module`` or the first ``.py``
+    word (launcher option values are never ``.py`` files, so no table of which options take a value is needed)."""
+    for i in range(start, len(argv)):
+        word = argv[i]
+        if word in ("-m", "--module") and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            return i + 1
+        if word.endswith(".py") and not word.startswith("-"):
+            return i
+    return None
 
 
 def unwrap_command(argv: list[str], env: Mapping[str, str] | None = None) -> list[str]:
