@@ -638,7 +638,8 @@ def _fork_trainer(source: Source, cwd: str | None, script: str,
         if not os.path.isdir(run_dir):
             continue
         project = Project(project_root(run_dir), run_dir)
-        path = project.script(script)
+        near = str(source.base_dir) if source.base_dir is not None and not source.files else None
+        path = project.script(script, near=near)
         if path is None:
             continue
         candidates = [c for c in project.trainer_classes(path)

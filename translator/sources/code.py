@@ -16,6 +16,7 @@ MAX_FILE_BYTES = 2_000_000
 MAX_FILES = 200
 MAX_TOTAL_BYTES = 20_000_000
 ROOT_MARKERS = (".git", "setup.py", "pyproject.toml", "setup.cfg", "requirements.txt")
+MAX_WALK_ENTRIES = 50_000  # files looked at when searching the project for a launched script
 MAX_ROOT_DEPTH = 6  # how far above the run dir a project root is looked for without .git
 
 
@@ -117,9 +118,10 @@ class Project:
         return os.path.relpath(os.path.realpath(path), self.root)
 
     # ------------------------------------------------------------ entries and modules
-    def script(self, word: str, cwd: str | None = None) -> str | None:
+    def script(self, word: str, cwd: str | None = None, near: str | None = None) -> str | None:
         """A launched script path inside the project; an absolute path that does not exist (a placeholder such as
-        /src/open_r1/x.py) is matched by its longest tail that exists under the run dir or the project root."""
+        /src/open_r1/x.py) is matched by its longest tail that exists under the run dir or the project root; else
+        (``near``: the launching script's folder) the project file ending with the path nearest to it."""
         base = os.path.join(self.run_dir, cwd or "")
         candidates = [os.path.join(base, word)] if not os.path.isabs(word) else [word]
         parts = [p for p in word.split("/") if p and p != "."]
@@ -129,7 +131,25 @@ class Project:
         for candidate in candidates:
             if candidate.endswith(".py") and os.path.isfile(candidate) and self.inside(candidate):
                 return os.path.realpath(candidate)
-        return None
+        return self._elsewhere(parts, near) if near is not None else None
+
+    def _elsewhere(self, parts: list[str], near: str) -> str | None:
+        """A script path that the run dir does not hold (the launch expects a cd the script does not make): the
+        project file whose path ends with it, nearest the launching script's folder; None on a tie."""
+        tail = os.sep + os.path.join(*parts) if parts else ""
+        found: list[str] = []
+        seen = 0
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+            seen += len(files)
+            if seen > MAX_WALK_ENTRIES:
+                break
+            found += [p for f in files if (p := os.path.join(folder, f)).endswith(tail)]
+        near = os.path.realpath(near)
+        ranked = sorted(((len(os.path.commonpath([p, near])), p) for p in found), reverse=True)
+        if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
+            return None
+        return ranked[0][1]
 
     def module(self, dotted: str, near: str | None = None) -> str | None:
         """A dotted module's file: looked up from the importing file's folders up to the root (a script's own
