@@ -199,14 +199,14 @@ class Project:
                         found = self.find_class(head, path, depth + 1) if head != name else None
                         info.bases.append(found if found is not None else base_name)
                 return info
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                for alias in node.names:
+        for sub in ast.walk(tree):
+            if isinstance(sub, ast.ImportFrom):
+                for alias in sub.names:
                     if (alias.asname or alias.name) == name:
-                        target = self._imported(node, path)
+                        target = self._imported(sub, path)
                         if target is None:
-                            return f"{node.module}.{alias.name}"
-                        return self.find_class(alias.name, target, depth + 1) or f"{node.module}.{alias.name}"
+                            return f"{sub.module}.{alias.name}"
+                        return self.find_class(alias.name, target, depth + 1) or f"{sub.module}.{alias.name}"
         return None
 
     def trainer_classes(self, path: str) -> list[Candidate]:
@@ -238,7 +238,8 @@ class Project:
 
     def reachable(self, path: str, limit: int = MAX_FILES) -> list[str]:
         """The project files reachable from ``path`` through imports (breadth first, bounded)."""
-        order, queue = [], [os.path.realpath(path)]
+        order: list[str] = []
+        queue = [os.path.realpath(path)]
         while queue and len(order) < limit:
             current = queue.pop(0)
             if current in order:
