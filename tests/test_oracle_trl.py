@@ -118,8 +118,12 @@ def launch_line(launch: str) -> tuple[int, str, str, list[str]]:
     raise AssertionError(f"no accelerate launch line in:\n{launch}")
 
 
+# A trainer of no known TRL lineage leaves the micro-batch and the step's counts unknown: no recipe states them.
+UNKNOWN_CADENCE = {"trl/fork_trainer_unknown"}
+
+
 @pytest.mark.parametrize("version", TARGETS)
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("case", [c for c in CASES if case_id(c) not in UNKNOWN_CADENCE], ids=case_id)
 def test_emitted_recipe_is_accepted_and_gives_our_plan(case: Case, version: str, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     translation = emitted(case, f"trl@{version}")

@@ -32,6 +32,8 @@ LOSSY_FIRST_LEG = {
     "trl/trl016_mu2_server": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
     "trl/vlm_fork_pinned": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
     "trl/pinned_setup_elsewhere": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
+    "trl/fork_trainer_014": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
+    "trl/fork_beside_script": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
 }
 # Fields that stay different after the whole round trip (the rest come back).
 LOSSY_ROUND_TRIP = {
@@ -40,9 +42,13 @@ LOSSY_ROUND_TRIP = {
     "verl/ppo_gae_ulysses_sp2": {"samples_per_prompt", "prompts_per_step"},
 }
 NEEDS_WORLD_SIZE = {"trl/recipe_only_no_world_size", "verl/unset_nodes_symbolic"}  # the node count is a variable
+# No round trip: a trainer of no known TRL lineage leaves the step's counts unknown; a 320-sample step in
+# mini-batches of 256 (a partial last one) has no TRL spelling.
+NO_ROUND_TRIP = {"trl/fork_trainer_unknown", "verl/vendored_v01_n_agent_mini256"}
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.framework in OTHER and case_id(c) not in NEEDS_WORLD_SIZE],
+@pytest.mark.parametrize("case", [c for c in CASES if c.framework in OTHER
+                                  and case_id(c) not in NEEDS_WORLD_SIZE | NO_ROUND_TRIP],
                          ids=case_id)
 def test_round_trip_through_the_other_framework(case: Case) -> None:
     source = translator.load(case.path, **case.load_kwargs())

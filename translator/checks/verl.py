@@ -222,8 +222,8 @@ def mini_vs_train(view: View) -> list[Finding]:
     if view.fully_async:
         return []  # fully_async_main.py@v0.9.1 runs no validate_config; train_batch_size is 0 there
     train, mini = view.int(TRAIN) or 0, view.int(MINI) or 0
-    if view.dynamic or train >= mini:
-        return []
+    if view.dynamic or train >= mini or not view.since("0.3.0"):
+        return []  # 0.1 / 0.2 check nothing here (docs/frameworks/verl.md §0): the step becomes one mini-batch
     message = (f"train_batch_size ({train}) must be >= actor.ppo_mini_batch_size ({mini})" if view.since("0.6.1")
                else f"AssertionError: assert config.data.train_batch_size >= "
                     f"config.actor_rollout_ref.actor.ppo_mini_batch_size ({train} < {mini})")

@@ -1544,7 +1544,7 @@ class _Writer:
             micro = self.choose_micro(per_opt, dp, int(micro))
             self.put("train.micro_batch_size", micro)
             logprob = self.spec.generation.logprob_micro_batch_per_device or micro
-            if samples and samples % (logprob * dp):
+            if samples and logprob and dp and samples % (logprob * dp):
                 # Experiences are sharded whole over the ranks: keep the shards even.
                 fitting = divisors(samples // dp) if samples % dp == 0 else [1]
                 logprob = max(m for m in fitting if m <= logprob)

@@ -10,10 +10,12 @@ Eras: 0.14 counts per_device_train_batch_size in prompts;
 """
 from __future__ import annotations
 
+import ast
 import math
 import os
 import re
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -23,6 +25,7 @@ import yaml
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     MAX_COUNT,
+    UNKNOWN,
     Dialect,
     Reading,
     ReadOptions,
@@ -35,17 +38,19 @@ from translator.dialects.base import (
     note_several_launches,
     read_script,
     require_resolved,
-    version_key,
     track_provenance,
+    version_key,
 )
 from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS
 from translator.dialects.trl_tables import (
     ACCELERATE_VALUE_OPTIONS,
+    BATCH_METHODS,
     BUILTIN_REWARD_MAP,
     CHANGES,
     DEFAULTS,
     EXPERIMENTAL_GONE,
     KEY_RANGE,
+    LINEAGES,
     LOSS_TYPES,
     OPEN_R1_KEYS,
     OPEN_R1_REWARDS,
@@ -57,11 +62,18 @@ from translator.dialects.trl_tables import (
     TRL_SCRIPT_REWARDS,
     TRL_TO_OPEN_R1_REWARD,
     VERSIONS,
+    Lineage,
 )
-from translator.dialects.writing import env_assignment, flag_words, plan_summary, source_label
+from translator.dialects.writing import (
+    env_assignment,
+    flag_words,
+    plan_summary,
+    source_label,
+)
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.sources.code import ClassInfo, Project, mentions, project_root
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import symbolic_names, unwrap_command
@@ -89,7 +101,7 @@ class NativeTrl:
         self.open_r1_script = False  # launched as Open-R1's src/open_r1/grpo.py
         self.trl_script = False  # launched as TRL's own trl.scripts.grpo (whose transformers is TRL's, not Open-R1's)
         self.fork_script: str | None = None  # a fork's own training script (grpo_rec.py): it may add arguments
-        self.fork_trainer: str | None = None  # the fork's vendored GRPOTrainer, when it generates every micro-step
+        self.fork_trainer: ForkTrainer | None = None  # the project's own trainer class, when it forms batches itself
 
 
 class TrlDialect(Dialect):
@@ -123,13 +135,14 @@ class TrlDialect(Dialect):
             self._read_script(source, options, native, notes)
         self._world_size(native, options, notes)
         version, transformers = split_target(self._version(native, options.version, notes))
-        if native.fork_trainer and at_least(version, "0.17.0"):
-            notes.warning("framework.fork-trainer", f"{native.fork_trainer}: the fork's own GRPOTrainer generates on "
-                          "every micro-step (compute_loss generates when global_step % num_iterations == 0 and buffers "
-                          "one batch per gradient-accumulation step), as TRL 0.15–0.16 did, not once per accumulation "
-                          f"window as trl {version} does; its batching is read as trl 0.16.0's",
-                          source_keys=[native.fork_trainer])
-            version = "0.16.0"
+        fork = native.fork_trainer
+        if fork is not None and fork.lineage is not None:
+            notes.warning("framework.fork-trainer", f"{fork.where}: the launched script's trainer is the project's own "
+                          f"copy of {fork.lineage.label} (its batch-forming code at {fork.code_line}); its batching "
+                          f"is read as trl {fork.lineage.release}'s" + ("" if fork.lineage.release == version else
+                                                                      f", not as trl {version}'s"),
+                          source_keys=[fork.where])
+            version = fork.lineage.release
         values = Values(native.values, native.origins, defaults_for(version), source.name)
         values.fork_script = native.fork_script
         # The transformers the parser uses (check rules and the unknown-key account read it).
@@ -154,6 +167,8 @@ class TrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
+        if fork is not None and fork.lineage is None:
+            _fork_unknown(spec, fork, notes)
         self._account(values, version, spec, notes)
         return Reading(spec, notes, values)
 
@@ -221,7 +236,6 @@ class TrlDialect(Dialect):
         script_name = argv[script_index].rsplit("/", 1)[-1]
         if script_name.endswith(".py") and script_name != "grpo.py":
             native.fork_script = argv[script_index]
-            native.fork_trainer = _fork_trainer_per_micro_step(source, command.cwd, argv[script_index])
             notes.warning("framework.fork", f"{origin}: '{argv[script_index]}' is not Open-R1's or TRL's own GRPO "
                           "script; it is read with GRPOConfig's semantics for the TRL version in use, and the "
                           "arguments it adds are reported as unknown to TRL (a fork that changed GRPOTrainer's "
@@ -265,6 +279,9 @@ class TrlDialect(Dialect):
                 value = "${VLLM_SERVER_HOST}"  # set per run by the user (rlconf's multi-node launch)
             native.values[key] = value
             native.origins[key] = origin
+        if argv[script_index].endswith(".py"):
+            native.fork_trainer = _fork_trainer(source, command.cwd, argv[script_index],
+                                                lambda key: _flag_value(native.values, key))
 
     def _world_size(self, native: NativeTrl, options: ReadOptions, notes: NoteList) -> None:
         if native.world_size is None and native.accelerate.get("num_processes") is not None:
@@ -618,36 +635,154 @@ def _server_gpus(argv: list[str], visible: str | None) -> int:
     return int(tp) * int(dp) if tp.isdigit() and dp.isdigit() else 1
 
 
-# TRL 0.15–0.16's GRPOTrainer.compute_loss/_prepare_inputs: a generation on every micro-step, buffered per
-# accumulation step (trl/trainer/grpo_trainer.py@v0.16.0); 0.17 generates a whole window (generate_every), 0.18+
-# by steps_per_generation.
-_PER_MICRO_STEP = re.compile(r"_buffered_inputs\[self\._step % self\.args\.gradient_accumulation_steps\]\s*=")
+@dataclass
+class ForkTrainer:
+    """The trainer class a launched script instantiates, when it is project code that forms GRPO batches itself:
+    the TRL lineage its batch-forming code matches (trl_tables.LINEAGES), or None when it matches none."""
+
+    where: str  # 'path:line ClassName' (several candidates joined)
+    lineage: Lineage | None
+    code_line: str  # path:line of its generation / batching code
 
 
-def _fork_trainer_per_micro_step(source: Source, cwd: str | None, script: str) -> str | None:
-    """The GRPOTrainer a fork vendors beside its training script (``<script dir>/trainer/*.py``), when it has TRL
-    0.15–0.16's generation cadence; None when there is none or it is TRL 0.17's or later's."""
+def _fork_trainer(source: Source, cwd: str | None, script: str,
+                  flag: Callable[[str], bool | None]) -> ForkTrainer | None:
+    """Follow the launched script to the trainer class it instantiates (through the project's imports); None when
+    the script is not in the project or its trainer is TRL's own (imported from trl, or a project subclass that
+    overrides none of the batch-forming methods). ``flag`` gives a config flag's value (None if not known): it
+    picks between the classes of ``trainer_cls = A if args.use_vllm else B``."""
     bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
     for base in bases:
-        folder = os.path.join(os.path.dirname(os.path.join(base, cwd or "", script)), "trainer")
-        try:
-            names = sorted(n for n in os.listdir(folder) if n.endswith(".py"))
-        except OSError:
+        run_dir = os.path.join(base, cwd or "")
+        if not os.path.isdir(run_dir):
             continue
-        for name in names:
-            path = os.path.join(folder, name)
-            try:
-                if os.path.getsize(path) > 2_000_000:
-                    continue
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
-            except OSError:
-                continue
-            if re.search(r"class \w*GRPOTrainer\b", text) and _PER_MICRO_STEP.search(text) \
-                    and "generate_every" not in text and "steps_per_generation" not in text:
-                return os.path.relpath(path)
-        return None
+        project = Project(project_root(run_dir), run_dir)
+        near = str(source.base_dir) if source.base_dir is not None and not source.files else None
+        path = project.script(script, near=near)
+        if path is None:
+            continue
+        candidates = [c for c in project.trainer_classes(path)
+                      if c.condition is None or flag(c.condition[0]) in (None, c.condition[1])]
+        found = [_classify(project, c.cls) for c in candidates if isinstance(c.cls, ClassInfo)]
+        forks = [f for f in found if f is not None]
+        if not forks:
+            return None
+        releases = {f.lineage.release if f.lineage else None for f in forks}
+        if len(releases) == 1:
+            return forks[0] if len(forks) == 1 else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage,
+                                                                 forks[0].code_line)
+        # Candidates of different lineages (trainer_cls = A if flag else B): which one runs is not read here.
+        return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks))
     return None
+
+
+# What a trainer that matches no TRL lineage leaves open: how many completions a micro-step holds and when
+# generation happens, hence every count built on them (the group size, world size and accumulation stay known).
+_CADENCE_QUANTITIES = ("prompts_per_step", "samples_per_step", "samples_per_optimizer_step",
+                       "optimizer_steps_per_step", "micro_batch_per_device", "total_steps")
+
+
+def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
+    text = (f"{fork.where} is the project's own trainer; its batch-forming code ({fork.code_line}) matches no TRL "
+            "release's GRPOTrainer, so how many completions a micro-step holds and when it generates are not known")
+    for name in _CADENCE_QUANTITIES:
+        setattr(spec.plan, name, None)
+        spec.derivations[f"plan.{name}"] = Derivation(text, [fork.code_line], UNKNOWN)
+    notes.warning("framework.fork-trainer-unknown", f"{text}: prompts/samples per step, samples per optimizer "
+                  "step, optimizer steps per step and the micro-batch are left unknown (read the trainer's "
+                  "generation and sampler code, then pass --from trl@VERSION of the release it follows)",
+                  source_keys=[fork.where])
+
+
+def _flag_value(values: dict[str, Any], key: str) -> bool | None:
+    """A boolean flag as the launch sets it, else its TRL default when every release has the same one."""
+    value = values[key] if key in values else None
+    if value is None:
+        defaults = {default for _, default in DEFAULTS.get(key, [])}
+        return defaults.pop() if len(defaults) == 1 and isinstance(next(iter(defaults)), bool) else None
+    text = str(value).strip().lower()
+    return True if text in ("true", "1", "yes", "") else False if text in ("false", "0", "no") else None
+
+
+def _classify(project: Project, info: ClassInfo) -> ForkTrainer | None:
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    owner: dict[str, str] = {}
+    for cls in info.lineage():
+        for name, node in cls.methods().items():
+            if name not in methods:
+                methods[name], owner[name] = node, cls.path
+    signatures = _signatures(methods)
+    overrides = [m for m in BATCH_METHODS if m in methods]
+    from_trl = any(b.split(".")[0] == "trl" for b in info.external_bases())
+    if from_trl and not overrides and "generate_in_loss" not in signatures:
+        return None  # TRL's own batching: the installed release's semantics
+    where = f"{project.rel(info.path)}:{info.node.lineno} {info.name}"
+    lineage = next((lin for lin in LINEAGES if all(r in signatures for r in lin.requires)
+                    and not any(e in signatures for e in lin.excludes)), None)
+    anchor = next((signatures[k] for k in ("generate_in_loss", "generate_in_prepare", "buffer_per_micro_step")
+                   if k in signatures), None)
+    if anchor is not None:
+        code_line = f"{project.rel(owner.get(anchor[0], info.path))}:{anchor[1]}"
+    else:
+        name = overrides[0] if overrides else "compute_loss"
+        node = methods.get(name)
+        code_line = f"{project.rel(owner.get(name, info.path))}:{node.lineno if node else info.node.lineno}"
+    return ForkTrainer(where, lineage, code_line)
+
+
+_GENERATE_CALLS = ("generate", "_generate", "_generate_and_score_completions", "_generate_completions")
+
+
+def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, tuple[str, int]]:
+    """The batch-forming signatures (trl_tables.LINEAGES) of a trainer's project methods, each with the method
+    name and line where it was seen."""
+    def closure(start: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        # The method and the project methods it calls as self.x(...), transitively (bounded by the class).
+        order, queue = [], [start]
+        while queue:
+            name = queue.pop(0)
+            node = methods.get(name)
+            if node is None or node in order:
+                continue
+            order.append(node)
+            queue += [c.func.attr for c in ast.walk(node) if isinstance(c, ast.Call)
+                      and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
+                      and c.func.value.id == "self" and c.func.attr in methods]
+        return order
+
+    def generation(nodes: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> tuple[str, int] | None:
+        for node in nodes:
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                        and call.func.attr in _GENERATE_CALLS and call.func.attr not in methods:
+                    return node.name, call.lineno
+        return None
+
+    found: dict[str, tuple[str, int]] = {}
+    prepare, loss = closure("_prepare_inputs"), closure("compute_loss")
+    scope = prepare + loss + closure("_get_train_sampler") + closure("get_train_dataloader") \
+        + closure("training_step")
+    for word in ("steps_per_generation", "generate_every"):
+        hit = mentions(list(scope), (word,))
+        if hit is not None:
+            found[word] = ("", getattr(hit, "lineno", 0))
+    for node in scope:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Attribute) \
+                    and sub.value.attr == "_buffered_inputs" and isinstance(sub.slice, ast.BinOp) \
+                    and isinstance(sub.slice.op, ast.Mod) \
+                    and mentions([sub.slice.right], ("gradient_accumulation_steps",)) is not None:
+                found.setdefault("buffer_per_micro_step", (node.name, sub.lineno))
+    prepared, lossy = generation(prepare), generation(loss)
+    if prepared:
+        found["generate_in_prepare"] = prepared
+    if lossy and not prepared:
+        found["generate_in_loss"] = lossy
+    sampler = closure("_get_train_sampler") + closure("get_train_dataloader")
+    hit = mentions(list(sampler), ("RepeatRandomSampler", "RepeatSampler"))
+    if hit is not None:
+        found["repeat_sampler"] = ("_get_train_sampler", getattr(hit, "lineno", 0))
+    return found
 
 
 def _whole(value: Any, key: str, where: str | None) -> int | None:

@@ -6,6 +6,8 @@ at each version) and Open-R1's ``setup.py``/``src/open_r1/configs.py``; docs/fra
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 VERSIONS = ("0.14.0", "0.15.2", "0.16.0", "0.17.0", "0.18.0", "0.19.1", "0.20.0", "0.22.2", "0.23.0", "0.26.0",
             "0.27.0", "0.28.0", "1.0.0", "1.10.0", "1.16.0")
 
@@ -309,3 +311,38 @@ ACCELERATE_VALUE_OPTIONS = frozenset({
     "--offload_optimizer_device", "--fsdp_sharding_strategy", "--nproc_per_node", "--nproc-per-node", "--nnodes",
     "--node_rank", "--master_addr", "--master_port", "--rdzv_endpoint", "--rdzv_id", "--log_dir",
 })
+
+
+# How each TRL release forms a GRPO batch, as signatures of GRPOTrainer's code (trl/trainer/grpo_trainer.py at
+# each tag), so that a project's own copy of the trainer is read with the semantics of the release it was copied
+# from. A lineage matches when the project's batch-forming code has every ``requires`` signature and no
+# ``excludes`` one; the first match (newest first) wins. Signatures (translator.dialects.trl._signatures):
+#   steps_per_generation   the buffer is indexed by self._step % steps_per_generation (0.18+)
+#   generate_every         one generation per generate_every = GAS × num_iterations micro-steps (0.17)
+#   buffer_per_micro_step  _buffered_inputs[self._step % ...gradient_accumulation_steps] = ... (0.16)
+#   generate_in_prepare    generation reached from _prepare_inputs (0.15+: the RepeatRandomSampler feeds it
+#                          per_device_train_batch_size completions, num_generations per prompt)
+#   generate_in_loss       generation inside compute_loss, num_return_sequences / repeat by num_generations, fed by
+#                          the Trainer's default sampler: per_device_train_batch_size counts prompts (0.14)
+#   repeat_sampler         RepeatRandomSampler / RepeatSampler(mini_repeat_count=self.num_generations ...)
+@dataclass(frozen=True)
+class Lineage:
+    release: str  # the TRL release whose batching rlconf applies
+    label: str
+    requires: tuple[str, ...]
+    excludes: tuple[str, ...] = ()
+
+
+LINEAGES = (
+    Lineage("0.18.0", "TRL 0.18+ (steps_per_generation)", ("steps_per_generation",)),
+    Lineage("0.17.0", "TRL 0.17 (generate_every)", ("generate_every",), ("steps_per_generation",)),
+    Lineage("0.16.0", "TRL 0.15–0.16 (a generation every micro-step, buffered per accumulation step)",
+            ("buffer_per_micro_step",), ("generate_every", "steps_per_generation")),
+    Lineage("0.15.2", "TRL 0.15 (a generation every micro-step in _prepare_inputs)", ("generate_in_prepare",),
+            ("buffer_per_micro_step", "generate_every", "steps_per_generation", "generate_in_loss")),
+    Lineage("0.14.0", "TRL 0.14 (generation in compute_loss; per_device_train_batch_size counts prompts)",
+            ("generate_in_loss",), ("repeat_sampler", "generate_in_prepare", "buffer_per_micro_step",
+                                    "generate_every", "steps_per_generation")),
+)
+# Methods whose override means the project forms GRPO batches itself (compute_loss only when it generates).
+BATCH_METHODS = ("_prepare_inputs", "_get_train_sampler", "get_train_dataloader", "training_step")

@@ -535,9 +535,12 @@ class _Interpreter:
         self.note_origin("plan.samples_per_optimizer_step",
                          f"ppo_mini_batch_size {mini} prompts × rollout.n {n}", f"{ACTOR}.ppo_mini_batch_size",
                          f"{ROLLOUT}.n")
-        if plan.prompts_per_step < mini and not at_least(self.version, "0.3.0"):
+        # Compared in samples: a fork that multiplies the step's prompts (Search-R1's rollout.n_agent) but not the
+        # mini-batch makes a step of prompts × samples_per_prompt samples, split by ppo_mini_batch_size × n.
+        step_samples = plan.prompts_per_step * plan.samples_per_prompt
+        if step_samples < samples_per_mini and not at_least(self.version, "0.3.0"):
             self.whole_step_is_one_mini_batch(mini)
-        elif plan.prompts_per_step < mini:
+        elif step_samples < samples_per_mini:
             notes.warning("batch.mini-larger-than-step",
                           f"train_batch_size ({plan.prompts_per_step}) must be >= actor.ppo_mini_batch_size ({mini})",
                           source_keys=["data.train_batch_size", f"{ACTOR}.ppo_mini_batch_size"])
@@ -638,11 +641,11 @@ class _Interpreter:
         configured, plan.samples_per_optimizer_step = plan.samples_per_optimizer_step, step_samples
         self.note_origin("plan.samples_per_optimizer_step",
                          f"all {step_samples} samples of the step: ppo_mini_batch_size {mini} prompts "
-                         f"exceeds data.train_batch_size {plan.prompts_per_step}", f"{ACTOR}.ppo_mini_batch_size",
+                         f"({configured} samples) exceeds them", f"{ACTOR}.ppo_mini_batch_size",
                          "data.train_batch_size")
         self.notes.warning("batch.mini-larger-than-step",
-                           f"ppo_mini_batch_size {mini} prompts ({configured} samples) exceeds data.train_batch_size "
-                           f"{plan.prompts_per_step}; verl {self.version} does not check this, so each step is one "
+                           f"ppo_mini_batch_size {mini} prompts ({configured} samples) exceeds the step's "
+                           f"{step_samples} samples; verl {self.version} does not check this, so each step is one "
                            f"mini-batch of {step_samples} samples and one optimizer step, and the loss is "
                            "still divided by the gradient-accumulation count computed from the configured "
                            "mini-batch (a smaller gradient)",

@@ -1,0 +1,337 @@
+"""Following a launch to the Python code it runs: the project's own files, read with ``ast``, never imported.
+
+A launch names an entry (``python -m pkg.mod``, ``torchrun x.py``, ``accelerate launch x.py``); this module finds
+that file inside the project, follows its ``import`` / ``from X import Y`` statements within the project to the
+trainer class it instantiates and that class's project-local bases, and finds where a config key's leaf name is
+read. Reading is bounded (files over 2 MB skipped, at most 200 files / 20 MB per launch) and never leaves the
+project root.
+"""
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+MAX_FILE_BYTES = 2_000_000
+MAX_FILES = 200
+MAX_TOTAL_BYTES = 20_000_000
+ROOT_MARKERS = (".git", "setup.py", "pyproject.toml", "setup.cfg", "requirements.txt")
+MAX_WALK_ENTRIES = 50_000  # files looked at when searching the project for a launched script
+MAX_ROOT_DEPTH = 6  # how far above the run dir a project root is looked for without .git
+
+
+def project_root(start: str) -> str:
+    """The nearest ancestor of ``start`` holding .git; without one, the top-most ancestor within MAX_ROOT_DEPTH
+    levels that still looks like a project (a packaging or requirements file); else ``start`` itself."""
+    start = os.path.realpath(start)
+    folder, found = start, start
+    for _ in range(MAX_ROOT_DEPTH + 1):
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        if any(os.path.exists(os.path.join(folder, m)) for m in ROOT_MARKERS[1:]):
+            found = folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return found
+
+
+@dataclass
+class ClassInfo:
+    """A class defined in the project: its file, node, and its bases as resolved (project classes) or as the
+    dotted name they come from outside the project ('trl.GRPOTrainer')."""
+
+    name: str
+    path: str
+    node: ast.ClassDef
+    bases: list[ClassInfo | str] = field(default_factory=list)
+
+    def methods(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+        return {n.name: n for n in self.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def lineage(self) -> list[ClassInfo]:
+        """This class and its project-local bases, nearest first (a bounded depth-first MRO)."""
+        seen: list[ClassInfo] = []
+        stack: list[ClassInfo] = [self]
+        while stack and len(seen) < 16:
+            info = stack.pop(0)
+            if all(info is not s for s in seen):
+                seen.append(info)
+                stack.extend(b for b in info.bases if isinstance(b, ClassInfo))
+        return seen
+
+    def external_bases(self) -> list[str]:
+        return [b for c in self.lineage() for b in c.bases if isinstance(b, str)]
+
+
+@dataclass
+class Candidate:
+    """A trainer class a script may instantiate, and the config flag that picks it (flag, value) if one does."""
+
+    cls: ClassInfo | str
+    condition: tuple[str, bool] | None = None
+
+
+@dataclass
+class Read:
+    """Where a config key's leaf is read: the file, line, the statement, and the block it guards (if any)."""
+
+    path: str
+    line: int
+    statement: ast.stmt
+    guarded: list[ast.stmt]
+
+
+class Project:
+    """The Python files of one project, parsed on demand within the reading bounds."""
+
+    def __init__(self, root: str, run_dir: str) -> None:
+        self.root, self.run_dir = os.path.realpath(root), os.path.realpath(run_dir)
+        self._trees: dict[str, ast.Module | None] = {}
+        self._bytes = 0
+
+    def inside(self, path: str) -> bool:
+        real = os.path.realpath(path)
+        return os.path.commonpath([real, self.root]) == self.root
+
+    def tree(self, path: str) -> ast.Module | None:
+        path = os.path.realpath(path)
+        if path in self._trees:
+            return self._trees[path]
+        tree = None
+        try:
+            size = os.path.getsize(path)
+            if size <= MAX_FILE_BYTES and len(self._trees) < MAX_FILES and self._bytes + size <= MAX_TOTAL_BYTES:
+                self._bytes += size
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    tree = ast.parse(handle.read(), filename=path)
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            tree = None
+        self._trees[path] = tree
+        return tree
+
+    def parsed(self) -> dict[str, ast.Module]:
+        return {p: t for p, t in self._trees.items() if t is not None}
+
+    def rel(self, path: str) -> str:
+        return os.path.relpath(os.path.realpath(path), self.root)
+
+    # ------------------------------------------------------------ entries and modules
+    def script(self, word: str, cwd: str | None = None, near: str | None = None) -> str | None:
+        """A launched script path inside the project; an absolute path that does not exist (a placeholder such as
+        /src/open_r1/x.py) is matched by its longest tail that exists under the run dir or the project root; else
+        (``near``: the launching script's folder) the project file ending with the path nearest to it."""
+        base = os.path.join(self.run_dir, cwd or "")
+        candidates = [os.path.join(base, word)] if not os.path.isabs(word) else [word]
+        parts = [p for p in word.split("/") if p and p != "."]
+        for i in range(len(parts)):
+            tail = os.path.join(*parts[i:])
+            candidates += [os.path.join(base, tail), os.path.join(self.root, tail)]
+        for candidate in candidates:
+            if candidate.endswith(".py") and os.path.isfile(candidate) and self.inside(candidate):
+                return os.path.realpath(candidate)
+        return self._elsewhere(parts, near) if near is not None else None
+
+    def _elsewhere(self, parts: list[str], near: str) -> str | None:
+        """A script path that the run dir does not hold (the launch expects a cd the script does not make): the
+        project file whose path ends with it, nearest the launching script's folder; None on a tie."""
+        tail = os.sep + os.path.join(*parts) if parts else ""
+        found: list[str] = []
+        seen = 0
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+            seen += len(files)
+            if seen > MAX_WALK_ENTRIES:
+                break
+            found += [p for f in files if (p := os.path.join(folder, f)).endswith(tail)]
+        near = os.path.realpath(near)
+        ranked = sorted(((len(os.path.commonpath([p, near])), p) for p in found), reverse=True)
+        if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
+            return None
+        return ranked[0][1]
+
+    def module(self, dotted: str, near: str | None = None) -> str | None:
+        """A dotted module's file: looked up from the importing file's folders up to the root (a script's own
+        folder is on sys.path), the run dir, the project root and its src/."""
+        folders: list[str] = []
+        if near is not None:
+            folder = os.path.dirname(os.path.realpath(near))
+            while self.inside(folder):
+                folders.append(folder)
+                if folder == self.root:
+                    break
+                folder = os.path.dirname(folder)
+        folders += [self.run_dir, self.root, os.path.join(self.root, "src")]
+        relative = dotted.replace(".", os.sep)
+        for folder in folders:
+            for candidate in (os.path.join(folder, relative + ".py"), os.path.join(folder, relative, "__init__.py")):
+                if os.path.isfile(candidate) and self.inside(candidate):
+                    return os.path.realpath(candidate)
+        return None
+
+    def _imported(self, node: ast.ImportFrom, path: str) -> str | None:
+        if node.level:  # from .x import Y: relative to the importing package
+            folder = os.path.dirname(os.path.realpath(path))
+            for _ in range(node.level - 1):
+                folder = os.path.dirname(folder)
+            relative = (node.module or "").replace(".", os.sep)
+            for candidate in (os.path.join(folder, relative + ".py"), os.path.join(folder, relative, "__init__.py")):
+                if os.path.isfile(candidate) and self.inside(candidate):
+                    return os.path.realpath(candidate)
+            return None
+        return self.module(node.module or "", path)
+
+    # ------------------------------------------------------------ classes
+    def find_class(self, name: str, path: str, depth: int = 0) -> ClassInfo | str | None:
+        """The class ``name`` means in ``path``: defined there, imported from a project module (followed, bounded),
+        or the dotted name it is imported from outside the project."""
+        tree = self.tree(path)
+        if tree is None or depth > 6:
+            return None
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                info = ClassInfo(name, path, node)
+                for base in node.bases:
+                    base_name = _dotted(base)
+                    if base_name:
+                        head = base_name.split(".")[-1]
+                        found = self.find_class(head, path, depth + 1) if head != name else None
+                        info.bases.append(found if found is not None else base_name)
+                return info
+        for sub in ast.walk(tree):
+            if isinstance(sub, ast.ImportFrom):
+                for alias in sub.names:
+                    if (alias.asname or alias.name) == name:
+                        target = self._imported(sub, path)
+                        if target is None:
+                            return f"{sub.module}.{alias.name}"
+                        return self.find_class(alias.name, target, depth + 1) or f"{sub.module}.{alias.name}"
+        return None
+
+    def trainer_classes(self, path: str) -> list[Candidate]:
+        """The trainer classes a script instantiates: calls of a name containing 'Trainer', or of a variable
+        assigned such names; ``trainer_cls = A if args.flag else B`` gives A when the flag is true, B when not."""
+        tree = self.tree(path)
+        if tree is None:
+            return []
+        assigned: dict[str, list[tuple[str, tuple[str, bool] | None]]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                names = _conditional_names(node.value, None)
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and names:
+                        assigned.setdefault(target.id, []).extend(names)
+        wanted: list[tuple[str, tuple[str, bool] | None]] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called = node.func.id
+                for item in [(called, None)] if "Trainer" in called else assigned.get(called, []):
+                    if item not in wanted:
+                        wanted.append(item)
+        found: list[Candidate] = []
+        for name, condition in wanted:
+            info = self.find_class(name, path)
+            if info is not None:
+                found.append(Candidate(info, condition))
+        return found
+
+    def reachable(self, path: str, limit: int = MAX_FILES) -> list[str]:
+        """The project files reachable from ``path`` through imports (breadth first, bounded)."""
+        order: list[str] = []
+        queue = [os.path.realpath(path)]
+        while queue and len(order) < limit:
+            current = queue.pop(0)
+            if current in order:
+                continue
+            tree = self.tree(current)
+            if tree is None:
+                continue
+            order.append(current)
+            for node in ast.walk(tree):
+                targets: list[str | None] = []
+                if isinstance(node, ast.ImportFrom):
+                    targets.append(self._imported(node, current))
+                    if node.module:  # from pkg import module
+                        targets += [self.module(f"{node.module}.{a.name}", current) for a in node.names]
+                elif isinstance(node, ast.Import):
+                    targets += [self.module(a.name, current) for a in node.names]
+                queue += [t for t in targets if t is not None and t not in order]
+        return order
+
+    # ------------------------------------------------------------ key reads
+    def reads(self, leaf: str, paths: list[str]) -> list[Read]:
+        """Where ``leaf`` is read in these files: ``x.leaf``, ``x['leaf']``, ``x.get('leaf'...)``; with the
+        statement and, when it is an ``if``/``while`` test, the block it guards."""
+        found: list[Read] = []
+        for path in paths:
+            tree = self.tree(path)
+            if tree is None:
+                continue
+            for statement in _statements(tree):
+                head = _head(statement)
+                if any(_reads_leaf(n, leaf) for e in head for n in ast.walk(e)):
+                    guarded = list(getattr(statement, "body", [])) + list(getattr(statement, "orelse", [])) \
+                        if isinstance(statement, (ast.If, ast.While, ast.For, ast.With)) else []
+                    found.append(Read(path, statement.lineno, statement, guarded))
+        return found
+
+
+def _conditional_names(node: ast.expr, condition: tuple[str, bool] | None) -> list[tuple[str, tuple[str, bool] | None]]:
+    """Names containing 'Trainer' in an expression, each with the flag test that selects it (``A if args.flag
+    else B``, ``A if not args.flag else B``); other expressions give their names unconditioned."""
+    if isinstance(node, ast.IfExp):
+        test, negated = node.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        flag = test.attr if isinstance(test, ast.Attribute) else None
+        when = (lambda value: (flag, value != negated) if flag else None)
+        return _conditional_names(node.body, when(True)) + _conditional_names(node.orelse, when(False))
+    return [(n.id, condition) for n in ast.walk(node) if isinstance(n, ast.Name) and "Trainer" in n.id]
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return f"{inner}.{node.attr}" if inner else None
+    return None
+
+
+def _statements(tree: ast.AST) -> list[ast.stmt]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(
+        n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def _head(statement: ast.stmt) -> list[ast.AST]:
+    """The part of a statement that is its own (a compound statement's test / iterator, not its body)."""
+    if isinstance(statement, (ast.If, ast.While)):
+        return [statement.test]
+    if isinstance(statement, ast.For):
+        return [statement.target, statement.iter]
+    if isinstance(statement, ast.With):
+        return [item.context_expr for item in statement.items]
+    if isinstance(statement, (ast.Try,)):
+        return []
+    return [statement]
+
+
+def _reads_leaf(node: ast.AST, leaf: str) -> bool:
+    if isinstance(node, ast.Attribute) and node.attr == leaf and isinstance(node.ctx, ast.Load):
+        return True
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == leaf:
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+        and bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value == leaf
+
+
+def mentions(nodes: list[ast.AST], names: tuple[str, ...]) -> ast.AST | None:
+    """The first node under ``nodes`` whose attribute / name / call / string is one of ``names``."""
+    for top in nodes:
+        for node in ast.walk(top):
+            word = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else \
+                node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+            if word in names:
+                return node
+    return None
