@@ -62,7 +62,7 @@ from translator.dialects.easyr1_tables import (
     VALUES,
     VERSIONS,
 )
-from translator.dialects.writing import plan_summary, source_label, whole_prompts
+from translator.dialects.writing import plan_summary, source_label, step_growth, whole_prompts, written_cadence
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
@@ -1147,7 +1147,8 @@ class _Writer:
     def checkpointing(self) -> None:
         c, notes, version = self.spec.checkpointing, self.notes, self.version
         if c.every_steps is not None:
-            self.put("trainer.save_freq", c.every_steps if c.every_steps > 0 else -1,
+            every = written_cadence(c.every_steps, step_growth(self.spec), notes, "checkpointing", "trainer.save_freq")
+            self.put("trainer.save_freq", every if every > 0 else -1,
                      "rollout steps between checkpoints (-1: only the final one)")
             if c.every_steps == 0:
                 notes.info("checkpointing.final-save", "the source saves no checkpoint; EasyR1 always saves one "
@@ -1198,7 +1199,8 @@ class _Writer:
         e = self.spec.evaluation
         key = "trainer.val_freq" if at_least(self.version, MARCH) else "trainer.test_freq"
         if e.every_steps is not None:
-            self.put(key, e.every_steps if e.every_steps > 0 else -1, "rollout steps between validations (-1: none)")
+            every = written_cadence(e.every_steps, step_growth(self.spec), self.notes, "evaluation", key)
+            self.put(key, every if every > 0 else -1, "rollout steps between validations (-1: none)")
         if e.before_training is not None:
             self.put("trainer.val_before_train", e.before_training)
 

@@ -161,3 +161,32 @@ def whole_prompts(spec: RunSpec, notes: NoteList, framework: str, key: str) -> i
 def source_label(spec: RunSpec) -> str:
     """'FRAMEWORK VERSION' of the source for a comment line: one line, whatever a plan file states."""
     return " ".join(f"{spec.framework} {spec.version or ''}".split())
+
+
+def step_growth(spec: RunSpec) -> Fraction:
+    """How many source steps one written step holds where the target cannot update less often than it generates
+    (verl, EasyR1): a source that generates several times per optimizer step (TRL before 0.17) is written to
+    generate the whole optimizer batch at once, so one written step is samples_per_optimizer_step ÷
+    samples_per_step of the source's. 1 where the step is kept."""
+    p = spec.plan
+    if p.samples_per_step and p.samples_per_optimizer_step and p.samples_per_step < p.samples_per_optimizer_step:
+        return Fraction(p.samples_per_optimizer_step) / Fraction(p.samples_per_step)
+    return Fraction(1)
+
+
+def written_cadence(every: int, growth: Fraction, notes: NoteList, what: str, key: str) -> int:
+    """A cadence of ``every`` source rollout steps in the written steps (each ``growth`` source steps): exact when
+    it divides, else the nearest whole number (at least 1) with a note giving both values."""
+    if every <= 0 or growth == 1:
+        return every
+    steps = Fraction(every) / growth
+    if steps.denominator == 1:
+        notes.info(f"units.{what}-steps", f"every {every} source steps = every {steps} written steps (one written "
+                   f"step generates {fmt(growth)} source steps' samples)", source_keys=[f"{what}.every_steps"],
+                   target_keys=[key])
+        return int(steps)
+    whole = max(1, round(steps))
+    notes.warning(f"{what}.not-expressible", f"every {every} source steps is {fmt(steps)} written steps (one written "
+                  f"step generates {fmt(growth)} source steps' samples), not a whole number; {key} {whole} is "
+                  f"written", source_keys=[f"{what}.every_steps"], target_keys=[key])
+    return whole
