@@ -2,8 +2,13 @@
 target's own form, reward functions that resolve to the user's file with the target's call signature."""
 from __future__ import annotations
 
+import json
+import os
 import shlex
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -80,3 +85,154 @@ def test_a_cadence_between_written_steps_is_noted_with_both_values() -> None:
     assert hydra_value(launch_words(translation.files["launch.sh"]), "trainer.save_freq") == "2"
     [note] = [n for n in translation.notes if n.code == "checkpointing.not-expressible"]
     assert note.severity == "warning" and "40 source steps" in note.message and "2.5 written steps" in note.message
+
+
+# ---------------------------------------------------------------------------- shell variables in the target's form
+SCRIPT = """python3 -m verl.trainer.main_ppo \\
+    algorithm.adv_estimator=grpo \\
+    data.train_files=$HOME/data/train.parquet \\
+    data.train_batch_size=64 \\
+    actor_rollout_ref.rollout.n=4 \\
+    actor_rollout_ref.actor.ppo_mini_batch_size=16 \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 \\
+    actor_rollout_ref.model.path=$HOME/models/q \\
+    trainer.default_local_dir='$HOME/ckpt ${X}' \\
+    custom_reward_function.path=$HOME/math.py \\
+    custom_reward_function.name=compute_score \\
+    trainer.n_gpus_per_node=8 trainer.nnodes=1
+"""
+HOME = "/home/t e'st"
+
+
+def test_easyr1_yaml_reads_the_variable_through_omegaconf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """EasyR1 merges config.yaml into OmegaConf.structured(PPOConfig()) and resolves it (verl/trainer/main.py):
+    $HOME the source left to the shell must be ${oc.env:HOME}; the literal '${X}' (single-quoted in the source,
+    never expanded) must stay text."""
+    omegaconf = pytest.importorskip("omegaconf")
+    files = translator.translate(Source(SCRIPT, "run.sh"), to="easyr1").files
+    monkeypatch.setenv("HOME", HOME)
+    resolved = omegaconf.OmegaConf.to_container(omegaconf.OmegaConf.create(files["config.yaml"]), resolve=True)
+    assert resolved["data"]["train_files"] == f"{HOME}/data/train.parquet"
+    assert resolved["worker"]["actor"]["model"]["model_path"] == f"{HOME}/models/q"
+    assert resolved["worker"]["reward"]["reward_function"] == f"{HOME}/math.py:compute_score"
+    assert resolved["trainer"]["save_checkpoint_path"] == "$HOME/ckpt ${X}"
+
+
+@pytest.mark.parametrize("text", ["a\\${X}", "\\\\${HOME}/x\\", "${HOME}${HOME}", "${oc.env:X}", "$${HOME}}"])
+def test_omegaconf_text_resolves_to_the_text(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With HOME live the written value resolves to the text with HOME's value put in; nothing else changes."""
+    omegaconf = pytest.importorskip("omegaconf")
+    from translator.dialects.writing import omegaconf_text
+    monkeypatch.setenv("HOME", HOME)
+    config = omegaconf.OmegaConf.create({"k": omegaconf_text(text, ["HOME"])})
+    assert omegaconf.OmegaConf.to_container(config, resolve=True)["k"] == text.replace("${HOME}", HOME)
+
+
+def test_trl_recipe_values_with_a_variable_go_on_the_launch_line(tmp_path: Path) -> None:
+    """TrlParser never expands a YAML value but takes --key value after --config over the recipe: the written
+    launch line, run by bash, hands TrlParser HOME's value."""
+    from tests.test_written_scripts import run_launch
+    trl = pytest.importorskip("trl")
+    from trl.scripts.grpo import GRPOScriptArguments
+    files = translator.translate(Source(SCRIPT, "run.sh"), to="trl@1.16.0").files
+    assert "${HOME}" not in files["recipe.yaml"].split("\n", 6)[-1]  # no variable in a value (the header names it)
+    [call] = run_launch(files, tmp_path, {"HOME": HOME})
+    argv = call[call.index("trl.scripts.grpo") + 1:]
+    parser = trl.TrlParser((GRPOScriptArguments, trl.GRPOConfig, trl.ModelConfig))
+    # On this CPU-only machine with one process: no bf16, no vLLM, an eval batch that holds a whole group (4).
+    test_machine = ["--bf16", "false", "--use_vllm", "false", "--per_device_eval_batch_size", "4"]
+    work = tmp_path / "run"
+    cwd = os.getcwd()
+    os.chdir(work)
+    try:
+        script, training, model = parser.parse_args_and_config(args=argv + test_machine)
+    finally:
+        os.chdir(cwd)
+    assert model.model_name_or_path == f"{HOME}/models/q"
+    assert script.dataset_name == f"{HOME}/data"
+    assert training.output_dir == "$HOME/ckpt ${X}"  # single-quoted in the source: text
+
+
+# ---------------------------------------------------------------------------- reward functions
+# TRL's grpo script (trl/scripts/grpo.py, 0.18 on) resolves a dotted reward_funcs entry so:
+#     module_path, func_name = func_name.rsplit(".", 1); sys.path.insert(0, os.getcwd())
+#     module = importlib.import_module(module_path); reward_func = getattr(module, func_name)
+# and calls it as reward_func(prompts=..., completions=..., completion_ids=..., **columns).
+RESOLVE = """
+import importlib, json, os, sys
+import math  # Python's own math is already imported in any real process
+entry = sys.argv[1]
+module_path, func_name = entry.rsplit(".", 1)
+sys.path.insert(0, os.getcwd())
+func = getattr(importlib.import_module(module_path), func_name)
+print(json.dumps(func(**json.loads(sys.argv[2]))))
+"""
+
+
+def resolve_and_call(work: Path, entry: str, kwargs: dict[str, Any], home: Path) -> Any:
+    done = subprocess.run([sys.executable, "-c", RESOLVE, entry, json.dumps(kwargs)], cwd=work, capture_output=True,
+                          text=True, env={**os.environ, "HOME": str(home)}, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def write_out(files: dict[str, str], folder: Path) -> None:
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+VERL_MATH = '''def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    assert data_source == "gsm8k" and extra_info == {"index": 0}
+    score = 1.0 if solution_str.strip() == ground_truth else 0.0
+    return {"score": score} if ground_truth == "9" else score
+'''
+
+
+def test_a_verl_math_py_is_called_through_a_bridge_not_pythons_math(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "math.py").write_text(VERL_MATH)
+    translation = translator.translate(Source(SCRIPT, "run.sh"), to="trl@1.16.0")
+    [entry] = yaml.safe_load(translation.files["recipe.yaml"])["reward_funcs"]
+    assert entry.split(".")[0] not in sys.stdlib_module_names
+    write_out(translation.files, tmp_path / "out")
+    # verl-style rows: the answer in reward_model.ground_truth. "4" == "4" → 1.0; "5" != "4" → 0.0; "9" == "9"
+    # returned as {"score": 1.0} → 1.0; a conversational completion's text is its last message's content.
+    columns = {"prompts": ["p"] * 3, "completions": [" 4", "5", [{"role": "assistant", "content": "9"}]],
+               "reward_model": [{"ground_truth": "4"}, {"ground_truth": "4"}, {"ground_truth": "9"}],
+               "data_source": ["gsm8k"] * 3, "extra_info": [{"index": 0}] * 3}
+    assert resolve_and_call(tmp_path / "out", entry, columns, home) == [1.0, 0.0, 1.0]
+
+
+EASYR1_BATCH = '''def main(reward_inputs, **kwargs):
+    return [{"overall": float(x["response"] == x["ground_truth"]) + x["response_length"] / 100} for x in reward_inputs]
+'''
+
+
+def test_an_easyr1_batch_function_gets_its_inputs(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    translation = translator.translate(str(root / "fixtures/easyr1/head_rpp_kl_reward_static.yaml"), to="trl@1.16.0")
+    [entry] = yaml.safe_load(translation.files["recipe.yaml"])["reward_funcs"]
+    write_out(translation.files, tmp_path / "out")
+    user = tmp_path / "out" / "examples" / "reward_function"
+    user.mkdir(parents=True)
+    (user / "gsm8k.py").write_text(EASYR1_BATCH)  # the source's ./examples/reward_function/gsm8k.py:main
+    # answer column "answer" (data.answer_key); response_length = len(completion_ids[i]): "7"=="7" → 1 + 3/100,
+    # "8"!="7" → 0 + 1/100.
+    columns = {"prompts": ["p", "p"], "completions": ["7", "8"], "completion_ids": [[1, 2, 3], [1]],
+               "answer": ["7", "7"]}
+    assert resolve_and_call(tmp_path / "out", entry, columns, tmp_path) == [1.03, 0.01]
+
+
+def test_a_trl_reward_module_named_like_the_standard_library_gets_a_bridge(tmp_path: Path) -> None:
+    recipe = TRL016.format(save=100, mu=1) + "reward_funcs: [random.score]\n"
+    translation = translator.translate(Source(recipe, "recipe.yaml"), to="trl@1.16.0", framework="trl@0.18.0",
+                                       num_processes=8)
+    [entry] = yaml.safe_load(translation.files["recipe.yaml"])["reward_funcs"]
+    write_out(translation.files, tmp_path / "out")
+    (tmp_path / "out" / "random.py").write_text("def score(completions, **kwargs):\n"
+                                                "    return [float(len(c)) for c in completions]\n")
+    # TRL's signature already: called with the columns as given; lengths 2 and 0.
+    assert resolve_and_call(tmp_path / "out", entry, {"prompts": ["p", "p"], "completions": ["ab", ""]},
+                            tmp_path) == [2.0, 0.0]

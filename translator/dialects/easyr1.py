@@ -62,7 +62,14 @@ from translator.dialects.easyr1_tables import (
     VALUES,
     VERSIONS,
 )
-from translator.dialects.writing import plan_summary, source_label, step_growth, whole_prompts, written_cadence
+from translator.dialects.writing import (
+    omegaconf_values,
+    plan_summary,
+    source_label,
+    step_growth,
+    whole_prompts,
+    written_cadence,
+)
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
@@ -229,7 +236,8 @@ class EasyR1Dialect(Dialect):
                   "# multiplies global_batch_size by worker.rollout.n); micro sizes count samples per data-parallel",
                   "# rank (a token budget of micro × (max_prompt_length + max_response_length) with dynamic_batching).",
                   *(f"#   {line}" for line in plan_summary(spec))]
-        config = "\n".join(header + _emit_yaml(_nest(out), writer.comments)) + "\n"
+        # Text reaches EasyR1 through OmegaConf: a variable the source left to the shell as ${oc.env:NAME}.
+        config = "\n".join(header + _emit_yaml(omegaconf_values(_nest(out), spec.shell_variables), writer.comments)) + "\n"
         launch = ["#!/usr/bin/env bash",
                   f"# EasyR1 {version} launch script written by rlconf; run it from the EasyR1 repository root",
                   "# (EasyR1's verl.trainer.main, not upstream verl's main_ppo). Every value is in config.yaml.",

@@ -44,6 +44,48 @@ def shell_word(text: str, live: Collection[str] = ()) -> str:
     return "".join(parts)
 
 
+_DOLLAR_BRACE = re.compile(r"(\\*)\$\{")
+
+
+def omegaconf_text(text: str, live: Collection[str] = ()) -> str:
+    """``text`` as an OmegaConf string value that resolves to the same text, where a ``${NAME}`` with NAME in
+    ``live`` (left to the shell by a source shell script) becomes ``${oc.env:NAME}``, read from the environment
+    when the config is resolved. Every other ``${`` is escaped (``\\${``), and the backslashes before it doubled:
+    OmegaConf reads 2n backslashes before ``${`` as n, and any other backslash as itself."""
+    out: list[str] = []
+    last = 0
+    for m in _DOLLAR_BRACE.finditer(text):
+        out.append(text[last:m.start()])
+        name = _LIVE.match(text, m.end(1))
+        if name and name.group(1) in live:
+            out.append(m.group(1) * 2 + f"${{oc.env:{name.group(1)}}}")
+            last = name.end()
+        else:
+            out.append(m.group(1) * 2 + "\\${")
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def omegaconf_values(value: Any, live: Collection[str] = ()) -> Any:
+    """Every text in ``value`` (nested lists and mappings) through :func:`omegaconf_text`."""
+    if isinstance(value, str):
+        return omegaconf_text(value, live)
+    if isinstance(value, list):
+        return [omegaconf_values(v, live) for v in value]
+    if isinstance(value, dict):
+        return {k: omegaconf_values(v, live) for k, v in value.items()}
+    return value
+
+
+def live_names(value: Any, live: Collection[str]) -> list[str]:
+    """The names in ``live`` that ``value`` (a text, or lists and mappings of them) refers to as ``${NAME}``."""
+    if isinstance(value, str):
+        return list(dict.fromkeys(m.group(1) for m in _LIVE.finditer(value) if m.group(1) in live))
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    return list(dict.fromkeys(name for item in items for name in live_names(item, live)))
+
+
 def checked_name(name: str, grammar: re.Pattern[str], what: str, example: str) -> str:
     """``name`` when it is a valid ``what`` (its whole text matches ``grammar``); else a ConfigError naming it."""
     if not grammar.fullmatch(name):
