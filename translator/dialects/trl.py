@@ -556,7 +556,7 @@ def _live_values_to_command_line(recipe: dict[str, Any], live: list[str],
             moved[key] = value
             continue
         if names:
-            notes.error("shell.not-expanded", f"{key} holds ${{{names[0]}}}, which the source left to the shell; "
+            notes.error("shell.not-expressible", f"{key} holds ${{{names[0]}}}, which the source left to the shell; "
                         f"TRL reads recipe.yaml without expanding variables and {key} is not one text to move to the "
                         f"command line: replace ${{{names[0]}}} in {key} with its value (or translate with --env "
                         f"{names[0]}=VALUE)", source_keys=[key], target_keys=[key])
