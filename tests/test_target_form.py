@@ -225,14 +225,26 @@ def test_an_easyr1_batch_function_gets_its_inputs(tmp_path: Path) -> None:
     assert resolve_and_call(tmp_path / "out", entry, columns, tmp_path) == [1.03, 0.01]
 
 
-def test_a_trl_reward_module_named_like_the_standard_library_gets_a_bridge(tmp_path: Path) -> None:
-    recipe = TRL016.format(save=100, mu=1) + "reward_funcs: [random.score]\n"
+@pytest.mark.parametrize("stem", ["random", "yaml"])  # a standard-library module; one installed (PyYAML)
+def test_a_trl_reward_module_named_like_another_module_gets_a_bridge(tmp_path: Path, stem: str) -> None:
+    recipe = TRL016.format(save=100, mu=1) + f"reward_funcs: [{stem}.score]\n"
     translation = translator.translate(Source(recipe, "recipe.yaml"), to="trl@1.16.0", framework="trl@0.18.0",
                                        num_processes=8)
     [entry] = yaml.safe_load(translation.files["recipe.yaml"])["reward_funcs"]
     write_out(translation.files, tmp_path / "out")
-    (tmp_path / "out" / "random.py").write_text("def score(completions, **kwargs):\n"
+    assert not entry.startswith(stem + ".")
+    (tmp_path / "out" / f"{stem}.py").write_text("def score(completions, **kwargs):\n"
                                                 "    return [float(len(c)) for c in completions]\n")
     # TRL's signature already: called with the columns as given; lengths 2 and 0.
     assert resolve_and_call(tmp_path / "out", entry, {"prompts": ["p", "p"], "completions": ["ab", ""]},
                             tmp_path) == [2.0, 0.0]
+
+
+def test_a_trl_reward_module_of_its_own_name_in_the_launch_directory_is_kept() -> None:
+    # my_rewards.py is no standard-library or installed module: TRL's import from the launch directory finds it,
+    # and the function already has TRL's signature, so the source's entry is written unchanged.
+    recipe = TRL016.format(save=100, mu=1) + "reward_funcs: [my_rewards.score]\n"
+    translation = translator.translate(Source(recipe, "recipe.yaml"), to="trl@1.16.0", framework="trl@0.18.0",
+                                       num_processes=8)
+    assert yaml.safe_load(translation.files["recipe.yaml"])["reward_funcs"] == ["my_rewards.score"]
+    assert "rlconf_reward.py" not in translation.files

@@ -9,7 +9,9 @@ the user's file by its path and calls it with the source framework's signature.
 """
 from __future__ import annotations
 
+import importlib.machinery
 import keyword
+import os
 import sys
 
 BRIDGE_MODULE = "rlconf_reward"
@@ -94,11 +96,16 @@ def bridgeable(framework: str) -> bool:
 
 def importable_as_is(path: str, name: str) -> bool:
     """Whether ``module.name`` (the file's stem) imports ``path`` from the launch directory: the file is there (no
-    folder), its stem is an identifier, and no standard-library module of that name comes first."""
+    folder), its stem is an identifier, and it names no standard-library module nor one installed here (either may
+    already be imported, and importlib then returns that one)."""
     stem = path.removesuffix(".py")
-    return ("/" not in path and path.endswith(".py") and stem.isidentifier() and not keyword.iskeyword(stem)
-            and stem not in sys.stdlib_module_names and stem not in sys.builtin_module_names
-            and name.isidentifier())
+    if not ("/" not in path and path.endswith(".py") and stem.isidentifier() and not keyword.iskeyword(stem)
+            and name.isidentifier()):
+        return False
+    if stem in sys.stdlib_module_names or stem in sys.builtin_module_names:
+        return False
+    installed = [p for p in sys.path if p and os.path.abspath(p) != os.getcwd()]
+    return importlib.machinery.PathFinder.find_spec(stem, installed) is None
 
 
 def bridge_source(framework: str, path: str, name: str, live: list[str], answer: str | None) -> str:
