@@ -219,14 +219,17 @@ def test_a_reward_file_uses_trls_own_script() -> None:
                                                   function_path="rewards/my_reward.py", function_name="score")
     translation = translator.translate(explanation, to="trl@1.16.0")
     written = recipe(translation)
-    assert written["reward_funcs"] == ["my_reward.score"]
+    # rewards/my_reward.py is not importable as my_reward from the launch directory (TRL's script puts only the
+    # working directory on sys.path): a bridge module next to the recipe loads it by its path.
+    assert written["reward_funcs"] == ["rlconf_reward.score"]
+    assert "'rewards/my_reward.py'" in translation.files["rlconf_reward.py"]
     assert not {"dataset_prompt_column", "wandb_project", "system_prompt"} & set(written)  # Open-R1 keys only
     assert "-m trl.scripts.grpo" in translation.files["launch.sh"]
     assert "export WANDB_PROJECT=open-r1-math" in translation.files["launch.sh"]
-    signature = [n.message for n in translation.notes if n.code == "reward.signature"]
-    assert signature and "score(completions, **kwargs) -> list[float]" in signature[0]
+    bridge = [n.message for n in translation.notes if n.code == "reward.bridge"]
+    assert bridge and "score(completions, **kwargs) -> list[float]" in bridge[0]
     back = translator.load(read_back(translation), framework="trl@1.16.0")
-    assert (back.spec.reward.function_path, back.spec.reward.function_name) == ("my_reward.py", "score")
+    assert (back.spec.reward.function_path, back.spec.reward.function_name) == ("rlconf_reward.py", "score")
     old = translator.translate(explanation, to="trl@0.17.0")  # no dotted reward paths before 0.18
     assert "reward.not-expressible" in codes(old)
 

@@ -174,7 +174,9 @@ def test_easyr1_launch_runs_its_entry_point_and_the_yaml_holds_the_values(tmp_pa
     [call] = run_launch(files, tmp_path)
     assert not mark.exists()
     assert call == ["python3", "-m", "verl.trainer.main", "config=config.yaml"]
-    config = yaml.safe_load(files["config.yaml"])
+    # EasyR1 reads config.yaml through OmegaConf (verl/trainer/main.py), which resolves ${...}: resolve it so.
+    omegaconf = pytest.importorskip("omegaconf").OmegaConf
+    config = omegaconf.to_container(omegaconf.create(files["config.yaml"]), resolve=True)
     assert config["worker"]["actor"]["model"]["model_path"] == want["model"]
     assert config["trainer"]["project_name"] == want["project"]
 

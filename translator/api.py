@@ -266,6 +266,14 @@ def explain(path_or_text: str | PathLike[str] | Source, framework: str | None = 
     return explanation
 
 
+def read_back(dialect: Any, files: dict[str, str], main: str, version: str, spec: RunSpec) -> Reading:
+    """The written files read with the target's reader. A variable the source left to the shell is written in
+    the target's own live form ("${HOME}" in a script, ${oc.env:HOME} in OmegaConf YAML); it is read back as the
+    source holds it, symbolic: ${HOME}."""
+    symbolic = {name: f"${{{name}}}" for name in spec.shell_variables}
+    return dialect.read(Source(files[main], main, None, files), ReadOptions(version=version, env=symbolic))
+
+
 def translate(src: str | PathLike[str] | Source | Explanation, to: str, framework: str | None = None,
               env: Mapping[str, str] | None = None, num_processes: int | None = None,
               stdin_text: str | None = None) -> Translation:
@@ -310,7 +318,7 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
                    source_keys=[f"plan.{name}" for name in on_assumption])
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
-    reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
+    reading = read_back(dialect, files, main, version, explanation.spec)
     target = reading.spec
     _compare(explanation, reading, notes)
     # The target framework's own rules, run on what was written: a rejection is never silent.
@@ -378,7 +386,7 @@ def find_alternatives(spec: RunSpec, dialect: Any, version: str, written: Values
         try:
             files = dialect.write(variant, version, NoteList())
             main = "launch.sh" if "launch.sh" in files else next(iter(files))
-            reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version))
+            reading = read_back(dialect, files, main, version, variant)
         except ConfigError:
             continue
         back = reading.spec

@@ -64,7 +64,14 @@ from translator.dialects.easyr1_tables import (
     VERSIONS,
 )
 from translator.dialects.sniff import program_arguments
-from translator.dialects.writing import plan_summary, source_label, whole_prompts
+from translator.dialects.writing import (
+    omegaconf_values,
+    plan_summary,
+    source_label,
+    step_growth,
+    whole_prompts,
+    written_cadence,
+)
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
@@ -237,7 +244,8 @@ class EasyR1Dialect(Dialect):
                   "# multiplies global_batch_size by worker.rollout.n); micro sizes count samples per data-parallel",
                   "# rank (a token budget of micro × (max_prompt_length + max_response_length) with dynamic_batching).",
                   *(f"#   {line}" for line in plan_summary(spec))]
-        config = "\n".join(header + _emit_yaml(_nest(out), writer.comments)) + "\n"
+        # Text reaches EasyR1 through OmegaConf: a variable the source left to the shell as ${oc.env:NAME}.
+        config = "\n".join(header + _emit_yaml(omegaconf_values(_nest(out), spec.shell_variables), writer.comments)) + "\n"
         launch = ["#!/usr/bin/env bash",
                   f"# EasyR1 {version} launch script written by rlconf; run it from the EasyR1 repository root",
                   "# (EasyR1's verl.trainer.main, not upstream verl's main_ppo). Every value is in config.yaml.",
@@ -1157,7 +1165,8 @@ class _Writer:
     def checkpointing(self) -> None:
         c, notes, version = self.spec.checkpointing, self.notes, self.version
         if c.every_steps is not None:
-            self.put("trainer.save_freq", c.every_steps if c.every_steps > 0 else -1,
+            every = written_cadence(c.every_steps, step_growth(self.spec), notes, "checkpointing", "trainer.save_freq")
+            self.put("trainer.save_freq", every if every > 0 else -1,
                      "rollout steps between checkpoints (-1: only the final one)")
             if c.every_steps == 0:
                 notes.info("checkpointing.final-save", "the source saves no checkpoint; EasyR1 always saves one "
@@ -1208,7 +1217,8 @@ class _Writer:
         e = self.spec.evaluation
         key = "trainer.val_freq" if at_least(self.version, MARCH) else "trainer.test_freq"
         if e.every_steps is not None:
-            self.put(key, e.every_steps if e.every_steps > 0 else -1, "rollout steps between validations (-1: none)")
+            every = written_cadence(e.every_steps, step_growth(self.spec), self.notes, "evaluation", key)
+            self.put(key, every if every > 0 else -1, "rollout steps between validations (-1: none)")
         if e.before_training is not None:
             self.put("trainer.val_before_train", e.before_training)
 

@@ -11,6 +11,7 @@ Eras: 0.14 counts per_device_train_batch_size in prompts;
 from __future__ import annotations
 
 import ast
+import keyword
 import math
 import os
 import re
@@ -64,12 +65,8 @@ from translator.dialects.trl_tables import (
     VERSIONS,
     Lineage,
 )
-from translator.dialects.writing import (
-    env_assignment,
-    flag_words,
-    plan_summary,
-    source_label,
-)
+from translator.dialects.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
+from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -357,12 +354,16 @@ class TrlDialect(Dialect):
                    target_keys=["transformers"])
         recipe, world, nodes, server_gpus = writer.recipe()
         recipe = _accepted_keys(recipe, trl_version, transformers, writer.script, notes)
+        recipe, moved = _live_values_to_command_line(recipe, spec.shell_variables, notes)
         header = [f"# TRL {trl_version} GRPO recipe written by rlconf from a {source_label(spec)} "
                   f"config, for transformers {transformers}.",
                   "# per_device_train_batch_size counts completions per process per micro-step"
                   if at_least(trl_version, "0.15.2") else
                   "# per_device_train_batch_size counts prompts per process (trl 0.14)",
                   *(f"#   {line}" for line in plan_summary(spec))]
+        if moved:
+            header.append(f"# {', '.join(moved)}: on the launch line in launch.sh (the shell expands their variables; "
+                          "TrlParser takes the command line over this file)")
         accelerate = {
             "compute_environment": "LOCAL_MACHINE", "distributed_type": "DEEPSPEED",
             "deepspeed_config": {"deepspeed_multinode_launcher": "standard", "offload_optimizer_device": "none",
@@ -371,11 +372,14 @@ class TrlDialect(Dialect):
             "num_machines": nodes, "num_processes": world, "rdzv_backend": "static", "same_network": True,
             "use_cpu": False,
         }
-        return {
+        files = {
             "recipe.yaml": "\n".join(header) + "\n" + yaml.safe_dump(recipe, sort_keys=False, width=100),
             "accelerate.yaml": yaml.safe_dump(accelerate, sort_keys=True),
-            "launch.sh": "\n".join(writer.launch_lines(header[0], world, nodes, server_gpus)) + "\n",
+            "launch.sh": "\n".join(writer.launch_lines(header[0], world, nodes, server_gpus, moved)) + "\n",
         }
+        if writer.bridge:
+            files[f"{BRIDGE_MODULE}.py"] = writer.bridge
+        return files
 
     def resolve_version(self, version: str | None) -> str:
         """A TRL release, optionally with the transformers it runs with: ``1.16.0+transformers5.10.4``."""
@@ -568,6 +572,27 @@ def _options(words: list[str]) -> dict[str, str]:
         else:
             found[flag] = "true"
     return found
+
+
+def _live_values_to_command_line(recipe: dict[str, Any], live: list[str],
+                                 notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:
+    """TrlParser never expands a variable in a YAML value, but takes ``--key value`` after ``--config`` over the
+    recipe: a text with a variable the source left to the shell goes on the launch line, where the shell expands
+    it as the source's did. A list or mapping with one cannot be a single flag: an error note names it."""
+    kept: dict[str, Any] = {}
+    moved: dict[str, str] = {}
+    for key, value in recipe.items():
+        names = live_names(value, live)
+        if names and isinstance(value, str):
+            moved[key] = value
+            continue
+        if names:
+            notes.error("shell.not-expressible", f"{key} holds ${{{names[0]}}}, which the source left to the shell; "
+                        f"TRL reads recipe.yaml without expanding variables and {key} is not one text to move to the "
+                        f"command line: replace ${{{names[0]}}} in {key} with its value (or translate with --env "
+                        f"{names[0]}=VALUE)", source_keys=[key], target_keys=[key])
+        kept[key] = value
+    return kept, moved
 
 
 def _script_arguments(words: list[str]) -> tuple[str | None, dict[str, Any]]:
@@ -1192,6 +1217,7 @@ class _Writer:
         self.server_gpus = 0
         self.server_node = False  # the vLLM server on a node of its own
         self.server_memory: float | None = None
+        self.bridge: str | None = None  # the reward bridge module's text (reward_bridge.py), when one is written
 
     def recipe(self) -> tuple[dict[str, Any], int, int, int]:
         s, version, notes = self.spec, self.version, self.notes
@@ -1304,7 +1330,8 @@ class _Writer:
         self.server_gpus = server
         return {k: v for k, v in out.items() if v is not None}
 
-    def launch_lines(self, title: str, world: int, nodes: int, server_gpus: int) -> list[str]:
+    def launch_lines(self, title: str, world: int, nodes: int, server_gpus: int,
+                     moved: dict[str, str] | None = None) -> list[str]:
         """launch.sh: accelerate on every training node (addresses as variables the user sets per node), the vLLM
         server on GPUs (one node: the first GPUs; several nodes: a node) of its own."""
         s = self.spec
@@ -1357,7 +1384,9 @@ class _Writer:
         extra = (f' --vllm_server_host "${{VLLM_SERVER_HOST:-{server_host}}}"' if server_host else
                  ' --vllm_server_host "$VLLM_SERVER_HOST"') if self.server_node else ""
         lines.append(f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world}"
-                     f'{address} {program} --config recipe.yaml{extra} "$@"')
+                     f'{address} {program} --config recipe.yaml{extra}'
+                     + "".join(" " + flag_words(key, value, live) for key, value in (moved or {}).items())
+                     + ' "$@"')
         return lines
 
     def batch_knobs(self) -> tuple[int, dict[str, Any]]:
@@ -1731,16 +1760,12 @@ class _Writer:
         funcs: list[str] = []
         weights: list[float] = []
         if r.function_path:
-            module = r.function_path.rsplit("/", 1)[-1].removesuffix(".py")
             name = r.function_name or "compute_score"
             if self.script == "trl":
-                funcs.append(f"{module}.{name}")
-                weights.append(1.0)
-                directory = r.function_path.rsplit("/", 1)[0] if "/" in r.function_path else "."
-                notes.info("reward.signature", f"TRL's grpo script imports '{module}.{name}' (run from {directory}: it "
-                           "puts the working directory on sys.path) and calls it as "
-                           f"{name}(completions, **kwargs) -> list[float], every dataset column a keyword argument; "
-                           "the source's function may expect another signature", target_keys=["reward_funcs"])
+                entry = self.reward_entry(r.function_path, name)
+                if entry:
+                    funcs.append(entry)
+                    weights.append(1.0)
             else:
                 notes.warning("reward.not-expressible", f"trl {self.version}'s grpo script cannot import a reward "
                               f"function ({r.function_path}:{name}; dotted paths from 0.18) and Open-R1 names only "
@@ -1779,6 +1804,33 @@ class _Writer:
             notes.warning("reward.missing", f"the written recipe names no reward (Open-R1 then uses its default "
                           f"reward_funcs: {default}); add reward_funcs", target_keys=["reward_funcs"])
         return out
+
+    def reward_entry(self, path: str, name: str) -> str | None:
+        """The reward_funcs entry for the user's file: ``module.function`` where TRL's import of it from the launch
+        directory finds that file and the function already has TRL's signature (a TRL source); else a bridge
+        module written next to the recipe that loads the file by path and calls it as the source framework does
+        (:mod:`translator.dialects.reward_bridge`). None, with an error note, where neither works."""
+        framework, notes = self.spec.framework, self.notes
+        if framework == "trl" and importable_as_is(path, name):
+            notes.info("reward.signature", f"TRL's grpo script imports '{path.removesuffix('.py')}.{name}' from the "
+                       "launch directory (it puts the working directory on sys.path); keep the file there",
+                       target_keys=["reward_funcs"])
+            return f"{path.removesuffix('.py')}.{name}"
+        if not bridgeable(framework) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+            why = (f"rlconf does not know how {framework} calls its reward function" if not bridgeable(framework)
+                   else f"'{name}' is not a Python name rlconf can define")
+            notes.error("reward.not-expressible", f"TRL's grpo script cannot call {path}:{name} as written: {why}; "
+                        "write a module next to recipe.yaml whose function takes (completions, **kwargs) and returns "
+                        "a list of floats, and name it in reward_funcs", source_keys=["reward.function_path"],
+                        target_keys=["reward_funcs"])
+            return None
+        self.bridge = bridge_source(framework, path, name, self.spec.shell_variables, self.spec.data.answer_key)
+        notes.info("reward.bridge", f"reward_funcs names {BRIDGE_MODULE}.{name} ({BRIDGE_MODULE}.py, written next to "
+                   f"recipe.yaml; run launch.sh from that folder): it loads {path} by its path, so no module of the "
+                   f"same name is imported instead, and calls its {name} as {framework} does, from TRL's "
+                   f"{name}(completions, **kwargs) -> list[float]", source_keys=["reward.function_path"],
+                   target_keys=["reward_funcs"])
+        return f"{BRIDGE_MODULE}.{name}"
 
     def checkpointing(self) -> dict[str, Any]:
         c, notes, out = self.spec.checkpointing, self.notes, {}

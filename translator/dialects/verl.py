@@ -58,7 +58,14 @@ from translator.dialects.verl_tables import (
     V1_MODES,
     VERSIONS,
 )
-from translator.dialects.writing import hydra_override, plan_summary, source_label, whole_prompts
+from translator.dialects.writing import (
+    hydra_override,
+    plan_summary,
+    source_label,
+    step_growth,
+    whole_prompts,
+    written_cadence,
+)
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -1796,7 +1803,8 @@ class _Writer:
         c, notes, out, version = self.spec.checkpointing, self.notes, self.out, self.version
         if c.every_steps is not None:
             # save_freq <= 0 saves nothing at all, not even after the last step (ray_trainer.fit).
-            out["trainer.save_freq"] = c.every_steps if c.every_steps > 0 else -1
+            every = written_cadence(c.every_steps, step_growth(self.spec), notes, "checkpointing", "trainer.save_freq")
+            out["trainer.save_freq"] = every if every > 0 else -1
             if c.every_steps == 0 and self.spec.framework != "verl":
                 notes.info("checkpointing.no-final-save", "the source saves no checkpoint during the run; verl's "
                            "save_freq -1 saves none at all, not even after the last step",
@@ -1823,7 +1831,8 @@ class _Writer:
     def evaluation(self) -> None:
         e, d, notes, out = self.spec.evaluation, self.spec.data, self.notes, self.out
         if e.every_steps is not None:
-            out["trainer.test_freq"] = e.every_steps if e.every_steps > 0 else -1
+            every = written_cadence(e.every_steps, step_growth(self.spec), notes, "evaluation", "trainer.test_freq")
+            out["trainer.test_freq"] = every if every > 0 else -1
         if e.before_training is not None:
             out["trainer.val_before_train"] = e.before_training
         if d.train_sources and not d.eval_sources:

@@ -44,6 +44,48 @@ def shell_word(text: str, live: Collection[str] = ()) -> str:
     return "".join(parts)
 
 
+_DOLLAR_BRACE = re.compile(r"(\\*)\$\{")
+
+
+def omegaconf_text(text: str, live: Collection[str] = ()) -> str:
+    """``text`` as an OmegaConf string value that resolves to the same text, where a ``${NAME}`` with NAME in
+    ``live`` (left to the shell by a source shell script) becomes ``${oc.env:NAME}``, read from the environment
+    when the config is resolved. Every other ``${`` is escaped (``\\${``), and the backslashes before it doubled:
+    OmegaConf reads 2n backslashes before ``${`` as n, and any other backslash as itself."""
+    out: list[str] = []
+    last = 0
+    for m in _DOLLAR_BRACE.finditer(text):
+        out.append(text[last:m.start()])
+        name = _LIVE.match(text, m.end(1))
+        if name and name.group(1) in live:
+            out.append(m.group(1) * 2 + f"${{oc.env:{name.group(1)}}}")
+            last = name.end()
+        else:
+            out.append(m.group(1) * 2 + "\\${")
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def omegaconf_values(value: Any, live: Collection[str] = ()) -> Any:
+    """Every text in ``value`` (nested lists and mappings) through :func:`omegaconf_text`."""
+    if isinstance(value, str):
+        return omegaconf_text(value, live)
+    if isinstance(value, list):
+        return [omegaconf_values(v, live) for v in value]
+    if isinstance(value, dict):
+        return {k: omegaconf_values(v, live) for k, v in value.items()}
+    return value
+
+
+def live_names(value: Any, live: Collection[str]) -> list[str]:
+    """The names in ``live`` that ``value`` (a text, or lists and mappings of them) refers to as ``${NAME}``."""
+    if isinstance(value, str):
+        return list(dict.fromkeys(m.group(1) for m in _LIVE.finditer(value) if m.group(1) in live))
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    return list(dict.fromkeys(name for item in items for name in live_names(item, live)))
+
+
 def checked_name(name: str, grammar: re.Pattern[str], what: str, example: str) -> str:
     """``name`` when it is a valid ``what`` (its whole text matches ``grammar``); else a ConfigError naming it."""
     if not grammar.fullmatch(name):
@@ -161,3 +203,32 @@ def whole_prompts(spec: RunSpec, notes: NoteList, framework: str, key: str) -> i
 def source_label(spec: RunSpec) -> str:
     """'FRAMEWORK VERSION' of the source for a comment line: one line, whatever a plan file states."""
     return " ".join(f"{spec.framework} {spec.version or ''}".split())
+
+
+def step_growth(spec: RunSpec) -> Fraction:
+    """How many source steps one written step holds where the target cannot update less often than it generates
+    (verl, EasyR1): a source that generates several times per optimizer step (TRL before 0.17) is written to
+    generate the whole optimizer batch at once, so one written step is samples_per_optimizer_step ÷
+    samples_per_step of the source's. 1 where the step is kept."""
+    p = spec.plan
+    if p.samples_per_step and p.samples_per_optimizer_step and p.samples_per_step < p.samples_per_optimizer_step:
+        return Fraction(p.samples_per_optimizer_step) / Fraction(p.samples_per_step)
+    return Fraction(1)
+
+
+def written_cadence(every: int, growth: Fraction, notes: NoteList, what: str, key: str) -> int:
+    """A cadence of ``every`` source rollout steps in the written steps (each ``growth`` source steps): exact when
+    it divides, else the nearest whole number (at least 1) with a note giving both values."""
+    if every <= 0 or growth == 1:
+        return every
+    steps = Fraction(every) / growth
+    if steps.denominator == 1:
+        notes.info(f"units.{what}-steps", f"every {every} source steps = every {steps} written steps (one written "
+                   f"step generates {fmt(growth)} source steps' samples)", source_keys=[f"{what}.every_steps"],
+                   target_keys=[key])
+        return int(steps)
+    whole = max(1, round(steps))
+    notes.warning(f"{what}.not-expressible", f"every {every} source steps is {fmt(steps)} written steps (one written "
+                  f"step generates {fmt(growth)} source steps' samples), not a whole number; {key} {whole} is "
+                  f"written", source_keys=[f"{what}.every_steps"], target_keys=[key])
+    return whole
