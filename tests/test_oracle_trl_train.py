@@ -54,7 +54,12 @@ import torch
 import transformers
 from datasets import Dataset
 from tokenizers import Tokenizer, models, pre_tokenizers
-from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast, TrainerCallback
+from transformers import (
+    LlamaConfig,
+    LlamaForCausalLM,
+    PreTrainedTokenizerFast,
+    TrainerCallback,
+)
 from trl import GRPOTrainer
 
 from tests.test_oracle_trl import launch_line, load_with_trl
@@ -99,6 +104,11 @@ PICKS = [
     Pick("openrlhf/reinforce_baseline_lr_horizon_v072",
          (("--actor_num_gpus_per_node 4", "--actor_num_gpus_per_node 1"),
           ("--ref_num_gpus_per_node 4", "--ref_num_gpus_per_node 1"))),
+    # DeepSpeed tensor parallelism 2 over 8 actor GPUs (4 data-parallel ranks) made 2 GPUs, one rank: 400
+    # samples per round, 2 epochs, 128 per update: 6.25 optimizer steps per round, so rounds straddle steps.
+    Pick("openrlhf/ds_tp_rounding_v0910",
+         (("--actor_num_gpus_per_node 8", "--actor_num_gpus_per_node 2"),
+          ("--ref_num_gpus_per_node 8", "--ref_num_gpus_per_node 2"))),
 ]
 
 
@@ -124,6 +134,16 @@ def one_process_source(pick: Pick) -> tuple[Source, dict[str, Any]]:
 
 
 # ---------------------------------------------------------------- the tiny model, tokenizer, data, rewards
+@pytest.fixture(scope="module", autouse=True)
+def one_thread() -> Any:
+    """One torch thread: for a model this small, intra-op threads only wait on each other, and on a busy machine
+    (CI's 2 cores) they made a run some fifteen times slower."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random two-layer Llama (hidden 16, 2 heads) and a word-level tokenizer of 96 words, saved as one folder."""
