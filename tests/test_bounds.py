@@ -4,6 +4,7 @@ over a count as large as the value. No timings here: bench/bench_reading.py meas
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -208,3 +209,17 @@ def test_standard_input_is_read_only_to_the_limit() -> None:
                                 capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()},
                                 check=False)
     assert result.returncode == 2 and "standard input is larger than 5 MB" in result.stderr
+
+
+def test_a_fifo_among_a_projects_files_is_never_opened(tmp_path: Path) -> None:
+    # The version evidence reads a project's requirements, setup.py, Dockerfiles...: a FIFO named like one would block
+    # a plain open() forever; it is skipped (no evidence), and the script is read as if it were not there.
+    (tmp_path / ".git").mkdir()
+    os.mkfifo(tmp_path / "requirements.txt")
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo data.train_batch_size=8 actor_rollout_ref.rollout.n=2 \\\n"
+                      "  actor_rollout_ref.rollout.name=vllm\n")
+    done = subprocess.run([sys.executable, "-m", "translator", "explain", str(script)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)  # a hang would fail here, not stall CI
+    assert done.returncode == 0, done.stderr
+    assert "8 prompts per step" in done.stdout

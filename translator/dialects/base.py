@@ -395,18 +395,14 @@ def _copy_keys(dialect: Dialect, used: Evidence) -> set[str] | None:
     """The dotted keys of a copy's own config file (None: the copy has none rlconf can read)."""
     if not dialect.copy_config or not used.copy_dir:
         return None
-    import yaml
-
-    from translator.sources.files import flatten
+    from translator.sources.files import flatten, load_yaml, read_text
     from translator.sources.project import MAX_FILE_BYTES
 
     path = os.path.join(used.copy_dir, dialect.copy_config)
+    text = read_text(path, MAX_FILE_BYTES)
     try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            return None
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            data = yaml.safe_load(handle)
-    except (OSError, yaml.YAMLError):
+        data = load_yaml(text, path) if text is not None else None  # bounded: an alias bomb is refused
+    except ConfigError:
         return None
     return set(flatten(data)) if isinstance(data, dict) else None
 

@@ -103,17 +103,11 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
         raise ConfigError("no such file", file=path, hint="check the path")
     if os.path.isdir(file):
         raise ConfigError("is a directory, not a config file", file=path)
-    import stat
-
     try:
-        # Only a regular file: a FIFO would block and /dev/zero never ends. Opened without blocking, checked on the
-        # open descriptor (no swap in between), and read to one byte past the limit whatever its size claims.
-        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with open(handle, "rb") as stream:
-            if not stat.S_ISREG(os.fstat(handle).st_mode):
-                raise ConfigError("not a regular file (a device, FIFO or socket), not a config", file=path,
-                                  hint="pass the config file itself, or - to read standard input")
-            data = stream.read(MAX_INPUT_BYTES + 1)
+        data = read_regular(file, MAX_INPUT_BYTES)
+    except NotRegularFile:
+        raise ConfigError("not a regular file (a device, FIFO or socket), not a config", file=path,
+                          hint="pass the config file itself, or - to read standard input") from None
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
     if len(data) > MAX_INPUT_BYTES:
@@ -125,6 +119,36 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
     except UnicodeDecodeError:
         raise ConfigError("not UTF-8 text", file=path) from None
     return as_launcher(Source(text, path, os.path.dirname(os.path.realpath(file))))
+
+
+class NotRegularFile(OSError):
+    """A device, FIFO or socket where a file was expected."""
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of the regular file ``path`` (more than ``limit`` means too large).
+
+    Only a regular file: a FIFO would block and /dev/zero never ends. It is opened without blocking, checked on the
+    open descriptor (no swap in between), and read to one byte past the limit whatever its size claims. Raises
+    NotRegularFile or another OSError."""
+    import stat
+
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise NotRegularFile(path)
+        return stream.read(limit + 1)
+
+
+def read_text(path: str, limit: int = MAX_INPUT_BYTES) -> str | None:
+    """The text of a file a config leads to indirectly (a project's pins and version files, a fork's code), or None
+    when it is missing, not a regular file, larger than ``limit`` bytes or unreadable: there, a file that cannot be
+    read only means less evidence. Undecodable bytes are replaced."""
+    try:
+        data = read_regular(path, limit)
+    except OSError:
+        return None
+    return None if len(data) > limit else data.decode("utf-8", errors="replace")
 
 
 def as_launcher(source: Source) -> Source:

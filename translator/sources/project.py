@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from translator.records import record
+from translator.sources.files import read_text
 
 MAX_FILES = 200  # files read
 MAX_BYTES = 20_000_000  # bytes read in all
@@ -200,27 +201,18 @@ def _evidence(root: str, above: tuple[str, ...], anchors: tuple[str, ...],
                 candidates.append((_distance(folder, anchors), path, how))
     budget = MAX_BYTES
     for distance, path, how in sorted(candidates)[:MAX_FILES]:
-        try:
-            size = os.path.getsize(path)
-            if size > MAX_FILE_BYTES or size > budget:
-                continue
-            budget -= size
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
-        except OSError:
+        text = read_text(path, min(MAX_FILE_BYTES, budget))
+        if text is None:
             continue
+        budget -= len(text)
         found.extend(_statements(text, path, how, distance))
     order = {"copy": 0, "pin": 1, "git-tag": 1, "git-commit": 2, "git-ref": 2}
     return tuple(sorted(found, key=lambda e: (order[e.kind], e.distance, e.weight, e.file, e.line)))
 
 
 def _copy_version(path: str) -> str | None:
-    try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            return None
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
-    except OSError:
+    text = read_text(path, MAX_FILE_BYTES)
+    if text is None:
         return None
     if path.endswith(".py"):
         match = _DUNDER_VERSION.search(text)
