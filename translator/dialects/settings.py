@@ -88,8 +88,9 @@ def _used(spec: RunSpec, needs: str) -> bool:
         return estimator == "gae"
     if needs == "discount":
         return estimator in DISCOUNTED
-    if needs == "eval":
-        return bool(spec.data.eval_sources)
+    if needs == "eval":  # evaluation data that is evaluated on (not merely loaded, as verl must)
+        e = spec.evaluation
+        return bool(spec.data.eval_sources) and (e.every_steps != 0 or bool(e.before_training))
     return True
 
 
