@@ -73,7 +73,7 @@ from translator.sources.shell import ShellCommand, parse_shell, program_index, s
 
 NAME = "open-instruct"
 # Run settings outside the plan (translator/dialects/settings.py): grpo_fast has no discount, λ or value clip
-# (no critic) and no evaluation temperature or sample count; names and defaults from its schema.
+# (no critic) and no evaluation temperature (eval_top_p None: the training top_p); names and defaults from its schema.
 SETTINGS = (
     Setting("optimizer.gradient_checkpointing", None, fixed=True,
             why="grpo_fast always enables gradient checkpointing (--gradient_checkpointing is accepted but ignored)"),
@@ -81,6 +81,8 @@ SETTINGS = (
             why="Open-Instruct always tokenizes prompts with a chat template (open_instruct/dataset_transformation.py)"),
     Setting("data.chat_template", "chat_template_name"),
     Setting("evaluation.top_p", "eval_top_p", needs="eval"),
+    # "Number of completions per eval prompt for local pass@k metrics" (open_instruct/grpo_fast.py Args)
+    Setting("evaluation.samples_per_prompt", "eval_pass_at_k", needs="eval"),
     Setting("launch.seed", "seed", explicit=True),
     Setting("logging.entity", "wandb_entity"),
 )
