@@ -298,7 +298,8 @@ def test_flag_syntax_booleans_lists_prefixes() -> None:
                             "--num_learners_per_node=4", "--chat_template tulu"))
     extras = {e.key: e.value for e in explanation.spec.extras}
     assert explanation.spec.logging.backends == ["wandb"] and extras["gather_whole_model"] is False
-    assert extras["stop_strings"] == ["</answer>", "</s>"] and extras["chat_template_name"] == "tulu"
+    # --chat_template_name is modelled (data.chat_template), no longer an extra.
+    assert extras["stop_strings"] == ["</answer>", "</s>"] and explanation.spec.data.chat_template == "tulu"
     assert explanation.plan["data_parallel_size"] == 4
     assert "keys.abbreviated" in codes(explanation)
 

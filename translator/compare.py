@@ -36,7 +36,8 @@ KINDS = ("changed", "added", "removed", "renamed")
 # Values that mean the same as "not set" for a field: no parallelism of that kind, the default split, and equal
 # mixture weights (every framework samples its sources uniformly without weights).
 NEUTRAL = {"topology.sequence_parallel_size": 1, "topology.tensor_parallel_size": 1,
-           "topology.pipeline_parallel_size": 1, "topology.context_parallel_size": 1, "data.train_split": "train"}
+           "topology.pipeline_parallel_size": 1, "topology.context_parallel_size": 1, "data.train_split": "train",
+           "algorithm.gamma": 1}  # no discount: what a framework without one does
 
 
 def _neutral(name: str, value: Any) -> Any:
@@ -45,6 +46,8 @@ def _neutral(name: str, value: Any) -> Any:
         return None
     if name == "data.train_weights" and isinstance(value, (list, tuple)) and len(set(value)) == 1:
         return None
+    if name == "optimizer.lr_schedule" and value == "cosine_with_min_lr":
+        return "cosine"  # a cosine decay whose floor is optimizer.min_lr_ratio, compared on its own
     return value
 
 

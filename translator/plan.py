@@ -169,6 +169,8 @@ class Optimizer(_Section):
     grad_clip: float | None = None  # max global grad norm
     # floor of a decaying schedule as a fraction of lr (verl min_lr_ratio, TRL cosine_with_min_lr's min_lr_rate)
     min_lr_ratio: float | None = None
+    # recompute activations in the backward pass instead of keeping them (the policy's; memory, not results)
+    gradient_checkpointing: bool | None = None
 
 
 @record
@@ -187,6 +189,10 @@ class Algorithm(_Section):
     loss_aggregation: str | None = None
     loss_normalizer_scope: str | None = None  # micro_batch | local_batch | optimizer_step
     policy_loss: str | None = None  # vanilla | gspo | ...
+    gamma: float | None = None  # discount of future rewards (GAE, REINFORCE++ returns); 1 = none
+    gae_lambda: float | None = None  # GAE's λ (bias/variance of the advantage), when the estimator is gae
+    # reward-model scores normalised with running mean/std before use (OpenRLHF --normalize_reward)
+    reward_normalization: bool | None = None
 
 
 @record
@@ -199,6 +205,7 @@ class Critic(_Section):
     micro_batch_per_device: int | None = None  # samples per forward/backward per DP rank
     lr: float | None = None
     model: str | None = None
+    value_clip: float | None = None  # the value loss clips new values to old ± this (PPO value clipping)
 
 
 @record
@@ -239,6 +246,12 @@ class Data(_Section):
     answer_key: str | None = None  # column with the reference answer (ground truth)
     max_train_prompts: int | None = None  # prompts read from the training set at most (a run-length cap)
     max_eval_prompts: int | None = None
+    # column with each prompt's images (multimodal input); None when the config names none (text prompts, or a
+    # framework's default column left as it is)
+    image_key: str | None = None
+    apply_chat_template: bool | None = None  # prompts pass through the tokenizer's chat template
+    chat_template: str | None = None  # a template (Jinja text or a named one) instead of the tokenizer's
+    filter_overlong_prompts: bool | None = None  # prompts longer than lengths.max_prompt_tokens dropped up front
 
 
 @record
@@ -256,6 +269,10 @@ class Checkpointing(_Section):
 class Evaluation(_Section):
     every_steps: int | None = None  # rollout steps between evaluations; 0 = never
     before_training: bool | None = None
+    # sampling of evaluation generations (0 = greedy), when the run evaluates
+    temperature: float | None = None
+    top_p: float | None = None
+    samples_per_prompt: int | None = None
 
 
 @record
@@ -263,16 +280,19 @@ class Logging(_Section):
     project: str | None = None
     run_name: str | None = None
     backends: list[str] | None = None  # console | wandb | tensorboard | swanlab | mlflow | ...
+    entity: str | None = None  # W&B entity (team or user) the project belongs to
 
 
 @record
 class Launch(_Section):
-    """How the processes find each other on several nodes, and where a separate generation server runs."""
+    """How the run starts: how the processes find each other on several nodes, where a separate generation
+    server runs, and the random seed."""
 
     main_process_host: str | None = None  # address of the node with rank 0 (accelerate main_process_ip, Ray head)
     main_process_port: int | None = None
     rollout_server_host: str | None = None  # TRL's `trl vllm-serve` host in server mode
     rollout_server_port: int | None = None
+    seed: int | None = None  # the run's random seed (verl/EasyR1: data.seed, the seed of the prompt order)
 
 
 SECTIONS: dict[str, type] = {

@@ -37,6 +37,8 @@ from translator.dialects.base import (
 )
 from translator.dialects.easyr1_tables import (
     ACTOR,
+    SETTINGS,
+    VAL_OVERRIDE,
     ALWAYS,
     AUTO_KEYS,
     CHANGES,
@@ -72,7 +74,9 @@ from translator.dialects.writing import (
     whole_prompts,
     written_cadence,
 )
+from translator.dialects.settings import read_settings, write_settings
 from translator.errors import ConfigError
+from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
 from translator.sources.files import Source, flatten, load_yaml_mapping, refuse_alias_bomb
@@ -819,6 +823,21 @@ class _Interpreter:
         self.checkpointing()
         self.evaluation()
         self.logging()
+        version = self.version
+        read_settings(self.spec, self.v, SETTINGS, "easyr1", version, lambda key: not lacks("easyr1", version, key))
+        self.evaluation_sampling()
+
+    def evaluation_sampling(self) -> None:
+        """worker.rollout.val_override_config: sampling keys that replace the rollout's for validation (the
+        rollout's own temperature and top_p otherwise, one sample per prompt)."""
+        s = self.spec
+        if not (s.data.eval_sources and (s.evaluation.every_steps != 0 or s.evaluation.before_training)):
+            return
+        override = self.v.get(VAL_OVERRIDE)
+        override = override if isinstance(override, dict) else {}
+        s.evaluation.temperature = float(override.get("temperature", s.sampling.temperature or 1.0))
+        s.evaluation.top_p = float(override.get("top_p", s.sampling.top_p or 1.0))
+        s.evaluation.samples_per_prompt = int(override.get("n", 1))
 
     def min_lr(self) -> None:
         """optim.min_lr_ratio is the floor of the cosine schedule (0.3.3.dev0, default 0); the constant
@@ -989,6 +1008,21 @@ class _Writer:
     def has(self, key: str) -> bool:
         return valid_in(key, self.version)
 
+    def settings(self) -> None:
+        s = self.spec
+        write_settings(s, SETTINGS, f"EasyR1 {self.version}", self.has, self.put, self.notes,
+                       skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt"))
+        e = s.evaluation
+        override = {name: value for name, value in (("temperature", e.temperature), ("top_p", e.top_p),
+                                                    ("n", e.samples_per_prompt)) if value is not None}
+        if override:
+            self.put(VAL_OVERRIDE, override, "validation sampling")
+        if s.logging.entity:
+            self.notes.warning("logging.not-expressible",
+                               f"EasyR1's config has no W&B entity key: logging.entity {s.logging.entity!r} is not "
+                               f"written; export WANDB_ENTITY={s.logging.entity} before the launch",
+                               source_keys=["logging.entity"])
+
     def config(self) -> dict[str, Any]:
         self.references()
         self.reward()
@@ -996,6 +1030,7 @@ class _Writer:
         self.checkpointing()
         self.evaluation()
         self.logging()
+        self.settings()
         self.launch()
         self.topology()
         self.batch()

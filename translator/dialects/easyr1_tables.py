@@ -12,6 +12,8 @@ head after v0.3.2.
 """
 from __future__ import annotations
 
+from translator.dialects.settings import Setting
+
 FEB = "0.2.0.dev20250223"
 MARCH = "0.2.0.dev20250316"
 VERSIONS = (FEB, MARCH, "0.3.0", "0.3.1", "0.3.2", "0.3.3.dev0")
@@ -371,3 +373,18 @@ LOGGERS: dict[str, tuple[str, ...]] = {
 }
 
 ENTRY_MODULE = "verl.trainer.main"
+
+# Run settings outside the plan (translator/dialects/settings.py); names and defaults from the schema.
+SETTINGS = (
+    Setting("algorithm.gamma", "algorithm.gamma", needs="discount"),
+    Setting("algorithm.gae_lambda", "algorithm.lam", needs="gae"),
+    Setting("critic.value_clip", "worker.critic.cliprange_value", needs="gae"),
+    Setting("optimizer.gradient_checkpointing", "worker.actor.model.enable_gradient_checkpointing"),
+    Setting("data.image_key", "data.image_key", explicit=True),
+    Setting("data.apply_chat_template", None, fixed=True,
+            why="EasyR1's RLHFDataset always applies the chat template (verl/utils/dataset.py)"),
+    Setting("data.chat_template", "data.override_chat_template"),
+    Setting("data.filter_overlong_prompts", "data.filter_overlong_prompts"),
+    Setting("launch.seed", "data.seed", explicit=True),
+)
+VAL_OVERRIDE = "worker.rollout.val_override_config"

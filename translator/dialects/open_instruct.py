@@ -64,6 +64,7 @@ from translator.dialects.open_instruct_tables import (
 )
 from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import flag_words, plan_summary, shell_word, source_label
+from translator.dialects.settings import Setting, read_settings, write_settings
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -71,6 +72,20 @@ from translator.sources.files import Source, load_yaml_mapping
 from translator.sources.shell import ShellCommand, parse_shell, program_index, symbolic_names, unwrap_command
 
 NAME = "open-instruct"
+# Run settings outside the plan (translator/dialects/settings.py): grpo_fast has no discount, λ or value clip
+# (no critic) and no evaluation temperature (eval_top_p None: the training top_p); names and defaults from its schema.
+SETTINGS = (
+    Setting("optimizer.gradient_checkpointing", None, fixed=True,
+            why="grpo_fast always enables gradient checkpointing (--gradient_checkpointing is accepted but ignored)"),
+    Setting("data.apply_chat_template", None, fixed=True,
+            why="Open-Instruct always tokenizes prompts with a chat template (open_instruct/dataset_transformation.py)"),
+    Setting("data.chat_template", "chat_template_name"),
+    Setting("evaluation.top_p", "eval_top_p", needs="eval"),
+    # "Number of completions per eval prompt for local pass@k metrics" (open_instruct/grpo_fast.py Args)
+    Setting("evaluation.samples_per_prompt", "eval_pass_at_k", needs="eval"),
+    Setting("launch.seed", "seed", explicit=True),
+    Setting("logging.entity", "wandb_entity"),
+)
 _SEPARATORS = {"&&", "||", ";", "|"}
 _SENTINEL = "\x00rlconf-unset:{}\x00"  # stands in for an unset variable to find where it is used
 LR_SCHEDULES = ("linear", "cosine", "cosine_with_restarts", "polynomial", "constant", "constant_with_warmup")
@@ -1030,6 +1045,7 @@ class _RunParts:
         self.evaluation()
         self.logging()
         self.placement()
+        read_settings(self.spec, self.v, SETTINGS, NAME, self.r.version, self.r.has)
 
     def data(self) -> None:
         d, v = self.spec.data, self.v
@@ -1681,6 +1697,8 @@ class _RunPartsWriter:
         self.checkpointing()
         self.evaluation()
         self.logging()
+        w = self.w
+        write_settings(self.spec, SETTINGS, f"{w.program} {w.version}", w.has, w.put, self.notes)
         self.placement()
 
     def mixer(self, sources: list[str], weights: list[float] | None, list_key: str, dict_key: str,

@@ -37,6 +37,7 @@ from translator.dialects.base import (
 )
 from translator.dialects.openrlhf_tables import (
     ALL_DOTTED,
+    SETTINGS,
     ALL_FLAT,
     CHANGES,
     COMMON,
@@ -85,6 +86,7 @@ from translator.dialects.openrlhf_tables import (
 )
 from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import flag_name, flag_words, plan_summary, shell_word, source_label, whole_prompts
+from translator.dialects.settings import read_settings, write_settings
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -115,6 +117,11 @@ def spelled(internal: str, version: str) -> str | None:
     if internal in FLAT_ONLY:
         return internal
     return DOTTED_TO_FLAT.get(internal)
+
+
+def _has_flag(internal: str, version: str) -> bool:
+    native = spelled(internal, version)
+    return native is not None and flag_exists(native, version)
 
 
 @lru_cache(maxsize=64)
@@ -1102,6 +1109,9 @@ class _RunParts:
         self.checkpointing()
         self.evaluation()
         self.logging()
+        version = self.version
+        read_settings(self.spec, self.v, SETTINGS, "openrlhf", version, lambda key: _has_flag(key, version),
+                      lambda key: spelled(key, version) or key)
 
     def reward(self) -> None:
         v, r, notes, f = self.v, self.spec.reward, self.notes, self.r.f
@@ -1382,8 +1392,7 @@ class _Writer:
                           source_keys=["reward.builtin"], target_keys=[remote_key])
 
     def has(self, internal: str) -> bool:
-        native = spelled(internal, self.version)
-        return native is not None and flag_exists(native, self.version)
+        return _has_flag(internal, self.version)
 
     def put(self, internal: str, value: Any, missing: str | None = None) -> None:
         """Set a flag; when this version lacks it, say so (``missing``) instead."""
@@ -2089,6 +2098,9 @@ class _RunPartsWriter:
         if others:
             notes.warning("logging.not-expressible", f"OpenRLHF logs to wandb or tensorboard only; "
                           f"{', '.join(others)} is not written", source_keys=["logging.backends"])
+        version = self.version
+        write_settings(self.spec, SETTINGS, f"OpenRLHF {version}", w.has, w.put, notes,
+                       lambda key: spelled(key, version) or key)
 
     def placement(self) -> None:
         """The GPUs the written flags place (every model group plus vLLM) against the source's."""

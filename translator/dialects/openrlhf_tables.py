@@ -9,6 +9,8 @@ Internally rlconf names every flag by its dotted (≥ 0.10.2) name when it has o
 """
 from __future__ import annotations
 
+from translator.dialects.settings import Setting
+
 VERSIONS = (
     "0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.5.6", "0.5.7", "0.5.8", "0.5.9",
     "0.6.0", "0.6.1", "0.6.2", "0.6.3", "0.6.4",
@@ -512,3 +514,19 @@ CORRECTION_SCHEMES = {"tis": ("token", "clip", "ratio"), "icepop": ("token", "ma
 # Flags whose value is a secret: never copied into output.
 SECRET_FLAGS = frozenset({"use_wandb", "logger.wandb.key"})
 SECRET_PLACEHOLDER = "$WANDB_API_KEY"
+
+# Run settings outside the plan (translator/dialects/settings.py), by internal (0.11) name; each release's
+# default comes from its schema (λ 0.95 and value clip 0.2 in early releases, 1 and 0.5 later).
+SETTINGS = (
+    Setting("algorithm.gamma", "algo.advantage.gamma", needs="discount"),
+    Setting("algorithm.gae_lambda", "algo.advantage.lambd", needs="gae"),
+    Setting("critic.value_clip", "critic.value_clip", needs="gae"),
+    Setting("algorithm.reward_normalization", "reward.normalize_enable"),
+    Setting("optimizer.gradient_checkpointing", "actor.gradient_checkpointing_enable"),
+    Setting("data.image_key", "data.image_key", explicit=True),
+    Setting("data.apply_chat_template", "data.apply_chat_template"),
+    Setting("evaluation.temperature", "eval.temperature", needs="eval"),
+    Setting("evaluation.samples_per_prompt", "eval.n_samples_per_prompt", needs="eval"),
+    Setting("launch.seed", "train.seed", explicit=True),
+    Setting("logging.entity", "logger.wandb.org"),
+)

@@ -67,7 +67,9 @@ from translator.dialects.trl_tables import (
 )
 from translator.dialects.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
 from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
+from translator.dialects.settings import Setting, read_settings, write_settings
 from translator.errors import ConfigError
+from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.code import ClassInfo, Project, mentions, project_root
@@ -78,6 +80,19 @@ from translator.sources.shell import symbolic_names, unwrap_command
 _FLAG_OPTIONS = {"--multi_gpu", "--use_deepspeed", "--use_fsdp", "--same_network", "--cpu", "--no_python",
                  "--debug", "--quiet", "-q", "--tpu", "--standalone"}
 
+
+# Run settings outside the plan (translator/dialects/settings.py): GRPO has no discount, λ or value clip; names
+# and defaults (gradient_checkpointing off before GRPOConfig turned it on) from the release's schema.
+SETTINGS = (
+    Setting("optimizer.gradient_checkpointing", "gradient_checkpointing"),
+    Setting("data.apply_chat_template", None, fixed=True,
+            why="GRPOTrainer always applies the tokenizer's chat template to conversational prompts "
+                "(trl/data_utils.py maybe_apply_chat_template)"),
+    Setting("data.chat_template", "chat_template"),
+    Setting("evaluation.samples_per_prompt", "num_generations_eval", needs="eval"),
+    Setting("launch.seed", "seed", explicit=True),
+    Setting("logging.entity", "wandb_entity"),
+)
 
 class NativeTrl:
     """What the files say: recipe keys (after CLI flags), accelerate settings, the launch topology."""
@@ -99,6 +114,7 @@ class NativeTrl:
         self.trl_script = False  # launched as TRL's own trl.scripts.grpo (whose transformers is TRL's, not Open-R1's)
         self.fork_script: str | None = None  # a fork's own training script (grpo_rec.py): it may add arguments
         self.fork_trainer: ForkTrainer | None = None  # the project's own trainer class, when it forms batches itself
+        self.wandb_env: dict[str, str] = {}  # WANDB_PROJECT / WANDB_ENTITY the launch script sets
 
 
 class TrlDialect(Dialect):
@@ -218,6 +234,10 @@ class TrlDialect(Dialect):
                               hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'")
         command, argv = launch
         note_several_launches(notes, source, command, launches)
+        # transformers' WandbCallback reads WANDB_PROJECT, wandb.init WANDB_ENTITY: the script's own exports count.
+        assigned = {**script.variables, **command.assignments}
+        native.wandb_env = {name: str(assigned[name]) for name in ("WANDB_PROJECT", "WANDB_ENTITY")
+                            if assigned.get(name)}
         _experimental(argv, source)
         # Per-node addresses of a multi-node launch are the user's to set on each node (rlconf writes them so).
         node_variables = set(_NODE_VARIABLES.values())
@@ -1072,6 +1092,8 @@ class _Interpreter:
         self.evaluation()
         self.logging()
         self.launch()
+        version = self.version
+        read_settings(self.spec, self.v, SETTINGS, "trl", version, lambda key: not lacks("trl", version, key))
 
     def schedule(self) -> None:
         v, o = self.v, self.spec.optimizer
@@ -1189,6 +1211,15 @@ class _Interpreter:
         lg.run_name = str(run_name) if run_name else None
         project = v.get("wandb_project")
         lg.project = str(project) if project else None
+        if not project and "WANDB_PROJECT" in self.native.wandb_env:
+            lg.project = self.native.wandb_env["WANDB_PROJECT"]
+            self.spec.derivations["logging.project"] = Derivation(
+                f"WANDB_PROJECT={lg.project} exported by the launch script (transformers' WandbCallback)", [],
+                "config")
+        if "WANDB_ENTITY" in self.native.wandb_env and not v.get("wandb_entity"):
+            lg.entity = self.native.wandb_env["WANDB_ENTITY"]
+            self.spec.derivations["logging.entity"] = Derivation(
+                f"WANDB_ENTITY={lg.entity} exported by the launch script (wandb.init)", [], "config")
 
     def launch(self) -> None:
         v, la, addresses = self.v, self.spec.launch, self.native.addresses
@@ -1233,6 +1264,7 @@ class _Writer:
         recipe.update(self.checkpointing())
         recipe.update(self.evaluation(world, batch))
         recipe.update(self.logging())
+        recipe.update(self.settings())
         nodes = self.training_nodes(world)
         if s.topology.training_gpus and s.topology.training_gpus != world:
             parallel = [f"{name} {size}" for name, size in (
@@ -1876,6 +1908,18 @@ class _Writer:
         group = batch.get("num_generations", 2)
         # TRL checks that (per_device_eval_batch_size × W) holds whole groups: the smallest such batch.
         out["per_device_eval_batch_size"] = group // math.gcd(group, world)
+        return out
+
+    def settings(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        version = self.version
+        open_r1 = self.script == "open-r1"
+        skip = () if open_r1 else ("logging.entity",)
+        write_settings(self.spec, SETTINGS, f"TRL {version}",
+                       lambda key: not lacks("trl", version, key) and (open_r1 or key != "chat_template"),
+                       out.__setitem__, self.notes, skip=skip)
+        if not open_r1 and self.spec.logging.entity:
+            self.env["WANDB_ENTITY"] = self.spec.logging.entity  # TRL's own script has no wandb_entity
         return out
 
     def logging(self) -> dict[str, Any]:

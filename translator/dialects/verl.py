@@ -29,8 +29,11 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
+from translator.dialects.settings import read_settings, write_settings
 from translator.dialects.sniff import program_arguments
 from translator.dialects.verl_tables import (
+    SETTINGS,
+    VAL_DO_SAMPLE,
     FULLY_ASYNC_DEFAULTS,
     FULLY_ASYNC_ENTRY,
     ACTOR,
@@ -67,6 +70,7 @@ from translator.dialects.writing import (
     written_cadence,
 )
 from translator.errors import ConfigError
+from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
@@ -989,6 +993,17 @@ class _Interpreter:
         self.evaluation()
         self.logging()
         self.placement()
+        self.settings()
+
+    def settings(self) -> None:
+        """The run settings outside the plan (settings.SETTINGS). Validation without val_kwargs.do_sample is
+        greedy whatever val_kwargs.temperature says (vllm_rollout generate_sequences: temperature 0, top_p 1)."""
+        s, v, version = self.spec, self.v, self.version
+        read_settings(s, v, SETTINGS, "verl", version, lambda key: not lacks("verl", version, key))
+        if s.evaluation.temperature is not None and not v.flag(VAL_DO_SAMPLE, False):
+            greedy = f"{VAL_DO_SAMPLE} False: validation decodes greedily"
+            s.set("evaluation.temperature", 0.0, Derivation(greedy, [VAL_DO_SAMPLE], v.origin(VAL_DO_SAMPLE)))
+            s.set("evaluation.top_p", 1.0, Derivation(greedy, [VAL_DO_SAMPLE], v.origin(VAL_DO_SAMPLE)))
 
     def asynchrony(self) -> None:
         """How far generation runs ahead of the policy. Before 0.9 (and with trainer.use_v1=False) every step
@@ -1285,6 +1300,7 @@ class _Writer:
         self.logging()
         self.placement()
         self.run_length()
+        self.settings()
         self.extras()
         self.from_fully_async()
         return self.out, megatron
@@ -1315,6 +1331,20 @@ class _Writer:
     def put(self, key: str, value: Any) -> None:
         if value is not None:
             self.out[key] = value
+
+    def settings(self) -> None:
+        version, e = self.version, self.spec.evaluation
+        write_settings(self.spec, SETTINGS, f"verl {version}", lambda key: not lacks("verl", version, key),
+                       self.put, self.notes)
+        if e.temperature is not None and not lacks("verl", version, VAL_DO_SAMPLE):
+            # Without do_sample verl validates greedily and ignores val_kwargs.temperature/top_p.
+            self.out[VAL_DO_SAMPLE] = e.temperature > 0
+        if self.spec.logging.entity:
+            self.notes.warning("logging.not-expressible",
+                               f"verl's config has no W&B entity key (trainer.* names the project and run only): "
+                               f"logging.entity {self.spec.logging.entity!r} is not written; export "
+                               f"WANDB_ENTITY={self.spec.logging.entity} before the launch",
+                               source_keys=["logging.entity"])
 
     def choose_mode(self) -> str | None:
         """The v1 trainer mode for a 0.9 target: the source's own (a verl 0.9 run), else sync for an on-policy

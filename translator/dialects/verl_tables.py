@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from translator.dialects.settings import Setting
+
 # 0.1 is the version file of the copies vendored by early-2025 projects (TinyZero, Logic-RL, Search-R1, rllm,
 # DeepScaleR/Light-R1), not PyPI's 0.1 wheel (Nov 2024, no rollout.n); 0.2.0.post2 is PyPI's 0.2 release.
 VERSIONS = ("0.1", "0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
@@ -337,3 +339,22 @@ COMMON_KEYS = (
     "trainer.val_before_train", "trainer.default_local_dir", "trainer.resume_mode", "trainer.balance_batch",
     "reward_model.reward_manager", "custom_reward_function.path", "custom_reward_function.name",
 )
+
+# Run settings outside the plan (translator/dialects/settings.py); names and defaults from the release's schema.
+SETTINGS = (
+    Setting("algorithm.gamma", "algorithm.gamma", needs="discount"),
+    Setting("algorithm.gae_lambda", "algorithm.lam", needs="gae"),
+    Setting("critic.value_clip", "critic.cliprange_value", needs="gae"),
+    Setting("optimizer.gradient_checkpointing", f"{AR}.model.enable_gradient_checkpointing"),
+    Setting("data.image_key", "data.image_key", explicit=True),
+    Setting("data.apply_chat_template", None, fixed=True,
+            why="verl's RLHFDataset always applies the tokenizer's chat template to each prompt's messages "
+                "(verl/utils/dataset/rl_dataset.py)"),
+    Setting("data.chat_template", f"{AR}.model.custom_chat_template"),
+    Setting("data.filter_overlong_prompts", "data.filter_overlong_prompts"),
+    Setting("evaluation.temperature", f"{ROLLOUT}.val_kwargs.temperature", needs="eval"),
+    Setting("evaluation.top_p", f"{ROLLOUT}.val_kwargs.top_p", needs="eval"),
+    Setting("evaluation.samples_per_prompt", f"{ROLLOUT}.val_kwargs.n", needs="eval"),
+    Setting("launch.seed", "data.seed", explicit=True),
+)
+VAL_DO_SAMPLE = f"{ROLLOUT}.val_kwargs.do_sample"
