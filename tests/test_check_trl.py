@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from tests.conftest import CASES, CORPUS, FIXTURES, findings_of
+from tests.conftest import CASES, FIXTURES, findings_of
 from translator.api import check
 from translator.checks import CheckReport, Finding
 from translator.checks.findings import Suggestion
@@ -463,36 +463,6 @@ def test_fixture_checks(case: Any) -> None:
                                                          else set())
     assert {f.rule for f in report.warnings} == expected
     assert all(f.suggestions for f in report.warnings)
-
-
-CORPUS_TRL = sorted((CORPUS / "trl").glob("*.yaml")) if (CORPUS / "trl").is_dir() else []
-
-
-@pytest.mark.skipif(not CORPUS_TRL, reason="the recipe corpus (conftest CORPUS) is not here")
-@pytest.mark.parametrize("path", CORPUS_TRL, ids=lambda p: p.name)
-def test_corpus_recipe_checks_without_exception(path: Path) -> None:
-    report = check(path, num_processes=8)
-    assert report.framework == "trl"
-    if "accelerate_configs" in path.name:  # no recipe: nothing to check (the reader says so in a note)
-        assert not report.errors and not report.warnings
-    for item in report.errors + report.warnings:
-        assert item.suggestions, item.rule
-
-
-@pytest.mark.skipif(not CORPUS_TRL, reason="the recipe corpus (conftest CORPUS) is not here")
-def test_open_r1_code_recipe_needs_seven_processes() -> None:
-    # §6: config_demo_code (pdtbs 16, GAS 4, G 14) is valid with 7 training processes (448 = 32 × 14) and rejected
-    # with 8 under Open-R1's pinned trl 0.18.0 (512 % 14 != 0); the nearest fix keeps 14 and runs 7 processes.
-    path = CORPUS / "trl" / "huggingface__open-r1__recipes__Qwen2.5-1.5B-Instruct__grpo__config_demo_code.yaml"
-    assert not check(path, num_processes=7).errors
-    item = only(check(path, num_processes=8), "trl.num-generations-divisible")
-    assert item.message.startswith("The effective train batch size (8 x 16 x 4) must be evenly divisible by the "
-                                   "number of generations per prompt (14).")
-    assert {"num_processes": 7} in changes(item) and {"num_generations": 16} in changes(item)
-    # config_codeforces still sets vllm_device, which 0.18.0's TrlParser silently drops (§6, MANIFEST "ODD").
-    codeforces = CORPUS / "trl" / ("huggingface__open-r1__recipes__Qwen2.5-Coder-7B-Instruct__grpo__"
-                                   "config_codeforces.yaml")
-    assert only(check(codeforces, num_processes=8), "trl.unknown-config-key").severity == "warning"
 
 
 # ---------------------------------------------------------------- CLI: exit codes and JSON
