@@ -52,7 +52,7 @@ def test_readme_links_every_page() -> None:
 # ---------------------------------------------------------------- references resolve
 # Where the project's text points at its own docs, the target exists. The convention, for code (comments and
 # docstrings), tests, scripts and every page:
-# - a markdown link `[text](path#anchor)` in README.md or docs/ names a file relative to the page, and the anchor is
+# - a markdown link `[text](path#anchor)` in README.md, CHANGELOG.md or docs/ names a file relative to the page, and the anchor is
 #   the GitHub slug of one of that file's headings;
 # - a `docs/<page>.md` or `README.md` path names a file that exists, and `#anchor` after it one of its headings;
 # - a section sign with a number (N or N.M) names a numbered heading (`## <sign>N Title`, `## N. Title`,
@@ -61,7 +61,8 @@ def test_readme_links_every_page() -> None:
 #   page itself; else, in any other file, the page whose `docs/<page>.md` path comes last before it in the file.
 SCANNED = sorted({*(p for folder in ("translator", "tests", "scripts", "bench") for p in (ROOT / folder).rglob("*")
                     if p.suffix in (".py", ".md", ".sh") and p.is_file()),
-                  *DOCS.rglob("*.md"), ROOT / "README.md", ROOT / "fixtures" / "README.md", ROOT / ".ci" / "run"})
+                  *DOCS.rglob("*.md"), ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "fixtures" / "README.md",
+                  ROOT / ".ci" / "run"})
 PAGE = re.compile(r"(?<![\w/.-])docs/[\w./-]+?\.md")
 FILE_ANCHOR = re.compile(r"(?<![\w/.-])((?:docs/[\w./-]+?|README)\.md)(?:#([\w-]+))?")
 SECTION = re.compile("\u00a7" + r"(\d+(?:\.\d+)?)(?: item (\d+))?")
@@ -123,7 +124,7 @@ def test_slug_follows_github() -> None:
 
 def broken_links() -> list[str]:
     broken = []
-    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+    for page in [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted(DOCS.rglob("*.md"))]:
         for n, line in prose_lines(page):
             for target in LINK.findall(line):
                 if re.match(r"[a-z]+:", target):
