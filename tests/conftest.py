@@ -1,7 +1,6 @@
-"""Test helpers: the fixtures with their hand-derived expectations, and the optional corpus of real configs."""
+"""Test helpers: the fixtures with their hand-derived expectations."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,9 +15,6 @@ from translator.sources.files import Source
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-# A folder of real configs from outside the repository (<framework>/<file>.yaml), when RLCONF_CORPUS names one: the
-# tests that read it skip without it. The repository's own fixtures reproduce every shape they cover.
-CORPUS = Path(os.environ.get("RLCONF_CORPUS", "/nonexistent-rlconf-corpus"))
 
 
 @dataclass

@@ -4,12 +4,11 @@ from __future__ import annotations
 import pytest
 
 import translator
-from tests.conftest import CASES, CORPUS, Case, case_id
+from tests.conftest import CASES, Case, case_id
 from translator import dialects
 
 STATUSES = {"mapped", "default", "extra", "unsupported"}
 TARGETS = [name for name in dialects.names() if name != "rlconf"]
-CORPUS_FILES = sorted(p for p in CORPUS.glob("*/*.y*ml")) if CORPUS.is_dir() else []
 
 
 def assert_accounted(translation: translator.Translation) -> None:
@@ -30,18 +29,6 @@ def assert_accounted(translation: translator.Translation) -> None:
 @pytest.mark.parametrize("case", [c for c in CASES if c.expected["plan"]["data_parallel_size"]], ids=case_id)
 def test_every_fixture_key_is_accounted_for(case: Case, target: str) -> None:
     assert_accounted(translator.translate(case.path, to=target, **case.load_kwargs()))
-
-
-@pytest.mark.skipif(not CORPUS_FILES, reason="no corpus of real configs (set RLCONF_CORPUS)")
-@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
-def test_every_corpus_key_is_accounted_for(path) -> None:
-    source = translator.load(path, num_processes=8)
-    if source.plan["samples_per_prompt"] is None:
-        with pytest.raises(translator.ConfigError, match="no batch plan"):
-            translator.translate(source, to="verl")
-        return
-    for target in TARGETS:
-        assert_accounted(translator.translate(source, to=target))
 
 
 def test_same_framework_keeps_native_keys_as_extras() -> None:

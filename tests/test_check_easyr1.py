@@ -41,7 +41,7 @@ BASE: dict[str, Any] = {
     "trainer.n_gpus_per_node": 8,
     "trainer.nnodes": 1,
 }
-# 2 GPUs, global 3 prompts × n 3 = 9 samples over 2 ranks: floored to 4 per rank (§2.1); 6 prompts × 3 = 18.
+# 2 GPUs, global 3 prompts × n 3 = 9 samples over 2 ranks: floored to 4 per rank (§1); 6 prompts × 3 = 18.
 FLOORED = {"data.rollout_batch_size": 6, f"{ACTOR}.global_batch_size": 3, f"{ROLLOUT}.n": 3,
            f"{ACTOR}.micro_batch_size_per_device_for_update": 1,
            f"{ACTOR}.micro_batch_size_per_device_for_experience": 2, f"{ROLLOUT}.tensor_parallel_size": 1,
@@ -86,7 +86,7 @@ class Violation:
 
 
 VIOLATIONS = [
-    # §3.1 driver: 128 prompts % global 48 = 32; one step must be whole optimizer mini-batches.
+    # §3 driver: 128 prompts % global 48 = 32; one step must be whole optimizer mini-batches.
     Violation("rollout-batch", "0.3.2", {f"{ACTOR}.global_batch_size": 48}, "easyr1.rollout-batch-divisible", "error",
               "Rollout batch size must be divisible by actor global batch size.", "ray_trainer ValueError"),
     # The 2025-03 driver said it without the role.
@@ -96,19 +96,19 @@ VIOLATIONS = [
     Violation("critic-batch", "0.3.2", {"algorithm.adv_estimator": "gae", f"{CRITIC}.global_batch_size": 48},
               "easyr1.rollout-batch-divisible", "error",
               "Rollout batch size must be divisible by critic global batch size.", "use_critic branch"),
-    # §3.1: 128 × 4 = 512 samples % experience micro 12 = 8 (a global count against a per-device size).
+    # §3: 128 × 4 = 512 samples % experience micro 12 = 8 (a global count against a per-device size).
     Violation("experience", "0.3.2", {f"{ACTOR}.micro_batch_size_per_device_for_experience": 12},
               "easyr1.experience-micro-divisible", "error",
               "Rollout batch size * rollout.n must be divisible by actor micro batch size for experience.",
               "ray_trainer ValueError"),
-    # §3.1 / §9.2: GRPO with n = 1 is rejected at the driver from 0.3.0.
+    # §3: GRPO with n = 1 is rejected at the driver from 0.3.0.
     Violation("grpo-n1", "0.3.2", {f"{ROLLOUT}.n": 1}, "easyr1.group-size-one", "error",
               "GRPO and RLOO algorithm need `config.worker.rollout.n > 1`.", "ray_trainer ValueError"),
     # Before 0.3.0 a group of one is scored against mean 0, std 1 (core_algos): accepted, no baseline.
     Violation("grpo-n1-march", MARCH, {f"{ROLLOUT}.n": 1}, "easyr1.group-size-one", "warning",
               "algorithm.adv_estimator=grpo with worker.rollout.n=1: each group holds one sample, scored against mean "
               "0 (and std 1), so there is no group baseline", "no driver check yet"),
-    # §3.1 fsdp_workers: 32 × 4 // 8 = 16 samples per device % micro 3 = 1.
+    # §3 fsdp_workers: 32 × 4 // 8 = 16 samples per device % micro 3 = 1.
     Violation("micro-update", "0.3.2", {f"{ACTOR}.micro_batch_size_per_device_for_update": 3},
               "easyr1.micro-batch-divisible", "error",
               "actor global batch size per device must be divisible by the micro batch size.", "_init_dist_mesh"),
@@ -116,35 +116,35 @@ VIOLATIONS = [
     Violation("micro-update-feb", FEB, {f"{ACTOR}.micro_batch_size_per_device_for_update": 3},
               "easyr1.micro-batch-divisible", "error", "AssertionError: assert global_batch_size_per_device % "
               "micro_batch_size_per_device_for_update == 0 (16 % 3)", "b3d72a7 bare assert"),
-    # §3.1: CPU offload needs one micro-batch per optimizer step (16 per device ≠ micro 4).
+    # §3: CPU offload needs one micro-batch per optimizer step (16 per device ≠ micro 4).
     Violation("cpu-offload", "0.3.2", {f"{ACTOR}.fsdp.enable_cpu_offload": True}, "easyr1.cpu-offload-grad-accum",
               "error", "actor cannot use FSDP's CPU offload when gradient accumulation is enabled.", "_init_dist_mesh"),
-    # §3.1 _build_rollout: 8 GPUs % TP 3.
+    # §3 _build_rollout: 8 GPUs % TP 3.
     Violation("rollout-tp", "0.3.2", {f"{ROLLOUT}.tensor_parallel_size": 3}, "easyr1.rollout-tp-divisible", "error",
               "rollout world size 8 is not divisible by tp size 3.", "ValueError since 0.3.1"),
     Violation("rollout-tp-feb", FEB, {f"{ROLLOUT}.tensor_parallel_size": 3}, "easyr1.rollout-tp-divisible", "error",
               "rollout world_size: 8 is not divisible by tp_size: 3", "b3d72a7 assert"),
-    # §3.2, EasyR1#44 verbatim: 512 prompts chunked over 6 GPUs. (384 samples // 6 = 64 per device, % 4 = 0.)
+    # §3, EasyR1#44 verbatim: 512 prompts chunked over 6 GPUs. (384 samples // 6 = 64 per device, % 4 = 0.)
     Violation("equal-chunk", "0.3.2", {"data.rollout_batch_size": 512, f"{ACTOR}.global_batch_size": 128,
                                        f"{ROLLOUT}.n": 3, "trainer.n_gpus_per_node": 6}, "easyr1.equal-chunk", "error",
               "only support equal chunk. Got size of DataProto 512 and chunk 6.", "DataProto.chunk assert"),
-    # §3.1 vLLM rollout: 1024 + 8192 tokens > max_num_batched_tokens 8192 (dataclass default).
+    # §3 vLLM rollout: 1024 + 8192 tokens > max_num_batched_tokens 8192 (dataclass default).
     Violation("batched-tokens", "0.3.2", {"data.max_response_length": 8192}, "easyr1.max-num-batched-tokens", "error",
               "max_num_batched_tokens should be greater than prompt_length + response_length.", "vLLMRollout init"),
-    # §2.1: 9 samples // 2 ranks = 4 per rank: an optimizer step uses 8 samples; 0.3.1 has no split assert.
+    # §1: 9 samples // 2 ranks = 4 per rank: an optimizer step uses 8 samples; 0.3.1 has no split assert.
     Violation("floor", "0.3.1", FLOORED, "easyr1.mini-batch-floor-division", "warning",
               "global_batch_size 3 prompts × n 3 = 9 samples do not split evenly over 2 data-parallel ranks: EasyR1 "
               "floors it to 4 per rank, so an optimizer step uses 8 samples", "global_batch_size_per_device floor"),
-    # §2.2: from 0.3.2 DataProto.split asserts an equal split: 18 / 2 = 9 samples per rank into pieces of 4.
+    # §3: from 0.3.2 DataProto.split asserts an equal split: 18 / 2 = 9 samples per rank into pieces of 4.
     Violation("equal-split", "0.3.2", FLOORED, "easyr1.equal-split", "error",
               "only support equal split. Got size of DataProto 9 and split 4.", "protocol.py split assert",
               extra_rules={"easyr1.mini-batch-floor-division"}),
-    # §3.1: 2 rounds of 32 prompts never reach 128 without filtering; the first step raises.
+    # §3: 2 rounds of 32 prompts never reach 128 without filtering; the first step raises.
     Violation("rounds", "0.3.1", {"data.mini_rollout_batch_size": 32, "trainer.max_try_make_batch": 2},
               "easyr1.too-few-rounds", "error",
               "num_try_make_batch=2 >= max_try_make_batch=2. Generated too many. Please check your data.",
               "_make_batch_data RuntimeError"),
-    # §3.1: grpo_pass is not an AdvantageEstimator.
+    # §3: grpo_pass is not an AdvantageEstimator.
     Violation("estimator", "0.3.2", {"algorithm.adv_estimator": "grpo_pass"}, "easyr1.unknown-estimator", "error",
               "Unknown advantage estimator: grpo_pass.", "NotImplementedError"),
 ]
@@ -178,7 +178,7 @@ def test_equal_chunk_suggests_whole_chunks_or_another_gpu_count() -> None:
 
 
 def test_too_small_global_batch_rule() -> None:
-    # §3.1: 1 prompt × n 2 = 2 samples // 8 ranks = 0. The reader already refuses this config (ConfigError), so
+    # §3: 1 prompt × n 2 = 2 samples // 8 ranks = 0. The reader already refuses this config (ConfigError), so
     # the rule is exercised on the view directly.
     view = View({**BASE, f"{ACTOR}.global_batch_size": 1, f"{ROLLOUT}.n": 2, "data.rollout_batch_size": 8}, "0.3.2")
     found = [f for f in detect(view) if f.rule == "easyr1.global-batch-too-small"]

@@ -270,7 +270,7 @@ def test_group_of_one_reduces_grpo_to_reinforce() -> None:
 
 
 def test_kl_estimator_index_3_is_the_renumbering_trap() -> None:
-    # [§3.2, §9.3] index 3 is ratio·d (the old kl4); the old kl3 is 2.
+    # [§3.2, §9.7] index 3 is ratio·d (the old kl4); the old kl3 is 2.
     flags = {**FAST, "kl_estimator": 3}
     finding = the_finding(flags, HEAD, "open-instruct.kl-estimator-renumbered", "warning",
                           "kl_estimator 3 is ratio × d (the old kl4), not the old kl3: since 2025-12-01 the old kl3 "
@@ -280,7 +280,7 @@ def test_kl_estimator_index_3_is_the_renumbering_trap() -> None:
 
 
 def test_gradient_accumulation_steps_is_accepted_but_ignored() -> None:
-    # [§1 table, §9.2] the DeepSpeed config hard-codes gradient_accumulation_steps 1.
+    # [§1 table] the DeepSpeed config hard-codes gradient_accumulation_steps 1.
     flags = {**FAST, "gradient_accumulation_steps": 4}
     finding = the_finding(flags, HEAD, "open-instruct.ignored-flag", "warning",
                           "--gradient_accumulation_steps 4 is accepted but ignored: the DeepSpeed config hard-codes "
@@ -309,7 +309,7 @@ def test_total_episodes_below_one_step_trains_nothing() -> None:
 
 
 def test_zero2_discarded_gradients_before_the_fix() -> None:
-    # [§3.1] before 2026-02-26 ZeRO-2 kept only the last backward of each accumulation group; 64 samples per
+    # [§9.2] before 2026-02-26 ZeRO-2 kept only the last backward of each accumulation group; 64 samples per
     # rank can make up to 64 micro-batches for one optimizer step.
     flags = {**FAST, "deepspeed_stage": 2}
     finding = the_finding(flags, CLASSIC, "open-instruct.zero2-discarded-gradients", "warning",
@@ -348,7 +348,7 @@ def test_fixture_with_active_sampling_and_one_async_step() -> None:
 
 
 def test_fixture_with_the_kl_index_3() -> None:
-    # fixtures/open-instruct/olmo2_1b_classic_kl_index3.sh: the maintainers' translation kl3 → 3 (§9.3), ZeRO-2
+    # fixtures/open-instruct/olmo2_1b_classic_kl_index3.sh: the maintainers' translation kl3 → 3 (§9.7), ZeRO-2
     # before the fix, and the always-on --gradient_checkpointing.
     report = translator.check(FIXTURES / "open-instruct" / "olmo2_1b_classic_kl_index3.sh",
                               framework="open-instruct@2026.01.17")

@@ -169,7 +169,7 @@ def test_fewer_experience_batches_than_actor_groups() -> None:
 
 
 def test_flat_flag_in_a_dotted_release_is_an_argparse_error() -> None:
-    # [§1.1, §12.1] 0.10.2 renamed every flag with no alias: 0.11.2's parser rejects --rollout_batch_size.
+    # [§1 item 1, §12 item 1] 0.10.2 renamed every flag with no alias: 0.11.2's parser rejects --rollout_batch_size.
     flags = config(DOTTED)
     del flags["rollout.batch_size"]
     flags["rollout_batch_size"] = 128
@@ -181,7 +181,7 @@ def test_flat_flag_in_a_dotted_release_is_an_argparse_error() -> None:
 
 
 def test_dotted_flag_in_a_flat_release_is_an_argparse_error() -> None:
-    # [§1.1] and the other way round: 0.10.1 knows only --train_batch_size.
+    # [§1 item 1] and the other way round: 0.10.1 knows only --train_batch_size.
     flags = config(FLAT)
     del flags["train_batch_size"]
     flags["train.batch_size"] = 128
@@ -295,7 +295,7 @@ def test_an_estimator_outside_the_choices(version: str, base: dict[str, Any], me
 
 
 def test_a_flag_of_neither_scheme() -> None:
-    # [§1.1] --rollout.batch_sizes is no flag of 0.11.2 (nor of any flat release): argparse's parse_args stops with
+    # [§1 item 1] --rollout.batch_sizes is no flag of 0.11.2 (nor of any flat release): argparse's parse_args stops with
     # "unrecognized arguments: --rollout.batch_sizes 128" (the words it could not place, as written).
     flags = config(DOTTED, rollout__batch_sizes=128)
     finding = the_finding(flags, "0.11.2", "openrlhf.unknown-flag", "error",
@@ -385,7 +385,7 @@ def test_is_correction_threshold_of_three() -> None:
 # ------------------------------------------------------------------ warnings
 
 def test_rollout_not_a_whole_number_of_train_batches() -> None:
-    # [§4, §12.5] 100 prompts × 4 = 400 samples, train batch 128: each rank gets 400 / 8 = 50 samples =
+    # [§4, §12 item 5] 100 prompts × 4 = 400 samples, train batch 128: each rank gets 400 / 8 = 50 samples =
     # 12 micro-batches of 4; GA = 128 / 4 / 8 = 4 → 3 optimizer steps per epoch, the rest carried over.
     flags = config(DOTTED, rollout__batch_size=100, rollout__n_samples_per_prompt=4)
     finding = the_finding(flags, "0.11.2", "openrlhf.rollout-not-whole-train-batches", "warning",

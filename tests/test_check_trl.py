@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from tests.conftest import CASES, CORPUS, FIXTURES, findings_of
+from tests.conftest import CASES, FIXTURES, findings_of
 from translator.api import check
 from translator.checks import CheckReport, Finding
 from translator.checks.findings import Suggestion
@@ -68,7 +68,7 @@ def changes(item: Finding) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- the group must divide the batch
 def test_open_r1_seven_processes_times_one_under_0_15() -> None:
-    # §4 row 0.15.0–0.16.x + §7.1 (open-r1#249): 7 training processes (the 8th GPU is vLLM's) × pdtbs 1 = 7
+    # §4 row 0.15.0–0.16.x + §7 item 1 (open-r1#249): 7 training processes (the 8th GPU is vLLM's) × pdtbs 1 = 7
     # completions per micro-step; 7 has no divisor 8, TRL's possible values are [7]. Fixes in TRL's own terms:
     # 8 completions per device × 1 accumulation step (keeps 56 completions per optimizer step and the group of 8, so
     # it comes first), num_generations 7 (maintainers' answer; keeps the update), or 8 processes.
@@ -83,7 +83,7 @@ def test_open_r1_seven_processes_times_one_under_0_15() -> None:
 
 
 def test_effective_batch_of_0_17_includes_gradient_accumulation() -> None:
-    # §3 row 0.17.0 / §2.4: W 8 × pdtbs 16 × GAS 4 = 512 is not divisible by 14 (config_demo_code on 8 GPUs).
+    # §3 row 0.17.0 / §6: W 8 × pdtbs 16 × GAS 4 = 512 is not divisible by 14 (config_demo_code on 8 GPUs).
     # Nearest valid group: 16; 7 processes give 448 = 32 × 14; pdtbs 14 gives 448 too.
     settings = {**BASE, "per_device_train_batch_size": 16, "num_generations": 14}
     item = assert_violation(
@@ -106,7 +106,7 @@ def test_generation_batch_must_hold_whole_groups_from_0_20() -> None:
 
 
 def test_group_of_one_is_rejected_from_0_17_and_warned_in_0_14() -> None:
-    # §4 row 0.17.x / §7.8 (PR #3199): num_generations >= 2; 0.14 has no check and a group of one has a NaN std.
+    # §4 row 0.17.x (PR #3199): num_generations >= 2; 0.14 has no check and a group of one has a NaN std.
     settings = {**BASE, "num_generations": 1}
     item = assert_violation(settings, "1.16.0", "trl.num-generations-min", "error",
                             "GRPO requires at least 2 generations per prompt to calculate the advantages. You provided "
@@ -189,7 +189,7 @@ POSSIBLE = "the valid values for the number of generations are: [2, 3, 6]."  # d
                "evaluation (4).")),
 ])
 def test_eval_batch_must_hold_whole_groups(version: str, message: str) -> None:
-    # §4 eval rows; §7.7: W 6 × per_device_eval_batch_size 1 = 6 is not divisible by 4 (train: 6 × 8 × 2 = 96 is).
+    # §4 eval rows; §7 item 7: W 6 × per_device_eval_batch_size 1 = 6 is not divisible by 4 (train: 6 × 8 × 2 = 96 is).
     # per_device_eval_batch_size 2 gives 12 = 3 groups of 4.
     item = assert_violation(EVAL, version, "trl.eval-batch-divisible", "error", message)
     assert changes(item)[0] == {"per_device_eval_batch_size": 2}
@@ -233,7 +233,7 @@ def test_colocated_vllm_tensor_parallel_must_divide_the_world() -> None:
 
 
 def test_reward_weights_one_per_reward_function() -> None:
-    # §4 row 0.15.0+: 3 weights for 2 functions. With no reward_funcs, Open-R1's default is 3 functions (§6.2).
+    # §4 row 0.15.0+: 3 weights for 2 functions. With no reward_funcs, Open-R1's default is 3 functions (§6).
     settings = {**BASE, "reward_funcs": ["accuracy", "format"], "reward_weights": [1.0, 0.5, 0.2]}
     item = assert_violation(settings, "0.18.0", "trl.reward-weights-length", "error",
                             "Number of reward weights (3) must match number of reward functions (2)")
@@ -304,7 +304,7 @@ def test_sequence_parallelism_is_rejected_from_1_4() -> None:
 
 # ---------------------------------------------------------------- TrlParser: unknown keys
 def test_unknown_recipe_keys_rejected_from_0_19_silently_dropped_before() -> None:
-    # §3 row 0.19.0, §6.3: vllm_device left the config in 0.18; TrlParser raises from 0.19 (message from
+    # §3 row 0.19.0, §6: vllm_device left the config in 0.18; TrlParser raises from 0.19 (message from
     # trl/scripts/utils.py: the leftover `--key value` strings), 0.18 ignores it.
     settings = {**BASE, "vllm_device": "auto"}
     item = assert_violation(settings, "0.19.1", "trl.unknown-config-key", "error",
@@ -329,7 +329,7 @@ def test_typo_gets_a_rename_and_removed_max_prompt_length_is_unknown_from_0_28()
 
 
 def test_num_processes_in_a_recipe_belongs_on_the_launch_line() -> None:
-    # §6.3: Open-R1 branch recipes wrote `num_processes: 7` in the YAML; no parsed dataclass has it. The fix is the
+    # §6: Open-R1 branch recipes wrote `num_processes: 7` in the YAML; no parsed dataclass has it. The fix is the
     # pseudo-key num_processes itself: launch 7 processes (8 × 7 × 4 = 224 = 28 × 8).
     text = render(BASE)[0] + "num_processes: 7\n"
     for version, severity in (("0.18.0", "warning"), ("0.19.1", "error")):
@@ -377,7 +377,7 @@ def test_max_prompt_length_is_ignored_in_0_26_and_0_27() -> None:
 
 
 def test_rounds_that_straddle_optimizer_steps_are_off_policy() -> None:
-    # §2.3 / §7.5: GAS 4 % (spg 3 × μ 1) != 0 → some micro-steps use completions from before the last update.
+    # §2.3 / §7 item 5: GAS 4 % (spg 3 × μ 1) != 0 → some micro-steps use completions from before the last update.
     # 0.20+ computes old log-probs then; 0.18–0.19 only when μ > 1 or spg > GAS (PR #3493), not here.
     # On-policy fixes: spg 4 (divisors of GAS 4 nearest 3: 4 and 2, the larger first) or GAS 3 (a multiple of 3).
     settings = {**BASE, "steps_per_generation": 3}
@@ -411,7 +411,7 @@ def test_num_iterations_replays_each_round() -> None:
 
 
 def test_dapo_loss_mis_scaled_when_steps_per_generation_differs_before_1_10() -> None:
-    # §5 loss_type row, §7.6 (PR #6024): dapo (default from 0.22) divides by the generation batch's token count, so
+    # §5 loss_type row, §7 item 6 (PR #6024): dapo (default from 0.22) divides by the generation batch's token count, so
     # spg 8 with GAS 4 halves the gradients (GAS/spg = 0.5) until 1.10.0. spg 8 > GAS 4 is also off-policy.
     settings = {**BASE, "steps_per_generation": 8}
     item = assert_violation(settings, "0.22.2", "trl.dapo-loss-scale", "warning",
@@ -463,36 +463,6 @@ def test_fixture_checks(case: Any) -> None:
                                                          else set())
     assert {f.rule for f in report.warnings} == expected
     assert all(f.suggestions for f in report.warnings)
-
-
-CORPUS_TRL = sorted((CORPUS / "trl").glob("*.yaml")) if (CORPUS / "trl").is_dir() else []
-
-
-@pytest.mark.skipif(not CORPUS_TRL, reason="the recipe corpus (conftest CORPUS) is not here")
-@pytest.mark.parametrize("path", CORPUS_TRL, ids=lambda p: p.name)
-def test_corpus_recipe_checks_without_exception(path: Path) -> None:
-    report = check(path, num_processes=8)
-    assert report.framework == "trl"
-    if "accelerate_configs" in path.name:  # no recipe: nothing to check (the reader says so in a note)
-        assert not report.errors and not report.warnings
-    for item in report.errors + report.warnings:
-        assert item.suggestions, item.rule
-
-
-@pytest.mark.skipif(not CORPUS_TRL, reason="the recipe corpus (conftest CORPUS) is not here")
-def test_open_r1_code_recipe_needs_seven_processes() -> None:
-    # §2.4: config_demo_code (pdtbs 16, GAS 4, G 14) is valid with 7 training processes (448 = 32 × 14) and rejected
-    # with 8 under Open-R1's pinned trl 0.18.0 (512 % 14 != 0); the nearest fix keeps 14 and runs 7 processes.
-    path = CORPUS / "trl" / "huggingface__open-r1__recipes__Qwen2.5-1.5B-Instruct__grpo__config_demo_code.yaml"
-    assert not check(path, num_processes=7).errors
-    item = only(check(path, num_processes=8), "trl.num-generations-divisible")
-    assert item.message.startswith("The effective train batch size (8 x 16 x 4) must be evenly divisible by the "
-                                   "number of generations per prompt (14).")
-    assert {"num_processes": 7} in changes(item) and {"num_generations": 16} in changes(item)
-    # config_codeforces still sets vllm_device, which 0.18.0's TrlParser silently drops (§6.3, MANIFEST "ODD").
-    codeforces = CORPUS / "trl" / ("huggingface__open-r1__recipes__Qwen2.5-Coder-7B-Instruct__grpo__"
-                                   "config_codeforces.yaml")
-    assert only(check(codeforces, num_processes=8), "trl.unknown-config-key").severity == "warning"
 
 
 # ---------------------------------------------------------------- CLI: exit codes and JSON

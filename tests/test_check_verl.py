@@ -156,7 +156,7 @@ VIOLATIONS = [
                                    f"{ACTOR}.ppo_micro_batch_size_per_gpu": 1}, "verl.mini-batch-dp-divisible",
               "error", "Got mini_batch_size=15 and self.engine.get_data_parallel_size()=8",
               "TrainingWorker.train_mini_batch asserts mini_batch_size % dp == 0"),
-    # §2.1 / §8.11: the legacy workers floor 15 // 8 = 1 sample per rank: 8 samples per update, not 15.
+    # §2.1: the legacy workers floor 15 // 8 = 1 sample per rank: 8 samples per update, not 15.
     Violation("mini-floor", "0.7.1", {"data.train_batch_size": 24, f"{ROLLOUT}.n": 5, f"{ACTOR}.ppo_mini_batch_size": 3,
                                       f"{ACTOR}.ppo_micro_batch_size_per_gpu": 1}, "verl.mini-batch-floor-division",
               "warning", "ppo_mini_batch_size 3 × rollout.n 5 = 15 samples do not split over 8 data-parallel ranks: "
@@ -221,11 +221,11 @@ VIOLATIONS = [
     Violation("val-temperature", "0.9.1", {f"{ROLLOUT}.val_kwargs.do_sample": True, f"{ROLLOUT}.temperature": 0},
               "verl.validation-temperature", "error",
               "validation gen temperature should be greater than 0 when enabling do_sample", "validate_config"),
-    # §8.4: the engine clips with optim.clip_grad; actor.grad_clip is read by nothing in 0.8+.
+    # §8: the engine clips with optim.clip_grad; actor.grad_clip is read by nothing in 0.8+.
     Violation("grad-clip", "0.8.0", {f"{ACTOR}.grad_clip": 0.5}, "verl.grad-clip-ignored", "warning",
               "actor.grad_clip 0.5 is read by nothing in verl 0.8.0; the engine clips with actor.optim.clip_grad (1.0)",
               "dead key in the engine"),
-    # §8.3: clip_ratio is only a fallback once clip_ratio_low/high exist (0.4+, defaults 0.2/0.2).
+    # §8: clip_ratio is only a fallback once clip_ratio_low/high exist (0.4+, defaults 0.2/0.2).
     Violation("clip-ratio", "0.7.1", {f"{ACTOR}.clip_ratio": 0.3}, "verl.clip-ratio-ignored", "warning",
               "actor.clip_ratio 0.3 has no effect: clip_ratio_low/high (0.2/0.2) take precedence since verl 0.4",
               "vanilla loss reads clip_ratio_low/high"),
@@ -277,7 +277,7 @@ def test_rules_follow_the_release() -> None:
     # rollout.name defaults to vllm before 0.6; dual-clip and loss_agg_mode do not exist in 0.3.
     assert not run({k: v for k, v in BASE.items() if k != f"{ROLLOUT}.name"}, "0.5.0").errors
     assert not findings_of(run({**BASE, f"{ACTOR}.clip_ratio_c": 1.0}, "0.3.0"), "verl.clip-ratio-c")
-    # dynamic batch sizes skip the micro-batch and real-batch checks from 0.6 (§3.1, §8.12)...
+    # dynamic batch sizes skip the micro-batch and real-batch checks from 0.6 (§3.1)...
     dynamic = {**BASE, "data.train_batch_size": 250, f"{ROLLOUT}.n": 5, f"{ACTOR}.use_dynamic_bsz": True}
     assert not findings_of(run(dynamic, "0.9.1"), "verl.real-batch-divisible")
     # ...but not in 0.5, where the assert is unconditional (§3.3).
@@ -293,7 +293,7 @@ def test_fixtures_check_without_exception(fixture: Case) -> None:
     assert report.framework == "verl"
     rules = {f.rule for f in report.errors + report.warnings}
     if fixture.name == "deprecated_global_micro":
-        # The fixture sets actor.clip_ratio=0.3 alone; clip_ratio_low/high 0.2/0.2 win from 0.4 (§8.3).
+        # The fixture sets actor.clip_ratio=0.3 alone; clip_ratio_low/high 0.2/0.2 win from 0.4 (§8).
         assert rules == {"verl.clip-ratio-ignored"}
     else:
         assert not report.errors, report.to_dict()

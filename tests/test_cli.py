@@ -35,7 +35,7 @@ def assert_input_error(args: list[str], *expected: str, stdin: str | None = None
 def test_explain_text_states_units_and_derivations() -> None:
     code, out, _ = run("explain", VERL, *VERL_ARGS)
     assert code == 0
-    # reference/verl.md §1: ppo_mini_batch_size counts prompts and is multiplied by rollout.n.
+    # docs/frameworks/verl.md §1: ppo_mini_batch_size counts prompts and is multiplied by rollout.n.
     assert "1024 samples per optimizer step = ppo_mini_batch_size 128 prompts × rollout.n 8" in out
     assert "8 data-parallel ranks = n_gpus_per_node 8 × nnodes 1 GPUs ÷ Ulysses SP 1" in out
 

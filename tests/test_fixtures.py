@@ -64,7 +64,7 @@ def test_fixtures_are_detected_without_from(framework: str) -> None:
                 assert explanation.version == str(case.expected["version"])
 
 
-# verl.md §2.4: the critic mini-batch counted samples up to 0.3 and prompts (× n) from 0.4 (PR #853).
+# docs/frameworks/verl.md §2.4: the critic mini-batch counted samples up to 0.3 and prompts (× n) from 0.4 (PR #853).
 CRITIC_SCRIPT = """python3 -m verl.trainer.main_ppo algorithm.adv_estimator=gae \\
     data.train_batch_size=256 actor_rollout_ref.rollout.n=4 \\
     actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\

@@ -1,4 +1,4 @@
-"""Many configs at once (issue 11): check / explain / translate PATH..., the four check formats, the
+"""Many configs at once: check / explain / translate PATH..., the four check formats, the
 pre-commit hook. Expected counts come from the fixture layout itself: one .expect.yaml per fixture, whose
 `input` names the script, YAML or directory the fixture is."""
 from __future__ import annotations

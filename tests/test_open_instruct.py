@@ -69,7 +69,7 @@ def test_total_episodes_counts_samples_not_dataset_passes() -> None:
 
 
 def test_per_device_train_batch_size_counts_packed_rows() -> None:
-    # §1, §9.5: 2 rows × pack_length 4096 tokens per micro-batch; samples per micro-batch depend on lengths.
+    # §1, §9.3: 2 rows × pack_length 4096 tokens per micro-batch; samples per micro-batch depend on lengths.
     explanation = load(fast("--per_device_train_batch_size 2", "--pack_length 4096"))
     assert explanation.plan["micro_batch_per_device"] is None
     assert explanation.plan["grad_accum_steps"] is None
@@ -113,7 +113,7 @@ def test_legacy_gtrl_local_sizes_times_world_size() -> None:
         "samples_per_optimizer_step": 224, "optimizer_steps_per_step": 4, "epochs_per_step": 4,
         "data_parallel_size": 7, "micro_batch_per_device": 2, "grad_accum_steps": 16, "total_steps": 44642}
     assert "units.per-device-vs-global" in codes(explanation)
-    # PPO: GAE with a value model; KL as a reward penalty (§9.10).
+    # PPO: GAE with a value model; KL as a reward penalty (§7).
     assert explanation.spec.algorithm.kl_placement == "reward" and explanation.spec.critic.enabled
 
 
@@ -132,7 +132,7 @@ def test_legacy_gtrl_mini_batches_must_divide() -> None:
 
 @pytest.mark.parametrize("version,flags,ahead", [
     (HEAD, [], 8),                                       # §4: HEAD default async_steps 8
-    (CLASSIC, [], 1),                                    # §9.8: CLASSIC default 1
+    (CLASSIC, [], 1),                                    # §5: CLASSIC default 1
     (HEAD, ["--async_steps 4"], 4),
     ("open-instruct@2025.10.20", ["--async_steps 0"], 0),  # before 2025-11-21, 0 meant synchronous
     ("open-instruct@2025.03.13", [], 1),                 # async_mode True: the second-latest policy
@@ -171,14 +171,14 @@ def test_kl_estimator_old_and_new_spellings(version: str, value: str, estimator:
     explanation = load(fast("--beta 0.01", f"--kl_estimator {value}"), framework=version)
     assert explanation.spec.algorithm.kl_estimator == estimator
     assert ("keys.stale-value" in codes(explanation)) == stale
-    # Index 3 / kl4 is ratio × d: the renumbering trap of §9.3 gets a warning.
+    # Index 3 / kl4 is ratio × d: the renumbering trap of §9.7 gets a warning.
     assert ("algorithm.kl-estimator" in codes(explanation)) == (value in ("3", "kl4"))
 
 
 @pytest.mark.parametrize("target,written", [(HEAD, "--kl_estimator 2 \\"),
                                             ("open-instruct@2025.10.20", "--kl_estimator kl3 \\")])
 def test_kl3_is_written_in_the_target_versions_spelling(target: str, written: str) -> None:
-    # The original run's kl3 (= k3) must become 2 after 2025-12-01, never 3 (the docs/olmo2.md mistake, §9.3).
+    # The original run's kl3 (= k3) must become 2 after 2025-12-01, never 3 (the mistake in Open-Instruct's own OLMo 2 page, §9.7).
     source = translator.load(FIXTURES / "open-instruct" / "olmo2_1b_grpo_gtrl.sh")
     assert source.spec.algorithm.kl_estimator == "k3"
     translation = translator.translate(source, to=target)
@@ -203,7 +203,7 @@ def test_beta_without_reference_policy() -> None:
 
 
 @pytest.mark.parametrize("version,flags,std", [
-    (HEAD, [], False),                                            # §9.8: HEAD default centered
+    (HEAD, [], False),                                            # §5: HEAD default centered
     (CLASSIC, [], True),                                          # CLASSIC default standard
     (HEAD, ["--advantage_normalization_type standard"], True),    # (r - mean) / (std + 1e-8)
     (CLASSIC, ["--advantage_normalization_type centered"], False),  # r - mean
@@ -251,7 +251,7 @@ def test_zero_std_filtering_and_active_sampling() -> None:
 
 
 def test_ignored_flags_get_a_note_and_do_not_change_the_plan() -> None:
-    # §1, §9.2: gradient_accumulation_steps is parsed (TrainingConfig, since 2026-04-02) but the DeepSpeed config
+    # §1: gradient_accumulation_steps is parsed (TrainingConfig, since 2026-04-02) but the DeepSpeed config
     # hard-codes 1; max_train_steps does not shorten the run.
     base = load(fast("--num_unique_prompts_rollout 32"))
     explanation = load(fast("--num_unique_prompts_rollout 32", "--gradient_accumulation_steps 16",
@@ -274,7 +274,7 @@ def test_warmup_ratio_takes_precedence_over_warm_up_steps() -> None:
 
 
 def test_weight_decay_ignored_without_bias_and_norm_grouping() -> None:
-    # §9.7: set_weight_decay_on_bias_and_norm False → AdamW(all params) with torch's default 0.01.
+    # grpo_fast's optimizer set-up: set_weight_decay_on_bias_and_norm False → AdamW(all params) with torch's default 0.01.
     explanation = load(fast("--set_weight_decay_on_bias_and_norm False", "--weight_decay 0.1"))
     assert explanation.spec.optimizer.weight_decay == 0.01
     assert "semantics.ignored-key" in codes(explanation)

@@ -37,7 +37,7 @@ def notes_with(explanation, code: str) -> list:
     return [n for n in explanation.notes if n.code == code]
 
 
-# ------------------------------------------------------------------ units [§1.2, §3, §4]
+# ------------------------------------------------------------------ units [§1 item 2, §3, §4]
 
 def test_rollout_batch_counts_prompts_and_train_batch_counts_samples() -> None:
     # rollout.batch_size 64 prompts × n 8 = 512 samples per step; train.batch_size 256 samples per optimizer
@@ -77,7 +77,7 @@ def test_ring_attention_and_deepspeed_tp_divide_the_data_parallel_ranks(ring: in
 
 
 def test_micro_batch_defaults_changed_in_0_10_0() -> None:
-    # [§2 table, §12.9] micro_train_batch_size 4 / micro_rollout 8 up to 0.9.10, 1 / 1 from 0.10.0.
+    # [§2 table, §12 item 9] micro_train_batch_size 4 / micro_rollout 8 up to 0.9.10, 1 / 1 from 0.10.0.
     # 8 GPUs, train_batch_size 128: GA = 128 // 4 // 8 = 4 in 0.9.10, 128 // 1 // 8 = 16 in 0.10.0.
     flags = "--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 --train_batch_size 128"
     old, new = read(flags, "0.9.10"), read(flags, "0.10.0")
@@ -106,7 +106,7 @@ def test_run_length_is_dataset_passes_never_steps() -> None:
     assert explanation.spec.data.max_train_prompts == 2048  # a cap on the prompts read, hence on the run
 
 
-# ------------------------------------------------------------------ silent rounding [§4, §6 row 35, §12.5]
+# ------------------------------------------------------------------ silent rounding [§4, §6 row 35, §12 item 5]
 
 def test_rollout_not_a_whole_number_of_train_batches_is_floored() -> None:
     # 8 GPUs, 96 prompts × 10 = 960 samples, train batch 256, micro 4: GA = 256 // 4 // 8 = 8.
@@ -196,7 +196,7 @@ def test_uneven_rollout_shards_are_flagged() -> None:
     assert "batch.uneven-shards" in codes(explanation)
 
 
-# ------------------------------------------------------------------ flag schemes and versions [§1.1, §2]
+# ------------------------------------------------------------------ flag schemes and versions [§1 item 1, §2]
 
 def test_flat_flags_read_as_0_11_2_are_errors_naming_the_dotted_flag() -> None:
     # 0.10.2 renamed every flag without aliases: --rollout_batch_size is an argparse error in 0.11.2. The
@@ -738,7 +738,7 @@ def test_writer_refuses_a_non_power_of_two_world_before_0_5_6() -> None:
     assert _errors(translator.translate(source, to="openrlhf@0.5.6")) == []
 
 
-# ------------------------------------------------------------------ never write what OpenRLHF rejects (issue 10)
+# ------------------------------------------------------------------ never write what OpenRLHF rejects
 
 def test_group_norm_with_one_sample_is_written_as_reinforce() -> None:
     # group_norm asserts n_samples_per_prompt > 1; REINFORCE++ (batch-whitened returns) needs no group.
@@ -780,7 +780,7 @@ def test_reward_function_file_is_hooked_up_with_the_signature() -> None:
     assert {"reward.not-expressible", "reward.missing"} <= codes(early)
 
 
-# ------------------------------------------------------------------ the run beyond the batch plan (issue 13)
+# ------------------------------------------------------------------ the run beyond the batch plan
 
 RUN_PARTS = ("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
              "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 4 "

@@ -231,7 +231,7 @@ PARITY = [
     Parity("unknown_launch_line_flag", BASE, flags={"output_dir": "data/run", "num_generation": 16}),
     Parity("launch_line_flag_no_option_starts_with", BASE, flags={"num_gens": 16}),
     Parity("launch_line_abbreviation", BASE, flags={"num_iteration": 2}),
-    # Beyond tests/test_check_trl.py: Open-R1's recipes in the corpus (conftest CORPUS) still write torch_dtype.
+    # Beyond tests/test_check_trl.py: Open-R1-style recipes still write torch_dtype (tests/data/corpus/trl).
     Parity("torch_dtype", {**BASE, "torch_dtype": "bfloat16"}),
     Parity("rounds_that_straddle_optimizer_steps", {**BASE, "steps_per_generation": 3}),
     Parity("num_iterations_replays_each_round", {**BASE, "num_iterations": 2}),

@@ -1,5 +1,5 @@
 """verl: the run parts (reward, data, checkpoint, evaluation, logging, placement, run length) read and written,
-and the configs verl would reject (issue 10) refused or repaired.
+and the configs verl would reject refused or repaired.
 
 Expected values are worked out by hand from verl's source at the release tag (docs/frameworks/verl.md names the
 file for each rule), never copied from rlconf's output.
@@ -155,7 +155,7 @@ def test_a_separate_rollout_server_is_folded_in_with_a_warning() -> None:
     assert note and note[0].severity == "warning" and "7 GPU(s)" in note[0].message and "1 more" in note[0].message
 
 
-# ---------------------------------------------------------------- issue 10: what verl rejects
+# ---------------------------------------------------------------- what verl rejects
 def dp96(train: int, mini: int, n: int = 8) -> Source:
     return launch(*BASE, f"data.train_batch_size={train}", f"actor_rollout_ref.actor.ppo_mini_batch_size={mini}",
                   f"actor_rollout_ref.rollout.n={n}", "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2",
@@ -254,7 +254,7 @@ def test_a_script_without_rollout_name_is_read_as_the_newest_release_that_accept
     assert later.version == "0.9.1"  # critic.enable exists from 0.6.1: then the missing name is the user's error
 
 
-# ------------------------------------------------------------------ the v1 trainer's modes (issue 14)
+# ------------------------------------------------------------------ the v1 trainer's modes
 # docs/frameworks/verl.md §2.6. A step of the v1 trainer (verl/trainer/ppo/v1/trainer_base.py@v0.9.1 PPOTrainer.step)
 # is parameter_sync_step local updates of train_batch_size / parameter_sync_step prompts; only separate_async has the
 # key (default 4). Async modes keep num_warmup_batches batches of prompts in flight and take the oldest finished

@@ -1,4 +1,4 @@
-"""Notes: every lossy or surprising step of reading or writing a config (DESIGN §4)."""
+"""Notes: every lossy or surprising step of reading or writing a config (README.md#what-a-translation-carries)."""
 from __future__ import annotations
 
 from collections.abc import Iterable

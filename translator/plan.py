@@ -35,7 +35,7 @@ class _Section:
 
 @record
 class BatchPlan(_Section):
-    """The batch plan (DESIGN §2). Units are in the field docs."""
+    """The batch plan (docs/plan.md#the-batch-plan). Units are in the field docs."""
 
     prompts_per_step: Number | None = None  # prompts, global, per rollout step
     samples_per_prompt: int | None = None  # samples (completions) per prompt: the group size

@@ -87,7 +87,7 @@ class View(SettingsAccess):
         return max(self.world // self.sp(role), 1)
 
     def per_device(self, role: str = ACTOR) -> int:
-        """global_batch_size_per_device in samples, with the band's floor formula (§2.1 history)."""
+        """global_batch_size_per_device in samples, with the band's floor formula (§1 history)."""
         samples, world, sp = (self.int(f"{role}.global_batch_size") or 1) * self.n, self.world, self.sp(role)
         if not self.since("0.3.1"):
             return samples // world * sp
@@ -111,7 +111,7 @@ def _name(role: str) -> str:
 
 # ---------------------------------------------------------------------------- rules
 def rollout_batch(view: View) -> list[Finding]:
-    """§3.1 driver (from 2025-03): a step's prompts must split into whole optimizer mini-batches."""
+    """§3 driver (from 2025-03): a step's prompts must split into whole optimizer mini-batches."""
     found = []
     for role in view.roles() if view.since(MARCH) else []:
         gbs = view.int(f"{role}.global_batch_size") or 1
@@ -124,7 +124,7 @@ def rollout_batch(view: View) -> list[Finding]:
 
 
 def experience_micro(view: View) -> list[Finding]:
-    """§3.1 driver (0.3.0+): rollout_batch_size × n (global) against the per-device log-prob micro size."""
+    """§3 driver (0.3.0+): rollout_batch_size × n (global) against the per-device log-prob micro size."""
     found = []
     for role in view.roles() if view.since("0.3.0") else []:
         micro = view.int(f"{role}.micro_batch_size_per_device_for_experience")
@@ -136,7 +136,7 @@ def experience_micro(view: View) -> list[Finding]:
 
 
 def group_size(view: View) -> list[Finding]:
-    """§3.1: GRPO/RLOO need groups of at least two (a driver ValueError from 0.3.0; earlier a group of one is
+    """§3: GRPO/RLOO need groups of at least two (a driver ValueError from 0.3.0; earlier a group of one is
     scored against mean 0 and std 1, i.e. no baseline). grpo_passk asserts in its advantage function."""
     estimator = str(view.get(ESTIMATOR))
     if view.n > 1 or estimator not in ("grpo", "rloo", "grpo_passk"):
@@ -153,7 +153,7 @@ def group_size(view: View) -> list[Finding]:
 
 
 def per_device(view: View) -> list[Finding]:
-    """§3.1 fsdp_workers: the per-rank mini-batch (samples) must be non-zero, split into micro-batches (checked
+    """§3 fsdp_workers: the per-rank mini-batch (samples) must be non-zero, split into micro-batches (checked
     even with dynamic batching), and be one micro-batch when FSDP offloads to the CPU."""
     found = []
     for role in view.roles():
@@ -182,7 +182,7 @@ def per_device(view: View) -> list[Finding]:
 
 
 def floor_division(view: View) -> list[Finding]:
-    """§2.1: global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 ``DataProto.split``
+    """§1: global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 ``DataProto.split``
     asserts that the rank's samples split into equal mini-batches."""
     size, dp, gbs = view.per_device(), view.dp(), view.int(f"{ACTOR}.global_batch_size") or 1
     samples, keys = gbs * view.n, [f"{ACTOR}.global_batch_size", N, N_PER_NODE, NODES]
@@ -200,7 +200,7 @@ def floor_division(view: View) -> list[Finding]:
 
 
 def rollout_tp(view: View) -> list[Finding]:
-    """§3.1 _build_rollout: the vLLM TP groups must tile the colocated GPUs."""
+    """§3 _build_rollout: the vLLM TP groups must tile the colocated GPUs."""
     tp = view.int(TP) or 1
     if view.world % tp == 0:
         return []
@@ -212,7 +212,7 @@ def rollout_tp(view: View) -> list[Finding]:
 
 
 def equal_chunk(view: View) -> list[Finding]:
-    """§3.2, EasyR1#44: generate_sequences chunks a round's prompts, the later calls the step's rbs × n samples,
+    """§3, EasyR1#44: generate_sequences chunks a round's prompts, the later calls the step's rbs × n samples,
     into W equal pieces."""
     mini = view.int(MINI_RBS) if view.since("0.3.1") else None
     round_prompts, round_key = (mini, MINI_RBS) if mini else (view.rbs, RBS)
@@ -224,7 +224,7 @@ def equal_chunk(view: View) -> list[Finding]:
 
 
 def batched_tokens(view: View) -> list[Finding]:
-    """§3.1 vLLM rollout (from 2025-03): one sequence must fit in a scheduler batch."""
+    """§3 vLLM rollout (from 2025-03): one sequence must fit in a scheduler batch."""
     tokens, width = view.int(MNBT) or 0, (view.int(PROMPT) or 0) + (view.int(RESPONSE) or 0)
     if not view.since(MARCH) or tokens >= width:
         return []
@@ -234,7 +234,7 @@ def batched_tokens(view: View) -> list[Finding]:
 
 
 def make_batch_rounds(view: View) -> list[Finding]:
-    """§3.1 _make_batch_data (0.3.1+): rounds of mini_rollout_batch_size prompts stop at max_try_make_batch;
+    """§3 _make_batch_data (0.3.1+): rounds of mini_rollout_batch_size prompts stop at max_try_make_batch;
     without filtering, fewer than rollout_batch_size prompts by then fails the first step."""
     mini, tries = view.int(MINI_RBS), view.int(MAX_TRY) or 0
     if not view.since("0.3.1") or not mini or tries <= 0 or view.flag("algorithm.online_filtering") \
@@ -245,7 +245,7 @@ def make_batch_rounds(view: View) -> list[Finding]:
 
 
 def estimator(view: View) -> list[Finding]:
-    """§3.1 driver: the advantage estimator must exist in the band."""
+    """§3 driver: the advantage estimator must exist in the band."""
     name = str(view.get(ESTIMATOR))
     since = ESTIMATORS.get(name)
     if since is not None and view.since(since):

@@ -319,7 +319,7 @@ def group_of_one(run: _Run) -> list[Finding]:
 
 
 def kl_estimator_renumbered(run: _Run) -> list[Finding]:
-    """The 2025-12-01 renumbering trap: the old kl3 is 2; 3 is ratio·d, the old kl4 (§3.2, §9.3)."""
+    """The 2025-12-01 renumbering trap: the old kl3 is 2; 3 is ratio·d, the old kl4 (§3.2, §9.7)."""
     if not run.since(KL_RENUMBERED) or str(run.raw("kl_estimator")).strip() != "3" or not run.num("beta", 0.0):
         return []
     return [run.finding("open-instruct.kl-estimator-renumbered", "warning",
@@ -342,7 +342,7 @@ def engines_exceed_prompts(run: _Run) -> list[Finding]:
 
 
 def zero2_discarded_gradients(run: _Run) -> list[Finding]:
-    """Before PR #1498 (2026-02-26) ZeRO-2 kept only the last backward of each accumulation group (§3.1)."""
+    """Before PR #1498 (2026-02-26) ZeRO-2 kept only the last backward of each accumulation group (§9.2)."""
     if run.kind != "fast" or run.since(ZERO2_FIX) or run.count("deepspeed_stage") != 2:
         return []
     if _max_micro_batches(run) <= run.mini_batches:
@@ -355,7 +355,7 @@ def zero2_discarded_gradients(run: _Run) -> list[Finding]:
 
 
 def ignored_flags(run: _Run) -> list[Finding]:
-    """Flags grpo_fast parses but never reads (§9.2); the gtrl scripts overwrite two of theirs (§7.1)."""
+    """Flags grpo_fast parses but never reads (§6); the gtrl scripts overwrite two of theirs (§7.2)."""
     findings = []
     if run.gtrl:
         overwritten = {"gradient_accumulation_steps": "it is recomputed as local_mini_batch_size ÷ "
@@ -405,7 +405,7 @@ def warmup_steps_ignored(run: _Run) -> list[Finding]:
 
 
 def weight_decay_ignored(run: _Run) -> list[Finding]:
-    """Without the bias/norm grouping AdamW gets all parameters and torch's default decay 0.01 (§9.7)."""
+    """Without the bias/norm grouping AdamW gets all parameters and torch's default decay 0.01."""
     if not (run.has("set_weight_decay_on_bias_and_norm") and "weight_decay" in run.native.values
             and run.raw("set_weight_decay_on_bias_and_norm") is False):
         return []

@@ -135,7 +135,7 @@ def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
 
 # ---------------------------------------------------------------- flags and topology
 def flag_scheme(run: _Run) -> list[Finding]:
-    """0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error (§1.1, §12.1)."""
+    """0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error (§1 item 1, §12 item 1)."""
     written: dict[str, str] = getattr(run.native, "written", {})
     wrong = {internal: name for internal, name in written.items()
              if (own := spelled(internal, run.version)) and own != name and flag_exists(own, run.version)}
@@ -158,7 +158,7 @@ def flag_scheme(run: _Run) -> list[Finding]:
 
 
 def unknown_flag(run: _Run) -> list[Finding]:
-    """A flag this version's parser does not have (in neither scheme): argparse's 'unrecognized arguments' (§1.1).
+    """A flag this version's parser does not have (in neither scheme): argparse's 'unrecognized arguments' (§1 item 1).
     The reader keeps such flags as extras, with the words after them as their values."""
     written = set(getattr(run.native, "written", {}).values())
     unknown = [(extra.key, extra.value) for extra in run.spec.extras
@@ -733,7 +733,7 @@ def _generate_batch_decides(run: _Run) -> bool:
 
 
 def rollout_whole_train_batches(run: _Run) -> list[Finding]:
-    """Nothing checks rbs·n ÷ tbs; the floors drop or carry samples (§4, §12.5)."""
+    """Nothing checks rbs·n ÷ tbs; the floors drop or carry samples (§4, §12 item 5)."""
     if not run.tbs or not run.micro * run.dp:
         return []  # a train batch (or micro-batch) of 0 is OpenRLHF's own error, reported by another rule
     if run.samples % run.tbs == 0 or (not run.dynamic and run.tbs % (run.micro * run.dp)):

@@ -312,7 +312,7 @@ def gas_change(run: Run, gas: int) -> Suggestion:
 # ---------------------------------------------------------------- TrlParser
 def unknown_config_keys(run: Run) -> Finding | None:
     """Recipe keys no parsed dataclass defines: TrlParser raises since 0.19 (fail_with_unknown_args=True) and
-    silently drops them before (§3 row 0.19.0; §6.3: Open-R1's `num_processes: 7`, `vllm_device: auto`)."""
+    silently drops them before (§3 row 0.19.0; §6: Open-R1's `num_processes: 7`, `vllm_device: auto`)."""
     unknown = [k for k in run.values if not _from_cli(run, k)
                and (not known_key(k, run.version) or gone_from_transformers(run, k))]
     if not unknown:
@@ -401,7 +401,7 @@ def gone_from_transformers(run: Run, key: str) -> bool:
 
 def known_key(key: str, version: str) -> bool:
     """A field of a dataclass TrlParser fills (TRL's, transformers', Open-R1's) in this release."""
-    if key == WORLD:  # an accelerate setting; Open-R1 branch recipes wrote it in the YAML (§6.3)
+    if key == WORLD:  # an accelerate setting; Open-R1 branch recipes wrote it in the YAML (§6)
         return False
     if key in KEY_RANGE:
         since, until = KEY_RANGE[key]
@@ -538,7 +538,7 @@ def num_generations_divisible(run: Run) -> Finding | None:
 
 
 def eval_batch_divisible(run: Run) -> Finding | None:
-    """With evaluation on, W·per_device_eval_batch_size must hold whole groups (§4, §7.7): not checked in
+    """With evaluation on, W·per_device_eval_batch_size must hold whole groups (§4, §7 item 7): not checked in
     0.20–0.21; from 0.27 the group is num_generations_eval or num_generations (0.27.0 wheel; reference says 0.28)."""
     if run.get("eval_strategy") in (None, False, "no") or not run.since("0.15.0") \
             or run.band("0.20.0", "0.22.0") or (run.since("0.17.0") and run.group < 2):
@@ -714,7 +714,7 @@ def cosine_min_lr_kwargs(run: Run) -> Finding | None:
 
 
 def off_policy_steps(run: Run) -> Finding | None:
-    """Rounds that straddle optimizer steps train partly on an older policy's completions (§2.3, §7.5): 0.20+
+    """Rounds that straddle optimizer steps train partly on an older policy's completions (§2.3, §7 item 5): 0.20+
     computes old log-probs iff GAS % (spg·μ) != 0; 0.18–0.19 only iff μ > 1 or spg > GAS (PR #3493); 0.16–0.17
     replay each generation batch μ times."""
     spg, gas, mu = run.steps_per_generation(), run.gas, run.iterations
@@ -751,7 +751,7 @@ def off_policy_steps(run: Run) -> Finding | None:
 
 def dapo_loss_scale(run: Run) -> Finding | None:
     """dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient comes
-    out scaled by GAS/spg until 1.10 (PR #6024; §5, §7.6)."""
+    out scaled by GAS/spg until 1.10 (PR #6024; §5, §7 item 6)."""
     loss_type, spg, gas = run.get("loss_type"), run.steps_per_generation(), run.gas
     if not run.band("0.22.0", "1.10.0") or loss_type not in DAPO_NORMALISED or spg == gas \
             or run.both_generation_keys:

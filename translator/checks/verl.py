@@ -541,7 +541,7 @@ def group_size(view: View) -> list[Finding]:
 
 
 def ignored_knobs(view: View) -> list[Finding]:
-    """§8.3-4: clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in
+    """§8: clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in
     the engine (0.8+), which clips with optim.clip_grad."""
     found, low, high = [], f"{ACTOR}.clip_ratio_low", f"{ACTOR}.clip_ratio_high"
     clip = view.get(f"{ACTOR}.clip_ratio")

@@ -29,7 +29,7 @@ VERSIONS = (
     "2026.08.20",  # HEAD (e6c3044aa): temperature default 1.0 since 2026-06-15
 )
 
-# What changed at each version that changes what a launch line means (reference/open_instruct.md §0-§5,
+# What changed at each version that changes what a launch line means (docs/frameworks/open-instruct.md §1–§5,
 # §7, §9; the tables below: PROGRAMS, the key ranges, the defaults and the semantic dates that follow).
 CHANGES = {
     "2024.11.20": "Tulu 3 PPO (ppo_vllm_thread_ray_gtrl.py): local_rollout_batch_size prompts/GPU, "
