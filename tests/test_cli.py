@@ -79,7 +79,7 @@ def test_translate_json_shape() -> None:
     code, out, _ = run("translate", VERL, "--to", "trl@1.16.0", *VERL_ARGS, "--format", "json")
     assert code == 0
     document = json.loads(out)
-    assert set(document) == {"source", "target", "files", "plan", "notes", "alternatives", "accounting"}
+    assert set(document) == {"source", "target", "files", "plan", "notes", "alternatives", "accounting", "suppressed"}
     assert document["target"] == {"framework": "trl", "version": "1.16.0"}
     assert set(document["files"]) == {"recipe.yaml", "accelerate.yaml", "launch.sh"}
 

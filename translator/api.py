@@ -99,6 +99,7 @@ class Translation:
     notes: list[Note] = field(default_factory=list)
     # When the plan could not be kept exactly: nearby settings of the target that keep it (see find_alternatives).
     alternatives: list[Alternative] = field(default_factory=list)
+    suppressed: list[Any] = field(default_factory=list)  # rules.Suppressed: notes silenced by a comment
 
     @property
     def plan(self) -> dict[str, Any]:
@@ -108,7 +109,8 @@ class Translation:
         return {"source": self.source.to_dict(), "target": {"framework": self.framework, "version": self.version},
                 "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes],
                 "alternatives": [a.to_dict() for a in self.alternatives],
-                "accounting": [entry.to_dict() for entry in self.accounting()]}
+                "accounting": [entry.to_dict() for entry in self.accounting()],
+                "suppressed": [s.to_dict() for s in self.suppressed]}
 
     @property
     def errors(self) -> list[Note]:
@@ -156,6 +158,11 @@ def _source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None =
     if not isinstance(path_or_text, FilePath) and ("\n" in text or len(text) > 4096) and not _is_file(text):
         return Source(text, "<text>" + guess_suffix(text), os.getcwd())
     return read_source(text)
+
+
+def source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None = None) -> Source:
+    """The config as read (once): a path, config text, ``-`` with standard input's text, or a Source."""
+    return _source(path_or_text, stdin_text)
 
 
 def stdin_source(text: str | None) -> Source:

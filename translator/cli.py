@@ -54,6 +54,30 @@ def _many(srcs: tuple[str, ...]) -> bool:
         any(c in srcs[0] for c in "*?[") and not os.path.lexists(srcs[0]))))
 
 
+def code_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--select / --ignore / --show-suppressed (translator/rules.py, docs/rules.md)."""
+    command = click.option("--show-suppressed", is_flag=True,
+                           help="List the findings that '# rlconf: ignore' comments in the configs silence.")(command)
+    command = click.option("--ignore", "ignored", multiple=True, metavar="CODE[,CODE...]",
+                           help="Never report these codes (prefixes such as keys. and globs such as trl.* too).")(command)
+    command = click.option("--select", "selected", multiple=True, metavar="CODE[,CODE...]",
+                           help="Report only these codes (prefixes and globs too); `rlconf rules` lists them.")(command)
+    return command
+
+
+def _choice(selected: tuple[str, ...], ignored: tuple[str, ...]) -> Any:
+    from translator import rules
+
+    return rules.choice(selected, ignored)
+
+
+def _source_of(src: str) -> Any:
+    """The file (or standard input) read once: the command reads its config and its suppression comments."""
+    from translator import api
+
+    return api.source(_path(src), _stdin(src))
+
+
 class GuardedGroup(click.Group):
     """The one guard around every command (file selection, reading, rendering, writing, many-file runs): an
     exception that escapes becomes one line on stderr and exit 2 (bad input, a recursion too deep, memory, a file
@@ -118,22 +142,25 @@ def explain(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], n
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False), help="Write the files into DIR.")
 @click.option("--force", is_flag=True, help="Overwrite existing files in DIR.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was noted (errors always exit 1).")
+@code_options
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: dict[str, str],
               num_processes: int | None, excludes: tuple[str, ...], output_dir: str | None, force: bool,
-              strict: bool, output_format: str) -> None:
+              strict: bool, selected: tuple[str, ...], ignored: tuple[str, ...], show_suppressed: bool,
+              output_format: str) -> None:
     """Write each PATH as a config for another framework (and version), and report what could not be kept.
     Several files, a directory or a glob need -o OUTDIR: one subfolder per source, same relative layout."""
+    choice = _choice(selected, ignored)
     if _many(srcs):
         from translator import many
 
-        many.translate_command(srcs, excludes, many.Options(framework, env, num_processes, strict), target,
-                               output_dir, force, output_format)
-    from translator import api, render
+        many.translate_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice,
+                                                            show_suppressed), target, output_dir, force, output_format)
+    from translator import api, render, reports, rules
 
-    src = srcs[0]
-
-    translation = api.translate(_path(src), target, framework, env, num_processes, _stdin(src))
+    source = _source_of(srcs[0])
+    translation = rules.filter_translation(api.translate(source, target, framework, env, num_processes), source.text,
+                                           choice)
     if output_dir:
         from pathlib import Path
 
@@ -147,6 +174,8 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
         click.echo(_json(document))
     else:
         click.echo(render.translation_text(translation, written), nl=False)
+        for line in reports.suppressed_text(translation.suppressed, show_suppressed):
+            click.echo(line)
     if translation.failed(strict):  # written, but the target would reject it (or --strict)
         sys.exit(EXIT_FINDINGS)
 
@@ -158,23 +187,27 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings and on rules skipped for want of an input too.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
               show_default=True, help="github: workflow annotations; sarif: SARIF 2.1.0 (code scanning).")
+@code_options
 def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num_processes: int | None,
-          excludes: tuple[str, ...], strict: bool, output_format: str) -> None:
+          excludes: tuple[str, ...], strict: bool, output_format: str, selected: tuple[str, ...],
+          ignored: tuple[str, ...], show_suppressed: bool) -> None:
     """Check each PATH (a file, - for standard input, a directory or a glob) against its framework's own rules
-    for its version; suggest the nearest valid values. Exit with the worst code over all files."""
+    for its version; suggest the nearest valid values. Exit with the worst code over all files.
+    '# rlconf: ignore[CODE]' comments in a config silence its findings (docs/rules.md)."""
+    choice = _choice(selected, ignored)
     if _many(srcs) or output_format in ("github", "sarif"):
         from translator import many
 
-        many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict), output_format)
-    from translator import api, render
+        many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice,
+                                                        show_suppressed), output_format)
+    from translator import api, reports, rules
 
-    src = srcs[0]
-
-    report = api.check(_path(src), framework, env, num_processes, _stdin(src))
+    source = _source_of(srcs[0])
+    report = rules.filter_report(api.check(source, framework, env, num_processes), source.text, choice)
     if output_format == "json":
         click.echo(_json(report.to_dict()))
     else:
-        click.echo(render.check_text(report), nl=False)
+        click.echo(reports.one_check_text(report, show_suppressed), nl=False)
     if report.failed(strict):
         sys.exit(EXIT_FINDINGS)
 
@@ -227,6 +260,22 @@ def frameworks(output_format: str) -> None:
         click.echo(_json(listing))
     else:
         click.echo(render.frameworks_text(listing), nl=False)
+
+
+@main.command(name="rules")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
+              show_default=True)
+def rules_command(output_format: str) -> None:
+    """List every rule and note code: kind, framework, severities, what it means, the framework's own message
+    and the source it cites (docs/rules.md is this list)."""
+    from translator import rules
+
+    if output_format == "json":
+        click.echo(_json(rules.listing()))
+    elif output_format == "markdown":
+        click.echo(rules.markdown(), nl=False)
+    else:
+        click.echo(rules.text(), nl=False)
 
 
 def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:

@@ -293,6 +293,8 @@ class Options:
     num_processes: int | None = None
     strict: bool = False
     dataset_size: int | None = None
+    choice: Any = None  # rules.Choice: the codes --select / --ignore leave to report
+    show_suppressed: bool = False
 
 
 def run_check(item: Selected, options: Options) -> FileResult:
@@ -301,6 +303,7 @@ def run_check(item: Selected, options: Options) -> FileResult:
     def action() -> FileResult:
         source = _read(item)
         report = api.check(source, options.framework, options.env, options.num_processes)
+        report = filter_report(report, source.text, options.choice)
         return FileResult(str(item.path), EXIT_FINDINGS if report.failed(options.strict) else EXIT_OK, report.framework, report.version,
                           text=source.text, report=report)
 
@@ -325,14 +328,28 @@ def run_translate(item: Selected, options: Options, target: str, output_dir: Pat
     from translator.cli import write_files
 
     def action() -> FileResult:
-        translation = api.translate(_read(item), target, options.framework, options.env, options.num_processes)
+        source = _read(item)
+        translation = api.translate(source, target, options.framework, options.env, options.num_processes)
+        translation = filter_translation(translation, source.text, options.choice)
         folder = output_dir / folders[item.path]
         written = write_files(translation.files, folder, force)
         return FileResult(str(item.path), EXIT_FINDINGS if translation.failed(options.strict) else EXIT_OK, translation.source.framework,
-                          translation.source.version, translation=translation, written=written,
+                          translation.source.version, text=source.text, translation=translation, written=written,
                           output_dir=str(folder))
 
     return _guarded(str(item.path), action)
+
+
+def filter_report(report: CheckReport, text: str, choice: Any) -> CheckReport:
+    from translator import rules
+
+    return rules.filter_report(report, text, choice or rules.Choice())
+
+
+def filter_translation(translation: Translation, text: str, choice: Any) -> Translation:
+    from translator import rules
+
+    return rules.filter_translation(translation, text, choice or rules.Choice())
 
 
 def output_folders(configs: list[Selected]) -> dict[Path, str]:
@@ -418,6 +435,11 @@ def worst(results: Iterable[FileResult]) -> int:
 
 def line_of(text: str, keys: Iterable[str]) -> int:
     """The first line that sets one of ``keys`` (a dotted key, an override or a --flag); 1 when none does."""
+    return locate(text, keys) or 1
+
+
+def locate(text: str, keys: Iterable[str]) -> int | None:
+    """The first line that sets one of ``keys``; None when none does."""
     lines = text.splitlines()
     for key in keys:
         for needle in _needles(key):
@@ -425,7 +447,7 @@ def line_of(text: str, keys: Iterable[str]) -> int:
                 stripped = line.split("#", 1)[0] if not line.lstrip().startswith("#") else ""
                 if needle.search(stripped):
                     return number
-    return 1
+    return None
 
 
 def _needles(key: str) -> list[re.Pattern[str]]:
@@ -481,7 +503,7 @@ def check_command(paths: Iterable[str], excludes: Iterable[str], options: Option
     elif output_format == "sarif":
         text = _json(reports.check_sarif(results, selection.skipped, _version()))
     else:
-        text = reports.check_text(results, selection.skipped)
+        text = reports.check_text(results, selection.skipped, options.show_suppressed)
     _echo_and_exit(text, worst(results))
 
 
@@ -510,7 +532,7 @@ def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Op
         selection.configs, lambda i: run_translate(i, options, target, Path(output_dir), force, folders),
         "translating")
     text = (_json(reports.translate_json(results, selection.skipped, target)) if output_format == "json"
-            else reports.translate_text(results, selection.skipped, target))
+            else reports.translate_text(results, selection.skipped, target, options.show_suppressed))
     _echo_and_exit(text, worst(results))
 
 

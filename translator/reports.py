@@ -23,13 +23,31 @@ def check_summary(results: list[FileResult], skipped: list[Skipped]) -> dict[str
             "unreadable": sum(1 for r in results if r.exit_code >= EXIT_INPUT),
             "errors": sum(len(r.report.errors) for r in results if r.report),
             "warnings": sum(len(r.report.warnings) for r in results if r.report),
+            "suppressed": sum(len(r.report.suppressed) for r in results if r.report),
             "skipped": len(skipped), "exit_code": worst(results)}
 
 
 def summary_line(summary: dict[str, Any]) -> str:
     return (f"{_n(summary['files'], 'config')} checked: {summary['clean']} clean, {summary['with_findings']} with "
-            f"findings ({_n(summary['errors'], 'error')}, {_n(summary['warnings'], 'warning')}), "
+            f"findings ({_n(summary['errors'], 'error')}, {_n(summary['warnings'], 'warning')}"
+            f"{suppressed_count(summary['suppressed'])}), "
             f"{summary['unreadable']} unreadable; {_n(summary['skipped'], 'file')} skipped")
+
+
+def suppressed_count(count: int) -> str:
+    """', 2 suppressed' (nothing when none is)."""
+    return f", {count} suppressed" if count else ""
+
+
+def suppressed_text(items: list[Any], show: bool) -> list[str]:
+    """The findings or notes a comment in the config silenced: counted, and listed with --show-suppressed."""
+    if not items:
+        return []
+    lines = [f"{len(items)} suppressed by comments in the config" + ("" if show else " (--show-suppressed lists them)")]
+    if show:
+        lines += [f"  suppressed {s.severity} [{s.code}]" + (f" line {s.line}" if s.line else "") + f": {s.message}"
+                  for s in items]
+    return lines
 
 
 def skipped_text(skipped: list[Skipped]) -> list[str]:
@@ -38,15 +56,21 @@ def skipped_text(skipped: list[Skipped]) -> list[str]:
     return [f"skipped {_n(len(skipped), 'file')}:", *(f"  {s.path} ({s.reason})" for s in skipped)]
 
 
-def check_text(results: list[FileResult], skipped: list[Skipped]) -> str:
-    from translator import render
-
-    blocks = [render.check_text(r.report).rstrip("\n") if r.report else f"{r.path}: error: {r.error}"
+def check_text(results: list[FileResult], skipped: list[Skipped], show_suppressed: bool = False) -> str:
+    blocks = [one_check_text(r.report, show_suppressed).rstrip("\n") if r.report else f"{r.path}: error: {r.error}"
               for r in results]
     lines = ["\n\n".join(blocks)] if blocks else []
     tail = skipped_text(skipped)
     return "\n\n".join([*lines, *(["\n".join(tail)] if tail else []),
                         summary_line(check_summary(results, skipped))]) + "\n"
+
+
+def one_check_text(report: Any, show_suppressed: bool) -> str:
+    """One config's check report, with what comments in it suppressed."""
+    from translator import render
+
+    return render.check_text(report) + "".join(f"{line}\n" for line in suppressed_text(report.suppressed,
+                                                                                      show_suppressed))
 
 
 def check_json(results: list[FileResult], skipped: list[Skipped]) -> dict[str, Any]:
@@ -173,7 +197,8 @@ def translation_row(r: FileResult) -> dict[str, Any]:
     changed = sorted({key for n in notes if n.code in CHANGE_CODES for key in n.source_keys})
     rejected = [n.message for n in notes if n.code == "target.rejected"]
     return {**row, "status": "changed" if changed else "kept", "changed_fields": changed, "rejected": rejected,
-            "output_dir": r.output_dir, "written": r.written}
+            "output_dir": r.output_dir, "written": r.written,
+            "suppressed": [s.to_dict() for s in r.translation.suppressed]}
 
 
 def translate_json(results: list[FileResult], skipped: list[Skipped], target: str) -> dict[str, Any]:
@@ -181,10 +206,12 @@ def translate_json(results: list[FileResult], skipped: list[Skipped], target: st
     return {"target": target, "files": rows, "skipped": [s.to_dict() for s in skipped],
             "summary": {"files": len(rows), **{status: sum(1 for row in rows if row["status"] == status)
                                                for status in ("kept", "changed", "failed")},
+                        "suppressed": sum(len(row.get("suppressed", [])) for row in rows),
                         "skipped": len(skipped), "exit_code": worst(results)}}
 
 
-def translate_text(results: list[FileResult], skipped: list[Skipped], target: str) -> str:
+def translate_text(results: list[FileResult], skipped: list[Skipped], target: str,
+                   show_suppressed: bool = False) -> str:
     document = translate_json(results, skipped, target)
     rows = document["files"]
     width = max([len("source"), *(len(row["path"]) for row in rows)])
@@ -199,8 +226,11 @@ def translate_text(results: list[FileResult], skipped: list[Skipped], target: st
         if row.get("rejected"):
             detail += f"; {_n(len(row['rejected']), 'rejection')} by the target's rules"
         lines.append(f"{row['path'].ljust(width)}  {row['status']:8}  {detail}")
+        if show_suppressed:
+            lines += [f"  suppressed {s['severity']} [{s['code']}]" + (f" line {s['line']}" if s['line'] else "")
+                      + f": {s['message']}" for s in row.get("suppressed", [])]
     tail = skipped_text(skipped)
     s = document["summary"]
     summary = (f"{_n(s['files'], 'config')} translated to {target}: {s['kept']} kept exactly, {s['changed']} changed, "
-               f"{s['failed']} failed; {_n(s['skipped'], 'file')} skipped")
+               f"{s['failed']} failed{suppressed_count(s['suppressed'])}; {_n(s['skipped'], 'file')} skipped")
     return "\n\n".join(["\n".join(lines), *(["\n".join(tail)] if tail else []), summary]) + "\n"

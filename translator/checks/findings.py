@@ -129,6 +129,7 @@ class CheckReport:
     errors: list[Finding] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)  # rules that could not run, with what they need
+    suppressed: list[Any] = field(default_factory=list)  # rules.Suppressed: silenced by a comment in the config
 
     def add(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
@@ -146,7 +147,7 @@ class CheckReport:
     def to_dict(self) -> dict[str, Any]:
         return {"framework": self.framework, "version": self.version, "source": self.source,
                 "errors": [f.to_dict() for f in self.errors], "warnings": [f.to_dict() for f in self.warnings],
-                "skipped": [s.to_dict() for s in self.skipped]}
+                "skipped": [s.to_dict() for s in self.skipped], "suppressed": [s.to_dict() for s in self.suppressed]}
 
 
 DIVISOR_SEARCH = 100_000  # trial divisors tried at most: every divisor of a number up to 10**10 is found
