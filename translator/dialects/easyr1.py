@@ -154,7 +154,8 @@ class EasyR1Dialect(Dialect):
             leaves = {k.rpartition(".")[2] for k in all_keys()}
             assumed = any(n.code == "version.assumed" for n in notes)
             # EasyR1's trainer is not verl's RayPPOTrainer: only the keys are compared here, not the fit
-            forkbatch.check(source, native.launch[1], native.launch[0], native.values,
+            unused = values.unused()
+            forkbatch.check(source, native.launch[1], native.launch[0], unused,
                             lambda key: not known_anywhere(key), lambda leaf: leaf in leaves, version, assumed,
                             False, spec, notes)
         return Reading(spec, notes, values)

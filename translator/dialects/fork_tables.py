@@ -5,7 +5,7 @@ release's verl/trainer/ppo/ray_trainer.py; a fork trainer whose fit has a signat
 batches in a way upstream does not (translator/dialects/forkbatch.py)."""
 from __future__ import annotations
 
-_CORE = ("len(batch)", "repeat(interleave,repeat_times)", "set batch_size =")
+_CORE = ("len(batch)", "repeat(interleave,repeat_times=n)", "set batch_size =")
 
 UPSTREAM_FIT: dict[str, frozenset[str]] = {
     # 0.1: the rollout repeats each prompt n times itself; fit only unions the generated batch

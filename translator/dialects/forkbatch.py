@@ -32,6 +32,7 @@ AFFECTS = {
              "micro_batch_per_device", "grad_accum_steps", "total_steps"),
     "rows": ("samples_per_optimizer_step", "optimizer_steps_per_step", "grad_accum_steps"),
 }
+AFFECTS["batches"] = tuple(dict.fromkeys(AFFECTS["group"] + AFFECTS["size"]))
 _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
 
 
@@ -39,8 +40,9 @@ def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] |
     """The project and the entry's file: ``pkg.mod`` (python -m) or a script path, looked up from the working
     directory, then from the launching script's folder; None when the entry is not project code."""
     bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
-    for base in bases:
-        run_dir = os.path.join(base, cwd or "")
+    # a `cd` to a path of the author's machine (~/Project) is not here: the folder itself stands for it
+    run_dirs = [os.path.join(base, cwd or "") for base in bases] + (bases if cwd else [])
+    for run_dir in run_dirs:
         if not os.path.isdir(run_dir):
             continue
         project = Project(project_root(run_dir), run_dir)
@@ -69,9 +71,12 @@ def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[st
     project, path = found
     files = project.reachable(path)
     effects = KeyEffects(project, files)
+    upstream = upstream_signatures(version, True)
     for key in keys:
         leaf = key.lstrip("+-").split(".")[-1].replace("-", "_")
         touches = effects.effects(key.lstrip("+-").replace("-", "_"), values[key], ambiguous(leaf))
+        # a branch the key picks may hold upstream's own repeat by rollout.n: that forms batches as upstream does
+        touches = [t for t in touches if not (t.signature in upstream and "=" in t.signature)]
         if touches:
             where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.what}" for t in touches[:4])
             _unknown(spec, {t.kind for t in touches}, [key, *(f"{project.rel(t.path)}:{t.line}" for t in touches)],

@@ -135,10 +135,10 @@ class VerlDialect(Dialect):
         with track_provenance(spec, values):
             interpreter.run()
         self._account(values, native, version, spec, notes)
-        self._fork_code(source, native, version, spec, notes)
+        self._fork_code(source, native, values, version, spec, notes)
         return Reading(spec, notes, values)
 
-    def _fork_code(self, source: Source, native: NativeVerl, version: str, spec: RunSpec, notes: NoteList) -> None:
+    def _fork_code(self, source: Source, native: NativeVerl, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
         """Keys upstream never had, and a fork entry's own trainer, read in the project's code
         (translator/dialects/forkbatch.py)."""
         if native.launch is None:
@@ -154,7 +154,9 @@ class VerlDialect(Dialect):
             return bare not in known and bare not in KNOWN_KEYS and not native_schemas.known_in_any(self.name, bare)
 
         assumed = any(n.code == "version.assumed" for n in notes)
-        forkbatch.check(source, native.launch[1], native.launch[0], native.values, fork_key,
+        # keys the reader interprets (a fork key it knows, such as rollout.n_agent) are not left to the code
+        unused = {k: v for k, v in native.values.items() if k in values.unused()}
+        forkbatch.check(source, native.launch[1], native.launch[0], unused, fork_key,
                         lambda leaf: leaf in leaves, version, assumed, native.fork_entry, spec, notes)
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeVerl:

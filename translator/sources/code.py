@@ -341,7 +341,8 @@ def mentions(nodes: list[ast.AST], names: tuple[str, ...]) -> ast.AST | None:
 
 # ---------------------------------------------------------------------------- batch-forming code
 # What a statement does to the batch, by kind: 'group' (how many completions a prompt gets), 'size' (how many
-# prompts or samples a batch or mini-batch holds), 'rows' (which rows of a formed batch are kept or trained).
+# prompts or samples a batch or mini-batch holds), 'rows' (which rows of a formed batch are kept or trained),
+# 'batches' (several batches joined into one: any of these).
 _REPEAT_CALLS = ("repeat", "repeat_interleave", "expand", "tile")
 _ROW_CALLS = ("split", "chunk", "select", "select_idxs", "filter", "index_select", "masked_select", "slice")
 _CONCAT_CALLS = ("concat", "cat", "interleave_batches")
@@ -380,9 +381,14 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
         args = " ".join(ast.unparse(a) for a in node.args)
         words = ",".join(sorted(k.arg for k in node.keywords if k.arg))
         if isinstance(func, ast.Attribute) and name in _REPEAT_CALLS:
+            # the count's last word is part of the shape: upstream repeats by rollout.n
+            times = next((k.value for k in node.keywords if k.arg == "repeat_times"), None)
+            count = (_dotted(times) or "?").split(".")[-1] if times is not None else None
+            words = ",".join(sorted(f"{k.arg}={count}" if k.arg == "repeat_times" else str(k.arg)
+                                    for k in node.keywords if k.arg))
             return "group", f"repeats rows ({name})", f"{name}({words})"
         if isinstance(func, ast.Attribute) and name in _CONCAT_CALLS and (name != "cat" or "batch" in args):
-            return "size", f"concatenates batches ({name})", f"{name}()"
+            return "batches", f"concatenates batches ({name})", f"{name}()"
         if isinstance(func, ast.Attribute) and name in _ROW_CALLS and not (
                 node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             return "rows", f"selects or splits rows ({name})", f"{name}({words})"
@@ -491,6 +497,8 @@ class KeyEffects:
             if not any(matches(n) for e in _head(statement) for n in ast.walk(e)):
                 continue
             nodes, carried = _effect(statement, matches, truth, value)
+            if _only_as_keyword(statement, matches):
+                nodes, carried = [], None  # passed as another argument (shuffle=...): not a batch size
             found += batch_touches(nodes, path)
             if carried is None or depth >= 2:
                 continue
@@ -525,19 +533,40 @@ def _effect(statement: ast.stmt, matches: Callable[[ast.AST], bool], truth: bool
         return [], None  # multiplying by one / adding zero changes nothing
     if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.IfExp):
         taken = _decided(statement.value.test, matches, truth)
-        if taken is not None:
-            branch = statement.value.body if taken else statement.value.orelse
-            if not any(matches(n) for n in ast.walk(branch)):
-                return [], None  # the launch's value picks a branch that does not use it
+        if taken is False and not any(matches(n) for n in ast.walk(statement.value.orelse)):
+            return [], None  # the feature is off: the value is the other branch's, which does not use it
     target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 else \
         statement.target if isinstance(statement, (ast.AnnAssign, ast.AugAssign)) else None
     carried = None
-    if isinstance(target, ast.Name) or (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                                        and target.value.id == "self"):
+    computed = isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value is not None \
+        and _arithmetic(statement.value)
+    if computed and (isinstance(target, ast.Name) or (isinstance(target, ast.Attribute) and isinstance(
+            target.value, ast.Name) and target.value.id == "self")):
         plain = isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None and \
             _is_read(statement.value, matches)
         carried = (target, plain)
     return [statement], carried
+
+
+def _arithmetic(node: ast.AST) -> bool:
+    """A value computed from names, attributes and constants only (a copy, a product, a choice), so the name it
+    is stored in carries the key; an object built from it (a data loader) does not."""
+    return all(not isinstance(n, (ast.Call, ast.Lambda, ast.ListComp, ast.DictComp, ast.GeneratorExp))
+               or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id in ("int", "float", "bool", "min", "max", "round"))
+               or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get")
+               for n in ast.walk(node))
+
+
+def _only_as_keyword(statement: ast.stmt, matches: Callable[[ast.AST], bool]) -> bool:
+    """Every read in a simple statement is the value of a call keyword that is not a batch or group size."""
+    if isinstance(statement, (ast.If, ast.While, ast.For, ast.With)):
+        return False
+    reads = [n for n in ast.walk(statement) if matches(n)]
+    inside = {id(n) for call in ast.walk(statement) if isinstance(call, ast.Call) for k in call.keywords
+              if k.arg and "batch_size" not in k.arg and k.arg not in _GROUP_NAMES + ("n_samples", "repeat_times")
+              for n in ast.walk(k.value)}
+    return bool(reads) and all(id(n) in inside for n in reads)
 
 
 def _is_read(node: ast.AST, matches: Callable[[ast.AST], bool]) -> bool:
