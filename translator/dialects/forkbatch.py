@@ -48,8 +48,10 @@ def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] |
         project = Project(project_root(run_dir), run_dir)
         if entry.endswith(".py") or "/" in entry:
             path = project.script(entry)
-        else:
-            path = project.module(entry)
+        else:  # python -m from the run dir, or from a folder above the launching script (the project's top)
+            near = os.path.join(str(source.base_dir), "-") if source.base_dir is not None and not source.files \
+                else None
+            path = project.module(entry, near)
         if path is not None:
             return project, path
     return None
