@@ -19,9 +19,16 @@ from translator.dialects.base import UNKNOWN, version_key
 from translator.dialects.fork_tables import UPSTREAM_FIT
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
-from translator.sources.code import ClassInfo, KeyEffects, Project, Touch, batch_touches, project_root, validation_function
+from translator.sources.code import (
+    ClassInfo,
+    KeyEffects,
+    Project,
+    Touch,
+    batch_touches,
+    project_root,
+    validation_function,
+)
 from translator.sources.files import Source
-
 
 # The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU
 # arithmetic and the epochs its own key: a fork keeps both).
@@ -115,7 +122,7 @@ def trainer_touches(project: Project, path: str) -> tuple[list[str], list[Touch]
         if "fit" not in methods:
             continue
         names.append(f"{project.rel(info.path)}:{info.node.lineno} {info.name}")
-        queue, seen = ["fit"], set()
+        queue, seen = ["fit"], set[str]()
         while queue and len(seen) < 24:
             name = queue.pop(0)
             if name in seen or name not in methods or validation_function(name):
