@@ -45,6 +45,17 @@ def fixture_cases() -> list[Case]:
 CASES = fixture_cases()
 
 
+def translatable(case: Case) -> bool:
+    """A fixture with a plan to write: its world size and group size are known (a fork's own batching leaves the
+    group unknown, and translate refuses a config without one)."""
+    return bool(case.expected["plan"]["data_parallel_size"]) and has_group(case)
+
+
+def has_group(case: Case) -> bool:
+    """The fixture's group size is known (a fork's own batching may leave it unknown: nothing to write)."""
+    return case.expected["plan"]["samples_per_prompt"] is not None
+
+
 def case_id(case: Case) -> str:
     return f"{case.framework}/{case.name}"
 

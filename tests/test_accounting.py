@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import translator
-from tests.conftest import CASES, Case, case_id
+from tests.conftest import CASES, Case, case_id, translatable
 from translator import dialects
 
 STATUSES = {"mapped", "default", "extra", "unsupported"}
@@ -26,7 +26,7 @@ def assert_accounted(translation: translator.Translation) -> None:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("case", [c for c in CASES if c.expected["plan"]["data_parallel_size"]], ids=case_id)
+@pytest.mark.parametrize("case", [c for c in CASES if translatable(c)], ids=case_id)
 def test_every_fixture_key_is_accounted_for(case: Case, target: str) -> None:
     assert_accounted(translator.translate(case.path, to=target, **case.load_kwargs()))
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 import pytest
 
 import translator
-from tests.conftest import CASES, Case, case_id, read_back
+from tests.conftest import CASES, Case, case_id, read_back, translatable
 from translator import dialects
 from translator.compare import Difference, diff
 from translator.notes import Note
 from translator.sources.files import Source
 
 TARGETS = [name for name in dialects.names() if name != "rlconf"]
-TRANSLATABLE = [c for c in CASES if c.expected["plan"]["data_parallel_size"]]
+TRANSLATABLE = [c for c in CASES if translatable(c)]
 
 
 def names_field(note: Note, difference: Difference, source: translator.Explanation,

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import CASES, Case, case_id
+from tests.conftest import CASES, Case, case_id, has_group
 from translator import check, translate
 from translator.dialects import parse_framework
 from translator.dialects.trl_tables import OPEN_R1_KEYS
@@ -123,7 +123,8 @@ UNKNOWN_CADENCE = {"trl/fork_trainer_unknown"}
 
 
 @pytest.mark.parametrize("version", TARGETS)
-@pytest.mark.parametrize("case", [c for c in CASES if case_id(c) not in UNKNOWN_CADENCE], ids=case_id)
+@pytest.mark.parametrize("case", [c for c in CASES if case_id(c) not in UNKNOWN_CADENCE
+                                  and has_group(c)], ids=case_id)
 def test_emitted_recipe_is_accepted_and_gives_our_plan(case: Case, version: str, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     translation = emitted(case, f"trl@{version}")

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import translator
-from tests.conftest import CASES, Case, case_id, differing, noted, read_back
+from tests.conftest import CASES, Case, case_id, differing, has_group, noted, read_back
 from translator import dialects
 from translator.sources.files import Source
 
@@ -47,7 +47,7 @@ NEEDS_WORLD_SIZE = {"trl/recipe_only_no_world_size", "verl/unset_nodes_symbolic"
 NO_ROUND_TRIP = {"trl/fork_trainer_unknown", "verl/vendored_v01_n_agent_mini256"}
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.framework in OTHER
+@pytest.mark.parametrize("case", [c for c in CASES if c.framework in OTHER and has_group(c)
                                   and case_id(c) not in NEEDS_WORLD_SIZE | NO_ROUND_TRIP],
                          ids=case_id)
 def test_round_trip_through_the_other_framework(case: Case) -> None:

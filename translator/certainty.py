@@ -21,6 +21,8 @@ Level = Literal["read", "default", "derived", "assumed", "unknown"]
 _READER_UNKNOWN = re.compile(r"(?:unknown: )?(.*?)(?: \((pass .*)\))?", re.S)
 # Notes that say the plan was read with semantics the launch's own code was not shown to have.
 UNVERIFIED_CODE_NOTES = ("framework.fork",)
+# Notes that say the fork's own code was compared with upstream's and forms batches the same way.
+VERIFIED_CODE_NOTES = ("framework.fork-verified",)
 
 
 @record
@@ -41,6 +43,8 @@ def plan_certainty(spec: RunSpec, notes: Iterable[Note],
     the keys, the plan as each other release that fits them would read it (release → plan field → value)."""
     notes = list(notes)
     fork = next((n for n in notes if n.code in UNVERIFIED_CODE_NOTES), None)
+    if any(n.code in VERIFIED_CODE_NOTES for n in notes):
+        fork = None  # the fork's trainer forms batches with upstream's statements only (forkbatch.py)
     inferred = next((n for n in notes if n.code == "version.assumed"), None)
     out = {}
     for name in PLAN_FIELDS:

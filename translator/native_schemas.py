@@ -458,3 +458,14 @@ def _number(text: str) -> float | None:
         return float(text.strip().replace("_", ""))
     except ValueError:
         return None
+
+
+def known_in_any(framework: str, key: str) -> bool:
+    """Whether any shipped schema of ``framework`` (any release) declares ``key``, or a mapping it lies under."""
+    return any(_load(path).knows(key) for _, _, path in available().get(framework, []))
+
+
+def leaves(framework: str) -> frozenset[str]:
+    """The last words of every key the shipped schemas of ``framework`` declare."""
+    return frozenset(p.rpartition(".")[2] for _, _, path in available().get(framework, [])
+                     for p in _load(path).properties)

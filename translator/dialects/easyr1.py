@@ -93,6 +93,8 @@ class NativeEasyR1:
         self.values: dict[str, Any] = {}
         self.origins: dict[str, str] = {}  # key → "file:line"
         self.base: str | None = None  # the config= YAML, as named on the launch line
+        self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
+        self.fork_entry = False  # launched through a module or script that is not EasyR1's own
 
     def set(self, key: str, value: Any, origin: str) -> None:
         # A mapping replaces nothing wholesale: OmegaConf merges it key by key, as flattening does.
@@ -150,6 +152,16 @@ class EasyR1Dialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
         self._account(values, version, spec, notes)
+        if native.launch is not None and native.launch[0]:
+            from translator.dialects import forkbatch
+
+            leaves = {k.rpartition(".")[2] for k in all_keys()}
+            assumed = any(n.code == "version.assumed" for n in notes)
+            # EasyR1's trainer is not verl's RayPPOTrainer: only the keys are compared here, not the fit
+            unused = values.unused()
+            forkbatch.check(source, native.launch[1], native.launch[0], unused,
+                            lambda key: not known_anywhere(key), lambda leaf: leaf in leaves, version, assumed,
+                            False, spec, notes)
         return Reading(spec, notes, values)
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
@@ -170,7 +182,9 @@ class EasyR1Dialect(Dialect):
         require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
         entry = unwrap_command(command.argv)[-len(words) - 1] if words else ""
+        native.launch = entry, command.cwd
         if entry != ENTRY_MODULE and not entry.endswith("verl/trainer/main.py"):
+            native.fork_entry = True
             notes.warning("framework.fork", f"{origin}: '{entry}' is not EasyR1's own entry point; it is read with "
                           f"{ENTRY_MODULE}'s semantics, and keys it adds are reported as unknown to EasyR1")
         overrides: list[tuple[str, Any]] = []

@@ -90,6 +90,8 @@ class NativeVerl:
         self.entry = "core"  # core | dapo | fully_async
         self.megatron = False
         self.config_name: str | None = None
+        self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
+        self.fork_entry = False  # launched through a module or script that is not verl's own
 
     def set(self, key: str, value: Any, origin: str) -> None:
         self.values[key] = value
@@ -137,7 +139,29 @@ class VerlDialect(Dialect):
         with track_provenance(spec, values):
             interpreter.run()
         self._account(values, native, version, spec, notes)
+        self._fork_code(source, native, values, version, spec, notes)
         return Reading(spec, notes, values)
+
+    def _fork_code(self, source: Source, native: NativeVerl, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
+        """Keys upstream never had, and a fork entry's own trainer, read in the project's code
+        (translator/dialects/forkbatch.py)."""
+        if native.launch is None:
+            return
+        from translator import native_schemas
+        from translator.dialects import forkbatch
+
+        known = self.keys_in(version) or set()
+        leaves = native_schemas.leaves(self.name) | {k.rpartition(".")[2] for k in KNOWN_KEYS}
+
+        def fork_key(key: str) -> bool:
+            bare = key.lstrip("+")
+            return bare not in known and bare not in KNOWN_KEYS and not native_schemas.known_in_any(self.name, bare)
+
+        assumed = any(n.code == "version.assumed" for n in notes)
+        # keys the reader interprets (a fork key it knows, such as rollout.n_agent) are not left to the code
+        unused = {k: v for k, v in native.values.items() if k in values.unused()}
+        forkbatch.check(source, native.launch[1], native.launch[0], unused, fork_key,
+                        lambda leaf: leaf in leaves, version, assumed, native.fork_entry, spec, notes)
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeVerl:
         native = NativeVerl()
@@ -165,6 +189,7 @@ class VerlDialect(Dialect):
             module = _entry_module(argv)
             if module:
                 command, entry_argv = candidate, argv[argv.index(module) + 1:]
+                native.launch = module, candidate.cwd
                 native.entry = "fully_async" if FULLY_ASYNC_ENTRY.fullmatch(module) else ENTRY_MODULES.get(module, "core")
                 if native.entry == "fully_async" and not re.fullmatch(
                         r"(verl\.experimental|recipe|verl\.recipe)\.fully_async_policy\.fully_async_main", module):
@@ -175,6 +200,7 @@ class VerlDialect(Dialect):
                     notes.warning("framework.fork", f"{source.name}:{candidate.line}: '{module}' is not verl's own "
                                   "entry point; it is read with verl.trainer.main_ppo's semantics, and keys it adds "
                                   "are reported as unknown to verl")
+                    native.fork_entry = True
                 break
         if command is None:
             raise ConfigError(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MAX_FILE_BYTES = 2_000_000
@@ -335,3 +337,270 @@ def mentions(nodes: list[ast.AST], names: tuple[str, ...]) -> ast.AST | None:
             if word in names:
                 return node
     return None
+
+
+# ---------------------------------------------------------------------------- batch-forming code
+# What a statement does to the batch, by kind: 'group' (how many completions a prompt gets), 'size' (how many
+# prompts or samples a batch or mini-batch holds), 'rows' (which rows of a formed batch are kept or trained),
+# 'batches' (several batches joined into one: any of these).
+_REPEAT_CALLS = ("repeat", "repeat_interleave", "expand", "tile")
+_ROW_CALLS = ("split", "chunk", "select", "select_idxs", "filter", "index_select", "masked_select", "slice")
+_CONCAT_CALLS = ("concat", "cat", "interleave_batches")
+_GROUP_NAMES = ("n", "num_return_sequences", "num_generations", "rollout_n")
+_VALIDATION = re.compile(r"(^|_)(val|valid|validate|validation|eval|evaluate|evaluation|test)(_|$)")
+
+
+@dataclass
+class Touch:
+    """One place where code forms batches: its file, line, kind (group / size / rows), what it does in words,
+    and a short signature of the statement's shape (to compare with upstream's batch-forming code)."""
+
+    path: str
+    line: int
+    kind: str
+    what: str
+    signature: str
+
+
+def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
+    """The batch-forming operations under ``nodes``: repeating / concatenating batches, splitting, filtering or
+    indexing their rows, counting them, and setting batch sizes or group sizes (assignments and keywords)."""
+    found: list[Touch] = []
+    for top in nodes:
+        for node in ast.walk(top):
+            touch = _touch(node)
+            if touch is not None:
+                found.append(Touch(path, getattr(node, "lineno", 0), *touch))
+    return found
+
+
+def _touch(node: ast.AST) -> tuple[str, str, str] | None:
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        args = " ".join(ast.unparse(a) for a in node.args)
+        words = ",".join(sorted(k.arg for k in node.keywords if k.arg))
+        if isinstance(func, ast.Attribute) and name in _REPEAT_CALLS:
+            # the count's last word is part of the shape: upstream repeats by rollout.n
+            times = next((k.value for k in node.keywords if k.arg == "repeat_times"), None)
+            count = (_dotted(times) or "?").split(".")[-1] if times is not None else None
+            words = ",".join(sorted(f"{k.arg}={count}" if k.arg == "repeat_times" else str(k.arg)
+                                    for k in node.keywords if k.arg))
+            return "group", f"repeats rows ({name})", f"{name}({words})"
+        if isinstance(func, ast.Attribute) and name in _CONCAT_CALLS and (name != "cat" or "batch" in args):
+            return "batches", f"concatenates batches ({name})", f"{name}()"
+        if isinstance(func, ast.Attribute) and name in _ROW_CALLS and not (
+                node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            return "rows", f"selects or splits rows ({name})", f"{name}({words})"
+        if name == "len" and "batch" in args:
+            return "rows", "counts a batch's rows (len)", "len(batch)"
+        for keyword in node.keywords:
+            if keyword.arg in _GROUP_NAMES + ("n_samples", "repeat_times"):
+                return "group", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
+            if keyword.arg and "batch_size" in keyword.arg:
+                return "size", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and "batch" in node.value.id \
+            and isinstance(node.ctx, ast.Load) and isinstance(node.slice, (ast.Name, ast.Attribute, ast.Call,
+                                                                          ast.Compare, ast.BinOp, ast.List)):
+        return "rows", f"indexes {node.value.id} by a mask or index list", "batch[index]"
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            last = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(
+                target, ast.Name) else target.slice.value if isinstance(target, ast.Subscript) and isinstance(
+                target.slice, ast.Constant) else None
+            if not isinstance(last, str):
+                continue
+            op = type(node.op).__name__ if isinstance(node, ast.AugAssign) else "="
+            if "batch_size" in last:
+                return "size", f"sets {last}", f"set {last} {op}"
+            if last in _GROUP_NAMES or "n_samples" in last:
+                return "group", f"sets {last}", f"set {last} {op}"
+    return None
+
+
+def validation_function(name: str | None) -> bool:
+    """A function that only validates or evaluates (its batches are not trained on)."""
+    return name is not None and bool(_VALIDATION.search(name.lower()))
+
+
+@dataclass
+class _Index:
+    """Per file: the innermost function of each statement, and the statements of each function."""
+
+    function: dict[int, ast.AST]
+    statements: dict[int, list[ast.stmt]]
+
+
+class KeyEffects:
+    """Where a config key that upstream lacks is read in project code, and what those reads do to batches.
+
+    A read matches the key by its leaf and the segment above it (``cfg.actor.is_noisy`` for worker.actor.is_noisy,
+    also through a name assigned that section); a leaf alone only when no upstream key ends with it. Reads in
+    validation functions are skipped. A statement's effect is itself and the block its test guards (only the
+    branch the launch's value takes, when the test is the value itself); a value assigned to a name or an
+    attribute is followed to the statements that use it (two hops). ``x *= key`` with the value 1 does nothing."""
+
+    def __init__(self, project: Project, paths: list[str]) -> None:
+        self.project, self.paths = project, paths
+        self._indexes: dict[str, _Index] = {}
+
+    def _index(self, path: str, tree: ast.Module) -> _Index:
+        if path not in self._indexes:
+            function: dict[int, ast.AST] = {}
+            statements: dict[int, list[ast.stmt]] = {id(tree): []}
+            for node in ast.walk(tree):  # breadth first: an inner function overwrites its outer one
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                    for statement in _statements(node):
+                        function[id(statement)] = node
+            for statement in _statements(tree):
+                statements.setdefault(id(function.get(id(statement), tree)), []).append(statement)
+            self._indexes[path] = _Index(function, statements)
+        return self._indexes[path]
+
+    def effects(self, key: str, value: object, ambiguous_leaf: bool) -> list[Touch]:
+        parts = key.lstrip("+").split(".")
+        leaf, parent = parts[-1], parts[-2] if len(parts) > 1 else None
+        truth = _truth(value)
+        found: list[Touch] = []
+        for path in self.paths:
+            tree = self.project.tree(path)
+            if tree is None:
+                continue
+            aliases = {_dotted(t) for n in ast.walk(tree) if isinstance(n, ast.Assign) and parent is not None
+                       and (_dotted(n.value) or "").split(".")[-1] == parent for t in n.targets} - {None}
+
+            def matches(node: ast.AST, leaf: str = leaf, aliases: set[str | None] = aliases) -> bool:
+                if not _reads_leaf(node, leaf):
+                    return False
+                base = node.value if isinstance(node, (ast.Attribute, ast.Subscript)) else \
+                    node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
+                text = _dotted(base) if base is not None else None
+                near = text is not None and (text.split(".")[-1] == parent or text in aliases)
+                return near or not ambiguous_leaf
+
+            found += self._follow(path, tree, matches, truth, value, depth=0)
+        unique: dict[tuple[str, int, str], Touch] = {}
+        for touch in found:
+            unique.setdefault((touch.path, touch.line, touch.kind), touch)
+        return list(unique.values())
+
+    def _follow(self, path: str, tree: ast.Module, matches: Callable[[ast.AST], bool], truth: bool | None,
+                value: object, depth: int, within: ast.AST | None = None) -> list[Touch]:
+        index = self._index(path, tree)
+        statements = index.statements.get(id(within), []) if within is not None else _statements(tree)
+        found: list[Touch] = []
+        for statement in statements:
+            function = index.function.get(id(statement))
+            if validation_function(getattr(function, "name", None)):
+                continue
+            if not any(matches(n) for e in _head(statement) for n in ast.walk(e)):
+                continue
+            nodes, carried = _effect(statement, matches, truth, value)
+            if _only_as_keyword(statement, matches):
+                nodes, carried = [], None  # passed as another argument (shuffle=...): not a batch size
+            found += batch_touches(nodes, path)
+            if carried is None or depth >= 2:
+                continue
+            target, plain = carried
+            if isinstance(target, ast.Name):
+                use = (lambda n, name=target.id: isinstance(n, ast.Name) and n.id == name
+                       and isinstance(n.ctx, ast.Load))
+                scope = function if function is not None and not isinstance(function, ast.Module) else None
+            else:
+                use = (lambda n, attr=target.attr: isinstance(n, ast.Attribute) and n.attr == attr
+                       and isinstance(n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Load))
+                scope = None
+            found += self._follow(path, tree, use, truth if plain else None, value if plain else None,
+                                  depth + 1, scope)
+        return found
+
+
+def _effect(statement: ast.stmt, matches: Callable[[ast.AST], bool], truth: bool | None,
+            value: object) -> tuple[list[ast.AST], tuple[ast.Name | ast.Attribute, bool] | None]:
+    """The nodes a read in ``statement`` acts on, and the name/attribute it is stored in (with whether it is the
+    value itself, so its truth carries over) to follow."""
+    if isinstance(statement, (ast.If, ast.While)):
+        taken = _decided(statement.test, matches, truth)
+        if taken is None:
+            return [statement.test, *statement.body, *statement.orelse], None
+        return list(statement.body if taken else statement.orelse), None
+    if isinstance(statement, (ast.For, ast.With)):
+        return [*_head(statement), *statement.body], None
+    if isinstance(statement, ast.AugAssign) and _is_read(statement.value, matches) and (
+            (isinstance(statement.op, (ast.Mult, ast.Div, ast.FloorDiv)) and _number(value) == 1)
+            or (isinstance(statement.op, (ast.Add, ast.Sub)) and _number(value) == 0)):
+        return [], None  # multiplying by one / adding zero changes nothing
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.IfExp):
+        taken = _decided(statement.value.test, matches, truth)
+        if taken is False and not any(matches(n) for n in ast.walk(statement.value.orelse)):
+            return [], None  # the feature is off: the value is the other branch's, which does not use it
+    target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 else \
+        statement.target if isinstance(statement, (ast.AnnAssign, ast.AugAssign)) else None
+    carried = None
+    computed = isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value is not None \
+        and _arithmetic(statement.value)
+    if computed and (isinstance(target, ast.Name) or (isinstance(target, ast.Attribute) and isinstance(
+            target.value, ast.Name) and target.value.id == "self")):
+        plain = isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None and \
+            _is_read(statement.value, matches)
+        carried = (target, plain)
+    return [statement], carried
+
+
+def _arithmetic(node: ast.AST) -> bool:
+    """A value computed from names, attributes and constants only (a copy, a product, a choice), so the name it
+    is stored in carries the key; an object built from it (a data loader) does not."""
+    return all(not isinstance(n, (ast.Call, ast.Lambda, ast.ListComp, ast.DictComp, ast.GeneratorExp))
+               or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id in ("int", "float", "bool", "min", "max", "round"))
+               or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get")
+               for n in ast.walk(node))
+
+
+def _only_as_keyword(statement: ast.stmt, matches: Callable[[ast.AST], bool]) -> bool:
+    """Every read in a simple statement is the value of a call keyword that is not a batch or group size."""
+    if isinstance(statement, (ast.If, ast.While, ast.For, ast.With)):
+        return False
+    reads = [n for n in ast.walk(statement) if matches(n)]
+    inside = {id(n) for call in ast.walk(statement) if isinstance(call, ast.Call) for k in call.keywords
+              if k.arg and "batch_size" not in k.arg and k.arg not in _GROUP_NAMES + ("n_samples", "repeat_times")
+              for n in ast.walk(k.value)}
+    return bool(reads) and all(id(n) in inside for n in reads)
+
+
+def _is_read(node: ast.AST, matches: Callable[[ast.AST], bool]) -> bool:
+    """The value is the read itself (or int()/float()/bool() of it)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "bool") \
+            and len(node.args) == 1:
+        node = node.args[0]
+    return matches(node)
+
+
+def _decided(test: ast.expr, matches: Callable[[ast.AST], bool], truth: bool | None) -> bool | None:
+    """Whether an ``if`` on exactly the value (or its ``not``) runs its body, given the value's truth."""
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if truth is None or not matches(test):
+        return None
+    return truth != negated
+
+
+def _truth(value: object) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        return False
+    if isinstance(value, (int, float)):
+        return value != 0
+    text = str(value).strip().lower()
+    return True if text in ("true", "yes", "on") else False if text in ("false", "no", "off", "null", "none", "",
+                                                                        "0") else None
+
+
+def _number(value: object) -> float | None:
+    try:
+        return float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+    except ValueError:
+        return None

@@ -1,0 +1,171 @@
+"""Fork code that forms batches its own way: keys a fork adds, and a fork entry's own trainer.
+
+A launch that sets a key the upstream release lacks runs code that reads it; where that code (or the block it
+guards) repeats, concatenates, splits, filters or counts the batch's rows, or sets a batch or group size
+(translator/sources/code.py ``batch_touches``), the plan quantities of that kind are unknown
+(``framework.fork-batch-key``). A fork entry's trainer (``python -m pkg.main_x`` resolving to project code) has
+its ``fit`` compared with upstream's batch-forming statements (fork_tables.UPSTREAM_FIT, short signatures per
+release band): statements upstream does not have make the plan unknown (``framework.fork-batch-code``); none
+make it verified (``framework.fork-verified``).
+"""
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from translator.dialects.base import UNKNOWN, version_key
+from translator.dialects.fork_tables import UPSTREAM_FIT
+from translator.notes import NoteList
+from translator.plan import Derivation, RunSpec
+from translator.sources.code import (
+    ClassInfo,
+    KeyEffects,
+    Project,
+    Touch,
+    batch_touches,
+    project_root,
+    validation_function,
+)
+from translator.sources.files import Source
+
+# The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU
+# arithmetic and the epochs its own key: a fork keeps both).
+AFFECTS = {
+    "group": ("samples_per_prompt", "samples_per_step", "samples_per_optimizer_step", "optimizer_steps_per_step",
+              "micro_batch_per_device", "grad_accum_steps"),
+    "size": ("prompts_per_step", "samples_per_step", "samples_per_optimizer_step", "optimizer_steps_per_step",
+             "micro_batch_per_device", "grad_accum_steps", "total_steps"),
+    "rows": ("samples_per_optimizer_step", "optimizer_steps_per_step", "grad_accum_steps"),
+}
+AFFECTS["batches"] = tuple(dict.fromkeys(AFFECTS["group"] + AFFECTS["size"]))
+_ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
+
+
+def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] | None:
+    """The project and the entry's file: ``pkg.mod`` (python -m) or a script path, looked up from the working
+    directory, then from the launching script's folder; None when the entry is not project code."""
+    bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
+    # a `cd` to a path of the author's machine (~/Project) is not here: the folder itself stands for it
+    run_dirs = [os.path.join(base, cwd or "") for base in bases] + (bases if cwd else [])
+    for run_dir in run_dirs:
+        if not os.path.isdir(run_dir):
+            continue
+        project = Project(project_root(run_dir), run_dir)
+        if entry.endswith(".py") or "/" in entry:
+            path = project.script(entry)
+        else:  # python -m from the run dir, or from a folder above the launching script (the project's top)
+            near = os.path.join(str(source.base_dir), "-") if source.base_dir is not None and not source.files \
+                else None
+            path = project.module(entry, near)
+        if path is not None:
+            return project, path
+    return None
+
+
+def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[str, Any],
+          fork_key: Callable[[str], bool], ambiguous: Callable[[str], bool], version: str, version_assumed: bool,
+          fork_entry: bool, spec: RunSpec, notes: NoteList) -> None:
+    """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
+    ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a leaf is also an upstream key's."""
+    if entry is None:
+        return
+    keys = [k for k in values if fork_key(k)]
+    if not keys and not fork_entry:
+        return
+    found = locate(source, cwd, entry)
+    if found is None:
+        return
+    project, path = found
+    files = project.reachable(path)
+    effects = KeyEffects(project, files)
+    upstream = upstream_signatures(version, True)
+    for key in keys:
+        leaf = key.lstrip("+-").split(".")[-1].replace("-", "_")
+        touches = effects.effects(key.lstrip("+-").replace("-", "_"), values[key], ambiguous(leaf))
+        # a branch the key picks may hold upstream's own repeat by rollout.n: that forms batches as upstream does
+        touches = [t for t in touches if not (t.signature in upstream and "=" in t.signature)]
+        if touches:
+            where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.what}" for t in touches[:4])
+            _unknown(spec, {t.kind for t in touches}, [key, *(f"{project.rel(t.path)}:{t.line}" for t in touches)],
+                     f"'{key}' is the fork's own key, and its code forms batches ({where})")
+            notes.warning("framework.fork-batch-key", f"'{key}' is not an upstream key; the project's code that "
+                          f"reads it forms batches: {where}; the plan quantities this decides are unknown (read "
+                          "that code and state them by hand)", source_keys=[key])
+    if fork_entry:
+        _compare_trainer(project, path, version, version_assumed, spec, notes)
+
+
+def _unknown(spec: RunSpec, kinds: set[str], keys: list[str], why: str) -> None:
+    for name in (q for q in _ALL if any(q in AFFECTS[k] for k in kinds)):
+        setattr(spec.plan, name, None)
+        spec.derivations[f"plan.{name}"] = Derivation(f"unknown: {why}", keys, UNKNOWN)
+
+
+def trainer_touches(project: Project, path: str) -> tuple[list[str], list[Touch]] | None:
+    """The project trainer classes the entry instantiates and the batch-forming statements of their ``fit`` (and
+    the project methods it calls through ``self.``); None when the entry instantiates no project trainer with a
+    ``fit`` of its own (upstream's trainer runs)."""
+    classes = [c.cls for c in project.trainer_classes(path) if isinstance(c.cls, ClassInfo)]
+    if not classes:
+        # the entry may build the trainer in a module it imports (a task runner): look one import deep
+        for other in project.reachable(path, limit=12)[1:]:
+            classes += [c.cls for c in project.trainer_classes(other) if isinstance(c.cls, ClassInfo)]
+    names: list[str] = []
+    touches: list[Touch] = []
+    for info in classes:
+        methods: dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]] = {}
+        for cls in info.lineage():
+            for name, node in cls.methods().items():
+                methods.setdefault(name, (node, cls.path))
+        if "fit" not in methods:
+            continue
+        names.append(f"{project.rel(info.path)}:{info.node.lineno} {info.name}")
+        queue, seen = ["fit"], set[str]()
+        while queue and len(seen) < 24:
+            name = queue.pop(0)
+            if name in seen or name not in methods or validation_function(name):
+                continue
+            seen.add(name)
+            node, owner = methods[name]
+            touches += batch_touches(list(node.body), owner)
+            queue += [n.func.attr for n in ast.walk(node) if isinstance(n, ast.Call)
+                      and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                      and n.func.value.id == "self"]
+    return (names, touches) if names else None
+
+
+def upstream_signatures(version: str, assumed: bool) -> frozenset[str]:
+    """Upstream's fit signatures for the release band of ``version`` (every band's, when the version is only
+    assumed: the fork may follow any of them)."""
+    def order(text: str) -> tuple[int, ...]:
+        return version_key(text) or (0,)
+
+    bands = sorted(UPSTREAM_FIT, key=order)
+    if assumed:
+        return frozenset(s for band in bands for s in UPSTREAM_FIT[band])
+    below = [b for b in bands if order(b) <= order(version)] or bands[:1]
+    return UPSTREAM_FIT[below[-1]]
+
+
+def _compare_trainer(project: Project, path: str, version: str, assumed: bool, spec: RunSpec,
+                     notes: NoteList) -> None:
+    found = trainer_touches(project, path)
+    if found is None:
+        return
+    names, touches = found
+    known = upstream_signatures(version, assumed)
+    extra = [t for t in touches if t.signature not in known]
+    trainer = "; ".join(names)
+    if extra:
+        where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.what}" for t in extra[:4])
+        _unknown(spec, {t.kind for t in extra}, [trainer, *(f"{project.rel(t.path)}:{t.line}" for t in extra)],
+                 f"the fork's trainer {trainer} forms batches with code upstream's fit does not have ({where})")
+        notes.warning("framework.fork-batch-code", f"the launched trainer {trainer} forms batches with statements "
+                      f"upstream's RayPPOTrainer.fit does not have: {where}; the plan quantities they decide are "
+                      "unknown (read that code and state them by hand)", source_keys=[trainer])
+    else:
+        notes.info("framework.fork-verified", f"the launched trainer {trainer}'s batch-forming statements are all "
+                   f"upstream's (verified against upstream's batch-forming code for verl {version})",
+                   source_keys=[trainer])
