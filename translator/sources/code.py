@@ -14,29 +14,20 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from translator.sources.files import read_text
+
 MAX_FILE_BYTES = 2_000_000
 MAX_FILES = 200
 MAX_TOTAL_BYTES = 20_000_000
-ROOT_MARKERS = (".git", "setup.py", "pyproject.toml", "setup.cfg", "requirements.txt")
 MAX_WALK_ENTRIES = 50_000  # files looked at when searching the project for a launched script
-MAX_ROOT_DEPTH = 6  # how far above the run dir a project root is looked for without .git
 
 
 def project_root(start: str) -> str:
-    """The nearest ancestor of ``start`` holding .git; without one, the top-most ancestor within MAX_ROOT_DEPTH
-    levels that still looks like a project (a packaging or requirements file); else ``start`` itself."""
-    start = os.path.realpath(start)
-    folder, found = start, start
-    for _ in range(MAX_ROOT_DEPTH + 1):
-        if os.path.exists(os.path.join(folder, ".git")):
-            return folder
-        if any(os.path.exists(os.path.join(folder, m)) for m in ROOT_MARKERS[1:]):
-            found = folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return found
+    """The folder of the project ``start`` belongs to (see :func:`translator.sources.project.project_root`: the
+    nearest folder with .git, else the highest marked folder a few levels up)."""
+    from translator.sources.project import project_root as root_and_above
+
+    return root_and_above(os.path.realpath(start))[0]
 
 
 @dataclass
@@ -102,14 +93,14 @@ class Project:
         if path in self._trees:
             return self._trees[path]
         tree = None
-        try:
-            size = os.path.getsize(path)
-            if size <= MAX_FILE_BYTES and len(self._trees) < MAX_FILES and self._bytes + size <= MAX_TOTAL_BYTES:
-                self._bytes += size
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    tree = ast.parse(handle.read(), filename=path)
-        except (OSError, SyntaxError, ValueError, RecursionError):
-            tree = None
+        text = read_text(path, min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - self._bytes)) \
+            if len(self._trees) < MAX_FILES else None
+        if text is not None:
+            self._bytes += len(text)
+            try:
+                tree = ast.parse(text, filename=path)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
         self._trees[path] = tree
         return tree
 
