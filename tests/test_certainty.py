@@ -81,3 +81,20 @@ def test_strict_counts_the_assumption_itself_not_only_warnings() -> None:
     assert translation.failed(strict=True)
     translation.notes = [n for n in translation.notes if n.code != "plan.assumed"]
     assert not translation.failed(strict=True)
+
+
+def test_a_release_inferred_from_the_keys_makes_what_the_releases_disagree_on_assumed() -> None:
+    # trl014_defaults_recipe_only.yaml sets no batch key and no version-bounding key; read as Open-R1's trl 0.18.0
+    # (inferred): per_device_train_batch_size 8 completions × 7 processes × gradient_accumulation_steps 1 = 56
+    # completions per optimizer step. Read as trl 0.14.0 (docs/frameworks/trl.md: 0.14 counts pdtbs in prompts and
+    # overrides the defaults to pdtbs 1, GAS 8): 1 prompt × num_generations 8 × 7 processes × 8 = 448.
+    sure = translator.explain(FIXTURES / "trl" / "trl014_defaults_recipe_only.yaml", num_processes=7).certainty
+    per_update = sure["samples_per_optimizer_step"]
+    assert per_update.level == "assumed" and "448 as 0.14.0" in per_update.why
+    assert per_update.hint is not None and "--from trl@" in per_update.hint
+    # num_generations 8 is the default of every release: nothing to assume.
+    assert sure["samples_per_prompt"].level == "default"
+    # Stated with --from, the release is no longer in doubt.
+    stated = translator.explain(FIXTURES / "trl" / "trl014_defaults_recipe_only.yaml", framework="trl@0.18.0",
+                                num_processes=7).certainty
+    assert stated["samples_per_optimizer_step"].level != "assumed"

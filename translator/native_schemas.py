@@ -13,6 +13,8 @@ Cost: the common path reads the schema's JSON once per process and compares key 
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import json
 import os
 import re
@@ -465,6 +467,7 @@ def known_in_any(framework: str, key: str) -> bool:
     return any(_load(path).knows(key) for _, _, path in available().get(framework, []))
 
 
+@lru_cache(maxsize=16)  # the schemas do not change in a process; every verl read asks
 def leaves(framework: str) -> frozenset[str]:
     """The last words of every key the shipped schemas of ``framework`` declare."""
     return frozenset(p.rpartition(".")[2] for _, _, path in available().get(framework, [])

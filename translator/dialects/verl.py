@@ -142,7 +142,8 @@ class VerlDialect(Dialect):
         self._fork_code(source, native, values, version, spec, notes)
         return Reading(spec, notes, values)
 
-    def _fork_code(self, source: Source, native: NativeVerl, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
+    def _fork_code(self, source: Source, native: NativeVerl, values: Values, version: str, spec: RunSpec,
+                   notes: NoteList) -> None:
         """Keys upstream never had, and a fork entry's own trainer, read in the project's code
         (translator/dialects/forkbatch.py)."""
         if native.launch is None:

@@ -20,6 +20,7 @@ MAX_FILE_BYTES = 2_000_000
 MAX_FILES = 200
 MAX_TOTAL_BYTES = 20_000_000
 MAX_WALK_ENTRIES = 50_000  # files looked at when searching the project for a launched script
+MAX_CACHED = 2_000  # parsed files kept per process
 
 
 def project_root(start: str) -> str:
@@ -76,6 +77,47 @@ class Read:
     guarded: list[ast.stmt]
 
 
+# Several launches of one project (a directory check, a config re-read as other releases) parse the same files:
+# parsed trees and a project's file list are kept per process, keyed by modification time and size.
+_TREES: dict[tuple[str, int, int], ast.Module | None] = {}
+_FILES: dict[str, tuple[str, ...]] = {}
+
+
+def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
+    """The file's syntax tree (None: unreadable, over ``limit`` bytes, or not Python) and its size in bytes."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None, 0
+    if stat.st_size > limit:
+        return None, 0
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    if key not in _TREES:
+        if len(_TREES) > MAX_CACHED:  # a long process (a mutation run) reads many projects: keep memory bounded
+            _TREES.clear()
+        text = read_text(path, limit)
+        try:
+            _TREES[key] = ast.parse(text, filename=path) if text is not None else None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            _TREES[key] = None
+    return _TREES[key], stat.st_size
+
+
+def _project_files(root: str) -> tuple[str, ...]:
+    """Every file under ``root`` (hidden folders, node_modules and __pycache__ left out), at most MAX_WALK_ENTRIES."""
+    if root not in _FILES:
+        if len(_FILES) > MAX_CACHED:
+            _FILES.clear()
+        found: list[str] = []
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+            found += [os.path.join(folder, f) for f in files]
+            if len(found) > MAX_WALK_ENTRIES:
+                break
+        _FILES[root] = tuple(found)
+    return _FILES[root]
+
+
 class Project:
     """The Python files of one project, parsed on demand within the reading bounds."""
 
@@ -92,15 +134,10 @@ class Project:
         path = os.path.realpath(path)
         if path in self._trees:
             return self._trees[path]
-        tree = None
-        text = read_text(path, min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - self._bytes)) \
-            if len(self._trees) < MAX_FILES else None
-        if text is not None:
-            self._bytes += len(text)
-            try:
-                tree = ast.parse(text, filename=path)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                tree = None
+        tree, size = None, 0
+        if len(self._trees) < MAX_FILES:
+            tree, size = _parsed(path, min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - self._bytes))
+        self._bytes += size
         self._trees[path] = tree
         return tree
 
@@ -130,14 +167,7 @@ class Project:
         """A script path that the run dir does not hold (the launch expects a cd the script does not make): the
         project file whose path ends with it, nearest the launching script's folder; None on a tie."""
         tail = os.sep + os.path.join(*parts) if parts else ""
-        found: list[str] = []
-        seen = 0
-        for folder, dirs, files in os.walk(self.root):
-            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
-            seen += len(files)
-            if seen > MAX_WALK_ENTRIES:
-                break
-            found += [p for f in files if (p := os.path.join(folder, f)).endswith(tail)]
+        found = [p for p in _project_files(self.root) if p.endswith(tail)]
         near = os.path.realpath(near)
         ranked = sorted(((len(os.path.commonpath([p, near])), p) for p in found), reverse=True)
         if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):

@@ -7,6 +7,7 @@ import fnmatch
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from translator.records import record
 from translator.sources.files import read_text
@@ -190,24 +191,56 @@ def _evidence(root: str, above: tuple[str, ...], anchors: tuple[str, ...],
                     holder = os.path.join(home, *relative.split("/")[:-3])
                     found.append(Evidence(package, version, shown(path), 1, "copy", _distance(home, anchors), holder))
     for folder in folders:
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for name in names:
-            how = next((h for glob, h in _FILES if fnmatch.fnmatch(name, glob)), None)
-            path = os.path.join(folder, name)
-            if how is not None and os.path.isfile(path):
-                candidates.append((_distance(folder, anchors), path, how))
+        distance = _distance(folder, anchors)
+        candidates.extend((distance, path, how) for path, how in _stating_files(folder))
     budget = MAX_BYTES
     for distance, path, how in sorted(candidates)[:MAX_FILES]:
-        text = read_text(path, min(MAX_FILE_BYTES, budget))
-        if text is None:
+        size, statements = _file_statements(path, how, budget)
+        if statements is None:
             continue
-        budget -= len(text)
-        found.extend(_statements(text, path, how, distance))
+        budget -= size
+        found.extend(replace(e, distance=distance) for e in statements)
     order = {"copy": 0, "pin": 1, "git-tag": 1, "git-commit": 2, "git-ref": 2}
     return tuple(sorted(found, key=lambda e: (order[e.kind], e.distance, e.weight, e.file, e.line)))
+
+
+# Many configs of one project (a directory check, the plan re-read as other releases) ask about the same files: each
+# folder's listing and each file's statements are kept per process, keyed by modification time and size.
+_LISTINGS: dict[tuple[str, int], tuple[tuple[str, str], ...]] = {}
+_STATEMENTS: dict[tuple[str, str, int, int], tuple[Evidence, ...]] = {}
+
+
+def _stating_files(folder: str) -> tuple[tuple[str, str], ...]:
+    """(path, how) of the files in ``folder`` that may state a version."""
+    try:
+        key = (folder, os.stat(folder).st_mtime_ns)
+        if key not in _LISTINGS:
+            if len(_LISTINGS) > MAX_FILES * 10:  # bounded in a long process
+                _LISTINGS.clear()
+            names = sorted(os.listdir(folder))
+            matched = ((os.path.join(folder, n), next((h for glob, h in _FILES if fnmatch.fnmatch(n, glob)), None))
+                       for n in names)
+            _LISTINGS[key] = tuple((path, how) for path, how in matched if how is not None and os.path.isfile(path))
+    except OSError:
+        return ()
+    return _LISTINGS[key]
+
+
+def _file_statements(path: str, how: str, budget: int) -> tuple[int, tuple[Evidence, ...] | None]:
+    """The file's size and what it states (distance 0), or None when it cannot be read within the budget."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return 0, None
+    key = (path, how, stat.st_mtime_ns, stat.st_size)
+    if key not in _STATEMENTS:
+        if len(_STATEMENTS) > MAX_FILES * 10:
+            _STATEMENTS.clear()
+        text = read_text(path, min(MAX_FILE_BYTES, budget))
+        if text is None:
+            return 0, None
+        _STATEMENTS[key] = tuple(_statements(text, path, how, 0))
+    return (stat.st_size, _STATEMENTS[key]) if stat.st_size <= budget else (0, None)
 
 
 def _copy_version(path: str) -> str | None:
