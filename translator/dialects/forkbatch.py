@@ -87,14 +87,20 @@ def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[st
         # a branch the key picks may hold upstream's own repeat by rollout.n: that forms batches as upstream does
         touches = [t for t in touches if not (t.signature in upstream and "=" in t.signature)]
         if touches:
-            where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.what}" for t in touches[:4])
-            _unknown(spec, {t.kind for t in touches}, [key, *(f"{project.rel(t.path)}:{t.line}" for t in touches)],
+            where, lines = _places(project, touches)
+            _unknown(spec, {t.kind for t in touches}, [key, *lines],
                      f"'{key}' is the fork's own key, and its code forms batches ({where})")
             notes.warning("framework.fork-batch-key", f"'{key}' is not an upstream key; the project's code that "
                           f"reads it forms batches: {where}; the plan quantities this decides are unknown (read "
                           "that code and state them by hand)", source_keys=[key])
     if fork_entry:
         _compare_trainer(project, path, version, version_assumed, spec, notes)
+
+
+def _places(project: Project, touches: list[Any]) -> tuple[str, list[str]]:
+    """The first few places as 'file:line what' for a message, and every place as 'file:line' for the keys."""
+    where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.what}" for t in touches[:4])
+    return where, [f"{project.rel(t.path)}:{t.line}" for t in touches]
 
 
 def _unknown(spec: RunSpec, kinds: set[str], keys: list[str], why: str) -> None:
@@ -159,8 +165,8 @@ def _compare_trainer(project: Project, path: str, version: str, assumed: bool, s
     extra = [t for t in touches if t.signature not in known]
     trainer = "; ".join(names)
     if extra:
-        where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.what}" for t in extra[:4])
-        _unknown(spec, {t.kind for t in extra}, [trainer, *(f"{project.rel(t.path)}:{t.line}" for t in extra)],
+        where, lines = _places(project, extra)
+        _unknown(spec, {t.kind for t in extra}, [trainer, *lines],
                  f"the fork's trainer {trainer} forms batches with code upstream's fit does not have ({where})")
         notes.warning("framework.fork-batch-code", f"the launched trainer {trainer} forms batches with statements "
                       f"upstream's RayPPOTrainer.fit does not have: {where}; the plan quantities they decide are "
