@@ -35,7 +35,7 @@ def write_script(path: Path, lines: int, decided_ifs: bool = False) -> None:
     with path.open("w") as stream:
         stream.write("X=1\n")
         for i in range(lines - 2):
-            stream.write((f'if [ "$X" = 1 ]; then Y=$a; fi' if decided_ifs and i % 4 == 3 else short[i % 4]) + "\n")
+            stream.write(('if [ "$X" = 1 ]; then Y=$a; fi' if decided_ifs and i % 4 == 3 else short[i % 4]) + "\n")
         stream.write(COMMAND)
 
 

@@ -585,7 +585,6 @@ LOSSY_ROUND_TRIP = {
     ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},
-    ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
     ("train_batch_indivisible_v0112", "trl"): {"samples_per_optimizer_step"},
     ("train_batch_indivisible_v0112", "verl"): {"samples_per_optimizer_step"},

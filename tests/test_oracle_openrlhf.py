@@ -422,7 +422,7 @@ PARITY = [
            "openrlhf.engines-divide-actor"),
     Parity("critic_does_not_divide_the_actor_gpus", "0.6.4",
            {**EARLY, "advantage_estimator": "gae", "critic_pretrain": "Qwen/Qwen2.5-7B", "critic_num_nodes": 1,
-            "critic_num_gpus_per_node": 3, "colocate_all_models": False, "vllm_num_engines": 4}, 
+            "critic_num_gpus_per_node": 3, "colocate_all_models": False, "vllm_num_engines": 4},
            "openrlhf.critic-divides-actor"),
     Parity("without_vllm_engines_the_actor_generates_up_to_0_7_5", "0.6.4",
            {**EARLY, "vllm_num_engines": None, "vllm_tensor_parallel_size": None, "colocate_all_models": False},

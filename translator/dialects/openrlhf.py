@@ -11,7 +11,6 @@ argparse error.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection
 from urllib.parse import urlsplit
 from fractions import Fraction
