@@ -78,9 +78,9 @@ def test_strict_counts_the_assumption_itself_not_only_warnings() -> None:
     # Without any warning left, the plan.assumed note alone makes --strict fail; without it, nothing does.
     translation.source.notes = [n for n in translation.source.notes if n.severity == "info"]
     translation.notes = [n for n in translation.notes if n.severity == "info"]
-    assert translation.failed(strict=True)
+    assert translation.fails(strict=True)
     translation.notes = [n for n in translation.notes if n.code != "plan.assumed"]
-    assert not translation.failed(strict=True)
+    assert not translation.fails(strict=True)
 
 
 def test_a_release_inferred_from_the_keys_makes_what_the_releases_disagree_on_assumed() -> None:
@@ -98,3 +98,11 @@ def test_a_release_inferred_from_the_keys_makes_what_the_releases_disagree_on_as
     stated = translator.explain(FIXTURES / "trl" / "trl014_defaults_recipe_only.yaml", framework="trl@0.18.0",
                                 num_processes=7).certainty
     assert stated["samples_per_optimizer_step"].level != "assumed"
+
+
+def test_failed_is_a_truth_value_not_a_method() -> None:
+    # `if translation.failed:` must mean "translate exits 1": a bound method would always be true.
+    clean = translator.translate(FIXTURES / "verl" / "v09_fetch_granularity_sp2.sh", to="verl")
+    assert clean.failed is False and clean.fails() is False
+    report = translator.check(FIXTURES / "verl" / "v09_fetch_granularity_sp2.sh")
+    assert report.failed is False

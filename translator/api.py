@@ -118,7 +118,13 @@ class Translation:
         differently in a way the writer could not avoid. ``rlconf translate`` exits 1 when there are any."""
         return [n for n in self.notes if n.severity == "error"]
 
-    def failed(self, strict: bool = False) -> bool:
+    @property
+    def failed(self) -> bool:
+        """Whether `rlconf translate` exits 1 (without --strict): what it wrote has error notes. A property, so that
+        ``if translation.failed:`` means what it says."""
+        return self.fails()
+
+    def fails(self, strict: bool = False) -> bool:
         """Whether `rlconf translate` exits 1: what it wrote has error notes; with --strict also any warning and
         any assumed plan quantity written (``plan.assumed``)."""
         notes = self.source.notes + self.notes

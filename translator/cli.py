@@ -176,7 +176,7 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
         click.echo(render.translation_text(translation, written), nl=False)
         for line in reports.suppressed_text(translation.suppressed, show_suppressed):
             click.echo(line)
-    if translation.failed(strict):  # written, but the target would reject it (or --strict)
+    if translation.fails(strict):  # written, but the target would reject it (or --strict)
         sys.exit(EXIT_FINDINGS)
 
 
@@ -208,7 +208,7 @@ def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num
         click.echo(_json(report.to_dict()))
     else:
         click.echo(reports.one_check_text(report, show_suppressed), nl=False)
-    if report.failed(strict):
+    if report.fails(strict):
         sys.exit(EXIT_FINDINGS)
 
 

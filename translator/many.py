@@ -304,7 +304,7 @@ def run_check(item: Selected, options: Options) -> FileResult:
         source = _read(item)
         report = api.check(source, options.framework, options.env, options.num_processes)
         report = filter_report(report, source.text, options.choice)
-        return FileResult(str(item.path), EXIT_FINDINGS if report.failed(options.strict) else EXIT_OK, report.framework, report.version,
+        return FileResult(str(item.path), EXIT_FINDINGS if report.fails(options.strict) else EXIT_OK, report.framework, report.version,
                           text=source.text, report=report)
 
     return _guarded(str(item.path), action)
@@ -333,7 +333,7 @@ def run_translate(item: Selected, options: Options, target: str, output_dir: Pat
         translation = filter_translation(translation, source.text, options.choice)
         folder = output_dir / folders[item.path]
         written = write_files(translation.files, folder, force)
-        return FileResult(str(item.path), EXIT_FINDINGS if translation.failed(options.strict) else EXIT_OK, translation.source.framework,
+        return FileResult(str(item.path), EXIT_FINDINGS if translation.fails(options.strict) else EXIT_OK, translation.source.framework,
                           translation.source.version, text=source.text, translation=translation, written=written,
                           output_dir=str(folder))
 

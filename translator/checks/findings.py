@@ -139,7 +139,13 @@ class CheckReport:
             else:
                 (self.errors if finding.severity == "error" else self.warnings).append(finding)
 
-    def failed(self, strict: bool = False) -> bool:
+    @property
+    def failed(self) -> bool:
+        """Whether `rlconf check` exits 1 (without --strict): the framework would reject the config. A property, so
+        that ``if report.failed:`` means what it says."""
+        return self.fails()
+
+    def fails(self, strict: bool = False) -> bool:
         """Whether `rlconf check` exits 1: the framework would reject the config; with --strict also a warning or
         a rule skipped for want of an input."""
         return bool(self.errors or (strict and (self.warnings or self.skipped)))
