@@ -357,3 +357,12 @@ def test_negative_learning_rate_is_an_error_for_open_instruct(tmp_path: Path) ->
     # grpo_fast.py builds torch.optim.AdamW(optim_params, lr=args.learning_rate, ...): "Invalid learning rate"
     assert [(f.rule, f.severity) for f in report.errors if f.rule.endswith("range")] == [
         ("open-instruct.learning-rate-range", "error")]
+
+
+def test_github_and_sarif_fixes_name_a_removal_as_people_read_it(tmp_path: Path) -> None:
+    # The learning-rate rule's fix removes the key (the framework's default rate): shown as key=(remove), never =None.
+    launch = trl_copy(tmp_path / "t", {"learning_rate": "-2.0e-06"})
+    for output in ("github", "sarif"):
+        result = CliRunner().invoke(main, ["check", str(launch), "--format", output,
+                                           "--from", "trl@1.16.0+transformers5.10.4"])
+        assert "learning_rate=(remove)" in result.output and "=None" not in result.output, output

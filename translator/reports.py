@@ -114,8 +114,9 @@ def check_github(results: list[FileResult], skipped: list[Skipped]) -> str:
 def _with_fix(finding: Any) -> str:
     if not finding.suggestions:
         return finding.message
-    changes = ", ".join(f"{k}={v}" for k, v in finding.suggestions[0].changes.items())
-    return f"{finding.message} (nearest fix: {changes})"
+    from translator.render import settings  # a removal reads key=(remove), lists as [a, b]: never a Python repr
+
+    return f"{finding.message} (nearest fix: {settings(finding.suggestions[0].changes)})"
 
 
 def check_sarif(results: list[FileResult], skipped: list[Skipped], version: str) -> dict[str, Any]:
