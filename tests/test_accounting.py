@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import translator
-from tests.conftest import CASES, Case, case_id, translatable
+from tests.conftest import CASES, FIXTURES, Case, case_id, translatable
 from translator import dialects
 
 STATUSES = {"mapped", "default", "extra", "unsupported"}
@@ -40,3 +40,15 @@ def test_same_framework_keeps_native_keys_as_extras() -> None:
     assert statuses["data.train_batch_size"] == "mapped"
     assert "trainer.critic_warmup=" in translation.files["launch.sh"]
     assert "trainer.project_name=" in translation.files["launch.sh"]
+
+
+def test_openrlhf_keys_stored_under_scheme_neutral_names_are_mapped() -> None:
+    # OpenRLHF 0.8.9 (flat flags) stores --train_batch_size as train.batch_size and --rollout_batch_size as
+    # rollout.batch_size; they decide samples per optimizer step (128) and prompts per step (1024), which verl keeps
+    # (ppo_mini_batch_size, data.train_batch_size): mapped, never "has no effect".
+    translation = translator.translate(FIXTURES / "openrlhf" / "ppo_separate_engines_v089.sh", to="verl",
+                                       env={"HOME": "/h", "MASTER_ADDR": "x", "WANDB_API_KEY": "k"})
+    status = {a.key: a for a in translation.accounting()}
+    for key in ("train.batch_size", "rollout.batch_size", "ckpt.save_steps"):
+        assert status[key].status == "mapped", (key, status[key])
+    assert not any("has no effect" in (a.reason or "") for a in status.values())

@@ -531,9 +531,11 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
         for key in derivation.keys:
             fields_of.setdefault(key, []).append(dotted)
     extras = {e.key.removeprefix("+") for e in spec.extras if e.framework == spec.framework}
+    dialect = dialects.get(spec.framework)
     entries = []
     for key in (source.native.values if source.native is not None else []):
-        fields = [f for f in fields_of.get(key, []) if spec.get(f) is not None]
+        spelled = dialect.spelling(key, spec.version)  # derivations name a key as that release spells it
+        fields = [f for f in fields_of.get(key, fields_of.get(spelled, [])) if spec.get(f) is not None]
         kept = [f for f in fields if same_value(spec.get(f), target.get(f))]
         if kept:
             target_keys = sorted({k for f in kept if f in target.derivations for k in target.derivations[f].keys})
@@ -549,7 +551,9 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
             entries.append(KeyAccount(key, "unsupported", [], why[0] if why else
                                       f"{', '.join(fields)} cannot be kept in {target.framework} {target.version}"))
         else:
-            entries.append(KeyAccount(key, "unsupported", [], f"has no effect in {spec.framework} {spec.version}"))
+            # Not "has no effect": the key may well act in the source framework; rlconf's model just holds nothing for it.
+            entries.append(KeyAccount(key, "unsupported", [], f"no canonical value is read from it in {spec.framework} "
+                                      f"{spec.version}, and nothing is written for it in {target.framework}"))
     return entries
 
 

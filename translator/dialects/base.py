@@ -100,6 +100,11 @@ class Dialect:
     def read(self, source: Source, options: ReadOptions) -> Reading:
         raise NotImplementedError
 
+    def spelling(self, key: str, version: str | None) -> str:
+        """How ``version`` spells a native key as the reader stores it (derivations name keys so): the same key,
+        unless a framework stores keys under scheme-neutral names (OpenRLHF's flat and dotted flags)."""
+        return key
+
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
         """The files a user runs for this framework and version, by relative name."""
         raise NotImplementedError

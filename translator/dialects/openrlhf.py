@@ -189,6 +189,9 @@ class OpenRlhfDialect(Dialect):
     aliases = ("openrlhf/openrlhf",)
     versions = VERSIONS
     plan_bands = ("0.5.3", "0.6.1", "0.7.0", "0.7.2", "0.9.8", "0.11.2")  # where its plan arithmetic branches
+
+    def spelling(self, key: str, version: str | None) -> str:
+        return (spelled(key, version) if version else None) or key
     changes = CHANGES
     pip_name = "openrlhf"
     # OpenRLHF's checkout, or a project that vendors it (MM-EUREKA): setup.py reads the version from version.txt.
