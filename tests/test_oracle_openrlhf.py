@@ -46,7 +46,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CASES, Case, case_id, findings_of
+from tests.conftest import CASES, Case, case_id, findings_of, has_group
 from tests.test_check_openrlhf import DOTTED, EARLY, EARLY_059, FLAT, check, config, render
 from translator import translate
 from translator.dialects.openrlhf import spelled
@@ -182,7 +182,7 @@ REWARD_FLAGS = {"remote_rm_url", "reward_pretrain", "agent_func_path", "reward.r
 
 
 @pytest.mark.parametrize("version", VERSIONS + EARLY_VERSIONS)
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("case", [c for c in CASES if has_group(c)], ids=case_id)
 def test_emitted_flags_are_accepted_by_train_ppo_ray(case: Case, version: str) -> None:
     require(version)
     try:

@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CASES, Case, case_id
+from tests.conftest import CASES, Case, case_id, has_group
 from tests.test_check_verl import VIOLATIONS, Violation, render
 from translator import check, translate
 from translator.dialects import parse_framework
@@ -148,7 +148,7 @@ def emitted_case(case: Case) -> Any:
     return pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=reason)) if reason else case
 
 
-@pytest.mark.parametrize("case", [emitted_case(c) for c in CASES], ids=case_id)
+@pytest.mark.parametrize("case", [emitted_case(c) for c in CASES if has_group(c)], ids=case_id)
 def test_emitted_overrides_compose_and_validate(case: Case, tiny_model: Path) -> None:
     try:
         translation = translate(case.path, to=f"verl@{VERSION}", **case.load_kwargs())

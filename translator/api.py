@@ -308,6 +308,10 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         notes.warning("value.out-of-range", f"the source's {finding.message}; written as it is",
                       source_keys=finding.keys)
     if explanation.spec.plan.samples_per_prompt is None:
+        group = explanation.spec.derivations.get("plan.samples_per_prompt")
+        if group is not None and group.origin == "unknown":  # a fork's own batching, a variable never set
+            raise ConfigError(f"cannot translate: the samples per prompt are {group.text}", file=explanation.source,
+                              hint="state the fork's batch plan by hand, or pass what the message names")
         raise ConfigError("cannot translate: this config has no batch plan (an accelerate config alone?)",
                           file=explanation.source, hint="translate the recipe or the launch script that names it")
     if explanation.spec.plan.data_parallel_size is None:
