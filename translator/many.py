@@ -75,13 +75,6 @@ class Selection:
     refused: list[Skipped] = field(default_factory=list)  # named on their own but not readable as a file (exit 2)
 
 
-def is_many(paths: Iterable[str]) -> bool:
-    """Whether the arguments need the many-file path: several, a directory, or a glob."""
-    paths = list(paths)
-    return len(paths) != 1 or (paths[0] != "-" and (Path(paths[0]).is_dir() or (
-        glob.has_magic(paths[0]) and not os.path.lexists(paths[0]))))
-
-
 STDIN = Path("-")
 
 

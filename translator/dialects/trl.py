@@ -1251,7 +1251,7 @@ class _Writer:
         self.bridge: str | None = None  # the reward bridge module's text (reward_bridge.py), when one is written
 
     def recipe(self) -> tuple[dict[str, Any], int, int, int]:
-        s, version, notes = self.spec, self.version, self.notes
+        s, notes = self.spec, self.notes
         recipe: dict[str, Any] = {}
         if s.references.model:
             recipe["model_name_or_path"] = s.references.model
