@@ -23,6 +23,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from translator import rules
 from translator.records import record
 
 if TYPE_CHECKING:
@@ -296,7 +297,7 @@ def run_check(item: Selected, options: Options) -> FileResult:
     def action() -> FileResult:
         source = _read(item)
         report = api.check(source, options.framework, options.env, options.num_processes)
-        report = filter_report(report, source.text, options.choice)
+        report = rules.filter_report(report, source.text, options.choice)
         return FileResult(str(item.path), EXIT_FINDINGS if report.fails(options.strict) else EXIT_OK, report.framework, report.version,
                           text=source.text, report=report)
 
@@ -323,7 +324,7 @@ def run_translate(item: Selected, options: Options, target: str, output_dir: Pat
     def action() -> FileResult:
         source = _read(item)
         translation = api.translate(source, target, options.framework, options.env, options.num_processes)
-        translation = filter_translation(translation, source.text, options.choice)
+        translation = rules.filter_translation(translation, source.text, options.choice)
         folder = output_dir / folders[item.path]
         written = write_files(translation.files, folder, force)
         return FileResult(str(item.path), EXIT_FINDINGS if translation.fails(options.strict) else EXIT_OK, translation.source.framework,
@@ -331,18 +332,6 @@ def run_translate(item: Selected, options: Options, target: str, output_dir: Pat
                           output_dir=str(folder))
 
     return _guarded(str(item.path), action)
-
-
-def filter_report(report: CheckReport, text: str, choice: Any) -> CheckReport:
-    from translator import rules
-
-    return rules.filter_report(report, text, choice or rules.Choice())
-
-
-def filter_translation(translation: Translation, text: str, choice: Any) -> Translation:
-    from translator import rules
-
-    return rules.filter_translation(translation, text, choice or rules.Choice())
 
 
 def output_folders(configs: list[Selected]) -> dict[Path, str]:
@@ -422,34 +411,6 @@ def missing_results(selection: Selection) -> list[FileResult]:
 
 def worst(results: Iterable[FileResult]) -> int:
     return max((r.exit_code for r in results), default=EXIT_OK)
-
-
-# ---- placing a finding at a line -----------------------------------------------------------------------
-
-def line_of(text: str, keys: Iterable[str]) -> int:
-    """The first line that sets one of ``keys`` (a dotted key, an override or a --flag); 1 when none does."""
-    return locate(text, keys) or 1
-
-
-def locate(text: str, keys: Iterable[str]) -> int | None:
-    """The first line that sets one of ``keys``; None when none does."""
-    lines = text.splitlines()
-    for key in keys:
-        for needle in _needles(key):
-            for number, line in enumerate(lines, start=1):
-                stripped = line.split("#", 1)[0] if not line.lstrip().startswith("#") else ""
-                if needle.search(stripped):
-                    return number
-    return None
-
-
-def _needles(key: str) -> list[re.Pattern[str]]:
-    key = key.lstrip("+-")
-    last = key.rsplit(".", 1)[-1]
-    dashed = last.replace("_", "-")
-    return [re.compile(rf"(?<![\w.]){re.escape(key)}\s*[=:]"),
-            re.compile(rf"--({re.escape(last)}|{re.escape(dashed)})\b"),
-            re.compile(rf"(?<![\w-]){re.escape(last)}\s*[=:]")]
 
 
 # ---- the commands (called from translator/cli.py when PATH... names more than one file) ----------------

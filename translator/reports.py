@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from translator.many import EXIT_INPUT, EXIT_INTERNAL, FileResult, Skipped, line_of, worst
+from translator.lines import line_of
+from translator.many import EXIT_INPUT, EXIT_INTERNAL, FileResult, Skipped, worst
 from translator.summary import plural
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

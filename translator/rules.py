@@ -11,6 +11,7 @@ from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
+from translator.lines import locate
 from translator.records import record
 
 if TYPE_CHECKING:
@@ -152,11 +153,10 @@ class Suppressed:
         return {"code": self.code, "severity": self.severity, "message": self.message, "line": self.line}
 
 
-def filter_report(report: CheckReport, text: str, chosen: Choice) -> CheckReport:
+def filter_report(report: CheckReport, text: str, chosen: Choice | None) -> CheckReport:
     """The report with the findings --select/--ignore leave out dropped, and those a comment silences moved to
-    ``suppressed`` (they never fail a run)."""
-    from translator.many import locate
-
+    ``suppressed`` (they never fail a run). No choice: every code."""
+    chosen = chosen or Choice()
     marks = suppressions(text)
     kept: dict[str, list[Any]] = {"errors": [], "warnings": [], "skipped": []}
     silenced = []
@@ -179,14 +179,13 @@ _AT_LINE = re.compile(r"^[^\s:]+:(\d+):")
 def note_line(note: Note, text: str) -> int | None:
     """The source line a note points at: ``file:line:`` at the start of its message, else the first line that
     sets one of its source keys; None when neither is known."""
-    from translator.many import locate
-
     match = _AT_LINE.match(note.message)
     return int(match.group(1)) if match else locate(text, note.source_keys)
 
 
-def filter_translation(translation: Translation, text: str, chosen: Choice) -> Translation:
+def filter_translation(translation: Translation, text: str, chosen: Choice | None) -> Translation:
     """The translation with its notes (the source's and the writer's) chosen and suppressed as for check."""
+    chosen = chosen or Choice()
     marks = suppressions(text)
     silenced: list[Suppressed] = []
 
