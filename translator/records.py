@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 from reprlib import recursive_repr
-from typing import Any, TypeVar
+import sys
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+if TYPE_CHECKING or sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # Python 3.10: the decorator only informs type checkers, so a no-op stands in at run time
+    def dataclass_transform(**_: Any) -> Any:
+        return lambda function: function
 
 T = TypeVar("T", bound=type)
 _MISSING = dataclasses.MISSING
@@ -65,10 +72,11 @@ def _repr(self: Any) -> str:
     return f"{self.__class__.__qualname__}({shown})"
 
 
+@dataclass_transform(eq_default=True)  # type checkers see the dataclass ``__init__`` a record has
 def record(cls: T) -> T:
     """``cls`` as a dataclass with the shared ``__init__``, ``__eq__`` and ``__repr__``."""
-    cls = dataclasses.dataclass(cls, init=False, eq=False, repr=False)
-    if any(not f.init for f in dataclasses.fields(cls)):
-        raise TypeError(f"{cls.__qualname__}: a @record's fields are all init fields")
-    cls.__init__, cls.__eq__, cls.__repr__, cls.__hash__ = _init, _eq, _repr, None  # type: ignore[assignment,method-assign]
-    return cls
+    made: Any = dataclasses.dataclass(cls, init=False, eq=False, repr=False)
+    if any(not f.init for f in dataclasses.fields(made)):
+        raise TypeError(f"{made.__qualname__}: a @record's fields are all init fields")
+    made.__init__, made.__eq__, made.__repr__, made.__hash__ = _init, _eq, _repr, None
+    return cast(T, made)
