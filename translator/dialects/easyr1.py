@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     Dialect,
@@ -1726,8 +1727,7 @@ class _Writer:
                             + ", ".join(f"{e.key}={e.value}" for e in gone), source_keys=[e.key for e in gone])
         if foreign:
             self.notes.info("keys.not-translated",
-                            f"{len(foreign)} {foreign[0].framework} key(s) with no EasyR1 counterpart are not written: "
-                            + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            not_written(foreign[0].framework, [e.key for e in foreign], "EasyR1"),
                             source_keys=[e.key for e in foreign])
 
     def own_extra(self, key: str) -> bool:

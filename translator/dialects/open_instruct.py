@@ -17,6 +17,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     MAX_COUNT,
@@ -1669,9 +1670,8 @@ class _Writer:
             else:
                 stale.append(extra.key)
         if foreign:
-            shown = ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else "")
-            self.notes.info("keys.not-translated", f"{len(foreign)} {foreign[0].framework} key(s) with no "
-                            f"Open-Instruct counterpart are not written: {shown}", source_keys=[e.key for e in foreign])
+            self.notes.info("keys.not-translated", not_written(foreign[0].framework, [e.key for e in foreign],
+                                                              "Open-Instruct"), source_keys=[e.key for e in foreign])
         if stale:
             self.notes.info("keys.not-translated",
                             f"{len(stale)} Open-Instruct flag(s) of the source do not exist in {self.program} "

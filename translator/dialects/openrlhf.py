@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     Dialect,
@@ -1872,8 +1873,7 @@ class _Writer:
             self.is_correction(correction)
         if foreign:
             self.notes.info("keys.not-translated",
-                            f"{len(foreign)} {foreign[0].framework} key(s) with no OpenRLHF counterpart are not "
-                            "written: " + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            not_written(foreign[0].framework, [e.key for e in foreign], "OpenRLHF"),
                             source_keys=[e.key for e in foreign])
 
     def is_correction(self, flags: dict[str, Any]) -> None:

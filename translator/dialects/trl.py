@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     MAX_COUNT,
@@ -1288,9 +1289,8 @@ class _Writer:
             if extra.framework == "trl":
                 recipe.setdefault(extra.key, extra.value)
         if foreign:
-            notes.info("keys.not-translated", f"{len(foreign)} {foreign[0].framework} key(s) with no TRL counterpart "
-                       "are not written: " + ", ".join(e.key for e in foreign[:12])
-                       + (" …" if len(foreign) > 12 else ""), source_keys=[e.key for e in foreign])
+            notes.info("keys.not-translated", not_written(foreign[0].framework, [e.key for e in foreign], "TRL"),
+                       source_keys=[e.key for e in foreign])
         return recipe, world, nodes, server_gpus
 
     def training_nodes(self, world: int) -> int:

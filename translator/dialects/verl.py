@@ -11,6 +11,7 @@ from collections.abc import Collection
 from fractions import Fraction
 from typing import Any
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors, largest_divisor
 from translator.dialects.base import (
     Dialect,
@@ -2031,8 +2032,7 @@ class _Writer:
                                target_keys=["+" + k for k in appended])
         if foreign:
             self.notes.info("keys.not-translated",
-                            f"{len(foreign)} {foreign[0].framework} key(s) with no verl counterpart are not written: "
-                            + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            not_written(foreign[0].framework, [e.key for e in foreign], "verl"),
                             source_keys=[e.key for e in foreign])
 
 
