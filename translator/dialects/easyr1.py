@@ -1026,7 +1026,8 @@ class _Writer:
     def settings(self) -> None:
         s = self.spec
         write_settings(s, SETTINGS, f"EasyR1 {self.version}", self.has, self.put, self.notes,
-                       skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt"))
+                       skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt",
+                             "logging.entity"))  # the entity: its own note below says how to set it
         e = s.evaluation
         override = {name: value for name, value in (("temperature", e.temperature), ("top_p", e.top_p),
                                                     ("n", e.samples_per_prompt)) if value is not None}

@@ -86,6 +86,10 @@ SETTINGS = (
     Setting("evaluation.samples_per_prompt", "eval_pass_at_k", needs="eval"),
     Setting("launch.seed", "seed", explicit=True),
     Setting("logging.entity", "wandb_entity"),
+    # The PPO script's GAE (ppo_vllm_thread_ray_gtrl.py Args gamma, lam, cliprange_value); grpo_fast has none.
+    Setting("algorithm.gamma", "gamma", needs="discount"),
+    Setting("algorithm.gae_lambda", "lam", needs="gae"),
+    Setting("critic.value_clip", "cliprange_value", needs="gae"),
 )
 _SEPARATORS = {"&&", "||", ";", "|"}
 _SENTINEL = "\x00rlconf-unset:{}\x00"  # stands in for an unset variable to find where it is used
