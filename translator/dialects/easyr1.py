@@ -849,7 +849,10 @@ class _Interpreter:
         if not (s.data.eval_sources and (s.evaluation.every_steps != 0 or s.evaluation.before_training)):
             return
         override = self.v.get(VAL_OVERRIDE)
-        override = override if isinstance(override, dict) else {}
+        if not isinstance(override, dict):  # a YAML mapping arrives flattened: val_override_config.temperature, ...
+            prefix = f"{VAL_OVERRIDE}."
+            override = {key.removeprefix(prefix): self.v.get(key) for key in list(self.v.values)
+                        if key.startswith(prefix)}
         s.evaluation.temperature = float(override.get("temperature", s.sampling.temperature or 1.0))
         s.evaluation.top_p = float(override.get("top_p", s.sampling.top_p or 1.0))
         s.evaluation.samples_per_prompt = int(override.get("n", 1))
@@ -1636,7 +1639,8 @@ class _Writer:
             if schedule not in ("constant", "cosine"):
                 written = "cosine" if "cosine" in schedule else "constant"
                 notes.warning("optimizer.not-expressible", f"lr schedule '{schedule}' is not in EasyR1 (constant or "
-                              f"cosine); '{written}' is written", target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
+                              f"cosine); '{written}' is written", source_keys=["optimizer.lr_schedule"],
+                              target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
                 schedule = written
             self.put(f"{ACTOR}.optim.lr_scheduler_type", schedule)
             if schedule == "cosine" and o.min_lr_ratio is not None:

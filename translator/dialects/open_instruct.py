@@ -1547,7 +1547,7 @@ class _Writer:
             if s.critic.lr is not None and s.optimizer.lr is not None and s.critic.lr != s.optimizer.lr:
                 notes.warning("algorithm.not-expressible", f"the value model trains with the policy's learning rate "
                               f"{s.optimizer.lr}; the source's critic lr {s.critic.lr} is lost",
-                              target_keys=["learning_rate"])
+                              source_keys=["critic.lr"], target_keys=["learning_rate"])
 
     def optimizer(self) -> None:
         s, notes, out = self.spec, self.notes, self.out
@@ -1560,7 +1560,7 @@ class _Writer:
                 schedule = "cosine" if "cosine" in schedule else "constant" if "constant" in schedule else "linear"
                 notes.warning("optimizer.not-expressible", f"lr schedule '{o.lr_schedule}' needs scheduler "
                               f"arguments Open-Instruct does not pass; '{schedule}' is written",
-                              target_keys=["lr_scheduler_type"])
+                              source_keys=["optimizer.lr_schedule"], target_keys=["lr_scheduler_type"])
             out["lr_scheduler_type"] = schedule
         steps = o.warmup_steps
         if steps is not None and o.warmup_unit == "steps":

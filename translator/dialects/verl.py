@@ -1736,6 +1736,7 @@ class _Writer:
                 schedule = "cosine" if "cosine" in o.lr_schedule else "constant"
                 self.notes.warning("optimizer.not-expressible", f"lr schedule '{o.lr_schedule}' is not available in "
                                    f"verl (constant or cosine); '{schedule}' is written",
+                                   source_keys=["optimizer.lr_schedule"],
                                    target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
             key = "lr_scheduler_type" if at_least(version, "0.6.1") else "warmup_style"
             if self.megatron and at_least(version, "0.4.1"):
