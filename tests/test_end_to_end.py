@@ -432,3 +432,9 @@ def test_openr1_to_every_framework(target: str) -> None:
         launchable(t)
     if target == "open-instruct":
         noted(t, "optimizer.min_lr_ratio", "0.1")  # grpo_fast's cosine decays to 0: the floor is lost, and said
+
+
+def test_every_end_to_end_fixture_is_used() -> None:
+    used = {OI_PPO, OI_70B, ORLHF, EASYR1, OPENR1}
+    entries = {p if p.is_file() else p / "launch.sh" for p in E2E.iterdir()}
+    assert entries == used
