@@ -251,6 +251,13 @@ def test_oi_70b_to_easyr1_and_trl() -> None:
         # 4 optimizer steps per step: TRL's max_steps = 2,000 × 4 = 8,000; save 100 × 4; eval 50 × 4
         "max_steps": 8000, "save_steps": 400, "eval_steps": 200,
     })
+    # 32 training processes on the 4 learner nodes; trl vllm-serve runs on one node, so the 2 × 8 vLLM GPUs
+    # become the 8 of one node: 8 / TP 4 = 2 data-parallel engines, and a note says so.
+    launch = t.files["launch.sh"]
+    assert "--num_processes 32 --num_machines 4" in launch
+    assert "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 trl vllm-serve" in launch
+    assert "--tensor_parallel_size 4 --data_parallel_size 2" in launch
+    noted(t, "topology.rollout_gpus", "16", "one node")
 
 
 # --- 3. OpenRLHF 0.8.5 PPO: actor 4 + critic 2 + reward 1 + vLLM 1 GPUs; 128 prompts × 1; train batch 64
