@@ -144,3 +144,13 @@ def test_diff_across_frameworks_lists_unmodelled_keys_with_the_concordances_reas
     assert lora.reason == concordance.why_not("verl", "actor_rollout_ref.model.lora_rank")
     assert "extras.actor_rollout_ref.actor.fsdp_config.param_offload" not in extras
     assert not any(n.code == "translation.changed" and "lora_rank" in n.message for n in translation.notes)
+
+
+def test_keys_a_reader_knows_to_be_ignored_have_no_field_in_the_concordance() -> None:
+    # Open-Instruct's IGNORED_KEYS (grpo_fast parses them and never reads them) must not be mapped to a field.
+    import sys
+
+    # the dialect's module, wherever it lives (it imports the table by name)
+    ignored = sys.modules[type(dialects.get("open-instruct")).__module__].IGNORED_KEYS
+    c = concordance.load("open-instruct")
+    assert ignored and all(c.group_of(key) is not None and key not in c.fields for key in ignored)
