@@ -378,6 +378,7 @@ def test_easyr1_geo_to_open_instruct_and_trl() -> None:
         "num_mini_batches": 2,  # 640 samples / 320 per update
         "beta": 0.01, "kl_estimator": "2",  # low_var_kl = k3 (grpo_fast's estimator 2)
         "local_eval_every": 5, "eval_top_p": 0.95, "save_freq": 5, "keep_last_n_checkpoints": 3,
+        "eval_on_step_0": True,  # val_before_train: grpo_fast's local evaluation at step 0
         "learning_rate": 1e-6, "lr_scheduler_type": "constant", "sft_messages_key": "problem",
         "ground_truths_key": "answer",
     })

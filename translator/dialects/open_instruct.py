@@ -1142,6 +1142,10 @@ class _RunParts:
                 e.every_steps = max(1, steps // int(evals))
                 self.spec.derivations["evaluation.every_steps"] = self.r.origin(
                     f"max(1, {steps} training steps // num_evals {int(evals)})", "num_evals", "total_episodes")
+        if self.r.has("eval_on_step_0") and d.eval_sources:  # grpo_fast Args: "run local evaluation at step 0"
+            e.before_training = bool(self.flag("eval_on_step_0"))
+            self.spec.derivations["evaluation.before_training"] = self.r.origin(
+                f"eval_on_step_0 {e.before_training}", "eval_on_step_0")
 
     def logging(self) -> None:
         lg = self.spec.logging
@@ -1852,8 +1856,11 @@ class _RunPartsWriter:
                                       f"{max(1, steps // evals)} steps", target_keys=["num_evals"])
         elif e.every_steps == 0 and w.has("local_eval_every") and self.spec.data.eval_sources:
             out["local_eval_every"] = -1
-        if e.before_training and self.foreign:
-            notes.warning("evaluation.not-expressible", "evaluation before training has no Open-Instruct flag",
+        if e.before_training and w.has("eval_on_step_0"):
+            out["eval_on_step_0"] = True
+        elif e.before_training and self.foreign:
+            notes.warning("evaluation.not-expressible", f"evaluation before training has no flag in {w.program} "
+                          f"{w.version} (eval_on_step_0 from 2025.10.20)", source_keys=["evaluation.before_training"],
                           target_keys=["local_eval_every"])
 
     def logging(self) -> None:
