@@ -631,7 +631,9 @@ def test_foreign_run_parts_are_written_with_notes() -> None:
     # 8 colocated GPUs become 8 learners + 1 engine × TP 2 = 10 GPUs: a warning saying so.
     assert "10 GPUs in all instead of 8" in note(translation, "topology.gpus-changed")
     assert "tensorboard" in note(translation, "logging.not-expressible")
-    assert "before training" in note(translation, "evaluation.not-expressible")
+    # before_training: grpo_fast's eval_on_step_0 (from 2025.10.20) runs the local evaluation at step 0.
+    assert "--eval_on_step_0 True" in written
+    assert not any("before training" in n.message for n in translation.notes)
 
 
 @pytest.mark.parametrize("flags,version", [

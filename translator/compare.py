@@ -72,10 +72,12 @@ class Difference:
     a: Side
     b: Side
     kind: str = "changed"
+    reason: str | None = None  # a native key of one framework only: why it has no canonical field (the concordance)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "category": self.category, "kind": self.kind, "a": self.a.to_dict(),
-                "b": self.b.to_dict()}
+        found = {"field": self.field, "category": self.category, "kind": self.kind, "a": self.a.to_dict(),
+                 "b": self.b.to_dict()}
+        return found if self.reason is None else {**found, "reason": self.reason}
 
 
 @record
@@ -125,7 +127,34 @@ def differences(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any] | None = N
             found.append(_difference(name, a, b, value_a, value_b))
     if a.framework == b.framework:  # native keys without a canonical field only compare within a framework
         found.extend(_extras(a, b, defaults_a or {}, defaults_b or {}))
+    else:
+        found.extend(_unmodelled(a, b, defaults_a or {}, defaults_b or {}))
     return found
+
+
+def _unmodelled(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any],
+                defaults_b: Mapping[str, Any]) -> list[Difference]:
+    """Across frameworks: each native key a side sets (away from its default) that carries training semantics
+    rlconf does not model (a `none` group of the concordance: LoRA, extra losses, reward shaping ...) is a
+    difference the other side does not have, with the concordance's reason. Infrastructure keys are not."""
+    from translator import concordance
+
+    found = []
+    for spec, defaults, first in ((a, defaults_a, True), (b, defaults_b, False)):
+        if spec.framework not in concordance.FRAMEWORKS:
+            continue
+        table = concordance.load(spec.framework)
+        for extra in spec.extras:
+            key = extra.key.lstrip("+")
+            group = table.group_of(key)
+            if extra.framework != spec.framework or group is None or group.kind != "none" \
+                    or _unset(extra.value) or (key in defaults and same_value(extra.value, defaults[key])):
+                continue
+            here, there = Side(extra.value, [extra.key]), Side(None, [])
+            found.append(Difference(f"extras.{extra.key}", "other", here if first else there,
+                                    there if first else here, "removed" if first else "added",
+                                    f"{group.name}: {group.why}"))
+    return sorted(found, key=lambda d: d.field)
 
 
 def _per_node(spec: RunSpec) -> set[Any]:

@@ -243,7 +243,8 @@ def diff_text(report: DiffReport) -> str:
             keys_a = f" [{', '.join(d.a.keys)}]" if d.a.keys else ""
             keys_b = f" [{', '.join(d.b.keys)}]" if d.b.keys else ""
             lines.append(f"  {d.field}: A {quantity(d.field, d.a.value, a.spec)}{keys_a} | "
-                         f"B {quantity(d.field, d.b.value, b.spec)}{keys_b}")
+                         f"B {quantity(d.field, d.b.value, b.spec)}{keys_b}"
+                         + (f" (no canonical field; {d.reason})" if d.reason else ""))
     return "\n".join(lines) + "\n"
 
 

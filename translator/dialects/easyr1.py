@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     Dialect,
@@ -848,7 +849,10 @@ class _Interpreter:
         if not (s.data.eval_sources and (s.evaluation.every_steps != 0 or s.evaluation.before_training)):
             return
         override = self.v.get(VAL_OVERRIDE)
-        override = override if isinstance(override, dict) else {}
+        if not isinstance(override, dict):  # a YAML mapping arrives flattened: val_override_config.temperature, ...
+            prefix = f"{VAL_OVERRIDE}."
+            override = {key.removeprefix(prefix): self.v.get(key) for key in list(self.v.values)
+                        if key.startswith(prefix)}
         s.evaluation.temperature = float(override.get("temperature", s.sampling.temperature or 1.0))
         s.evaluation.top_p = float(override.get("top_p", s.sampling.top_p or 1.0))
         s.evaluation.samples_per_prompt = int(override.get("n", 1))
@@ -1025,7 +1029,8 @@ class _Writer:
     def settings(self) -> None:
         s = self.spec
         write_settings(s, SETTINGS, f"EasyR1 {self.version}", self.has, self.put, self.notes,
-                       skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt"))
+                       skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt",
+                             "logging.entity"))  # the entity: its own note below says how to set it
         e = s.evaluation
         override = {name: value for name, value in (("temperature", e.temperature), ("top_p", e.top_p),
                                                     ("n", e.samples_per_prompt)) if value is not None}
@@ -1634,7 +1639,8 @@ class _Writer:
             if schedule not in ("constant", "cosine"):
                 written = "cosine" if "cosine" in schedule else "constant"
                 notes.warning("optimizer.not-expressible", f"lr schedule '{schedule}' is not in EasyR1 (constant or "
-                              f"cosine); '{written}' is written", target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
+                              f"cosine); '{written}' is written", source_keys=["optimizer.lr_schedule"],
+                              target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
                 schedule = written
             self.put(f"{ACTOR}.optim.lr_scheduler_type", schedule)
             if schedule == "cosine" and o.min_lr_ratio is not None:
@@ -1726,8 +1732,7 @@ class _Writer:
                             + ", ".join(f"{e.key}={e.value}" for e in gone), source_keys=[e.key for e in gone])
         if foreign:
             self.notes.info("keys.not-translated",
-                            f"{len(foreign)} {foreign[0].framework} key(s) with no EasyR1 counterpart are not written: "
-                            + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            not_written(foreign[0].framework, [e.key for e in foreign], "EasyR1"),
                             source_keys=[e.key for e in foreign])
 
     def own_extra(self, key: str) -> bool:

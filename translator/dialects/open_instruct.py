@@ -17,6 +17,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     MAX_COUNT,
@@ -85,6 +86,10 @@ SETTINGS = (
     Setting("evaluation.samples_per_prompt", "eval_pass_at_k", needs="eval"),
     Setting("launch.seed", "seed", explicit=True),
     Setting("logging.entity", "wandb_entity"),
+    # The PPO script's GAE (ppo_vllm_thread_ray_gtrl.py Args gamma, lam, cliprange_value); grpo_fast has none.
+    Setting("algorithm.gamma", "gamma", needs="discount"),
+    Setting("algorithm.gae_lambda", "lam", needs="gae"),
+    Setting("critic.value_clip", "cliprange_value", needs="gae"),
 )
 _SEPARATORS = {"&&", "||", ";", "|"}
 _SENTINEL = "\x00rlconf-unset:{}\x00"  # stands in for an unset variable to find where it is used
@@ -1137,6 +1142,10 @@ class _RunParts:
                 e.every_steps = max(1, steps // int(evals))
                 self.spec.derivations["evaluation.every_steps"] = self.r.origin(
                     f"max(1, {steps} training steps // num_evals {int(evals)})", "num_evals", "total_episodes")
+        if self.r.has("eval_on_step_0") and d.eval_sources:  # grpo_fast Args: "run local evaluation at step 0"
+            e.before_training = bool(self.flag("eval_on_step_0"))
+            self.spec.derivations["evaluation.before_training"] = self.r.origin(
+                f"eval_on_step_0 {e.before_training}", "eval_on_step_0")
 
     def logging(self) -> None:
         lg = self.spec.logging
@@ -1542,7 +1551,7 @@ class _Writer:
             if s.critic.lr is not None and s.optimizer.lr is not None and s.critic.lr != s.optimizer.lr:
                 notes.warning("algorithm.not-expressible", f"the value model trains with the policy's learning rate "
                               f"{s.optimizer.lr}; the source's critic lr {s.critic.lr} is lost",
-                              target_keys=["learning_rate"])
+                              source_keys=["critic.lr"], target_keys=["learning_rate"])
 
     def optimizer(self) -> None:
         s, notes, out = self.spec, self.notes, self.out
@@ -1555,7 +1564,7 @@ class _Writer:
                 schedule = "cosine" if "cosine" in schedule else "constant" if "constant" in schedule else "linear"
                 notes.warning("optimizer.not-expressible", f"lr schedule '{o.lr_schedule}' needs scheduler "
                               f"arguments Open-Instruct does not pass; '{schedule}' is written",
-                              target_keys=["lr_scheduler_type"])
+                              source_keys=["optimizer.lr_schedule"], target_keys=["lr_scheduler_type"])
             out["lr_scheduler_type"] = schedule
         steps = o.warmup_steps
         if steps is not None and o.warmup_unit == "steps":
@@ -1669,9 +1678,8 @@ class _Writer:
             else:
                 stale.append(extra.key)
         if foreign:
-            shown = ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else "")
-            self.notes.info("keys.not-translated", f"{len(foreign)} {foreign[0].framework} key(s) with no "
-                            f"Open-Instruct counterpart are not written: {shown}", source_keys=[e.key for e in foreign])
+            self.notes.info("keys.not-translated", not_written(foreign[0].framework, [e.key for e in foreign],
+                                                              "Open-Instruct"), source_keys=[e.key for e in foreign])
         if stale:
             self.notes.info("keys.not-translated",
                             f"{len(stale)} Open-Instruct flag(s) of the source do not exist in {self.program} "
@@ -1848,8 +1856,11 @@ class _RunPartsWriter:
                                       f"{max(1, steps // evals)} steps", target_keys=["num_evals"])
         elif e.every_steps == 0 and w.has("local_eval_every") and self.spec.data.eval_sources:
             out["local_eval_every"] = -1
-        if e.before_training and self.foreign:
-            notes.warning("evaluation.not-expressible", "evaluation before training has no Open-Instruct flag",
+        if e.before_training and w.has("eval_on_step_0"):
+            out["eval_on_step_0"] = True
+        elif e.before_training and self.foreign:
+            notes.warning("evaluation.not-expressible", f"evaluation before training has no flag in {w.program} "
+                          f"{w.version} (eval_on_step_0 from 2025.10.20)", source_keys=["evaluation.before_training"],
                           target_keys=["local_eval_every"])
 
     def logging(self) -> None:

@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     Dialect,
@@ -1803,12 +1804,15 @@ class _Writer:
                           f"top_k {s.sampling.top_k} is dropped", source_keys=["sampling.top_k"])
         o = s.optimizer
         self.put("actor.adam.lr", o.lr)
-        if o.lr_schedule is not None:
-            self.put("actor.lr_scheduler", o.lr_schedule,
-                     missing=None if o.lr_schedule == "cosine_with_min_lr" else
-                     f"lr schedule '{o.lr_schedule}' needs OpenRLHF ≥ 0.8.5 (cosine_with_min_lr is fixed)")
+        schedule = o.lr_schedule
+        if schedule == "cosine" and o.min_lr_ratio:
+            schedule = "cosine_with_min_lr"  # a cosine with a floor (TRL's min_lr_rate, verl's min_lr_ratio)
+        if schedule is not None:
+            self.put("actor.lr_scheduler", schedule,
+                     missing=None if schedule == "cosine_with_min_lr" else
+                     f"lr schedule '{schedule}' needs OpenRLHF ≥ 0.8.5 (cosine_with_min_lr is fixed)")
         floor = o.min_lr_ratio
-        if floor is not None and (o.lr_schedule or "cosine_with_min_lr") in ("cosine_with_min_lr",
+        if floor is not None and (schedule or "cosine_with_min_lr") in ("cosine_with_min_lr",
                                                                               "cosine_warmup_with_min_lr"):
             self.put("actor.min_lr_ratio", floor,
                      missing=None if math.isclose(floor, MIN_LR_RATIO_FIXED) else
@@ -1872,8 +1876,7 @@ class _Writer:
             self.is_correction(correction)
         if foreign:
             self.notes.info("keys.not-translated",
-                            f"{len(foreign)} {foreign[0].framework} key(s) with no OpenRLHF counterpart are not "
-                            "written: " + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            not_written(foreign[0].framework, [e.key for e in foreign], "OpenRLHF"),
                             source_keys=[e.key for e in foreign])
 
     def is_correction(self, flags: dict[str, Any]) -> None:

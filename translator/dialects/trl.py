@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors
 from translator.dialects.base import (
     MAX_COUNT,
@@ -1288,9 +1289,8 @@ class _Writer:
             if extra.framework == "trl":
                 recipe.setdefault(extra.key, extra.value)
         if foreign:
-            notes.info("keys.not-translated", f"{len(foreign)} {foreign[0].framework} key(s) with no TRL counterpart "
-                       "are not written: " + ", ".join(e.key for e in foreign[:12])
-                       + (" …" if len(foreign) > 12 else ""), source_keys=[e.key for e in foreign])
+            notes.info("keys.not-translated", not_written(foreign[0].framework, [e.key for e in foreign], "TRL"),
+                       source_keys=[e.key for e in foreign])
         return recipe, world, nodes, server_gpus
 
     def training_nodes(self, world: int) -> int:
@@ -1357,6 +1357,17 @@ class _Writer:
             if fraction is not None:
                 out["vllm_gpu_memory_utilization"] = fraction
             server = 0  # in-process on GPU number `world`
+        per_node = s.topology.gpus_per_node
+        tp = s.topology.rollout_tensor_parallel_size or 1
+        if server and per_node and server > per_node and per_node >= tp:
+            # trl vllm-serve starts its data-parallel workers on the GPUs of the node it runs on (trl/scripts/
+            # vllm_serve.py): a pool spanning nodes is written as the most whole engines one node holds.
+            fits = per_node // tp * tp
+            notes.warning("topology.rollout-gpus-changed", f"trl vllm-serve runs on one node: the source's {server} "
+                          f"vLLM GPUs over {math.ceil(server / per_node)} nodes become {fits} on one node of "
+                          f"{per_node} ({fits // tp} engine(s) of tensor parallel {tp})",
+                          source_keys=["topology.rollout_gpus"])
+            server = fits
         if s.launch.rollout_server_port and server:
             out["vllm_server_port"] = s.launch.rollout_server_port
         self.server_gpus = server

@@ -11,6 +11,7 @@ from collections.abc import Collection
 from fractions import Fraction
 from typing import Any
 
+from translator.concordance import not_written
 from translator.checks.findings import divisors, largest_divisor
 from translator.dialects.base import (
     Dialect,
@@ -1362,7 +1363,7 @@ class _Writer:
     def settings(self) -> None:
         version, e = self.version, self.spec.evaluation
         write_settings(self.spec, SETTINGS, f"verl {version}", lambda key: not lacks("verl", version, key),
-                       self.put, self.notes)
+                       self.put, self.notes, skip=("logging.entity",))  # its own note below says how to set it
         if e.temperature is not None and not lacks("verl", version, VAL_DO_SAMPLE):
             # Without do_sample verl validates greedily and ignores val_kwargs.temperature/top_p.
             self.out[VAL_DO_SAMPLE] = e.temperature > 0
@@ -1384,6 +1385,14 @@ class _Writer:
             return s.generation.rollout_mode
         if not s.asynchrony.max_steps_ahead:
             return "sync"
+        if (s.topology.rollout_gpus or 0) > 0 and s.reward.model:
+            # separate_async refuses a reward model on the training GPUs (ray_trainer checks
+            # reward.reward_model.enable_resource_pool; verl.separate-async-reward-model): rollout stays on them too.
+            self.notes.warning("asynchrony.changed", f"verl's separate_async cannot keep the reward model "
+                               f"{s.reward.model} on the training GPUs, so colocate_async is written: generation runs "
+                               f"on the training GPUs and the source's {s.topology.rollout_gpus} rollout GPU(s) are "
+                               "not used", source_keys=["topology.rollout_gpus", "reward.model"], target_keys=[V1_MODE])
+            return "colocate_async"
         return "separate_async" if (s.topology.rollout_gpus or 0) > 0 else "colocate_async"
 
     def v1_mode(self) -> None:
@@ -1727,6 +1736,7 @@ class _Writer:
                 schedule = "cosine" if "cosine" in o.lr_schedule else "constant"
                 self.notes.warning("optimizer.not-expressible", f"lr schedule '{o.lr_schedule}' is not available in "
                                    f"verl (constant or cosine); '{schedule}' is written",
+                                   source_keys=["optimizer.lr_schedule"],
                                    target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
             key = "lr_scheduler_type" if at_least(version, "0.6.1") else "warmup_style"
             if self.megatron and at_least(version, "0.4.1"):
@@ -2031,8 +2041,7 @@ class _Writer:
                                target_keys=["+" + k for k in appended])
         if foreign:
             self.notes.info("keys.not-translated",
-                            f"{len(foreign)} {foreign[0].framework} key(s) with no verl counterpart are not written: "
-                            + ", ".join(e.key for e in foreign[:12]) + (" …" if len(foreign) > 12 else ""),
+                            not_written(foreign[0].framework, [e.key for e in foreign], "verl"),
                             source_keys=[e.key for e in foreign])
 
 
