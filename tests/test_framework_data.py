@@ -40,7 +40,7 @@ def release_range(table: dict[str, Any], bounds: object) -> list[str]:
 def template_regex(message: str) -> re.Pattern[str]:
     """A check's message with its `{fields}` as wildcards: the text the framework prints, whatever the values."""
     parts = re.split(r"\{[^{}]*\}", message)
-    return re.compile(".+?".join(re.escape(p) for p in parts), re.S)
+    return re.compile(".+?".join(re.escape(p) for p in parts), re.DOTALL)
 
 
 @pytest.mark.parametrize("framework", sorted(TABLES))
