@@ -76,6 +76,8 @@ def fixtures() -> list[Sample]:
     """Every fixture with the options its expectation names, and its plan as a TOML plan file."""
     samples = []
     for expect in sorted((ROOT / "fixtures").glob("*/*.expect.yaml")):
+        if expect.parent.name not in dialects.names():
+            continue  # a framework rlconf does not read yet (its fixtures wait for the dialect)
         data = yaml.safe_load(expect.read_text())
         options = data.get("options") or {}
         path = expect.parent / data["input"]

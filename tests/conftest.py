@@ -42,7 +42,18 @@ def fixture_cases() -> list[Case]:
     return cases
 
 
-CASES = fixture_cases()
+def readable_frameworks() -> set[str]:
+    """The frameworks rlconf has a dialect for."""
+    from translator import dialects
+
+    return set(dialects.names())
+
+
+# Fixtures of a framework without a dialect yet (docs/frameworks/data/README.md) wait in PENDING: their
+# expectations are checked for consistency (tests/test_framework_data.py), not against rlconf's output.
+ALL_CASES = fixture_cases()
+CASES = [c for c in ALL_CASES if c.framework in readable_frameworks()]
+PENDING = [c for c in ALL_CASES if c.framework not in readable_frameworks()]
 
 
 def translatable(case: Case) -> bool:

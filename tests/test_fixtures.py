@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 import translator
-from tests.conftest import CASES, ROOT, Case
+from tests.conftest import ALL_CASES, CASES, ROOT, Case
 from translator.plan import PLAN_FIELDS
 
 SCHEMA = json.loads((ROOT / "schemas" / "plan.schema.json").read_text())
@@ -46,7 +46,7 @@ def test_fixture_json_matches_the_schema(case: Case) -> None:
 
 
 def test_every_fixture_file_is_used() -> None:
-    used = {c.path.resolve() for c in CASES}
+    used = {c.path.resolve() for c in ALL_CASES}
     for path in Path(ROOT / "fixtures").glob("*/*"):
         if path.parent.name == "end-to-end":
             continue  # read by tests/test_end_to_end.py, which checks that each is used

@@ -15,12 +15,15 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from tests.conftest import readable_frameworks
 from translator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
-EXPECTS = sorted(FIXTURES.rglob("*.expect.yaml"))
+# The fixtures of the frameworks rlconf reads; the pending ones (tests/conftest.py PENDING) wait for their dialects.
+READ = sorted(fw for fw in readable_frameworks() if (FIXTURES / fw).is_dir())
+EXPECTS = sorted(e for e in FIXTURES.rglob("*.expect.yaml") if e.relative_to(FIXTURES).parts[0] in READ)
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -47,7 +50,7 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_check_fixtures_directory_reads_every_fixture_once(in_root: None) -> None:
-    code, output = run("check", "fixtures/", "--format", "json")
+    code, output = run("check", *(f"fixtures/{fw}/" for fw in READ), "--format", "json")
     document = json.loads(output)
     # fixtures/end-to-end/ (tests/test_end_to_end.py): one run per framework, named by the folder's test
     end_to_end = {"fixtures/end-to-end/oi_ppo_10m_7_learners.sh": "open-instruct",
