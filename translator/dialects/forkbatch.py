@@ -26,6 +26,7 @@ from translator.sources.code import (
     Touch,
     batch_touches,
     project_root,
+    run_dirs,
     validation_function,
 )
 from translator.sources.files import Source
@@ -46,12 +47,7 @@ _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
 def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] | None:
     """The project and the entry's file: ``pkg.mod`` (python -m) or a script path, looked up from the working
     directory, then from the launching script's folder; None when the entry is not project code."""
-    bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
-    # a `cd` to a path of the author's machine (~/Project) is not here: the folder itself stands for it
-    run_dirs = [os.path.join(base, cwd or "") for base in bases] + (bases if cwd else [])
-    for run_dir in run_dirs:
-        if not os.path.isdir(run_dir):
-            continue
+    for run_dir in run_dirs(source, cwd):
         project = Project(project_root(run_dir), run_dir)
         if entry.endswith(".py") or "/" in entry:
             path = project.script(entry)

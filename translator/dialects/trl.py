@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import keyword
 import math
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -72,7 +71,7 @@ from translator.errors import ConfigError
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
-from translator.sources.code import ClassInfo, Project, mentions, project_root
+from translator.sources.code import ClassInfo, Project, mentions, project_root, run_dirs
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import symbolic_names, unwrap_command
@@ -696,11 +695,7 @@ def _fork_trainer(source: Source, cwd: str | None, script: str,
     the script is not in the project or its trainer is TRL's own (imported from trl, or a project subclass that
     overrides none of the batch-forming methods). ``flag`` gives a config flag's value (None if not known): it
     picks between the classes of ``trainer_cls = A if args.use_vllm else B``."""
-    bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
-    for base in bases:
-        run_dir = os.path.join(base, cwd or "")
-        if not os.path.isdir(run_dir):
-            continue
+    for run_dir in run_dirs(source, cwd):
         project = Project(project_root(run_dir), run_dir)
         near = str(source.base_dir) if source.base_dir is not None and not source.files else None
         path = project.script(script, near=near)
