@@ -24,12 +24,14 @@ from translator.sources.code import (
     KeyEffects,
     Project,
     Touch,
+    _dotted,
     batch_touches,
     project_root,
     run_dirs,
     validation_function,
 )
-from translator.sources.files import Source
+from translator.errors import ConfigError
+from translator.sources.files import Source, flatten, load_yaml, read_text
 
 # The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU
 # arithmetic and the epochs its own key: a fork keeps both).
@@ -42,6 +44,7 @@ AFFECTS = {
 }
 AFFECTS["batches"] = tuple(dict.fromkeys(AFFECTS["group"] + AFFECTS["size"]))
 _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
+MAX_CONFIG_BYTES = 2_000_000  # a Hydra config is a few kB
 
 
 def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] | None:
@@ -171,3 +174,36 @@ def _compare_trainer(project: Project, path: str, version: str, assumed: bool, s
         notes.info("framework.fork-verified", f"the launched trainer {trainer}'s batch-forming statements are all "
                    f"upstream's (verified against upstream's batch-forming code for verl {version})",
                    source_keys=[trainer])
+
+
+def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict[str, Any]] | None:
+    """The Hydra config the launched entry file names (``@hydra.main(config_path=..., config_name=...)``), when
+    the entry is project code (a copy or fork of the framework kept in the project): its path as messages show it
+    and its dotted keys. A fork's own config may add keys (with their defaults) that its code forms batches by
+    even when the launch sets none of them. None when the entry is not project code or names no readable config."""
+    found = locate(source, cwd, entry)
+    if found is None:
+        return None
+    project, path = found
+    tree = project.tree(path)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _dotted(node.func) == "hydra.main"):
+            continue
+        words = {k.arg: k.value.value for k in node.keywords
+                 if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)}
+        if "config_name" not in words:
+            continue
+        name = words["config_name"].removesuffix(".yaml") + ".yaml"
+        config = os.path.normpath(os.path.join(os.path.dirname(path), words.get("config_path", "."), name))
+        if not (project.inside(config) and os.path.isfile(config)):
+            return None
+        text = read_text(config, MAX_CONFIG_BYTES)
+        try:
+            data = load_yaml(text, config) if text is not None else None
+        except ConfigError:
+            return None
+        return (project.rel(config), flatten(data)) if isinstance(data, dict) else None
+    return None
+
