@@ -17,6 +17,7 @@ from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
 from translator.dialects.fork_tables import UPSTREAM_FIT
+from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
 from translator.sources.code import (
@@ -30,7 +31,6 @@ from translator.sources.code import (
     run_dirs,
     validation_function,
 )
-from translator.errors import ConfigError
 from translator.sources.files import Source, flatten, load_yaml, read_text
 
 # The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU

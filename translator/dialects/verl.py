@@ -25,6 +25,7 @@ from translator.dialects.base import (
     newer_than,
     note_several_launches,
     read_script,
+    real,
     require_resolved,
     track_provenance,
     version_key,
@@ -1257,7 +1258,7 @@ class _Interpreter:
         t.rollout_engines = t.training_gpus // tp if t.training_gpus % tp == 0 else None
         self.rollout_pool()
         fraction = self.v.number(f"{ROLLOUT}.gpu_memory_utilization")
-        t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
+        t.rollout_gpu_memory_fraction = real(fraction)
 
     def local_update_warmup(self, warmup: int) -> None:
         """lr_warmup_steps in local updates (parameter_sync_step per step, each ceil(prompts ÷ mini) mini-batches ×
