@@ -1151,8 +1151,13 @@ class _Interpreter:
                 module, _, name = dotted[0].rpartition(".")
                 r.function_path, r.function_name = module.replace(".", "/") + ".py", name
             weights = v.get("reward_weights")
-            if isinstance(weights, list) and len(weights) == len(funcs):
-                r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
+            if isinstance(weights, list) and len(weights) == len(funcs) \
+                    and not any(symbolic_names(str(w)) for w in weights):  # from an unset variable: unknown
+                try:
+                    r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
+                except (TypeError, ValueError):
+                    raise v._error("reward_weights", f"reward_weights must be numbers, got {weights!r}",
+                                   "set reward_weights to one number per reward function") from None
         model = v.get("reward_model_name_or_path")
         r.model = str(model) if model else None
 
