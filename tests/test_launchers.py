@@ -89,6 +89,8 @@ def test_framework_yaml_is_not_a_launcher() -> None:
     ("python -m fork.cli.train_ppo_ray --actor_num_gpus_per_node 8 --n_samples_per_prompt 4\n", "openrlhf"),
     ("deepspeed fork/rl.py --rollout.batch_size 8 --actor.num_gpus_per_node 8\n", "openrlhf"),
     ('ARGS="--num_learners_per_node 8 --dataset_mixer_list d 1.0"\npython fork/train.py $ARGS\n', "open-instruct"),
+    # a GRPO script whose file name is no known one: GRPOConfig's own --num_generations tells TRL
+    ("torchrun --nproc_per_node 4 src/rl-train-v2.py --per_device_train_batch_size 2 --num_generations 8\n", "trl"),
 ])
 def test_fork_entry_detected_by_its_arguments(text: str, framework: str) -> None:
     assert dialects.detect(Source(text, "run.sh")).name == framework

@@ -576,3 +576,35 @@ def test_positional_arguments_stay_unknown() -> None:
     command = parse_shell("python t.py --gpus $1 --nodes ${2}\n").commands[-1]
     assert command.argv[-4:] == ["--gpus", "${1}", "--nodes", "${2}"]
     assert command.unresolved == ["1", "2"]
+
+
+ARG_LOOP = ('N_NODE=1\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n    --n_node) N_NODE="$2"; shift 2 ;;\n'
+            '    *) break ;;\n  esac\ndone\npython -m verl.trainer.main_ppo trainer.nnodes=$N_NODE\n')
+
+
+def test_argument_loop_never_runs_without_arguments() -> None:
+    # No arguments: $# is 0, `[[ 0 -gt 0 ]]` is false, the loop body never runs, so N_NODE keeps its 1.
+    script = parse_shell(ARG_LOOP)
+    assert script.commands[-1].argv[-1] == "trainer.nnodes=1"
+    assert script.commands[-1].unresolved == []
+    assert any("loop body not read" in n.message for n in script.notes)
+
+
+def test_argument_loop_with_arguments_reads_the_body() -> None:
+    # --env 1=--n_node --env 2=4: $# is 2, the body is read (once, its `case` branches in order): N_NODE=$2=4.
+    script = parse_shell(ARG_LOOP, env={"1": "--n_node", "2": "4"})
+    assert script.commands[-1].argv[-1] == "trainer.nnodes=4"
+
+
+def test_until_loop_that_never_runs_and_nesting() -> None:
+    # `until [ 1 -eq 1 ]` is true at once: its body (a nested for loop and if) is skipped up to its own `done`
+    # (the condition, a test, is no command of interest either).
+    script = parse_shell("until [ 1 -eq 1 ]; do\n  for x in a b; do\n    skipped $x\n  done\n"
+                         "  if true; then also_skipped; fi\ndone\nafter\n")
+    assert argvs(script) == [["after"]]
+
+
+def test_positional_values_come_from_env() -> None:
+    # --env 1=a --env 2=b: $1 and ${2} are the arguments, $# counts them and "$@" is one word each.
+    command = parse_shell('python t.py $1 ${2} $# "$@"\n', env={"1": "a", "2": "b c"}).commands[-1]
+    assert command.argv == ["python", "t.py", "a", "b", "c", "2", "a", "b c"]

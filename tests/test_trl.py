@@ -338,3 +338,17 @@ def test_a_bare_output_dir_flag_names_no_checkpoint_directory() -> None:
     assert explanation.spec.checkpointing.directory is None
     launch = translator.translate(explanation, to="openrlhf@0.11.2").files["launch.sh"]
     assert "--ckpt.path" not in launch
+
+
+def test_reward_weights_that_are_not_numbers_are_bad_input(tmp_path: Path) -> None:
+    # TRL parses reward_weights as floats: '???' cannot be one, so the recipe is broken (ConfigError naming the
+    # key), never an internal error; weights from an unset variable are unknown (no weights), not an error.
+    recipe_file = tmp_path / "grpo.yaml"
+    base = ("model_name_or_path: m\nper_device_train_batch_size: 8\nnum_generations: 8\n"
+            "reward_funcs: [accuracy, format]\n")
+    recipe_file.write_text(base + "reward_weights: [1.0, '???']\n")
+    with pytest.raises(ConfigError, match="reward_weights"):
+        translator.explain(str(recipe_file), framework="trl@0.18.0", num_processes=1)
+    recipe_file.write_text(base + "reward_weights: [1.0, 2.0]\n")
+    assert translator.explain(str(recipe_file), framework="trl@0.18.0", num_processes=1).spec.reward.weights == [
+        1.0, 2.0]

@@ -101,3 +101,30 @@ def test_the_dynamic_batching_micro_batch_is_not_blamed_on_an_unrelated_variable
     spec = translator.explain(str(script)).spec
     assert spec.topology.rollout_tensor_parallel_size is None and unknown_because(spec, "topology.rollout_tensor_parallel_size") == ["TP"]
     assert unknown_because(spec, "plan.micro_batch_per_device") == []
+
+
+
+def test_a_fraction_from_a_script_argument_is_unknown_not_an_error(tmp_path: Path) -> None:
+    # A script run with arguments (`$2` of an option loop) sets the rollout's memory fraction: no count of the
+    # plan is built on it, so the plan is read (64 prompts × 4 = 256 samples, 8 ranks) and the field itself is
+    # unknown, naming $2, instead of the read stopping with exit 2.
+    script = tmp_path / "run.sh"
+    script.write_text(VERL.format(batch=64, nodes=1).replace(
+        "trainer.nnodes=1", "trainer.nnodes=1 actor_rollout_ref.rollout.gpu_memory_utilization=$2"))
+    explanation = translator.explain(str(script))
+    assert explanation.plan["samples_per_step"] == 256 and explanation.plan["data_parallel_size"] == 8
+    assert unknown_because(explanation.spec, "topology.rollout_gpu_memory_fraction") == ["2"]
+
+
+def test_easyr1_epochs_and_fraction_from_a_script_argument_are_unknown(tmp_path: Path) -> None:
+    # EasyR1: rollout_batch_size 64 × n 4 = 256 samples per step; the memory fraction and total_epochs (the
+    # dataset passes) come from $2: both unknown, naming $2; the plan is read.
+    (tmp_path / "cfg.yaml").write_text("data:\n  rollout_batch_size: 64\n")
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main config=cfg.yaml worker.rollout.n=4 "
+                      "worker.actor.global_batch_size=16 trainer.n_gpus_per_node=8 trainer.nnodes=1 "
+                      "worker.rollout.gpu_memory_utilization=$2 trainer.total_epochs=$2\n")
+    explanation = translator.explain(str(script))
+    assert explanation.plan["samples_per_step"] == 256
+    assert unknown_because(explanation.spec, "topology.rollout_gpu_memory_fraction") == ["2"]
+    assert unknown_because(explanation.spec, "run_length.dataset_passes") == ["2"]

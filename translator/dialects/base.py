@@ -412,6 +412,12 @@ def _copy_keys(dialect: Dialect, used: Evidence) -> set[str] | None:
     return set(flatten(data)) if isinstance(data, dict) else None
 
 
+def real(value: Any) -> Any:
+    """A number as a float; None, or an :class:`Unknown` (a value from an unset variable), as it is, so a field
+    that no count depends on (a memory fraction) ends unknown with what to pass rather than stopping the read."""
+    return value if value is None or isinstance(value, Unknown) else float(value)
+
+
 def mark_unknowns(reading: Reading) -> None:
     """Each :class:`Unknown` left in the spec becomes None with the derivation "unknown: depends on $NAME";
     plan quantities left None because of them (computed later, e.g. by BatchPlan.complete) get it too."""

@@ -33,6 +33,7 @@ from translator.dialects.base import (
     newer_than,
     note_several_launches,
     read_script,
+    real,
     require_resolved,
     track_provenance,
 )
@@ -876,7 +877,7 @@ class _Interpreter:
         t.rollout_engines = t.training_gpus // t.rollout_tensor_parallel_size if \
             t.training_gpus % t.rollout_tensor_parallel_size == 0 else None
         fraction = v.number(f"{ROLLOUT}.gpu_memory_utilization")
-        t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
+        t.rollout_gpu_memory_fraction = real(fraction)
 
     def reward(self) -> None:
         """≥ 0.3.0 a file 'path.py:function' (no ':' → 'main'); before, a built-in scorer by name."""
@@ -989,7 +990,7 @@ class _Interpreter:
                 notes.info("semantics.ignored-key", f"{key} has no effect: trainer.max_steps {s.plan.total_steps} "
                            "sets the run length", source_keys=[key])
             return
-        passes = Fraction(epochs).limit_denominator(1000) if epochs is not None else None
+        passes = Fraction(epochs).limit_denominator(1000) if isinstance(epochs, (int, float)) else epochs
         g = s.generation
         if passes is not None and g.prompts_per_round and not g.filter_groups:
             # A step pulls ceil(rbs / mini) rounds of mini prompts, but training_steps counts rbs per step.
@@ -1000,7 +1001,7 @@ class _Interpreter:
                 notes.info("run-length.data-wraps", f"each step pulls {pulled} prompts and keeps {rbs}, while the step "
                            f"count assumes {rbs}: the data loader wraps, so {key} {fmt(epochs)} reads the prompt "
                            f"data {fmt(passes)} times", source_keys=[key, "data.mini_rollout_batch_size"])
-        s.run_length.dataset_passes = float(passes) if passes is not None else None
+        s.run_length.dataset_passes = real(passes)
         if s.plan.total_steps is not None and passes is not None:
             notes.info("run-length.whichever-first", f"EasyR1 {self.version} stops after {key} {fmt(epochs)} or "
                        f"trainer.max_steps {s.plan.total_steps}, whichever comes first", source_keys=[key])

@@ -17,6 +17,7 @@ from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
 from translator.dialects.fork_tables import UPSTREAM_FIT
+from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
 from translator.sources.code import (
@@ -24,11 +25,13 @@ from translator.sources.code import (
     KeyEffects,
     Project,
     Touch,
+    _dotted,
     batch_touches,
     project_root,
+    run_dirs,
     validation_function,
 )
-from translator.sources.files import Source
+from translator.sources.files import Source, flatten, load_yaml, read_text
 
 # The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU
 # arithmetic and the epochs its own key: a fork keeps both).
@@ -41,17 +44,13 @@ AFFECTS = {
 }
 AFFECTS["batches"] = tuple(dict.fromkeys(AFFECTS["group"] + AFFECTS["size"]))
 _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
+MAX_CONFIG_BYTES = 2_000_000  # a Hydra config is a few kB
 
 
 def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] | None:
     """The project and the entry's file: ``pkg.mod`` (python -m) or a script path, looked up from the working
     directory, then from the launching script's folder; None when the entry is not project code."""
-    bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
-    # a `cd` to a path of the author's machine (~/Project) is not here: the folder itself stands for it
-    run_dirs = [os.path.join(base, cwd or "") for base in bases] + (bases if cwd else [])
-    for run_dir in run_dirs:
-        if not os.path.isdir(run_dir):
-            continue
+    for run_dir in run_dirs(source, cwd):
         project = Project(project_root(run_dir), run_dir)
         if entry.endswith(".py") or "/" in entry:
             path = project.script(entry)
@@ -175,3 +174,36 @@ def _compare_trainer(project: Project, path: str, version: str, assumed: bool, s
         notes.info("framework.fork-verified", f"the launched trainer {trainer}'s batch-forming statements are all "
                    f"upstream's (verified against upstream's batch-forming code for verl {version})",
                    source_keys=[trainer])
+
+
+def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict[str, Any]] | None:
+    """The Hydra config the launched entry file names (``@hydra.main(config_path=..., config_name=...)``), when
+    the entry is project code (a copy or fork of the framework kept in the project): its path as messages show it
+    and its dotted keys. A fork's own config may add keys (with their defaults) that its code forms batches by
+    even when the launch sets none of them. None when the entry is not project code or names no readable config."""
+    found = locate(source, cwd, entry)
+    if found is None:
+        return None
+    project, path = found
+    tree = project.tree(path)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _dotted(node.func) == "hydra.main"):
+            continue
+        words = {k.arg: k.value.value for k in node.keywords
+                 if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)}
+        if "config_name" not in words:
+            continue
+        name = words["config_name"].removesuffix(".yaml") + ".yaml"
+        config = os.path.normpath(os.path.join(os.path.dirname(path), words.get("config_path", "."), name))
+        if not (project.inside(config) and os.path.isfile(config)):
+            return None
+        text = read_text(config, MAX_CONFIG_BYTES)
+        try:
+            data = load_yaml(text, config) if text is not None else None
+        except ConfigError:
+            return None
+        return (project.rel(config), flatten(data)) if isinstance(data, dict) else None
+    return None
+

@@ -52,6 +52,8 @@ ARGUMENT_PATTERNS: dict[str, Any] = {
                   r"|trainer\.(n_gpus_per_node|nnodes|total_epochs)=|algorithm\.adv_estimator=)"),
     "open-instruct": _Lazy(r"^--(num_learners_per_node|dataset_mixer_list|num_unique_prompts_rollout"
                            r"|num_samples_per_prompt_rollout)(=|$)"),
+    # GRPOConfig's own fields (no other framework has them): a fork's GRPO script under another file name
+    "trl": _Lazy(r"^--(num_generations|max_completion_length|reward_funcs)(=|$)"),
     "openrlhf": _Lazy(r"^--(actor_num_gpus_per_node|actor_num_nodes|micro_train_batch_size|n_samples_per_prompt"
                       r"|micro_rollout_batch_size|(actor|rollout|train|ref|critic)\.\w+)(=|$)"),
 }

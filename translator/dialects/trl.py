@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import keyword
 import math
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -73,7 +72,7 @@ from translator.errors import ConfigError
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
-from translator.sources.code import ClassInfo, Project, mentions, project_root
+from translator.sources.code import ClassInfo, Project, mentions, project_root, run_dirs
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import symbolic_names, unwrap_command
@@ -697,11 +696,7 @@ def _fork_trainer(source: Source, cwd: str | None, script: str,
     the script is not in the project or its trainer is TRL's own (imported from trl, or a project subclass that
     overrides none of the batch-forming methods). ``flag`` gives a config flag's value (None if not known): it
     picks between the classes of ``trainer_cls = A if args.use_vllm else B``."""
-    bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
-    for base in bases:
-        run_dir = os.path.join(base, cwd or "")
-        if not os.path.isdir(run_dir):
-            continue
+    for run_dir in run_dirs(source, cwd):
         project = Project(project_root(run_dir), run_dir)
         near = str(source.base_dir) if source.base_dir is not None and not source.files else None
         path = project.script(script, near=near)
@@ -1157,8 +1152,13 @@ class _Interpreter:
                 module, _, name = dotted[0].rpartition(".")
                 r.function_path, r.function_name = module.replace(".", "/") + ".py", name
             weights = v.get("reward_weights")
-            if isinstance(weights, list) and len(weights) == len(funcs):
-                r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
+            if isinstance(weights, list) and len(weights) == len(funcs) \
+                    and not any(symbolic_names(str(w)) for w in weights):  # from an unset variable: unknown
+                try:
+                    r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
+                except (TypeError, ValueError):
+                    raise v._error("reward_weights", f"reward_weights must be numbers, got {weights!r}",
+                                   "set reward_weights to one number per reward function") from None
         model = v.get("reward_model_name_or_path")
         r.model = str(model) if model else None
 

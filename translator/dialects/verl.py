@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +26,7 @@ from translator.dialects.base import (
     newer_than,
     note_several_launches,
     read_script,
+    real,
     require_resolved,
     track_provenance,
     version_key,
@@ -162,8 +163,31 @@ class VerlDialect(Dialect):
         assumed = any(n.code == "version.assumed" for n in notes)
         # keys the reader interprets (a fork key it knows, such as rollout.n_agent) are not left to the code
         unused = {k: v for k, v in native.values.items() if k in values.unused()}
+        unused = {**self._fork_config_keys(source, native, fork_key, notes), **unused}
         forkbatch.check(source, native.launch[1], native.launch[0], unused, fork_key,
                         lambda leaf: leaf in leaves, version, assumed, native.fork_entry, spec, notes)
+
+    @staticmethod
+    def _fork_config_keys(source: Source, native: NativeVerl, fork_key: Callable[[str], bool],
+                          notes: NoteList) -> dict[str, Any]:
+        """The keys upstream lacks that the launched entry's own Hydra config (a copy or fork kept in the project)
+        sets and the launch does not: the fork's code may form batches by their defaults (a group size of its
+        own), so they are read in its code like keys the launch sets."""
+        from translator.dialects import forkbatch
+
+        assert native.launch is not None
+        found = forkbatch.entry_config(source, native.launch[1], native.launch[0])
+        if found is None:
+            return {}
+        where, keys = found
+        added = {k: v for k, v in keys.items() if k not in native.values and k != "defaults" and fork_key(k)
+                 and not isinstance(v, (dict, list))}
+        if added:
+            shown = ", ".join(f"{k}={v}" for k, v in list(added.items())[:4])
+            notes.info("framework.fork-config-keys", f"the launched entry's own config {where} sets keys upstream "
+                       f"lacks ({shown}{', ...' if len(added) > 4 else ''}); the project's code that reads them is "
+                       "checked like keys the launch sets", source_keys=[where])
+        return added
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeVerl:
         native = NativeVerl()
@@ -1235,7 +1259,7 @@ class _Interpreter:
         t.rollout_engines = t.training_gpus // tp if t.training_gpus % tp == 0 else None
         self.rollout_pool()
         fraction = self.v.number(f"{ROLLOUT}.gpu_memory_utilization")
-        t.rollout_gpu_memory_fraction = float(fraction) if fraction is not None else None
+        t.rollout_gpu_memory_fraction = real(fraction)
 
     def local_update_warmup(self, warmup: int) -> None:
         """lr_warmup_steps in local updates (parameter_sync_step per step, each ceil(prompts ÷ mini) mini-batches ×

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from translator.sources.files import read_text
+from translator.sources.files import Source, read_text
 
 MAX_FILE_BYTES = 2_000_000
 MAX_FILES = 200
@@ -29,6 +29,15 @@ def project_root(start: str) -> str:
     from translator.sources.project import project_root as root_and_above
 
     return root_and_above(os.path.realpath(start))[0]
+
+
+def run_dirs(source: Source, cwd: str | None) -> list[str]:
+    """The folders a launch may run in: its ``cd`` target from the working directory, then from the launching
+    script's folder; a ``cd`` to a folder not on this machine (the author's /home/me/project) leaves those folders
+    themselves to stand for it (the launched path is then matched inside the project)."""
+    bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
+    dirs = [os.path.join(base, cwd or "") for base in bases] + (bases if cwd else [])
+    return [d for d in dict.fromkeys(dirs) if os.path.isdir(d)]
 
 
 @dataclass

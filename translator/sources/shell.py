@@ -439,6 +439,7 @@ class _Reader:
         self.unresolved: dict[str, None] = {}  # unset names the current command uses, in order (a dict: O(1) look-up)
         self.line = 1
         self.case_stack: list[bool] = []  # per open `case`: whether a pattern is expected next
+        self.loops: list[bool] = []  # per open while/until/for/select: whether it pushed a never-run branch
         self.toks = _Lexer(text, source, self.notes).tokens()
 
     def note(self, code: str, message: str) -> None:
@@ -496,11 +497,16 @@ class _Reader:
             if words[0].text in ("if", "elif"):
                 break  # the condition is read as a command below (where its branch is read)
             words = words[1:]
+        decided_loop = False
+        if words and words[0].text in ("while", "until", "for", "select"):
+            decided_loop = self.open_loop(words)
+        elif words and words[0].text == "done" and self.loops and self.loops.pop():
+            self.branches.pop()  # the end of a loop whose body never runs
         if self.skipping():
             return
         while words:
             kw = words[0].text
-            if kw in _OPENERS and not (kw in ("if", "elif") and self.decided()):
+            if kw in _OPENERS and not (kw in ("if", "elif") and self.decided()) and not decided_loop:
                 self.note("shell.control-flow-skipped",
                           f"`{kw}` condition not evaluated; every branch is read in order")
             elif kw == "esac" and self.case_stack:
@@ -645,6 +651,23 @@ class _Reader:
         self.note("shell.condition-decided", f"condition {' '.join(w.text for w in condition)} is "
                   f"{'false' if result == negate else 'true'} here (its operands are known)")
         return result != negate
+
+    def open_loop(self, words: list[_Tok]) -> bool:
+        """A loop opens (its ``done`` closes it). A ``while``/``until`` whose condition is decided (its operands
+        known, like ``[[ $# -gt 0 ]]`` with no script arguments) and false for ``while`` (true for ``until``)
+        never runs its body: the body is skipped like an if-branch not taken. Whether the condition was decided."""
+        kw = words[0].text
+        decided = None
+        if kw in ("while", "until") and not self.skipping():
+            decided = self.decide(words[1:])
+        runs = decided is not None and decided == (kw == "while")
+        if decided is not None:
+            self.note("shell.control-flow-skipped", f"`{kw}` loop body " + ("read once" if runs else "not read: "
+                                                                           "the loop never runs here"))
+        self.loops.append(decided is not None and not runs)
+        if decided is not None and not runs:
+            self.branches.append(_Branch(reading=False, taken=False, decidable=True))
+        return decided is not None
 
     def for_loop(self, words: list[_Tok]) -> None:
         texts = [w.text for w in words]
@@ -852,17 +875,27 @@ class _Reader:
     def use(self, name: str) -> str | None:
         """The value of ``name`` (None if unset), carrying its taint into the current command."""
         if name in ("@", "*", "#"):
-            self.note("shell.positional-args", f"${name}: the script's arguments are not known; treated as none")
-            return "0" if name == "#" else ""
+            args = self.arguments()
+            if not args:
+                self.note("shell.positional-args", f"${name}: the script's arguments are not known; treated as "
+                          "none (pass --env 1=VALUE --env 2=VALUE ... for the ones it is run with)")
+            return str(len(args)) if name == "#" else " ".join(args)
         if name in ("0", "BASH_SOURCE"):  # ${BASH_SOURCE[0]}: the script itself, as $0
             return self.source
         if name.isdigit():
-            return None
+            return self.given.get(name)  # --env 1=VALUE: the argument the script is run with
         if name in ("$", "?", "!", "-"):
             return ""  # process state: meaningless statically, and never an error
         for origin in sorted(self.tainted.get(name, ())):
             self.missing(origin)
         return self.vars.get(name)
+
+    def arguments(self) -> list[str]:
+        """The script's arguments as --env gave them (1=..., 2=..., numbered from 1 without a gap)."""
+        args: list[str] = []
+        while str(len(args) + 1) in self.given:
+            args.append(self.given[str(len(args) + 1)])
+        return args
 
     def param(self, inner: str, quoted: bool) -> list[tuple[str, bool]]:
         split = not quoted
@@ -883,7 +916,8 @@ class _Reader:
         name, sub, rest = m.group(1), m.group(2), inner[m.end():]
         if name in ("@", "*") and not rest:
             self.use(name)
-            return []
+            args = self.arguments()
+            return [piece for k, a in enumerate(args) for piece in [(_BREAK, True)] * (k > 0) + [(a, split)]]
         value = self.use(name)
         elements = self.arrays.get(name)
         if value is not None and sub and sub[1:-1] == "@" and not rest and elements is not None:
