@@ -640,7 +640,7 @@ def write(doc: dict[str, Any], outs: list[Path]) -> None:
 # ---------------------------------------------------------------------------- TRL / Open-R1
 def open_r1_table_keys() -> list[str]:
     """OPEN_R1_KEYS of translator/dialects/trl_tables.py, read with ast (nothing is imported)."""
-    path = ROOT / "translator" / "dialects" / "trl_tables.py"
+    path = ROOT / "translator" / "frameworks" / "trl" / "tables.py"
     for node in ast.parse(path.read_text()).body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "OPEN_R1_KEYS"
                                                 for t in node.targets):
@@ -652,7 +652,7 @@ def open_r1_table_keys() -> list[str]:
 
 def trl_table_value(name: str) -> Any:
     """A constant of translator/dialects/trl_tables.py, read with ast (nothing is imported)."""
-    path = ROOT / "translator" / "dialects" / "trl_tables.py"
+    path = ROOT / "translator" / "frameworks" / "trl" / "tables.py"
     for node in ast.parse(path.read_text()).body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

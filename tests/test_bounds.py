@@ -14,7 +14,7 @@ from tests.conftest import FIXTURES
 from tests.test_cli import assert_input_error
 from translator import api
 from translator.checks import findings
-from translator.checks.open_instruct import multiples_dividing
+from translator.frameworks.open_instruct.checks import multiples_dividing
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.sources import files
@@ -175,7 +175,9 @@ def test_a_huge_integer_in_yaml_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_the_checks_read_huge_integers_exactly() -> None:
-    from translator.checks import open_instruct, openrlhf, verl
+    from translator.frameworks.open_instruct import checks as open_instruct
+    from translator.frameworks.openrlhf import checks as openrlhf
+    from translator.frameworks.verl import checks as verl
 
     for number in (verl._number, openrlhf._number, open_instruct._number):
         assert number(10**400) == 10**400  # float() would raise OverflowError

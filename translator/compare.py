@@ -225,16 +225,16 @@ def _renames(framework: str) -> set[tuple[str, str]]:
     if framework not in _RENAME_CACHE:
         pairs: set[tuple[str, str]] = set()
         if framework == "trl":
-            from translator.dialects.trl_tables import RENAMED
+            from translator.frameworks.trl.tables import RENAMED
             pairs = set(RENAMED.items())
         elif framework == "open-instruct":
-            from translator.dialects.open_instruct import KEY_RENAMES
+            from translator.frameworks.open_instruct.dialect import KEY_RENAMES
             pairs = set(KEY_RENAMES.items())
         elif framework == "easyr1":
-            from translator.dialects.easyr1_tables import RENAMES
+            from translator.frameworks.easyr1.tables import RENAMES
             pairs = {(old, new) for old, new, _since in RENAMES}
         elif framework == "openrlhf":
-            from translator.dialects.openrlhf_tables import FLAT_TO_DOTTED
+            from translator.frameworks.openrlhf.tables import FLAT_TO_DOTTED
             pairs = {(flat, dotted) for flat, targets in FLAT_TO_DOTTED.items() for dotted in targets}
         _RENAME_CACHE[framework] = pairs
     return _RENAME_CACHE[framework]
@@ -243,7 +243,7 @@ def _renames(framework: str) -> set[tuple[str, str]]:
 def _prefix_renames(framework: str) -> list[tuple[str, str]]:
     if framework != "verl":
         return []
-    from translator.dialects.verl import MOVED_SECTIONS
+    from translator.frameworks.verl.dialect import MOVED_SECTIONS
     return [(old, new) for old, new, _since in MOVED_SECTIONS]
 
 

@@ -253,7 +253,7 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
     exempt: set[str] = set()
     extra_notes: list[Note] = []
     if framework == "openrlhf":
-        from translator.dialects.openrlhf import spelled
+        from translator.frameworks.openrlhf.dialect import spelled
 
         written = getattr(native, "written", {})
         values, origins = {}, {}
@@ -275,7 +275,7 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
         if "main_dapo" in source_text:  # the DAPO recipe's own config adds keys the core schema lacks
             exempt |= {k for k in values if k in VERL_DAPO_KEYS or k.startswith(VERL_DAPO_PREFIXES)}
         if spec.generation.rollout_mode == "fully_async":  # fully_async_ppo_trainer.yaml adds keys of its own
-            from translator.dialects.verl_tables import FULLY_ASYNC_DEFAULTS
+            from translator.frameworks.verl.tables import FULLY_ASYNC_DEFAULTS
 
             exempt |= {k for k in values if k in FULLY_ASYNC_DEFAULTS}
     noted = [(n.code, key) for n in reading.notes if n.severity != "info" for key in n.source_keys]

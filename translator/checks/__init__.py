@@ -12,11 +12,11 @@ Rules = Callable[[Values, RunSpec, str], list[Finding]]
 
 # framework → module with a `check` function; frameworks without rules yet have no entry.
 _RULES = {
-    "verl": "translator.checks.verl",
-    "easyr1": "translator.checks.easyr1",
-    "trl": "translator.checks.trl",
-    "openrlhf": "translator.checks.openrlhf",
-    "open-instruct": "translator.checks.open_instruct",
+    "verl": "translator.frameworks.verl.checks",
+    "easyr1": "translator.frameworks.easyr1.checks",
+    "trl": "translator.frameworks.trl.checks",
+    "openrlhf": "translator.frameworks.openrlhf.checks",
+    "open-instruct": "translator.frameworks.open_instruct.checks",
 }
 
 

@@ -12,11 +12,11 @@ from translator.sources.files import Source
 # dialects in this order: EasyR1 before verl (both launch a `verl.trainer` module), Open-Instruct before
 # TRL (both may run a `grpo.py`).
 _DIALECTS = {
-    "easyr1": "translator.dialects.easyr1:EasyR1Dialect",
-    "verl": "translator.dialects.verl:VerlDialect",
-    "open-instruct": "translator.dialects.open_instruct:OpenInstructDialect",
-    "trl": "translator.dialects.trl:TrlDialect",
-    "openrlhf": "translator.dialects.openrlhf:OpenRlhfDialect",
+    "easyr1": "translator.frameworks.easyr1.dialect:EasyR1Dialect",
+    "verl": "translator.frameworks.verl.dialect:VerlDialect",
+    "open-instruct": "translator.frameworks.open_instruct.dialect:OpenInstructDialect",
+    "trl": "translator.frameworks.trl.dialect:TrlDialect",
+    "openrlhf": "translator.frameworks.openrlhf.dialect:OpenRlhfDialect",
     "rlconf": "translator.dialects.rlconf:RlconfDialect",
 }
 _ALIASES = {

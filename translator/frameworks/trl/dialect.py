@@ -43,7 +43,7 @@ from translator.dialects.base import (
     version_key,
 )
 from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS
-from translator.dialects.trl_tables import (
+from translator.frameworks.trl.tables import (
     ACCELERATE_VALUE_OPTIONS,
     BATCH_METHODS,
     BUILTIN_REWARD_MAP,
@@ -449,7 +449,7 @@ def transformers_for(trl_version: str, named: str | None, open_r1: bool = False)
         return named, "as named"
     lowest, highest, newest = TRANSFORMERS[trl_version]
     if open_r1 and trl_version == OPEN_R1_TRL_VERSION:
-        from translator.dialects.trl_tables import OPEN_R1_TRANSFORMERS
+        from translator.frameworks.trl.tables import OPEN_R1_TRANSFORMERS
 
         return OPEN_R1_TRANSFORMERS, "Open-R1's setup.py pins it with trl 0.18.0"
     bound = f">={lowest}" + (f",<{highest}" if highest else "")

@@ -34,7 +34,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
-from translator.dialects.openrlhf_tables import (
+from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
     SETTINGS,
     ALL_FLAT,

@@ -35,7 +35,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
-from translator.dialects.easyr1_tables import (
+from translator.frameworks.easyr1.tables import (
     ACTOR,
     SETTINGS,
     VAL_OVERRIDE,
@@ -1062,7 +1062,7 @@ class _Writer:
     def settle(self) -> None:
         """Run EasyR1's own rules on the written config and apply the nearest change each suggests (validated
         against every rule) until none fails; a rule no change can satisfy is a ConfigError."""
-        from translator.checks.easyr1 import CANDIDATES, EXTRA_DEFAULTS, View, detect, suggest
+        from translator.frameworks.easyr1.checks import CANDIDATES, EXTRA_DEFAULTS, View, detect, suggest
 
         def rules(view: View) -> list[Any]:
             return [f for f in detect(view) if f.rule not in self._USER_ONLY]

@@ -33,7 +33,7 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
-from translator.dialects.open_instruct_tables import (
+from translator.frameworks.open_instruct.tables import (
     ADVANTAGE_TYPE,
     CHANGES,
     DEFAULTS,

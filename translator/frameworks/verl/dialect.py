@@ -31,7 +31,7 @@ from translator.dialects.base import (
 )
 from translator.dialects.settings import read_settings, write_settings
 from translator.dialects.sniff import program_arguments
-from translator.dialects.verl_tables import (
+from translator.frameworks.verl.tables import (
     SETTINGS,
     VAL_DO_SAMPLE,
     FULLY_ASYNC_DEFAULTS,
