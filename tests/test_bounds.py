@@ -14,8 +14,8 @@ from tests.conftest import FIXTURES
 from tests.test_cli import assert_input_error
 from translator import api
 from translator.checks import findings
-from translator.frameworks.open_instruct.checks import multiples_dividing
 from translator.errors import ConfigError
+from translator.frameworks.open_instruct.checks import multiples_dividing
 from translator.notes import NoteList
 from translator.sources import files
 from translator.sources.files import load_yaml, refuse_alias_bomb

@@ -33,7 +33,7 @@ def _env_pairs(ctx: click.Context, param: click.Parameter, pairs: tuple[str, ...
 def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options every command that reads a config shares."""
     command = click.option("--num-processes", type=click.IntRange(min=1),
-                           help="Training world size where the config does not state it (TRL).")(command)
+                           help="Training world size where the config does not state it.")(command)
     command = click.option("--env", "env", multiple=True, callback=_env_pairs, metavar="NAME=VALUE",
                            help="A shell variable the script expects (repeatable).")(command)
     command = click.option("--from", "framework", metavar="FW[@VER]",
@@ -59,7 +59,7 @@ def code_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option("--show-suppressed", is_flag=True,
                            help="List the findings that '# rlconf: ignore' comments in the configs silence.")(command)
     command = click.option("--ignore", "ignored", multiple=True, metavar="CODE[,CODE...]",
-                           help="Never report these codes (prefixes such as keys. and globs such as trl.* too).")(command)
+                           help="Never report these codes (prefixes such as keys. and globs such as batch.* too).")(command)
     command = click.option("--select", "selected", multiple=True, metavar="CODE[,CODE...]",
                            help="Report only these codes (prefixes and globs too); `rlconf rules` lists them.")(command)
     return command
@@ -98,8 +98,8 @@ class GuardedGroup(click.Group):
 @click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rlconf")
 def main() -> None:
-    """Translate RL post-training configs between verl, EasyR1, OpenRLHF, Open-Instruct and TRL/Open-R1
-    through one batch plan in explicit units."""
+    """Translate RL post-training configs between frameworks (`rlconf frameworks` lists them) through one batch
+    plan in explicit units."""
 
 
 @main.command()

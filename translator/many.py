@@ -8,7 +8,7 @@ Selection (see docs/many-files.md):
   config (so pre-commit can pass every changed .sh/.yaml/.toml file): a script with a
   known launcher line, a YAML with a known key tree, a plan file (TOML with a ``[plan]`` table, JSON with
   ``"plan"``), using the registry's detection patterns (translator/dialects/sniff.py), which import no dialect;
-- a file that a selected launch script names (an EasyR1 YAML in ``config=...``, a TRL recipe or accelerate
+- a file that a selected launch script names (a YAML in ``config=...``, a recipe or an accelerate
   config) is read as part of that script and not reported again on its own.
 """
 from __future__ import annotations
@@ -170,7 +170,7 @@ def _not_config(path: Path) -> str | None:
     """Why a file found while walking is not a config (None when it is one)."""
     import stat
 
-    from translator.dialects.sniff import YAML_PATTERNS, known_script
+    from translator.dialects.sniff import known_script, known_yaml
 
     suffix = path.suffix.lower()
     if suffix not in CONFIG_SUFFIXES and suffix not in SCRIPT_SUFFIXES:
@@ -200,7 +200,7 @@ def _not_config(path: Path) -> str | None:
     if suffix in (".yaml", ".yml"):
         from translator.sources.launchers import launcher_kind
 
-        known = any(p.search(text) for p in YAML_PATTERNS.values()) or (
+        known = known_yaml(text) or (
             launcher_kind(text) is not None and known_script(text))
         return None if known else "YAML without a known key tree or launcher"
     if suffix == ".toml":

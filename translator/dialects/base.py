@@ -102,7 +102,7 @@ class Dialect:
 
     def spelling(self, key: str, version: str | None) -> str:
         """How ``version`` spells a native key as the reader stores it (derivations name keys so): the same key,
-        unless a framework stores keys under scheme-neutral names (OpenRLHF's flat and dotted flags)."""
+        unless a framework stores keys under scheme-neutral names (one flag spelled flat or dotted by release)."""
         return key
 
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
@@ -112,7 +112,7 @@ class Dialect:
     def resolve_version(self, version: str | None) -> str:
         """A version as users spell it → the listed version whose behaviour applies. Accepted: a listed
         version, a leading ``v``, ``latest``, ``MAJOR.MINOR`` (the newest listed release of it; for
-        Open-Instruct's dates ``2025.03``), any release inside the listed range (the newest listed one at or
+        dated versions ``2025.03``), any release inside the listed range (the newest listed one at or
         below it, with an info note), a newer one (the newest listed, with a warning). Older than the oldest
         listed is a ConfigError. Notes are kept until :meth:`take_version_notes` (a read includes them)."""
         if version is None:
@@ -727,7 +727,7 @@ class Values:
 
 def describe_mini_batch_plan(spec: RunSpec, prompts_label: str = "") -> None:
     """Derivations of the plan values BatchPlan.complete() computes, for frameworks that split a rollout into
-    mini-batches of prompts × n (verl, EasyR1)."""
+    mini-batches of prompts × n."""
     plan, d = spec.plan, spec.derivations
     if plan.samples_per_step is not None:
         d["plan.samples_per_step"] = derived(

@@ -42,7 +42,7 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
-from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS
+from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS
 from translator.frameworks.trl.tables import (
     ACCELERATE_VALUE_OPTIONS,
     BATCH_METHODS,
@@ -65,7 +65,7 @@ from translator.frameworks.trl.tables import (
     VERSIONS,
     Lineage,
 )
-from translator.dialects.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
+from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
 from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
 from translator.dialects.settings import Setting, read_settings, write_settings
 from translator.errors import ConfigError
@@ -141,7 +141,7 @@ class TrlDialect(Dialect):
         native = NativeTrl()
         if source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
-            if ACCELERATE_KEYS.search(source.text) and not TRL_RECIPE_KEYS.search(source.text):
+            if re.search(ACCELERATE_KEYS, source.text, re.M) and not re.search(RECIPE_KEYS, source.text, re.M):
                 return self._read_accelerate_only(data, source, options)
             self._merge_recipe(native, data, source.name)
         else:
