@@ -17,7 +17,7 @@ from translator.checks import findings
 from translator.errors import ConfigError
 from translator.frameworks.open_instruct.checks import multiples_dividing
 from translator.notes import NoteList
-from translator.sources import files
+from translator.sources import files, yamlfile
 from translator.sources.files import load_yaml, refuse_alias_bomb
 from translator.sources.shell import parse_shell
 
@@ -55,9 +55,9 @@ def test_many_aliases_of_small_nodes_still_load() -> None:
 def test_the_expanded_size_is_counted_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     # root mapping 1 + key a 1 + list 1 + 3 scalars = 6; key b 1 + the alias of the list (4 nodes) = 11.
     text = "a: &x [1, 2, 3]\nb: *x\n"
-    monkeypatch.setattr(files, "MAX_YAML_NODES", 11)
+    monkeypatch.setattr(yamlfile, "MAX_YAML_NODES", 11)
     refuse_alias_bomb(text, "t.yaml")  # exactly at the limit: accepted
-    monkeypatch.setattr(files, "MAX_YAML_NODES", 10)
+    monkeypatch.setattr(yamlfile, "MAX_YAML_NODES", 10)
     with pytest.raises(ConfigError) as caught:
         refuse_alias_bomb(text, "t.yaml")
     assert caught.value.line == 2  # the alias *x makes it 11

@@ -326,7 +326,7 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
                           "sizes are unknown", file=explanation.source,
                           hint="pass --num-processes N (GPUs serving vLLM do not count)")
-    from translator.render import settings
+    from translator.wording import settings
 
     certainty = explanation.certainty
     if on_assumption := assumed(certainty):
@@ -565,7 +565,7 @@ def _compare(explanation: Explanation, reading: Reading, notes: NoteList) -> Non
     """Note every difference ``rlconf diff`` finds between the source and what was written (read back): a plan
     quantity always (plan.not-preserved); any other field unless a note the writer made already names it."""
     from translator.compare import differences
-    from translator.render import quantity
+    from translator.wording import quantity
 
     source, target = explanation.spec, reading.spec
     where = f"the {target.framework} {target.version} config"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -117,8 +117,8 @@ def explain(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], n
     if _many(srcs):
         from translator import many
 
-        many.explain_command(srcs, excludes, many.Options(framework, env, num_processes, False, dataset_size),
-                             output_format)
+        _many_done(lambda: many.explain_command(srcs, excludes, many.Options(framework, env, num_processes, False,
+                                                                             dataset_size), output_format))
     from translator import api, render
 
     src = srcs[0]
@@ -154,8 +154,9 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
     if _many(srcs):
         from translator import many
 
-        many.translate_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice,
-                                                            show_suppressed), target, output_dir, force, output_format)
+        _many_done(lambda: many.translate_command(
+            srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice, show_suppressed), target,
+            output_dir, force, output_format, write_files))
     from translator import api, render, reports, rules
 
     source = _source_of(srcs[0])
@@ -198,8 +199,8 @@ def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num
     if _many(srcs) or output_format in ("github", "sarif"):
         from translator import many
 
-        many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice,
-                                                        show_suppressed), output_format)
+        _many_done(lambda: many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None,
+                                                                           choice, show_suppressed), output_format))
     from translator import api, reports, rules
 
     source = _source_of(srcs[0])
@@ -276,6 +277,19 @@ def rules_command(output_format: str) -> None:
         click.echo(rules.markdown(), nl=False)
     else:
         click.echo(rules.text(), nl=False)
+
+
+def _many_done(command: Callable[[], tuple[str, int]]) -> NoReturn:
+    """Print a many-file command's report and exit with the worst file's code (2 for a request it cannot do)."""
+    from translator.many import UsageError
+
+    try:
+        text, code = command()
+    except UsageError as error:
+        click.echo(f"rlconf: error: {error}", err=True)
+        sys.exit(EXIT_INPUT)
+    click.echo(text, nl=False)
+    sys.exit(code)
 
 
 def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:

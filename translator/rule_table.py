@@ -9,7 +9,7 @@ Descriptions of notes are the note's own wording with its variable parts shown a
 section of docs/frameworks/<framework>.md and the framework file (``file@tag``) the rule's code cites."""
 from __future__ import annotations
 
-from translator.rules import RuleInfo as R
+from translator.rule_info import RuleInfo as R
 
 RULES: tuple[R, ...] = (
     R('algorithm.adaptive-kl', 'note', 'all', ('info', 'warning'), '… … makes the KL coefficient adaptive (AdaptiveKLController from …); kl_coef is only its starting value'),

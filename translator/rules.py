@@ -15,32 +15,12 @@ from typing import TYPE_CHECKING, Any
 from translator.errors import ConfigError
 from translator.lines import locate
 from translator.records import record
+from translator.rule_info import RuleInfo
 
 if TYPE_CHECKING:
     from translator.api import Translation
     from translator.checks.findings import CheckReport
     from translator.notes import Note
-
-
-@record
-class RuleInfo:
-    """One code. ``kind``: "check" (a rule `rlconf check` runs) or "note" (said while reading or writing a
-    config); ``framework``: the framework whose rule it is, or "all"; ``versions``: the releases it applies to
-    where that is known ("" = every release the rule's framework reads)."""
-
-    code: str
-    kind: str
-    framework: str
-    severities: tuple[str, ...]
-    description: str
-    message: str = ""  # the framework's own error text the rule mirrors ({…}: a value of the config)
-    source: str = ""  # the docs section and framework file the rule cites
-    versions: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "kind": self.kind, "framework": self.framework,
-                "versions": self.versions or "all", "severities": list(self.severities),
-                "description": self.description, "message": self.message, "source": self.source}
 
 
 def catalogue() -> tuple[RuleInfo, ...]:

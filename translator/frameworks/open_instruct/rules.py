@@ -3,7 +3,7 @@ generated from it): each code its checks can report, with its severities, a one-
 own message where the rule mirrors one, and the source it cites."""
 from __future__ import annotations
 
-from translator.rules import RuleInfo as R
+from translator.rule_info import RuleInfo as R
 
 RULES: tuple[R, ...] = (
     R('open-instruct.active-sampling-async-steps', 'check', 'open-instruct', ('error',), 'Active sampling refills filtered groups: it needs the filter and prompts queued ahead.', message='With active_sampling, you should set async_steps > 1 to account for filtering of the first batch. Otherwise, your generator only generates only one batch worth of prompts and a single filtered prompt will cause the trainer to stall waiting for more data  . ', source='docs/frameworks/open-instruct.md §1.2'),

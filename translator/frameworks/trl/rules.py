@@ -3,7 +3,7 @@ generated from it): each code its checks can report, with its severities, a one-
 own message where the rule mirrors one, and the source it cites."""
 from __future__ import annotations
 
-from translator.rules import RuleInfo as R
+from translator.rule_info import RuleInfo as R
 
 RULES: tuple[R, ...] = (
     R('trl.auto-find-batch-size', 'check', 'trl', ('error', 'warning'), 'auto_find_batch_size may shrink the per-device batch at run time, changing the plan.'),

@@ -3,7 +3,7 @@ generated from it): each code its checks can report, with its severities, a one-
 own message where the rule mirrors one, and the source it cites."""
 from __future__ import annotations
 
-from translator.rules import RuleInfo as R
+from translator.rule_info import RuleInfo as R
 
 RULES: tuple[R, ...] = (
     R('verl.clip-ratio-c', 'check', 'verl', ('error',), 'The vanilla PPO loss asserts clip_ratio_c > 1 in the first update (dual-clip since 0.4).', message='The lower bound of the clip_ratio_c for dual-clip PPO should be greater than 1.0, but get the value: {…}.', source='docs/frameworks/verl.md §3.1'),
