@@ -465,7 +465,7 @@ class _Interpreter:
         self.generation()
         self.algorithm()
         self.critic()
-        self.rest()
+        self.read_non_plan_sections()
         self.spec.plan.complete()
         describe_mini_batch_plan(self.spec, "rollout_batch_size ")
 
@@ -798,7 +798,7 @@ class _Interpreter:
         c.lr = v.number(f"{CRITIC}.optim.lr")
         c.model = v.get(f"{CRITIC}.model.model_path")
 
-    def rest(self) -> None:
+    def read_non_plan_sections(self) -> None:
         v, s, notes, version = self.v, self.spec, self.notes, self.version
         s.sampling.temperature = v.number(f"{ROLLOUT}.temperature")
         s.sampling.top_p = v.number(f"{ROLLOUT}.top_p")
@@ -1051,7 +1051,7 @@ class _Writer:
         self.algorithm()
         self.generation()
         self.critic()
-        self.rest()
+        self.write_non_plan_sections()
         self.extras()
         self.settle()
         return self.out
@@ -1617,7 +1617,7 @@ class _Writer:
         self.put(f"{CRITIC}.optim.lr", c.lr)
         self.put(f"{CRITIC}.model.model_path", c.model or self.spec.references.model)
 
-    def rest(self) -> None:
+    def write_non_plan_sections(self) -> None:
         s, notes, version = self.spec, self.notes, self.version
         self.put("data.max_prompt_length", s.lengths.max_prompt_tokens, "tokens")
         self.put("data.max_response_length", s.lengths.max_response_tokens, "tokens")

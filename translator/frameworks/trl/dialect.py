@@ -859,7 +859,7 @@ class _Interpreter:
         self.topology()
         self.batch()
         self.algorithm()
-        self.rest()
+        self.read_non_plan_sections()
 
     def topology(self) -> None:
         t, native = self.spec.topology, self.native
@@ -1031,7 +1031,7 @@ class _Interpreter:
         entropy = v.number("entropy_coef")
         a.entropy_coef = entropy if entropy is not None else 0.0
 
-    def rest(self) -> None:
+    def read_non_plan_sections(self) -> None:
         v, s, version, notes = self.v, self.spec, self.version, self.notes
         prompt_length = v.consume("max_prompt_length")
         if "max_prompt_length" in v and at_least(version, "0.26.0"):
