@@ -14,10 +14,10 @@ from tests.conftest import FIXTURES
 from tests.test_cli import assert_input_error
 from translator import api
 from translator.checks import findings
-from translator.checks.open_instruct import multiples_dividing
 from translator.errors import ConfigError
+from translator.frameworks.open_instruct.checks import multiples_dividing
 from translator.notes import NoteList
-from translator.sources import files
+from translator.sources import files, yamlfile
 from translator.sources.files import load_yaml, refuse_alias_bomb
 from translator.sources.shell import parse_shell
 
@@ -55,9 +55,9 @@ def test_many_aliases_of_small_nodes_still_load() -> None:
 def test_the_expanded_size_is_counted_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     # root mapping 1 + key a 1 + list 1 + 3 scalars = 6; key b 1 + the alias of the list (4 nodes) = 11.
     text = "a: &x [1, 2, 3]\nb: *x\n"
-    monkeypatch.setattr(files, "MAX_YAML_NODES", 11)
+    monkeypatch.setattr(yamlfile, "MAX_YAML_NODES", 11)
     refuse_alias_bomb(text, "t.yaml")  # exactly at the limit: accepted
-    monkeypatch.setattr(files, "MAX_YAML_NODES", 10)
+    monkeypatch.setattr(yamlfile, "MAX_YAML_NODES", 10)
     with pytest.raises(ConfigError) as caught:
         refuse_alias_bomb(text, "t.yaml")
     assert caught.value.line == 2  # the alias *x makes it 11
@@ -175,7 +175,9 @@ def test_a_huge_integer_in_yaml_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_the_checks_read_huge_integers_exactly() -> None:
-    from translator.checks import open_instruct, openrlhf, verl
+    from translator.frameworks.open_instruct import checks as open_instruct
+    from translator.frameworks.openrlhf import checks as openrlhf
+    from translator.frameworks.verl import checks as verl
 
     for number in (verl._number, openrlhf._number, open_instruct._number):
         assert number(10**400) == 10**400  # float() would raise OverflowError

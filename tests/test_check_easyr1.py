@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from tests.conftest import CASES, Case, findings_of
 from translator import check
 from translator.checks import CheckReport
-from translator.checks.easyr1 import View, detect
+from translator.frameworks.easyr1.checks import View, detect
 from translator.cli import main
-from translator.dialects.easyr1_tables import FEB, MARCH
+from translator.frameworks.easyr1.tables import FEB, MARCH
 from translator.sources.files import Source
 
 ACTOR, CRITIC, ROLLOUT = "worker.actor", "worker.critic", "worker.rollout"

@@ -17,7 +17,7 @@ from translator.api import check
 from translator.checks import CheckReport, Finding
 from translator.checks.findings import Suggestion
 from translator.cli import main
-from translator.dialects.trl_tables import VERSIONS
+from translator.frameworks.trl.tables import VERSIONS
 from translator.sources.files import Source
 
 # A valid recipe in every release: 8 processes × 8 completions × GAS 4 = 256 completions = 32 prompts × 8 per step.

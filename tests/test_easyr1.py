@@ -403,7 +403,7 @@ RUN_PARTS = FIXTURES / "easyr1" / "head_run_parts_local_data" / "launch.sh"
 
 def test_data_source_forms() -> None:
     # utils/dataset.py: 'path@split' (split 'train' without '@'); a Hub id when it is neither a dir nor a file.
-    from translator.dialects.easyr1 import split_source
+    from translator.frameworks.easyr1.dialect import split_source
     assert split_source("hiyouga/math12k@test") == ("hiyouga/math12k", "test")
     assert split_source("hiyouga/math12k") == ("hiyouga/math12k", "train")
     assert split_source("/data/gui/train.jsonl") == ("/data/gui/train.jsonl", None)
@@ -530,7 +530,7 @@ def test_unknown_keys_are_errors_naming_the_closest_key() -> None:
     assert "Key 'save_frq' not in 'TrainerConfig'" in unknown[0].message
     assert "did you mean 'trainer.save_freq'" in unknown[0].message
     # OmegaConf names the first part its dataclasses lack and the dataclass it looked in.
-    from translator.dialects.easyr1 import key_error
+    from translator.frameworks.easyr1.dialect import key_error
     assert key_error("trainr.save_freq") == "Key 'trainr' not in 'PPOConfig'"
     assert key_error("worker.critic.optim.lr_warmup") == "Key 'lr_warmup' not in 'OptimConfig'"
     assert key_error("worker.actor.model.lora.rnk") == "Key 'rnk' not in 'LoraConfig'"

@@ -13,7 +13,7 @@ import translator
 from tests.conftest import CASES, ROOT, case_id, read_back
 from translator import dialects, native_schemas
 from translator.dialects.base import Reading, ReadOptions
-from translator.dialects.trl_tables import OPEN_R1_KEYS
+from translator.frameworks.trl.tables import OPEN_R1_KEYS
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.sources.files import Source, read_source

@@ -16,8 +16,8 @@ import translator
 from tests.conftest import CASES, FIXTURES, Case, case_id, differing, noted
 from tests.test_cli import assert_input_error, run
 from translator.dialects.base import at_least
-from translator.dialects.openrlhf import defaults_for, flag_exists, spelled
-from translator.dialects.openrlhf_tables import ALL_DOTTED, ALL_FLAT, DOTTED_TO_FLAT, FLAT_TO_DOTTED, VERSIONS
+from translator.frameworks.openrlhf.dialect import defaults_for, flag_exists, spelled
+from translator.frameworks.openrlhf.tables import ALL_DOTTED, ALL_FLAT, DOTTED_TO_FLAT, FLAT_TO_DOTTED, VERSIONS
 from translator.sources.files import Source
 
 HEAD = 'ray job submit --address="http://127.0.0.1:8265" -- python3 -m openrlhf.cli.train_ppo_ray \\\n'

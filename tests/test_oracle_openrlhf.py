@@ -49,7 +49,7 @@ import pytest
 from tests.conftest import CASES, Case, case_id, findings_of, has_group
 from tests.test_check_openrlhf import DOTTED, EARLY, EARLY_059, FLAT, check, config, render
 from translator import translate
-from translator.dialects.openrlhf import spelled
+from translator.frameworks.openrlhf.dialect import spelled
 from translator.errors import ConfigError
 from translator.sources.shell import parse_shell, unwrap_command
 

@@ -33,7 +33,7 @@ import yaml
 from tests.conftest import CASES, Case, case_id, has_group
 from translator import check, translate
 from translator.dialects import parse_framework
-from translator.dialects.trl_tables import OPEN_R1_KEYS
+from translator.frameworks.trl.tables import OPEN_R1_KEYS
 from translator.errors import ConfigError
 from translator.sources.files import Source
 from translator.sources.shell import parse_shell, unwrap_command

@@ -195,7 +195,7 @@ def _check_arguments(framework: Any, env: Any) -> dict[str, str]:
     """The library's own arguments, checked before any file is read: a wrong type is bad input (ConfigError),
     never an AttributeError deep inside a reader. Returns env as a plain dict."""
     if framework is not None and not isinstance(framework, str):
-        raise ConfigError(f"framework must be a str such as 'verl' or 'trl@0.19', got {_kind(framework)}",
+        raise ConfigError(f"framework must be a str: a framework name or alias, optionally @VERSION, got {_kind(framework)}",
                           key="--from")
     if env is None:
         return {}
@@ -296,7 +296,7 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     semantic field that came out different gets a note, so a lossy translation is never silent.
     """
     if not isinstance(to, str):
-        raise ConfigError(f"to must be a str such as 'verl' or 'openrlhf@0.8', got {_kind(to)}", key="--to")
+        raise ConfigError(f"to must be a str: a framework name or alias, optionally @VERSION, got {_kind(to)}", key="--to")
     explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
@@ -326,7 +326,7 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
                           "sizes are unknown", file=explanation.source,
                           hint="pass --num-processes N (GPUs serving vLLM do not count)")
-    from translator.render import settings
+    from translator.wording import settings
 
     certainty = explanation.certainty
     if on_assumption := assumed(certainty):
@@ -565,7 +565,7 @@ def _compare(explanation: Explanation, reading: Reading, notes: NoteList) -> Non
     """Note every difference ``rlconf diff`` finds between the source and what was written (read back): a plan
     quantity always (plan.not-preserved); any other field unless a note the writer made already names it."""
     from translator.compare import differences
-    from translator.render import quantity
+    from translator.wording import quantity
 
     source, target = explanation.spec, reading.spec
     where = f"the {target.framework} {target.version} config"

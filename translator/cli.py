@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -33,7 +33,7 @@ def _env_pairs(ctx: click.Context, param: click.Parameter, pairs: tuple[str, ...
 def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options every command that reads a config shares."""
     command = click.option("--num-processes", type=click.IntRange(min=1),
-                           help="Training world size where the config does not state it (TRL).")(command)
+                           help="Training world size where the config does not state it.")(command)
     command = click.option("--env", "env", multiple=True, callback=_env_pairs, metavar="NAME=VALUE",
                            help="A shell variable the script expects (repeatable).")(command)
     command = click.option("--from", "framework", metavar="FW[@VER]",
@@ -59,7 +59,7 @@ def code_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option("--show-suppressed", is_flag=True,
                            help="List the findings that '# rlconf: ignore' comments in the configs silence.")(command)
     command = click.option("--ignore", "ignored", multiple=True, metavar="CODE[,CODE...]",
-                           help="Never report these codes (prefixes such as keys. and globs such as trl.* too).")(command)
+                           help="Never report these codes (prefixes such as keys. and globs such as batch.* too).")(command)
     command = click.option("--select", "selected", multiple=True, metavar="CODE[,CODE...]",
                            help="Report only these codes (prefixes and globs too); `rlconf rules` lists them.")(command)
     return command
@@ -98,8 +98,8 @@ class GuardedGroup(click.Group):
 @click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rlconf")
 def main() -> None:
-    """Translate RL post-training configs between verl, EasyR1, OpenRLHF, Open-Instruct and TRL/Open-R1
-    through one batch plan in explicit units."""
+    """Translate RL post-training configs between frameworks (`rlconf frameworks` lists them) through one batch
+    plan in explicit units."""
 
 
 @main.command()
@@ -117,8 +117,8 @@ def explain(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], n
     if _many(srcs):
         from translator import many
 
-        many.explain_command(srcs, excludes, many.Options(framework, env, num_processes, False, dataset_size),
-                             output_format)
+        _many_done(lambda: many.explain_command(srcs, excludes, many.Options(framework, env, num_processes, False,
+                                                                             dataset_size), output_format))
     from translator import api, render
 
     src = srcs[0]
@@ -154,8 +154,9 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
     if _many(srcs):
         from translator import many
 
-        many.translate_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice,
-                                                            show_suppressed), target, output_dir, force, output_format)
+        _many_done(lambda: many.translate_command(
+            srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice, show_suppressed), target,
+            output_dir, force, output_format, write_files))
     from translator import api, render, reports, rules
 
     source = _source_of(srcs[0])
@@ -198,8 +199,8 @@ def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num
     if _many(srcs) or output_format in ("github", "sarif"):
         from translator import many
 
-        many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice,
-                                                        show_suppressed), output_format)
+        _many_done(lambda: many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None,
+                                                                           choice, show_suppressed), output_format))
     from translator import api, reports, rules
 
     source = _source_of(srcs[0])
@@ -276,6 +277,19 @@ def rules_command(output_format: str) -> None:
         click.echo(rules.markdown(), nl=False)
     else:
         click.echo(rules.text(), nl=False)
+
+
+def _many_done(command: Callable[[], tuple[str, int]]) -> NoReturn:
+    """Print a many-file command's report and exit with the worst file's code (2 for a request it cannot do)."""
+    from translator.many import UsageError
+
+    try:
+        text, code = command()
+    except UsageError as error:
+        click.echo(f"rlconf: error: {error}", err=True)
+        sys.exit(EXIT_INPUT)
+    click.echo(text, nl=False)
+    sys.exit(code)
 
 
 def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str]:

@@ -7,6 +7,8 @@ from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from translator.dialects import registry
+from translator.framework import load
 from translator.plan import SECTIONS, RunSpec, field_names, to_json_number
 from translator.records import record
 
@@ -252,28 +254,14 @@ _RENAME_CACHE: dict[str, set[tuple[str, str]]] = {}
 
 def _renames(framework: str) -> set[tuple[str, str]]:
     if framework not in _RENAME_CACHE:
-        pairs: set[tuple[str, str]] = set()
-        if framework == "trl":
-            from translator.dialects.trl_tables import RENAMED
-            pairs = set(RENAMED.items())
-        elif framework == "open-instruct":
-            from translator.dialects.open_instruct import KEY_RENAMES
-            pairs = set(KEY_RENAMES.items())
-        elif framework == "easyr1":
-            from translator.dialects.easyr1_tables import RENAMES
-            pairs = {(old, new) for old, new, _since in RENAMES}
-        elif framework == "openrlhf":
-            from translator.dialects.openrlhf_tables import FLAT_TO_DOTTED
-            pairs = {(flat, dotted) for flat, targets in FLAT_TO_DOTTED.items() for dotted in targets}
-        _RENAME_CACHE[framework] = pairs
+        entry = registry.lookup(framework)
+        _RENAME_CACHE[framework] = set(load(entry.renames)()) if entry and entry.renames else set()
     return _RENAME_CACHE[framework]
 
 
 def _prefix_renames(framework: str) -> list[tuple[str, str]]:
-    if framework != "verl":
-        return []
-    from translator.dialects.verl import MOVED_SECTIONS
-    return [(old, new) for old, new, _since in MOVED_SECTIONS]
+    entry = registry.lookup(framework)
+    return list(load(entry.moved_sections)()) if entry and entry.moved_sections else []
 
 
 def same_value(a: Any, b: Any) -> bool:

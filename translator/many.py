@@ -8,7 +8,7 @@ Selection (see docs/many-files.md):
   config (so pre-commit can pass every changed .sh/.yaml/.toml file): a script with a
   known launcher line, a YAML with a known key tree, a plan file (TOML with a ``[plan]`` table, JSON with
   ``"plan"``), using the registry's detection patterns (translator/dialects/sniff.py), which import no dialect;
-- a file that a selected launch script names (an EasyR1 YAML in ``config=...``, a TRL recipe or accelerate
+- a file that a selected launch script names (a YAML in ``config=...``, a recipe or an accelerate
   config) is read as part of that script and not reported again on its own.
 """
 from __future__ import annotations
@@ -21,16 +21,12 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from translator import rules
 from translator.records import record
+from translator.results import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, FileResult, Skipped, worst
 
-if TYPE_CHECKING:
-    from translator.api import Explanation, Translation
-    from translator.checks.findings import CheckReport
-
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 SCRIPT_SUFFIXES = ("", ".sh", ".bash")
 CONFIG_SUFFIXES = (".sh", ".bash", ".yaml", ".yml", ".toml", ".json")
 MAX_SNIFF_BYTES = 1_000_000  # bigger files are not configs
@@ -57,15 +53,6 @@ class Selected:
             return self.path.relative_to(self.root)
         except ValueError:
             return Path(self.path.name)
-
-
-@record
-class Skipped:
-    path: str
-    reason: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"path": self.path, "reason": self.reason}
 
 
 @record
@@ -170,7 +157,7 @@ def _not_config(path: Path) -> str | None:
     """Why a file found while walking is not a config (None when it is one)."""
     import stat
 
-    from translator.dialects.sniff import YAML_PATTERNS, known_script
+    from translator.dialects.sniff import known_script, known_yaml
 
     suffix = path.suffix.lower()
     if suffix not in CONFIG_SUFFIXES and suffix not in SCRIPT_SUFFIXES:
@@ -200,7 +187,7 @@ def _not_config(path: Path) -> str | None:
     if suffix in (".yaml", ".yml"):
         from translator.sources.launchers import launcher_kind
 
-        known = any(p.search(text) for p in YAML_PATTERNS.values()) or (
+        known = known_yaml(text) or (
             launcher_kind(text) is not None and known_script(text))
         return None if known else "YAML without a known key tree or launcher"
     if suffix == ".toml":
@@ -252,23 +239,6 @@ def _drop_referenced(selection: Selection) -> None:
 
 # ---- the per-file loop -------------------------------------------------------------------------------
 
-@record
-class FileResult:
-    """One config's outcome. ``exit_code``: 0 clean, 1 findings, 2 unreadable, 3 an rlconf bug."""
-
-    path: str
-    exit_code: int
-    framework: str | None = None
-    version: str | None = None
-    error: str | None = None  # why the file could not be read (exit 2) or what broke (exit 3)
-    text: str = ""  # the file's text, to place findings at a line
-    report: CheckReport | None = None
-    explanation: Explanation | None = None
-    translation: Translation | None = None
-    written: list[str] = field(default_factory=list)
-    output_dir: str | None = None
-
-
 def _guarded(path: str, action: Callable[[], FileResult]) -> FileResult:
     """Run one file; bad input and bugs become that file's result, never a traceback or an early stop."""
     from translator.errors import classify
@@ -316,10 +286,12 @@ def run_explain(item: Selected, options: Options) -> FileResult:
     return _guarded(str(item.path), action)
 
 
+Write = Callable[[dict[str, str], Path, bool], list[str]]  # files, folder, force → the names written
+
+
 def run_translate(item: Selected, options: Options, target: str, output_dir: Path, force: bool,
-                  folders: dict[Path, str]) -> FileResult:
+                  folders: dict[Path, str], write_files: Write) -> FileResult:
     from translator import api
-    from translator.cli import write_files
 
     def action() -> FileResult:
         source = _read(item)
@@ -409,24 +381,14 @@ def missing_results(selection: Selection) -> list[FileResult]:
                                               for r in selection.refused]
 
 
-def worst(results: Iterable[FileResult]) -> int:
-    return max((r.exit_code for r in results), default=EXIT_OK)
-
-
 # ---- the commands (called from translator/cli.py when PATH... names more than one file) ----------------
 
-def _echo_and_exit(text: str, code: int) -> NoReturn:
-    import click
-
-    click.echo(text, nl=False)
-    sys.exit(code)
+class UsageError(Exception):
+    """A many-file command asked for what it cannot do (exit 2; the CLI says so)."""
 
 
 def _fail(message: str) -> NoReturn:
-    import click
-
-    click.echo(f"rlconf: error: {message}", err=True)
-    sys.exit(EXIT_INPUT)
+    raise UsageError(message)
 
 
 def _json(document: Any) -> str:
@@ -445,7 +407,8 @@ def _select_some(paths: Iterable[str], excludes: Iterable[str], avoid: Iterable[
     return selection
 
 
-def check_command(paths: Iterable[str], excludes: Iterable[str], options: Options, output_format: str) -> None:
+def check_command(paths: Iterable[str], excludes: Iterable[str], options: Options,
+                  output_format: str) -> tuple[str, int]:
     from translator import reports
 
     selection = _select_some(paths, excludes)
@@ -458,10 +421,11 @@ def check_command(paths: Iterable[str], excludes: Iterable[str], options: Option
         text = _json(reports.check_sarif(results, selection.skipped, _version()))
     else:
         text = reports.check_text(results, selection.skipped, options.show_suppressed)
-    _echo_and_exit(text, worst(results))
+    return text, worst(results)
 
 
-def explain_command(paths: Iterable[str], excludes: Iterable[str], options: Options, output_format: str) -> None:
+def explain_command(paths: Iterable[str], excludes: Iterable[str], options: Options,
+                    output_format: str) -> tuple[str, int]:
     from translator import reports
 
     if output_format == "toml":
@@ -471,11 +435,11 @@ def explain_command(paths: Iterable[str], excludes: Iterable[str], options: Opti
                                                    "explaining")
     text = (_json(reports.explain_json(results, selection.skipped)) if output_format == "json"
             else reports.explain_text(results, selection.skipped))
-    _echo_and_exit(text, worst(results))
+    return text, worst(results)
 
 
 def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Options, target: str,
-                      output_dir: str | None, force: bool, output_format: str) -> None:
+                      output_dir: str | None, force: bool, output_format: str, write_files: Write) -> tuple[str, int]:
     from translator import reports
 
     if output_dir is None:
@@ -483,11 +447,11 @@ def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Op
     selection = _select_some(paths, excludes, [output_dir])
     folders = output_folders(selection.configs)
     results = missing_results(selection) + run_all(
-        selection.configs, lambda i: run_translate(i, options, target, Path(output_dir), force, folders),
+        selection.configs, lambda i: run_translate(i, options, target, Path(output_dir), force, folders, write_files),
         "translating")
     text = (_json(reports.translate_json(results, selection.skipped, target)) if output_format == "json"
             else reports.translate_text(results, selection.skipped, target, options.show_suppressed))
-    _echo_and_exit(text, worst(results))
+    return text, worst(results)
 
 
 def _version() -> str:

@@ -21,8 +21,10 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from translator.dialects import registry
 from translator.dialects.base import closest_key, version_key
 from translator.errors import ConfigError
+from translator.framework import NativeKeys, NativeRules, load
 from translator.notes import Note, NoteList
 
 if TYPE_CHECKING:
@@ -31,22 +33,6 @@ if TYPE_CHECKING:
 SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema_data")
 _NAME = re.compile(r"^(?P<framework>.+?)-(?P<version>\d[\w.]*)\.schema\.json$")
 
-LABELS = {"verl": "verl", "trl": "TRL", "openrlhf": "OpenRLHF", "easyr1": "EasyR1", "open-instruct": "Open-Instruct"}
-FLAG_STYLE = {"openrlhf", "open-instruct"}  # keys shown as --flag
-# What each framework does with a key its parser does not know (the schema's x-unknown-keys says the same).
-UNKNOWN_TREATMENT = {
-    "verl": "Hydra rejects an override of a key the config lacks",
-    "trl": "TrlParser rejects unknown recipe keys since 0.19, and drops them silently before",
-    "openrlhf": "train_ppo_ray's argparse stops with 'unrecognized arguments'",
-    "easyr1": "its structured config rejects unknown keys",
-    "open-instruct": "HfArgumentParser rejects unknown flags",
-}
-# verl's YAML is untyped: only number and boolean defaults say enough to call a value wrong.
-_VERL_CHECKED = frozenset({"number", "integer", "boolean", "null"})
-# verl's DAPO recipe entry (recipe.dapo.main_dapo) composes recipe/dapo/config/dapo_trainer.yaml, which is not
-# in the verl wheel: the keys it adds to the core config.
-VERL_DAPO_KEYS = frozenset({"data.gen_batch_size", "reward_model.reward_manager"})
-VERL_DAPO_PREFIXES = ("reward_model.overlong_buffer.", "algorithm.filter_groups.")
 _TRUE_WORDS = frozenset({"true", "yes", "y", "t", "on", "1"})
 _FALSE_WORDS = frozenset({"false", "no", "n", "f", "off", "0"})
 _FAIL = object()
@@ -54,6 +40,13 @@ _FAIL = object()
 _available: dict[str, list[tuple[tuple[int, ...], str, str]]] | None = None
 _loaded: dict[str, _Schema] = {}
 _chosen: dict[tuple[str, str | None], tuple[str | None, list[str], bool]] = {}
+
+
+def _rules(framework: str) -> tuple[str, NativeRules]:
+    """The name shown in messages and the parser's treatment of keys; defaults for a schema of no registered
+    framework (a library a framework builds on)."""
+    entry = registry.lookup(framework)
+    return (entry.label, entry.native) if entry else (framework, NativeRules())
 
 
 class _Schema:
@@ -83,7 +76,7 @@ class _Schema:
 
     def closed_section(self, key: str) -> str | None:
         """The deepest section of the config that ``key`` lies under, when the framework builds that section
-        into a dataclass that rejects fields it lacks (verl's ``_target_`` sections: x-closed-sections)."""
+        into a dataclass that rejects fields it lacks (``_target_`` sections: x-closed-sections)."""
         closed = self.document.get("x-closed-sections")
         if not closed:
             return None
@@ -190,9 +183,9 @@ def validate(framework: str, version: str | None, values: Mapping[str, Any], *, 
     """Notes for the native ``values`` (native key → value as the config set it) of ``framework`` ``version``.
 
     Raises ConfigError for the first value of a type the framework rejects. ``exempt`` keys are not checked
-    (verl's '+key' appends); ``noted`` holds the (code, key) pairs of the warnings and errors a reader already
+    (keys a user adds, such as '+key' appends); ``noted`` holds the (code, key) pairs of the warnings and errors a reader already
     made: those are not repeated, and a key a reader already warned about is not made an error. ``added``
-    keys come from a file the framework merges without checking keys (a verl YAML config): only a likely
+    keys come from a file the framework merges without checking keys (a YAML config merged into the defaults): only a likely
     typo among them is noted.
     """
     schema, newer_paths, exact = _choose(framework, version)
@@ -239,49 +232,21 @@ def _fits(value: Any, prop: Mapping[str, Any], framework: str) -> bool:
 
 
 def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
-    """:func:`validate` for what a dialect read: native names as the framework spells them, verl's '+key'
-    appends exempt, notes the reader already made not repeated."""
+    """:func:`validate` for what a dialect read: the keys the framework's registration prepares (native
+    names as the framework spells them, keys a user may add exempt), notes the reader already made not repeated."""
     native = reading.native
     spec = reading.spec
     if native is None or not spec.version:
         return []
     framework = spec.framework
-    if framework == "open-instruct" and any(n.code == "version.program-missing" for n in reading.notes):
-        return []  # a script read at a version its program does not exist in: the schema is another program's
-    values: dict[str, Any] = dict(native.values)
-    origins = dict(native.origins)
-    exempt: set[str] = set()
-    extra_notes: list[Note] = []
-    if framework == "openrlhf":
-        from translator.dialects.openrlhf import spelled
-
-        written = getattr(native, "written", {})
-        values, origins = {}, {}
-        for key, value in native.values.items():
-            name = spelled(key, spec.version) or written.get(key, key)
-            values[name] = value
-            origins[name] = native.origins.get(key, "")
-    elif framework == "trl" and getattr(native, "transformers", None):
-        # TrainingArguments fields are judged by the transformers release the run uses (the trl schema holds the
-        # fields of the one it was generated with): their names and their types.
-        training_arguments = schemas_for("transformers", native.transformers)[:1]
-        exempt = {k for k in values if any(s.knows(k) for s in training_arguments)}
-        if exempt:
-            extra_notes = validate("transformers", native.transformers, {k: values[k] for k in exempt},
-                                   origins=origins, source_name=native.source_name)
-    elif framework == "verl":
-        exempt = {m.group(1) for m in re.finditer(r"(?<![\w+])\+\+?([A-Za-z_][\w.@/-]*)=", source_text)}
-        exempt |= {e.key.lstrip("+") for e in spec.extras if e.key.startswith("+")}
-        if "main_dapo" in source_text:  # the DAPO recipe's own config adds keys the core schema lacks
-            exempt |= {k for k in values if k in VERL_DAPO_KEYS or k.startswith(VERL_DAPO_PREFIXES)}
-        if spec.generation.rollout_mode == "fully_async":  # fully_async_ppo_trainer.yaml adds keys of its own
-            from translator.dialects.verl_tables import FULLY_ASYNC_DEFAULTS
-
-            exempt |= {k for k in values if k in FULLY_ASYNC_DEFAULTS}
+    prepare = _rules(framework)[1].prepare
+    keys: NativeKeys | None = (load(prepare)(reading, source_text) if prepare
+                               else NativeKeys(dict(native.values), dict(native.origins)))
+    if keys is None:
+        return []
     noted = [(n.code, key) for n in reading.notes if n.severity != "info" for key in n.source_keys]
-    added = [k for k in values if framework == "verl" and not origins.get(k, ":").rpartition(":")[2].isdigit()]
-    return extra_notes + validate(framework, spec.version, values, exempt=exempt, noted=noted, origins=origins,
-                                  source_name=native.source_name, added=added)
+    return list(keys.notes) + validate(framework, spec.version, keys.values, exempt=keys.exempt, noted=noted,
+                                       origins=keys.origins, source_name=native.source_name, added=keys.added)
 
 
 def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes: NoteList,
@@ -290,22 +255,23 @@ def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes:
     may add (``added``), only a likely typo is reported: the key may be one the version in between has, or
     one a recipe reads."""
     framework = schema.framework
-    dash = "--" if framework in FLAG_STYLE else ""
+    label, rules = _rules(framework)
+    dash = "--" if rules.flags else ""
     guess = schema.guess(key)
     if (added or not exact) and guess is None:
         return
-    where = f"{LABELS.get(framework, framework)} {version}"
+    where = f"{label} {version}"
     if not exact:
         where += f" (nor of the schemas of {', '.join(v for _, v, _ in available().get(framework, []))})"
     hint = f"; did you mean '{dash}{guess}'?" if guess else ""
-    what = "flag" if framework in FLAG_STYLE else "key"
-    treatment = ("a YAML config may add keys, but verl reads only its own" if added else
-                 UNKNOWN_TREATMENT.get(framework, "unknown keys are rejected"))
-    if framework == "verl" and not added and not guess:
-        treatment += f"; '+{key}=...' appends a key of your own"
-    if framework == "trl" and version:
-        treatment = ("TrlParser rejects unknown recipe keys since 0.19" if version_key(version) >= (0, 19)
-                     else "TrlParser ≤ 0.18 drops unknown recipe keys silently")
+    what = "flag" if rules.flags else "key"
+    treatment = f"a YAML config may add keys, but {label} reads only its own" if added else rules.unknown_keys
+    if rules.own_key_hint and not added and not guess:
+        treatment += "; " + rules.own_key_hint.format(key=key)
+    if rules.unknown_keys_since and version:
+        at = version_key(version) or ()
+        treatment = ([text for since, text in rules.unknown_keys_since if at >= (version_key(since) or ())]
+                     or [treatment])[-1]
     notes.warning("keys.unknown", f"'{dash}{key}' is not a {what} of {where}{hint} ({treatment})",
                   source_keys=[key], target_keys=[guess] if guess else [])
 
@@ -317,8 +283,9 @@ def _report(schema: _Schema, framework: str, values: Mapping[str, Any],
     first property: the chosen schema's; a second is the newer neighbour's, which rejects the value too)."""
     from jsonschema import Draft202012Validator
 
-    label = f"{LABELS.get(framework, framework)} {schema.version}"
-    dash = "--" if framework in FLAG_STYLE else ""
+    name, rules = _rules(framework)
+    label = f"{name} {schema.version}"
+    dash = "--" if rules.flags else ""
     for key, props in wrong:
         value = values[key]
         prop = props[0]
@@ -339,8 +306,8 @@ def _report(schema: _Schema, framework: str, values: Mapping[str, Any],
         file, _, line = where.rpartition(":")
         if not file or not line.isdigit():
             file, line = where, ""
-        why = (f"{label}'s default is {prop['default']!r} and verl computes with it: {error.message}"
-               if framework == "verl" and "default" in prop else f"{label} rejects it: {error.message}")
+        why = (f"{label}'s default is {prop['default']!r} and {name} computes with it: {error.message}"
+               if rules.computes_with_defaults and "default" in prop else f"{label} rejects it: {error.message}")
         raise ConfigError(f"{dash}{key} must be {expected}, got {value!r} ({why})",
                           file=file or None, line=int(line) if line else None, key=f"{dash}{key}",
                           hint=f"set {dash}{key} to {expected}")
@@ -387,13 +354,14 @@ def _coerce(value: Any, prop: Mapping[str, Any], framework: str) -> Any:
     types = _types(prop)
     if not types:
         return value
-    if framework == "verl" and not set(types) <= _VERL_CHECKED:
+    rules = _rules(framework)[1]
+    if rules.checked_types is not None and not set(types) <= rules.checked_types:
         return value  # untyped YAML: lists for strings, strings for lists are all accepted
     if isinstance(value, str) and ("${" in value or "$(" in value or "`" in value):
         return value  # an interpolation, or a shell expansion the reader kept as text: its value is unknown
     if value is None:
-        if "null" in types or framework != "easyr1":
-            return None  # OmegaConf (EasyR1) rejects null for a field that is not Optional; the others pass it
+        if "null" in types or not rules.rejects_null:
+            return None  # a parser that rejects null does so for a field that is not Optional
         return _FAIL
     for kind in types:
         converted = _convert(value, kind, prop, framework)
@@ -467,7 +435,7 @@ def known_in_any(framework: str, key: str) -> bool:
     return any(_load(path).knows(key) for _, _, path in available().get(framework, []))
 
 
-@lru_cache(maxsize=16)  # the schemas do not change in a process; every verl read asks
+@lru_cache(maxsize=16)  # the schemas do not change in a process; every read of a framework that asks, asks
 def leaves(framework: str) -> frozenset[str]:
     """The last words of every key the shipped schemas of ``framework`` declare."""
     return frozenset(p.rpartition(".")[2] for _, _, path in available().get(framework, [])

@@ -5,7 +5,7 @@ import os
 from typing import Any
 
 from translator.lines import line_of
-from translator.many import EXIT_INPUT, EXIT_INTERNAL, FileResult, Skipped, worst
+from translator.results import EXIT_INPUT, EXIT_INTERNAL, FileResult, Skipped, worst
 from translator.summary import plural
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -115,7 +115,7 @@ def check_github(results: list[FileResult], skipped: list[Skipped]) -> str:
 def _with_fix(finding: Any) -> str:
     if not finding.suggestions:
         return finding.message
-    from translator.render import settings  # a removal reads key=(remove), lists as [a, b]: never a Python repr
+    from translator.wording import settings  # a removal reads key=(remove), lists as [a, b]: never a Python repr
 
     return f"{finding.message} (nearest fix: {settings(finding.suggestions[0].changes)})"
 

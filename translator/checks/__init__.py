@@ -1,32 +1,22 @@
-"""Rule checks per framework: ``check(native, spec, version) -> list[Finding]`` in one module each."""
+"""Rule checks per framework: ``check(native, spec, version) -> list[Finding]``, in the module a framework's
+registration names (its ``checks``)."""
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
 
 from translator.checks.findings import CheckReport, Finding, Suggestion
+from translator.dialects import registry
 from translator.dialects.base import Values
 from translator.plan import RunSpec
 
 Rules = Callable[[Values, RunSpec, str], list[Finding]]
 
-# framework → module with a `check` function; frameworks without rules yet have no entry.
-_RULES = {
-    "verl": "translator.checks.verl",
-    "easyr1": "translator.checks.easyr1",
-    "trl": "translator.checks.trl",
-    "openrlhf": "translator.checks.openrlhf",
-    "open-instruct": "translator.checks.open_instruct",
-}
-
-
-def register_rules(framework: str, module: str) -> None:
-    """The rules of a framework added with translator.dialects.register: a module with a ``check`` function."""
-    _RULES[framework] = module
-
 
 def rules_for(framework: str) -> Rules | None:
-    module = _RULES.get(framework)
+    """The framework's ``check``; None for a framework without rules (or without a module for them yet)."""
+    entry = registry.lookup(framework)
+    module = entry.checks if entry else None
     if module is None:
         return None
     try:
@@ -37,4 +27,4 @@ def rules_for(framework: str) -> Rules | None:
         raise
 
 
-__all__ = ["CheckReport", "Finding", "Suggestion", "register_rules", "rules_for"]
+__all__ = ["CheckReport", "Finding", "Suggestion", "rules_for"]

@@ -1,11 +1,9 @@
 """Value ranges every framework has, checked on the canonical model (so one rule serves all of them):
 
 - the learning rate (``optimizer.lr``, ``critic.lr``): torch.optim's Adam/AdamW raise
-  ``ValueError("Invalid learning rate: ...")`` unless ``0.0 <= lr`` (a NaN fails too). verl, EasyR1 and TRL
-  (transformers' default ``adamw_torch``) and Open-Instruct (``torch.optim.AdamW(optim_params,
-  lr=args.learning_rate, fused=...)`` in ``open_instruct/grpo_fast.py``) build torch.optim.AdamW: an error.
-  OpenRLHF uses DeepSpeed's FusedAdam / DeepSpeedCPUAdam (``DeepspeedStrategy.create_optimizer``), adapted from
-  apex, whose constructors check nothing: a negative rate runs and climbs the loss, a warning. A rate of 0 passes
+  ``ValueError("Invalid learning rate: ...")`` unless ``0.0 <= lr`` (a NaN fails too): an error for a framework
+  that builds torch.optim.AdamW. A framework whose optimizer checks nothing (its registration's
+  ``optimizer_checks_lr`` is false) runs a negative rate and climbs the loss: a warning. A rate of 0 passes
   everywhere and nothing is learned: a warning.
 - the share of a GPU's memory the rollout engine may take (``topology.rollout_gpu_memory_fraction``,
   vLLM's ``gpu_memory_utilization``): vLLM's CacheConfig rejects a value above 1 ("GPU memory utilization must
@@ -18,9 +16,9 @@ import math
 from typing import Any
 
 from translator.checks.findings import Finding, Suggestion
+from translator.dialects import registry
 from translator.plan import RunSpec
 
-DEEPSPEED_OPTIMIZER = ("openrlhf",)  # FusedAdam / DeepSpeedCPUAdam: no check on lr
 VLLM_DEFAULT_FRACTION = 0.9
 
 
@@ -61,7 +59,8 @@ def learning_rate(spec: RunSpec, dotted: str) -> Finding | None:
     if lr == 0:
         return Finding(rule, "warning", f"{keys[0]} is 0: the optimizer runs but no weight ever changes",
                        keys, {keys[0]: spec.get(dotted)}, fix)
-    if spec.framework in DEEPSPEED_OPTIMIZER:
+    entry = registry.lookup(spec.framework)
+    if entry is not None and not entry.optimizer_checks_lr:  # DeepSpeed's Adam: no check on lr
         return Finding(rule, "warning", f"{keys[0]} is {lr!r}: DeepSpeed's Adam accepts it and every update "
                        "climbs the loss instead of descending it", keys, {keys[0]: spec.get(dotted)}, fix)
     return Finding(rule, "error", f"Invalid learning rate: {lr!r} (torch.optim.AdamW needs 0.0 <= lr)", keys,

@@ -3,7 +3,7 @@
 Each framework's table lists, for a canonical field, the native key that holds it (with the reading
 condition) or the fixed behaviour of a framework that has no key for it. Defaults come from the framework's
 own schema (``translator/schema_data``, generated from its released source) at the version in use, so a
-release whose default differs (OpenRLHF's λ 0.95 → 1, value clip 0.2 → 0.5) is read as that release.
+release whose default differs (a λ of 0.95 that became 1) is read as that release.
 
 A writer puts each set field under the target's key; where the target has no key (its schema has none of the
 same meaning, see tests/test_settings.py) the note says so and what the run does instead.

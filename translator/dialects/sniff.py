@@ -1,112 +1,95 @@
-"""How each framework's files look, as data, so detection imports only the dialect that matches.
+"""Detection: which framework a file belongs to, from the patterns each registration holds (its ``detection``),
+so that detection imports only the dialect that matches.
 
-A script matches by its launcher line; a YAML file by its key structure. Detection asks the frameworks in
-the registry's order (EasyR1 before verl: both launch a `verl.trainer` module; Open-Instruct before TRL:
-both may run a `grpo.py`).
+A script matches by its launcher line; a YAML file by its key structure. Detection asks the frameworks in the
+registry's order (translator/frameworks/__init__.py says why that order).
 """
 from __future__ import annotations
 
 import re
-from typing import Any
+from functools import cache
 
+from translator.dialects import registry
+from translator.dialects.base import Dialect
+from translator.errors import ConfigError
+from translator.framework import Framework
+from translator.sources.files import Source
 
-class _Lazy:
-    """A regular expression compiled when first used: detection stops at the first framework that matches, so
-    reading one file compiles one or two of these (about 0.1 ms each) rather than all of them."""
-
-    __slots__ = ("_compiled", "flags", "pattern")
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern, self.flags, self._compiled = pattern, flags, None
-
-    def compiled(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
-        return self._compiled
-
-    def search(self, text: str, *span: int) -> re.Match[str] | None:
-        return self.compiled().search(text, *span)
-
-    def __getattr__(self, name: str) -> Any:  # the rest of re.Pattern
-        return getattr(self.compiled(), name)
-
-
-SCRIPT_PATTERNS: dict[str, Any] = {
-    "easyr1": _Lazy(r"-m\s+verl\.trainer\.main(\s|$)|verl/trainer/main\.py(\s|$)"),
-    # verl's entry points, and forks' or recipes' own ones that take its overrides (recipe.prime.main_prime)
-    "verl": _Lazy(r"-m\s+(verl\.trainer\.main_ppo(_v0)?|(verl\.)?recipe\.\w+\.(src\.)?main_\w+|[\w.]+\.main_ppo(_\w+)?"
-                  r"|[\w.]+\.fully_async_main)\b|verl/trainer/main_ppo\.py|(^|[\s/])main_ppo\w*\.py"),
-    "open-instruct": _Lazy(r"(grpo_fast|grpo_vllm_thread_ray_gtrl|ppo_vllm_thread_ray_gtrl|ppo_fast)\.py"
-                           r"|open_instruct/(grpo|ppo)\.py"),
-    # Open-R1's grpo.py, TRL's scripts, and forks' own GRPO scripts (VLM-R1's grpo_rec.py, grpo_jsonl.py)
-    "trl": _Lazy(r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\w*\.py"),
-    "openrlhf": _Lazy(r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py"),
-}
-# A launch of a module or file rlconf does not list (a fork's own entry point) is told by its arguments: each
-# framework's own argument namespace. Searched only when no entry point above matched, and only in a script
-# that runs python (directly or behind torchrun, deepspeed, accelerate launch, python -m torch.distributed.run).
-# The same expressions tell, word by word, which program of a command takes them (program_arguments below).
-ARGUMENT_PATTERNS: dict[str, Any] = {
-    "easyr1": _Lazy(r"^(worker\.(actor|rollout|ref|reward)\.\w|config=\S+\.ya?ml$)"),
-    "verl": _Lazy(r"^\+{0,2}(actor_rollout_ref\.\w|critic\.\w+\.|data\.(train|max_prompt|max_response)_\w+="
-                  r"|trainer\.(n_gpus_per_node|nnodes|total_epochs)=|algorithm\.adv_estimator=)"),
-    "open-instruct": _Lazy(r"^--(num_learners_per_node|dataset_mixer_list|num_unique_prompts_rollout"
-                           r"|num_samples_per_prompt_rollout)(=|$)"),
-    # GRPOConfig's own fields (no other framework has them): a fork's GRPO script under another file name
-    "trl": _Lazy(r"^--(num_generations|max_completion_length|reward_funcs)(=|$)"),
-    "openrlhf": _Lazy(r"^--(actor_num_gpus_per_node|actor_num_nodes|micro_train_batch_size|n_samples_per_prompt"
-                      r"|micro_rollout_batch_size|(actor|rollout|train|ref|critic)\.\w+)(=|$)"),
-}
-_ARGUMENT_SEARCH = {name: _Lazy(r"(?:^|[\s'\"])" + pattern.pattern[1:].replace("$)", "(?=[\\s'\"]|$))"), re.M)
-                    for name, pattern in ARGUMENT_PATTERNS.items()}
-PYTHON_LAUNCH = _Lazy(r"^[^#\n]*(^|[\s/;&|(\"'])(python[\d.]*|torchrun|deepspeed|accelerate)(\s|$)", re.M)
-TRL_RECIPE_KEYS = _Lazy(r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
-                        r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:", re.M)
-ACCELERATE_KEYS = _Lazy(r"^(distributed_type|compute_environment)\s*:", re.M)
-YAML_PATTERNS: dict[str, Any] = {
-    "easyr1": _Lazy(r"^worker\s*:", re.M),
-    "verl": _Lazy(r"^(actor_rollout_ref|critic|algorithm)\s*:|^\s*-\s*ppo_trainer\b", re.M),
-    # grpo_fast.py's dataclass fields (ArgumentParserPlus reads a YAML of them); asked before TRL, whose recipe
-    # keys (model_name_or_path, beta, per_device_train_batch_size) such a file has too
-    "open-instruct": _Lazy(r"^(dataset_mixer_list|num_learners_per_node|num_unique_prompts_rollout"
-                           r"|num_samples_per_prompt_rollout)\s*:", re.M),
-    "trl": _Lazy(f"{TRL_RECIPE_KEYS.pattern}|{ACCELERATE_KEYS.pattern}", re.M),
-}
+PYTHON_LAUNCH = r"^[^#\n]*(^|[\s/;&|(\"'])(python[\d.]*|torchrun|deepspeed|accelerate)(\s|$)"
 YAML_SUFFIXES = (".yaml", ".yml")
 PLAN_SUFFIXES = (".toml", ".json")
 
 
-def matches_arguments(framework: str, text: str, suffix: str) -> bool:
+@cache
+def _compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """A pattern compiled when first used: detection stops at the first framework that matches, so reading one
+    file compiles one or two patterns (about 0.1 ms each) rather than all of them."""
+    return re.compile(pattern, flags)
+
+
+def _search(pattern: str | None, text: str, flags: int = 0) -> bool:
+    return pattern is not None and _compiled(pattern, flags).search(text) is not None
+
+
+def _argument_search(pattern: str) -> str:
+    """A one-word argument pattern (``^...(=|$)``) as a search through a whole script's text."""
+    return r"(?:^|[\s'\"])" + pattern[1:].replace("$)", "(?=[\\s'\"]|$))")
+
+
+def matches_arguments(framework: Framework, text: str, suffix: str) -> bool:
     """Whether a script runs python with arguments in the framework's namespace (a fork's own entry point)."""
-    pattern = _ARGUMENT_SEARCH.get(framework)
+    pattern = framework.detection.arguments
     return (suffix not in YAML_SUFFIXES + PLAN_SUFFIXES and pattern is not None
-            and bool(PYTHON_LAUNCH.search(text)) and bool(pattern.search(text)))
+            and _search(PYTHON_LAUNCH, text, re.MULTILINE) and _search(_argument_search(pattern), text, re.MULTILINE))
 
 
-def program_arguments(framework: str, argv: list[str], start: int) -> bool:
-    """Whether the words after ``argv[start]`` (the program) include one of the framework's own arguments."""
-    pattern = ARGUMENT_PATTERNS.get(framework)
-    if pattern is None:
+def program_arguments(name: str, argv: list[str], start: int) -> bool:
+    """Whether the words after ``argv[start]`` (the program) include one of the framework's own arguments, and
+    none of a framework it yields to."""
+    detection = registry.framework(name).detection
+    if detection.arguments is None:
         return False
-    if framework == "verl" and any(ARGUMENT_PATTERNS["easyr1"].search(w) for w in argv[start + 1:]):
-        return False  # EasyR1's worker.* / config= namespace: EasyR1 (it, too, keeps data.* and trainer.*)
-    return any(pattern.search(word) for word in argv[start + 1:])
+    words = argv[start + 1:]
+    for other in detection.yields_to:
+        theirs = registry.framework(other).detection.arguments
+        if theirs is not None and any(_compiled(theirs).search(w) for w in words):
+            return False
+    return any(_compiled(detection.arguments).search(word) for word in words)
 
 
 def known_script(text: str) -> bool:
     """Whether a script launches some framework's training: a known entry point, or a fork's told by its arguments."""
-    return any(p.search(text) for p in SCRIPT_PATTERNS.values()) or any(
-        matches_arguments(name, text, ".sh") for name in ARGUMENT_PATTERNS)
+    frameworks = registry.registered()
+    return any(_search(f.detection.script, text) for f in frameworks) or any(
+        matches_arguments(f, text, ".sh") for f in frameworks)
 
 
-def matches(framework: str, text: str, suffix: str) -> bool:
+def known_yaml(text: str) -> bool:
+    """Whether a YAML file has the key structure of some framework's config."""
+    return any(_search(f.detection.yaml, text, re.MULTILINE) for f in registry.registered())
+
+
+def matches(framework: Framework, text: str, suffix: str) -> bool:
     """Whether a file with this text and suffix looks like the framework's config."""
-    if framework == "rlconf":
+    if framework.name == registry.PLAN.name:
         return suffix in PLAN_SUFFIXES or text.lstrip().startswith("{")
     if suffix in YAML_SUFFIXES:
-        pattern = YAML_PATTERNS.get(framework)
-    elif suffix in PLAN_SUFFIXES:
+        return _search(framework.detection.yaml, text, re.MULTILINE)
+    if suffix in PLAN_SUFFIXES:
         return False
-    else:
-        pattern = SCRIPT_PATTERNS.get(framework)
-    return bool(pattern and pattern.search(text))
+    return _search(framework.detection.script, text)
+
+
+def detect(source: Source) -> Dialect:
+    """The framework a file belongs to, from its launcher line or key structure."""
+    frameworks = [f for f in registry.registered() if f.name != registry.PLAN.name]
+    order = [registry.PLAN, *frameworks] if source.suffix in PLAN_SUFFIXES else [*frameworks, registry.PLAN]
+    for framework in order:
+        if matches(framework, source.text, source.suffix):  # imports only the dialect that matches
+            return registry.get(framework.name)
+    for framework in frameworks:  # no known entry point: a fork's own one, told by the arguments it takes
+        if matches_arguments(framework, source.text, source.suffix):
+            return registry.get(framework.name)
+    what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
+    raise ConfigError(f"cannot tell which framework this is from its {what}", file=source.name,
+                      hint=f"pass --from FRAMEWORK (one of {', '.join(registry.names())})")

@@ -188,7 +188,7 @@ def plan_summary(spec: RunSpec) -> list[str]:
 
 def whole_prompts(spec: RunSpec, notes: NoteList, framework: str, key: str) -> int | None:
     """Prompts per step as the whole number every writer's batch key needs (rounded, with a note when it was
-    not whole, e.g. from TRL < 0.17 where a round is one micro-step)."""
+    not whole, e.g. from a source where a round is one micro-step)."""
     prompts = spec.plan.prompts_per_step
     if prompts is None:
         return None
@@ -207,7 +207,7 @@ def source_label(spec: RunSpec) -> str:
 
 def step_growth(spec: RunSpec) -> Fraction:
     """How many source steps one written step holds where the target cannot update less often than it generates
-    (verl, EasyR1): a source that generates several times per optimizer step (TRL before 0.17) is written to
+    (one optimizer batch per generation): a source that generates several times per optimizer step is written to
     generate the whole optimizer batch at once, so one written step is samples_per_optimizer_step ÷
     samples_per_step of the source's. 1 where the step is kept."""
     p = spec.plan

@@ -43,7 +43,7 @@ def run_dirs(source: Source, cwd: str | None) -> list[str]:
 @dataclass
 class ClassInfo:
     """A class defined in the project: its file, node, and its bases as resolved (project classes) or as the
-    dotted name they come from outside the project ('trl.GRPOTrainer')."""
+    dotted name they come from outside the project ('pkg.Trainer')."""
 
     name: str
     path: str
@@ -159,7 +159,7 @@ class Project:
     # ------------------------------------------------------------ entries and modules
     def script(self, word: str, cwd: str | None = None, near: str | None = None) -> str | None:
         """A launched script path inside the project; an absolute path that does not exist (a placeholder such as
-        /src/open_r1/x.py) is matched by its longest tail that exists under the run dir or the project root; else
+        /src/pkg/x.py) is matched by its longest tail that exists under the run dir or the project root; else
         (``near``: the launching script's folder) the project file ending with the path nearest to it."""
         base = os.path.join(self.run_dir, cwd or "")
         candidates = [os.path.join(base, word)] if not os.path.isabs(word) else [word]

@@ -11,6 +11,8 @@ import re
 import shlex
 from typing import Any
 
+from translator.sources.yamlfile import load_yaml
+
 SKYPILOT_HINT = re.compile(r"^(run|envs|num_nodes|resources|setup|file_mounts|workdir)\s*:", re.M)
 RAY_JOB_HINT = re.compile(r"^entrypoint\s*:", re.M)
 
@@ -28,8 +30,6 @@ def launcher_script(text: str, name: str) -> str | None:
     kind = launcher_kind(text)
     if kind is None:
         return None
-    from translator.sources.files import load_yaml  # noqa: PLC0415  (only for launcher YAMLs)
-
     data = load_yaml(text, name)
     if not isinstance(data, dict):
         return None

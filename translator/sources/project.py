@@ -117,7 +117,7 @@ def shown(path: str) -> str:
 def evidence(folder: str, copies: Iterable[tuple[str, str, str | None]] = (), text: str = "") -> list[Evidence]:
     """Every version statement of the project the script in ``folder`` belongs to, strongest first. ``copies`` are
     (package, version file relative to a folder, a folder that must stand beside it) of framework copies;
-    ``text`` is the script's text, whose paths (``cd src/r1-v``, ``src/open_r1/grpo.py``) name more folders
+    ``text`` is the script's text, whose paths (``cd src/r1-v``, ``src/pkg/train.py``) name more folders
     the launch runs in."""
     folder = os.path.abspath(folder)
     root, above = project_root(folder)
@@ -142,7 +142,7 @@ _PATH_WORD = re.compile(r"[\w.-]*(?:/[\w.-]+)+")
 
 def _named_folder(word: str, bases: list[str]) -> str | None:
     """The folder a path in the script names, looked up from each of ``bases`` in turn; a path with a placeholder
-    or variable in front ('<your_path>/verl_copy') by its trailing parts."""
+    or variable in front ('<your_path>/framework_copy') by its trailing parts."""
     parts = [p for p in word.split("/") if p and p != "."]
     for start in range(len(parts)):
         for base in bases:

@@ -37,7 +37,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
-from translator.dialects.easyr1_tables import (
+from translator.frameworks.easyr1.tables import (
     ACTOR,
     SETTINGS,
     VAL_OVERRIDE,
@@ -467,7 +467,7 @@ class _Interpreter:
         self.generation()
         self.algorithm()
         self.critic()
-        self.rest()
+        self.read_non_plan_sections()
         self.spec.plan.complete()
         describe_mini_batch_plan(self.spec, "rollout_batch_size ")
 
@@ -800,7 +800,7 @@ class _Interpreter:
         c.lr = v.number(f"{CRITIC}.optim.lr")
         c.model = v.get(f"{CRITIC}.model.model_path")
 
-    def rest(self) -> None:
+    def read_non_plan_sections(self) -> None:
         v, s, notes, version = self.v, self.spec, self.notes, self.version
         s.sampling.temperature = v.number(f"{ROLLOUT}.temperature")
         s.sampling.top_p = v.number(f"{ROLLOUT}.top_p")
@@ -1057,7 +1057,7 @@ class _Writer:
         self.algorithm()
         self.generation()
         self.critic()
-        self.rest()
+        self.write_non_plan_sections()
         self.extras()
         self.settle()
         return self.out
@@ -1068,7 +1068,7 @@ class _Writer:
     def settle(self) -> None:
         """Run EasyR1's own rules on the written config and apply the nearest change each suggests (validated
         against every rule) until none fails; a rule no change can satisfy is a ConfigError."""
-        from translator.checks.easyr1 import CANDIDATES, EXTRA_DEFAULTS, View, detect, suggest
+        from translator.frameworks.easyr1.checks import CANDIDATES, EXTRA_DEFAULTS, View, detect, suggest
 
         def rules(view: View) -> list[Any]:
             return [f for f in detect(view) if f.rule not in self._USER_ONLY]
@@ -1623,7 +1623,7 @@ class _Writer:
         self.put(f"{CRITIC}.optim.lr", c.lr)
         self.put(f"{CRITIC}.model.model_path", c.model or self.spec.references.model)
 
-    def rest(self) -> None:
+    def write_non_plan_sections(self) -> None:
         s, notes, version = self.spec, self.notes, self.version
         self.put("data.max_prompt_length", s.lengths.max_prompt_tokens, "tokens")
         self.put("data.max_response_length", s.lengths.max_response_tokens, "tokens")

@@ -28,7 +28,7 @@ from translator.checks.findings import (
     suggest,
 )
 from translator.dialects.base import Values, at_least
-from translator.dialects.verl_tables import ACTOR, AR, DEFAULTS, GROUP_ESTIMATORS, REF, ROLLOUT, V1, V1_MODE, V1_MODES
+from translator.frameworks.verl.tables import ACTOR, AR, DEFAULTS, GROUP_ESTIMATORS, REF, ROLLOUT, V1, V1_MODE, V1_MODES
 from translator.plan import RunSpec
 
 N_PER_NODE, NODES = "trainer.n_gpus_per_node", "trainer.nnodes"

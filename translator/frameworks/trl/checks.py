@@ -19,7 +19,7 @@ from typing import Any
 from translator.checks.findings import (Finding, Suggestion, divisors, effects, needs_world_size, ranked,
                                          split_product)
 from translator.dialects.base import Values, at_least, closest_key, fmt
-from translator.dialects.trl_tables import DEFAULTS, KEY_RANGE, OPEN_R1_KEYS, OTHER_KNOWN_KEYS, RENAMED
+from translator.frameworks.trl.tables import DEFAULTS, KEY_RANGE, OPEN_R1_KEYS, OTHER_KNOWN_KEYS, RENAMED
 from translator.plan import RunSpec
 
 WORLD = "num_processes"  # pseudo-key: the training world size, set on the launch line, never read from a recipe
@@ -394,7 +394,7 @@ def gone_from_transformers(run: Run, key: str) -> bool:
     5.15+): TrlParser treats it as unknown."""
     if not run.transformers or key in OPEN_R1_KEYS:
         return False
-    from translator.dialects.trl import training_arguments_lack
+    from translator.frameworks.trl.dialect import training_arguments_lack
 
     return training_arguments_lack(key, run.version, run.transformers)
 

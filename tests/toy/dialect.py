@@ -1,13 +1,18 @@
-"""A toy framework, 'toyrl', added the way docs/adding-a-framework.md says: its own dialect module, version table
-and rules, registered with translator.dialects.register; no other framework's module is edited.
+"""The toy framework's reader and writer, and its version table (as data).
 
 toyrl's one launch line: ``python -m toyrl.train --prompts P --group G --update_batch S --gpus N`` where P counts
 prompts per rollout step, G completions per prompt, S completions per optimizer step (global), N training GPUs.
 """
 from __future__ import annotations
 
-from translator.checks.findings import Finding
-from translator.dialects.base import Dialect, Reading, ReadOptions, Values, read_script, track_provenance
+from translator.dialects.base import (
+    Dialect,
+    Reading,
+    ReadOptions,
+    Values,
+    read_script,
+    track_provenance,
+)
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import RunSpec
@@ -52,12 +57,3 @@ class ToyDialect(Dialect):
                 f"--micro {p.micro_batch_per_device or 1}")
         return {"launch.sh": "#!/usr/bin/env bash\n" + line + "\n"}
 
-
-def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
-    """toyrl asserts that the optimizer batch divides the rollout."""
-    plan = spec.plan
-    if plan.samples_per_step and plan.samples_per_optimizer_step and \
-            plan.samples_per_step % plan.samples_per_optimizer_step:
-        return [Finding("toyrl.divisible", "error", "update_batch must divide prompts × group",
-                        ["--update_batch"], {"--update_batch": plan.samples_per_optimizer_step}, [])]
-    return []

@@ -33,7 +33,7 @@ from translator.dialects.base import (
 )
 from translator.dialects.settings import read_settings, write_settings
 from translator.dialects.sniff import program_arguments
-from translator.dialects.verl_tables import (
+from translator.frameworks.verl.tables import (
     SETTINGS,
     VAL_DO_SAMPLE,
     FULLY_ASYNC_DEFAULTS,
@@ -501,7 +501,7 @@ class _Interpreter:
         self.batch()
         self.algorithm()
         self.critic()
-        self.rest()
+        self.read_non_plan_sections()
         self.spec.plan.complete()
         own = self.spec.derivations.get("plan.optimizer_steps_per_step")
         describe_mini_batch_plan(self.spec)
@@ -969,7 +969,7 @@ class _Interpreter:
             return raw
         return name
 
-    def rest(self) -> None:
+    def read_non_plan_sections(self) -> None:
         v, s = self.v, self.spec
         s.lengths.max_prompt_tokens = v.positive_int("data.max_prompt_length")
         s.lengths.max_response_tokens = v.positive_int("data.max_response_length")
@@ -1346,7 +1346,7 @@ class _Writer:
         self.v1_mode()
         self.algorithm()
         self.critic()
-        self.rest()
+        self.write_non_plan_sections()
         self.checkpointing()
         self.evaluation()
         self.logging()
@@ -1742,7 +1742,7 @@ class _Writer:
         if sp > 1:
             out["critic.ulysses_sequence_parallel_size"] = sp
 
-    def rest(self) -> None:
+    def write_non_plan_sections(self) -> None:
         s, out, version = self.spec, self.out, self.version
         self.put("data.max_prompt_length", s.lengths.max_prompt_tokens)
         self.put("data.max_response_length", s.lengths.max_response_tokens)

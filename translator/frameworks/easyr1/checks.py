@@ -7,7 +7,7 @@ multiplies the latter by ``worker.rollout.n``); the micro sizes count samples pe
 chunks its batch into W equal pieces (``DataProto.chunk``, EasyR1#44: "only support equal chunk").
 
 Errors carry EasyR1's own message text for the band. Suggestions are validated like verl's: a candidate
-change is kept only when the changed config breaks no rule (:func:`translator.checks.verl.suggest`; EasyR1 is
+change is kept only when the changed config breaks no rule (:func:`translator.frameworks.verl.checks.suggest`; EasyR1 is
 a fork of verl and shares the mechanics).
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from translator.checks.findings import (
     suggest,
 )
 from translator.dialects.base import Values
-from translator.dialects.easyr1_tables import (
+from translator.frameworks.easyr1.tables import (
     ACTOR,
     CRITIC,
     ESTIMATORS,

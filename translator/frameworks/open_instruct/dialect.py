@@ -34,7 +34,7 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
-from translator.dialects.open_instruct_tables import (
+from translator.frameworks.open_instruct.tables import (
     ADVANTAGE_TYPE,
     CHANGES,
     DEFAULTS,
@@ -484,7 +484,7 @@ class _Interpreter:
             self.fast_batch()
         self.run_length()
         self.algorithm()
-        self.rest()
+        self.read_non_plan_sections()
         self.spec.plan.complete()
         self.describe_derived()
 
@@ -807,7 +807,7 @@ class _Interpreter:
             "the value model starts from reward_model_path", "reward_model_path", "init_value_from_scratch")
 
     # ------------------------------------------------------------ the rest
-    def rest(self) -> None:
+    def read_non_plan_sections(self) -> None:
         v, s, notes, version = self.v, self.spec, self.notes, self.version
         d = s.derivations
         prompt = v.get("max_prompt_token_length")
@@ -1222,7 +1222,7 @@ class _Writer:
         else:
             self.fast_batch()
         self.algorithm()
-        self.rest()
+        self.write_non_plan_sections()
         self.extras()
         engines, tp = self.out["vllm_num_engines"], self.out["vllm_tensor_parallel_size"]
         shared = self.out.get("single_gpu_mode") is True
@@ -1521,7 +1521,7 @@ class _Writer:
                           target_keys=["loss_denominator"])
 
     # ------------------------------------------------------------ the rest
-    def rest(self) -> None:
+    def write_non_plan_sections(self) -> None:
         s, notes, out = self.spec, self.notes, self.out
         if s.lengths.max_prompt_tokens is not None:
             out["max_prompt_token_length"] = s.lengths.max_prompt_tokens

@@ -316,7 +316,7 @@ ACCELERATE_VALUE_OPTIONS = frozenset({
 # How each TRL release forms a GRPO batch, as signatures of GRPOTrainer's code (trl/trainer/grpo_trainer.py at
 # each tag), so that a project's own copy of the trainer is read with the semantics of the release it was copied
 # from. A lineage matches when the project's batch-forming code has every ``requires`` signature and no
-# ``excludes`` one; the first match (newest first) wins. Signatures (translator.dialects.trl._signatures):
+# ``excludes`` one; the first match (newest first) wins. Signatures (translator.frameworks.trl.dialect._signatures):
 #   steps_per_generation   the buffer is indexed by self._step % steps_per_generation (0.18+)
 #   generate_every         one generation per generate_every = GAS × num_iterations micro-steps (0.17)
 #   buffer_per_micro_step  _buffered_inputs[self._step % ...gradient_accumulation_steps] = ... (0.16)

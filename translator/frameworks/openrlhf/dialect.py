@@ -35,7 +35,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
-from translator.dialects.openrlhf_tables import (
+from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
     SETTINGS,
     ALL_FLAT,
@@ -512,7 +512,7 @@ class _Interpreter:
         self.batch()
         self.algorithm()
         self.critic()
-        self.rest()
+        self.read_non_plan_sections()
         self.spec.plan.complete()
         for name in self.undetermined:
             # complete() would compute them from the configured sizes; OpenRLHF's floors give none.
@@ -1004,7 +1004,7 @@ class _Interpreter:
                              source_keys=[self.k("train.batch_size"), self.k("critic.num_gpus_per_node")])
 
     # ---------------------------------------------------------------- the rest
-    def rest(self) -> None:
+    def read_non_plan_sections(self) -> None:
         v, s, version, notes = self.v, self.spec, self.version, self.notes
         if at_least(version, "0.9.8"):
             max_len = v.positive_int("data.max_len")
@@ -1328,7 +1328,7 @@ class _Writer:
         self.topology()
         self.batch()
         self.algorithm()
-        self.rest()
+        self.write_non_plan_sections()
         parts = _RunPartsWriter(self)
         parts.write()
         fallback = self.out_defaults
@@ -1783,7 +1783,7 @@ class _Writer:
         return "gae"
 
     # ---------------------------------------------------------------- the rest
-    def rest(self) -> None:
+    def write_non_plan_sections(self) -> None:
         s, notes, version = self.spec, self.notes, self.version
         prompt, response = s.lengths.max_prompt_tokens, s.lengths.max_response_tokens
         if at_least(version, "0.9.8"):

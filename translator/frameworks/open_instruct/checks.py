@@ -23,8 +23,8 @@ from translator.checks.findings import (
     nearest_multiple,
 )
 from translator.dialects.base import Values, at_least
-from translator.dialects.open_instruct import key_in_version
-from translator.dialects.open_instruct_tables import (
+from translator.frameworks.open_instruct.dialect import key_in_version
+from translator.frameworks.open_instruct.tables import (
     EXACT_MINI_BATCHES,
     IGNORED_KEYS,
     IGNORED_SINCE,

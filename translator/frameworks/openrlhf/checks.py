@@ -25,8 +25,8 @@ from translator.checks.findings import (
 )
 from translator.dialects.base import Values, at_least, closest_key
 from translator.dialects.base import newer_than
-from translator.dialects.openrlhf import engines_compared, flag_exists, group_assert_of, spelled
-from translator.dialects.openrlhf_tables import (
+from translator.frameworks.openrlhf.dialect import engines_compared, flag_exists, group_assert_of, spelled
+from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
     ALL_FLAT,
     COLOCATE_MEMORY_FORCED,

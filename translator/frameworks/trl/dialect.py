@@ -42,8 +42,8 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
-from translator.dialects.sniff import ACCELERATE_KEYS, TRL_RECIPE_KEYS
-from translator.dialects.trl_tables import (
+from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS
+from translator.frameworks.trl.tables import (
     ACCELERATE_VALUE_OPTIONS,
     BATCH_METHODS,
     BUILTIN_REWARD_MAP,
@@ -65,7 +65,7 @@ from translator.dialects.trl_tables import (
     VERSIONS,
     Lineage,
 )
-from translator.dialects.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
+from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
 from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
 from translator.dialects.settings import Setting, read_settings, write_settings
 from translator.errors import ConfigError
@@ -141,7 +141,7 @@ class TrlDialect(Dialect):
         native = NativeTrl()
         if source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
-            if ACCELERATE_KEYS.search(source.text) and not TRL_RECIPE_KEYS.search(source.text):
+            if re.search(ACCELERATE_KEYS, source.text, re.M) and not re.search(RECIPE_KEYS, source.text, re.M):
                 return self._read_accelerate_only(data, source, options)
             self._merge_recipe(native, data, source.name)
         else:
@@ -449,7 +449,7 @@ def transformers_for(trl_version: str, named: str | None, open_r1: bool = False)
         return named, "as named"
     lowest, highest, newest = TRANSFORMERS[trl_version]
     if open_r1 and trl_version == OPEN_R1_TRL_VERSION:
-        from translator.dialects.trl_tables import OPEN_R1_TRANSFORMERS
+        from translator.frameworks.trl.tables import OPEN_R1_TRANSFORMERS
 
         return OPEN_R1_TRANSFORMERS, "Open-R1's setup.py pins it with trl 0.18.0"
     bound = f">={lowest}" + (f",<{highest}" if highest else "")
@@ -855,7 +855,7 @@ class _Interpreter:
         self.topology()
         self.batch()
         self.algorithm()
-        self.rest()
+        self.read_non_plan_sections()
 
     def topology(self) -> None:
         t, native = self.spec.topology, self.native
@@ -1027,7 +1027,7 @@ class _Interpreter:
         entropy = v.number("entropy_coef")
         a.entropy_coef = entropy if entropy is not None else 0.0
 
-    def rest(self) -> None:
+    def read_non_plan_sections(self) -> None:
         v, s, version, notes = self.v, self.spec, self.version, self.notes
         prompt_length = v.consume("max_prompt_length")
         if "max_prompt_length" in v and at_least(version, "0.26.0"):

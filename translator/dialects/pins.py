@@ -1,0 +1,148 @@
+"""Pin discovery: the release a project's own statements (pins, install lines, copies) say a config is read as."""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from translator.dialects.versions import RELEASE_PATTERN, split_version, version_key
+from translator.errors import ConfigError
+from translator.records import record
+from translator.sources.files import Source
+from translator.sources.project import Evidence
+
+if TYPE_CHECKING:
+    from translator.dialects.base import Dialect, Reading
+
+
+@record
+class ProjectVersion:
+    """What a read takes from the project's own statements (:meth:`Dialect.project_evidence`)."""
+
+    read_as: str | None  # the version to read with; None: the project states no release rlconf reads
+    used: Evidence | None  # the evidence read_as comes from
+    others: list[Evidence]  # other releases the project states (conflicts), strongest first
+    commits: list[Evidence]  # git pins to a commit or branch: no release
+    why: str = ""  # how a pre-release copy was placed
+    candidates: tuple[str, ...] | None = None  # uncertain: the releases to check against (() every fitting one)
+    companion: Evidence | None = None  # the pin of the dialect's companion package (TRL: transformers)
+
+    def report(self, dialect: Dialect, reading: Reading) -> None:
+        """The notes saying where the version came from, what else the project states, and what is unknown."""
+        name, notes = dialect.name, reading.notes
+        reading.candidates = self.candidates
+        used = self.used
+        if used is not None:
+            kind = f"the {name} copy in this project" if used.kind == "copy" else \
+                f"a git pin to tag {used.version}" if used.kind == "git-tag" else "a pin"
+            if self.read_as:
+                notes.info("version.project", f"{name} {used.version} from {used.where} ({kind}){self.why}; pass "
+                           f"--from {name}@VERSION to choose another", source_keys=[used.where])
+            else:
+                notes.warning("version.project-unsupported", f"{name} {used.version} from {used.where} is not a "
+                              f"version rlconf reads ({dialect.versions[0]} to {dialect.versions[-1]}); the version was "
+                              "inferred from the keys instead", source_keys=[used.where])
+        if self.others and used is not None:
+            reason = "a copy kept in the project is what the launch imports" if used.kind == "copy" else \
+                "it is the nearest to the script"
+            listed = "; ".join(f"{e.version} at {e.where}" for e in self.others)
+            ranged = " (rules whose verdict differs between them are checked per release)" if self.candidates else ""
+            notes.warning("version.conflict", f"the project states other {name} releases: {listed}; "
+                          f"{used.version} from {used.where} is used because {reason}{ranged}",
+                          source_keys=[e.where for e in self.others])
+        for commit in self.commits:
+            what = "commit" if commit.kind == "git-commit" else "git reference"
+            instead = f"{used.version} from {used.where} is used instead" if used is not None and self.read_as else \
+                "the version is inferred from the keys, and check reports rules whose verdict differs per release"
+            notes.warning("version.project-commit", f"{commit.where} installs {name} from {what} {commit.version}, "
+                          f"not a release, so the release it matches is unknown; {instead}",
+                          source_keys=[commit.where])
+
+
+def project_version(dialect: Dialect, source: Source) -> ProjectVersion | None:
+    """The project's statements about ``dialect``'s version, ranked (see docs/launch-scripts.md, "The version
+    the project states"): a copy of the framework beats pins, nearer beats farther; commits state no release."""
+    from translator.sources.project import normal
+
+    found = dialect.project_evidence(source)
+    own = [e for e in found if e.package == normal(dialect.pip_name or dialect.name)]
+    # The companion pin counts beside the framework's own statement (one install list), not from any other file.
+    own_files = [e.file for e in own]
+    companion = min((e for e in found if dialect.companion and e.package == normal(dialect.companion)
+                     and e.kind == "pin" and e.file in own_files),
+                    key=lambda e: own_files.index(e.file), default=None)
+    if not own and companion is None:
+        return None
+    releases = [e for e in own if e.states_release]
+    commits = list({e.version: e for e in reversed(own) if not e.states_release}.values())[::-1]
+    used = releases[0] if releases else None
+    read_as, why, candidates = _readable(dialect, used) if used else (None, "", None)
+    others: list[Evidence] = []
+    for evidence in releases[1:]:
+        if evidence.version != used.version and all(o.version != evidence.version for o in others):  # type: ignore[union-attr]
+            others.append(evidence)
+    if read_as and others and candidates is None:
+        resolved = {r for r in (_resolved(dialect, e.version) for e in [used, *others]) if r}  # type: ignore[list-item]
+        if len(resolved) > 1:
+            candidates = tuple(sorted(resolved, key=lambda v: version_key(split_version(v)) or ()))
+    if commits and used is None:
+        candidates = ()
+    return ProjectVersion(read_as, used, others, commits, why, candidates, companion)
+
+
+def _resolved(dialect: Dialect, version: str) -> str | None:
+    """The listed version ``version`` reads as (None: rlconf reads no such version), without keeping notes."""
+    try:
+        return dialect.resolve_version(version)
+    except ConfigError:
+        return None
+    finally:
+        dialect.take_version_notes()
+
+
+def _readable(dialect: Dialect, used: Evidence) -> tuple[str | None, str, tuple[str, ...] | None]:
+    """(version to read with, how it was placed, candidates when undecided) for the evidence used. A copy whose
+    version file names a pre-release ('0.2.0.dev') holds the release before it plus some of the release's
+    changes: its own config file (:attr:`Dialect.copy_config`) tells which of the two its keys are."""
+    before = _resolved(dialect, used.version)
+    if before is None:
+        return None, "", None
+    release = RELEASE_PATTERN.fullmatch(used.version)
+    if used.kind != "copy" or not (release and release["pre"]):
+        return used.version, "", None
+    itself = _resolved(dialect, release["release"])
+    if itself is None or itself == before:
+        return used.version, "", None
+    keys = _copy_keys(dialect, used)
+    known_before, known_itself = dialect.keys_in(before), dialect.keys_in(itself)
+    if keys is None or known_before is None or known_itself is None:
+        return used.version, "", (before, itself)
+    added, dropped = known_itself - known_before, known_before - known_itself
+    score_itself = len(keys & added) + len(dropped - keys)
+    score_before = len(keys & dropped) + len(added - keys)
+    from translator.sources.project import shown
+
+    config = shown(os.path.join(used.copy_dir or "", dialect.copy_config or ""))
+    if score_itself > score_before:
+        sample = ", ".join(sorted(keys & added)[:2]) or ", ".join(sorted(dropped - keys)[:2])
+        return itself, (f"; a pre-release of {release['release']} whose own {config} has the keys of {itself} "
+                        f"(e.g. {sample}), so it is read as {itself}"), None
+    if score_before > score_itself:
+        return before, (f"; a pre-release of {release['release']} whose own {config} has the keys of {before}, "
+                        f"not those {itself} added, so it is read as {before}"), None
+    return used.version, "", (before, itself)
+
+
+def _copy_keys(dialect: Dialect, used: Evidence) -> set[str] | None:
+    """The dotted keys of a copy's own config file (None: the copy has none rlconf can read)."""
+    if not dialect.copy_config or not used.copy_dir:
+        return None
+    from translator.sources.files import flatten, load_yaml, read_text
+    from translator.sources.project import MAX_FILE_BYTES
+
+    path = os.path.join(used.copy_dir, dialect.copy_config)
+    text = read_text(path, MAX_FILE_BYTES)
+    try:
+        data = load_yaml(text, path) if text is not None else None  # bounded: an alias bomb is refused
+    except ConfigError:
+        return None
+    return set(flatten(data)) if isinstance(data, dict) else None

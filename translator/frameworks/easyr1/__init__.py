@@ -1,0 +1,25 @@
+"""EasyR1 (hiyouga/EasyR1): its registration. The reader and writer are dialect.py, the version tables tables.py,
+the start-up rules checks.py and the native-key hooks keys.py; the schema generator is schema_gen.py."""
+from __future__ import annotations
+
+from translator.framework import Detection, Framework, NativeRules
+
+FRAMEWORK = Framework(
+    name="easyr1",
+    label="EasyR1",
+    dialect="translator.frameworks.easyr1.dialect:EasyR1Dialect",
+    aliases=("hiyouga/easyr1", "easy-r1"),
+    checks="translator.frameworks.easyr1.checks",
+    rules="translator.frameworks.easyr1.rules:RULES",
+    detection=Detection(
+        script=r"-m\s+verl\.trainer\.main(\s|$)|verl/trainer/main\.py(\s|$)",
+        yaml=r"^worker\s*:",
+        arguments=r"^(worker\.(actor|rollout|ref|reward)\.\w|config=\S+\.ya?ml$)",
+    ),
+    native=NativeRules(
+        unknown_keys="its structured config rejects unknown keys",
+        rejects_null=True,  # OmegaConf rejects null for a field that is not Optional
+    ),
+    renames="translator.frameworks.easyr1.keys:renames",
+    schema_generator="translator.frameworks.easyr1.schema_gen",
+)

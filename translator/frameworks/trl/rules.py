@@ -1,0 +1,32 @@
+"""TRL's check rules in the catalogue of codes (translator/rules.py ``catalogue``; docs/rules.md is
+generated from it): each code its checks can report, with its severities, a one-line description, the framework's
+own message where the rule mirrors one, and the source it cites."""
+from __future__ import annotations
+
+from translator.rule_info import RuleInfo as R
+
+RULES: tuple[R, ...] = (
+    R('trl.auto-find-batch-size', 'check', 'trl', ('error', 'warning'), 'auto_find_batch_size may shrink the per-device batch at run time, changing the plan.'),
+    R('trl.cosine-min-lr-unset', 'check', 'trl', ('error',), "transformers' cosine_with_min_lr schedule needs its floor in lr_scheduler_kwargs; the Trainer raises when it creates the scheduler …", message='One of min_lr or min_lr_rate should be set through the `lr_scheduler_kwargs`'),
+    R('trl.dapo-loss-scale', 'check', 'trl', ('skipped', 'warning'), 'dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient comes out scaled by GAS/spg until 1.10 (PR …', source='docs/frameworks/trl.md §5'),
+    R('trl.eval-batch-divisible', 'check', 'trl', ('error', 'skipped'), 'The evaluation batch (per device × processes) must be divisible by num_generations.'),
+    R('trl.generation-batch-divisible', 'check', 'trl', ('error', 'skipped'), 'Gbs % (pdtbs·W), only when gbs is given; 0.18.0–0.19.0 test `gbs % pdtbs * W`, which by operator precedence is just gbs % pdtbs (fixed in …', message='generation_batch_size ({…}) must be divisible by the global batch size ({…}).', source='docs/frameworks/trl.md §2.1'),
+    R('trl.generation-batch-exclusive', 'check', 'trl', ('error',), "'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time", message="'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time"),
+    R('trl.generation-batch-floored', 'check', 'trl', ('error', 'skipped', 'warning'), '0.18.0–0.19.0: a gbs that passes the buggy test but is no multiple of pdtbs·W gets spg = gbs // (pdtbs·W).', message="trl {…} only checks generation_batch_size % per_device_train_batch_size (a precedence bug fixed in 0.19.1): {…} is not a multiple of {…} x {…} processes = {…}, so steps_per_generation is floored to {…} and each generation round takes {…} completions, out of step with the sampler's batches of {…}"),
+    R('trl.gpu-memory-fraction-range', 'check', 'trl', ('error',), 'vllm_gpu_memory_utilization must lie in (0, 1].'),
+    R('trl.learning-rate-range', 'check', 'trl', ('error', 'warning'), 'The learning rate is 0 (no update) or negative (rejected by AdamW).'),
+    R('trl.liger-two-sided', 'check', 'trl', ('error',), 'Delta (two-sided clipping) is not in the Liger GRPO loss (0.18+; driven by use_liger_kernel from 0.26)'),
+    R('trl.max-prompt-length-ignored', 'check', 'trl', ('warning',), '0.26–0.27 accept max_prompt_length with a FutureWarning but never read it (removed in 0.28).', source='docs/frameworks/trl.md §1'),
+    R('trl.num-generations-divisible', 'check', 'trl', ('error', 'skipped'), 'The generation batch (global) must be divisible by num_generations.'),
+    R('trl.num-generations-min', 'check', 'trl', ('error', 'warning'), 'G >= 2 from 0.17 (PR #3199; 0.15–0.16 leave it to the divisibility check)', message='num_generations {…}: trl {…} divides each advantage by the std of a group of one, which is NaN, so there is no learning signal (an error from 0.17)'),
+    R('trl.off-policy-steps', 'check', 'trl', ('skipped', 'warning'), 'steps_per_generation larger than gradient_accumulation_steps makes later updates off-policy.'),
+    R('trl.reward-weights-length', 'check', 'trl', ('error',), "One weight per reward function (0.15+); Open-R1's reward_funcs default is accuracy, format, tag_count.", message='Number of reward weights ({…}) must match number of reward functions ({…})'),
+    R('trl.sequence-parallel', 'check', 'trl', ('error',), '1.4+: GRPO builds its inputs after generation, so context/sequence-parallel input sharding is rejected.', message="GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or `parallelism_config.sp_size > 1`) yet. GRPO builds model inputs after generation inside the trainer, so Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`."),
+    R('trl.sync-ref-model-beta', 'check', 'trl', ('error', 'warning'), 'Beta 0 loads no reference model (0.16+): 0.28+ rejects sync_ref_model, before the sync silently does nothing (SyncRefModelCallback skips a None …', message='sync_ref_model does nothing with beta 0.0: trl {…} creates no reference model, so there is nothing to synchronize (an error from 0.28)'),
+    R('trl.unknown-cli-argument', 'check', 'trl', ('error', 'warning'), 'Flags after the training script go through HfArgumentParser, which rejects unknown ones in every release.'),
+    R('trl.unknown-config-key', 'check', 'trl', ('error', 'warning'), "A recipe key GRPOConfig (or Open-R1's script arguments) does not have."),
+    R('trl.unknown-key', 'check', 'trl', ('error',), "A key TRL's argument parser refuses (unknown-key notes turned into errors)."),
+    R('trl.vllm-is-clip-range', 'check', 'trl', ('error',), '1.6+: the vLLM importance-sampling bounds must be ordered (clip_max 3.0 by default; the _cap alias wins).', message='vllm_importance_sampling_clip_min ({…}) must be less than vllm_importance_sampling_clip_max ({…}).'),
+    R('trl.vllm-is-truncate-bounds', 'check', 'trl', ('error',), '1.6+: a *_truncate importance-sampling mode needs a bound.', message='At least one of `vllm_importance_sampling_clip_min` or `vllm_importance_sampling_clip_max` must be set when `vllm_importance_sampling_mode` is a `*_truncate` mode.'),
+    R('trl.vllm-tensor-parallel', 'check', 'trl', ('error', 'skipped'), 'Colocated vLLM groups consecutive ranks into TP groups, so W % vllm_tensor_parallel_size == 0 (0.18+).'),
+)

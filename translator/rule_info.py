@@ -1,0 +1,28 @@
+"""One entry of the catalogue of rule and note codes (translator/rules.py ``catalogue``): the shared notes in
+translator/rule_table.py, each framework's check rules in its folder's rules.py."""
+from __future__ import annotations
+
+from typing import Any
+
+from translator.records import record
+
+
+@record
+class RuleInfo:
+    """One code. ``kind``: "check" (a rule `rlconf check` runs) or "note" (said while reading or writing a
+    config); ``framework``: the framework whose rule it is, or "all"; ``versions``: the releases it applies to
+    where that is known ("" = every release the rule's framework reads)."""
+
+    code: str
+    kind: str
+    framework: str
+    severities: tuple[str, ...]
+    description: str
+    message: str = ""  # the framework's own error text the rule mirrors ({…}: a value of the config)
+    source: str = ""  # the docs section and framework file the rule cites
+    versions: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "kind": self.kind, "framework": self.framework,
+                "versions": self.versions or "all", "severities": list(self.severities),
+                "description": self.description, "message": self.message, "source": self.source}

@@ -1,0 +1,558 @@
+"""The machinery of the native schema generator (scripts/gen_schemas.py): the framework's released source read
+without installing it (wheels from ``pip download --no-deps``, or a source checkout), Python annotations mapped to
+JSON types, dataclass fields with their defaults, and the schema document. Each framework's section (the module its
+registration names as ``schema_generator``) reads its own source with these.
+
+Python annotations map to JSON types: int → integer, float → number, bool → boolean, str → string,
+Optional[...] adds null, list/tuple → array, dict → object, Literal/Enum → enum, anything else → {} (any).
+A property whose type is an object also admits its dotted sub-keys (``patternProperties``).
+``additionalProperties`` is false where the framework rejects unknown keys; ``x-unknown-keys`` says how each
+treats them, ``x-source`` what was read (wheel file name and sha256, or repository + commit, and the files).
+"""
+from __future__ import annotations
+
+import ast
+import glob
+import hashlib
+import json
+import math
+import re
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+# ---------------------------------------------------------------------------- sources: wheels and checkouts
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def fetch_wheel(cache: Path, name: str, version: str) -> Path:
+    """The wheel of ``name==version`` in ``cache``, downloaded with pip when it is not there yet."""
+    cache.mkdir(parents=True, exist_ok=True)
+
+    def found() -> list[str]:
+        stem = name.replace("-", "_")
+        return sorted(glob.glob(str(cache / f"{stem}-{version}-*.whl")) + glob.glob(str(cache / f"{name}-{version}-*.whl")))
+
+    if not found():
+        # One wheel whatever Python runs this script: OpenRLHF publishes per-interpreter wheels (the same source).
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary=:none:", "--only-binary=:all:",
+                   "--python-version", "3.11", "--implementation", "cp", "--platform", "manylinux1_x86_64",
+                   "-d", str(cache), f"{name}=={version}"]
+        print("+", " ".join(command), file=sys.stderr)
+        subprocess.run(command, check=True, stdout=sys.stderr)
+    wheels = found()
+    if not wheels:
+        raise SystemExit(f"pip download gave no wheel for {name}=={version} in {cache}")
+    return Path(wheels[0])
+
+
+class Tree:
+    """Python source files of a wheel or a checkout, by path inside the package root(s)."""
+
+    def __init__(self, files: dict[str, str], label: str) -> None:
+        self.files = files
+        self.label = label
+        self._modules: dict[str, ast.Module] = {}
+        self.read: list[str] = []  # files parsed, in order (recorded in x-source)
+
+    @classmethod
+    def from_wheel(cls, path: Path) -> Tree:
+        files = {}
+        with zipfile.ZipFile(path) as archive:
+            for info in sorted(archive.infolist(), key=lambda i: i.filename):
+                name = info.filename
+                # Some wheels keep the package under NAME.data/purelib/ (OpenRLHF).
+                name = re.sub(r"^[^/]+\.data/(purelib|platlib)/", "", name)
+                if name.endswith((".py", ".yaml", ".yml")):
+                    files[name] = archive.read(info).decode("utf-8")
+        return cls(files, path.name)
+
+    @classmethod
+    def from_dir(cls, root: Path, packages: Iterable[str]) -> Tree:
+        files = {}
+        for package in packages:
+            for path in sorted((root / package).rglob("*")):
+                if path.suffix in (".py", ".yaml", ".yml") and path.is_file():
+                    files[path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
+        return cls(files, str(root))
+
+    def module_path(self, dotted: str) -> str | None:
+        base = dotted.replace(".", "/")
+        for candidate in (base + ".py", base + "/__init__.py"):
+            if candidate in self.files:
+                return candidate
+        return None
+
+    def module(self, path: str) -> ast.Module:
+        if path not in self._modules:
+            self._modules[path] = ast.parse(self.files[path], filename=path)
+            self.read.append(path)
+        return self._modules[path]
+
+    def content_sha256(self) -> str:
+        digest = hashlib.sha256()
+        for path in sorted(set(self.read)):
+            digest.update(path.encode() + b"\0" + self.files[path].encode() + b"\0")
+        return digest.hexdigest()
+
+
+def wheel_source(path: Path, tree: Tree | None = None) -> dict[str, Any]:
+    record: dict[str, Any] = {"kind": "wheel", "file": path.name, "sha256": sha256_of(path)}
+    if tree is not None:
+        record["read"] = sorted(set(tree.read))
+    return record
+
+
+def checkout_source(repository: str, commit: str | None, tree: Tree) -> dict[str, Any]:
+    record: dict[str, Any] = {"kind": "repository", "repository": repository, "commit": commit or "unknown",
+                              "read": sorted(set(tree.read)), "files_sha256": tree.content_sha256()}
+    return record
+
+
+def git_commit(path: Path) -> tuple[str | None, str | None]:
+    """(commit, commit date YYYY.MM.DD) of a git work tree, or (None, None)."""
+    try:
+        out = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=%H %cs"], check=True,
+                             capture_output=True, text=True).stdout.split()
+        return out[0], out[1].replace("-", ".")
+    except (OSError, subprocess.CalledProcessError, IndexError):
+        return None, None
+
+
+# ---------------------------------------------------------------------------- JSON types from annotations
+_SCALARS = {"int": "integer", "float": "number", "bool": "boolean", "str": "string", "bytes": "string"}
+_ARRAYS = {"list", "List", "tuple", "Tuple", "Sequence", "set", "Set", "frozenset", "Iterable"}
+_OBJECTS = {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"}
+_ENUM_BASES = {"Enum", "StrEnum", "IntEnum", "ExplicitEnum"}
+
+
+def json_type_of(value: Any) -> str | None:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return None
+
+
+class Types:
+    """A union of JSON types being built from an annotation; ``any`` once a member is unknown."""
+
+    def __init__(self) -> None:
+        self.types: list[str] = []
+        self.enum: list[Any] | None = None
+        self.items: dict[str, Any] | None = None
+        self.any = False
+        self.open_string = False  # a plain str member: drops any enum
+
+    def add(self, json_type: str) -> None:
+        if json_type not in self.types:
+            self.types.append(json_type)
+
+    def schema(self, nullable: bool) -> dict[str, Any]:
+        if self.any:
+            return {}
+        types = list(self.types)
+        if "integer" in types and "number" in types:
+            types.remove("integer")
+        if "null" in types:
+            types.remove("null")
+            nullable = True
+        if nullable:
+            types.append("null")
+        if not types:
+            return {}
+        out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
+        if self.enum is not None and not self.open_string:
+            out["enum"] = self.enum + ([None] if "null" in types and None not in self.enum else [])
+        if self.items:
+            out["items"] = self.items
+        return out
+
+
+class Resolver:
+    """Names in a module → class definitions in one or more trees (following imports)."""
+
+    def __init__(self, trees: list[Tree]) -> None:
+        self.trees = trees
+
+    def find(self, tree: Tree, path: str, name: str) -> tuple[Tree, str, ast.ClassDef] | None:
+        """The class ``name`` (possibly ``a.B``) as seen from module ``path`` of ``tree``."""
+        module = tree.module(path)
+        head, _, rest = name.partition(".")
+        for node in module.body:
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                return tree, path, node
+        for node in ast.walk(module):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    bound = alias.asname or alias.name
+                    if rest and bound == head:  # from pkg import module as head; head.Class
+                        target = self._module_of(tree, path, node, alias.name)
+                        if target:
+                            return self.find(target[0], target[1], rest)
+                    if not rest and bound == name:
+                        target = self._module_of(tree, path, node, None)
+                        if target:
+                            found = self.find_defined(target[0], target[1], alias.name)
+                            if found:
+                                return found
+                        return self.search(alias.name)
+            elif isinstance(node, ast.Import) and rest:
+                for alias in node.names:
+                    if (alias.asname or alias.name) == head or alias.name == head:
+                        for other in self.trees:
+                            target = other.module_path(alias.name)
+                            if target:
+                                return self.find(other, target, rest)
+        return None
+
+    def _module_of(self, tree: Tree, path: str, node: ast.ImportFrom, submodule: str | None) -> tuple[Tree, str] | None:
+        if node.level:
+            parts = path.split("/")[:-1]
+            parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
+            dotted = ".".join(parts + ([node.module] if node.module else []))
+        else:
+            dotted = node.module or ""
+        if submodule:
+            dotted = f"{dotted}.{submodule}" if dotted else submodule
+        for candidate in [tree] + [t for t in self.trees if t is not tree]:
+            target = candidate.module_path(dotted)
+            if target:
+                return candidate, target
+        return None
+
+    def find_defined(self, tree: Tree, path: str, name: str) -> tuple[Tree, str, ast.ClassDef] | None:
+        for node in tree.module(path).body:
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                return tree, path, node
+        # Re-exported: follow the module's own `from .x import name`.
+        for node in tree.module(path).body:
+            if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+                target = self._module_of(tree, path, node, None)
+                if target and target != (tree, path):
+                    return self.find_defined(target[0], target[1], name)
+        return None
+
+    def search(self, name: str) -> tuple[Tree, str, ast.ClassDef] | None:
+        """A class defined at the top level of exactly one module (lazy package __init__s hide the import)."""
+        pattern = re.compile(rf"^class {re.escape(name)}\b", re.MULTILINE)
+        for tree in self.trees:
+            hits = [p for p in sorted(tree.files) if p.endswith(".py") and pattern.search(tree.files[p])]
+            for hit in hits:
+                found = self.find_defined(tree, hit, name)
+                if found:
+                    return found
+        return None
+
+
+def is_enum(node: ast.ClassDef) -> bool:
+    return any((b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "") in _ENUM_BASES
+               for b in node.bases)
+
+
+def enum_values(node: ast.ClassDef) -> list[Any]:
+    values = []
+    for item in node.body:
+        if isinstance(item, ast.Assign) and isinstance(item.value, ast.Constant):
+            values.append(item.value.value)
+    return values
+
+
+def annotation_types(node: ast.AST | None, ctx: tuple[Resolver, Tree, str], types: Types | None = None) -> Types:
+    """The JSON types of an annotation."""
+    types = types or Types()
+    if node is None:
+        types.any = True
+        return types
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a string annotation
+        try:
+            return annotation_types(ast.parse(node.value, mode="eval").body, ctx, types)
+        except SyntaxError:
+            types.any = True
+            return types
+    if isinstance(node, ast.Constant) and node.value is None:
+        types.add("null")
+        return types
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        annotation_types(node.left, ctx, types)
+        return annotation_types(node.right, ctx, types)
+    name = dotted_name(node.value if isinstance(node, ast.Subscript) else node)
+    if isinstance(node, ast.Subscript):
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name in ("Optional",):
+            types.add("null")
+            return annotation_types(args[0], ctx, types)
+        if name in ("Union",):
+            for arg in args:
+                annotation_types(arg, ctx, types)
+            return types
+        if name == "Literal":
+            values = [a.value for a in args if isinstance(a, ast.Constant)]
+            types.enum = (types.enum or []) + values
+            for value in values:
+                json_type = json_type_of(value)
+                if json_type:
+                    types.add(json_type)
+            return types
+        if name in _ARRAYS:
+            types.add("array")
+            inner = annotation_types(args[0], ctx) if args and not (name in ("tuple", "Tuple") and len(args) > 1
+                                                                   and dotted_name(args[-1]) != "...") else None
+            if inner is not None and not inner.any and inner.types:
+                types.items = inner.schema(False)
+            elif name in ("tuple", "Tuple") and args:
+                member = Types()
+                for arg in args:
+                    annotation_types(arg, ctx, member)
+                if not member.any and member.types:
+                    types.items = member.schema(False)
+            return types
+        if name in _OBJECTS:
+            types.add("object")
+            return types
+        if name in ("Annotated", "Final", "ClassVar", "InitVar"):
+            return annotation_types(args[0], ctx, types)
+        types.any = True
+        return types
+    if name in _SCALARS:
+        types.add(_SCALARS[name])
+        if name == "str":
+            types.open_string = True
+        return types
+    if name in _ARRAYS:
+        types.add("array")
+        return types
+    if name in _OBJECTS:
+        types.add("object")
+        return types
+    if name in ("None", "NoneType"):
+        types.add("null")
+        return types
+    if name in ("Any", "object", ""):
+        types.any = True
+        return types
+    resolver, tree, path = ctx
+    found = resolver.find(tree, path, name)
+    if found and is_enum(found[2]):
+        values = enum_values(found[2])
+        types.enum = (types.enum or []) + values
+        for value in values:
+            json_type = json_type_of(value)
+            if json_type:
+                types.add(json_type)
+        return types
+    types.any = True
+    return types
+
+
+def dotted_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        prefix = dotted_name(node.value)
+        if prefix in ("typing", "t", "dataclasses", "collections", "abc", "collections.abc", "builtins", "enum"):
+            return node.attr
+        return f"{prefix}.{node.attr}" if prefix else node.attr
+    return ""
+
+
+# ---------------------------------------------------------------------------- dataclass fields
+MISSING = object()
+
+
+class Field:
+    def __init__(self, name: str, annotation: ast.AST | None, default: Any, ctx: tuple[Resolver, Tree, str],
+                 owner: str, choices: list[Any] | None = None, default_expr: str | None = None) -> None:
+        self.name, self.annotation, self.default, self.ctx, self.owner = name, annotation, default, ctx, owner
+        self.choices = choices
+        self.default_expr = default_expr  # the source of a default that is not a plain literal
+
+    def schema(self) -> dict[str, Any]:
+        types = annotation_types(self.annotation, self.ctx)
+        if self.choices is not None:
+            types.enum, types.open_string = list(self.choices), False
+        out = types.schema(nullable=self.default is None)
+        add_default(out, self.default)
+        if self.default is MISSING and self.default_expr:
+            out["x-default"] = self.default_expr
+        return out
+
+
+def add_default(schema: dict[str, Any], default: Any) -> None:
+    if default is MISSING:
+        return
+    if isinstance(default, float) and not math.isfinite(default):
+        schema["x-default"] = repr(default)
+        return
+    if isinstance(default, tuple):
+        default = list(default)
+    try:
+        json.dumps(default, allow_nan=False)
+    except (TypeError, ValueError):
+        schema["x-default"] = repr(default)
+        return
+    schema["default"] = default
+
+
+def literal(node: ast.AST | None) -> Any:
+    """The value of a default expression, or MISSING when it is not a plain literal."""
+    if node is None:
+        return MISSING
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    if isinstance(node, ast.Call):
+        fn = dotted_name(node.func)
+        if fn in ("list", "dict", "tuple", "set") and not node.args:
+            return {"list": [], "dict": {}, "tuple": [], "set": []}[fn]
+        if fn in ("float", "int") and len(node.args) == 1:
+            inner = literal(node.args[0])
+            if inner is not MISSING:
+                try:
+                    return float(inner) if fn == "float" else int(inner)
+                except (TypeError, ValueError):
+                    return MISSING
+    if isinstance(node, ast.Lambda):
+        return literal(node.body)
+    return MISSING
+
+
+def dataclass_fields(resolver: Resolver, tree: Tree, path: str, node: ast.ClassDef,
+                     seen: tuple[str, ...] = (), own_only: bool = False) -> dict[str, Field]:
+    """The init fields of a dataclass, base classes first (dataclasses' MRO order); ``own_only``: the fields
+    the class itself declares (its bases live elsewhere)."""
+    fields: dict[str, Field] = {}
+    for base in [] if own_only else reversed(node.bases):
+        base_name = dotted_name(base)
+        if base_name in ("object", "") or base_name in seen:
+            continue
+        found = resolver.find(tree, path, base_name)
+        if found is None:
+            raise SystemExit(f"{tree.label}: base class {base_name} of {node.name} not found")
+        base_tree, base_path, base_node = found
+        for name, item in dataclass_fields(resolver, base_tree, base_path, base_node, (*seen, node.name)).items():
+            fields[name] = item
+    ctx = (resolver, tree, path)
+    for item in node.body:
+        if not isinstance(item, ast.AnnAssign) or not isinstance(item.target, ast.Name):
+            continue
+        name = item.target.id
+        if dotted_name(item.annotation.value if isinstance(item.annotation, ast.Subscript) else item.annotation) in (
+                "ClassVar", "KW_ONLY", "InitVar"):
+            continue
+        default: Any = MISSING
+        choices = None
+        expression = None
+        if isinstance(item.value, ast.Call) and dotted_name(item.value.func) == "field":
+            keywords = {k.arg: k.value for k in item.value.keywords}
+            if "init" in keywords and literal(keywords["init"]) is False:
+                fields.pop(name, None)
+                continue
+            if "default" in keywords:
+                default = literal(keywords["default"])
+                expression = ast.unparse(keywords["default"])
+            elif "default_factory" in keywords:
+                default = literal(keywords["default_factory"])
+                expression = ast.unparse(keywords["default_factory"]) + "()"
+            metadata = keywords.get("metadata")
+            if isinstance(metadata, ast.Dict):
+                for key, value in zip(metadata.keys, metadata.values):
+                    if isinstance(key, ast.Constant) and key.value == "choices":
+                        choices = literal(value)
+                        choices = list(choices) if isinstance(choices, (list, tuple)) else None
+        elif item.value is not None:
+            default = literal(item.value)
+            expression = ast.unparse(item.value)
+        fields[name] = Field(name, item.annotation, default, ctx, node.name, choices, expression)
+    return fields
+
+
+def class_in(resolver: Resolver, tree: Tree, module: str, name: str) -> tuple[Tree, str, ast.ClassDef]:
+    path = tree.module_path(module)
+    if path is None:
+        raise SystemExit(f"{tree.label}: no module {module}")
+    found = resolver.find_defined(tree, path, name)
+    if found is None:
+        raise SystemExit(f"{tree.label}: no class {name} in {module}")
+    return found
+
+
+def properties_of(fields: dict[str, Field]) -> dict[str, dict[str, Any]]:
+    return {name: f.schema() for name, f in fields.items()}
+
+
+# ---------------------------------------------------------------------------- the schema document
+def document(framework: str, version: str, title: str, properties: dict[str, dict[str, Any]],
+             sources: list[dict[str, Any]], unknown: tuple[str, str], type_check: tuple[str, str],
+             notes: list[str]) -> dict[str, Any]:
+    """The schema document; ``unknown`` is (what the parser does with an unknown key: rejected | dropped, why),
+    ``type_check`` (how it checks values, why)."""
+    treatment, why = unknown
+    check, check_why = type_check
+    patterns = {"^" + re.escape(key) + r"\..+$": {} for key, prop in properties.items() if _is_object(prop)}
+    described = "; ".join(_describe(s) for s in sources)
+    doc: dict[str, Any] = {
+        "$schema": SCHEMA_DIALECT,
+        "$id": f"https://rlconf.invalid/schemas/native/{framework}-{version}.schema.json",
+        "$comment": f"Generated by scripts/gen_schemas.py from {described}. Do not edit: run the script again.",
+        "title": title,
+        "type": "object",
+        "x-framework": framework,
+        "x-version": version,
+        "x-source": sources,
+        "x-unknown-keys": treatment,
+        "x-unknown-keys-why": why,
+        "x-type-check": check,
+        "x-type-check-why": check_why,
+    }
+    if notes:
+        doc["x-notes"] = notes
+    doc["properties"] = properties
+    if patterns:
+        doc["patternProperties"] = patterns
+    doc["additionalProperties"] = treatment != "rejected"
+    return doc
+
+
+def _is_object(prop: dict[str, Any]) -> bool:
+    kind = prop.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
+def _describe(source: dict[str, Any]) -> str:
+    if source["kind"] == "wheel":
+        return f"{source['file']} (sha256 {source['sha256'][:12]}…)"
+    if source["kind"] == "repository":
+        return f"{source['repository']}@{source['commit'][:12]}"
+    return source.get("file", source["kind"])
+
+
+def write(doc: dict[str, Any], outs: list[Path]) -> None:
+    name = f"{doc['x-framework']}-{doc['x-version']}.schema.json"
+    text = json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    for out in outs:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text, encoding="utf-8")
+    print(f"wrote {name}: {len(doc['properties'])} keys", file=sys.stderr)
