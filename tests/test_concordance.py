@@ -1,4 +1,4 @@
-"""The concordance (translator/concordance/): every native key of every shipped schema is in it exactly once; its
+"""The concordance (translator/concordance.py, translator/frameworks/<fw>/concordance.yaml): every native key of every shipped schema is in it exactly once; its
 key → field map agrees with what the readers derive; a key it says has no canonical field has no key of the same
 meaning mapped to one in another framework; the notes for dropped keys quote it; docs/concordance.md is current."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _keys(framework: str) -> set[str]:
             for key in native_schemas._load(path).properties}
 
 
-@pytest.mark.parametrize("framework", concordance.FRAMEWORKS)
+@pytest.mark.parametrize("framework", concordance.names())
 def test_every_schema_key_is_in_the_concordance_once(framework: str) -> None:
     c = concordance.load(framework)
     keys = _keys(framework)
@@ -57,7 +57,7 @@ def test_the_field_map_agrees_with_the_readers() -> None:
         take(source)
         if not translatable(case):
             continue
-        for target in concordance.FRAMEWORKS:
+        for target in concordance.names():
             if target == case.framework:
                 continue
             try:
@@ -94,13 +94,13 @@ SAME_WORD_OTHER_MEANING = {
 def test_no_none_key_has_a_mapped_key_of_the_same_meaning_in_another_framework() -> None:
     # Same meaning: the same last word under the same role (a critic's weight decay is not the actor's).
     walked = 0
-    for framework in concordance.FRAMEWORKS:
+    for framework in concordance.names():
         for group in concordance.load(framework).groups:
             if group.kind != "none":
                 continue
             for key in group.keys:
                 leaf = key.rpartition(".")[2]
-                for target in concordance.FRAMEWORKS:
+                for target in concordance.names():
                     if target == framework:
                         continue
                     walked += 1

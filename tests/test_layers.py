@@ -19,7 +19,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                      "translator.certainty")),
     ("frameworks", ("translator.frameworks", "translator.framework", "translator.dialects",
                     "translator.native_schemas", "translator.schema_gen", "translator.checks.findings",
-                    "translator.rule_info")),
+                    "translator.rule_info", "translator.concordance")),
     ("sources", ("translator.sources",)),
     ("model", ("translator.plan", "translator.notes", "translator.records", "translator.errors",
                "translator.jsontext", "translator.redact")),

@@ -143,7 +143,7 @@ def _unmodelled(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any],
 
     found = []
     for spec, defaults, first in ((a, defaults_a, True), (b, defaults_b, False)):
-        if spec.framework not in concordance.FRAMEWORKS:
+        if spec.framework not in concordance.names():
             continue
         table = concordance.load(spec.framework)
         for extra in spec.extras:

@@ -77,6 +77,8 @@ class Framework:
     schema_generator: str | None = None
     schema_companions: tuple[str, ...] = ()  # other schema names its generator writes (a library it builds on)
     optimizer_checks_lr: bool = True  # the optimizer refuses a negative learning rate (torch's AdamW does)
+    # path of its concordance (translator/concordance.py): every native key → canonical fields, or why none
+    concordance: str | None = None
 
 
 def load(reference: str) -> Any:

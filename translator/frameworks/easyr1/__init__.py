@@ -2,6 +2,8 @@
 the start-up rules checks.py and the native-key hooks keys.py; the schema generator is schema_gen.py."""
 from __future__ import annotations
 
+import os
+
 from translator.framework import Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
@@ -22,4 +24,5 @@ FRAMEWORK = Framework(
     ),
     renames="translator.frameworks.easyr1.keys:renames",
     schema_generator="translator.frameworks.easyr1.schema_gen",
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

@@ -3,6 +3,8 @@ tables tables.py, the start-up rules checks.py, the native-key hooks keys.py and
 schema_gen.py."""
 from __future__ import annotations
 
+import os
+
 from translator.framework import Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
@@ -26,4 +28,5 @@ FRAMEWORK = Framework(
                        prepare="translator.frameworks.open_instruct.keys:prepare"),
     renames="translator.frameworks.open_instruct.keys:renames",
     schema_generator="translator.frameworks.open_instruct.schema_gen",
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

@@ -2,6 +2,8 @@
 rules checks.py, the native-key hooks keys.py and the schema generator schema_gen.py."""
 from __future__ import annotations
 
+import os
+
 from translator.framework import Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
@@ -23,4 +25,5 @@ FRAMEWORK = Framework(
     # DeepSpeed's FusedAdam / DeepSpeedCPUAdam (DeepspeedStrategy.create_optimizer), adapted from apex, whose
     # constructors check nothing: a negative rate runs (the others build torch.optim.AdamW, which refuses it)
     optimizer_checks_lr=False,
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

@@ -3,6 +3,8 @@ version tables tables.py, the start-up rules checks.py, the native-key hooks key
 schema_gen.py, and the reward-function bridges its writer adds reward_bridge.py."""
 from __future__ import annotations
 
+import os
+
 from translator.framework import Detection, Framework, NativeRules
 
 # A TRL / Open-R1 recipe's keys, and an accelerate config's (which a TRL run is launched with).
@@ -33,4 +35,5 @@ FRAMEWORK = Framework(
     renames="translator.frameworks.trl.keys:renames",
     schema_generator="translator.frameworks.trl.schema_gen",
     schema_companions=("transformers",),  # TrainingArguments of the transformers release a run uses
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

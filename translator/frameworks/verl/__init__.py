@@ -2,6 +2,8 @@
 the start-up rules checks.py, the native-key hooks keys.py and the schema generator schema_gen.py."""
 from __future__ import annotations
 
+import os
+
 from translator.framework import Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
@@ -31,4 +33,5 @@ FRAMEWORK = Framework(
     ),
     moved_sections="translator.frameworks.verl.keys:moved_sections",
     schema_generator="translator.frameworks.verl.schema_gen",
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )
