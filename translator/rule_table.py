@@ -68,6 +68,8 @@ RULES: tuple[R, ...] = (
     R('critic.not-expressible', 'note', 'all', ('warning',), "OpenRLHF trains the critic with the actor's train.batch_size (… samples); the source's critic uses …"),
     R('data.answer-column', 'note', 'all', ('info',), "TRL passes every dataset column to the reward functions as a keyword argument; the reference answer is the '…' column (Open-R1's accuracy reward …"),
     R('data.answer-key', 'note', 'all', ('info',), "verl takes the ground truth from each row's reward_model.ground_truth field, not a column named '…'"),
+    R('data.column-missing', 'note', 'all', ('error',), "… has no column …, which …'s loader reads for every row (…); add it or point the key at the column that holds it"),
+    R('data.column-type', 'note', 'all', ('error',), "…; …'s loader needs … there (…): convert it first, …"),
     R('data.equal-probabilities', 'note', 'all', ('info',), 'OpenRLHF … needs one probability per dataset (…): equal shares are written, sampled until every dataset is exhausted, where the source concatenates …'),
     R('data.eval-required', 'note', 'all', ('warning',), 'EasyR1 always loads data.val_files and validates after the last step; the source has no evaluation data, so the training data is written there and …'),
     R('data.format-prompt', 'note', 'all', ('info',), 'Each prompt is rendered through the Jinja template … (content = the prompt column) before the chat template; other frameworks need the same wording …'),

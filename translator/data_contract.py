@@ -1,0 +1,163 @@
+"""The data-and-reward contract of a translation: the columns the target's dataset loader reads must exist in the
+user's data with the type that loader needs.
+
+What a column holds is known two ways. A local training file the source names (``.jsonl``, ``.json``,
+``.parquet``, relative to the source file's folder or absolute) is sampled: its first rows only, read bounded
+(:data:`SAMPLE_ROWS` rows, :data:`SAMPLE_BYTES` bytes of text). Otherwise the source framework's own loader states
+it, for a source that runs: verl and Open-Instruct read the prompt column as a chat list, EasyR1 as a string,
+OpenRLHF as a string when it applies no chat template. What each target's loader needs (docs/frameworks/*.md
+cite the same lines):
+
+- verl 0.9.1 ``RLHFDataset._build_messages`` (verl/utils/dataset/rl_dataset.py@v0.9.1): ``messages: list =
+  example[prompt_key]``, handed to ``apply_chat_template``: a chat list. Its reward managers read
+  ``row["reward_model"]["ground_truth"]`` (verl/workers/reward_manager/naive.py@v0.9.1).
+- EasyR1 ``RLHFDataset._build_messages`` (verl/utils/dataset.py@b44b311): ``prompt_str: str =
+  example[prompt_key]``, rendered into ``[{"role": "user", "content": prompt_str}]``: a string; the reward's
+  ground truth is ``example.pop(answer_key)`` (``__getitem__``, default ``answer``).
+- Open-Instruct ``rlvr_tokenize_v1`` (open_instruct/dataset_transformation.py@e6c3044aa, the default transform of
+  grpo_fast.py): ``row[sft_messages_key]`` (default ``messages``) handed to ``apply_chat_template``: a chat list;
+  ``row[ground_truths_key]`` (default ``ground_truth``) and ``row["dataset"]`` (the verifier's name) are read for
+  every row.
+
+A column the target cannot use is a launch blocker: an error note (``data.column-type`` or ``data.column-missing``)
+that names the conversion, so ``rlconf translate`` exits 1.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from translator.notes import NoteList
+from translator.plan import RunSpec
+
+SAMPLE_ROWS = 5
+SAMPLE_BYTES = 1 << 20  # text read from a JSON / JSON Lines file at most
+
+TEXT, CHAT = "text", "chat"
+_SHOWN = {TEXT: "a string", CHAT: "a chat list ([{'role': ..., 'content': ...}, ...])"}
+
+
+@dataclass(frozen=True)
+class Loader:
+    """The columns a target's dataset loader reads: the prompt column's default name and the type it needs, and
+    the columns every row must have besides (name → default)."""
+
+    prompt_default: str
+    prompt_kind: str
+    cited: str
+    required: tuple[tuple[str, str], ...] = ()
+
+
+LOADERS = {
+    "verl": Loader("prompt", CHAT, "RLHFDataset._build_messages (verl/utils/dataset/rl_dataset.py@v0.9.1)",
+                   (("reward_model", "reward_model"),)),
+    "easyr1": Loader("prompt", TEXT, "RLHFDataset._build_messages (verl/utils/dataset.py@b44b311)",
+                     (("answer", "answer"),)),
+    "open-instruct": Loader("messages", CHAT, "rlvr_tokenize_v1 (open_instruct/dataset_transformation.py@e6c3044aa)",
+                            (("answer", "ground_truth"), ("dataset", "dataset"))),
+}
+
+
+def source_kind(spec: RunSpec) -> str | None:
+    """The prompt column's type as the source framework's loader needs it (module docstring), or None."""
+    if spec.framework in ("verl", "open-instruct"):
+        return CHAT
+    if spec.framework == "easyr1":
+        return TEXT
+    if spec.framework == "openrlhf" and spec.data.apply_chat_template is False:
+        return TEXT
+    return None
+
+
+def kind_of(value: Any) -> str | None:
+    if isinstance(value, str):
+        return TEXT
+    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m and "content" in m
+                                                 for m in value):
+        return CHAT
+    return type(value).__name__
+
+
+def local_file(name: str, base: Path) -> Path | None:
+    """A local data file the config names, when it is here (a Hub id or a variable the shell fills is not)."""
+    if "$" in name or not name.endswith((".jsonl", ".json", ".parquet")):
+        return None
+    path = Path(os.path.expanduser(name))
+    path = path if path.is_absolute() else base / path
+    return path if path.is_file() else None
+
+
+def sample(path: Path) -> list[dict[str, Any]]:
+    """The file's first rows (at most SAMPLE_ROWS), read bounded; [] when they cannot be read."""
+    if path.suffix == ".parquet":
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:  # not a dependency of rlconf: without it parquet files are not sampled
+            return []
+        try:
+            batch = next(pq.ParquetFile(path).iter_batches(batch_size=SAMPLE_ROWS), None)
+        except (OSError, ValueError):
+            return []
+        return batch.to_pylist() if batch is not None else []
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        text = handle.read(SAMPLE_BYTES)
+    if path.suffix == ".jsonl":
+        rows = []
+        for line in text.splitlines()[:SAMPLE_ROWS + 1]:
+            try:
+                row = json.loads(line)
+            except ValueError:  # the last line cut by the byte bound, or not JSON
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+        return rows[:SAMPLE_ROWS]
+    try:
+        data = json.loads(text)
+    except ValueError:  # larger than the bound, or not JSON
+        return []
+    if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):  # columns → rows
+        data = [dict(zip(data, values)) for values in zip(*data.values())]
+    return [row for row in data[:SAMPLE_ROWS] if isinstance(row, dict)] if isinstance(data, list) else []
+
+
+def conversion(column: str, have: str, need: str) -> str:
+    """The `datasets` line that turns the column into what the target needs."""
+    if need == CHAT and have == TEXT:
+        return f'dataset.map(lambda row: {{"{column}": [{{"role": "user", "content": row["{column}"]}}]}})'
+    if need == TEXT and have == CHAT:
+        return (f'dataset.map(lambda row: {{"{column}": next(m["content"] for m in reversed(row["{column}"]) '
+                f'if m["role"] == "user")}})  (the system messages are dropped)')
+    return f"rewrite the {column!r} column as {_SHOWN[need]}"
+
+
+def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, notes: NoteList) -> None:
+    """Notes on the columns the written config makes ``framework``'s loader read (module docstring)."""
+    loader = LOADERS.get(framework)
+    if loader is None or not source.data.train_sources:
+        return
+    column = target.data.prompt_key or loader.prompt_default
+    base = Path(source_file).parent
+    files = [p for p in (local_file(name, base) for name in source.data.train_sources) if p is not None]
+    rows = sample(files[0]) if files else []
+    if rows:
+        where = f"{files[0]} (first {len(rows)} row(s))"
+        missing = [name for name in (column, *(
+            (target.data.answer_key or default) if role == "answer" else default for role, default in loader.required))
+            if not all(name in row for row in rows)]
+        if missing:
+            notes.error("data.column-missing", f"{where} has no column {', '.join(map(repr, missing))}, which "
+                        f"{framework}'s loader reads for every row ({loader.cited}); add it or point the key at "
+                        "the column that holds it", source_keys=["data.train_sources"])
+        kinds = {kind_of(row[column]) for row in rows if column in row}
+        have = kinds.pop() if len(kinds) == 1 else None
+        stated = f"{where}: column {column!r} holds {_SHOWN.get(have or '', have)}"
+    else:
+        have = source_kind(source) if (source.data.prompt_key or loader.prompt_default) == column else None
+        stated = f"the source's {source.framework} loader needs its prompt column {column!r} as {_SHOWN.get(have or '')}"
+    if have is not None and have != loader.prompt_kind:
+        notes.error("data.column-type", f"{stated}; {framework}'s loader needs {_SHOWN[loader.prompt_kind]} there "
+                    f"({loader.cited}): convert it first, {conversion(column, have, loader.prompt_kind)}",
+                    source_keys=["data.prompt_key"], target_keys=["data.prompt_key"])
