@@ -197,3 +197,21 @@ def test_translate_exits_1_on_a_column_the_target_cannot_use(tmp_path: Path) -> 
     result = CliRunner().invoke(main, ["translate", str(path), "--to", "verl", "-o", str(tmp_path / "out")])
     assert result.exit_code == 1, result.output
     assert "data.column-type" in result.output
+
+
+def test_easyr1_gets_the_absolute_path_of_a_reward_file_beside_the_source(tmp_path: Path) -> None:
+    # custom_reward_function.path=reward.py beside the verl script: EasyR1 looks for ./reward.py in its repository
+    # root (get_abs_path → None → "Reward function is not provided."), so the written relative path is an error
+    # that gives the absolute one.
+    (tmp_path / "reward.py").write_text("def score(data_source, solution_str, ground_truth, extra_info):\n    return 0\n")
+    path = source(tmp_path, VERL, "run.sh", [{"problem": "2+2?", "answer": "4"}], "problem")
+    translation = translator.translate(path, to="easyr1")
+    [note] = [n for n in translation.notes if n.code == "reward.unresolved"]
+    assert note.severity == "error"
+    assert note.message.endswith(f"worker.reward.reward_function={(tmp_path / 'reward.py').resolve()}:score")
+
+
+def test_a_reward_file_not_beside_the_source_is_left_to_the_user(tmp_path: Path) -> None:
+    # No reward.py here: rlconf cannot tell where the user keeps it, so no note (the path is written as given).
+    path = source(tmp_path, VERL, "run.sh", [{"problem": "2+2?", "answer": "4"}], "problem")
+    assert not [n for n in translator.translate(path, to="easyr1").notes if n.code == "reward.unresolved"]

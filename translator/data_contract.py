@@ -21,6 +21,12 @@ cite the same lines):
 
 A column the target cannot use is a launch blocker: an error note (``data.column-type`` or ``data.column-missing``)
 that names the conversion, so ``rlconf translate`` exits 1.
+
+The reward file is the other half of the contract. EasyR1 is run from its repository root (the written launch.sh
+says so) and resolves ``worker.reward.reward_function`` there; a path it does not find becomes None
+(``get_abs_path``, verl/utils/py_functional.py@b44b311) and the reward manager stops with "Reward function is not
+provided." So a relative path that names a file beside a source of another framework (which ran from its own
+folder) names nothing in EasyR1: ``reward.unresolved``, an error giving the absolute path.
 """
 from __future__ import annotations
 
@@ -94,7 +100,7 @@ def sample(path: Path) -> list[dict[str, Any]]:
     """The file's first rows (at most SAMPLE_ROWS), read bounded; [] when they cannot be read."""
     if path.suffix == ".parquet":
         try:
-            import pyarrow.parquet as pq
+            import pyarrow.parquet as pq  # type: ignore[import-untyped]
         except ImportError:  # not a dependency of rlconf: without it parquet files are not sampled
             return []
         try:
@@ -134,7 +140,9 @@ def conversion(column: str, have: str, need: str) -> str:
 
 
 def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, notes: NoteList) -> None:
-    """Notes on the columns the written config makes ``framework``'s loader read (module docstring)."""
+    """Notes on the columns the written config makes ``framework``'s loader read and on its reward file (module
+    docstring)."""
+    check_reward_path(source, target, framework, Path(source_file).parent, notes)
     loader = LOADERS.get(framework)
     if loader is None or not source.data.train_sources:
         return
@@ -161,3 +169,17 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
         notes.error("data.column-type", f"{stated}; {framework}'s loader needs {_SHOWN[loader.prompt_kind]} there "
                     f"({loader.cited}): convert it first, {conversion(column, have, loader.prompt_kind)}",
                     source_keys=["data.prompt_key"], target_keys=["data.prompt_key"])
+
+
+def check_reward_path(source: RunSpec, target: RunSpec, framework: str, base: Path, notes: NoteList) -> None:
+    path = target.reward.function_path
+    if framework != "easyr1" or source.framework == "easyr1" or not path or "$" in path or Path(path).is_absolute():
+        return
+    beside = base / path
+    if beside.is_file():
+        name = f":{target.reward.function_name}" if target.reward.function_name else ""
+        notes.error("reward.unresolved", f"reward function {path} is the file beside the source ({beside.resolve()}), "
+                    "but EasyR1 resolves it from its repository root, where the written launch.sh runs, and starts "
+                    "without it (\"Reward function is not provided.\"): write "
+                    f"worker.reward.reward_function={beside.resolve()}{name}",
+                    source_keys=["reward.function_path"], target_keys=["worker.reward.reward_function"])

@@ -240,6 +240,7 @@ RULES: tuple[R, ...] = (
     R('reward.not-expressible', 'note', 'all', ('error', 'warning'), "EasyR1 … scores only with a built-in scorer (…); the source has …, so EasyR1's default 'math' scorer runs"),
     R('reward.signature', 'note', 'all', ('info',), "EasyR1 … calls … as …; a function written for another framework's call signature needs a wrapper"),
     R('reward.unknown-builtin', 'note', 'all', ('warning',), "… '…' is not a built-in scorer of EasyR1 … (NotImplementedError)"),
+    R('reward.unresolved', 'note', 'all', ('error',), 'reward function … is the file beside the source (…), but EasyR1 resolves it from its repository root, where the written launch.sh runs, and starts without it ("Reward function is not provided."): write …'),
     R('run-length.approximated', 'note', 'all', ('warning',), 'OpenRLHF has no step limit: … steps are written as data.max_samples … prompts (= … × …) and one pass; that holds when the dataset has at least that …'),
     R('run-length.converted', 'note', 'all', ('info',), '… optimizer steps = … rollout steps of … optimizer steps each'),
     R('run-length.data-wraps', 'note', 'all', ('info',), 'Each step pulls … prompts and keeps …, while the step count assumes …: the data loader wraps, so … … reads the prompt data … times'),
