@@ -215,3 +215,29 @@ def test_a_reward_file_not_beside_the_source_is_left_to_the_user(tmp_path: Path)
     # No reward.py here: rlconf cannot tell where the user keeps it, so no note (the path is written as given).
     path = source(tmp_path, VERL, "run.sh", [{"problem": "2+2?", "answer": "4"}], "problem")
     assert not [n for n in translator.translate(path, to="easyr1").notes if n.code == "reward.unresolved"]
+
+
+def test_a_fifo_named_like_a_data_file_is_not_opened(tmp_path: Path) -> None:
+    # A FIFO would block a reader forever (docs/safety.md): it is not sampled, and the source's loader decides
+    # (verl: a chat list, which verl needs), so no data note.
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "train.jsonl")
+    path = tmp_path / "run.sh"
+    path.write_text(VERL.format(data="train.jsonl", key="prompt"))
+    assert data_notes(translator.translate(path, to="verl")) == []
+
+
+def test_a_data_file_outside_the_project_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The source in project/, its data in elsewhere/ (named by an absolute path), run from project/: rlconf reads
+    # nothing outside the source's folder tree or the working directory, so the string column there is not seen.
+    (tmp_path / "project").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    data = tmp_path / "elsewhere" / "train.jsonl"
+    data.write_text(json.dumps({"prompt": "a string", "reward_model": {"ground_truth": "4"}}) + "\n")
+    path = tmp_path / "project" / "run.sh"
+    path.write_text(VERL.format(data=data, key="prompt"))
+    monkeypatch.chdir(tmp_path / "project")
+    assert data_notes(translator.translate(path, to="verl")) == []

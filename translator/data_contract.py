@@ -2,7 +2,8 @@
 user's data with the type that loader needs.
 
 What a column holds is known two ways. A local training file the source names (``.jsonl``, ``.json``,
-``.parquet``, relative to the source file's folder or absolute) is sampled: its first rows only, read bounded
+``.parquet``, relative to the source file's folder or absolute, inside the source's folder tree or the working
+directory) is sampled: its first rows only, read bounded
 (:data:`SAMPLE_ROWS` rows, :data:`SAMPLE_BYTES` bytes of text). Otherwise the source framework's own loader states
 it, for a source that runs: verl and Open-Instruct read the prompt column as a chat list, EasyR1 as a string,
 OpenRLHF as a string when it applies no chat template. What each target's loader needs (docs/frameworks/*.md
@@ -32,12 +33,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from translator.notes import NoteList
 from translator.plan import RunSpec
+from translator.sources.files import _below, read_regular
 
 SAMPLE_ROWS = 5
 SAMPLE_BYTES = 1 << 20  # text read from a JSON / JSON Lines file at most
@@ -88,28 +91,40 @@ def kind_of(value: Any) -> str | None:
 
 
 def local_file(name: str, base: Path) -> Path | None:
-    """A local data file the config names, when it is here (a Hub id or a variable the shell fills is not)."""
+    """A local data file the config names, when it is here and inside the project (the source's folder tree or the
+    working directory: rlconf reads nothing outside it unasked); a Hub id or a variable the shell fills is not."""
     if "$" in name or not name.endswith((".jsonl", ".json", ".parquet")):
         return None
     path = Path(os.path.expanduser(name))
     path = path if path.is_absolute() else base / path
+    real = os.path.realpath(path)
+    if not any(_below(real, str(folder)) for folder in (base, Path.cwd())):
+        return None
     return path if path.is_file() else None
 
 
 def sample(path: Path) -> list[dict[str, Any]]:
-    """The file's first rows (at most SAMPLE_ROWS), read bounded; [] when they cannot be read."""
+    """The file's first rows (at most SAMPLE_ROWS), read bounded and only from a regular file (a FIFO or device
+    named like a data file is refused, as every file rlconf opens: docs/safety.md); [] when they cannot be read."""
     if path.suffix == ".parquet":
         try:
             import pyarrow.parquet as pq  # type: ignore[import-untyped]
         except ImportError:  # not a dependency of rlconf: without it parquet files are not sampled
             return []
         try:
-            batch = next(pq.ParquetFile(path).iter_batches(batch_size=SAMPLE_ROWS), None)
-        except (OSError, ValueError):
+            handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with open(handle, "rb") as stream:
+                if not stat.S_ISREG(os.fstat(handle).st_mode):
+                    return []
+                # The footer, then the first batch of the first row group: never the whole file.
+                batch = next(pq.ParquetFile(stream).iter_batches(batch_size=SAMPLE_ROWS), None)
+        except (OSError, ValueError):  # pyarrow's ArrowInvalid is a ValueError, ArrowIOError an OSError
             return []
         return batch.to_pylist() if batch is not None else []
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        text = handle.read(SAMPLE_BYTES)
+    try:
+        text = read_regular(str(path), SAMPLE_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return []
     if path.suffix == ".jsonl":
         rows = []
         for line in text.splitlines()[:SAMPLE_ROWS + 1]:
