@@ -344,6 +344,11 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
         fix = f"; nearest fix: {settings(finding.suggestions[0].changes)}" if finding.suggestions else ""
         notes.error("target.rejected", f"{dialect.name} {version} would reject the written config "
                     f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
+    from translator import data_contract
+
+    # The columns the target's loader reads, against the user's data (a sample of a local file, or what the
+    # source's own loader needs): a column it cannot use stops the run.
+    data_contract.check(explanation.spec, target, dialect.name, explanation.source, notes)
     translation = Translation(explanation, dialect.name, version, files, target, list(notes))
     if any(n.code == "plan.not-preserved" and set(n.source_keys) & {f"plan.{f}" for f in ESSENTIAL} for n in notes):
         translation.alternatives = find_alternatives(explanation.spec, dialect, version, reading.native, files[main])

@@ -1804,6 +1804,14 @@ class _RunPartsWriter:
                           "verifiers chosen by each row's `dataset` column) is written: check that your data has "
                           "`dataset` and `ground_truth` columns", target_keys=["apply_verifiable_reward"])
             self.out["apply_verifiable_reward"] = True
+        if self.foreign and w.kind in ("fast", "olmo-core") and not (
+                self.out.get("apply_verifiable_reward") or self.out.get("apply_r1_style_format_reward")):
+            # StreamingDataLoaderConfig.__post_init__ (data_loader.py@e6c3044aa; grpo_fast.py's Args before
+            # 2026.01.26) asserts a reward: the written line would stop before the first step.
+            notes.error("reward.missing", f"no reward the source names can be written, so none is applied: "
+                        f"{w.program} asserts \"At least one reward must be applied!\" at start-up; label the rows "
+                        "with a verifier in the `dataset` column (and a `ground_truth` column) and pass "
+                        "--apply_verifiable_reward True", target_keys=["apply_verifiable_reward"])
 
     def checkpointing(self) -> None:
         c, w, notes, out = self.spec.checkpointing, self.w, self.notes, self.out

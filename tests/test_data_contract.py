@@ -1,0 +1,243 @@
+"""The data-and-reward contract (translator/data_contract.py): a column the target's dataset loader cannot use
+fails the translation (exit 1) with the conversion, judged on the first rows of the user's local data file or on
+what the source framework's own loader needs.
+
+Each expected outcome is worked out from the loader's code (cited in translator/data_contract.py):
+- verl 0.9.1 ``RLHFDataset._build_messages``: ``messages: list = example[prompt_key]`` then
+  ``apply_chat_template(messages)``: the prompt column must be a list of {role, content}; its reward managers read
+  ``row["reward_model"]["ground_truth"]``: a ``reward_model`` column.
+- EasyR1 ``RLHFDataset._build_messages``: ``prompt_str: str = example[prompt_key]``: a string; ``__getitem__``:
+  ``example.pop(answer_key)``: the answer column.
+- Open-Instruct ``rlvr_tokenize_v1``: ``row[sft_messages_key]`` into ``apply_chat_template``: a chat list;
+  ``row[ground_truths_key]`` and ``row["dataset"]`` for every row.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import translator
+from translator.cli import main
+
+CHAT = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "What is 2+2?"}]
+
+VERL = """python3 -m verl.trainer.main_ppo \\
+    data.train_files={data} data.val_files={data} data.prompt_key={key} \\
+    data.train_batch_size=8 actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.ppo_mini_batch_size=4 \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \\
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 actor_rollout_ref.model.path=m \\
+    custom_reward_function.path=reward.py custom_reward_function.name=score \\
+    trainer.n_gpus_per_node=2 trainer.nnodes=1
+"""
+
+EASYR1 = """data:
+  train_files: {data}
+  val_files: {data}
+  prompt_key: {key}
+  answer_key: answer
+  rollout_batch_size: 8
+worker:
+  actor:
+    global_batch_size: 4
+    micro_batch_size_per_device_for_update: 1
+    micro_batch_size_per_device_for_experience: 2
+    model:
+      model_path: m
+  rollout:
+    n: 4
+  reward:
+    reward_function: ./reward.py:score
+trainer:
+  n_gpus_per_node: 2
+  nnodes: 1
+"""
+
+OPEN_INSTRUCT = """python open_instruct/grpo_fast.py --model_name_or_path m \\
+    --dataset_mixer_list {data} 1.0 --sft_messages_key {key} --apply_verifiable_reward True \\
+    --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 --num_mini_batches 2 \\
+    --num_learners_per_node 2 --vllm_num_engines 1 --pack_length 2048
+"""
+
+
+def source(where: Path, template: str, name: str, rows: list[dict[str, Any]], key: str,
+           data: str = "train.jsonl") -> Path:
+    """A source config beside a JSON Lines data file of the given rows."""
+    (where / data).write_text("".join(json.dumps(row) + "\n" for row in rows))
+    path = where / name
+    path.write_text(template.format(data=data, key=key))
+    return path
+
+
+def data_notes(translation: translator.Translation) -> list[Any]:
+    return [n for n in translation.notes if n.code.startswith("data.column")]
+
+
+def test_verl_fails_on_a_string_prompt_column(tmp_path: Path) -> None:
+    # data.prompt_key=problem where each row's problem is a string: verl's _build_messages takes it as the message
+    # list, so apply_chat_template gets a string. The fix wraps it as one user message.
+    rows = [{"problem": "What is 2+2?", "answer": "4", "reward_model": {"ground_truth": "4"}}] * 3
+    path = source(tmp_path, VERL, "run.sh", rows, "problem")
+    translation = translator.translate(path, to="verl")
+    [note] = data_notes(translation)
+    assert note.code == "data.column-type" and note.severity == "error"
+    assert "column 'problem' holds a string" in note.message
+    assert '[{"role": "user", "content": row["problem"]}]' in note.message
+    assert "rl_dataset.py@v0.9.1" in note.message
+    assert translation.failed
+
+
+def test_the_same_string_column_suits_easyr1(tmp_path: Path) -> None:
+    # EasyR1 reads a string prompt (prompt_str: str) and the answer column (answer_key 'answer' is written): both
+    # are in every row, so no data note.
+    rows = [{"problem": "What is 2+2?", "answer": "4"}] * 3
+    path = source(tmp_path, VERL, "run.sh", rows, "problem")
+    assert data_notes(translator.translate(path, to="easyr1")) == []
+
+
+def test_easyr1_fails_on_a_chat_list_prompt_column(tmp_path: Path) -> None:
+    # prompt_key: messages holding a list of messages: EasyR1's `prompt_str: str = example[prompt_key]` would render
+    # a list into the user message. The fix takes the last user message's content.
+    rows = [{"messages": CHAT, "answer": "4"}] * 2
+    path = source(tmp_path, EASYR1, "config.yaml", rows, "messages")
+    translation = translator.translate(path, to="easyr1", framework="easyr1")
+    [note] = data_notes(translation)
+    assert note.code == "data.column-type"
+    assert "column 'messages' holds a chat list" in note.message and "needs a string there" in note.message
+    assert 'next(m["content"] for m in reversed(row["messages"]) if m["role"] == "user")' in note.message
+    assert translation.failed
+
+
+def test_verl_needs_the_reward_model_column(tmp_path: Path) -> None:
+    # The chat list suits verl's loader, but its reward managers read row["reward_model"]["ground_truth"], which
+    # these rows lack (their answer is in 'answer').
+    rows = [{"messages": CHAT, "answer": "4"}] * 2
+    path = source(tmp_path, EASYR1, "config.yaml", rows, "messages")
+    [note] = data_notes(translator.translate(path, to="verl", framework="easyr1"))
+    assert note.code == "data.column-missing"
+    assert "has no column 'reward_model'" in note.message
+
+
+def test_open_instruct_fails_on_a_string_messages_column(tmp_path: Path) -> None:
+    # sft_messages_key pointing at a string column: rlvr_tokenize_v1 hands it to apply_chat_template.
+    rows = [{"question": "What is 2+2?", "ground_truth": "4", "dataset": "math"}] * 2
+    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "question")
+    translation = translator.translate(path, to="open-instruct")
+    [note] = data_notes(translation)
+    assert note.code == "data.column-type" and "dataset_transformation.py@e6c3044aa" in note.message
+    assert translation.failed
+
+
+def test_verifiable_reward_without_a_ground_truth_column(tmp_path: Path) -> None:
+    # --apply_verifiable_reward True, rows with messages and dataset but no ground_truth: rlvr_tokenize_v1 reads
+    # row[ground_truths_key] ('ground_truth') for every row.
+    rows = [{"messages": CHAT, "dataset": "math"}] * 2
+    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
+    translation = translator.translate(path, to="open-instruct")
+    [note] = data_notes(translation)
+    assert note.code == "data.column-missing" and "has no column 'ground_truth'" in note.message
+    assert translation.failed
+
+
+def test_data_that_suits_open_instruct_gets_no_note(tmp_path: Path) -> None:
+    rows = [{"messages": CHAT, "ground_truth": "4", "dataset": "math"}] * 2
+    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
+    translation = translator.translate(path, to="open-instruct")
+    assert data_notes(translation) == []
+    assert not translation.failed
+
+
+def test_only_the_first_rows_are_read(tmp_path: Path) -> None:
+    # SAMPLE_ROWS = 5: five rows that suit Open-Instruct, then one without ground_truth, which is not read.
+    good = {"messages": CHAT, "ground_truth": "4", "dataset": "math"}
+    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 5 + [{"messages": CHAT, "dataset": "math"}], "messages")
+    assert data_notes(translator.translate(path, to="open-instruct")) == []
+    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 4 + [{"messages": CHAT, "dataset": "math"}], "messages")
+    assert [n.code for n in data_notes(translator.translate(path, to="open-instruct"))] == ["data.column-missing"]
+
+
+def test_a_json_file_of_columns_is_sampled(tmp_path: Path) -> None:
+    # A .json file holding {column: [values]} (pandas' orient="list") is rows by position: string problems (verl
+    # needs a chat list) and no reward_model column (verl's reward managers read it).
+    (tmp_path / "train.json").write_text(json.dumps({"problem": ["a", "b"], "answer": ["1", "2"]}))
+    path = tmp_path / "run.sh"
+    path.write_text(VERL.format(data="train.json", key="problem"))
+    missing, kind = data_notes(translator.translate(path, to="verl"))
+    assert "has no column 'reward_model'" in missing.message
+    assert "column 'problem' holds a string" in kind.message
+
+
+def test_a_parquet_file_is_sampled(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist([{"prompt": CHAT, "answer": "4"}] * 3), tmp_path / "train.parquet")
+    path = tmp_path / "config.yaml"
+    path.write_text(EASYR1.format(data="train.parquet", key="prompt"))
+    [note] = data_notes(translator.translate(path, to="easyr1", framework="easyr1"))
+    assert "column 'prompt' holds a chat list" in note.message
+
+
+def test_without_a_sample_the_source_loader_states_the_type(tmp_path: Path) -> None:
+    # A Hub dataset is not sampled; an EasyR1 source that runs holds a string in its prompt column (EasyR1's
+    # loader needs one), so verl, needing a chat list, cannot use it as it is.
+    path = tmp_path / "config.yaml"
+    path.write_text(EASYR1.format(data="org/name@train", key="question"))
+    [note] = data_notes(translator.translate(path, to="verl", framework="easyr1"))
+    assert note.code == "data.column-type"
+    assert "the source's easyr1 loader needs its prompt column 'question' as a string" in note.message
+
+
+def test_translate_exits_1_on_a_column_the_target_cannot_use(tmp_path: Path) -> None:
+    rows = [{"problem": "What is 2+2?", "answer": "4", "reward_model": {"ground_truth": "4"}}]
+    path = source(tmp_path, VERL, "run.sh", rows, "problem")
+    result = CliRunner().invoke(main, ["translate", str(path), "--to", "verl", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1, result.output
+    assert "data.column-type" in result.output
+
+
+def test_easyr1_gets_the_absolute_path_of_a_reward_file_beside_the_source(tmp_path: Path) -> None:
+    # custom_reward_function.path=reward.py beside the verl script: EasyR1 looks for ./reward.py in its repository
+    # root (get_abs_path → None → "Reward function is not provided."), so the written relative path is an error
+    # that gives the absolute one.
+    (tmp_path / "reward.py").write_text("def score(data_source, solution_str, ground_truth, extra_info):\n    return 0\n")
+    path = source(tmp_path, VERL, "run.sh", [{"problem": "2+2?", "answer": "4"}], "problem")
+    translation = translator.translate(path, to="easyr1")
+    [note] = [n for n in translation.notes if n.code == "reward.unresolved"]
+    assert note.severity == "error"
+    assert note.message.endswith(f"worker.reward.reward_function={(tmp_path / 'reward.py').resolve()}:score")
+
+
+def test_a_reward_file_not_beside_the_source_is_left_to_the_user(tmp_path: Path) -> None:
+    # No reward.py here: rlconf cannot tell where the user keeps it, so no note (the path is written as given).
+    path = source(tmp_path, VERL, "run.sh", [{"problem": "2+2?", "answer": "4"}], "problem")
+    assert not [n for n in translator.translate(path, to="easyr1").notes if n.code == "reward.unresolved"]
+
+
+def test_a_fifo_named_like_a_data_file_is_not_opened(tmp_path: Path) -> None:
+    # A FIFO would block a reader forever (docs/safety.md): it is not sampled, and the source's loader decides
+    # (verl: a chat list, which verl needs), so no data note.
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "train.jsonl")
+    path = tmp_path / "run.sh"
+    path.write_text(VERL.format(data="train.jsonl", key="prompt"))
+    assert data_notes(translator.translate(path, to="verl")) == []
+
+
+def test_a_data_file_outside_the_project_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The source in project/, its data in elsewhere/ (named by an absolute path), run from project/: rlconf reads
+    # nothing outside the source's folder tree or the working directory, so the string column there is not seen.
+    (tmp_path / "project").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    data = tmp_path / "elsewhere" / "train.jsonl"
+    data.write_text(json.dumps({"prompt": "a string", "reward_model": {"ground_truth": "4"}}) + "\n")
+    path = tmp_path / "project" / "run.sh"
+    path.write_text(VERL.format(data=data, key="prompt"))
+    monkeypatch.chdir(tmp_path / "project")
+    assert data_notes(translator.translate(path, to="verl")) == []

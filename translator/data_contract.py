@@ -1,0 +1,200 @@
+"""The data-and-reward contract of a translation: the columns the target's dataset loader reads must exist in the
+user's data with the type that loader needs.
+
+What a column holds is known two ways. A local training file the source names (``.jsonl``, ``.json``,
+``.parquet``, relative to the source file's folder or absolute, inside the source's folder tree or the working
+directory) is sampled: its first rows only, read bounded
+(:data:`SAMPLE_ROWS` rows, :data:`SAMPLE_BYTES` bytes of text). Otherwise the source framework's own loader states
+it, for a source that runs: verl and Open-Instruct read the prompt column as a chat list, EasyR1 as a string,
+OpenRLHF as a string when it applies no chat template. What each target's loader needs (docs/frameworks/*.md
+cite the same lines):
+
+- verl 0.9.1 ``RLHFDataset._build_messages`` (verl/utils/dataset/rl_dataset.py@v0.9.1): ``messages: list =
+  example[prompt_key]``, handed to ``apply_chat_template``: a chat list. Its reward managers read
+  ``row["reward_model"]["ground_truth"]`` (verl/workers/reward_manager/naive.py@v0.9.1).
+- EasyR1 ``RLHFDataset._build_messages`` (verl/utils/dataset.py@b44b311): ``prompt_str: str =
+  example[prompt_key]``, rendered into ``[{"role": "user", "content": prompt_str}]``: a string; the reward's
+  ground truth is ``example.pop(answer_key)`` (``__getitem__``, default ``answer``).
+- Open-Instruct ``rlvr_tokenize_v1`` (open_instruct/dataset_transformation.py@e6c3044aa, the default transform of
+  grpo_fast.py): ``row[sft_messages_key]`` (default ``messages``) handed to ``apply_chat_template``: a chat list;
+  ``row[ground_truths_key]`` (default ``ground_truth``) and ``row["dataset"]`` (the verifier's name) are read for
+  every row.
+
+A column the target cannot use is a launch blocker: an error note (``data.column-type`` or ``data.column-missing``)
+that names the conversion, so ``rlconf translate`` exits 1.
+
+The reward file is the other half of the contract. EasyR1 is run from its repository root (the written launch.sh
+says so) and resolves ``worker.reward.reward_function`` there; a path it does not find becomes None
+(``get_abs_path``, verl/utils/py_functional.py@b44b311) and the reward manager stops with "Reward function is not
+provided." So a relative path that names a file beside a source of another framework (which ran from its own
+folder) names nothing in EasyR1: ``reward.unresolved``, an error giving the absolute path.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from translator.notes import NoteList
+from translator.plan import RunSpec
+from translator.sources.files import _below, read_regular
+
+SAMPLE_ROWS = 5
+SAMPLE_BYTES = 1 << 20  # text read from a JSON / JSON Lines file at most
+
+TEXT, CHAT = "text", "chat"
+_SHOWN = {TEXT: "a string", CHAT: "a chat list ([{'role': ..., 'content': ...}, ...])"}
+
+
+@dataclass(frozen=True)
+class Loader:
+    """The columns a target's dataset loader reads: the prompt column's default name and the type it needs, and
+    the columns every row must have besides (name → default)."""
+
+    prompt_default: str
+    prompt_kind: str
+    cited: str
+    required: tuple[tuple[str, str], ...] = ()
+
+
+LOADERS = {
+    "verl": Loader("prompt", CHAT, "RLHFDataset._build_messages (verl/utils/dataset/rl_dataset.py@v0.9.1)",
+                   (("reward_model", "reward_model"),)),
+    "easyr1": Loader("prompt", TEXT, "RLHFDataset._build_messages (verl/utils/dataset.py@b44b311)",
+                     (("answer", "answer"),)),
+    "open-instruct": Loader("messages", CHAT, "rlvr_tokenize_v1 (open_instruct/dataset_transformation.py@e6c3044aa)",
+                            (("answer", "ground_truth"), ("dataset", "dataset"))),
+}
+
+
+def source_kind(spec: RunSpec) -> str | None:
+    """The prompt column's type as the source framework's loader needs it (module docstring), or None."""
+    if spec.framework in ("verl", "open-instruct"):
+        return CHAT
+    if spec.framework == "easyr1":
+        return TEXT
+    if spec.framework == "openrlhf" and spec.data.apply_chat_template is False:
+        return TEXT
+    return None
+
+
+def kind_of(value: Any) -> str | None:
+    if isinstance(value, str):
+        return TEXT
+    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m and "content" in m
+                                                 for m in value):
+        return CHAT
+    return type(value).__name__
+
+
+def local_file(name: str, base: Path) -> Path | None:
+    """A local data file the config names, when it is here and inside the project (the source's folder tree or the
+    working directory: rlconf reads nothing outside it unasked); a Hub id or a variable the shell fills is not."""
+    if "$" in name or not name.endswith((".jsonl", ".json", ".parquet")):
+        return None
+    path = Path(os.path.expanduser(name))
+    path = path if path.is_absolute() else base / path
+    real = os.path.realpath(path)
+    if not any(_below(real, str(folder)) for folder in (base, Path.cwd())):
+        return None
+    return path if path.is_file() else None
+
+
+def sample(path: Path) -> list[dict[str, Any]]:
+    """The file's first rows (at most SAMPLE_ROWS), read bounded and only from a regular file (a FIFO or device
+    named like a data file is refused, as every file rlconf opens: docs/safety.md); [] when they cannot be read."""
+    if path.suffix == ".parquet":
+        try:
+            import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        except ImportError:  # not a dependency of rlconf: without it parquet files are not sampled
+            return []
+        try:
+            handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with open(handle, "rb") as stream:
+                if not stat.S_ISREG(os.fstat(handle).st_mode):
+                    return []
+                # The footer, then the first batch of the first row group: never the whole file.
+                batch = next(pq.ParquetFile(stream).iter_batches(batch_size=SAMPLE_ROWS), None)
+        except (OSError, ValueError):  # pyarrow's ArrowInvalid is a ValueError, ArrowIOError an OSError
+            return []
+        return batch.to_pylist() if batch is not None else []
+    try:
+        text = read_regular(str(path), SAMPLE_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    if path.suffix == ".jsonl":
+        rows = []
+        for line in text.splitlines()[:SAMPLE_ROWS + 1]:
+            try:
+                row = json.loads(line)
+            except ValueError:  # the last line cut by the byte bound, or not JSON
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+        return rows[:SAMPLE_ROWS]
+    try:
+        data = json.loads(text)
+    except ValueError:  # larger than the bound, or not JSON
+        return []
+    if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):  # columns → rows
+        data = [dict(zip(data, values)) for values in zip(*data.values())]
+    return [row for row in data[:SAMPLE_ROWS] if isinstance(row, dict)] if isinstance(data, list) else []
+
+
+def conversion(column: str, have: str, need: str) -> str:
+    """The `datasets` line that turns the column into what the target needs."""
+    if need == CHAT and have == TEXT:
+        return f'dataset.map(lambda row: {{"{column}": [{{"role": "user", "content": row["{column}"]}}]}})'
+    if need == TEXT and have == CHAT:
+        return (f'dataset.map(lambda row: {{"{column}": next(m["content"] for m in reversed(row["{column}"]) '
+                f'if m["role"] == "user")}})  (the system messages are dropped)')
+    return f"rewrite the {column!r} column as {_SHOWN[need]}"
+
+
+def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, notes: NoteList) -> None:
+    """Notes on the columns the written config makes ``framework``'s loader read and on its reward file (module
+    docstring)."""
+    check_reward_path(source, target, framework, Path(source_file).parent, notes)
+    loader = LOADERS.get(framework)
+    if loader is None or not source.data.train_sources:
+        return
+    column = target.data.prompt_key or loader.prompt_default
+    base = Path(source_file).parent
+    files = [p for p in (local_file(name, base) for name in source.data.train_sources) if p is not None]
+    rows = sample(files[0]) if files else []
+    if rows:
+        where = f"{files[0]} (first {len(rows)} row(s))"
+        missing = [name for name in (column, *(
+            (target.data.answer_key or default) if role == "answer" else default for role, default in loader.required))
+            if not all(name in row for row in rows)]
+        if missing:
+            notes.error("data.column-missing", f"{where} has no column {', '.join(map(repr, missing))}, which "
+                        f"{framework}'s loader reads for every row ({loader.cited}); add it or point the key at "
+                        "the column that holds it", source_keys=["data.train_sources"])
+        kinds = {kind_of(row[column]) for row in rows if column in row}
+        have = kinds.pop() if len(kinds) == 1 else None
+        stated = f"{where}: column {column!r} holds {_SHOWN.get(have or '', have)}"
+    else:
+        have = source_kind(source) if (source.data.prompt_key or loader.prompt_default) == column else None
+        stated = f"the source's {source.framework} loader needs its prompt column {column!r} as {_SHOWN.get(have or '')}"
+    if have is not None and have != loader.prompt_kind:
+        notes.error("data.column-type", f"{stated}; {framework}'s loader needs {_SHOWN[loader.prompt_kind]} there "
+                    f"({loader.cited}): convert it first, {conversion(column, have, loader.prompt_kind)}",
+                    source_keys=["data.prompt_key"], target_keys=["data.prompt_key"])
+
+
+def check_reward_path(source: RunSpec, target: RunSpec, framework: str, base: Path, notes: NoteList) -> None:
+    path = target.reward.function_path
+    if framework != "easyr1" or source.framework == "easyr1" or not path or "$" in path or Path(path).is_absolute():
+        return
+    beside = base / path
+    if beside.is_file():
+        name = f":{target.reward.function_name}" if target.reward.function_name else ""
+        notes.error("reward.unresolved", f"reward function {path} is the file beside the source ({beside.resolve()}), "
+                    "but EasyR1 resolves it from its repository root, where the written launch.sh runs, and starts "
+                    "without it (\"Reward function is not provided.\"): write "
+                    f"worker.reward.reward_function={beside.resolve()}{name}",
+                    source_keys=["reward.function_path"], target_keys=["worker.reward.reward_function"])
