@@ -1,43 +1,31 @@
 """The data-and-reward contract of a translation: the columns the target's dataset loader reads must exist in the
-user's data with the type that loader needs.
+user's data with the type that loader needs (docs/data-contract.md cites each loader).
 
 What a column holds is known two ways. A local training file the source names (``.jsonl``, ``.json``,
 ``.parquet``, relative to the source file's folder or absolute, inside the source's folder tree or the working
 directory) is sampled: its first rows only, read bounded
 (:data:`SAMPLE_ROWS` rows, :data:`SAMPLE_BYTES` bytes of text). Otherwise the source framework's own loader states
-it, for a source that runs: verl and Open-Instruct read the prompt column as a chat list, EasyR1 as a string,
-OpenRLHF as a string when it applies no chat template. What each target's loader needs (docs/frameworks/*.md
-cite the same lines):
-
-- verl 0.9.1 ``RLHFDataset._build_messages`` (verl/utils/dataset/rl_dataset.py@v0.9.1): ``messages: list =
-  example[prompt_key]``, handed to ``apply_chat_template``: a chat list. Its reward managers read
-  ``row["reward_model"]["ground_truth"]`` (verl/workers/reward_manager/naive.py@v0.9.1).
-- EasyR1 ``RLHFDataset._build_messages`` (verl/utils/dataset.py@b44b311): ``prompt_str: str =
-  example[prompt_key]``, rendered into ``[{"role": "user", "content": prompt_str}]``: a string; the reward's
-  ground truth is ``example.pop(answer_key)`` (``__getitem__``, default ``answer``).
-- Open-Instruct ``rlvr_tokenize_v1`` (open_instruct/dataset_transformation.py@e6c3044aa, the default transform of
-  grpo_fast.py): ``row[sft_messages_key]`` (default ``messages``) handed to ``apply_chat_template``: a chat list;
-  ``row[ground_truths_key]`` (default ``ground_truth``) and ``row["dataset"]`` (the verifier's name) are read for
-  every row.
+it, for a source that runs: its registration's :class:`~translator.framework.DataLoader` (or ``plain_prompt_kind``
+when the config applies no chat template). What each target's loader needs is its registration's ``DataLoader``.
 
 A column the target cannot use is a launch blocker: an error note (``data.column-type`` or ``data.column-missing``)
 that names the conversion, so ``rlconf translate`` exits 1.
 
-The reward file is the other half of the contract. EasyR1 is run from its repository root (the written launch.sh
-says so) and resolves ``worker.reward.reward_function`` there; a path it does not find becomes None
-(``get_abs_path``, verl/utils/py_functional.py@b44b311) and the reward manager stops with "Reward function is not
-provided." So a relative path that names a file beside a source of another framework (which ran from its own
-folder) names nothing in EasyR1: ``reward.unresolved``, an error giving the absolute path.
+The reward file is the other half of the contract. A framework whose launch runs from its repository root and
+resolves a relative reward path there (``Framework.reward_path_key``) finds nothing at a relative path that named
+a file beside a source of another framework (which ran from its own folder): ``reward.unresolved``, an error
+giving the absolute path.
 """
 from __future__ import annotations
 
 import json
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from translator.dialects import registry
+from translator.framework import DataLoader
 from translator.notes import NoteList
 from translator.plan import RunSpec
 from translator.sources.files import _below, read_regular
@@ -49,36 +37,18 @@ TEXT, CHAT = "text", "chat"
 _SHOWN = {TEXT: "a string", CHAT: "a chat list ([{'role': ..., 'content': ...}, ...])"}
 
 
-@dataclass(frozen=True)
-class Loader:
-    """The columns a target's dataset loader reads: the prompt column's default name and the type it needs, and
-    the columns every row must have besides (name → default)."""
-
-    prompt_default: str
-    prompt_kind: str
-    cited: str
-    required: tuple[tuple[str, str], ...] = ()
-
-
-LOADERS = {
-    "verl": Loader("prompt", CHAT, "RLHFDataset._build_messages (verl/utils/dataset/rl_dataset.py@v0.9.1)",
-                   (("reward_model", "reward_model"),)),
-    "easyr1": Loader("prompt", TEXT, "RLHFDataset._build_messages (verl/utils/dataset.py@b44b311)",
-                     (("answer", "answer"),)),
-    "open-instruct": Loader("messages", CHAT, "rlvr_tokenize_v1 (open_instruct/dataset_transformation.py@e6c3044aa)",
-                            (("answer", "ground_truth"), ("dataset", "dataset"))),
-}
+def loader(framework: str) -> DataLoader | None:
+    entry = registry.lookup(framework)
+    return entry.data_loader if entry else None
 
 
 def source_kind(spec: RunSpec) -> str | None:
     """The prompt column's type as the source framework's loader needs it (module docstring), or None."""
-    if spec.framework in ("verl", "open-instruct"):
-        return CHAT
-    if spec.framework == "easyr1":
-        return TEXT
-    if spec.framework == "openrlhf" and spec.data.apply_chat_template is False:
-        return TEXT
-    return None
+    found = loader(spec.framework)
+    if found is not None:
+        return found.prompt_kind
+    entry = registry.lookup(spec.framework)
+    return entry.plain_prompt_kind if entry and spec.data.apply_chat_template is False else None
 
 
 def kind_of(value: Any) -> str | None:
@@ -158,43 +128,43 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
     """Notes on the columns the written config makes ``framework``'s loader read and on its reward file (module
     docstring)."""
     check_reward_path(source, target, framework, Path(source_file).parent, notes)
-    loader = LOADERS.get(framework)
-    if loader is None or not source.data.train_sources:
+    contract = loader(framework)
+    if contract is None or not source.data.train_sources:
         return
-    column = target.data.prompt_key or loader.prompt_default
+    column = target.data.prompt_key or contract.prompt_default
     base = Path(source_file).parent
     files = [p for p in (local_file(name, base) for name in source.data.train_sources) if p is not None]
     rows = sample(files[0]) if files else []
     if rows:
         where = f"{files[0]} (first {len(rows)} row(s))"
         missing = [name for name in (column, *(
-            (target.data.answer_key or default) if role == "answer" else default for role, default in loader.required))
+            (target.data.answer_key or default) if role == "answer" else default for role, default in contract.required))
             if not all(name in row for row in rows)]
         if missing:
             notes.error("data.column-missing", f"{where} has no column {', '.join(map(repr, missing))}, which "
-                        f"{framework}'s loader reads for every row ({loader.cited}); add it or point the key at "
+                        f"{framework}'s loader reads for every row ({contract.cited}); add it or point the key at "
                         "the column that holds it", source_keys=["data.train_sources"])
         kinds = {kind_of(row[column]) for row in rows if column in row}
         have = kinds.pop() if len(kinds) == 1 else None
         stated = f"{where}: column {column!r} holds {_SHOWN.get(have or '', have)}"
     else:
-        have = source_kind(source) if (source.data.prompt_key or loader.prompt_default) == column else None
+        have = source_kind(source) if (source.data.prompt_key or contract.prompt_default) == column else None
         stated = f"the source's {source.framework} loader needs its prompt column {column!r} as {_SHOWN.get(have or '')}"
-    if have is not None and have != loader.prompt_kind:
-        notes.error("data.column-type", f"{stated}; {framework}'s loader needs {_SHOWN[loader.prompt_kind]} there "
-                    f"({loader.cited}): convert it first, {conversion(column, have, loader.prompt_kind)}",
+    if have is not None and have != contract.prompt_kind:
+        notes.error("data.column-type", f"{stated}; {framework}'s loader needs {_SHOWN[contract.prompt_kind]} there "
+                    f"({contract.cited}): convert it first, {conversion(column, have, contract.prompt_kind)}",
                     source_keys=["data.prompt_key"], target_keys=["data.prompt_key"])
 
 
 def check_reward_path(source: RunSpec, target: RunSpec, framework: str, base: Path, notes: NoteList) -> None:
-    path = target.reward.function_path
-    if framework != "easyr1" or source.framework == "easyr1" or not path or "$" in path or Path(path).is_absolute():
+    path, entry = target.reward.function_path, registry.lookup(framework)
+    if entry is None or not entry.reward_path_key or source.framework == framework or not path or "$" in path \
+            or Path(path).is_absolute():
         return
     beside = base / path
     if beside.is_file():
         name = f":{target.reward.function_name}" if target.reward.function_name else ""
         notes.error("reward.unresolved", f"reward function {path} is the file beside the source ({beside.resolve()}), "
-                    "but EasyR1 resolves it from its repository root, where the written launch.sh runs, and starts "
-                    "without it (\"Reward function is not provided.\"): write "
-                    f"worker.reward.reward_function={beside.resolve()}{name}",
-                    source_keys=["reward.function_path"], target_keys=["worker.reward.reward_function"])
+                    f"but {entry.label} resolves it from its repository root, where the written launch.sh runs, and "
+                    f"starts without it: write {entry.reward_path_key}={beside.resolve()}{name}",
+                    source_keys=["reward.function_path"], target_keys=[entry.reward_path_key])

@@ -58,6 +58,18 @@ class NativeRules:
 
 
 @dataclass(frozen=True)
+class DataLoader:
+    """The columns a framework's dataset loader reads (translator/data_contract.py): the prompt column's default
+    name and the type it needs ("text" or "chat"), where that is decided, and the columns every row must have
+    besides, as (role, default name); the role "answer" follows the config's answer key."""
+
+    prompt_default: str
+    prompt_kind: str
+    cited: str
+    required: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Framework:
     """One framework, as the core sees it."""
 
@@ -77,6 +89,12 @@ class Framework:
     schema_generator: str | None = None
     schema_companions: tuple[str, ...] = ()  # other schema names its generator writes (a library it builds on)
     optimizer_checks_lr: bool = True  # the optimizer refuses a negative learning rate (torch's AdamW does)
+    data_loader: DataLoader | None = None  # the columns its loader reads, when rlconf checks them
+    # the prompt column's type when the config applies no chat template and the loader has no contract above
+    plain_prompt_kind: str | None = None
+    # the native key of a reward-function path that the framework resolves from its repository root (where its
+    # launch runs), not beside the config; None: resolved as written
+    reward_path_key: str | None = None
     # path of its concordance (translator/concordance.py): every native key → canonical fields, or why none
     concordance: str | None = None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from translator.framework import Detection, Framework, NativeRules
+from translator.framework import DataLoader, Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
     name="easyr1",
@@ -24,5 +24,9 @@ FRAMEWORK = Framework(
     ),
     renames="translator.frameworks.easyr1.keys:renames",
     schema_generator="translator.frameworks.easyr1.schema_gen",
+    data_loader=DataLoader("prompt", "text", "RLHFDataset._build_messages (verl/utils/dataset.py@b44b311)",
+                           (("answer", "answer"),)),
+    # run from its repository root, where get_abs_path resolves the reward file (verl/utils/py_functional.py@b44b311)
+    reward_path_key="worker.reward.reward_function",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

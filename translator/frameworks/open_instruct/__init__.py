@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from translator.framework import Detection, Framework, NativeRules
+from translator.framework import DataLoader, Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
     name="open-instruct",
@@ -28,5 +28,8 @@ FRAMEWORK = Framework(
                        prepare="translator.frameworks.open_instruct.keys:prepare"),
     renames="translator.frameworks.open_instruct.keys:renames",
     schema_generator="translator.frameworks.open_instruct.schema_gen",
+    data_loader=DataLoader("messages", "chat",
+                           "rlvr_tokenize_v1 (open_instruct/dataset_transformation.py@e6c3044aa)",
+                           (("answer", "ground_truth"), ("dataset", "dataset"))),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from translator.framework import Detection, Framework, NativeRules
+from translator.framework import DataLoader, Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
     name="verl",
@@ -33,5 +33,7 @@ FRAMEWORK = Framework(
     ),
     moved_sections="translator.frameworks.verl.keys:moved_sections",
     schema_generator="translator.frameworks.verl.schema_gen",
+    data_loader=DataLoader("prompt", "chat", "RLHFDataset._build_messages (verl/utils/dataset/rl_dataset.py@v0.9.1)",
+                           (("reward_model", "reward_model"),)),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )
