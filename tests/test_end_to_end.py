@@ -334,7 +334,12 @@ def test_openrlhf_ppo_to_easyr1_and_trl() -> None:
 
 def test_easyr1_geo_to_verl() -> None:
     t, v = written(EASYR1, "verl")
-    launchable(t)
+    # EasyR1's RLHFDataset reads `problem` as a string (it builds the user message itself); verl 0.9.1's
+    # RLHFDataset._build_messages takes example[prompt_key] as a chat list: the one launch blocker is the data,
+    # and its note gives the conversion (docs/data-contract.md).
+    errors = [n for n in t.notes if n.severity == "error"]
+    assert [n.code for n in errors] == ["data.column-type"], [n.message for n in errors]
+    assert 'dataset.map(lambda row: {"problem": [{"role": "user", "content": row["problem"]}]})' in errors[0].message
     checklist(v, {
         "trainer.n_gpus_per_node": 8, "data.train_batch_size": 128, "actor_rollout_ref.rollout.n": 5,
         "actor_rollout_ref.actor.ppo_mini_batch_size": 64, "trainer.total_epochs": 15,

@@ -50,7 +50,7 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_check_fixtures_directory_reads_every_fixture_once(in_root: None) -> None:
-    code, output = run("check", *(f"fixtures/{fw}/" for fw in READ), "--format", "json")
+    code, output = run("check", *(f"fixtures/{fw}/" for fw in READ), "fixtures/end-to-end/", "--format", "json")
     document = json.loads(output)
     # fixtures/end-to-end/ (tests/test_end_to_end.py): one run per framework, named by the folder's test
     end_to_end = {"fixtures/end-to-end/oi_ppo_10m_7_learners.sh": "open-instruct",

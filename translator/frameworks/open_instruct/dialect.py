@@ -1864,8 +1864,15 @@ class _RunPartsWriter:
                                       f"{max(1, steps // evals)} steps", target_keys=["num_evals"])
         elif e.every_steps == 0 and w.has("local_eval_every") and self.spec.data.eval_sources:
             out["local_eval_every"] = -1
-        if e.before_training and w.has("eval_on_step_0"):
+        # Args.__post_init__ refuses eval_on_step_0 unless local_eval_every > 0 (default 100; grpo_utils.py@e6c3044aa)
+        periodic = out.get("local_eval_every", 100) > 0
+        if e.before_training and w.has("eval_on_step_0") and periodic:
             out["eval_on_step_0"] = True
+        elif e.before_training and w.has("eval_on_step_0"):
+            notes.warning("evaluation.not-expressible", f"evaluation before training alone has no flag in "
+                          f"{w.program}: eval_on_step_0 needs local_eval_every > 0, and the source evaluates at no "
+                          "other step", source_keys=["evaluation.before_training"],
+                          target_keys=["eval_on_step_0", "local_eval_every"])
         elif e.before_training and self.foreign:
             notes.warning("evaluation.not-expressible", f"evaluation before training has no flag in {w.program} "
                           f"{w.version} (eval_on_step_0 from 2025.10.20)", source_keys=["evaluation.before_training"],
