@@ -104,3 +104,31 @@ def test_workers_of_an_unmodelled_release_are_not_compared() -> None:
     # verl 0.1's wheel has no workers package, and from 0.8 the workers are other code: nothing to compare with
     assert worker_bands("verl", "0.1") is None and worker_bands("verl", "0.9.1") is None
     assert worker_bands("verl", "0.5.0") is not None
+
+
+STRATEGY = FIXTURES.parent.parent.parent / "openrlhf" / "fork_strategy" / "scripts"
+
+
+def test_openrlhf_copy_with_upstream_strategy_keeps_the_per_update_sizes() -> None:
+    # more_prompts.sh: --prompt_factor multiplies the rollout's prompts in the copy's trainer (ppo_trainer.py:11),
+    # so prompts and samples per step are unknown; its strategy accumulates as upstream's does (--half_accum off):
+    # --train_batch_size 16 samples per optimizer step, 2 actor GPUs, micro 2 → 16 ÷ 2 ÷ 2 = 4 micro-batches;
+    # the group is --n_samples_per_prompt 4, which the flag does not touch.
+    explanation = api.explain(str(STRATEGY / "more_prompts.sh"), "openrlhf@0.7.5")
+    plan = explanation.spec.plan
+    assert (plan.samples_per_prompt, plan.samples_per_optimizer_step, plan.micro_batch_per_device,
+            plan.grad_accum_steps, plan.data_parallel_size) == (4, 16, 2, 4, 2)
+    assert plan.prompts_per_step is None and plan.samples_per_step is None
+    assert plan.optimizer_steps_per_step is None
+
+
+def test_openrlhf_copy_with_its_own_accumulation_is_unknown_with_its_line() -> None:
+    # half_accum.sh: strategy.py:12 halves the accumulation, a shape no upstream strategy has: the per-update
+    # quantities are unknown; the rollout is upstream's: 8 prompts × 4 = 32 samples per step.
+    explanation = api.explain(str(STRATEGY / "half_accum.sh"), "openrlhf@0.7.5")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (8, 4, 32)
+    assert plan.samples_per_optimizer_step is None and plan.grad_accum_steps is None
+    assert plan.micro_batch_per_device is None and plan.optimizer_steps_per_step is None
+    warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-code")
+    assert "openrlhf/utils/strategy.py:12 accumulated_gradient = accumulated_gradient // 2" in warning.message

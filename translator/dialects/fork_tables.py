@@ -71,14 +71,38 @@ UPSTREAM_WORKER: dict[str, WorkerSizes] = {
         "0.8.0": None,
     }),
     "easyr1": WorkerSizes(("global_batch_size_per_device", "gradient_accumulation"), {
-        "0.2.0.dev20250223": frozenset(("global_batch_size *= n", _EASYR1_ACCUM, "global_batch_size_per_device = "
-                                        "global_batch_size // shape[0] * ulysses_sequence_parallel_size")),
-        "0.2.0.dev20250316": frozenset(("global_batch_size *= n", _EASYR1_ACCUM, "global_batch_size_per_device = "
-                                        "global_batch_size // size() * ulysses_sequence_parallel_size")),
+        "0.2.0.dev20250223": frozenset(("global_batch_size *= n", _EASYR1_ACCUM, (
+            "global_batch_size_per_device = global_batch_size // shape[0] * ulysses_sequence_parallel_size"))),
+        "0.2.0.dev20250316": frozenset(("global_batch_size *= n", _EASYR1_ACCUM, (
+            "global_batch_size_per_device = global_batch_size // size() * ulysses_sequence_parallel_size"))),
         "0.3.1": frozenset(("global_batch_size *= n", _EASYR1_ACCUM,
                             "global_batch_size_per_device = global_batch_size * ulysses_size // size()")),
         # from 0.3.2 the accumulation count is no longer an assignment of the actor's update
         "0.3.2": frozenset(("global_batch_size *= n",
                             "global_batch_size_per_device = global_batch_size // (world_size // ulysses_size)")),
     }),
+    # OpenRLHF: train_batch_size counts samples per optimizer step (global), micro_train_batch_size per GPU; the
+    # DeepSpeed strategy's accumulation is their quotient over the world size (× ring attention and, from 0.7.5,
+    # DeepSpeed tensor-parallel sizes). Worked out on the wheels 0.5.9, 0.6.4, 0.7.0, 0.7.3, 0.7.5, 0.10.1 and
+    # 0.11.2 (the training-only trainers, sft/dpo/kto/kd/rm/prm, and cli/ left out); releases before 0.5.9 are not
+    # modelled.
+    "openrlhf": WorkerSizes(("accumulated_gradient", "micro_train_batch_size", "train_batch_size"), {
+        "0.1": None,
+        "0.5.9": frozenset((
+            "accumulated_gradient = train_batch_size * ring_attn_size // micro_train_batch_size // world_size",
+            "micro_rollout_batch_size = micro_rollout_batch_size", "micro_train_batch_size = micro_train_batch_size",
+            "train_batch_size *= 2", "train_batch_size = train_batch_size",
+            "train_batch_size = train_batch_size * ring_attn_size",
+            "train_micro_batch_size_per_gpu = micro_train_batch_size", "grad_accum_dtype = getattr()")),
+        "0.7.5": frozenset((
+            ("accumulated_gradient = train_batch_size * ring_attn_size * ds_tensor_parallel_size // "
+             "micro_train_batch_size // world_size"),
+            "micro_train_batch_size = micro_train_batch_size", "train_batch_size = train_batch_size",
+            "train_batch_size = train_batch_size * ring_attn_size * ds_tensor_parallel_size",
+            "train_micro_batch_size_per_gpu = micro_train_batch_size", "gradient_accumulation_steps = 1",
+            "train_micro_batch_size_per_gpu = 1", "grad_accum_dtype = getattr()")),
+    }),
 }
+
+# The lineages whose trainer ``fit`` is modelled (UPSTREAM_FIT): a fork entry's own trainer is compared there only.
+FIT_LINEAGES = ("verl",)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
-from translator.dialects.fork_tables import UPSTREAM_FIT, UPSTREAM_WORKER
+from translator.dialects.fork_tables import FIT_LINEAGES, UPSTREAM_FIT, UPSTREAM_WORKER
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
 from translator.sources.code import (
@@ -107,7 +107,7 @@ def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[st
             notes.warning("framework.fork-batch-key", f"'{key}' is not an upstream key; the project's code that "
                           f"reads it forms batches: {where}; the plan quantities this decides are unknown (read "
                           "that code and state them by hand)", source_keys=[key])
-    if fork_entry:
+    if fork_entry and lineage in FIT_LINEAGES:
         _compare_trainer(project, path, version, version_assumed, workers, spec, notes)
 
 
@@ -199,12 +199,14 @@ class Workers:
     functions: dict[str, list[tuple[int, int]]]
     same: bool
     decides: tuple[str, ...]  # the per-update quantities their sizing decides
+    anchors: tuple[str, ...]  # the sizes whose assignment marks the sizing (fork_tables.WorkerSizes)
 
     def holds(self, touch: Touch) -> bool:
         """Whether a batch-forming statement is part of the workers' sizing: inside a normalising function, or
         setting a mini-batch, micro-batch or per-device size wherever it is."""
         inside = any(start <= touch.line <= end for start, end in self.functions.get(touch.path, []))
-        return inside or bool(_PER_UPDATE.search(touch.signature))
+        sets = touch.signature.split()[1] if touch.signature.startswith("set ") else ""
+        return inside or sets in self.anchors or bool(_PER_UPDATE.search(touch.signature))
 
 
 _PER_UPDATE = re.compile(r"mini|micro|per_device|per_gpu|global_batch|accum")
@@ -279,4 +281,4 @@ def compare_workers(project: Project, files: list[str], lineage: str, version: s
         notes.info("framework.fork-verified", f"the project's workers ({count} sizing function(s), the first at "
                    f"{project.rel(first.path)}:{first.line}) size mini- and micro-batches with upstream's {lineage} "
                    f"{version} statements only", source_keys=[f"{project.rel(first.path)}:{first.line}"])
-    return Workers(functions, not extra, table.decides)
+    return Workers(functions, not extra, table.decides, table.anchors)
