@@ -67,7 +67,7 @@ def test_trainer_group_code_leaves_the_workers_sizes_known() -> None:
             plan.grad_accum_steps) == (16, 32, 2, 8)
     assert plan.samples_per_prompt is None and plan.samples_per_step is None
     assert plan.optimizer_steps_per_step is None
-    assert any(n.code == "framework.fork-verified" for n in explanation.notes)
+    assert any(n.code == "framework.fork-workers-verified" for n in explanation.notes)
 
 
 def test_worker_sizing_of_its_own_is_unknown_with_its_line() -> None:

@@ -6,7 +6,10 @@ guards) repeats, concatenates, splits, filters or counts the batch's rows, or se
 (``framework.fork-batch-key``). A fork entry's trainer (``python -m pkg.main_x`` resolving to project code) has
 its ``fit`` compared with upstream's batch-forming statements (fork_tables.UPSTREAM_FIT, short signatures per
 release band): statements upstream does not have make the plan unknown (``framework.fork-batch-code``); none
-make it verified (``framework.fork-verified``).
+make it verified (``framework.fork-verified``). The project's own copy of the workers' mini- and micro-batch
+sizing (fork_tables.UPSTREAM_WORKER: verl, EasyR1, OpenRLHF's strategy) is compared the same way
+(``compare_workers``); when it matches upstream's, or the project holds none, code outside it that repeats
+prompts or sizes the step leaves the per-update quantities known (TRAINER_AFFECTS).
 """
 from __future__ import annotations
 
@@ -29,8 +32,8 @@ from translator.sources.code import (
     batch_touches,
     normalisation_touches,
     normalising_functions,
-    untaken,
     project_root,
+    untaken,
     validation_function,
 )
 from translator.sources.files import Source
@@ -278,7 +281,8 @@ def compare_workers(project: Project, files: list[str], lineage: str, version: s
     elif touches:
         first = min(touches, key=lambda t: (t.path, t.line))
         count = sum(len(spans) for spans in functions.values())
-        notes.info("framework.fork-verified", f"the project's workers ({count} sizing function(s), the first at "
+        # its own code: the trainer may still differ, so the plan's other quantities keep their certainty
+        notes.info("framework.fork-workers-verified", f"the project's workers ({count} sizing function(s), the first at "
                    f"{project.rel(first.path)}:{first.line}) size mini- and micro-batches with upstream's {lineage} "
                    f"{version} statements only", source_keys=[f"{project.rel(first.path)}:{first.line}"])
     return Workers(functions, not extra, table.decides, table.anchors)
