@@ -53,7 +53,9 @@ def test_touch_kinds() -> None:
     assert kinds == [(1, "group"), (2, "rows"), (4, "size"), (5, "batches")]
 
 
-WORKERS = FIXTURES.parent.parent / "fork_workers" / "scripts"
+# Small projects written for these tests (each a copy of a framework with its own batch-sizing code).
+FORKS = Path(__file__).resolve().parent / "data" / "forks"
+WORKERS = FORKS / "verl_workers" / "scripts"
 
 
 def test_trainer_group_code_leaves_the_workers_sizes_known() -> None:
@@ -106,7 +108,7 @@ def test_workers_of_an_unmodelled_release_are_not_compared() -> None:
     assert worker_bands("verl", "0.5.0") is not None
 
 
-STRATEGY = FIXTURES.parent.parent.parent / "openrlhf" / "fork_strategy" / "scripts"
+STRATEGY = FORKS / "openrlhf_strategy" / "scripts"
 
 
 def test_openrlhf_copy_with_upstream_strategy_keeps_the_per_update_sizes() -> None:
