@@ -6,7 +6,14 @@ from pathlib import Path
 
 from translator import api
 from translator.certainty import plan_certainty
-from translator.sources.code import batch_touches
+from translator.dialects.fork_tables import UPSTREAM_WORKER
+from translator.dialects.forkbatch import worker_bands
+from translator.sources.code import (
+    batch_touches,
+    normalisation_touches,
+    normalising_functions,
+    untaken,
+)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "verl" / "fork_batches" / "scripts"
 
@@ -44,3 +51,86 @@ def test_touch_kinds() -> None:
     kinds = [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")]
     # a string split is not a batch split; the rest are one of each kind
     assert kinds == [(1, "group"), (2, "rows"), (4, "size"), (5, "batches")]
+
+
+# Small projects written for these tests (each a copy of a framework with its own batch-sizing code).
+FORKS = Path(__file__).resolve().parent / "data" / "forks"
+WORKERS = FORKS / "verl_workers" / "scripts"
+
+
+def test_trainer_group_code_leaves_the_workers_sizes_known() -> None:
+    # votes.sh: the copy's trainer repeats each batch by data.vote_copies (ray_trainer.py:12), so the group and the
+    # step's samples are unknown; its workers size mini-batches as upstream's do (the doubling branch is off), so
+    # the per-update quantities are read: mini 8 prompts × n 4 = 32 samples per optimizer step, ÷ 2 ranks = 16 per
+    # rank, micro 2 per GPU → 16 ÷ 2 = 8 micro-batches; the step's 16 prompts are data.train_batch_size.
+    explanation = api.explain(str(WORKERS / "votes.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_optimizer_step, plan.micro_batch_per_device,
+            plan.grad_accum_steps) == (16, 32, 2, 8)
+    assert plan.samples_per_prompt is None and plan.samples_per_step is None
+    assert plan.optimizer_steps_per_step is None
+    assert any(n.code == "framework.fork-workers-verified" for n in explanation.notes)
+
+
+def test_worker_sizing_of_its_own_is_unknown_with_its_line() -> None:
+    # double.sh: double_mini=True takes fsdp_workers.py:11 `ppo_mini_batch_size *= 2`, a shape no upstream worker
+    # has: the per-update quantities are unknown; the trainer is upstream's, so 16 prompts × n 4 = 64 samples stay.
+    explanation = api.explain(str(WORKERS / "double.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (16, 4, 64)
+    assert plan.samples_per_optimizer_step is None and plan.optimizer_steps_per_step is None
+    assert plan.micro_batch_per_device is None and plan.grad_accum_steps is None
+    warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-code")
+    assert "verl/workers/fsdp_workers.py:11 ppo_mini_batch_size *= 2" in warning.message
+
+
+def test_easyr1_shaped_worker_sizing_is_compared_with_its_bands() -> None:
+    # EasyR1's workers multiply the global batch by n and divide by the data-parallel ranks (size() ÷ Ulysses);
+    # a fork that also doubles it under a key has one shape (line 5) outside every band.
+    code = ("class Worker:\n    def __init__(self):\n        self.config.actor.global_batch_size *= self.config.rollout.n\n"
+            "        if self.config.actor.two_views:\n            self.config.actor.global_batch_size *= 2\n"
+            "        self.config.actor.global_batch_size_per_device = (\n"
+            "            self.config.actor.global_batch_size // self.device_mesh.size() * self.ulysses_sequence_parallel_size)\n")
+    tree = ast.parse(code)
+    table = UPSTREAM_WORKER["easyr1"]
+    [function] = normalising_functions(tree, table.anchors)
+    known = worker_bands("easyr1", "0.2.0.dev20250316")
+    assert known is not None
+    extra = [(t.line, t.signature) for t in normalisation_touches(function, "w.py") if t.signature not in known]
+    assert extra == [(5, "global_batch_size *= 2")]
+    # with the key off, line 5 is in a branch the launch does not take
+    assert untaken(function, 5, {"two_views": False}) and not untaken(function, 5, {"two_views": True})
+
+
+def test_workers_of_an_unmodelled_release_are_not_compared() -> None:
+    # verl 0.1's wheel has no workers package, and from 0.8 the workers are other code: nothing to compare with
+    assert worker_bands("verl", "0.1") is None and worker_bands("verl", "0.9.1") is None
+    assert worker_bands("verl", "0.5.0") is not None
+
+
+STRATEGY = FORKS / "openrlhf_strategy" / "scripts"
+
+
+def test_openrlhf_copy_with_upstream_strategy_keeps_the_per_update_sizes() -> None:
+    # more_prompts.sh: --prompt_factor multiplies the rollout's prompts in the copy's trainer (ppo_trainer.py:11),
+    # so prompts and samples per step are unknown; its strategy accumulates as upstream's does (--half_accum off):
+    # --train_batch_size 16 samples per optimizer step, 2 actor GPUs, micro 2 → 16 ÷ 2 ÷ 2 = 4 micro-batches;
+    # the group is --n_samples_per_prompt 4, which the flag does not touch.
+    explanation = api.explain(str(STRATEGY / "more_prompts.sh"), "openrlhf@0.7.5")
+    plan = explanation.spec.plan
+    assert (plan.samples_per_prompt, plan.samples_per_optimizer_step, plan.micro_batch_per_device,
+            plan.grad_accum_steps, plan.data_parallel_size) == (4, 16, 2, 4, 2)
+    assert plan.prompts_per_step is None and plan.samples_per_step is None
+    assert plan.optimizer_steps_per_step is None
+
+
+def test_openrlhf_copy_with_its_own_accumulation_is_unknown_with_its_line() -> None:
+    # half_accum.sh: strategy.py:12 halves the accumulation, a shape no upstream strategy has: the per-update
+    # quantities are unknown; the rollout is upstream's: 8 prompts × 4 = 32 samples per step.
+    explanation = api.explain(str(STRATEGY / "half_accum.sh"), "openrlhf@0.7.5")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (8, 4, 32)
+    assert plan.samples_per_optimizer_step is None and plan.grad_accum_steps is None
+    assert plan.micro_batch_per_device is None and plan.optimizer_steps_per_step is None
+    warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-code")
+    assert "openrlhf/utils/strategy.py:12 accumulated_gradient = accumulated_gradient // 2" in warning.message

@@ -6,17 +6,22 @@ guards) repeats, concatenates, splits, filters or counts the batch's rows, or se
 (``framework.fork-batch-key``). A fork entry's trainer (``python -m pkg.main_x`` resolving to project code) has
 its ``fit`` compared with upstream's batch-forming statements (fork_tables.UPSTREAM_FIT, short signatures per
 release band): statements upstream does not have make the plan unknown (``framework.fork-batch-code``); none
-make it verified (``framework.fork-verified``).
+make it verified (``framework.fork-verified``). The project's own copy of the workers' mini- and micro-batch
+sizing (fork_tables.UPSTREAM_WORKER: verl, EasyR1, OpenRLHF's strategy) is compared the same way
+(``compare_workers``); when it matches upstream's, or the project holds none, code outside it that repeats
+prompts or sizes the step leaves the per-update quantities known (TRAINER_AFFECTS).
 """
 from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
-from translator.dialects.fork_tables import UPSTREAM_FIT
+from translator.dialects.fork_tables import FIT_LINEAGES, UPSTREAM_FIT, UPSTREAM_WORKER
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
@@ -27,8 +32,11 @@ from translator.sources.code import (
     Touch,
     _dotted,
     batch_touches,
+    normalisation_touches,
+    normalising_functions,
     project_root,
     run_dirs,
+    untaken,
     validation_function,
 )
 from translator.sources.files import Source, flatten, load_yaml, read_text
@@ -43,6 +51,14 @@ AFFECTS = {
     "rows": ("samples_per_optimizer_step", "optimizer_steps_per_step", "grad_accum_steps"),
 }
 AFFECTS["batches"] = tuple(dict.fromkeys(AFFECTS["group"] + AFFECTS["size"]))
+# When the workers size mini- and micro-batches as upstream's do, from the configured sizes (fork_tables
+# UPSTREAM_WORKER), code outside them that repeats prompts or sizes the step leaves the per-update quantities alone.
+TRAINER_AFFECTS = {
+    "group": ("samples_per_prompt", "samples_per_step", "optimizer_steps_per_step"),
+    "size": ("prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"),
+    "rows": AFFECTS["rows"],
+}
+TRAINER_AFFECTS["batches"] = tuple(dict.fromkeys(TRAINER_AFFECTS["group"] + TRAINER_AFFECTS["size"]))
 _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
 MAX_CONFIG_BYTES = 2_000_000  # a Hydra config is a few kB
 
@@ -65,7 +81,7 @@ def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] |
 
 def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[str, Any],
           fork_key: Callable[[str], bool], ambiguous: Callable[[str], bool], version: str, version_assumed: bool,
-          fork_entry: bool, spec: RunSpec, notes: NoteList) -> None:
+          fork_entry: bool, spec: RunSpec, notes: NoteList, lineage: str = "verl") -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
     ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a leaf is also an upstream key's."""
     if entry is None:
@@ -80,6 +96,7 @@ def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[st
     files = project.reachable(path)
     effects = KeyEffects(project, files)
     upstream = upstream_signatures(version, True)
+    workers = compare_workers(project, files, lineage, version, values, spec, notes)
     for key in keys:
         leaf = key.lstrip("+-").split(".")[-1].replace("-", "_")
         touches = effects.effects(key.lstrip("+-").replace("-", "_"), values[key], ambiguous(leaf))
@@ -87,13 +104,13 @@ def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[st
         touches = [t for t in touches if not (t.signature in upstream and "=" in t.signature)]
         if touches:
             where, lines = _places(project, touches)
-            _unknown(spec, {t.kind for t in touches}, [key, *lines],
+            _unknown(spec, _decided(touches, workers), [key, *lines],
                      f"'{key}' is the fork's own key, and its code forms batches ({where})")
             notes.warning("framework.fork-batch-key", f"'{key}' is not an upstream key; the project's code that "
                           f"reads it forms batches: {where}; the plan quantities this decides are unknown (read "
                           "that code and state them by hand)", source_keys=[key])
-    if fork_entry:
-        _compare_trainer(project, path, version, version_assumed, spec, notes)
+    if fork_entry and lineage in FIT_LINEAGES:
+        _compare_trainer(project, path, version, version_assumed, workers, spec, notes)
 
 
 def _places(project: Project, touches: list[Any]) -> tuple[str, list[str]]:
@@ -102,8 +119,8 @@ def _places(project: Project, touches: list[Any]) -> tuple[str, list[str]]:
     return where, [f"{project.rel(t.path)}:{t.line}" for t in touches]
 
 
-def _unknown(spec: RunSpec, kinds: set[str], keys: list[str], why: str) -> None:
-    for name in (q for q in _ALL if any(q in AFFECTS[k] for k in kinds)):
+def _unknown(spec: RunSpec, quantities: set[str], keys: list[str], why: str) -> None:
+    for name in (q for q in _ALL if q in quantities):
         setattr(spec.plan, name, None)
         spec.derivations[f"plan.{name}"] = Derivation(f"unknown: {why}", keys, UNKNOWN)
 
@@ -154,8 +171,8 @@ def upstream_signatures(version: str, assumed: bool) -> frozenset[str]:
     return UPSTREAM_FIT[below[-1]]
 
 
-def _compare_trainer(project: Project, path: str, version: str, assumed: bool, spec: RunSpec,
-                     notes: NoteList) -> None:
+def _compare_trainer(project: Project, path: str, version: str, assumed: bool, workers: Workers | None,
+                     spec: RunSpec, notes: NoteList) -> None:
     found = trainer_touches(project, path)
     if found is None:
         return
@@ -165,7 +182,7 @@ def _compare_trainer(project: Project, path: str, version: str, assumed: bool, s
     trainer = "; ".join(names)
     if extra:
         where, lines = _places(project, extra)
-        _unknown(spec, {t.kind for t in extra}, [trainer, *lines],
+        _unknown(spec, _decided(extra, workers), [trainer, *lines],
                  f"the fork's trainer {trainer} forms batches with code upstream's fit does not have ({where})")
         notes.warning("framework.fork-batch-code", f"the launched trainer {trainer} forms batches with statements "
                       f"upstream's RayPPOTrainer.fit does not have: {where}; the plan quantities they decide are "
@@ -207,3 +224,95 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict
         return (project.rel(config), flatten(data)) if isinstance(data, dict) else None
     return None
 
+@dataclass
+class Workers:
+    """The project's own worker code that sizes mini- and micro-batches (``functions``: file → line spans), and
+    whether it does so as upstream's workers of its release do (``same``)."""
+
+    functions: dict[str, list[tuple[int, int]]]
+    same: bool
+    decides: tuple[str, ...]  # the per-update quantities their sizing decides
+    anchors: tuple[str, ...]  # the sizes whose assignment marks the sizing (fork_tables.WorkerSizes)
+
+    def holds(self, touch: Touch) -> bool:
+        """Whether a batch-forming statement is part of the workers' sizing: inside a normalising function, or
+        setting a mini-batch, micro-batch or per-device size wherever it is."""
+        inside = any(start <= touch.line <= end for start, end in self.functions.get(touch.path, []))
+        sets = touch.signature.split()[1] if touch.signature.startswith("set ") else ""
+        return inside or sets in self.anchors or bool(_PER_UPDATE.search(touch.signature))
+
+
+_PER_UPDATE = re.compile(r"mini|micro|per_device|per_gpu|global_batch|accum")
+
+
+def _decided(touches: list[Touch], workers: Workers | None) -> set[str]:
+    """The plan quantities that batch-forming statements leave unknown: every quantity of their kind, except that
+    statements outside workers that size batches as upstream's do leave the per-update quantities alone (the
+    workers size the mini-batch from the configured keys, whatever the trainer does before), and a worker's own
+    size statement leaves only those."""
+    out: set[str] = set()
+    for touch in touches:
+        if workers is not None and workers.holds(touch) and touch.kind == "size":
+            out.update(workers.decides)  # a worker's mini- or micro-batch size: the step's prompts stay
+        elif workers is not None and workers.same and not workers.holds(touch):
+            out.update(TRAINER_AFFECTS[touch.kind])
+        else:
+            out.update(AFFECTS[touch.kind])
+    return out
+
+
+def worker_bands(lineage: str, version: str) -> frozenset[str] | None:
+    """Upstream's worker sizing shapes of every modelled band (fork_tables.UPSTREAM_WORKER); None when the band
+    of ``version`` is not modelled (workers that are other code, or no source) or the lineage is not."""
+    table = UPSTREAM_WORKER.get(lineage)
+    if table is None:
+        return None
+
+    def order(text: str) -> tuple[int, ...]:
+        return version_key(text) or (0,)
+
+    bands = sorted(table.bands, key=order)
+    own = [b for b in bands if order(b) <= order(version)] or bands[:1]
+    if table.bands[own[-1]] is None:
+        return None
+    return frozenset(s for band in bands for s in table.bands[band] or ())
+
+
+def compare_workers(project: Project, files: list[str], lineage: str, version: str, values: Mapping[str, Any],
+                    spec: RunSpec, notes: NoteList) -> Workers | None:
+    """Compare the project's own worker sizing code (reachable from the entry) with upstream's for its release;
+    the quantities a differing statement decides are unknown, naming its file and line (``framework.fork-batch-
+    code``); a statement in a branch that the launch's value of a fork key does not take is not run. No worker
+    code in the project: upstream's installed workers run (same). None: not modelled."""
+    known = worker_bands(lineage, version)
+    if known is None:
+        return None
+    table = UPSTREAM_WORKER[lineage]
+    leaves = {key.lstrip("+-").split(".")[-1].replace("-", "_"): value for key, value in values.items()}
+    functions: dict[str, list[tuple[int, int]]] = {}
+    touches: list[Touch] = []
+    for path in files:
+        tree = project.tree(path)
+        if tree is None:
+            continue
+        for function in normalising_functions(tree, table.anchors):
+            functions.setdefault(path, []).append((function.lineno, function.end_lineno or function.lineno))
+            touches += [t for t in normalisation_touches(function, path) if not untaken(function, t.line, leaves)]
+    extra = [t for t in touches if t.signature not in known]
+    if extra:
+        where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.signature}" for t in extra[:4])
+        lines = [f"{project.rel(t.path)}:{t.line}" for t in extra]
+        _unknown(spec, set(table.decides), lines, f"the project's workers size mini-batches with code upstream's "
+                 f"do not have ({where})")
+        notes.warning("framework.fork-batch-code", f"the project's workers size mini- or micro-batches with "
+                      f"statements upstream's {lineage} {version} workers do not have: {where}; the per-update "
+                      "quantities they decide are unknown (read that code and state them by hand)",
+                      source_keys=lines[:1])
+    elif touches:
+        first = min(touches, key=lambda t: (t.path, t.line))
+        count = sum(len(spans) for spans in functions.values())
+        # its own code: the trainer may still differ, so the plan's other quantities keep their certainty
+        notes.info("framework.fork-workers-verified", f"the project's workers ({count} sizing function(s), the first at "
+                   f"{project.rel(first.path)}:{first.line}) size mini- and micro-batches with upstream's {lineage} "
+                   f"{version} statements only", source_keys=[f"{project.rel(first.path)}:{first.line}"])
+    return Workers(functions, not extra, table.decides, table.anchors)

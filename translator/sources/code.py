@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from translator.sources.files import Source, read_text
@@ -446,6 +446,95 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
                 return "size", f"sets {last}", f"set {last} {op}"
             if last in _GROUP_NAMES or "n_samples" in last:
                 return "group", f"sets {last}", f"set {last} {op}"
+    return None
+
+
+# ---------------------------------------------------------------------------- a worker's size normalisation
+# A worker turns the configured batch sizes into per-device ones (verl: mini-batch × rollout.n ÷ data-parallel
+# ranks; EasyR1: global batch × n ÷ world size); the actor's update splits by them and accumulates micro-batches.
+_NORMALISED_TARGET = re.compile(r"batch_size|accum|per_gpu|per_device")
+
+
+class _Shape(ast.NodeTransformer):
+    """An expression's shape: every dotted name cut to its last part, every call to its function's last name."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        return ast.Name(node.attr, ast.Load())
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else "call"
+        return ast.Call(ast.Name(name, ast.Load()), [], [])
+
+
+def _shape(node: ast.expr) -> str:
+    import copy
+
+    return ast.unparse(_Shape().visit(copy.deepcopy(node)))
+
+
+def normalising_functions(tree: ast.Module, anchors: tuple[str, ...]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions of a file that assign one of ``anchors`` (the last name of a per-device size the worker
+    computes), innermost first: where a worker normalises its batch sizes or its actor splits and accumulates."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            own = [n for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+            if any(_target_leaf(t) in anchors for n in own for t in _targets(n)):
+                found.append(node)
+    # an outer function holding an inner one that normalises is not itself the normaliser
+    return [f for f in found if not any(g is not f and any(g is n for n in ast.walk(f)) for g in found)]
+
+
+def normalisation_touches(function: ast.FunctionDef | ast.AsyncFunctionDef, path: str) -> list[Touch]:
+    """The statements of ``function`` that set a batch size, a per-device size or an accumulation count, each with
+    the shape of its arithmetic as signature ('ppo_mini_batch_size *= n'): two workers whose signatures agree
+    turn the same configured sizes into the same per-device sizes."""
+    found: list[Touch] = []
+    for node in ast.walk(function):
+        if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) or node.value is None:
+            continue
+        for target in _targets(node):
+            leaf = _target_leaf(target)
+            if leaf is None or not _NORMALISED_TARGET.search(leaf):
+                continue
+            op = {"Mult": "*=", "FloorDiv": "//=", "Div": "/=", "Add": "+=", "Sub": "-="}.get(
+                type(node.op).__name__, "?=") if isinstance(node, ast.AugAssign) else "="
+            found.append(Touch(path, node.lineno, "size", f"sets {leaf}", f"{leaf} {op} {_shape(node.value)}"))
+    return found
+
+
+def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
+    """Whether the statement at ``line`` sits in a branch of an ``if`` on exactly a config leaf (``cfg.x`` or
+    ``not cfg.x``) that the launch's value of that leaf (``leaves``) does not take."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.If):
+            continue
+        for leaf, value in leaves.items():
+            def reads(n: ast.AST, leaf: str = leaf) -> bool:
+                return _reads_leaf(n, leaf)
+
+            taken = _decided(node.test, reads, _truth(value))
+            if taken is None:
+                continue
+            skipped = node.orelse if taken else node.body
+            if any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in skipped):
+                return True
+    return False
+
+
+def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]:
+    return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
+
+
+def _target_leaf(target: ast.expr) -> str | None:
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and isinstance(
+            target.slice.value, str):
+        return target.slice.value
     return None
 
 

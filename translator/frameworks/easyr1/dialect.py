@@ -163,7 +163,7 @@ class EasyR1Dialect(Dialect):
             unused = values.unused()
             forkbatch.check(source, native.launch[1], native.launch[0], unused,
                             lambda key: not known_anywhere(key), lambda leaf: leaf in leaves, version, assumed,
-                            False, spec, notes)
+                            False, spec, notes, lineage="easyr1")
         return Reading(spec, notes, values)
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:

@@ -168,6 +168,8 @@ class NativeOpenRlhf:
         self.flags: dict[str, Any] = {}  # native name → str | list[str] | True
         self.origins: dict[str, str] = {}
         self.ray_address: str | None = None  # `ray job submit --address`: the Ray head's dashboard
+        self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
+        self.fork_entry = False  # launched through a module or script that is not OpenRLHF's own
 
 
 class _Flags(Values):
@@ -225,7 +227,23 @@ class OpenRlhfDialect(Dialect):
                           f"--num-processes {options.num_processes} is ignored: the actor flags place "
                           f"{spec.topology.training_gpus} training processes")
         self._account(flags, foreign, version, spec, notes)
+        self._fork_code(source, native, foreign, version, spec, notes)
         return Reading(spec, notes, flags)
+
+    def _fork_code(self, source: Source, native: NativeOpenRlhf, foreign: dict[str, Any], version: str,
+                   spec: RunSpec, notes: NoteList) -> None:
+        """Flags no OpenRLHF release has, read in the project's code, and the project's own copy of the strategy's
+        batch sizing (translator/dialects/forkbatch.py)."""
+        if native.launch is None:
+            return
+        from translator.dialects import forkbatch
+
+        leaves = {n.rpartition(".")[2] for n in _ALL_NAMES}
+        unknown = {n: v for n, v in foreign.items() if n not in _ALL_NAMES}
+        assumed = any(n.code == "version.assumed" for n in notes)
+        forkbatch.check(source, native.launch[1], native.launch[0], unknown, lambda name: name not in _ALL_NAMES,
+                        lambda leaf: leaf in leaves, version, assumed, native.fork_entry, spec, notes,
+                        lineage="openrlhf")
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOpenRlhf:
         script = read_script(source, options.env, notes)
@@ -250,6 +268,8 @@ class OpenRlhfDialect(Dialect):
                           f"point; it is read with {ENTRY_MODULE}'s semantics, and flags it adds are reported as "
                           "unknown to OpenRLHF")
         native = NativeOpenRlhf()
+        native.launch = entry, command.cwd
+        native.fork_entry = entry != ENTRY_MODULE and not entry.endswith("openrlhf/cli/train_ppo_ray.py")
         native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"
         for name, value in _parse_arguments(words, origin, notes):
