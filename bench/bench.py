@@ -19,6 +19,7 @@ them.
 
 Run: python bench/bench.py [--runs 15] [--configs 10000] [--many 200]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,10 +69,18 @@ def cold_start(runs: int) -> dict[str, float]:
     baseline, baseline_cpu = timed([sys.executable, "-c", "import yaml, click"], runs)
     explain, explain_cpu = timed([*cli, "explain", str(FIXTURE)], runs)
     translate, translate_cpu = timed([*cli, "translate", str(FIXTURE), "--to", "trl"], runs)
-    return {"baseline_s": baseline, "explain_s": explain, "translate_s": translate,
-            "baseline_cpu_s": baseline_cpu, "explain_cpu_s": explain_cpu, "translate_cpu_s": translate_cpu,
-            "explain_ratio": explain / baseline, "translate_ratio": translate / baseline,
-            "explain_cpu_ratio": explain_cpu / baseline_cpu, "translate_cpu_ratio": translate_cpu / baseline_cpu}
+    return {
+        "baseline_s": baseline,
+        "explain_s": explain,
+        "translate_s": translate,
+        "baseline_cpu_s": baseline_cpu,
+        "explain_cpu_s": explain_cpu,
+        "translate_cpu_s": translate_cpu,
+        "explain_ratio": explain / baseline,
+        "translate_ratio": translate / baseline,
+        "explain_cpu_ratio": explain_cpu / baseline_cpu,
+        "translate_cpu_ratio": translate_cpu / baseline_cpu,
+    }
 
 
 def generated_configs(count: int, seed: int = 7) -> list[tuple[str, str]]:
@@ -82,27 +91,56 @@ def generated_configs(count: int, seed: int = 7) -> list[tuple[str, str]]:
         n = rng.choice([4, 8, 16])
         micro = rng.choice([1, 2, 4, 8])
         if i % 2:
-            recipe = {"model_name_or_path": "Qwen/Qwen2.5-7B-Instruct", "dataset_name": "org/data",
-                      "num_generations": n, "per_device_train_batch_size": micro * n,
-                      "gradient_accumulation_steps": rng.choice([1, 2, 4, 8]), "learning_rate": 1e-6,
-                      "beta": rng.choice([0.0, 0.04]), "max_completion_length": 1024, "use_vllm": True,
-                      "vllm_mode": "colocate", "num_train_epochs": 1, "bf16": True, "logging_steps": 10,
-                      "save_steps": 100, "output_dir": f"out/{i}", "lr_scheduler_type": "cosine",
-                      "warmup_ratio": 0.05, "temperature": 0.9}
+            recipe = {
+                "model_name_or_path": "Qwen/Qwen2.5-7B-Instruct",
+                "dataset_name": "org/data",
+                "num_generations": n,
+                "per_device_train_batch_size": micro * n,
+                "gradient_accumulation_steps": rng.choice([1, 2, 4, 8]),
+                "learning_rate": 1e-6,
+                "beta": rng.choice([0.0, 0.04]),
+                "max_completion_length": 1024,
+                "use_vllm": True,
+                "vllm_mode": "colocate",
+                "num_train_epochs": 1,
+                "bf16": True,
+                "logging_steps": 10,
+                "save_steps": 100,
+                "output_dir": f"out/{i}",
+                "lr_scheduler_type": "cosine",
+                "warmup_ratio": 0.05,
+                "temperature": 0.9,
+            }
             configs.append((yaml.safe_dump(recipe), "trl"))
         else:
             mini = rng.choice([16, 32, 64])
-            config = {"data": {"train_batch_size": mini * rng.choice([1, 2, 4]), "max_prompt_length": 512,
-                               "max_response_length": 1024, "train_files": "/data/train.parquet"},
-                      "actor_rollout_ref": {
-                          "model": {"path": "Qwen/Qwen2.5-7B-Instruct"},
-                          "actor": {"ppo_mini_batch_size": mini, "ppo_micro_batch_size_per_gpu": micro,
-                                    "use_kl_loss": True, "kl_loss_coef": 0.001, "optim": {"lr": 1e-6}},
-                          "rollout": {"n": n, "name": "vllm", "tensor_model_parallel_size": 2,
-                                      "log_prob_micro_batch_size_per_gpu": micro},
-                          "ref": {"log_prob_micro_batch_size_per_gpu": micro}},
-                      "algorithm": {"adv_estimator": "grpo"},
-                      "trainer": {"n_gpus_per_node": 8, "nnodes": 1, "total_epochs": 3, "project_name": "p"}}
+            config = {
+                "data": {
+                    "train_batch_size": mini * rng.choice([1, 2, 4]),
+                    "max_prompt_length": 512,
+                    "max_response_length": 1024,
+                    "train_files": "/data/train.parquet",
+                },
+                "actor_rollout_ref": {
+                    "model": {"path": "Qwen/Qwen2.5-7B-Instruct"},
+                    "actor": {
+                        "ppo_mini_batch_size": mini,
+                        "ppo_micro_batch_size_per_gpu": micro,
+                        "use_kl_loss": True,
+                        "kl_loss_coef": 0.001,
+                        "optim": {"lr": 1e-6},
+                    },
+                    "rollout": {
+                        "n": n,
+                        "name": "vllm",
+                        "tensor_model_parallel_size": 2,
+                        "log_prob_micro_batch_size_per_gpu": micro,
+                    },
+                    "ref": {"log_prob_micro_batch_size_per_gpu": micro},
+                },
+                "algorithm": {"adv_estimator": "grpo"},
+                "trainer": {"n_gpus_per_node": 8, "nnodes": 1, "total_epochs": 3, "project_name": "p"},
+            }
             configs.append((yaml.safe_dump(config), "verl"))
     return configs
 
@@ -122,8 +160,13 @@ def throughput(count: int) -> dict[str, float]:
     for text, framework in configs:
         translator.explain(Source(text, "config.yaml"), framework=framework, num_processes=8)
     ours = time.perf_counter() - start
-    return {"configs": count, "yaml_s": plain, "explain_s": ours, "ratio": ours / plain,
-            "explain_per_config_ms": 1000 * ours / count}
+    return {
+        "configs": count,
+        "yaml_s": plain,
+        "explain_s": ours,
+        "ratio": ours / plain,
+        "explain_per_config_ms": 1000 * ours / count,
+    }
 
 
 def fixture_copies(directory: Path, count: int) -> list[str]:
@@ -134,8 +177,11 @@ def fixture_copies(directory: Path, count: int) -> list[str]:
     from translator import dialects
 
     # the frameworks rlconf reads (the fixtures of the others wait for their dialects)
-    expects = sorted(e for e in (ROOT / "fixtures").rglob("*.expect.yaml")
-                     if e.relative_to(ROOT / "fixtures").parts[0] in dialects.names())
+    expects = sorted(
+        e
+        for e in (ROOT / "fixtures").rglob("*.expect.yaml")
+        if e.relative_to(ROOT / "fixtures").parts[0] in dialects.names()
+    )
     env: dict[str, str] = {}
     for i in range(count):
         expect = expects[i % len(expects)]
@@ -170,23 +216,31 @@ def main() -> None:
     parser.add_argument("--configs", type=int, default=10_000)
     parser.add_argument("--many", type=int, default=200)
     args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
-          f"Python {sys.version.split()[0]}; rlconf: {' '.join(_cli())}")
+    print(
+        f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
+        f"Python {sys.version.split()[0]}; rlconf: {' '.join(_cli())}"
+    )
     cold = cold_start(args.runs)
-    print(f"(a) cold start, median of {args.runs}: import yaml, click {cold['baseline_s'] * 1000:.0f} ms "
-          f"(CPU {cold['baseline_cpu_s'] * 1000:.0f} ms); "
-          f"explain {cold['explain_s'] * 1000:.0f} ms ({cold['explain_ratio']:.2f}x; "
-          f"CPU {cold['explain_cpu_s'] * 1000:.0f} ms, {cold['explain_cpu_ratio']:.2f}x); "
-          f"translate {cold['translate_s'] * 1000:.0f} ms ({cold['translate_ratio']:.2f}x; "
-          f"CPU {cold['translate_cpu_s'] * 1000:.0f} ms, {cold['translate_cpu_ratio']:.2f}x)")
+    print(
+        f"(a) cold start, median of {args.runs}: import yaml, click {cold['baseline_s'] * 1000:.0f} ms "
+        f"(CPU {cold['baseline_cpu_s'] * 1000:.0f} ms); "
+        f"explain {cold['explain_s'] * 1000:.0f} ms ({cold['explain_ratio']:.2f}x; "
+        f"CPU {cold['explain_cpu_s'] * 1000:.0f} ms, {cold['explain_cpu_ratio']:.2f}x); "
+        f"translate {cold['translate_s'] * 1000:.0f} ms ({cold['translate_ratio']:.2f}x; "
+        f"CPU {cold['translate_cpu_s'] * 1000:.0f} ms, {cold['translate_cpu_ratio']:.2f}x)"
+    )
     if args.configs:
         warm = throughput(args.configs)
-        print(f"(b) {warm['configs']} configs: yaml.load+dump {warm['yaml_s']:.2f} s; "
-              f"explain {warm['explain_s']:.2f} s ({warm['ratio']:.2f}x, "
-              f"{warm['explain_per_config_ms']:.2f} ms per config)")
+        print(
+            f"(b) {warm['configs']} configs: yaml.load+dump {warm['yaml_s']:.2f} s; "
+            f"explain {warm['explain_s']:.2f} s ({warm['ratio']:.2f}x, "
+            f"{warm['explain_per_config_ms']:.2f} ms per config)"
+        )
     many = many_files(args.many, max(3, args.runs // 3))
-    print(f"(c) rlconf check of {many['checked']} fixture configs in one process, median of {many['runs']}: "
-          f"{many['check_s']:.2f} s wall, {many['check_cpu_s']:.2f} s CPU")
+    print(
+        f"(c) rlconf check of {many['checked']} fixture configs in one process, median of {many['runs']}: "
+        f"{many['check_s']:.2f} s wall, {many['check_cpu_s']:.2f} s CPU"
+    )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

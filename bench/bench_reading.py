@@ -12,6 +12,7 @@ Each case runs `rlconf explain FILE --from verl` in a fresh process and reports 
 
 Run: python bench/bench_reading.py
 """
+
 from __future__ import annotations
 
 import os
@@ -23,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND = "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4 " \
-          "trainer.n_gpus_per_node=8 trainer.nnodes=1\n"
+COMMAND = (
+    "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4 "
+    "trainer.n_gpus_per_node=8 trainer.nnodes=1\n"
+)
 
 
 def write_script(path: Path, lines: int, decided_ifs: bool = False) -> None:
@@ -56,8 +59,12 @@ def run(path: Path) -> tuple[int, float, float, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with tempfile.TemporaryFile("w+") as errors:
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "translator", "explain", str(path), "--from", "verl"],
-                                 stdout=subprocess.DEVNULL, stderr=errors, env=env)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "translator", "explain", str(path), "--from", "verl"],
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            env=env,
+        )
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -68,12 +75,18 @@ def run(path: Path) -> tuple[int, float, float, str]:
 
 def main() -> None:
     cases: list[tuple[str, str, Any]] = [
-        (f"script {n:,} lines", f"s{n}.sh", lambda path, n=n: write_script(path, n)) for n in (10_000, 100_000, 1_000_000)]
-    cases += [(f"script {n:,} lines, 1/4 decided ifs", f"i{n}.sh", lambda path, n=n: write_script(path, n, True))
-              for n in (16_000, 50_000, 200_000)]
+        (f"script {n:,} lines", f"s{n}.sh", lambda path, n=n: write_script(path, n))
+        for n in (10_000, 100_000, 1_000_000)
+    ]
+    cases += [
+        (f"script {n:,} lines, 1/4 decided ifs", f"i{n}.sh", lambda path, n=n: write_script(path, n, True))
+        for n in (16_000, 50_000, 200_000)
+    ]
     cases += [(f"YAML {n} aliases of a flat list", f"a{n}.yaml", flat_aliases(n)) for n in (10, 50, 100)]
-    cases += [("YAML 300 nested aliases (bomb)", "bomb.yaml", nested_aliases(300)),
-              ("shell X=$X$X × 39", "double.sh", "X=abcdefghij\n" + "X=$X$X\n" * 39 + COMMAND)]
+    cases += [
+        ("YAML 300 nested aliases (bomb)", "bomb.yaml", nested_aliases(300)),
+        ("shell X=$X$X × 39", "double.sh", "X=abcdefghij\n" + "X=$X$X\n" * 39 + COMMAND),
+    ]
     print(f"{'case':36} {'bytes':>10} {'exit':>4} {'seconds':>8} {'peak MB':>8}  message")
     with tempfile.TemporaryDirectory() as folder:
         for label, name, content in cases:
@@ -83,8 +96,10 @@ def main() -> None:
             else:
                 path.write_text(content)
             code, wall, peak, message = run(path)
-            print(f"{label:36} {path.stat().st_size:>10,} {code:>4} {wall:>8.2f} {peak:>8.0f}  "
-                  f"{message.replace(folder + '/', '') if code else ''}")
+            print(
+                f"{label:36} {path.stat().st_size:>10,} {code:>4} {wall:>8.2f} {peak:>8.0f}  "
+                f"{message.replace(folder + '/', '') if code else ''}"
+            )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Write docs/concordance.md from the concordance (translator/frameworks/<fw>/concordance.yaml); tests/test_concordance.py
 checks that the committed file is what this writes. ``--check`` only compares (exit 1 when it differs)."""
+
 from __future__ import annotations
 
 import sys

@@ -2,6 +2,7 @@
 """Write docs/rules.md from the catalogue of rule and note codes (translator/rule_table.py and each framework's
 rules.py); tests/test_rules.py checks that the committed file is what this writes. ``--check`` only compares
 (exit 1 when it differs)."""
+
 from __future__ import annotations
 
 import sys

@@ -18,6 +18,7 @@ Each schema is written to ``--out`` (``schemas/native``) and, identically, to ``
 
 The output depends only on the wheels and checkouts read, so running it again gives the same files.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,11 +33,15 @@ from translator.framework import load  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "schemas" / "native")
-    parser.add_argument("--package-out", default=str(ROOT / "translator" / "schema_data"),
-                        help="the copy shipped as package data (read at run time); '' to skip")
+    parser.add_argument(
+        "--package-out",
+        default=str(ROOT / "translator" / "schema_data"),
+        help="the copy shipped as package data (read at run time); '' to skip",
+    )
     parser.add_argument("--cache", type=Path, default=Path("/tmp/wheels"), help="where wheels are downloaded")
     sections = [(f, load(f.schema_generator)) for f in registry.registered() if f.schema_generator]
     for _, section in sections:

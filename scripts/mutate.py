@@ -11,6 +11,7 @@ is fine. Anything else is an internal error: its traceback and the mutated input
 
 Exit status: 0 when there was no internal error, 1 otherwise.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,12 +40,80 @@ from translator.sources.files import Source  # noqa: E402
 TARGETS = [name for name in dialects.names() if name != "rlconf"]
 NUMBER = re.compile(r"(?<![\w.$])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
 KEY = re.compile(r"(--?[A-Za-z_][\w.\-]*|[A-Za-z_][\w.\-]*(?=[=:]))")
-REPLACEMENTS = ["0", "-1", "-0", "1", "2", "3", "7", "1e400", "99999999999999999999999", str(2**63), "0.5", "1.5",
-                "1e-9", "nan", "inf", "-inf", "abc", "''", '""', "null", "~", "true", "false", "[1, 2]", "{a: 1}",
-                "${UNSET_VAR}", "$((1/0))", "$((7 % 0))", "0x10", "1_000", "١٢", "  ", "???", "${oc.env:NOPE}",
-                "'8'", "[]", "{}", "8.0", "-8", "1/2"]
-UNICODE = ["é", "ß", "→", "\u200b", "\ufeff", "日本", "\u0000", "\t", "\r", "\\", "'", '"', "`", "$", "{", "}", "[",
-           "]", "#", ":", "=", ";", "&&", "|", "\\\n", "${", "$(", "\x1b[31m", "🙂", "\u2028"]
+REPLACEMENTS = [
+    "0",
+    "-1",
+    "-0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "1e400",
+    "99999999999999999999999",
+    str(2**63),
+    "0.5",
+    "1.5",
+    "1e-9",
+    "nan",
+    "inf",
+    "-inf",
+    "abc",
+    "''",
+    '""',
+    "null",
+    "~",
+    "true",
+    "false",
+    "[1, 2]",
+    "{a: 1}",
+    "${UNSET_VAR}",
+    "$((1/0))",
+    "$((7 % 0))",
+    "0x10",
+    "1_000",
+    "١٢",
+    "  ",
+    "???",
+    "${oc.env:NOPE}",
+    "'8'",
+    "[]",
+    "{}",
+    "8.0",
+    "-8",
+    "1/2",
+]
+UNICODE = [
+    "é",
+    "ß",
+    "→",
+    "\u200b",
+    "\ufeff",
+    "日本",
+    "\u0000",
+    "\t",
+    "\r",
+    "\\",
+    "'",
+    '"',
+    "`",
+    "$",
+    "{",
+    "}",
+    "[",
+    "]",
+    "#",
+    ":",
+    "=",
+    ";",
+    "&&",
+    "|",
+    "\\\n",
+    "${",
+    "$(",
+    "\x1b[31m",
+    "🙂",
+    "\u2028",
+]
 
 
 @dataclass
@@ -87,15 +156,24 @@ def fixtures() -> list[Sample]:
             for sibling in sorted(folder.rglob("*")):
                 if sibling.is_file() and sibling != path:
                     files[str(sibling.relative_to(folder))] = sibling.read_text(encoding="utf-8", errors="replace")
-        opts = {"framework": options.get("from"), "env": {k: str(v) for k, v in (options.get("env") or {}).items()},
-                "num_processes": options.get("num_processes")}
+        opts = {
+            "framework": options.get("from"),
+            "env": {k: str(v) for k, v in (options.get("env") or {}).items()},
+            "num_processes": options.get("num_processes"),
+        }
         samples.append(Sample(f"{expect.parent.name}/{path.name}", files, folder, opts))
         try:
             from translator.dialects.rlconf import to_toml
 
             plan = to_toml(translator.load(samples[-1].source(), **opts).spec)
-            samples.append(Sample(f"{expect.parent.name}/{path.stem}.plan.toml", {"plan.toml": plan}, None,
-                                  {"framework": None, "env": {}, "num_processes": None}))
+            samples.append(
+                Sample(
+                    f"{expect.parent.name}/{path.stem}.plan.toml",
+                    {"plan.toml": plan},
+                    None,
+                    {"framework": None, "env": {}, "num_processes": None},
+                )
+            )
         except translator.ConfigError:
             pass
     return samples
@@ -107,7 +185,7 @@ def change_number(text: str, rng: random.Random) -> str:
     if not found:
         return text
     match = rng.choice(found)
-    return text[:match.start()] + rng.choice(REPLACEMENTS) + text[match.end():]
+    return text[: match.start()] + rng.choice(REPLACEMENTS) + text[match.end() :]
 
 
 def misspell_key(text: str, rng: random.Random) -> str:
@@ -119,16 +197,16 @@ def misspell_key(text: str, rng: random.Random) -> str:
     i = rng.randrange(len(word))
     edit = rng.choice(["drop", "double", "swap", "insert", "case"])
     if edit == "drop" and len(word) > 2:
-        word = word[:i] + word[i + 1:]
+        word = word[:i] + word[i + 1 :]
     elif edit == "double":
         word = word[:i] + word[i] + word[i:]
     elif edit == "swap" and i + 1 < len(word):
-        word = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        word = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
     elif edit == "insert":
         word = word[:i] + rng.choice("xyz_.-") + word[i:]
     else:
         word = word.upper()
-    return text[:match.start()] + word + text[match.end():]
+    return text[: match.start()] + word + text[match.end() :]
 
 
 def _lines(text: str) -> list[str]:
@@ -160,19 +238,27 @@ def swap_flag(text: str, rng: random.Random) -> str:
     if not words:
         return text
     match = rng.choice(words)
-    flipped = {"True": "False", "False": "True", "true": "false", "false": "true", "yes": "no", "no": "yes",
-               "on": "off", "off": "on"}[match.group(0)]
-    return text[:match.start()] + flipped + text[match.end():]
+    flipped = {
+        "True": "False",
+        "False": "True",
+        "true": "false",
+        "false": "true",
+        "yes": "no",
+        "no": "yes",
+        "on": "off",
+        "off": "on",
+    }[match.group(0)]
+    return text[: match.start()] + flipped + text[match.end() :]
 
 
 def truncate(text: str, rng: random.Random) -> str:
-    return text[:rng.randrange(len(text) + 1)]
+    return text[: rng.randrange(len(text) + 1)]
 
 
 def truncate_line(text: str, rng: random.Random) -> str:
     lines = _lines(text)
     i = rng.randrange(len(lines))
-    lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
+    lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
     return "\n".join(lines)
 
 
@@ -195,21 +281,53 @@ def blow_up(text: str, rng: random.Random) -> str:
         return text
     match = rng.choice(found)
     value = rng.choice(["[" * 50 + "1" + "]" * 50, "[" + ", ".join(["1"] * 500) + "]", "9" * 400, "1" * 5000])
-    return text[:match.start()] + value + text[match.end():]
+    return text[: match.start()] + value + text[match.end() :]
 
 
 def add_line(text: str, rng: random.Random) -> str:
-    extra = rng.choice(["foo: 1", "--foo 1", "foo=1", "num_generations: 0", "per_device_train_batch_size: -3",
-                        "data.train_batch_size=0", "--n_samples_per_prompt 0", "trainer.n_gpus_per_node=0",
-                        "num_processes: 0", "export X=$((", "<<EOF", "defaults:", "- _self_", "hydra: {}",
-                        "actor_rollout_ref.rollout.n=1000000000000", "plan = 3", "[plan]", "generation_batch_size: 7"])
+    extra = rng.choice(
+        [
+            "foo: 1",
+            "--foo 1",
+            "foo=1",
+            "num_generations: 0",
+            "per_device_train_batch_size: -3",
+            "data.train_batch_size=0",
+            "--n_samples_per_prompt 0",
+            "trainer.n_gpus_per_node=0",
+            "num_processes: 0",
+            "export X=$((",
+            "<<EOF",
+            "defaults:",
+            "- _self_",
+            "hydra: {}",
+            "actor_rollout_ref.rollout.n=1000000000000",
+            "plan = 3",
+            "[plan]",
+            "generation_batch_size: 7",
+        ]
+    )
     lines = _lines(text)
     lines.insert(rng.randrange(len(lines) + 1), extra)
     return "\n".join(lines)
 
 
-MUTATIONS = [change_number, change_number, change_number, misspell_key, drop_line, duplicate_line, swap_lines,
-             swap_flag, truncate, truncate_line, insert_unicode, reindent, blow_up, add_line]
+MUTATIONS = [
+    change_number,
+    change_number,
+    change_number,
+    misspell_key,
+    drop_line,
+    duplicate_line,
+    swap_lines,
+    swap_flag,
+    truncate,
+    truncate_line,
+    insert_unicode,
+    reindent,
+    blow_up,
+    add_line,
+]
 
 
 def mutate(sample: Sample, rng: random.Random, stacked: bool = False) -> tuple[Sample, list[str]]:
@@ -242,7 +360,7 @@ def exercise(sample: Sample, summary: Summary) -> list[tuple[str, str]]:
         summary.runs += 1
         try:
             return action()
-        except Exception as error:  # noqa: BLE001  (what we are looking for)
+        except Exception as error:
             if classify(error)[0] == EXIT_INPUT:  # what the CLI reports as bad input
                 summary.input_errors += 1
             else:
@@ -259,8 +377,10 @@ def exercise(sample: Sample, summary: Summary) -> list[tuple[str, str]]:
     for target in TARGETS:
         translation = attempt(f"translate --to {target}", lambda: translator.translate(explanation, to=target))
         if translation is not None:
-            attempt(f"translate --to {target} text/json",
-                    lambda: (render.translation_text(translation), _json(translation.to_dict())))
+            attempt(
+                f"translate --to {target} text/json",
+                lambda: (render.translation_text(translation), _json(translation.to_dict())),
+            )
     return failures
 
 
@@ -290,8 +410,14 @@ def limit_memory(gigabytes: int = 4) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def run(count: int = 10_000, seed: int = 0, show: int = 20, out: Any = sys.stdout, stacked: bool = False,
-        every: bool = False) -> Summary:
+def run(
+    count: int = 10_000,
+    seed: int = 0,
+    show: int = 20,
+    out: Any = sys.stdout,
+    stacked: bool = False,
+    every: bool = False,
+) -> Summary:
     """``every``: the fixtures in turn (each one count // fixtures times or more) instead of drawn at random."""
     import signal
 
@@ -330,8 +456,11 @@ def _run(count: int, seed: int, show: int, out: Any, stacked: bool = False, ever
             summary.kinds[f"{where.split(' text')[0].split(' --to')[0]}: {last[:160]}"] += 1
             if shown < show:
                 shown += 1
-                print(f"=== internal error #{summary.internal_errors} (sample {index}, {sample.name}; "
-                      f"{', '.join(applied)}; options {sample.options}) in {where}", file=out)
+                print(
+                    f"=== internal error #{summary.internal_errors} (sample {index}, {sample.name}; "
+                    f"{', '.join(applied)}; options {sample.options}) in {where}",
+                    file=out,
+                )
                 print(trace, file=out)
                 for name, text in sample.files.items():
                     print(f"--- {name} ---\n{text[:3000]}", file=out)
@@ -348,8 +477,10 @@ def main() -> int:
     args = parser.parse_args()
     limit_memory()
     summary = run(args.count, args.seed, args.show, stacked=args.stacked)
-    print(f"{summary.samples} mutated inputs, {summary.runs} library calls in {summary.seconds:.1f} s: "
-          f"{summary.input_errors} bad-input errors (exit 2), {summary.internal_errors} internal errors")
+    print(
+        f"{summary.samples} mutated inputs, {summary.runs} library calls in {summary.seconds:.1f} s: "
+        f"{summary.input_errors} bad-input errors (exit 2), {summary.internal_errors} internal errors"
+    )
     for kind, number in summary.kinds.most_common():
         print(f"  {number} × {kind}")
     print(f"slowest input: {summary.slowest[0]:.2f} s ({summary.slowest[1]})")

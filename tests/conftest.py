@@ -1,4 +1,5 @@
 """Test helpers: the fixtures with their hand-derived expectations."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,17 +29,26 @@ class Case:
     expected: dict[str, Any]
 
     def load_kwargs(self) -> dict[str, Any]:
-        return {"framework": self.options.get("from"),
-                "env": {k: str(v) for k, v in (self.options.get("env") or {}).items()},
-                "num_processes": self.options.get("num_processes")}
+        return {
+            "framework": self.options.get("from"),
+            "env": {k: str(v) for k, v in (self.options.get("env") or {}).items()},
+            "num_processes": self.options.get("num_processes"),
+        }
 
 
 def fixture_cases() -> list[Case]:
     cases = []
     for expect in sorted(FIXTURES.glob("*/*.expect.yaml")):
         data = yaml.safe_load(expect.read_text())
-        cases.append(Case(expect.name.removesuffix(".expect.yaml"), expect.parent.name,
-                          expect.parent / data["input"], data.get("options") or {}, data))
+        cases.append(
+            Case(
+                expect.name.removesuffix(".expect.yaml"),
+                expect.parent.name,
+                expect.parent / data["input"],
+                data.get("options") or {},
+                data,
+            )
+        )
     return cases
 
 
@@ -78,8 +88,9 @@ def differing(a: dict[str, Any], b: dict[str, Any]) -> set[str]:
 
 def noted(translation: Translation) -> set[str]:
     """The plan fields a translation noted as not preserved."""
-    return {key.removeprefix("plan.") for n in translation.notes if n.code == "plan.not-preserved"
-            for key in n.source_keys}
+    return {
+        key.removeprefix("plan.") for n in translation.notes if n.code == "plan.not-preserved" for key in n.source_keys
+    }
 
 
 def read_back(translation: Translation) -> Source:

@@ -3,6 +3,7 @@ catalogue): the string given as the rule of a ``Finding`` (or of a helper that p
 code of a ``Note``, ``NoteList.add/info/warning/error`` or ``ShellNote``, and the (severity, code, message)
 tuples of pending version notes. A code held in a variable is followed to where the variable is set, or, for a
 parameter, to every call of that function; an f-string expands over what its placeholders can hold."""
+
 from __future__ import annotations
 
 import ast
@@ -14,9 +15,16 @@ ROOT = Path(__file__).resolve().parent.parent / "translator"
 CODE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 SEVERITIES = ("info", "warning", "error", "skipped")
 # sink name → (index of the code among the call's positional arguments, kind, keyword name)
-SINKS = {"Finding": (0, "check", "rule"), "Skipped": (0, "check", "rule"), "Note": (1, "note", "code"),
-         "ShellNote": (1, "note", "code"), "info": (0, "note", "code"), "warning": (0, "note", "code"),
-         "error": (0, "note", "code"), "add": (1, "note", "code")}
+SINKS = {
+    "Finding": (0, "check", "rule"),
+    "Skipped": (0, "check", "rule"),
+    "Note": (1, "note", "code"),
+    "ShellNote": (1, "note", "code"),
+    "info": (0, "note", "code"),
+    "warning": (0, "note", "code"),
+    "error": (0, "note", "code"),
+    "add": (1, "note", "code"),
+}
 # f-string placeholders that hold a framework's name
 FRAMEWORK_NAMES = ("spec.framework", "dialect.name", "self.name", "explanation.framework")
 
@@ -72,8 +80,11 @@ class Scanner:
                         self._record(found, code, kind, module, call, severity)
         for module in self.modules:  # pending version notes: ("info", "version.band", message)
             for node in ast.walk(module.tree):
-                if isinstance(node, ast.Tuple) and len(node.elts) == 3 and all(
-                        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts[:2]):
+                if (
+                    isinstance(node, ast.Tuple)
+                    and len(node.elts) == 3
+                    and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts[:2])
+                ):
                     severity, code = node.elts[0].value, node.elts[1].value  # type: ignore[attr-defined]
                     if severity in SEVERITIES and CODE.match(code):
                         self._record(found, code, "note", module, node, {severity})
@@ -82,8 +93,9 @@ class Scanner:
                 found[code].severities = severities | (found[code].severities & {"skipped"})
         return found
 
-    def _record(self, found: dict[str, Emitted], code: str, kind: str, module: _Module, node: ast.AST,
-                severity: set[str]) -> None:
+    def _record(
+        self, found: dict[str, Emitted], code: str, kind: str, module: _Module, node: ast.AST, severity: set[str]
+    ) -> None:
         if not CODE.match(code):
             return
         entry = found.setdefault(code, Emitted(kind))
@@ -120,8 +132,9 @@ class Scanner:
                 options = {str(part.value)}
             else:
                 shown = ast.unparse(part.value)  # type: ignore[attr-defined]
-                options = set(self.frameworks) if shown in FRAMEWORK_NAMES else self.values(
-                    part.value, module, depth + 1)  # type: ignore[attr-defined]
+                options = (
+                    set(self.frameworks) if shown in FRAMEWORK_NAMES else self.values(part.value, module, depth + 1)
+                )  # type: ignore[attr-defined]
             texts = {t + o for t in texts for o in options}
         return texts
 
@@ -131,11 +144,16 @@ class Scanner:
             return set()
         found: set[str] = set()
         for inner in ast.walk(function):
-            if isinstance(inner, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id
-                                                     for t in inner.targets):
+            if isinstance(inner, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.id for t in inner.targets
+            ):
                 found |= self.values(inner.value, module, depth + 1, any_text)
-            elif isinstance(inner, ast.For) and isinstance(inner.target, ast.Name) and inner.target.id == node.id \
-                    and isinstance(inner.iter, (ast.Tuple, ast.List)):
+            elif (
+                isinstance(inner, ast.For)
+                and isinstance(inner.target, ast.Name)
+                and inner.target.id == node.id
+                and isinstance(inner.iter, (ast.Tuple, ast.List))
+            ):
                 for element in inner.iter.elts:
                     found |= self.values(element, module, depth + 1, any_text)
         parameters = [a.arg for a in function.args.args]
@@ -164,8 +182,11 @@ class Scanner:
             if "severity" in parameters:
                 at = parameters.index("severity") - (position != index)
                 given = _argument(call, at, "severity")
-                severities = {v for v in self.values(given, module, depth + 1, True) if v in SEVERITIES} \
-                    if given is not None else set()
+                severities = (
+                    {v for v in self.values(given, module, depth + 1, True) if v in SEVERITIES}
+                    if given is not None
+                    else set()
+                )
                 for code in codes:
                     self._passed_severity.setdefault(code, set()).update(severities)
         self._passed[key] = found

@@ -1,4 +1,5 @@
 """Nothing is lost: every key a config sets is mapped, equal to the target default, carried, or reported."""
+
 from __future__ import annotations
 
 import pytest
@@ -46,8 +47,11 @@ def test_openrlhf_keys_stored_under_scheme_neutral_names_are_mapped() -> None:
     # OpenRLHF 0.8.9 (flat flags) stores --train_batch_size as train.batch_size and --rollout_batch_size as
     # rollout.batch_size; they decide samples per optimizer step (128) and prompts per step (1024), which verl keeps
     # (ppo_mini_batch_size, data.train_batch_size): mapped, never "has no effect".
-    translation = translator.translate(FIXTURES / "openrlhf" / "ppo_separate_engines_v089.sh", to="verl",
-                                       env={"HOME": "/h", "MASTER_ADDR": "x", "WANDB_API_KEY": "k"})
+    translation = translator.translate(
+        FIXTURES / "openrlhf" / "ppo_separate_engines_v089.sh",
+        to="verl",
+        env={"HOME": "/h", "MASTER_ADDR": "x", "WANDB_API_KEY": "k"},
+    )
     status = {a.key: a for a in translation.accounting()}
     for key in ("train.batch_size", "rollout.batch_size", "ckpt.save_steps"):
         assert status[key].status == "mapped", (key, status[key])

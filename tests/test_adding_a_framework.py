@@ -1,6 +1,7 @@
 """docs/adding-a-framework.md followed end to end: a toy framework (tests/toy/: one folder, one registration)
 reads, explains, checks and translates both ways, and no built-in framework's module is touched; and the core
 names no framework, so that a framework is added (or removed) without editing it."""
+
 from __future__ import annotations
 
 import ast
@@ -56,13 +57,15 @@ def test_a_registered_framework_is_detected_explained_checked_and_translated(toy
     # Out to a built-in framework and back: the plan is kept.
     to_verl = translator.translate(source, to="verl")
     assert to_verl.plan["samples_per_optimizer_step"] == 128 and to_verl.plan["samples_per_step"] == 512
-    back = translator.translate(translator.load(translator.api.Source(
-        to_verl.files["launch.sh"], "launch.sh", None, to_verl.files)), to="toy@1.0.0")
+    back = translator.translate(
+        translator.load(translator.api.Source(to_verl.files["launch.sh"], "launch.sh", None, to_verl.files)),
+        to="toy@1.0.0",
+    )
     assert back.framework == "toyrl" and back.version == "1.0.0"
-    assert {k: back.plan[k] for k in ("prompts_per_step", "samples_per_prompt", "samples_per_optimizer_step",
-                                      "data_parallel_size")} == {"prompts_per_step": 64, "samples_per_prompt": 8,
-                                                                 "samples_per_optimizer_step": 128,
-                                                                 "data_parallel_size": 4}
+    assert {
+        k: back.plan[k]
+        for k in ("prompts_per_step", "samples_per_prompt", "samples_per_optimizer_step", "data_parallel_size")
+    } == {"prompts_per_step": 64, "samples_per_prompt": 8, "samples_per_optimizer_step": 128, "data_parallel_size": 4}
     assert "toyrl" in [entry["name"] for entry in dialects.listing()]
 
 
@@ -76,8 +79,15 @@ def test_each_framework_is_one_folder_with_one_registration() -> None:
     assert folders == registered
     for entry in FRAMEWORKS:  # every code reference points into the framework's own folder
         folder = f"translator.frameworks.{entry.dialect.split('.')[2]}."
-        references = [entry.dialect, entry.checks, entry.rules, entry.native.prepare, entry.renames,
-                      entry.moved_sections, entry.schema_generator]
+        references = [
+            entry.dialect,
+            entry.checks,
+            entry.rules,
+            entry.native.prepare,
+            entry.renames,
+            entry.moved_sections,
+            entry.schema_generator,
+        ]
         assert all(r.startswith(folder) for r in references if r), entry.name
 
 
@@ -117,16 +127,28 @@ def _mentions(tree: ast.AST) -> Iterator[tuple[int, str]]:
 def test_the_pattern_finds_a_framework_name() -> None:
     # The checker itself: each spelling below names a framework; 'ctrl' and 'rlconf' do not.
     pattern = _names_pattern()
-    found = [bool(pattern.search(text)) for text in
-             ("VERL_KEYS", "import translator.frameworks.trl", "Open-R1 recipe", "open_instruct", "hiyouga/EasyR1",
-              "ctrl", "rlconf plan")]
+    found = [
+        bool(pattern.search(text))
+        for text in (
+            "VERL_KEYS",
+            "import translator.frameworks.trl",
+            "Open-R1 recipe",
+            "open_instruct",
+            "hiyouga/EasyR1",
+            "ctrl",
+            "rlconf plan",
+        )
+    ]
     assert found == [True, True, True, True, True, False, False]
 
 
 def test_the_core_names_no_framework() -> None:
     pattern = _names_pattern()
-    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: {match.group(0)!r}"
-             for path in _core_modules()
-             for line, text in _mentions(ast.parse(path.read_text(encoding="utf-8")))
-             for match in [pattern.search(text)] if match]
+    found = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {match.group(0)!r}"
+        for path in _core_modules()
+        for line, text in _mentions(ast.parse(path.read_text(encoding="utf-8")))
+        for match in [pattern.search(text)]
+        if match
+    ]
     assert not found, "core modules naming a framework (move it to its registration):\n" + "\n".join(found)

@@ -1,4 +1,5 @@
 """translate: when the plan cannot be kept exactly, the nearest settings of the target that keep it."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,14 @@ from translator.cli import main
 from translator.sources.files import Source
 
 INITIAL = next(c for c in CASES if case_id(c) == "open-instruct/grpo_fast_initial_2025_03")
-EXACT = ("prompts_per_step", "samples_per_prompt", "samples_per_step", "samples_per_optimizer_step",
-         "optimizer_steps_per_step", "epochs_per_step")
+EXACT = (
+    "prompts_per_step",
+    "samples_per_prompt",
+    "samples_per_step",
+    "samples_per_optimizer_step",
+    "optimizer_steps_per_step",
+    "epochs_per_step",
+)
 
 
 def test_alternatives_keep_the_plan_exactly() -> None:
@@ -28,15 +35,21 @@ def test_alternatives_keep_the_plan_exactly() -> None:
     # 8 + 8 both fit the 16 GPUs of one node, so the server host is no longer needed.
     # The source evaluates (an eval mixer), and TRL's eval batch over 8 processes must hold whole groups of 16:
     # per-device eval batch 2 (2 × 8 = 16).
-    assert first.changes == {"gradient_accumulation_steps": 16, "steps_per_generation": 16, "num_processes": 8,
-                             "vllm_server_host": None, "per_device_eval_batch_size": 2}
+    assert first.changes == {
+        "gradient_accumulation_steps": 16,
+        "steps_per_generation": 16,
+        "num_processes": 8,
+        "vllm_server_host": None,
+        "per_device_eval_batch_size": 2,
+    }
     assert first.changes_plan["plan.data_parallel_size"] == [6, 8]
     assert first.changes_plan["topology.rollout_gpus"] == [10, 8]
     assert "--num_processes 8" in first.command
     for alternative in translation.alternatives:  # each, read back as the user would run it, has the source's plan
         main_file = "launch.sh"
-        back = translator.load(Source(alternative.files[main_file], main_file, None, alternative.files),
-                               framework="trl@1.16.0")
+        back = translator.load(
+            Source(alternative.files[main_file], main_file, None, alternative.files), framework="trl@1.16.0"
+        )
         assert {k: back.plan[k] for k in EXACT} == {k: INITIAL.expected["plan"][k] for k in EXACT}
         assert not translator.check(back).errors
 
@@ -45,8 +58,10 @@ def test_alternatives_in_text_and_json() -> None:
     args = [str(INITIAL.path), "--to", "trl@1.16.0", "--env", "RANDOM=42"]
     out = CliRunner().invoke(main, ["translate", *args]).stdout
     assert "Settings that keep the source's plan exactly:" in out
-    assert ("  1. gradient_accumulation_steps=16, steps_per_generation=16, per_device_eval_batch_size=2, "
-            "vllm_server_host=(remove), num_processes=8") in out
+    assert (
+        "  1. gradient_accumulation_steps=16, steps_per_generation=16, per_device_eval_batch_size=2, "
+        "vllm_server_host=(remove), num_processes=8"
+    ) in out
     document = json.loads(CliRunner().invoke(main, ["translate", *args, "--format", "json"]).stdout)
     alternative = document["alternatives"][0]
     assert set(alternative) == {"changes", "canonical", "keeps", "changes_plan", "command"}

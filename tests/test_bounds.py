@@ -1,6 +1,7 @@
 """Reading is bounded: hostile inputs (alias bombs, doubled shell values, huge counts, endless files) end in one
 clear ConfigError (exit 2), and where a right answer exists it is still computed, by arithmetic instead of a search
 over a count as large as the value. No timings here: bench/bench_reading.py measures the speed."""
+
 from __future__ import annotations
 
 import os
@@ -133,12 +134,17 @@ def test_gtrl_check_on_a_huge_rollout_suggests_by_divisors() -> None:
     # local_mini_batch_size 32 is not a multiple of micro 3. Fixes: the divisor of 32 nearest 3 (2 and 4 tie; the
     # larger first) = 4; or a multiple of 3 dividing 3×10**8 prompts × 16 = 3 × 2**12 × 5**8 samples nearest 32:
     # 3 × d for d dividing 2**12 × 5**8, and d = 10 gives 30 (11 and 12 are not such divisors).
-    text = GTRL.read_text().replace("--local_rollout_batch_size 4", "--local_rollout_batch_size 300000000") \
+    text = (
+        GTRL.read_text()
+        .replace("--local_rollout_batch_size 4", "--local_rollout_batch_size 300000000")
         .replace("--per_device_train_batch_size 1", "--per_device_train_batch_size 3")
+    )
     report = api.check(text)
     finding = next(f for f in report.errors if f.rule == "open-instruct.gtrl-mini-batch-divisible")
-    assert [s.changes for s in finding.suggestions] == [{"per_device_train_batch_size": 4},
-                                                       {"local_mini_batch_size": 30}]
+    assert [s.changes for s in finding.suggestions] == [
+        {"per_device_train_batch_size": 4},
+        {"local_mini_batch_size": 30},
+    ]
 
 
 def test_a_cluster_beyond_any_real_one_is_refused(tmp_path: Path) -> None:
@@ -169,8 +175,11 @@ def test_many_decided_conditions_are_read() -> None:
 # ---------------------------------------------------------------- 12. huge integers in the checks
 def test_a_huge_integer_in_yaml_is_an_input_error(tmp_path: Path) -> None:
     path = tmp_path / "huge.yaml"
-    path.write_text((FIXTURES / "verl" / "grpo_hydra_config.yaml").read_text().replace(
-        "  train_batch_size: 128\n", "  train_batch_size: 128\n  gen_batch_size: 1" + "0" * 400 + "\n"))
+    path.write_text(
+        (FIXTURES / "verl" / "grpo_hydra_config.yaml")
+        .read_text()
+        .replace("  train_batch_size: 128\n", "  train_batch_size: 128\n  gen_batch_size: 1" + "0" * 400 + "\n")
+    )
     assert_input_error(["check", path], "data.gen_batch_size is larger than any real run")
 
 
@@ -207,9 +216,14 @@ def test_standard_input_is_read_only_to_the_limit() -> None:
     import subprocess
 
     with open("/dev/zero", "rb") as zero:
-        result = subprocess.run([sys.executable, "-m", "translator", "explain", "-"], stdin=zero,
-                                capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()},
-                                check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "translator", "explain", "-"],
+            stdin=zero,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": os.getcwd()},
+            check=False,
+        )
     assert result.returncode == 2 and "standard input is larger than 5 MB" in result.stderr
 
 
@@ -219,9 +233,16 @@ def test_a_fifo_among_a_projects_files_is_never_opened(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     os.mkfifo(tmp_path / "requirements.txt")
     script = tmp_path / "run.sh"
-    script.write_text("python3 -m verl.trainer.main_ppo data.train_batch_size=8 actor_rollout_ref.rollout.n=2 \\\n"
-                      "  actor_rollout_ref.rollout.name=vllm\n")
-    done = subprocess.run([sys.executable, "-m", "translator", "explain", str(script)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)  # a hang would fail here, not stall CI
+    script.write_text(
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=8 actor_rollout_ref.rollout.n=2 \\\n"
+        "  actor_rollout_ref.rollout.name=vllm\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "translator", "explain", str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # a hang would fail here, not stall CI
     assert done.returncode == 0, done.stderr
     assert "8 prompts per step" in done.stdout

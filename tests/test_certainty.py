@@ -1,4 +1,5 @@
 """Every plan quantity carries its certainty: read, default, derived, assumed (on what) or unknown (why, what to pass)."""
+
 from __future__ import annotations
 
 import json
@@ -21,22 +22,34 @@ def test_read_default_and_derived_follow_the_derivation() -> None:
     # counts and total_training_steps; ppo_epochs is left to verl's default 1; samples per step (256 × 8), the
     # optimizer steps (2048 / 512) and the accumulation (512 / 8 / 8) are arithmetic on them.
     found = levels(translator.explain(FIXTURES / "verl" / "v09_fetch_granularity_sp2.sh"))
-    assert found == {"prompts_per_step": "read", "samples_per_prompt": "read", "samples_per_step": "derived",
-                     "samples_per_optimizer_step": "read", "optimizer_steps_per_step": "derived",
-                     "epochs_per_step": "default", "data_parallel_size": "read", "micro_batch_per_device": "read",
-                     "grad_accum_steps": "derived", "total_steps": "read"}
+    assert found == {
+        "prompts_per_step": "read",
+        "samples_per_prompt": "read",
+        "samples_per_step": "derived",
+        "samples_per_optimizer_step": "read",
+        "optimizer_steps_per_step": "derived",
+        "epochs_per_step": "default",
+        "data_parallel_size": "read",
+        "micro_batch_per_device": "read",
+        "grad_accum_steps": "derived",
+        "total_steps": "read",
+    }
 
 
 def test_unknown_says_why_and_what_to_pass(tmp_path: Path) -> None:
     script = tmp_path / "run.sh"
-    script.write_text("python3 -m verl.trainer.main_ppo data.train_batch_size=$BATCH actor_rollout_ref.rollout.n=4 \\\n"
-                      "  actor_rollout_ref.rollout.name=vllm\n")
+    script.write_text(
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=$BATCH actor_rollout_ref.rollout.n=4 \\\n"
+        "  actor_rollout_ref.rollout.name=vllm\n"
+    )
     prompts = translator.explain(script).certainty["prompts_per_step"]
     assert (prompts.level, prompts.why, prompts.hint) == ("unknown", "depends on $BATCH", "pass --env BATCH=...")
     # A TRL recipe alone does not state the number of training processes.
     recipe = translator.explain(FIXTURES / "trl" / "recipe_only_no_world_size.yaml").certainty
-    assert (recipe["data_parallel_size"].level, recipe["data_parallel_size"].hint) == ("unknown",
-                                                                                        "pass --num-processes N")
+    assert (recipe["data_parallel_size"].level, recipe["data_parallel_size"].hint) == (
+        "unknown",
+        "pass --num-processes N",
+    )
 
 
 def test_a_fork_read_with_upstream_semantics_is_assumed_except_its_gpu_arithmetic() -> None:
@@ -44,7 +57,10 @@ def test_a_fork_read_with_upstream_semantics_is_assumed_except_its_gpu_arithmeti
     # its batch quantities are upstream's reading of a trainer rlconf did not see; the data-parallel size is the
     # launch's own GPU arithmetic (4 GPUs × 1 node).
     sure = translator.explain(FIXTURES / "verl" / "fork_recipe_entry.sh").certainty
-    assert sure["samples_per_optimizer_step"].level == "assumed" and "main_myalgo" in sure["samples_per_optimizer_step"].why
+    assert (
+        sure["samples_per_optimizer_step"].level == "assumed"
+        and "main_myalgo" in sure["samples_per_optimizer_step"].why
+    )
     assert sure["data_parallel_size"].level == "read"
     assert sure["total_steps"].level == "unknown"  # trainer.total_epochs 2: the dataset size decides
 
@@ -54,8 +70,11 @@ def test_json_and_text_carry_it(tmp_path: Path) -> None:
     result = runner.invoke(main, ["explain", str(FIXTURES / "verl" / "fork_recipe_entry.sh"), "--format", "json"])
     document = json.loads(result.output)
     assert document["certainty"]["prompts_per_step"]["level"] == "assumed"
-    assert document["certainty"]["total_steps"] == {"level": "unknown", "why": "depends on the dataset size",
-                                                    "hint": "pass --dataset-size PROMPTS"}
+    assert document["certainty"]["total_steps"] == {
+        "level": "unknown",
+        "why": "depends on the dataset size",
+        "hint": "pass --dataset-size PROMPTS",
+    }
     text = runner.invoke(main, ["explain", str(FIXTURES / "verl" / "fork_recipe_entry.sh")]).output
     assert "128 prompts per step (assumed: " in text
 
@@ -95,8 +114,9 @@ def test_a_release_inferred_from_the_keys_makes_what_the_releases_disagree_on_as
     # num_generations 8 is the default of every release: nothing to assume.
     assert sure["samples_per_prompt"].level == "default"
     # Stated with --from, the release is no longer in doubt.
-    stated = translator.explain(FIXTURES / "trl" / "trl014_defaults_recipe_only.yaml", framework="trl@0.18.0",
-                                num_processes=7).certainty
+    stated = translator.explain(
+        FIXTURES / "trl" / "trl014_defaults_recipe_only.yaml", framework="trl@0.18.0", num_processes=7
+    ).certainty
     assert stated["samples_per_optimizer_step"].level != "assumed"
 
 

@@ -1,5 +1,6 @@
 """check's report: rules skipped for want of an input, unknown keys of frameworks that refuse them, fixes that
 search combinations of knobs and say what they keep."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,9 @@ def test_a_rule_that_needs_the_world_size_is_skipped_not_passed() -> None:
     assert "no rule is broken" not in out
     assert out.splitlines()[0].endswith("1 rule skipped")
     code, out = run("check", NO_WORLD, "--format", "json")
-    assert json.loads(out)["skipped"] == [{"rule": "trl.num-generations-divisible", "needs": "the world size",
-                                           "hint": "pass --num-processes N"}]
+    assert json.loads(out)["skipped"] == [
+        {"rule": "trl.num-generations-divisible", "needs": "the world size", "hint": "pass --num-processes N"}
+    ]
     assert run("check", NO_WORLD, "--strict")[0] == 1
 
 
@@ -70,8 +72,10 @@ def test_unknown_key_is_an_error_where_the_framework_refuses_it(easyr1_rejects: 
     errors = [f for f in report.errors if f.rule == "easyr1.unknown-key"]
     assert len(errors) == 1 and errors[0].keys == ["worker.rollout.temperatur"]
     fix = errors[0].suggestions[0].changes
-    assert fix == {"worker.rollout.temperatur": None, "worker.rollout.temperature": errors[0].values[
-        "worker.rollout.temperatur"]}
+    assert fix == {
+        "worker.rollout.temperatur": None,
+        "worker.rollout.temperature": errors[0].values["worker.rollout.temperatur"],
+    }
     code, out = run("check", typo, "--from", "easyr1")
     assert code == 1
     assert "fix: worker.rollout.temperatur=(remove), worker.rollout.temperature=" in out
@@ -110,25 +114,27 @@ def test_fix_search_keeps_the_update_and_the_group_first(tmp_path: Path) -> None
     recipe.write_text(SEVEN)
     report = translator.check(recipe, framework="trl@0.16.0", num_processes=7)
     item = next(f for f in report.errors if f.rule == "trl.num-generations-divisible")
-    assert item.message.startswith("The global train batch size (7 x 1) must be evenly divisible by the number of "
-                                   "generations per prompt (8).")
+    assert item.message.startswith(
+        "The global train batch size (7 x 1) must be evenly divisible by the number of generations per prompt (8)."
+    )
     first = item.suggestions[0]
     assert first.changes == {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 2}
     assert first.keeps == {"data_parallel_size": 7, "samples_per_prompt": 8, "samples_per_optimizer_step": 112}
     assert first.changes_plan == {"prompts_per_round": [Fraction(7, 8), 7]}
     fixed = tmp_path / "fixed.yaml"
-    fixed.write_text(SEVEN.replace("per_device_train_batch_size: 1", "per_device_train_batch_size: 8")
-                     .replace("gradient_accumulation_steps: 16", "gradient_accumulation_steps: 2"))
+    fixed.write_text(
+        SEVEN.replace("per_device_train_batch_size: 1", "per_device_train_batch_size: 8").replace(
+            "gradient_accumulation_steps: 16", "gradient_accumulation_steps: 2"
+        )
+    )
     assert not translator.check(fixed, framework="trl@0.16.0", num_processes=7).errors
     # The others say what they give up: num_generations 7 changes the group, 8 processes the update.
-    assert all(set(s.changes_plan) & {"samples_per_prompt", "samples_per_optimizer_step"}
-               for s in item.suggestions[1:])
+    assert all(set(s.changes_plan) & {"samples_per_prompt", "samples_per_optimizer_step"} for s in item.suggestions[1:])
     code, out = run("check", recipe, "--from", "trl@0.16.0", "--num-processes", "7")
     fix = next(line for line in out.splitlines() if line.lstrip().startswith("fix:"))
     assert fix.strip().startswith("fix: per_device_train_batch_size=8, gradient_accumulation_steps=2")
     assert "112 completions per optimizer step" in fix.split("changes")[0]  # among what it keeps
-    document = json.loads(run("check", recipe, "--from", "trl@0.16.0", "--num-processes", "7", "--format",
-                              "json")[1])
+    document = json.loads(run("check", recipe, "--from", "trl@0.16.0", "--num-processes", "7", "--format", "json")[1])
     assert document["errors"][0]["suggestions"][0]["keeps"]["samples_per_optimizer_step"] == 112
 
 
@@ -138,4 +144,7 @@ def test_split_product_and_combined_search() -> None:
     # 16 = a × b, a nearest the current 1 first (ties: the larger), a = 1 itself excluded.
     assert split_product(16, 1) == [(2, 8), (4, 4), (8, 2), (16, 1)]
     assert combined([[{"a": 1}, {"a": 2}], [{"b": 3}], [{"a": 5, "c": 1}]]) == [
-        {"a": 1, "b": 3}, {"a": 2, "b": 3}, {"b": 3, "a": 5, "c": 1}]
+        {"a": 1, "b": 3},
+        {"a": 2, "b": 3},
+        {"b": 3, "a": 5, "c": 1},
+    ]

@@ -2,6 +2,7 @@
 derivation, §3 timeline, §4 checks with TRL's own messages, §6-§7 Open-R1 and recurring confusions) and, where the
 reference abbreviates a message, from the released wheel it names. Each violation is checked for its rule id, TRL's
 message with the numbers filled in, at least one suggestion, and a clean re-check once a suggestion is applied."""
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,13 @@ from translator.frameworks.trl.tables import VERSIONS
 from translator.sources.files import Source
 
 # A valid recipe in every release: 8 processes × 8 completions × GAS 4 = 256 completions = 32 prompts × 8 per step.
-BASE: dict[str, Any] = {"model_name_or_path": "Qwen/Qwen2.5-1.5B-Instruct", "per_device_train_batch_size": 8,
-                        "gradient_accumulation_steps": 4, "num_generations": 8, "num_processes": 8}
+BASE: dict[str, Any] = {
+    "model_name_or_path": "Qwen/Qwen2.5-1.5B-Instruct",
+    "per_device_train_batch_size": 8,
+    "gradient_accumulation_steps": 4,
+    "num_generations": 8,
+    "num_processes": 8,
+}
 
 
 def render(settings: dict[str, Any]) -> tuple[str, int | None]:
@@ -74,11 +80,18 @@ def test_open_r1_seven_processes_times_one_under_0_15() -> None:
     # it comes first), num_generations 7 (maintainers' answer; keeps the update), or 8 processes.
     settings = {**BASE, "num_processes": 7, "per_device_train_batch_size": 1, "gradient_accumulation_steps": 8}
     item = assert_violation(
-        settings, "0.15.2", "trl.num-generations-divisible", "error",
+        settings,
+        "0.15.2",
+        "trl.num-generations-divisible",
+        "error",
         "The global train batch size (7 x 1) must be evenly divisible by the number of generations per prompt (8). "
-        "Given the current train batch size, the valid values for the number of generations are: [7].")
-    assert changes(item) == [{"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
-                             {"num_generations": 7}, {"num_processes": 8}]
+        "Given the current train batch size, the valid values for the number of generations are: [7].",
+    )
+    assert changes(item) == [
+        {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+        {"num_generations": 7},
+        {"num_processes": 8},
+    ]
     assert item.values == {"num_generations": 8, "per_device_train_batch_size": 1, "num_processes": 7}
 
 
@@ -87,10 +100,14 @@ def test_effective_batch_of_0_17_includes_gradient_accumulation() -> None:
     # Nearest valid group: 16; 7 processes give 448 = 32 × 14; pdtbs 14 gives 448 too.
     settings = {**BASE, "per_device_train_batch_size": 16, "num_generations": 14}
     item = assert_violation(
-        settings, "0.17.0", "trl.num-generations-divisible", "error",
+        settings,
+        "0.17.0",
+        "trl.num-generations-divisible",
+        "error",
         "The effective train batch size (8 x 16 x 4) must be evenly divisible by the number of generations per prompt "
         "(14). Given the current effective train batch size, the valid values for the number of generations are: "
-        "[2, 4, 8, 16, 32, 64, 128, 256, 512].")
+        "[2, 4, 8, 16, 32, 64, 128, 256, 512].",
+    )
     assert changes(item) == [{"num_generations": 16}, {"num_processes": 7}, {"per_device_train_batch_size": 14}]
     assert "keeps 8 training processes, 512 completions per optimizer step" in item.suggestions[0].text
 
@@ -98,42 +115,76 @@ def test_effective_batch_of_0_17_includes_gradient_accumulation() -> None:
 def test_generation_batch_must_hold_whole_groups_from_0_20() -> None:
     # §2.1 (1.16.0): gbs = pdtbs 4 × W 6 × spg (= GAS 1) = 24; 24 % 16 != 0. Valid groups for 24: nearest 12;
     # 8 processes give 32; pdtbs 8 gives 48 (5, 3, 6, 2, 7 give 30, 18, 36, 12, 42).
-    settings = {**BASE, "num_processes": 6, "per_device_train_batch_size": 4, "gradient_accumulation_steps": 1,
-                "num_generations": 16}
-    item = assert_violation(settings, "1.16.0", "trl.num-generations-divisible", "error",
-                            "generation_batch_size (24) must be divisible by num_generations (16).")
+    settings = {
+        **BASE,
+        "num_processes": 6,
+        "per_device_train_batch_size": 4,
+        "gradient_accumulation_steps": 1,
+        "num_generations": 16,
+    }
+    item = assert_violation(
+        settings,
+        "1.16.0",
+        "trl.num-generations-divisible",
+        "error",
+        "generation_batch_size (24) must be divisible by num_generations (16).",
+    )
     assert changes(item) == [{"num_generations": 12}, {"num_processes": 8}, {"per_device_train_batch_size": 8}]
 
 
 def test_group_of_one_is_rejected_from_0_17_and_warned_in_0_14() -> None:
     # §4 row 0.17.x (PR #3199): num_generations >= 2; 0.14 has no check and a group of one has a NaN std.
     settings = {**BASE, "num_generations": 1}
-    item = assert_violation(settings, "1.16.0", "trl.num-generations-min", "error",
-                            "GRPO requires at least 2 generations per prompt to calculate the advantages. You provided "
-                            "1, which is less than the minimum required.")
+    item = assert_violation(
+        settings,
+        "1.16.0",
+        "trl.num-generations-min",
+        "error",
+        "GRPO requires at least 2 generations per prompt to calculate the advantages. You provided "
+        "1, which is less than the minimum required.",
+    )
     assert changes(item) == [{"num_generations": 2}]
-    assert_violation(settings, "0.14.0", "trl.num-generations-min", "warning",
-                     "num_generations 1: trl 0.14.0 divides each advantage by the std of a group of one, which is "
-                     "NaN, so there is no learning signal (an error from 0.17)")
+    assert_violation(
+        settings,
+        "0.14.0",
+        "trl.num-generations-min",
+        "warning",
+        "num_generations 1: trl 0.14.0 divides each advantage by the std of a group of one, which is "
+        "NaN, so there is no learning signal (an error from 0.17)",
+    )
 
 
 # ---------------------------------------------------------------- generation_batch_size / steps_per_generation
 def test_generation_batch_and_steps_are_exclusive() -> None:
     # §4 rows 0.18.0+/0.20.0+: both set is a ValueError. Either alone gives 256 = 8 × 8 × 4 here.
     settings = {**BASE, "generation_batch_size": 256, "steps_per_generation": 4}
-    item = assert_violation(settings, "1.16.0", "trl.generation-batch-exclusive", "error",
-                            "'generation_batch_size' and 'steps_per_generation' can not be both configured at the "
-                            "same time")
+    item = assert_violation(
+        settings,
+        "1.16.0",
+        "trl.generation-batch-exclusive",
+        "error",
+        "'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time",
+    )
     assert changes(item) == [{"steps_per_generation": None}, {"generation_batch_size": None}]
 
 
 def test_generation_batch_divisible_under_the_0_18_precedence_bug() -> None:
     # §3 row 0.18.0: `gbs % pdtbs * W` only tests gbs % pdtbs: 36 % 8 = 4 → ValueError naming pdtbs·W = 32.
     # Nearest multiple of lcm(32, G 4) = 32 → 32; or steps_per_generation 1.
-    settings = {**BASE, "num_processes": 4, "num_generations": 4, "gradient_accumulation_steps": 1,
-                "generation_batch_size": 36}
-    item = assert_violation(settings, "0.18.0", "trl.generation-batch-divisible", "error",
-                            "generation_batch_size (36) must be divisible by the global batch size (32).")
+    settings = {
+        **BASE,
+        "num_processes": 4,
+        "num_generations": 4,
+        "gradient_accumulation_steps": 1,
+        "generation_batch_size": 36,
+    }
+    item = assert_violation(
+        settings,
+        "0.18.0",
+        "trl.generation-batch-divisible",
+        "error",
+        "generation_batch_size (36) must be divisible by the global batch size (32).",
+    )
     assert changes(item)[0] == {"generation_batch_size": 32}
     assert {"generation_batch_size": None, "steps_per_generation": 1} in changes(item)
 
@@ -143,14 +194,24 @@ def test_generation_batch_floored_in_0_18_rejected_from_0_19_1() -> None:
     # 32 completions (warning). 0.19.1 fixed the precedence: 48 % 32 != 0 is a ValueError. Fixes: gbs 64 (32 and 64
     # tie at distance 16, the larger first), or 3 processes (48 % 24 = 0).
     settings = {**BASE, "num_processes": 4, "gradient_accumulation_steps": 2, "generation_batch_size": 48}
-    assert_violation(settings, "0.18.0", "trl.generation-batch-floored", "warning",
-                     "trl 0.18.0 only checks generation_batch_size % per_device_train_batch_size (a precedence bug "
-                     "fixed in 0.19.1): 48 is not a multiple of 8 x 4 processes = 32, so steps_per_generation is "
-                     "floored to 1 and each generation round takes 32 completions, out of step with the sampler's "
-                     "batches of 48")
+    assert_violation(
+        settings,
+        "0.18.0",
+        "trl.generation-batch-floored",
+        "warning",
+        "trl 0.18.0 only checks generation_batch_size % per_device_train_batch_size (a precedence bug "
+        "fixed in 0.19.1): 48 is not a multiple of 8 x 4 processes = 32, so steps_per_generation is "
+        "floored to 1 and each generation round takes 32 completions, out of step with the sampler's "
+        "batches of 48",
+    )
     for version in ("0.19.1", "1.16.0"):
-        item = assert_violation(settings, version, "trl.generation-batch-divisible", "error",
-                                "generation_batch_size (48) must be divisible by the global batch size (32).")
+        item = assert_violation(
+            settings,
+            version,
+            "trl.generation-batch-divisible",
+            "error",
+            "generation_batch_size (48) must be divisible by the global batch size (32).",
+        )
         assert {"generation_batch_size": 64} in changes(item) and {"num_processes": 3} in changes(item)
         assert "trl.generation-batch-floored" not in {f.rule for f in run(settings, version).warnings}
 
@@ -159,35 +220,84 @@ def test_generation_batch_floored_to_zero_steps_crashes_0_18() -> None:
     # gbs 16, pdtbs 4, W 8: 16 % 4 = 0 passes, spg = 16 // 32 = 0 → the train dataloader's batch size is 4 × 0 and
     # torch's BatchSampler raises. Fixes: gbs 32 (multiple of lcm(32, 8)), or 4 processes (16 % 16 = 0).
     settings = {**BASE, "per_device_train_batch_size": 4, "gradient_accumulation_steps": 1, "generation_batch_size": 16}
-    item = assert_violation(settings, "0.18.0", "trl.generation-batch-floored", "error",
-                            "batch_size should be a positive integer value, but got batch_size=0")
+    item = assert_violation(
+        settings,
+        "0.18.0",
+        "trl.generation-batch-floored",
+        "error",
+        "batch_size should be a positive integer value, but got batch_size=0",
+    )
     assert changes(item) == [{"generation_batch_size": 32}, {"num_processes": 4}]
 
 
 # ---------------------------------------------------------------- evaluation batch, per release
-EVAL = {**BASE, "num_processes": 6, "gradient_accumulation_steps": 2, "num_generations": 4,
-        "eval_strategy": "steps", "per_device_eval_batch_size": 1}
+EVAL = {
+    **BASE,
+    "num_processes": 6,
+    "gradient_accumulation_steps": 2,
+    "num_generations": 4,
+    "eval_strategy": "steps",
+    "per_device_eval_batch_size": 1,
+}
 POSSIBLE = "the valid values for the number of generations are: [2, 3, 6]."  # divisors of 6 × 1 from 2 up
 
 
-@pytest.mark.parametrize(("version", "message"), [
-    ("0.15.2", ("The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
-               f"(4). Given the current eval batch size, {POSSIBLE}")),
-    ("0.16.0", ("The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
-               f"(4). Given the current eval batch size, {POSSIBLE}")),
-    ("0.17.0", ("The effective eval batch size (6 x 1) must be evenly divisible by the number of generations per "
-               f"prompt (4). Given the current effective eval batch size, {POSSIBLE}")),
-    ("0.18.0", ("The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
-               f"(4). Given the current global eval batch size, {POSSIBLE}")),
-    ("0.19.1", ("The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
-               f"(4). Given the current global eval batch size, {POSSIBLE}")),
-    ("0.22.2", "The global eval batch size (1 * 6) must be divisible by num_generations (4)."),
-    ("0.26.0", "The global eval batch size (1 * 6) must be divisible by num_generations (4)."),
-    ("0.27.0", ("The global eval batch size (1 * 6) must be divisible by the number of generations used for "
-               "evaluation (4).")),
-    ("1.16.0", ("The global eval batch size (1 * 6) must be divisible by the number of generations used for "
-               "evaluation (4).")),
-])
+@pytest.mark.parametrize(
+    ("version", "message"),
+    [
+        (
+            "0.15.2",
+            (
+                "The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
+                f"(4). Given the current eval batch size, {POSSIBLE}"
+            ),
+        ),
+        (
+            "0.16.0",
+            (
+                "The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
+                f"(4). Given the current eval batch size, {POSSIBLE}"
+            ),
+        ),
+        (
+            "0.17.0",
+            (
+                "The effective eval batch size (6 x 1) must be evenly divisible by the number of generations per "
+                f"prompt (4). Given the current effective eval batch size, {POSSIBLE}"
+            ),
+        ),
+        (
+            "0.18.0",
+            (
+                "The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
+                f"(4). Given the current global eval batch size, {POSSIBLE}"
+            ),
+        ),
+        (
+            "0.19.1",
+            (
+                "The global eval batch size (6 x 1) must be evenly divisible by the number of generations per prompt "
+                f"(4). Given the current global eval batch size, {POSSIBLE}"
+            ),
+        ),
+        ("0.22.2", "The global eval batch size (1 * 6) must be divisible by num_generations (4)."),
+        ("0.26.0", "The global eval batch size (1 * 6) must be divisible by num_generations (4)."),
+        (
+            "0.27.0",
+            (
+                "The global eval batch size (1 * 6) must be divisible by the number of generations used for "
+                "evaluation (4)."
+            ),
+        ),
+        (
+            "1.16.0",
+            (
+                "The global eval batch size (1 * 6) must be divisible by the number of generations used for "
+                "evaluation (4)."
+            ),
+        ),
+    ],
+)
 def test_eval_batch_must_hold_whole_groups(version: str, message: str) -> None:
     # §4 eval rows; §7 item 7: W 6 × per_device_eval_batch_size 1 = 6 is not divisible by 4 (train: 6 × 8 × 2 = 96 is).
     # per_device_eval_batch_size 2 gives 12 = 3 groups of 4.
@@ -212,10 +322,14 @@ def test_auto_find_batch_size_rejected_from_1_10_warned_before() -> None:
     # §4 row 1.10.0+; before 1.10 the Trainer may halve per_device_train_batch_size on OOM and split groups.
     settings = {**BASE, "auto_find_batch_size": True}
     item = assert_violation(
-        settings, "1.10.0", "trl.auto-find-batch-size", "error",
+        settings,
+        "1.10.0",
+        "trl.auto-find-batch-size",
+        "error",
         "auto_find_batch_size is not supported by GRPO, because the generation batch must contain full prompt groups "
         "of num_generations completions, and reducing the batch size on out-of-memory breaks this invariant. Set "
-        "auto_find_batch_size=False and lower per_device_train_batch_size instead.")
+        "auto_find_batch_size=False and lower per_device_train_batch_size instead.",
+    )
     assert changes(item) == [{"auto_find_batch_size": False}]
     assert only(run(settings, "1.0.0"), "trl.auto-find-batch-size").severity == "warning"
 
@@ -224,23 +338,43 @@ def test_colocated_vllm_tensor_parallel_must_divide_the_world() -> None:
     # §4 row 0.18.0+ (renamed tensor_parallel_size in 0.28's vllm_generation.py): 8 % 3 != 0. Divisors of 8 nearest
     # 3: 4 and 2 (tie, larger first); or 9 processes (a multiple of 3; 9 × 8 × 4 = 288 = 36 × 8 still divides).
     settings = {**BASE, "use_vllm": True, "vllm_mode": "colocate", "vllm_tensor_parallel_size": 3}
-    item = assert_violation(settings, "0.18.0", "trl.vllm-tensor-parallel", "error",
-                            "vllm_tensor_parallel_size (3) must divide world size (8) evenly.")
+    item = assert_violation(
+        settings,
+        "0.18.0",
+        "trl.vllm-tensor-parallel",
+        "error",
+        "vllm_tensor_parallel_size (3) must divide world size (8) evenly.",
+    )
     assert changes(item) == [{"vllm_tensor_parallel_size": 4}, {"num_processes": 9}]
-    assert_violation(settings, "1.16.0", "trl.vllm-tensor-parallel", "error",
-                     "tensor_parallel_size (3) must divide world size (8) evenly.")
+    assert_violation(
+        settings,
+        "1.16.0",
+        "trl.vllm-tensor-parallel",
+        "error",
+        "tensor_parallel_size (3) must divide world size (8) evenly.",
+    )
     assert not run({**settings, "vllm_mode": "server"}, "1.16.0").errors  # server TP is vllm-serve's own flag
 
 
 def test_reward_weights_one_per_reward_function() -> None:
     # §4 row 0.15.0+: 3 weights for 2 functions. With no reward_funcs, Open-R1's default is 3 functions (§6).
     settings = {**BASE, "reward_funcs": ["accuracy", "format"], "reward_weights": [1.0, 0.5, 0.2]}
-    item = assert_violation(settings, "0.18.0", "trl.reward-weights-length", "error",
-                            "Number of reward weights (3) must match number of reward functions (2)")
+    item = assert_violation(
+        settings,
+        "0.18.0",
+        "trl.reward-weights-length",
+        "error",
+        "Number of reward weights (3) must match number of reward functions (2)",
+    )
     assert changes(item) == [{"reward_weights": [1.0, 0.5]}, {"reward_weights": None}]
     open_r1 = {**BASE, "system_prompt": "Think first.", "reward_weights": [1.0, 0.2]}
-    item = assert_violation(open_r1, "0.18.0", "trl.reward-weights-length", "error",
-                            "Number of reward weights (2) must match number of reward functions (3)")
+    item = assert_violation(
+        open_r1,
+        "0.18.0",
+        "trl.reward-weights-length",
+        "error",
+        "Number of reward weights (2) must match number of reward functions (3)",
+    )
     assert changes(item)[0] == {"reward_weights": [1.0, 0.2, 1.0]}
 
 
@@ -249,10 +383,14 @@ def test_sync_ref_model_without_a_reference_model() -> None:
     # 1.16.0 wheels; the reference lists 1.16.0); 0.16–0.27 silently skip the sync (ref_model is None).
     settings = {**BASE, "sync_ref_model": True}
     item = assert_violation(
-        settings, "1.16.0", "trl.sync-ref-model-beta", "error",
+        settings,
+        "1.16.0",
+        "trl.sync-ref-model-beta",
+        "error",
         "You passed `sync_ref_model=True` while `beta=0.0`, which means the reference model is not used during "
         "training. Consequently, GRPOTrainer does not create a `ref_model` instance, and there is nothing to "
-        "synchronize. Please set `sync_ref_model=False`, or set `beta` to a non-zero value.")
+        "synchronize. Please set `sync_ref_model=False`, or set `beta` to a non-zero value.",
+    )
     assert changes(item) == [{"sync_ref_model": False}, {"beta": 0.04}]
     assert only(run(settings, "0.19.1"), "trl.sync-ref-model-beta").severity == "warning"
     assert not run(settings, "0.18.0").warnings  # beta still defaults to 0.04 there
@@ -263,29 +401,42 @@ def test_liger_loss_has_no_two_sided_clipping() -> None:
     # §4 row 0.18.0–0.25.x ("Liger loss"), 0.26+ "Liger kernel" (0.26.0/0.27.0 wheels map use_liger_loss onto
     # use_liger_kernel; use_liger_loss is gone in 0.28).
     settings = {**BASE, "delta": 2.0, "use_liger_loss": True}
-    item = assert_violation(settings, "0.22.2", "trl.liger-two-sided", "error",
-                            "Liger loss does not support two-sided GRPO loss yet.")
+    item = assert_violation(
+        settings, "0.22.2", "trl.liger-two-sided", "error", "Liger loss does not support two-sided GRPO loss yet."
+    )
     assert changes(item) == [{"delta": None}, {"use_liger_loss": False}]
-    assert_violation(settings, "0.27.0", "trl.liger-two-sided", "error",
-                     "Liger kernel does not support two-sided GRPO loss yet.")
-    assert_violation({**BASE, "delta": 2.0, "use_liger_kernel": True}, "1.0.0", "trl.liger-two-sided", "error",
-                     "Liger kernel does not support two-sided GRPO loss yet.")
+    assert_violation(
+        settings, "0.27.0", "trl.liger-two-sided", "error", "Liger kernel does not support two-sided GRPO loss yet."
+    )
+    assert_violation(
+        {**BASE, "delta": 2.0, "use_liger_kernel": True},
+        "1.0.0",
+        "trl.liger-two-sided",
+        "error",
+        "Liger kernel does not support two-sided GRPO loss yet.",
+    )
     # The check is gone by 1.8.0 (not in the 1.8.0 … 1.16.0 wheels' grpo_config.py; the oracle confirms 1.16.0).
     assert not findings_of(run({**BASE, "delta": 2.0, "use_liger_kernel": True}, "1.16.0"), "trl.liger-two-sided")
 
 
 def test_vllm_importance_sampling_bounds() -> None:
     # 1.16.0 GRPOConfig.__post_init__ (§4 row 1.16.0): clip_min 4.0 >= clip_max's default 3.0.
-    item = assert_violation({**BASE, "vllm_importance_sampling_clip_min": 4.0}, "1.16.0", "trl.vllm-is-clip-range",
-                            "error", "vllm_importance_sampling_clip_min (4.0) must be less than "
-                                     "vllm_importance_sampling_clip_max (3.0).")
+    item = assert_violation(
+        {**BASE, "vllm_importance_sampling_clip_min": 4.0},
+        "1.16.0",
+        "trl.vllm-is-clip-range",
+        "error",
+        "vllm_importance_sampling_clip_min (4.0) must be less than vllm_importance_sampling_clip_max (3.0).",
+    )
     assert changes(item) == [{"vllm_importance_sampling_clip_min": None}]
     # A *_truncate mode with both bounds explicitly null (a None in a recipe is written here as YAML null).
     text = render(BASE)[0] + "vllm_importance_sampling_mode: token_truncate\nvllm_importance_sampling_clip_max: null\n"
     report = check(Source(text, "recipe.yaml"), framework="trl@1.16.0", num_processes=8)
     item = only(report, "trl.vllm-is-truncate-bounds")
-    assert item.message == ("At least one of `vllm_importance_sampling_clip_min` or `vllm_importance_sampling_clip_max`"
-                            " must be set when `vllm_importance_sampling_mode` is a `*_truncate` mode.")
+    assert item.message == (
+        "At least one of `vllm_importance_sampling_clip_min` or `vllm_importance_sampling_clip_max`"
+        " must be set when `vllm_importance_sampling_mode` is a `*_truncate` mode."
+    )
     assert changes(item) == [{"vllm_importance_sampling_clip_max": 3.0}]
     fixed = text.replace("clip_max: null", "clip_max: 3.0")
     assert not check(Source(fixed, "recipe.yaml"), framework="trl@1.16.0", num_processes=8).errors
@@ -294,11 +445,15 @@ def test_vllm_importance_sampling_bounds() -> None:
 def test_sequence_parallelism_is_rejected_from_1_4() -> None:
     settings = {**BASE, "parallelism_config": {"cp_size": 2}}
     item = assert_violation(
-        settings, "1.16.0", "trl.sequence-parallel", "error",
+        settings,
+        "1.16.0",
+        "trl.sequence-parallel",
+        "error",
         "GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or "
         "`parallelism_config.sp_size > 1`) yet. GRPO builds model inputs after generation inside the trainer, so "
         "Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw "
-        "generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`.")
+        "generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`.",
+    )
     assert changes(item)[0] == {"parallelism_config": {"cp_size": 1, "sp_size": 1}}
 
 
@@ -307,25 +462,45 @@ def test_unknown_recipe_keys_rejected_from_0_19_silently_dropped_before() -> Non
     # §3 row 0.19.0, §6: vllm_device left the config in 0.18; TrlParser raises from 0.19 (message from
     # trl/scripts/utils.py: the leftover `--key value` strings), 0.18 ignores it.
     settings = {**BASE, "vllm_device": "auto"}
-    item = assert_violation(settings, "0.19.1", "trl.unknown-config-key", "error",
-                            "Unknown arguments from config file: ['--vllm_device', 'auto']. Please remove them, add "
-                            "them to the dataclass, or set `fail_with_unknown_args=False`.")
+    item = assert_violation(
+        settings,
+        "0.19.1",
+        "trl.unknown-config-key",
+        "error",
+        "Unknown arguments from config file: ['--vllm_device', 'auto']. Please remove them, add "
+        "them to the dataclass, or set `fail_with_unknown_args=False`.",
+    )
     assert changes(item) == [{"vllm_device": None}]
-    assert_violation(settings, "0.18.0", "trl.unknown-config-key", "warning",
-                     "trl 0.18.0's TrlParser silently ignores recipe keys that no argument class defines: "
-                     "vllm_device (an error from 0.19)")
+    assert_violation(
+        settings,
+        "0.18.0",
+        "trl.unknown-config-key",
+        "warning",
+        "trl 0.18.0's TrlParser silently ignores recipe keys that no argument class defines: "
+        "vllm_device (an error from 0.19)",
+    )
     assert not run(settings, "0.16.0").warnings  # still a (deprecated) field in 0.16
 
 
 def test_typo_gets_a_rename_and_removed_max_prompt_length_is_unknown_from_0_28() -> None:
     typo = {k: v for k, v in BASE.items() if k != "num_generations"} | {"num_generation": 16}
-    item = assert_violation(typo, "1.16.0", "trl.unknown-config-key", "error",
-                            "Unknown arguments from config file: ['--num_generation', '16']. Please remove them, add "
-                            "them to the dataclass, or set `fail_with_unknown_args=False`.")
+    item = assert_violation(
+        typo,
+        "1.16.0",
+        "trl.unknown-config-key",
+        "error",
+        "Unknown arguments from config file: ['--num_generation', '16']. Please remove them, add "
+        "them to the dataclass, or set `fail_with_unknown_args=False`.",
+    )
     assert changes(item)[0] == {"num_generation": None, "num_generations": 16}
-    assert_violation({**BASE, "max_prompt_length": 512}, "0.28.0", "trl.unknown-config-key", "error",
-                     "Unknown arguments from config file: ['--max_prompt_length', '512']. Please remove them, add "
-                     "them to the dataclass, or set `fail_with_unknown_args=False`.")
+    assert_violation(
+        {**BASE, "max_prompt_length": 512},
+        "0.28.0",
+        "trl.unknown-config-key",
+        "error",
+        "Unknown arguments from config file: ['--max_prompt_length', '512']. Please remove them, add "
+        "them to the dataclass, or set `fail_with_unknown_args=False`.",
+    )
 
 
 def test_num_processes_in_a_recipe_belongs_on_the_launch_line() -> None:
@@ -356,7 +531,9 @@ def test_unknown_launch_line_flag(tmp_path: Path) -> None:
     report = check(script(flags), framework="trl@0.18.0")
     item = only(report, "trl.unknown-cli-argument")
     assert (item.severity, item.message) == (
-        "error", "Some specified arguments are not used by the HfArgumentParser: ['--num_generation', '16']")
+        "error",
+        "Some specified arguments are not used by the HfArgumentParser: ['--num_generation', '16']",
+    )
     assert changes(item)[0] == {"num_generation": None, "num_generations": 16}
     for suggestion in item.suggestions:
         assert not check(script({**flags, **suggestion.changes}), framework="trl@0.18.0").errors
@@ -368,10 +545,14 @@ def test_max_prompt_length_is_ignored_in_0_26_and_0_27() -> None:
     settings = {**BASE, "max_prompt_length": 512}
     for version in ("0.26.0", "0.27.0"):
         item = assert_violation(
-            settings, version, "trl.max-prompt-length-ignored", "warning",
+            settings,
+            version,
+            "trl.max-prompt-length-ignored",
+            "warning",
             "The `max_prompt_length` argument is deprecated and will be removed in version 0.28.0. You should "
             "instead filter your dataset before training to ensure that prompts do not exceed your desired length. "
-            f"(trl {version} does not read it: prompts are not truncated.)")
+            f"(trl {version} does not read it: prompts are not truncated.)",
+        )
         assert changes(item) == [{"max_prompt_length": None}]
     assert not run(settings, "0.23.0").warnings  # still truncates prompts
 
@@ -382,45 +563,70 @@ def test_rounds_that_straddle_optimizer_steps_are_off_policy() -> None:
     # On-policy fixes: spg 4 (divisors of GAS 4 nearest 3: 4 and 2, the larger first) or GAS 3 (a multiple of 3).
     settings = {**BASE, "steps_per_generation": 3}
     item = assert_violation(
-        settings, "1.16.0", "trl.off-policy-steps", "warning",
+        settings,
+        "1.16.0",
+        "trl.off-policy-steps",
+        "warning",
         "gradient_accumulation_steps (4) is not a multiple of steps_per_generation x num_iterations (3 x 1 = 3): some "
         "micro-steps train on completions generated before the last optimizer step (off-policy), so TRL computes old "
-        "log-probabilities and clips the policy ratio")
+        "log-probabilities and clips the policy ratio",
+    )
     assert changes(item) == [{"steps_per_generation": 4}, {"gradient_accumulation_steps": 3}]
     assert_violation(
-        settings, "0.18.0", "trl.off-policy-steps", "warning",
+        settings,
+        "0.18.0",
+        "trl.off-policy-steps",
+        "warning",
         "gradient_accumulation_steps (4) is not a multiple of steps_per_generation x num_iterations (3 x 1 = 3): some "
         "micro-steps train on completions generated before the last optimizer step, and trl 0.18.0 computes no old "
         "log-probabilities here (only when num_iterations > 1 or steps_per_generation > gradient_accumulation_steps), "
-        "so the policy ratio is taken as 1 on off-policy data (fixed in 0.20)")
+        "so the policy ratio is taken as 1 on off-policy data (fixed in 0.20)",
+    )
 
 
 def test_num_iterations_replays_each_round() -> None:
     # μ 2 with spg = GAS: the second pass of each round is off-policy. The fixes: μ 1, or GAS 8 with spg pinned at 4.
-    item = assert_violation({**BASE, "num_iterations": 2}, "1.16.0", "trl.off-policy-steps", "warning",
-                            "gradient_accumulation_steps (4) is not a multiple of steps_per_generation x "
-                            "num_iterations (4 x 2 = 8): some micro-steps train on completions generated before the "
-                            "last optimizer step (off-policy), so TRL computes old log-probabilities and clips the "
-                            "policy ratio")
-    assert changes(item) == [{"num_iterations": 1}, {"steps_per_generation": 2},
-                             {"gradient_accumulation_steps": 8, "steps_per_generation": 4}]
-    assert_violation({**BASE, "num_iterations": 2}, "0.17.0", "trl.off-policy-steps", "warning",
-                     "num_iterations 2 replays each generation batch 2 times: some micro-steps train on completions "
-                     "generated before the last optimizer step (off-policy), so TRL computes old log-probabilities and "
-                     "clips the policy ratio")
+    item = assert_violation(
+        {**BASE, "num_iterations": 2},
+        "1.16.0",
+        "trl.off-policy-steps",
+        "warning",
+        "gradient_accumulation_steps (4) is not a multiple of steps_per_generation x "
+        "num_iterations (4 x 2 = 8): some micro-steps train on completions generated before the "
+        "last optimizer step (off-policy), so TRL computes old log-probabilities and clips the "
+        "policy ratio",
+    )
+    assert changes(item) == [
+        {"num_iterations": 1},
+        {"steps_per_generation": 2},
+        {"gradient_accumulation_steps": 8, "steps_per_generation": 4},
+    ]
+    assert_violation(
+        {**BASE, "num_iterations": 2},
+        "0.17.0",
+        "trl.off-policy-steps",
+        "warning",
+        "num_iterations 2 replays each generation batch 2 times: some micro-steps train on completions "
+        "generated before the last optimizer step (off-policy), so TRL computes old log-probabilities and "
+        "clips the policy ratio",
+    )
 
 
 def test_dapo_loss_mis_scaled_when_steps_per_generation_differs_before_1_10() -> None:
     # §5 loss_type row, §7 item 6 (PR #6024): dapo (default from 0.22) divides by the generation batch's token count, so
     # spg 8 with GAS 4 halves the gradients (GAS/spg = 0.5) until 1.10.0. spg 8 > GAS 4 is also off-policy.
     settings = {**BASE, "steps_per_generation": 8}
-    item = assert_violation(settings, "0.22.2", "trl.dapo-loss-scale", "warning",
-                            "loss_type 'dapo' with steps_per_generation 8 != gradient_accumulation_steps 4: trl 0.22.2 "
-                            "normalises by the token count of the whole generation batch, so gradients are scaled by "
-                            "gradient_accumulation_steps / steps_per_generation = 4/8 = 0.5 (fixed in trl 1.10)")
+    item = assert_violation(
+        settings,
+        "0.22.2",
+        "trl.dapo-loss-scale",
+        "warning",
+        "loss_type 'dapo' with steps_per_generation 8 != gradient_accumulation_steps 4: trl 0.22.2 "
+        "normalises by the token count of the whole generation batch, so gradients are scaled by "
+        "gradient_accumulation_steps / steps_per_generation = 4/8 = 0.5 (fixed in trl 1.10)",
+    )
     # bnpo keeps the completions per optimizer step; gradient_accumulation_steps 8 doubles them, so it comes last.
-    assert changes(item) == [{"steps_per_generation": 4}, {"loss_type": "bnpo"},
-                             {"gradient_accumulation_steps": 8}]
+    assert changes(item) == [{"steps_per_generation": 4}, {"loss_type": "bnpo"}, {"gradient_accumulation_steps": 8}]
     assert "trl.dapo-loss-scale" not in {f.rule for f in run(settings, "1.10.0").warnings}
     assert "trl.dapo-loss-scale" not in {f.rule for f in run(settings, "0.20.0").warnings}  # bnpo default there
 
@@ -449,8 +655,13 @@ FIXTURE_WARNINGS = {
 # warmup_ratio is no TrainingArguments field of transformers 5.15+, and every TRL release resolves transformers 5.24.0
 # today (no upper bound in its requirements): TrlParser rejects it from 0.19 and drops it before (so the run has no
 # warmup). Fixtures that name the transformers of their time (from: trl@X+transformersY) are not affected.
-DROPPED_WARMUP = {"trl014_defaults_recipe_only", "trl014_vllm_device_np7", "trl015_recipe_only_g7",
-                  "trl016_mu2_server", "trl017_server_mu2"}
+DROPPED_WARMUP = {
+    "trl014_defaults_recipe_only",
+    "trl014_vllm_device_np7",
+    "trl015_recipe_only_g7",
+    "trl016_mu2_server",
+    "trl017_server_mu2",
+}
 FIXTURE_ERRORS = {"gbs512_mu2_trl0191_ddp": {"trl.unknown-config-key"}, "recipe_only_np8": {"trl.unknown-config-key"}}
 
 
@@ -459,8 +670,9 @@ def test_fixture_checks(case: Any) -> None:
     report = check(case.path, **case.load_kwargs())
     assert {f.rule for f in report.errors} == FIXTURE_ERRORS.get(case.name, set())
     assert all(f.keys == ["warmup_ratio"] for f in report.errors)
-    expected = FIXTURE_WARNINGS.get(case.name, set()) | ({"trl.unknown-config-key"} if case.name in DROPPED_WARMUP
-                                                         else set())
+    expected = FIXTURE_WARNINGS.get(case.name, set()) | (
+        {"trl.unknown-config-key"} if case.name in DROPPED_WARMUP else set()
+    )
     assert {f.rule for f in report.warnings} == expected
     assert all(f.suggestions for f in report.warnings)
 
@@ -474,7 +686,9 @@ def cli(*args: Any) -> tuple[int, str]:
 def test_cli_exit_codes(tmp_path: Path) -> None:
     clean = FIXTURES / "trl" / "colocate_trl116_zero3" / "launch.sh"
     assert cli("check", clean, "--from", "trl@1.16.0+transformers5.10.4") == (
-        0, f"{clean}: trl 1.16.0 — 0 errors, 0 warnings\nno rule is broken\n")
+        0,
+        f"{clean}: trl 1.16.0 — 0 errors, 0 warnings\nno rule is broken\n",
+    )
     # The same with the transformers trl 1.16.0 resolves to today (5.24.0): no warmup_ratio any more.
     code, out = cli("check", clean, "--from", "trl@1.16.0")
     assert code == 1 and "Unknown arguments from config file: ['--warmup_ratio', '0.02']" in out
@@ -502,9 +716,14 @@ def test_cli_json_shape(tmp_path: Path) -> None:
     assert [w["rule"] for w in document["warnings"]] == ["trl.off-policy-steps"]
     for item in document["errors"] + document["warnings"]:
         assert set(item) >= {"rule", "message", "keys", "values", "suggestions"}
-        assert item["suggestions"] and all(set(s) == {"changes", "text", "keeps", "changes_plan"}
-                                           for s in item["suggestions"])
+        assert item["suggestions"] and all(
+            set(s) == {"changes", "text", "keeps", "changes_plan"} for s in item["suggestions"]
+        )
     error = document["errors"][0]
-    assert error["values"] == {"num_generations": 14, "generation_batch_size": 256, "per_device_train_batch_size": 8,
-                               "num_processes": 8}
+    assert error["values"] == {
+        "num_generations": 14,
+        "generation_batch_size": 256,
+        "per_device_train_batch_size": 8,
+        "num_processes": 8,
+    }
     assert error["suggestions"][0]["changes"] == {"num_generations": 16}

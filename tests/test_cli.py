@@ -1,4 +1,5 @@
 """The rlconf command: outputs, exit codes 0/1/2, files, and one clear message for every kind of bad input."""
+
 from __future__ import annotations
 
 import json
@@ -63,9 +64,11 @@ def test_plan_toml_is_a_first_class_input(tmp_path: Path) -> None:
 
 def test_edited_plan_toml_recomputes_derived_values(tmp_path: Path) -> None:
     plan_file = tmp_path / "plan.toml"
-    plan_file.write_text("[plan]\nprompts_per_step = 32\nsamples_per_prompt = 4\nsamples_per_optimizer_step = 64\n"
-                         "epochs_per_step = 1\ndata_parallel_size = 4\nmicro_batch_per_device = 2\n"
-                         "optimizer_steps_per_step = 3\n")
+    plan_file.write_text(
+        "[plan]\nprompts_per_step = 32\nsamples_per_prompt = 4\nsamples_per_optimizer_step = 64\n"
+        "epochs_per_step = 1\ndata_parallel_size = 4\nmicro_batch_per_device = 2\n"
+        "optimizer_steps_per_step = 3\n"
+    )
     code, out, _ = run("explain", plan_file, "--format", "json")
     document = json.loads(out)
     # 32 × 4 = 128 samples; 128 / 64 = 2 optimizer steps (the stated 3 is inconsistent); 64 / 4 / 2 = 8.
@@ -171,12 +174,16 @@ def test_unknown_launcher(tmp_path: Path) -> None:
     assert_input_error(["explain", script], "run.sh", "cannot tell which framework", "--from")
 
 
-@pytest.mark.parametrize("value,problem", [("abc", "whole number"), ("0", "greater than 0"),
-                                           ("-8", "greater than 0"), ("12.5", "whole number")])
+@pytest.mark.parametrize(
+    "value,problem",
+    [("abc", "whole number"), ("0", "greater than 0"), ("-8", "greater than 0"), ("12.5", "whole number")],
+)
 def test_bad_batch_value(tmp_path: Path, value: str, problem: str) -> None:
     script = tmp_path / "run.sh"
-    script.write_text(f"python3 -m verl.trainer.main_ppo \\\n  data.train_batch_size={value} \\\n"
-                      "  actor_rollout_ref.rollout.name=vllm\n")
+    script.write_text(
+        f"python3 -m verl.trainer.main_ppo \\\n  data.train_batch_size={value} \\\n"
+        "  actor_rollout_ref.rollout.name=vllm\n"
+    )
     assert_input_error(["explain", script], "data.train_batch_size", problem, "run.sh:1")
 
 
@@ -188,8 +195,10 @@ def test_bad_trl_batch_value(tmp_path: Path) -> None:
 
 def test_unresolved_variable_is_named(tmp_path: Path) -> None:
     script = tmp_path / "run.sh"
-    script.write_text("set -x\npython3 -m verl.trainer.main_ppo data.train_batch_size=$BATCH \\\n"
-                      "  actor_rollout_ref.rollout.name=vllm\n")
+    script.write_text(
+        "set -x\npython3 -m verl.trainer.main_ppo data.train_batch_size=$BATCH \\\n"
+        "  actor_rollout_ref.rollout.name=vllm\n"
+    )
     # The variable policy: an unset $BATCH leaves the batch unknown (named, with the fix), not an error.
     code, out, _ = run("explain", script)
     assert code == 0 and "prompts_per_step: unknown: depends on $BATCH (pass --env BATCH=...)" in out
@@ -211,7 +220,9 @@ def test_missing_recipe_named_by_launch_line(tmp_path: Path) -> None:
 
 def test_unknown_framework_and_version() -> None:
     assert_input_error(["explain", VERL, "--from", "megatron-lm"], "unknown framework")
-    assert_input_error(["translate", VERL, *VERL_ARGS, "--to", "trl@0.10.0"], "older than the oldest supported", "0.14.0")
+    assert_input_error(
+        ["translate", VERL, *VERL_ARGS, "--to", "trl@0.10.0"], "older than the oldest supported", "0.14.0"
+    )
 
 
 def test_bad_env_option() -> None:
@@ -240,10 +251,20 @@ def test_broken_plan_toml(tmp_path: Path) -> None:
 
 
 def test_python_dash_m_and_console_script() -> None:
-    result = subprocess.run([sys.executable, "-m", "translator", "explain", str(VERL), *VERL_ARGS,
-                             "--format", "json"], capture_output=True, text=True, cwd=ROOT, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "translator", "explain", str(VERL), *VERL_ARGS, "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["plan"]["micro_batch_per_device"] == 16
-    missing = subprocess.run([sys.executable, "-m", "translator", "explain", "nope.sh"], capture_output=True,
-                             text=True, cwd=ROOT, check=False)
+    missing = subprocess.run(
+        [sys.executable, "-m", "translator", "explain", "nope.sh"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert missing.returncode == 2 and "Traceback" not in missing.stderr

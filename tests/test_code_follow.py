@@ -1,4 +1,5 @@
 """translator.sources.code: following a launch to its code, on small projects written here."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,11 +14,13 @@ def _project(tmp_path: Path) -> Project:
     (tmp_path / "pkg" / "trainer.py").write_text(
         "from trl import GRPOTrainer\n\n\nclass Base(GRPOTrainer):\n    pass\n\n\nclass Fork(Base):\n"
         "    def fit(self, batch):\n        if self.config.trainer.rejection_sample:\n"
-        "            batch = batch.select(self.kept)\n        lr = cfg['lr']\n        return batch\n")
+        "            batch = batch.select(self.kept)\n        lr = cfg['lr']\n        return batch\n"
+    )
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "main.py").write_text(
         "from pkg import ForkTrainer\nfrom trl import GRPOTrainer\n\n"
-        "trainer_cls = ForkTrainer if args.custom else GRPOTrainer\ntrainer_cls(args=args).train()\n")
+        "trainer_cls = ForkTrainer if args.custom else GRPOTrainer\ntrainer_cls(args=args).train()\n"
+    )
     return Project(project_root(str(tmp_path / "run")), str(tmp_path / "run"))
 
 
@@ -28,7 +31,9 @@ def test_trainer_is_followed_through_a_reexport_and_its_bases(tmp_path: Path) ->
     candidates = project.trainer_classes(script)
     # ForkTrainer when args.custom is true (the aliased re-export of pkg/trainer.py's Fork), trl's otherwise.
     assert [(c.condition, c.cls if isinstance(c.cls, str) else c.cls.name) for c in candidates] == [
-        (("custom", True), "Fork"), (("custom", False), "trl.GRPOTrainer")]
+        (("custom", True), "Fork"),
+        (("custom", False), "trl.GRPOTrainer"),
+    ]
     fork = candidates[0].cls
     assert isinstance(fork, ClassInfo)
     assert [c.name for c in fork.lineage()] == ["Fork", "Base"]

@@ -1,6 +1,7 @@
 """The concordance (translator/concordance.py, translator/frameworks/<fw>/concordance.yaml): every native key of every shipped schema is in it exactly once; its
 key → field map agrees with what the readers derive; a key it says has no canonical field has no key of the same
 meaning mapped to one in another framework; the notes for dropped keys quote it; docs/concordance.md is current."""
+
 from __future__ import annotations
 
 import subprocess
@@ -18,9 +19,12 @@ ROLES = ("critic", "ref", "reward", "reward_model", "teacher_models", "distillat
 
 
 def _keys(framework: str) -> set[str]:
-    return {key for schema in concordance.schema_frameworks(framework)
-            for _, _, path in native_schemas.available().get(schema, [])
-            for key in native_schemas._load(path).properties}
+    return {
+        key
+        for schema in concordance.schema_frameworks(framework)
+        for _, _, path in native_schemas.available().get(schema, [])
+        for key in native_schemas._load(path).properties
+    }
 
 
 @pytest.mark.parametrize("framework", concordance.names())
@@ -70,7 +74,8 @@ def test_the_field_map_agrees_with_the_readers() -> None:
 
 def _role(key: str) -> set[str]:
     return {part for part in key.replace("_", ".").split(".") if part in ROLES} | (
-        {"critic"} if key.startswith("critic") else set())
+        {"critic"} if key.startswith("critic") else set()
+    )
 
 
 # Reviewed: a `none` key whose last word is that of a mapped key elsewhere, but whose meaning differs.
@@ -104,8 +109,11 @@ def test_no_none_key_has_a_mapped_key_of_the_same_meaning_in_another_framework()
                     if target == framework:
                         continue
                     walked += 1
-                    same = [k for k in concordance.load(target).fields
-                            if k.rpartition(".")[2] == leaf and _role(k) == _role(key)]
+                    same = [
+                        k
+                        for k in concordance.load(target).fields
+                        if k.rpartition(".")[2] == leaf and _role(k) == _role(key)
+                    ]
                     if same and (framework, key) not in SAME_WORD_OTHER_MEANING:
                         pytest.fail(f"{framework} {key} is `none` ({group.name}) but {target} maps {same}")
     assert walked > 1000
@@ -114,8 +122,11 @@ def test_no_none_key_has_a_mapped_key_of_the_same_meaning_in_another_framework()
 def test_a_dropped_native_key_is_noted_with_the_concordances_reason() -> None:
     # verl's actor_rollout_ref.model.lora_rank is in the LoRA group; a verl run with it, written for OpenRLHF,
     # drops it, and the note must say why (the group's reason), not only that it is dropped.
-    text = (ROOT / "fixtures/verl/ppo_gae_ulysses_sp2.sh").read_text().replace(
-        "trainer.total_epochs=10 $@", "trainer.total_epochs=10 actor_rollout_ref.model.lora_rank=8 $@")
+    text = (
+        (ROOT / "fixtures/verl/ppo_gae_ulysses_sp2.sh")
+        .read_text()
+        .replace("trainer.total_epochs=10 $@", "trainer.total_epochs=10 actor_rollout_ref.model.lora_rank=8 $@")
+    )
     why = concordance.why_not("verl", "actor_rollout_ref.model.lora_rank")
     assert why is not None and "trains every weight" in why
     notes = translator.translate(translator.load(text, framework="verl"), to="openrlhf").notes
@@ -123,8 +134,13 @@ def test_a_dropped_native_key_is_noted_with_the_concordances_reason() -> None:
 
 
 def test_docs_concordance_is_generated_from_the_data() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts/gen_concordance_doc.py"), "--check"], check=False,
-                          capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts/gen_concordance_doc.py"), "--check"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -132,9 +148,15 @@ def test_diff_across_frameworks_lists_unmodelled_keys_with_the_concordances_reas
     # A verl run with LoRA (rank 16: a `none` key) and parameter offload (infrastructure) against what rlconf
     # writes for OpenRLHF: the LoRA rank is a difference with its reason; the offload is not one; and translate's
     # own check of the written files (the same comparison) finds it covered by the dropped-keys note.
-    text = (ROOT / "fixtures/verl/ppo_gae_ulysses_sp2.sh").read_text().replace(
-        "trainer.total_epochs=10 $@", "trainer.total_epochs=10 actor_rollout_ref.model.lora_rank=16 "
-        "actor_rollout_ref.actor.fsdp_config.param_offload=True $@")
+    text = (
+        (ROOT / "fixtures/verl/ppo_gae_ulysses_sp2.sh")
+        .read_text()
+        .replace(
+            "trainer.total_epochs=10 $@",
+            "trainer.total_epochs=10 actor_rollout_ref.model.lora_rank=16 "
+            "actor_rollout_ref.actor.fsdp_config.param_offload=True $@",
+        )
+    )
     source = translator.load(text, framework="verl")
     translation = translator.translate(source, to="openrlhf")
     report = translator.diff(source, translator.load(read_back(translation)))

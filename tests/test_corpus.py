@@ -1,5 +1,6 @@
 """The corpus of config shapes in tests/data/corpus (written for these tests; its README says what the shapes are):
 every file explains, checks and translates, and the plans below are derived by hand from docs/frameworks/<fw>.md."""
+
 from __future__ import annotations
 
 import json
@@ -47,33 +48,44 @@ def test_every_corpus_finding_comes_with_a_fix(path: Path) -> None:
         assert item.suggestions, item.rule
 
 
-PLAN_NAMES = ("prompts_per_step", "samples_per_step", "samples_per_optimizer_step", "optimizer_steps_per_step",
-              "data_parallel_size", "micro_batch_per_device", "grad_accum_steps", "total_steps")
+PLAN_NAMES = (
+    "prompts_per_step",
+    "samples_per_step",
+    "samples_per_optimizer_step",
+    "optimizer_steps_per_step",
+    "data_parallel_size",
+    "micro_batch_per_device",
+    "grad_accum_steps",
+    "total_steps",
+)
 
 
-@pytest.mark.parametrize(("name", "world", "expected"), [
-    # docs/frameworks/verl.md §1, §2.2: 256 prompts × n 4 = 1024 samples; mini 64 prompts × 4 = 256 samples per
-    # update → 1024 / 256 = 4 updates; 8 GPUs, no SP → 8 ranks; 256 / 8 = 32 per rank ÷ micro 8 = 4; no step count.
-    ("verl/grpo_gsm8k_overrides.sh", None, (256, 1024, 256, 4, 8, 8, 4, None)),
-    # verl.md §1: 1024 × n 1 = 1024; mini 256 → 4 updates; 2 nodes × 8 = 16 ranks; dynamic batch sizes → micro and
-    # accumulation unknown (a token budget); total_training_steps 500.
-    ("verl/ppo_gae_dynamic_bsz.sh", None, (1024, 1024, 256, 4, 16, None, None, 500)),
-    # docs/frameworks/easyr1.md §1: 512 × n 5 = 2560; global 128 × 5 = 640 per update → 4 updates; 8 ranks;
-    # 640 / 8 = 80 per rank ÷ static micro 4 = 20; no max_steps, dataset size unknown.
-    ("easyr1/config.yaml", None, (512, 2560, 640, 4, 8, 4, 20, None)),
-    # The launch line overrides the YAML beside it (easyr1.md §6): n 8 → 512 × 8 = 4096; 128 × 8 = 1024 per
-    # update → 4 updates; 1024 / 8 = 128 per rank ÷ 4 = 32.
-    ("easyr1/run_qwen_math.sh", None, (512, 4096, 1024, 4, 8, 4, 32, None)),
-    # docs/frameworks/openrlhf.md §1 item 2, §4: 128 prompts × 8 = 1024 samples; train batch 1024 samples → 1
-    # update; 1 × 8 actor GPUs → 8 ranks; GA = 1024 // 4 // 8 = 32.
-    ("openrlhf/train_grpo_ray_dotted.sh", None, (128, 1024, 1024, 1, 8, 4, 32, None)),
-    # docs/frameworks/open-instruct.md §1.1: 48 × 8 = 384 samples per step, num_mini_batches 1 → one update of 384;
-    # 6 learners; packed rows → micro and accumulation unknown; 384000 episodes // 384 = 1000 steps.
-    ("open-instruct/grpo_fast_qwen_math.sh", None, (48, 384, 384, 1, 6, None, None, 1000)),
-    # docs/frameworks/trl.md §2, §6 (Open-R1 keys → trl 0.18.0): a round = pdtbs 16 × W 7 × spg (= GAS 4) = 448
-    # completions = 448 / 16 = 28 prompts, one optimizer step of 16 × 7 × 4 = 448; dataset size unknown.
-    ("trl/grpo_math_server.yaml", 7, (28, 448, 448, 1, 7, 16, 4, None)),
-])
+@pytest.mark.parametrize(
+    ("name", "world", "expected"),
+    [
+        # docs/frameworks/verl.md §1, §2.2: 256 prompts × n 4 = 1024 samples; mini 64 prompts × 4 = 256 samples per
+        # update → 1024 / 256 = 4 updates; 8 GPUs, no SP → 8 ranks; 256 / 8 = 32 per rank ÷ micro 8 = 4; no step count.
+        ("verl/grpo_gsm8k_overrides.sh", None, (256, 1024, 256, 4, 8, 8, 4, None)),
+        # verl.md §1: 1024 × n 1 = 1024; mini 256 → 4 updates; 2 nodes × 8 = 16 ranks; dynamic batch sizes → micro and
+        # accumulation unknown (a token budget); total_training_steps 500.
+        ("verl/ppo_gae_dynamic_bsz.sh", None, (1024, 1024, 256, 4, 16, None, None, 500)),
+        # docs/frameworks/easyr1.md §1: 512 × n 5 = 2560; global 128 × 5 = 640 per update → 4 updates; 8 ranks;
+        # 640 / 8 = 80 per rank ÷ static micro 4 = 20; no max_steps, dataset size unknown.
+        ("easyr1/config.yaml", None, (512, 2560, 640, 4, 8, 4, 20, None)),
+        # The launch line overrides the YAML beside it (easyr1.md §6): n 8 → 512 × 8 = 4096; 128 × 8 = 1024 per
+        # update → 4 updates; 1024 / 8 = 128 per rank ÷ 4 = 32.
+        ("easyr1/run_qwen_math.sh", None, (512, 4096, 1024, 4, 8, 4, 32, None)),
+        # docs/frameworks/openrlhf.md §1 item 2, §4: 128 prompts × 8 = 1024 samples; train batch 1024 samples → 1
+        # update; 1 × 8 actor GPUs → 8 ranks; GA = 1024 // 4 // 8 = 32.
+        ("openrlhf/train_grpo_ray_dotted.sh", None, (128, 1024, 1024, 1, 8, 4, 32, None)),
+        # docs/frameworks/open-instruct.md §1.1: 48 × 8 = 384 samples per step, num_mini_batches 1 → one update of 384;
+        # 6 learners; packed rows → micro and accumulation unknown; 384000 episodes // 384 = 1000 steps.
+        ("open-instruct/grpo_fast_qwen_math.sh", None, (48, 384, 384, 1, 6, None, None, 1000)),
+        # docs/frameworks/trl.md §2, §6 (Open-R1 keys → trl 0.18.0): a round = pdtbs 16 × W 7 × spg (= GAS 4) = 448
+        # completions = 448 / 16 = 28 prompts, one optimizer step of 16 × 7 × 4 = 448; dataset size unknown.
+        ("trl/grpo_math_server.yaml", 7, (28, 448, 448, 1, 7, 16, 4, None)),
+    ],
+)
 def test_corpus_plans(name: str, world: int | None, expected: tuple) -> None:
     plan = translator.explain(CORPUS / name, num_processes=world).plan
     assert tuple(plan[key] for key in PLAN_NAMES) == expected
@@ -87,6 +99,8 @@ def test_open_r1_code_recipe_needs_seven_processes() -> None:
     assert translator.explain(path, num_processes=8).version == "0.18.0"
     assert not translator.check(path, num_processes=7).errors
     item = only(translator.check(path, num_processes=8), "trl.num-generations-divisible")
-    assert item.message.startswith("The effective train batch size (8 x 16 x 4) must be evenly divisible by the "
-                                   "number of generations per prompt (14).")
+    assert item.message.startswith(
+        "The effective train batch size (8 x 16 x 4) must be evenly divisible by the "
+        "number of generations per prompt (14)."
+    )
     assert {"num_processes": 7} in changes(item) and {"num_generations": 16} in changes(item)

@@ -11,6 +11,7 @@ Each expected outcome is worked out from the loader's code (cited in translator/
 - Open-Instruct ``rlvr_tokenize_v1``: ``row[sft_messages_key]`` into ``apply_chat_template``: a chat list;
   ``row[ground_truths_key]`` and ``row["dataset"]`` for every row.
 """
+
 from __future__ import annotations
 
 import json
@@ -63,8 +64,9 @@ OPEN_INSTRUCT = """python open_instruct/grpo_fast.py --model_name_or_path m \\
 """
 
 
-def source(where: Path, template: str, name: str, rows: list[dict[str, Any]], key: str,
-           data: str = "train.jsonl") -> Path:
+def source(
+    where: Path, template: str, name: str, rows: list[dict[str, Any]], key: str, data: str = "train.jsonl"
+) -> Path:
     """A source config beside a JSON Lines data file of the given rows."""
     (where / data).write_text("".join(json.dumps(row) + "\n" for row in rows))
     path = where / name
@@ -203,7 +205,9 @@ def test_easyr1_gets_the_absolute_path_of_a_reward_file_beside_the_source(tmp_pa
     # custom_reward_function.path=reward.py beside the verl script: EasyR1 looks for ./reward.py in its repository
     # root (get_abs_path → None → "Reward function is not provided."), so the written relative path is an error
     # that gives the absolute one.
-    (tmp_path / "reward.py").write_text("def score(data_source, solution_str, ground_truth, extra_info):\n    return 0\n")
+    (tmp_path / "reward.py").write_text(
+        "def score(data_source, solution_str, ground_truth, extra_info):\n    return 0\n"
+    )
     path = source(tmp_path, VERL, "run.sh", [{"problem": "2+2?", "answer": "4"}], "problem")
     translation = translator.translate(path, to="easyr1")
     [note] = [n for n in translation.notes if n.code == "reward.unresolved"]

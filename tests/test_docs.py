@@ -1,5 +1,6 @@
 """The docs are the project's knowledge: a page per framework that lists exactly the versions rlconf
 supports, cites the framework's source at a tag or commit, and no code or test refers outside the repository."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,9 @@ from translator.cli import main
 
 DOCS = ROOT / "docs"
 LISTING = json.loads(CliRunner().invoke(main, ["frameworks", "--format", "json"]).stdout)
-FRAMEWORKS = [entry for entry in (LISTING if isinstance(LISTING, list) else LISTING["frameworks"])
-              if entry["name"] != "rlconf"]
+FRAMEWORKS = [
+    entry for entry in (LISTING if isinstance(LISTING, list) else LISTING["frameworks"]) if entry["name"] != "rlconf"
+]
 
 
 @pytest.mark.parametrize("entry", FRAMEWORKS, ids=lambda e: e["name"])
@@ -36,10 +38,14 @@ def test_each_framework_page_cites_source_at_a_tag(entry: dict) -> None:
 
 
 def test_nothing_refers_outside_the_repository() -> None:
-    offenders = [f"{path.relative_to(ROOT)}:{n}" for folder in ("translator", "tests", "fixtures", "scripts", "bench")
-                 for path in (ROOT / folder).rglob("*") if path.is_file() and path.suffix in (".py", ".md", ".yaml", ".sh")
-                 for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
-                 if "shared" + "/" in line]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for folder in ("translator", "tests", "fixtures", "scripts", "bench")
+        for path in (ROOT / folder).rglob("*")
+        if path.is_file() and path.suffix in (".py", ".md", ".yaml", ".sh")
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if "shared" + "/" in line
+    ]
     assert offenders == []
 
 
@@ -59,10 +65,21 @@ def test_readme_links_every_page() -> None:
 #   `### N.M Title`) of one page, and `<sign>N item K` the K-th item of that section's numbered list. The page is
 #   the one whose `docs/<page>.md` path comes last before it on the same line; else, on a page under docs/, that
 #   page itself; else, in any other file, the page whose `docs/<page>.md` path comes last before it in the file.
-SCANNED = sorted({*(p for folder in ("translator", "tests", "scripts", "bench") for p in (ROOT / folder).rglob("*")
-                    if p.suffix in (".py", ".md", ".sh") and p.is_file()),
-                  *DOCS.rglob("*.md"), ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "fixtures" / "README.md",
-                  ROOT / ".ci" / "run"})
+SCANNED = sorted(
+    {
+        *(
+            p
+            for folder in ("translator", "tests", "scripts", "bench")
+            for p in (ROOT / folder).rglob("*")
+            if p.suffix in (".py", ".md", ".sh") and p.is_file()
+        ),
+        *DOCS.rglob("*.md"),
+        ROOT / "README.md",
+        ROOT / "CHANGELOG.md",
+        ROOT / "fixtures" / "README.md",
+        ROOT / ".ci" / "run",
+    }
+)
 PAGE = re.compile(r"(?<![\w/.-])docs/[\w./-]+?\.md")
 FILE_ANCHOR = re.compile(r"(?<![\w/.-])((?:docs/[\w./-]+?|README)\.md)(?:#([\w-]+))?")
 SECTION = re.compile("\u00a7" + r"(\d+(?:\.\d+)?)(?: item (\d+))?")
@@ -156,7 +173,7 @@ def broken_references() -> list[str]:
                 elif anchor and anchor not in anchors(ROOT / name):
                     broken.append(f"{where}: {name} has no heading #{anchor}")
             for match in SECTION.finditer(line):
-                before = PAGE.findall(line[:match.start()])
+                before = PAGE.findall(line[: match.start()])
                 page = ROOT / before[-1] if before else own or last
                 number, item = match.groups()
                 sections = numbered(page) if page is not None and page.is_file() else {}
@@ -178,6 +195,10 @@ def test_no_reference_to_text_outside_the_repository() -> None:
     # The design notes, the reference folder and the issue tracker the first sessions used are not in the
     # repository: a reference to them cannot be followed. (The words are built so that this file does not match.)
     stale = re.compile("DES" + r"IGN\b|\brefer" + r"ence/[\w.-]+\.md|\bissues? " + r"\d")
-    offenders = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in SCANNED
-                 for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1) if stale.search(line)]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in SCANNED
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if stale.search(line)
+    ]
     assert offenders == []

@@ -4,6 +4,7 @@ Every expected number is worked out by hand from EasyR1's source at the band's c
 names the file for each rule; a § in a comment is a numbered section of that page), never copied from
 rlconf's output.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,8 +40,13 @@ def launch(*overrides: str, base: str | None = None) -> str:
 def test_easyr1_is_told_apart_from_verl_by_launcher_and_keys() -> None:
     easyr1 = translator.load(Source(launch("data.rollout_batch_size=64", "worker.rollout.n=4"), "run.sh"))
     assert easyr1.framework == "easyr1"
-    verl = translator.load(Source("python3 -m verl.trainer.main_ppo data.train_batch_size=64 "
-                                  "actor_rollout_ref.rollout.n=4 actor_rollout_ref.rollout.name=vllm\n", "run.sh"))
+    verl = translator.load(
+        Source(
+            "python3 -m verl.trainer.main_ppo data.train_batch_size=64 "
+            "actor_rollout_ref.rollout.n=4 actor_rollout_ref.rollout.name=vllm\n",
+            "run.sh",
+        )
+    )
     assert verl.framework == "verl"
     assert translator.load(Source("worker:\n  rollout:\n    n: 4\n", "c.yaml")).framework == "easyr1"
     assert translator.load(Source("actor_rollout_ref:\n  rollout:\n    n: 4\n", "c.yaml")).framework == "verl"
@@ -67,9 +73,15 @@ def test_aliases_and_registry_order() -> None:
 def test_global_batch_size_counts_prompts_multiplied_by_n() -> None:
     # §1, EasyR1#259: 8 GPUs, global_batch_size 16, rollout.n 8 → 16 × 8 = 128 samples per update,
     # 128 // 8 = 16 per device; era micro 4 → 4 micro-batches; rollout 512 / 16 = 32 updates per step.
-    explanation = load(launch("data.rollout_batch_size=512", "worker.actor.global_batch_size=16",
-                              "worker.rollout.n=8", "worker.actor.micro_batch_size_per_device_for_update=4"),
-                       framework="easyr1@0.3.1")
+    explanation = load(
+        launch(
+            "data.rollout_batch_size=512",
+            "worker.actor.global_batch_size=16",
+            "worker.rollout.n=8",
+            "worker.actor.micro_batch_size_per_device_for_update=4",
+        ),
+        framework="easyr1@0.3.1",
+    )
     plan = explanation.plan
     assert plan["samples_per_optimizer_step"] == 128
     assert plan["grad_accum_steps"] == 4
@@ -81,32 +93,54 @@ def test_ulysses_divides_the_data_parallel_ranks() -> None:
     # §7 row 18 (qwen3_14b_dapo17k_dapo.sh): 8 GPUs ÷ ulysses 8 = 1 DP rank; gbs 32 × n 16 = 512 samples all on
     # that rank; 512 / 32 = 16 updates per step; 512 × 16 = 8192 samples per step; token budget (dynamic,
     # micro 1 from examples/config.yaml) = 1 × (2048 + 20480) = 22528 tokens.
-    explanation = load(launch(
-        "data.max_prompt_length=2048", "data.max_response_length=20480", "data.rollout_batch_size=512",
-        "data.mini_rollout_batch_size=256", "worker.actor.ulysses_size=8", "worker.actor.global_batch_size=32",
-        "worker.actor.micro_batch_size_per_device_for_update=1", "worker.rollout.n=16",
-        "worker.rollout.tensor_parallel_size=4", "trainer.n_gpus_per_node=8"))
+    explanation = load(
+        launch(
+            "data.max_prompt_length=2048",
+            "data.max_response_length=20480",
+            "data.rollout_batch_size=512",
+            "data.mini_rollout_batch_size=256",
+            "worker.actor.ulysses_size=8",
+            "worker.actor.global_batch_size=32",
+            "worker.actor.micro_batch_size_per_device_for_update=1",
+            "worker.rollout.n=16",
+            "worker.rollout.tensor_parallel_size=4",
+            "trainer.n_gpus_per_node=8",
+        )
+    )
     plan = explanation.plan
     assert plan["data_parallel_size"] == 1
-    assert (plan["samples_per_step"], plan["samples_per_optimizer_step"], plan["optimizer_steps_per_step"]) \
-        == (8192, 512, 16)
+    assert (plan["samples_per_step"], plan["samples_per_optimizer_step"], plan["optimizer_steps_per_step"]) == (
+        8192,
+        512,
+        16,
+    )
     assert explanation.spec.token_budget.max_tokens_per_device == 22528
     assert explanation.spec.generation.prompts_per_round == 256
     assert explanation.spec.derivations["plan.data_parallel_size"].text.endswith("÷ Ulysses 8")
 
 
-@pytest.mark.parametrize("version,samples,floored", [
-    # 8 GPUs, ulysses 2 (4 DP ranks), global 9 prompts × n 4 = 36 samples (§1 formula history):
-    ("0.3.0", 32, True),   # 36 // 8 × 2 = 8 per rank → 8 × 4 = 32: the floor loses 4 samples
-    ("0.3.1", 36, False),  # 36 × 2 // 8 = 9 per rank → 36
-    ("0.3.2", 36, False),  # 36 // (8 ÷ 2) = 9 per rank → 36
-])
+@pytest.mark.parametrize(
+    "version,samples,floored",
+    [
+        # 8 GPUs, ulysses 2 (4 DP ranks), global 9 prompts × n 4 = 36 samples (§1 formula history):
+        ("0.3.0", 32, True),  # 36 // 8 × 2 = 8 per rank → 8 × 4 = 32: the floor loses 4 samples
+        ("0.3.1", 36, False),  # 36 × 2 // 8 = 9 per rank → 36
+        ("0.3.2", 36, False),  # 36 // (8 ÷ 2) = 9 per rank → 36
+    ],
+)
 def test_per_device_floor_division_follows_the_band(version: str, samples: int, floored: bool) -> None:
     sp_key = "ulysses_sequence_parallel_size" if version == "0.3.0" else "ulysses_size"
-    explanation = load(launch("data.rollout_batch_size=72", "worker.actor.global_batch_size=9", "worker.rollout.n=4",
-                              f"worker.actor.{sp_key}=2", "worker.actor.micro_batch_size_per_device_for_update=1",
-                              "worker.actor.micro_batch_size_per_device_for_experience=1"),
-                       framework=f"easyr1@{version}")
+    explanation = load(
+        launch(
+            "data.rollout_batch_size=72",
+            "worker.actor.global_batch_size=9",
+            "worker.rollout.n=4",
+            f"worker.actor.{sp_key}=2",
+            "worker.actor.micro_batch_size_per_device_for_update=1",
+            "worker.actor.micro_batch_size_per_device_for_experience=1",
+        ),
+        framework=f"easyr1@{version}",
+    )
     assert explanation.plan["data_parallel_size"] == 4
     assert explanation.plan["samples_per_optimizer_step"] == samples
     assert ("batch.floor-division" in codes(explanation)) == floored
@@ -123,38 +157,60 @@ def test_dynamic_batching_is_on_by_default_from_0_3_2() -> None:
     assert dynamic.spec.token_budget.max_tokens_per_device == 4096
     assert dynamic.spec.token_budget.logprob_max_tokens_per_device == 16 * 1024
     assert "batch.token-budget" in codes(dynamic)
-    off = load(launch("worker.rollout.n=2", "trainer.n_gpus_per_node=8", "worker.actor.dynamic_batching=false"),
-               framework="easyr1@0.3.2")
+    off = load(
+        launch("worker.rollout.n=2", "trainer.n_gpus_per_node=8", "worker.actor.dynamic_batching=false"),
+        framework="easyr1@0.3.2",
+    )
     assert off.plan["micro_batch_per_device"] == 4
 
 
 def test_mini_rollout_batch_size_is_a_generation_round_not_the_step() -> None:
     # §1, §4: rounds of 128 prompts until ≥ 512 groups are held; the step trains on 512 prompts. 4 rounds × 128
     # = 512 exactly, so the data is read total_epochs 3 times (no wrap).
-    explanation = load(launch("data.rollout_batch_size=512", "data.mini_rollout_batch_size=128",
-                              "worker.actor.global_batch_size=128", "worker.rollout.n=4", "trainer.total_epochs=3"))
+    explanation = load(
+        launch(
+            "data.rollout_batch_size=512",
+            "data.mini_rollout_batch_size=128",
+            "worker.actor.global_batch_size=128",
+            "worker.rollout.n=4",
+            "trainer.total_epochs=3",
+        )
+    )
     assert explanation.plan["prompts_per_step"] == 512
     assert explanation.spec.generation.prompts_per_round == 128
     assert explanation.spec.generation.max_rounds_per_step == 20  # trainer.max_try_make_batch default
     assert explanation.spec.run_length.dataset_passes == 3
     assert "run-length.data-wraps" not in codes(explanation)
     # 20 rounds × 16 prompts = 320 < 512: EasyR1 gives up ("Generated too many").
-    few = load(launch("data.rollout_batch_size=512", "data.mini_rollout_batch_size=16",
-                      "worker.actor.global_batch_size=128", "worker.rollout.n=4"))
+    few = load(
+        launch(
+            "data.rollout_batch_size=512",
+            "data.mini_rollout_batch_size=16",
+            "worker.actor.global_batch_size=128",
+            "worker.rollout.n=4",
+        )
+    )
     assert "generation.too-few-rounds" in codes(few)
 
 
-@pytest.mark.parametrize("overrides,placement,coef,estimator", [
-    # §5: one kl_coef and one kl_penalty serve whichever place use_kl_loss picks.
-    (["algorithm.use_kl_loss=true", "algorithm.kl_coef=0.02", "algorithm.kl_penalty=low_var_kl"], "loss", 0.02, "k3"),
-    (["algorithm.use_kl_loss=false", "algorithm.kl_coef=0.02", "algorithm.kl_penalty=kl"], "reward", 0.02, "k1"),
-    # disable_kl: no reference model at all, whatever the other keys say.
-    (["algorithm.disable_kl=true", "algorithm.use_kl_loss=true", "algorithm.kl_coef=0.02"], "none", 0.0, None),
-    # dataclass defaults: use_kl_loss false, kl_coef 1e-3, kl_penalty kl → in the reward.
-    ([], "reward", 0.001, "k1"),
-])
-def test_kl_in_the_loss_or_the_reward(overrides: list[str], placement: str, coef: float,
-                                      estimator: str | None) -> None:
+@pytest.mark.parametrize(
+    "overrides,placement,coef,estimator",
+    [
+        # §5: one kl_coef and one kl_penalty serve whichever place use_kl_loss picks.
+        (
+            ["algorithm.use_kl_loss=true", "algorithm.kl_coef=0.02", "algorithm.kl_penalty=low_var_kl"],
+            "loss",
+            0.02,
+            "k3",
+        ),
+        (["algorithm.use_kl_loss=false", "algorithm.kl_coef=0.02", "algorithm.kl_penalty=kl"], "reward", 0.02, "k1"),
+        # disable_kl: no reference model at all, whatever the other keys say.
+        (["algorithm.disable_kl=true", "algorithm.use_kl_loss=true", "algorithm.kl_coef=0.02"], "none", 0.0, None),
+        # dataclass defaults: use_kl_loss false, kl_coef 1e-3, kl_penalty kl → in the reward.
+        ([], "reward", 0.001, "k1"),
+    ],
+)
+def test_kl_in_the_loss_or_the_reward(overrides: list[str], placement: str, coef: float, estimator: str | None) -> None:
     a = load(launch("worker.rollout.n=4", *overrides)).spec.algorithm
     assert (a.kl_placement, a.kl_coef, a.kl_estimator) == (placement, coef, estimator)
 
@@ -162,18 +218,29 @@ def test_kl_in_the_loss_or_the_reward(overrides: list[str], placement: str, coef
 def test_kl_under_the_actor_before_march_24() -> None:
     # §5 history: until 93abce2 the actor had use_kl_loss (default True) / kl_loss_coef / kl_loss_type; with
     # use_kl_loss false the reward KL used algorithm.kl_coef and algorithm.kl_penalty.
-    loss = load(launch("worker.rollout.n=4", "worker.actor.kl_loss_coef=0.05", "algorithm.kl_coef=0.5"),
-                framework="easyr1@0.2.0.dev20250316").spec.algorithm
+    loss = load(
+        launch("worker.rollout.n=4", "worker.actor.kl_loss_coef=0.05", "algorithm.kl_coef=0.5"),
+        framework="easyr1@0.2.0.dev20250316",
+    ).spec.algorithm
     assert (loss.kl_placement, loss.kl_coef, loss.kl_estimator) == ("loss", 0.05, "k3")
-    reward = load(launch("worker.rollout.n=4", "worker.actor.use_kl_loss=false", "worker.actor.kl_loss_coef=0.05",
-                         "algorithm.kl_coef=0.5"), framework="easyr1@0.2.0.dev20250316").spec.algorithm
+    reward = load(
+        launch(
+            "worker.rollout.n=4",
+            "worker.actor.use_kl_loss=false",
+            "worker.actor.kl_loss_coef=0.05",
+            "algorithm.kl_coef=0.5",
+        ),
+        framework="easyr1@0.2.0.dev20250316",
+    ).spec.algorithm
     assert (reward.kl_placement, reward.kl_coef, reward.kl_estimator) == ("reward", 0.5, "k1")
 
 
 def test_setting_the_actor_kl_copies_in_the_current_schema_has_no_effect() -> None:
     # PPOConfig.post_init copies algorithm.{use_kl_loss,kl_coef,kl_penalty,disable_kl} into worker.actor.
-    explanation = load(launch("worker.rollout.n=4", "worker.actor.kl_coef=0.5", "worker.actor.use_kl_loss=true"),
-                       framework="easyr1@0.3.2")
+    explanation = load(
+        launch("worker.rollout.n=4", "worker.actor.kl_coef=0.5", "worker.actor.use_kl_loss=true"),
+        framework="easyr1@0.3.2",
+    )
     assert explanation.spec.algorithm.kl_placement == "reward" and explanation.spec.algorithm.kl_coef == 0.001
     ignored = [n for n in explanation.notes if n.code == "semantics.ignored-key"]
     assert {k for n in ignored for k in n.source_keys} >= {"worker.actor.kl_coef", "worker.actor.use_kl_loss"}
@@ -191,8 +258,10 @@ def test_clip_defaults_and_loss_modes() -> None:
     seq = load(launch("worker.rollout.n=4", "worker.actor.loss_avg_mode=seq")).spec.algorithm
     assert (seq.loss_aggregation, seq.loss_normalizer_scope) == ("seq-mean-token-mean", "optimizer_step")
     token = load(launch("worker.rollout.n=4", "worker.actor.loss_avg_mode=token"), framework="easyr1@0.3.1")
-    assert (token.spec.algorithm.loss_aggregation, token.spec.algorithm.loss_normalizer_scope) == \
-        ("token-mean", "micro_batch")
+    assert (token.spec.algorithm.loss_aggregation, token.spec.algorithm.loss_normalizer_scope) == (
+        "token-mean",
+        "micro_batch",
+    )
 
 
 def test_max_steps_counts_rollout_steps_and_overrides_epochs() -> None:
@@ -208,9 +277,16 @@ def test_max_steps_counts_rollout_steps_and_overrides_epochs() -> None:
 
 def test_critic_batch_for_gae() -> None:
     # §1: the critic normalises like the actor: global 64 prompts × n 2 = 128 samples, 128 // 8 = 16 per GPU.
-    explanation = load(launch("algorithm.adv_estimator=gae", "worker.rollout.n=2", "data.rollout_batch_size=256",
-                              "worker.actor.global_batch_size=64", "worker.critic.global_batch_size=64",
-                              "worker.critic.model.model_path=Qwen/Qwen2.5-0.5B"))
+    explanation = load(
+        launch(
+            "algorithm.adv_estimator=gae",
+            "worker.rollout.n=2",
+            "data.rollout_batch_size=256",
+            "worker.actor.global_batch_size=64",
+            "worker.critic.global_batch_size=64",
+            "worker.critic.model.model_path=Qwen/Qwen2.5-0.5B",
+        )
+    )
     critic = explanation.spec.critic
     assert critic.enabled and critic.samples_per_optimizer_step == 128 and critic.model == "Qwen/Qwen2.5-0.5B"
     assert explanation.spec.algorithm.advantage_normalization_scope == "batch"
@@ -218,8 +294,10 @@ def test_critic_batch_for_gae() -> None:
 
 # ------------------------------------------------------------------ keys: typos, bands, extras
 def test_typo_and_out_of_band_keys_are_noted() -> None:
-    explanation = load(launch("worker.rollout.n=4", "worker.actor.global_batch_sise=64", "trainer.test_freq=5"),
-                       framework="easyr1@0.3.2")
+    explanation = load(
+        launch("worker.rollout.n=4", "worker.actor.global_batch_sise=64", "trainer.test_freq=5"),
+        framework="easyr1@0.3.2",
+    )
     unknown = [n for n in explanation.notes if n.code == "keys.unknown"]
     assert len(unknown) == 1 and "worker.actor.global_batch_size" in unknown[0].message
     band = [n for n in explanation.notes if n.code == "keys.unknown-in-version"]
@@ -255,10 +333,12 @@ def test_base_yaml_then_overrides_with_lines(tmp_path: Path) -> None:
     (tmp_path / "examples").mkdir()
     (tmp_path / "examples" / "base.yaml").write_text(
         "data:\n  rollout_batch_size: 128\nworker:\n  rollout:\n    n: 4\n    val_override_config:\n"
-        "      temperature: 0.6\n      n: 1\n  actor:\n    global_batch_size: 32\n")
+        "      temperature: 0.6\n      n: 1\n  actor:\n    global_batch_size: 32\n"
+    )
     script = tmp_path / "run.sh"
-    script.write_text(launch("worker.rollout.n=8", "worker.rollout.val_override_config='{\"n\":16}'",
-                             base="examples/base.yaml"))
+    script.write_text(
+        launch("worker.rollout.n=8", "worker.rollout.val_override_config='{\"n\":16}'", base="examples/base.yaml")
+    )
     explanation = translator.explain(script)
     assert explanation.plan["prompts_per_step"] == 128 and explanation.plan["samples_per_prompt"] == 8
     extras = {e.key: e.value for e in explanation.spec.extras}
@@ -274,8 +354,10 @@ def test_base_yaml_then_overrides_with_lines(tmp_path: Path) -> None:
 
 def test_omegaconf_interpolations_resolve() -> None:
     # OmegaConf resolves ${a.b} and ${oc.env:NAME,default} when it builds the PPOConfig (§6).
-    files = {"base.yaml": "data:\n  max_response_length: 1024\n  max_prompt_length: ${data.max_response_length}\n"
-                          "worker:\n  rollout:\n    n: 4\n  actor:\n    max_grad_norm: ${oc.env:CLIP,0.5}\n"}
+    files = {
+        "base.yaml": "data:\n  max_response_length: 1024\n  max_prompt_length: ${data.max_response_length}\n"
+        "worker:\n  rollout:\n    n: 4\n  actor:\n    max_grad_norm: ${oc.env:CLIP,0.5}\n"
+    }
     explanation = translator.load(Source(launch(base="base.yaml"), "run.sh", None, files), framework="easyr1")
     assert explanation.spec.lengths.max_prompt_tokens == 1024
     assert explanation.spec.optimizer.grad_clip == 0.5
@@ -307,8 +389,14 @@ def test_bad_input_is_a_config_error_with_where_and_hint(tmp_path: Path) -> None
 
 def test_framework_rejections_are_warnings() -> None:
     # §3: checks EasyR1 makes at start-up that do not stop rlconf from explaining the plan.
-    explanation = load(launch("data.rollout_batch_size=96", "worker.actor.global_batch_size=64",
-                              "worker.rollout.n=1", "worker.rollout.tensor_parallel_size=3"))
+    explanation = load(
+        launch(
+            "data.rollout_batch_size=96",
+            "worker.actor.global_batch_size=64",
+            "worker.rollout.n=1",
+            "worker.rollout.tensor_parallel_size=3",
+        )
+    )
     found = codes(explanation)
     assert {"batch.indivisible", "algorithm.group-too-small", "topology.indivisible"} <= found
 
@@ -363,8 +451,11 @@ LOSSY_ROUND_TRIP = dict(LOSSY_FIRST_LEG)
 def test_round_trip_easyr1_other_easyr1(case: Case, other: str) -> None:
     source = translator.load(case.path, **case.load_kwargs())
     there = translator.translate(source, to=other)
-    back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
-                                to=f"easyr1@{source.version}", framework=f"{there.framework}@{there.version}")
+    back = translator.translate(
+        Source(there.files["launch.sh"], "launch.sh", None, there.files),
+        to=f"easyr1@{source.version}",
+        framework=f"{there.framework}@{there.version}",
+    )
     key = (other, case.name)
     first_leg = differing(source.plan, there.plan)
     assert first_leg == LOSSY_FIRST_LEG.get(key, set())
@@ -380,8 +471,9 @@ def test_dynamic_budget_survives_the_verl_round_trip() -> None:
     source = translator.load(FIXTURES / "easyr1" / "head_math_grpo_dynamic" / "launch.sh")
     there = translator.translate(source, to="verl")
     assert "ppo_max_token_len_per_gpu=6144" in there.files["launch.sh"]
-    back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
-                                to="easyr1", framework=f"verl@{there.version}")
+    back = translator.translate(
+        Source(there.files["launch.sh"], "launch.sh", None, there.files), to="easyr1", framework=f"verl@{there.version}"
+    )
     assert yaml.safe_load(back.files["config.yaml"])["worker"]["actor"]["micro_batch_size_per_device_for_update"] == 1
     assert back.spec.token_budget.max_tokens_per_device == 6144
 
@@ -389,8 +481,7 @@ def test_dynamic_budget_survives_the_verl_round_trip() -> None:
 def test_verl_token_budget_becomes_the_largest_micro_within_it() -> None:
     # verl 24000 tokens, lengths 1024 + 3072 = 4096 → 24000 // 4096 = 5; 5 does not divide the 1024 / 8 = 128
     # samples per rank, so the largest divisor of 128 not above 5 is 4 → 4 × 4096 = 16384 tokens.
-    translation = translator.translate(FIXTURES / "verl" / "grpo_dynamic_bsz.sh", to="easyr1",
-                                       env={"HOME": "/home/me"})
+    translation = translator.translate(FIXTURES / "verl" / "grpo_dynamic_bsz.sh", to="easyr1", env={"HOME": "/home/me"})
     actor = yaml.safe_load(translation.files["config.yaml"])["worker"]["actor"]
     assert actor["micro_batch_size_per_device_for_update"] == 4 and actor["dynamic_batching"] is True
     assert translation.spec.token_budget.max_tokens_per_device == 16384
@@ -404,6 +495,7 @@ RUN_PARTS = FIXTURES / "easyr1" / "head_run_parts_local_data" / "launch.sh"
 def test_data_source_forms() -> None:
     # utils/dataset.py: 'path@split' (split 'train' without '@'); a Hub id when it is neither a dir nor a file.
     from translator.frameworks.easyr1.dialect import split_source
+
     assert split_source("hiyouga/math12k@test") == ("hiyouga/math12k", "test")
     assert split_source("hiyouga/math12k") == ("hiyouga/math12k", "train")
     assert split_source("/data/gui/train.jsonl") == ("/data/gui/train.jsonl", None)
@@ -422,7 +514,10 @@ def test_run_parts_survive_an_easyr1_round_trip() -> None:
     assert reward["reward_function"] == "./examples/reward_function/android_gui.py:main"
     assert reward["reward_function_kwargs"] == {"format_weight": 0.1}
     assert (trainer["save_freq"], trainer["save_checkpoint_path"], trainer["find_last_checkpoint"]) == (
-        10, "/ckpt/gui", False)
+        10,
+        "/ckpt/gui",
+        False,
+    )
     assert (trainer["val_freq"], trainer["val_before_train"]) == (-1, False)
     assert trainer["logger"] == ["console", "tensorboard"]
     assert (actor["optim"]["lr_scheduler_type"], actor["optim"]["min_lr_ratio"]) == ("cosine", 0.1)
@@ -459,18 +554,28 @@ def test_foreign_run_parts_are_converted_or_noted() -> None:
     assert config["trainer"]["save_limit"] == 2 and "find_last_checkpoint" not in config["trainer"]
     assert config["trainer"]["logger"] == ["wandb"]
     found = codes(written)
-    assert {"data.eval-required", "data.not-expressible", "data.max-prompts-as-steps",
-            "checkpointing.not-expressible", "checkpointing.hf-export", "logging.not-expressible",
-            "reward.signature", "launch.ray-cluster"} <= found
+    assert {
+        "data.eval-required",
+        "data.not-expressible",
+        "data.max-prompts-as-steps",
+        "checkpointing.not-expressible",
+        "checkpointing.hf-export",
+        "logging.not-expressible",
+        "reward.signature",
+        "launch.ray-cluster",
+    } <= found
     # cosine needs a release after 0.3.2: the floor is not written, the schedule change is noted.
     assert "min_lr_ratio" not in config["worker"]["actor"]["optim"] and "optimizer.not-expressible" in found
 
 
-@pytest.mark.parametrize(("version", "builtin", "key", "written"), [
-    ("0.2.0.dev20250316", ["r1v"], "compute_score", "r1v"),
-    ("0.3.0", ["math"], "score_function", "./examples/score_function/math.py:compute_score"),
-    ("0.3.2", ["dapo"], "reward_function", "./examples/reward_function/dapo.py:compute_score"),
-])
+@pytest.mark.parametrize(
+    ("version", "builtin", "key", "written"),
+    [
+        ("0.2.0.dev20250316", ["r1v"], "compute_score", "r1v"),
+        ("0.3.0", ["math"], "score_function", "./examples/score_function/math.py:compute_score"),
+        ("0.3.2", ["dapo"], "reward_function", "./examples/reward_function/dapo.py:compute_score"),
+    ],
+)
 def test_builtin_scorers_map_to_easyr1_s_own(version: str, builtin: list[str], key: str, written: str) -> None:
     # workers/reward/custom.py (March: math | r1v); examples/score_function (0.3.0), examples/reward_function.
     source = foreign()
@@ -486,8 +591,10 @@ def test_reward_file_hookup_per_band() -> None:
     # default 'math' runs and the loss of the source's function is a warning.
     source = foreign()
     v030 = translator.translate(source, to="easyr1@0.3.0")
-    assert yaml.safe_load(v030.files["config.yaml"])["worker"]["reward"]["score_function"] == \
-        "./examples/reward_function/android_gui.py:main"
+    assert (
+        yaml.safe_load(v030.files["config.yaml"])["worker"]["reward"]["score_function"]
+        == "./examples/reward_function/android_gui.py:main"
+    )
     signature = [n.message for n in v030.notes if n.code == "reward.signature"]
     assert signature and "fn(predict: str, ground_truth: str" in signature[0]
     march = translator.translate(source, to="easyr1@0.2.0.dev20250316")
@@ -531,6 +638,7 @@ def test_unknown_keys_are_errors_naming_the_closest_key() -> None:
     assert "did you mean 'trainer.save_freq'" in unknown[0].message
     # OmegaConf names the first part its dataclasses lack and the dataclass it looked in.
     from translator.frameworks.easyr1.dialect import key_error
+
     assert key_error("trainr.save_freq") == "Key 'trainr' not in 'PPOConfig'"
     assert key_error("worker.critic.optim.lr_warmup") == "Key 'lr_warmup' not in 'OptimConfig'"
     assert key_error("worker.actor.model.lora.rnk") == "Key 'rnk' not in 'LoraConfig'"
@@ -545,8 +653,11 @@ def test_every_version_says_what_changed() -> None:
 
 def test_checkpoint_and_validation_keys_bound_the_version() -> None:
     # find_last_checkpoint arrived in 0.3.2, save_model_only in 0.3.1, save_limit in 0.3.0 (TrainerConfig).
-    cases = {"trainer.find_last_checkpoint=false": "0.3.3.dev0", "trainer.remove_previous_ckpt=true": MARCH_BAND,
-             "trainer.save_model_only=true": "0.3.3.dev0"}
+    cases = {
+        "trainer.find_last_checkpoint=false": "0.3.3.dev0",
+        "trainer.remove_previous_ckpt=true": MARCH_BAND,
+        "trainer.save_model_only=true": "0.3.3.dev0",
+    }
     for override, version in cases.items():
         assert load(launch("worker.rollout.n=4", override), framework=None).version == version, override
     both = load(launch("worker.rollout.n=4", "trainer.save_limit=2", "trainer.total_episodes=3"), framework=None)
@@ -562,8 +673,11 @@ def case_named(framework: str, name: str) -> Case:
 
 
 def rejected(translation: Translation) -> list[str]:
-    return [n.message for n in translation.notes if n.code == "target.rejected"
-            and "reward-missing" not in n.message and "data-missing" not in n.message]
+    return [
+        n.message
+        for n in translation.notes
+        if n.code == "target.rejected" and "reward-missing" not in n.message and "data-missing" not in n.message
+    ]
 
 
 def test_an_indivisible_update_batch_becomes_the_nearest_divisor() -> None:
@@ -586,9 +700,16 @@ def test_long_sequences_raise_max_num_batched_tokens() -> None:
     assert not rejected(translation) and translation.plan == translation.source.plan
 
 
-@pytest.mark.parametrize("override", ["trainer.save_freq=often", "trainer.val_before_train=maybe",
-                                      "trainer.save_limit=[1,2]", "worker.rollout.gpu_memory_utilization=most",
-                                      "trainer.val_freq=true"])
+@pytest.mark.parametrize(
+    "override",
+    [
+        "trainer.save_freq=often",
+        "trainer.val_before_train=maybe",
+        "trainer.save_limit=[1,2]",
+        "worker.rollout.gpu_memory_utilization=most",
+        "trainer.val_freq=true",
+    ],
+)
 def test_bad_run_part_values_are_config_errors(override: str) -> None:
     with pytest.raises(translator.ConfigError) as error:
         load(launch("worker.rollout.n=4", override), framework="easyr1@0.3.2")
@@ -596,8 +717,17 @@ def test_bad_run_part_values_are_config_errors(override: str) -> None:
 
 
 def test_odd_run_part_values_never_raise_internal_errors() -> None:
-    explanation = load(launch("worker.rollout.n=4", "trainer.logger=5", "data.train_files=@", "trainer.save_freq=0",
-                              "worker.reward.reward_function=:", "data.val_files=a/b/c@"), framework="easyr1@0.3.2")
+    explanation = load(
+        launch(
+            "worker.rollout.n=4",
+            "trainer.logger=5",
+            "data.train_files=@",
+            "trainer.save_freq=0",
+            "worker.reward.reward_function=:",
+            "data.val_files=a/b/c@",
+        ),
+        framework="easyr1@0.3.2",
+    )
     assert "logging.unknown-backend" in codes(explanation)
     assert explanation.spec.checkpointing.every_steps == 0
     # 'file:' with an empty file part: RewardConfig.post_init drops it, so EasyR1 has no reward function.
@@ -614,10 +744,13 @@ def test_model_only_checkpoints_are_noted_and_carried() -> None:
 def test_no_warm_up_is_written_as_ratio_zero() -> None:
     """EasyR1's config refuses lr_warmup_steps 0 ('must be greater than 0'): a source without warm-up (verl
     lr_warmup_steps=0) is written as lr_warmup_ratio 0.0, and the written files read back."""
-    source = Source("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=8 "
-                    "actor_rollout_ref.rollout.n=4 actor_rollout_ref.rollout.name=vllm "
-                    "actor_rollout_ref.actor.ppo_mini_batch_size=8 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 "
-                    "actor_rollout_ref.actor.optim.lr_warmup_steps=0 trainer.n_gpus_per_node=4\n", "run.sh")
+    source = Source(
+        "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=8 "
+        "actor_rollout_ref.rollout.n=4 actor_rollout_ref.rollout.name=vllm "
+        "actor_rollout_ref.actor.ppo_mini_batch_size=8 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 "
+        "actor_rollout_ref.actor.optim.lr_warmup_steps=0 trainer.n_gpus_per_node=4\n",
+        "run.sh",
+    )
     translation = translator.translate(source, to="easyr1")
     config = translation.files["config.yaml"]
     assert "lr_warmup_ratio: 0.0" in config and "lr_warmup_steps" not in config

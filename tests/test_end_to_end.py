@@ -6,6 +6,7 @@ warmup, run length, placement. Every expected value is derived by hand in the co
 config and the target's semantics (docs/frameworks/<framework>.md). Where the target cannot express a field, the
 note must say so and be true: the target's concordance maps no key of the written release to that field.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,10 +58,12 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def checklist(values: dict[str, Any], expected: dict[str, Any]) -> None:
-    wrong = {key: (values.get(key, ABSENT), want) for key, want in expected.items()
-             if not _same(values.get(key, ABSENT), want)}
-    assert not wrong, "written ≠ expected: " + "; ".join(f"{k}: {got!r} ≠ {want!r}" for k, (got, want)
-                                                         in wrong.items())
+    wrong = {
+        key: (values.get(key, ABSENT), want)
+        for key, want in expected.items()
+        if not _same(values.get(key, ABSENT), want)
+    }
+    assert not wrong, "written ≠ expected: " + "; ".join(f"{k}: {got!r} ≠ {want!r}" for k, (got, want) in wrong.items())
 
 
 def noted(translation: translator.Translation, field: str, *words: str) -> None:
@@ -74,10 +77,12 @@ def cannot(translation: translator.Translation, target: str, field: str, *words:
     it in the target's concordance (the key → field map checked against the readers, tests/test_concordance.py)."""
     noted(translation, field, *words)
     name = target.partition("@")[0]
-    schemas = [s for fw in concordance.schema_frameworks(name)
-               for s in native_schemas.schemas_for(fw, translation.version)[:1]]
-    keys = [k for k, fields in concordance.load(name).fields.items()
-            if field in fields and any(s.knows(k) for s in schemas)]
+    schemas = [
+        s for fw in concordance.schema_frameworks(name) for s in native_schemas.schemas_for(fw, translation.version)[:1]
+    ]
+    keys = [
+        k for k, fields in concordance.load(name).fields.items() if field in fields and any(s.knows(k) for s in schemas)
+    ]
     assert not keys, f"the note on {field} is false: {name} {translation.version} has {keys}"
 
 
@@ -92,31 +97,48 @@ def launchable(translation: translator.Translation) -> None:
 # eval every 22,321 // num_evals 10 = 2,232 steps; save_freq 200; lr 5e-7 linear, no warmup; GAE γ 1 λ 0.95,
 # value clip 0.2; KL in the reward, β 0.03, kl1 (k1); RM and value model from Tulu-3-8B-RM; seed 11.
 
+
 def test_oi_ppo_to_verl() -> None:
     t, v = written(OI_PPO, "verl")
     launchable(t)  # verl 0.9's separate_async refuses a colocated reward model: colocate_async is written
-    checklist(v, {
-        "trainer.n_gpus_per_node": 7, "trainer.nnodes": 1,  # the 7 learners (rollout joins them: colocate_async)
-        "data.train_batch_size": 112,  # prompts per step
-        "actor_rollout_ref.rollout.n": 4,
-        "actor_rollout_ref.actor.ppo_mini_batch_size": 112,  # verl counts prompts: 448 samples / n 4
-        "actor_rollout_ref.actor.ppo_epochs": 2,
-        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 4,  # samples per rank: 448/7/16 = 4
-        "trainer.total_training_steps": 22321,
-        "algorithm.adv_estimator": "gae", "algorithm.gamma": 1.0, "algorithm.lam": 0.95,
-        "critic.cliprange_value": 0.2,
-        "algorithm.use_kl_in_reward": True, "algorithm.kl_ctrl.kl_coef": 0.03, "algorithm.kl_penalty": "kl",
-        "critic.model.path": "allenai/Llama-3.1-Tulu-3-8B-RM", "critic.optim.lr": 5e-7,  # the policy's lr
-        "reward.reward_model.model_path": "allenai/Llama-3.1-Tulu-3-8B-RM",
-        "data.prompt_key": "messages", "data.max_prompt_length": 1024, "data.max_response_length": 1536,
-        "trainer.save_freq": 200, "trainer.default_local_dir": "output/ppo_10m",
-        "actor_rollout_ref.actor.checkpoint.save_contents": ["model", "optimizer", "extra", "hf_model"],  # HF too
-        "trainer.test_freq": 2232,
-        "trainer.experiment_name": "ppo-10m-7learners", "trainer.logger": ["wandb"],
-        "actor_rollout_ref.actor.optim.lr": 5e-7, "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio": 0.0,
-        "actor_rollout_ref.rollout.temperature": 0.8, "data.seed": 11,
-        "trainer.v1.trainer_mode": "colocate_async", "trainer.v1.colocate_async.num_warmup_batches": 1,
-    })
+    checklist(
+        v,
+        {
+            "trainer.n_gpus_per_node": 7,
+            "trainer.nnodes": 1,  # the 7 learners (rollout joins them: colocate_async)
+            "data.train_batch_size": 112,  # prompts per step
+            "actor_rollout_ref.rollout.n": 4,
+            "actor_rollout_ref.actor.ppo_mini_batch_size": 112,  # verl counts prompts: 448 samples / n 4
+            "actor_rollout_ref.actor.ppo_epochs": 2,
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 4,  # samples per rank: 448/7/16 = 4
+            "trainer.total_training_steps": 22321,
+            "algorithm.adv_estimator": "gae",
+            "algorithm.gamma": 1.0,
+            "algorithm.lam": 0.95,
+            "critic.cliprange_value": 0.2,
+            "algorithm.use_kl_in_reward": True,
+            "algorithm.kl_ctrl.kl_coef": 0.03,
+            "algorithm.kl_penalty": "kl",
+            "critic.model.path": "allenai/Llama-3.1-Tulu-3-8B-RM",
+            "critic.optim.lr": 5e-7,  # the policy's lr
+            "reward.reward_model.model_path": "allenai/Llama-3.1-Tulu-3-8B-RM",
+            "data.prompt_key": "messages",
+            "data.max_prompt_length": 1024,
+            "data.max_response_length": 1536,
+            "trainer.save_freq": 200,
+            "trainer.default_local_dir": "output/ppo_10m",
+            "actor_rollout_ref.actor.checkpoint.save_contents": ["model", "optimizer", "extra", "hf_model"],  # HF too
+            "trainer.test_freq": 2232,
+            "trainer.experiment_name": "ppo-10m-7learners",
+            "trainer.logger": ["wandb"],
+            "actor_rollout_ref.actor.optim.lr": 5e-7,
+            "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio": 0.0,
+            "actor_rollout_ref.rollout.temperature": 0.8,
+            "data.seed": 11,
+            "trainer.v1.trainer_mode": "colocate_async",
+            "trainer.v1.colocate_async.num_warmup_batches": 1,
+        },
+    )
     noted(t, "asynchrony.max_steps_ahead", "colocate_async")  # the vLLM GPU is given up, and said so
     cannot(t, "verl", "logging.entity", "WANDB_ENTITY=my-lab")  # verl has no entity key: export it
     noted(t, "optimizer.lr_schedule", "linear", "constant")  # verl 0.9.1: constant or cosine only
@@ -126,45 +148,80 @@ def test_oi_ppo_to_verl() -> None:
 def test_oi_ppo_to_openrlhf() -> None:
     t, v = written(OI_PPO, "openrlhf")
     launchable(t)
-    checklist(v, {
-        "actor.num_nodes": 1, "actor.num_gpus_per_node": 7, "vllm.num_engines": 1, "vllm.tensor_parallel_size": 1,
-        "rollout.batch_size": 112, "rollout.n_samples_per_prompt": 4,
-        "train.batch_size": 448,  # OpenRLHF counts samples (global)
-        "train.max_epochs": 2, "train.micro_batch_size": 4,  # 448 / (7 × 4) = 16 accumulation steps
-        "algo.advantage.estimator": "gae", "algo.advantage.gamma": 1.0, "algo.advantage.lambd": 0.95,
-        "critic.value_clip": 0.2, "critic.adam.lr": 5e-7,
-        "critic.model_name_or_path": "allenai/Llama-3.1-Tulu-3-8B-RM",
-        "reward.model_name_or_path": "allenai/Llama-3.1-Tulu-3-8B-RM",
-        "algo.kl.init_coef": 0.03, "algo.kl.estimator": "k1",  # in the reward (no --algo.kl.use_loss)
-        "algo.kl.use_loss": ABSENT,
-        "data.input_key": "messages", "data.label_key": "ground_truth",
-        "rollout.max_new_tokens": 1536,
-        "ckpt.save_steps": 200, "ckpt.path": "output/ppo_10m", "ckpt.save_hf": True,
-        "logger.wandb.run_name": "ppo-10m-7learners", "logger.wandb.org": "my-lab",
-        "actor.adam.lr": 5e-7, "actor.lr_scheduler": "linear", "actor.lr_warmup_ratio": 0.0,
-        "train.seed": 11,
-        # no step limit in OpenRLHF: 22,321 steps × 112 prompts = 2,499,952 prompts, one pass
-        "data.max_samples": 2499952, "train.num_episodes": 1,
-        "train.async_enable": True,  # generation one step ahead (OI's async_mode)
-    })
+    checklist(
+        v,
+        {
+            "actor.num_nodes": 1,
+            "actor.num_gpus_per_node": 7,
+            "vllm.num_engines": 1,
+            "vllm.tensor_parallel_size": 1,
+            "rollout.batch_size": 112,
+            "rollout.n_samples_per_prompt": 4,
+            "train.batch_size": 448,  # OpenRLHF counts samples (global)
+            "train.max_epochs": 2,
+            "train.micro_batch_size": 4,  # 448 / (7 × 4) = 16 accumulation steps
+            "algo.advantage.estimator": "gae",
+            "algo.advantage.gamma": 1.0,
+            "algo.advantage.lambd": 0.95,
+            "critic.value_clip": 0.2,
+            "critic.adam.lr": 5e-7,
+            "critic.model_name_or_path": "allenai/Llama-3.1-Tulu-3-8B-RM",
+            "reward.model_name_or_path": "allenai/Llama-3.1-Tulu-3-8B-RM",
+            "algo.kl.init_coef": 0.03,
+            "algo.kl.estimator": "k1",  # in the reward (no --algo.kl.use_loss)
+            "algo.kl.use_loss": ABSENT,
+            "data.input_key": "messages",
+            "data.label_key": "ground_truth",
+            "rollout.max_new_tokens": 1536,
+            "ckpt.save_steps": 200,
+            "ckpt.path": "output/ppo_10m",
+            "ckpt.save_hf": True,
+            "logger.wandb.run_name": "ppo-10m-7learners",
+            "logger.wandb.org": "my-lab",
+            "actor.adam.lr": 5e-7,
+            "actor.lr_scheduler": "linear",
+            "actor.lr_warmup_ratio": 0.0,
+            "train.seed": 11,
+            # no step limit in OpenRLHF: 22,321 steps × 112 prompts = 2,499,952 prompts, one pass
+            "data.max_samples": 2499952,
+            "train.num_episodes": 1,
+            "train.async_enable": True,  # generation one step ahead (OI's async_mode)
+        },
+    )
     noted(t, "plan.total_steps", "2499952")
 
 
 def test_oi_ppo_to_easyr1() -> None:
     t, v = written(OI_PPO, "easyr1")
-    checklist(v, {
-        "trainer.n_gpus_per_node": 7, "trainer.nnodes": 1,  # EasyR1 colocates vLLM on the 7 training GPUs
-        "data.rollout_batch_size": 112, "worker.rollout.n": 4,
-        "worker.actor.global_batch_size": 112,  # EasyR1 counts prompts (× n): 448 / 4
-        "worker.actor.ppo_epochs": 2, "worker.actor.micro_batch_size_per_device_for_update": 4,
-        "algorithm.adv_estimator": "gae", "algorithm.gamma": 1.0, "algorithm.lam": 0.95,
-        "worker.critic.cliprange_value": 0.2,
-        "algorithm.use_kl_loss": False, "algorithm.kl_coef": 0.03, "algorithm.kl_penalty": "kl",
-        "data.prompt_key": "messages", "data.answer_key": "ground_truth",
-        "trainer.save_freq": 200, "trainer.save_checkpoint_path": "output/ppo_10m", "trainer.val_freq": 2232,
-        "trainer.max_steps": 22321, "trainer.experiment_name": "ppo-10m-7learners",
-        "worker.actor.optim.lr": 5e-7, "worker.actor.optim.lr_warmup_ratio": 0.0, "data.seed": 11,
-    })
+    checklist(
+        v,
+        {
+            "trainer.n_gpus_per_node": 7,
+            "trainer.nnodes": 1,  # EasyR1 colocates vLLM on the 7 training GPUs
+            "data.rollout_batch_size": 112,
+            "worker.rollout.n": 4,
+            "worker.actor.global_batch_size": 112,  # EasyR1 counts prompts (× n): 448 / 4
+            "worker.actor.ppo_epochs": 2,
+            "worker.actor.micro_batch_size_per_device_for_update": 4,
+            "algorithm.adv_estimator": "gae",
+            "algorithm.gamma": 1.0,
+            "algorithm.lam": 0.95,
+            "worker.critic.cliprange_value": 0.2,
+            "algorithm.use_kl_loss": False,
+            "algorithm.kl_coef": 0.03,
+            "algorithm.kl_penalty": "kl",
+            "data.prompt_key": "messages",
+            "data.answer_key": "ground_truth",
+            "trainer.save_freq": 200,
+            "trainer.save_checkpoint_path": "output/ppo_10m",
+            "trainer.val_freq": 2232,
+            "trainer.max_steps": 22321,
+            "trainer.experiment_name": "ppo-10m-7learners",
+            "worker.actor.optim.lr": 5e-7,
+            "worker.actor.optim.lr_warmup_ratio": 0.0,
+            "data.seed": 11,
+        },
+    )
     # EasyR1 scores with a function only: the reward model is dropped, and with OI's verifiers unnamed the run
     # cannot start. The translation says so (an error note), rather than writing a config that fails.
     noted(t, "reward.model", "rule-based function only")
@@ -174,14 +231,28 @@ def test_oi_ppo_to_easyr1() -> None:
 
 def test_oi_ppo_to_trl() -> None:
     t, v = written(OI_PPO, "trl")
-    checklist(v, {
-        "num_generations": 4, "per_device_train_batch_size": 4, "gradient_accumulation_steps": 16,
-        # TRL counts optimizer steps: 22,321 steps × 2 = 44,642; cadences likewise (200 × 2, 2,232 × 2)
-        "max_steps": 44642, "save_steps": 400, "eval_steps": 4464, "num_iterations": 2,
-        "learning_rate": 5e-7, "lr_scheduler_type": "linear", "temperature": 0.8, "max_completion_length": 1536,
-        "reward_model_name_or_path": "allenai/Llama-3.1-Tulu-3-8B-RM", "output_dir": "output/ppo_10m",
-        "run_name": "ppo-10m-7learners", "seed": 11, "beta": 0.0,  # in-reward KL dropped (TRL has loss KL only)
-    })
+    checklist(
+        v,
+        {
+            "num_generations": 4,
+            "per_device_train_batch_size": 4,
+            "gradient_accumulation_steps": 16,
+            # TRL counts optimizer steps: 22,321 steps × 2 = 44,642; cadences likewise (200 × 2, 2,232 × 2)
+            "max_steps": 44642,
+            "save_steps": 400,
+            "eval_steps": 4464,
+            "num_iterations": 2,
+            "learning_rate": 5e-7,
+            "lr_scheduler_type": "linear",
+            "temperature": 0.8,
+            "max_completion_length": 1536,
+            "reward_model_name_or_path": "allenai/Llama-3.1-Tulu-3-8B-RM",
+            "output_dir": "output/ppo_10m",
+            "run_name": "ppo-10m-7learners",
+            "seed": 11,
+            "beta": 0.0,  # in-reward KL dropped (TRL has loss KL only)
+        },
+    )
     assert "export WANDB_ENTITY=my-lab" in t.files["launch.sh"]  # TRL reads the entity from the environment
     assert "--num_processes 7" in t.files["launch.sh"]
     cannot(t, "trl", "algorithm.gae_lambda", "no counterpart")
@@ -194,63 +265,109 @@ def test_oi_ppo_to_trl() -> None:
 # 1,024,000 // 512 = 2,000 steps; lr 1e-7 linear, warmup_ratio 0.05; β 0 (no KL); async_steps 1;
 # eval every 50, save every 100 into /output/llama70b; project rl-70b; HEAD default clip_higher 0.272.
 
+
 def test_oi_70b_to_verl() -> None:
     t, v = written(OI_70B, "verl")
     launchable(t)
-    checklist(v, {
-        "trainer.nnodes": 4, "trainer.n_gpus_per_node": 8,  # the learners
-        "actor_rollout_ref.rollout.nnodes": 2, "actor_rollout_ref.rollout.n_gpus_per_node": 8,  # standalone pool
-        "actor_rollout_ref.rollout.tensor_model_parallel_size": 4,
-        "trainer.v1.trainer_mode": "separate_async",
-        "data.train_batch_size": 64, "actor_rollout_ref.rollout.n": 8,
-        "actor_rollout_ref.actor.ppo_mini_batch_size": 16,  # 128 samples / 8
-        "trainer.v1.separate_async.parameter_sync_step": 4,  # 64 / 16 local updates
-        "trainer.total_training_steps": 2000,
-        "algorithm.adv_estimator": "grpo", "actor_rollout_ref.actor.use_kl_loss": False,
-        "algorithm.use_kl_in_reward": False,
-        "actor_rollout_ref.actor.clip_ratio_high": 0.272,
-        "actor_rollout_ref.actor.optim.lr": 1e-7, "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio": 0.05,
-        "trainer.save_freq": 100, "trainer.default_local_dir": "/output/llama70b", "trainer.test_freq": 50,
-        "trainer.project_name": "rl-70b", "trainer.experiment_name": "llama70b_grpo_fast", "data.seed": 7,
-        "data.max_response_length": 4096,
-    })
+    checklist(
+        v,
+        {
+            "trainer.nnodes": 4,
+            "trainer.n_gpus_per_node": 8,  # the learners
+            "actor_rollout_ref.rollout.nnodes": 2,
+            "actor_rollout_ref.rollout.n_gpus_per_node": 8,  # standalone pool
+            "actor_rollout_ref.rollout.tensor_model_parallel_size": 4,
+            "trainer.v1.trainer_mode": "separate_async",
+            "data.train_batch_size": 64,
+            "actor_rollout_ref.rollout.n": 8,
+            "actor_rollout_ref.actor.ppo_mini_batch_size": 16,  # 128 samples / 8
+            "trainer.v1.separate_async.parameter_sync_step": 4,  # 64 / 16 local updates
+            "trainer.total_training_steps": 2000,
+            "algorithm.adv_estimator": "grpo",
+            "actor_rollout_ref.actor.use_kl_loss": False,
+            "algorithm.use_kl_in_reward": False,
+            "actor_rollout_ref.actor.clip_ratio_high": 0.272,
+            "actor_rollout_ref.actor.optim.lr": 1e-7,
+            "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio": 0.05,
+            "trainer.save_freq": 100,
+            "trainer.default_local_dir": "/output/llama70b",
+            "trainer.test_freq": 50,
+            "trainer.project_name": "rl-70b",
+            "trainer.experiment_name": "llama70b_grpo_fast",
+            "data.seed": 7,
+            "data.max_response_length": 4096,
+        },
+    )
     noted(t, "optimizer.lr_schedule", "linear")
 
 
 def test_oi_70b_to_openrlhf() -> None:
     t, v = written(OI_70B, "openrlhf")
-    checklist(v, {
-        "actor.num_nodes": 4, "actor.num_gpus_per_node": 8, "vllm.num_engines": 4, "vllm.tensor_parallel_size": 4,
-        "rollout.batch_size": 64, "rollout.n_samples_per_prompt": 8, "train.batch_size": 128,
-        "train.max_epochs": 1, "algo.kl.init_coef": 0.0,
-        "actor.eps_clip_low_high": [0.2, 0.272],
-        "actor.adam.lr": 1e-7, "actor.lr_scheduler": "linear", "actor.lr_warmup_ratio": 0.05,
-        "ckpt.save_steps": 100, "ckpt.path": "/output/llama70b", "logger.wandb.project": "rl-70b",
-        "data.max_samples": 128000,  # 2,000 steps × 64 prompts, one pass
-        "train.async_enable": True, "train.seed": 7,
-    })
+    checklist(
+        v,
+        {
+            "actor.num_nodes": 4,
+            "actor.num_gpus_per_node": 8,
+            "vllm.num_engines": 4,
+            "vllm.tensor_parallel_size": 4,
+            "rollout.batch_size": 64,
+            "rollout.n_samples_per_prompt": 8,
+            "train.batch_size": 128,
+            "train.max_epochs": 1,
+            "algo.kl.init_coef": 0.0,
+            "actor.eps_clip_low_high": [0.2, 0.272],
+            "actor.adam.lr": 1e-7,
+            "actor.lr_scheduler": "linear",
+            "actor.lr_warmup_ratio": 0.05,
+            "ckpt.save_steps": 100,
+            "ckpt.path": "/output/llama70b",
+            "logger.wandb.project": "rl-70b",
+            "data.max_samples": 128000,  # 2,000 steps × 64 prompts, one pass
+            "train.async_enable": True,
+            "train.seed": 7,
+        },
+    )
     # OI's verifiers have no OpenRLHF counterpart: the translation stops the run with an error note.
     assert t.failed and any(n.code == "reward.missing" for n in t.notes)
 
 
 def test_oi_70b_to_easyr1_and_trl() -> None:
     t, v = written(OI_70B, "easyr1")
-    checklist(v, {
-        "trainer.nnodes": 4, "trainer.n_gpus_per_node": 8,  # vLLM moves onto the 32 training GPUs
-        "worker.rollout.tensor_parallel_size": 4,
-        "data.rollout_batch_size": 64, "worker.rollout.n": 8, "worker.actor.global_batch_size": 16,
-        "trainer.max_steps": 2000, "trainer.save_freq": 100, "trainer.val_freq": 50,
-        "worker.actor.optim.lr_warmup_ratio": 0.05, "algorithm.disable_kl": True,
-    })
+    checklist(
+        v,
+        {
+            "trainer.nnodes": 4,
+            "trainer.n_gpus_per_node": 8,  # vLLM moves onto the 32 training GPUs
+            "worker.rollout.tensor_parallel_size": 4,
+            "data.rollout_batch_size": 64,
+            "worker.rollout.n": 8,
+            "worker.actor.global_batch_size": 16,
+            "trainer.max_steps": 2000,
+            "trainer.save_freq": 100,
+            "trainer.val_freq": 50,
+            "worker.actor.optim.lr_warmup_ratio": 0.05,
+            "algorithm.disable_kl": True,
+        },
+    )
     noted(t, "topology.rollout_gpus", "16")
     t, v = written(OI_70B, "trl")
     launchable(t)
-    checklist(v, {
-        "num_generations": 8, "learning_rate": 1e-7, "lr_scheduler_type": "linear", "beta": 0.0,
-        "output_dir": "/output/llama70b", "epsilon_high": 0.272, "seed": 7,
-        # 4 optimizer steps per step: TRL's max_steps = 2,000 × 4 = 8,000; save 100 × 4; eval 50 × 4
-        "max_steps": 8000, "save_steps": 400, "eval_steps": 200,
-    })
+    checklist(
+        v,
+        {
+            "num_generations": 8,
+            "learning_rate": 1e-7,
+            "lr_scheduler_type": "linear",
+            "beta": 0.0,
+            "output_dir": "/output/llama70b",
+            "epsilon_high": 0.272,
+            "seed": 7,
+            # 4 optimizer steps per step: TRL's max_steps = 2,000 × 4 = 8,000; save 100 × 4; eval 50 × 4
+            "max_steps": 8000,
+            "save_steps": 400,
+            "eval_steps": 200,
+        },
+    )
     # 32 training processes on the 4 learner nodes; trl vllm-serve runs on one node, so the 2 × 8 vLLM GPUs
     # become the 8 of one node: 8 / TP 4 = 2 data-parallel engines, and a note says so.
     launch = t.files["launch.sh"]
@@ -266,26 +383,40 @@ def test_oi_70b_to_easyr1_and_trl() -> None:
 # warmup 0.03; critic lr 9e-6; save every 20 into ckpt_path with HF weights (save_hf_ckpt), keep 3;
 # normalize_reward on.
 
+
 def test_openrlhf_ppo_to_verl() -> None:
     t, v = written(ORLHF, "verl")
     launchable(t)
-    checklist(v, {
-        "trainer.n_gpus_per_node": 4,  # verl colocates actor, rollout, critic and RM on the actor's GPUs
-        "data.train_batch_size": 128, "actor_rollout_ref.rollout.n": 1,
-        "actor_rollout_ref.actor.ppo_mini_batch_size": 64, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 4,
-        "trainer.total_epochs": 2,
-        "algorithm.adv_estimator": "gae", "algorithm.gamma": 1.0, "algorithm.lam": 0.95,
-        "critic.cliprange_value": 0.2, "critic.optim.lr": 9e-6, "critic.ppo_mini_batch_size": 64,
-        "algorithm.use_kl_in_reward": True, "algorithm.kl_ctrl.kl_coef": 0.01,
-        "reward.reward_model.model_path": "OpenRLHF/Llama-3-8b-rm-mixture",
-        "data.prompt_key": "context_messages",
-        "trainer.save_freq": 20, "trainer.default_local_dir": "/openrlhf/checkpoint/llama3-8b-rlhf/ckpt",
-        "trainer.max_actor_ckpt_to_keep": 3,
-        "actor_rollout_ref.actor.checkpoint.save_contents": ["model", "optimizer", "extra", "hf_model"],
-        "actor_rollout_ref.actor.optim.lr_scheduler_type": "cosine", "actor_rollout_ref.actor.optim.min_lr_ratio": 0.1,
-        "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio": 0.03,
-        "trainer.project_name": "openrlhf_ppo", "trainer.experiment_name": "llama3-8b-ppo",
-    })
+    checklist(
+        v,
+        {
+            "trainer.n_gpus_per_node": 4,  # verl colocates actor, rollout, critic and RM on the actor's GPUs
+            "data.train_batch_size": 128,
+            "actor_rollout_ref.rollout.n": 1,
+            "actor_rollout_ref.actor.ppo_mini_batch_size": 64,
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 4,
+            "trainer.total_epochs": 2,
+            "algorithm.adv_estimator": "gae",
+            "algorithm.gamma": 1.0,
+            "algorithm.lam": 0.95,
+            "critic.cliprange_value": 0.2,
+            "critic.optim.lr": 9e-6,
+            "critic.ppo_mini_batch_size": 64,
+            "algorithm.use_kl_in_reward": True,
+            "algorithm.kl_ctrl.kl_coef": 0.01,
+            "reward.reward_model.model_path": "OpenRLHF/Llama-3-8b-rm-mixture",
+            "data.prompt_key": "context_messages",
+            "trainer.save_freq": 20,
+            "trainer.default_local_dir": "/openrlhf/checkpoint/llama3-8b-rlhf/ckpt",
+            "trainer.max_actor_ckpt_to_keep": 3,
+            "actor_rollout_ref.actor.checkpoint.save_contents": ["model", "optimizer", "extra", "hf_model"],
+            "actor_rollout_ref.actor.optim.lr_scheduler_type": "cosine",
+            "actor_rollout_ref.actor.optim.min_lr_ratio": 0.1,
+            "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio": 0.03,
+            "trainer.project_name": "openrlhf_ppo",
+            "trainer.experiment_name": "llama3-8b-ppo",
+        },
+    )
     cannot(t, "verl", "algorithm.reward_normalization", "no counterpart")
 
 
@@ -293,16 +424,29 @@ def test_openrlhf_ppo_to_open_instruct_ppo() -> None:
     # A GAE run needs Open-Instruct's PPO script: 2025.10.20 is its last release.
     t, v = written(ORLHF, "open-instruct@2025.10.20")
     launchable(t)
-    checklist(v, {
-        "actor_num_gpus_per_node": [4], "vllm_num_engines": 1,
-        "local_rollout_batch_size": 32,  # 128 prompts / 4 learners
-        "local_mini_batch_size": 16,  # 64 samples / 4 learners
-        "per_device_train_batch_size": 4, "num_epochs": 1,
-        "gamma": 1.0, "lam": 0.95, "cliprange_value": 0.2, "beta": 0.01, "kl_estimator": "kl1",
-        "reward_model_path": "OpenRLHF/Llama-3-8b-rm-mixture", "sft_messages_key": "context_messages",
-        "save_freq": 20, "output_dir": "/openrlhf/checkpoint/llama3-8b-rlhf/ckpt",
-        "learning_rate": 5e-7, "warmup_ratio": 0.03, "exp_name": "llama3-8b-ppo",
-    })
+    checklist(
+        v,
+        {
+            "actor_num_gpus_per_node": [4],
+            "vllm_num_engines": 1,
+            "local_rollout_batch_size": 32,  # 128 prompts / 4 learners
+            "local_mini_batch_size": 16,  # 64 samples / 4 learners
+            "per_device_train_batch_size": 4,
+            "num_epochs": 1,
+            "gamma": 1.0,
+            "lam": 0.95,
+            "cliprange_value": 0.2,
+            "beta": 0.01,
+            "kl_estimator": "kl1",
+            "reward_model_path": "OpenRLHF/Llama-3-8b-rm-mixture",
+            "sft_messages_key": "context_messages",
+            "save_freq": 20,
+            "output_dir": "/openrlhf/checkpoint/llama3-8b-rlhf/ckpt",
+            "learning_rate": 5e-7,
+            "warmup_ratio": 0.03,
+            "exp_name": "llama3-8b-ppo",
+        },
+    )
     noted(t, "optimizer.lr_schedule", "cosine_with_min_lr")  # the floor cannot be passed: plain cosine
     noted(t, "critic.lr", "9e-06")  # the value model trains with the policy's lr
     cannot(t, "open-instruct@2025.10.20", "algorithm.reward_normalization", "no counterpart")
@@ -310,19 +454,34 @@ def test_openrlhf_ppo_to_open_instruct_ppo() -> None:
 
 def test_openrlhf_ppo_to_easyr1_and_trl() -> None:
     t, v = written(ORLHF, "easyr1")
-    checklist(v, {
-        "algorithm.adv_estimator": "gae", "algorithm.lam": 0.95, "worker.critic.cliprange_value": 0.2,
-        "worker.critic.optim.lr": 9e-6, "worker.actor.optim.lr_scheduler_type": "cosine",
-        "worker.actor.optim.min_lr_ratio": 0.1, "worker.actor.optim.lr_warmup_ratio": 0.03,
-        "trainer.save_freq": 20, "trainer.save_limit": 3, "trainer.total_epochs": 2,
-        "worker.actor.global_batch_size": 64, "data.rollout_batch_size": 128,
-    })
+    checklist(
+        v,
+        {
+            "algorithm.adv_estimator": "gae",
+            "algorithm.lam": 0.95,
+            "worker.critic.cliprange_value": 0.2,
+            "worker.critic.optim.lr": 9e-6,
+            "worker.actor.optim.lr_scheduler_type": "cosine",
+            "worker.actor.optim.min_lr_ratio": 0.1,
+            "worker.actor.optim.lr_warmup_ratio": 0.03,
+            "trainer.save_freq": 20,
+            "trainer.save_limit": 3,
+            "trainer.total_epochs": 2,
+            "worker.actor.global_batch_size": 64,
+            "data.rollout_batch_size": 128,
+        },
+    )
     cannot(t, "easyr1", "algorithm.reward_normalization", "no counterpart")
     t, v = written(ORLHF, "trl")
-    checklist(v, {
-        "lr_scheduler_type": "cosine_with_min_lr", "save_total_limit": 3, "num_train_epochs": 2,
-        "save_steps": 40,  # 20 steps × 2 optimizer steps
-    })
+    checklist(
+        v,
+        {
+            "lr_scheduler_type": "cosine_with_min_lr",
+            "save_total_limit": 3,
+            "num_train_epochs": 2,
+            "save_steps": 40,  # 20 steps × 2 optimizer steps
+        },
+    )
     assert v["lr_scheduler_kwargs"] == {"min_lr_rate": 0.1}
     cannot(t, "trl", "critic.value_clip", "no counterpart")
 
@@ -332,6 +491,7 @@ def test_openrlhf_ppo_to_easyr1_and_trl() -> None:
 # before training with temperature 0.6, top_p 0.95, n 1 (val_override_config); save every 5, keep 3; 15 epochs;
 # rollout TP 1 (the launch line overrides the YAML's 2); constant lr 1e-6, weight decay 0.01.
 
+
 def test_easyr1_geo_to_verl() -> None:
     t, v = written(EASYR1, "verl")
     # EasyR1's RLHFDataset reads `problem` as a string (it builds the user message itself); verl 0.9.1's
@@ -340,63 +500,114 @@ def test_easyr1_geo_to_verl() -> None:
     errors = [n for n in t.notes if n.severity == "error"]
     assert [n.code for n in errors] == ["data.column-type"], [n.message for n in errors]
     assert 'dataset.map(lambda row: {"problem": [{"role": "user", "content": row["problem"]}]})' in errors[0].message
-    checklist(v, {
-        "trainer.n_gpus_per_node": 8, "data.train_batch_size": 128, "actor_rollout_ref.rollout.n": 5,
-        "actor_rollout_ref.actor.ppo_mini_batch_size": 64, "trainer.total_epochs": 15,
-        "actor_rollout_ref.rollout.tensor_model_parallel_size": 1,
-        "algorithm.adv_estimator": "grpo", "actor_rollout_ref.actor.use_kl_loss": True,
-        "actor_rollout_ref.actor.kl_loss_coef": 0.01, "actor_rollout_ref.actor.kl_loss_type": "low_var_kl",
-        "data.image_key": "images", "data.prompt_key": "problem",
-        "reward.custom_reward_function.path": "./examples/reward_function/math.py",
-        "reward.custom_reward_function.name": "compute_score",
-        "trainer.test_freq": 5, "trainer.val_before_train": True,
-        "actor_rollout_ref.rollout.val_kwargs.do_sample": True,
-        "actor_rollout_ref.rollout.val_kwargs.temperature": 0.6, "actor_rollout_ref.rollout.val_kwargs.top_p": 0.95,
-        "actor_rollout_ref.rollout.val_kwargs.n": 1,
-        "trainer.save_freq": 5, "trainer.max_actor_ckpt_to_keep": 3,
-        "actor_rollout_ref.actor.optim.lr": 1e-6, "actor_rollout_ref.actor.optim.lr_scheduler_type": "constant",
-        "actor_rollout_ref.actor.optim.weight_decay": 0.01,
-        "trainer.project_name": "easy_r1", "trainer.experiment_name": "qwen2_5_vl_7b_geo_grpo",
-    })
+    checklist(
+        v,
+        {
+            "trainer.n_gpus_per_node": 8,
+            "data.train_batch_size": 128,
+            "actor_rollout_ref.rollout.n": 5,
+            "actor_rollout_ref.actor.ppo_mini_batch_size": 64,
+            "trainer.total_epochs": 15,
+            "actor_rollout_ref.rollout.tensor_model_parallel_size": 1,
+            "algorithm.adv_estimator": "grpo",
+            "actor_rollout_ref.actor.use_kl_loss": True,
+            "actor_rollout_ref.actor.kl_loss_coef": 0.01,
+            "actor_rollout_ref.actor.kl_loss_type": "low_var_kl",
+            "data.image_key": "images",
+            "data.prompt_key": "problem",
+            "reward.custom_reward_function.path": "./examples/reward_function/math.py",
+            "reward.custom_reward_function.name": "compute_score",
+            "trainer.test_freq": 5,
+            "trainer.val_before_train": True,
+            "actor_rollout_ref.rollout.val_kwargs.do_sample": True,
+            "actor_rollout_ref.rollout.val_kwargs.temperature": 0.6,
+            "actor_rollout_ref.rollout.val_kwargs.top_p": 0.95,
+            "actor_rollout_ref.rollout.val_kwargs.n": 1,
+            "trainer.save_freq": 5,
+            "trainer.max_actor_ckpt_to_keep": 3,
+            "actor_rollout_ref.actor.optim.lr": 1e-6,
+            "actor_rollout_ref.actor.optim.lr_scheduler_type": "constant",
+            "actor_rollout_ref.actor.optim.weight_decay": 0.01,
+            "trainer.project_name": "easy_r1",
+            "trainer.experiment_name": "qwen2_5_vl_7b_geo_grpo",
+        },
+    )
 
 
 def test_easyr1_geo_to_openrlhf() -> None:
     t, v = written(EASYR1, "openrlhf")
     launchable(t)
-    checklist(v, {
-        "actor.num_gpus_per_node": 8, "train.colocate_all": True, "vllm.num_engines": 8,  # 8 GPUs ÷ TP 1
-        "rollout.batch_size": 128, "rollout.n_samples_per_prompt": 5, "train.batch_size": 320,  # samples
-        "train.num_episodes": 15, "algo.kl.use_loss": True, "algo.kl.init_coef": 0.01, "algo.kl.estimator": "k3",
-        "data.image_key": "images", "data.input_key": "problem", "data.label_key": "answer",
-        "eval.steps": 5, "eval.temperature": 0.6, "eval.n_samples_per_prompt": 1,
-        "ckpt.save_steps": 5, "ckpt.max_num": 3,
-        "actor.adam.lr": 1e-6, "actor.lr_scheduler": "constant",
-    })
+    checklist(
+        v,
+        {
+            "actor.num_gpus_per_node": 8,
+            "train.colocate_all": True,
+            "vllm.num_engines": 8,  # 8 GPUs ÷ TP 1
+            "rollout.batch_size": 128,
+            "rollout.n_samples_per_prompt": 5,
+            "train.batch_size": 320,  # samples
+            "train.num_episodes": 15,
+            "algo.kl.use_loss": True,
+            "algo.kl.init_coef": 0.01,
+            "algo.kl.estimator": "k3",
+            "data.image_key": "images",
+            "data.input_key": "problem",
+            "data.label_key": "answer",
+            "eval.steps": 5,
+            "eval.temperature": 0.6,
+            "eval.n_samples_per_prompt": 1,
+            "ckpt.save_steps": 5,
+            "ckpt.max_num": 3,
+            "actor.adam.lr": 1e-6,
+            "actor.lr_scheduler": "constant",
+        },
+    )
     cannot(t, "openrlhf", "evaluation.top_p", "no counterpart")
     noted(t, "evaluation.before_training", "before the first step")
 
 
 def test_easyr1_geo_to_open_instruct_and_trl() -> None:
     t, v = written(EASYR1, "open-instruct")
-    checklist(v, {
-        "num_unique_prompts_rollout": 128, "num_samples_per_prompt_rollout": 5,
-        "num_mini_batches": 2,  # 640 samples / 320 per update
-        "beta": 0.01, "kl_estimator": "2",  # low_var_kl = k3 (grpo_fast's estimator 2)
-        "local_eval_every": 5, "eval_top_p": 0.95, "save_freq": 5, "keep_last_n_checkpoints": 3,
-        "eval_on_step_0": True,  # val_before_train: grpo_fast's local evaluation at step 0
-        "learning_rate": 1e-6, "lr_scheduler_type": "constant", "sft_messages_key": "problem",
-        "ground_truths_key": "answer",
-    })
+    checklist(
+        v,
+        {
+            "num_unique_prompts_rollout": 128,
+            "num_samples_per_prompt_rollout": 5,
+            "num_mini_batches": 2,  # 640 samples / 320 per update
+            "beta": 0.01,
+            "kl_estimator": "2",  # low_var_kl = k3 (grpo_fast's estimator 2)
+            "local_eval_every": 5,
+            "eval_top_p": 0.95,
+            "save_freq": 5,
+            "keep_last_n_checkpoints": 3,
+            "eval_on_step_0": True,  # val_before_train: grpo_fast's local evaluation at step 0
+            "learning_rate": 1e-6,
+            "lr_scheduler_type": "constant",
+            "sft_messages_key": "problem",
+            "ground_truths_key": "answer",
+        },
+    )
     cannot(t, "open-instruct", "data.image_key", "text-only")
     cannot(t, "open-instruct", "evaluation.temperature", "no counterpart")
     t, v = written(EASYR1, "trl")
     launchable(t)
-    checklist(v, {
-        "num_generations": 5, "num_generations_eval": 1, "beta": 0.01, "eval_on_start": True,
-        # 2 optimizer steps per step: every 5 steps = every 10 optimizer steps
-        "save_steps": 10, "eval_steps": 10, "save_total_limit": 3, "num_train_epochs": 15,
-        "learning_rate": 1e-6, "lr_scheduler_type": "constant", "vllm_mode": "colocate",
-    })
+    checklist(
+        v,
+        {
+            "num_generations": 5,
+            "num_generations_eval": 1,
+            "beta": 0.01,
+            "eval_on_start": True,
+            # 2 optimizer steps per step: every 5 steps = every 10 optimizer steps
+            "save_steps": 10,
+            "eval_steps": 10,
+            "save_total_limit": 3,
+            "num_train_epochs": 15,
+            "learning_rate": 1e-6,
+            "lr_scheduler_type": "constant",
+            "vllm_mode": "colocate",
+        },
+    )
     cannot(t, "trl", "data.image_key", "text-only")
     cannot(t, "trl", "evaluation.temperature", "no counterpart")
 
@@ -406,37 +617,67 @@ def test_easyr1_geo_to_open_instruct_and_trl() -> None:
 # iteration; lr 3e-6 cosine_with_min_lr (floor 0.1), warmup 0.1; β 0.001 (loss KL, k3); save every 50 optimizer
 # steps (= steps), keep 2; rewards accuracy + format; one epoch; seed 42.
 
+
 @pytest.mark.parametrize("target", ["verl", "easyr1", "openrlhf", "open-instruct"])
 def test_openr1_to_every_framework(target: str) -> None:
     t, v = written(OPENR1, target)
     expected = {
         "verl": {
-            "trainer.n_gpus_per_node": 7, "data.train_batch_size": 112, "actor_rollout_ref.rollout.n": 8,
-            "actor_rollout_ref.actor.ppo_mini_batch_size": 112, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 16,
-            "trainer.total_epochs": 1, "actor_rollout_ref.actor.kl_loss_coef": 0.001,
+            "trainer.n_gpus_per_node": 7,
+            "data.train_batch_size": 112,
+            "actor_rollout_ref.rollout.n": 8,
+            "actor_rollout_ref.actor.ppo_mini_batch_size": 112,
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 16,
+            "trainer.total_epochs": 1,
+            "actor_rollout_ref.actor.kl_loss_coef": 0.001,
             "actor_rollout_ref.actor.optim.lr_scheduler_type": "cosine",
             "actor_rollout_ref.actor.optim.min_lr_ratio": 0.1,
             "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio": 0.1,
-            "trainer.save_freq": 50, "trainer.max_actor_ckpt_to_keep": 2, "data.seed": 42,
-            "data.max_prompt_length": 512, "data.max_response_length": 1024,
+            "trainer.save_freq": 50,
+            "trainer.max_actor_ckpt_to_keep": 2,
+            "data.seed": 42,
+            "data.max_prompt_length": 512,
+            "data.max_response_length": 1024,
         },
         "easyr1": {
-            "trainer.n_gpus_per_node": 7, "data.rollout_batch_size": 112, "worker.rollout.n": 8,
-            "worker.actor.global_batch_size": 112, "worker.actor.optim.lr_scheduler_type": "cosine",
-            "worker.actor.optim.min_lr_ratio": 0.1, "worker.actor.optim.lr_warmup_ratio": 0.1,
-            "trainer.save_freq": 50, "trainer.save_limit": 2, "trainer.total_epochs": 1,
+            "trainer.n_gpus_per_node": 7,
+            "data.rollout_batch_size": 112,
+            "worker.rollout.n": 8,
+            "worker.actor.global_batch_size": 112,
+            "worker.actor.optim.lr_scheduler_type": "cosine",
+            "worker.actor.optim.min_lr_ratio": 0.1,
+            "worker.actor.optim.lr_warmup_ratio": 0.1,
+            "trainer.save_freq": 50,
+            "trainer.save_limit": 2,
+            "trainer.total_epochs": 1,
         },
         "openrlhf": {
-            "actor.num_gpus_per_node": 7, "vllm.num_engines": 1, "rollout.batch_size": 112,
-            "rollout.n_samples_per_prompt": 8, "train.batch_size": 896, "train.micro_batch_size": 16,
-            "actor.lr_scheduler": "cosine_with_min_lr", "actor.min_lr_ratio": 0.1, "actor.lr_warmup_ratio": 0.1,
-            "algo.kl.use_loss": True, "algo.kl.init_coef": 0.001, "ckpt.save_steps": 50, "ckpt.max_num": 2,
+            "actor.num_gpus_per_node": 7,
+            "vllm.num_engines": 1,
+            "rollout.batch_size": 112,
+            "rollout.n_samples_per_prompt": 8,
+            "train.batch_size": 896,
+            "train.micro_batch_size": 16,
+            "actor.lr_scheduler": "cosine_with_min_lr",
+            "actor.min_lr_ratio": 0.1,
+            "actor.lr_warmup_ratio": 0.1,
+            "algo.kl.use_loss": True,
+            "algo.kl.init_coef": 0.001,
+            "ckpt.save_steps": 50,
+            "ckpt.max_num": 2,
             "train.num_episodes": 1,
         },
         "open-instruct": {
-            "num_learners_per_node": [7], "vllm_num_engines": 1, "num_unique_prompts_rollout": 112,
-            "num_samples_per_prompt_rollout": 8, "num_mini_batches": 1, "beta": 0.001,
-            "learning_rate": 3e-6, "warmup_ratio": 0.1, "save_freq": 50, "keep_last_n_checkpoints": 2,
+            "num_learners_per_node": [7],
+            "vllm_num_engines": 1,
+            "num_unique_prompts_rollout": 112,
+            "num_samples_per_prompt_rollout": 8,
+            "num_mini_batches": 1,
+            "beta": 0.001,
+            "learning_rate": 3e-6,
+            "warmup_ratio": 0.1,
+            "save_freq": 50,
+            "keep_last_n_checkpoints": 2,
             "seed": 42,
         },
     }[target]

@@ -1,4 +1,5 @@
 """explain's step picture, policy status, run length and provenance; diff across frameworks; frameworks."""
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,9 @@ def test_run_length_stops_at_the_first_limit_in_verl() -> None:
 def test_run_length_in_trl_follows_max_steps() -> None:
     # TRL_A: max_steps 800 optimizer steps ÷ 8 per round = 100 rounds; num_train_epochs (default 3) does not
     # stop it: HF Trainer's max_steps overrides the epochs.
-    explanation = translator.explain(Source(TRL_A, "recipe.yaml"), framework="trl@1.16.0", num_processes=8,
-                                     dataset_size=640)
+    explanation = translator.explain(
+        Source(TRL_A, "recipe.yaml"), framework="trl@1.16.0", num_processes=8, dataset_size=640
+    )
     run_ = explanation.to_dict()["run"]
     assert (run_["steps"], run_["optimizer_steps"]) == (100, 800)
 
@@ -78,7 +80,8 @@ def test_same_plan_in_two_frameworks_has_no_batch_difference() -> None:
 
 def test_diff_classifies_and_names_both_sides_keys(tmp_path) -> None:
     other = VERL_A.replace("data.train_batch_size=64", "data.train_batch_size=128").replace(
-        "trainer.total_training_steps=100", "trainer.total_training_steps=50")
+        "trainer.total_training_steps=100", "trainer.total_training_steps=50"
+    )
     a = tmp_path / "a.sh"
     b = tmp_path / "b.sh"
     a.write_text(VERL_A)
@@ -100,8 +103,9 @@ def test_diff_across_frameworks_from_the_cli(tmp_path) -> None:
     verl.write_text(VERL_A)
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text(TRL_A)
-    code, out = run("diff", verl, recipe, "--from", "verl@0.9.1", "--from", "trl@1.16.0", "--num-processes", "8",
-                    "--format", "json")
+    code, out = run(
+        "diff", verl, recipe, "--from", "verl@0.9.1", "--from", "trl@1.16.0", "--num-processes", "8", "--format", "json"
+    )
     document = json.loads(out)
     assert document["a"]["framework"] == "verl" and document["b"]["framework"] == "trl"
     assert not [d for d in document["differences"] if d["category"] == "batch"]

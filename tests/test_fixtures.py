@@ -1,4 +1,5 @@
 """Every fixture explains to the plan worked out by hand in its .expect.yaml, and the JSON fits the schema."""
+
 from __future__ import annotations
 
 import json
@@ -75,10 +76,13 @@ CRITIC_SCRIPT = """python3 -m verl.trainer.main_ppo algorithm.adv_estimator=gae 
 """
 
 
-@pytest.mark.parametrize("version,critic_samples", [
-    ("0.3.0", 64),       # critic.ppo_mini_batch_size inherits the actor's 64, read as 64 samples
-    ("0.4.1", 64 * 4),   # 64 prompts × n 4 = 256 samples, like the actor
-])
+@pytest.mark.parametrize(
+    "version,critic_samples",
+    [
+        ("0.3.0", 64),  # critic.ppo_mini_batch_size inherits the actor's 64, read as 64 samples
+        ("0.4.1", 64 * 4),  # 64 prompts × n 4 = 256 samples, like the actor
+    ],
+)
 def test_critic_mini_batch_units_changed_in_0_4(version: str, critic_samples: int) -> None:
     from translator.sources.files import Source
 
@@ -91,18 +95,24 @@ def test_critic_mini_batch_units_changed_in_0_4(version: str, critic_samples: in
     assert translation.spec.critic.samples_per_optimizer_step == critic_samples
 
 
-@pytest.mark.parametrize("version,message", [
-    # open-r1#249: 7 training processes × 1 completion each cannot hold groups of 8 (trl 0.15–0.16).
-    ("0.16.0", "The global train batch size (7 x 1) must be evenly divisible by the number of generations "
-               "per prompt (8)."),
-    # 0.20+: generation_batch_size = 1 × 7 × GAS 1 = 7 completions.
-    ("1.16.0", "generation_batch_size (7) must be divisible by num_generations (8)."),
-])
+@pytest.mark.parametrize(
+    "version,message",
+    [
+        # open-r1#249: 7 training processes × 1 completion each cannot hold groups of 8 (trl 0.15–0.16).
+        (
+            "0.16.0",
+            "The global train batch size (7 x 1) must be evenly divisible by the number of generations per prompt (8).",
+        ),
+        # 0.20+: generation_batch_size = 1 × 7 × GAS 1 = 7 completions.
+        ("1.16.0", "generation_batch_size (7) must be divisible by num_generations (8)."),
+    ],
+)
 def test_trl_group_divisibility_is_noted_in_the_eras_words(version: str, message: str) -> None:
     from translator.sources.files import Source
 
-    recipe = Source("per_device_train_batch_size: 1\ngradient_accumulation_steps: 1\nnum_generations: 8\n",
-                    "recipe.yaml")
+    recipe = Source(
+        "per_device_train_batch_size: 1\ngradient_accumulation_steps: 1\nnum_generations: 8\n", "recipe.yaml"
+    )
     explanation = translator.load(recipe, framework=f"trl@{version}", num_processes=7)
     notes = [n.message for n in explanation.notes if n.code == "batch.indivisible"]
     assert len(notes) == 1 and notes[0].startswith(message) and "[7]" in notes[0]

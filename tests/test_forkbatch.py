@@ -1,4 +1,5 @@
 """Fork keys and fork trainers that form batches (translator/dialects/forkbatch.py) and their certainty."""
+
 from __future__ import annotations
 
 import ast
@@ -46,8 +47,10 @@ def test_batch_key_warning_names_the_line() -> None:
 
 
 def test_touch_kinds() -> None:
-    code = ("batch = batch.repeat(repeat_times=k)\nbatch = batch[mask]\nx = 'a,b'.split(',')\n"
-            "cfg.mini_batch_size *= 2\nout = DataProto.concat(parts)\n")
+    code = (
+        "batch = batch.repeat(repeat_times=k)\nbatch = batch[mask]\nx = 'a,b'.split(',')\n"
+        "cfg.mini_batch_size *= 2\nout = DataProto.concat(parts)\n"
+    )
     kinds = [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")]
     # a string split is not a batch split; the rest are one of each kind
     assert kinds == [(1, "group"), (2, "rows"), (4, "size"), (5, "batches")]
@@ -65,8 +68,12 @@ def test_trainer_group_code_leaves_the_workers_sizes_known() -> None:
     # rank, micro 2 per GPU → 16 ÷ 2 = 8 micro-batches; the step's 16 prompts are data.train_batch_size.
     explanation = api.explain(str(WORKERS / "votes.sh"), "verl@0.4.1")
     plan = explanation.spec.plan
-    assert (plan.prompts_per_step, plan.samples_per_optimizer_step, plan.micro_batch_per_device,
-            plan.grad_accum_steps) == (16, 32, 2, 8)
+    assert (
+        plan.prompts_per_step,
+        plan.samples_per_optimizer_step,
+        plan.micro_batch_per_device,
+        plan.grad_accum_steps,
+    ) == (16, 32, 2, 8)
     assert plan.samples_per_prompt is None and plan.samples_per_step is None
     assert plan.optimizer_steps_per_step is None
     assert any(n.code == "framework.fork-workers-verified" for n in explanation.notes)
@@ -87,10 +94,12 @@ def test_worker_sizing_of_its_own_is_unknown_with_its_line() -> None:
 def test_easyr1_shaped_worker_sizing_is_compared_with_its_bands() -> None:
     # EasyR1's workers multiply the global batch by n and divide by the data-parallel ranks (size() ÷ Ulysses);
     # a fork that also doubles it under a key has one shape (line 5) outside every band.
-    code = ("class Worker:\n    def __init__(self):\n        self.config.actor.global_batch_size *= self.config.rollout.n\n"
-            "        if self.config.actor.two_views:\n            self.config.actor.global_batch_size *= 2\n"
-            "        self.config.actor.global_batch_size_per_device = (\n"
-            "            self.config.actor.global_batch_size // self.device_mesh.size() * self.ulysses_sequence_parallel_size)\n")
+    code = (
+        "class Worker:\n    def __init__(self):\n        self.config.actor.global_batch_size *= self.config.rollout.n\n"
+        "        if self.config.actor.two_views:\n            self.config.actor.global_batch_size *= 2\n"
+        "        self.config.actor.global_batch_size_per_device = (\n"
+        "            self.config.actor.global_batch_size // self.device_mesh.size() * self.ulysses_sequence_parallel_size)\n"
+    )
     tree = ast.parse(code)
     table = UPSTREAM_WORKER["easyr1"]
     [function] = normalising_functions(tree, table.anchors)
@@ -118,8 +127,13 @@ def test_openrlhf_copy_with_upstream_strategy_keeps_the_per_update_sizes() -> No
     # the group is --n_samples_per_prompt 4, which the flag does not touch.
     explanation = api.explain(str(STRATEGY / "more_prompts.sh"), "openrlhf@0.7.5")
     plan = explanation.spec.plan
-    assert (plan.samples_per_prompt, plan.samples_per_optimizer_step, plan.micro_batch_per_device,
-            plan.grad_accum_steps, plan.data_parallel_size) == (4, 16, 2, 4, 2)
+    assert (
+        plan.samples_per_prompt,
+        plan.samples_per_optimizer_step,
+        plan.micro_batch_per_device,
+        plan.grad_accum_steps,
+        plan.data_parallel_size,
+    ) == (4, 16, 2, 4, 2)
     assert plan.prompts_per_step is None and plan.samples_per_step is None
     assert plan.optimizer_steps_per_step is None
 

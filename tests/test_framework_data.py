@@ -6,6 +6,7 @@ source. A pending fixture's hand-derived plan must agree with itself (the plan's
 the framework itself stops or rewrites the run, quote a message of the table's checks. Nothing here runs rlconf on
 the fixtures: that starts when a dialect registers the framework and the fixture moves from PENDING to CASES.
 """
+
 from __future__ import annotations
 
 import math
@@ -34,7 +35,7 @@ def release_range(table: dict[str, Any], bounds: object) -> list[str]:
     assert isinstance(bounds, list) and len(bounds) == 2, bounds
     first, last = (releases.index(str(b)) for b in bounds)
     assert first <= last, bounds
-    return releases[first:last + 1]
+    return releases[first : last + 1]
 
 
 def template_regex(message: str) -> re.Pattern[str]:
@@ -76,20 +77,28 @@ def test_the_batch_keys_of_each_table_cover_the_plan() -> None:
 
 def consistent(plan: dict[str, Any]) -> list[str]:
     """The plan identities of docs/plan.md that a hand-derived plan breaks (only where all their terms are known)."""
+
     def known(*names: str) -> bool:
         return all(plan[n] is not None for n in names)
 
     broken = []
     if known("prompts_per_step", "samples_per_prompt", "samples_per_step") and not math.isclose(
-            plan["prompts_per_step"] * plan["samples_per_prompt"], plan["samples_per_step"]):
+        plan["prompts_per_step"] * plan["samples_per_prompt"], plan["samples_per_step"]
+    ):
         broken.append("samples_per_step = prompts_per_step × samples_per_prompt")
-    if known("samples_per_step", "samples_per_optimizer_step", "epochs_per_step", "optimizer_steps_per_step") and not \
-            math.isclose(plan["epochs_per_step"] * plan["samples_per_step"] / plan["samples_per_optimizer_step"],
-                         plan["optimizer_steps_per_step"]):
+    if known(
+        "samples_per_step", "samples_per_optimizer_step", "epochs_per_step", "optimizer_steps_per_step"
+    ) and not math.isclose(
+        plan["epochs_per_step"] * plan["samples_per_step"] / plan["samples_per_optimizer_step"],
+        plan["optimizer_steps_per_step"],
+    ):
         broken.append("optimizer_steps_per_step = epochs × samples_per_step / samples_per_optimizer_step")
-    if known("samples_per_optimizer_step", "data_parallel_size", "micro_batch_per_device", "grad_accum_steps") and not \
-            math.isclose(plan["samples_per_optimizer_step"],
-                         plan["data_parallel_size"] * plan["micro_batch_per_device"] * plan["grad_accum_steps"]):
+    if known(
+        "samples_per_optimizer_step", "data_parallel_size", "micro_batch_per_device", "grad_accum_steps"
+    ) and not math.isclose(
+        plan["samples_per_optimizer_step"],
+        plan["data_parallel_size"] * plan["micro_batch_per_device"] * plan["grad_accum_steps"],
+    ):
         broken.append("samples_per_optimizer_step = data_parallel_size × micro_batch_per_device × grad_accum_steps")
     return broken
 
@@ -97,11 +106,20 @@ def consistent(plan: dict[str, Any]) -> list[str]:
 def test_consistency_catches_a_wrong_plan() -> None:
     # 64 prompts × 8 = 512 samples, 128 per update → 4 updates; 128 = DP 4 × micro 4 × GA 8. Each identity
     # is broken once on purpose.
-    good = {"prompts_per_step": 64, "samples_per_prompt": 8, "samples_per_step": 512, "samples_per_optimizer_step": 128,
-            "optimizer_steps_per_step": 4, "epochs_per_step": 1, "data_parallel_size": 4, "micro_batch_per_device": 4,
-            "grad_accum_steps": 8, "total_steps": None}
+    good = {
+        "prompts_per_step": 64,
+        "samples_per_prompt": 8,
+        "samples_per_step": 512,
+        "samples_per_optimizer_step": 128,
+        "optimizer_steps_per_step": 4,
+        "epochs_per_step": 1,
+        "data_parallel_size": 4,
+        "micro_batch_per_device": 4,
+        "grad_accum_steps": 8,
+        "total_steps": None,
+    }
     assert consistent(good) == []
-    assert len(consistent({**good, "samples_per_step": 256})) == 2   # breaks the first two identities
+    assert len(consistent({**good, "samples_per_step": 256})) == 2  # breaks the first two identities
     assert len(consistent({**good, "optimizer_steps_per_step": 2})) == 1
     assert len(consistent({**good, "grad_accum_steps": 4})) == 1
     assert consistent({**good, "data_parallel_size": None, "grad_accum_steps": 4}) == []  # unknown: nothing to test

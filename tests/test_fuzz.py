@@ -1,4 +1,5 @@
 """Hostile input: every outcome is a result or a ConfigError, never another exception (seeded, bounded)."""
+
 from __future__ import annotations
 
 import string
@@ -11,21 +12,53 @@ import translator
 from translator import dialects
 from translator.sources.files import Source
 
-FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+FUZZ = settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 FRAMEWORKS = [None, *dialects.names()]
 
-KEYS = st.sampled_from([
-    "data.train_batch_size", "actor_rollout_ref.rollout.n", "actor_rollout_ref.actor.ppo_mini_batch_size",
-    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "trainer.n_gpus_per_node", "per_device_train_batch_size",
-    "num_generations", "gradient_accumulation_steps", "steps_per_generation", "num_iterations", "max_steps",
-    "data.rollout_batch_size", "worker.actor.global_batch_size", "worker.rollout.n", "beta", "learning_rate",
-    "algorithm.adv_estimator", "plan", "defaults", "hydra",
-])
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floats(allow_nan=True),
-                    st.text(max_size=20), st.just("1e-6"), st.just("${oc.env:HOME}"), st.just("???"))
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-    st.text(max_size=8), inner, max_size=4), max_leaves=20)
+KEYS = st.sampled_from(
+    [
+        "data.train_batch_size",
+        "actor_rollout_ref.rollout.n",
+        "actor_rollout_ref.actor.ppo_mini_batch_size",
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
+        "trainer.n_gpus_per_node",
+        "per_device_train_batch_size",
+        "num_generations",
+        "gradient_accumulation_steps",
+        "steps_per_generation",
+        "num_iterations",
+        "max_steps",
+        "data.rollout_batch_size",
+        "worker.actor.global_batch_size",
+        "worker.rollout.n",
+        "beta",
+        "learning_rate",
+        "algorithm.adv_estimator",
+        "plan",
+        "defaults",
+        "hydra",
+    ]
+)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=True),
+    st.text(max_size=20),
+    st.just("1e-6"),
+    st.just("${oc.env:HOME}"),
+    st.just("???"),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
 
 
 def outcome(text: str, name: str, framework: str | None) -> None:
@@ -52,14 +85,47 @@ def test_random_yaml_documents(document: dict, framework: str | None) -> None:
     outcome(text, "config.yaml", framework)
 
 
-LAUNCHERS = st.sampled_from(["python3 -m verl.trainer.main_ppo", "python3 -m verl.trainer.main config=x.yaml",
-                             "accelerate launch --num_processes 4 src/open_r1/grpo.py",
-                             "python3 -m openrlhf.cli.train_ppo_ray", "python open_instruct/grpo_fast.py", ""])
+LAUNCHERS = st.sampled_from(
+    [
+        "python3 -m verl.trainer.main_ppo",
+        "python3 -m verl.trainer.main config=x.yaml",
+        "accelerate launch --num_processes 4 src/open_r1/grpo.py",
+        "python3 -m openrlhf.cli.train_ppo_ray",
+        "python open_instruct/grpo_fast.py",
+        "",
+    ]
+)
 WORDS = st.one_of(
     st.builds(lambda k, v: f"{k}={v}", KEYS, st.text(string.printable, max_size=12)),
     st.builds(lambda k, v: f"--{k} {v}", KEYS, st.text(string.printable, max_size=12)),
-    st.sampled_from(["$X", "${X:-3}", "$((2*${N:-4}))", "$(rm -rf /)", "`id`", "'", '"', "\\", "${", "$((",
-                     "<<EOF", "| tee log", "&&", ";", "if", "fi", "for", "done", "case", "esac", "{", "}", "((", "#"]),
+    st.sampled_from(
+        [
+            "$X",
+            "${X:-3}",
+            "$((2*${N:-4}))",
+            "$(rm -rf /)",
+            "`id`",
+            "'",
+            '"',
+            "\\",
+            "${",
+            "$((",
+            "<<EOF",
+            "| tee log",
+            "&&",
+            ";",
+            "if",
+            "fi",
+            "for",
+            "done",
+            "case",
+            "esac",
+            "{",
+            "}",
+            "((",
+            "#",
+        ]
+    ),
     st.text(max_size=15),
 )
 
@@ -121,10 +187,12 @@ def test_oversized_file_is_refused(tmp_path) -> None:
 
 def test_command_substitution_is_never_run(tmp_path) -> None:
     marker = tmp_path / "ran"
-    script = (f"EXP=$(touch {marker}; date +%s)\nSTAMP=`touch {marker}`\n"
-              "python3 -m verl.trainer.main_ppo data.train_batch_size=64 trainer.experiment_name=run_$EXP "
-              "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=64 "
-              "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1\n")
+    script = (
+        f"EXP=$(touch {marker}; date +%s)\nSTAMP=`touch {marker}`\n"
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=64 trainer.experiment_name=run_$EXP "
+        "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=64 "
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1\n"
+    )
     explanation = translator.load(Source(script, "run.sh"), framework="verl@0.9.1")
     assert not marker.exists()
     assert "shell.command-substitution" in {n.code for n in explanation.notes}
@@ -137,9 +205,21 @@ def test_absurd_counts_found_by_the_mutation_run() -> None:
     from translator.checks.findings import as_int
 
     assert as_int(10**400) == 10**400 and as_int("1e400") is None
-    outcome("python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 "
-            f"--save_freq {'9' * 400}\n", "run.sh", None)
-    outcome("accelerate launch --num_processes " + "9" * 400 + " src/open_r1/grpo.py --num_generations 2 "
-            "--per_device_train_batch_size 2\n", "run.sh", None)
-    outcome("python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 "
-            "--checkpoint_state_dir /c --checkpoint_state_freq -inf\n", "run.sh", None)
+    outcome(
+        "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 "
+        f"--save_freq {'9' * 400}\n",
+        "run.sh",
+        None,
+    )
+    outcome(
+        "accelerate launch --num_processes " + "9" * 400 + " src/open_r1/grpo.py --num_generations 2 "
+        "--per_device_train_batch_size 2\n",
+        "run.sh",
+        None,
+    )
+    outcome(
+        "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 "
+        "--checkpoint_state_dir /c --checkpoint_state_freq -inf\n",
+        "run.sh",
+        None,
+    )

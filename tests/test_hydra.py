@@ -1,4 +1,5 @@
 """Hydra override grammar, read statically."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,24 +7,27 @@ import pytest
 from translator.sources.hydra import UNRESOLVED, parse_override, parse_value, resolve_interpolations
 
 
-@pytest.mark.parametrize("word,op,key,value", [
-    ("data.train_batch_size=1024", "", "data.train_batch_size", 1024),
-    ("+data.gen_batch_size=512", "+", "data.gen_batch_size", 512),
-    ("++a.b=x", "++", "a.b", "x"),
-    ("~a.b", "~", "a.b", None),
-    ("optim.lr=1e-6", "", "optim.lr", 1e-6),
-    ("x=.5", "", "x", 0.5),
-    ("flag=True", "", "flag", True),
-    ("flag=false", "", "flag", False),
-    ("v=null", "", "v", None),
-    ("s='quoted text'", "", "s", "quoted text"),
-    ('trainer.logger=["console","wandb"]', "", "trainer.logger", ["console", "wandb"]),
-    ("trainer.logger=[console]", "", "trainer.logger", ["console"]),
-    ("files=['/p/a.parquet', '/p/b.parquet']", "", "files", ["/p/a.parquet", "/p/b.parquet"]),
-    ("k={a: 1, b: [x, y]}", "", "k", {"a": 1, "b": ["x", "y"]}),
-    ("path=$HOME/x", "", "path", "$HOME/x"),
-    ("model_engine=megatron", "", "model_engine", "megatron"),
-])
+@pytest.mark.parametrize(
+    "word,op,key,value",
+    [
+        ("data.train_batch_size=1024", "", "data.train_batch_size", 1024),
+        ("+data.gen_batch_size=512", "+", "data.gen_batch_size", 512),
+        ("++a.b=x", "++", "a.b", "x"),
+        ("~a.b", "~", "a.b", None),
+        ("optim.lr=1e-6", "", "optim.lr", 1e-6),
+        ("x=.5", "", "x", 0.5),
+        ("flag=True", "", "flag", True),
+        ("flag=false", "", "flag", False),
+        ("v=null", "", "v", None),
+        ("s='quoted text'", "", "s", "quoted text"),
+        ('trainer.logger=["console","wandb"]', "", "trainer.logger", ["console", "wandb"]),
+        ("trainer.logger=[console]", "", "trainer.logger", ["console"]),
+        ("files=['/p/a.parquet', '/p/b.parquet']", "", "files", ["/p/a.parquet", "/p/b.parquet"]),
+        ("k={a: 1, b: [x, y]}", "", "k", {"a": 1, "b": ["x", "y"]}),
+        ("path=$HOME/x", "", "path", "$HOME/x"),
+        ("model_engine=megatron", "", "model_engine", "megatron"),
+    ],
+)
 def test_override(word: str, op: str, key: str, value: object) -> None:
     override = parse_override(word)
     assert override is not None

@@ -1,4 +1,5 @@
 """Wrapped launchers and launcher task YAMLs, read statically: the framework command inside is found."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,9 +12,11 @@ from translator.sources.files import Source, read_source
 from translator.sources.launchers import launcher_kind
 from translator.sources.shell import parse_shell, unwrap_command
 
-OPENRLHF_FLAGS = ("--ref_num_nodes 1 --ref_num_gpus_per_node 8 --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
-                  "--vllm_num_engines 4 --micro_train_batch_size 4 --train_batch_size 128 "
-                  "--micro_rollout_batch_size 8 --rollout_batch_size 64 --n_samples_per_prompt 4")
+OPENRLHF_FLAGS = (
+    "--ref_num_nodes 1 --ref_num_gpus_per_node 8 --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+    "--vllm_num_engines 4 --micro_train_batch_size 4 --train_batch_size 128 "
+    "--micro_rollout_batch_size 8 --rollout_batch_size 64 --n_samples_per_prompt 4"
+)
 
 
 def test_srun_bash_c_with_nested_quotes_and_substitutions(tmp_path: Path) -> None:
@@ -21,7 +24,8 @@ def test_srun_bash_c_with_nested_quotes_and_substitutions(tmp_path: Path) -> Non
     script.write_text(
         "#!/bin/bash\n#SBATCH --nodes=1\n"
         f'srun --nodes=1 --ntasks=1 bash -c "ray start --head && python3 -m openrlhf.cli.train_ppo_ray '
-        f'{OPENRLHF_FLAGS} --pretrain \\"\\$(cat /tmp/model)\\" --save_path /ckpt/\\$(date +%F)"\n')
+        f'{OPENRLHF_FLAGS} --pretrain \\"\\$(cat /tmp/model)\\" --save_path /ckpt/\\$(date +%F)"\n'
+    )
     plan = translator.explain(str(script)).plan
     # OpenRLHF: 64 prompts × 4 = 256 samples; 256 / train_batch_size 128 = 2 optimizer steps; DP = 1 × 8 = 8;
     # accumulation = 128 / 4 / 8 = 4.
@@ -31,9 +35,11 @@ def test_srun_bash_c_with_nested_quotes_and_substitutions(tmp_path: Path) -> Non
 
 def test_escaped_chain_after_double_dash(tmp_path: Path) -> None:
     script = tmp_path / "launch.sh"
-    script.write_text("python mason.py --cluster ai2/x --gpus 8 -- source configs/setup.sh \\&\\& "
-                      "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 32 "
-                      "--num_samples_per_prompt_rollout 8 --output_dir /out/$RUN_NAME\n")
+    script.write_text(
+        "python mason.py --cluster ai2/x --gpus 8 -- source configs/setup.sh \\&\\& "
+        "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 32 "
+        "--num_samples_per_prompt_rollout 8 --output_dir /out/$RUN_NAME\n"
+    )
     explanation = translator.explain(str(script))
     assert explanation.framework == "open-instruct"
     assert (explanation.plan["prompts_per_step"], explanation.plan["samples_per_step"]) == (32, 256)
@@ -48,9 +54,12 @@ def test_prefixes_and_wrappers_are_stripped() -> None:
 
 def test_skypilot_task_is_a_launcher_not_a_config(tmp_path: Path) -> None:
     task = tmp_path / "task.yaml"
-    task.write_text("resources:\n  accelerators: A100:4\nnum_nodes: 1\nenvs:\n  N: 8\nsetup: |\n  pip install x\n"
-                    "run: |\n  python3 -m openrlhf.cli.train_ppo_ray " + OPENRLHF_FLAGS.replace(
-                        "--n_samples_per_prompt 4", "--n_samples_per_prompt $N") + "\n")
+    task.write_text(
+        "resources:\n  accelerators: A100:4\nnum_nodes: 1\nenvs:\n  N: 8\nsetup: |\n  pip install x\n"
+        "run: |\n  python3 -m openrlhf.cli.train_ppo_ray "
+        + OPENRLHF_FLAGS.replace("--n_samples_per_prompt 4", "--n_samples_per_prompt $N")
+        + "\n"
+    )
     source = read_source(str(task))
     assert source.launcher == "skypilot" and source.suffix == ".sh"
     assert source.text.splitlines()[8].lstrip().startswith("python3 -m openrlhf")  # same line as in the YAML
@@ -60,17 +69,23 @@ def test_skypilot_task_is_a_launcher_not_a_config(tmp_path: Path) -> None:
 
 def test_env_overrides_the_task_envs(tmp_path: Path) -> None:
     task = tmp_path / "task.yaml"
-    task.write_text("envs:\n  N: 8\nrun: python3 -m openrlhf.cli.train_ppo_ray " + OPENRLHF_FLAGS.replace(
-        "--n_samples_per_prompt 4", "--n_samples_per_prompt $N") + "\n")
+    task.write_text(
+        "envs:\n  N: 8\nrun: python3 -m openrlhf.cli.train_ppo_ray "
+        + OPENRLHF_FLAGS.replace("--n_samples_per_prompt 4", "--n_samples_per_prompt $N")
+        + "\n"
+    )
     plan = translator.explain(str(task), env={"N": "2"}).plan
     assert plan["samples_per_prompt"] == 2  # as `sky launch --env N=2` would
 
 
 def test_ray_job_yaml(tmp_path: Path) -> None:
     job = tmp_path / "job.yaml"
-    job.write_text("entrypoint: python3 -m openrlhf.cli.train_ppo_ray " + OPENRLHF_FLAGS.replace(
-        "--rollout_batch_size 64", "--rollout_batch_size $PROMPTS") + "\n"
-        "runtime_env:\n  working_dir: .\n  env_vars:\n    PROMPTS: '32'\n")
+    job.write_text(
+        "entrypoint: python3 -m openrlhf.cli.train_ppo_ray "
+        + OPENRLHF_FLAGS.replace("--rollout_batch_size 64", "--rollout_batch_size $PROMPTS")
+        + "\n"
+        "runtime_env:\n  working_dir: .\n  env_vars:\n    PROMPTS: '32'\n"
+    )
     assert launcher_kind(job.read_text()) == "ray-job"
     plan = translator.explain(str(job)).plan
     assert (plan["prompts_per_step"], plan["samples_per_step"]) == (32, 128)  # 32 × 4
@@ -82,16 +97,19 @@ def test_framework_yaml_is_not_a_launcher() -> None:
 
 
 # --- detection by the arguments a launch takes --------------------------------------------------------------------
-@pytest.mark.parametrize(("text", "framework"), [
-    ("python3 -m fork.mix_src.main_mix ppo data.train_batch_size=8 actor_rollout_ref.rollout.n=2\n", "verl"),
-    ("torchrun --nproc_per_node 2 fork/train.py algorithm.adv_estimator=grpo trainer.n_gpus_per_node=2\n", "verl"),
-    ("python -m fork.main config=cfg.yaml worker.actor.global_batch_size=8\n", "easyr1"),
-    ("python -m fork.cli.train_ppo_ray --actor_num_gpus_per_node 8 --n_samples_per_prompt 4\n", "openrlhf"),
-    ("deepspeed fork/rl.py --rollout.batch_size 8 --actor.num_gpus_per_node 8\n", "openrlhf"),
-    ('ARGS="--num_learners_per_node 8 --dataset_mixer_list d 1.0"\npython fork/train.py $ARGS\n', "open-instruct"),
-    # a GRPO script whose file name is no known one: GRPOConfig's own --num_generations tells TRL
-    ("torchrun --nproc_per_node 4 src/rl-train-v2.py --per_device_train_batch_size 2 --num_generations 8\n", "trl"),
-])
+@pytest.mark.parametrize(
+    ("text", "framework"),
+    [
+        ("python3 -m fork.mix_src.main_mix ppo data.train_batch_size=8 actor_rollout_ref.rollout.n=2\n", "verl"),
+        ("torchrun --nproc_per_node 2 fork/train.py algorithm.adv_estimator=grpo trainer.n_gpus_per_node=2\n", "verl"),
+        ("python -m fork.main config=cfg.yaml worker.actor.global_batch_size=8\n", "easyr1"),
+        ("python -m fork.cli.train_ppo_ray --actor_num_gpus_per_node 8 --n_samples_per_prompt 4\n", "openrlhf"),
+        ("deepspeed fork/rl.py --rollout.batch_size 8 --actor.num_gpus_per_node 8\n", "openrlhf"),
+        ('ARGS="--num_learners_per_node 8 --dataset_mixer_list d 1.0"\npython fork/train.py $ARGS\n', "open-instruct"),
+        # a GRPO script whose file name is no known one: GRPOConfig's own --num_generations tells TRL
+        ("torchrun --nproc_per_node 4 src/rl-train-v2.py --per_device_train_batch_size 2 --num_generations 8\n", "trl"),
+    ],
+)
 def test_fork_entry_detected_by_its_arguments(text: str, framework: str) -> None:
     assert dialects.detect(Source(text, "run.sh")).name == framework
 

@@ -2,6 +2,7 @@
 with no import cycle. Imports inside functions count (a lazy import is still a dependency); imports under
 ``if TYPE_CHECKING:`` do not (annotations only, never run). A framework's code is loaded by the registry from the
 "module:attribute" names its registration holds (translator/framework.py ``load``): by design not an import."""
+
 from __future__ import annotations
 
 import ast
@@ -14,15 +15,46 @@ PACKAGE = Path(translator.__file__).parent
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cli", ("translator.cli", "translator.__main__")),
     ("commands and reports", ("translator.many", "translator.reports", "translator.render", "translator.results")),
-    ("library API", ("translator", "translator.api", "translator.compare", "translator.summary", "translator.wording",
-                     "translator.rules", "translator.rule_table", "translator.lines", "translator.checks",
-                     "translator.certainty")),
-    ("frameworks", ("translator.frameworks", "translator.framework", "translator.dialects",
-                    "translator.native_schemas", "translator.schema_gen", "translator.checks.findings",
-                    "translator.rule_info", "translator.concordance")),
+    (
+        "library API",
+        (
+            "translator",
+            "translator.api",
+            "translator.compare",
+            "translator.summary",
+            "translator.wording",
+            "translator.rules",
+            "translator.rule_table",
+            "translator.lines",
+            "translator.checks",
+            "translator.certainty",
+        ),
+    ),
+    (
+        "frameworks",
+        (
+            "translator.frameworks",
+            "translator.framework",
+            "translator.dialects",
+            "translator.native_schemas",
+            "translator.schema_gen",
+            "translator.checks.findings",
+            "translator.rule_info",
+            "translator.concordance",
+        ),
+    ),
     ("sources", ("translator.sources",)),
-    ("model", ("translator.plan", "translator.notes", "translator.records", "translator.errors",
-               "translator.jsontext", "translator.redact")),
+    (
+        "model",
+        (
+            "translator.plan",
+            "translator.notes",
+            "translator.records",
+            "translator.errors",
+            "translator.jsontext",
+            "translator.redact",
+        ),
+    ),
 )
 
 
@@ -35,8 +67,12 @@ def _modules() -> dict[str, Path]:
 
 
 def _layer(module: str) -> int:
-    matches = [(len(prefix), rank) for rank, (_, prefixes) in enumerate(LAYERS) for prefix in prefixes
-               if module == prefix or module.startswith(prefix + ".")]
+    matches = [
+        (len(prefix), rank)
+        for rank, (_, prefixes) in enumerate(LAYERS)
+        for prefix in prefixes
+        if module == prefix or module.startswith(prefix + ".")
+    ]
     assert matches, f"{module} is in no layer: add it to LAYERS"
     return max(matches)[1]
 
@@ -44,9 +80,13 @@ def _layer(module: str) -> int:
 def _imports(path: Path, modules: dict[str, Path]) -> dict[str, int]:
     """translator modules imported anywhere in the file (functions too) → the line; TYPE_CHECKING blocks skipped."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {id(node) for block in ast.walk(tree)
-                   if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
-                   for statement in block.body for node in ast.walk(statement)}
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
 
     def owner(name: str) -> str:
         while name not in modules:
@@ -60,8 +100,9 @@ def _imports(path: Path, modules: dict[str, Path]) -> dict[str, int]:
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
-                     for a in node.names]
+            names = [
+                f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module for a in node.names
+            ]
         else:
             continue
         for name in names:
@@ -72,14 +113,19 @@ def _imports(path: Path, modules: dict[str, Path]) -> dict[str, int]:
 
 def _graph() -> dict[str, dict[str, int]]:
     modules = _modules()
-    return {name: {m: line for m, line in _imports(path, modules).items() if m != name}
-            for name, path in modules.items()}
+    return {
+        name: {m: line for m, line in _imports(path, modules).items() if m != name} for name, path in modules.items()
+    }
 
 
 def test_no_module_imports_a_layer_above_its_own() -> None:
     graph = _graph()
-    upward = [f"{m} ({LAYERS[_layer(m)][0]}) imports {d} ({LAYERS[_layer(d)][0]}) at line {line}"
-              for m, imports in sorted(graph.items()) for d, line in imports.items() if _layer(d) < _layer(m)]
+    upward = [
+        f"{m} ({LAYERS[_layer(m)][0]}) imports {d} ({LAYERS[_layer(d)][0]}) at line {line}"
+        for m, imports in sorted(graph.items())
+        for d, line in imports.items()
+        if _layer(d) < _layer(m)
+    ]
     assert not upward, "imports against the layer order:\n" + "\n".join(upward)
 
 
@@ -136,5 +182,10 @@ def test_the_checks_see_an_upward_import_and_a_cycle() -> None:
     graph = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}
     assert _cycles(graph) == [["a", "b", "c"]]
     assert "translator.compare" in _graph()["translator.api"]
-    assert _layer("translator.cli") < _layer("translator.api") < _layer("translator.frameworks.verl.dialect") \
-        < _layer("translator.sources.shell") < _layer("translator.plan")
+    assert (
+        _layer("translator.cli")
+        < _layer("translator.api")
+        < _layer("translator.frameworks.verl.dialect")
+        < _layer("translator.sources.shell")
+        < _layer("translator.plan")
+    )

@@ -1,6 +1,7 @@
 """Many configs at once: check / explain / translate PATH..., the four check formats, the
 pre-commit hook. Expected counts come from the fixture layout itself: one .expect.yaml per fixture, whose
 `input` names the script, YAML or directory the fixture is."""
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,11 @@ def fixture_inputs() -> dict[str, dict]:
     inputs = {}
     for expect in EXPECTS:
         document = yaml.safe_load(expect.read_text())
-        target = expect.parent / document["input"] if "input" in document else \
-            expect.with_name(expect.name.removesuffix(".expect.yaml"))
+        target = (
+            expect.parent / document["input"]
+            if "input" in document
+            else expect.with_name(expect.name.removesuffix(".expect.yaml"))
+        )
         if target.is_dir():
             target = target / "launch.sh"
         inputs[str(target.relative_to(ROOT))] = document
@@ -53,11 +57,13 @@ def test_check_fixtures_directory_reads_every_fixture_once(in_root: None) -> Non
     code, output = run("check", *(f"fixtures/{fw}/" for fw in READ), "fixtures/end-to-end/", "--format", "json")
     document = json.loads(output)
     # fixtures/end-to-end/ (tests/test_end_to_end.py): one run per framework, named by the folder's test
-    end_to_end = {"fixtures/end-to-end/oi_ppo_10m_7_learners.sh": "open-instruct",
-                  "fixtures/end-to-end/oi_grpo_fast_70b_4_plus_2_nodes.sh": "open-instruct",
-                  "fixtures/end-to-end/openrlhf_085_ppo_rm_critic.sh": "openrlhf",
-                  "fixtures/end-to-end/easyr1_qwen25vl_geo3k/launch.sh": "easyr1",
-                  "fixtures/end-to-end/openr1_grpo_7_processes/launch.sh": "trl"}
+    end_to_end = {
+        "fixtures/end-to-end/oi_ppo_10m_7_learners.sh": "open-instruct",
+        "fixtures/end-to-end/oi_grpo_fast_70b_4_plus_2_nodes.sh": "open-instruct",
+        "fixtures/end-to-end/openrlhf_085_ppo_rm_critic.sh": "openrlhf",
+        "fixtures/end-to-end/easyr1_qwen25vl_geo3k/launch.sh": "easyr1",
+        "fixtures/end-to-end/openr1_grpo_7_processes/launch.sh": "trl",
+    }
     inputs = {**fixture_inputs(), **{path: {} for path in end_to_end}}
     results = {entry["path"]: entry for entry in document["files"]}
     # every fixture is one config; the YAMLs its launch script names are read with it, not again
@@ -98,8 +104,10 @@ def write(path: Path, text: str) -> Path:
 
 # TRL 0.18 GRPO: the global generation batch, per_device_train_batch_size 4 × 2 processes = 8 completions, must
 # be divisible by num_generations. 8 / 4 works; 8 / 3 does not (GRPOConfig's own ValueError).
-GOOD_RECIPE = ("model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: org/data\nnum_generations: 4\n"
-               "per_device_train_batch_size: 4\ngradient_accumulation_steps: 1\n")
+GOOD_RECIPE = (
+    "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: org/data\nnum_generations: 4\n"
+    "per_device_train_batch_size: 4\ngradient_accumulation_steps: 1\n"
+)
 BAD_RECIPE = GOOD_RECIPE.replace("num_generations: 4", "num_generations: 3")
 
 
@@ -118,8 +126,9 @@ def test_check_formats_and_worst_code(repo: Path) -> None:
     code, text = run(*args)
     assert code == 2  # broken.yaml cannot be read; the others are still checked
     assert "bad.yaml" in text and "good.yaml: trl 0.18.0 — 0 errors" in text
-    assert text.rstrip().splitlines()[-1] == ("3 configs checked: 1 clean, 1 with findings (1 error, "
-                                              "0 warnings), 1 unreadable; 2 files skipped")
+    assert text.rstrip().splitlines()[-1] == (
+        "3 configs checked: 1 clean, 1 with findings (1 error, 0 warnings), 1 unreadable; 2 files skipped"
+    )
     code, output = run(*args, "--format", "json")
     document = json.loads(output)
     codes = {Path(f["path"]).name: f["exit_code"] for f in document["files"]}
@@ -135,13 +144,24 @@ def test_check_formats_and_worst_code(repo: Path) -> None:
     log = json.loads(output)
     jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text())).validate(log)
     results = log["runs"][0]["results"]
-    assert sorted((r["level"], Path(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]).name)
-                  for r in results) == [("error", "bad.yaml"), ("error", "broken.yaml")]
+    assert sorted(
+        (r["level"], Path(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]).name) for r in results
+    ) == [("error", "bad.yaml"), ("error", "broken.yaml")]
 
 
 def test_exclude_and_globs(repo: Path) -> None:
-    code, output = run("check", str(repo / "configs" / "*.yaml"), "--exclude", "b*.yaml",
-                       "--from", "trl@0.18.0", "--num-processes", "2", "--format", "json")
+    code, output = run(
+        "check",
+        str(repo / "configs" / "*.yaml"),
+        "--exclude",
+        "b*.yaml",
+        "--from",
+        "trl@0.18.0",
+        "--num-processes",
+        "2",
+        "--format",
+        "json",
+    )
     document = json.loads(output)
     assert [Path(f["path"]).name for f in document["files"]] == ["good.yaml"]
     assert code == 0
@@ -157,14 +177,24 @@ def test_single_file_output_is_unchanged(repo: Path) -> None:
 
 
 def test_explain_many(repo: Path) -> None:
-    code, output = run("explain", str(repo / "configs" / "good.yaml"), str(repo / "configs" / "notes.yaml"),
-                       "--from", "trl@0.18.0", "--num-processes", "2", "--format", "json")
+    code, output = run(
+        "explain",
+        str(repo / "configs" / "good.yaml"),
+        str(repo / "configs" / "notes.yaml"),
+        "--from",
+        "trl@0.18.0",
+        "--num-processes",
+        "2",
+        "--format",
+        "json",
+    )
     document = json.loads(output)
     assert code == 0 and len(document["files"]) == 1
     # 2 processes × 4 per device = 8 completions per step, in groups of 4 → 2 prompts per step
     assert document["files"][0]["explanation"]["plan"]["prompts_per_step"] == 2
-    assert document["skipped"] == [{"path": str(repo / "configs" / "notes.yaml"),
-                                    "reason": "YAML without a known key tree or launcher"}]
+    assert document["skipped"] == [
+        {"path": str(repo / "configs" / "notes.yaml"), "reason": "YAML without a known key tree or launcher"}
+    ]
 
 
 def test_translate_verl_directory_to_trl(tmp_path: Path, in_root: None) -> None:
@@ -200,8 +230,9 @@ def test_translate_many_needs_an_output_directory(in_root: None) -> None:
 
 
 def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "translator", "check", str(FIXTURES / "trl")],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "translator", "check", str(FIXTURES / "trl")], capture_output=True, text=True, cwd=ROOT
+    )
     assert result.stderr == ""
 
 
@@ -209,28 +240,39 @@ def pre_commit_in(repo: Path, config: dict, **env: str) -> Callable[..., subproc
     """``repo`` made a git repository with ``config`` as its .pre-commit-config.yaml: a function running the
     rlconf-check hook on files of it with the real pre-commit."""
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
-    env = {"HOME": str(repo), "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent),
-           "PRE_COMMIT_HOME": str(repo / ".cache"), **env}
+    env = {
+        "HOME": str(repo),
+        "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent),
+        "PRE_COMMIT_HOME": str(repo / ".cache"),
+        **env,
+    }
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "safe.directory=*"]
     subprocess.run([*git, "init", "-q"], cwd=repo, check=True, env=env)
     subprocess.run([*git, "add", "."], cwd=repo, check=True, env=env)
 
     def pre_commit(*files: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["pre-commit", "run", "rlconf-check", "--files", *files], cwd=repo, env=env,
-                              capture_output=True, text=True)
+        return subprocess.run(
+            ["pre-commit", "run", "rlconf-check", "--files", *files], cwd=repo, env=env, capture_output=True, text=True
+        )
+
     return pre_commit
 
 
-@pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None,
-                    reason="pre-commit 4 and git are needed to run the hook")
+@pytest.mark.skipif(
+    shutil.which("git") is None or shutil.which("pre-commit") is None,
+    reason="pre-commit 4 and git are needed to run the hook",
+)
 def test_pre_commit_hook(repo: Path) -> None:
     """The repository's own hook definition, run by the real pre-commit with the rlconf of this working tree
     (`language: system`), so that uncommitted changes are tested too; test_pre_commit_hook_as_published runs it
     as published."""
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     hook = next(h for h in hooks if h["id"] == "rlconf-check")
-    local = {**hook, "language": "system", "entry": f"{sys.executable} -m translator check --from trl@0.18.0 "
-                                                     "--num-processes 2"}
+    local = {
+        **hook,
+        "language": "system",
+        "entry": f"{sys.executable} -m translator check --from trl@0.18.0 --num-processes 2",
+    }
     pre_commit = pre_commit_in(repo, {"repos": [{"repo": "local", "hooks": [local]}]}, PYTHONPATH=str(ROOT))
     good = pre_commit("configs/good.yaml", "configs/notes.yaml")
     assert good.returncode == 0, good.stdout + good.stderr
@@ -240,16 +282,28 @@ def test_pre_commit_hook(repo: Path) -> None:
     assert "configs/bad.yaml: trl 0.18.0 — 1 error" in bad.stdout
 
 
-@pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None
-                    or not (ROOT / ".git").exists(), reason="pre-commit 4, git and a git checkout are needed")
+@pytest.mark.skipif(
+    shutil.which("git") is None or shutil.which("pre-commit") is None or not (ROOT / ".git").exists(),
+    reason="pre-commit 4, git and a git checkout are needed",
+)
 def test_pre_commit_hook_as_published(repo: Path) -> None:
     """The hook as users add it: `repo:` this repository at its HEAD commit, `language: python`, so pre-commit
     pip-installs rlconf into a fresh environment (from an index: skipped where none is reachable)."""
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     if head.returncode:
         pytest.skip("this checkout has no commit to install the hook from")
-    pre_commit = pre_commit_in(repo, {"repos": [{"repo": str(ROOT), "rev": head.stdout.strip(), "hooks": [
-        {"id": "rlconf-check", "args": ["--from", "trl@0.18.0", "--num-processes", "2"]}]}]})
+    pre_commit = pre_commit_in(
+        repo,
+        {
+            "repos": [
+                {
+                    "repo": str(ROOT),
+                    "rev": head.stdout.strip(),
+                    "hooks": [{"id": "rlconf-check", "args": ["--from", "trl@0.18.0", "--num-processes", "2"]}],
+                }
+            ]
+        },
+    )
     good = pre_commit("configs/good.yaml", "configs/notes.yaml")
     if good.returncode == 3 and "pip" in (good.stdout + good.stderr):
         pytest.skip("pre-commit could not install the hook's environment (no package index reachable)")
@@ -266,9 +320,23 @@ def test_progress_bar_on_a_terminal(repo: Path) -> None:
     for i in range(6):  # more than 5 configs get a bar
         write(repo / "many" / f"r{i}.yaml", GOOD_RECIPE)
     leader, follower = pty.openpty()
-    result = subprocess.run([sys.executable, "-m", "translator", "check", str(repo / "many"), "--from", "trl@0.18.0",
-                             "--num-processes", "2"], stdout=subprocess.PIPE, stderr=follower, cwd=ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "translator",
+            "check",
+            str(repo / "many"),
+            "--from",
+            "trl@0.18.0",
+            "--num-processes",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     os.close(follower)
     bar = os.read(leader, 65536).decode()
     os.close(leader)

@@ -1,5 +1,6 @@
 """No internal errors: a seeded sample of mutated fixtures through explain, check and translate (scripts/mutate.py;
 the full run is 10,000 inputs)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -42,8 +43,12 @@ def test_stacking_applies_three_to_six_mutations() -> None:
     import random
 
     mutate = load_mutate()
-    sample = mutate.Sample("x.sh", {"x.sh": "trainer.n_gpus_per_node=8\ndata.train_batch_size=256\n"}, None,
-                           {"framework": None, "env": {}, "num_processes": None})
+    sample = mutate.Sample(
+        "x.sh",
+        {"x.sh": "trainer.n_gpus_per_node=8\ndata.train_batch_size=256\n"},
+        None,
+        {"framework": None, "env": {}, "num_processes": None},
+    )
     rng = random.Random(5)
     counts = {sum(1 for a in mutate.mutate(sample, rng, stacked=True)[1] if "(" in a) for _ in range(200)}
     assert counts == {3, 4, 5, 6}  # randint(3, 6): each count turns up in 200 draws

@@ -1,4 +1,5 @@
 """Native schemas (schemas/native, made by scripts/gen_schemas.py) and the validation of native keys against them."""
+
 from __future__ import annotations
 
 import json
@@ -13,16 +14,25 @@ import translator
 from tests.conftest import CASES, ROOT, case_id, read_back
 from translator import dialects, native_schemas
 from translator.dialects.base import Reading, ReadOptions
-from translator.frameworks.trl.tables import OPEN_R1_KEYS
 from translator.errors import ConfigError
+from translator.frameworks.trl.tables import OPEN_R1_KEYS
 from translator.notes import NoteList
 from translator.sources.files import Source, read_source
 
 NATIVE = ROOT / "schemas" / "native"
 PACKAGED = ROOT / "translator" / "schema_data"
-REQUIRED = [("trl", "0.14.0"), ("trl", "0.18.0"), ("trl", "1.16.0"), ("verl", "0.4.1"), ("verl", "0.7.1"),
-            ("verl", "0.9.1"), ("openrlhf", "0.10.1"), ("openrlhf", "0.11.2"), ("easyr1", "0.3.3.dev0"),
-            ("open-instruct", "2026.08.20")]
+REQUIRED = [
+    ("trl", "0.14.0"),
+    ("trl", "0.18.0"),
+    ("trl", "1.16.0"),
+    ("verl", "0.4.1"),
+    ("verl", "0.7.1"),
+    ("verl", "0.9.1"),
+    ("openrlhf", "0.10.1"),
+    ("openrlhf", "0.11.2"),
+    ("easyr1", "0.3.3.dev0"),
+    ("open-instruct", "2026.08.20"),
+]
 
 
 def schema(framework: str, version: str) -> dict:
@@ -49,8 +59,9 @@ def test_schema_is_committed_with_its_source(framework: str, version: str) -> No
         assert first["repository"] in ("hiyouga/EasyR1", "allenai/open-instruct")
         assert re.fullmatch(r"[0-9a-f]{64}", first["files_sha256"]) and first["read"]
     # The copy the package reads at run time is the same file.
-    assert (PACKAGED / f"{framework}-{version}.schema.json").read_bytes() == \
-        (NATIVE / f"{framework}-{version}.schema.json").read_bytes()
+    assert (PACKAGED / f"{framework}-{version}.schema.json").read_bytes() == (
+        NATIVE / f"{framework}-{version}.schema.json"
+    ).read_bytes()
 
 
 @pytest.mark.parametrize("version", ["0.14.0", "0.18.0", "1.16.0"])
@@ -59,9 +70,15 @@ def test_trl_schemas_hold_transformers_and_open_r1_keys(version: str) -> None:
     files = [s.get("file", "") for s in doc["x-source"]]
     assert any(f.startswith("transformers-") for f in files)  # TrainingArguments
     assert any(s.get("name") == "OPEN_R1_KEYS" for s in doc["x-source"])  # said so in the schema
-    assert OPEN_R1_KEYS <= set(doc["properties"])
-    for key in ("num_generations", "learning_rate", "per_device_train_batch_size", "model_name_or_path",
-                "dataset_name", "reward_funcs"):
+    assert set(doc["properties"]) >= OPEN_R1_KEYS
+    for key in (
+        "num_generations",
+        "learning_rate",
+        "per_device_train_batch_size",
+        "model_name_or_path",
+        "dataset_name",
+        "reward_funcs",
+    ):
         assert key in doc["properties"], key
     assert doc["x-unknown-keys"] == ("rejected" if version == "1.16.0" else "dropped")
 
@@ -105,23 +122,33 @@ def test_every_fixture_still_explains(case) -> None:
     kwargs = case.load_kwargs()
     translator.load(case.path, **kwargs)  # validated on load: a rejected value type would raise ConfigError
     source = read_source(str(case.path))
-    dialect, version = (dialects.parse_framework(kwargs["framework"]) if kwargs["framework"]
-                        else (dialects.detect(source), None))
-    reading = dialect.read(source, ReadOptions(version=version, env=kwargs["env"],
-                                               num_processes=kwargs["num_processes"]))
+    dialect, version = (
+        dialects.parse_framework(kwargs["framework"]) if kwargs["framework"] else (dialects.detect(source), None)
+    )
+    reading = dialect.read(
+        source, ReadOptions(version=version, env=kwargs["env"], num_processes=kwargs["num_processes"])
+    )
     added = native_schemas.validate_reading(reading, source.text)
     # Only warnings, and only true ones: keys the parser of that TRL version does not have.
     assert all(n.severity == "warning" for n in added)
     # warmup_ratio (gone in 5.15), overwrite_output_dir (gone in 5.0): not TrainingArguments fields of transformers
     # 5.24, which trl 0.14 and 1.16 resolve to today.
-    assert {k for n in added for k in n.source_keys} <= {"torch_dtype", "dataset_configs", "warmup_ratio",
-                                                        "overwrite_output_dir"}, case.name
+    assert {k for n in added for k in n.source_keys} <= {
+        "torch_dtype",
+        "dataset_configs",
+        "warmup_ratio",
+        "overwrite_output_dir",
+    }, case.name
 
 
 TYPOS = [
     ("verl", "0.9.1", "critic.optim.weight_decy", "critic.optim.weight_decay"),
-    ("verl", "0.4.1", "actor_rollout_ref.rollout.gpu_memory_utilisation",
-     "actor_rollout_ref.rollout.gpu_memory_utilization"),
+    (
+        "verl",
+        "0.4.1",
+        "actor_rollout_ref.rollout.gpu_memory_utilisation",
+        "actor_rollout_ref.rollout.gpu_memory_utilization",
+    ),
     ("trl", "0.18.0", "logging_step", "logging_steps"),
     ("trl", "1.16.0", "torch_dtype", "dtype"),  # renamed: the last word still points at it
     ("openrlhf", "0.11.2", "rollout.temprature", "rollout.temperature"),
@@ -135,17 +162,21 @@ TYPOS = [
 def test_a_typo_gets_the_closest_key(framework: str, version: str, typo: str, meant: str) -> None:
     notes = native_schemas.validate(framework, version, {typo: 1})
     assert [(n.code, n.severity, n.source_keys, n.target_keys) for n in notes] == [
-        ("keys.unknown", "warning", [typo], [meant])]
+        ("keys.unknown", "warning", [typo], [meant])
+    ]
     assert meant in notes[0].message
 
 
 def test_a_typo_the_reader_does_not_know_is_noted_on_load() -> None:
-    script = ("python3 -m verl.trainer.main_ppo data.train_batch_size=256 actor_rollout_ref.rollout.n=4 "
-              "critic.optim.weight_decy=0.1 +my.own.key=1\n")
+    script = (
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=256 actor_rollout_ref.rollout.n=4 "
+        "critic.optim.weight_decy=0.1 +my.own.key=1\n"
+    )
     notes = translator.load(Source(script, "run.sh")).notes
     unknown = [n for n in notes if n.code == "keys.unknown"]
-    assert [(n.source_keys, n.target_keys) for n in unknown] == [(["critic.optim.weight_decy"],
-                                                                  ["critic.optim.weight_decay"])]
+    assert [(n.source_keys, n.target_keys) for n in unknown] == [
+        (["critic.optim.weight_decy"], ["critic.optim.weight_decay"])
+    ]
 
 
 def test_reader_notes_are_not_repeated() -> None:
@@ -155,21 +186,51 @@ def test_reader_notes_are_not_repeated() -> None:
 
 
 WRONG_TYPES = [
-    ("trl", "recipe.yaml", "model_name_or_path: m\nnum_generations: [8]\nper_device_train_batch_size: 8\n",
-     "num_generations"),
+    (
+        "trl",
+        "recipe.yaml",
+        "model_name_or_path: m\nnum_generations: [8]\nper_device_train_batch_size: 8\n",
+        "num_generations",
+    ),
     ("trl", "recipe.yaml", "model_name_or_path: m\nnum_generations: 8\nlogging_steps: [10]\n", "logging_steps"),
     ("trl", "recipe.yaml", "model_name_or_path: m\nnum_generations: 8\nbf16: maybe\n", "bf16"),
     ("verl", "run.sh", "python3 -m verl.trainer.main_ppo data.train_batch_size=abc\n", "data.train_batch_size"),
-    ("verl", "run.sh", "python3 -m verl.trainer.main_ppo data.train_batch_size=64 trainer.save_freq=abc\n",
-     "trainer.save_freq"),
-    ("openrlhf", "run.sh", ("python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 1 --rollout.batch_size 128 "
-     "--train.batch_size 1024 --rollout.n_samples_per_prompt 8 --ckpt.save_steps abc\n"), "--ckpt.save_steps"),
-    ("easyr1", "run.sh", ("python3 -m verl.trainer.main data.rollout_batch_size=128 worker.rollout.n=5 "
-     "trainer.save_freq=abc\n"), "trainer.save_freq"),
-    ("easyr1", "run.sh", ("python3 -m verl.trainer.main data.rollout_batch_size=128 worker.rollout.n=5 "
-     "data.max_prompt_length=null\n"), "data.max_prompt_length"),  # OmegaConf: not Optional
-    ("open-instruct", "run.sh", ("python open_instruct/grpo_fast.py --num_unique_prompts_rollout 64 "
-     "--num_samples_per_prompt_rollout 8 --save_freq abc\n"), "--save_freq"),
+    (
+        "verl",
+        "run.sh",
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=64 trainer.save_freq=abc\n",
+        "trainer.save_freq",
+    ),
+    (
+        "openrlhf",
+        "run.sh",
+        (
+            "python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 1 --rollout.batch_size 128 "
+            "--train.batch_size 1024 --rollout.n_samples_per_prompt 8 --ckpt.save_steps abc\n"
+        ),
+        "--ckpt.save_steps",
+    ),
+    (
+        "easyr1",
+        "run.sh",
+        ("python3 -m verl.trainer.main data.rollout_batch_size=128 worker.rollout.n=5 trainer.save_freq=abc\n"),
+        "trainer.save_freq",
+    ),
+    (
+        "easyr1",
+        "run.sh",
+        ("python3 -m verl.trainer.main data.rollout_batch_size=128 worker.rollout.n=5 data.max_prompt_length=null\n"),
+        "data.max_prompt_length",
+    ),  # OmegaConf: not Optional
+    (
+        "open-instruct",
+        "run.sh",
+        (
+            "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 64 "
+            "--num_samples_per_prompt_rollout 8 --save_freq abc\n"
+        ),
+        "--save_freq",
+    ),
 ]
 
 
@@ -183,19 +244,41 @@ def test_a_wrong_type_is_an_error_naming_the_key(framework: str, name: str, text
 
 def test_values_the_framework_converts_pass() -> None:
     # TrlParser/argparse convert strings; ints pass for floats; HfArgumentParser reads yes/no as booleans.
-    trl = {"learning_rate": "1e-6", "num_train_epochs": 1, "bf16": "true", "num_generations": "8",
-           "report_to": "wandb", "beta": 0, "max_steps": 10.0, "scale_rewards": True, "env": {"A": "1"}}
+    trl = {
+        "learning_rate": "1e-6",
+        "num_train_epochs": 1,
+        "bf16": "true",
+        "num_generations": "8",
+        "report_to": "wandb",
+        "beta": 0,
+        "max_steps": 10.0,
+        "scale_rewards": True,
+        "env": {"A": "1"},
+    }
     assert native_schemas.validate("trl", "1.16.0", trl) == []
-    orl = {"rollout.batch_size": "128", "actor.eps_clip_low_high": ["0.2", "0.28"], "actor.adam.lr": "5e-7",
-           "vllm.enforce_eager": True, "actor.optim": "muon"}
+    orl = {
+        "rollout.batch_size": "128",
+        "actor.eps_clip_low_high": ["0.2", "0.28"],
+        "actor.adam.lr": "5e-7",
+        "vllm.enforce_eager": True,
+        "actor.optim": "muon",
+    }
     assert native_schemas.validate("openrlhf", "0.11.2", orl) == []
-    verl = {"trainer.logger": "console", "data.train_files": ["a.parquet", "b.parquet"],  # Hydra is untyped
-            "actor_rollout_ref.actor.optim.lr": 1e-6, "trainer.val_before_train": "False",
-            "actor_rollout_ref.model.override_config.attn_implementation": "eager",  # under a mapping
-            "trainer.total_training_steps": "${oc.env:STEPS}"}  # unresolved interpolation
+    verl = {
+        "trainer.logger": "console",
+        "data.train_files": ["a.parquet", "b.parquet"],  # Hydra is untyped
+        "actor_rollout_ref.actor.optim.lr": 1e-6,
+        "trainer.val_before_train": "False",
+        "actor_rollout_ref.model.override_config.attn_implementation": "eager",  # under a mapping
+        "trainer.total_training_steps": "${oc.env:STEPS}",
+    }  # unresolved interpolation
     assert native_schemas.validate("verl", "0.9.1", verl) == []
-    easyr1 = {"worker.actor.optim.lr": "1e-6", "worker.actor.optim.betas": [0.9, 0.99],
-              "worker.rollout.val_override_config.temperature": 0.6, "data.mini_rollout_batch_size": None}
+    easyr1 = {
+        "worker.actor.optim.lr": "1e-6",
+        "worker.actor.optim.betas": [0.9, 0.99],
+        "worker.rollout.val_override_config.temperature": 0.6,
+        "data.mini_rollout_batch_size": None,
+    }
     assert native_schemas.validate("easyr1", "0.3.3.dev0", easyr1) == []
     oi = {"kl_estimator": "2", "async_steps": "4", "load_ref_policy": False, "dataset_mixer_list": ["a", "1.0"]}
     assert native_schemas.validate("open-instruct", "2026.08.20", oi) == []
@@ -203,21 +286,25 @@ def test_values_the_framework_converts_pass() -> None:
 
 def test_a_value_outside_the_choices_is_a_warning() -> None:
     notes = native_schemas.validate("openrlhf", "0.11.2", {"actor.optim": "sgd"})
-    assert [(n.code, n.severity, n.source_keys) for n in notes] == [("keys.invalid-value", "warning",
-                                                                     ["actor.optim"])]
+    assert [(n.code, n.severity, n.source_keys) for n in notes] == [("keys.invalid-value", "warning", ["actor.optim"])]
 
 
 def test_verl_appended_keys_are_exempt() -> None:
-    script = ("python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4 "
-              "+trainer.my_thing=abc ++actor_rollout_ref.model.override_config.foo=1\n")
+    script = (
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4 "
+        "+trainer.my_thing=abc ++actor_rollout_ref.model.override_config.foo=1\n"
+    )
     notes = translator.load(Source(script, "run.sh")).notes
     assert not [n for n in notes if n.code == "keys.unknown"]
 
 
 def test_between_two_schemas_a_key_of_the_newer_one_is_accepted() -> None:
     # verl 0.6.1 is read with 0.4.1's schema; a key 0.7.1 has may be one 0.6.1 added.
-    newer_only = next(k for k in schema("verl", "0.7.1")["properties"] if k not in schema("verl", "0.4.1")["properties"]
-                      and k.startswith("trainer."))
+    newer_only = next(
+        k
+        for k in schema("verl", "0.7.1")["properties"]
+        if k not in schema("verl", "0.4.1")["properties"] and k.startswith("trainer.")
+    )
     assert native_schemas.validate("verl", "0.6.1", {newer_only: None}) == []
     # trl 0.22.2 made scale_rewards a string: 0.18.0's boolean does not make it an error.
     assert native_schemas.validate("trl", "0.22.2", {"scale_rewards": "group"}) == []
@@ -239,10 +326,17 @@ def test_a_release_newer_than_every_schema_keeps_the_newest_ones_removals() -> N
 
 
 def test_the_common_path_does_not_import_jsonschema() -> None:
-    code = ("import sys, translator; translator.explain(sys.argv[1]); "
-            "print('jsonschema' in sys.modules, 'translator.native_schemas' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "fixtures/verl/v09_fetch_granularity_sp2.sh")],
-                         capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
+    code = (
+        "import sys, translator; translator.explain(sys.argv[1]); "
+        "print('jsonschema' in sys.modules, 'translator.native_schemas' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT / "fixtures/verl/v09_fetch_granularity_sp2.sh")],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.split()
     assert out == ["False", "True"]
 
 

@@ -3,6 +3,7 @@
 Every expected number is derived by hand in the comment above it from docs/frameworks/openrlhf.md
 (section numbers in brackets) and OpenRLHF's train_ppo_ray.py of the release concerned.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,41 +40,55 @@ def notes_with(explanation, code: str) -> list:
 
 # ------------------------------------------------------------------ units [§1 item 2, §3, §4]
 
+
 def test_rollout_batch_counts_prompts_and_train_batch_counts_samples() -> None:
     # rollout.batch_size 64 prompts × n 8 = 512 samples per step; train.batch_size 256 samples per optimizer
     # step → 512 / 256 = 2 optimizer steps. dp = 8 GPUs; GA = 256 // micro 4 // 8 = 8.
-    plan = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
-                "--rollout.batch_size 64 --rollout.n_samples_per_prompt 8 --train.batch_size 256 "
-                "--train.micro_batch_size 4 --rollout.micro_batch_size 4 --algo.advantage.estimator group_norm").plan
+    plan = read(
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
+        "--rollout.batch_size 64 --rollout.n_samples_per_prompt 8 --train.batch_size 256 "
+        "--train.micro_batch_size 4 --rollout.micro_batch_size 4 --algo.advantage.estimator group_norm"
+    ).plan
     assert (plan["prompts_per_step"], plan["samples_per_step"], plan["samples_per_optimizer_step"]) == (64, 512, 256)
     assert (plan["optimizer_steps_per_step"], plan["grad_accum_steps"]) == (2, 8)
 
 
 def test_max_epochs_multiplies_the_optimizer_steps_of_one_rollout() -> None:
     # max_epochs 3 passes over the replay buffer [§3 train.max_epochs]: 3 × 1024 / 128 = 24 optimizer steps.
-    plan = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
-                "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 2 "
-                "--rollout.micro_batch_size 2 --train.max_epochs 3 --algo.advantage.estimator group_norm").plan
+    plan = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+        "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 2 "
+        "--rollout.micro_batch_size 2 --train.max_epochs 3 --algo.advantage.estimator group_norm"
+    ).plan
     assert (plan["epochs_per_step"], plan["optimizer_steps_per_step"], plan["grad_accum_steps"]) == (3, 24, 8)
 
 
-@pytest.mark.parametrize("ring,tp,dp,accumulation", [
-    (1, 1, 16, 2),  # 16 GPUs: 128 // 4 // 16 = 2
-    (2, 1, 8, 4),   # ring attention 2 divides DP: 16 / 2 = 8 → 128 // 4 // 8 = 4
-    (1, 2, 8, 4),   # DeepSpeed AutoTP 2 likewise
-    (2, 2, 4, 8),   # both: 16 / 4 = 4 → 128 // 4 // 4 = 8
-])
-def test_ring_attention_and_deepspeed_tp_divide_the_data_parallel_ranks(ring: int, tp: int, dp: int,
-                                                                          accumulation: int) -> None:
+@pytest.mark.parametrize(
+    "ring,tp,dp,accumulation",
+    [
+        (1, 1, 16, 2),  # 16 GPUs: 128 // 4 // 16 = 2
+        (2, 1, 8, 4),  # ring attention 2 divides DP: 16 / 2 = 8 → 128 // 4 // 8 = 4
+        (1, 2, 8, 4),  # DeepSpeed AutoTP 2 likewise
+        (2, 2, 4, 8),  # both: 16 / 4 = 4 → 128 // 4 // 4 = 8
+    ],
+)
+def test_ring_attention_and_deepspeed_tp_divide_the_data_parallel_ranks(
+    ring: int, tp: int, dp: int, accumulation: int
+) -> None:
     # [§3 resources] dp = nodes × gpus // ring // tp; GA = tbs·ring·tp // micro // world = tbs // micro // dp.
-    explanation = read(f"--actor.num_nodes 2 --actor.num_gpus_per_node 8 --ds.ring_attn_size {ring} "
-                       f"--ds.tensor_parallel_size {tp} --vllm.num_engines 8 --vllm.tensor_parallel_size 2 "
-                       "--train.colocate_all --rollout.batch_size 128 --train.batch_size 128 "
-                       "--train.micro_batch_size 4 --rollout.micro_batch_size 4")
+    explanation = read(
+        f"--actor.num_nodes 2 --actor.num_gpus_per_node 8 --ds.ring_attn_size {ring} "
+        f"--ds.tensor_parallel_size {tp} --vllm.num_engines 8 --vllm.tensor_parallel_size 2 "
+        "--train.colocate_all --rollout.batch_size 128 --train.batch_size 128 "
+        "--train.micro_batch_size 4 --rollout.micro_batch_size 4"
+    )
     assert explanation.plan["data_parallel_size"] == dp
     assert explanation.plan["grad_accum_steps"] == accumulation
     assert explanation.spec.topology.training_gpus == 16
-    assert (explanation.spec.topology.sequence_parallel_size, explanation.spec.topology.tensor_parallel_size) == (ring, tp)
+    assert (explanation.spec.topology.sequence_parallel_size, explanation.spec.topology.tensor_parallel_size) == (
+        ring,
+        tp,
+    )
 
 
 def test_micro_batch_defaults_changed_in_0_10_0() -> None:
@@ -91,10 +106,18 @@ def test_defaults_when_nothing_batch_related_is_set() -> None:
     # [§2 defaults, 0.11.2] rollout.batch_size 1024, n 1, train.batch_size 128, micro 1, 1 × 8 actor GPUs:
     # 1024 samples / 128 = 8 optimizer steps; GA = 128 // 1 // 8 = 16.
     plan = read("--vllm.num_engines 8 --train.colocate_all").plan
-    assert plan == {"prompts_per_step": 1024, "samples_per_prompt": 1, "samples_per_step": 1024,
-                    "samples_per_optimizer_step": 128, "optimizer_steps_per_step": 8, "epochs_per_step": 1,
-                    "data_parallel_size": 8, "micro_batch_per_device": 1, "grad_accum_steps": 16,
-                    "total_steps": None}
+    assert plan == {
+        "prompts_per_step": 1024,
+        "samples_per_prompt": 1,
+        "samples_per_step": 1024,
+        "samples_per_optimizer_step": 128,
+        "optimizer_steps_per_step": 8,
+        "epochs_per_step": 1,
+        "data_parallel_size": 8,
+        "micro_batch_per_device": 1,
+        "grad_accum_steps": 16,
+        "total_steps": None,
+    }
 
 
 def test_run_length_is_dataset_passes_never_steps() -> None:
@@ -108,14 +131,17 @@ def test_run_length_is_dataset_passes_never_steps() -> None:
 
 # ------------------------------------------------------------------ silent rounding [§4, §6 row 35, §12 item 5]
 
+
 def test_rollout_not_a_whole_number_of_train_batches_is_floored() -> None:
     # 8 GPUs, 96 prompts × 10 = 960 samples, train batch 256, micro 4: GA = 256 // 4 // 8 = 8.
     # Each rank: 960 / 8 = 120 samples = 30 micro-batches → 30 / 8 = 3.75 optimizer steps per rollout: three
     # full steps, and DeepSpeed carries the 30 − 3 × 8 = 6 left-over micro-batches into the next rollout's
     # first step. (Here the floored count equals 960 / 256; the next test shows where they differ.)
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 96 "
-                       "--rollout.n_samples_per_prompt 10 --train.batch_size 256 --train.micro_batch_size 4 "
-                       "--rollout.micro_batch_size 4 --algo.advantage.estimator group_norm")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 96 "
+        "--rollout.n_samples_per_prompt 10 --train.batch_size 256 --train.micro_batch_size 4 "
+        "--rollout.micro_batch_size 4 --algo.advantage.estimator group_norm"
+    )
     assert explanation.plan["optimizer_steps_per_step"] == 3.75
     [note] = notes_with(explanation, "batch.floor-division")
     assert "30 micro-batches of 4" in note.message and "6 left-over" in note.message
@@ -125,10 +151,12 @@ def test_drop_last_makes_the_floored_count_differ_from_the_ratio() -> None:
     # 4 GPUs, 100 prompts × 3 = 300 samples, train batch 64, micro 8: GA = 64 // 8 // 4 = 2.
     # Each rank: 300 / 4 = 75 samples → 75 // 8 = 9 micro-batches (drop_last drops 3) → 9 / 2 = 4.5 optimizer
     # steps per rollout, where 300 / 64 = 4.6875 would be the unrounded ratio.
-    explanation = read("--actor.num_gpus_per_node 4 --vllm.num_engines 4 --train.colocate_all "
-                       "--rollout.batch_size 100 --rollout.n_samples_per_prompt 3 --train.batch_size 64 "
-                       "--train.micro_batch_size 8 --rollout.micro_batch_size 3 "
-                       "--algo.advantage.estimator group_norm")
+    explanation = read(
+        "--actor.num_gpus_per_node 4 --vllm.num_engines 4 --train.colocate_all "
+        "--rollout.batch_size 100 --rollout.n_samples_per_prompt 3 --train.batch_size 64 "
+        "--train.micro_batch_size 8 --rollout.micro_batch_size 3 "
+        "--algo.advantage.estimator group_norm"
+    )
     assert explanation.plan["optimizer_steps_per_step"] == 4.5
     [note] = notes_with(explanation, "batch.floor-division")
     assert "drop_last drops 3" in note.message
@@ -137,9 +165,12 @@ def test_drop_last_makes_the_floored_count_differ_from_the_ratio() -> None:
 def test_train_batch_not_divisible_by_micro_times_dp_is_a_deepspeed_error() -> None:
     # 8 GPUs, train batch 100, micro 4: OpenRLHF floors GA = 100 // 4 // 8 = 3 (96 samples) and DeepSpeed's
     # _batch_assertion then stops: 100 != 4 * 3 * 8.
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 --train.batch_size 100 "
-                       "--train.micro_batch_size 4 --algo.advantage.estimator group_norm "
-                       "--rollout.n_samples_per_prompt 2", "0.11.2")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 --train.batch_size 100 "
+        "--train.micro_batch_size 4 --algo.advantage.estimator group_norm "
+        "--rollout.n_samples_per_prompt 2",
+        "0.11.2",
+    )
     [note] = notes_with(explanation, "batch.indivisible")
     assert note.severity == "error"
     assert "100 // 4 // 8 = 3" in note.message and "100 != 4 * 3 * 8" in note.message
@@ -148,8 +179,10 @@ def test_train_batch_not_divisible_by_micro_times_dp_is_a_deepspeed_error() -> N
 
 def test_train_batch_smaller_than_micro_times_dp_gives_no_accumulation() -> None:
     # 8 GPUs, train batch 16, micro 4: 16 // 4 // 8 = 0 → DeepSpeed: "Gradient accumulation steps: 0 ...".
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.batch_size 16 --train.micro_batch_size 4 "
-                       "--algo.advantage.estimator reinforce")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --train.batch_size 16 --train.micro_batch_size 4 "
+        "--algo.advantage.estimator reinforce"
+    )
     [note] = notes_with(explanation, "batch.indivisible")
     assert "Gradient accumulation steps: 0" in note.message
     assert explanation.plan["grad_accum_steps"] is None and explanation.plan["optimizer_steps_per_step"] is None
@@ -159,9 +192,11 @@ def test_dynamic_batch_floors_per_rank_batch_and_steps() -> None:
     # [§3 train.batch_size, replay_buffer.setup_dynamic_batch] 8 GPUs, train batch 1000: each rank takes
     # 1000 // 8 = 125 samples per optimizer step (1000 in all); 256 prompts × 8 = 2048 samples →
     # 2048 // 1000 = 2 optimizer steps, the last 48 samples are not trained on.
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.dynamic_batch_enable "
-                       "--rollout.batch_size 256 --rollout.n_samples_per_prompt 8 --train.batch_size 1000 "
-                       "--algo.advantage.estimator group_norm")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --train.dynamic_batch_enable "
+        "--rollout.batch_size 256 --rollout.n_samples_per_prompt 8 --train.batch_size 1000 "
+        "--algo.advantage.estimator group_norm"
+    )
     plan = explanation.plan
     assert (plan["samples_per_optimizer_step"], plan["optimizer_steps_per_step"]) == (1000, 2)
     assert plan["micro_batch_per_device"] is None and plan["grad_accum_steps"] is None
@@ -173,8 +208,10 @@ def test_dynamic_batch_floors_per_rank_batch_and_steps() -> None:
 
 def test_dynamic_batch_with_train_batch_above_the_rollout_trains_nothing() -> None:
     # 128 prompts × 1 = 128 samples < train batch 1024: 128 // 1024 = 0 optimizer steps.
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --train.dynamic_batch_enable "
-                       "--rollout.batch_size 128 --train.batch_size 1024")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --train.dynamic_batch_enable "
+        "--rollout.batch_size 128 --train.batch_size 1024"
+    )
     assert explanation.plan["optimizer_steps_per_step"] is None
     assert notes_with(explanation, "batch.no-optimizer-step")[0].severity == "error"
 
@@ -183,26 +220,32 @@ def test_static_batch_above_the_rollout_accumulates_across_rollouts() -> None:
     # 8 GPUs, 64 prompts × 2 = 128 samples, train batch 512, micro 4: GA = 512 // 4 // 8 = 16; each rank has
     # 16 samples = 4 micro-batches per rollout → 4 / 16 = 0.25 optimizer steps per step (DeepSpeed steps every
     # 4th rollout, its accumulation window spanning rollouts).
-    plan = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 64 --rollout.n_samples_per_prompt 2 "
-                "--train.batch_size 512 --train.micro_batch_size 4 --rollout.micro_batch_size 2 "
-                "--algo.advantage.estimator group_norm").plan
+    plan = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 64 --rollout.n_samples_per_prompt 2 "
+        "--train.batch_size 512 --train.micro_batch_size 4 --rollout.micro_batch_size 2 "
+        "--algo.advantage.estimator group_norm"
+    ).plan
     assert plan["optimizer_steps_per_step"] == 0.25
 
 
 def test_uneven_rollout_shards_are_flagged() -> None:
     # 8 GPUs, 100 samples in experiences of micro_rollout 4 = 25 experiences over 8 ranks: not even.
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 "
-                       "--train.batch_size 32 --train.micro_batch_size 4 --rollout.micro_batch_size 4")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 "
+        "--train.batch_size 32 --train.micro_batch_size 4 --rollout.micro_batch_size 4"
+    )
     assert "batch.uneven-shards" in codes(explanation)
 
 
 # ------------------------------------------------------------------ flag schemes and versions [§1 item 1, §2]
 
+
 def test_flat_flags_read_as_0_11_2_are_errors_naming_the_dotted_flag() -> None:
     # 0.10.2 renamed every flag without aliases: --rollout_batch_size is an argparse error in 0.11.2. The
     # value is still read under its new name so the plan shows the intent.
-    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 256 --train_batch_size 64",
-                       "0.11.2")
+    explanation = read(
+        "--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 256 --train_batch_size 64", "0.11.2"
+    )
     errors = {n.source_keys[0]: n for n in explanation.notes if n.code == "keys.unknown-in-version"}
     assert errors["rollout_batch_size"].severity == "error"
     assert "--rollout.batch_size" in errors["rollout_batch_size"].message
@@ -225,15 +268,18 @@ def test_flag_of_a_later_release_is_an_error() -> None:
     assert explanation.plan["micro_batch_per_device"] == 4
 
 
-@pytest.mark.parametrize("flags,version", [
-    ("--rollout_batch_size 64", "0.10.1"),                        # flat, nothing newer-only: last flat release
-    ("--rollout_batch_size 64 --prompt_max_len 512", "0.9.7"),     # prompt_max_len last existed in 0.9.7
-    ("--use_dynamic_batch --flash_attn", "0.8.9"),                 # flash_attn ≤ 0.8.9, use_dynamic_batch ≥ 0.8.6
-    ("--bf16 --async_queue_size 2", "0.9.1"),                      # bf16 ≤ 0.9.1, async_queue_size ≥ 0.9.1
-    ("--rollout.batch_size 64", "0.11.2"),                         # dotted: the newest release
-    ("--algo.advantage.is_correction_type tis", "0.11.1"),         # replaced in 0.11.2
-    ("--algo.kl.unbiased_gradient", "0.11.2"),                     # from 0.11.1 on
-])
+@pytest.mark.parametrize(
+    "flags,version",
+    [
+        ("--rollout_batch_size 64", "0.10.1"),  # flat, nothing newer-only: last flat release
+        ("--rollout_batch_size 64 --prompt_max_len 512", "0.9.7"),  # prompt_max_len last existed in 0.9.7
+        ("--use_dynamic_batch --flash_attn", "0.8.9"),  # flash_attn ≤ 0.8.9, use_dynamic_batch ≥ 0.8.6
+        ("--bf16 --async_queue_size 2", "0.9.1"),  # bf16 ≤ 0.9.1, async_queue_size ≥ 0.9.1
+        ("--rollout.batch_size 64", "0.11.2"),  # dotted: the newest release
+        ("--algo.advantage.is_correction_type tis", "0.11.1"),  # replaced in 0.11.2
+        ("--algo.kl.unbiased_gradient", "0.11.2"),  # from 0.11.1 on
+    ],
+)
 def test_version_is_inferred_from_the_flags(flags: str, version: str) -> None:
     explanation = read(flags)
     assert explanation.version == version
@@ -274,38 +320,59 @@ def test_abbreviated_flag_is_accepted_and_a_typo_is_not() -> None:
 
 def test_bash_array_of_flags_is_expanded() -> None:
     # "${ARGS[@]}" reaches the reader as one word; flag names never contain blanks, so it is split.
-    script = ("ARGS=(\n  --rollout_batch_size 32\n  --n_samples_per_prompt 4\n)\n"
-              "python3 -m openrlhf.cli.train_ppo_ray --vllm_num_engines 8 --colocate_all_models "
-              '"${ARGS[@]}" --train_batch_size 128\n')
+    script = (
+        "ARGS=(\n  --rollout_batch_size 32\n  --n_samples_per_prompt 4\n)\n"
+        "python3 -m openrlhf.cli.train_ppo_ray --vllm_num_engines 8 --colocate_all_models "
+        '"${ARGS[@]}" --train_batch_size 128\n'
+    )
     plan = translator.load(Source(script, "run.sh")).plan
     assert (plan["prompts_per_step"], plan["samples_per_prompt"]) == (32, 4)
 
 
 # ------------------------------------------------------------------ algorithm [§5]
 
-@pytest.mark.parametrize("estimator,version,extra,canonical,std,scope", [
-    ("gae", "0.11.2", "", "gae", True, "batch"),                         # GAE, then global whitening
-    ("reinforce", "0.11.2", "", "reinforce_plus_plus", True, "batch"),  # REINFORCE++: returns, whitening
-    ("reinforce_baseline", "0.11.2", "", "reinforce_plus_plus_baseline", True, "batch"),
-    ("reinforce_baseline", "0.11.2", "--algo.advantage.no_std_norm", "reinforce_plus_plus_baseline", False, "batch"),
-    ("rloo", "0.8.4", "", "rloo", True, "batch"),       # ≤ 0.8.4: everything but group_norm/dr_grpo whitened
-    ("rloo", "0.8.5", "", "rloo", False, "group"),      # 0.8.5: RLOO lost the global whitening
-    ("group_norm", "0.11.2", "", "grpo", True, "group"),  # (r − mean) / std per group
-    ("group_norm", "0.11.2", "--algo.advantage.no_std_norm", "grpo", True, "group"),  # flag ignored
-    ("dr_grpo", "0.11.2", "", "grpo", False, "group"),   # r − mean, no std
-    ("flash_reinforce", "0.11.2", "", "flash_reinforce", False, "batch"),  # r − batch mean (0.11.2)
-])
-def test_advantage_estimators_map_to_canonical_names(estimator: str, version: str, extra: str, canonical: str,
-                                                     std: bool, scope: str) -> None:
+
+@pytest.mark.parametrize(
+    "estimator,version,extra,canonical,std,scope",
+    [
+        ("gae", "0.11.2", "", "gae", True, "batch"),  # GAE, then global whitening
+        ("reinforce", "0.11.2", "", "reinforce_plus_plus", True, "batch"),  # REINFORCE++: returns, whitening
+        ("reinforce_baseline", "0.11.2", "", "reinforce_plus_plus_baseline", True, "batch"),
+        (
+            "reinforce_baseline",
+            "0.11.2",
+            "--algo.advantage.no_std_norm",
+            "reinforce_plus_plus_baseline",
+            False,
+            "batch",
+        ),
+        ("rloo", "0.8.4", "", "rloo", True, "batch"),  # ≤ 0.8.4: everything but group_norm/dr_grpo whitened
+        ("rloo", "0.8.5", "", "rloo", False, "group"),  # 0.8.5: RLOO lost the global whitening
+        ("group_norm", "0.11.2", "", "grpo", True, "group"),  # (r − mean) / std per group
+        ("group_norm", "0.11.2", "--algo.advantage.no_std_norm", "grpo", True, "group"),  # flag ignored
+        ("dr_grpo", "0.11.2", "", "grpo", False, "group"),  # r − mean, no std
+        ("flash_reinforce", "0.11.2", "", "flash_reinforce", False, "batch"),  # r − batch mean (0.11.2)
+    ],
+)
+def test_advantage_estimators_map_to_canonical_names(
+    estimator: str, version: str, extra: str, canonical: str, std: bool, scope: str
+) -> None:
     if not at_least(version, "0.10.2"):
-        flags = (f"--vllm_num_engines 8 --colocate_all_models --n_samples_per_prompt 4 --advantage_estimator "
-                 f"{estimator} --reward_pretrain rm --micro_rollout_batch_size 4 {extra}")
+        flags = (
+            f"--vllm_num_engines 8 --colocate_all_models --n_samples_per_prompt 4 --advantage_estimator "
+            f"{estimator} --reward_pretrain rm --micro_rollout_batch_size 4 {extra}"
+        )
     else:
-        flags = (f"--vllm.num_engines 8 --train.colocate_all --rollout.n_samples_per_prompt 4 "
-                 f"--algo.advantage.estimator {estimator} --reward.model_name_or_path rm {extra}")
+        flags = (
+            f"--vllm.num_engines 8 --train.colocate_all --rollout.n_samples_per_prompt 4 "
+            f"--algo.advantage.estimator {estimator} --reward.model_name_or_path rm {extra}"
+        )
     a = read(flags, version).spec.algorithm
-    assert (a.advantage_estimator, a.advantage_std_normalization, a.advantage_normalization_scope) == \
-        (canonical, std, scope)
+    assert (a.advantage_estimator, a.advantage_std_normalization, a.advantage_normalization_scope) == (
+        canonical,
+        std,
+        scope,
+    )
 
 
 def test_group_estimators_need_more_than_one_sample() -> None:
@@ -317,8 +384,10 @@ def test_group_estimators_need_more_than_one_sample() -> None:
 
 
 def test_kl_placement_coefficient_and_estimator() -> None:
-    base = "--vllm.num_engines 8 --train.colocate_all --rollout.n_samples_per_prompt 4 " \
-           "--algo.advantage.estimator group_norm "
+    base = (
+        "--vllm.num_engines 8 --train.colocate_all --rollout.n_samples_per_prompt 4 "
+        "--algo.advantage.estimator group_norm "
+    )
     # Default: KL in the reward, init_coef 0.01, k1 [§5.2].
     a = read(base).spec.algorithm
     assert (a.kl_placement, a.kl_coef, a.kl_estimator) == ("reward", 0.01, "k1")
@@ -341,48 +410,61 @@ def test_loss_aggregation_scope_by_release() -> None:
     assert read(base, "0.10.4").spec.algorithm.loss_normalizer_scope == "optimizer_step"
     a = read(base + "--actor.policy_loss_type gspo", "0.11.0").spec.algorithm
     assert (a.policy_loss, a.loss_aggregation) == ("gspo", "seq-mean-token-mean")
-    assert read(base + "--actor.loss_agg_mode seq-mean-token-mean").spec.algorithm.loss_aggregation == \
-        "seq-mean-token-mean"
+    assert (
+        read(base + "--actor.loss_agg_mode seq-mean-token-mean").spec.algorithm.loss_aggregation
+        == "seq-mean-token-mean"
+    )
 
 
 def test_asymmetric_clipping_and_entropy() -> None:
-    a = read("--vllm.num_engines 8 --train.colocate_all --actor.eps_clip_low_high 0.2 0.28 --actor.dual_clip 3 "
-             "--actor.entropy_coef 0.001").spec.algorithm
+    a = read(
+        "--vllm.num_engines 8 --train.colocate_all --actor.eps_clip_low_high 0.2 0.28 --actor.dual_clip 3 "
+        "--actor.entropy_coef 0.001"
+    ).spec.algorithm
     assert (a.clip_ratio_low, a.clip_ratio_high, a.clip_ratio_dual, a.entropy_coef) == (0.2, 0.28, 3.0, 0.001)
 
 
 # ------------------------------------------------------------------ vllm_generate_batch_size eras [§3, §5.4]
 
+
 def test_generate_batch_size_is_the_step_in_0_8() -> None:
     # 0.8.1–0.9.0: the prompt dataloader batch; without filtering one batch is one rollout step.
-    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 "
-                       "--vllm_generate_batch_size 256", "0.8.11")
+    explanation = read(
+        "--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 --vllm_generate_batch_size 256", "0.8.11"
+    )
     assert explanation.plan["prompts_per_step"] == 256
     assert "semantics.generate-batch-is-step" in codes(explanation)
     # With dynamic filtering it is the generation round; a step keeps rollout_batch_size accepted groups.
-    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 --n_samples_per_prompt 8 "
-                       "--vllm_generate_batch_size 256 --dynamic_filtering --remote_rm_url r.py", "0.8.11")
+    explanation = read(
+        "--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 --n_samples_per_prompt 8 "
+        "--vllm_generate_batch_size 256 --dynamic_filtering --remote_rm_url r.py",
+        "0.8.11",
+    )
     assert explanation.plan["prompts_per_step"] == 128 and explanation.spec.generation.prompts_per_round == 256
 
 
 def test_generate_batch_size_is_ignored_in_0_9_1_to_0_9_10() -> None:
-    explanation = read("--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 "
-                       "--vllm_generate_batch_size 256", "0.9.5")
+    explanation = read(
+        "--vllm_num_engines 8 --colocate_all_models --rollout_batch_size 128 --vllm_generate_batch_size 256", "0.9.5"
+    )
     assert explanation.plan["prompts_per_step"] == 128 and "semantics.ignored-key" in codes(explanation)
 
 
 def test_oversampling_needs_async_from_0_10_0() -> None:
     # [§6 row 21] vllm_generate_batch_size > rollout.batch_size without async is an assert.
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
-                       "--rollout.vllm_generate_batch_size 256")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 --rollout.vllm_generate_batch_size 256"
+    )
     assert notes_with(explanation, "generation.oversampling-needs-async")[0].severity == "error"
     # A smaller generate batch: one vLLM call of 64 prompts fills the step.
-    explanation = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
-                       "--rollout.vllm_generate_batch_size 64")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 --rollout.vllm_generate_batch_size 64"
+    )
     assert explanation.plan["prompts_per_step"] == 64
 
 
 # ------------------------------------------------------------------ topology [§3 resources, §6 rows 26-27]
+
 
 def test_colocated_and_separate_vllm_engines() -> None:
     colocated = read("--vllm.num_engines 4 --vllm.tensor_parallel_size 2 --train.colocate_all")
@@ -397,6 +479,7 @@ def test_colocated_and_separate_vllm_engines() -> None:
 
 
 # ------------------------------------------------------------------ secrets
+
 
 def test_wandb_key_is_never_copied(tmp_path: Path) -> None:
     secret = "wandb-0123456789abcdef-secret"
@@ -413,17 +496,39 @@ def test_wandb_key_is_never_copied(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ the writer
 
+
 def test_writer_spells_each_era_and_reads_back_to_the_same_plan() -> None:
-    source = read("--vllm.num_engines 4 --vllm.tensor_parallel_size 2 --train.colocate_all --rollout.batch_size 128 "
-                  "--rollout.n_samples_per_prompt 8 --train.batch_size 256 --train.micro_batch_size 4 "
-                  "--rollout.micro_batch_size 8 --algo.advantage.estimator group_norm --algo.kl.use_loss "
-                  "--algo.kl.estimator k3 --algo.kl.init_coef 0.001 --data.max_len 3072 "
-                  "--rollout.max_new_tokens 2048 --reward.remote_url /rewards/math.py")
+    source = read(
+        "--vllm.num_engines 4 --vllm.tensor_parallel_size 2 --train.colocate_all --rollout.batch_size 128 "
+        "--rollout.n_samples_per_prompt 8 --train.batch_size 256 --train.micro_batch_size 4 "
+        "--rollout.micro_batch_size 8 --algo.advantage.estimator group_norm --algo.kl.use_loss "
+        "--algo.kl.estimator k3 --algo.kl.init_coef 0.001 --data.max_len 3072 "
+        "--rollout.max_new_tokens 2048 --reward.remote_url /rewards/math.py"
+    )
     for version, present, absent in [
-        ("0.11.2", ["--rollout.batch_size 128", "--train.batch_size 256", "--train.colocate_all \\",
-                    "--algo.kl.use_loss \\", "--data.max_len 3072"], ["--rollout_batch_size"]),
-        ("0.10.1", ["--rollout_batch_size 128", "--train_batch_size 256", "--colocate_all_models \\",
-                    "--use_kl_loss \\", "--max_len 3072", "--max_new_tokens 2048"], ["--rollout.batch_size"]),
+        (
+            "0.11.2",
+            [
+                "--rollout.batch_size 128",
+                "--train.batch_size 256",
+                "--train.colocate_all \\",
+                "--algo.kl.use_loss \\",
+                "--data.max_len 3072",
+            ],
+            ["--rollout_batch_size"],
+        ),
+        (
+            "0.10.1",
+            [
+                "--rollout_batch_size 128",
+                "--train_batch_size 256",
+                "--colocate_all_models \\",
+                "--use_kl_loss \\",
+                "--max_len 3072",
+                "--max_new_tokens 2048",
+            ],
+            ["--rollout.batch_size"],
+        ),
         # ≤ 0.9.7: prompt and response limits are separate flags.
         ("0.9.7", ["--prompt_max_len 1024", "--generate_max_len 2048"], ["--max_len", "--max_new_tokens"]),
     ]:
@@ -444,8 +549,10 @@ def test_writer_spells_each_era_and_reads_back_to_the_same_plan() -> None:
 def test_writer_without_dynamic_batching_before_0_8_6_picks_a_micro_batch() -> None:
     # 8 GPUs, 1024 samples per optimizer step → 128 per rank; no token budget before 0.8.6: micro 4 (a
     # divisor of 128 closest to 4) is written with a warning, and the plan then has micro 4, GA 32.
-    source = read("--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 --rollout.n_samples_per_prompt 8 "
-                  "--train.batch_size 1024 --train.dynamic_batch_enable --algo.advantage.estimator group_norm")
+    source = read(
+        "--vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 --rollout.n_samples_per_prompt 8 "
+        "--train.batch_size 1024 --train.dynamic_batch_enable --algo.advantage.estimator group_norm"
+    )
     translation = translator.translate(source, to="openrlhf@0.8.5")
     assert "--micro_train_batch_size 4" in translation.files["launch.sh"]
     assert (translation.plan["micro_batch_per_device"], translation.plan["grad_accum_steps"]) == (4, 32)
@@ -454,12 +561,14 @@ def test_writer_without_dynamic_batching_before_0_8_6_picks_a_micro_batch() -> N
 
 def test_writer_caps_a_step_count_with_max_samples() -> None:
     # verl total_training_steps 50 × 64 prompts per step → data.max_samples 3200 prompts, one pass.
-    verl = ("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=64 "
-            "actor_rollout_ref.rollout.n=8 actor_rollout_ref.actor.ppo_mini_batch_size=16 "
-            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 actor_rollout_ref.rollout.name=vllm "
-            "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8 "
-            "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=8 trainer.n_gpus_per_node=8 "
-            "trainer.total_training_steps=50")
+    verl = (
+        "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=64 "
+        "actor_rollout_ref.rollout.n=8 actor_rollout_ref.actor.ppo_mini_batch_size=16 "
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 actor_rollout_ref.rollout.name=vllm "
+        "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8 "
+        "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=8 trainer.n_gpus_per_node=8 "
+        "trainer.total_training_steps=50"
+    )
     translation = translator.translate(Source(verl, "run.sh"), to="openrlhf", framework="verl@0.9.1")
     text = translation.files["launch.sh"]
     assert "--data.max_samples 3200" in text and "--train.num_episodes 1" in text
@@ -479,13 +588,16 @@ def test_own_extras_are_written_back_under_the_target_scheme() -> None:
 
 
 def test_foreign_extras_are_one_note() -> None:
-    verl = translator.load(next(c.path for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2"),
-                           **next(c for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2").load_kwargs())
+    verl = translator.load(
+        next(c.path for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2"),
+        **next(c for c in CASES if case_id(c) == "verl/grpo_fixed_micro_tp2").load_kwargs(),
+    )
     translation = translator.translate(verl, to="openrlhf")
     assert len([n for n in translation.notes if n.code == "keys.not-translated"]) == 1
 
 
 # ------------------------------------------------------------------ bad input: ConfigError, no traceback
+
 
 def _script(tmp_path: Path, flags: str) -> Path:
     script = tmp_path / "run.sh"
@@ -493,8 +605,10 @@ def _script(tmp_path: Path, flags: str) -> Path:
     return script
 
 
-@pytest.mark.parametrize("value,problem", [("abc", "whole number"), ("0", "greater than 0"),
-                                           ("-64", "greater than 0"), ("12.5", "whole number")])
+@pytest.mark.parametrize(
+    "value,problem",
+    [("abc", "whole number"), ("0", "greater than 0"), ("-64", "greater than 0"), ("12.5", "whole number")],
+)
 def test_bad_batch_value_names_the_flag_and_line(tmp_path: Path, value: str, problem: str) -> None:
     script = _script(tmp_path, f"--vllm_num_engines 8 --rollout_batch_size {value}")
     assert_input_error(["explain", script], "--rollout_batch_size", problem, "run.sh:2")
@@ -510,11 +624,16 @@ def test_bad_two_value_flag(tmp_path: Path) -> None:
     assert_input_error(["explain", script], "--actor.eps_clip_low_high", "two numbers")
 
 
-@pytest.mark.parametrize("flags,expected", [
-    ("--vllm.num_engines 8 --rollout.batch_size", "--rollout.batch_size expects a value"),
-    ("--vllm.num_engines 8 --actor.eps_clip_low_high 0.2 --train.batch_size 64",
-     "--actor.eps_clip_low_high expects two values"),
-])
+@pytest.mark.parametrize(
+    "flags,expected",
+    [
+        ("--vllm.num_engines 8 --rollout.batch_size", "--rollout.batch_size expects a value"),
+        (
+            "--vllm.num_engines 8 --actor.eps_clip_low_high 0.2 --train.batch_size 64",
+            "--actor.eps_clip_low_high expects two values",
+        ),
+    ],
+)
 def test_missing_flag_values_are_argparse_errors(tmp_path: Path, flags: str, expected: str) -> None:
     # argparse: "expected one argument" / "expected 2 arguments".
     assert_input_error(["explain", _script(tmp_path, flags)], expected, "run.sh:2")
@@ -541,7 +660,9 @@ def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
 
 def test_unknown_version(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8")
-    assert_input_error(["explain", script, "--from", "openrlhf@0.4.6"], "older than the oldest supported version, 0.5.0")
+    assert_input_error(
+        ["explain", script, "--from", "openrlhf@0.4.6"], "older than the oldest supported version, 0.5.0"
+    )
 
 
 def test_detected_and_aliased() -> None:
@@ -597,8 +718,11 @@ OPENRLHF_CASES = [c for c in CASES if c.framework == "openrlhf"]
 def test_round_trip_through_verl_and_trl(case: Case, other: str) -> None:
     source = translator.load(case.path, **case.load_kwargs())
     there = translator.translate(source, to=other)
-    back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
-                                to=f"openrlhf@{source.version}", framework=f"{there.framework}@{there.version}")
+    back = translator.translate(
+        Source(there.files["launch.sh"], "launch.sh", None, there.files),
+        to=f"openrlhf@{source.version}",
+        framework=f"{there.framework}@{there.version}",
+    )
     assert back.version == source.version
     first_leg = differing(source.plan, there.plan)
     assert first_leg == LOSSY_FIRST_LEG.get((case.name, other), set())
@@ -620,9 +744,11 @@ def test_critic_has_its_own_data_parallel_ranks() -> None:
     # [§3 resources] the critic group has its own world size: 5 GPUs → critic dp 5. Train batch 96, micro 4:
     # the actor's 8 ranks take 96 // 4 // 8 = 3 (96 = 4 × 3 × 8, fine); the critic's 5 ranks would need
     # 96 = 4 × GA × 5, which no whole GA gives → DeepSpeed rejects the critic (error note naming the critic).
-    explanation = read("--vllm.num_engines 8 --train.colocate_actor_ref --critic.num_gpus_per_node 5 "
-                       "--reward.model_name_or_path rm --train.batch_size 96 --train.micro_batch_size 4 "
-                       "--rollout.batch_size 96 --rollout.micro_batch_size 4")
+    explanation = read(
+        "--vllm.num_engines 8 --train.colocate_actor_ref --critic.num_gpus_per_node 5 "
+        "--reward.model_name_or_path rm --train.batch_size 96 --train.micro_batch_size 4 "
+        "--rollout.batch_size 96 --rollout.micro_batch_size 4"
+    )
     [note] = notes_with(explanation, "batch.indivisible")
     assert "critic" in note.message and note.severity == "error"
     assert explanation.plan["grad_accum_steps"] == 3
@@ -630,6 +756,7 @@ def test_critic_has_its_own_data_parallel_ranks() -> None:
 
 
 # ------------------------------------------------------------------ random valid plans
+
 
 @st.composite
 def openrlhf_scripts(draw: st.DrawFn) -> str:
@@ -646,11 +773,13 @@ def openrlhf_scripts(draw: st.DrawFn) -> str:
     k = draw(st.integers(1, 4))
     epochs = draw(st.integers(1, 3))
     per_opt = dp * micro * accumulation * n
-    return HEAD + (f"--actor.num_gpus_per_node {dp * ring} --ds.ring_attn_size {ring} --vllm.num_engines {dp * ring} "
-                   f"--train.colocate_all --algo.advantage.estimator group_norm --rollout.n_samples_per_prompt {n} "
-                   f"--rollout.batch_size {dp * micro * accumulation * k} --train.batch_size {per_opt} "
-                   f"--train.micro_batch_size {micro} --rollout.micro_batch_size {micro} "
-                   f"--train.max_epochs {epochs} --algo.kl.use_loss --algo.kl.estimator k3 --algo.kl.init_coef 0.001\n")
+    return HEAD + (
+        f"--actor.num_gpus_per_node {dp * ring} --ds.ring_attn_size {ring} --vllm.num_engines {dp * ring} "
+        f"--train.colocate_all --algo.advantage.estimator group_norm --rollout.n_samples_per_prompt {n} "
+        f"--rollout.batch_size {dp * micro * accumulation * k} --train.batch_size {per_opt} "
+        f"--train.micro_batch_size {micro} --rollout.micro_batch_size {micro} "
+        f"--train.max_epochs {epochs} --algo.kl.use_loss --algo.kl.estimator k3 --algo.kl.init_coef 0.001\n"
+    )
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -659,30 +788,41 @@ def test_random_openrlhf_plans_survive_verl_and_trl(script: str) -> None:
     source = translator.load(Source(script, "launch.sh"), framework="openrlhf@0.11.2")
     # By construction: k × epochs optimizer steps per step, accumulation × n micro-batches per step and rank.
     plan = source.plan
-    assert plan["optimizer_steps_per_step"] == plan["samples_per_step"] // plan["samples_per_optimizer_step"] * \
-        plan["epochs_per_step"]
+    assert (
+        plan["optimizer_steps_per_step"]
+        == plan["samples_per_step"] // plan["samples_per_optimizer_step"] * plan["epochs_per_step"]
+    )
     for other in ("verl", "trl"):
         there = translator.translate(source, to=other)
-        back = translator.translate(Source(there.files["launch.sh"], "launch.sh", None, there.files),
-                                    to="openrlhf@0.11.2", framework=f"{there.framework}@{there.version}")
+        back = translator.translate(
+            Source(there.files["launch.sh"], "launch.sh", None, there.files),
+            to="openrlhf@0.11.2",
+            framework=f"{there.framework}@{there.version}",
+        )
         assert there.plan == source.plan, other
         assert back.plan == source.plan, other
 
 
 # ------------------------------------------------------------------ releases 0.5–0.7 (docs/frameworks/openrlhf.md)
 
+
 def _errors(translation) -> list[str]:
     """The written script checked against the target release's own rules: their error messages."""
-    report = translator.check(Source(translation.files["launch.sh"], "launch.sh"),
-                              framework=f"openrlhf@{translation.version}")
+    report = translator.check(
+        Source(translation.files["launch.sh"], "launch.sh"), framework=f"openrlhf@{translation.version}"
+    )
     return [f.message for f in report.errors]
 
 
 def test_early_flags_bound_the_version() -> None:
     # --use_kl_estimator_k3 exists 0.5.0–0.6.0 and --colocate_all_models from 0.5.8: the newest release with
     # both is 0.6.0 (cli/train_ppo_ray.py of each wheel).
-    explanation = translator.load(Source(HEAD + "--actor_num_gpus_per_node 8 --vllm_num_engines 8 "
-                                         "--colocate_all_models --use_kl_estimator_k3\n", "launch.sh"))
+    explanation = translator.load(
+        Source(
+            HEAD + "--actor_num_gpus_per_node 8 --vllm_num_engines 8 --colocate_all_models --use_kl_estimator_k3\n",
+            "launch.sh",
+        )
+    )
     assert explanation.spec.version == "0.6.0"
     assert explanation.spec.algorithm.kl_estimator == "k3" and explanation.spec.algorithm.kl_placement == "reward"
 
@@ -692,8 +832,11 @@ def test_0_5_0_has_no_estimator_flag_and_always_trains_gae() -> None:
     assert explanation.spec.algorithm.advantage_estimator == "gae" and explanation.spec.critic.enabled
     # warmup fixed at ceil(max_steps × 0.03) before --lr_warmup_ratio (0.5.3)
     assert explanation.spec.optimizer.warmup_ratio == 0.03
-    assert "keys.unknown-in-version" in codes(read("--actor_num_gpus_per_node 8 --vllm_num_engines 8 "
-                                                   "--advantage_estimator gae --reward_pretrain rm/x", "0.5.0"))
+    assert "keys.unknown-in-version" in codes(
+        read(
+            "--actor_num_gpus_per_node 8 --vllm_num_engines 8 --advantage_estimator gae --reward_pretrain rm/x", "0.5.0"
+        )
+    )
 
 
 def test_prompt_split_is_missing_in_0_7_0_to_0_7_3() -> None:
@@ -720,18 +863,22 @@ def test_writer_for_early_releases_passes_their_own_checks(version: str) -> None
 def test_writer_rounds_the_prompts_to_the_per_rank_loaders() -> None:
     # 0.5.6–0.7.0 assert rollout_batch_size % actor GPUs == 0: 100 prompts on 8 ranks → 96 or 104; 100 / 8 = 12.5
     # rounds (half to even) to 12 → 96.
-    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 "
-                  "--rollout.n_samples_per_prompt 8 --train.batch_size 200 --train.micro_batch_size 5 "
-                  "--algo.advantage.estimator group_norm --reward.remote_url http://rm:5000")
+    source = read(
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 100 "
+        "--rollout.n_samples_per_prompt 8 --train.batch_size 200 --train.micro_batch_size 5 "
+        "--algo.advantage.estimator group_norm --reward.remote_url http://rm:5000"
+    )
     translation = translator.translate(source, to="openrlhf@0.6.4")
     assert "--rollout_batch_size 96" in translation.files["launch.sh"]
     assert "batch.changed" in codes(translation) and _errors(translation) == []
 
 
 def test_writer_refuses_a_non_power_of_two_world_before_0_5_6() -> None:
-    source = read("--actor.num_gpus_per_node 6 --vllm.num_engines 6 --train.colocate_all --rollout.batch_size 96 "
-                  "--rollout.n_samples_per_prompt 4 --train.batch_size 96 --train.micro_batch_size 4 "
-                  "--algo.advantage.estimator reinforce --reward.remote_url http://rm:5000")
+    source = read(
+        "--actor.num_gpus_per_node 6 --vllm.num_engines 6 --train.colocate_all --rollout.batch_size 96 "
+        "--rollout.n_samples_per_prompt 4 --train.batch_size 96 --train.micro_batch_size 4 "
+        "--algo.advantage.estimator reinforce --reward.remote_url http://rm:5000"
+    )
     with pytest.raises(translator.ConfigError, match="power of 2"):
         translator.translate(source, to="openrlhf@0.5.5")
     assert _errors(translator.translate(source, to="openrlhf@0.5.6")) == []
@@ -739,11 +886,14 @@ def test_writer_refuses_a_non_power_of_two_world_before_0_5_6() -> None:
 
 # ------------------------------------------------------------------ never write what OpenRLHF rejects
 
+
 def test_group_norm_with_one_sample_is_written_as_reinforce() -> None:
     # group_norm asserts n_samples_per_prompt > 1; REINFORCE++ (batch-whitened returns) needs no group.
-    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
-                  "--rollout.n_samples_per_prompt 1 --train.batch_size 128 --train.micro_batch_size 4 "
-                  "--algo.advantage.estimator group_norm --reward.remote_url /r.py")
+    source = read(
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+        "--rollout.n_samples_per_prompt 1 --train.batch_size 128 --train.micro_batch_size 4 "
+        "--algo.advantage.estimator group_norm --reward.remote_url /r.py"
+    )
     translation = translator.translate(source, to="openrlhf@0.11.2")
     assert "--algo.advantage.estimator reinforce \\" in translation.files["launch.sh"]
     [note] = notes_with(translation, "algorithm.estimator-changed")
@@ -753,10 +903,12 @@ def test_group_norm_with_one_sample_is_written_as_reinforce() -> None:
 
 def test_eval_data_and_filtering_are_dropped_without_a_remote_reward() -> None:
     # train_ppo_ray asserts an eval dataset and dynamic filtering only with --reward.remote_url / an agent.
-    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
-                  "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 4 "
-                  "--algo.advantage.estimator group_norm --reward.model_name_or_path OpenRLHF/rm "
-                  "--eval.dataset data/eval.jsonl --eval.steps 5 --algo.dynamic_filtering_enable")
+    source = read(
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+        "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 4 "
+        "--algo.advantage.estimator group_norm --reward.model_name_or_path OpenRLHF/rm "
+        "--eval.dataset data/eval.jsonl --eval.steps 5 --algo.dynamic_filtering_enable"
+    )
     translation = translator.translate(source, to="openrlhf@0.11.2")
     text = translation.files["launch.sh"]
     assert "--eval.dataset" not in text and "--algo.dynamic_filtering_enable" not in text
@@ -766,8 +918,10 @@ def test_eval_data_and_filtering_are_dropped_without_a_remote_reward() -> None:
 
 
 def test_reward_function_file_is_hooked_up_with_the_signature() -> None:
-    explanation = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
-                       "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm")
+    explanation = read(
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
+        "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm"
+    )
     explanation.spec.reward.function_path, explanation.spec.reward.function_name = "rewards/math.py", "compute_score"
     translation = translator.translate(explanation, to="openrlhf@0.10.1")
     assert "--remote_rm_url rewards/math.py" in translation.files["launch.sh"]
@@ -781,14 +935,16 @@ def test_reward_function_file_is_hooked_up_with_the_signature() -> None:
 
 # ------------------------------------------------------------------ the run beyond the batch plan
 
-RUN_PARTS = ("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
-             "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 4 "
-             "--algo.advantage.estimator group_norm --reward.remote_url http://rm:5000/get_reward "
-             "--data.prompt_dataset org/math,data/extra.jsonl --data.prompt_probs 0.7,0.3 --data.prompt_split test "
-             "--data.input_key question --data.label_key answer --data.max_samples 4096 "
-             "--eval.dataset org/aime --eval.steps 10 --ckpt.save_steps 25 --ckpt.path /ckpt/run --ckpt.save_hf "
-             "--ckpt.max_num 5 --ckpt.load_enable --logger.wandb.key KEY --logger.wandb.project proj "
-             "--logger.wandb.run_name run1 --actor.min_lr_ratio 0.05")
+RUN_PARTS = (
+    "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+    "--rollout.n_samples_per_prompt 8 --train.batch_size 128 --train.micro_batch_size 4 "
+    "--algo.advantage.estimator group_norm --reward.remote_url http://rm:5000/get_reward "
+    "--data.prompt_dataset org/math,data/extra.jsonl --data.prompt_probs 0.7,0.3 --data.prompt_split test "
+    "--data.input_key question --data.label_key answer --data.max_samples 4096 "
+    "--eval.dataset org/aime --eval.steps 10 --ckpt.save_steps 25 --ckpt.path /ckpt/run --ckpt.save_hf "
+    "--ckpt.max_num 5 --ckpt.load_enable --logger.wandb.key KEY --logger.wandb.project proj "
+    "--logger.wandb.run_name run1 --actor.min_lr_ratio 0.05"
+)
 
 
 def test_run_parts_are_read() -> None:
@@ -802,22 +958,46 @@ def test_run_parts_are_read() -> None:
     # --ckpt.save_steps counts global_step, one per rollout step
     c = spec.checkpointing
     assert (c.every_steps, c.directory, c.hf_format, c.keep_last, c.resume) == (25, "/ckpt/run", True, 5, "auto")
-    assert (spec.logging.project, spec.logging.run_name, spec.logging.backends) == ("proj", "run1",
-                                                                                     ["console", "wandb"])
+    assert (spec.logging.project, spec.logging.run_name, spec.logging.backends) == (
+        "proj",
+        "run1",
+        ["console", "wandb"],
+    )
     assert spec.optimizer.min_lr_ratio == 0.05 and spec.topology.rollout_engines == 8
 
 
-@pytest.mark.parametrize("version, present, absent", [
-    ("0.10.1", ["--prompt_data org/math,data/extra.jsonl", "--prompt_data_probs 0.7,0.3", "--prompt_split test",
-                "--input_key question", "--label_key answer", "--max_samples 4096", "--eval_dataset org/aime",
-                "--eval_steps 10", "--save_steps 25", "--ckpt_path /ckpt/run", "--save_hf_ckpt", "--max_ckpt_num 5",
-                "--load_checkpoint", '--use_wandb "${WANDB_API_KEY}"', "--wandb_project proj",
-                "--wandb_run_name run1", "--remote_rm_url http://rm:5000/get_reward"], []),
-    # 0.7.0–0.7.3 read the train split only
-    ("0.7.2", ["--eval_dataset org/aime", "--save_steps 25"], ["--prompt_split"]),
-    # no evaluation before 0.7.0
-    ("0.6.4", ["--prompt_split test", "--save_steps 25"], ["--eval_dataset", "--eval_steps"]),
-])
+@pytest.mark.parametrize(
+    "version, present, absent",
+    [
+        (
+            "0.10.1",
+            [
+                "--prompt_data org/math,data/extra.jsonl",
+                "--prompt_data_probs 0.7,0.3",
+                "--prompt_split test",
+                "--input_key question",
+                "--label_key answer",
+                "--max_samples 4096",
+                "--eval_dataset org/aime",
+                "--eval_steps 10",
+                "--save_steps 25",
+                "--ckpt_path /ckpt/run",
+                "--save_hf_ckpt",
+                "--max_ckpt_num 5",
+                "--load_checkpoint",
+                '--use_wandb "${WANDB_API_KEY}"',
+                "--wandb_project proj",
+                "--wandb_run_name run1",
+                "--remote_rm_url http://rm:5000/get_reward",
+            ],
+            [],
+        ),
+        # 0.7.0–0.7.3 read the train split only
+        ("0.7.2", ["--eval_dataset org/aime", "--save_steps 25"], ["--prompt_split"]),
+        # no evaluation before 0.7.0
+        ("0.6.4", ["--prompt_split test", "--save_steps 25"], ["--eval_dataset", "--eval_steps"]),
+    ],
+)
 def test_run_parts_are_written(version: str, present: list[str], absent: list[str]) -> None:
     translation = translator.translate(read(RUN_PARTS), to=f"openrlhf@{version}")
     text = translation.files["launch.sh"]
@@ -840,10 +1020,12 @@ def test_written_gpus_equal_the_sources_when_vllm_has_gpus_of_its_own() -> None:
 
 def test_written_gpus_differ_with_a_critic_and_separate_vllm() -> None:
     # GAE needs a critic group of its own unless colocate_all also takes vLLM: the note says how many GPUs.
-    source = read("--actor.num_gpus_per_node 4 --vllm.num_engines 2 --algo.advantage.estimator gae "
-                  "--critic.model_name_or_path c --critic.num_gpus_per_node 4 --ref.num_gpus_per_node 4 "
-                  "--train.colocate_actor_ref --reward.remote_url http://rm --rollout.batch_size 64 "
-                  "--train.batch_size 64 --train.micro_batch_size 4")
+    source = read(
+        "--actor.num_gpus_per_node 4 --vllm.num_engines 2 --algo.advantage.estimator gae "
+        "--critic.model_name_or_path c --critic.num_gpus_per_node 4 --ref.num_gpus_per_node 4 "
+        "--train.colocate_actor_ref --reward.remote_url http://rm --rollout.batch_size 64 "
+        "--train.batch_size 64 --train.micro_batch_size 4"
+    )
     source.spec.framework = "verl"  # as if another framework had placed it: training 4 + rollout 2
     translation = translator.translate(source, to="openrlhf@0.11.2")
     [note] = notes_with(translation, "topology.gpus-changed")
@@ -853,33 +1035,41 @@ def test_written_gpus_differ_with_a_critic_and_separate_vllm() -> None:
 def test_is_correction_flags_follow_the_release() -> None:
     # 0.11.2 replaced --algo.advantage.is_correction_{enable,type} by level/mode/gating; its help text names the
     # schemes: TIS = token clip, ICEPOP = token mask, seq-mask-tis = seq mask.
-    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
-                  "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm --reward.remote_url /r.py "
-                  "--algo.advantage.is_correction_enable --algo.advantage.is_correction_type seq-mask-tis", "0.11.1")
+    source = read(
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all "
+        "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm --reward.remote_url /r.py "
+        "--algo.advantage.is_correction_enable --algo.advantage.is_correction_type seq-mask-tis",
+        "0.11.1",
+    )
     text = translator.translate(source, to="openrlhf@0.11.2").files["launch.sh"]
     assert "--algo.advantage.is_correction_level seq" in text and "--algo.advantage.is_correction_mode mask" in text
     assert "is_correction_enable" not in text and "is_correction_type" not in text
-    back = translator.translate(translator.load(Source(text, "launch.sh"), framework="openrlhf@0.11.2"),
-                                to="openrlhf@0.10.1").files["launch.sh"]
+    back = translator.translate(
+        translator.load(Source(text, "launch.sh"), framework="openrlhf@0.11.2"), to="openrlhf@0.10.1"
+    ).files["launch.sh"]
     assert "--enable_vllm_is_correction" in back and "--vllm_is_correction_type seq-mask-tis" in back
 
 
 def test_ray_head_address_is_the_launch_host() -> None:
     # `ray job submit --address=http://HEAD:8265 -- python3 -m openrlhf.cli.train_ppo_ray ...`: the Ray head.
-    script = ('ray job submit --address="http://10.1.2.3:8265" -- python3 -m openrlhf.cli.train_ppo_ray '
-              "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --reward.remote_url /r.py "
-              "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm\n")
+    script = (
+        'ray job submit --address="http://10.1.2.3:8265" -- python3 -m openrlhf.cli.train_ppo_ray '
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --reward.remote_url /r.py "
+        "--rollout.n_samples_per_prompt 8 --algo.advantage.estimator group_norm\n"
+    )
     source = translator.load(Source(script, "launch.sh"))
     assert source.spec.launch.main_process_host == "10.1.2.3"
     text = translator.translate(source, to="openrlhf@0.10.1").files["launch.sh"]
-    assert 'ray job submit --address=http://10.1.2.3:8265 ' in text
+    assert "ray job submit --address=http://10.1.2.3:8265 " in text
 
 
 def test_several_datasets_need_probabilities_up_to_0_6_4() -> None:
     # blending_datasets@v0.6.4 asserts len(probabilities) == len(datasets), and --prompt_data_probs defaults to
     # "1.0": two datasets without probabilities stop the run; from 0.7.0 (default None) they are concatenated.
-    line = "--actor_num_gpus_per_node 8 --vllm_num_engines 8 --colocate_all_models --remote_rm_url http://rm " \
-           "--prompt_data a,b --advantage_estimator reinforce"
+    line = (
+        "--actor_num_gpus_per_node 8 --vllm_num_engines 8 --colocate_all_models --remote_rm_url http://rm "
+        "--prompt_data a,b --advantage_estimator reinforce"
+    )
     assert "data.weights-mismatch" in codes(read(line, "0.6.4"))
     later = read(line, "0.7.3")
     assert "data.weights-mismatch" not in codes(later) and later.spec.data.train_weights is None
@@ -891,9 +1081,11 @@ def test_several_datasets_need_probabilities_up_to_0_6_4() -> None:
 def test_a_run_length_in_optimizer_steps_becomes_prompts() -> None:
     # 128 prompts × 8 = 1024 samples per step, train batch 256 → 4 optimizer steps per rollout step; a source that
     # stops after 400 optimizer steps runs 100 rollout steps = 100 × 128 = 12800 prompts in one pass.
-    source = read("--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
-                  "--rollout.n_samples_per_prompt 8 --train.batch_size 256 --train.micro_batch_size 4 "
-                  "--algo.advantage.estimator group_norm --reward.remote_url /r.py")
+    source = read(
+        "--actor.num_gpus_per_node 8 --vllm.num_engines 8 --train.colocate_all --rollout.batch_size 128 "
+        "--rollout.n_samples_per_prompt 8 --train.batch_size 256 --train.micro_batch_size 4 "
+        "--algo.advantage.estimator group_norm --reward.remote_url /r.py"
+    )
     source.spec.run_length.total_optimizer_steps = 400
     text = translator.translate(source, to="openrlhf@0.11.2").files["launch.sh"]
     assert "--data.max_samples 12800" in text and "--train.num_episodes 1" in text

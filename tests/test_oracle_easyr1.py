@@ -37,6 +37,7 @@ When the written config names no reward function (rlconf notes ``reward.missing`
 EasyR1's reward check must raise its "Reward function is not provided." and the other checks run with the one
 the user then adds (``./examples/reward_function/math.py:compute_score``, a file of the checkout).
 """
+
 from __future__ import annotations
 
 import ast
@@ -74,16 +75,21 @@ DEFAULT_REWARD = "./examples/reward_function/math.py:compute_score"
 def _root() -> Path:
     where = os.environ.get("RLCONF_EASYR1_SRC")
     if not where:
-        pytest.skip("EasyR1 is not on PyPI: set RLCONF_EASYR1_SRC to a checkout of github.com/hiyouga/EasyR1 "
-                    f"(version {VERSION}, commit b44b311) to run this oracle", allow_module_level=True)
+        pytest.skip(
+            "EasyR1 is not on PyPI: set RLCONF_EASYR1_SRC to a checkout of github.com/hiyouga/EasyR1 "
+            f"(version {VERSION}, commit b44b311) to run this oracle",
+            allow_module_level=True,
+        )
     root = Path(where)
     init = root / "verl" / "__init__.py"
     if not init.is_file():
         pytest.skip(f"RLCONF_EASYR1_SRC={where} holds no verl/__init__.py", allow_module_level=True)
     found = re.search(r'__version__ = "([^"]+)"', init.read_text())
     if not found or found.group(1) != VERSION:
-        pytest.skip(f"the EasyR1 checkout says {found.group(1) if found else 'no version'}; this oracle runs "
-                    f"{VERSION}", allow_module_level=True)
+        pytest.skip(
+            f"the EasyR1 checkout says {found.group(1) if found else 'no version'}; this oracle runs {VERSION}",
+            allow_module_level=True,
+        )
     return root
 
 
@@ -93,7 +99,8 @@ SOURCE = ROOT / "verl"
 
 def _load(name: str, path: Path, package: bool = False) -> types.ModuleType:
     spec = importlib.util.spec_from_file_location(
-        name, path, submodule_search_locations=[str(path.parent)] if package else None)
+        name, path, submodule_search_locations=[str(path.parent)] if package else None
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -135,10 +142,16 @@ def _raises(node: ast.AST) -> bool:
 
 def _compiled(statements: list[ast.stmt], arguments: str, namespace: dict[str, Any]) -> Any:
     """The statements as the body of ``def check(<arguments>)`` (EasyR1's code as written)."""
-    function = ast.FunctionDef(name="check", args=ast.parse(f"def f({arguments}): pass").body[0].args,
-                               body=statements or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+    function = ast.FunctionDef(
+        name="check",
+        args=ast.parse(f"def f({arguments}): pass").body[0].args,
+        body=statements or [ast.Pass()],
+        decorator_list=[],
+        returns=None,
+        type_params=[],
+    )
     module = ast.fix_missing_locations(ast.Module(body=[function], type_ignores=[]))
-    exec(compile(module, "<easyr1 start-up checks>", "exec"), namespace)  # noqa: S102  (EasyR1's own code)
+    exec(compile(module, "<easyr1 start-up checks>", "exec"), namespace)
     return namespace["check"]
 
 
@@ -149,24 +162,35 @@ def start_up_checks() -> dict[str, Any]:
     algos = ast.parse((SOURCE / "trainer" / "core_algos.py").read_text())
     estimator = next(n for n in algos.body if isinstance(n, ast.ClassDef) and n.name == "AdvantageEstimator")
     enum = ast.Module(body=[ast.parse("from enum import Enum").body[0], estimator], type_ignores=[])
-    exec(compile(enum, "core_algos.py", "exec"), namespace)  # noqa: S102  (EasyR1's own code)
+    exec(compile(enum, "core_algos.py", "exec"), namespace)
     trainer = _function(SOURCE / "trainer" / "ray_trainer.py", "__init__", "RayPPOTrainer")
     # use_critic is set by the `if ... GAE` statement; the checks are the statements that raise.
-    trainer_checks = [s for s in trainer.body if isinstance(s, ast.If) and (
-        _raises(s) or "self.use_critic" in ast.unparse(s)) and "train_dataloader" not in ast.unparse(s)]
+    trainer_checks = [
+        s
+        for s in trainer.body
+        if isinstance(s, ast.If)
+        and (_raises(s) or "self.use_critic" in ast.unparse(s))
+        and "train_dataloader" not in ast.unparse(s)
+    ]
     mesh = _function(SOURCE / "workers" / "fsdp_workers.py", "_init_dist_mesh", "FSDPWorker")
-    mesh_checks = [s for s in mesh.body if not any(word in ast.unparse(s) for word in (
-        "init_device_mesh", "ShardingManager", "dist.get_world_size"))]
+    mesh_checks = [
+        s
+        for s in mesh.body
+        if not any(word in ast.unparse(s) for word in ("init_device_mesh", "ShardingManager", "dist.get_world_size"))
+    ]
     rollout = _function(SOURCE / "workers" / "fsdp_workers.py", "_build_rollout", "FSDPWorker")
-    rollout_checks = [s for s in rollout.body if isinstance(s, ast.Assign) and "init_device_mesh" not in
-                      ast.unparse(s)][:2] + [s for s in rollout.body if isinstance(s, ast.If) and _raises(s)][:1]
+    rollout_checks = [
+        s for s in rollout.body if isinstance(s, ast.Assign) and "init_device_mesh" not in ast.unparse(s)
+    ][:2] + [s for s in rollout.body if isinstance(s, ast.If) and _raises(s)][:1]
     reward = _function(SOURCE / "workers" / "reward" / "function.py", "__init__", "AutoRewardManager")
     reward_checks = [s for s in reward.body if isinstance(s, ast.If) and _raises(s)][:2]
     assert len(trainer_checks) >= 6 and len(mesh_checks) >= 4 and len(rollout_checks) == 3 and len(reward_checks) == 2
-    return {"trainer": _compiled(trainer_checks, "self, config", namespace),
-            "mesh": _compiled(mesh_checks, "self, config, role, world_size", namespace),
-            "rollout": _compiled(rollout_checks, "self", namespace),
-            "reward": _compiled(reward_checks, "self, config, tokenizer", namespace)}
+    return {
+        "trainer": _compiled(trainer_checks, "self, config", namespace),
+        "mesh": _compiled(mesh_checks, "self, config, role, world_size", namespace),
+        "rollout": _compiled(rollout_checks, "self", namespace),
+        "reward": _compiled(reward_checks, "self, config, tokenizer", namespace),
+    }
 
 
 def overrides_of(launch: str) -> list[str]:
@@ -174,7 +198,7 @@ def overrides_of(launch: str) -> list[str]:
     for command in parse_shell(launch).commands:
         argv = unwrap_command(command.argv)
         if ENTRY in argv:
-            words = [w for w in argv[argv.index(ENTRY) + 1:] if not SYMBOLIC.fullmatch(w) and w != "$@"]
+            words = [w for w in argv[argv.index(ENTRY) + 1 :] if not SYMBOLIC.fullmatch(w) and w != "$@"]
             assert all("=" in w for w in words), words
             return words
     raise AssertionError(f"no {ENTRY} command in:\n{launch}")
@@ -193,8 +217,12 @@ def load(directory: Path, overrides: list[str]) -> Any:
     return config
 
 
-PATH_KEYS = (("data", "format_prompt"), ("data", "override_chat_template"), ("data", "image_dir"),
-             ("worker.reward", "reward_function"))  # the keys post_init passes through get_abs_path
+PATH_KEYS = (
+    ("data", "format_prompt"),
+    ("data", "override_chat_template"),
+    ("data", "image_dir"),
+    ("worker.reward", "reward_function"),
+)  # the keys post_init passes through get_abs_path
 
 
 def written_path(written: Any, section: str, key: str) -> str | None:
@@ -241,8 +269,9 @@ def run_checks(config: Any) -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if has_group(c)], ids=case_id)
-def test_written_config_loads_and_passes_easyr1s_checks(case: Case, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_written_config_loads_and_passes_easyr1s_checks(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     try:
         translation = translate(case.path, to=f"easyr1@{VERSION}", **case.load_kwargs())
     except ConfigError as error:
@@ -285,6 +314,7 @@ def test_written_config_loads_and_passes_easyr1s_checks(case: Case, tmp_path: Pa
     assert world // actor.ulysses_size == plan["data_parallel_size"]
     # Each epoch splits the step's samples into mini-batches of global_batch_size (ray_trainer's update loop).
     assert Fraction(plan["optimizer_steps_per_step"]) == actor.ppo_epochs * Fraction(
-        config.data.rollout_batch_size * n, actor.global_batch_size)
+        config.data.rollout_batch_size * n, actor.global_batch_size
+    )
     if not actor.dynamic_batching:
         assert actor.micro_batch_size_per_device_for_update == plan["micro_batch_per_device"]

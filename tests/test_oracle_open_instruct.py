@@ -35,6 +35,7 @@ applied!", and the rest runs with the fix the note gives (``--apply_verifiable_r
 Added: ``--model_name_or_path`` (a required flag) where the source names no model, so the written line has none
 either; the user adds it through the script's ``"$@"``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -61,18 +62,40 @@ pytestmark = pytest.mark.oracle
 
 VERSION = "2026.08.20"  # the newest Open-Instruct version rlconf knows (open_instruct_tables.VERSIONS)
 ENTRY = "open_instruct/grpo_fast.py"
-RUNTIMES = ("vllm", "deepspeed", "olmo_core", "beaker", "wandb", "docker", "openenv", "nltk", "langdetect", "absl",
-            "immutabledict", "tiktoken", "aiohttp", "backoff")
-MODULES = ("open_instruct.grpo_utils", "open_instruct.dataset_transformation", "open_instruct.model_utils",
-           "open_instruct.data_loader", "open_instruct.environments.tools.utils", "open_instruct.utils")
+RUNTIMES = (
+    "vllm",
+    "deepspeed",
+    "olmo_core",
+    "beaker",
+    "wandb",
+    "docker",
+    "openenv",
+    "nltk",
+    "langdetect",
+    "absl",
+    "immutabledict",
+    "tiktoken",
+    "aiohttp",
+    "backoff",
+)
+MODULES = (
+    "open_instruct.grpo_utils",
+    "open_instruct.dataset_transformation",
+    "open_instruct.model_utils",
+    "open_instruct.data_loader",
+    "open_instruct.environments.tools.utils",
+    "open_instruct.utils",
+)
 
 
 def _root() -> Path:
     where = os.environ.get("RLCONF_OPEN_INSTRUCT_SRC")
     if not where:
-        pytest.skip("Open-Instruct is not on PyPI: set RLCONF_OPEN_INSTRUCT_SRC to a checkout of "
-                    f"github.com/allenai/open-instruct ({VERSION}, commit e6c3044aa) to run this oracle",
-                    allow_module_level=True)
+        pytest.skip(
+            "Open-Instruct is not on PyPI: set RLCONF_OPEN_INSTRUCT_SRC to a checkout of "
+            f"github.com/allenai/open-instruct ({VERSION}, commit e6c3044aa) to run this oracle",
+            allow_module_level=True,
+        )
     if not Path(where, ENTRY).is_file():
         pytest.skip(f"RLCONF_OPEN_INSTRUCT_SRC={where} holds no {ENTRY}", allow_module_level=True)
     return Path(where)
@@ -159,23 +182,35 @@ def entry() -> tuple[list[ast.stmt], list[ast.stmt], list[ast.stmt]]:
     """grpo_fast.py's imports, its ``__main__`` parsing statements and setup_runtime_variables' checks."""
     tree = ast.parse((ROOT / ENTRY).read_text(), ENTRY)
     [main] = [n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "__name__ == '__main__'"]
-    parsing = [s for s in main.body if ast.unparse(s) not in ("utils.check_oe_eval_internal()",)
-               and not ast.unparse(s).startswith("main(")]
+    parsing = [
+        s
+        for s in main.body
+        if ast.unparse(s) not in ("utils.check_oe_eval_internal()",) and not ast.unparse(s).startswith("main(")
+    ]
     assert any("parse_args_into_dataclasses()" in ast.unparse(s) for s in parsing)
     used = {n.id for s in parsing for n in ast.walk(s) if isinstance(n, ast.Name)}
-    imports = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith(
-        "open_instruct") and any((a.asname or a.name) in used for a in n.names)]
+    imports = [
+        n
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom)
+        and n.module
+        and n.module.startswith("open_instruct")
+        and any((a.asname or a.name) in used for a in n.names)
+    ]
     [setup] = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "setup_runtime_variables"]
-    checks = [s for s in setup.body if (isinstance(s, ast.If) and any(
-        isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(s))) or (isinstance(s, ast.Assign) and ast.unparse(
-            s.targets[0]) in ("args.world_size", "args.num_training_steps"))]
+    checks = [
+        s
+        for s in setup.body
+        if (isinstance(s, ast.If) and any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(s)))
+        or (isinstance(s, ast.Assign) and ast.unparse(s.targets[0]) in ("args.world_size", "args.num_training_steps"))
+    ]
     assert len(checks) == 4, [ast.unparse(s) for s in checks]
     return imports, parsing, checks
 
 
 def run(statements: list[ast.stmt], namespace: dict[str, Any]) -> None:
     module = ast.fix_missing_locations(ast.Module(body=statements, type_ignores=[]))
-    exec(compile(module, ENTRY, "exec"), namespace)  # noqa: S102  (Open-Instruct's own code)
+    exec(compile(module, ENTRY, "exec"), namespace)
 
 
 def parsed(words: list[str], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
@@ -187,8 +222,9 @@ def parsed(words: list[str], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     for node in imports:
         for alias in node.names:
             name = f"{node.module}.{alias.name}"
-            namespace[alias.asname or alias.name] = loaded[name] if name in loaded else getattr(
-                loaded[node.module], alias.name)
+            namespace[alias.asname or alias.name] = (
+                loaded[name] if name in loaded else getattr(loaded[node.module], alias.name)
+            )
     monkeypatch.setattr(sys, "argv", [ENTRY, *words])
     stderr = io.StringIO()
     try:
@@ -201,8 +237,11 @@ def parsed(words: list[str], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
 def start_up(namespace: dict[str, Any]) -> Any:
     _, _, checks = entry()
-    scope = {"args": namespace["args"], "streaming_config": namespace["streaming_config"],
-             "tools_config": namespace["tools_config"]}
+    scope = {
+        "args": namespace["args"],
+        "streaming_config": namespace["streaming_config"],
+        "tools_config": namespace["tools_config"],
+    }
     run(checks, scope)
     return scope["args"]
 
@@ -212,13 +251,14 @@ def words_of(launch: str) -> list[str]:
     for command in parse_shell(launch).commands:
         argv = unwrap_command(command.argv)
         if ENTRY in argv:
-            return [SYMBOLIC.sub("x", w) for w in argv[argv.index(ENTRY) + 1:]]
+            return [SYMBOLIC.sub("x", w) for w in argv[argv.index(ENTRY) + 1 :]]
     raise AssertionError(f"no {ENTRY} command in:\n{launch}")
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if has_group(c)], ids=case_id)
-def test_written_launch_line_is_parsed_and_passes_grpo_fasts_checks(case: Case, tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_written_launch_line_is_parsed_and_passes_grpo_fasts_checks(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     try:
         translation = translate(case.path, to=f"open-instruct@{VERSION}", **case.load_kwargs())
     except ConfigError as error:

@@ -29,6 +29,7 @@ own ``if``/``assert`` statements, every other statement left out; the test check
 ``args`` and that ``train()`` assigns to no argument, so the values are those the checks above left. The lines
 the checks print are compared too, where an rlconf warning quotes one.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,8 +50,8 @@ import pytest
 from tests.conftest import CASES, Case, case_id, findings_of, has_group
 from tests.test_check_openrlhf import DOTTED, EARLY, EARLY_059, FLAT, check, config, render
 from translator import translate
-from translator.frameworks.openrlhf.dialect import spelled
 from translator.errors import ConfigError
+from translator.frameworks.openrlhf.dialect import spelled
 from translator.sources.shell import parse_shell, unwrap_command
 
 pytestmark = pytest.mark.oracle
@@ -76,8 +77,10 @@ def package(version: str) -> Path | None:
 def require(version: str) -> Path:
     where = package(version)
     if where is None:
-        pytest.skip(f"OpenRLHF {version}'s source is not here: set RLCONF_ORACLE_DIR to the directory .ci/run unpacks "
-                    f"the openrlhf=={version} wheel into")
+        pytest.skip(
+            f"OpenRLHF {version}'s source is not here: set RLCONF_ORACLE_DIR to the directory .ci/run unpacks "
+            f"the openrlhf=={version} wheel into"
+        )
     return where
 
 
@@ -86,20 +89,27 @@ def main_block(version: str) -> tuple[list[ast.stmt], list[ast.stmt], list[ast.s
     """train_ppo_ray.py's standard-library imports, its parser construction, and its start-up checks."""
     path = require(version) / "cli" / "train_ppo_ray.py"
     tree = ast.parse(path.read_text(), str(path))
-    stdlib = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
-              and all((getattr(node, "module", None) or alias.name).split(".")[0] in sys.stdlib_module_names
-                      for alias in node.names)]
-    [main] = [node for node in tree.body
-              if isinstance(node, ast.If) and ast.unparse(node.test) == "__name__ == '__main__'"]
+    stdlib = [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        and all(
+            (getattr(node, "module", None) or alias.name).split(".")[0] in sys.stdlib_module_names
+            for alias in node.names
+        )
+    ]
+    [main] = [
+        node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "__name__ == '__main__'"
+    ]
     split = next(i for i, node in enumerate(main.body) if ast.unparse(node) == "args = parser.parse_args()")
-    build, checks = main.body[:split], main.body[split + 1:]
+    build, checks = main.body[:split], main.body[split + 1 :]
     assert not [node for stmt in build for node in ast.walk(stmt) if isinstance(node, (ast.Import, ast.ImportFrom))]
     return stdlib, build, checks
 
 
 def run_statements(statements: list[ast.stmt], namespace: dict[str, Any], filename: str) -> None:
     module = ast.fix_missing_locations(ast.Module(body=statements, type_ignores=[]))
-    exec(compile(module, filename, "exec"), namespace)  # noqa: S102  (the release's own code)
+    exec(compile(module, filename, "exec"), namespace)
 
 
 def real_parser(version: str) -> argparse.ArgumentParser:
@@ -122,8 +132,9 @@ def start_up_checks(version: str, args: argparse.Namespace, printed: io.StringIO
         if text == "train(args)" or text.startswith("if args.use_ms:"):
             continue
         if isinstance(statement, ast.ImportFrom) and statement.module == "openrlhf.utils.config":
-            spec = importlib.util.spec_from_file_location(f"openrlhf_{version}_config",
-                                                          require(version) / "utils" / "config.py")
+            spec = importlib.util.spec_from_file_location(
+                f"openrlhf_{version}_config", require(version) / "utils" / "config.py"
+            )
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
             namespace.update({alias.asname or alias.name: getattr(module, alias.name) for alias in statement.names})
@@ -139,8 +150,11 @@ def validate_args(version: str, args: argparse.Namespace) -> None:
     """Up to 0.7.0 train() starts with ``_validate_args(args)``, a module-level function of asserts on ``args``
     (and printed advice, discarded): run it as the release wrote it."""
     path = require(version) / "cli" / "train_ppo_ray.py"
-    found = [node for node in ast.parse(path.read_text(), str(path)).body
-             if isinstance(node, ast.FunctionDef) and node.name == "_validate_args"]
+    found = [
+        node
+        for node in ast.parse(path.read_text(), str(path)).body
+        if isinstance(node, ast.FunctionDef) and node.name == "_validate_args"
+    ]
     if not found:
         return
     namespace: dict[str, Any] = {}
@@ -154,7 +168,7 @@ def flags_of(launch: str) -> list[str]:
     for command in parse_shell(launch).commands:
         argv = unwrap_command(command.argv)
         if ENTRY in argv:
-            return argv[argv.index(ENTRY) + 1:]
+            return argv[argv.index(ENTRY) + 1 :]
     raise AssertionError(f"no {ENTRY} command in:\n{launch}")
 
 
@@ -177,8 +191,14 @@ def value(args: Any, flat: str, dotted: str) -> Any:
     return args
 
 
-REWARD_FLAGS = {"remote_rm_url", "reward_pretrain", "agent_func_path", "reward.remote_url",
-                "reward.model_name_or_path", "train.agent_func_path"}
+REWARD_FLAGS = {
+    "remote_rm_url",
+    "reward_pretrain",
+    "agent_func_path",
+    "reward.remote_url",
+    "reward.model_name_or_path",
+    "train.agent_func_path",
+}
 
 
 @pytest.mark.parametrize("version", VERSIONS + EARLY_VERSIONS)
@@ -234,19 +254,29 @@ def test_emitted_flags_are_accepted_by_train_ppo_ray(case: Case, version: str) -
 #   their ring / TP process groups on GPUs.
 # - openrlhf.vllm-engines-required without packing: no check either; the first rollout step finds no generator.
 #   (With packing, train_ppo_ray's own check stops the run: the no_vllm_engine_cannot_roll_out case below.)
-OUT_OF_REACH = {"openrlhf.train-batch-divisible", "openrlhf.critic-train-batch-divisible",
-                "openrlhf.tensor-parallel-needs-bf16", "openrlhf.dual-clip-range", "openrlhf.parallel-divides-gpus"}
+OUT_OF_REACH = {
+    "openrlhf.train-batch-divisible",
+    "openrlhf.critic-train-batch-divisible",
+    "openrlhf.tensor-parallel-needs-bf16",
+    "openrlhf.dual-clip-range",
+    "openrlhf.parallel-divides-gpus",
+}
 # Warnings that quote what train_ppo_ray prints (and then changes or lets pass): the line each starts with.
-PRINTED = {"openrlhf.vllm-sleep-ignored": "Set args.vllm",
-           "openrlhf.colocate-all-async": "[Warning] Using --colocate_all_models in async RLHF"}
+PRINTED = {
+    "openrlhf.vllm-sleep-ignored": "Set args.vllm",
+    "openrlhf.colocate-all-async": "[Warning] Using --colocate_all_models in async RLHF",
+}
 
 
 @cache
 def train_asserts(version: str) -> list[ast.stmt]:
     """train()'s asserts with the ``if`` statements around them, every other statement left out (module docstring)."""
     path = require(version) / "cli" / "train_ppo_ray.py"
-    [train] = [node for node in ast.parse(path.read_text(), str(path)).body
-               if isinstance(node, ast.FunctionDef) and node.name == "train"]
+    [train] = [
+        node
+        for node in ast.parse(path.read_text(), str(path)).body
+        if isinstance(node, ast.FunctionDef) and node.name == "train"
+    ]
 
     def other_names(node: ast.AST) -> bool:
         return any(isinstance(n, ast.Name) and n.id != "args" for n in ast.walk(node))
@@ -264,10 +294,14 @@ def train_asserts(version: str) -> list[ast.stmt]:
         return kept
 
     kept = prune(train.body)
-    every = [node for node in ast.walk(train) if isinstance(node, ast.Assert)
-             and not (version in EARLY_VERSIONS and other_names(node))]
-    assert len(every) == sum(isinstance(node, ast.Assert) for stmt in kept for node in ast.walk(stmt)), \
+    every = [
+        node
+        for node in ast.walk(train)
+        if isinstance(node, ast.Assert) and not (version in EARLY_VERSIONS and other_names(node))
+    ]
+    assert len(every) == sum(isinstance(node, ast.Assert) for stmt in kept for node in ast.walk(stmt)), (
         "an assert of train() outside plain if statements"
+    )
     read = {node.id for stmt in kept for node in ast.walk(stmt) if isinstance(node, ast.Name)}
     assert read == {"args"}, read
 
@@ -276,11 +310,16 @@ def train_asserts(version: str) -> list[ast.stmt]:
             node = node.value
         return node
 
-    targets = [t for node in ast.walk(train) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-               for t in (node.targets if isinstance(node, ast.Assign) else [node.target])]
+    targets = [
+        t
+        for node in ast.walk(train)
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+    ]
     # 0.5.8–0.6.0 lower args.vllm_gpu_memory_utilization under colocate_all_models, which no assert reads.
-    assigned = [ast.unparse(t) for t in targets if isinstance(root(t), ast.Name) and root(t).id == "args"
-                and t is not root(t)]
+    assigned = [
+        ast.unparse(t) for t in targets if isinstance(root(t), ast.Name) and root(t).id == "args" and t is not root(t)
+    ]
     assert assigned in ([], ["args.vllm_gpu_memory_utilization"]), assigned
     return kept
 
@@ -339,101 +378,237 @@ def both(name: str, rule: str | None, **changes: Any) -> list[Parity]:
     """The config DOTTED + changes at 0.11.2 and FLAT + the same changes, flat, at 0.10.1 (keyword names as in
     tests/test_check_openrlhf.py's config(): dots written as '__')."""
     dotted = {k.replace("__", "."): v for k, v in changes.items()}
-    return [Parity(name, "0.10.1", {**FLAT, **flat(dotted)}, rule),
-            Parity(name, "0.11.2", {**DOTTED, **dotted}, rule)]
+    return [Parity(name, "0.10.1", {**FLAT, **flat(dotted)}, rule), Parity(name, "0.11.2", {**DOTTED, **dotted}, rule)]
 
 
-GAE = {"algo__advantage__estimator": "gae", "algo__kl__use_loss": False, "algo__kl__estimator": "k1",
-       "train__colocate_critic_reward": True, "critic__num_nodes": 1, "critic__num_gpus_per_node": 4}
+GAE = {
+    "algo__advantage__estimator": "gae",
+    "algo__kl__use_loss": False,
+    "algo__kl__estimator": "k1",
+    "train__colocate_critic_reward": True,
+    "critic__num_nodes": 1,
+    "critic__num_gpus_per_node": 4,
+}
 PARITY = [
     *both("the_base_configs_are_clean", None),
     # DeepSpeed's errors (out of reach): the configs pass every start-up check.
-    Parity("train_batch_not_divisible_by_micro_times_dp", "0.11.2", config(DOTTED, train__micro_batch_size=5),
-           "openrlhf.train-batch-divisible"),
+    Parity(
+        "train_batch_not_divisible_by_micro_times_dp",
+        "0.11.2",
+        config(DOTTED, train__micro_batch_size=5),
+        "openrlhf.train-batch-divisible",
+    ),
     Parity("accumulation_of_zero", "0.10.1", config(FLAT, train_batch_size=16), "openrlhf.train-batch-divisible"),
-    *both("group_estimator_with_one_sample_per_prompt", "openrlhf.group-estimator-needs-samples",
-          rollout__n_samples_per_prompt=1),
+    *both(
+        "group_estimator_with_one_sample_per_prompt",
+        "openrlhf.group-estimator-needs-samples",
+        rollout__n_samples_per_prompt=1,
+    ),
     # dr_grpo joined the assert in 0.11.0: 0.10.1 lets it pass, 0.11.2 does not.
-    *both("dr_grpo_joined_the_group_assert_in_0_11_0", "openrlhf.group-estimator-needs-samples",
-          algo__advantage__estimator="dr_grpo", rollout__n_samples_per_prompt=1),
+    *both(
+        "dr_grpo_joined_the_group_assert_in_0_11_0",
+        "openrlhf.group-estimator-needs-samples",
+        algo__advantage__estimator="dr_grpo",
+        rollout__n_samples_per_prompt=1,
+    ),
     *both("colocate_all_needs_one_vllm_gpu_per_actor_gpu", "openrlhf.colocate-all-engine-gpus", vllm__num_engines=2),
-    *both("colocate_all_needs_one_vllm_gpu_per_actor_gpu/async", "openrlhf.colocate-all-engine-gpus",
-          vllm__num_engines=2, train__async_enable=True),
-    *both("colocated_reference_must_have_the_actors_size", "openrlhf.colocate-actor-ref-sizes",
-          actor__num_gpus_per_node=4, vllm__num_engines=2, ref__num_nodes=None, ref__num_gpus_per_node=None),
-    *both("colocated_reference_must_have_the_actors_size/no_kl", "openrlhf.colocate-actor-ref-sizes",
-          actor__num_gpus_per_node=4, vllm__num_engines=2, ref__num_nodes=None, ref__num_gpus_per_node=None,
-          algo__kl__init_coef=0),
-    *both("fewer_experience_batches_than_actor_groups", "openrlhf.too-few-rollout-batches",
-          rollout__batch_size=4, rollout__n_samples_per_prompt=2, rollout__micro_batch_size=4, train__batch_size=8,
-          train__micro_batch_size=1),
-    Parity("flat_flag_in_a_dotted_release_is_an_argparse_error", "0.11.2",
-           config(DOTTED, rollout__batch_size=None, rollout_batch_size=128), "openrlhf.flag-scheme"),
-    Parity("dotted_flag_in_a_flat_release_is_an_argparse_error", "0.10.1",
-           config(FLAT, train_batch_size=None, train__batch_size=128), "openrlhf.flag-scheme"),
+    *both(
+        "colocate_all_needs_one_vllm_gpu_per_actor_gpu/async",
+        "openrlhf.colocate-all-engine-gpus",
+        vllm__num_engines=2,
+        train__async_enable=True,
+    ),
+    *both(
+        "colocated_reference_must_have_the_actors_size",
+        "openrlhf.colocate-actor-ref-sizes",
+        actor__num_gpus_per_node=4,
+        vllm__num_engines=2,
+        ref__num_nodes=None,
+        ref__num_gpus_per_node=None,
+    ),
+    *both(
+        "colocated_reference_must_have_the_actors_size/no_kl",
+        "openrlhf.colocate-actor-ref-sizes",
+        actor__num_gpus_per_node=4,
+        vllm__num_engines=2,
+        ref__num_nodes=None,
+        ref__num_gpus_per_node=None,
+        algo__kl__init_coef=0,
+    ),
+    *both(
+        "fewer_experience_batches_than_actor_groups",
+        "openrlhf.too-few-rollout-batches",
+        rollout__batch_size=4,
+        rollout__n_samples_per_prompt=2,
+        rollout__micro_batch_size=4,
+        train__batch_size=8,
+        train__micro_batch_size=1,
+    ),
+    Parity(
+        "flat_flag_in_a_dotted_release_is_an_argparse_error",
+        "0.11.2",
+        config(DOTTED, rollout__batch_size=None, rollout_batch_size=128),
+        "openrlhf.flag-scheme",
+    ),
+    Parity(
+        "dotted_flag_in_a_flat_release_is_an_argparse_error",
+        "0.10.1",
+        config(FLAT, train_batch_size=None, train__batch_size=128),
+        "openrlhf.flag-scheme",
+    ),
     *both("oversampling_needs_async", "openrlhf.oversampling-needs-async", rollout__vllm_generate_batch_size=256),
-    *both("dynamic_filtering_needs_groups", "openrlhf.dynamic-filtering-needs-samples",
-          algo__advantage__estimator="reinforce", rollout__n_samples_per_prompt=1,
-          algo__dynamic_filtering_enable=True),
-    *both("dynamic_filtering_needs_a_scoring_function", "openrlhf.dynamic-filtering-needs-remote-reward",
-          algo__dynamic_filtering_enable=True, reward__remote_url=None,
-          reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k"),
+    *both(
+        "dynamic_filtering_needs_groups",
+        "openrlhf.dynamic-filtering-needs-samples",
+        algo__advantage__estimator="reinforce",
+        rollout__n_samples_per_prompt=1,
+        algo__dynamic_filtering_enable=True,
+    ),
+    *both(
+        "dynamic_filtering_needs_a_scoring_function",
+        "openrlhf.dynamic-filtering-needs-remote-reward",
+        algo__dynamic_filtering_enable=True,
+        reward__remote_url=None,
+        reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k",
+    ),
     *both("partial_rollout_needs_async", "openrlhf.partial-rollout-needs-async", train__partial_rollout_enable=True),
-    *both("no_vllm_engine_cannot_roll_out", "openrlhf.vllm-engines-required", vllm__num_engines=None,
-          ds__packing_samples=True),
+    *both(
+        "no_vllm_engine_cannot_roll_out",
+        "openrlhf.vllm-engines-required",
+        vllm__num_engines=None,
+        ds__packing_samples=True,
+    ),
     # Warnings: OpenRLHF starts, rlconf reports no error.
-    Parity("rollout_not_a_whole_number_of_train_batches", "0.11.2",
-           config(DOTTED, rollout__batch_size=100, rollout__n_samples_per_prompt=4), None),
-    Parity("rollout_not_whole_train_batches_offers_both_ways", "0.11.2",
-           config(DOTTED, rollout__batch_size=96, train__batch_size=512), None),
-    Parity("dynamic_batching_with_fewer_samples_than_a_train_batch", "0.11.2",
-           config(DOTTED, train__dynamic_batch_enable=True, train__batch_size=2048), None),
+    Parity(
+        "rollout_not_a_whole_number_of_train_batches",
+        "0.11.2",
+        config(DOTTED, rollout__batch_size=100, rollout__n_samples_per_prompt=4),
+        None,
+    ),
+    Parity(
+        "rollout_not_whole_train_batches_offers_both_ways",
+        "0.11.2",
+        config(DOTTED, rollout__batch_size=96, train__batch_size=512),
+        None,
+    ),
+    Parity(
+        "dynamic_batching_with_fewer_samples_than_a_train_batch",
+        "0.11.2",
+        config(DOTTED, train__dynamic_batch_enable=True, train__batch_size=2048),
+        None,
+    ),
     Parity("gamma_is_reset_for_group_estimators", "0.11.2", config(DOTTED, algo__advantage__gamma=0.99), None),
-    *both("vllm_sleep_without_colocation_is_switched_off", None, train__colocate_all=False,
-          train__colocate_actor_ref=True, vllm__enable_sleep=True),
+    *both(
+        "vllm_sleep_without_colocation_is_switched_off",
+        None,
+        train__colocate_all=False,
+        train__colocate_actor_ref=True,
+        vllm__enable_sleep=True,
+    ),
     # Beyond tests/test_check_openrlhf.py: the other rules these checks judge.
-    *both("async_training_with_sleeping_vllm", "openrlhf.async-vllm-sleep", train__async_enable=True,
-          vllm__enable_sleep=True),
-    *both("async_training_with_sleeping_vllm/not_colocated", "openrlhf.async-vllm-sleep", train__async_enable=True,
-          vllm__enable_sleep=True, train__colocate_all=False, train__colocate_actor_ref=True),
+    *both(
+        "async_training_with_sleeping_vllm",
+        "openrlhf.async-vllm-sleep",
+        train__async_enable=True,
+        vllm__enable_sleep=True,
+    ),
+    *both(
+        "async_training_with_sleeping_vllm/not_colocated",
+        "openrlhf.async-vllm-sleep",
+        train__async_enable=True,
+        vllm__enable_sleep=True,
+        train__colocate_all=False,
+        train__colocate_actor_ref=True,
+    ),
     *both("colocated_critic_must_have_the_rewards_size", "openrlhf.colocate-critic-reward-sizes", **GAE),
-    *both("colocated_critic_must_have_the_rewards_size/no_gae", "openrlhf.colocate-critic-reward-sizes",
-          **{**GAE, "algo__advantage__estimator": "group_norm"}),
+    *both(
+        "colocated_critic_must_have_the_rewards_size/no_gae",
+        "openrlhf.colocate-critic-reward-sizes",
+        **{**GAE, "algo__advantage__estimator": "group_norm"},
+    ),
     # Found by this oracle as checks rlconf had no rule for (tests/test_check_openrlhf.py has a test of each).
     *both("an_estimator_outside_the_choices", "openrlhf.invalid-estimator", algo__advantage__estimator="grpo"),
     *both("a_flag_of_neither_scheme", "openrlhf.unknown-flag", rollout__batch_sizes=128),
-    *both("dynamic_filtering_range_reversed", "openrlhf.dynamic-filtering-range", algo__dynamic_filtering_enable=True,
-          algo__dynamic_filtering_range=[1, 0]),
-    *both("eval_dataset_without_a_remote_reward", "openrlhf.eval-needs-remote-reward", eval__dataset="data/eval.jsonl",
-          reward__remote_url=None, reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k"),
+    *both(
+        "dynamic_filtering_range_reversed",
+        "openrlhf.dynamic-filtering-range",
+        algo__dynamic_filtering_enable=True,
+        algo__dynamic_filtering_range=[1, 0],
+    ),
+    *both(
+        "eval_dataset_without_a_remote_reward",
+        "openrlhf.eval-needs-remote-reward",
+        eval__dataset="data/eval.jsonl",
+        reward__remote_url=None,
+        reward__model_name_or_path="OpenRLHF/Llama-3-8b-rm-700k",
+    ),
     *both("vlm_with_packing", "openrlhf.vlm-no-packing", data__max_images_per_prompt=1, ds__packing_samples=True),
-    *both("vlm_with_a_critic", "openrlhf.vlm-no-critic", data__max_images_per_prompt=1,
-          **{k: v for k, v in GAE.items() if k.startswith("algo__")}),
+    *both(
+        "vlm_with_a_critic",
+        "openrlhf.vlm-no-critic",
+        data__max_images_per_prompt=1,
+        **{k: v for k, v in GAE.items() if k.startswith("algo__")},
+    ),
     # Releases before 0.8 (docs/frameworks/openrlhf.md §6 rows 5, 36, 39, 40): the base run in their flags.
     Parity("the_base_config_is_clean", "0.6.4", EARLY, None),
     Parity("the_base_config_is_clean", "0.5.9", EARLY_059, None),
     Parity("the_base_config_is_clean", "0.7.3", EARLY, None),
-    Parity("rollout_batch_not_divisible_by_the_actor_gpus", "0.6.4", {**EARLY, "rollout_batch_size": 100},
-           "openrlhf.rollout-per-rank"),
-    Parity("rollout_batch_not_divisible_by_the_actor_gpus", "0.7.0", {**EARLY, "rollout_batch_size": 100},
-           "openrlhf.rollout-per-rank"),
-    Parity("engines_do_not_divide_the_actor_gpus", "0.5.9",
-           {**EARLY_059, "colocate_all_models": False, "vllm_num_engines": 3, "vllm_tensor_parallel_size": 1},
-           "openrlhf.engines-divide-actor"),
-    Parity("critic_does_not_divide_the_actor_gpus", "0.6.4",
-           {**EARLY, "advantage_estimator": "gae", "critic_pretrain": "Qwen/Qwen2.5-7B", "critic_num_nodes": 1,
-            "critic_num_gpus_per_node": 3, "colocate_all_models": False, "vllm_num_engines": 4},
-           "openrlhf.critic-divides-actor"),
-    Parity("without_vllm_engines_the_actor_generates_up_to_0_7_5", "0.6.4",
-           {**EARLY, "vllm_num_engines": None, "vllm_tensor_parallel_size": None, "colocate_all_models": False},
-           "openrlhf.vllm-engines-required"),
-    Parity("without_vllm_engines_the_actor_generates_up_to_0_7_5", "0.7.3",
-           {**EARLY, "vllm_num_engines": None, "vllm_tensor_parallel_size": None, "colocate_all_models": False}, None),
-    Parity("rloo_with_one_sample_per_prompt", "0.5.9", {**EARLY_059, "n_samples_per_prompt": 1},
-           "openrlhf.group-estimator-needs-samples"),
-    Parity("is_correction_threshold_of_three", "0.11.2",
-           config(DOTTED, algo__advantage__is_correction_threshold=[0.5, 2.0, 5.0]),
-           "openrlhf.is-correction-threshold"),
+    Parity(
+        "rollout_batch_not_divisible_by_the_actor_gpus",
+        "0.6.4",
+        {**EARLY, "rollout_batch_size": 100},
+        "openrlhf.rollout-per-rank",
+    ),
+    Parity(
+        "rollout_batch_not_divisible_by_the_actor_gpus",
+        "0.7.0",
+        {**EARLY, "rollout_batch_size": 100},
+        "openrlhf.rollout-per-rank",
+    ),
+    Parity(
+        "engines_do_not_divide_the_actor_gpus",
+        "0.5.9",
+        {**EARLY_059, "colocate_all_models": False, "vllm_num_engines": 3, "vllm_tensor_parallel_size": 1},
+        "openrlhf.engines-divide-actor",
+    ),
+    Parity(
+        "critic_does_not_divide_the_actor_gpus",
+        "0.6.4",
+        {
+            **EARLY,
+            "advantage_estimator": "gae",
+            "critic_pretrain": "Qwen/Qwen2.5-7B",
+            "critic_num_nodes": 1,
+            "critic_num_gpus_per_node": 3,
+            "colocate_all_models": False,
+            "vllm_num_engines": 4,
+        },
+        "openrlhf.critic-divides-actor",
+    ),
+    Parity(
+        "without_vllm_engines_the_actor_generates_up_to_0_7_5",
+        "0.6.4",
+        {**EARLY, "vllm_num_engines": None, "vllm_tensor_parallel_size": None, "colocate_all_models": False},
+        "openrlhf.vllm-engines-required",
+    ),
+    Parity(
+        "without_vllm_engines_the_actor_generates_up_to_0_7_5",
+        "0.7.3",
+        {**EARLY, "vllm_num_engines": None, "vllm_tensor_parallel_size": None, "colocate_all_models": False},
+        None,
+    ),
+    Parity(
+        "rloo_with_one_sample_per_prompt",
+        "0.5.9",
+        {**EARLY_059, "n_samples_per_prompt": 1},
+        "openrlhf.group-estimator-needs-samples",
+    ),
+    Parity(
+        "is_correction_threshold_of_three",
+        "0.11.2",
+        config(DOTTED, algo__advantage__is_correction_threshold=[0.5, 2.0, 5.0]),
+        "openrlhf.is-correction-threshold",
+    ),
 ]
 
 

@@ -18,6 +18,7 @@ One flag is added: ``--use_cpu true``, as a launch-line argument (the emitted la
 machines have no GPU and TrainingArguments rejects the recipes' ``bf16: true`` without a GPU unless use_cpu is set;
 it changes the device set-up only, never a batch size.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -33,8 +34,8 @@ import yaml
 from tests.conftest import CASES, Case, case_id, has_group
 from translator import check, translate
 from translator.dialects import parse_framework
-from translator.frameworks.trl.tables import OPEN_R1_KEYS
 from translator.errors import ConfigError
+from translator.frameworks.trl.tables import OPEN_R1_KEYS
 from translator.sources.files import Source
 from translator.sources.shell import parse_shell, unwrap_command
 
@@ -71,8 +72,9 @@ def use_world_size(monkeypatch: pytest.MonkeyPatch, world: int) -> None:
     monkeypatch.setattr(owner, "world_size", property(lambda self: world))
 
 
-def load_with_trl(recipe: Path, flags: list[str], world: int, monkeypatch: pytest.MonkeyPatch,
-                  out: Path, script: str = "grpo.py") -> tuple[Any, list[str], list[str]]:
+def load_with_trl(
+    recipe: Path, flags: list[str], world: int, monkeypatch: pytest.MonkeyPatch, out: Path, script: str = "grpo.py"
+) -> tuple[Any, list[str], list[str]]:
     """TrlParser on the recipe with the launch-line flags: the GRPOConfig, then the config keys and command-line
     words that none of TRL's classes took (``return_remaining_strings``: the checks still run). TRL's own
     ``trl.scripts.grpo`` parses with its script's classes; Open-R1's ``grpo.py`` with TRL's plus its own."""
@@ -85,7 +87,8 @@ def load_with_trl(recipe: Path, flags: list[str], world: int, monkeypatch: pytes
         parser = TrlParser((ScriptArguments, GRPOConfig, ModelConfig))
     args = ["--config", str(recipe), *flags, "--output_dir", str(out), "--use_cpu", "true"]
     *parsed, left_in_config, left_on_line = parser.parse_args_and_config(
-        args=args, return_remaining_strings=True, separate_remaining_strings=True)
+        args=args, return_remaining_strings=True, separate_remaining_strings=True
+    )
     config = next(p for p in parsed if isinstance(p, GRPOConfig))
     return config, left_in_config, left_on_line
 
@@ -112,9 +115,9 @@ def launch_line(launch: str) -> tuple[int, str, str, list[str]]:
         if argv[:2] == ["accelerate", "launch"]:
             script = next(i for i, word in enumerate(argv) if word.endswith(".py") or argv[i - 1] == "-m")
             world = int(argv[argv.index("--num_processes") + 1])
-            after = argv[script + 1:]
+            after = argv[script + 1 :]
             recipe = after[after.index("--config") + 1]
-            return world, argv[script], recipe, after[:after.index("--config")] + after[after.index("--config") + 2:]
+            return world, argv[script], recipe, after[: after.index("--config")] + after[after.index("--config") + 2 :]
     raise AssertionError(f"no accelerate launch line in:\n{launch}")
 
 
@@ -123,17 +126,18 @@ UNKNOWN_CADENCE = {"trl/fork_trainer_unknown"}
 
 
 @pytest.mark.parametrize("version", TARGETS)
-@pytest.mark.parametrize("case", [c for c in CASES if case_id(c) not in UNKNOWN_CADENCE
-                                  and has_group(c)], ids=case_id)
-def test_emitted_recipe_is_accepted_and_gives_our_plan(case: Case, version: str, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("case", [c for c in CASES if case_id(c) not in UNKNOWN_CADENCE and has_group(c)], ids=case_id)
+def test_emitted_recipe_is_accepted_and_gives_our_plan(
+    case: Case, version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     translation = emitted(case, f"trl@{version}")
     for name, text in translation.files.items():
         (tmp_path / name).write_text(text)
     world, script, recipe, flags = launch_line(translation.files["launch.sh"])
     assert yaml.safe_load(translation.files["accelerate.yaml"])["num_processes"] == world
-    config, left_in_config, left_on_line = load_with_trl(tmp_path / recipe, flags, world, monkeypatch,
-                                                          tmp_path / "out", script)
+    config, left_in_config, left_on_line = load_with_trl(
+        tmp_path / recipe, flags, world, monkeypatch, tmp_path / "out", script
+    )
     # Every recipe key is taken by TRL's classes or is an Open-R1 script key (TRL's own script: every key is
     # its classes'); no launch-line word is left over.
     assert keys_of(left_in_config) <= (set() if script == "trl.scripts.grpo" else OPEN_R1_KEYS), left_in_config
@@ -157,7 +161,8 @@ def test_emitted_recipe_is_accepted_and_gives_our_plan(case: Case, version: str,
     assert config.generation_batch_size == pdtbs * world * config.steps_per_generation
     assert Fraction(config.generation_batch_size, config.num_generations) == Fraction(plan["prompts_per_step"])
     assert Fraction(config.steps_per_generation * config.num_iterations, gas) == Fraction(
-        plan["optimizer_steps_per_step"])
+        plan["optimizer_steps_per_step"]
+    )
 
 
 # ---------------------------------------------------------------- `rlconf check` against GRPOConfig
@@ -177,9 +182,12 @@ class Parity:
     flags: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def applied(self, changes: dict[str, Any]) -> Parity:
-        return Parity(self.name, {**self.settings, **changes},
-                      {k: v for k, v in self.recipe_only.items() if k not in changes},
-                      {k: v for k, v in self.flags.items() if k not in changes})
+        return Parity(
+            self.name,
+            {**self.settings, **changes},
+            {k: v for k, v in self.recipe_only.items() if k not in changes},
+            {k: v for k, v in self.flags.items() if k not in changes},
+        )
 
     def recipe(self) -> dict[str, Any]:
         recipe = {k: v for k, v in self.settings.items() if k != "num_processes" and v is not None}
@@ -189,31 +197,65 @@ class Parity:
         return yaml.safe_dump({k: None if v is NULL else v for k, v in self.recipe().items()}, sort_keys=False)
 
 
-BASE: dict[str, Any] = {"model_name_or_path": "Qwen/Qwen2.5-1.5B-Instruct", "per_device_train_batch_size": 8,
-                        "gradient_accumulation_steps": 4, "num_generations": 8, "num_processes": 8}
-EVAL = {**BASE, "num_processes": 6, "gradient_accumulation_steps": 2, "num_generations": 4,
-        "eval_strategy": "steps", "per_device_eval_batch_size": 1}
+BASE: dict[str, Any] = {
+    "model_name_or_path": "Qwen/Qwen2.5-1.5B-Instruct",
+    "per_device_train_batch_size": 8,
+    "gradient_accumulation_steps": 4,
+    "num_generations": 8,
+    "num_processes": 8,
+}
+EVAL = {
+    **BASE,
+    "num_processes": 6,
+    "gradient_accumulation_steps": 2,
+    "num_generations": 4,
+    "eval_strategy": "steps",
+    "per_device_eval_batch_size": 1,
+}
 # GRPOTrainer.__init__ (after the model is built), not GRPOConfig, raises these: out of a CPU oracle's reach.
 TRAINER_RULES = {"trl.sync-ref-model-beta"}
 PARITY = [
     Parity("a_valid_recipe_breaks_no_rule", BASE),
-    Parity("open_r1_seven_processes_times_one",
-           {**BASE, "num_processes": 7, "per_device_train_batch_size": 1, "gradient_accumulation_steps": 8}),
-    Parity("effective_batch_includes_gradient_accumulation",
-           {**BASE, "per_device_train_batch_size": 16, "num_generations": 14}),
-    Parity("generation_batch_must_hold_whole_groups",
-           {**BASE, "num_processes": 6, "per_device_train_batch_size": 4, "gradient_accumulation_steps": 1,
-            "num_generations": 16}),
+    Parity(
+        "open_r1_seven_processes_times_one",
+        {**BASE, "num_processes": 7, "per_device_train_batch_size": 1, "gradient_accumulation_steps": 8},
+    ),
+    Parity(
+        "effective_batch_includes_gradient_accumulation",
+        {**BASE, "per_device_train_batch_size": 16, "num_generations": 14},
+    ),
+    Parity(
+        "generation_batch_must_hold_whole_groups",
+        {
+            **BASE,
+            "num_processes": 6,
+            "per_device_train_batch_size": 4,
+            "gradient_accumulation_steps": 1,
+            "num_generations": 16,
+        },
+    ),
     Parity("group_of_one", {**BASE, "num_generations": 1}),
-    Parity("generation_batch_and_steps_are_exclusive",
-           {**BASE, "generation_batch_size": 256, "steps_per_generation": 4}),
-    Parity("generation_batch_divisible_precedence_bug",
-           {**BASE, "num_processes": 4, "num_generations": 4, "gradient_accumulation_steps": 1,
-            "generation_batch_size": 36}),
-    Parity("generation_batch_floored", {**BASE, "num_processes": 4, "gradient_accumulation_steps": 2,
-                                        "generation_batch_size": 48}),
-    Parity("generation_batch_floored_to_zero_steps",
-           {**BASE, "per_device_train_batch_size": 4, "gradient_accumulation_steps": 1, "generation_batch_size": 16}),
+    Parity(
+        "generation_batch_and_steps_are_exclusive", {**BASE, "generation_batch_size": 256, "steps_per_generation": 4}
+    ),
+    Parity(
+        "generation_batch_divisible_precedence_bug",
+        {
+            **BASE,
+            "num_processes": 4,
+            "num_generations": 4,
+            "gradient_accumulation_steps": 1,
+            "generation_batch_size": 36,
+        },
+    ),
+    Parity(
+        "generation_batch_floored",
+        {**BASE, "num_processes": 4, "gradient_accumulation_steps": 2, "generation_batch_size": 48},
+    ),
+    Parity(
+        "generation_batch_floored_to_zero_steps",
+        {**BASE, "per_device_train_batch_size": 4, "gradient_accumulation_steps": 1, "generation_batch_size": 16},
+    ),
     Parity("eval_batch_must_hold_whole_groups", EVAL),
     Parity("eval_batch_with_num_generations_eval", {**EVAL, "num_generations_eval": 3}),
     Parity("eval_batch_without_evaluation", {**EVAL, "eval_strategy": "no"}),
@@ -222,8 +264,10 @@ PARITY = [
     Parity("liger_loss_flag_is_gone", {**BASE, "delta": 2.0, "use_liger_loss": True}),
     Parity("liger_kernel_two_sided", {**BASE, "delta": 2.0, "use_liger_kernel": True}),
     Parity("vllm_importance_sampling_bounds", {**BASE, "vllm_importance_sampling_clip_min": 4.0}),
-    Parity("vllm_importance_sampling_truncate_without_bounds",
-           {**BASE, "vllm_importance_sampling_mode": "token_truncate", "vllm_importance_sampling_clip_max": NULL}),
+    Parity(
+        "vllm_importance_sampling_truncate_without_bounds",
+        {**BASE, "vllm_importance_sampling_mode": "token_truncate", "vllm_importance_sampling_clip_max": NULL},
+    ),
     Parity("sequence_parallelism", {**BASE, "parallelism_config": {"cp_size": 2}}),
     Parity("unknown_recipe_key", {**BASE, "vllm_device": "auto"}),
     Parity("typo", {**{k: v for k, v in BASE.items() if k != "num_generations"}, "num_generation": 16}),
@@ -249,12 +293,15 @@ def ours(case: Parity, version: str, where: Path) -> list[Any]:
     (where / "recipe.yaml").write_text(case.text())
     if case.flags:
         words = " ".join(f"--{k} {v}" for k, v in case.flags.items() if v is not None)
-        launch = (f"accelerate launch --num_processes {case.settings['num_processes']} src/open_r1/grpo.py "
-                  f"--config recipe.yaml {words}\n")
+        launch = (
+            f"accelerate launch --num_processes {case.settings['num_processes']} src/open_r1/grpo.py "
+            f"--config recipe.yaml {words}\n"
+        )
         report = check(Source(launch, "launch.sh", where), framework=f"trl@{version}")
     else:
-        report = check(Source(case.text(), "recipe.yaml"), framework=f"trl@{version}",
-                       num_processes=case.settings["num_processes"])
+        report = check(
+            Source(case.text(), "recipe.yaml"), framework=f"trl@{version}", num_processes=case.settings["num_processes"]
+        )
     return [f for f in report.errors if f.rule not in TRAINER_RULES]
 
 
@@ -276,15 +323,27 @@ def trl_verdict(case: Parity, where: Path, monkeypatch: pytest.MonkeyPatch) -> V
             use_world_size(monkeypatch, case.settings["num_processes"])
             with contextlib.redirect_stderr(stderr):
                 TrlParser((ScriptArguments, GRPOConfig, ModelConfig)).parse_args_and_config(
-                    args=["--config", str(where / "recipe.yaml"), *flags, "--output_dir", str(where / "out"),
-                          "--use_cpu", "true"])
+                    args=[
+                        "--config",
+                        str(where / "recipe.yaml"),
+                        *flags,
+                        "--output_dir",
+                        str(where / "out"),
+                        "--use_cpu",
+                        "true",
+                    ]
+                )
         else:
             # TrlParser cannot turn a YAML mapping into accelerate's ParallelismConfig (GRPOConfig then fails on
             # the dict with an AttributeError): build it as a Python caller does and pass it to GRPOConfig.
             use_world_size(monkeypatch, case.settings["num_processes"])
             fields = {f.name for f in dataclasses.fields(GRPOConfig)}
-            GRPOConfig(**{k: v for k, v in recipe.items() if k in fields}, output_dir=str(where / "out"),
-                       use_cpu=True, parallelism_config=ParallelismConfig(**parallelism))
+            GRPOConfig(
+                **{k: v for k, v in recipe.items() if k in fields},
+                output_dir=str(where / "out"),
+                use_cpu=True,
+                parallelism_config=ParallelismConfig(**parallelism),
+            )
     except ValueError as error:
         return Verdict(str(error), False)
     except SystemExit:

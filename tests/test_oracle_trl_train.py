@@ -27,6 +27,7 @@ the recipe's ``reward_funcs``: a dotted path (TRL's own grpo script) is a module
 imported as TRL's script imports it; an Open-R1 registry name (Open-R1 is not installable here) or no name at all is
 a recorder of that name. Each records every call: the trainer's step, the prompts and the completions.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -66,8 +67,14 @@ from tests.test_oracle_trl import launch_line, load_with_trl
 
 TARGET = f"trl@1.16.0+transformers{transformers.__version__}"
 # The recipe keys that make TRL's batch plan (docs/frameworks/trl.md §1): the run keeps them as written.
-BATCH_KEYS = ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations",
-              "steps_per_generation", "generation_batch_size", "num_iterations")
+BATCH_KEYS = (
+    "per_device_train_batch_size",
+    "gradient_accumulation_steps",
+    "num_generations",
+    "steps_per_generation",
+    "generation_batch_size",
+    "num_iterations",
+)
 COMPLETION_TOKENS = 8
 
 
@@ -101,14 +108,22 @@ PICKS = [
     Pick("easyr1/head_run_parts_local_data", gpus("trainer.n_gpus_per_node=2", "trainer.n_gpus_per_node=1")),
     Pick("easyr1/v032_no_reward_function", gpus("trainer.n_gpus_per_node=4", "trainer.n_gpus_per_node=1")),
     # OpenRLHF: the actor's GPUs (the reference model's too, which OpenRLHF requires to match when colocated).
-    Pick("openrlhf/reinforce_baseline_lr_horizon_v072",
-         (("--actor_num_gpus_per_node 4", "--actor_num_gpus_per_node 1"),
-          ("--ref_num_gpus_per_node 4", "--ref_num_gpus_per_node 1"))),
+    Pick(
+        "openrlhf/reinforce_baseline_lr_horizon_v072",
+        (
+            ("--actor_num_gpus_per_node 4", "--actor_num_gpus_per_node 1"),
+            ("--ref_num_gpus_per_node 4", "--ref_num_gpus_per_node 1"),
+        ),
+    ),
     # DeepSpeed tensor parallelism 2 over 8 actor GPUs (4 data-parallel ranks) made 2 GPUs, one rank: 400
     # samples per round, 2 epochs, 128 per update: 6.25 optimizer steps per round, so rounds straddle steps.
-    Pick("openrlhf/ds_tp_rounding_v0910",
-         (("--actor_num_gpus_per_node 8", "--actor_num_gpus_per_node 2"),
-          ("--ref_num_gpus_per_node 8", "--ref_num_gpus_per_node 2"))),
+    Pick(
+        "openrlhf/ds_tp_rounding_v0910",
+        (
+            ("--actor_num_gpus_per_node 8", "--actor_num_gpus_per_node 2"),
+            ("--ref_num_gpus_per_node 8", "--ref_num_gpus_per_node 2"),
+        ),
+    ),
 ]
 
 
@@ -151,12 +166,22 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     vocab = {"<pad>": 0, "<eos>": 1, "<bos>": 2, "<unk>": 3, **{f"w{i}": i + 4 for i in range(92)}}
     words = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     words.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    PreTrainedTokenizerFast(tokenizer_object=words, pad_token="<pad>", eos_token="<eos>", bos_token="<bos>",
-                            unk_token="<unk>").save_pretrained(folder)
+    PreTrainedTokenizerFast(
+        tokenizer_object=words, pad_token="<pad>", eos_token="<eos>", bos_token="<bos>", unk_token="<unk>"
+    ).save_pretrained(folder)
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(vocab), hidden_size=16, intermediate_size=32, num_hidden_layers=2,
-                         num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64,
-                         pad_token_id=0, eos_token_id=1, bos_token_id=2)
+    config = LlamaConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+        pad_token_id=0,
+        eos_token_id=1,
+        bos_token_id=2,
+    )
     LlamaForCausalLM(config).save_pretrained(folder)
     return folder
 
@@ -234,8 +259,9 @@ def steps_to_run(optimizer_steps_per_round: Fraction) -> int:
 
 # ---------------------------------------------------------------- the run
 @pytest.mark.parametrize("pick", PICKS, ids=pick_id)
-def test_one_process_training_follows_the_plan(pick: Pick, tiny_model: Path, tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_process_training_follows_the_plan(
+    pick: Pick, tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source, options = one_process_source(pick)
     translation = translate(source, to=TARGET, **options)
     for name, text in translation.files.items():
@@ -250,10 +276,28 @@ def test_one_process_training_follows_the_plan(pick: Pick, tiny_model: Path, tmp
     # Round i starts after i · optimizer_steps_per_step optimizer steps, so the rounds started within the run are
     # those with i · optimizer_steps_per_step < steps.
     rounds = math.ceil(steps / per_round)
-    overrides = ["--use_vllm", "false", "--bf16", "false", "--max_completion_length", str(COMPLETION_TOKENS),
-                 "--max_steps", str(steps), "--report_to", "none", "--save_strategy", "no", "--eval_strategy", "no",
-                 "--eval_on_start", "false",
-                 "--logging_steps", "1", "--seed", "0"]
+    overrides = [
+        "--use_vllm",
+        "false",
+        "--bf16",
+        "false",
+        "--max_completion_length",
+        str(COMPLETION_TOKENS),
+        "--max_steps",
+        str(steps),
+        "--report_to",
+        "none",
+        "--save_strategy",
+        "no",
+        "--eval_strategy",
+        "no",
+        "--eval_on_start",
+        "false",
+        "--logging_steps",
+        "1",
+        "--seed",
+        "0",
+    ]
     config, _, _ = load_with_trl(tmp_path / recipe, [*flags, *overrides], 1, monkeypatch, tmp_path / "out", script)
     for key in BATCH_KEYS:
         if key in written:
@@ -265,8 +309,9 @@ def test_one_process_training_follows_the_plan(pick: Pick, tiny_model: Path, tmp
     # optimizer step) and every prompt of a round is a new one.
     data = prompts(math.ceil((rounds + 1) * Fraction(plan["prompts_per_step"]).limit_denominator(1000)) + 1)
     transformers.set_seed(0)
-    trainer = GRPOTrainer(model=str(tiny_model), reward_funcs=funcs, args=config, train_dataset=data,
-                          callbacks=[counted])
+    trainer = GRPOTrainer(
+        model=str(tiny_model), reward_funcs=funcs, args=config, train_dataset=data, callbacks=[counted]
+    )
     trainer.train()
 
     # Optimizer steps: the trainer's own count, and one per callback.

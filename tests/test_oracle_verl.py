@@ -20,6 +20,7 @@ One value is replaced: ``critic.model.path``. The critic's config builds an ``HF
 config and tokenizer from the hub, which these machines cannot reach, so a tiny local model (a one-layer Llama
 config and a two-word tokenizer, made here) stands in; verl's batch checks do not read the model.
 """
+
 from __future__ import annotations
 
 import ast
@@ -27,9 +28,9 @@ import importlib.util
 import logging
 import math
 import os
+import sys
 import textwrap
 import types
-import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -63,8 +64,9 @@ def _verl_package() -> Path | None:
 
 def _import_verl(package: Path) -> Any:
     if "verl" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("verl", package / "__init__.py",
-                                                      submodule_search_locations=[str(package)])
+        spec = importlib.util.spec_from_file_location(
+            "verl", package / "__init__.py", submodule_search_locations=[str(package)]
+        )
         module = importlib.util.module_from_spec(spec)
         sys.modules["verl"] = module
         try:
@@ -77,8 +79,10 @@ def _import_verl(package: Path) -> Any:
 
 PACKAGE = _verl_package()
 if PACKAGE is None:
-    pytest.skip("verl is not here: set RLCONF_ORACLE_DIR to the directory .ci/run unpacks verl 0.9.1 into",
-                allow_module_level=True)
+    pytest.skip(
+        "verl is not here: set RLCONF_ORACLE_DIR to the directory .ci/run unpacks verl 0.9.1 into",
+        allow_module_level=True,
+    )
 try:
     verl = _import_verl(PACKAGE)
     from hydra import compose, initialize_config_dir
@@ -102,11 +106,19 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from transformers import LlamaConfig, PreTrainedTokenizerFast
 
     where = tmp_path_factory.mktemp("tiny-model")
-    LlamaConfig(vocab_size=8, hidden_size=8, intermediate_size=16, num_hidden_layers=1, num_attention_heads=1,
-                num_key_value_heads=1, architectures=["LlamaForCausalLM"]).save_pretrained(where)
+    LlamaConfig(
+        vocab_size=8,
+        hidden_size=8,
+        intermediate_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=1,
+        num_key_value_heads=1,
+        architectures=["LlamaForCausalLM"],
+    ).save_pretrained(where)
     words = Tokenizer(models.WordLevel({"<unk>": 0, "a": 1}, unk_token="<unk>"))
-    PreTrainedTokenizerFast(tokenizer_object=words, unk_token="<unk>", eos_token="<unk>",
-                            pad_token="<unk>").save_pretrained(where)
+    PreTrainedTokenizerFast(
+        tokenizer_object=words, unk_token="<unk>", eos_token="<unk>", pad_token="<unk>"
+    ).save_pretrained(where)
     return where
 
 
@@ -116,7 +128,7 @@ def main_ppo_arguments(launch: str) -> tuple[str, list[str]]:
         argv = unwrap_command(command.argv)
         if "verl.trainer.main_ppo" in argv:
             # What bash would pass: a ${NAME} or $(...) the script leaves to the shell expands to some text.
-            words = [SYMBOLIC.sub("x", w) for w in argv[argv.index("verl.trainer.main_ppo") + 1:]]
+            words = [SYMBOLIC.sub("x", w) for w in argv[argv.index("verl.trainer.main_ppo") + 1 :]]
             name = next((w.split("=", 1)[1] for w in words if w.startswith("--config-name=")), "ppo_trainer")
             overrides = [w for w in words if not w.startswith("--config-")]
             parsed = [parse_override(w) for w in overrides]
@@ -134,8 +146,9 @@ def validate(config: Any) -> None:
     """What main_ppo runs before training."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # need_critic warns that a non-GAE run has no critic
-        validate_config(config=config, use_reference_policy=need_reference_policy(config),
-                        use_critic=need_critic(config))
+        validate_config(
+            config=config, use_reference_policy=need_reference_policy(config), use_critic=need_critic(config)
+        )
 
 
 # ---------------------------------------------------------------- every emitted launch script
@@ -181,8 +194,9 @@ def test_emitted_overrides_compose_and_validate(case: Case, tiny_model: Path) ->
     v1_validate(config)
     trainer = v1_trainer(config)
     local = config.data.train_batch_size // trainer.parameter_sync_step
-    assert plan["optimizer_steps_per_step"] == (trainer.parameter_sync_step * actor.ppo_epochs
-                                                * math.ceil(local / actor.ppo_mini_batch_size))
+    assert plan["optimizer_steps_per_step"] == (
+        trainer.parameter_sync_step * actor.ppo_epochs * math.ceil(local / actor.ppo_mini_batch_size)
+    )
     mode = translation.spec.generation.rollout_mode
     assert (mode if mode in ("colocate_async", "separate_async") else "sync") == config.trainer.v1.trainer_mode
 
@@ -222,16 +236,31 @@ def _before_super(method: ast.FunctionDef) -> list[ast.stmt]:
     return statements
 
 
-SEPARATE_INIT = _compiled(_before_super(_method(V1_DIR / "trainer_separate_async.py", "PPOTrainerSeparateAsync",
-                                                "__init__")), "self, config")
+SEPARATE_INIT = _compiled(
+    _before_super(_method(V1_DIR / "trainer_separate_async.py", "PPOTrainerSeparateAsync", "__init__")), "self, config"
+)
 _BASE_INIT = _method(V1_DIR / "trainer_base.py", "PPOTrainer", "__init__")
-TRAINER_FIELDS = _compiled([s for s in _BASE_INIT.body if isinstance(s, ast.Assign) and any(
-    "trainer_mode" in ast.unparse(t) or "parameter_sync_step" in ast.unparse(t) for t in s.targets)], "self")
-STEP_ASSERT = _compiled([s for s in _method(V1_DIR / "trainer_base.py", "PPOTrainer", "step").body
-                         if isinstance(s, (ast.Assign, ast.Assert))][:2], "self")
+TRAINER_FIELDS = _compiled(
+    [
+        s
+        for s in _BASE_INIT.body
+        if isinstance(s, ast.Assign)
+        and any("trainer_mode" in ast.unparse(t) or "parameter_sync_step" in ast.unparse(t) for t in s.targets)
+    ],
+    "self",
+)
+STEP_ASSERT = _compiled(
+    [
+        s
+        for s in _method(V1_DIR / "trainer_base.py", "PPOTrainer", "step").body
+        if isinstance(s, (ast.Assign, ast.Assert))
+    ][:2],
+    "self",
+)
 _BUFFER_INIT = _method(V1_DIR / "replay_buffer.py", "ReplayBuffer", "__init__")
-BUFFER_ASSERTS = _compiled([s for s in _BUFFER_INIT.body if "max_off_policy" in ast.unparse(s) and isinstance(
-    s, (ast.If, ast.Assert))], "self")
+BUFFER_ASSERTS = _compiled(
+    [s for s in _BUFFER_INIT.body if "max_off_policy" in ast.unparse(s) and isinstance(s, (ast.If, ast.Assert))], "self"
+)
 
 
 def v1_trainer(config: Any) -> Any:
@@ -248,14 +277,24 @@ def v1_validate(config: Any) -> None:
     if trainer.trainer_mode == "separate_async":
         SEPARATE_INIT(types.SimpleNamespace(), config)
     sampler = config.trainer.v1.sampler
-    BUFFER_ASSERTS(types.SimpleNamespace(max_off_policy_threshold=sampler.max_off_policy_threshold,
-                                         max_off_policy_strategy=sampler.max_off_policy_strategy))
+    BUFFER_ASSERTS(
+        types.SimpleNamespace(
+            max_off_policy_threshold=sampler.max_off_policy_threshold,
+            max_off_policy_strategy=sampler.max_off_policy_strategy,
+        )
+    )
     STEP_ASSERT(trainer)
 
 
-V1_COVERED = {"verl.separate-async-batch", "verl.separate-async-rollout-pool", "verl.separate-async-backend",
-              "verl.separate-async-reward-model", "verl.parameter-sync-divisible", "verl.off-policy-threshold",
-              "verl.off-policy-strategy"}
+V1_COVERED = {
+    "verl.separate-async-batch",
+    "verl.separate-async-rollout-pool",
+    "verl.separate-async-backend",
+    "verl.separate-async-reward-model",
+    "verl.parameter-sync-divisible",
+    "verl.off-policy-threshold",
+    "verl.off-policy-strategy",
+}
 
 
 def v1_verdict(settings: dict[str, Any], model: Path) -> str | None:
@@ -297,9 +336,15 @@ def test_check_gives_the_v1_trainers_verdict(violation: Violation, tiny_model: P
 # rules are checked later by verl (workers, the engine, the trainer, the loss): validate_config must accept those
 # configs, and rlconf must report no error of a covered rule for them.
 COVERED = {
-    "verl.real-batch-divisible", "verl.megatron-parallel-divisible", "verl.micro-batch-both-set",
-    "verl.micro-batch-missing", "verl.validation-temperature", "verl.loss-agg-mode",
-    "verl.mini-batch-larger-than-train", "verl.deprecated-micro-too-small", "verl.sequence-parallel-remove-padding",
+    "verl.real-batch-divisible",
+    "verl.megatron-parallel-divisible",
+    "verl.micro-batch-both-set",
+    "verl.micro-batch-missing",
+    "verl.validation-temperature",
+    "verl.loss-agg-mode",
+    "verl.mini-batch-larger-than-train",
+    "verl.deprecated-micro-too-small",
+    "verl.sequence-parallel-remove-padding",
 }
 
 

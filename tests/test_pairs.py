@@ -4,6 +4,7 @@ For every fixture of A (with a known world size) and every other framework B, th
 must equal the source plan field by field, except fields for which one of the two legs noted
 `plan.not-preserved`. The specific losses of each pair are asserted in the dialects' own tests.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -37,10 +38,16 @@ def test_round_trip_through_every_other_framework(a: str, b: str) -> None:
         if source.plan["data_parallel_size"] is None:
             continue  # translation needs the world size (tested in test_roundtrip.py)
         there = translator.translate(source, to=b)
-        back = translator.translate(read_back(there), to=f"{a}@{dialects.get(a).writable(source.version)}",
-                                    framework=f"{b}@{there.version}")
-        noted = {key.removeprefix("plan.") for t in (there, back) for n in t.notes
-                 if n.code == "plan.not-preserved" for key in n.source_keys}
+        back = translator.translate(
+            read_back(there), to=f"{a}@{dialects.get(a).writable(source.version)}", framework=f"{b}@{there.version}"
+        )
+        noted = {
+            key.removeprefix("plan.")
+            for t in (there, back)
+            for n in t.notes
+            if n.code == "plan.not-preserved"
+            for key in n.source_keys
+        }
         changed = {f for f in PLAN_FIELDS if source.plan[f] != back.plan[f]}
         assert changed <= noted, f"{case_id(case)}: {changed - noted} changed without a note"
         checked += 1

@@ -1,5 +1,6 @@
 """translator/records.py: a @record is a dataclass whose shared __eq__ and __repr__ behave as the generated ones
 (start-up speed, README "Speed")."""
+
 from __future__ import annotations
 
 import copy
@@ -32,8 +33,13 @@ class DataPoint:
     secret: str = dataclasses.field(default="s", repr=False)
 
 
-CALLS = [((1,), {}), ((1, 2), {}), ((1,), {"tags": ["a"]}), ((), {"x": 3, "y": 4, "secret": "t"}),
-         ((1, 2, ["b"], "u"), {})]
+CALLS = [
+    ((1,), {}),
+    ((1, 2), {}),
+    ((1,), {"tags": ["a"]}),
+    ((), {"x": 3, "y": 4, "secret": "t"}),
+    ((1, 2, ["b"], "u"), {}),
+]
 
 
 @pytest.mark.parametrize(("args", "kwargs"), CALLS)

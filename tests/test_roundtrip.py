@@ -3,6 +3,7 @@
 The losses listed in LOSSY are semantic facts about the frameworks, each with its reason; every other
 fixture must come back with an identical plan.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -25,10 +26,8 @@ LOSSY_FIRST_LEG = {
     "verl/ppo_gae_ulysses_sp2": {"samples_per_prompt", "prompts_per_step"},
     # TRL < 0.17 updates less than once per generation round; verl needs train_batch_size >= mini-batch.
     "trl/trl014_defaults_recipe_only": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
-    "trl/trl014_vllm_device_np7": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step",
-                                   "total_steps"},
-    "trl/trl015_recipe_only_g7": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step",
-                                  "total_steps"},
+    "trl/trl014_vllm_device_np7": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
+    "trl/trl015_recipe_only_g7": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
     "trl/trl016_mu2_server": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
     "trl/vlm_fork_pinned": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
     "trl/pinned_setup_elsewhere": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
@@ -47,9 +46,11 @@ NEEDS_WORLD_SIZE = {"trl/recipe_only_no_world_size", "verl/unset_nodes_symbolic"
 NO_ROUND_TRIP = {"trl/fork_trainer_unknown", "verl/vendored_v01_n_agent_mini256"}
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.framework in OTHER and has_group(c)
-                                  and case_id(c) not in NEEDS_WORLD_SIZE | NO_ROUND_TRIP],
-                         ids=case_id)
+@pytest.mark.parametrize(
+    "case",
+    [c for c in CASES if c.framework in OTHER and has_group(c) and case_id(c) not in NEEDS_WORLD_SIZE | NO_ROUND_TRIP],
+    ids=case_id,
+)
 def test_round_trip_through_the_other_framework(case: Case) -> None:
     source = translator.load(case.path, **case.load_kwargs())
     there = translator.translate(source, to=OTHER[case.framework])
@@ -57,10 +58,12 @@ def test_round_trip_through_the_other_framework(case: Case) -> None:
     if version != source.version:
         # verl 0.1 / 0.2 are read, not written: the way back is refused, and goes to the oldest written release.
         with pytest.raises(translator.ConfigError, match=f"writes verl {version} and newer"):
-            translator.translate(read_back(there), to=f"verl@{source.version}",
-                                 framework=f"{there.framework}@{there.version}")
-    back = translator.translate(read_back(there), to=f"{case.framework}@{version}",
-                                framework=f"{there.framework}@{there.version}")
+            translator.translate(
+                read_back(there), to=f"verl@{source.version}", framework=f"{there.framework}@{there.version}"
+            )
+    back = translator.translate(
+        read_back(there), to=f"{case.framework}@{version}", framework=f"{there.framework}@{there.version}"
+    )
     key = case_id(case)
     first_leg = differing(source.plan, there.plan)
     assert first_leg == LOSSY_FIRST_LEG.get(key, set())
@@ -79,9 +82,18 @@ def test_translation_without_a_world_size_is_refused() -> None:
 # ------------------------------------------------------------------ one plan, its spelling in each framework
 # Plan: 64 prompts × 8 samples = 512 samples per step; 128 samples per optimizer step → 4 mini-batches,
 # 2 epochs → 8 optimizer steps per step; 8 ranks × micro 4 × accumulation 4 = 128.
-PLAN_A = {"prompts_per_step": 64, "samples_per_prompt": 8, "samples_per_step": 512,
-          "samples_per_optimizer_step": 128, "optimizer_steps_per_step": 8, "epochs_per_step": 2,
-          "data_parallel_size": 8, "micro_batch_per_device": 4, "grad_accum_steps": 4, "total_steps": 100}
+PLAN_A = {
+    "prompts_per_step": 64,
+    "samples_per_prompt": 8,
+    "samples_per_step": 512,
+    "samples_per_optimizer_step": 128,
+    "optimizer_steps_per_step": 8,
+    "epochs_per_step": 2,
+    "data_parallel_size": 8,
+    "micro_batch_per_device": 4,
+    "grad_accum_steps": 4,
+    "total_steps": 100,
+}
 # verl: train_batch_size 64 prompts; ppo_mini_batch_size 16 prompts × n 8 = 128 samples; 8 GPUs, no SP.
 VERL_A = """python3 -m verl.trainer.main_ppo \\
     algorithm.adv_estimator=grpo \\
@@ -106,9 +118,18 @@ max_steps: 800
 """
 
 # Plan B: 32 prompts × 16 = 512 samples; one optimizer step per step; 4 ranks (8 GPUs, Ulysses SP 2 in verl).
-PLAN_B = {"prompts_per_step": 32, "samples_per_prompt": 16, "samples_per_step": 512,
-          "samples_per_optimizer_step": 512, "optimizer_steps_per_step": 1, "epochs_per_step": 1,
-          "data_parallel_size": 4, "micro_batch_per_device": 8, "grad_accum_steps": 16, "total_steps": None}
+PLAN_B = {
+    "prompts_per_step": 32,
+    "samples_per_prompt": 16,
+    "samples_per_step": 512,
+    "samples_per_optimizer_step": 512,
+    "optimizer_steps_per_step": 1,
+    "epochs_per_step": 1,
+    "data_parallel_size": 4,
+    "micro_batch_per_device": 8,
+    "grad_accum_steps": 16,
+    "total_steps": None,
+}
 VERL_B = """python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=32 \\
     actor_rollout_ref.rollout.n=16 actor_rollout_ref.actor.ppo_mini_batch_size=32 \\
     actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \\
@@ -154,12 +175,15 @@ def verl_plans(draw: st.DrawFn) -> str:
     sp = draw(st.sampled_from([1, 2]))
     steps = draw(st.one_of(st.none(), st.integers(1, 2000)))
     overrides = [
-        f"data.train_batch_size={mini_samples // n * minis_per_step}", f"actor_rollout_ref.rollout.n={n}",
+        f"data.train_batch_size={mini_samples // n * minis_per_step}",
+        f"actor_rollout_ref.rollout.n={n}",
         f"actor_rollout_ref.actor.ppo_mini_batch_size={mini_samples // n}",
         f"actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu={micro}",
-        f"actor_rollout_ref.actor.ppo_epochs={epochs}", "algorithm.adv_estimator=grpo",
+        f"actor_rollout_ref.actor.ppo_epochs={epochs}",
+        "algorithm.adv_estimator=grpo",
         f"actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size={sp}",
-        f"trainer.n_gpus_per_node={dp * sp}", "actor_rollout_ref.rollout.name=vllm",
+        f"trainer.n_gpus_per_node={dp * sp}",
+        "actor_rollout_ref.rollout.name=vllm",
         "actor_rollout_ref.rollout.tensor_model_parallel_size=1",
         f"actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu={micro}",
         f"actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu={micro}",
@@ -179,14 +203,15 @@ def trl_recipes(draw: st.DrawFn) -> tuple[str, int]:
     rounds = draw(st.integers(1, 4))  # spg a multiple of GAS: whole optimizer steps per round
     iterations = draw(st.integers(1, 3))
     max_steps = draw(st.sampled_from([-1, rounds * iterations * 50]))
-    recipe = (f"num_generations: {group}\nper_device_train_batch_size: {per_device}\n"
-              f"gradient_accumulation_steps: {accumulation}\nsteps_per_generation: {accumulation * rounds}\n"
-              f"num_iterations: {iterations}\nmax_steps: {max_steps}\nbeta: 0.0\nloss_type: dapo\n")
+    recipe = (
+        f"num_generations: {group}\nper_device_train_batch_size: {per_device}\n"
+        f"gradient_accumulation_steps: {accumulation}\nsteps_per_generation: {accumulation * rounds}\n"
+        f"num_iterations: {iterations}\nmax_steps: {max_steps}\nbeta: 0.0\nloss_type: dapo\n"
+    )
     return recipe, world
 
 
-HYPOTHESIS = settings(max_examples=60, deadline=None, derandomize=True,
-                      suppress_health_check=[HealthCheck.too_slow])
+HYPOTHESIS = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 @HYPOTHESIS

@@ -1,4 +1,5 @@
 """rlconf rules, --select / --ignore and '# rlconf: ignore' comments (translator/rules.py, docs/rules.md)."""
+
 from __future__ import annotations
 
 import json
@@ -62,13 +63,16 @@ def rule_codes(document: dict) -> list[str]:
 
 # ---- the catalogue --------------------------------------------------------------------------------------
 
+
 def test_catalogue_holds_every_code_the_code_emits_and_no_other() -> None:
     found = emitted(FRAMEWORKS)
     catalogue = {rule.code: rule for rule in rules.catalogue()}
     assert len(catalogue) == len(rules.catalogue()), "a code is listed twice"
     missing = sorted(set(found) - set(catalogue))
     dead = sorted(set(catalogue) - set(found))
-    assert not missing, f"codes the code emits that the catalogue (rule_table.py, frameworks/*/rules.py) lacks: {missing}"
+    assert not missing, (
+        f"codes the code emits that the catalogue (rule_table.py, frameworks/*/rules.py) lacks: {missing}"
+    )
     assert not dead, f"codes in the catalogue that nothing emits: {dead}"
     for code, where in found.items():
         rule = catalogue[code]
@@ -88,8 +92,9 @@ def test_scan_finds_codes_given_through_helpers_and_fstrings() -> None:
 
 
 def test_docs_rules_md_is_generated() -> None:
-    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules.markdown(), \
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules.markdown(), (
         "docs/rules.md is out of date: run python scripts/gen_rules_doc.py"
+    )
 
 
 def test_rules_command_lists_every_code() -> None:
@@ -107,17 +112,21 @@ def test_rules_command_lists_every_code() -> None:
 
 # ---- patterns ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("pattern", "code", "expected"), [
-    ("trl.num-generations-divisible", "trl.num-generations-divisible", True),
-    ("trl.num-generations", "trl.num-generations-divisible", False),  # no prefix without a trailing . or -
-    ("trl.num-generations-", "trl.num-generations-divisible", True),
-    ("keys.", "keys.unknown", True),
-    ("keys.", "trl.unknown-key", False),
-    ("trl.*", "trl.unknown-key", True),
-    ("*.unknown-key", "verl.unknown-key", True),
-    ("verl", "verl.unknown-key", True),
-    ("verl", "version.band", False),
-])
+
+@pytest.mark.parametrize(
+    ("pattern", "code", "expected"),
+    [
+        ("trl.num-generations-divisible", "trl.num-generations-divisible", True),
+        ("trl.num-generations", "trl.num-generations-divisible", False),  # no prefix without a trailing . or -
+        ("trl.num-generations-", "trl.num-generations-divisible", True),
+        ("keys.", "keys.unknown", True),
+        ("keys.", "trl.unknown-key", False),
+        ("trl.*", "trl.unknown-key", True),
+        ("*.unknown-key", "verl.unknown-key", True),
+        ("verl", "verl.unknown-key", True),
+        ("verl", "version.band", False),
+    ],
+)
 def test_matches(pattern: str, code: str, expected: bool) -> None:
     assert rules.matches(pattern, code) is expected
 
@@ -132,8 +141,9 @@ def test_unknown_code_is_exit_2_with_the_nearest(tmp_path: Path) -> None:
 
 
 def test_suppressions_parse() -> None:
-    marks = rules.suppressions("a: 1  # rlconf: ignore[x.y, z.]\n# rlconf: ignore\nb: 2\n"
-                               "# rlconf: ignore-file[trl.*]\n")
+    marks = rules.suppressions(
+        "a: 1  # rlconf: ignore[x.y, z.]\n# rlconf: ignore\nb: 2\n# rlconf: ignore-file[trl.*]\n"
+    )
     assert marks.lines[1] == ["x.y", "z."] and marks.silences("z.w", 1) and not marks.silences("q.r", 1)
     assert marks.silences("q.r", 2) and marks.silences("q.r", 3)  # own line: that line and the one below
     assert not marks.silences("q.r", 4) and not marks.silences("q.r", None)
@@ -142,14 +152,26 @@ def test_suppressions_parse() -> None:
 
 # ---- check --------------------------------------------------------------------------------------------------
 
+
 def test_check_ignore_and_select(tmp_path: Path) -> None:
     path = write(tmp_path, "run.sh", SCRIPT.replace("# rlconf: ignore[verl.mini-batch-remainder]\n", ""))
     code, document = check_json(path, "--from", "verl@0.5.0")
     assert code == 1
-    assert rule_codes(document) == ["verl.micro-batch-missing", "verl.micro-batch-missing",
-                                    "verl.mini-batch-remainder", "verl.real-batch-divisible"]
-    code, document = check_json(path, "--from", "verl@0.5.0", "--ignore", "verl.micro-batch-missing",
-                                "--ignore", "verl.real-batch-divisible,verl.mini-")
+    assert rule_codes(document) == [
+        "verl.micro-batch-missing",
+        "verl.micro-batch-missing",
+        "verl.mini-batch-remainder",
+        "verl.real-batch-divisible",
+    ]
+    code, document = check_json(
+        path,
+        "--from",
+        "verl@0.5.0",
+        "--ignore",
+        "verl.micro-batch-missing",
+        "--ignore",
+        "verl.real-batch-divisible,verl.mini-",
+    )
     assert code == 0 and rule_codes(document) == [] and document["suppressed"] == []
     code, document = check_json(path, "--from", "verl@0.5.0", "--select", "verl.mini-*")
     assert code == 0 and rule_codes(document) == ["verl.mini-batch-remainder"]  # a warning alone
@@ -185,8 +207,7 @@ def test_yaml_comment(tmp_path: Path) -> None:
     plain = write(tmp_path, "recipe.yaml", RECIPE)
     code, document = check_json(plain, "--from", "trl@0.18.0", "--num-processes", "2")
     assert code == 1 and rule_codes(document) == ["trl.num-generations-divisible"]
-    quiet = write(tmp_path, "quiet.yaml", RECIPE.replace("num_generations: 3",
-                                                          "num_generations: 3  # rlconf: ignore"))
+    quiet = write(tmp_path, "quiet.yaml", RECIPE.replace("num_generations: 3", "num_generations: 3  # rlconf: ignore"))
     code, document = check_json(quiet, "--from", "trl@0.18.0", "--num-processes", "2")
     assert code == 0 and [s["code"] for s in document["suppressed"]] == ["trl.num-generations-divisible"]
 
@@ -203,6 +224,7 @@ def test_many_files_summary_counts_suppressed(tmp_path: Path) -> None:
 
 # ---- translate -------------------------------------------------------------------------------------------
 
+
 def test_translate_select_and_strict(tmp_path: Path) -> None:
     path = write(tmp_path, "run.sh", ONE_WARNING)
     args = ("translate", path, "--from", "verl@0.5.0", "--to", "trl@0.18.0", "--strict", "--format", "json")
@@ -217,8 +239,9 @@ def test_translate_select_and_strict(tmp_path: Path) -> None:
 
 def test_translate_note_at_a_line(tmp_path: Path) -> None:
     # The shell reader notes line 2's GPU count (file:2: ... in the message); the comment above silences it.
-    script = ONE_WARNING.replace("#!/bin/bash\n", "#!/bin/bash\n# rlconf: ignore[shell.gpu-count]\n"
-                                 "N=$(nvidia-smi -L | wc -l)\n")
+    script = ONE_WARNING.replace(
+        "#!/bin/bash\n", "#!/bin/bash\n# rlconf: ignore[shell.gpu-count]\nN=$(nvidia-smi -L | wc -l)\n"
+    )
     path = write(tmp_path, "run.sh", script)
     code, out, _ = run("translate", path, "--from", "verl@0.5.0", "--to", "verl@0.5.0", "--format", "json")
     document = json.loads(out)

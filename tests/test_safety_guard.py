@@ -1,6 +1,7 @@
 """Hostile input: one guard around every command (bad input exit 2, a bug exit 3, never 1 and never a traceback);
 many-file selection that opens no FIFO or device; output folders that never collide or re-read their own output;
 strict output formats; the library's argument types; nonsense values; files outside the project; secrets."""
+
 from __future__ import annotations
 
 import json
@@ -51,14 +52,19 @@ def trl_copy(folder: Path, recipe: dict[str, str] | None = None) -> Path:
 
 # ---- the guard -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("error", "code", "text"), [
-    (KeyError("boom"), 3, "internal error: KeyError"),
-    (RecursionError("maximum recursion depth exceeded"), 2, "nested too deeply"),
-    (MemoryError(), 2, "out of memory"),
-    (PermissionError(13, "Permission denied", "/some/where.sh"), 2, "/some/where.sh: Permission denied"),
-])
-def test_anything_escaping_a_command_is_one_line_and_exit_2_or_3(monkeypatch: pytest.MonkeyPatch,
-                                                                  error: Exception, code: int, text: str) -> None:
+
+@pytest.mark.parametrize(
+    ("error", "code", "text"),
+    [
+        (KeyError("boom"), 3, "internal error: KeyError"),
+        (RecursionError("maximum recursion depth exceeded"), 2, "nested too deeply"),
+        (MemoryError(), 2, "out of memory"),
+        (PermissionError(13, "Permission denied", "/some/where.sh"), 2, "/some/where.sh: Permission denied"),
+    ],
+)
+def test_anything_escaping_a_command_is_one_line_and_exit_2_or_3(
+    monkeypatch: pytest.MonkeyPatch, error: Exception, code: int, text: str
+) -> None:
     from translator import render
 
     def broken(*args: Any) -> str:
@@ -94,6 +100,7 @@ def test_deepspeed_config_that_is_not_a_mapping_names_file_and_key(tmp_path: Pat
 
 
 # ---- many-file selection -------------------------------------------------------------------------------
+
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
 def test_fifo_device_and_link_loop_in_a_folder_are_skipped_unopened(tmp_path: Path) -> None:
@@ -178,6 +185,7 @@ def test_refusing_to_overwrite_is_decided_under_the_lock(tmp_path: Path) -> None
 
 # ---- strict formats and paths --------------------------------------------------------------------------
 
+
 def _no_constants(name: str) -> Any:
     raise AssertionError(f"not JSON: {name}")
 
@@ -200,8 +208,11 @@ def test_sarif_uris_are_percent_encoded(tmp_path: Path) -> None:
     launch.rename(odd)
     code, out, err = run("check", odd, *TRL_FROM, "--format", "sarif")
     assert code == 1, err
-    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(out)["runs"][0]["results"]
-            for loc in r["locations"]}
+    uris = {
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(out)["runs"][0]["results"]
+        for loc in r["locations"]
+    }
     # by hand: ' '→%20, '#'→%23, '?'→%3F, '%'→%25, '\\'→%5C, newline→%0A; '/' and unreserved characters kept
     assert uris == {str(folder).replace(" ", "%20") + "/r%20%231%3F%25%5C%20a%0Ab.sh"}
 
@@ -236,20 +247,24 @@ def test_standard_input_works_in_every_check_format(output_format: str) -> None:
 
 # ---- the library's argument types -----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("call", "text"), [
-    (lambda: translator.load(None), "got NoneType"),
-    (lambda: translator.load(42), "got int"),
-    (lambda: translator.load(str(VERL), framework=3), "framework must be a str"),
-    (lambda: translator.load(str(VERL), env=["A=1"]), "env must be a mapping"),
-    (lambda: translator.load(str(VERL), env="A=1"), "env must be a mapping"),
-    (lambda: translator.load(str(VERL), env={"RANDOM": 42}), "env value of RANDOM must be a str"),
-    (lambda: translator.load(str(VERL), env={1: "x"}), "env names must be non-empty str"),
-    (lambda: translator.load("-", stdin_text=b"data.x=1"), "stdin_text must be"),
-    (lambda: translator.translate(str(VERL), to=None, framework="verl@0.7.1"), "to must be a str"),
-    (lambda: translator.translate(str(VERL), to=["trl"], framework="verl@0.7.1"), "to must be a str"),
-    (lambda: translator.check(None), "got NoneType"),
-    (lambda: translator.explain(3.5), "got float"),
-])
+
+@pytest.mark.parametrize(
+    ("call", "text"),
+    [
+        (lambda: translator.load(None), "got NoneType"),
+        (lambda: translator.load(42), "got int"),
+        (lambda: translator.load(str(VERL), framework=3), "framework must be a str"),
+        (lambda: translator.load(str(VERL), env=["A=1"]), "env must be a mapping"),
+        (lambda: translator.load(str(VERL), env="A=1"), "env must be a mapping"),
+        (lambda: translator.load(str(VERL), env={"RANDOM": 42}), "env value of RANDOM must be a str"),
+        (lambda: translator.load(str(VERL), env={1: "x"}), "env names must be non-empty str"),
+        (lambda: translator.load("-", stdin_text=b"data.x=1"), "stdin_text must be"),
+        (lambda: translator.translate(str(VERL), to=None, framework="verl@0.7.1"), "to must be a str"),
+        (lambda: translator.translate(str(VERL), to=["trl"], framework="verl@0.7.1"), "to must be a str"),
+        (lambda: translator.check(None), "got NoneType"),
+        (lambda: translator.explain(3.5), "got float"),
+    ],
+)
 def test_wrong_library_argument_types_are_config_errors(call: Any, text: str) -> None:
     with pytest.raises(translator.ConfigError, match=text.replace("(", r"\(")):
         call()
@@ -263,6 +278,7 @@ def test_a_path_named_none_is_not_looked_up(tmp_path: Path, monkeypatch: pytest.
 
 
 # ---- nonsense values -----------------------------------------------------------------------------------
+
 
 def test_negative_learning_rate_is_an_error_where_torch_adamw_rejects_it(tmp_path: Path) -> None:
     launch = trl_copy(tmp_path / "t", {"learning_rate": "-2.0e-06"})
@@ -279,7 +295,8 @@ def test_negative_learning_rate_is_a_warning_where_deepspeed_adam_accepts_it(tmp
     # OpenRLHF builds DeepSpeed's FusedAdam, which checks nothing: it runs, and climbs the loss
     assert [f.rule for f in report.errors if f.rule.endswith("range")] == []
     assert [(f.rule, f.keys) for f in report.warnings if f.rule.endswith("range")] == [
-        ("openrlhf.learning-rate-range", ["actor.adam.lr"])]  # OpenRLHF's key for --actor_learning_rate
+        ("openrlhf.learning-rate-range", ["actor.adam.lr"])
+    ]  # OpenRLHF's key for --actor_learning_rate
 
 
 def test_zero_learning_rate_is_a_warning(tmp_path: Path) -> None:
@@ -289,8 +306,9 @@ def test_zero_learning_rate_is_a_warning(tmp_path: Path) -> None:
     assert not report.errors
 
 
-@pytest.mark.parametrize(("value", "rejected"), [("-1", True), ("0", True), ("1.5", True), ("1", False),
-                                                 ("0.35", False)])
+@pytest.mark.parametrize(
+    ("value", "rejected"), [("-1", True), ("0", True), ("1.5", True), ("1", False), ("0.35", False)]
+)
 def test_gpu_memory_share_must_be_in_zero_to_one(tmp_path: Path, value: str, rejected: bool) -> None:
     launch = trl_copy(tmp_path / "t", {"vllm_gpu_memory_utilization": value})
     report = translator.check(str(launch), framework="trl@1.16.0+transformers5.10.4")
@@ -325,13 +343,29 @@ def test_a_recipe_inside_the_project_gets_no_note(tmp_path: Path, monkeypatch: p
 
 # ---- secrets -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("key", "secret"), [
-    ("hf_token", True), ("wandb_token", True), ("token", True), ("hub_token", True), ("WANDB_API_KEY", True),
-    ("openai_api_key", True), ("apiKey", True), ("client_secret", True), ("db_password", True),
-    ("trainer.wandb.api-key", True),
-    ("max_tokens", False), ("max_new_tokens", False), ("token_level", False), ("tokenizer", False),
-    ("max_completion_length", False), ("pad_token_id", False), ("keyword", False),
-])
+
+@pytest.mark.parametrize(
+    ("key", "secret"),
+    [
+        ("hf_token", True),
+        ("wandb_token", True),
+        ("token", True),
+        ("hub_token", True),
+        ("WANDB_API_KEY", True),
+        ("openai_api_key", True),
+        ("apiKey", True),
+        ("client_secret", True),
+        ("db_password", True),
+        ("trainer.wandb.api-key", True),
+        ("max_tokens", False),
+        ("max_new_tokens", False),
+        ("token_level", False),
+        ("tokenizer", False),
+        ("max_completion_length", False),
+        ("pad_token_id", False),
+        ("keyword", False),
+    ],
+)
 def test_secret_key_names(key: str, secret: bool) -> None:
     from translator.redact import is_secret
 
@@ -340,8 +374,14 @@ def test_secret_key_names(key: str, secret: bool) -> None:
 
 @pytest.mark.parametrize("output_format", ["text", "json", "toml"])
 def test_explain_never_prints_a_secret(tmp_path: Path, output_format: str) -> None:
-    launch = trl_copy(tmp_path / "t", {"hub_token": "hf_SECRETVALUE", "wandb_api_key": "SECRETKEY",
-                                       "custom_kwargs": "{password: SECRETPW, depth: 2}"})
+    launch = trl_copy(
+        tmp_path / "t",
+        {
+            "hub_token": "hf_SECRETVALUE",
+            "wandb_api_key": "SECRETKEY",
+            "custom_kwargs": "{password: SECRETPW, depth: 2}",
+        },
+    )
     code, out, err = run("explain", launch, *TRL_FROM, "--format", output_format)
     assert code == 0, err
     assert "SECRET" not in out
@@ -356,13 +396,15 @@ def test_negative_learning_rate_is_an_error_for_open_instruct(tmp_path: Path) ->
     report = translator.check(str(script))
     # grpo_fast.py builds torch.optim.AdamW(optim_params, lr=args.learning_rate, ...): "Invalid learning rate"
     assert [(f.rule, f.severity) for f in report.errors if f.rule.endswith("range")] == [
-        ("open-instruct.learning-rate-range", "error")]
+        ("open-instruct.learning-rate-range", "error")
+    ]
 
 
 def test_github_and_sarif_fixes_name_a_removal_as_people_read_it(tmp_path: Path) -> None:
     # The learning-rate rule's fix removes the key (the framework's default rate): shown as key=(remove), never =None.
     launch = trl_copy(tmp_path / "t", {"learning_rate": "-2.0e-06"})
     for output in ("github", "sarif"):
-        result = CliRunner().invoke(main, ["check", str(launch), "--format", output,
-                                           "--from", "trl@1.16.0+transformers5.10.4"])
+        result = CliRunner().invoke(
+            main, ["check", str(launch), "--format", output, "--from", "trl@1.16.0+transformers5.10.4"]
+        )
         assert "learning_rate=(remove)" in result.output and "=None" not in result.output, output

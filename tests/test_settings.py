@@ -1,6 +1,7 @@
 """The run settings outside the batch plan (translator/dialects/settings.py): each is read from the framework's
 own key at the release's default, survives a round trip between two frameworks that both have it, and every
 note that says a target has no counterpart is true of the target's native schema."""
+
 from __future__ import annotations
 
 import re
@@ -45,8 +46,11 @@ def _no_counterpart_notes(translation: translator.Translation) -> list[tuple[str
     found = []
     for note in translation.notes:
         fields = [f for f in note.source_keys if f in FIELDS]
-        if fields and note.code.endswith("not-expressible") and ("no counterpart" in note.message
-                                                                 or "has no W&B entity key" in note.message):
+        if (
+            fields
+            and note.code.endswith("not-expressible")
+            and ("no counterpart" in note.message or "has no W&B entity key" in note.message)
+        ):
             found.extend((f, note.message) for f in fields)
     return found
 
@@ -87,8 +91,9 @@ OPENRLHF_PPO = ROOT / "fixtures/openrlhf/ppo_critic_colocated_v0101.sh"
 
 def _verl(*overrides: str) -> str:
     """The verl GAE fixture (validation every 5 steps on data.val_files) with more overrides on its launch line."""
-    return VERL_GAE.read_text().replace("trainer.total_epochs=10 $@",
-                                        "trainer.total_epochs=10 " + " ".join(overrides) + " $@")
+    return VERL_GAE.read_text().replace(
+        "trainer.total_epochs=10 $@", "trainer.total_epochs=10 " + " ".join(overrides) + " $@"
+    )
 
 
 def _flags(translation: translator.Translation) -> str:
@@ -115,8 +120,9 @@ def test_gae_settings_and_checkpointing_survive_openrlhf_to_verl_and_back() -> N
     there = translator.translate(source, to="verl")
     assert "critic.cliprange_value=0.5" in _flags(there)
     assert "actor_rollout_ref.model.enable_gradient_checkpointing=True" in _flags(there)
-    assert any(n.code == "algorithm.not-expressible" and "algorithm.reward_normalization" in n.source_keys
-               for n in there.notes)
+    assert any(
+        n.code == "algorithm.not-expressible" and "algorithm.reward_normalization" in n.source_keys for n in there.notes
+    )
     back = translator.translate(read_back(there), to="openrlhf@0.10.1").spec
     assert (back.algorithm.gae_lambda, back.critic.value_clip) == (1, 0.5)
     assert back.optimizer.gradient_checkpointing is True and back.data.apply_chat_template is True
@@ -136,8 +142,11 @@ def test_evaluation_sampling_follows_do_sample_and_crosses_to_openrlhf() -> None
     # val_kwargs values hold. OpenRLHF 0.11.2 has --eval.temperature and --eval.n_samples_per_prompt.
     greedy = translator.load(_verl("actor_rollout_ref.rollout.val_kwargs.temperature=0.7"), framework="verl").spec
     assert (greedy.evaluation.temperature, greedy.evaluation.top_p, greedy.evaluation.samples_per_prompt) == (0, 1, 1)
-    text = _verl("actor_rollout_ref.rollout.val_kwargs.do_sample=True",
-                 "actor_rollout_ref.rollout.val_kwargs.temperature=0.7", "actor_rollout_ref.rollout.val_kwargs.n=4")
+    text = _verl(
+        "actor_rollout_ref.rollout.val_kwargs.do_sample=True",
+        "actor_rollout_ref.rollout.val_kwargs.temperature=0.7",
+        "actor_rollout_ref.rollout.val_kwargs.n=4",
+    )
     sampled = translator.load(text, framework="verl").spec.evaluation
     assert (sampled.temperature, sampled.samples_per_prompt) == (0.7, 4)
     written = _flags(_translate(text, "verl", "openrlhf@0.11.2"))
@@ -145,8 +154,9 @@ def test_evaluation_sampling_follows_do_sample_and_crosses_to_openrlhf() -> None
 
 
 def test_wandb_entity_and_seed_cross_and_verl_says_how_to_set_the_entity() -> None:
-    text = OPENRLHF_PPO.read_text().replace("--gradient_checkpointing", "--gradient_checkpointing --wandb_org my-team "
-                                            "--seed 7")
+    text = OPENRLHF_PPO.read_text().replace(
+        "--gradient_checkpointing", "--gradient_checkpointing --wandb_org my-team --seed 7"
+    )
     spec = translator.load(text, framework="openrlhf").spec
     assert (spec.logging.entity, spec.launch.seed) == ("my-team", 7)
     trl = _translate(text, "openrlhf", "trl")

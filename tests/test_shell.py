@@ -1,4 +1,5 @@
 """Tests for the static bash reader (translator.sources.shell)."""
+
 from __future__ import annotations
 
 import pytest
@@ -41,21 +42,26 @@ python3 -m verl.trainer.main_ppo \
 
 # --- a whole verl-style script ----------------------------------------------------------------------------
 
+
 def test_verl_script() -> None:
     script = parse_shell(VERL, source="run.sh")
     assert argvs(script) == [
         ["set", "-x"],
-        ["python3", "-m", "verl.trainer.main_ppo",
-         "algorithm.adv_estimator=grpo",
-         "data.train_files=['/p/a.parquet', '/p/b.parquet']",
-         "data.train_batch_size=1024",
-         "actor_rollout_ref.model.path=${MODEL_PATH}",
-         "actor_rollout_ref.actor.optim.lr=1e-6",
-         "actor_rollout_ref.rollout.n=5",
-         'trainer.logger=["console","wandb"]',
-         "trainer.project_name=verl_grpo",
-         "trainer.n_gpus_per_node=8",
-         "trainer.nnodes=1"],
+        [
+            "python3",
+            "-m",
+            "verl.trainer.main_ppo",
+            "algorithm.adv_estimator=grpo",
+            "data.train_files=['/p/a.parquet', '/p/b.parquet']",
+            "data.train_batch_size=1024",
+            "actor_rollout_ref.model.path=${MODEL_PATH}",
+            "actor_rollout_ref.actor.optim.lr=1e-6",
+            "actor_rollout_ref.rollout.n=5",
+            'trainer.logger=["console","wandb"]',
+            "trainer.project_name=verl_grpo",
+            "trainer.n_gpus_per_node=8",
+            "trainer.nnodes=1",
+        ],
         ["tee", "log.txt"],
     ]
     python = script.commands[1]
@@ -74,6 +80,7 @@ def test_verl_script_with_env_fills_model_path() -> None:
 
 # --- lines, comments, quoting ------------------------------------------------------------------------------
 
+
 def test_continuations_comments_and_blank_lines() -> None:
     script = parse_shell("# header\n\necho a \\\n  b#c # trailing comment\n\n  # indented\necho d\n")
     assert argvs(script) == [["echo", "a", "b#c"], ["echo", "d"]]
@@ -91,9 +98,9 @@ def test_adjacent_quoted_parts_form_one_word() -> None:
 
 
 def test_double_quote_escapes_and_single_quotes_literal() -> None:
-    script = parse_shell(r'''X=1
+    script = parse_shell(r"""X=1
 echo "a\"b" "c\\d" "\$X" "\n" 'e\$X' f\ g \$X
-''')
+""")
     assert argvs(script) == [["echo", 'a"b', "c\\d", "$X", "\\n", "e\\$X", "f g", "$X"]]
 
 
@@ -114,9 +121,9 @@ def test_ansi_c_quoting() -> None:
 
 # --- assignments -------------------------------------------------------------------------------------------
 
+
 def test_assignments_export_local_declare_readonly() -> None:
-    script = parse_shell(
-        "A=1\nexport B=$A C\nexport A\nlocal D=4\ndeclare -x E=5 -r\nreadonly F=6\ntypeset G=7\n")
+    script = parse_shell("A=1\nexport B=$A C\nexport A\nlocal D=4\ndeclare -x E=5 -r\nreadonly F=6\ntypeset G=7\n")
     assert script.variables == {"A": "1", "B": "1", "D": "4", "E": "5", "F": "6", "G": "7"}
     assert script.commands == []
 
@@ -128,7 +135,8 @@ def test_export_keeps_value_supplied_by_env() -> None:
 
 def test_prefix_assignments_are_not_kept() -> None:
     script = parse_shell(
-        "GPUS=0,1\nCUDA_VISIBLE_DEVICES=$GPUS OMP_NUM_THREADS=4 python train.py\necho $OMP_NUM_THREADS\n")
+        "GPUS=0,1\nCUDA_VISIBLE_DEVICES=$GPUS OMP_NUM_THREADS=4 python train.py\necho $OMP_NUM_THREADS\n"
+    )
     cmd = script.commands[0]
     assert cmd.argv == ["python", "train.py"]
     assert cmd.assignments == {"CUDA_VISIBLE_DEVICES": "0,1", "OMP_NUM_THREADS": "4"}
@@ -145,8 +153,10 @@ def test_arrays_keep_their_elements() -> None:
 
 
 def test_multi_line_array_of_flags_expands_to_one_word_each() -> None:
-    script = parse_shell('ARGS=(\n  --actor_num_nodes 2  # two nodes\n  --prompt_data "a.jsonl,b.jsonl"\n)\n'
-                         'python3 -m openrlhf.cli.train_ppo_ray "${ARGS[@]}"\n')
+    script = parse_shell(
+        'ARGS=(\n  --actor_num_nodes 2  # two nodes\n  --prompt_data "a.jsonl,b.jsonl"\n)\n'
+        'python3 -m openrlhf.cli.train_ppo_ray "${ARGS[@]}"\n'
+    )
     assert only(script).argv[3:] == ["--actor_num_nodes", "2", "--prompt_data", "a.jsonl,b.jsonl"]
 
 
@@ -170,6 +180,7 @@ def test_script_assignment_overrides_env() -> None:
 
 # --- expansion ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("env, expected", [(None, "2"), ({"NNODES": "4"}, "4"), ({"NNODES": ""}, "2")])
 def test_default_with_and_without_env(env: dict[str, str] | None, expected: str) -> None:
     script = parse_shell("NNODES=${NNODES:-2}\necho nodes=$NNODES\n", env=env)
@@ -180,9 +191,8 @@ def test_default_with_and_without_env(env: dict[str, str] | None, expected: str)
 
 def test_parameter_operators() -> None:
     script = parse_shell(
-        'E=\nS=set\n'
-        'echo ${E-d1} ${E:-d2} ${U-d3} ${S:+alt} ${U:+alt} "${E:+alt}" ${A:=assigned} ${#S}\n'
-        'echo $A ${A}\n')
+        'E=\nS=set\necho ${E-d1} ${E:-d2} ${U-d3} ${S:+alt} ${U:+alt} "${E:+alt}" ${A:=assigned} ${#S}\necho $A ${A}\n'
+    )
     assert argvs(script) == [["echo", "d2", "d3", "alt", "", "assigned", "3"], ["echo", "assigned", "assigned"]]
     assert script.variables["A"] == "assigned"
     assert script.commands[0].unresolved == []
@@ -196,14 +206,23 @@ def test_nested_defaults() -> None:
 
 def test_pattern_removal_and_case() -> None:
     script = parse_shell("M=/models/Qwen/Qwen2.5-7B\necho ${M##*/} ${M%/*} ${M#/} ${M,,} ${M/Qwen/q}\n")
-    assert argvs(script) == [["echo", "Qwen2.5-7B", "/models/Qwen", "models/Qwen/Qwen2.5-7B",
-                              "/models/qwen/qwen2.5-7b", "/models/q/Qwen2.5-7B"]]
+    assert argvs(script) == [
+        [
+            "echo",
+            "Qwen2.5-7B",
+            "/models/Qwen",
+            "models/Qwen/Qwen2.5-7B",
+            "/models/qwen/qwen2.5-7b",
+            "/models/q/Qwen2.5-7B",
+        ]
+    ]
 
 
 def test_arithmetic() -> None:
     script = parse_shell(
         "NNODES=${NNODES:-2}\nGPUS=8\nWORLD=$((NNODES * GPUS))\n"
-        "echo $(( $WORLD / 3 )) $((-7 / 2)) $((7 % 3)) $(((1 + 2) * 4)) $((2**10)) $((WORLD-1))\n")
+        "echo $(( $WORLD / 3 )) $((-7 / 2)) $((7 % 3)) $(((1 + 2) * 4)) $((2**10)) $((WORLD-1))\n"
+    )
     assert script.variables["WORLD"] == "16"
     assert argvs(script) == [["echo", "5", "-3", "1", "12", "1024", "15"]]
     assert parse_shell("W=$((NNODES * 8))\n", env={"NNODES": "4"}).variables["W"] == "32"
@@ -232,7 +251,8 @@ def test_unresolved_recorded() -> None:
 
 def test_tainted_variables_propagate() -> None:
     script = parse_shell(
-        "CKPT=$BASE/ckpt\nLATEST=${CKPT}/latest\necho $LATEST\nBASE=/data\nCKPT=$BASE/ckpt\necho $CKPT\n")
+        "CKPT=$BASE/ckpt\nLATEST=${CKPT}/latest\necho $LATEST\nBASE=/data\nCKPT=$BASE/ckpt\necho $CKPT\n"
+    )
     first, second = script.commands
     assert first.argv == ["echo", "${BASE}/ckpt/latest"]
     assert first.unresolved == ["BASE"]
@@ -266,6 +286,7 @@ def test_command_substitution_is_kept_as_text() -> None:
 
 # --- operators and redirections ----------------------------------------------------------------------------
 
+
 def test_operators_split_commands() -> None:
     script = parse_shell("a; b && c || d | e &\nf|&g\n")
     assert argvs(script) == [["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]]
@@ -285,12 +306,19 @@ def test_background_server_then_trainer() -> None:
 
 # --- control flow --------------------------------------------------------------------------------------------
 
+
 def test_if_block_is_read_sequentially() -> None:
     script = parse_shell(
         'if [ -z "$MODEL" ]; then\n  MODEL=default\nelif [[ $X == a && -n "$Y" ]]; then\n  MODEL=b\n'
-        "else\n  MODEL=c\nfi\necho $MODEL\nif test -f x; then echo yes; fi\n")
-    assert argvs(script) == [["[", "-z", "${MODEL}", "]"], ["[[", "${X}", "==", "a", "&&", "-n", "${Y}", "]]"], ["echo", "c"],
-                             ["test", "-f", "x"], ["echo", "yes"]]
+        "else\n  MODEL=c\nfi\necho $MODEL\nif test -f x; then echo yes; fi\n"
+    )
+    assert argvs(script) == [
+        ["[", "-z", "${MODEL}", "]"],
+        ["[[", "${X}", "==", "a", "&&", "-n", "${Y}", "]]"],
+        ["echo", "c"],
+        ["test", "-f", "x"],
+        ["echo", "yes"],
+    ]
     assert script.commands[0].unresolved == ["MODEL"]
     assert codes(script) == ["shell.control-flow-skipped"] * 2
 
@@ -312,24 +340,40 @@ def test_while_until_and_c_style_for() -> None:
 def test_case_patterns_are_skipped() -> None:
     script = parse_shell(
         'case "$MODE" in\n  train)\n    python train.py\n    ;;\n  eval|test) python eval.py ;;\n'
-        "  (*) echo unknown ;;\nesac\necho after\ncase x in a) one;; esac\n")
-    assert argvs(script) == [["python", "train.py"], ["python", "eval.py"], ["echo", "unknown"],
-                             ["echo", "after"], ["one"]]
+        "  (*) echo unknown ;;\nesac\necho after\ncase x in a) one;; esac\n"
+    )
+    assert argvs(script) == [
+        ["python", "train.py"],
+        ["python", "eval.py"],
+        ["echo", "unknown"],
+        ["echo", "after"],
+        ["one"],
+    ]
     assert codes(script) == ["shell.control-flow-skipped"] * 2
 
 
 def test_functions_and_groups() -> None:
-    script = parse_shell("train() {\n  python a.py\n}\nfunction setup {\n  pip list\n}\n"
-                         "function other() { ls; }\n{ echo g; } > log\n(cd d && make)\ntrain\n")
-    assert argvs(script) == [["python", "a.py"], ["pip", "list"], ["ls"], ["echo", "g"], ["cd", "d"],
-                             ["make"], ["train"]]
+    script = parse_shell(
+        "train() {\n  python a.py\n}\nfunction setup {\n  pip list\n}\n"
+        "function other() { ls; }\n{ echo g; } > log\n(cd d && make)\ntrain\n"
+    )
+    assert argvs(script) == [
+        ["python", "a.py"],
+        ["pip", "list"],
+        ["ls"],
+        ["echo", "g"],
+        ["cd", "d"],
+        ["make"],
+        ["train"],
+    ]
     assert codes(script) == ["shell.control-flow-skipped"] * 3
 
 
 def test_heredoc_bodies_are_skipped() -> None:
     script = parse_shell(
         "cat > cfg.yaml <<EOF\nlr: $LR\n'unbalanced\nEOF\ncat <<'END' | tee x\nbody\nEND\n"
-        "cat <<-EOT\n\tindented\n\tEOT\necho done\n")
+        "cat <<-EOT\n\tindented\n\tEOT\necho done\n"
+    )
     assert argvs(script) == [["cat"], ["cat"], ["tee", "x"], ["cat"], ["echo", "done"]]
     assert codes(script) == ["shell.heredoc-skipped"] * 3
     assert script.commands[-1].line == 11
@@ -362,14 +406,18 @@ def test_source_is_noted() -> None:
 
 # --- errors ----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, line, what", [
-    ("echo ok\necho 'fine'\necho \"never\nclosed\n", 3, "double quote"),
-    ("a=1\n\nb='open\n", 3, "single quote"),
-    ("echo ${A:-x\n", 1, "${"),
-    ("x\ny=$((1 + 2\n", 2, "$(("),
-    ("z=$(date\n", 1, "$("),
-    ("echo `date\n", 1, "backtick"),
-])
+
+@pytest.mark.parametrize(
+    "text, line, what",
+    [
+        ("echo ok\necho 'fine'\necho \"never\nclosed\n", 3, "double quote"),
+        ("a=1\n\nb='open\n", 3, "single quote"),
+        ("echo ${A:-x\n", 1, "${"),
+        ("x\ny=$((1 + 2\n", 2, "$(("),
+        ("z=$(date\n", 1, "$("),
+        ("echo `date\n", 1, "backtick"),
+    ],
+)
 def test_unterminated_constructs_raise(text: str, line: int, what: str) -> None:
     with pytest.raises(ConfigError) as info:
         parse_shell(text, source="run.sh")
@@ -401,28 +449,51 @@ def test_module_never_executes_or_reads_the_environment() -> None:
 
 # --- unwrap_command ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv, expected", [
-    (["python3", "-m", "x"], ["python3", "-m", "x"]),
-    (["python", "-u", "t.py"], ["python", "-u", "t.py"]),
-    (["nohup", "python3.11", "t.py"], ["python3.11", "t.py"]),
-    (["time", "-p", "exec", "python", "t.py"], ["python", "t.py"]),
-    (["env", "-i", "A=1", "B=2", "python", "t.py"], ["python", "t.py"]),
-    (["timeout", "-k", "10", "24h", "python", "t.py"], ["python", "t.py"]),
-    (["sudo", "-E", "python", "t.py"], ["python", "t.py"]),
-    (["srun", "--nodes=2", "-N", "2", "--gres", "gpu:8", "--exclusive", "-p", "q", "python", "t.py"],
-     ["python", "t.py"]),
-    (["uv", "run", "--with", "vllm", "--project", ".", "--frozen", "python", "t.py"], ["python", "t.py"]),
-    (["uv", "run", "-m", "verl.trainer.main_ppo", "a=1"], ["python", "-m", "verl.trainer.main_ppo", "a=1"]),
-    (["ray", "job", "submit", "--address=http://127.0.0.1:8265", "--runtime-env=x.yaml", "--no-wait",
-      "--", "python3", "-m", "verl.trainer.main_ppo", "a=1", "--", "b"],
-     ["python3", "-m", "verl.trainer.main_ppo", "a=1", "--", "b"]),
-    (["ray", "job", "submit", "--address", "http://h:8265", "python", "t.py"], ["python", "t.py"]),
-    (["python", "mason.py", "--cluster", "c", "--gpus", "8", "--", "accelerate", "launch", "t.py"],
-     ["accelerate", "launch", "t.py"]),
-    (["nohup", "srun", "-N", "1", "env", "X=1", "uv", "run", "python", "t.py"], ["python", "t.py"]),
-    (["bash", "train.sh"], ["bash", "train.sh"]),
-    ([], []),
-])
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["python3", "-m", "x"], ["python3", "-m", "x"]),
+        (["python", "-u", "t.py"], ["python", "-u", "t.py"]),
+        (["nohup", "python3.11", "t.py"], ["python3.11", "t.py"]),
+        (["time", "-p", "exec", "python", "t.py"], ["python", "t.py"]),
+        (["env", "-i", "A=1", "B=2", "python", "t.py"], ["python", "t.py"]),
+        (["timeout", "-k", "10", "24h", "python", "t.py"], ["python", "t.py"]),
+        (["sudo", "-E", "python", "t.py"], ["python", "t.py"]),
+        (
+            ["srun", "--nodes=2", "-N", "2", "--gres", "gpu:8", "--exclusive", "-p", "q", "python", "t.py"],
+            ["python", "t.py"],
+        ),
+        (["uv", "run", "--with", "vllm", "--project", ".", "--frozen", "python", "t.py"], ["python", "t.py"]),
+        (["uv", "run", "-m", "verl.trainer.main_ppo", "a=1"], ["python", "-m", "verl.trainer.main_ppo", "a=1"]),
+        (
+            [
+                "ray",
+                "job",
+                "submit",
+                "--address=http://127.0.0.1:8265",
+                "--runtime-env=x.yaml",
+                "--no-wait",
+                "--",
+                "python3",
+                "-m",
+                "verl.trainer.main_ppo",
+                "a=1",
+                "--",
+                "b",
+            ],
+            ["python3", "-m", "verl.trainer.main_ppo", "a=1", "--", "b"],
+        ),
+        (["ray", "job", "submit", "--address", "http://h:8265", "python", "t.py"], ["python", "t.py"]),
+        (
+            ["python", "mason.py", "--cluster", "c", "--gpus", "8", "--", "accelerate", "launch", "t.py"],
+            ["accelerate", "launch", "t.py"],
+        ),
+        (["nohup", "srun", "-N", "1", "env", "X=1", "uv", "run", "python", "t.py"], ["python", "t.py"]),
+        (["bash", "train.sh"], ["bash", "train.sh"]),
+        ([], []),
+    ],
+)
 def test_unwrap(argv: list[str], expected: list[str]) -> None:
     assert unwrap_command(argv) == expected
 
@@ -431,12 +502,17 @@ def test_unwrap_bash_c() -> None:
     inner = "cd /work && CUDA_VISIBLE_DEVICES=0 nohup python train.py --lr ${LR:-1e-5} $EXTRA 2>&1 | tee log"
     assert unwrap_command(["bash", "-c", inner]) == ["python", "train.py", "--lr", "1e-5", "${EXTRA}"]
     assert unwrap_command(["sh", "-lc", inner], env={"LR": "3e-4", "EXTRA": "--bf16 --x"}) == [
-        "python", "train.py", "--lr", "3e-4", "--bf16", "--x"]
+        "python",
+        "train.py",
+        "--lr",
+        "3e-4",
+        "--bf16",
+        "--x",
+    ]
 
 
 def test_bash_c_in_a_script() -> None:
-    script = parse_shell("""srun -N 1 bash -c "python t.py --nodes \\$SLURM_NNODES --model $M" \n""",
-                         env={"M": "q"})
+    script = parse_shell("""srun -N 1 bash -c "python t.py --nodes \\$SLURM_NNODES --model $M" \n""", env={"M": "q"})
     cmd = only(script)
     assert cmd.argv == ["srun", "-N", "1", "bash", "-c", "python t.py --nodes $SLURM_NNODES --model q"]
     assert unwrap_command(cmd.argv, env={"SLURM_NNODES": "2"}) == ["python", "t.py", "--nodes", "2", "--model", "q"]
@@ -444,18 +520,25 @@ def test_bash_c_in_a_script() -> None:
 
 # --- fixtures-style end to end -------------------------------------------------------------------------------
 
+
 def test_ray_submit_script_end_to_end() -> None:
     text = (
         'set -xeuo pipefail\nexport EXP=${EXP:-"grpo"}\nNNODES=${NNODES:-2}\nGPUS=${GPUS_PER_NODE:-8}\n'
-        "WORLD=$((NNODES * GPUS))\nTRAIN_BS=$((WORLD * 8))\nDATA=${DATA_DIR:-\"$HOME/data\"}\n"
+        'WORLD=$((NNODES * GPUS))\nTRAIN_BS=$((WORLD * 8))\nDATA=${DATA_DIR:-"$HOME/data"}\n'
         "ray job submit --address=http://127.0.0.1:8265 \\\n    --runtime-env=x.yaml \\\n"
-        "    -- python3 -m verl.trainer.main_ppo \\\n    data.train_files=\"${DATA}/train.parquet\" \\\n"
-        "    data.train_batch_size=${TRAIN_BS} \\\n    trainer.experiment_name=\"${EXP}\" \\\n    \"$@\"\n")
+        '    -- python3 -m verl.trainer.main_ppo \\\n    data.train_files="${DATA}/train.parquet" \\\n'
+        '    data.train_batch_size=${TRAIN_BS} \\\n    trainer.experiment_name="${EXP}" \\\n    "$@"\n'
+    )
     script = parse_shell(text, env={"NNODES": "4", "HOME": "/home/me"})
     ray = script.commands[-1]
     assert unwrap_command(ray.argv) == [
-        "python3", "-m", "verl.trainer.main_ppo", "data.train_files=/home/me/data/train.parquet",
-        "data.train_batch_size=256", "trainer.experiment_name=grpo"]
+        "python3",
+        "-m",
+        "verl.trainer.main_ppo",
+        "data.train_files=/home/me/data/train.parquet",
+        "data.train_batch_size=256",
+        "trainer.experiment_name=grpo",
+    ]
     assert ray.line == 8 and ray.unresolved == []
     without_home = parse_shell(text)
     assert without_home.commands[-1].unresolved == ["HOME"]  # DATA was built from the missing HOME
@@ -463,8 +546,10 @@ def test_ray_submit_script_end_to_end() -> None:
 
 def test_expr_on_whole_numbers_is_computed_and_nothing_else_is_run() -> None:
     # expr truncates toward zero (-7 / 2 = -3); division by zero and unknown operands stay unrun text.
-    script = parse_shell("p=1024\nr=2048\nt=$(expr $p + $r)\nu=`expr $p \\* 3`\n"
-                         "echo $t $u $(expr -7 / 2) $(expr 7 % 0) $(expr $z + 1) $(nproc)\n")
+    script = parse_shell(
+        "p=1024\nr=2048\nt=$(expr $p + $r)\nu=`expr $p \\* 3`\n"
+        "echo $t $u $(expr -7 / 2) $(expr 7 % 0) $(expr $z + 1) $(nproc)\n"
+    )
     assert argvs(script) == [["echo", "3072", "3072", "-3", "$(expr 7 % 0)", "$(expr $z + 1)", "$(nproc)"]]
     assert codes(script).count("shell.command-substitution") == 3
 
@@ -478,26 +563,34 @@ def test_arithmetic_with_a_nested_group_stays_one_word_when_kept() -> None:
 def test_the_script_folder_idiom_and_cd_are_followed() -> None:
     # $(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd): the script's folder's parent, relative to where it runs;
     # later commands carry the directory `cd` moved to; dirname/basename are string work, nothing else is run.
-    script = parse_shell('ROOT="$( cd "$( dirname "${BASH_SOURCE[0]}" )/.." && pwd )"\ncd ${ROOT}/src/fork\n'
-                         'echo $(basename a/b.sh) $(dirname b.sh) $(whoami)\ncd $UNSET\necho x\n',
-                         source="run_scripts/train.sh")
+    script = parse_shell(
+        'ROOT="$( cd "$( dirname "${BASH_SOURCE[0]}" )/.." && pwd )"\ncd ${ROOT}/src/fork\n'
+        "echo $(basename a/b.sh) $(dirname b.sh) $(whoami)\ncd $UNSET\necho x\n",
+        source="run_scripts/train.sh",
+    )
     assert script.variables["ROOT"] == "."
     assert [(c.argv, c.cwd) for c in script.commands] == [
-        (["cd", "./src/fork"], "src/fork"), (["echo", "b.sh", ".", "$(whoami)"], "src/fork"),
-        (["cd", "${UNSET}"], "src/fork/${UNSET}"), (["echo", "x"], "src/fork/${UNSET}")]
+        (["cd", "./src/fork"], "src/fork"),
+        (["echo", "b.sh", ".", "$(whoami)"], "src/fork"),
+        (["cd", "${UNSET}"], "src/fork/${UNSET}"),
+        (["echo", "x"], "src/fork/${UNSET}"),
+    ]
 
 
-@pytest.mark.parametrize(("text", "last"), [
-    # the script's own values decide the chain: only the branch bash runs is read
-    ('M=7b\nif [ "$M" = "7b" ]; then\n BS=8\nelif [ "$M" = "32b" ]; then\n BS=4\nelse\n BS=2\nfi\necho $BS\n', "8"),
-    ('M=32b\nif [ "$M" = "7b" ]; then BS=8; elif [ "$M" = "32b" ]; then BS=4; else BS=2; fi\necho $BS\n', "4"),
-    ("N=4\nif [ $N -gt 2 ]; then\n if [ $N -lt 3 ]; then X=a; else X=b; fi\nelse\n X=c\nfi\necho $X\n", "b"),
-    ('A=""\nif [[ -n "$A" ]]; then A=x; fi\nif test -z "$A"; then A=y; fi\necho $A\n', "y"),
-    # unset, or a default the environment may override: undecided, every branch read in order (the last wins)
-    ('if [ "$UNSET" = a ]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
-    ('R="${R:-0}"\nif [[ "$R" == "1" ]]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
-    ('if [ "${ROLE:-train}" = vllm ]; then BS=8; fi\necho $BS\n', "8"),
-])
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        # the script's own values decide the chain: only the branch bash runs is read
+        ('M=7b\nif [ "$M" = "7b" ]; then\n BS=8\nelif [ "$M" = "32b" ]; then\n BS=4\nelse\n BS=2\nfi\necho $BS\n', "8"),
+        ('M=32b\nif [ "$M" = "7b" ]; then BS=8; elif [ "$M" = "32b" ]; then BS=4; else BS=2; fi\necho $BS\n', "4"),
+        ("N=4\nif [ $N -gt 2 ]; then\n if [ $N -lt 3 ]; then X=a; else X=b; fi\nelse\n X=c\nfi\necho $X\n", "b"),
+        ('A=""\nif [[ -n "$A" ]]; then A=x; fi\nif test -z "$A"; then A=y; fi\necho $A\n', "y"),
+        # unset, or a default the environment may override: undecided, every branch read in order (the last wins)
+        ('if [ "$UNSET" = a ]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
+        ('R="${R:-0}"\nif [[ "$R" == "1" ]]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
+        ('if [ "${ROLE:-train}" = vllm ]; then BS=8; fi\necho $BS\n', "8"),
+    ],
+)
 def test_conditions_with_known_operands_are_decided(text: str, last: str) -> None:
     assert parse_shell(text).commands[-1].argv == ["echo", last]
 
@@ -522,45 +615,55 @@ def test_args_variable_split_only_when_unquoted_or_reparsed() -> None:
     assert unwrap_command(argvs[-1]) == ["python", "z.py", "--a", "1", "--b", "2"]
 
 
-@pytest.mark.parametrize("argv", [
-    ["apptainer", "exec", "--nv", "-B", "/d:/d", "img.sif", "python", "t.py"],
-    ["singularity", "exec", "--bind", "/d", "img.sif", "python", "t.py"],
-    ["conda", "run", "-n", "rl", "python", "t.py"],
-    ["stdbuf", "-oL", "python", "t.py"],
-    ["numactl", "--cpunodebind", "0", "python", "t.py"],
-    ["sbatch", "--wrap", "python t.py"],
-    ["env", "A=B", "timeout", "1h", "uv", "run", "python", "t.py"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["apptainer", "exec", "--nv", "-B", "/d:/d", "img.sif", "python", "t.py"],
+        ["singularity", "exec", "--bind", "/d", "img.sif", "python", "t.py"],
+        ["conda", "run", "-n", "rl", "python", "t.py"],
+        ["stdbuf", "-oL", "python", "t.py"],
+        ["numactl", "--cpunodebind", "0", "python", "t.py"],
+        ["sbatch", "--wrap", "python t.py"],
+        ["env", "A=B", "timeout", "1h", "uv", "run", "python", "t.py"],
+    ],
+)
 def test_wrappers_unwrap(argv: list[str]) -> None:
     assert unwrap_command(argv) == ["python", "t.py"]
 
 
-@pytest.mark.parametrize(("argv", "program"), [
-    (["python3", "-u", "-m", "fork.main_x", "a=1"], 3),
-    (["python", "-m", "torch.distributed.run", "--nproc_per_node", "8", "-m", "fork.main_x"], 6),
-    (["torchrun", "--nnodes", "2", "train.py", "--x"], 3),
-    (["deepspeed", "--num_gpus", "8", "train.py"], 3),
-    (["accelerate", "launch", "--config_file", "z.yaml", "-m", "fork.train"], 5),
-    (["python", "-c", "print(1)"], None),
-    (["bash", "x.sh"], None),
-])
+@pytest.mark.parametrize(
+    ("argv", "program"),
+    [
+        (["python3", "-u", "-m", "fork.main_x", "a=1"], 3),
+        (["python", "-m", "torch.distributed.run", "--nproc_per_node", "8", "-m", "fork.main_x"], 6),
+        (["torchrun", "--nnodes", "2", "train.py", "--x"], 3),
+        (["deepspeed", "--num_gpus", "8", "train.py"], 3),
+        (["accelerate", "launch", "--config_file", "z.yaml", "-m", "fork.train"], 5),
+        (["python", "-c", "print(1)"], None),
+        (["bash", "x.sh"], None),
+    ],
+)
 def test_program_index(argv: list[str], program: int | None) -> None:
     from translator.sources.shell import program_index
+
     assert program_index(argv) == program
 
 
-@pytest.mark.parametrize(("text", "word", "unresolved"), [
-    # nvidia-smi lists every GPU of the machine, whatever CUDA_VISIBLE_DEVICES says: never known
-    ("export CUDA_VISIBLE_DEVICES=0,1\nN=$(nvidia-smi -L | wc -l)\n", "${N}", ["N"]),
-    ("N=$(nvidia-smi --list-gpus | wc -l)\n", "${N}", ["N"]),
-    # torch and item counts follow CUDA_VISIBLE_DEVICES: 0,1,2 → 3 devices
-    ("CUDA_VISIBLE_DEVICES=0,1,2\nN=$(python -c 'import torch; print(torch.cuda.device_count())')\n", "3", []),
-    ("CUDA_VISIBLE_DEVICES=4,5\nN=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\\n' | wc -l)\n", "2", []),
-    ('CUDA_VISIBLE_DEVICES=4,5,6,7\nN=$(echo "$CUDA_VISIBLE_DEVICES" | awk -F, \'{print NF}\')\n', "4", []),
-    ("CUDA_VISIBLE_DEVICES=4,5,6\nG=(${CUDA_VISIBLE_DEVICES//,/ })\nN=${#G[@]}\n", "3", []),
-    # not set in the script: unknown
-    ("N=$(python3 -c 'import torch; print(torch.cuda.device_count())')\n", "${N}", ["N"]),
-])
+@pytest.mark.parametrize(
+    ("text", "word", "unresolved"),
+    [
+        # nvidia-smi lists every GPU of the machine, whatever CUDA_VISIBLE_DEVICES says: never known
+        ("export CUDA_VISIBLE_DEVICES=0,1\nN=$(nvidia-smi -L | wc -l)\n", "${N}", ["N"]),
+        ("N=$(nvidia-smi --list-gpus | wc -l)\n", "${N}", ["N"]),
+        # torch and item counts follow CUDA_VISIBLE_DEVICES: 0,1,2 → 3 devices
+        ("CUDA_VISIBLE_DEVICES=0,1,2\nN=$(python -c 'import torch; print(torch.cuda.device_count())')\n", "3", []),
+        ("CUDA_VISIBLE_DEVICES=4,5\nN=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\\n' | wc -l)\n", "2", []),
+        ("CUDA_VISIBLE_DEVICES=4,5,6,7\nN=$(echo \"$CUDA_VISIBLE_DEVICES\" | awk -F, '{print NF}')\n", "4", []),
+        ("CUDA_VISIBLE_DEVICES=4,5,6\nG=(${CUDA_VISIBLE_DEVICES//,/ })\nN=${#G[@]}\n", "3", []),
+        # not set in the script: unknown
+        ("N=$(python3 -c 'import torch; print(torch.cuda.device_count())')\n", "${N}", ["N"]),
+    ],
+)
 def test_gpu_counts(text: str, word: str, unresolved: list[str]) -> None:
     command = parse_shell(text + "python t.py --gpus $N\n").commands[-1]
     assert command.argv[-1] == word
@@ -578,8 +681,10 @@ def test_positional_arguments_stay_unknown() -> None:
     assert command.unresolved == ["1", "2"]
 
 
-ARG_LOOP = ('N_NODE=1\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n    --n_node) N_NODE="$2"; shift 2 ;;\n'
-            '    *) break ;;\n  esac\ndone\npython -m verl.trainer.main_ppo trainer.nnodes=$N_NODE\n')
+ARG_LOOP = (
+    'N_NODE=1\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n    --n_node) N_NODE="$2"; shift 2 ;;\n'
+    "    *) break ;;\n  esac\ndone\npython -m verl.trainer.main_ppo trainer.nnodes=$N_NODE\n"
+)
 
 
 def test_argument_loop_never_runs_without_arguments() -> None:
@@ -599,8 +704,10 @@ def test_argument_loop_with_arguments_reads_the_body() -> None:
 def test_until_loop_that_never_runs_and_nesting() -> None:
     # `until [ 1 -eq 1 ]` is true at once: its body (a nested for loop and if) is skipped up to its own `done`
     # (the condition, a test, is no command of interest either).
-    script = parse_shell("until [ 1 -eq 1 ]; do\n  for x in a b; do\n    skipped $x\n  done\n"
-                         "  if true; then also_skipped; fi\ndone\nafter\n")
+    script = parse_shell(
+        "until [ 1 -eq 1 ]; do\n  for x in a b; do\n    skipped $x\n  done\n"
+        "  if true; then also_skipped; fi\ndone\nafter\n"
+    )
     assert argvs(script) == [["after"]]
 
 

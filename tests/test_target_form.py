@@ -1,5 +1,6 @@
 """Written configs hold what the target runs: cadences in the target's own steps, shell variables in the
 target's own form, reward functions that resolve to the user's file with the target's call signature."""
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,9 @@ use_vllm: true
 
 
 def trl016(save: int = 100, mu: int = 1) -> translator.Explanation:
-    return translator.load(Source(TRL016.format(save=save, mu=mu), "recipe.yaml"), framework="trl@0.16.0",
-                           num_processes=8)
+    return translator.load(
+        Source(TRL016.format(save=save, mu=mu), "recipe.yaml"), framework="trl@0.16.0", num_processes=8
+    )
 
 
 def launch_words(script: str) -> list[str]:
@@ -123,6 +125,7 @@ def test_omegaconf_text_resolves_to_the_text(text: str, monkeypatch: pytest.Monk
     """With HOME live the written value resolves to the text with HOME's value put in; nothing else changes."""
     omegaconf = pytest.importorskip("omegaconf")
     from translator.dialects.writing import omegaconf_text
+
     monkeypatch.setenv("HOME", HOME)
     config = omegaconf.OmegaConf.create({"k": omegaconf_text(text, ["HOME"])})
     assert omegaconf.OmegaConf.to_container(config, resolve=True)["k"] == text.replace("${HOME}", HOME)
@@ -132,12 +135,14 @@ def test_trl_recipe_values_with_a_variable_go_on_the_launch_line(tmp_path: Path)
     """TrlParser never expands a YAML value but takes --key value after --config over the recipe: the written
     launch line, run by bash, hands TrlParser HOME's value."""
     from tests.test_written_scripts import run_launch
+
     trl = pytest.importorskip("trl")
     from trl.scripts.grpo import GRPOScriptArguments
+
     files = translator.translate(Source(SCRIPT, "run.sh"), to="trl@1.16.0").files
     assert "${HOME}" not in files["recipe.yaml"].split("\n", 6)[-1]  # no variable in a value (the header names it)
     [call] = run_launch(files, tmp_path, {"HOME": HOME})
-    argv = call[call.index("trl.scripts.grpo") + 1:]
+    argv = call[call.index("trl.scripts.grpo") + 1 :]
     parser = trl.TrlParser((GRPOScriptArguments, trl.GRPOConfig, trl.ModelConfig))
     # On this CPU-only machine with one process: no bf16, no vLLM, an eval batch that holds a whole group (4).
     test_machine = ["--bf16", "false", "--use_vllm", "false", "--per_device_eval_batch_size", "4"]
@@ -170,8 +175,15 @@ print(json.dumps(func(**json.loads(sys.argv[2]))))
 
 
 def resolve_and_call(work: Path, entry: str, kwargs: dict[str, Any], home: Path) -> Any:
-    done = subprocess.run([sys.executable, "-c", RESOLVE, entry, json.dumps(kwargs)], cwd=work, capture_output=True,
-                          text=True, env={**os.environ, "HOME": str(home)}, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", RESOLVE, entry, json.dumps(kwargs)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": str(home)},
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
@@ -182,11 +194,11 @@ def write_out(files: dict[str, str], folder: Path) -> None:
         (folder / name).write_text(text, encoding="utf-8")
 
 
-VERL_MATH = '''def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+VERL_MATH = """def compute_score(data_source, solution_str, ground_truth, extra_info=None):
     assert data_source == "gsm8k" and extra_info == {"index": 0}
     score = 1.0 if solution_str.strip() == ground_truth else 0.0
     return {"score": score} if ground_truth == "9" else score
-'''
+"""
 
 
 def test_a_verl_math_py_is_called_through_a_bridge_not_pythons_math(tmp_path: Path) -> None:
@@ -199,15 +211,19 @@ def test_a_verl_math_py_is_called_through_a_bridge_not_pythons_math(tmp_path: Pa
     write_out(translation.files, tmp_path / "out")
     # verl-style rows: the answer in reward_model.ground_truth. "4" == "4" → 1.0; "5" != "4" → 0.0; "9" == "9"
     # returned as {"score": 1.0} → 1.0; a conversational completion's text is its last message's content.
-    columns = {"prompts": ["p"] * 3, "completions": [" 4", "5", [{"role": "assistant", "content": "9"}]],
-               "reward_model": [{"ground_truth": "4"}, {"ground_truth": "4"}, {"ground_truth": "9"}],
-               "data_source": ["gsm8k"] * 3, "extra_info": [{"index": 0}] * 3}
+    columns = {
+        "prompts": ["p"] * 3,
+        "completions": [" 4", "5", [{"role": "assistant", "content": "9"}]],
+        "reward_model": [{"ground_truth": "4"}, {"ground_truth": "4"}, {"ground_truth": "9"}],
+        "data_source": ["gsm8k"] * 3,
+        "extra_info": [{"index": 0}] * 3,
+    }
     assert resolve_and_call(tmp_path / "out", entry, columns, home) == [1.0, 0.0, 1.0]
 
 
-EASYR1_BATCH = '''def main(reward_inputs, **kwargs):
+EASYR1_BATCH = """def main(reward_inputs, **kwargs):
     return [{"overall": float(x["response"] == x["ground_truth"]) + x["response_length"] / 100} for x in reward_inputs]
-'''
+"""
 
 
 def test_an_easyr1_batch_function_gets_its_inputs(tmp_path: Path) -> None:
@@ -220,31 +236,40 @@ def test_an_easyr1_batch_function_gets_its_inputs(tmp_path: Path) -> None:
     (user / "gsm8k.py").write_text(EASYR1_BATCH)  # the source's ./examples/reward_function/gsm8k.py:main
     # answer column "answer" (data.answer_key); response_length = len(completion_ids[i]): "7"=="7" → 1 + 3/100,
     # "8"!="7" → 0 + 1/100.
-    columns = {"prompts": ["p", "p"], "completions": ["7", "8"], "completion_ids": [[1, 2, 3], [1]],
-               "answer": ["7", "7"]}
+    columns = {
+        "prompts": ["p", "p"],
+        "completions": ["7", "8"],
+        "completion_ids": [[1, 2, 3], [1]],
+        "answer": ["7", "7"],
+    }
     assert resolve_and_call(tmp_path / "out", entry, columns, tmp_path) == [1.03, 0.01]
 
 
 @pytest.mark.parametrize("stem", ["random", "yaml"])  # a standard-library module; one installed (PyYAML)
 def test_a_trl_reward_module_named_like_another_module_gets_a_bridge(tmp_path: Path, stem: str) -> None:
     recipe = TRL016.format(save=100, mu=1) + f"reward_funcs: [{stem}.score]\n"
-    translation = translator.translate(Source(recipe, "recipe.yaml"), to="trl@1.16.0", framework="trl@0.18.0",
-                                       num_processes=8)
+    translation = translator.translate(
+        Source(recipe, "recipe.yaml"), to="trl@1.16.0", framework="trl@0.18.0", num_processes=8
+    )
     [entry] = yaml.safe_load(translation.files["recipe.yaml"])["reward_funcs"]
     write_out(translation.files, tmp_path / "out")
     assert not entry.startswith(stem + ".")
-    (tmp_path / "out" / f"{stem}.py").write_text("def score(completions, **kwargs):\n"
-                                                "    return [float(len(c)) for c in completions]\n")
+    (tmp_path / "out" / f"{stem}.py").write_text(
+        "def score(completions, **kwargs):\n    return [float(len(c)) for c in completions]\n"
+    )
     # TRL's signature already: called with the columns as given; lengths 2 and 0.
-    assert resolve_and_call(tmp_path / "out", entry, {"prompts": ["p", "p"], "completions": ["ab", ""]},
-                            tmp_path) == [2.0, 0.0]
+    assert resolve_and_call(tmp_path / "out", entry, {"prompts": ["p", "p"], "completions": ["ab", ""]}, tmp_path) == [
+        2.0,
+        0.0,
+    ]
 
 
 def test_a_trl_reward_module_of_its_own_name_in_the_launch_directory_is_kept() -> None:
     # my_rewards.py is no standard-library or installed module: TRL's import from the launch directory finds it,
     # and the function already has TRL's signature, so the source's entry is written unchanged.
     recipe = TRL016.format(save=100, mu=1) + "reward_funcs: [my_rewards.score]\n"
-    translation = translator.translate(Source(recipe, "recipe.yaml"), to="trl@1.16.0", framework="trl@0.18.0",
-                                       num_processes=8)
+    translation = translator.translate(
+        Source(recipe, "recipe.yaml"), to="trl@1.16.0", framework="trl@0.18.0", num_processes=8
+    )
     assert yaml.safe_load(translation.files["recipe.yaml"])["reward_funcs"] == ["my_rewards.score"]
     assert "rlconf_reward.py" not in translation.files

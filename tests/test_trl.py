@@ -1,6 +1,7 @@
 """TRL / Open-R1 writer and reader: the transformers a target runs with, the whole run (data, reward, checkpoints,
 evaluation, logging, placement, multi-node launch), group sizes TRL accepts, version bounds. Every expected value is
 worked out by hand in the comments from TRL's and transformers' own code (docs/frameworks/trl.md)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -11,10 +12,9 @@ import yaml
 
 import translator
 import translator.dialects
+from tests.conftest import FIXTURES, read_back
 from translator import ConfigError
 from translator.sources.files import Source
-
-from tests.conftest import FIXTURES, read_back
 
 TRL = FIXTURES / "trl"
 MULTINODE = TRL / "openr1_multinode_run_parts" / "launch.sh"
@@ -50,10 +50,13 @@ def test_default_target_is_the_newest_transformers_and_says_so() -> None:
     assert not rejected(translation)
 
 
-@pytest.mark.parametrize(("target", "expected"), [
-    ("trl@1.16.0+transformers4.56.2", {"warmup_ratio": 0.02}),  # 4.x: warmup_steps is an int, the ratio stays
-    ("trl@1.16.0+transformers5.10.4", {"warmup_steps": 0.02}),  # valid in 5.10.4 and 5.24.0 alike
-])
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("trl@1.16.0+transformers4.56.2", {"warmup_ratio": 0.02}),  # 4.x: warmup_steps is an int, the ratio stays
+        ("trl@1.16.0+transformers5.10.4", {"warmup_steps": 0.02}),  # valid in 5.10.4 and 5.24.0 alike
+    ],
+)
 def test_named_transformers_decides_the_warmup_spelling(target: str, expected: dict) -> None:
     translation = translator.translate(COLOCATE, to=target, framework="trl@1.16.0+transformers5.10.4")
     written = recipe(translation)
@@ -75,8 +78,7 @@ def test_a_key_the_transformers_lacks_is_dropped_with_a_note() -> None:
     newest = translator.translate(source, to="trl@1.16.0", framework="trl@0.27.0", num_processes=8)
     assert "logging_dir" not in recipe(newest)
     assert any(n.code == "keys.not-in-transformers" and n.source_keys == ["logging_dir"] for n in newest.notes)
-    pinned = translator.translate(source, to="trl@1.16.0+transformers5.10.4", framework="trl@0.27.0",
-                                  num_processes=8)
+    pinned = translator.translate(source, to="trl@1.16.0+transformers5.10.4", framework="trl@0.27.0", num_processes=8)
     assert recipe(pinned)["logging_dir"] == "runs/x"  # 5.10.4 still has it (deprecated)
 
 
@@ -105,8 +107,7 @@ def test_min_lr_ratio_is_written_where_the_scheduler_reads_it() -> None:
 def test_cosine_with_min_lr_without_its_floor_is_an_error() -> None:
     text = (TRL / "recipe_only_np8.yaml").read_text() + "\nlr_scheduler_type: cosine_with_min_lr\n"
     text = text.replace("lr_scheduler_type: cosine\n", "") if text.count("lr_scheduler_type") > 1 else text
-    report = translator.check(Source(text, "recipe.yaml"), framework="trl@0.27.0+transformers4.56.2",
-                              num_processes=8)
+    report = translator.check(Source(text, "recipe.yaml"), framework="trl@0.27.0+transformers4.56.2", num_processes=8)
     assert "trl.cosine-min-lr-unset" in {f.rule for f in report.errors}
 
 
@@ -128,16 +129,27 @@ def test_an_odd_number_of_single_samples_doubles_the_batches() -> None:
     # 1 × 1 × 6 = 6, divisible by num_generations 2.
     explanation = translator.load(FIXTURES / "verl" / "ppo_gae_ulysses_sp2.sh", env=VERL_ENV)
     plan = explanation.spec.plan
-    for name, value in dict(prompts_per_step=3, samples_per_step=3, samples_per_optimizer_step=3,
-                            data_parallel_size=1, micro_batch_per_device=1, grad_accum_steps=3,
-                            optimizer_steps_per_step=1).items():
+    for name, value in dict(
+        prompts_per_step=3,
+        samples_per_step=3,
+        samples_per_optimizer_step=3,
+        data_parallel_size=1,
+        micro_batch_per_device=1,
+        grad_accum_steps=3,
+        optimizer_steps_per_step=1,
+    ).items():
         setattr(plan, name, value)
-    explanation.spec.topology = dataclasses.replace(explanation.spec.topology, training_gpus=1, nodes=1,
-                                                    gpus_per_node=1, sequence_parallel_size=1)
+    explanation.spec.topology = dataclasses.replace(
+        explanation.spec.topology, training_gpus=1, nodes=1, gpus_per_node=1, sequence_parallel_size=1
+    )
     translation = translator.translate(explanation, to="trl@1.16.0")
     written = recipe(translation)
-    assert (written["num_generations"], written["per_device_train_batch_size"], written["steps_per_generation"],
-            written["gradient_accumulation_steps"]) == (2, 1, 6, 6)
+    assert (
+        written["num_generations"],
+        written["per_device_train_batch_size"],
+        written["steps_per_generation"],
+        written["gradient_accumulation_steps"],
+    ) == (2, 1, 6, 6)
     assert translation.plan["prompts_per_step"] == 3 and translation.plan["samples_per_step"] == 6
     assert not rejected(translation)
 
@@ -146,8 +158,10 @@ def test_an_odd_number_of_single_samples_doubles_the_batches() -> None:
 def test_a_key_of_old_releases_bounds_the_version() -> None:
     # vllm_device exists in 0.14–0.17 only: an Open-R1 recipe with it is not 0.18 (Open-R1's pin). The newest release
     # with every key is 0.17.0, whose check on (7 x 1 x 1) completions rejects num_generations 8.
-    text = ("model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\nreward_funcs: [accuracy]\nuse_vllm: true\n"
-            "vllm_device: auto\nper_device_train_batch_size: 1\nnum_generations: 8\n")
+    text = (
+        "model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\nreward_funcs: [accuracy]\nuse_vllm: true\n"
+        "vllm_device: auto\nper_device_train_batch_size: 1\nnum_generations: 8\n"
+    )
     explanation = translator.load(Source(text, "recipe.yaml"), num_processes=7)
     assert explanation.version == "0.17.0"
     report = translator.check(Source(text, "recipe.yaml"), num_processes=7)
@@ -175,8 +189,14 @@ def test_the_whole_run_survives_trl_to_trl() -> None:
     for section in ("data", "reward", "checkpointing", "evaluation", "logging", "launch"):
         assert getattr(back.spec, section) == getattr(source.spec, section), section
     t = back.spec.topology
-    assert (t.nodes, t.training_gpus, t.rollout_gpus, t.rollout_engines, t.rollout_tensor_parallel_size,
-            t.rollout_gpu_memory_fraction) == (3, 16, 8, 4, 2, 0.85)
+    assert (
+        t.nodes,
+        t.training_gpus,
+        t.rollout_gpus,
+        t.rollout_engines,
+        t.rollout_tensor_parallel_size,
+        t.rollout_gpu_memory_fraction,
+    ) == (3, 16, 8, 4, 2, 0.85)
     assert back.spec.optimizer.min_lr_ratio == 0.1 and back.spec.algorithm.clip_ratio_dual == 3.0
     written = recipe(translation)
     # cadences stay in optimizer steps: 2 optimizer steps per rollout step both sides
@@ -215,8 +235,9 @@ def test_a_48_gpu_source_gets_a_launch_per_node_and_a_vllm_node() -> None:
 
 def test_a_reward_file_uses_trls_own_script() -> None:
     explanation = translator.load(MULTINODE)
-    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=None, weights=None,
-                                                  function_path="rewards/my_reward.py", function_name="score")
+    explanation.spec.reward = dataclasses.replace(
+        explanation.spec.reward, builtin=None, weights=None, function_path="rewards/my_reward.py", function_name="score"
+    )
     translation = translator.translate(explanation, to="trl@1.16.0")
     written = recipe(translation)
     # rewards/my_reward.py is not importable as my_reward from the launch directory (TRL's script puts only the
@@ -236,8 +257,9 @@ def test_a_reward_file_uses_trls_own_script() -> None:
 
 def test_other_frameworks_builtin_scorers_map_to_open_r1() -> None:
     explanation = translator.load(MULTINODE)
-    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["math", "format"],
-                                                  weights=[1.0, 1.0])
+    explanation.spec.reward = dataclasses.replace(
+        explanation.spec.reward, builtin=["math", "format"], weights=[1.0, 1.0]
+    )
     translation = translator.translate(explanation, to="trl@1.16.0")
     assert recipe(translation)["reward_funcs"] == ["accuracy", "format"]
     assert "reward_weights" not in recipe(translation)  # all 1.0: TRL's default
@@ -247,9 +269,14 @@ def test_other_frameworks_builtin_scorers_map_to_open_r1() -> None:
 def test_local_parquet_files_become_a_dataset_directory_with_splits() -> None:
     # load_dataset("data/gsm8k") names splits after the files: train.parquet → train, test.parquet → test.
     explanation = translator.load(MULTINODE)
-    explanation.spec.data = dataclasses.replace(explanation.spec.data, train_sources=["data/gsm8k/train.parquet"],
-                                                eval_sources=["data/gsm8k/test.parquet"], train_subset=None,
-                                                eval_split=None, train_split=None)
+    explanation.spec.data = dataclasses.replace(
+        explanation.spec.data,
+        train_sources=["data/gsm8k/train.parquet"],
+        eval_sources=["data/gsm8k/test.parquet"],
+        train_subset=None,
+        eval_split=None,
+        train_split=None,
+    )
     written = recipe(translator.translate(explanation, to="trl@1.16.0"))
     assert (written["dataset_name"], written["dataset_test_split"]) == ("data/gsm8k", "test")
     assert "dataset_train_split" not in written  # "train", the default
@@ -259,8 +286,7 @@ def test_cadences_in_rollout_steps_become_optimizer_steps() -> None:
     # 2 optimizer steps per rollout step: a checkpoint every 7 rollout steps = save_steps 14, eval every 3 = 6.
     explanation = translator.load(MULTINODE)
     explanation.spec.checkpointing = dataclasses.replace(explanation.spec.checkpointing, every_steps=7)
-    explanation.spec.evaluation = dataclasses.replace(explanation.spec.evaluation, every_steps=3,
-                                                      before_training=True)
+    explanation.spec.evaluation = dataclasses.replace(explanation.spec.evaluation, every_steps=3, before_training=True)
     written = recipe(translator.translate(explanation, to="trl@1.16.0"))
     assert (written["save_strategy"], written["save_steps"]) == ("steps", 14)
     assert (written["eval_strategy"], written["eval_steps"], written["eval_on_start"]) == ("steps", 6, True)
@@ -303,11 +329,13 @@ def test_native_keys_are_judged_with_the_named_transformers() -> None:
 def test_reward_names_follow_the_script_that_reads_them() -> None:
     # Open-R1's registry says accuracy/format, TRL's own script accuracy_reward/think_format_reward.
     explanation = translator.load(MULTINODE)
-    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["accuracy_reward",
-                                                  "think_format_reward"], weights=None)
+    explanation.spec.reward = dataclasses.replace(
+        explanation.spec.reward, builtin=["accuracy_reward", "think_format_reward"], weights=None
+    )
     assert recipe(translator.translate(explanation, to="trl@1.16.0"))["reward_funcs"] == ["accuracy", "format"]
-    explanation.spec.reward = dataclasses.replace(explanation.spec.reward, builtin=["accuracy", "format"],
-                                                  model="org/reward-model")
+    explanation.spec.reward = dataclasses.replace(
+        explanation.spec.reward, builtin=["accuracy", "format"], model="org/reward-model"
+    )
     written = recipe(translator.translate(explanation, to="trl@1.16.0"))  # a reward model: TRL's own script
     assert written["reward_funcs"] == ["accuracy_reward", "think_format_reward"]
     assert written["reward_model_name_or_path"] == "org/reward-model"
@@ -320,8 +348,12 @@ def test_a_node_without_room_for_both_puts_vllm_on_a_node_of_its_own() -> None:
     spec.topology = dataclasses.replace(spec.topology, nodes=2, gpus_per_node=8, training_gpus=8, rollout_gpus=8)
     spec.launch = dataclasses.replace(spec.launch, main_process_host=None, rollout_server_host=None)
     plan = spec.plan
-    plan.data_parallel_size, plan.samples_per_step, plan.samples_per_optimizer_step, plan.prompts_per_step = \
-        8, 256, 256, 16  # pdtbs 8 × 8 processes × GAS 4 = 256 completions = 16 prompts × 16
+    plan.data_parallel_size, plan.samples_per_step, plan.samples_per_optimizer_step, plan.prompts_per_step = (
+        8,
+        256,
+        256,
+        16,
+    )  # pdtbs 8 × 8 processes × GAS 4 = 256 completions = 16 prompts × 16
     translation = translator.translate(explanation, to="trl@1.16.0")
     launch = translation.files["launch.sh"]
     assert "CUDA_VISIBLE_DEVICES=8" not in launch and "--num_machines" not in launch
@@ -332,8 +364,11 @@ def test_a_node_without_room_for_both_puts_vllm_on_a_node_of_its_own() -> None:
 def test_a_bare_output_dir_flag_names_no_checkpoint_directory() -> None:
     """`--output_dir <OUTPUT_DIR>` (a placeholder bash reads as a redirection) leaves a bare flag: no directory, so
     no target is written a checkpoint path without a value."""
-    source = Source("accelerate launch --num_processes 2 src/open_r1/grpo.py --output_dir --num_generations 2 "
-                    "--per_device_train_batch_size 2\n", "run.sh")
+    source = Source(
+        "accelerate launch --num_processes 2 src/open_r1/grpo.py --output_dir --num_generations 2 "
+        "--per_device_train_batch_size 2\n",
+        "run.sh",
+    )
     explanation = translator.explain(source, framework="trl@0.16.0")
     assert explanation.spec.checkpointing.directory is None
     launch = translator.translate(explanation, to="openrlhf@0.11.2").files["launch.sh"]
@@ -344,11 +379,14 @@ def test_reward_weights_that_are_not_numbers_are_bad_input(tmp_path: Path) -> No
     # TRL parses reward_weights as floats: '???' cannot be one, so the recipe is broken (ConfigError naming the
     # key), never an internal error; weights from an unset variable are unknown (no weights), not an error.
     recipe_file = tmp_path / "grpo.yaml"
-    base = ("model_name_or_path: m\nper_device_train_batch_size: 8\nnum_generations: 8\n"
-            "reward_funcs: [accuracy, format]\n")
+    base = (
+        "model_name_or_path: m\nper_device_train_batch_size: 8\nnum_generations: 8\nreward_funcs: [accuracy, format]\n"
+    )
     recipe_file.write_text(base + "reward_weights: [1.0, '???']\n")
     with pytest.raises(ConfigError, match="reward_weights"):
         translator.explain(str(recipe_file), framework="trl@0.18.0", num_processes=1)
     recipe_file.write_text(base + "reward_weights: [1.0, 2.0]\n")
     assert translator.explain(str(recipe_file), framework="trl@0.18.0", num_processes=1).spec.reward.weights == [
-        1.0, 2.0]
+        1.0,
+        2.0,
+    ]

@@ -1,5 +1,6 @@
 """The variable policy: a variable the script never sets stays symbolic; a plan quantity built from it is
 unknown (naming the variable), everything else is read."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,10 +13,12 @@ from translator.errors import ConfigError
 from translator.render import explanation_text
 from translator.sources.shell import parse_shell, symbolic_names
 
-VERL = ("python3 -m verl.trainer.main_ppo data.train_batch_size={batch} actor_rollout_ref.rollout.n=4 "
-        "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=16 "
-        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=8 trainer.nnodes={nodes} "
-        "trainer.default_local_dir=$HOME/ckpt/$(date +%s)\n")
+VERL = (
+    "python3 -m verl.trainer.main_ppo data.train_batch_size={batch} actor_rollout_ref.rollout.n=4 "
+    "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=16 "
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=8 trainer.nnodes={nodes} "
+    "trainer.default_local_dir=$HOME/ckpt/$(date +%s)\n"
+)
 
 
 def test_words_keep_unset_variables_symbolically() -> None:
@@ -82,10 +85,12 @@ def test_number_accepts_ordinary_values() -> None:
 
 def test_dataset_weights_from_an_unset_variable_are_unknown_not_an_error(tmp_path: Path) -> None:
     script = tmp_path / "run.sh"
-    script.write_text("python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
-                      "--pretrain m --micro_train_batch_size 4 --train_batch_size 128 --micro_rollout_batch_size 8 "
-                      "--rollout_batch_size 64 --n_samples_per_prompt 8 --prompt_data a.jsonl,b.jsonl "
-                      "--prompt_data_probs ${PROBS} --input_key prompt\n")
+    script.write_text(
+        "python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+        "--pretrain m --micro_train_batch_size 4 --train_batch_size 128 --micro_rollout_batch_size 8 "
+        "--rollout_batch_size 64 --n_samples_per_prompt 8 --prompt_data a.jsonl,b.jsonl "
+        "--prompt_data_probs ${PROBS} --input_key prompt\n"
+    )
     explanation = translator.explain(str(script))
     assert explanation.plan["prompts_per_step"] == 64 and explanation.spec.data.train_weights is None
     assert "data.weights-unknown" in {n.code for n in explanation.notes}
@@ -95,13 +100,18 @@ def test_the_dynamic_batching_micro_batch_is_not_blamed_on_an_unrelated_variable
     """With use_dynamic_bsz the micro-batch is null by design; an unset rollout TP size must not make it
     'unknown: depends on $TP'."""
     script = tmp_path / "run.sh"
-    script.write_text(VERL.format(batch=64, nodes=1).replace(
-        "actor_rollout_ref.rollout.n=4 ", "actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.use_dynamic_bsz=True "
-        "actor_rollout_ref.rollout.tensor_model_parallel_size=$TP "))
+    script.write_text(
+        VERL.format(batch=64, nodes=1).replace(
+            "actor_rollout_ref.rollout.n=4 ",
+            "actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.use_dynamic_bsz=True "
+            "actor_rollout_ref.rollout.tensor_model_parallel_size=$TP ",
+        )
+    )
     spec = translator.explain(str(script)).spec
-    assert spec.topology.rollout_tensor_parallel_size is None and unknown_because(spec, "topology.rollout_tensor_parallel_size") == ["TP"]
+    assert spec.topology.rollout_tensor_parallel_size is None and unknown_because(
+        spec, "topology.rollout_tensor_parallel_size"
+    ) == ["TP"]
     assert unknown_because(spec, "plan.micro_batch_per_device") == []
-
 
 
 def test_a_fraction_from_a_script_argument_is_unknown_not_an_error(tmp_path: Path) -> None:
@@ -109,8 +119,11 @@ def test_a_fraction_from_a_script_argument_is_unknown_not_an_error(tmp_path: Pat
     # plan is built on it, so the plan is read (64 prompts × 4 = 256 samples, 8 ranks) and the field itself is
     # unknown, naming $2, instead of the read stopping with exit 2.
     script = tmp_path / "run.sh"
-    script.write_text(VERL.format(batch=64, nodes=1).replace(
-        "trainer.nnodes=1", "trainer.nnodes=1 actor_rollout_ref.rollout.gpu_memory_utilization=$2"))
+    script.write_text(
+        VERL.format(batch=64, nodes=1).replace(
+            "trainer.nnodes=1", "trainer.nnodes=1 actor_rollout_ref.rollout.gpu_memory_utilization=$2"
+        )
+    )
     explanation = translator.explain(str(script))
     assert explanation.plan["samples_per_step"] == 256 and explanation.plan["data_parallel_size"] == 8
     assert unknown_because(explanation.spec, "topology.rollout_gpu_memory_fraction") == ["2"]
@@ -121,9 +134,11 @@ def test_easyr1_epochs_and_fraction_from_a_script_argument_are_unknown(tmp_path:
     # dataset passes) come from $2: both unknown, naming $2; the plan is read.
     (tmp_path / "cfg.yaml").write_text("data:\n  rollout_batch_size: 64\n")
     script = tmp_path / "run.sh"
-    script.write_text("python3 -m verl.trainer.main config=cfg.yaml worker.rollout.n=4 "
-                      "worker.actor.global_batch_size=16 trainer.n_gpus_per_node=8 trainer.nnodes=1 "
-                      "worker.rollout.gpu_memory_utilization=$2 trainer.total_epochs=$2\n")
+    script.write_text(
+        "python3 -m verl.trainer.main config=cfg.yaml worker.rollout.n=4 "
+        "worker.actor.global_batch_size=16 trainer.n_gpus_per_node=8 trainer.nnodes=1 "
+        "worker.rollout.gpu_memory_utilization=$2 trainer.total_epochs=$2\n"
+    )
     explanation = translator.explain(str(script))
     assert explanation.plan["samples_per_step"] == 256
     assert unknown_because(explanation.spec, "topology.rollout_gpu_memory_fraction") == ["2"]

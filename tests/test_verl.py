@@ -4,6 +4,7 @@ and the configs verl would reject refused or repaired.
 Expected values are worked out by hand from verl's source at the release tag (docs/frameworks/verl.md names the
 file for each rule), never copied from rlconf's output.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -35,8 +36,13 @@ def launch(*words: str) -> Source:
     return Source("python3 -m verl.trainer.main_ppo " + " ".join(words) + "\n", "run.sh")
 
 
-BASE = ("algorithm.adv_estimator=grpo", "data.train_files=/d/train.parquet", "data.val_files=/d/test.parquet",
-        "actor_rollout_ref.model.path=Qwen/Qwen2.5-7B", "actor_rollout_ref.rollout.name=vllm")
+BASE = (
+    "algorithm.adv_estimator=grpo",
+    "data.train_files=/d/train.parquet",
+    "data.val_files=/d/test.parquet",
+    "actor_rollout_ref.model.path=Qwen/Qwen2.5-7B",
+    "actor_rollout_ref.rollout.name=vllm",
+)
 
 
 def test_run_parts_reach_easyr1() -> None:
@@ -157,9 +163,15 @@ def test_a_separate_rollout_server_is_folded_in_with_a_warning() -> None:
 
 # ---------------------------------------------------------------- what verl rejects
 def dp96(train: int, mini: int, n: int = 8) -> Source:
-    return launch(*BASE, f"data.train_batch_size={train}", f"actor_rollout_ref.actor.ppo_mini_batch_size={mini}",
-                  f"actor_rollout_ref.rollout.n={n}", "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2",
-                  "trainer.n_gpus_per_node=8", "trainer.nnodes=12")
+    return launch(
+        *BASE,
+        f"data.train_batch_size={train}",
+        f"actor_rollout_ref.actor.ppo_mini_batch_size={mini}",
+        f"actor_rollout_ref.rollout.n={n}",
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2",
+        "trainer.n_gpus_per_node=8",
+        "trainer.nnodes=12",
+    )
 
 
 def test_mini_batch_split_over_96_ranks_is_repaired() -> None:
@@ -181,16 +193,32 @@ def test_mini_batch_that_cannot_split_is_refused_with_alternatives() -> None:
     assert "data.train_batch_size=96" in str(error.value)
 
 
-@pytest.mark.parametrize("words, message", [
-    (("trainer.n_gpus_per_node=2", "actor_rollout_ref.actor.ulysses_sequence_parallel_size=4"),
-     "Ulysses sequence-parallel size 4 exceeds the 2 GPUs"),
-    (("model_engine=megatron", "trainer.n_gpus_per_node=3", "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=4",
-      "actor_rollout_ref.actor.megatron.context_parallel_size=2"),
-     r"n_gpus \(3\) must be divisible by model_parallel_size \(4\) times context_parallel_size \(2\)"),
-])
+@pytest.mark.parametrize(
+    "words, message",
+    [
+        (
+            ("trainer.n_gpus_per_node=2", "actor_rollout_ref.actor.ulysses_sequence_parallel_size=4"),
+            "Ulysses sequence-parallel size 4 exceeds the 2 GPUs",
+        ),
+        (
+            (
+                "model_engine=megatron",
+                "trainer.n_gpus_per_node=3",
+                "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=4",
+                "actor_rollout_ref.actor.megatron.context_parallel_size=2",
+            ),
+            r"n_gpus \(3\) must be divisible by model_parallel_size \(4\) times context_parallel_size \(2\)",
+        ),
+    ],
+)
 def test_no_data_parallel_rank_left_is_a_config_error(words: tuple[str, ...], message: str) -> None:
-    source = launch(*BASE, "data.train_batch_size=16", "actor_rollout_ref.actor.ppo_mini_batch_size=16",
-                    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1", *words)
+    source = launch(
+        *BASE,
+        "data.train_batch_size=16",
+        "actor_rollout_ref.actor.ppo_mini_batch_size=16",
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1",
+        *words,
+    )
     with pytest.raises(translator.ConfigError, match=message):
         translator.load(source, framework="verl@0.9.1")
     with pytest.raises(translator.ConfigError, match=message):
@@ -211,8 +239,13 @@ def test_verl_0_3_saves_hf_weights_by_default() -> None:
 def test_a_key_the_source_appended_is_written_plainly_where_the_target_has_it() -> None:
     """verl 0.3's config has no trainer.val_only (scripts append it with '+'); 0.9.1's has it, and Hydra refuses
     '+' for a key already in the config ('Could not append to config')."""
-    source = launch(*BASE, "data.train_batch_size=8", "actor_rollout_ref.actor.ppo_mini_batch_size=8",
-                    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1", "+trainer.val_only=True")
+    source = launch(
+        *BASE,
+        "data.train_batch_size=8",
+        "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1",
+        "+trainer.val_only=True",
+    )
     script = translator.translate(source, to="verl@0.9.1", framework="verl@0.3.0").files["launch.sh"]
     assert " trainer.val_only=True" in script and "+trainer.val_only" not in script
 
@@ -231,8 +264,10 @@ def test_a_removed_key_under_a_dataclass_section_is_not_written() -> None:
 def test_closed_sections_come_from_the_schema() -> None:
     from translator.native_schemas import closed_section
 
-    assert closed_section("verl", "0.9.1", "actor_rollout_ref.actor.fsdp_config.grad_offload") == \
-        "actor_rollout_ref.actor.fsdp_config"
+    assert (
+        closed_section("verl", "0.9.1", "actor_rollout_ref.actor.fsdp_config.grad_offload")
+        == "actor_rollout_ref.actor.fsdp_config"
+    )
     assert closed_section("verl", "0.9.1", "trainer.no_such_key") is None  # trainer is a plain mapping
     assert closed_section("verl", "0.5.0", "actor_rollout_ref.actor.fsdp_config.grad_offload") is None  # no schema
 
@@ -245,8 +280,12 @@ def test_writing_a_read_only_release_is_refused() -> None:
 def test_a_script_without_rollout_name_is_read_as_the_newest_release_that_accepts_it() -> None:
     """rollout.name defaulted to vllm up to 0.5 and is mandatory ('???') from 0.6.1: a script that omits it and
     uses no key of a later release is a 0.5-era script, not a broken 0.9 one."""
-    words = ("data.train_batch_size=8", "actor_rollout_ref.actor.ppo_mini_batch_size=8",
-             "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1", "trainer.n_gpus_per_node=2")
+    words = (
+        "data.train_batch_size=8",
+        "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1",
+        "trainer.n_gpus_per_node=2",
+    )
     explanation = translator.explain(launch("algorithm.adv_estimator=grpo", *words))
     assert explanation.version == "0.5.0"
     assert "rollout.name is not set" in next(n.message for n in explanation.notes if n.code == "version.assumed")
@@ -263,9 +302,13 @@ OPENRLHF_ASYNC = FIXTURES / "openrlhf" / "grpo_async_oversampling_v0104.sh"
 SINGLE_GPU_ASYNC = FIXTURES / "open-instruct" / "debug_single_gpu_uv.sh"
 SEPARATE = VERL / "v09_separate_async_psync4.sh"
 V1 = "trainer.v1"
-SYNC_WORDS = ("data.train_batch_size=256", "actor_rollout_ref.rollout.n=8", "actor_rollout_ref.actor.ppo_mini_batch_size=64",
-              "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8",
-              "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8")
+SYNC_WORDS = (
+    "data.train_batch_size=256",
+    "actor_rollout_ref.rollout.n=8",
+    "actor_rollout_ref.actor.ppo_mini_batch_size=64",
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8",
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8",
+)
 
 
 def note(result: translator.Explanation | Translation, code: str) -> str:
@@ -288,7 +331,9 @@ def test_async_source_with_its_own_rollout_gpus_becomes_separate_async() -> None
     assert written["actor_rollout_ref.rollout.checkpoint_engine.backend"] == "nccl"
     assert "topology.rollout-colocated" not in codes(translation)
     assert "asynchrony.not-expressible" not in codes(translation)
-    assert "parameter_sync_step 4 local updates of one 32-prompt mini-batch" in note(translation, "semantics.local-updates")
+    assert "parameter_sync_step 4 local updates of one 32-prompt mini-batch" in note(
+        translation, "semantics.local-updates"
+    )
     # Read back: the same asynchrony, rollout GPUs and 4 × 1 epoch optimizer steps per step.
     assert translation.spec.asynchrony.max_steps_ahead == 2
     assert translation.spec.topology.rollout_gpus == 4
@@ -314,8 +359,9 @@ def test_async_source_to_verl_before_0_9_is_noted() -> None:
 
 
 def test_on_policy_source_keeps_the_default_sync_mode() -> None:
-    translation = translator.translate(VERL / "grpo_fixed_micro_tp2.sh", to="verl@0.9.1", framework="verl@0.7.1",
-                                       env={"HOME": "/home/me"})
+    translation = translator.translate(
+        VERL / "grpo_fixed_micro_tp2.sh", to="verl@0.9.1", framework="verl@0.7.1", env={"HOME": "/home/me"}
+    )
     assert not [k for k in overrides(translation) if k.startswith(V1)]
     # sync is verl's ordinary synchronous loop: read back as no special rollout mode.
     assert translation.spec.generation.rollout_mode is None and translation.spec.asynchrony.max_steps_ahead == 0
@@ -345,17 +391,26 @@ def test_separate_async_round_trip_keeps_the_warmup_in_local_updates() -> None:
     assert not [n for n in translation.notes if n.code in ("translation.changed", "plan.not-preserved")]
 
 
-@pytest.mark.parametrize("epochs,warmup,expected", [
-    (1, 10, (10, "optimizer_steps")),  # one update = 1 mini-batch × 1 epoch = 1 optimizer step
-    (2, 12, (3, "steps")),             # 12 updates ÷ 4 per step = 3 steps exactly
-    (2, 10, (20, "optimizer_steps")),  # 10 updates × 2 optimizer steps (the LR holds within an update)
-])
+@pytest.mark.parametrize(
+    "epochs,warmup,expected",
+    [
+        (1, 10, (10, "optimizer_steps")),  # one update = 1 mini-batch × 1 epoch = 1 optimizer step
+        (2, 12, (3, "steps")),  # 12 updates ÷ 4 per step = 3 steps exactly
+        (2, 10, (20, "optimizer_steps")),  # 10 updates × 2 optimizer steps (the LR holds within an update)
+    ],
+)
 def test_separate_async_warmup_counts_local_updates(epochs: int, warmup: int, expected: tuple[int, str]) -> None:
-    explanation = translator.load(launch(*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=separate_async",
-                                         "actor_rollout_ref.rollout.nnodes=1",
-                                         f"actor_rollout_ref.actor.ppo_epochs={epochs}",
-                                         f"actor_rollout_ref.actor.optim.lr_warmup_steps={warmup}",
-                                         "trainer.total_training_steps=100"))
+    explanation = translator.load(
+        launch(
+            *BASE,
+            *SYNC_WORDS,
+            f"{V1}.trainer_mode=separate_async",
+            "actor_rollout_ref.rollout.nnodes=1",
+            f"actor_rollout_ref.actor.ppo_epochs={epochs}",
+            f"actor_rollout_ref.actor.optim.lr_warmup_steps={warmup}",
+            "trainer.total_training_steps=100",
+        )
+    )
     o = explanation.spec.optimizer
     assert (o.warmup_steps, o.warmup_unit) == expected
     assert explanation.plan["optimizer_steps_per_step"] == 4 * epochs
@@ -363,14 +418,17 @@ def test_separate_async_warmup_counts_local_updates(epochs: int, warmup: int, ex
     assert "total_training_steps 100 × 4 = 400" in note(explanation, "optimizer.lr-horizon")
 
 
-@pytest.mark.parametrize("words,ahead,code,text", [
-    # num_warmup_batches 3 but threshold 2: a group spanning more than 2 versions is dropped → lag at most 1.
-    ((f"{V1}.colocate_async.num_warmup_batches=3", f"{V1}.sampler.max_off_policy_threshold=2"), 1, None, None),
-    # 1.5 batches in flight (_add_async_warmup_batches takes fractions): prompts up to 2 steps old.
-    ((f"{V1}.colocate_async.num_warmup_batches=1.5",), 2, "asynchrony.staleness-bound", "up to 7 steps"),
-    # 0.9.1: a null threshold turns the bound off.
-    ((f"{V1}.sampler.max_off_policy_threshold=null",), 1, "asynchrony.staleness-bound", "no staleness bound"),
-])
+@pytest.mark.parametrize(
+    "words,ahead,code,text",
+    [
+        # num_warmup_batches 3 but threshold 2: a group spanning more than 2 versions is dropped → lag at most 1.
+        ((f"{V1}.colocate_async.num_warmup_batches=3", f"{V1}.sampler.max_off_policy_threshold=2"), 1, None, None),
+        # 1.5 batches in flight (_add_async_warmup_batches takes fractions): prompts up to 2 steps old.
+        ((f"{V1}.colocate_async.num_warmup_batches=1.5",), 2, "asynchrony.staleness-bound", "up to 7 steps"),
+        # 0.9.1: a null threshold turns the bound off.
+        ((f"{V1}.sampler.max_off_policy_threshold=null",), 1, "asynchrony.staleness-bound", "no staleness bound"),
+    ],
+)
 def test_colocate_async_lag(words: tuple[str, ...], ahead: int, code: str | None, text: str | None) -> None:
     explanation = translator.load(launch(*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", *words))
     assert explanation.spec.asynchrony.max_steps_ahead == ahead
@@ -384,15 +442,17 @@ def test_colocate_async_lag(words: tuple[str, ...], ahead: int, code: str | None
 def test_fractional_warmup_batches_need_0_9_1() -> None:
     # trainer_colocate_async.py@v0.9.0 on_train_begin loops `for _ in range(num_warmup_batches)`: 1.5 is a TypeError.
     words = (*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", f"{V1}.colocate_async.num_warmup_batches=1.5")
-    assert "cannot be interpreted as an integer" in note(translator.load(launch(*words), framework="verl@0.9.0"),
-                                                         "keys.invalid-value")
+    assert "cannot be interpreted as an integer" in note(
+        translator.load(launch(*words), framework="verl@0.9.0"), "keys.invalid-value"
+    )
     assert "keys.invalid-value" not in codes(translator.load(launch(*words), framework="verl@0.9.1"))
 
 
 def test_use_v1_false_runs_the_legacy_loop() -> None:
     # main_ppo.py@v0.9.1: use_v1=False → main_ppo_v0 (synchronous); the mode is read by nothing.
-    explanation = translator.load(launch(*BASE, *SYNC_WORDS, "trainer.use_v1=False",
-                                         f"{V1}.trainer_mode=separate_async"))
+    explanation = translator.load(
+        launch(*BASE, *SYNC_WORDS, "trainer.use_v1=False", f"{V1}.trainer_mode=separate_async")
+    )
     assert "read by the v1 trainer only" in note(explanation, "semantics.ignored-key")
     assert explanation.spec.asynchrony.max_steps_ahead == 0
     assert explanation.plan["optimizer_steps_per_step"] == 4
@@ -401,8 +461,9 @@ def test_use_v1_false_runs_the_legacy_loop() -> None:
 
 def test_unknown_mode_is_verls_error() -> None:
     explanation = translator.load(launch(*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=async"))
-    assert note(explanation, "keys.invalid-value") == ("Unknown trainer 'async'. Available trainers: colocate_async, "
-                                                       "separate_async, sync.")
+    assert note(explanation, "keys.invalid-value") == (
+        "Unknown trainer 'async'. Available trainers: colocate_async, separate_async, sync."
+    )
 
 
 def test_v1_keys_before_0_9_and_the_rollout_pool_outside_separate_async() -> None:
@@ -416,7 +477,9 @@ def test_v1_keys_before_0_9_and_the_rollout_pool_outside_separate_async() -> Non
 
 def test_a_parameter_sync_step_that_does_not_divide_the_step() -> None:
     # trainer_base.py@v0.9.1 step(): 256 % 3 != 0 (a key only separate_async has: appended for colocate_async).
-    text = " ".join((*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", f"+{V1}.colocate_async.parameter_sync_step=3"))
+    text = " ".join(
+        (*BASE, *SYNC_WORDS, f"{V1}.trainer_mode=colocate_async", f"+{V1}.colocate_async.parameter_sync_step=3")
+    )
     report = translator.check(Source(f"python3 -m verl.trainer.main_ppo {text}\n", "run.sh"))
     item = [f for f in report.errors if f.rule == "verl.parameter-sync-divisible"]
     assert [f.message for f in item] == ["train_batch_size (256) must be divisible by parameter_sync_step (3)"]
@@ -426,8 +489,13 @@ def test_a_parameter_sync_step_that_does_not_divide_the_step() -> None:
 def test_removed_and_renamed_keys_follow_the_target_release() -> None:
     # _generated_ppo_trainer.yaml@v0.7.1/@v0.8.0/@v0.9.0: rollout.skip_rollout → rollout.skip.enable →
     # skip.rollout.enable; data.sampler.* gone in 0.8.0; max_num_seqs 1024 → 256, calculate_log_probs False → True.
-    source = launch(*BASE, *SYNC_WORDS, "actor_rollout_ref.rollout.skip_rollout=True",
-                    "data.sampler.class_path=curriculum.py", "data.sampler.class_name=Curriculum")
+    source = launch(
+        *BASE,
+        *SYNC_WORDS,
+        "actor_rollout_ref.rollout.skip_rollout=True",
+        "data.sampler.class_path=curriculum.py",
+        "data.sampler.class_name=Curriculum",
+    )
     to_09 = translator.translate(source, to="verl@0.9.1", framework="verl@0.7.1")
     written = overrides(to_09)
     assert written["skip.rollout.enable"] == "True" and "actor_rollout_ref.rollout.skip_rollout" not in written
@@ -441,7 +509,9 @@ def test_removed_and_renamed_keys_follow_the_target_release() -> None:
     assert "keys.default-changed" not in codes(to_08)  # 0.7.1 and 0.8.0 share both defaults
     assert "keys.not-in-version" not in codes(to_08)  # 0.8.0's own key schema has rollout.skip.*
     # Reading the old key as 0.9.1 says what 0.9.1 calls it.
-    assert "'skip.rollout.enable' in verl 0.9.1" in note(translator.load(source, framework="verl@0.9.1"), "keys.renamed")
+    assert "'skip.rollout.enable' in verl 0.9.1" in note(
+        translator.load(source, framework="verl@0.9.1"), "keys.renamed"
+    )
 
 
 def test_frameworks_lists_what_changed_in_0_8_and_0_9() -> None:
@@ -462,12 +532,19 @@ def test_the_release_is_inferred_from_renamed_keys() -> None:
 def test_v1_group_filtering_has_no_round_limit() -> None:
     # trainer_base.py@v0.9.1 _resolve_filter_groups_metric warns that max_num_gen_batches is ignored: the replay
     # buffer refills evicted groups for as long as it takes.
-    explanation = translator.load(launch(*BASE, *SYNC_WORDS, "algorithm.filter_groups.enable=True",
-                                         "algorithm.filter_groups.metric=acc",
-                                         "algorithm.filter_groups.max_num_gen_batches=10"))
+    explanation = translator.load(
+        launch(
+            *BASE,
+            *SYNC_WORDS,
+            "algorithm.filter_groups.enable=True",
+            "algorithm.filter_groups.metric=acc",
+            "algorithm.filter_groups.max_num_gen_batches=10",
+        )
+    )
     assert explanation.spec.generation.max_rounds_per_step == 0
-    assert "max_num_gen_batches=10 is ignored by the built-in V1 ReplayBuffer" in note(explanation,
-                                                                                       "semantics.ignored-key")
+    assert "max_num_gen_batches=10 is ignored by the built-in V1 ReplayBuffer" in note(
+        explanation, "semantics.ignored-key"
+    )
 
 
 def test_a_separate_async_run_written_for_0_8() -> None:
@@ -482,8 +559,9 @@ def test_a_separate_async_run_written_for_0_8() -> None:
 
 def test_the_dapo_recipe_entry_runs_its_own_loop() -> None:
     # recipe.dapo.main_dapo builds its RayDAPOTrainer, not main_ppo's v1 trainer: no mode, no local updates.
-    explanation = translator.load(VERL / "dapo_recipe_dynamic_sampling.sh", framework="verl@0.9.1",
-                                  env={"HOME": "/home/me"})
+    explanation = translator.load(
+        VERL / "dapo_recipe_dynamic_sampling.sh", framework="verl@0.9.1", env={"HOME": "/home/me"}
+    )
     assert explanation.spec.generation.rollout_mode is None
     assert explanation.spec.asynchrony.max_steps_ahead == 0
     assert "semantics.local-updates" not in codes(explanation)
@@ -500,16 +578,27 @@ def test_a_separate_async_run_carries_its_asynchrony_to_other_frameworks() -> No
     assert "1-step asynchrony is dropped" in note(trl, "asynchrony.not-expressible")
 
 
-FULLY_ASYNC = ("data.train_batch_size=0", "data.gen_batch_size=1", "actor_rollout_ref.hybrid_engine=False",
-               "actor_rollout_ref.rollout.n=4", "actor_rollout_ref.actor.ppo_mini_batch_size=16",
-               "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2",
-               "trainer.nnodes=2", "trainer.n_gpus_per_node=8", "rollout.nnodes=1", "rollout.n_gpus_per_node=4")
+FULLY_ASYNC = (
+    "data.train_batch_size=0",
+    "data.gen_batch_size=1",
+    "actor_rollout_ref.hybrid_engine=False",
+    "actor_rollout_ref.rollout.n=4",
+    "actor_rollout_ref.actor.ppo_mini_batch_size=16",
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2",
+    "trainer.nnodes=2",
+    "trainer.n_gpus_per_node=8",
+    "rollout.nnodes=1",
+    "rollout.n_gpus_per_node=4",
+)
 
 
-@pytest.mark.parametrize("module,version", [
-    ("verl.experimental.fully_async_policy.fully_async_main", "0.9.1"),
-    ("recipe.fully_async_policy.fully_async_main", "0.7.1"),
-])
+@pytest.mark.parametrize(
+    "module,version",
+    [
+        ("verl.experimental.fully_async_policy.fully_async_main", "0.9.1"),
+        ("recipe.fully_async_policy.fully_async_main", "0.7.1"),
+    ],
+)
 def test_the_fully_async_trainer_is_read_with_its_own_step(module: str, version: str) -> None:
     """docs/frameworks/verl.md §2.7: a step takes ppo_mini_batch_size 16 × require_batches 1 (config default,
     fully_async_ppo_trainer.yaml@v0.9.1) = 16 prompts (fully_async_trainer.py:159), × n 4 = 64 samples, one
@@ -519,8 +608,14 @@ def test_the_fully_async_trainer_is_read_with_its_own_step(module: str, version:
     source = Source(f"python3 -m {module} " + " ".join(BASE + FULLY_ASYNC) + "\n", "run.sh")
     explained = translator.load(source, framework=f"verl@{version}")
     plan = explained.spec.plan
-    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step,
-            plan.optimizer_steps_per_step, plan.data_parallel_size, plan.total_steps) == (16, 64, 64, 1, 16, None)
+    assert (
+        plan.prompts_per_step,
+        plan.samples_per_step,
+        plan.samples_per_optimizer_step,
+        plan.optimizer_steps_per_step,
+        plan.data_parallel_size,
+        plan.total_steps,
+    ) == (16, 64, 64, 1, 16, None)
     assert explained.spec.asynchrony.max_steps_ahead == 4
     assert (explained.spec.topology.training_gpus, explained.spec.topology.rollout_gpus) == (16, 4)
     assert {"semantics.fully-async", "asynchrony.off-policy"} <= codes(explained)
@@ -529,7 +624,9 @@ def test_the_fully_async_trainer_is_read_with_its_own_step(module: str, version:
 
 def test_staleness_zero_and_sync_every_step_is_on_policy() -> None:
     # int(16 × (0 + 1) × 1) = 16 prompts per weight version = one step: ceil(16 / 16) − 1 = 0.
-    words = BASE + FULLY_ASYNC + ("async_training.staleness_threshold=0", "async_training.trigger_parameter_sync_step=1")
+    words = (
+        BASE + FULLY_ASYNC + ("async_training.staleness_threshold=0", "async_training.trigger_parameter_sync_step=1")
+    )
     source = Source("python3 -m verl.experimental.fully_async_policy.fully_async_main " + " ".join(words), "run.sh")
     assert translator.load(source).spec.asynchrony.max_steps_ahead == 0
 
@@ -537,8 +634,9 @@ def test_staleness_zero_and_sync_every_step_is_on_policy() -> None:
 def test_a_fully_async_run_is_written_to_verl_as_main_ppo() -> None:
     """rlconf writes no fully_async script: main_ppo with 16 prompts per step; on 0.9 the rollout pool makes it
     separate_async, 16 = parameter_sync_step 1 × mini 16 (§2.6)."""
-    source = Source("python3 -m verl.experimental.fully_async_policy.fully_async_main " + " ".join(BASE + FULLY_ASYNC),
-                    "run.sh")
+    source = Source(
+        "python3 -m verl.experimental.fully_async_policy.fully_async_main " + " ".join(BASE + FULLY_ASYNC), "run.sh"
+    )
     translation = translator.translate(source, to="verl@0.9.1")
     written = overrides(translation)
     assert written["data.train_batch_size"] == "16"

@@ -1,4 +1,5 @@
 """Version spellings in --from/--to: MAJOR.MINOR, unlisted patches, a leading v, latest, newer, older."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,15 +13,18 @@ def resolve(text: str) -> tuple[str | None, list[tuple[str, str, str]]]:
     return version, dialect.take_version_notes()
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("trl@0.18", "0.18.0"),        # MAJOR.MINOR: the newest listed 0.18 release
-    ("trl@0.16", "0.16.0"),
-    ("trl@0.27", "0.27.0"),
-    ("verl@v0.4.1", "0.4.1"),      # a leading v, as in git tags
-    ("trl@latest", get("trl").versions[-1]),
-    ("openrlhf@0.8", "0.8.11"),    # newest listed 0.8.x
-    ("open-instruct@2025.03", "2025.03.13"),  # a month of dated versions: its newest listed date
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("trl@0.18", "0.18.0"),  # MAJOR.MINOR: the newest listed 0.18 release
+        ("trl@0.16", "0.16.0"),
+        ("trl@0.27", "0.27.0"),
+        ("verl@v0.4.1", "0.4.1"),  # a leading v, as in git tags
+        ("trl@latest", get("trl").versions[-1]),
+        ("openrlhf@0.8", "0.8.11"),  # newest listed 0.8.x
+        ("open-instruct@2025.03", "2025.03.13"),  # a month of dated versions: its newest listed date
+    ],
+)
 def test_spellings_without_notes(text: str, expected: str) -> None:
     assert resolve(text) == (expected, [])
 
@@ -41,15 +45,18 @@ def test_newer_than_known_is_the_newest_with_a_warning() -> None:
         assert [(level, code) for level, code, _ in notes] == [("warning", "version.newer-than-known")]
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("trl@9.0", "not a release rlconf knows"),       # a new major version of trl (newest 1.x): another program
-    ("trl@99.0", "not a release rlconf knows"),
-    ("easyr1@1.0", "not a release rlconf knows"),    # EasyR1 has released only 0.x
-    ("trl@-1", "unknown trl version '-1'"),          # no release is spelled with a sign
-    ("verl@-5", "unknown verl version '-5'"),
-    ("trl@", "names no version after '@'"),
-    ("verl@0.x", "unknown verl version '0.x'"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("trl@9.0", "not a release rlconf knows"),  # a new major version of trl (newest 1.x): another program
+        ("trl@99.0", "not a release rlconf knows"),
+        ("easyr1@1.0", "not a release rlconf knows"),  # EasyR1 has released only 0.x
+        ("trl@-1", "unknown trl version '-1'"),  # no release is spelled with a sign
+        ("verl@-5", "unknown verl version '-5'"),
+        ("trl@", "names no version after '@'"),
+        ("verl@0.x", "unknown verl version '0.x'"),
+    ],
+)
 def test_what_is_no_release_is_refused_with_the_nearest(text: str, says: str) -> None:
     with pytest.raises(ConfigError, match=says) as error:
         parse_framework(text)
@@ -75,19 +82,23 @@ def test_version_notes_reach_the_reading(tmp_path) -> None:
     assert "version.band" in [n.code for n in explanation.notes]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("verl@0.8.0.dev", "0.7.1"),    # a development snapshot before 0.8.0: the release before it
-    ("verl@0.2.0.dev", "0.1"),
-    ("trl@0.19.0rc1", "0.18.0"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("verl@0.8.0.dev", "0.7.1"),  # a development snapshot before 0.8.0: the release before it
+        ("verl@0.2.0.dev", "0.1"),
+        ("trl@0.19.0rc1", "0.18.0"),
+    ],
+)
 def test_pre_releases_are_read_as_the_release_before(text: str, expected: str) -> None:
     version, notes = resolve(text)
     assert version == expected
     assert [(level, code) for level, code, _ in notes] == [("info", "version.pre-release")]
 
 
-@pytest.mark.parametrize(("text", "expected"), [("verl@0.3.0.post1", "0.3.0"), ("verl@0.2", "0.2.0.post2"),
-                                                 ("verl@0.4.1+cu124", "0.4.1")])
+@pytest.mark.parametrize(
+    ("text", "expected"), [("verl@0.3.0.post1", "0.3.0"), ("verl@0.2", "0.2.0.post2"), ("verl@0.4.1+cu124", "0.4.1")]
+)
 def test_post_releases_and_local_labels_are_the_release(text: str, expected: str) -> None:
     assert resolve(text) == (expected, [])
 
@@ -148,9 +159,11 @@ def test_openrlhf_version_txt_beside_its_package_gives_the_version(tmp_path) -> 
     (tmp_path / "version.txt").write_text("0.5.9\n")
     script = tmp_path / "examples" / "train.sh"
     script.parent.mkdir()
-    script.write_text("python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
-                      "--pretrain m --micro_train_batch_size 4 --train_batch_size 128 --micro_rollout_batch_size 8 "
-                      "--rollout_batch_size 64 --n_samples_per_prompt 8 --prompt_data d --input_key prompt\n")
+    script.write_text(
+        "python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+        "--pretrain m --micro_train_batch_size 4 --train_batch_size 128 --micro_rollout_batch_size 8 "
+        "--rollout_batch_size 64 --n_samples_per_prompt 8 --prompt_data d --input_key prompt\n"
+    )
     explanation = api.explain(str(script))
     assert explanation.spec.version == "0.5.9" and "version.project" in {n.code for n in explanation.notes}
     (tmp_path / "openrlhf").rmdir()
@@ -173,12 +186,20 @@ def test_install_lines_readme_blocks_and_git_pins_are_read(tmp_path) -> None:
 
     (tmp_path / ".git").mkdir()
     (tmp_path / "Dockerfile").write_text("FROM x\nRUN pip install \\\n    trl==0.15.2 vllm\n# pip install trl==9.9\n")
-    (tmp_path / "README.md").write_text("Use trl==1.0.0 in prose (not read)\n```bash\nuv pip install openrlhf==0.5.9\n```\n")
-    (tmp_path / "requirements.txt").write_text("trl @ git+https://github.com/huggingface/trl.git@019fc6d\n"
-                                               "verl@git+https://github.com/volcengine/verl.git@v0.4.1#egg=verl\n")
+    (tmp_path / "README.md").write_text(
+        "Use trl==1.0.0 in prose (not read)\n```bash\nuv pip install openrlhf==0.5.9\n```\n"
+    )
+    (tmp_path / "requirements.txt").write_text(
+        "trl @ git+https://github.com/huggingface/trl.git@019fc6d\n"
+        "verl@git+https://github.com/volcengine/verl.git@v0.4.1#egg=verl\n"
+    )
     found = {(e.package, e.version, e.kind) for e in evidence(str(tmp_path))}
-    assert found == {("trl", "0.15.2", "pin"), ("openrlhf", "0.5.9", "pin"), ("trl", "019fc6d", "git-commit"),
-                     ("verl", "0.4.1", "git-tag")}
+    assert found == {
+        ("trl", "0.15.2", "pin"),
+        ("openrlhf", "0.5.9", "pin"),
+        ("trl", "019fc6d", "git-commit"),
+        ("verl", "0.4.1", "git-tag"),
+    }
 
 
 def test_a_commit_pin_names_no_release_and_the_keys_decide(tmp_path) -> None:

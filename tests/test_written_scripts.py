@@ -6,6 +6,7 @@ and keys with ``$(...)``, backticks, quotes, ``;``, newlines, ``${X:-$(...)}``, 
 run must leave the payload's marker file uncreated and hand each launcher exactly the source's value; verl's
 override words are also parsed with Hydra's own override parser.
 """
+
 from __future__ import annotations
 
 import os
@@ -51,8 +52,7 @@ exit 0
 
 def hostile(mark: Path) -> str:
     """Text that runs `touch MARK` wherever a shell gets to expand or split it."""
-    return (f"a b'c\"d;touch {mark};#\n$(touch {mark})`touch {mark}`${{X:-$(touch {mark})}} é ${{HOME}} "
-            "back\\slash\\")
+    return f"a b'c\"d;touch {mark};#\n$(touch {mark})`touch {mark}`${{X:-$(touch {mark})}} é ${{HOME}} back\\slash\\"
 
 
 def run_launch(files: dict[str, str], tmp: Path, env: dict[str, str] | None = None) -> list[list[str]]:
@@ -66,8 +66,13 @@ def run_launch(files: dict[str, str], tmp: Path, env: dict[str, str] | None = No
         fake.chmod(0o755)
     for name, text in files.items():
         (work / name).write_text(text, encoding="utf-8")
-    run_env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "ARGV_DIR": str(argv_dir),
-               "HOME": str(tmp / "home"), "LANG": "C.UTF-8", **(env or {})}
+    run_env = {
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "ARGV_DIR": str(argv_dir),
+        "HOME": str(tmp / "home"),
+        "LANG": "C.UTF-8",
+        **(env or {}),
+    }
     done = subprocess.run(["bash", "launch.sh"], cwd=work, env=run_env, capture_output=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     calls = []
@@ -85,7 +90,7 @@ def after(argv: list[str], flag: str, count: int = 1) -> list[str]:
     """The ``count`` words after ``flag`` (which must occur once)."""
     assert argv.count(flag) == 1, (flag, argv)
     i = argv.index(flag)
-    return argv[i + 1:i + 1 + count]
+    return argv[i + 1 : i + 1 + count]
 
 
 def hydra_values(words: list[str]) -> dict[str, Any]:
@@ -188,8 +193,18 @@ def test_trl_recipe_launch_and_wandb_project(tmp_path: Path) -> None:
     files = translator.translate(source, to="trl@1.16.0").files
     [call] = run_launch(files, tmp_path)
     assert not mark.exists()
-    assert call == ["accelerate", "launch", "--config_file", "accelerate.yaml", "--num_processes", "8", "-m",
-                    "trl.scripts.grpo", "--config", "recipe.yaml"]
+    assert call == [
+        "accelerate",
+        "launch",
+        "--config_file",
+        "accelerate.yaml",
+        "--num_processes",
+        "8",
+        "-m",
+        "trl.scripts.grpo",
+        "--config",
+        "recipe.yaml",
+    ]
     assert wandb_env(tmp_path, "accelerate") == [want["project"]]
     assert yaml.safe_load(files["recipe.yaml"])["model_name_or_path"] == want["model"]
 
@@ -197,8 +212,12 @@ def test_trl_recipe_launch_and_wandb_project(tmp_path: Path) -> None:
 def test_trl_server_mode_serves_the_plan_model(tmp_path: Path) -> None:
     """vLLM on 2 GPUs of its own besides 8 training processes: a node of its own (NODE_ROLE=vllm)."""
     mark = tmp_path / "PWNED"
-    source, want = plan_source(mark, reward={"function_path": "/r.py", "function_name": "score"},
-                               topology={"rollout_gpus": 2}, generation={"rollout_mode": "server"})
+    source, want = plan_source(
+        mark,
+        reward={"function_path": "/r.py", "function_name": "score"},
+        topology={"rollout_gpus": 2},
+        generation={"rollout_mode": "server"},
+    )
     files = translator.translate(source, to="trl@1.16.0").files
     [serve] = run_launch(files, tmp_path, {"NODE_ROLE": "vllm"})
     assert not mark.exists()
@@ -253,13 +272,15 @@ def test_a_shell_sources_unset_variable_expands_when_the_written_script_runs(tmp
 
 
 # ---------------------------------------------------------------------------- keys
-@pytest.mark.parametrize("framework, key, target", [
-    ("verl", "trainer.x;touch PWNED;#", "verl"),
-    ("verl", "trainer.a b", "verl"),
-    ("verl", "trainer.é", "verl"),
-])
-def test_a_key_outside_the_targets_grammar_is_refused(tmp_path: Path, framework: str, key: str,
-                                                        target: str) -> None:
+@pytest.mark.parametrize(
+    "framework, key, target",
+    [
+        ("verl", "trainer.x;touch PWNED;#", "verl"),
+        ("verl", "trainer.a b", "verl"),
+        ("verl", "trainer.é", "verl"),
+    ],
+)
+def test_a_key_outside_the_targets_grammar_is_refused(tmp_path: Path, framework: str, key: str, target: str) -> None:
     data = tomllib.loads(to_toml(translator.explain(str(BASE), env={"HOME": "/h"}).spec))
     data["extras"].append({"framework": framework, "key": key, "value": 1})
     with pytest.raises(ConfigError) as error:
@@ -272,9 +293,14 @@ def test_a_yaml_key_outside_hydras_grammar_is_refused_with_exit_2(tmp_path: Path
     config["trainer"]["x;touch PWNED;#"] = 1
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(config))
-    done = subprocess.run([sys.executable, "-m", "translator", "translate", str(path), "--to", "verl"],
-                          capture_output=True, text=True, cwd=tmp_path, check=False,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-m", "translator", "translate", str(path), "--to", "verl"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 2 and "trainer.x;touch PWNED;#" in done.stderr
 
 
@@ -300,8 +326,9 @@ def bash_words(words: list[str], env: dict[str, str] | None = None) -> list[str]
     """What bash hands a program for the words, as the script text would hold them."""
     script = "printf '%s\\0' " + " ".join(words)
     with tempfile.TemporaryDirectory() as where:  # a word bash misread could redirect into a file: not here
-        done = subprocess.run(["bash", "-c", script], capture_output=True, check=True, cwd=where,
-                              env={**os.environ, **(env or {})})
+        done = subprocess.run(
+            ["bash", "-c", script], capture_output=True, check=True, cwd=where, env={**os.environ, **(env or {})}
+        )
     return done.stdout.decode("utf-8", errors="surrogateescape").split("\0")[:-1]
 
 
@@ -330,8 +357,13 @@ HYDRA_TEXT = st.text(CHARS, max_size=30)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.one_of(HYDRA_TEXT, st.lists(HYDRA_TEXT, max_size=4),
-                 st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True), HYDRA_TEXT, max_size=3)))
+@given(
+    st.one_of(
+        HYDRA_TEXT,
+        st.lists(HYDRA_TEXT, max_size=4),
+        st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True), HYDRA_TEXT, max_size=3),
+    )
+)
 def test_hydra_override_round_trips_through_bash_and_both_hydra_parsers(value: Any) -> None:
     """The override word, after bash, is parsed by Hydra and by rlconf's reader to the same value. A bare
     value that Hydra would type (1, true, null) is a number or switch by design; such text is left out."""

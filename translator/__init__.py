@@ -2,6 +2,7 @@
 
 Library: :func:`load`, :func:`explain`, :func:`translate`; bad input raises :class:`ConfigError`.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -31,5 +32,7 @@ def diff(a: Explanation | str, b: Explanation | str, **options: object):  # type
     from translator.api import Explanation, load
     from translator.compare import diff as compare
 
-    return compare(a if isinstance(a, Explanation) else load(a, **options),  # type: ignore[arg-type]
-                   b if isinstance(b, Explanation) else load(b, **options))  # type: ignore[arg-type]
+    return compare(
+        a if isinstance(a, Explanation) else load(a, **options),  # type: ignore[arg-type]
+        b if isinstance(b, Explanation) else load(b, **options),
+    )  # type: ignore[arg-type]

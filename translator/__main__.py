@@ -1,4 +1,5 @@
 """``python -m translator`` runs the rlconf command."""
+
 from translator.cli import main
 
 if __name__ == "__main__":

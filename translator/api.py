@@ -1,4 +1,5 @@
 """The library: load / explain / translate. The CLI is a thin layer over these."""
+
 from __future__ import annotations
 
 import os
@@ -20,6 +21,7 @@ from translator.sources.files import Source, guess_suffix, read_source
 
 if TYPE_CHECKING:
     from translator.checks import CheckReport, Finding
+
 
 @record
 class Explanation:
@@ -69,8 +71,10 @@ class Explanation:
                 other = self.reread(version)
             except ConfigError:
                 continue
-            if not any(n.code in ("keys.unknown-in-version", "version.conflicting-keys", "version.program-missing")
-                       for n in other.notes):
+            if not any(
+                n.code in ("keys.unknown-in-version", "version.conflicting-keys", "version.program-missing")
+                for n in other.notes
+            ):
                 others[version] = other.spec.plan.to_dict()
         return others
 
@@ -79,12 +83,18 @@ class Explanation:
         from translator.summary import policy_status, run_length, step_picture
 
         document = to_document(self.spec, redacted=True)  # explain never prints a secret's value
-        return {"framework": document.pop("framework"), "version": document.pop("version"),
-                "source": self.source, "plan": document.pop("plan"),
-                "certainty": {name: c.to_dict() for name, c in self.certainty.items()},
-                "notes": [n.to_dict() for n in self.notes], **document,
-                "step": step_picture(self.spec), "policy": policy_status(self.spec),
-                "run": run_length(self.spec, self.dataset_size)}
+        return {
+            "framework": document.pop("framework"),
+            "version": document.pop("version"),
+            "source": self.source,
+            "plan": document.pop("plan"),
+            "certainty": {name: c.to_dict() for name, c in self.certainty.items()},
+            "notes": [n.to_dict() for n in self.notes],
+            **document,
+            "step": step_picture(self.spec),
+            "policy": policy_status(self.spec),
+            "run": run_length(self.spec, self.dataset_size),
+        }
 
 
 @record
@@ -106,11 +116,16 @@ class Translation:
         return self.spec.plan.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source.to_dict(), "target": {"framework": self.framework, "version": self.version},
-                "files": dict(self.files), "plan": self.plan, "notes": [n.to_dict() for n in self.notes],
-                "alternatives": [a.to_dict() for a in self.alternatives],
-                "accounting": [entry.to_dict() for entry in self.accounting()],
-                "suppressed": [s.to_dict() for s in self.suppressed]}
+        return {
+            "source": self.source.to_dict(),
+            "target": {"framework": self.framework, "version": self.version},
+            "files": dict(self.files),
+            "plan": self.plan,
+            "notes": [n.to_dict() for n in self.notes],
+            "alternatives": [a.to_dict() for a in self.alternatives],
+            "accounting": [entry.to_dict() for entry in self.accounting()],
+            "suppressed": [s.to_dict() for s in self.suppressed],
+        }
 
     @property
     def errors(self) -> list[Note]:
@@ -128,8 +143,11 @@ class Translation:
         """Whether `rlconf translate` exits 1: what it wrote has error notes; with --strict also any warning and
         any assumed plan quantity written (``plan.assumed``)."""
         notes = self.source.notes + self.notes
-        return bool(self.errors) or any(n.severity == "error" for n in self.source.notes) or (
-            strict and any(n.severity == "warning" or n.code == "plan.assumed" for n in notes))
+        return (
+            bool(self.errors)
+            or any(n.severity == "error" for n in self.source.notes)
+            or (strict and any(n.severity == "warning" or n.code == "plan.assumed" for n in notes))
+        )
 
     def accounting(self) -> list[KeyAccount]:
         """Where every key the source config sets went (see :class:`KeyAccount`)."""
@@ -148,16 +166,20 @@ def _source(path_or_text: str | PathLike[str] | Source, stdin_text: str | None =
     if isinstance(path_or_text, Source):
         return path_or_text
     if stdin_text is not None and not isinstance(stdin_text, str):
-        raise ConfigError(f"stdin_text must be the text of standard input (a str), got {_kind(stdin_text)}",
-                          hint="pass sys.stdin.read(), or None")
+        raise ConfigError(
+            f"stdin_text must be the text of standard input (a str), got {_kind(stdin_text)}",
+            hint="pass sys.stdin.read(), or None",
+        )
     if isinstance(path_or_text, PathLike):
         name = os.fspath(path_or_text)
         if not isinstance(name, str):
             raise ConfigError(f"a path must be text, got bytes {name!r}", hint="pass os.fsdecode(path)")
         return read_source(name)
     if not isinstance(path_or_text, str):  # None or a number is not the name of a file called 'None'
-        raise ConfigError(f"a config is given as a path, the config text or a Source, got {_kind(path_or_text)}",
-                          hint="pass a str or pathlib.Path")
+        raise ConfigError(
+            f"a config is given as a path, the config text or a Source, got {_kind(path_or_text)}",
+            hint="pass a str or pathlib.Path",
+        )
     text = str(path_or_text)
     if text == "-":
         return stdin_source(stdin_text)
@@ -195,35 +217,49 @@ def _check_arguments(framework: Any, env: Any) -> dict[str, str]:
     """The library's own arguments, checked before any file is read: a wrong type is bad input (ConfigError),
     never an AttributeError deep inside a reader. Returns env as a plain dict."""
     if framework is not None and not isinstance(framework, str):
-        raise ConfigError(f"framework must be a str: a framework name or alias, optionally @VERSION, got {_kind(framework)}",
-                          key="--from")
+        raise ConfigError(
+            f"framework must be a str: a framework name or alias, optionally @VERSION, got {_kind(framework)}",
+            key="--from",
+        )
     if env is None:
         return {}
     if not isinstance(env, Mapping):
-        raise ConfigError(f"env must be a mapping of variable names to values, got {_kind(env)}", key="--env",
-                          hint="pass e.g. {'NGPUS': '8'}")
+        raise ConfigError(
+            f"env must be a mapping of variable names to values, got {_kind(env)}",
+            key="--env",
+            hint="pass e.g. {'NGPUS': '8'}",
+        )
     for name, value in env.items():
         if not isinstance(name, str) or not name:
             raise ConfigError(f"env names must be non-empty str, got {_kind(name)}", key="--env")
         if not isinstance(value, str):  # a shell variable holds text: 42 would be read back as '42' or not at all
-            raise ConfigError(f"env value of {name} must be a str (shell variables are text), got {_kind(value)}",
-                              key="--env", hint=f"pass {{{name!r}: {str(value)!r}}}")
+            raise ConfigError(
+                f"env value of {name} must be a str (shell variables are text), got {_kind(value)}",
+                key="--env",
+                hint=f"pass {{{name!r}: {str(value)!r}}}",
+            )
     return dict(env)
 
 
-def load(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
-         env: Mapping[str, str] | None = None, num_processes: int | None = None,
-         stdin_text: str | None = None) -> Explanation:
+def load(
+    path_or_text: str | PathLike[str] | Source,
+    framework: str | None = None,
+    env: Mapping[str, str] | None = None,
+    num_processes: int | None = None,
+    stdin_text: str | None = None,
+) -> Explanation:
     """Read a config (a path, ``-`` for standard input, or the text itself) into the canonical model.
 
     ``framework`` is ``NAME`` or ``NAME@VERSION`` (detected when None); ``env`` supplies shell variables a
     script expects; ``num_processes`` is the training world size where the config does not state it.
     Raises ConfigError for bad input.
     """
-    if num_processes is not None and (isinstance(num_processes, bool) or not isinstance(num_processes, int)
-                                      or num_processes <= 0):
-        raise ConfigError(f"num_processes must be a positive whole number, got {num_processes!r}",
-                          key="--num-processes")
+    if num_processes is not None and (
+        isinstance(num_processes, bool) or not isinstance(num_processes, int) or num_processes <= 0
+    ):
+        raise ConfigError(
+            f"num_processes must be a positive whole number, got {num_processes!r}", key="--num-processes"
+        )
     env = _check_arguments(framework, env)
     source = _source(path_or_text, stdin_text)
     if framework:
@@ -234,8 +270,15 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen
-        notes.append(Note("warning", "input.outside-project", f"{read}, outside the script's folder and the "
-                          "working directory", [], []))
+        notes.append(
+            Note(
+                "warning",
+                "input.outside-project",
+                f"{read}, outside the script's folder and the working directory",
+                [],
+                [],
+            )
+        )
     if reading.native is not None:  # the native keys against the framework version's own schema
         from translator.native_schemas import validate_reading
 
@@ -248,9 +291,18 @@ def load(path_or_text: str | PathLike[str] | Source, framework: str | None = Non
     return explanation
 
 
-CLUSTER_COUNTS = ("nodes", "gpus_per_node", "training_gpus", "rollout_gpus", "sequence_parallel_size",
-                  "tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size",
-                  "rollout_tensor_parallel_size", "rollout_engines")
+CLUSTER_COUNTS = (
+    "nodes",
+    "gpus_per_node",
+    "training_gpus",
+    "rollout_gpus",
+    "sequence_parallel_size",
+    "tensor_parallel_size",
+    "pipeline_parallel_size",
+    "context_parallel_size",
+    "rollout_tensor_parallel_size",
+    "rollout_engines",
+)
 
 
 def _refuse_huge_cluster(spec: RunSpec, name: str) -> None:
@@ -260,20 +312,28 @@ def _refuse_huge_cluster(spec: RunSpec, name: str) -> None:
         value = getattr(spec.topology, field_name)
         if isinstance(value, (int, Fraction)) and not isinstance(value, bool) and value > MAX_GPUS:
             keys = spec.derivations.get(f"topology.{field_name}")
-            raise ConfigError(f"topology.{field_name} is {value}, beyond any real cluster (at most {MAX_GPUS})",
-                              file=name, key=", ".join(keys.keys) if keys and keys.keys else None,
-                              hint="state the real number of nodes, GPUs and parallel degrees")
+            raise ConfigError(
+                f"topology.{field_name} is {value}, beyond any real cluster (at most {MAX_GPUS})",
+                file=name,
+                key=", ".join(keys.keys) if keys and keys.keys else None,
+                hint="state the real number of nodes, GPUs and parallel degrees",
+            )
 
 
-def explain(path_or_text: str | PathLike[str] | Source, framework: str | None = None,
-            env: Mapping[str, str] | None = None, num_processes: int | None = None,
-            stdin_text: str | None = None, dataset_size: int | None = None) -> Explanation:
+def explain(
+    path_or_text: str | PathLike[str] | Source,
+    framework: str | None = None,
+    env: Mapping[str, str] | None = None,
+    num_processes: int | None = None,
+    stdin_text: str | None = None,
+    dataset_size: int | None = None,
+) -> Explanation:
     """The plan of a config with every value's derivation (see :func:`load`); ``dataset_size`` (prompts)
     lets the run length be stated in steps, optimizer steps and samples."""
-    if dataset_size is not None and (isinstance(dataset_size, bool) or not isinstance(dataset_size, int)
-                                     or dataset_size <= 0):
-        raise ConfigError(f"dataset_size must be a positive whole number, got {dataset_size!r}",
-                          key="--dataset-size")
+    if dataset_size is not None and (
+        isinstance(dataset_size, bool) or not isinstance(dataset_size, int) or dataset_size <= 0
+    ):
+        raise ConfigError(f"dataset_size must be a positive whole number, got {dataset_size!r}", key="--dataset-size")
     explanation = load(path_or_text, framework, env, num_processes, stdin_text)
     explanation.dataset_size = dataset_size
     return explanation
@@ -287,16 +347,23 @@ def read_back(dialect: Any, files: dict[str, str], main: str, version: str, spec
     return dialect.read(Source(files[main], main, None, files), ReadOptions(version=version, env=symbolic))
 
 
-def translate(src: str | PathLike[str] | Source | Explanation, to: str, framework: str | None = None,
-              env: Mapping[str, str] | None = None, num_processes: int | None = None,
-              stdin_text: str | None = None) -> Translation:
+def translate(
+    src: str | PathLike[str] | Source | Explanation,
+    to: str,
+    framework: str | None = None,
+    env: Mapping[str, str] | None = None,
+    num_processes: int | None = None,
+    stdin_text: str | None = None,
+) -> Translation:
     """Write ``src`` as a config for ``to`` (``NAME`` or ``NAME@VERSION``; default the newest release).
 
     The written files are read back with the target's own reader, and every plan quantity or key
     semantic field that came out different gets a note, so a lossy translation is never silent.
     """
     if not isinstance(to, str):
-        raise ConfigError(f"to must be a str: a framework name or alias, optionally @VERSION, got {_kind(to)}", key="--to")
+        raise ConfigError(
+            f"to must be a str: a framework name or alias, optionally @VERSION, got {_kind(to)}", key="--to"
+        )
     explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
@@ -305,34 +372,50 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     from translator.checks import ranges
 
     for finding in ranges.check(explanation.spec):  # nonsense in the source is carried over, never silently
-        notes.warning("value.out-of-range", f"the source's {finding.message}; written as it is",
-                      source_keys=finding.keys)
+        notes.warning(
+            "value.out-of-range", f"the source's {finding.message}; written as it is", source_keys=finding.keys
+        )
     if explanation.spec.plan.samples_per_prompt is None:
         group = explanation.spec.derivations.get("plan.samples_per_prompt")
         if group is not None and group.origin == "unknown":  # a fork's own batching, a variable never set
-            raise ConfigError(f"cannot translate: the samples per prompt are {group.text}", file=explanation.source,
-                              hint="state the fork's batch plan by hand, or pass what the message names")
-        raise ConfigError("cannot translate: this config has no batch plan (an accelerate config alone?)",
-                          file=explanation.source, hint="translate the recipe or the launch script that names it")
+            raise ConfigError(
+                f"cannot translate: the samples per prompt are {group.text}",
+                file=explanation.source,
+                hint="state the fork's batch plan by hand, or pass what the message names",
+            )
+        raise ConfigError(
+            "cannot translate: this config has no batch plan (an accelerate config alone?)",
+            file=explanation.source,
+            hint="translate the recipe or the launch script that names it",
+        )
     if explanation.spec.plan.data_parallel_size is None:
         variables = unknown_because(explanation.spec, "plan.data_parallel_size")
         if variables:
             shown = [v if v.startswith(("$(", "`")) else f"${v}" for v in variables]
             plain = [v for v in variables if not v.startswith(("$(", "`"))]
-            raise ConfigError(f"cannot translate: the number of training processes is unknown: it depends on "
-                              f"{', '.join(shown)}, "
-                              "which the script never sets", file=explanation.source, key=shown[0],
-                              hint=" ".join(f"--env {v}=VALUE" for v in plain) or "set it in the script")
-        raise ConfigError("cannot translate: the number of training processes is unknown, so the global batch "
-                          "sizes are unknown", file=explanation.source,
-                          hint="pass --num-processes N (GPUs serving vLLM do not count)")
+            raise ConfigError(
+                f"cannot translate: the number of training processes is unknown: it depends on "
+                f"{', '.join(shown)}, "
+                "which the script never sets",
+                file=explanation.source,
+                key=shown[0],
+                hint=" ".join(f"--env {v}=VALUE" for v in plain) or "set it in the script",
+            )
+        raise ConfigError(
+            "cannot translate: the number of training processes is unknown, so the global batch sizes are unknown",
+            file=explanation.source,
+            hint="pass --num-processes N (GPUs serving vLLM do not count)",
+        )
     from translator.wording import settings
 
     certainty = explanation.certainty
     if on_assumption := assumed(certainty):
-        notes.info("plan.assumed", "the written plan rests on assumptions (exit 1 under --strict): "
-                   + "; ".join(f"{name} ({certainty[name].why})" for name in on_assumption),
-                   source_keys=[f"plan.{name}" for name in on_assumption])
+        notes.info(
+            "plan.assumed",
+            "the written plan rests on assumptions (exit 1 under --strict): "
+            + "; ".join(f"{name} ({certainty[name].why})" for name in on_assumption),
+            source_keys=[f"plan.{name}" for name in on_assumption],
+        )
     files = dialect.write(explanation.spec, version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
     reading = read_back(dialect, files, main, version, explanation.spec)
@@ -342,8 +425,11 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
     report = check(Explanation(target, [], main, reading.native))
     for finding in report.errors:
         fix = f"; nearest fix: {settings(finding.suggestions[0].changes)}" if finding.suggestions else ""
-        notes.error("target.rejected", f"{dialect.name} {version} would reject the written config "
-                    f"[{finding.rule}]: {finding.message}{fix}", target_keys=finding.keys)
+        notes.error(
+            "target.rejected",
+            f"{dialect.name} {version} would reject the written config [{finding.rule}]: {finding.message}{fix}",
+            target_keys=finding.keys,
+        )
     from translator import data_contract
 
     # The columns the target's loader reads, against the user's data (a sample of a local file, or what the
@@ -358,10 +444,21 @@ def translate(src: str | PathLike[str] | Source | Explanation, to: str, framewor
 # ---------------------------------------------------------------- exact alternatives
 # What "the plan" is for an alternative: how much is generated and how it is cut into updates. The knobs (ranks,
 # micro-batch, accumulation, GPU split) are what an alternative may change.
-ESSENTIAL = ("prompts_per_step", "samples_per_prompt", "samples_per_step", "samples_per_optimizer_step",
-             "optimizer_steps_per_step", "epochs_per_step")
-KNOBS = ("plan.data_parallel_size", "plan.micro_batch_per_device", "plan.grad_accum_steps", "topology.training_gpus",
-         "topology.rollout_gpus")
+ESSENTIAL = (
+    "prompts_per_step",
+    "samples_per_prompt",
+    "samples_per_step",
+    "samples_per_optimizer_step",
+    "optimizer_steps_per_step",
+    "epochs_per_step",
+)
+KNOBS = (
+    "plan.data_parallel_size",
+    "plan.micro_batch_per_device",
+    "plan.grad_accum_steps",
+    "topology.training_gpus",
+    "topology.rollout_gpus",
+)
 MAX_WRITES = 30  # variants written and read back at most per translation
 MAX_ALTERNATIVES = 3
 
@@ -382,15 +479,18 @@ class Alternative:
     files: dict[str, str] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"changes": {k: to_json_number(v) for k, v in self.changes.items()},
-                "canonical": {k: to_json_number(v) for k, v in self.canonical.items()},
-                "keeps": {k: to_json_number(v) for k, v in self.keeps.items()},
-                "changes_plan": {k: [to_json_number(v) for v in pair] for k, pair in self.changes_plan.items()},
-                "command": self.command}
+        return {
+            "changes": {k: to_json_number(v) for k, v in self.changes.items()},
+            "canonical": {k: to_json_number(v) for k, v in self.canonical.items()},
+            "keeps": {k: to_json_number(v) for k, v in self.keeps.items()},
+            "changes_plan": {k: [to_json_number(v) for v in pair] for k, pair in self.changes_plan.items()},
+            "command": self.command,
+        }
 
 
-def find_alternatives(spec: RunSpec, dialect: Any, version: str, written: Values | None,
-                      written_script: str = "") -> list[Alternative]:
+def find_alternatives(
+    spec: RunSpec, dialect: Any, version: str, written: Values | None, written_script: str = ""
+) -> list[Alternative]:
     """Vary the knobs on a copy of the source model (other training process counts, the vLLM GPU split, per-device
     batch × accumulation), write each with the target dialect, read it back, and keep those whose plan equals the
     source's and that the target's rules accept; nearest first, at most MAX_WRITES writes."""
@@ -435,6 +535,7 @@ def _variants(spec: RunSpec) -> list[dict[str, Any]]:
         return []  # beyond any real run: no search
     per_update = int(per_update)
     from translator.checks.findings import divisors
+
     parallel = max(1, (t.training_gpus or dp) // dp)  # GPUs per data-parallel rank (sequence/tensor/pipeline)
     rollout = t.rollout_gpus or 0
     total = (t.training_gpus or dp * parallel) + rollout
@@ -442,7 +543,7 @@ def _variants(spec: RunSpec) -> list[dict[str, Any]]:
         return []
     ranks: list[tuple[int, int]] = []  # (ranks, rollout GPUs)
     if rollout:  # the same GPUs, split differently between training and generation (none: colocated)
-        ranks += [((total - r) // parallel, r) for r in range(0, total) if (total - r) % parallel == 0]
+        ranks += [((total - r) // parallel, r) for r in range(total) if (total - r) % parallel == 0]
     ranks += [(d, rollout) for d in range(1, 2 * dp + 9)]
     ranks = [(d, r) for d, r in dict.fromkeys(ranks) if d > 0 and per_update % d == 0]
     # nearest rank count first; on a tie, the one that keeps the GPUs the run has
@@ -451,12 +552,16 @@ def _variants(spec: RunSpec) -> list[dict[str, Any]]:
     for d, r in ranks[:8]:
         per_rank = per_update // d
         micro = p.micro_batch_per_device
-        options: list[Any] = [None] if micro is None else sorted(
-            divisors(per_rank), key=lambda m: (abs(m - Fraction(micro)), -m))[:2]
+        options: list[Any] = (
+            [None] if micro is None else sorted(divisors(per_rank), key=lambda m: (abs(m - Fraction(micro)), -m))[:2]
+        )
         for m in options:
-            variant: dict[str, Any] = {"plan.data_parallel_size": d, "topology.training_gpus": d * parallel,
-                                       "plan.micro_batch_per_device": m,
-                                       "plan.grad_accum_steps": None if m is None else per_rank // m}
+            variant: dict[str, Any] = {
+                "plan.data_parallel_size": d,
+                "topology.training_gpus": d * parallel,
+                "plan.micro_batch_per_device": m,
+                "plan.grad_accum_steps": None if m is None else per_rank // m,
+            }
             if r != rollout:
                 variant["topology.rollout_gpus"] = r
                 if r == 0 and spec.generation.rollout_mode == "server":  # TRL: no GPUs of its own, so colocated
@@ -481,8 +586,15 @@ def _fit_nodes(spec: RunSpec) -> None:
         t.nodes, t.gpus_per_node = 1, counted
 
 
-def _alternative(source: RunSpec, back: RunSpec, canonical: dict[str, Any], files: dict[str, str], main: str,
-                 written: Values | None, native: Values | None) -> Alternative:
+def _alternative(
+    source: RunSpec,
+    back: RunSpec,
+    canonical: dict[str, Any],
+    files: dict[str, str],
+    main: str,
+    written: Values | None,
+    native: Values | None,
+) -> Alternative:
     from translator.compare import same_value
 
     before = written.values if written is not None else {}
@@ -542,27 +654,50 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
     extras = {e.key.removeprefix("+") for e in spec.extras if e.framework == spec.framework}
     dialect = dialects.get(spec.framework)
     entries = []
-    for key in (source.native.values if source.native is not None else []):
+    for key in source.native.values if source.native is not None else []:
         spelled = dialect.spelling(key, spec.version)  # derivations name a key as that release spells it
         fields = [f for f in fields_of.get(key, fields_of.get(spelled, [])) if spec.get(f) is not None]
         kept = [f for f in fields if same_value(spec.get(f), target.get(f))]
         if kept:
             target_keys = sorted({k for f in kept if f in target.derivations for k in target.derivations[f].keys})
             by_default = all(f in target.derivations and target.derivations[f].origin == "default" for f in kept)
-            entries.append(KeyAccount(key, "default", target_keys, "the target's default has the same value")
-                           if by_default else KeyAccount(key, "mapped", target_keys))
+            entries.append(
+                KeyAccount(key, "default", target_keys, "the target's default has the same value")
+                if by_default
+                else KeyAccount(key, "mapped", target_keys)
+            )
         elif key in extras:
-            entries.append(KeyAccount(key, "extra", [key]) if target.framework == spec.framework else KeyAccount(
-                key, "unsupported", [], f"a {spec.framework} key with no canonical field; {target.framework} has "
-                "no counterpart"))
+            entries.append(
+                KeyAccount(key, "extra", [key])
+                if target.framework == spec.framework
+                else KeyAccount(
+                    key,
+                    "unsupported",
+                    [],
+                    f"a {spec.framework} key with no canonical field; {target.framework} has no counterpart",
+                )
+            )
         elif fields:
             why = [n.message for n in notes if any(f in n.source_keys for f in fields)]
-            entries.append(KeyAccount(key, "unsupported", [], why[0] if why else
-                                      f"{', '.join(fields)} cannot be kept in {target.framework} {target.version}"))
+            entries.append(
+                KeyAccount(
+                    key,
+                    "unsupported",
+                    [],
+                    why[0] if why else f"{', '.join(fields)} cannot be kept in {target.framework} {target.version}",
+                )
+            )
         else:
             # Not "has no effect": the key may well act in the source framework; rlconf's model just holds nothing for it.
-            entries.append(KeyAccount(key, "unsupported", [], f"no canonical value is read from it in {spec.framework} "
-                                      f"{spec.version}, and nothing is written for it in {target.framework}"))
+            entries.append(
+                KeyAccount(
+                    key,
+                    "unsupported",
+                    [],
+                    f"no canonical value is read from it in {spec.framework} "
+                    f"{spec.version}, and nothing is written for it in {target.framework}",
+                )
+            )
     return entries
 
 
@@ -579,12 +714,17 @@ def _compare(explanation: Explanation, reading: Reading, notes: NoteList) -> Non
     for d in differences(source, target, *defaults):
         before, after = quantity(d.field, d.a.value, source), quantity(d.field, d.b.value, target)
         if d.field.startswith("plan."):
-            notes.warning("plan.not-preserved", f"{d.field}: {before} in the source, {after} in {where}",
-                          source_keys=[d.field])
+            notes.warning(
+                "plan.not-preserved", f"{d.field}: {before} in the source, {after} in {where}", source_keys=[d.field]
+            )
         elif not any(covers(note, d.field, source, target) for note in written):
             shown = f"{d.field.removeprefix('extras.')} (a native key)" if d.field.startswith("extras.") else d.field
-            notes.warning("translation.changed", f"{shown}: {before} in the source, {after} in {where}",
-                          source_keys=[d.field], target_keys=d.b.keys)
+            notes.warning(
+                "translation.changed",
+                f"{shown}: {before} in the source, {after} in {where}",
+                source_keys=[d.field],
+                target_keys=d.b.keys,
+            )
 
 
 def covers(note: Note, name: str, source: RunSpec, target: RunSpec) -> bool:
@@ -603,9 +743,13 @@ def covers(note: Note, name: str, source: RunSpec, target: RunSpec) -> bool:
     return bool(keys & named)
 
 
-def check(src: str | PathLike[str] | Source | Explanation, framework: str | None = None,
-          env: Mapping[str, str] | None = None, num_processes: int | None = None,
-          stdin_text: str | None = None) -> CheckReport:
+def check(
+    src: str | PathLike[str] | Source | Explanation,
+    framework: str | None = None,
+    env: Mapping[str, str] | None = None,
+    num_processes: int | None = None,
+    stdin_text: str | None = None,
+) -> CheckReport:
     """Evaluate the rules of the config's framework and version: errors are what the framework would reject,
     warnings what it accepts but silently changes. Each finding carries the nearest valid alternatives."""
     from translator.checks import CheckReport, rules_for
@@ -662,8 +806,18 @@ def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> N
                 finding.message += f" [the {dialect.name} release is uncertain: {text}]"
         else:
             first = next(verdicts[v][key] for v in order if key in verdicts[v])
-            report.add([Finding(first.rule, "warning", f"{first.message} [the {dialect.name} release is uncertain: "
-                                f"{text}]", first.keys, first.values, first.suggestions)])
+            report.add(
+                [
+                    Finding(
+                        first.rule,
+                        "warning",
+                        f"{first.message} [the {dialect.name} release is uncertain: {text}]",
+                        first.keys,
+                        first.values,
+                        first.suggestions,
+                    )
+                ]
+            )
 
 
 _GUESS = re.compile(r"did you mean '?(?:--)?([^'?\s]+)'?\?")
@@ -692,9 +846,13 @@ def unknown_key_errors(explanation: Explanation, report: CheckReport) -> list[Fi
             reported.add(key)
             match = _GUESS.search(note.message)
             guess = note.target_keys[0] if note.target_keys else match.group(1) if match else None
-            fixes = [Suggestion({key: None, guess: values[key]}, f"rename {key} → {guess}")] if guess and guess != key \
+            fixes = (
+                [Suggestion({key: None, guess: values[key]}, f"rename {key} → {guess}")]
+                if guess and guess != key
                 else []
+            )
             fixes.append(Suggestion({key: None}, f"remove {key}"))
-            found.append(Finding(f"{dialect.name}.unknown-key", "error", note.message, [key], {key: values[key]},
-                                 fixes))
+            found.append(
+                Finding(f"{dialect.name}.unknown-key", "error", note.message, [key], {key: values[key]}, fixes)
+            )
     return found

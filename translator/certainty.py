@@ -6,6 +6,7 @@ It is *unknown* (no value) when nothing determines it: a variable the script nev
 size, a token budget, a fork's code that forms batches differently. ``translate --strict`` exits 1 when an assumed
 quantity reaches the written plan.
 """
+
 from __future__ import annotations
 
 import re
@@ -37,8 +38,9 @@ class Certainty:
         return {"level": self.level, "why": self.why, "hint": self.hint}
 
 
-def plan_certainty(spec: RunSpec, notes: Iterable[Note],
-                   other_versions: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Certainty]:
+def plan_certainty(
+    spec: RunSpec, notes: Iterable[Note], other_versions: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Certainty]:
     """Every plan quantity's certainty, by plan field name. ``other_versions``: where the version was inferred from
     the keys, the plan as each other release that fits them would read it (release → plan field → value)."""
     notes = list(notes)
@@ -51,8 +53,9 @@ def plan_certainty(spec: RunSpec, notes: Iterable[Note],
         value = getattr(spec.plan, name)
         derivation = spec.derivations.get(f"plan.{name}")
         if value is None:
-            out[name] = _unknown(name, spec, derivation.text if derivation is not None and
-                                 derivation.origin == "unknown" else None)
+            out[name] = _unknown(
+                name, spec, derivation.text if derivation is not None and derivation.origin == "unknown" else None
+            )
             continue
         origin = derivation.origin if derivation is not None else "derived"
         why = derivation.text if derivation is not None else "derived"
@@ -61,12 +64,18 @@ def plan_certainty(spec: RunSpec, notes: Iterable[Note],
             out[name] = Certainty("assumed", why)
         elif others and inferred is not None:
             differ = ", ".join(f"{_shown(v)} as {version}" for version, v in others.items())
-            out[name] = Certainty("assumed", f"{why}, as {spec.framework} {spec.version}, a release inferred from the "
-                                  f"keys; {differ}", f"pass --from {spec.framework}@VERSION (the release it runs)")
+            out[name] = Certainty(
+                "assumed",
+                f"{why}, as {spec.framework} {spec.version}, a release inferred from the keys; {differ}",
+                f"pass --from {spec.framework}@VERSION (the release it runs)",
+            )
         elif fork is not None and name != "data_parallel_size":
             # The data-parallel size is the launch's GPU arithmetic, not the trainer's: a fork keeps it.
-            out[name] = Certainty("assumed", f"{why}; read with upstream semantics: {fork.message}",
-                                  "check the fork's trainer, or pass --from with the release it follows")
+            out[name] = Certainty(
+                "assumed",
+                f"{why}; read with upstream semantics: {fork.message}",
+                "check the fork's trainer, or pass --from with the release it follows",
+            )
         else:
             out[name] = Certainty({"config": "read", "default": "default"}.get(origin, "derived"), why)
     return out

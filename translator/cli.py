@@ -3,6 +3,7 @@
 Exit codes: 0 ok; 1 findings (check errors, diff differences, a translation written with error-level notes or one
 the target would reject; warnings, and check's skipped rules, under --strict); 2 bad input or a refusal to write;
 3 an internal error."""
+
 from __future__ import annotations
 
 import os
@@ -32,36 +33,64 @@ def _env_pairs(ctx: click.Context, param: click.Parameter, pairs: tuple[str, ...
 
 def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options every command that reads a config shares."""
-    command = click.option("--num-processes", type=click.IntRange(min=1),
-                           help="Training world size where the config does not state it.")(command)
-    command = click.option("--env", "env", multiple=True, callback=_env_pairs, metavar="NAME=VALUE",
-                           help="A shell variable the script expects (repeatable).")(command)
-    command = click.option("--from", "framework", metavar="FW[@VER]",
-                           help="Source framework (and version); detected when omitted.")(command)
+    command = click.option(
+        "--num-processes", type=click.IntRange(min=1), help="Training world size where the config does not state it."
+    )(command)
+    command = click.option(
+        "--env",
+        "env",
+        multiple=True,
+        callback=_env_pairs,
+        metavar="NAME=VALUE",
+        help="A shell variable the script expects (repeatable).",
+    )(command)
+    command = click.option(
+        "--from", "framework", metavar="FW[@VER]", help="Source framework (and version); detected when omitted."
+    )(command)
     return command
 
 
 # ---- many files (translator/many.py): PATH... with directories, globs and --exclude ----
 def many_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--exclude", "excludes", multiple=True, metavar="GLOB",
-                        help="Leave out paths matching GLOB (repeatable; with directories and globs).")(command)
+    return click.option(
+        "--exclude",
+        "excludes",
+        multiple=True,
+        metavar="GLOB",
+        help="Leave out paths matching GLOB (repeatable; with directories and globs).",
+    )(command)
 
 
 def _many(srcs: tuple[str, ...]) -> bool:
     """Several paths, a directory or a glob go to translator/many.py; one file keeps the single-file output.
     (os.path and the characters of glob.has_magic: pathlib and glob are not imported for one file.)"""
-    return len(srcs) != 1 or (srcs[0] != "-" and (os.path.isdir(srcs[0] or ".") or (
-        any(c in srcs[0] for c in "*?[") and not os.path.lexists(srcs[0]))))
+    return len(srcs) != 1 or (
+        srcs[0] != "-"
+        and (os.path.isdir(srcs[0] or ".") or (any(c in srcs[0] for c in "*?[") and not os.path.lexists(srcs[0])))
+    )
 
 
 def code_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--select / --ignore / --show-suppressed (translator/rules.py, docs/rules.md)."""
-    command = click.option("--show-suppressed", is_flag=True,
-                           help="List the findings that '# rlconf: ignore' comments in the configs silence.")(command)
-    command = click.option("--ignore", "ignored", multiple=True, metavar="CODE[,CODE...]",
-                           help="Never report these codes (prefixes such as keys. and globs such as batch.* too).")(command)
-    command = click.option("--select", "selected", multiple=True, metavar="CODE[,CODE...]",
-                           help="Report only these codes (prefixes and globs too); `rlconf rules` lists them.")(command)
+    command = click.option(
+        "--show-suppressed",
+        is_flag=True,
+        help="List the findings that '# rlconf: ignore' comments in the configs silence.",
+    )(command)
+    command = click.option(
+        "--ignore",
+        "ignored",
+        multiple=True,
+        metavar="CODE[,CODE...]",
+        help="Never report these codes (prefixes such as keys. and globs such as batch.* too).",
+    )(command)
+    command = click.option(
+        "--select",
+        "selected",
+        multiple=True,
+        metavar="CODE[,CODE...]",
+        help="Report only these codes (prefixes and globs too); `rlconf rules` lists them.",
+    )(command)
     return command
 
 
@@ -86,7 +115,7 @@ class GuardedGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return super().main(*args, **kwargs)
-        except Exception as error:  # noqa: BLE001  (SystemExit, click's and ours, is a BaseException: passes)
+        except Exception as error:
             from translator.errors import classify
 
             code, message = classify(error)
@@ -106,19 +135,34 @@ def main() -> None:
 @click.argument("srcs", nargs=-1, required=True, metavar="PATH...")
 @input_options
 @many_options
-@click.option("--dataset-size", type=click.IntRange(min=1), metavar="PROMPTS",
-              help="Prompts in the training set, to state the run length in steps and samples.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "toml"]), default="text",
-              show_default=True)
-def explain(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num_processes: int | None,
-            excludes: tuple[str, ...], dataset_size: int | None, output_format: str) -> None:
+@click.option(
+    "--dataset-size",
+    type=click.IntRange(min=1),
+    metavar="PROMPTS",
+    help="Prompts in the training set, to state the run length in steps and samples.",
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "toml"]), default="text", show_default=True
+)
+def explain(
+    srcs: tuple[str, ...],
+    framework: str | None,
+    env: dict[str, str],
+    num_processes: int | None,
+    excludes: tuple[str, ...],
+    dataset_size: int | None,
+    output_format: str,
+) -> None:
     """Show the batch plan of each PATH (a file, - for standard input, a directory or a glob) with units and
     derivations."""
     if _many(srcs):
         from translator import many
 
-        _many_done(lambda: many.explain_command(srcs, excludes, many.Options(framework, env, num_processes, False,
-                                                                             dataset_size), output_format))
+        _many_done(
+            lambda: many.explain_command(
+                srcs, excludes, many.Options(framework, env, num_processes, False, dataset_size), output_format
+            )
+        )
     from translator import api, render
 
     src = srcs[0]
@@ -144,24 +188,45 @@ def explain(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], n
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was noted (errors always exit 1).")
 @code_options
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: dict[str, str],
-              num_processes: int | None, excludes: tuple[str, ...], output_dir: str | None, force: bool,
-              strict: bool, selected: tuple[str, ...], ignored: tuple[str, ...], show_suppressed: bool,
-              output_format: str) -> None:
+def translate(
+    srcs: tuple[str, ...],
+    target: str,
+    framework: str | None,
+    env: dict[str, str],
+    num_processes: int | None,
+    excludes: tuple[str, ...],
+    output_dir: str | None,
+    force: bool,
+    strict: bool,
+    selected: tuple[str, ...],
+    ignored: tuple[str, ...],
+    show_suppressed: bool,
+    output_format: str,
+) -> None:
     """Write each PATH as a config for another framework (and version), and report what could not be kept.
     Several files, a directory or a glob need -o OUTDIR: one subfolder per source, same relative layout."""
     choice = _choice(selected, ignored)
     if _many(srcs):
         from translator import many
 
-        _many_done(lambda: many.translate_command(
-            srcs, excludes, many.Options(framework, env, num_processes, strict, None, choice, show_suppressed), target,
-            output_dir, force, output_format, write_files))
+        _many_done(
+            lambda: many.translate_command(
+                srcs,
+                excludes,
+                many.Options(framework, env, num_processes, strict, None, choice, show_suppressed),
+                target,
+                output_dir,
+                force,
+                output_format,
+                write_files,
+            )
+        )
     from translator import api, render, reports, rules
 
     source = _source_of(srcs[0])
-    translation = rules.filter_translation(api.translate(source, target, framework, env, num_processes), source.text,
-                                           choice)
+    translation = rules.filter_translation(
+        api.translate(source, target, framework, env, num_processes), source.text, choice
+    )
     if output_dir:
         from pathlib import Path
 
@@ -186,12 +251,27 @@ def translate(srcs: tuple[str, ...], target: str, framework: str | None, env: di
 @input_options
 @many_options
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings and on rules skipped for want of an input too.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
-              show_default=True, help="github: workflow annotations; sarif: SARIF 2.1.0 (code scanning).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="github: workflow annotations; sarif: SARIF 2.1.0 (code scanning).",
+)
 @code_options
-def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num_processes: int | None,
-          excludes: tuple[str, ...], strict: bool, output_format: str, selected: tuple[str, ...],
-          ignored: tuple[str, ...], show_suppressed: bool) -> None:
+def check(
+    srcs: tuple[str, ...],
+    framework: str | None,
+    env: dict[str, str],
+    num_processes: int | None,
+    excludes: tuple[str, ...],
+    strict: bool,
+    output_format: str,
+    selected: tuple[str, ...],
+    ignored: tuple[str, ...],
+    show_suppressed: bool,
+) -> None:
     """Check each PATH (a file, - for standard input, a directory or a glob) against its framework's own rules
     for its version; suggest the nearest valid values. Exit with the worst code over all files.
     '# rlconf: ignore[CODE]' comments in a config silence its findings (docs/rules.md)."""
@@ -199,8 +279,14 @@ def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num
     if _many(srcs) or output_format in ("github", "sarif"):
         from translator import many
 
-        _many_done(lambda: many.check_command(srcs, excludes, many.Options(framework, env, num_processes, strict, None,
-                                                                           choice, show_suppressed), output_format))
+        _many_done(
+            lambda: many.check_command(
+                srcs,
+                excludes,
+                many.Options(framework, env, num_processes, strict, None, choice, show_suppressed),
+                output_format,
+            )
+        )
     from translator import api, reports, rules
 
     source = _source_of(srcs[0])
@@ -216,15 +302,32 @@ def check(srcs: tuple[str, ...], framework: str | None, env: dict[str, str], num
 @main.command()
 @click.argument("a")
 @click.argument("b")
-@click.option("--from", "frameworks", multiple=True, metavar="FW[@VER]",
-              help="Framework of A and B (once for both, or twice: A then B); detected when omitted.")
-@click.option("--env", "env", multiple=True, callback=_env_pairs, metavar="NAME=VALUE",
-              help="A shell variable the scripts expect (repeatable).")
-@click.option("--num-processes", "num_processes", multiple=True, type=click.IntRange(min=1),
-              help="Training world size where a config does not state it (once for both, or A then B).")
+@click.option(
+    "--from",
+    "frameworks",
+    multiple=True,
+    metavar="FW[@VER]",
+    help="Framework of A and B (once for both, or twice: A then B); detected when omitted.",
+)
+@click.option(
+    "--env",
+    "env",
+    multiple=True,
+    callback=_env_pairs,
+    metavar="NAME=VALUE",
+    help="A shell variable the scripts expect (repeatable).",
+)
+@click.option(
+    "--num-processes",
+    "num_processes",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="Training world size where a config does not state it (once for both, or A then B).",
+)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def diff(a: str, b: str, frameworks: tuple[str, ...], env: dict[str, str], num_processes: tuple[int, ...],
-         output_format: str) -> None:
+def diff(
+    a: str, b: str, frameworks: tuple[str, ...], env: dict[str, str], num_processes: tuple[int, ...], output_format: str
+) -> None:
     """Compare two configs (of any frameworks) on the canonical model; exit 1 when anything differs."""
     from translator import api, compare, render
 
@@ -237,10 +340,8 @@ def diff(a: str, b: str, frameworks: tuple[str, ...], env: dict[str, str], num_p
     if "-" in (a, b) and a == b:
         click.echo("rlconf: error: only one of A and B can be standard input", err=True)
         sys.exit(EXIT_INPUT)
-    left = api.load(_path(a), pick(frameworks, 0, "--from"), env, pick(num_processes, 0, "--num-processes"),
-                    _stdin(a))
-    right = api.load(_path(b), pick(frameworks, 1, "--from"), env, pick(num_processes, 1, "--num-processes"),
-                     _stdin(b))
+    left = api.load(_path(a), pick(frameworks, 0, "--from"), env, pick(num_processes, 0, "--num-processes"), _stdin(a))
+    right = api.load(_path(b), pick(frameworks, 1, "--from"), env, pick(num_processes, 1, "--num-processes"), _stdin(b))
     report = compare.diff(left, right)
     if output_format == "json":
         click.echo(_json(report.to_dict()))
@@ -264,8 +365,9 @@ def frameworks(output_format: str) -> None:
 
 
 @main.command(name="rules")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True
+)
 def rules_command(output_format: str) -> None:
     """List every rule and note code: kind, framework, severities, what it means, the framework's own message
     and the source it cites (docs/rules.md is this list)."""
@@ -303,8 +405,10 @@ def write_files(files: dict[str, str], directory: Path, force: bool) -> list[str
         with _folder_lock(directory):
             existing = [name for name in files if os.path.lexists(directory / name)]
             if existing and not force:
-                raise ConfigError(f"{', '.join(str(directory / n) for n in existing)} already exist(s)",
-                                  hint="pass --force to overwrite, or choose another -o DIR")
+                raise ConfigError(
+                    f"{', '.join(str(directory / n) for n in existing)} already exist(s)",
+                    hint="pass --force to overwrite, or choose another -o DIR",
+                )
             written = []
             for name, text in files.items():
                 path = directory / name

@@ -1,5 +1,6 @@
 """Semantic comparison of two configs on the canonical model, whatever their frameworks: one implementation for
 ``rlconf diff`` and for ``translate``'s check of what it wrote (so every difference diff reports has a note)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
@@ -17,11 +18,24 @@ if TYPE_CHECKING:
 
 # section → category, with the exceptions by field below.
 CATEGORIES = {
-    "plan": "batch", "generation": "batch", "token_budget": "infrastructure", "topology": "infrastructure",
-    "run_length": "run-length", "algorithm": "algorithm", "critic": "algorithm", "sampling": "algorithm",
-    "optimizer": "algorithm", "lengths": "algorithm", "asynchrony": "algorithm", "references": "other",
-    "reward": "algorithm", "data": "other", "checkpointing": "infrastructure", "evaluation": "other",
-    "logging": "other", "launch": "infrastructure",
+    "plan": "batch",
+    "generation": "batch",
+    "token_budget": "infrastructure",
+    "topology": "infrastructure",
+    "run_length": "run-length",
+    "algorithm": "algorithm",
+    "critic": "algorithm",
+    "sampling": "algorithm",
+    "optimizer": "algorithm",
+    "lengths": "algorithm",
+    "asynchrony": "algorithm",
+    "references": "other",
+    "reward": "algorithm",
+    "data": "other",
+    "checkpointing": "infrastructure",
+    "evaluation": "other",
+    "logging": "other",
+    "launch": "infrastructure",
 }
 FIELD_CATEGORIES = {
     "plan.total_steps": "run-length",
@@ -37,9 +51,14 @@ RUN_LENGTH = ("plan.total_steps", "run_length.total_optimizer_steps", "run_lengt
 KINDS = ("changed", "added", "removed", "renamed")
 # Values that mean the same as "not set" for a field: no parallelism of that kind, the default split, and equal
 # mixture weights (every framework samples its sources uniformly without weights).
-NEUTRAL = {"topology.sequence_parallel_size": 1, "topology.tensor_parallel_size": 1,
-           "topology.pipeline_parallel_size": 1, "topology.context_parallel_size": 1, "data.train_split": "train",
-           "algorithm.gamma": 1}  # no discount: what a framework without one does
+NEUTRAL = {
+    "topology.sequence_parallel_size": 1,
+    "topology.tensor_parallel_size": 1,
+    "topology.pipeline_parallel_size": 1,
+    "topology.context_parallel_size": 1,
+    "data.train_split": "train",
+    "algorithm.gamma": 1,
+}  # no discount: what a framework without one does
 
 
 def _neutral(name: str, value: Any) -> Any:
@@ -77,8 +96,13 @@ class Difference:
     reason: str | None = None  # a native key of one framework only: why it has no canonical field (the concordance)
 
     def to_dict(self) -> dict[str, Any]:
-        found = {"field": self.field, "category": self.category, "kind": self.kind, "a": self.a.to_dict(),
-                 "b": self.b.to_dict()}
+        found = {
+            "field": self.field,
+            "category": self.category,
+            "kind": self.kind,
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+        }
         return found if self.reason is None else {**found, "reason": self.reason}
 
 
@@ -91,6 +115,7 @@ class DiffReport:
     def to_dict(self) -> dict[str, Any]:
         def side(e: Explanation) -> dict[str, Any]:
             return {"framework": e.framework, "version": e.version, "source": e.source}
+
         return {"a": side(self.a), "b": side(self.b), "differences": [d.to_dict() for d in self.differences]}
 
 
@@ -103,8 +128,9 @@ def _defaults(explanation: Explanation) -> Mapping[str, Any]:
     return explanation.native.defaults if explanation.native is not None else {}
 
 
-def differences(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any] | None = None,
-                defaults_b: Mapping[str, Any] | None = None) -> list[Difference]:
+def differences(
+    a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any] | None = None, defaults_b: Mapping[str, Any] | None = None
+) -> list[Difference]:
     """The differences of two canonical models: every field of every section (values equal after unit conversion
     are no difference), then, within one framework, the native keys without a canonical field (a key a later
     release renamed is one difference of kind renamed; a key one side leaves at its default compares as that
@@ -112,16 +138,21 @@ def differences(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any] | None = N
     found = []
     for name in _fields():
         value_a, value_b = a.get(name), b.get(name)
-        if name == "topology.gpus_per_node" and (value_a is None) != (value_b is None) \
-                and (value_a or value_b) in _per_node(a if value_a is None else b):
+        if (
+            name == "topology.gpus_per_node"
+            and (value_a is None) != (value_b is None)
+            and (value_a or value_b) in _per_node(a if value_a is None else b)
+        ):
             continue  # stated on one side only, and what the other side's GPUs and nodes give
         if name in WARMUP:
             if name == WARMUP[0] and not same_value(_warmup(a), _warmup(b)):
                 found.append(_difference(name, a, b, value_a, value_b))
             continue
         if name in RUN_LENGTH and (value_a is None) != (value_b is None):  # stated in one unit on one side only
-            value_a, value_b = value_a if value_a is not None else _run_length(a, name), \
-                value_b if value_b is not None else _run_length(b, name)
+            value_a, value_b = (
+                value_a if value_a is not None else _run_length(a, name),
+                value_b if value_b is not None else _run_length(b, name),
+            )
             if same_value(value_a, value_b):
                 continue
             value_a, value_b = a.get(name), b.get(name)
@@ -134,8 +165,9 @@ def differences(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any] | None = N
     return found
 
 
-def _unmodelled(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any],
-                defaults_b: Mapping[str, Any]) -> list[Difference]:
+def _unmodelled(
+    a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any], defaults_b: Mapping[str, Any]
+) -> list[Difference]:
     """Across frameworks: each native key a side sets (away from its default) that carries training semantics
     rlconf does not model (a `none` group of the concordance: LoRA, extra losses, reward shaping ...) is a
     difference the other side does not have, with the concordance's reason. Infrastructure keys are not."""
@@ -149,13 +181,25 @@ def _unmodelled(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any],
         for extra in spec.extras:
             key = extra.key.lstrip("+")
             group = table.group_of(key)
-            if extra.framework != spec.framework or group is None or group.kind != "none" \
-                    or _unset(extra.value) or (key in defaults and same_value(extra.value, defaults[key])):
+            if (
+                extra.framework != spec.framework
+                or group is None
+                or group.kind != "none"
+                or _unset(extra.value)
+                or (key in defaults and same_value(extra.value, defaults[key]))
+            ):
                 continue
             here, there = Side(extra.value, [extra.key]), Side(None, [])
-            found.append(Difference(f"extras.{extra.key}", "other", here if first else there,
-                                    there if first else here, "removed" if first else "added",
-                                    f"{group.name}: {group.why}"))
+            found.append(
+                Difference(
+                    f"extras.{extra.key}",
+                    "other",
+                    here if first else there,
+                    there if first else here,
+                    "removed" if first else "added",
+                    f"{group.name}: {group.why}",
+                )
+            )
     return sorted(found, key=lambda d: d.field)
 
 
@@ -201,8 +245,10 @@ def _warmup(spec: RunSpec) -> Any:
 def _run_length(spec: RunSpec, name: str) -> Any:
     """A run length the plan determines in another unit: steps × optimizer steps (or samples) per step."""
     p = spec.plan
-    per_step = {"run_length.total_optimizer_steps": p.optimizer_steps_per_step,
-                "run_length.total_samples": p.samples_per_step}.get(name)
+    per_step = {
+        "run_length.total_optimizer_steps": p.optimizer_steps_per_step,
+        "run_length.total_samples": p.samples_per_step,
+    }.get(name)
     if name == "plan.total_steps":
         total, per = spec.run_length.total_optimizer_steps, p.optimizer_steps_per_step
         return Fraction(total) / Fraction(per) if total is not None and per else None
@@ -220,12 +266,14 @@ def _extras(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any], defaults_b: M
             right.pop(key)
     found, paired = [], set()
     for key in left.keys() - right.keys():
-        new = next((k for k in sorted(right.keys() - left.keys()) if k not in paired
-                    and is_renamed(a.framework, key, k)), None)
+        new = next(
+            (k for k in sorted(right.keys() - left.keys()) if k not in paired and is_renamed(a.framework, key, k)), None
+        )
         if new is not None:
             paired.add(new)
-            found.append(Difference(f"extras.{key}", "other", Side(left[key], [key]), Side(right[new], [new]),
-                                    "renamed"))
+            found.append(
+                Difference(f"extras.{key}", "other", Side(left[key], [key]), Side(right[new], [new]), "renamed")
+            )
     renamed_from = {d.field.removeprefix("extras.") for d in found}
     for key in sorted(left.keys() | right.keys()):
         if key in renamed_from or key in paired:
@@ -233,20 +281,30 @@ def _extras(a: RunSpec, b: RunSpec, defaults_a: Mapping[str, Any], defaults_b: M
         value_a, value_b = left.get(key), right.get(key)
         if not same_value(value_a, value_b):
             kind = "added" if key not in left else "removed" if key not in right else "changed"
-            found.append(Difference(f"extras.{key}", "other", Side(value_a, [key] if key in left else []),
-                                    Side(value_b, [key] if key in right else []), kind))
+            found.append(
+                Difference(
+                    f"extras.{key}",
+                    "other",
+                    Side(value_a, [key] if key in left else []),
+                    Side(value_b, [key] if key in right else []),
+                    kind,
+                )
+            )
     return sorted(found, key=lambda d: d.field)
 
 
 def is_renamed(framework: str, old: str, new: str) -> bool:
     """Whether a release of ``framework`` renamed native key ``old`` to ``new`` (either direction: A may be the
     newer config). The renames are the dialects' own tables."""
-    return (old, new) in _renames(framework) or (new, old) in _renames(framework) \
+    return (
+        (old, new) in _renames(framework)
+        or (new, old) in _renames(framework)
         or any(_moved(old, new, p, q) or _moved(new, old, p, q) for p, q in _prefix_renames(framework))
+    )
 
 
 def _moved(old: str, new: str, prefix_old: str, prefix_new: str) -> bool:
-    return old.startswith(prefix_old) and new == prefix_new + old[len(prefix_old):]
+    return old.startswith(prefix_old) and new == prefix_new + old[len(prefix_old) :]
 
 
 _RENAME_CACHE: dict[str, set[tuple[str, str]]] = {}
@@ -274,15 +332,18 @@ def same_value(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     try:
         return bool(a == b)
-    except Exception:  # noqa: BLE001  (values of exotic types that refuse comparison differ)
+    except Exception:
         return False
 
 
 def _is_number(value: Any) -> bool:
     import math
 
-    return isinstance(value, (int, float, Fraction)) and not isinstance(value, bool) \
+    return (
+        isinstance(value, (int, float, Fraction))
+        and not isinstance(value, bool)
         and not (isinstance(value, float) and not math.isfinite(value))
+    )
 
 
 def _keys(spec: RunSpec, name: str) -> list[str]:

@@ -16,6 +16,7 @@ resolves a relative reward path there (``Framework.reward_path_key``) finds noth
 a file beside a source of another framework (which ran from its own folder): ``reward.unresolved``, an error
 giving the absolute path.
 """
+
 from __future__ import annotations
 
 import json
@@ -54,8 +55,7 @@ def source_kind(spec: RunSpec) -> str | None:
 def kind_of(value: Any) -> str | None:
     if isinstance(value, str):
         return TEXT
-    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m and "content" in m
-                                                 for m in value):
+    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m and "content" in m for m in value):
         return CHAT
     return type(value).__name__
 
@@ -97,7 +97,7 @@ def sample(path: Path) -> list[dict[str, Any]]:
         return []
     if path.suffix == ".jsonl":
         rows = []
-        for line in text.splitlines()[:SAMPLE_ROWS + 1]:
+        for line in text.splitlines()[: SAMPLE_ROWS + 1]:
             try:
                 row = json.loads(line)
             except ValueError:  # the last line cut by the byte bound, or not JSON
@@ -119,8 +119,10 @@ def conversion(column: str, have: str, need: str) -> str:
     if need == CHAT and have == TEXT:
         return f'dataset.map(lambda row: {{"{column}": [{{"role": "user", "content": row["{column}"]}}]}})'
     if need == TEXT and have == CHAT:
-        return (f'dataset.map(lambda row: {{"{column}": next(m["content"] for m in reversed(row["{column}"]) '
-                f'if m["role"] == "user")}})  (the system messages are dropped)')
+        return (
+            f'dataset.map(lambda row: {{"{column}": next(m["content"] for m in reversed(row["{column}"]) '
+            f'if m["role"] == "user")}})  (the system messages are dropped)'
+        )
     return f"rewrite the {column!r} column as {_SHOWN[need]}"
 
 
@@ -137,34 +139,62 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
     rows = sample(files[0]) if files else []
     if rows:
         where = f"{files[0]} (first {len(rows)} row(s))"
-        missing = [name for name in (column, *(
-            (target.data.answer_key or default) if role == "answer" else default for role, default in contract.required))
-            if not all(name in row for row in rows)]
+        missing = [
+            name
+            for name in (
+                column,
+                *(
+                    (target.data.answer_key or default) if role == "answer" else default
+                    for role, default in contract.required
+                ),
+            )
+            if not all(name in row for row in rows)
+        ]
         if missing:
-            notes.error("data.column-missing", f"{where} has no column {', '.join(map(repr, missing))}, which "
-                        f"{framework}'s loader reads for every row ({contract.cited}); add it or point the key at "
-                        "the column that holds it", source_keys=["data.train_sources"])
+            notes.error(
+                "data.column-missing",
+                f"{where} has no column {', '.join(map(repr, missing))}, which "
+                f"{framework}'s loader reads for every row ({contract.cited}); add it or point the key at "
+                "the column that holds it",
+                source_keys=["data.train_sources"],
+            )
         kinds = {kind_of(row[column]) for row in rows if column in row}
         have = kinds.pop() if len(kinds) == 1 else None
         stated = f"{where}: column {column!r} holds {_SHOWN.get(have or '', have)}"
     else:
         have = source_kind(source) if (source.data.prompt_key or contract.prompt_default) == column else None
-        stated = f"the source's {source.framework} loader needs its prompt column {column!r} as {_SHOWN.get(have or '')}"
+        stated = (
+            f"the source's {source.framework} loader needs its prompt column {column!r} as {_SHOWN.get(have or '')}"
+        )
     if have is not None and have != contract.prompt_kind:
-        notes.error("data.column-type", f"{stated}; {framework}'s loader needs {_SHOWN[contract.prompt_kind]} there "
-                    f"({contract.cited}): convert it first, {conversion(column, have, contract.prompt_kind)}",
-                    source_keys=["data.prompt_key"], target_keys=["data.prompt_key"])
+        notes.error(
+            "data.column-type",
+            f"{stated}; {framework}'s loader needs {_SHOWN[contract.prompt_kind]} there "
+            f"({contract.cited}): convert it first, {conversion(column, have, contract.prompt_kind)}",
+            source_keys=["data.prompt_key"],
+            target_keys=["data.prompt_key"],
+        )
 
 
 def check_reward_path(source: RunSpec, target: RunSpec, framework: str, base: Path, notes: NoteList) -> None:
     path, entry = target.reward.function_path, registry.lookup(framework)
-    if entry is None or not entry.reward_path_key or source.framework == framework or not path or "$" in path \
-            or Path(path).is_absolute():
+    if (
+        entry is None
+        or not entry.reward_path_key
+        or source.framework == framework
+        or not path
+        or "$" in path
+        or Path(path).is_absolute()
+    ):
         return
     beside = base / path
     if beside.is_file():
         name = f":{target.reward.function_name}" if target.reward.function_name else ""
-        notes.error("reward.unresolved", f"reward function {path} is the file beside the source ({beside.resolve()}), "
-                    f"but {entry.label} resolves it from its repository root, where the written launch.sh runs, and "
-                    f"starts without it: write {entry.reward_path_key}={beside.resolve()}{name}",
-                    source_keys=["reward.function_path"], target_keys=[entry.reward_path_key])
+        notes.error(
+            "reward.unresolved",
+            f"reward function {path} is the file beside the source ({beside.resolve()}), "
+            f"but {entry.label} resolves it from its repository root, where the written launch.sh runs, and "
+            f"starts without it: write {entry.reward_path_key}={beside.resolve()}{name}",
+            source_keys=["reward.function_path"],
+            target_keys=[entry.reward_path_key],
+        )

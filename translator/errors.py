@@ -1,4 +1,5 @@
 """The one exception type that bad input raises."""
+
 from __future__ import annotations
 
 

@@ -6,6 +6,7 @@ validation, the checks' engine, the schema generator) reads these fields instead
 Code is named as ``"module:attribute"`` and imported on first use, so listing the frameworks imports none of
 their readers (start-up stays light).
 """
+
 from __future__ import annotations
 
 import importlib

@@ -1,6 +1,7 @@
 """Strict JSON for every --format json / sarif output: RFC 8259 has no NaN or Infinity, so a non-finite number
 (a config may say ``lr: .nan`` or ``1e400``) is written as the string "NaN", "Infinity" or "-Infinity", and
 json.dumps runs with allow_nan=False so no bare NaN can slip through."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """Placing a finding or a note at the source line that sets one of its keys (for suppression comments, GitHub
 annotations and SARIF locations)."""
+
 from __future__ import annotations
 
 import re
@@ -27,6 +28,8 @@ def _needles(key: str) -> list[re.Pattern[str]]:
     key = key.lstrip("+-")
     last = key.rsplit(".", 1)[-1]
     dashed = last.replace("_", "-")
-    return [re.compile(rf"(?<![\w.]){re.escape(key)}\s*[=:]"),
-            re.compile(rf"--({re.escape(last)}|{re.escape(dashed)})\b"),
-            re.compile(rf"(?<![\w-]){re.escape(last)}\s*[=:]")]
+    return [
+        re.compile(rf"(?<![\w.]){re.escape(key)}\s*[=:]"),
+        re.compile(rf"--({re.escape(last)}|{re.escape(dashed)})\b"),
+        re.compile(rf"(?<![\w-]){re.escape(last)}\s*[=:]"),
+    ]

@@ -11,6 +11,7 @@ Selection (see docs/many-files.md):
 - a file that a selected launch script names (a YAML in ``config=...``, a recipe or an accelerate
   config) is read as part of that script and not reported again on its own.
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -149,8 +150,11 @@ def _excluded(path: Path, root: Path, patterns: list[str]) -> bool:
         forms.add(path.relative_to(root).as_posix())
     except ValueError:
         pass
-    return any(fnmatch.fnmatch(form, pattern) or fnmatch.fnmatch(form, pattern.rstrip("/") + "/*")
-               for form in forms for pattern in patterns)
+    return any(
+        fnmatch.fnmatch(form, pattern) or fnmatch.fnmatch(form, pattern.rstrip("/") + "/*")
+        for form in forms
+        for pattern in patterns
+    )
 
 
 def _not_config(path: Path) -> str | None:
@@ -187,8 +191,7 @@ def _not_config(path: Path) -> str | None:
     if suffix in (".yaml", ".yml"):
         from translator.sources.launchers import launcher_kind
 
-        known = known_yaml(text) or (
-            launcher_kind(text) is not None and known_script(text))
+        known = known_yaml(text) or (launcher_kind(text) is not None and known_script(text))
         return None if known else "YAML without a known key tree or launcher"
     if suffix == ".toml":
         return None if _PLAN_TOML.search(text) else "TOML without a [plan] table"
@@ -239,13 +242,14 @@ def _drop_referenced(selection: Selection) -> None:
 
 # ---- the per-file loop -------------------------------------------------------------------------------
 
+
 def _guarded(path: str, action: Callable[[], FileResult]) -> FileResult:
     """Run one file; bad input and bugs become that file's result, never a traceback or an early stop."""
     from translator.errors import classify
 
     try:
         return action()
-    except Exception as error:  # noqa: BLE001  (classify: bad input is 2, a bug in rlconf 3)
+    except Exception as error:
         code, message = classify(error, path)
         return FileResult(path, code, error=message)
 
@@ -268,8 +272,14 @@ def run_check(item: Selected, options: Options) -> FileResult:
         source = _read(item)
         report = api.check(source, options.framework, options.env, options.num_processes)
         report = rules.filter_report(report, source.text, options.choice)
-        return FileResult(str(item.path), EXIT_FINDINGS if report.fails(options.strict) else EXIT_OK, report.framework, report.version,
-                          text=source.text, report=report)
+        return FileResult(
+            str(item.path),
+            EXIT_FINDINGS if report.fails(options.strict) else EXIT_OK,
+            report.framework,
+            report.version,
+            text=source.text,
+            report=report,
+        )
 
     return _guarded(str(item.path), action)
 
@@ -278,10 +288,10 @@ def run_explain(item: Selected, options: Options) -> FileResult:
     from translator import api
 
     def action() -> FileResult:
-        explanation = api.explain(_read(item), options.framework, options.env, options.num_processes,
-                                  dataset_size=options.dataset_size)
-        return FileResult(str(item.path), EXIT_OK, explanation.framework, explanation.version,
-                          explanation=explanation)
+        explanation = api.explain(
+            _read(item), options.framework, options.env, options.num_processes, dataset_size=options.dataset_size
+        )
+        return FileResult(str(item.path), EXIT_OK, explanation.framework, explanation.version, explanation=explanation)
 
     return _guarded(str(item.path), action)
 
@@ -289,8 +299,15 @@ def run_explain(item: Selected, options: Options) -> FileResult:
 Write = Callable[[dict[str, str], Path, bool], list[str]]  # files, folder, force → the names written
 
 
-def run_translate(item: Selected, options: Options, target: str, output_dir: Path, force: bool,
-                  folders: dict[Path, str], write_files: Write) -> FileResult:
+def run_translate(
+    item: Selected,
+    options: Options,
+    target: str,
+    output_dir: Path,
+    force: bool,
+    folders: dict[Path, str],
+    write_files: Write,
+) -> FileResult:
     from translator import api
 
     def action() -> FileResult:
@@ -299,9 +316,16 @@ def run_translate(item: Selected, options: Options, target: str, output_dir: Pat
         translation = rules.filter_translation(translation, source.text, options.choice)
         folder = output_dir / folders[item.path]
         written = write_files(translation.files, folder, force)
-        return FileResult(str(item.path), EXIT_FINDINGS if translation.fails(options.strict) else EXIT_OK, translation.source.framework,
-                          translation.source.version, text=source.text, translation=translation, written=written,
-                          output_dir=str(folder))
+        return FileResult(
+            str(item.path),
+            EXIT_FINDINGS if translation.fails(options.strict) else EXIT_OK,
+            translation.source.framework,
+            translation.source.version,
+            text=source.text,
+            translation=translation,
+            written=written,
+            output_dir=str(folder),
+        )
 
     return _guarded(str(item.path), action)
 
@@ -310,6 +334,7 @@ def output_folders(configs: list[Selected]) -> dict[Path, str]:
     """One subfolder per source, never shared: its path below its root without the suffix; on a clash the
     suffix kept (run.sh, run.yaml → run_sh, run_yaml); still a clash (a/run.sh, b/run.sh named one by one) the
     path as given mirrored (a/run_sh, b/run_sh); and as a last resort a number."""
+
     def count(names: Iterable[str]) -> dict[str, int]:
         counts: dict[str, int] = {}
         for name in names:
@@ -319,8 +344,9 @@ def output_folders(configs: list[Selected]) -> dict[Path, str]:
     def suffixed(path: Path, name: str) -> str:
         return name + "_" + path.suffix.lstrip(".") if path.suffix else name
 
-    folders = {item.path: "stdin" if item.path == STDIN else item.relative.with_suffix("").as_posix()
-               for item in configs}
+    folders = {
+        item.path: "stdin" if item.path == STDIN else item.relative.with_suffix("").as_posix() for item in configs
+    }
     counts = count(folders.values())
     folders = {p: suffixed(p, n) if counts[n] > 1 else n for p, n in folders.items()}
     counts = count(folders.values())
@@ -376,12 +402,14 @@ def _stderr_is_terminal() -> bool:
 def missing_results(selection: Selection) -> list[FileResult]:
     """An argument that names nothing, or a file named on its own that cannot be read (a FIFO, a device), is
     an unreadable input (exit 2), reported like a file."""
-    return [FileResult(name, EXIT_INPUT, error=f"{name}: no such file, directory or glob match")
-            for name in selection.missing] + [FileResult(r.path, EXIT_INPUT, error=f"{r.path}: {r.reason}")
-                                              for r in selection.refused]
+    return [
+        FileResult(name, EXIT_INPUT, error=f"{name}: no such file, directory or glob match")
+        for name in selection.missing
+    ] + [FileResult(r.path, EXIT_INPUT, error=f"{r.path}: {r.reason}") for r in selection.refused]
 
 
 # ---- the commands (called from translator/cli.py when PATH... names more than one file) ----------------
+
 
 class UsageError(Exception):
     """A many-file command asked for what it cannot do (exit 2; the CLI says so)."""
@@ -402,13 +430,16 @@ def _select_some(paths: Iterable[str], excludes: Iterable[str], avoid: Iterable[
     paths = list(paths)
     selection = select(paths, excludes, avoid)
     if not selection.configs and not selection.missing and not selection.refused:
-        _fail(f"no config found in {' '.join(paths)} ({len(selection.skipped)} skipped: not a launch "
-              "script, recipe or plan by content)")
+        _fail(
+            f"no config found in {' '.join(paths)} ({len(selection.skipped)} skipped: not a launch "
+            "script, recipe or plan by content)"
+        )
     return selection
 
 
-def check_command(paths: Iterable[str], excludes: Iterable[str], options: Options,
-                  output_format: str) -> tuple[str, int]:
+def check_command(
+    paths: Iterable[str], excludes: Iterable[str], options: Options, output_format: str
+) -> tuple[str, int]:
     from translator import reports
 
     selection = _select_some(paths, excludes)
@@ -424,22 +455,33 @@ def check_command(paths: Iterable[str], excludes: Iterable[str], options: Option
     return text, worst(results)
 
 
-def explain_command(paths: Iterable[str], excludes: Iterable[str], options: Options,
-                    output_format: str) -> tuple[str, int]:
+def explain_command(
+    paths: Iterable[str], excludes: Iterable[str], options: Options, output_format: str
+) -> tuple[str, int]:
     from translator import reports
 
     if output_format == "toml":
         _fail("--format toml takes one config; use json for many")
     selection = _select_some(paths, excludes)
-    results = missing_results(selection) + run_all(selection.configs, lambda i: run_explain(i, options),
-                                                   "explaining")
-    text = (_json(reports.explain_json(results, selection.skipped)) if output_format == "json"
-            else reports.explain_text(results, selection.skipped))
+    results = missing_results(selection) + run_all(selection.configs, lambda i: run_explain(i, options), "explaining")
+    text = (
+        _json(reports.explain_json(results, selection.skipped))
+        if output_format == "json"
+        else reports.explain_text(results, selection.skipped)
+    )
     return text, worst(results)
 
 
-def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Options, target: str,
-                      output_dir: str | None, force: bool, output_format: str, write_files: Write) -> tuple[str, int]:
+def translate_command(
+    paths: Iterable[str],
+    excludes: Iterable[str],
+    options: Options,
+    target: str,
+    output_dir: str | None,
+    force: bool,
+    output_format: str,
+    write_files: Write,
+) -> tuple[str, int]:
     from translator import reports
 
     if output_dir is None:
@@ -447,10 +489,15 @@ def translate_command(paths: Iterable[str], excludes: Iterable[str], options: Op
     selection = _select_some(paths, excludes, [output_dir])
     folders = output_folders(selection.configs)
     results = missing_results(selection) + run_all(
-        selection.configs, lambda i: run_translate(i, options, target, Path(output_dir), force, folders, write_files),
-        "translating")
-    text = (_json(reports.translate_json(results, selection.skipped, target)) if output_format == "json"
-            else reports.translate_text(results, selection.skipped, target, options.show_suppressed))
+        selection.configs,
+        lambda i: run_translate(i, options, target, Path(output_dir), force, folders, write_files),
+        "translating",
+    )
+    text = (
+        _json(reports.translate_json(results, selection.skipped, target))
+        if output_format == "json"
+        else reports.translate_text(results, selection.skipped, target, options.show_suppressed)
+    )
     return text, worst(results)
 
 

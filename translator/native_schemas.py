@@ -11,14 +11,14 @@ A value outside a declared set of choices is a ``keys.invalid-value`` warning.
 Cost: the common path reads the schema's JSON once per process and compares key names and coercible types;
 ``jsonschema`` (about 100 ms to import) is imported only when a value is found wrong, to word the finding.
 """
-from __future__ import annotations
 
-from functools import lru_cache
+from __future__ import annotations
 
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from translator.dialects import registry
@@ -88,13 +88,17 @@ class _Schema:
             if prefix in self._sections:
                 return prefix if prefix in closed else None
         return None
+
     def guess(self, key: str) -> str | None:
         """The property an unknown key most likely meant (None: none is close), once per key and process."""
         if key not in self._guesses:
             guess = closest_key(key, self.properties)
             if guess is None:  # a renamed key keeps its last word: torch_dtype → dtype
-                endings = [p for p in self.properties if key.endswith("_" + p.rpartition(".")[2])
-                           and p.rpartition(".")[0] == key.rpartition(".")[0]]
+                endings = [
+                    p
+                    for p in self.properties
+                    if key.endswith("_" + p.rpartition(".")[2]) and p.rpartition(".")[0] == key.rpartition(".")[0]
+                ]
                 guess = endings[0] if len(endings) == 1 else None
             self._guesses[key] = guess
         return self._guesses[key]
@@ -111,7 +115,8 @@ def available() -> dict[str, list[tuple[tuple[int, ...], str, str]]]:
             key = version_key(match.group("version")) if match else None
             if match and key is not None:
                 found.setdefault(match.group("framework"), []).append(
-                    (key, match.group("version"), os.path.join(SCHEMA_DIR, name)))
+                    (key, match.group("version"), os.path.join(SCHEMA_DIR, name))
+                )
         _available = {fw: sorted(entries) for fw, entries in found.items()}
     return _available
 
@@ -131,8 +136,11 @@ def _choose(framework: str, version: str | None) -> tuple[_Schema | None, list[s
         wanted = version_key(version) if version else None
         older = [e for e in entries if wanted is not None and e[0] <= wanted]
         exact = bool(older) and older[-1][0] == wanted
-        _chosen[(framework, version)] = (older[-1][2] if older else None,
-                                         [] if exact else [e[2] for e in entries if wanted and e[0] > wanted], exact)
+        _chosen[(framework, version)] = (
+            older[-1][2] if older else None,
+            [] if exact else [e[2] for e in entries if wanted and e[0] > wanted],
+            exact,
+        )
     path, newer, exact = _chosen[(framework, version)]
     return (_load(path) if path else None), newer, exact
 
@@ -177,9 +185,17 @@ def closed_section(framework: str, version: str, key: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------- the check
-def validate(framework: str, version: str | None, values: Mapping[str, Any], *, exempt: Iterable[str] = (),
-             noted: Iterable[tuple[str, str]] = (), origins: Mapping[str, str] | None = None,
-             source_name: str = "", added: Iterable[str] = ()) -> list[Note]:
+def validate(
+    framework: str,
+    version: str | None,
+    values: Mapping[str, Any],
+    *,
+    exempt: Iterable[str] = (),
+    noted: Iterable[tuple[str, str]] = (),
+    origins: Mapping[str, str] | None = None,
+    source_name: str = "",
+    added: Iterable[str] = (),
+) -> list[Note]:
     """Notes for the native ``values`` (native key → value as the config set it) of ``framework`` ``version``.
 
     Raises ConfigError for the first value of a type the framework rejects. ``exempt`` keys are not checked
@@ -240,17 +256,25 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
         return []
     framework = spec.framework
     prepare = _rules(framework)[1].prepare
-    keys: NativeKeys | None = (load(prepare)(reading, source_text) if prepare
-                               else NativeKeys(dict(native.values), dict(native.origins)))
+    keys: NativeKeys | None = (
+        load(prepare)(reading, source_text) if prepare else NativeKeys(dict(native.values), dict(native.origins))
+    )
     if keys is None:
         return []
     noted = [(n.code, key) for n in reading.notes if n.severity != "info" for key in n.source_keys]
-    return list(keys.notes) + validate(framework, spec.version, keys.values, exempt=keys.exempt, noted=noted,
-                                       origins=keys.origins, source_name=native.source_name, added=keys.added)
+    return list(keys.notes) + validate(
+        framework,
+        spec.version,
+        keys.values,
+        exempt=keys.exempt,
+        noted=noted,
+        origins=keys.origins,
+        source_name=native.source_name,
+        added=keys.added,
+    )
 
 
-def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes: NoteList,
-             added: bool = False) -> None:
+def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes: NoteList, added: bool = False) -> None:
     """A key no schema of the framework has. Between two schemas (``exact`` false) or for a key a config file
     may add (``added``), only a likely typo is reported: the key may be one the version in between has, or
     one a recipe reads."""
@@ -270,15 +294,27 @@ def _unknown(schema: _Schema, key: str, version: str | None, exact: bool, notes:
         treatment += "; " + rules.own_key_hint.format(key=key)
     if rules.unknown_keys_since and version:
         at = version_key(version) or ()
-        treatment = ([text for since, text in rules.unknown_keys_since if at >= (version_key(since) or ())]
-                     or [treatment])[-1]
-    notes.warning("keys.unknown", f"'{dash}{key}' is not a {what} of {where}{hint} ({treatment})",
-                  source_keys=[key], target_keys=[guess] if guess else [])
+        treatment = (
+            [text for since, text in rules.unknown_keys_since if at >= (version_key(since) or ())] or [treatment]
+        )[-1]
+    notes.warning(
+        "keys.unknown",
+        f"'{dash}{key}' is not a {what} of {where}{hint} ({treatment})",
+        source_keys=[key],
+        target_keys=[guess] if guess else [],
+    )
 
 
-def _report(schema: _Schema, framework: str, values: Mapping[str, Any],
-            wrong: list[tuple[str, list[dict[str, Any]]]], notes: NoteList, already: set[tuple[str, str]],
-            origins: Mapping[str, str], source_name: str) -> None:
+def _report(
+    schema: _Schema,
+    framework: str,
+    values: Mapping[str, Any],
+    wrong: list[tuple[str, list[dict[str, Any]]]],
+    notes: NoteList,
+    already: set[tuple[str, str]],
+    origins: Mapping[str, str],
+    source_name: str,
+) -> None:
     """Word what the fast path found with jsonschema, on the values as the framework would convert them (the
     first property: the chosen schema's; a second is the newer neighbour's, which rejects the value too)."""
     from jsonschema import Draft202012Validator
@@ -298,24 +334,41 @@ def _report(schema: _Schema, framework: str, values: Mapping[str, Any],
         if error.validator == "enum":
             if ("keys.invalid-value", key) not in already:
                 choices = ", ".join(str(c) for c in error.validator_value if c is not None)
-                notes.warning("keys.invalid-value", f"{dash}{key} {value!r} is not one of the choices {label} "
-                              f"accepts ({choices})", source_keys=[key])
+                notes.warning(
+                    "keys.invalid-value",
+                    f"{dash}{key} {value!r} is not one of the choices {label} accepts ({choices})",
+                    source_keys=[key],
+                )
             continue
         expected = _expected(prop)
         where = origins.get(key, source_name) or source_name
         file, _, line = where.rpartition(":")
         if not file or not line.isdigit():
             file, line = where, ""
-        why = (f"{label}'s default is {prop['default']!r} and {name} computes with it: {error.message}"
-               if rules.computes_with_defaults and "default" in prop else f"{label} rejects it: {error.message}")
-        raise ConfigError(f"{dash}{key} must be {expected}, got {value!r} ({why})",
-                          file=file or None, line=int(line) if line else None, key=f"{dash}{key}",
-                          hint=f"set {dash}{key} to {expected}")
+        why = (
+            f"{label}'s default is {prop['default']!r} and {name} computes with it: {error.message}"
+            if rules.computes_with_defaults and "default" in prop
+            else f"{label} rejects it: {error.message}"
+        )
+        raise ConfigError(
+            f"{dash}{key} must be {expected}, got {value!r} ({why})",
+            file=file or None,
+            line=int(line) if line else None,
+            key=f"{dash}{key}",
+            hint=f"set {dash}{key} to {expected}",
+        )
 
 
 def _expected(prop: dict[str, Any]) -> str:
-    words = {"integer": "a whole number", "number": "a number", "boolean": "true or false", "string": "a string",
-             "array": "a list", "object": "a mapping", "null": "null"}
+    words = {
+        "integer": "a whole number",
+        "number": "a number",
+        "boolean": "true or false",
+        "string": "a string",
+        "array": "a list",
+        "object": "a mapping",
+        "null": "null",
+    }
     kinds = [words[t] for t in _types(prop) if t in words]
     if "items" in prop and "array" in _types(prop):
         inner = _expected(prop["items"])
@@ -402,8 +455,13 @@ def _convert(value: Any, kind: str, prop: Mapping[str, Any], framework: str) -> 
     if kind == "string":
         return str(value) if isinstance(value, (str, int, float, bool)) else _FAIL
     if kind == "array":
-        items = value if isinstance(value, (list, tuple)) else [value] if isinstance(value, (str, int, float, bool)) \
+        items = (
+            value
+            if isinstance(value, (list, tuple))
+            else [value]
+            if isinstance(value, (str, int, float, bool))
             else None
+        )
         if items is None:
             return _FAIL
         inner = prop.get("items")
@@ -438,5 +496,6 @@ def known_in_any(framework: str, key: str) -> bool:
 @lru_cache(maxsize=16)  # the schemas do not change in a process; every read of a framework that asks, asks
 def leaves(framework: str) -> frozenset[str]:
     """The last words of every key the shipped schemas of ``framework`` declare."""
-    return frozenset(p.rpartition(".")[2] for _, _, path in available().get(framework, [])
-                     for p in _load(path).properties)
+    return frozenset(
+        p.rpartition(".")[2] for _, _, path in available().get(framework, []) for p in _load(path).properties
+    )

@@ -1,4 +1,5 @@
 """Notes: every lossy or surprising step of reading or writing a config (README.md#what-a-translation-carries)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -40,8 +41,14 @@ class NoteList(list[Note]):
         self._seen: set[tuple[str, str]] = {(n.code, n.message) for n in self}
         self._synced = len(self)
 
-    def add(self, severity: Severity, code: str, message: str, source_keys: list[str] | None = None,
-            target_keys: list[str] | None = None) -> Note:
+    def add(
+        self,
+        severity: Severity,
+        code: str,
+        message: str,
+        source_keys: list[str] | None = None,
+        target_keys: list[str] | None = None,
+    ) -> Note:
         note = Note(severity, code, message, list(source_keys or []), list(target_keys or []))
         if getattr(self, "_synced", -1) != len(self):  # changed as a plain list (append, extend, del): seen anew
             self._seen = {(n.code, n.message) for n in self}

@@ -4,6 +4,7 @@ A *step* is always one rollout step (one generation round whose samples are trai
 round); optimizer updates are *optimizer steps*; a *sample* is one completion. ``None`` means the config
 does not determine the value. Derived quantities are computed in one place: :meth:`BatchPlan.complete`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -52,16 +53,23 @@ class BatchPlan(_Section):
         """Fill the derived quantities that are still unknown from the ones that are known."""
         if self.samples_per_step is None and None not in (self.prompts_per_step, self.samples_per_prompt):
             self.samples_per_step = self.prompts_per_step * self.samples_per_prompt
-        if (self.optimizer_steps_per_step is None
-                and None not in (self.samples_per_step, self.samples_per_optimizer_step, self.epochs_per_step)
-                and self.samples_per_optimizer_step):
+        if (
+            self.optimizer_steps_per_step is None
+            and None not in (self.samples_per_step, self.samples_per_optimizer_step, self.epochs_per_step)
+            and self.samples_per_optimizer_step
+        ):
             # Frameworks that split a rollout into mini-batches run ceil(batches) updates per epoch.
             self.optimizer_steps_per_step = exact(
-                self.epochs_per_step * ceil_fraction(self.samples_per_step, self.samples_per_optimizer_step))
-        if (self.grad_accum_steps is None and self.micro_batch_per_device
-                and None not in (self.samples_per_optimizer_step, self.data_parallel_size)):
+                self.epochs_per_step * ceil_fraction(self.samples_per_step, self.samples_per_optimizer_step)
+            )
+        if (
+            self.grad_accum_steps is None
+            and self.micro_batch_per_device
+            and None not in (self.samples_per_optimizer_step, self.data_parallel_size)
+        ):
             self.grad_accum_steps = exact(
-                _fraction(self.samples_per_optimizer_step) / self.data_parallel_size / self.micro_batch_per_device)
+                _fraction(self.samples_per_optimizer_step) / self.data_parallel_size / self.micro_batch_per_device
+            )
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -382,8 +390,10 @@ class RunSpec:
 
     def sections_dict(self) -> dict[str, dict[str, Any]]:
         """Every section as plain JSON-ready data (numbers as int or float)."""
-        return {name: {k: to_json_number(v) for k, v in dataclasses.asdict(getattr(self, name)).items()}
-                for name in SECTIONS}
+        return {
+            name: {k: to_json_number(v) for k, v in dataclasses.asdict(getattr(self, name)).items()}
+            for name in SECTIONS
+        }
 
 
 def field_names(section: str) -> list[str]:

@@ -8,18 +8,21 @@ fields: ``__init__`` takes positional or keyword arguments in field order and as
 (defaults and ``default_factory`` as dataclasses do), ``__eq__`` compares the same class field by field,
 ``__repr__`` shows the fields with ``repr=True``. Fields must be ``init`` fields; ``__post_init__`` is called.
 """
+
 from __future__ import annotations
 
 import dataclasses
-from reprlib import recursive_repr
 import sys
+from reprlib import recursive_repr
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
     from typing import dataclass_transform
 else:  # Python 3.10: the decorator only informs type checkers, so a no-op stands in at run time
+
     def dataclass_transform(**_: Any) -> Any:
         return lambda function: function
+
 
 T = TypeVar("T", bound=type)
 _MISSING = dataclasses.MISSING

@@ -3,6 +3,7 @@
 A key is a secret when its words (split at '.', '_', '-', '/', '+', camel case lowered) contain ``secret``,
 ``password``/``passwd``, ``api key``/``apikey``, or end in ``token`` (``hf_token``, ``wandb_token``, ``token``) —
 not ``max_tokens``, ``max_new_tokens`` or ``token_level``, which count or select tokens."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """Text reports for people: the plan with units and derivations, notes, translation summaries."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -19,8 +20,11 @@ ORIGIN_WORDS = {"config": "", "default": " (default)", "derived": "", "assumed":
 
 def explanation_text(explanation: Explanation) -> str:
     spec = explanation.spec
-    lines = [f"{explanation.source}: {spec.framework} {spec.version or ''}".rstrip(),
-             "", "Batch plan (a step is one rollout step; a sample is one completion):"]
+    lines = [
+        f"{explanation.source}: {spec.framework} {spec.version or ''}".rstrip(),
+        "",
+        "Batch plan (a step is one rollout step; a sample is one completion):",
+    ]
     certainty = explanation.certainty
     for name in PLAN_FIELDS:
         value = getattr(spec.plan, name)
@@ -51,7 +55,10 @@ def explanation_text(explanation: Explanation) -> str:
             lines.append(f"{section.replace('_', ' ').capitalize()}:")
             lines.extend(f"  {name}: {show(value)}{_provenance(spec, f'{section}.{name}')}" for name, value in shown)
     if spec.extras:
-        lines += ["", f"Carried along ({plural(len(spec.extras), 'native key', 'native keys')} with no canonical field):"]
+        lines += [
+            "",
+            f"Carried along ({plural(len(spec.extras), 'native key', 'native keys')} with no canonical field):",
+        ]
         from translator.redact import redact
 
         lines.extend(f"  {e.key} = {show(redact(e.key, e.value))}" for e in spec.extras)
@@ -65,8 +72,9 @@ def _provenance(spec: Any, dotted: str) -> str:
         return ""
     if derivation.origin == "derived" and derivation.text == "derived":
         return "  (derived)"
-    label = {"config": "", "default": "default: ", "derived": "derived: ", "assumed": "assumed: ",
-             "unknown": ""}[derivation.origin]
+    label = {"config": "", "default": "default: ", "derived": "derived: ", "assumed": "assumed: ", "unknown": ""}[
+        derivation.origin
+    ]
     return f"  ({label}{derivation.text})"
 
 
@@ -74,16 +82,22 @@ def _run_lines(run: dict[str, Any]) -> list[str]:
     if run["steps"] is None:
         known = [f"{name.replace('_', ' ')}: {fmt(run[name])}" for name in ("dataset_passes",) if run[name] is not None]
         return [f"  {line}" for line in known] + [
-            "  steps: unknown (depends on the dataset size; pass --dataset-size PROMPTS)"]
+            "  steps: unknown (depends on the dataset size; pass --dataset-size PROMPTS)"
+        ]
     lines = [f"  {plural(run['steps'], 'step', 'steps')} ({run['basis']})"]
-    for name, one, many in (("optimizer_steps", "optimizer step", "optimizer steps"), ("samples", "sample", "samples"),
-                            ("prompts", "prompt", "prompts"),
-                            ("dataset_passes", "pass over the dataset", "passes over the dataset")):
+    for name, one, many in (
+        ("optimizer_steps", "optimizer step", "optimizer steps"),
+        ("samples", "sample", "samples"),
+        ("prompts", "prompt", "prompts"),
+        ("dataset_passes", "pass over the dataset", "passes over the dataset"),
+    ):
         if run[name] is not None:
             lines.append(f"  {plural(run[name], one, many)}")
     if run["steps_per_dataset_pass"] is not None:
-        lines.append(f"  ({plural(run['steps_per_dataset_pass'], 'step', 'steps')} per pass over "
-                     f"{plural(run['dataset_size'], 'prompt', 'prompts')}; the last partial batch is dropped)")
+        lines.append(
+            f"  ({plural(run['steps_per_dataset_pass'], 'step', 'steps')} per pass over "
+            f"{plural(run['dataset_size'], 'prompt', 'prompts')}; the last partial batch is dropped)"
+        )
     return lines
 
 
@@ -96,8 +110,10 @@ def notes_text(notes: list[Note]) -> list[str]:
 
 
 def translation_text(translation: Translation, written: list[str] | None = None) -> str:
-    lines = [f"{translation.source.source} ({translation.source.framework} {translation.source.version}) → "
-             f"{translation.framework} {translation.version}"]
+    lines = [
+        f"{translation.source.source} ({translation.source.framework} {translation.source.version}) → "
+        f"{translation.framework} {translation.version}"
+    ]
     if written is not None:
         lines += ["", "Wrote:"] + [f"  {path}" for path in written]
     else:
@@ -111,20 +127,28 @@ def translation_text(translation: Translation, written: list[str] | None = None)
     if translation.alternatives:
         lines += ["", "Settings that keep the source's plan exactly:"]
         for number, alternative in enumerate(translation.alternatives, 1):
-            moved = ", ".join(f"{name.split('.', 1)[1]} {'unset' if a is None else show(a)} → "
-                              f"{'unset' if b is None else show(b)}"
-                              for name, (a, b) in alternative.changes_plan.items())
+            moved = ", ".join(
+                f"{name.split('.', 1)[1]} {'unset' if a is None else show(a)} → {'unset' if b is None else show(b)}"
+                for name, (a, b) in alternative.changes_plan.items()
+            )
             lines.append(f"  {number}. {settings(alternative.changes) or '(the same keys)'}")
-            lines.append(f"     changes {moved}; keeps " + ", ".join(
-                quantity(name, value) for name, value in alternative.keeps.items()
-                if name in ("plan.prompts_per_step", "plan.samples_per_prompt", "plan.samples_per_optimizer_step")))
+            lines.append(
+                f"     changes {moved}; keeps "
+                + ", ".join(
+                    quantity(name, value)
+                    for name, value in alternative.keeps.items()
+                    if name in ("plan.prompts_per_step", "plan.samples_per_prompt", "plan.samples_per_optimizer_step")
+                )
+            )
             lines.extend(f"     run: {command}" for command in alternative.command.splitlines())
     return "\n".join(lines) + "\n"
 
 
 def check_text(report: CheckReport) -> str:
-    head = (f"{report.source}: {report.framework} {report.version or ''} — "
-            f"{plural(len(report.errors), 'error', 'errors')}, {plural(len(report.warnings), 'warning', 'warnings')}")
+    head = (
+        f"{report.source}: {report.framework} {report.version or ''} — "
+        f"{plural(len(report.errors), 'error', 'errors')}, {plural(len(report.warnings), 'warning', 'warnings')}"
+    )
     if report.skipped:
         head += f", {plural(len(report.skipped), 'rule', 'rules')} skipped"
     lines = [head]
@@ -133,7 +157,9 @@ def check_text(report: CheckReport) -> str:
         if finding.values:
             lines.append("  values: " + ", ".join(f"{k}={show(v)}" for k, v in finding.values.items()))
         for suggestion in finding.suggestions:
-            lines.append(f"  fix: {settings(suggestion.changes)}" + (f"  ({suggestion.text})" if suggestion.text else ""))
+            lines.append(
+                f"  fix: {settings(suggestion.changes)}" + (f"  ({suggestion.text})" if suggestion.text else "")
+            )
     for skipped in report.skipped:
         lines += ["", f"skipped: {skipped.rule} needs {skipped.needs} ({skipped.hint})"]
     if not report.errors and not report.warnings:
@@ -161,9 +187,11 @@ def diff_text(report: DiffReport) -> str:
                 continue
             keys_a = f" [{', '.join(d.a.keys)}]" if d.a.keys else ""
             keys_b = f" [{', '.join(d.b.keys)}]" if d.b.keys else ""
-            lines.append(f"  {d.field}: A {quantity(d.field, d.a.value, a.spec)}{keys_a} | "
-                         f"B {quantity(d.field, d.b.value, b.spec)}{keys_b}"
-                         + (f" (no canonical field; {d.reason})" if d.reason else ""))
+            lines.append(
+                f"  {d.field}: A {quantity(d.field, d.a.value, a.spec)}{keys_a} | "
+                f"B {quantity(d.field, d.b.value, b.spec)}{keys_b}"
+                + (f" (no canonical field; {d.reason})" if d.reason else "")
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -171,8 +199,7 @@ def frameworks_text(listing: list[dict[str, Any]]) -> str:
     lines = []
     for entry in listing:
         aliases = f" (aliases: {', '.join(entry['aliases'])})" if entry["aliases"] else ""
-        lines += [f"{entry['name']}{aliases}: {entry['description']}",
-                  f"  default version: {entry['default_version']}"]
+        lines += [f"{entry['name']}{aliases}: {entry['description']}", f"  default version: {entry['default_version']}"]
         for version in entry["versions"]:
             lines.append(f"  {version['version']}" + (f": {version['changes']}" if version["changes"] else ""))
         lines.append("")

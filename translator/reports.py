@@ -1,4 +1,5 @@
 """Reports of a many-file run: text, json, GitHub workflow commands, SARIF 2.1.0; and the summaries."""
+
 from __future__ import annotations
 
 import os
@@ -12,27 +13,32 @@ SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schem
 UNREADABLE_RULE = "rlconf.unreadable"
 
 
-
 def _n(count: int, noun: str) -> str:
     """'1 config', '3 configs'."""
     return plural(count, noun, noun + "s")
 
+
 def check_summary(results: list[FileResult], skipped: list[Skipped]) -> dict[str, Any]:
-    return {"files": len(results),
-            "clean": sum(1 for r in results if r.exit_code == 0),
-            "with_findings": sum(1 for r in results if r.exit_code == 1),
-            "unreadable": sum(1 for r in results if r.exit_code >= EXIT_INPUT),
-            "errors": sum(len(r.report.errors) for r in results if r.report),
-            "warnings": sum(len(r.report.warnings) for r in results if r.report),
-            "suppressed": sum(len(r.report.suppressed) for r in results if r.report),
-            "skipped": len(skipped), "exit_code": worst(results)}
+    return {
+        "files": len(results),
+        "clean": sum(1 for r in results if r.exit_code == 0),
+        "with_findings": sum(1 for r in results if r.exit_code == 1),
+        "unreadable": sum(1 for r in results if r.exit_code >= EXIT_INPUT),
+        "errors": sum(len(r.report.errors) for r in results if r.report),
+        "warnings": sum(len(r.report.warnings) for r in results if r.report),
+        "suppressed": sum(len(r.report.suppressed) for r in results if r.report),
+        "skipped": len(skipped),
+        "exit_code": worst(results),
+    }
 
 
 def summary_line(summary: dict[str, Any]) -> str:
-    return (f"{_n(summary['files'], 'config')} checked: {summary['clean']} clean, {summary['with_findings']} with "
-            f"findings ({_n(summary['errors'], 'error')}, {_n(summary['warnings'], 'warning')}"
-            f"{suppressed_count(summary['suppressed'])}), "
-            f"{summary['unreadable']} unreadable; {_n(summary['skipped'], 'file')} skipped")
+    return (
+        f"{_n(summary['files'], 'config')} checked: {summary['clean']} clean, {summary['with_findings']} with "
+        f"findings ({_n(summary['errors'], 'error')}, {_n(summary['warnings'], 'warning')}"
+        f"{suppressed_count(summary['suppressed'])}), "
+        f"{summary['unreadable']} unreadable; {_n(summary['skipped'], 'file')} skipped"
+    )
 
 
 def suppressed_count(count: int) -> str:
@@ -46,8 +52,10 @@ def suppressed_text(items: list[Any], show: bool) -> list[str]:
         return []
     lines = [f"{len(items)} suppressed by comments in the config" + ("" if show else " (--show-suppressed lists them)")]
     if show:
-        lines += [f"  suppressed {s.severity} [{s.code}]" + (f" line {s.line}" if s.line else "") + f": {s.message}"
-                  for s in items]
+        lines += [
+            f"  suppressed {s.severity} [{s.code}]" + (f" line {s.line}" if s.line else "") + f": {s.message}"
+            for s in items
+        ]
     return lines
 
 
@@ -58,20 +66,25 @@ def skipped_text(skipped: list[Skipped]) -> list[str]:
 
 
 def check_text(results: list[FileResult], skipped: list[Skipped], show_suppressed: bool = False) -> str:
-    blocks = [one_check_text(r.report, show_suppressed).rstrip("\n") if r.report else f"{r.path}: error: {r.error}"
-              for r in results]
+    blocks = [
+        one_check_text(r.report, show_suppressed).rstrip("\n") if r.report else f"{r.path}: error: {r.error}"
+        for r in results
+    ]
     lines = ["\n\n".join(blocks)] if blocks else []
     tail = skipped_text(skipped)
-    return "\n\n".join([*lines, *(["\n".join(tail)] if tail else []),
-                        summary_line(check_summary(results, skipped))]) + "\n"
+    return (
+        "\n\n".join([*lines, *(["\n".join(tail)] if tail else []), summary_line(check_summary(results, skipped))])
+        + "\n"
+    )
 
 
 def one_check_text(report: Any, show_suppressed: bool) -> str:
     """One config's check report, with what comments in it suppressed."""
     from translator import render
 
-    return render.check_text(report) + "".join(f"{line}\n" for line in suppressed_text(report.suppressed,
-                                                                                      show_suppressed))
+    return render.check_text(report) + "".join(
+        f"{line}\n" for line in suppressed_text(report.suppressed, show_suppressed)
+    )
 
 
 def check_json(results: list[FileResult], skipped: list[Skipped]) -> dict[str, Any]:
@@ -83,8 +96,7 @@ def check_json(results: list[FileResult], skipped: list[Skipped]) -> dict[str, A
         else:
             entry["error"] = r.error
         files.append(entry)
-    return {"files": files, "skipped": [s.to_dict() for s in skipped],
-            "summary": check_summary(results, skipped)}
+    return {"files": files, "skipped": [s.to_dict() for s in skipped], "summary": check_summary(results, skipped)}
 
 
 def _escape_data(text: str) -> str:
@@ -100,14 +112,17 @@ def check_github(results: list[FileResult], skipped: list[Skipped]) -> str:
     lines = []
     for r in results:
         if r.report is None:
-            lines.append(f"::error file={_escape_property(r.path)},title={UNREADABLE_RULE}::"
-                         f"{_escape_data(r.error or '')}")
+            lines.append(
+                f"::error file={_escape_property(r.path)},title={UNREADABLE_RULE}::{_escape_data(r.error or '')}"
+            )
             continue
         for finding in r.report.errors + r.report.warnings:
             command = "error" if finding.severity == "error" else "warning"
             line = line_of(r.text, finding.keys)
-            lines.append(f"::{command} file={_escape_property(r.path)},line={line},"
-                         f"title={_escape_property(finding.rule)}::{_escape_data(_with_fix(finding))}")
+            lines.append(
+                f"::{command} file={_escape_property(r.path)},line={line},"
+                f"title={_escape_property(finding.rule)}::{_escape_data(_with_fix(finding))}"
+            )
     lines.append(summary_line(check_summary(results, skipped)))
     return "\n".join(lines) + "\n"
 
@@ -133,13 +148,32 @@ def check_sarif(results: list[FileResult], skipped: list[Skipped], version: str)
             continue
         for finding in r.report.errors + r.report.warnings:
             rules.setdefault(finding.rule, _rule(finding.rule, f"{r.report.framework} rule {finding.rule}"))
-            sarif_results.append(_result(finding.rule, "error" if finding.severity == "error" else "warning",
-                                         _with_fix(finding), uri, line_of(r.text, finding.keys)))
-    driver = {"name": "rlconf", "version": version, "informationUri": "https://github.com/rlconf/rlconf",
-              "rules": list(rules.values())}
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0",
-            "runs": [{"tool": {"driver": driver}, "results": sarif_results,
-                      "invocations": [{"executionSuccessful": worst(results) < EXIT_INPUT}]}]}
+            sarif_results.append(
+                _result(
+                    finding.rule,
+                    "error" if finding.severity == "error" else "warning",
+                    _with_fix(finding),
+                    uri,
+                    line_of(r.text, finding.keys),
+                )
+            )
+    driver = {
+        "name": "rlconf",
+        "version": version,
+        "informationUri": "https://github.com/rlconf/rlconf",
+        "rules": list(rules.values()),
+    }
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "results": sarif_results,
+                "invocations": [{"executionSuccessful": worst(results) < EXIT_INPUT}],
+            }
+        ],
+    }
 
 
 def sarif_uri(path: str) -> str:
@@ -157,18 +191,24 @@ def _rule(rule_id: str, text: str) -> dict[str, Any]:
 
 
 def _result(rule_id: str, level: str, message: str, uri: str, line: int) -> dict[str, Any]:
-    return {"ruleId": rule_id, "level": level, "message": {"text": message},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri},
-                                                "region": {"startLine": max(1, line)}}}]}
+    return {
+        "ruleId": rule_id,
+        "level": level,
+        "message": {"text": message},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": max(1, line)}}}],
+    }
 
 
 # ---- explain ---------------------------------------------------------------------------------------
 
+
 def explain_text(results: list[FileResult], skipped: list[Skipped]) -> str:
     from translator import render
 
-    blocks = [render.explanation_text(r.explanation).rstrip("\n") if r.explanation else
-              f"{r.path}: error: {r.error}" for r in results]
+    blocks = [
+        render.explanation_text(r.explanation).rstrip("\n") if r.explanation else f"{r.path}: error: {r.error}"
+        for r in results
+    ]
     tail = skipped_text(skipped)
     failed = sum(1 for r in results if r.exit_code >= EXIT_INPUT)
     summary = f"{_n(len(results), 'config')} explained, {failed} unreadable; {_n(len(skipped), 'file')} skipped"
@@ -176,12 +216,24 @@ def explain_text(results: list[FileResult], skipped: list[Skipped]) -> str:
 
 
 def explain_json(results: list[FileResult], skipped: list[Skipped]) -> dict[str, Any]:
-    files = [{"path": r.path, "exit_code": r.exit_code,
-              **({"explanation": r.explanation.to_dict()} if r.explanation else {"error": r.error})}
-             for r in results]
-    return {"files": files, "skipped": [s.to_dict() for s in skipped],
-            "summary": {"files": len(results), "unreadable": sum(1 for r in results if r.exit_code >= EXIT_INPUT),
-                        "skipped": len(skipped), "exit_code": worst(results)}}
+    files = [
+        {
+            "path": r.path,
+            "exit_code": r.exit_code,
+            **({"explanation": r.explanation.to_dict()} if r.explanation else {"error": r.error}),
+        }
+        for r in results
+    ]
+    return {
+        "files": files,
+        "skipped": [s.to_dict() for s in skipped],
+        "summary": {
+            "files": len(results),
+            "unreadable": sum(1 for r in results if r.exit_code >= EXIT_INPUT),
+            "skipped": len(skipped),
+            "exit_code": worst(results),
+        },
+    }
 
 
 # ---- translate -------------------------------------------------------------------------------------
@@ -191,29 +243,42 @@ CHANGE_CODES = ("plan.not-preserved", "translation.changed")
 
 def translation_row(r: FileResult) -> dict[str, Any]:
     """kept (the plan and key semantics came through exactly), changed (which fields), failed (why)."""
-    row: dict[str, Any] = {"path": r.path, "exit_code": r.exit_code, "framework": r.framework,
-                           "version": r.version}
+    row: dict[str, Any] = {"path": r.path, "exit_code": r.exit_code, "framework": r.framework, "version": r.version}
     if r.translation is None:
         return {**row, "status": "failed", "reason": r.error}
     notes = r.translation.notes
     changed = sorted({key for n in notes if n.code in CHANGE_CODES for key in n.source_keys})
     rejected = [n.message for n in notes if n.code == "target.rejected"]
-    return {**row, "status": "changed" if changed else "kept", "changed_fields": changed, "rejected": rejected,
-            "output_dir": r.output_dir, "written": r.written,
-            "suppressed": [s.to_dict() for s in r.translation.suppressed]}
+    return {
+        **row,
+        "status": "changed" if changed else "kept",
+        "changed_fields": changed,
+        "rejected": rejected,
+        "output_dir": r.output_dir,
+        "written": r.written,
+        "suppressed": [s.to_dict() for s in r.translation.suppressed],
+    }
 
 
 def translate_json(results: list[FileResult], skipped: list[Skipped], target: str) -> dict[str, Any]:
     rows = [translation_row(r) for r in results]
-    return {"target": target, "files": rows, "skipped": [s.to_dict() for s in skipped],
-            "summary": {"files": len(rows), **{status: sum(1 for row in rows if row["status"] == status)
-                                               for status in ("kept", "changed", "failed")},
-                        "suppressed": sum(len(row.get("suppressed", [])) for row in rows),
-                        "skipped": len(skipped), "exit_code": worst(results)}}
+    return {
+        "target": target,
+        "files": rows,
+        "skipped": [s.to_dict() for s in skipped],
+        "summary": {
+            "files": len(rows),
+            **{status: sum(1 for row in rows if row["status"] == status) for status in ("kept", "changed", "failed")},
+            "suppressed": sum(len(row.get("suppressed", [])) for row in rows),
+            "skipped": len(skipped),
+            "exit_code": worst(results),
+        },
+    }
 
 
-def translate_text(results: list[FileResult], skipped: list[Skipped], target: str,
-                   show_suppressed: bool = False) -> str:
+def translate_text(
+    results: list[FileResult], skipped: list[Skipped], target: str, show_suppressed: bool = False
+) -> str:
     document = translate_json(results, skipped, target)
     rows = document["files"]
     width = max([len("source"), *(len(row["path"]) for row in rows)])
@@ -229,10 +294,16 @@ def translate_text(results: list[FileResult], skipped: list[Skipped], target: st
             detail += f"; {_n(len(row['rejected']), 'rejection')} by the target's rules"
         lines.append(f"{row['path'].ljust(width)}  {row['status']:8}  {detail}")
         if show_suppressed:
-            lines += [f"  suppressed {s['severity']} [{s['code']}]" + (f" line {s['line']}" if s['line'] else "")
-                      + f": {s['message']}" for s in row.get("suppressed", [])]
+            lines += [
+                f"  suppressed {s['severity']} [{s['code']}]"
+                + (f" line {s['line']}" if s["line"] else "")
+                + f": {s['message']}"
+                for s in row.get("suppressed", [])
+            ]
     tail = skipped_text(skipped)
     s = document["summary"]
-    summary = (f"{_n(s['files'], 'config')} translated to {target}: {s['kept']} kept exactly, {s['changed']} changed, "
-               f"{s['failed']} failed{suppressed_count(s['suppressed'])}; {_n(s['skipped'], 'file')} skipped")
+    summary = (
+        f"{_n(s['files'], 'config')} translated to {target}: {s['kept']} kept exactly, {s['changed']} changed, "
+        f"{s['failed']} failed{suppressed_count(s['suppressed'])}; {_n(s['skipped'], 'file')} skipped"
+    )
     return "\n\n".join(["\n".join(lines), *(["\n".join(tail)] if tail else []), summary]) + "\n"

@@ -1,5 +1,6 @@
 """What a many-file run gives back, one result per file (translator/many.py makes them, translator/reports.py
 words them): the exit codes, a file's result, a file skipped and why."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

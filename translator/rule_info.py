@@ -1,5 +1,6 @@
 """One entry of the catalogue of rule and note codes (translator/rules.py ``catalogue``): the shared notes in
 translator/rule_table.py, each framework's check rules in its folder's rules.py."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,6 +24,13 @@ class RuleInfo:
     versions: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "kind": self.kind, "framework": self.framework,
-                "versions": self.versions or "all", "severities": list(self.severities),
-                "description": self.description, "message": self.message, "source": self.source}
+        return {
+            "code": self.code,
+            "kind": self.kind,
+            "framework": self.framework,
+            "versions": self.versions or "all",
+            "severities": list(self.severities),
+            "description": self.description,
+            "message": self.message,
+            "source": self.source,
+        }

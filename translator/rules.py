@@ -2,6 +2,7 @@
 choosing codes on the command line (``--select`` / ``--ignore``: codes, prefixes such as ``keys.`` and globs such
 as ``batch.*``), and inline suppression comments in the configs themselves (``# rlconf: ignore[code]``,
 ``# rlconf: ignore-file[code]``). See docs/rules.md."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -29,8 +30,9 @@ def catalogue() -> tuple[RuleInfo, ...]:
     from translator.framework import load
     from translator.rule_table import RULES
 
-    return tuple(heapq.merge(RULES, *(load(f.rules) for f in registry.registered() if f.rules),
-                             key=lambda rule: rule.code))
+    return tuple(
+        heapq.merge(RULES, *(load(f.rules) for f in registry.registered() if f.rules), key=lambda rule: rule.code)
+    )
 
 
 def codes() -> list[str]:
@@ -38,6 +40,7 @@ def codes() -> list[str]:
 
 
 # ---- choosing codes: --select / --ignore ----------------------------------------------------------------
+
 
 def matches(pattern: str, code: str) -> bool:
     """A pattern names ``code`` exactly, as a prefix ending in '.' or '-' (``keys.``), as a glob (``batch.*``), or
@@ -59,9 +62,11 @@ def parse_patterns(values: Iterable[str], option: str) -> list[str]:
     for pattern in patterns:
         if not any(matches(pattern, code) for code in known):
             near = difflib.get_close_matches(pattern.rstrip(".-*"), known, n=3, cutoff=0.5)
-            raise ConfigError(f"{option} {pattern}: no rule or note code matches", key=option,
-                              hint=(f"did you mean {', '.join(near)}? " if near else "")
-                              + "`rlconf rules` lists every code")
+            raise ConfigError(
+                f"{option} {pattern}: no rule or note code matches",
+                key=option,
+                hint=(f"did you mean {', '.join(near)}? " if near else "") + "`rlconf rules` lists every code",
+            )
     return patterns
 
 
@@ -155,8 +160,13 @@ def filter_report(report: CheckReport, text: str, chosen: Choice | None) -> Chec
                 silenced.append(Suppressed(finding.rule, finding.severity, finding.message, line))
             else:
                 kept[name].append(finding)
-    return replace(report, errors=kept["errors"], warnings=kept["warnings"], skipped=kept["skipped"],
-                   suppressed=[*report.suppressed, *silenced])
+    return replace(
+        report,
+        errors=kept["errors"],
+        warnings=kept["warnings"],
+        skipped=kept["skipped"],
+        suppressed=[*report.suppressed, *silenced],
+    )
 
 
 _AT_LINE = re.compile(r"^[^\s:]+:(\d+):")
@@ -190,11 +200,13 @@ def filter_translation(translation: Translation, text: str, chosen: Choice | Non
     source = translation.source
     shown_source = replace(source, notes=keep(source.notes))
     shown_source.__dict__["_certainty"] = source.certainty  # the plan's certainty rests on every note read
-    return replace(translation, source=shown_source, notes=keep(translation.notes),
-                   suppressed=[*translation.suppressed, *silenced])
+    return replace(
+        translation, source=shown_source, notes=keep(translation.notes), suppressed=[*translation.suppressed, *silenced]
+    )
 
 
 # ---- rlconf rules -----------------------------------------------------------------------------------------
+
 
 def listing() -> list[dict[str, Any]]:
     return [rule.to_dict() for rule in catalogue()]
@@ -228,10 +240,17 @@ def markdown() -> str:
         groups.setdefault(rule.framework if rule.kind == "check" else "notes", []).append(rule)
     for group in sorted(groups, key=lambda g: (g == "notes", g)):
         title = "Notes (every framework)" if group == "notes" else f"`{group}` check rules"
-        parts += ["", f"### {title}", "", "| code | severity | description | framework's message | source |",
-                  "|---|---|---|---|---|"]
+        parts += [
+            "",
+            f"### {title}",
+            "",
+            "| code | severity | description | framework's message | source |",
+            "|---|---|---|---|---|",
+        ]
         for rule in groups[group]:
             message = f"`{cell(rule.message)}`" if rule.message and "`" not in rule.message else cell(rule.message)
-            parts.append(f"| `{rule.code}` | {'/'.join(rule.severities)} | {cell(rule.description)} | {message} | "
-                         f"{cell(rule.source)} |")
+            parts.append(
+                f"| `{rule.code}` | {'/'.join(rule.severities)} | {cell(rule.description)} | {message} | "
+                f"{cell(rule.source)} |"
+            )
     return "\n".join(parts) + "\n"

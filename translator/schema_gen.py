@@ -9,6 +9,7 @@ A property whose type is an object also admits its dotted sub-keys (``patternPro
 ``additionalProperties`` is false where the framework rejects unknown keys; ``x-unknown-keys`` says how each
 treats them, ``x-source`` what was read (wheel file name and sha256, or repository + commit, and the files).
 """
+
 from __future__ import annotations
 
 import ast
@@ -42,13 +43,30 @@ def fetch_wheel(cache: Path, name: str, version: str) -> Path:
 
     def found() -> list[str]:
         stem = name.replace("-", "_")
-        return sorted(glob.glob(str(cache / f"{stem}-{version}-*.whl")) + glob.glob(str(cache / f"{name}-{version}-*.whl")))
+        return sorted(
+            glob.glob(str(cache / f"{stem}-{version}-*.whl")) + glob.glob(str(cache / f"{name}-{version}-*.whl"))
+        )
 
     if not found():
         # One wheel whatever Python runs this script: OpenRLHF publishes per-interpreter wheels (the same source).
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary=:none:", "--only-binary=:all:",
-                   "--python-version", "3.11", "--implementation", "cp", "--platform", "manylinux1_x86_64",
-                   "-d", str(cache), f"{name}=={version}"]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-binary=:none:",
+            "--only-binary=:all:",
+            "--python-version",
+            "3.11",
+            "--implementation",
+            "cp",
+            "--platform",
+            "manylinux1_x86_64",
+            "-d",
+            str(cache),
+            f"{name}=={version}",
+        ]
         print("+", " ".join(command), file=sys.stderr)
         subprocess.run(command, check=True, stdout=sys.stderr)
     wheels = found()
@@ -115,16 +133,22 @@ def wheel_source(path: Path, tree: Tree | None = None) -> dict[str, Any]:
 
 
 def checkout_source(repository: str, commit: str | None, tree: Tree) -> dict[str, Any]:
-    record: dict[str, Any] = {"kind": "repository", "repository": repository, "commit": commit or "unknown",
-                              "read": sorted(set(tree.read)), "files_sha256": tree.content_sha256()}
+    record: dict[str, Any] = {
+        "kind": "repository",
+        "repository": repository,
+        "commit": commit or "unknown",
+        "read": sorted(set(tree.read)),
+        "files_sha256": tree.content_sha256(),
+    }
     return record
 
 
 def git_commit(path: Path) -> tuple[str | None, str | None]:
     """(commit, commit date YYYY.MM.DD) of a git work tree, or (None, None)."""
     try:
-        out = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=%H %cs"], check=True,
-                             capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            ["git", "-C", str(path), "log", "-1", "--format=%H %cs"], check=True, capture_output=True, text=True
+        ).stdout.split()
         return out[0], out[1].replace("-", ".")
     except (OSError, subprocess.CalledProcessError, IndexError):
         return None, None
@@ -230,7 +254,7 @@ class Resolver:
     def _module_of(self, tree: Tree, path: str, node: ast.ImportFrom, submodule: str | None) -> tuple[Tree, str] | None:
         if node.level:
             parts = path.split("/")[:-1]
-            parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
+            parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
             dotted = ".".join(parts + ([node.module] if node.module else []))
         else:
             dotted = node.module or ""
@@ -267,8 +291,10 @@ class Resolver:
 
 
 def is_enum(node: ast.ClassDef) -> bool:
-    return any((b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "") in _ENUM_BASES
-               for b in node.bases)
+    return any(
+        (b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "") in _ENUM_BASES
+        for b in node.bases
+    )
 
 
 def enum_values(node: ast.ClassDef) -> list[Any]:
@@ -317,8 +343,11 @@ def annotation_types(node: ast.AST | None, ctx: tuple[Resolver, Tree, str], type
             return types
         if name in _ARRAYS:
             types.add("array")
-            inner = annotation_types(args[0], ctx) if args and not (name in ("tuple", "Tuple") and len(args) > 1
-                                                                   and dotted_name(args[-1]) != "...") else None
+            inner = (
+                annotation_types(args[0], ctx)
+                if args and not (name in ("tuple", "Tuple") and len(args) > 1 and dotted_name(args[-1]) != "...")
+                else None
+            )
             if inner is not None and not inner.any and inner.types:
                 types.items = inner.schema(False)
             elif name in ("tuple", "Tuple") and args:
@@ -382,8 +411,16 @@ MISSING = object()
 
 
 class Field:
-    def __init__(self, name: str, annotation: ast.AST | None, default: Any, ctx: tuple[Resolver, Tree, str],
-                 owner: str, choices: list[Any] | None = None, default_expr: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        annotation: ast.AST | None,
+        default: Any,
+        ctx: tuple[Resolver, Tree, str],
+        owner: str,
+        choices: list[Any] | None = None,
+        default_expr: str | None = None,
+    ) -> None:
         self.name, self.annotation, self.default, self.ctx, self.owner = name, annotation, default, ctx, owner
         self.choices = choices
         self.default_expr = default_expr  # the source of a default that is not a plain literal
@@ -439,8 +476,9 @@ def literal(node: ast.AST | None) -> Any:
     return MISSING
 
 
-def dataclass_fields(resolver: Resolver, tree: Tree, path: str, node: ast.ClassDef,
-                     seen: tuple[str, ...] = (), own_only: bool = False) -> dict[str, Field]:
+def dataclass_fields(
+    resolver: Resolver, tree: Tree, path: str, node: ast.ClassDef, seen: tuple[str, ...] = (), own_only: bool = False
+) -> dict[str, Field]:
     """The init fields of a dataclass, base classes first (dataclasses' MRO order); ``own_only``: the fields
     the class itself declares (its bases live elsewhere)."""
     fields: dict[str, Field] = {}
@@ -460,7 +498,10 @@ def dataclass_fields(resolver: Resolver, tree: Tree, path: str, node: ast.ClassD
             continue
         name = item.target.id
         if dotted_name(item.annotation.value if isinstance(item.annotation, ast.Subscript) else item.annotation) in (
-                "ClassVar", "KW_ONLY", "InitVar"):
+            "ClassVar",
+            "KW_ONLY",
+            "InitVar",
+        ):
             continue
         default: Any = MISSING
         choices = None
@@ -504,9 +545,16 @@ def properties_of(fields: dict[str, Field]) -> dict[str, dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------- the schema document
-def document(framework: str, version: str, title: str, properties: dict[str, dict[str, Any]],
-             sources: list[dict[str, Any]], unknown: tuple[str, str], type_check: tuple[str, str],
-             notes: list[str]) -> dict[str, Any]:
+def document(
+    framework: str,
+    version: str,
+    title: str,
+    properties: dict[str, dict[str, Any]],
+    sources: list[dict[str, Any]],
+    unknown: tuple[str, str],
+    type_check: tuple[str, str],
+    notes: list[str],
+) -> dict[str, Any]:
     """The schema document; ``unknown`` is (what the parser does with an unknown key: rejected | dropped, why),
     ``type_check`` (how it checks values, why)."""
     treatment, why = unknown

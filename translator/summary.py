@@ -1,4 +1,5 @@
 """What a plan means for one step and for the whole run: the step picture, on/off-policy, run length."""
+
 from __future__ import annotations
 
 import math
@@ -19,28 +20,36 @@ def step_picture(spec: RunSpec) -> list[str]:
     p, budget = spec.plan, spec.token_budget
     if p.samples_per_step is None:
         return ["(the step is unknown: the world size is not stated)"]
-    lines = [f"rollout: {plural(p.prompts_per_step, 'prompt', 'prompts')} × "
-             f"{plural(p.samples_per_prompt, 'sample', 'samples')} = {plural(p.samples_per_step, 'sample', 'samples')}"]
+    lines = [
+        f"rollout: {plural(p.prompts_per_step, 'prompt', 'prompts')} × "
+        f"{plural(p.samples_per_prompt, 'sample', 'samples')} = {plural(p.samples_per_step, 'sample', 'samples')}"
+    ]
     per_step = Fraction(p.optimizer_steps_per_step) if p.optimizer_steps_per_step is not None else None
     if p.samples_per_optimizer_step is None or not per_step:  # unknown, or no update at all
         return lines
     epochs = p.epochs_per_step or 1
     if per_step < 1:
-        lines.append(f" └─ one optimizer step every {fmt(1 / per_step)} steps: an update of "
-                     f"{plural(p.samples_per_optimizer_step, 'sample', 'samples')} accumulates several rollouts")
+        lines.append(
+            f" └─ one optimizer step every {fmt(1 / per_step)} steps: an update of "
+            f"{plural(p.samples_per_optimizer_step, 'sample', 'samples')} accumulates several rollouts"
+        )
     elif spec.generation.rollout_mode == "separate_async" and per_step / epochs > 1:
         # verl 0.9's separate_async: the step is parameter_sync_step local updates, each sampled from the replay
         # buffer and trained on its own mini-batch(es) × epochs; the weights reach the rollout once per step.
         minis = per_step / epochs
-        lines.append(f" └─ {plural(minis, 'local update', 'local updates')} of "
-                     f"{plural(Fraction(p.samples_per_step) / minis, 'sample', 'samples')} from the replay buffer, "
-                     f"each {plural(epochs, 'epoch', 'epochs')} over it = "
-                     f"{plural(per_step, 'optimizer step', 'optimizer steps')}; weights synced to the rollout once")
+        lines.append(
+            f" └─ {plural(minis, 'local update', 'local updates')} of "
+            f"{plural(Fraction(p.samples_per_step) / minis, 'sample', 'samples')} from the replay buffer, "
+            f"each {plural(epochs, 'epoch', 'epochs')} over it = "
+            f"{plural(per_step, 'optimizer step', 'optimizer steps')}; weights synced to the rollout once"
+        )
     else:
         minis = per_step / epochs
-        lines.append(f" └─ {plural(minis, 'mini-batch', 'mini-batches')} of "
-                     f"{plural(p.samples_per_optimizer_step, 'sample', 'samples')} × {plural(epochs, 'epoch', 'epochs')}"
-                     f" = {plural(per_step, 'optimizer step', 'optimizer steps')}")
+        lines.append(
+            f" └─ {plural(minis, 'mini-batch', 'mini-batches')} of "
+            f"{plural(p.samples_per_optimizer_step, 'sample', 'samples')} × {plural(epochs, 'epoch', 'epochs')}"
+            f" = {plural(per_step, 'optimizer step', 'optimizer steps')}"
+        )
     if p.data_parallel_size:
         per_rank = Fraction(p.samples_per_optimizer_step) / p.data_parallel_size
         if p.micro_batch_per_device:
@@ -49,8 +58,10 @@ def step_picture(spec: RunSpec) -> list[str]:
             micro = f"micro-batches packed up to {budget.max_tokens_per_device} tokens"
         else:
             micro = "micro-batches of unknown size"
-        lines.append(f"     └─ per rank ({plural(p.data_parallel_size, 'rank', 'ranks')}): "
-                     f"{plural(per_rank, 'sample', 'samples')} = {micro}")
+        lines.append(
+            f"     └─ per rank ({plural(p.data_parallel_size, 'rank', 'ranks')}): "
+            f"{plural(per_rank, 'sample', 'samples')} = {micro}"
+        )
         lines.append("          └─ gradients averaged over ranks → 1 optimizer step")
     return lines
 
@@ -61,14 +72,19 @@ def policy_status(spec: RunSpec) -> dict[str, Any]:
     ahead = spec.asynchrony.max_steps_ahead or 0
     reasons = []
     if per_step is not None and Fraction(per_step) > 1:
-        reasons.append(f"{fmt(per_step)} optimizer steps per rollout: every update after the first trains on "
-                       "samples from an older policy (the clipped importance ratio matters)")
+        reasons.append(
+            f"{fmt(per_step)} optimizer steps per rollout: every update after the first trains on "
+            "samples from an older policy (the clipped importance ratio matters)"
+        )
     if ahead:
         reasons.append(f"generation runs up to {plural(ahead, 'step', 'steps')} ahead of training (asynchronous)")
     if per_step is None and not ahead:
         return {"on_policy": None, "reasons": ["unknown: optimizer steps per step are not determined"]}
-    return {"on_policy": not reasons, "reasons": reasons or ["one update per rollout from the current policy"],
-            "max_policy_lag_steps": ahead}
+    return {
+        "on_policy": not reasons,
+        "reasons": reasons or ["one update per rollout from the current policy"],
+        "max_policy_lag_steps": ahead,
+    }
 
 
 def run_length(spec: RunSpec, dataset_size: int | None = None) -> dict[str, Any]:

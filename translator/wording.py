@@ -1,5 +1,6 @@
 """Canonical values worded for people: with their units, lists as ``a, b``, a fix as ``key=value``. The library
 words its notes and fixes with these, and the text reports (translator/render.py) their lines."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -27,12 +28,16 @@ UNITS: dict[str, tuple[str, str]] = {
     "topology.rollout_gpus": ("GPU for rollout only", "GPUs for rollout only"),
     "topology.rollout_engines": ("inference engine", "inference engines"),
     "token_budget.max_tokens_per_device": ("token per micro-batch per rank", "tokens per micro-batch per rank"),
-    "token_budget.logprob_max_tokens_per_device": ("token per log-prob micro-batch per rank",
-                                                   "tokens per log-prob micro-batch per rank"),
+    "token_budget.logprob_max_tokens_per_device": (
+        "token per log-prob micro-batch per rank",
+        "tokens per log-prob micro-batch per rank",
+    ),
     "generation.prompts_per_round": ("prompt per generation round", "prompts per generation round"),
     "generation.max_rounds_per_step": ("round per step", "rounds per step"),
-    "generation.logprob_micro_batch_per_device": ("sample per log-prob micro-batch per rank",
-                                                  "samples per log-prob micro-batch per rank"),
+    "generation.logprob_micro_batch_per_device": (
+        "sample per log-prob micro-batch per rank",
+        "samples per log-prob micro-batch per rank",
+    ),
     "run_length.dataset_passes": ("pass over the dataset", "passes over the dataset"),
     "run_length.total_optimizer_steps": ("optimizer step", "optimizer steps"),
     "run_length.total_samples": ("sample", "samples"),

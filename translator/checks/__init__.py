@@ -1,5 +1,6 @@
 """Rule checks per framework: ``check(native, spec, version) -> list[Finding]``, in the module a framework's
 registration names (its ``checks``)."""
+
 from __future__ import annotations
 
 import importlib

@@ -1,5 +1,6 @@
 """Rule findings: what a framework would reject (errors) or silently change (warnings), with fixes, and the
 search for fixes that the rule modules share."""
+
 from __future__ import annotations
 
 import itertools
@@ -23,9 +24,12 @@ class Suggestion:
     changes_plan: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"changes": {k: to_json_number(v) for k, v in self.changes.items()}, "text": self.text,
-                "keeps": {k: to_json_number(v) for k, v in self.keeps.items()},
-                "changes_plan": {k: [to_json_number(v) for v in pair] for k, pair in self.changes_plan.items()}}
+        return {
+            "changes": {k: to_json_number(v) for k, v in self.changes.items()},
+            "text": self.text,
+            "keeps": {k: to_json_number(v) for k, v in self.keeps.items()},
+            "changes_plan": {k: [to_json_number(v) for v in pair] for k, pair in self.changes_plan.items()},
+        }
 
 
 # What a fix should keep, most important first: the update size and the group size define the algorithm; the
@@ -78,7 +82,7 @@ def combined(approaches: Approaches, per_way: int = 4) -> list[Changes]:
     heads = [[c for c in way if c][:per_way] for way in approaches]
     pairs = []
     for i, first in enumerate(heads):
-        for second in heads[i + 1:]:
+        for second in heads[i + 1 :]:
             pairs += [{**a, **b} for a in first for b in second if not set(a) & set(b)]
     return pairs
 
@@ -95,9 +99,14 @@ class Finding:
     suggestions: list[Suggestion] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rule": self.rule, "severity": self.severity, "message": self.message, "keys": list(self.keys),
-                "values": {k: to_json_number(v) for k, v in self.values.items()},
-                "suggestions": [s.to_dict() for s in self.suggestions]}
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "message": self.message,
+            "keys": list(self.keys),
+            "values": {k: to_json_number(v) for k, v in self.values.items()},
+            "suggestions": [s.to_dict() for s in self.suggestions],
+        }
 
 
 @record
@@ -151,9 +160,15 @@ class CheckReport:
         return bool(self.errors or (strict and (self.warnings or self.skipped)))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"framework": self.framework, "version": self.version, "source": self.source,
-                "errors": [f.to_dict() for f in self.errors], "warnings": [f.to_dict() for f in self.warnings],
-                "skipped": [s.to_dict() for s in self.skipped], "suppressed": [s.to_dict() for s in self.suppressed]}
+        return {
+            "framework": self.framework,
+            "version": self.version,
+            "source": self.source,
+            "errors": [f.to_dict() for f in self.errors],
+            "warnings": [f.to_dict() for f in self.warnings],
+            "skipped": [s.to_dict() for s in self.skipped],
+            "suppressed": [s.to_dict() for s in self.suppressed],
+        }
 
 
 DIVISOR_SEARCH = 100_000  # trial divisors tried at most: every divisor of a number up to 10**10 is found
@@ -206,8 +221,14 @@ Changes = dict[str, Any]
 Approaches = list[list[Changes]]  # ways to fix a rule (change the group size, the batch, ...), nearest first
 
 
-def suggest(view: Any, item: Finding, approaches: Approaches, rules: Callable[[Any], list[Finding]],
-            metrics: Callable[[Any], dict[str, int]], count: int = 2) -> list[Suggestion]:
+def suggest(
+    view: Any,
+    item: Finding,
+    approaches: Approaches,
+    rules: Callable[[Any], list[Finding]],
+    metrics: Callable[[Any], dict[str, int]],
+    count: int = 2,
+) -> list[Suggestion]:
     """Up to ``count`` changes after which the config breaks no rule with an error and no longer this one: the
     nearest valid change of each way first, then the next of the first way. Fallback: the first change that at
     least clears this rule, saying what still fails."""

@@ -10,6 +10,7 @@
   be less than 1.0", and newer releases declare the field ``gt=0, le=1``); 0 or less leaves no room for the KV
   cache, so the engine fails when it starts: an error either way.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,14 +58,33 @@ def learning_rate(spec: RunSpec, dotted: str) -> Finding | None:
     fix = [Suggestion({keys[0]: None}, f"remove {keys[0]} (the framework's default rate)")]
     rule = f"{spec.framework}.learning-rate-range"
     if lr == 0:
-        return Finding(rule, "warning", f"{keys[0]} is 0: the optimizer runs but no weight ever changes",
-                       keys, {keys[0]: spec.get(dotted)}, fix)
+        return Finding(
+            rule,
+            "warning",
+            f"{keys[0]} is 0: the optimizer runs but no weight ever changes",
+            keys,
+            {keys[0]: spec.get(dotted)},
+            fix,
+        )
     entry = registry.lookup(spec.framework)
     if entry is not None and not entry.optimizer_checks_lr:  # DeepSpeed's Adam: no check on lr
-        return Finding(rule, "warning", f"{keys[0]} is {lr!r}: DeepSpeed's Adam accepts it and every update "
-                       "climbs the loss instead of descending it", keys, {keys[0]: spec.get(dotted)}, fix)
-    return Finding(rule, "error", f"Invalid learning rate: {lr!r} (torch.optim.AdamW needs 0.0 <= lr)", keys,
-                   {keys[0]: spec.get(dotted)}, fix)
+        return Finding(
+            rule,
+            "warning",
+            f"{keys[0]} is {lr!r}: DeepSpeed's Adam accepts it and every update "
+            "climbs the loss instead of descending it",
+            keys,
+            {keys[0]: spec.get(dotted)},
+            fix,
+        )
+    return Finding(
+        rule,
+        "error",
+        f"Invalid learning rate: {lr!r} (torch.optim.AdamW needs 0.0 <= lr)",
+        keys,
+        {keys[0]: spec.get(dotted)},
+        fix,
+    )
 
 
 def memory_fraction(spec: RunSpec) -> Finding | None:
@@ -73,8 +93,12 @@ def memory_fraction(spec: RunSpec) -> Finding | None:
     if fraction is None or (math.isfinite(fraction) and 0 < fraction <= 1):
         return None
     keys = _keys(spec, dotted)
-    return Finding(f"{spec.framework}.gpu-memory-fraction-range", "error",
-                   f"{keys[0]} is {fraction!r}: GPU memory utilization is a share of one GPU's memory, in (0, 1] "
-                   "(vLLM rejects more than 1; 0 or less leaves no room for the KV cache)", keys,
-                   {keys[0]: spec.get(dotted)},
-                   [Suggestion({keys[0]: VLLM_DEFAULT_FRACTION}, f"vLLM's default share, {VLLM_DEFAULT_FRACTION}")])
+    return Finding(
+        f"{spec.framework}.gpu-memory-fraction-range",
+        "error",
+        f"{keys[0]} is {fraction!r}: GPU memory utilization is a share of one GPU's memory, in (0, 1] "
+        "(vLLM rejects more than 1; 0 or less leaves no room for the KV cache)",
+        keys,
+        {keys[0]: spec.get(dotted)},
+        [Suggestion({keys[0]: VLLM_DEFAULT_FRACTION}, f"vLLM's default share, {VLLM_DEFAULT_FRACTION}")],
+    )

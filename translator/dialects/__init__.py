@@ -1,4 +1,5 @@
 """The registry (translator/dialects/registry.py) and detection (translator/dialects/sniff.py), as one import."""
+
 from __future__ import annotations
 
 from translator.dialects.registry import (

@@ -1,5 +1,6 @@
 """What every dialect provides (the Dialect base, a read's options and result) and the reader's glue: a launch
 script read, unknown variables marked; the shared helpers are re-exported from their own modules."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -96,7 +97,9 @@ class Dialect:
         if source.base_dir is None or source.files:
             return []
         wanted = {normal(self.pip_name or self.name), normal(self.companion or self.name)}
-        copies = tuple((normal(self.pip_name or self.name), relative, beside) for relative, beside in self.version_files)
+        copies = tuple(
+            (normal(self.pip_name or self.name), relative, beside) for relative, beside in self.version_files
+        )
         return [e for e in evidence(os.fspath(source.base_dir), copies, source.text) if e.package in wanted]
 
     def keys_in(self, version: str) -> set[str] | None:
@@ -152,37 +155,55 @@ class Dialect:
                 return text
         wanted = version_key(text) if NUMBERS_PATTERN.fullmatch(text) else None
         if wanted is None:  # '-1', '', 'x.y': no release is spelled so
-            raise ConfigError(f"unknown {self.name} version '{version}'",
-                              hint=f"a release ({self._nearest(text)}), MAJOR.MINOR, or latest")
+            raise ConfigError(
+                f"unknown {self.name} version '{version}'",
+                hint=f"a release ({self._nearest(text)}), MAJOR.MINOR, or latest",
+            )
         keys = [(version_key(v) or (), v) for v in self.versions]
         if (keys[0][0][:1] or (0,))[0] >= 1000 > wanted[0]:  # dated versions (2025.03.13): '9' is no date
-            raise ConfigError(f"unknown {self.name} version '{version}'",
-                              hint=f"a date YYYY.MM.DD or YYYY.MM, latest, or one of: {', '.join(self.versions)}")
-        same_prefix = [v for k, v in keys if k[:len(wanted)] == wanted]
+            raise ConfigError(
+                f"unknown {self.name} version '{version}'",
+                hint=f"a date YYYY.MM.DD or YYYY.MM, latest, or one of: {', '.join(self.versions)}",
+            )
+        same_prefix = [v for k, v in keys if k[: len(wanted)] == wanted]
         if len(same_prefix) > 1 and len(wanted) >= 3:  # 0.2.0 when only 0.2.0.devA and 0.2.0.devB are listed
-            raise ConfigError(f"{self.name} version '{version}' is ambiguous",
-                              hint=f"known versions: {', '.join(same_prefix)}")
+            raise ConfigError(
+                f"{self.name} version '{version}' is ambiguous", hint=f"known versions: {', '.join(same_prefix)}"
+            )
         if same_prefix and len(wanted) < max(len(k) for k, _ in keys):
             return same_prefix[-1]  # MAJOR.MINOR (or a date's year.month): its newest listed release
         if wanted < keys[0][0]:
-            raise ConfigError(f"{self.name} {version} is older than the oldest supported version, {self.versions[0]}",
-                              hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}; "
-                                   f"pass --from {self.name}@{self.versions[0]} if the config is the same there")
-        if wanted > keys[-1][0] and wanted[:len(keys[-1][0])] != keys[-1][0]:
+            raise ConfigError(
+                f"{self.name} {version} is older than the oldest supported version, {self.versions[0]}",
+                hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}; "
+                f"pass --from {self.name}@{self.versions[0]} if the config is the same there",
+            )
+        if wanted > keys[-1][0] and wanted[: len(keys[-1][0])] != keys[-1][0]:
             if wanted[0] > keys[-1][0][0] and wanted[0] < 1000:
                 # A later release of the newest series may come out after rlconf; a new major version is a
                 # different program, and '99.0' no release at all: reading it as the newest would be a guess.
-                raise ConfigError(f"{self.name} {version} is not a release rlconf knows (the newest is "
-                                  f"{self.default_version})",
-                                  hint=f"pass a release ({self._nearest(text)}) or latest")
-            self.pending_notes.append(("warning", "version.newer-than-known",
-                                       f"{self.name} {version} is newer than the newest version rlconf knows, "
-                                       f"{self.default_version}; it is read as {self.default_version}"))
+                raise ConfigError(
+                    f"{self.name} {version} is not a release rlconf knows (the newest is {self.default_version})",
+                    hint=f"pass a release ({self._nearest(text)}) or latest",
+                )
+            self.pending_notes.append(
+                (
+                    "warning",
+                    "version.newer-than-known",
+                    f"{self.name} {version} is newer than the newest version rlconf knows, "
+                    f"{self.default_version}; it is read as {self.default_version}",
+                )
+            )
             return self.default_version
         band = [v for k, v in keys if k <= wanted][-1]
-        self.pending_notes.append(("info", "version.band",
-                                   f"{self.name} {version} has no entry of its own; it behaves like {band}, the "
-                                   f"newest listed release at or below it"))
+        self.pending_notes.append(
+            (
+                "info",
+                "version.band",
+                f"{self.name} {version} has no entry of its own; it behaves like {band}, the "
+                f"newest listed release at or below it",
+            )
+        )
         return band
 
     def _nearest(self, text: str) -> str:
@@ -198,12 +219,19 @@ class Dialect:
         wanted = version_key(release)
         older = [v for v in self.versions if (version_key(v) or ()) < wanted]  # type: ignore[operator]
         if not older:
-            raise ConfigError(f"{self.name} {spelled} is older than the oldest supported version, {self.versions[0]}",
-                              hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}")
-        self.pending_notes.append(("info", "version.pre-release",
-                                   f"{self.name} {spelled} is a pre-release of {release}; it is read "
-                                   f"as {older[-1]}, the newest release before it (pass --from "
-                                   f"{self.name}@{release} if it already has {release}'s changes)"))
+            raise ConfigError(
+                f"{self.name} {spelled} is older than the oldest supported version, {self.versions[0]}",
+                hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}",
+            )
+        self.pending_notes.append(
+            (
+                "info",
+                "version.pre-release",
+                f"{self.name} {spelled} is a pre-release of {release}; it is read "
+                f"as {older[-1]}, the newest release before it (pass --from "
+                f"{self.name}@{release} if it already has {release}'s changes)",
+            )
+        )
         return older[-1]
 
     @property
@@ -218,8 +246,6 @@ class Dialect:
             if notes is not None:
                 notes.add(level, code, message)
         return pending
-
-
 
 
 _unset: list[list[str]] = []  # per read in progress: the variables its shell scripts never set (read_script)
@@ -242,9 +268,12 @@ def _with_unknowns(read: Any) -> Any:
                 raise
             # Where a dialect's arithmetic cannot carry an unknown count along, the old rule applies.
             env = " ".join(f"--env {n}=VALUE" for n in names if not n.startswith(("$(", "`")))
-            raise ConfigError(f"{self.name} needs the value of {', '.join('$' + n for n in names)} to read "
-                              f"this config, and the script never sets it", file=source.name,
-                              hint=f"pass {env or '--env NAME=VALUE'}, or set it in the script") from None
+            raise ConfigError(
+                f"{self.name} needs the value of {', '.join('$' + n for n in names)} to read "
+                f"this config, and the script never sets it",
+                file=source.name,
+                hint=f"pass {env or '--env NAME=VALUE'}, or set it in the script",
+            ) from None
         else:
             reading.spec.shell_variables = list(dict.fromkeys(_unset[-1]))
         finally:
@@ -273,8 +302,9 @@ def mark_unknowns(reading: Reading) -> None:
             setattr(part, name, None)
             old = derivations.get(f"{section}.{name}")
             keys = [k for k in (old.keys if old else []) if not k.startswith(("$", "`"))]
-            derivations[f"{section}.{name}"] = Derivation(unknown_text(value.names),
-                                                         blocking_keys(value.names, keys), UNKNOWN)
+            derivations[f"{section}.{name}"] = Derivation(
+                unknown_text(value.names), blocking_keys(value.names, keys), UNKNOWN
+            )
             if section == "plan" or (section == "topology" and not name.startswith("rollout_")):
                 everything += value.names
     everything = list(dict.fromkeys(everything))
@@ -302,8 +332,12 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
         _unset[-1].extend(unset)
     if unset:
         shown = ", ".join(f"${n}" for n in unset)
-        notes.info("shell.unset-variables", f"{source.name}: never set in the script, kept as written "
-                   f"(${{NAME}}): {shown}; pass --env NAME=VALUE to give a value", source_keys=unset)
+        notes.info(
+            "shell.unset-variables",
+            f"{source.name}: never set in the script, kept as written "
+            f"(${{NAME}}): {shown}; pass --env NAME=VALUE to give a value",
+            source_keys=unset,
+        )
     return script
 
 
@@ -312,9 +346,12 @@ def note_several_launches(notes: NoteList, source: Source, read: ShellCommand, l
     (each is a run of its own; rlconf explains one)."""
     others = [c.line for c in launches if c is not read]
     if others:
-        notes.warning("launch.several", f"{source.name}: {len(launches)} training launches in the script; the one "
-                      f"on line {read.line} is read, not those on line(s) {', '.join(map(str, others))} (explain a "
-                      "copy of the script with only the launch you mean)")
+        notes.warning(
+            "launch.several",
+            f"{source.name}: {len(launches)} training launches in the script; the one "
+            f"on line {read.line} is read, not those on line(s) {', '.join(map(str, others))} (explain a "
+            "copy of the script with only the launch you mean)",
+        )
 
 
 def require_resolved(command: ShellCommand, source: Source) -> None:
@@ -330,12 +367,15 @@ def describe_mini_batch_plan(spec: RunSpec, prompts_label: str = "") -> None:
     plan, d = spec.plan, spec.derivations
     if plan.samples_per_step is not None:
         d["plan.samples_per_step"] = derived(
-            f"{prompts_label}{fmt(plan.prompts_per_step)} prompts × {plan.samples_per_prompt} samples per prompt")
+            f"{prompts_label}{fmt(plan.prompts_per_step)} prompts × {plan.samples_per_prompt} samples per prompt"
+        )
     if plan.optimizer_steps_per_step is not None:
         d["plan.optimizer_steps_per_step"] = derived(
             f"ppo_epochs {plan.epochs_per_step} × ceil({fmt(plan.samples_per_step)} samples ÷ "
-            f"{fmt(plan.samples_per_optimizer_step)} per mini-batch)")
+            f"{fmt(plan.samples_per_optimizer_step)} per mini-batch)"
+        )
     if plan.grad_accum_steps is not None:
         d["plan.grad_accum_steps"] = derived(
             f"{fmt(plan.samples_per_optimizer_step)} samples ÷ {plan.data_parallel_size} DP ranks ÷ micro "
-            f"{fmt(plan.micro_batch_per_device)}")
+            f"{fmt(plan.micro_batch_per_device)}"
+        )

@@ -3,6 +3,7 @@
 per release band (the band holds from its release until the next). Worked out by running batch_touches on each
 release's verl/trainer/ppo/ray_trainer.py; a fork trainer whose fit has a signature outside its band's set forms
 batches in a way upstream does not (translator/dialects/forkbatch.py)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,8 +18,15 @@ UPSTREAM_FIT: dict[str, frozenset[str]] = {
     "0.4.1": frozenset((*_CORE, "masked_select()", "set n =")),
     "0.5.0": frozenset((*_CORE, "masked_select()", "set n =")),
     "0.6.1": frozenset((*_CORE, "set minibatch_size =", "set n =")),
-    "0.7.0": frozenset((*_CORE, "set minibatch_size =", "set n =", "set ppo_mini_batch_size =",
-                        "assign_non_tensor(global_batch_size=)")),
+    "0.7.0": frozenset(
+        (
+            *_CORE,
+            "set minibatch_size =",
+            "set n =",
+            "set ppo_mini_batch_size =",
+            "assign_non_tensor(global_batch_size=)",
+        )
+    ),
 }
 
 
@@ -36,72 +44,126 @@ class WorkerSizes:
     anchors: tuple[str, ...]
     bands: dict[str, frozenset[str] | None]
     # the plan quantities the normalisation and the actor's update decide
-    decides: tuple[str, ...] = ("samples_per_optimizer_step", "optimizer_steps_per_step", "micro_batch_per_device",
-                                "grad_accum_steps")
+    decides: tuple[str, ...] = (
+        "samples_per_optimizer_step",
+        "optimizer_steps_per_step",
+        "micro_batch_per_device",
+        "grad_accum_steps",
+    )
 
 
-_VERL_MICRO = ("ppo_micro_batch_size_per_gpu = ppo_micro_batch_size",
-               "log_prob_micro_batch_size_per_gpu = log_prob_micro_batch_size",
-               "forward_micro_batch_size_per_gpu = forward_micro_batch_size",
-               "ppo_micro_batch_size //= get_world_size() // ulysses_sequence_parallel_size",
-               "forward_micro_batch_size //= get_world_size() // ulysses_sequence_parallel_size",
-               "ppo_mini_batch_size //= get_world_size() // ulysses_sequence_parallel_size",
-               "gradient_accumulation = ppo_mini_batch_size // ppo_micro_batch_size_per_gpu",
-               # the Megatron workers divide by the data-parallel group's size
-               "ppo_mini_batch_size //= get_data_parallel_world_size()",
-               "ppo_micro_batch_size //= get_data_parallel_world_size()",
-               "log_prob_micro_batch_size //= get_data_parallel_world_size()")
+_VERL_MICRO = (
+    "ppo_micro_batch_size_per_gpu = ppo_micro_batch_size",
+    "log_prob_micro_batch_size_per_gpu = log_prob_micro_batch_size",
+    "forward_micro_batch_size_per_gpu = forward_micro_batch_size",
+    "ppo_micro_batch_size //= get_world_size() // ulysses_sequence_parallel_size",
+    "forward_micro_batch_size //= get_world_size() // ulysses_sequence_parallel_size",
+    "ppo_mini_batch_size //= get_world_size() // ulysses_sequence_parallel_size",
+    "gradient_accumulation = ppo_mini_batch_size // ppo_micro_batch_size_per_gpu",
+    # the Megatron workers divide by the data-parallel group's size
+    "ppo_mini_batch_size //= get_data_parallel_world_size()",
+    "ppo_micro_batch_size //= get_data_parallel_world_size()",
+    "log_prob_micro_batch_size //= get_data_parallel_world_size()",
+)
 # 0.2 divides by the device mesh's shape[0], 0.3 on by its size(); the critic multiplies by rollout_n from 0.4
-_VERL_SHAPE0 = ("ppo_mini_batch_size *= n", "ppo_mini_batch_size //= shape[0] // ulysses_sequence_parallel_size",
-                "ppo_micro_batch_size //= shape[0] // ulysses_sequence_parallel_size",
-                "log_prob_micro_batch_size //= shape[0] // ulysses_sequence_parallel_size")
-_VERL_SIZE = ("ppo_mini_batch_size *= n", "ppo_mini_batch_size //= size() // ulysses_sequence_parallel_size",
-              "ppo_micro_batch_size //= size() // ulysses_sequence_parallel_size",
-              "log_prob_micro_batch_size //= size() // ulysses_sequence_parallel_size")
+_VERL_SHAPE0 = (
+    "ppo_mini_batch_size *= n",
+    "ppo_mini_batch_size //= shape[0] // ulysses_sequence_parallel_size",
+    "ppo_micro_batch_size //= shape[0] // ulysses_sequence_parallel_size",
+    "log_prob_micro_batch_size //= shape[0] // ulysses_sequence_parallel_size",
+)
+_VERL_SIZE = (
+    "ppo_mini_batch_size *= n",
+    "ppo_mini_batch_size //= size() // ulysses_sequence_parallel_size",
+    "ppo_micro_batch_size //= size() // ulysses_sequence_parallel_size",
+    "log_prob_micro_batch_size //= size() // ulysses_sequence_parallel_size",
+)
 
 _EASYR1_ACCUM = "gradient_accumulation = global_batch_size_per_device // micro_batch_size_per_device_for_update"
 
 UPSTREAM_WORKER: dict[str, WorkerSizes] = {
-    "verl": WorkerSizes(("ppo_mini_batch_size", "gradient_accumulation"), {
-        # 0.1's wheel has no workers package: nothing to compare with
-        "0.1": None,
-        "0.2.0.post2": frozenset((*_VERL_MICRO, *_VERL_SHAPE0)),
-        "0.3.0": frozenset((*_VERL_MICRO, *_VERL_SIZE)),
-        "0.4.1": frozenset((*_VERL_MICRO, *_VERL_SIZE, "ppo_mini_batch_size *= rollout_n")),
-        "0.8.0": None,
-    }),
-    "easyr1": WorkerSizes(("global_batch_size_per_device", "gradient_accumulation"), {
-        "0.2.0.dev20250223": frozenset(("global_batch_size *= n", _EASYR1_ACCUM, (
-            "global_batch_size_per_device = global_batch_size // shape[0] * ulysses_sequence_parallel_size"))),
-        "0.2.0.dev20250316": frozenset(("global_batch_size *= n", _EASYR1_ACCUM, (
-            "global_batch_size_per_device = global_batch_size // size() * ulysses_sequence_parallel_size"))),
-        "0.3.1": frozenset(("global_batch_size *= n", _EASYR1_ACCUM,
-                            "global_batch_size_per_device = global_batch_size * ulysses_size // size()")),
-        # from 0.3.2 the accumulation count is no longer an assignment of the actor's update
-        "0.3.2": frozenset(("global_batch_size *= n",
-                            "global_batch_size_per_device = global_batch_size // (world_size // ulysses_size)")),
-    }),
+    "verl": WorkerSizes(
+        ("ppo_mini_batch_size", "gradient_accumulation"),
+        {
+            # 0.1's wheel has no workers package: nothing to compare with
+            "0.1": None,
+            "0.2.0.post2": frozenset((*_VERL_MICRO, *_VERL_SHAPE0)),
+            "0.3.0": frozenset((*_VERL_MICRO, *_VERL_SIZE)),
+            "0.4.1": frozenset((*_VERL_MICRO, *_VERL_SIZE, "ppo_mini_batch_size *= rollout_n")),
+            "0.8.0": None,
+        },
+    ),
+    "easyr1": WorkerSizes(
+        ("global_batch_size_per_device", "gradient_accumulation"),
+        {
+            "0.2.0.dev20250223": frozenset(
+                (
+                    "global_batch_size *= n",
+                    _EASYR1_ACCUM,
+                    ("global_batch_size_per_device = global_batch_size // shape[0] * ulysses_sequence_parallel_size"),
+                )
+            ),
+            "0.2.0.dev20250316": frozenset(
+                (
+                    "global_batch_size *= n",
+                    _EASYR1_ACCUM,
+                    ("global_batch_size_per_device = global_batch_size // size() * ulysses_sequence_parallel_size"),
+                )
+            ),
+            "0.3.1": frozenset(
+                (
+                    "global_batch_size *= n",
+                    _EASYR1_ACCUM,
+                    "global_batch_size_per_device = global_batch_size * ulysses_size // size()",
+                )
+            ),
+            # from 0.3.2 the accumulation count is no longer an assignment of the actor's update
+            "0.3.2": frozenset(
+                (
+                    "global_batch_size *= n",
+                    "global_batch_size_per_device = global_batch_size // (world_size // ulysses_size)",
+                )
+            ),
+        },
+    ),
     # OpenRLHF: train_batch_size counts samples per optimizer step (global), micro_train_batch_size per GPU; the
     # DeepSpeed strategy's accumulation is their quotient over the world size (× ring attention and, from 0.7.5,
     # DeepSpeed tensor-parallel sizes). Worked out on the wheels 0.5.9, 0.6.4, 0.7.0, 0.7.3, 0.7.5, 0.10.1 and
     # 0.11.2 (the training-only trainers, sft/dpo/kto/kd/rm/prm, and cli/ left out); releases before 0.5.9 are not
     # modelled.
-    "openrlhf": WorkerSizes(("accumulated_gradient", "micro_train_batch_size", "train_batch_size"), {
-        "0.1": None,
-        "0.5.9": frozenset((
-            "accumulated_gradient = train_batch_size * ring_attn_size // micro_train_batch_size // world_size",
-            "micro_rollout_batch_size = micro_rollout_batch_size", "micro_train_batch_size = micro_train_batch_size",
-            "train_batch_size *= 2", "train_batch_size = train_batch_size",
-            "train_batch_size = train_batch_size * ring_attn_size",
-            "train_micro_batch_size_per_gpu = micro_train_batch_size", "grad_accum_dtype = getattr()")),
-        "0.7.5": frozenset((
-            ("accumulated_gradient = train_batch_size * ring_attn_size * ds_tensor_parallel_size // "
-             "micro_train_batch_size // world_size"),
-            "micro_train_batch_size = micro_train_batch_size", "train_batch_size = train_batch_size",
-            "train_batch_size = train_batch_size * ring_attn_size * ds_tensor_parallel_size",
-            "train_micro_batch_size_per_gpu = micro_train_batch_size", "gradient_accumulation_steps = 1",
-            "train_micro_batch_size_per_gpu = 1", "grad_accum_dtype = getattr()")),
-    }),
+    "openrlhf": WorkerSizes(
+        ("accumulated_gradient", "micro_train_batch_size", "train_batch_size"),
+        {
+            "0.1": None,
+            "0.5.9": frozenset(
+                (
+                    "accumulated_gradient = train_batch_size * ring_attn_size // micro_train_batch_size // world_size",
+                    "micro_rollout_batch_size = micro_rollout_batch_size",
+                    "micro_train_batch_size = micro_train_batch_size",
+                    "train_batch_size *= 2",
+                    "train_batch_size = train_batch_size",
+                    "train_batch_size = train_batch_size * ring_attn_size",
+                    "train_micro_batch_size_per_gpu = micro_train_batch_size",
+                    "grad_accum_dtype = getattr()",
+                )
+            ),
+            "0.7.5": frozenset(
+                (
+                    (
+                        "accumulated_gradient = train_batch_size * ring_attn_size * ds_tensor_parallel_size // "
+                        "micro_train_batch_size // world_size"
+                    ),
+                    "micro_train_batch_size = micro_train_batch_size",
+                    "train_batch_size = train_batch_size",
+                    "train_batch_size = train_batch_size * ring_attn_size * ds_tensor_parallel_size",
+                    "train_micro_batch_size_per_gpu = micro_train_batch_size",
+                    "gradient_accumulation_steps = 1",
+                    "train_micro_batch_size_per_gpu = 1",
+                    "grad_accum_dtype = getattr()",
+                )
+            ),
+        },
+    ),
 }
 
 # The lineages whose trainer ``fit`` is modelled (UPSTREAM_FIT): a fork entry's own trainer is compared there only.

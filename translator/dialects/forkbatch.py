@@ -11,6 +11,7 @@ sizing (fork_tables.UPSTREAM_WORKER: verl, EasyR1, OpenRLHF's strategy) is compa
 (``compare_workers``); when it matches upstream's, or the project holds none, code outside it that repeats
 prompts or sizes the step leaves the per-update quantities known (TRAINER_AFFECTS).
 """
+
 from __future__ import annotations
 
 import ast
@@ -44,10 +45,23 @@ from translator.sources.files import Source, flatten, load_yaml, read_text
 # The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU
 # arithmetic and the epochs its own key: a fork keeps both).
 AFFECTS = {
-    "group": ("samples_per_prompt", "samples_per_step", "samples_per_optimizer_step", "optimizer_steps_per_step",
-              "micro_batch_per_device", "grad_accum_steps"),
-    "size": ("prompts_per_step", "samples_per_step", "samples_per_optimizer_step", "optimizer_steps_per_step",
-             "micro_batch_per_device", "grad_accum_steps", "total_steps"),
+    "group": (
+        "samples_per_prompt",
+        "samples_per_step",
+        "samples_per_optimizer_step",
+        "optimizer_steps_per_step",
+        "micro_batch_per_device",
+        "grad_accum_steps",
+    ),
+    "size": (
+        "prompts_per_step",
+        "samples_per_step",
+        "samples_per_optimizer_step",
+        "optimizer_steps_per_step",
+        "micro_batch_per_device",
+        "grad_accum_steps",
+        "total_steps",
+    ),
     "rows": ("samples_per_optimizer_step", "optimizer_steps_per_step", "grad_accum_steps"),
 }
 AFFECTS["batches"] = tuple(dict.fromkeys(AFFECTS["group"] + AFFECTS["size"]))
@@ -71,17 +85,27 @@ def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] |
         if entry.endswith(".py") or "/" in entry:
             path = project.script(entry)
         else:  # python -m from the run dir, or from a folder above the launching script (the project's top)
-            near = os.path.join(str(source.base_dir), "-") if source.base_dir is not None and not source.files \
-                else None
+            near = os.path.join(str(source.base_dir), "-") if source.base_dir is not None and not source.files else None
             path = project.module(entry, near)
         if path is not None:
             return project, path
     return None
 
 
-def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[str, Any],
-          fork_key: Callable[[str], bool], ambiguous: Callable[[str], bool], version: str, version_assumed: bool,
-          fork_entry: bool, spec: RunSpec, notes: NoteList, lineage: str = "verl") -> None:
+def check(
+    source: Source,
+    cwd: str | None,
+    entry: str | None,
+    values: Mapping[str, Any],
+    fork_key: Callable[[str], bool],
+    ambiguous: Callable[[str], bool],
+    version: str,
+    version_assumed: bool,
+    fork_entry: bool,
+    spec: RunSpec,
+    notes: NoteList,
+    lineage: str = "verl",
+) -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
     ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a leaf is also an upstream key's."""
     if entry is None:
@@ -104,11 +128,19 @@ def check(source: Source, cwd: str | None, entry: str | None, values: Mapping[st
         touches = [t for t in touches if not (t.signature in upstream and "=" in t.signature)]
         if touches:
             where, lines = _places(project, touches)
-            _unknown(spec, _decided(touches, workers), [key, *lines],
-                     f"'{key}' is the fork's own key, and its code forms batches ({where})")
-            notes.warning("framework.fork-batch-key", f"'{key}' is not an upstream key; the project's code that "
-                          f"reads it forms batches: {where}; the plan quantities this decides are unknown (read "
-                          "that code and state them by hand)", source_keys=[key])
+            _unknown(
+                spec,
+                _decided(touches, workers),
+                [key, *lines],
+                f"'{key}' is the fork's own key, and its code forms batches ({where})",
+            )
+            notes.warning(
+                "framework.fork-batch-key",
+                f"'{key}' is not an upstream key; the project's code that "
+                f"reads it forms batches: {where}; the plan quantities this decides are unknown (read "
+                "that code and state them by hand)",
+                source_keys=[key],
+            )
     if fork_entry and lineage in FIT_LINEAGES:
         _compare_trainer(project, path, version, version_assumed, workers, spec, notes)
 
@@ -152,15 +184,21 @@ def trainer_touches(project: Project, path: str) -> tuple[list[str], list[Touch]
             seen.add(name)
             node, owner = methods[name]
             touches += batch_touches(list(node.body), owner)
-            queue += [n.func.attr for n in ast.walk(node) if isinstance(n, ast.Call)
-                      and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                      and n.func.value.id == "self"]
+            queue += [
+                n.func.attr
+                for n in ast.walk(node)
+                if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and isinstance(n.func.value, ast.Name)
+                and n.func.value.id == "self"
+            ]
     return (names, touches) if names else None
 
 
 def upstream_signatures(version: str, assumed: bool) -> frozenset[str]:
     """Upstream's fit signatures for the release band of ``version`` (every band's, when the version is only
     assumed: the fork may follow any of them)."""
+
     def order(text: str) -> tuple[int, ...]:
         return version_key(text) or (0,)
 
@@ -171,8 +209,9 @@ def upstream_signatures(version: str, assumed: bool) -> frozenset[str]:
     return UPSTREAM_FIT[below[-1]]
 
 
-def _compare_trainer(project: Project, path: str, version: str, assumed: bool, workers: Workers | None,
-                     spec: RunSpec, notes: NoteList) -> None:
+def _compare_trainer(
+    project: Project, path: str, version: str, assumed: bool, workers: Workers | None, spec: RunSpec, notes: NoteList
+) -> None:
     found = trainer_touches(project, path)
     if found is None:
         return
@@ -182,15 +221,26 @@ def _compare_trainer(project: Project, path: str, version: str, assumed: bool, w
     trainer = "; ".join(names)
     if extra:
         where, lines = _places(project, extra)
-        _unknown(spec, _decided(extra, workers), [trainer, *lines],
-                 f"the fork's trainer {trainer} forms batches with code upstream's fit does not have ({where})")
-        notes.warning("framework.fork-batch-code", f"the launched trainer {trainer} forms batches with statements "
-                      f"upstream's RayPPOTrainer.fit does not have: {where}; the plan quantities they decide are "
-                      "unknown (read that code and state them by hand)", source_keys=[trainer])
+        _unknown(
+            spec,
+            _decided(extra, workers),
+            [trainer, *lines],
+            f"the fork's trainer {trainer} forms batches with code upstream's fit does not have ({where})",
+        )
+        notes.warning(
+            "framework.fork-batch-code",
+            f"the launched trainer {trainer} forms batches with statements "
+            f"upstream's RayPPOTrainer.fit does not have: {where}; the plan quantities they decide are "
+            "unknown (read that code and state them by hand)",
+            source_keys=[trainer],
+        )
     else:
-        notes.info("framework.fork-verified", f"the launched trainer {trainer}'s batch-forming statements are all "
-                   f"upstream's (verified against upstream's batch-forming code for verl {version})",
-                   source_keys=[trainer])
+        notes.info(
+            "framework.fork-verified",
+            f"the launched trainer {trainer}'s batch-forming statements are all "
+            f"upstream's (verified against upstream's batch-forming code for verl {version})",
+            source_keys=[trainer],
+        )
 
 
 def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict[str, Any]] | None:
@@ -208,8 +258,11 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _dotted(node.func) == "hydra.main"):
             continue
-        words = {k.arg: k.value.value for k in node.keywords
-                 if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)}
+        words = {
+            k.arg: k.value.value
+            for k in node.keywords
+            if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+        }
         if "config_name" not in words:
             continue
         name = words["config_name"].removesuffix(".yaml") + ".yaml"
@@ -223,6 +276,7 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict
             return None
         return (project.rel(config), flatten(data)) if isinstance(data, dict) else None
     return None
+
 
 @dataclass
 class Workers:
@@ -278,8 +332,15 @@ def worker_bands(lineage: str, version: str) -> frozenset[str] | None:
     return frozenset(s for band in bands for s in table.bands[band] or ())
 
 
-def compare_workers(project: Project, files: list[str], lineage: str, version: str, values: Mapping[str, Any],
-                    spec: RunSpec, notes: NoteList) -> Workers | None:
+def compare_workers(
+    project: Project,
+    files: list[str],
+    lineage: str,
+    version: str,
+    values: Mapping[str, Any],
+    spec: RunSpec,
+    notes: NoteList,
+) -> Workers | None:
     """Compare the project's own worker sizing code (reachable from the entry) with upstream's for its release;
     the quantities a differing statement decides are unknown, naming its file and line (``framework.fork-batch-
     code``); a statement in a branch that the launch's value of a fork key does not take is not run. No worker
@@ -302,17 +363,28 @@ def compare_workers(project: Project, files: list[str], lineage: str, version: s
     if extra:
         where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.signature}" for t in extra[:4])
         lines = [f"{project.rel(t.path)}:{t.line}" for t in extra]
-        _unknown(spec, set(table.decides), lines, f"the project's workers size mini-batches with code upstream's "
-                 f"do not have ({where})")
-        notes.warning("framework.fork-batch-code", f"the project's workers size mini- or micro-batches with "
-                      f"statements upstream's {lineage} {version} workers do not have: {where}; the per-update "
-                      "quantities they decide are unknown (read that code and state them by hand)",
-                      source_keys=lines[:1])
+        _unknown(
+            spec,
+            set(table.decides),
+            lines,
+            f"the project's workers size mini-batches with code upstream's do not have ({where})",
+        )
+        notes.warning(
+            "framework.fork-batch-code",
+            f"the project's workers size mini- or micro-batches with "
+            f"statements upstream's {lineage} {version} workers do not have: {where}; the per-update "
+            "quantities they decide are unknown (read that code and state them by hand)",
+            source_keys=lines[:1],
+        )
     elif touches:
         first = min(touches, key=lambda t: (t.path, t.line))
         count = sum(len(spans) for spans in functions.values())
         # its own code: the trainer may still differ, so the plan's other quantities keep their certainty
-        notes.info("framework.fork-workers-verified", f"the project's workers ({count} sizing function(s), the first at "
-                   f"{project.rel(first.path)}:{first.line}) size mini- and micro-batches with upstream's {lineage} "
-                   f"{version} statements only", source_keys=[f"{project.rel(first.path)}:{first.line}"])
+        notes.info(
+            "framework.fork-workers-verified",
+            f"the project's workers ({count} sizing function(s), the first at "
+            f"{project.rel(first.path)}:{first.line}) size mini- and micro-batches with upstream's {lineage} "
+            f"{version} statements only",
+            source_keys=[f"{project.rel(first.path)}:{first.line}"],
+        )
     return Workers(functions, not extra, table.decides, table.anchors)

@@ -1,4 +1,5 @@
 """Values as people write them in a derivation (``fmt``)."""
+
 from __future__ import annotations
 
 from fractions import Fraction

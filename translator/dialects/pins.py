@@ -1,4 +1,5 @@
 """Pin discovery: the release a project's own statements (pins, install lines, copies) say a config is read as."""
+
 from __future__ import annotations
 
 import os
@@ -32,30 +33,55 @@ class ProjectVersion:
         reading.candidates = self.candidates
         used = self.used
         if used is not None:
-            kind = f"the {name} copy in this project" if used.kind == "copy" else \
-                f"a git pin to tag {used.version}" if used.kind == "git-tag" else "a pin"
+            kind = (
+                f"the {name} copy in this project"
+                if used.kind == "copy"
+                else f"a git pin to tag {used.version}"
+                if used.kind == "git-tag"
+                else "a pin"
+            )
             if self.read_as:
-                notes.info("version.project", f"{name} {used.version} from {used.where} ({kind}){self.why}; pass "
-                           f"--from {name}@VERSION to choose another", source_keys=[used.where])
+                notes.info(
+                    "version.project",
+                    f"{name} {used.version} from {used.where} ({kind}){self.why}; pass "
+                    f"--from {name}@VERSION to choose another",
+                    source_keys=[used.where],
+                )
             else:
-                notes.warning("version.project-unsupported", f"{name} {used.version} from {used.where} is not a "
-                              f"version rlconf reads ({dialect.versions[0]} to {dialect.versions[-1]}); the version was "
-                              "inferred from the keys instead", source_keys=[used.where])
+                notes.warning(
+                    "version.project-unsupported",
+                    f"{name} {used.version} from {used.where} is not a "
+                    f"version rlconf reads ({dialect.versions[0]} to {dialect.versions[-1]}); the version was "
+                    "inferred from the keys instead",
+                    source_keys=[used.where],
+                )
         if self.others and used is not None:
-            reason = "a copy kept in the project is what the launch imports" if used.kind == "copy" else \
-                "it is the nearest to the script"
+            reason = (
+                "a copy kept in the project is what the launch imports"
+                if used.kind == "copy"
+                else "it is the nearest to the script"
+            )
             listed = "; ".join(f"{e.version} at {e.where}" for e in self.others)
             ranged = " (rules whose verdict differs between them are checked per release)" if self.candidates else ""
-            notes.warning("version.conflict", f"the project states other {name} releases: {listed}; "
-                          f"{used.version} from {used.where} is used because {reason}{ranged}",
-                          source_keys=[e.where for e in self.others])
+            notes.warning(
+                "version.conflict",
+                f"the project states other {name} releases: {listed}; "
+                f"{used.version} from {used.where} is used because {reason}{ranged}",
+                source_keys=[e.where for e in self.others],
+            )
         for commit in self.commits:
             what = "commit" if commit.kind == "git-commit" else "git reference"
-            instead = f"{used.version} from {used.where} is used instead" if used is not None and self.read_as else \
-                "the version is inferred from the keys, and check reports rules whose verdict differs per release"
-            notes.warning("version.project-commit", f"{commit.where} installs {name} from {what} {commit.version}, "
-                          f"not a release, so the release it matches is unknown; {instead}",
-                          source_keys=[commit.where])
+            instead = (
+                f"{used.version} from {used.where} is used instead"
+                if used is not None and self.read_as
+                else "the version is inferred from the keys, and check reports rules whose verdict differs per release"
+            )
+            notes.warning(
+                "version.project-commit",
+                f"{commit.where} installs {name} from {what} {commit.version}, "
+                f"not a release, so the release it matches is unknown; {instead}",
+                source_keys=[commit.where],
+            )
 
 
 def project_version(dialect: Dialect, source: Source) -> ProjectVersion | None:
@@ -67,9 +93,15 @@ def project_version(dialect: Dialect, source: Source) -> ProjectVersion | None:
     own = [e for e in found if e.package == normal(dialect.pip_name or dialect.name)]
     # The companion pin counts beside the framework's own statement (one install list), not from any other file.
     own_files = [e.file for e in own]
-    companion = min((e for e in found if dialect.companion and e.package == normal(dialect.companion)
-                     and e.kind == "pin" and e.file in own_files),
-                    key=lambda e: own_files.index(e.file), default=None)
+    companion = min(
+        (
+            e
+            for e in found
+            if dialect.companion and e.package == normal(dialect.companion) and e.kind == "pin" and e.file in own_files
+        ),
+        key=lambda e: own_files.index(e.file),
+        default=None,
+    )
     if not own and companion is None:
         return None
     releases = [e for e in own if e.states_release]
@@ -124,11 +156,23 @@ def _readable(dialect: Dialect, used: Evidence) -> tuple[str | None, str, tuple[
     config = shown(os.path.join(used.copy_dir or "", dialect.copy_config or ""))
     if score_itself > score_before:
         sample = ", ".join(sorted(keys & added)[:2]) or ", ".join(sorted(dropped - keys)[:2])
-        return itself, (f"; a pre-release of {release['release']} whose own {config} has the keys of {itself} "
-                        f"(e.g. {sample}), so it is read as {itself}"), None
+        return (
+            itself,
+            (
+                f"; a pre-release of {release['release']} whose own {config} has the keys of {itself} "
+                f"(e.g. {sample}), so it is read as {itself}"
+            ),
+            None,
+        )
     if score_before > score_itself:
-        return before, (f"; a pre-release of {release['release']} whose own {config} has the keys of {before}, "
-                        f"not those {itself} added, so it is read as {before}"), None
+        return (
+            before,
+            (
+                f"; a pre-release of {release['release']} whose own {config} has the keys of {before}, "
+                f"not those {itself} added, so it is read as {before}"
+            ),
+            None,
+        )
     return used.version, "", (before, itself)
 
 

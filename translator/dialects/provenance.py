@@ -1,4 +1,5 @@
 """Provenance: which native keys each canonical field was derived from, recorded while a reader sets it."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,12 +20,11 @@ def track_provenance(spec: RunSpec, values: Values) -> Iterator[None]:
     start = {"index": len(values.reads)}
 
     def observe(section: str, name: str, value: Any) -> None:
-        keys = list(dict.fromkeys(values.reads[start["index"]:]))
+        keys = list(dict.fromkeys(values.reads[start["index"] :]))
         start["index"] = len(values.reads)
         dotted = f"{section}.{name}"
         if isinstance(value, Unknown):
-            spec.derivations[dotted] = Derivation(unknown_text(value.names), blocking_keys(value.names, keys),
-                                                  UNKNOWN)
+            spec.derivations[dotted] = Derivation(unknown_text(value.names), blocking_keys(value.names, keys), UNKNOWN)
             return
         if value is None or dotted in spec.derivations:
             return

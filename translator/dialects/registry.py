@@ -1,5 +1,6 @@
 """The registry: every framework's registration (translator/frameworks/) and the core's plan-file dialect, by name
 and alias; a framework's dialect is imported when first asked for."""
+
 from __future__ import annotations
 
 from translator.dialects.base import Dialect
@@ -9,8 +10,9 @@ from translator.frameworks import FRAMEWORKS
 
 # Plan files (.toml/.json): the canonical model itself, the core's own dialect. Detected last (first for the
 # plan suffixes).
-PLAN = Framework(name="rlconf", label="rlconf", dialect="translator.dialects.rlconf:RlconfDialect",
-                 aliases=("plan", "canonical"))
+PLAN = Framework(
+    name="rlconf", label="rlconf", dialect="translator.dialects.rlconf:RlconfDialect", aliases=("plan", "canonical")
+)
 
 _FRAMEWORKS: dict[str, Framework] = {f.name: f for f in (*FRAMEWORKS, PLAN)}
 _ALIASES: dict[str, str] = {alias: f.name for f in _FRAMEWORKS.values() for alias in f.aliases}
@@ -36,8 +38,9 @@ def framework(name: str) -> Framework:
     """The registration of a name or alias; ConfigError naming the known ones otherwise."""
     found = lookup(name)
     if found is None:
-        raise ConfigError(f"unknown framework '{name}'",
-                          hint=f"known: {', '.join(_FRAMEWORKS)}; aliases: {', '.join(_ALIASES)}")
+        raise ConfigError(
+            f"unknown framework '{name}'", hint=f"known: {', '.join(_FRAMEWORKS)}; aliases: {', '.join(_ALIASES)}"
+        )
     return found
 
 
@@ -51,10 +54,16 @@ def get(name: str) -> Dialect:
 
 def listing() -> list[dict[str, object]]:
     """Every dialect: name, aliases, description, versions (oldest first) and what changed in each."""
-    return [{"name": name, "aliases": sorted(a for a, target in _ALIASES.items() if target == name),
-             "description": get(name).description, "default_version": get(name).default_version,
-             "versions": [{"version": v, "changes": get(name).changes.get(v, "")} for v in get(name).versions]}
-            for name in _FRAMEWORKS]
+    return [
+        {
+            "name": name,
+            "aliases": sorted(a for a, target in _ALIASES.items() if target == name),
+            "description": get(name).description,
+            "default_version": get(name).default_version,
+            "versions": [{"version": v, "changes": get(name).changes.get(v, "")} for v in get(name).versions],
+        }
+        for name in _FRAMEWORKS
+    ]
 
 
 def parse_framework(text: str) -> tuple[Dialect, str | None]:
@@ -62,8 +71,10 @@ def parse_framework(text: str) -> tuple[Dialect, str | None]:
     name, at, version = text.partition("@")
     dialect = get(name.strip())
     if at and not version.strip():
-        raise ConfigError(f"'{text}' names no version after '@'",
-                          hint=f"write {name.strip()}@latest, {name.strip()}@{dialect.default_version}, or leave out '@'")
+        raise ConfigError(
+            f"'{text}' names no version after '@'",
+            hint=f"write {name.strip()}@latest, {name.strip()}@{dialect.default_version}, or leave out '@'",
+        )
     return dialect, dialect.resolve_version(version.strip()) if version.strip() else None
 
 

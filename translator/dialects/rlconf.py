@@ -3,6 +3,7 @@
 Derived plan quantities (samples_per_step, optimizer_steps_per_step, grad_accum_steps) are recomputed
 from the stated ones; a stated derived value that disagrees gets a note.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,11 @@ class RlconfDialect(Dialect):
     def read(self, source: Source, options: ReadOptions) -> Reading:
         data = _parse(source)
         if "plan" not in data or not isinstance(data["plan"], dict):
-            raise ConfigError("no [plan] table: not an rlconf plan file", file=source.name,
-                              hint="write one with 'rlconf explain CONFIG --format toml'")
+            raise ConfigError(
+                "no [plan] table: not an rlconf plan file",
+                file=source.name,
+                hint="write one with 'rlconf explain CONFIG --format toml'",
+            )
         notes = NoteList()
         spec = RunSpec(framework=str(data.get("framework", "rlconf")), version=_text(data.get("version")))
         for section in SECTIONS:
@@ -40,12 +44,19 @@ class RlconfDialect(Dialect):
             known = field_names(section)
             for key, value in table.items():
                 if key not in known:
-                    raise ConfigError(f"unknown field {section}.{key}", file=source.name, key=f"{section}.{key}",
-                                      hint=f"known fields: {', '.join(known)}")
+                    raise ConfigError(
+                        f"unknown field {section}.{key}",
+                        file=source.name,
+                        key=f"{section}.{key}",
+                        hint=f"known fields: {', '.join(known)}",
+                    )
                 if section == "plan" and key in DERIVED:
                     continue
-                spec.set(f"{section}.{key}", _value(section, key, value, source.name),
-                         Derivation(f"{section}.{key} in {source.name}", [f"{section}.{key}"], "config"))
+                spec.set(
+                    f"{section}.{key}",
+                    _value(section, key, value, source.name),
+                    Derivation(f"{section}.{key} in {source.name}", [f"{section}.{key}"], "config"),
+                )
         # The plan's quantities that the file cannot derive (no counts to derive from) are kept as stated.
         plan_table = data["plan"]
         spec.plan.complete()
@@ -58,9 +69,12 @@ class RlconfDialect(Dialect):
             if computed is None:
                 setattr(spec.plan, key, stated_value)
             elif Fraction(computed) != Fraction(stated_value):
-                notes.warning("plan.inconsistent", f"plan.{key} = {stated} disagrees with the other plan values, "
-                              f"which give {to_json_number(computed)}; the computed value is used",
-                              source_keys=[f"plan.{key}"])
+                notes.warning(
+                    "plan.inconsistent",
+                    f"plan.{key} = {stated} disagrees with the other plan values, "
+                    f"which give {to_json_number(computed)}; the computed value is used",
+                    source_keys=[f"plan.{key}"],
+                )
         for extra in data.get("extras") or []:
             if isinstance(extra, dict) and {"framework", "key"} <= set(extra):
                 spec.extras.append(Extra(str(extra["framework"]), str(extra["key"]), extra.get("value")))
@@ -78,10 +92,13 @@ def to_document(spec: RunSpec, redacted: bool = False) -> dict[str, Any]:
 
     document: dict[str, Any] = {"framework": spec.framework, "version": spec.version}
     document.update(spec.sections_dict())
-    document["extras"] = [{"framework": e.framework, "key": e.key,
-                           "value": redact(e.key, e.value) if redacted else e.value} for e in spec.extras]
-    document["derivations"] = {k: {"text": d.text, "keys": d.keys, "origin": d.origin}
-                               for k, d in spec.derivations.items()}
+    document["extras"] = [
+        {"framework": e.framework, "key": e.key, "value": redact(e.key, e.value) if redacted else e.value}
+        for e in spec.extras
+    ]
+    document["derivations"] = {
+        k: {"text": d.text, "keys": d.keys, "origin": d.origin} for k, d in spec.derivations.items()
+    }
     return document
 
 
@@ -92,9 +109,11 @@ def to_toml(spec: RunSpec, redacted: bool = False) -> str:
     document = to_document(spec, redacted)
     document.pop("derivations")
     clean = _drop_none(document)
-    header = ("# rlconf plan: one training run in framework-neutral units.\n"
-              "# A step is one rollout step; a sample is one completion. Edit and run\n"
-              "# 'rlconf translate THIS_FILE --to FRAMEWORK' to write a framework's config.\n")
+    header = (
+        "# rlconf plan: one training run in framework-neutral units.\n"
+        "# A step is one rollout step; a sample is one completion. Edit and run\n"
+        "# 'rlconf translate THIS_FILE --to FRAMEWORK' to write a framework's config.\n"
+    )
     return header + tomli_w.dumps(clean)
 
 
@@ -119,17 +138,26 @@ def _parse(source: Source) -> dict[str, Any]:
     try:
         data = json.loads(source.text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"broken JSON: {exc.msg}", file=source.name, line=exc.lineno,
-                          hint="fix the JSON syntax") from None
+        raise ConfigError(
+            f"broken JSON: {exc.msg}", file=source.name, line=exc.lineno, hint="fix the JSON syntax"
+        ) from None
     if not isinstance(data, dict):
         raise ConfigError("expected a JSON object", file=source.name)
     return data
 
 
 # Counts that may be 0 (none / never / unlimited) and the one field that may be -1; other counts are ≥ 1.
-ZERO_ALLOWED = {"topology.rollout_gpus", "generation.max_rounds_per_step", "asynchrony.max_steps_ahead",
-                "checkpointing.every_steps", "evaluation.every_steps", "optimizer.warmup_steps",
-                "checkpointing.keep_last", "run_length.total_optimizer_steps", "run_length.total_samples"}
+ZERO_ALLOWED = {
+    "topology.rollout_gpus",
+    "generation.max_rounds_per_step",
+    "asynchrony.max_steps_ahead",
+    "checkpointing.every_steps",
+    "evaluation.every_steps",
+    "optimizer.warmup_steps",
+    "checkpointing.keep_last",
+    "run_length.total_optimizer_steps",
+    "run_length.total_samples",
+}
 NEGATIVE_ALLOWED = {"sampling.top_k"}
 
 
@@ -139,8 +167,12 @@ def _value(section: str, key: str, value: Any, name: str) -> Any:
         return value
     if section != "plan":
         return _typed(section, key, value, name)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (
-            float("inf"), float("-inf")):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or value != value
+        or value in (float("inf"), float("-inf"))
+    ):
         raise ConfigError(f"{dotted} must be a number, got {_shown(value)}", file=name, key=dotted)
     number = exact(value) if abs(value) <= MAX_COUNT else None
     if number is None or number <= 0 or (key == "data_parallel_size" and number > MAX_GPUS):
@@ -173,17 +205,25 @@ def _scalar(dotted: str, kind: str, value: Any, name: str, key: str) -> Any:
         if not isinstance(value, str):
             raise wrong
     elif kind == "int":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or abs(value) > (MAX_GPUS if dotted.startswith("topology.") else MAX_COUNT) \
-                or not float(value).is_integer():
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or abs(value) > (MAX_GPUS if dotted.startswith("topology.") else MAX_COUNT)
+            or not float(value).is_integer()
+        ):
             raise wrong
         value = int(value)
         low = -1 if dotted in NEGATIVE_ALLOWED else 0 if dotted in ZERO_ALLOWED else 1
         if value < low:
             raise ConfigError(f"{dotted} must be at least {low}, got {value}", file=name, key=key)
     elif kind == "float":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
-                or abs(value) == float("inf") or abs(value) > MAX_COUNT:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or value != value
+            or abs(value) == float("inf")
+            or abs(value) > MAX_COUNT
+        ):
             raise wrong
     return value
 

@@ -8,6 +8,7 @@ release whose default differs (a λ of 0.95 that became 1) is read as that relea
 A writer puts each set field under the target's key; where the target has no key (its schema has none of the
 same meaning, see tests/test_settings.py) the note says so and what the run does instead.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -20,14 +21,28 @@ from translator.plan import Derivation, RunSpec
 
 # The canonical fields these tables carry (translator/plan.py documents each).
 FIELDS = (
-    "algorithm.gamma", "algorithm.gae_lambda", "algorithm.reward_normalization", "critic.value_clip",
-    "optimizer.gradient_checkpointing", "data.image_key", "data.apply_chat_template", "data.chat_template",
-    "data.filter_overlong_prompts", "evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt",
-    "launch.seed", "logging.entity",
+    "algorithm.gamma",
+    "algorithm.gae_lambda",
+    "algorithm.reward_normalization",
+    "critic.value_clip",
+    "optimizer.gradient_checkpointing",
+    "data.image_key",
+    "data.apply_chat_template",
+    "data.chat_template",
+    "data.filter_overlong_prompts",
+    "evaluation.temperature",
+    "evaluation.top_p",
+    "evaluation.samples_per_prompt",
+    "launch.seed",
+    "logging.entity",
 )
 # A value that does what a framework without the key does anyway: nothing to tell when it cannot be written.
-NEUTRAL: dict[str, Any] = {"algorithm.gamma": 1.0, "algorithm.reward_normalization": False,
-                           "optimizer.gradient_checkpointing": False, "data.filter_overlong_prompts": False}
+NEUTRAL: dict[str, Any] = {
+    "algorithm.gamma": 1.0,
+    "algorithm.reward_normalization": False,
+    "optimizer.gradient_checkpointing": False,
+    "data.filter_overlong_prompts": False,
+}
 # What is lost when a field cannot be written, for the note.
 CONSEQUENCE = {
     "algorithm.gamma": "returns are not discounted",
@@ -63,8 +78,12 @@ class Setting:
 
 
 def kind(field: str) -> str:
-    if field in ("algorithm.reward_normalization", "optimizer.gradient_checkpointing", "data.apply_chat_template",
-                 "data.filter_overlong_prompts"):
+    if field in (
+        "algorithm.reward_normalization",
+        "optimizer.gradient_checkpointing",
+        "data.apply_chat_template",
+        "data.filter_overlong_prompts",
+    ):
         return "flag"
     if field in ("evaluation.samples_per_prompt", "launch.seed"):
         return "int"
@@ -94,8 +113,15 @@ def _used(spec: RunSpec, needs: str) -> bool:
     return True
 
 
-def read_settings(spec: RunSpec, v: Any, table: Sequence[Setting], framework: str, version: str,
-                  exists: Callable[[str], bool], native: Callable[[str], str] = str) -> None:
+def read_settings(
+    spec: RunSpec,
+    v: Any,
+    table: Sequence[Setting],
+    framework: str,
+    version: str,
+    exists: Callable[[str], bool],
+    native: Callable[[str], str] = str,
+) -> None:
     """Set each field of ``table`` the run uses from its key (at the release's default when unset)."""
     for s in table:
         if s.key is None:
@@ -119,9 +145,16 @@ def read_settings(spec: RunSpec, v: Any, table: Sequence[Setting], framework: st
         spec.set(s.field, value)  # None too: the keys read are then not credited to the next field
 
 
-def write_settings(spec: RunSpec, table: Sequence[Setting], label: str, exists: Callable[[str], bool],
-                   put: Callable[[str, Any], None], notes: NoteList, native: Callable[[str], str] = str,
-                   skip: Sequence[str] = ()) -> None:
+def write_settings(
+    spec: RunSpec,
+    table: Sequence[Setting],
+    label: str,
+    exists: Callable[[str], bool],
+    put: Callable[[str, Any], None],
+    notes: NoteList,
+    native: Callable[[str], str] = str,
+    skip: Sequence[str] = (),
+) -> None:
     """Put each set field under the target's key; note what the target cannot express (``skip``: fields the
     writer handles itself)."""
     for name in FIELDS:
@@ -136,13 +169,19 @@ def write_settings(spec: RunSpec, table: Sequence[Setting], label: str, exists: 
         fixed = [s for s in rows if s.key is None]
         if fixed:
             if fixed[0].fixed != value:
-                notes.warning(f"{name.split('.')[0]}.not-expressible",
-                              f"{name} {value!r} cannot be written: {fixed[0].why}", source_keys=[name])
+                notes.warning(
+                    f"{name.split('.')[0]}.not-expressible",
+                    f"{name} {value!r} cannot be written: {fixed[0].why}",
+                    source_keys=[name],
+                )
             continue
         if name in NEUTRAL and NEUTRAL[name] == value:
             continue
         known = [native(s.key) for s in rows if s.key is not None]
         since = f" (its {', '.join(known)} is not in this release)" if known else ""
-        notes.warning(f"{name.split('.')[0]}.not-expressible",
-                      f"{label} has no counterpart of {name}{since}: the source's {value!r} is not written; "
-                      f"{CONSEQUENCE.get(name, 'the target default applies')}", source_keys=[name])
+        notes.warning(
+            f"{name.split('.')[0]}.not-expressible",
+            f"{label} has no counterpart of {name}{since}: the source's {value!r} is not written; "
+            f"{CONSEQUENCE.get(name, 'the target default applies')}",
+            source_keys=[name],
+        )

@@ -4,6 +4,7 @@ so that detection imports only the dialect that matches.
 A script matches by its launcher line; a YAML file by its key structure. Detection asks the frameworks in the
 registry's order (translator/frameworks/__init__.py says why that order).
 """
+
 from __future__ import annotations
 
 import re
@@ -39,8 +40,12 @@ def _argument_search(pattern: str) -> str:
 def matches_arguments(framework: Framework, text: str, suffix: str) -> bool:
     """Whether a script runs python with arguments in the framework's namespace (a fork's own entry point)."""
     pattern = framework.detection.arguments
-    return (suffix not in YAML_SUFFIXES + PLAN_SUFFIXES and pattern is not None
-            and _search(PYTHON_LAUNCH, text, re.MULTILINE) and _search(_argument_search(pattern), text, re.MULTILINE))
+    return (
+        suffix not in YAML_SUFFIXES + PLAN_SUFFIXES
+        and pattern is not None
+        and _search(PYTHON_LAUNCH, text, re.MULTILINE)
+        and _search(_argument_search(pattern), text, re.MULTILINE)
+    )
 
 
 def program_arguments(name: str, argv: list[str], start: int) -> bool:
@@ -49,7 +54,7 @@ def program_arguments(name: str, argv: list[str], start: int) -> bool:
     detection = registry.framework(name).detection
     if detection.arguments is None:
         return False
-    words = argv[start + 1:]
+    words = argv[start + 1 :]
     for other in detection.yields_to:
         theirs = registry.framework(other).detection.arguments
         if theirs is not None and any(_compiled(theirs).search(w) for w in words):
@@ -61,7 +66,8 @@ def known_script(text: str) -> bool:
     """Whether a script launches some framework's training: a known entry point, or a fork's told by its arguments."""
     frameworks = registry.registered()
     return any(_search(f.detection.script, text) for f in frameworks) or any(
-        matches_arguments(f, text, ".sh") for f in frameworks)
+        matches_arguments(f, text, ".sh") for f in frameworks
+    )
 
 
 def known_yaml(text: str) -> bool:
@@ -91,5 +97,8 @@ def detect(source: Source) -> Dialect:
         if matches_arguments(framework, source.text, source.suffix):
             return registry.get(framework.name)
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
-    raise ConfigError(f"cannot tell which framework this is from its {what}", file=source.name,
-                      hint=f"pass --from FRAMEWORK (one of {', '.join(registry.names())})")
+    raise ConfigError(
+        f"cannot tell which framework this is from its {what}",
+        file=source.name,
+        hint=f"pass --from FRAMEWORK (one of {', '.join(registry.names())})",
+    )

@@ -1,4 +1,5 @@
 """Unknown arithmetic: a count that depends on a variable with no known value, and the derivations that say so."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -7,6 +8,7 @@ from typing import Any
 from translator.plan import RunSpec
 
 handed_out: list[list[str]] = []  # per read in progress: the variables of the Unknowns handed out
+
 
 class Unknown:
     """A count that depends on a variable with no known value (``$NODES``). The typed getters of
@@ -63,7 +65,8 @@ def unknown_text(names: Iterable[str]) -> str:
     names = list(names)
     env = " ".join(f"--env {n}=..." for n in names if not n.startswith(("$(", "`")))
     return f"unknown: depends on {', '.join(n if n.startswith(('$(', '`')) else '$' + n for n in names)}" + (
-        f" (pass {env})" if env else "")
+        f" (pass {env})" if env else ""
+    )
 
 
 def unknown_because(spec: RunSpec, dotted: str) -> list[str]:

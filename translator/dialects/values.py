@@ -1,5 +1,6 @@
 """Native key → value tables (:class:`Values`): typed getters that name the key, the keys a reader consumed, the
 closest known key to a typo, and the limits on counts."""
+
 from __future__ import annotations
 
 import math
@@ -42,8 +43,9 @@ class Values:
     key; the keys never asked for become extras, so nothing is lost silently.
     """
 
-    def __init__(self, values: Mapping[str, Any], origins: Mapping[str, str], defaults: Mapping[str, Any],
-                 source_name: str) -> None:
+    def __init__(
+        self, values: Mapping[str, Any], origins: Mapping[str, str], defaults: Mapping[str, Any], source_name: str
+    ) -> None:
         self.values = dict(values)
         self.origins = dict(origins)  # key → "file:line" or "file"
         self.defaults = dict(defaults)
@@ -110,8 +112,9 @@ class Values:
             try:
                 value = float(value) if any(c in value for c in ".eE") else int(value)
             except ValueError:
-                raise self._error(key, f"{key} must be a whole number, got '{value}'",
-                                  f"set {key} to a positive integer") from None
+                raise self._error(
+                    key, f"{key} must be a whole number, got '{value}'", f"set {key} to a positive integer"
+                ) from None
         if isinstance(value, float):
             if not value.is_integer():
                 raise self._error(key, f"{key} must be a whole number, got {value}", f"set {key} to a positive integer")
@@ -119,8 +122,11 @@ class Values:
         if value <= 0:
             raise self._error(key, f"{key} must be greater than 0, got {value}", f"set {key} to a positive integer")
         if value > MAX_COUNT:
-            raise self._error(key, f"{key} is larger than any real run ({str(value)[:12]}…)",
-                              f"set {key} to a realistic positive integer")
+            raise self._error(
+                key,
+                f"{key} is larger than any real run ({str(value)[:12]}…)",
+                f"set {key} to a realistic positive integer",
+            )
         return value
 
     def number(self, key: str, default: Any = None) -> float | None:
@@ -135,11 +141,14 @@ class Values:
             number = float(value) if not isinstance(value, int) else value
         except (TypeError, ValueError, OverflowError):
             raise self._error(key, f"{key} must be a number, got {value!r}", f"set {key} to a number") from None
-        if isinstance(number, float) and not math.isfinite(number):  # nan/inf parse as floats but make every later comparison meaningless
+        if isinstance(number, float) and not math.isfinite(
+            number
+        ):  # nan/inf parse as floats but make every later comparison meaningless
             raise self._error(key, f"{key} must be a finite number, got {value!r}", f"set {key} to a real number")
         if abs(number) > MAX_COUNT:
-            raise self._error(key, f"{key} is larger than any real run ({str(value)[:12]}…)",
-                              f"set {key} to a realistic value")
+            raise self._error(
+                key, f"{key} is larger than any real run ({str(value)[:12]}…)", f"set {key} to a realistic value"
+            )
         return number
 
     def flag(self, key: str, default: Any = None) -> bool | None:

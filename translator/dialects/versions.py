@@ -1,5 +1,6 @@
 """Release versions as rlconf compares them: the numeric release key, at-least / newer-than, the release a
 version spelling names."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,11 @@ NUMBERS_PATTERN = re.compile(r"\d+(?:\.\d+)*")  # a release or release prefix on
 
 
 # A PEP 440 version as releases and checkouts spell it: '0.8.0.dev', '0.2.0.dev0', '0.3.0.post1', '0.9.0rc1'.
-RELEASE_PATTERN = re.compile(r"(?P<release>\d+(?:\.\d+)*)(?:[.-]?(?P<pre>dev|a|alpha|b|beta|rc|pre)\.?\d*)?"
-                      r"(?:[.-]?post\.?\d*)?(?:\+[\w.]+)?", re.IGNORECASE)
+RELEASE_PATTERN = re.compile(
+    r"(?P<release>\d+(?:\.\d+)*)(?:[.-]?(?P<pre>dev|a|alpha|b|beta|rc|pre)\.?\d*)?"
+    r"(?:[.-]?post\.?\d*)?(?:\+[\w.]+)?",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=4096)  # called ~2000 times per config by the version inference; versions repeat

@@ -1,4 +1,5 @@
 """Helpers writers share: plan comments for file headers, values quoted for launch scripts."""
+
 from __future__ import annotations
 
 import re
@@ -36,7 +37,7 @@ def shell_word(text: str, live: Collection[str] = ()) -> str:
         for m in _LIVE.finditer(text):
             if m.group(1) in live:
                 if m.start() > last:
-                    parts.append(shlex.quote(text[last:m.start()]))
+                    parts.append(shlex.quote(text[last : m.start()]))
                 parts.append(f'"${{{m.group(1)}}}"')
                 last = m.end()
     if last < len(text) or not parts:
@@ -55,7 +56,7 @@ def omegaconf_text(text: str, live: Collection[str] = ()) -> str:
     out: list[str] = []
     last = 0
     for m in _DOLLAR_BRACE.finditer(text):
-        out.append(text[last:m.start()])
+        out.append(text[last : m.start()])
         name = _LIVE.match(text, m.end(1))
         if name and name.group(1) in live:
             out.append(m.group(1) * 2 + f"${{oc.env:{name.group(1)}}}")
@@ -89,8 +90,11 @@ def live_names(value: Any, live: Collection[str]) -> list[str]:
 def checked_name(name: str, grammar: re.Pattern[str], what: str, example: str) -> str:
     """``name`` when it is a valid ``what`` (its whole text matches ``grammar``); else a ConfigError naming it."""
     if not grammar.fullmatch(name):
-        raise ConfigError(f"'{name}' is not a valid {what}; rlconf does not write it into a launch script",
-                          key=name, hint=f"rename or remove it in the source; {what}s look like {example}")
+        raise ConfigError(
+            f"'{name}' is not a valid {what}; rlconf does not write it into a launch script",
+            key=name,
+            hint=f"rename or remove it in the source; {what}s look like {example}",
+        )
     return name
 
 
@@ -150,8 +154,7 @@ def hydra_text(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, (list, tuple)):
-        return "[" + ",".join(hydra_quoted(item) if isinstance(item, str) else hydra_text(item)
-                              for item in value) + "]"
+        return "[" + ",".join(hydra_quoted(item) if isinstance(item, str) else hydra_text(item) for item in value) + "]"
     if isinstance(value, dict):
         for key in value:
             checked_name(str(key), _HYDRA_DICT_KEY, "Hydra mapping key", "'max_tokens' or 'a/b'")
@@ -175,14 +178,20 @@ def plan_summary(spec: RunSpec) -> list[str]:
     p = spec.plan
     lines = []
     if p.prompts_per_step is not None:
-        lines.append(f"{fmt(p.prompts_per_step)} prompts/step × {p.samples_per_prompt} samples/prompt = "
-                     f"{fmt(p.samples_per_step)} samples/step")
+        lines.append(
+            f"{fmt(p.prompts_per_step)} prompts/step × {p.samples_per_prompt} samples/prompt = "
+            f"{fmt(p.samples_per_step)} samples/step"
+        )
     if p.samples_per_optimizer_step is not None:
-        lines.append(f"{fmt(p.samples_per_optimizer_step)} samples/optimizer step, "
-                     f"{fmt(p.optimizer_steps_per_step)} optimizer steps/step ({p.epochs_per_step} epoch(s))")
+        lines.append(
+            f"{fmt(p.samples_per_optimizer_step)} samples/optimizer step, "
+            f"{fmt(p.optimizer_steps_per_step)} optimizer steps/step ({p.epochs_per_step} epoch(s))"
+        )
     if p.micro_batch_per_device is not None:
-        lines.append(f"{p.data_parallel_size} data-parallel ranks × {fmt(p.micro_batch_per_device)} samples/micro-batch"
-                     f" × {fmt(p.grad_accum_steps)} accumulation steps")
+        lines.append(
+            f"{p.data_parallel_size} data-parallel ranks × {fmt(p.micro_batch_per_device)} samples/micro-batch"
+            f" × {fmt(p.grad_accum_steps)} accumulation steps"
+        )
     return lines
 
 
@@ -194,10 +203,12 @@ def whole_prompts(spec: RunSpec, notes: NoteList, framework: str, key: str) -> i
         return None
     whole = max(1, round(prompts))
     if Fraction(prompts).denominator != 1:
-        notes.warning("batch.not-expressible", f"{fmt(prompts)} prompts per step is not a whole number; {framework} "
-                      f"needs one, {whole} is written", target_keys=[key])
+        notes.warning(
+            "batch.not-expressible",
+            f"{fmt(prompts)} prompts per step is not a whole number; {framework} needs one, {whole} is written",
+            target_keys=[key],
+        )
     return whole
-
 
 
 def source_label(spec: RunSpec) -> str:
@@ -223,12 +234,21 @@ def written_cadence(every: int, growth: Fraction, notes: NoteList, what: str, ke
         return every
     steps = Fraction(every) / growth
     if steps.denominator == 1:
-        notes.info(f"units.{what}-steps", f"every {every} source steps = every {steps} written steps (one written "
-                   f"step generates {fmt(growth)} source steps' samples)", source_keys=[f"{what}.every_steps"],
-                   target_keys=[key])
+        notes.info(
+            f"units.{what}-steps",
+            f"every {every} source steps = every {steps} written steps (one written "
+            f"step generates {fmt(growth)} source steps' samples)",
+            source_keys=[f"{what}.every_steps"],
+            target_keys=[key],
+        )
         return int(steps)
     whole = max(1, round(steps))
-    notes.warning(f"{what}.not-expressible", f"every {every} source steps is {fmt(steps)} written steps (one written "
-                  f"step generates {fmt(growth)} source steps' samples), not a whole number; {key} {whole} is "
-                  f"written", source_keys=[f"{what}.every_steps"], target_keys=[key])
+    notes.warning(
+        f"{what}.not-expressible",
+        f"every {every} source steps is {fmt(steps)} written steps (one written "
+        f"step generates {fmt(growth)} source steps' samples), not a whole number; {key} {whole} is "
+        f"written",
+        source_keys=[f"{what}.every_steps"],
+        target_keys=[key],
+    )
     return whole

@@ -3,6 +3,7 @@
 Detection asks them in this order: EasyR1 before verl (both launch a `verl.trainer` module), Open-Instruct before
 TRL (both may run a `grpo.py`). Plan files (the `rlconf` dialect) are the core's own, not listed here.
 """
+
 from __future__ import annotations
 
 from translator.framework import Framework

@@ -6,6 +6,7 @@ trainer class it instantiates and that class's project-local bases, and finds wh
 read. Reading is bounded (files over 2 MB skipped, at most 200 files / 20 MB per launch) and never leaves the
 project root.
 """
+
 from __future__ import annotations
 
 import ast
@@ -303,8 +304,11 @@ class Project:
             for statement in _statements(tree):
                 head = _head(statement)
                 if any(_reads_leaf(n, leaf) for e in head for n in ast.walk(e)):
-                    guarded = list(getattr(statement, "body", [])) + list(getattr(statement, "orelse", [])) \
-                        if isinstance(statement, (ast.If, ast.While, ast.For, ast.With)) else []
+                    guarded = (
+                        list(getattr(statement, "body", [])) + list(getattr(statement, "orelse", []))
+                        if isinstance(statement, (ast.If, ast.While, ast.For, ast.With))
+                        else []
+                    )
                     found.append(Read(path, statement.lineno, statement, guarded))
         return found
 
@@ -317,7 +321,7 @@ def _conditional_names(node: ast.expr, condition: tuple[str, bool] | None) -> li
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             test, negated = test.operand, True
         flag = test.attr if isinstance(test, ast.Attribute) else None
-        when = (lambda value: (flag, value != negated) if flag else None)
+        when = lambda value: (flag, value != negated) if flag else None
         return _conditional_names(node.body, when(True)) + _conditional_names(node.orelse, when(False))
     return [(n.id, condition) for n in ast.walk(node) if isinstance(n, ast.Name) and "Trainer" in n.id]
 
@@ -332,8 +336,11 @@ def _dotted(node: ast.expr) -> str | None:
 
 
 def _statements(tree: ast.AST) -> list[ast.stmt]:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(
-        n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.stmt) and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    ]
 
 
 def _head(statement: ast.stmt) -> list[ast.AST]:
@@ -354,16 +361,29 @@ def _reads_leaf(node: ast.AST, leaf: str) -> bool:
         return True
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == leaf:
         return True
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
-        and bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value == leaf
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and bool(node.args)
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value == leaf
+    )
 
 
 def mentions(nodes: list[ast.AST], names: tuple[str, ...]) -> ast.AST | None:
     """The first node under ``nodes`` whose attribute / name / call / string is one of ``names``."""
     for top in nodes:
         for node in ast.walk(top):
-            word = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else \
-                node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+            word = (
+                node.attr
+                if isinstance(node, ast.Attribute)
+                else node.id
+                if isinstance(node, ast.Name)
+                else node.value
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                else None
+            )
             if word in names:
                 return node
     return None
@@ -414,13 +434,17 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
             # the count's last word is part of the shape: upstream repeats by rollout.n
             times = next((k.value for k in node.keywords if k.arg == "repeat_times"), None)
             count = (_dotted(times) or "?").split(".")[-1] if times is not None else None
-            words = ",".join(sorted(f"{k.arg}={count}" if k.arg == "repeat_times" else str(k.arg)
-                                    for k in node.keywords if k.arg))
+            words = ",".join(
+                sorted(f"{k.arg}={count}" if k.arg == "repeat_times" else str(k.arg) for k in node.keywords if k.arg)
+            )
             return "group", f"repeats rows ({name})", f"{name}({words})"
         if isinstance(func, ast.Attribute) and name in _CONCAT_CALLS and (name != "cat" or "batch" in args):
             return "batches", f"concatenates batches ({name})", f"{name}()"
-        if isinstance(func, ast.Attribute) and name in _ROW_CALLS and not (
-                node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        if (
+            isinstance(func, ast.Attribute)
+            and name in _ROW_CALLS
+            and not (node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+        ):
             return "rows", f"selects or splits rows ({name})", f"{name}({words})"
         if name == "len" and "batch" in args:
             return "rows", "counts a batch's rows (len)", "len(batch)"
@@ -429,16 +453,26 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
                 return "group", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
             if keyword.arg and "batch_size" in keyword.arg:
                 return "size", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and "batch" in node.value.id \
-            and isinstance(node.ctx, ast.Load) and isinstance(node.slice, (ast.Name, ast.Attribute, ast.Call,
-                                                                          ast.Compare, ast.BinOp, ast.List)):
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and "batch" in node.value.id
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.slice, (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp, ast.List))
+    ):
         return "rows", f"indexes {node.value.id} by a mask or index list", "batch[index]"
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
-            last = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(
-                target, ast.Name) else target.slice.value if isinstance(target, ast.Subscript) and isinstance(
-                target.slice, ast.Constant) else None
+            last = (
+                target.attr
+                if isinstance(target, ast.Attribute)
+                else target.id
+                if isinstance(target, ast.Name)
+                else target.slice.value
+                if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
+                else None
+            )
             if not isinstance(last, str):
                 continue
             op = type(node.op).__name__ if isinstance(node, ast.AugAssign) else "="
@@ -498,8 +532,13 @@ def normalisation_touches(function: ast.FunctionDef | ast.AsyncFunctionDef, path
             leaf = _target_leaf(target)
             if leaf is None or not _NORMALISED_TARGET.search(leaf):
                 continue
-            op = {"Mult": "*=", "FloorDiv": "//=", "Div": "/=", "Add": "+=", "Sub": "-="}.get(
-                type(node.op).__name__, "?=") if isinstance(node, ast.AugAssign) else "="
+            op = (
+                {"Mult": "*=", "FloorDiv": "//=", "Div": "/=", "Add": "+=", "Sub": "-="}.get(
+                    type(node.op).__name__, "?="
+                )
+                if isinstance(node, ast.AugAssign)
+                else "="
+            )
             found.append(Touch(path, node.lineno, "size", f"sets {leaf}", f"{leaf} {op} {_shape(node.value)}"))
     return found
 
@@ -511,6 +550,7 @@ def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
         if not isinstance(node, ast.If):
             continue
         for leaf, value in leaves.items():
+
             def reads(n: ast.AST, leaf: str = leaf) -> bool:
                 return _reads_leaf(n, leaf)
 
@@ -532,8 +572,11 @@ def _target_leaf(target: ast.expr) -> str | None:
         return target.attr
     if isinstance(target, ast.Name):
         return target.id
-    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and isinstance(
-            target.slice.value, str):
+    if (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.slice, ast.Constant)
+        and isinstance(target.slice.value, str)
+    ):
         return target.slice.value
     return None
 
@@ -586,14 +629,25 @@ class KeyEffects:
             tree = self.project.tree(path)
             if tree is None:
                 continue
-            aliases = {_dotted(t) for n in ast.walk(tree) if isinstance(n, ast.Assign) and parent is not None
-                       and (_dotted(n.value) or "").split(".")[-1] == parent for t in n.targets} - {None}
+            aliases = {
+                _dotted(t)
+                for n in ast.walk(tree)
+                if isinstance(n, ast.Assign)
+                and parent is not None
+                and (_dotted(n.value) or "").split(".")[-1] == parent
+                for t in n.targets
+            } - {None}
 
             def matches(node: ast.AST, leaf: str = leaf, aliases: set[str | None] = aliases) -> bool:
                 if not _reads_leaf(node, leaf):
                     return False
-                base = node.value if isinstance(node, (ast.Attribute, ast.Subscript)) else \
-                    node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
+                base = (
+                    node.value
+                    if isinstance(node, (ast.Attribute, ast.Subscript))
+                    else node.func.value
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    else None
+                )
                 text = _dotted(base) if base is not None else None
                 near = text is not None and (text.split(".")[-1] == parent or text in aliases)
                 return near or not ambiguous_leaf
@@ -604,8 +658,16 @@ class KeyEffects:
             unique.setdefault((touch.path, touch.line, touch.kind), touch)
         return list(unique.values())
 
-    def _follow(self, path: str, tree: ast.Module, matches: Callable[[ast.AST], bool], truth: bool | None,
-                value: object, depth: int, within: ast.AST | None = None) -> list[Touch]:
+    def _follow(
+        self,
+        path: str,
+        tree: ast.Module,
+        matches: Callable[[ast.AST], bool],
+        truth: bool | None,
+        value: object,
+        depth: int,
+        within: ast.AST | None = None,
+    ) -> list[Touch]:
         index = self._index(path, tree)
         statements = index.statements.get(id(within), []) if within is not None else _statements(tree)
         found: list[Touch] = []
@@ -623,20 +685,24 @@ class KeyEffects:
                 continue
             target, plain = carried
             if isinstance(target, ast.Name):
-                use = (lambda n, name=target.id: isinstance(n, ast.Name) and n.id == name
-                       and isinstance(n.ctx, ast.Load))
+                use = lambda n, name=target.id: isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
                 scope = function if function is not None and not isinstance(function, ast.Module) else None
             else:
-                use = (lambda n, attr=target.attr: isinstance(n, ast.Attribute) and n.attr == attr
-                       and isinstance(n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Load))
+                use = lambda n, attr=target.attr: (
+                    isinstance(n, ast.Attribute)
+                    and n.attr == attr
+                    and isinstance(n.value, ast.Name)
+                    and n.value.id == "self"
+                    and isinstance(n.ctx, ast.Load)
+                )
                 scope = None
-            found += self._follow(path, tree, use, truth if plain else None, value if plain else None,
-                                  depth + 1, scope)
+            found += self._follow(path, tree, use, truth if plain else None, value if plain else None, depth + 1, scope)
         return found
 
 
-def _effect(statement: ast.stmt, matches: Callable[[ast.AST], bool], truth: bool | None,
-            value: object) -> tuple[list[ast.AST], tuple[ast.Name | ast.Attribute, bool] | None]:
+def _effect(
+    statement: ast.stmt, matches: Callable[[ast.AST], bool], truth: bool | None, value: object
+) -> tuple[list[ast.AST], tuple[ast.Name | ast.Attribute, bool] | None]:
     """The nodes a read in ``statement`` acts on, and the name/attribute it is stored in (with whether it is the
     value itself, so its truth carries over) to follow."""
     if isinstance(statement, (ast.If, ast.While)):
@@ -646,23 +712,41 @@ def _effect(statement: ast.stmt, matches: Callable[[ast.AST], bool], truth: bool
         return list(statement.body if taken else statement.orelse), None
     if isinstance(statement, (ast.For, ast.With)):
         return [*_head(statement), *statement.body], None
-    if isinstance(statement, ast.AugAssign) and _is_read(statement.value, matches) and (
+    if (
+        isinstance(statement, ast.AugAssign)
+        and _is_read(statement.value, matches)
+        and (
             (isinstance(statement.op, (ast.Mult, ast.Div, ast.FloorDiv)) and _number(value) == 1)
-            or (isinstance(statement.op, (ast.Add, ast.Sub)) and _number(value) == 0)):
+            or (isinstance(statement.op, (ast.Add, ast.Sub)) and _number(value) == 0)
+        )
+    ):
         return [], None  # multiplying by one / adding zero changes nothing
     if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.IfExp):
         taken = _decided(statement.value.test, matches, truth)
         if taken is False and not any(matches(n) for n in ast.walk(statement.value.orelse)):
             return [], None  # the feature is off: the value is the other branch's, which does not use it
-    target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 else \
-        statement.target if isinstance(statement, (ast.AnnAssign, ast.AugAssign)) else None
+    target = (
+        statement.targets[0]
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+        else statement.target
+        if isinstance(statement, (ast.AnnAssign, ast.AugAssign))
+        else None
+    )
     carried = None
-    computed = isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value is not None \
+    computed = (
+        isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+        and statement.value is not None
         and _arithmetic(statement.value)
-    if computed and (isinstance(target, ast.Name) or (isinstance(target, ast.Attribute) and isinstance(
-            target.value, ast.Name) and target.value.id == "self")):
-        plain = isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None and \
-            _is_read(statement.value, matches)
+    )
+    if computed and (
+        isinstance(target, ast.Name)
+        or (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self")
+    ):
+        plain = (
+            isinstance(statement, (ast.Assign, ast.AnnAssign))
+            and statement.value is not None
+            and _is_read(statement.value, matches)
+        )
         carried = (target, plain)
     return [statement], carried
 
@@ -670,11 +754,16 @@ def _effect(statement: ast.stmt, matches: Callable[[ast.AST], bool], truth: bool
 def _arithmetic(node: ast.AST) -> bool:
     """A value computed from names, attributes and constants only (a copy, a product, a choice), so the name it
     is stored in carries the key; an object built from it (a data loader) does not."""
-    return all(not isinstance(n, (ast.Call, ast.Lambda, ast.ListComp, ast.DictComp, ast.GeneratorExp))
-               or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                   and n.func.id in ("int", "float", "bool", "min", "max", "round"))
-               or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get")
-               for n in ast.walk(node))
+    return all(
+        not isinstance(n, (ast.Call, ast.Lambda, ast.ListComp, ast.DictComp, ast.GeneratorExp))
+        or (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id in ("int", "float", "bool", "min", "max", "round")
+        )
+        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get")
+        for n in ast.walk(node)
+    )
 
 
 def _only_as_keyword(statement: ast.stmt, matches: Callable[[ast.AST], bool]) -> bool:
@@ -682,16 +771,25 @@ def _only_as_keyword(statement: ast.stmt, matches: Callable[[ast.AST], bool]) ->
     if isinstance(statement, (ast.If, ast.While, ast.For, ast.With)):
         return False
     reads = [n for n in ast.walk(statement) if matches(n)]
-    inside = {id(n) for call in ast.walk(statement) if isinstance(call, ast.Call) for k in call.keywords
-              if k.arg and "batch_size" not in k.arg and k.arg not in _GROUP_NAMES + ("n_samples", "repeat_times")
-              for n in ast.walk(k.value)}
+    inside = {
+        id(n)
+        for call in ast.walk(statement)
+        if isinstance(call, ast.Call)
+        for k in call.keywords
+        if k.arg and "batch_size" not in k.arg and k.arg not in _GROUP_NAMES + ("n_samples", "repeat_times")
+        for n in ast.walk(k.value)
+    }
     return bool(reads) and all(id(n) in inside for n in reads)
 
 
 def _is_read(node: ast.AST, matches: Callable[[ast.AST], bool]) -> bool:
     """The value is the read itself (or int()/float()/bool() of it)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "bool") \
-            and len(node.args) == 1:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("int", "float", "bool")
+        and len(node.args) == 1
+    ):
         node = node.args[0]
     return matches(node)
 
@@ -714,8 +812,13 @@ def _truth(value: object) -> bool | None:
     if isinstance(value, (int, float)):
         return value != 0
     text = str(value).strip().lower()
-    return True if text in ("true", "yes", "on") else False if text in ("false", "no", "off", "null", "none", "",
-                                                                        "0") else None
+    return (
+        True
+        if text in ("true", "yes", "on")
+        else False
+        if text in ("false", "no", "off", "null", "none", "", "0")
+        else None
+    )
 
 
 def _number(value: object) -> float | None:

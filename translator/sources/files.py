@@ -1,4 +1,5 @@
 """Reading input files: the source text, its siblings (recipes, accelerate configs, base YAMLs), safe YAML."""
+
 from __future__ import annotations
 
 import os
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from translator.errors import ConfigError
 from translator.records import record
 from translator.sources.launchers import launcher_kind, launcher_script
+
 # re-exported: most callers read YAML through this module
 from translator.sources.yamlfile import MAX_YAML_NODES as MAX_YAML_NODES
 from translator.sources.yamlfile import load_yaml
@@ -67,7 +69,9 @@ class Source:
                 return found
         raise ConfigError(
             f"{what} '{relative}' not found (looked in {', '.join(str(c.parent) for c in candidates)})",
-            file=self.name, hint="run from the directory the script expects, or fix the path")
+            file=self.name,
+            hint="run from the directory the script expects, or fix the path",
+        )
 
     def has_sibling(self, relative: str) -> bool:
         try:
@@ -111,8 +115,11 @@ def read_source(path: str, stdin_text: str | None = None) -> Source:
     try:
         data = read_regular(file, MAX_INPUT_BYTES)
     except NotRegularFile:
-        raise ConfigError("not a regular file (a device, FIFO or socket), not a config", file=path,
-                          hint="pass the config file itself, or - to read standard input") from None
+        raise ConfigError(
+            "not a regular file (a device, FIFO or socket), not a config",
+            file=path,
+            hint="pass the config file itself, or - to read standard input",
+        ) from None
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
     if len(data) > MAX_INPUT_BYTES:
@@ -172,8 +179,11 @@ def load_yaml_mapping(source: Source) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ConfigError(f"expected a mapping of keys at the top level, found {type(data).__name__}",
-                          file=source.name, hint="a config file is a YAML mapping of key: value")
+        raise ConfigError(
+            f"expected a mapping of keys at the top level, found {type(data).__name__}",
+            file=source.name,
+            hint="a config file is a YAML mapping of key: value",
+        )
     return data
 
 
@@ -197,7 +207,10 @@ def guess_suffix(text: str) -> str:
     if stripped.startswith("[") or "\n[plan]" in "\n" + stripped:
         return ".toml"
     lines = [ln for ln in stripped.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if lines and all(":" in ln or ln.startswith(" ") or ln.lstrip().startswith("- ") for ln in lines[:5]) \
-            and not any(word in stripped for word in ("python", "accelerate launch", "torchrun")):
+    if (
+        lines
+        and all(":" in ln or ln.startswith(" ") or ln.lstrip().startswith("- ") for ln in lines[:5])
+        and not any(word in stripped for word in ("python", "accelerate launch", "torchrun"))
+    ):
         return ".yaml"
     return ".sh"

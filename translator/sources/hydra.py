@@ -5,6 +5,7 @@ Grammar (Hydra 1.3): ``key=value`` overrides an existing key, ``+key=value`` app
 ``[a, b]``, dicts ``{a: 1}``, ``null``, booleans, ints, floats, else a plain string. Interpolations
 (``${...}``) are kept as text here and resolved by :func:`resolve_interpolations`.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,7 +33,7 @@ def parse_override(word: str) -> Override | None:
     rest = word
     for prefix in ("++", "+", "~"):
         if rest.startswith(prefix):
-            op, rest = prefix, rest[len(prefix):]
+            op, rest = prefix, rest[len(prefix) :]
             break
     if "=" not in rest:
         if op == "~" and _KEY.match(rest):
@@ -167,7 +168,7 @@ class _ValueParser:
         depth = 0
         while self.pos < len(self.text):
             char = self.text[self.pos]
-            if char == "$" and self.text[self.pos + 1:self.pos + 2] == "{":
+            if char == "$" and self.text[self.pos + 1 : self.pos + 2] == "{":
                 depth += 1
                 self.pos += 2
                 continue
@@ -176,7 +177,7 @@ class _ValueParser:
             elif not depth and char in stops:
                 break
             self.pos += 1
-        return self.text[start:self.pos].strip()
+        return self.text[start : self.pos].strip()
 
     def scalar(self, top: bool) -> Any:
         word = self.bare("" if top else ",]}")
@@ -218,12 +219,12 @@ def resolve_interpolations(value: Any, lookup: Callable[[str], Any], env: Mappin
     def one(body: str) -> Any:
         body = body.strip()
         if body.startswith("oc.env:"):
-            name, _, default = body[len("oc.env:"):].partition(",")
+            name, _, default = body[len("oc.env:") :].partition(",")
             if name.strip() in env:
                 return env[name.strip()]
             return scalar(default.strip().strip("'\"")) if default else _UNRESOLVED
         if body.startswith("oc.select:"):
-            key, _, default = body[len("oc.select:"):].partition(",")
+            key, _, default = body[len("oc.select:") :].partition(",")
             found = lookup(key.strip())
             return found if found is not _UNRESOLVED and found is not None else scalar(default.strip())
         if body.startswith("oc.") or body.startswith("."):

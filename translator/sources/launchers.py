@@ -5,6 +5,7 @@ shell script, and its environment (``envs:``, ``runtime_env.env_vars``) are vari
 task is turned into an equivalent bash script, with the command on the same lines as in the YAML so messages
 point at the YAML's lines, and read like any launch script. Nothing is executed; ``setup:`` is ignored.
 """
+
 from __future__ import annotations
 
 import re
@@ -46,14 +47,17 @@ def launcher_script(text: str, name: str) -> str | None:
         return None
     lines = [""] * text.count("\n")
     # The environment first: a value passed with --env wins, as with `sky launch --env` / `ray job submit`.
-    header = [f": ${{{k}={shlex.quote(_text(v))}}}" for k, v in {**provided, **env}.items()
-              if v is not None and re.fullmatch(r"[A-Za-z_]\w*", str(k))]
+    header = [
+        f": ${{{k}={shlex.quote(_text(v))}}}"
+        for k, v in {**provided, **env}.items()
+        if v is not None and re.fullmatch(r"[A-Za-z_]\w*", str(k))
+    ]
     start = _block_start(text, key)
     body = command.splitlines()
     if start < len(header) or start + len(body) > len(lines):  # cannot keep the lines: append in order
         return "\n".join(header + body) + "\n"
-    lines[:len(header)] = header
-    lines[start:start + len(body)] = body
+    lines[: len(header)] = header
+    lines[start : start + len(body)] = body
     return "\n".join(lines) + "\n"
 
 

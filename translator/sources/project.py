@@ -1,6 +1,7 @@
 """What a launch's project states about the releases it runs: pins in its dependency files, install lines in its
 scripts, Dockerfiles and READMEs, and the version files of framework copies it keeps. Every file is read as
 text (never imported or executed), and the search is bounded (folders, files, bytes)."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -16,14 +17,31 @@ MAX_FILES = 200  # files read
 MAX_BYTES = 20_000_000  # bytes read in all
 MAX_FILE_BYTES = 2_000_000  # a larger file is no dependency list
 LEVELS_UP = 4  # folders above the script searched for a project root without .git
-_MARKERS = ("setup.py", "setup.cfg", "pyproject.toml", "requirements*.txt", "environment*.y*ml", "Dockerfile*",
-            "README*")
+_MARKERS = (
+    "setup.py",
+    "setup.cfg",
+    "pyproject.toml",
+    "requirements*.txt",
+    "environment*.y*ml",
+    "Dockerfile*",
+    "README*",
+)
 
 # Files whose text states dependencies, and how: 'deps' every pin counts; 'install' only on pip install lines;
 # 'readme' only on pip install lines inside fenced code blocks.
-_FILES = (("*requirements*.txt", "deps"), ("requirements*.in", "deps"), ("setup.py", "deps"), ("setup.cfg", "deps"),
-          ("pyproject.toml", "deps"), ("environment*.y*ml", "deps"), ("conda*.y*ml", "deps"),
-          ("Dockerfile*", "install"), ("*.dockerfile", "install"), ("*.sh", "install"), ("README*.md", "readme"))
+_FILES = (
+    ("*requirements*.txt", "deps"),
+    ("requirements*.in", "deps"),
+    ("setup.py", "deps"),
+    ("setup.cfg", "deps"),
+    ("pyproject.toml", "deps"),
+    ("environment*.y*ml", "deps"),
+    ("conda*.y*ml", "deps"),
+    ("Dockerfile*", "install"),
+    ("*.dockerfile", "install"),
+    ("*.sh", "install"),
+    ("README*.md", "readme"),
+)
 
 # name==1.2.3, "name[extra]==1.2.3", name == 1.2.3 (requirements, setup.py strings, PEP 621, pip install lines)
 _PIN = re.compile(r"(?<![\w.@/-])([A-Za-z0-9][\w.-]*)(?:\[[\w,\s-]*\])?\s*===?\s*v?([0-9][\w.+!-]*)")
@@ -83,7 +101,7 @@ def project_root(folder: str) -> tuple[str, tuple[str, ...]]:
     near = chain[:LEVELS_UP]
     marked = [f for f in near if _has_marker(f)]
     root = marked[-1] if marked else folder
-    return root, tuple(near[near.index(root) + 1:])
+    return root, tuple(near[near.index(root) + 1 :])
 
 
 def _has_marker(folder: str) -> bool:
@@ -175,8 +193,9 @@ def _folders(root: str, above: tuple[str, ...], anchors: tuple[str, ...]) -> lis
     return [*folders, *above]
 
 
-def _evidence(root: str, above: tuple[str, ...], anchors: tuple[str, ...],
-              copies: tuple[tuple[str, str, str | None], ...]) -> tuple[Evidence, ...]:
+def _evidence(
+    root: str, above: tuple[str, ...], anchors: tuple[str, ...], copies: tuple[tuple[str, str, str | None], ...]
+) -> tuple[Evidence, ...]:
     candidates: list[tuple[int, str, str]] = []  # (distance, path, how)
     found: list[Evidence] = []
     folders = _folders(root, above, anchors)
@@ -218,8 +237,10 @@ def _stating_files(folder: str) -> tuple[tuple[str, str], ...]:
             if len(_LISTINGS) > MAX_FILES * 10:  # bounded in a long process
                 _LISTINGS.clear()
             names = sorted(os.listdir(folder))
-            matched = ((os.path.join(folder, n), next((h for glob, h in _FILES if fnmatch.fnmatch(n, glob)), None))
-                       for n in names)
+            matched = (
+                (os.path.join(folder, n), next((h for glob, h in _FILES if fnmatch.fnmatch(n, glob)), None))
+                for n in names
+            )
             _LISTINGS[key] = tuple((path, how) for path, how in matched if how is not None and os.path.isfile(path))
     except OSError:
         return ()

@@ -3,6 +3,7 @@
 The script is read top to bottom once. Variables are tracked as bash would on the straight-line path;
 control flow is not evaluated (every branch is read in order) and command substitutions are never run.
 """
+
 from __future__ import annotations
 
 import ast
@@ -16,7 +17,6 @@ from dataclasses import field
 
 from translator.errors import ConfigError
 from translator.records import record
-
 
 SYMBOLIC = re.compile(r"\$\{([A-Za-z_]\w*|\d+)\}|\$\(\((.*?)\)\)|\$\((?!\()[^)]*\)|`[^`]*`")
 
@@ -103,8 +103,31 @@ _UNCLOSED = {
     "$((": ("unterminated $((...)) arithmetic", "add the missing '))' for the '$((' on line {line}"),
     "(": ("unbalanced parenthesis", "add the missing ')' for the '(' on line {line}"),
 }
-_OPS = (";;&", "&>>", "<<<", "<<-", ";;", ";&", "&&", "||", "|&", "&>", ">>", ">&", ">|", "<<", "<&", "<>",
-        ";", "&", "|", "<", ">", "(", ")")
+_OPS = (
+    ";;&",
+    "&>>",
+    "<<<",
+    "<<-",
+    ";;",
+    ";&",
+    "&&",
+    "||",
+    "|&",
+    "&>",
+    ">>",
+    ">&",
+    ">|",
+    "<<",
+    "<&",
+    "<>",
+    ";",
+    "&",
+    "|",
+    "<",
+    ">",
+    "(",
+    ")",
+)
 _OP_STARTS = frozenset(op[0] for op in _OPS)
 _BLANKS = re.compile(r"[ \t\n]+")
 _WORD_TEXT = re.compile(r"[^\\()'\"`$ \t\n;&|<>]+")  # characters of a word that need no look (see _Lexer._word)
@@ -118,13 +141,23 @@ _PARAM_OP = re.compile(r":[-=+?]|[-=+?]|##|#|%%|%|//|/|\^\^|,,|:")
 _DEFAULTED = re.compile(r'"?\$\{([A-Za-z_]\w*):?[-=]')  # X=${X:-d}: one pattern, not one compiled per name
 _HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([\w.-]+)\2")
 _ARITH_OPS: dict[type, Callable[[int, int], int]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: operator.pow,
-    ast.Div: operator.floordiv, ast.Mod: operator.mod}  # / and % are special-cased to bash's rounding
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Pow: operator.pow,
+    ast.Div: operator.floordiv,
+    ast.Mod: operator.mod,
+}  # / and % are special-cased to bash's rounding
 _DECLARE = {"export", "local", "declare", "typeset", "readonly"}
 _OPENERS = {"if", "while", "until"}
 _INT_TESTS: dict[str, Callable[[int, int], bool]] = {
-    "-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b, "-le": lambda a, b: a <= b,
-    "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
+    "-eq": lambda a, b: a == b,
+    "-ne": lambda a, b: a != b,
+    "-lt": lambda a, b: a < b,
+    "-le": lambda a, b: a <= b,
+    "-gt": lambda a, b: a > b,
+    "-ge": lambda a, b: a >= b,
+}
 
 _CLOSERS = {"then", "else", "elif", "do", "{", "}", "fi", "done", "!"}
 _ANSI = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "e": "\x1b", "a": "\a", "0": "\0"}
@@ -146,7 +179,7 @@ def _end_of(s: str, i: int) -> int:
                 j += 2
             elif d == close:
                 return j + 1
-            elif close == '"' and (d == "`" or (d == "$" and s[j + 1:j + 2] in ("(", "{"))):
+            elif close == '"' and (d == "`" or (d == "$" and s[j + 1 : j + 2] in ("(", "{"))):
                 j = _end_of(s, j)
             else:
                 j += 1
@@ -171,7 +204,7 @@ def _end_of(s: str, i: int) -> int:
                 j, _ = _heredoc_end(s, j + 1, delim, strip_tabs)
             heredocs, j = [], j - 1
             continue
-        if d in "'\"`" or (d == "$" and s[j + 1:j + 2] in ("(", "{", "'")):
+        if d in "'\"`" or (d == "$" and s[j + 1 : j + 2] in ("(", "{", "'")):
             j = _end_of(s, j)
             continue
         if d == opener:
@@ -215,8 +248,12 @@ class _Lexer:
         except _Unclosed as e:
             line = self.line_at(e.pos)
             message, hint = _UNCLOSED[e.kind]
-            raise ConfigError(f"{message} (opened on line {line}, still open at end of file)",
-                              file=self.source, line=line, hint=hint.replace("{line}", str(line))) from None
+            raise ConfigError(
+                f"{message} (opened on line {line}, still open at end of file)",
+                file=self.source,
+                line=line,
+                hint=hint.replace("{line}", str(line)),
+            ) from None
 
     def tokens(self) -> list[_Tok]:
         s, n, i = self.s, len(self.s), 0
@@ -241,12 +278,15 @@ class _Lexer:
                 j = self.end(i)
                 toks.append(_Tok("word", s[i:j], line))
                 i = j
-            elif not dbracket and c in "<>" and s[i + 1:i + 2] == "(":  # process substitution
+            elif not dbracket and c in "<>" and s[i + 1 : i + 2] == "(":  # process substitution
                 j = self.end(i + 1)
                 toks.append(_Tok("word", s[i:j], line))
                 i = j
-            elif (not dbracket or c == ";") and c in _OP_STARTS and (
-                    op := next((o for o in _OPS if s.startswith(o, i)), None)):
+            elif (
+                (not dbracket or c == ";")
+                and c in _OP_STARTS
+                and (op := next((o for o in _OPS if s.startswith(o, i)), None))
+            ):
                 toks.append(_Tok("op", op, line))
                 want_delim = op if op in ("<<", "<<-") else None
                 i += len(op)
@@ -275,8 +315,8 @@ class _Lexer:
         while i < n:
             c = s[i]
             if c == "\\":
-                if s[i + 1:i + 2] != "\n":  # backslash-newline inside a word joins the lines
-                    buf.append(s[i:i + 2])
+                if s[i + 1 : i + 2] != "\n":  # backslash-newline inside a word joins the lines
+                    buf.append(s[i : i + 2])
                 i += 2
             elif c == "(" and _ASSIGN.fullmatch("".join(buf)):  # array assignment A=(x y)
                 j = self.end(i)
@@ -284,7 +324,7 @@ class _Lexer:
                 i = j
             elif c in meta:
                 break
-            elif c in "'\"`" or (c == "$" and s[i + 1:i + 2] in ("(", "{", "'")):
+            elif c in "'\"`" or (c == "$" and s[i + 1 : i + 2] in ("(", "{", "'")):
                 j = self.end(i)
                 buf.append(s[i:j])
                 i = j
@@ -299,8 +339,7 @@ class _Lexer:
         for delim, strip_tabs, line in pending:
             i, closed = _heredoc_end(self.s, i, delim, strip_tabs)
             state = "" if closed else " (never terminated; skipped to end of file)"
-            self.notes.append(ShellNote(line, "shell.heredoc-skipped",
-                                        f"here-document <<{delim} body not read{state}"))
+            self.notes.append(ShellNote(line, "shell.heredoc-skipped", f"here-document <<{delim} body not read{state}"))
         return i
 
 
@@ -313,11 +352,14 @@ MAX_PATTERN_VALUE = 4096  # ${X#p} and kin try every cut of the value against th
 # GPU counts a script computes at run time. nvidia-smi lists every GPU of the machine whatever
 # CUDA_VISIBLE_DEVICES says, so its count is never known statically; torch's device_count() and the counts of
 # CUDA_VISIBLE_DEVICES' items are known when the script (or --env) sets CUDA_VISIBLE_DEVICES.
-_MACHINE_GPUS = re.compile(r"\s*nvidia-smi\s+(-L|--list-gpus|--query-gpu=\S+\s+--format=csv,noheader\S*)\s*\|\s*wc\s+-l\s*")
+_MACHINE_GPUS = re.compile(
+    r"\s*nvidia-smi\s+(-L|--list-gpus|--query-gpu=\S+\s+--format=csv,noheader\S*)\s*\|\s*wc\s+-l\s*"
+)
 _VISIBLE_GPUS = re.compile(
     r"\s*(python[\d.]*\s+-c\s+(['\"])[^'\"]*torch\.cuda\.device_count\(\)[^'\"]*\2"
     r"|echo\s+\"?\$\{?CUDA_VISIBLE_DEVICES\}?\"?\s*\|\s*(tr\s+(['\"]?),\4\s+(['\"])\\n\5\s*\|\s*wc\s+-l"
-    r"|awk\s+-F\s*(['\"]?),\6\s+(['\"])\{\s*print\s+NF\s*\}\7))\s*")
+    r"|awk\s+-F\s*(['\"]?),\6\s+(['\"])\{\s*print\s+NF\s*\}\7))\s*"
+)
 
 _BREAK = "\0"  # a piece that ends the current word: between the elements of "${ARRAY[@]}"
 
@@ -325,8 +367,12 @@ _BREAK = "\0"  # a piece that ends the current word: between the elements of "${
 def _expr(left: str, op: str, right: str) -> str | None:
     """``expr LEFT OP RIGHT`` on whole numbers, as expr prints it (division truncates toward zero)."""
     op = op.lstrip("\\")
-    if op not in ("+", "-", "*", "/", "%") or not re.fullmatch(r"-?\d{1,18}", left) \
-            or not re.fullmatch(r"-?\d{1,18}", right) or (op in "/%" and int(right) == 0):
+    if (
+        op not in ("+", "-", "*", "/", "%")
+        or not re.fullmatch(r"-?\d{1,18}", left)
+        or not re.fullmatch(r"-?\d{1,18}", right)
+        or (op in "/%" and int(right) == 0)
+    ):
         return None
     a, b = int(left), int(right)
     quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1) if op in "/%" else 0
@@ -384,9 +430,9 @@ def _strip_pattern(value: str, pattern: str, op: str) -> str:
     longest = len(op) == 2
     if op[0] == "#":
         cuts = [k for k in range(len(value) + 1) if fnmatch.fnmatchcase(value[:k], pattern)]
-        return value[(max(cuts) if longest else min(cuts)):] if cuts else value
+        return value[(max(cuts) if longest else min(cuts)) :] if cuts else value
     cuts = [k for k in range(len(value) + 1) if fnmatch.fnmatchcase(value[k:], pattern)]
-    return value[:(min(cuts) if longest else max(cuts))] if cuts else value
+    return value[: (min(cuts) if longest else max(cuts))] if cuts else value
 
 
 class _ArithError(ValueError):
@@ -475,11 +521,18 @@ class _Reader:
                         break
                 elif "<" in t.text or ">" in t.text:  # a redirection: drop it and its target
                     i += 2 if i + 1 < len(toks) and toks[i + 1].kind == "word" else 1
-                elif (t.text == "(" and i + 1 < len(toks) and toks[i + 1].text == ")"
-                      and len(words) in (1, 2) and (len(words) == 1 or words[0].text == "function")):
+                elif (
+                    t.text == "("
+                    and i + 1 < len(toks)
+                    and toks[i + 1].text == ")"
+                    and len(words) in (1, 2)
+                    and (len(words) == 1 or words[0].text == "function")
+                ):
                     self.line = words[0].line
-                    self.note("shell.control-flow-skipped",
-                              f"function {words[-1].text}: its body is read as top-level commands")
+                    self.note(
+                        "shell.control-flow-skipped",
+                        f"function {words[-1].text}: its body is read as top-level commands",
+                    )
                     words, i = [], i + 2
                 else:
                     break
@@ -507,13 +560,16 @@ class _Reader:
         while words:
             kw = words[0].text
             if kw in _OPENERS and not (kw in ("if", "elif") and self.decided()) and not decided_loop:
-                self.note("shell.control-flow-skipped",
-                          f"`{kw}` condition not evaluated; every branch is read in order")
+                self.note(
+                    "shell.control-flow-skipped", f"`{kw}` condition not evaluated; every branch is read in order"
+                )
             elif kw == "esac" and self.case_stack:
                 self.case_stack.pop()
             elif kw == "function":
-                self.note("shell.control-flow-skipped",
-                          f"function {words[1].text if len(words) > 1 else ''}: body read as top-level commands")
+                self.note(
+                    "shell.control-flow-skipped",
+                    f"function {words[1].text if len(words) > 1 else ''}: body read as top-level commands",
+                )
                 words = words[1:]
             elif kw in ("for", "select"):
                 return self.for_loop(words)
@@ -551,14 +607,15 @@ class _Reader:
         for w in prefix:
             m = _ASSIGN.match(w.text)
             assert m is not None
-            assignments[m.group(1)] = self.value(w.text[m.end():])
+            assignments[m.group(1)] = self.value(w.text[m.end() :])
         if argv and argv[0] in ("source", "."):
             self.note("shell.source-not-followed", f"sourced file {' '.join(argv[1:2])} is not read")
         if argv[:1] == ["cd"]:  # followed statically; a directory from an unset variable stays symbolic
             target = argv[1] if len(argv) > 1 and argv[1] != "-" else "${HOME}"
             self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
-        self.commands.append(ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background,
-                                          self.cwd))
+        self.commands.append(
+            ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background, self.cwd)
+        )
         body = _nested_body(argv, {**self.vars, **assignments})
         if body is not None:
             self.nested(body[1], placed[body[0]][1], assignments)
@@ -648,8 +705,11 @@ class _Reader:
             result = _INT_TESTS[argv[1]](int(argv[0]), int(argv[2]))
         if result is None:
             return None
-        self.note("shell.condition-decided", f"condition {' '.join(w.text for w in condition)} is "
-                  f"{'false' if result == negate else 'true'} here (its operands are known)")
+        self.note(
+            "shell.condition-decided",
+            f"condition {' '.join(w.text for w in condition)} is "
+            f"{'false' if result == negate else 'true'} here (its operands are known)",
+        )
         return result != negate
 
     def open_loop(self, words: list[_Tok]) -> bool:
@@ -662,8 +722,10 @@ class _Reader:
             decided = self.decide(words[1:])
         runs = decided is not None and decided == (kw == "while")
         if decided is not None:
-            self.note("shell.control-flow-skipped", f"`{kw}` loop body " + ("read once" if runs else "not read: "
-                                                                           "the loop never runs here"))
+            self.note(
+                "shell.control-flow-skipped",
+                f"`{kw}` loop body " + ("read once" if runs else "not read: the loop never runs here"),
+            )
         self.loops.append(decided is not None and not runs)
         if decided is not None and not runs:
             self.branches.append(_Branch(reading=False, taken=False, decidable=True))
@@ -678,9 +740,11 @@ class _Reader:
             if items:
                 self.vars[name] = items[0]
                 self.taint(name, self.unresolved)
-            self.note("shell.control-flow-skipped",
-                      f"`for {name}` loop over {len(items)} item(s) read once"
-                      + (f" with {name}={items[0]!r}" if items else "; the variable stays unset"))
+            self.note(
+                "shell.control-flow-skipped",
+                f"`for {name}` loop over {len(items)} item(s) read once"
+                + (f" with {name}={items[0]!r}" if items else "; the variable stays unset"),
+            )
         else:
             self.note("shell.control-flow-skipped", f"`{' '.join(texts[:2])}` loop not evaluated; body read once")
 
@@ -695,7 +759,7 @@ class _Reader:
         assert m is not None
         if m.group(2):
             return  # element assignment A[i]=x: arrays are kept only as joined strings
-        name, raw = m.group(1), w.text[m.end():]
+        name, raw = m.group(1), w.text[m.end() :]
         self.line = w.line
         if self.gpu_count_unknown(name, raw):
             return
@@ -741,14 +805,19 @@ class _Reader:
             return False
         if name in self.given:
             self.vars[name] = self.given[name]
-            self.note("shell.gpu-count", f"{name}={raw} counts the GPUs where the script runs; --env {name}="
-                      f"{self.given[name]} is used")
+            self.note(
+                "shell.gpu-count",
+                f"{name}={raw} counts the GPUs where the script runs; --env {name}={self.given[name]} is used",
+            )
             return True
         self.vars.pop(name, None)
         self.arrays.pop(name, None)
         self.tainted.pop(name, None)
-        self.note("shell.gpu-count", f"{name}={raw} counts the GPUs of the machine the script runs on, which is not "
-                  f"known here; pass --env {name}=N (or --num-processes N)")
+        self.note(
+            "shell.gpu-count",
+            f"{name}={raw} counts the GPUs of the machine the script runs on, which is not "
+            f"known here; pass --env {name}=N (or --num-processes N)",
+        )
         return True
 
     def fields(self, w: _Tok) -> list[str]:
@@ -765,20 +834,32 @@ class _Reader:
         size = len(pieces) + sum(len(text) for text, _ in pieces)
         self.expanded += size
         if size > MAX_VALUE_CHARS:
-            raise ConfigError(f"a word or value expands to more than {MAX_VALUE_CHARS:,} characters (a variable "
-                              "doubled again and again, like X=$X$X?)", file=self.source, line=self.line,
-                              hint="a launch script's values are short: write the value out")
+            raise ConfigError(
+                f"a word or value expands to more than {MAX_VALUE_CHARS:,} characters (a variable "
+                "doubled again and again, like X=$X$X?)",
+                file=self.source,
+                line=self.line,
+                hint="a launch script's values are short: write the value out",
+            )
         if self.expanded > MAX_EXPANDED_CHARS:
-            raise ConfigError(f"the script's expansions add up to more than {MAX_EXPANDED_CHARS:,} characters "
-                              "(a long value used again and again?)", file=self.source, line=self.line,
-                              hint="a launch script expands to about its own size: write the values out")
+            raise ConfigError(
+                f"the script's expansions add up to more than {MAX_EXPANDED_CHARS:,} characters "
+                "(a long value used again and again?)",
+                file=self.source,
+                line=self.line,
+                hint="a launch script expands to about its own size: write the values out",
+            )
         return pieces
 
     def refuse_long_array(self, name: str, length: int) -> None:
         if length > MAX_ARRAY_ITEMS:
-            raise ConfigError(f"array {name} grows past {MAX_ARRAY_ITEMS:,} elements (doubled again and again, like "
-                              f'{name}=("${{{name}[@]}}" "${{{name}[@]}}")?)', file=self.source, line=self.line,
-                              hint="a launch script's arrays are short: list the elements")
+            raise ConfigError(
+                f"array {name} grows past {MAX_ARRAY_ITEMS:,} elements (doubled again and again, like "
+                f'{name}=("${{{name}[@]}}" "${{{name}[@]}}")?)',
+                file=self.source,
+                line=self.line,
+                hint="a launch script's arrays are short: list the elements",
+            )
 
     def missing(self, name: str) -> None:
         self.unresolved[name] = None
@@ -790,7 +871,7 @@ class _Reader:
         while i < n:
             c = s[i]
             if c == "\\":
-                nxt = s[i + 1:i + 2]
+                nxt = s[i + 1 : i + 2]
                 if quoted and nxt not in ("$", "`", '"', "\\", "\n"):
                     out.append(("\\", False))  # inside "..." a backslash only escapes $ ` " \ newline
                     i += 1
@@ -799,23 +880,23 @@ class _Reader:
                 i += 2
             elif c == "'" and not quoted:
                 j = _end_of(s, i)
-                out.append((s[i + 1:j - 1], False))
+                out.append((s[i + 1 : j - 1], False))
                 i = j
-            elif c == "$" and s[i + 1:i + 2] == "'" and not quoted:
+            elif c == "$" and s[i + 1 : i + 2] == "'" and not quoted:
                 j = _end_of(s, i)
-                body = re.sub(r"\\(.)", lambda m: _ANSI.get(m.group(1), m.group(0)), s[i + 2:j - 1])
+                body = re.sub(r"\\(.)", lambda m: _ANSI.get(m.group(1), m.group(0)), s[i + 2 : j - 1])
                 out.append((body, False))
                 i = j
             elif c == '"' and not quoted:
                 j = _end_of(s, i)
-                inner = s[i + 1:j - 1]
+                inner = s[i + 1 : j - 1]
                 if inner not in ("$@", "${@}"):  # "$@" with no arguments is no word at all
                     out.append(("", False))
                 out.extend((t, False) for t, _ in self.pieces(inner, True))
                 i = j
             elif c == "`" or (s.startswith("$(", i) and not s.startswith("$((", i)):
                 j = _end_of(s, i)
-                result = self.expr(s[i + 2:j - 1] if c == "$" else s[i + 1:j - 1])
+                result = self.expr(s[i + 2 : j - 1] if c == "$" else s[i + 1 : j - 1])
                 if result is None:
                     self.note("shell.command-substitution", f"{s[i:j]} is not run; kept as text")
                 out.append((s[i:j] if result is None else result, False))
@@ -857,11 +938,11 @@ class _Reader:
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
         if s.startswith("$((", i):
             j = _end_of(s, i)
-            out.append((self.arith(s[i:j], s[i + 3:j - 2]), False))
+            out.append((self.arith(s[i:j], s[i + 3 : j - 2]), False))
             return j
         if s.startswith("${", i):
             j = _end_of(s, i)
-            out.extend(self.param(s[i + 2:j - 1], quoted))
+            out.extend(self.param(s[i + 2 : j - 1], quoted))
             return j
         if s.startswith('$"', i):
             return i + 1  # $"..." (locale translation) is an ordinary double-quoted string here
@@ -877,8 +958,11 @@ class _Reader:
         if name in ("@", "*", "#"):
             args = self.arguments()
             if not args:
-                self.note("shell.positional-args", f"${name}: the script's arguments are not known; treated as "
-                          "none (pass --env 1=VALUE --env 2=VALUE ... for the ones it is run with)")
+                self.note(
+                    "shell.positional-args",
+                    f"${name}: the script's arguments are not known; treated as "
+                    "none (pass --env 1=VALUE --env 2=VALUE ... for the ones it is run with)",
+                )
             return str(len(args)) if name == "#" else " ".join(args)
         if name in ("0", "BASH_SOURCE"):  # ${BASH_SOURCE[0]}: the script itself, as $0
             return self.source
@@ -913,7 +997,7 @@ class _Reader:
         if not m:
             self.note("shell.unsupported-expansion", f"${{{inner}}} not understood; kept as text")
             return [("${" + inner + "}", False)]
-        name, sub, rest = m.group(1), m.group(2), inner[m.end():]
+        name, sub, rest = m.group(1), m.group(2), inner[m.end() :]
         if name in ("@", "*") and not rest:
             self.use(name)
             args = self.arguments()
@@ -930,7 +1014,7 @@ class _Reader:
             idx = sub[1:-1]
             value = items[int(idx)] if idx.isdigit() and int(idx) < len(items) else ""
         opm = _PARAM_OP.match(rest)
-        op, word = (opm.group(), rest[opm.end():]) if opm else ("", rest)
+        op, word = (opm.group(), rest[opm.end() :]) if opm else ("", rest)
         if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
             unset = value is None or (op[0] == ":" and value == "")
             if op[-1] == "+":
@@ -953,15 +1037,18 @@ class _Reader:
             self.missing(name)
             return [(symbol(name), False)]  # unknown statically: kept symbolic, never guessed
         if op in ("#", "##", "%", "%%") and len(value) > MAX_PATTERN_VALUE:
-            self.note("shell.unsupported-expansion", f"${{{inner}}}: the value is longer than {MAX_PATTERN_VALUE} "
-                      "characters; used as is, the pattern not removed")
+            self.note(
+                "shell.unsupported-expansion",
+                f"${{{inner}}}: the value is longer than {MAX_PATTERN_VALUE} "
+                "characters; used as is, the pattern not removed",
+            )
         elif op in ("#", "##", "%", "%%"):
             value = _strip_pattern(value, self.value(word), op)
         elif op in ("^^", ",,"):
             value = value.upper() if op == "^^" else value.lower()
         elif op == ":" and (sm := re.fullmatch(r"\s*(\d{1,18})(?::\s*(\d{1,18}))?", word)):
             start = int(sm.group(1))
-            value = value[start:start + int(sm.group(2))] if sm.group(2) else value[start:]
+            value = value[start : start + int(sm.group(2))] if sm.group(2) else value[start:]
         elif op in ("/", "//") and not re.search(r"[*?\[]", word.split("/")[0]):
             pat, _, rep = word.partition("/")
             value = value.replace(self.value(pat), self.value(rep), -1 if op == "//" else 1)
@@ -1009,26 +1096,138 @@ def parse_shell(text: str, env: Mapping[str, str] | None = None, source: str = "
     return _Reader(text.replace("\r\n", "\n"), env, source).run()  # CRLF files: \r is not in a word
 
 
-_SRUN_VALUE = {"--nodes", "-N", "--ntasks", "-n", "--gres", "--partition", "-p", "--job-name", "-J",
-               "--cpus-per-task", "-c", "--time", "-t", "--ntasks-per-node", "--gpus", "-G", "--gpus-per-node",
-               "--gpus-per-task", "--mem", "--mem-per-cpu", "--mem-per-gpu", "--account", "-A", "--qos", "-q",
-               "--output", "-o", "--error", "-e", "--nodelist", "-w", "--exclude", "-x", "--chdir", "-D",
-               "--export", "--mpi", "--cpu-bind", "--distribution", "-m", "--container-image",
-               "--container-mounts", "--container-workdir", "--container-name", "--constraint", "-C"}
-_UV_VALUE = {"--with", "--with-editable", "--with-requirements", "--project", "--python", "-p", "--directory",
-             "--extra", "--group", "--only-group", "--no-group", "--env-file", "--index", "--index-url",
-             "--default-index", "--extra-index-url", "--find-links", "-f", "--package", "--cache-dir", "--config-file"}
-_RAY_VALUE = {"--address", "--working-dir", "--runtime-env", "--runtime-env-json", "--submission-id", "--job-id",
-              "--entrypoint-num-cpus", "--entrypoint-num-gpus", "--entrypoint-memory", "--entrypoint-resources",
-              "--metadata-json", "--log-style", "--log-color", "--headers"}
+_SRUN_VALUE = {
+    "--nodes",
+    "-N",
+    "--ntasks",
+    "-n",
+    "--gres",
+    "--partition",
+    "-p",
+    "--job-name",
+    "-J",
+    "--cpus-per-task",
+    "-c",
+    "--time",
+    "-t",
+    "--ntasks-per-node",
+    "--gpus",
+    "-G",
+    "--gpus-per-node",
+    "--gpus-per-task",
+    "--mem",
+    "--mem-per-cpu",
+    "--mem-per-gpu",
+    "--account",
+    "-A",
+    "--qos",
+    "-q",
+    "--output",
+    "-o",
+    "--error",
+    "-e",
+    "--nodelist",
+    "-w",
+    "--exclude",
+    "-x",
+    "--chdir",
+    "-D",
+    "--export",
+    "--mpi",
+    "--cpu-bind",
+    "--distribution",
+    "-m",
+    "--container-image",
+    "--container-mounts",
+    "--container-workdir",
+    "--container-name",
+    "--constraint",
+    "-C",
+}
+_UV_VALUE = {
+    "--with",
+    "--with-editable",
+    "--with-requirements",
+    "--project",
+    "--python",
+    "-p",
+    "--directory",
+    "--extra",
+    "--group",
+    "--only-group",
+    "--no-group",
+    "--env-file",
+    "--index",
+    "--index-url",
+    "--default-index",
+    "--extra-index-url",
+    "--find-links",
+    "-f",
+    "--package",
+    "--cache-dir",
+    "--config-file",
+}
+_RAY_VALUE = {
+    "--address",
+    "--working-dir",
+    "--runtime-env",
+    "--runtime-env-json",
+    "--submission-id",
+    "--job-id",
+    "--entrypoint-num-cpus",
+    "--entrypoint-num-gpus",
+    "--entrypoint-memory",
+    "--entrypoint-resources",
+    "--metadata-json",
+    "--log-style",
+    "--log-color",
+    "--headers",
+}
 _SHELLS = {"bash", "sh", "zsh", "dash"}
-_CONTAINER_VALUE = {"--bind", "-B", "--env", "--env-file", "--home", "-H", "--pwd", "--overlay", "-o", "--workdir",
-                    "-W", "--mount", "--security", "--network", "--network-args", "--fusemount", "--app", "--hostname",
-                    "--scratch", "-S", "--apply-cgroups", "--dns", "--nvccli", "--add-caps", "--drop-caps",
-                    "--passphrase", "--pem-path", "--keep-env", "--cwd"}
+_CONTAINER_VALUE = {
+    "--bind",
+    "-B",
+    "--env",
+    "--env-file",
+    "--home",
+    "-H",
+    "--pwd",
+    "--overlay",
+    "-o",
+    "--workdir",
+    "-W",
+    "--mount",
+    "--security",
+    "--network",
+    "--network-args",
+    "--fusemount",
+    "--app",
+    "--hostname",
+    "--scratch",
+    "-S",
+    "--apply-cgroups",
+    "--dns",
+    "--nvccli",
+    "--add-caps",
+    "--drop-caps",
+    "--passphrase",
+    "--pem-path",
+    "--keep-env",
+    "--cwd",
+}
 _CONDA_VALUE = {"-n", "--name", "-p", "--prefix", "--cwd", "--live-stream"}
-_NUMACTL_VALUE = {"-C", "--cpunodebind", "-N", "-m", "--membind", "-p", "--preferred", "-i", "--interleave",
-                  "--physcpubind"}
+_NUMACTL_VALUE = {
+    "-C",
+    "--cpunodebind",
+    "-N",
+    "-m",
+    "--membind",
+    "-p",
+    "--preferred",
+    "-i",
+    "--interleave",
+    "--physcpubind",
+}
 _STDBUF_VALUE = {"-i", "-o", "-e"}
 _MAX_NESTING = 8  # bash -c inside bash -c ...: real scripts nest once or twice
 _PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program
@@ -1040,7 +1239,7 @@ def _skip_options(args: list[str], value_opts: set[str]) -> list[str]:
     while i < len(args):
         a = args[i]
         if a == "--":
-            return args[i + 1:]
+            return args[i + 1 :]
         if not a.startswith("-") or a == "-":
             break
         i += 2 if a in value_opts else 1
@@ -1086,18 +1285,23 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
         i = 1
         while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
             if rest[i] in ("-m", "--module"):  # `uv run -m pkg` runs a module with the project's python
-                return ["python", "-m", *rest[i + 1:]]
+                return ["python", "-m", *rest[i + 1 :]]
             i += 2 if rest[i] in _UV_VALUE else 1
-        return rest[i + 1:] if rest[i:i + 1] == ["--"] else rest[i:]
+        return rest[i + 1 :] if rest[i : i + 1] == ["--"] else rest[i:]
     if prog == "ray" and rest[:2] == ["job", "submit"]:
         rest = rest[2:]
-        return rest[rest.index("--") + 1:] if "--" in rest else _skip_options(rest, _RAY_VALUE)
+        return rest[rest.index("--") + 1 :] if "--" in rest else _skip_options(rest, _RAY_VALUE)
     if any(posixpath.basename(a) in ("mason.py", "mason") for a in argv[:4]) and "--" in argv:
         # The escaped chain mason runs (`source a.sh \&\& python ...`), with an operator glued to a word
         # (`\&\&python`) split off as bash would split the chain.
-        return [part for word in argv[argv.index("--") + 1:]
-                for part in (re.split(r"(&&|\|\||;)", word) if word[:2] in ("&&", "||") or word[-2:] in ("&&", "||")
-                             else [word]) if part]
+        return [
+            part
+            for word in argv[argv.index("--") + 1 :]
+            for part in (
+                re.split(r"(&&|\|\||;)", word) if word[:2] in ("&&", "||") or word[-2:] in ("&&", "||") else [word]
+            )
+            if part
+        ]
     if prog in _SHELLS and (body := _shell_body(argv)) is not None:
         return _single_command(body, env) or argv
     return argv
@@ -1154,8 +1358,12 @@ def _nested_body(argv: list[str], env: Mapping[str, str]) -> tuple[int, str] | N
 
 
 _PYTHON_VALUE = {"-W", "-X", "-Q"}
-_LAUNCHER_MODULES = {"torch.distributed.run", "torch.distributed.launch", "accelerate.commands.launch",
-                     "deepspeed.launcher.runner"}
+_LAUNCHER_MODULES = {
+    "torch.distributed.run",
+    "torch.distributed.launch",
+    "accelerate.commands.launch",
+    "deepspeed.launcher.runner",
+}
 
 
 def program_index(argv: list[str]) -> int | None:

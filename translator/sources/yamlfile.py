@@ -1,5 +1,6 @@
 """Reading YAML text safely: no tags, no code, a bounded number of values (alias bombs refused), errors with
 their line (translator/sources/files.py reads files with it; translator/sources/launchers.py its launcher tasks)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,8 +25,12 @@ def load_yaml(text: str, name: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"broken YAML: {problem}", file=name, line=mark.line + 1 if mark else None,
-                          hint="fix the YAML syntax at that line") from None
+        raise ConfigError(
+            f"broken YAML: {problem}",
+            file=name,
+            line=mark.line + 1 if mark else None,
+            hint="fix the YAML syntax at that line",
+        ) from None
 
 
 def refuse_alias_bomb(text: str, name: str) -> None:
@@ -61,8 +66,12 @@ def refuse_alias_bomb(text: str, name: str) -> None:
                 total += size
             if max(total, open_nodes[-1][1] if open_nodes else 0) > MAX_YAML_NODES:
                 line = event.start_mark.line + 1 if event.start_mark else None
-                raise ConfigError(f"the YAML expands to more than {MAX_YAML_NODES:,} values once its aliases (*name) "
-                                  "are expanded: refused as an alias bomb", file=name, line=line,
-                                  hint="write the values out instead of aliasing nested aliases")
+                raise ConfigError(
+                    f"the YAML expands to more than {MAX_YAML_NODES:,} values once its aliases (*name) "
+                    "are expanded: refused as an alias bomb",
+                    file=name,
+                    line=line,
+                    hint="write the values out instead of aliasing nested aliases",
+                )
     except yaml.YAMLError:
         return  # load_yaml reports the syntax error with its line

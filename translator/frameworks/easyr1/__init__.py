@@ -1,5 +1,6 @@
 """EasyR1 (hiyouga/EasyR1): its registration. The reader and writer are dialect.py, the version tables tables.py,
 the start-up rules checks.py and the native-key hooks keys.py; the schema generator is schema_gen.py."""
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,9 @@ FRAMEWORK = Framework(
     ),
     renames="translator.frameworks.easyr1.keys:renames",
     schema_generator="translator.frameworks.easyr1.schema_gen",
-    data_loader=DataLoader("prompt", "text", "RLHFDataset._build_messages (verl/utils/dataset.py@b44b311)",
-                           (("answer", "answer"),)),
+    data_loader=DataLoader(
+        "prompt", "text", "RLHFDataset._build_messages (verl/utils/dataset.py@b44b311)", (("answer", "answer"),)
+    ),
     # run from its repository root, where get_abs_path resolves the reward file (verl/utils/py_functional.py@b44b311)
     reward_path_key="worker.reward.reward_function",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),

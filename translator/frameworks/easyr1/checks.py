@@ -10,6 +10,7 @@ Errors carry EasyR1's own message text for the band. Suggestions are validated l
 change is kept only when the changed config breaks no rule (:func:`translator.frameworks.verl.checks.suggest`; EasyR1 is
 a fork of verl and shares the mechanics).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -100,9 +101,13 @@ class View(SettingsAccess):
         return [ACTOR, CRITIC] if self.get(ESTIMATOR) == "gae" else [ACTOR]
 
     def metrics(self) -> dict[str, int]:
-        return {"prompts per step": self.rbs, "samples per prompt": self.n, "samples per step": self.rbs * self.n,
-                "samples per optimizer step": (self.int(f"{ACTOR}.global_batch_size") or 0) * self.n,
-                "GPUs": self.world}
+        return {
+            "prompts per step": self.rbs,
+            "samples per prompt": self.n,
+            "samples per step": self.rbs * self.n,
+            "samples per optimizer step": (self.int(f"{ACTOR}.global_batch_size") or 0) * self.n,
+            "GPUs": self.world,
+        }
 
 
 def _name(role: str) -> str:
@@ -117,9 +122,15 @@ def rollout_batch(view: View) -> list[Finding]:
         gbs = view.int(f"{role}.global_batch_size") or 1
         if view.rbs % gbs:
             which = f"{_name(role)} " if view.since("0.3.0") else ""
-            found.append(finding(view, "easyr1.rollout-batch-divisible", "error",
-                                 f"Rollout batch size must be divisible by {which}global batch size.",
-                                 [RBS, f"{role}.global_batch_size"]))
+            found.append(
+                finding(
+                    view,
+                    "easyr1.rollout-batch-divisible",
+                    "error",
+                    f"Rollout batch size must be divisible by {which}global batch size.",
+                    [RBS, f"{role}.global_batch_size"],
+                )
+            )
     return found
 
 
@@ -129,9 +140,16 @@ def experience_micro(view: View) -> list[Finding]:
     for role in view.roles() if view.since("0.3.0") else []:
         micro = view.int(f"{role}.micro_batch_size_per_device_for_experience")
         if micro and (view.rbs * view.n) % micro:
-            found.append(finding(view, "easyr1.experience-micro-divisible", "error",
-                                 f"Rollout batch size * rollout.n must be divisible by {_name(role)} micro batch size "
-                                 "for experience.", [RBS, N, f"{role}.micro_batch_size_per_device_for_experience"]))
+            found.append(
+                finding(
+                    view,
+                    "easyr1.experience-micro-divisible",
+                    "error",
+                    f"Rollout batch size * rollout.n must be divisible by {_name(role)} micro batch size "
+                    "for experience.",
+                    [RBS, N, f"{role}.micro_batch_size_per_device_for_experience"],
+                )
+            )
     return found
 
 
@@ -145,11 +163,25 @@ def group_size(view: View) -> list[Finding]:
     if estimator == "grpo_passk":
         return [finding(view, "easyr1.group-size-one", "error", "GRPO needs rollout.n > 1.", keys)]
     if view.since("0.3.0"):
-        return [finding(view, "easyr1.group-size-one", "error",
-                        "GRPO and RLOO algorithm need `config.worker.rollout.n > 1`.", keys)]
-    return [finding(view, "easyr1.group-size-one", "warning",
-                    f"algorithm.adv_estimator={estimator} with worker.rollout.n=1: each group holds one sample, scored "
-                    "against mean 0 (and std 1), so there is no group baseline", keys)]
+        return [
+            finding(
+                view,
+                "easyr1.group-size-one",
+                "error",
+                "GRPO and RLOO algorithm need `config.worker.rollout.n > 1`.",
+                keys,
+            )
+        ]
+    return [
+        finding(
+            view,
+            "easyr1.group-size-one",
+            "warning",
+            f"algorithm.adv_estimator={estimator} with worker.rollout.n=1: each group holds one sample, scored "
+            "against mean 0 (and std 1), so there is no group baseline",
+            keys,
+        )
+    ]
 
 
 def per_device(view: View) -> list[Finding]:
@@ -161,23 +193,48 @@ def per_device(view: View) -> list[Finding]:
         gbs, micro_key = f"{role}.global_batch_size", f"{role}.micro_batch_size_per_device_for_update"
         micro, offload = view.int(micro_key), f"{role}.fsdp.enable_cpu_offload"
         if size == 0:
-            message = (f"{name} global batch size * ulysses size must be larger than num gpus." if view.since("0.3.0")
-                       else "Global batch size must be larger than num gpus." if view.since(MARCH) else
-                       "global_batch_size_per_device is 0: DataProto.split(0) fails in the first update")
-            found.append(finding(view, "easyr1.global-batch-too-small", "error", message,
-                                 [gbs, N, N_PER_NODE, NODES, view.sp_key(role)]))
+            message = (
+                f"{name} global batch size * ulysses size must be larger than num gpus."
+                if view.since("0.3.0")
+                else "Global batch size must be larger than num gpus."
+                if view.since(MARCH)
+                else "global_batch_size_per_device is 0: DataProto.split(0) fails in the first update"
+            )
+            found.append(
+                finding(
+                    view,
+                    "easyr1.global-batch-too-small",
+                    "error",
+                    message,
+                    [gbs, N, N_PER_NODE, NODES, view.sp_key(role)],
+                )
+            )
             continue
         if micro and size % micro:
-            message = (f"{name} global batch size per device must be divisible by the micro batch size."
-                       if view.since("0.3.0") else "Global batch size per device must be divisible by the micro "
-                       "batch size." if view.since(MARCH) else f"AssertionError: assert global_batch_size_per_device "
-                       f"% micro_batch_size_per_device_for_update == 0 ({size} % {micro})")
+            message = (
+                f"{name} global batch size per device must be divisible by the micro batch size."
+                if view.since("0.3.0")
+                else "Global batch size per device must be divisible by the micro batch size."
+                if view.since(MARCH)
+                else f"AssertionError: assert global_batch_size_per_device "
+                f"% micro_batch_size_per_device_for_update == 0 ({size} % {micro})"
+            )
             found.append(finding(view, "easyr1.micro-batch-divisible", "error", message, [gbs, N, micro_key]))
         elif micro and view.since(MARCH) and view.flag(offload) and size != micro:
-            message = ("cannot use FSDP's CPU offload when gradient accumulation is enabled." if view.since("0.3.0")
-                       else "Cannot use FSDP's CPU offload when gradient accumulation is enabled.")
-            found.append(finding(view, "easyr1.cpu-offload-grad-accum", "error",
-                                 f"{name} {message}" if view.since("0.3.0") else message, [offload, micro_key, gbs]))
+            message = (
+                "cannot use FSDP's CPU offload when gradient accumulation is enabled."
+                if view.since("0.3.0")
+                else "Cannot use FSDP's CPU offload when gradient accumulation is enabled."
+            )
+            found.append(
+                finding(
+                    view,
+                    "easyr1.cpu-offload-grad-accum",
+                    "error",
+                    f"{name} {message}" if view.since("0.3.0") else message,
+                    [offload, micro_key, gbs],
+                )
+            )
     return found
 
 
@@ -188,14 +245,28 @@ def floor_division(view: View) -> list[Finding]:
     samples, keys = gbs * view.n, [f"{ACTOR}.global_batch_size", N, N_PER_NODE, NODES]
     if size == 0 or size * dp == samples:
         return []
-    found = [finding(view, "easyr1.mini-batch-floor-division", "warning",
-                     f"global_batch_size {gbs} prompts × n {view.n} = {samples} samples do not split evenly over {dp} "
-                     f"data-parallel ranks: EasyR1 floors it to {size} per rank, so an optimizer step uses "
-                     f"{size * dp} samples", keys)]
+    found = [
+        finding(
+            view,
+            "easyr1.mini-batch-floor-division",
+            "warning",
+            f"global_batch_size {gbs} prompts × n {view.n} = {samples} samples do not split evenly over {dp} "
+            f"data-parallel ranks: EasyR1 floors it to {size} per rank, so an optimizer step uses "
+            f"{size * dp} samples",
+            keys,
+        )
+    ]
     per_rank = view.rbs * view.n // dp
     if view.since("0.3.2") and (view.rbs * view.n) % dp == 0 and per_rank % size:
-        found.append(finding(view, "easyr1.equal-split", "error", "only support equal split. Got size of DataProto "
-                             f"{per_rank} and split {size}.", [RBS, *keys]))
+        found.append(
+            finding(
+                view,
+                "easyr1.equal-split",
+                "error",
+                f"only support equal split. Got size of DataProto {per_rank} and split {size}.",
+                [RBS, *keys],
+            )
+        )
     return found
 
 
@@ -205,9 +276,13 @@ def rollout_tp(view: View) -> list[Finding]:
     if view.world % tp == 0:
         return []
     w = view.world
-    message = (f"rollout world size {w} is not divisible by tp size {tp}." if view.since("0.3.1") else
-               f"rollout world size: {w} is not divisible by tp size: {tp}" if view.since(MARCH) else
-               f"rollout world_size: {w} is not divisible by tp_size: {tp}")
+    message = (
+        f"rollout world size {w} is not divisible by tp size {tp}."
+        if view.since("0.3.1")
+        else f"rollout world size: {w} is not divisible by tp size: {tp}"
+        if view.since(MARCH)
+        else f"rollout world_size: {w} is not divisible by tp_size: {tp}"
+    )
     return [finding(view, "easyr1.rollout-tp-divisible", "error", message, [TP, N_PER_NODE, NODES])]
 
 
@@ -218,8 +293,15 @@ def equal_chunk(view: View) -> list[Finding]:
     round_prompts, round_key = (mini, MINI_RBS) if mini else (view.rbs, RBS)
     for size, keys in ((round_prompts, [round_key]), (view.rbs * view.n, [RBS, N])):
         if size % view.world:
-            return [finding(view, "easyr1.equal-chunk", "error", "only support equal chunk. Got size of DataProto "
-                            f"{size} and chunk {view.world}.", [*keys, N_PER_NODE, NODES])]
+            return [
+                finding(
+                    view,
+                    "easyr1.equal-chunk",
+                    "error",
+                    f"only support equal chunk. Got size of DataProto {size} and chunk {view.world}.",
+                    [*keys, N_PER_NODE, NODES],
+                )
+            ]
     return []
 
 
@@ -228,20 +310,38 @@ def batched_tokens(view: View) -> list[Finding]:
     tokens, width = view.int(MNBT) or 0, (view.int(PROMPT) or 0) + (view.int(RESPONSE) or 0)
     if not view.since(MARCH) or tokens >= width:
         return []
-    return [finding(view, "easyr1.max-num-batched-tokens", "error",
-                    "max_num_batched_tokens should be greater than prompt_length + response_length.",
-                    [MNBT, PROMPT, RESPONSE])]
+    return [
+        finding(
+            view,
+            "easyr1.max-num-batched-tokens",
+            "error",
+            "max_num_batched_tokens should be greater than prompt_length + response_length.",
+            [MNBT, PROMPT, RESPONSE],
+        )
+    ]
 
 
 def make_batch_rounds(view: View) -> list[Finding]:
     """§3 _make_batch_data (0.3.1+): rounds of mini_rollout_batch_size prompts stop at max_try_make_batch;
     without filtering, fewer than rollout_batch_size prompts by then fails the first step."""
     mini, tries = view.int(MINI_RBS), view.int(MAX_TRY) or 0
-    if not view.since("0.3.1") or not mini or tries <= 0 or view.flag("algorithm.online_filtering") \
-            or mini * tries >= view.rbs:
+    if (
+        not view.since("0.3.1")
+        or not mini
+        or tries <= 0
+        or view.flag("algorithm.online_filtering")
+        or mini * tries >= view.rbs
+    ):
         return []
-    return [finding(view, "easyr1.too-few-rounds", "error", f"num_try_make_batch={tries} >= max_try_make_batch="
-                    f"{tries}. Generated too many. Please check your data.", [MINI_RBS, MAX_TRY, RBS])]
+    return [
+        finding(
+            view,
+            "easyr1.too-few-rounds",
+            "error",
+            f"num_try_make_batch={tries} >= max_try_make_batch={tries}. Generated too many. Please check your data.",
+            [MINI_RBS, MAX_TRY, RBS],
+        )
+    ]
 
 
 def estimator(view: View) -> list[Finding]:
@@ -271,9 +371,17 @@ def reward_function(view: View) -> list[Finding]:
 def data_files(view: View) -> list[Finding]:
     """trainer/data_loader.py: both the training and the validation set are loaded at start-up (EasyR1
     always validates after the last step); an empty path makes datasets.load_dataset('') fail."""
-    return [finding(view, "easyr1.data-missing", "error", f"{key} is empty: EasyR1 loads it at start-up "
-                    "(load_dataset fails on '')", [key])
-            for key in ("data.train_files", "data.val_files") if not view.get(key)]
+    return [
+        finding(
+            view,
+            "easyr1.data-missing",
+            "error",
+            f"{key} is empty: EasyR1 loads it at start-up (load_dataset fails on '')",
+            [key],
+        )
+        for key in ("data.train_files", "data.val_files")
+        if not view.get(key)
+    ]
 
 
 def resume_path(view: View) -> list[Finding]:
@@ -281,13 +389,31 @@ def resume_path(view: View) -> list[Finding]:
     path = view.get("trainer.load_checkpoint_path")
     if not path or not view.since(MARCH) or "global_step_" in str(path).strip("/").rsplit("/", 1)[-1]:
         return []
-    return [finding(view, "easyr1.resume-path", "error", "`load_checkpoint_path` should end with `global_step_*`.",
-                    ["trainer.load_checkpoint_path"])]
+    return [
+        finding(
+            view,
+            "easyr1.resume-path",
+            "error",
+            "`load_checkpoint_path` should end with `global_step_*`.",
+            ["trainer.load_checkpoint_path"],
+        )
+    ]
 
 
 RULES: tuple[Callable[[View], list[Finding]], ...] = (
-    rollout_batch, experience_micro, group_size, per_device, floor_division, rollout_tp, equal_chunk,
-    batched_tokens, make_batch_rounds, estimator, reward_function, data_files, resume_path,
+    rollout_batch,
+    experience_micro,
+    group_size,
+    per_device,
+    floor_division,
+    rollout_tp,
+    equal_chunk,
+    batched_tokens,
+    make_batch_rounds,
+    estimator,
+    reward_function,
+    data_files,
+    resume_path,
 )
 
 
@@ -317,8 +443,10 @@ def _gpus_per_node(view: View, ok: Callable[[int], bool]) -> list[Changes]:
 def _rollout_batch(view: View, item: Finding) -> Approaches:
     key = f"{_role(item)}.global_batch_size"
     gbs = view.int(key) or 1
-    return [[{key: g} for g in nearest(divisors(view.rbs), gbs, 3)],
-            [{RBS: r} for r in nearest_multiple(view.rbs, gbs)]]
+    return [
+        [{key: g} for g in nearest(divisors(view.rbs), gbs, 3)],
+        [{RBS: r} for r in nearest_multiple(view.rbs, gbs)],
+    ]
 
 
 def _experience(view: View, item: Finding) -> Approaches:
@@ -330,8 +458,10 @@ def _group_size(view: View, item: Finding) -> Approaches:
     """A group of k: fewer prompts (keeps samples per step and per optimizer step), or k× the samples."""
     gbs_key, sizes = f"{ACTOR}.global_batch_size", (8, 4, 16, 5, 2)
     gbs = view.int(gbs_key) or 1
-    return [[{N: k, RBS: view.rbs // k, gbs_key: gbs // k} for k in sizes if view.rbs % k == 0 and gbs % k == 0],
-            [{N: k} for k in sizes]]
+    return [
+        [{N: k, RBS: view.rbs // k, gbs_key: gbs // k} for k in sizes if view.rbs % k == 0 and gbs % k == 0],
+        [{N: k} for k in sizes],
+    ]
 
 
 def _per_device(view: View, item: Finding) -> Approaches:
@@ -343,35 +473,44 @@ def _per_device(view: View, item: Finding) -> Approaches:
     if item.rule == "easyr1.micro-batch-divisible":
         return [[{micro_key: m} for m in nearest(divisors(size), micro, 3)]]
     gbs, dp = view.int(gbs_key) or 1, view.dp(role)
-    return [[{gbs_key: g} for g in near(gbs, lambda g: view.rbs % g == 0 and g * view.n >= dp, 3)],
-            _gpus_per_node(view, lambda g: g * (view.int(NODES) or 1) <= gbs * view.n)]
+    return [
+        [{gbs_key: g} for g in near(gbs, lambda g: view.rbs % g == 0 and g * view.n >= dp, 3)],
+        _gpus_per_node(view, lambda g: g * (view.int(NODES) or 1) <= gbs * view.n),
+    ]
 
 
 def _floor(view: View, item: Finding) -> Approaches:
     gbs_key, dp, n = f"{ACTOR}.global_batch_size", view.dp(), view.n
     gbs = view.int(gbs_key) or 1
-    return [[{gbs_key: g} for g in near(gbs, lambda g: g * n % dp == 0 and view.rbs % g == 0, 3)],
-            [{N: k} for k in near(n, lambda k: gbs * k % dp == 0, 2, low=min(n, 2))]]
+    return [
+        [{gbs_key: g} for g in near(gbs, lambda g: g * n % dp == 0 and view.rbs % g == 0, 3)],
+        [{N: k} for k in near(n, lambda k: gbs * k % dp == 0, 2, low=min(n, 2))],
+    ]
 
 
 def _rollout_tp(view: View, item: Finding) -> Approaches:
     tp = view.int(TP) or 1
-    return [[{TP: t} for t in nearest(divisors(view.world), tp, 3)],
-            _gpus_per_node(view, lambda g: g % tp == 0)]
+    return [[{TP: t} for t in nearest(divisors(view.world), tp, 3)], _gpus_per_node(view, lambda g: g % tp == 0)]
 
 
 def _chunk(view: View, item: Finding) -> Approaches:
     world, nodes, gbs = view.world, view.int(NODES) or 1, view.int(f"{ACTOR}.global_batch_size") or 1
     if MINI_RBS in item.keys:
         mini = view.int(MINI_RBS) or 1
-        return [[{MINI_RBS: m} for m in nearest_multiple(mini, world)],
-                _gpus_per_node(view, lambda g: mini % (g * nodes) == 0)]
+        return [
+            [{MINI_RBS: m} for m in nearest_multiple(mini, world)],
+            _gpus_per_node(view, lambda g: mini % (g * nodes) == 0),
+        ]
     if N in item.keys:
-        return [[{N: k} for k in near(view.n, lambda k: view.rbs * k % world == 0, 2, low=2)],
-                [{RBS: r} for r in near(view.rbs, lambda r: r * view.n % world == 0 and r % gbs == 0, 2)]]
+        return [
+            [{N: k} for k in near(view.n, lambda k: view.rbs * k % world == 0, 2, low=2)],
+            [{RBS: r} for r in near(view.rbs, lambda r: r * view.n % world == 0 and r % gbs == 0, 2)],
+        ]
     step = math.lcm(world, gbs)
-    return [[{RBS: r} for r in nearest_multiple(view.rbs, step)],
-            _gpus_per_node(view, lambda g: view.rbs % (g * nodes) == 0)]
+    return [
+        [{RBS: r} for r in nearest_multiple(view.rbs, step)],
+        _gpus_per_node(view, lambda g: view.rbs % (g * nodes) == 0),
+    ]
 
 
 def _tokens(view: View, item: Finding) -> Approaches:

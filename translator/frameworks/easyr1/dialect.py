@@ -8,6 +8,7 @@ defaults ← base YAML (``config=``) ← dotlist overrides (OmegaConf, no Hydra)
 module name with upstream verl; the launcher (``verl.trainer.main`` with ``config=``) and the key tree
 (``worker.actor...``, ``data.rollout_batch_size``) tell them apart.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from translator.concordance import not_written
 from translator.checks.findings import divisors
+from translator.concordance import not_written
 from translator.dialects.base import (
     Dialect,
     Reading,
@@ -37,10 +38,19 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
+from translator.dialects.settings import read_settings, write_settings
+from translator.dialects.sniff import program_arguments
+from translator.dialects.writing import (
+    omegaconf_values,
+    plan_summary,
+    source_label,
+    step_growth,
+    whole_prompts,
+    written_cadence,
+)
+from translator.errors import ConfigError
 from translator.frameworks.easyr1.tables import (
     ACTOR,
-    SETTINGS,
-    VAL_OVERRIDE,
     ALWAYS,
     AUTO_KEYS,
     CHANGES,
@@ -63,21 +73,12 @@ from translator.frameworks.easyr1.tables import (
     REWARD_EXAMPLES,
     REWARD_SIGNATURES,
     ROLLOUT,
+    SETTINGS,
     STD_NORMALISED,
+    VAL_OVERRIDE,
     VALUES,
     VERSIONS,
 )
-from translator.dialects.sniff import program_arguments
-from translator.dialects.writing import (
-    omegaconf_values,
-    plan_summary,
-    source_label,
-    step_growth,
-    whole_prompts,
-    written_cadence,
-)
-from translator.dialects.settings import read_settings, write_settings
-from translator.errors import ConfigError
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
@@ -148,7 +149,8 @@ class EasyR1Dialect(Dialect):
         # OmegaConf resolves ${a.b} (and ${oc.env:NAME}) when the config becomes the PPOConfig dataclass.
         for key, value in list(native.values.items()):
             native.values[key] = resolve_interpolations(
-                value, lambda ref: native.values.get(ref, defaults.get(ref, UNRESOLVED)), options.env)
+                value, lambda ref: native.values.get(ref, defaults.get(ref, UNRESOLVED)), options.env
+            )
         values = Values(native.values, native.origins, defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
@@ -161,9 +163,20 @@ class EasyR1Dialect(Dialect):
             assumed = any(n.code == "version.assumed" for n in notes)
             # EasyR1's trainer is not verl's RayPPOTrainer: only the keys are compared here, not the fit
             unused = values.unused()
-            forkbatch.check(source, native.launch[1], native.launch[0], unused,
-                            lambda key: not known_anywhere(key), lambda leaf: leaf in leaves, version, assumed,
-                            False, spec, notes, lineage="easyr1")
+            forkbatch.check(
+                source,
+                native.launch[1],
+                native.launch[0],
+                unused,
+                lambda key: not known_anywhere(key),
+                lambda leaf: leaf in leaves,
+                version,
+                assumed,
+                False,
+                spec,
+                notes,
+                lineage="easyr1",
+            )
         return Reading(spec, notes, values)
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
@@ -177,9 +190,11 @@ class EasyR1Dialect(Dialect):
                 found = command, argv[start:]
                 note_several_launches(notes, source, command, launches)
         if found is None:
-            raise ConfigError("no EasyR1 launch command found", file=source.name,
-                              hint="expected a line like 'python3 -m verl.trainer.main config=examples/config.yaml "
-                                   "key=value ...'")
+            raise ConfigError(
+                "no EasyR1 launch command found",
+                file=source.name,
+                hint="expected a line like 'python3 -m verl.trainer.main config=examples/config.yaml key=value ...'",
+            )
         command, words = found
         require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
@@ -187,14 +202,20 @@ class EasyR1Dialect(Dialect):
         native.launch = entry, command.cwd
         if entry != ENTRY_MODULE and not entry.endswith("verl/trainer/main.py"):
             native.fork_entry = True
-            notes.warning("framework.fork", f"{origin}: '{entry}' is not EasyR1's own entry point; it is read with "
-                          f"{ENTRY_MODULE}'s semantics, and keys it adds are reported as unknown to EasyR1")
+            notes.warning(
+                "framework.fork",
+                f"{origin}: '{entry}' is not EasyR1's own entry point; it is read with "
+                f"{ENTRY_MODULE}'s semantics, and keys it adds are reported as unknown to EasyR1",
+            )
         overrides: list[tuple[str, Any]] = []
         for word in words:
             key, eq, text = word.partition("=")
             if not eq or not _KEY.match(key):
-                notes.warning("keys.unrecognised-argument",
-                              f"{origin}: '{word}' is not a key=value override; ignored", source_keys=[word])
+                notes.warning(
+                    "keys.unrecognised-argument",
+                    f"{origin}: '{word}' is not a key=value override; ignored",
+                    source_keys=[word],
+                )
                 continue
             if key == "config":
                 native.base = text  # OmegaConf.from_cli pops `config`; the last one given wins
@@ -204,8 +225,11 @@ class EasyR1Dialect(Dialect):
             # Resolved relative to the script, then the working directory (EasyR1 runs from its repo root).
             native.merge_yaml(source.sibling(native.base, "base config (config=)"))
         else:
-            notes.info("input.no-base-config", "the launch line names no config= YAML, so every key it does not "
-                       "override keeps EasyR1's dataclass default (not examples/config.yaml's values)")
+            notes.info(
+                "input.no-base-config",
+                "the launch line names no config= YAML, so every key it does not "
+                "override keeps EasyR1's dataclass default (not examples/config.yaml's values)",
+            )
         for key, value in overrides:
             native.set(key, value, origin)
 
@@ -235,42 +259,62 @@ class EasyR1Dialect(Dialect):
             auto = AUTO_KEYS.get(key)
             if auto and _within(version, auto[0], auto[1]):
                 values.get(key)
-                notes.warning("semantics.ignored-key", f"'{key}' is set by EasyR1 itself (from {auto[2]}); the "
-                              "value given has no effect", source_keys=[key])
+                notes.warning(
+                    "semantics.ignored-key",
+                    f"'{key}' is set by EasyR1 itself (from {auto[2]}); the value given has no effect",
+                    source_keys=[key],
+                )
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
             if not known_anywhere(key):
                 guess = closest_key(key, everything)
                 hint = f"; did you mean '{guess}'?" if guess else ""
-                notes.warning("keys.unknown", f"'{key}' is not an EasyR1 key: its structured config refuses to start "
-                              f"(omegaconf ConfigKeyError \"{key_error(key)}\"){hint}", source_keys=[key])
+                notes.warning(
+                    "keys.unknown",
+                    f"'{key}' is not an EasyR1 key: its structured config refuses to start "
+                    f'(omegaconf ConfigKeyError "{key_error(key)}"){hint}',
+                    source_keys=[key],
+                )
         for key, value in values.values.items():
             accepted = VALUES.get(key, {}).get(version)
             if accepted is not None and value not in accepted:
-                notes.warning("keys.invalid-value", f"{key} '{value}' is not accepted by EasyR1 {version} (one of "
-                              f"{', '.join(map(str, accepted))})", source_keys=[key])
+                notes.warning(
+                    "keys.invalid-value",
+                    f"{key} '{value}' is not accepted by EasyR1 {version} (one of {', '.join(map(str, accepted))})",
+                    source_keys=[key],
+                )
             if known_anywhere(key) and not valid_in(key, version):
                 span = key_span(key)
                 text = f"{span[0]}–{span[1]}" if span and span[1] else f"{span[0]} on" if span else "other bands"
-                notes.warning("keys.unknown-in-version",
-                              f"'{key}' is an EasyR1 key only in {text}, not in {version}", source_keys=[key])
+                notes.warning(
+                    "keys.unknown-in-version",
+                    f"'{key}' is an EasyR1 key only in {text}, not in {version}",
+                    source_keys=[key],
+                )
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
         writer = _Writer(spec, version, notes)
         out = writer.config()
-        header = [f"# EasyR1 {version} config written by rlconf from a {source_label(spec)} config.",
-                  "# Units: data.rollout_batch_size and worker.actor.global_batch_size count prompts (EasyR1",
-                  "# multiplies global_batch_size by worker.rollout.n); micro sizes count samples per data-parallel",
-                  "# rank (a token budget of micro × (max_prompt_length + max_response_length) with dynamic_batching).",
-                  *(f"#   {line}" for line in plan_summary(spec))]
+        header = [
+            f"# EasyR1 {version} config written by rlconf from a {source_label(spec)} config.",
+            "# Units: data.rollout_batch_size and worker.actor.global_batch_size count prompts (EasyR1",
+            "# multiplies global_batch_size by worker.rollout.n); micro sizes count samples per data-parallel",
+            "# rank (a token budget of micro × (max_prompt_length + max_response_length) with dynamic_batching).",
+            *(f"#   {line}" for line in plan_summary(spec)),
+        ]
         # Text reaches EasyR1 through OmegaConf: a variable the source left to the shell as ${oc.env:NAME}.
-        config = "\n".join(header + _emit_yaml(omegaconf_values(_nest(out), spec.shell_variables), writer.comments)) + "\n"
-        launch = ["#!/usr/bin/env bash",
-                  f"# EasyR1 {version} launch script written by rlconf; run it from the EasyR1 repository root",
-                  "# (EasyR1's verl.trainer.main, not upstream verl's main_ppo). Every value is in config.yaml.",
-                  "set -x", "",
-                  f"python3 -m {ENTRY_MODULE} \\\n    config=config.yaml \"$@\""]
+        config = (
+            "\n".join(header + _emit_yaml(omegaconf_values(_nest(out), spec.shell_variables), writer.comments)) + "\n"
+        )
+        launch = [
+            "#!/usr/bin/env bash",
+            f"# EasyR1 {version} launch script written by rlconf; run it from the EasyR1 repository root",
+            "# (EasyR1's verl.trainer.main, not upstream verl's main_ppo). Every value is in config.yaml.",
+            "set -x",
+            "",
+            f'python3 -m {ENTRY_MODULE} \\\n    config=config.yaml "$@"',
+        ]
         return {"config.yaml": config, "launch.sh": "\n".join(launch) + "\n"}
 
 
@@ -279,12 +323,23 @@ def _within(version: str, since: str, until: str | None) -> bool:
     return at_least(version, since) and (until is None or not newer_than(version, until))
 
 
-_CONFIG_CLASSES = {"data": "DataConfig", "algorithm": "AlgorithmConfig", "trainer": "TrainerConfig",
-                   "worker": "WorkerConfig", "worker.actor": "ActorConfig", "worker.critic": "CriticConfig",
-                   "worker.ref": "RefConfig", "worker.rollout": "RolloutConfig", "worker.reward": "RewardConfig",
-                   "worker.actor.optim": "OptimConfig", "worker.actor.fsdp": "FSDPConfig",
-                   "worker.actor.model": "ModelConfig", "worker.actor.offload": "OffloadConfig",
-                   "worker.actor.model.lora": "LoraConfig", "": "PPOConfig"}
+_CONFIG_CLASSES = {
+    "data": "DataConfig",
+    "algorithm": "AlgorithmConfig",
+    "trainer": "TrainerConfig",
+    "worker": "WorkerConfig",
+    "worker.actor": "ActorConfig",
+    "worker.critic": "CriticConfig",
+    "worker.ref": "RefConfig",
+    "worker.rollout": "RolloutConfig",
+    "worker.reward": "RewardConfig",
+    "worker.actor.optim": "OptimConfig",
+    "worker.actor.fsdp": "FSDPConfig",
+    "worker.actor.model": "ModelConfig",
+    "worker.actor.offload": "OffloadConfig",
+    "worker.actor.model.lora": "LoraConfig",
+    "": "PPOConfig",
+}
 
 
 def _config_class(section: str) -> str | None:
@@ -305,8 +360,13 @@ def key_error(key: str) -> str:
 
 def reward_key(version: str) -> str:
     """The key naming the reward in a band (workers/reward/config.py)."""
-    return ("worker.reward.reward_function" if at_least(version, "0.3.1") else
-            "worker.reward.score_function" if at_least(version, "0.3.0") else "worker.reward.compute_score")
+    return (
+        "worker.reward.reward_function"
+        if at_least(version, "0.3.1")
+        else "worker.reward.score_function"
+        if at_least(version, "0.3.0")
+        else "worker.reward.compute_score"
+    )
 
 
 def _band_value(table: dict[str, Any], version: str) -> Any:
@@ -332,8 +392,7 @@ _LOCAL_SUFFIXES = (".parquet", ".json", ".jsonl", ".csv", ".arrow", ".txt")
 def looks_local(path: str) -> bool:
     """Whether a data source is a local file or directory rather than a Hub dataset id ('org/name'). EasyR1
     decides with os.path.isdir/isfile at run time; statically, a path shape or a file suffix tells."""
-    return (path.startswith(("/", "./", "../", "~", "$")) or path.endswith(_LOCAL_SUFFIXES)
-            or path.count("/") != 1)
+    return path.startswith(("/", "./", "../", "~", "$")) or path.endswith(_LOCAL_SUFFIXES) or path.count("/") != 1
 
 
 def split_source(text: str) -> tuple[str, str | None]:
@@ -388,7 +447,7 @@ def defaults_for(version: str) -> dict[str, Any]:
     """The dataclass defaults of a band (only keys that band has)."""
     defaults: dict[str, Any] = {}
     for key, changes in DEFAULTS.items():
-        if not valid_in(key, version) or key in AUTO_KEYS and _within(version, *AUTO_KEYS[key][:2]):
+        if not valid_in(key, version) or (key in AUTO_KEYS and _within(version, *AUTO_KEYS[key][:2])):
             continue
         for since, value in changes:
             if at_least(version, since):
@@ -491,24 +550,40 @@ class _Interpreter:
         t.training_backend = "fsdp"
         tp = t.rollout_tensor_parallel_size = v.positive_int(f"{ROLLOUT}.tensor_parallel_size")
         if tp > world:
-            notes.warning("topology.indivisible", f"worker.rollout.tensor_parallel_size {tp} > {world} GPUs: "
-                          "\"Tensor parallelism size should be less than world size.\"",
-                          source_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+            notes.warning(
+                "topology.indivisible",
+                f"worker.rollout.tensor_parallel_size {tp} > {world} GPUs: "
+                '"Tensor parallelism size should be less than world size."',
+                source_keys=[f"{ROLLOUT}.tensor_parallel_size"],
+            )
         elif world % tp:
-            notes.warning("topology.indivisible", f"rollout world size {world} is not divisible by tp size {tp} "
-                          "(EasyR1 refuses to start)", source_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+            notes.warning(
+                "topology.indivisible",
+                f"rollout world size {world} is not divisible by tp size {tp} (EasyR1 refuses to start)",
+                source_keys=[f"{ROLLOUT}.tensor_parallel_size"],
+            )
         sp_key = self.sp_key(ACTOR)
         sp = t.sequence_parallel_size = v.positive_int(sp_key)
         if sp > world:
-            raise v._error(sp_key, f"{sp_key} {sp} is larger than the {world} GPUs",
-                           "Ulysses groups are made of the training GPUs; use at most n_gpus_per_node × nnodes")
+            raise v._error(
+                sp_key,
+                f"{sp_key} {sp} is larger than the {world} GPUs",
+                "Ulysses groups are made of the training GPUs; use at most n_gpus_per_node × nnodes",
+            )
         if world % sp:
-            notes.warning("topology.indivisible", f"{world} GPUs are not divisible by the Ulysses size {sp}; the "
-                          "device mesh cannot be built", source_keys=[sp_key])
+            notes.warning(
+                "topology.indivisible",
+                f"{world} GPUs are not divisible by the Ulysses size {sp}; the device mesh cannot be built",
+                source_keys=[sp_key],
+            )
         self.spec.plan.data_parallel_size = world // sp
-        self.origin("plan.data_parallel_size",
-                    f"n_gpus_per_node {t.gpus_per_node} × nnodes {t.nodes} GPUs ÷ Ulysses {sp}",
-                    "trainer.n_gpus_per_node", "trainer.nnodes", sp_key)
+        self.origin(
+            "plan.data_parallel_size",
+            f"n_gpus_per_node {t.gpus_per_node} × nnodes {t.nodes} GPUs ÷ Ulysses {sp}",
+            "trainer.n_gpus_per_node",
+            "trainer.nnodes",
+            sp_key,
+        )
 
     def lengths(self) -> None:
         s, v = self.spec, self.v
@@ -528,10 +603,12 @@ class _Interpreter:
             per_device, text = samples // (world // sp), f"{samples} // ({world} GPUs ÷ Ulysses {sp})"
         if per_device == 0:
             key = f"{role}.global_batch_size"
-            raise self.v._error(key, f"{key} {gbs} prompts × rollout.n {n} = {samples} samples is less than one "
-                                f"per data-parallel rank ({text} = 0)",
-                                "EasyR1: \"global batch size * ulysses size must be larger than num gpus\"; "
-                                "raise it or use fewer GPUs")
+            raise self.v._error(
+                key,
+                f"{key} {gbs} prompts × rollout.n {n} = {samples} samples is less than one "
+                f"per data-parallel rank ({text} = 0)",
+                'EasyR1: "global batch size * ulysses size must be larger than num gpus"; raise it or use fewer GPUs',
+            )
         return per_device, text
 
     def batch(self) -> None:
@@ -546,35 +623,57 @@ class _Interpreter:
         per_device, text = self.per_device(ACTOR, gbs, n, self.sp_key(ACTOR))
         plan.samples_per_optimizer_step = per_device * dp
         if per_device * dp != gbs * n:
-            notes.warning("batch.floor-division",
-                          f"global_batch_size {gbs} prompts × n {n} = {gbs * n} samples do not split evenly over "
-                          f"{dp} data-parallel ranks: EasyR1 floors it to {per_device} per rank ({text}), so an "
-                          f"optimizer step uses {per_device * dp} samples", source_keys=[gbs_key])
-            self.origin("plan.samples_per_optimizer_step", f"global_batch_size_per_device {per_device} ({text}) × "
-                        f"{dp} DP ranks", gbs_key, f"{ROLLOUT}.n")
+            notes.warning(
+                "batch.floor-division",
+                f"global_batch_size {gbs} prompts × n {n} = {gbs * n} samples do not split evenly over "
+                f"{dp} data-parallel ranks: EasyR1 floors it to {per_device} per rank ({text}), so an "
+                f"optimizer step uses {per_device * dp} samples",
+                source_keys=[gbs_key],
+            )
+            self.origin(
+                "plan.samples_per_optimizer_step",
+                f"global_batch_size_per_device {per_device} ({text}) × {dp} DP ranks",
+                gbs_key,
+                f"{ROLLOUT}.n",
+            )
         else:
-            self.origin("plan.samples_per_optimizer_step", f"worker.actor.global_batch_size {gbs} prompts × "
-                        f"rollout.n {n}", gbs_key, f"{ROLLOUT}.n")
+            self.origin(
+                "plan.samples_per_optimizer_step",
+                f"worker.actor.global_batch_size {gbs} prompts × rollout.n {n}",
+                gbs_key,
+                f"{ROLLOUT}.n",
+            )
         if n > 1:
-            notes.info("units.prompts-vs-samples",
-                       f"worker.actor.global_batch_size counts prompts although its docstring says samples: EasyR1 "
-                       f"multiplies it by rollout.n ({gbs} × {n} = {gbs * n} samples per optimizer step)",
-                       source_keys=[gbs_key])
+            notes.info(
+                "units.prompts-vs-samples",
+                f"worker.actor.global_batch_size counts prompts although its docstring says samples: EasyR1 "
+                f"multiplies it by rollout.n ({gbs} × {n} = {gbs * n} samples per optimizer step)",
+                source_keys=[gbs_key],
+            )
         if rbs % gbs:
-            notes.warning("batch.indivisible", f"\"Rollout batch size must be divisible by actor global batch size.\""
-                          f" ({rbs} % {gbs} = {rbs % gbs}; EasyR1 refuses to start)",
-                          source_keys=["data.rollout_batch_size", gbs_key])
+            notes.warning(
+                "batch.indivisible",
+                f'"Rollout batch size must be divisible by actor global batch size."'
+                f" ({rbs} % {gbs} = {rbs % gbs}; EasyR1 refuses to start)",
+                source_keys=["data.rollout_batch_size", gbs_key],
+            )
         samples = rbs * n
         if samples % dp == 0 and (samples // dp) % per_device:
-            notes.warning("batch.indivisible", f"each rank holds {samples // dp} samples, which do not split into "
-                          f"mini-batches of {per_device} (DataProto.split asserts an equal split)",
-                          source_keys=["data.rollout_batch_size", gbs_key])
+            notes.warning(
+                "batch.indivisible",
+                f"each rank holds {samples // dp} samples, which do not split into "
+                f"mini-batches of {per_device} (DataProto.split asserts an equal split)",
+                source_keys=["data.rollout_batch_size", gbs_key],
+            )
         epochs_key = f"{ACTOR}.ppo_epochs"
         plan.epochs_per_step = v.positive_int(epochs_key)
         self.origin("plan.epochs_per_step", f"worker.actor.ppo_epochs {plan.epochs_per_step}", epochs_key)
         if self.version == FEB and plan.epochs_per_step != 1:
-            notes.warning("batch.not-supported", f"EasyR1 {FEB} raises NotImplementedError for ppo_epochs != 1",
-                          source_keys=[epochs_key])
+            notes.warning(
+                "batch.not-supported",
+                f"EasyR1 {FEB} raises NotImplementedError for ppo_epochs != 1",
+                source_keys=[epochs_key],
+            )
         plan.total_steps = v.positive_int("trainer.max_steps")
         if plan.total_steps is not None:
             self.origin("plan.total_steps", f"trainer.max_steps {plan.total_steps}", "trainer.max_steps")
@@ -589,45 +688,66 @@ class _Interpreter:
         update, experience = v.positive_int(upd_key), v.positive_int(exp_key)
         for key, value in ((upd_key, update), (exp_key, experience)):
             if value is None:
-                notes.warning("keys.missing", f"{key} has no default in EasyR1 {self.version} (-1): set it",
-                              source_keys=[key])
+                notes.warning(
+                    "keys.missing", f"{key} has no default in EasyR1 {self.version} (-1): set it", source_keys=[key]
+                )
         if update is not None and per_device % update:
-            notes.warning("batch.indivisible", f"\"global batch size per device must be divisible by the micro batch "
-                          f"size\": {per_device} % {update} = {per_device % update} (checked even with dynamic "
-                          "batching; EasyR1 refuses to start)", source_keys=[upd_key])
+            notes.warning(
+                "batch.indivisible",
+                f'"global batch size per device must be divisible by the micro batch '
+                f'size": {per_device} % {update} = {per_device % update} (checked even with dynamic '
+                "batching; EasyR1 refuses to start)",
+                source_keys=[upd_key],
+            )
         if experience is not None and samples % experience:
-            notes.warning("batch.indivisible", f"\"Rollout batch size * rollout.n must be divisible by actor micro "
-                          f"batch size for experience.\" ({samples} % {experience})", source_keys=[exp_key])
+            notes.warning(
+                "batch.indivisible",
+                f'"Rollout batch size * rollout.n must be divisible by actor micro '
+                f'batch size for experience." ({samples} % {experience})',
+                source_keys=[exp_key],
+            )
         offload_key = f"{ACTOR}.fsdp.enable_cpu_offload"
         if update is not None and self.peek(offload_key) in (True, "true", "True") and per_device != update:
-            notes.warning("batch.offload-with-accumulation", f"FSDP CPU offload needs one micro-batch per optimizer "
-                          f"step (micro {update} ≠ {per_device} per rank); EasyR1 refuses to start",
-                          source_keys=[offload_key, upd_key])
+            notes.warning(
+                "batch.offload-with-accumulation",
+                f"FSDP CPU offload needs one micro-batch per optimizer "
+                f"step (micro {update} ≠ {per_device} per rank); EasyR1 refuses to start",
+                source_keys=[offload_key, upd_key],
+            )
         if dynamic:
             width = self.spec.lengths.max_prompt_tokens + self.spec.lengths.max_response_tokens
-            width_text = (f"(max_prompt_length {self.spec.lengths.max_prompt_tokens} + max_response_length "
-                          f"{self.spec.lengths.max_response_tokens}) tokens")
+            width_text = (
+                f"(max_prompt_length {self.spec.lengths.max_prompt_tokens} + max_response_length "
+                f"{self.spec.lengths.max_response_tokens}) tokens"
+            )
             if update is not None:
                 budget.max_tokens_per_device = update * width
                 self.spec.derivations["token_budget.max_tokens_per_device"] = from_config(
-                    f"micro_batch_size_per_device_for_update {update} × {width_text} per DP rank", upd_key,
-                    "data.max_prompt_length", "data.max_response_length")
+                    f"micro_batch_size_per_device_for_update {update} × {width_text} per DP rank",
+                    upd_key,
+                    "data.max_prompt_length",
+                    "data.max_response_length",
+                )
             if experience is not None:
                 budget.logprob_max_tokens_per_device = experience * width
                 self.spec.derivations["token_budget.logprob_max_tokens_per_device"] = from_config(
-                    f"micro_batch_size_per_device_for_experience {experience} × {width_text}", exp_key)
-            notes.info("batch.token-budget",
-                       f"worker.actor.dynamic_batching{'' if f'{ACTOR}.dynamic_batching' in v else ' (on by default)'}"
-                       f" packs micro-batches up to micro_batch_size_per_device_for_update {update} × {width} padded "
-                       f"tokens = {budget.max_tokens_per_device} tokens per rank, so micro_batch_per_device and "
-                       "grad_accum_steps depend on sequence lengths (null)",
-                       source_keys=[f"{ACTOR}.dynamic_batching", upd_key])
+                    f"micro_batch_size_per_device_for_experience {experience} × {width_text}", exp_key
+                )
+            notes.info(
+                "batch.token-budget",
+                f"worker.actor.dynamic_batching{'' if f'{ACTOR}.dynamic_batching' in v else ' (on by default)'}"
+                f" packs micro-batches up to micro_batch_size_per_device_for_update {update} × {width} padded "
+                f"tokens = {budget.max_tokens_per_device} tokens per rank, so micro_batch_per_device and "
+                "grad_accum_steps depend on sequence lengths (null)",
+                source_keys=[f"{ACTOR}.dynamic_batching", upd_key],
+            )
             return
         plan.micro_batch_per_device = update
         self.spec.generation.logprob_micro_batch_per_device = experience
         if update is not None:
-            self.origin("plan.micro_batch_per_device", f"micro_batch_size_per_device_for_update {update} samples",
-                        upd_key)
+            self.origin(
+                "plan.micro_batch_per_device", f"micro_batch_size_per_device_for_update {update} samples", upd_key
+            )
 
     def generation(self) -> None:
         v, g, notes, plan = self.v, self.spec.generation, self.notes, self.spec.plan
@@ -641,47 +761,70 @@ class _Interpreter:
                 round_prompts, round_key = mini, "data.mini_rollout_batch_size"
                 g.prompts_per_round = mini
                 self.spec.derivations["generation.prompts_per_round"] = from_config(
-                    f"data.mini_rollout_batch_size {mini} prompts", "data.mini_rollout_batch_size")
+                    f"data.mini_rollout_batch_size {mini} prompts", "data.mini_rollout_batch_size"
+                )
                 if mini > rbs:
-                    notes.info("generation.surplus-discarded", f"each round generates {mini} prompts but a step keeps "
-                               f"rollout_batch_size {rbs}: the other {mini - rbs} groups are discarded",
-                               source_keys=["data.mini_rollout_batch_size"])
+                    notes.info(
+                        "generation.surplus-discarded",
+                        f"each round generates {mini} prompts but a step keeps "
+                        f"rollout_batch_size {rbs}: the other {mini - rbs} groups are discarded",
+                        source_keys=["data.mini_rollout_batch_size"],
+                    )
             if mini is not None or g.filter_groups:
                 tries = v.number("trainer.max_try_make_batch")  # only then can a step need more than one round
                 g.max_rounds_per_step = int(tries) if tries and tries > 0 else 0
                 if tries and tries > 0 and not g.filter_groups and mini is not None and mini * tries < rbs:
-                    notes.warning("generation.too-few-rounds", f"{int(tries)} rounds of {mini} prompts never reach "
-                                  f"rollout_batch_size {rbs}; EasyR1 raises \"Generated too many\"",
-                                  source_keys=["trainer.max_try_make_batch"])
+                    notes.warning(
+                        "generation.too-few-rounds",
+                        f"{int(tries)} rounds of {mini} prompts never reach "
+                        f'rollout_batch_size {rbs}; EasyR1 raises "Generated too many"',
+                        source_keys=["trainer.max_try_make_batch"],
+                    )
             if g.filter_groups:
                 g.filter_metric = str(v.get("algorithm.filter_key"))
-                notes.info("generation.filter-groups",
-                           f"online_filtering keeps a group only when the mean of its '{g.filter_metric}' reward "
-                           "metric lies strictly between filter_low and filter_high", source_keys=[
-                               "algorithm.online_filtering", "algorithm.filter_key"])
+                notes.info(
+                    "generation.filter-groups",
+                    f"online_filtering keeps a group only when the mean of its '{g.filter_metric}' reward "
+                    "metric lies strictly between filter_low and filter_high",
+                    source_keys=["algorithm.online_filtering", "algorithm.filter_key"],
+                )
         # Every worker call chunks its batch into world-size pieces (DataProto.chunk asserts an equal chunk):
         # the prompts of a round, then the rbs × n samples of the step.
         if round_prompts % world:
-            notes.warning("batch.indivisible", f"{round_key} {round_prompts} prompts do not split over {world} GPUs "
-                          "(DataProto.chunk asserts an equal chunk)", source_keys=[round_key])
+            notes.warning(
+                "batch.indivisible",
+                f"{round_key} {round_prompts} prompts do not split over {world} GPUs "
+                "(DataProto.chunk asserts an equal chunk)",
+                source_keys=[round_key],
+            )
         elif (rbs * plan.samples_per_prompt) % world:
-            notes.warning("batch.indivisible", f"{rbs} prompts × n {plan.samples_per_prompt} samples do not split "
-                          f"over {world} GPUs (DataProto.chunk asserts an equal chunk)",
-                          source_keys=["data.rollout_batch_size", f"{ROLLOUT}.n"])
+            notes.warning(
+                "batch.indivisible",
+                f"{rbs} prompts × n {plan.samples_per_prompt} samples do not split "
+                f"over {world} GPUs (DataProto.chunk asserts an equal chunk)",
+                source_keys=["data.rollout_batch_size", f"{ROLLOUT}.n"],
+            )
 
     def algorithm(self) -> None:
         v, a, notes, version = self.v, self.spec.algorithm, self.notes, self.version
         estimator = a.advantage_estimator = str(v.get("algorithm.adv_estimator"))
         since = ESTIMATORS.get(estimator)
         if since is None or not at_least(version, since):
-            notes.warning("algorithm.unknown-estimator", f"algorithm.adv_estimator '{estimator}' is not an EasyR1 "
-                          f"{version} estimator (\"Unknown advantage estimator\")",
-                          source_keys=["algorithm.adv_estimator"])
+            notes.warning(
+                "algorithm.unknown-estimator",
+                f"algorithm.adv_estimator '{estimator}' is not an EasyR1 "
+                f'{version} estimator ("Unknown advantage estimator")',
+                source_keys=["algorithm.adv_estimator"],
+            )
         a.advantage_normalization_scope = "group" if estimator in GROUP_ESTIMATORS else "batch"
         a.advantage_std_normalization = estimator in STD_NORMALISED
         if estimator in ("grpo", "rloo") and self.spec.plan.samples_per_prompt == 1:
-            notes.warning("algorithm.group-too-small", "\"GRPO and RLOO algorithm need `config.worker.rollout.n > 1`.\""
-                          " (rollout.n defaults to 1 in the dataclasses)", source_keys=[f"{ROLLOUT}.n"])
+            notes.warning(
+                "algorithm.group-too-small",
+                '"GRPO and RLOO algorithm need `config.worker.rollout.n > 1`."'
+                " (rollout.n defaults to 1 in the dataclasses)",
+                source_keys=[f"{ROLLOUT}.n"],
+            )
         self.kl()
         if at_least(version, "0.3.0"):
             a.clip_ratio_low = v.number(f"{ACTOR}.clip_ratio_low")
@@ -695,8 +838,11 @@ class _Interpreter:
             mode = str(v.get(f"{ACTOR}.loss_avg_mode"))
             a.loss_aggregation = LOSS_AVG_MODES.get(mode)
             if a.loss_aggregation is None:
-                notes.warning("algorithm.unknown-loss-mode", f"loss_avg_mode '{mode}' is neither token nor seq",
-                              source_keys=[f"{ACTOR}.loss_avg_mode"])
+                notes.warning(
+                    "algorithm.unknown-loss-mode",
+                    f"loss_avg_mode '{mode}' is neither token nor seq",
+                    source_keys=[f"{ACTOR}.loss_avg_mode"],
+                )
                 a.loss_aggregation = mode
         else:
             a.loss_aggregation = "token-mean"  # masked mean over each micro-batch
@@ -704,9 +850,12 @@ class _Interpreter:
             # PR #417/#419: loss × micro tokens × world ÷ all-reduced mini-batch tokens = a global token mean.
             a.loss_normalizer_scope = "optimizer_step"
             if a.loss_aggregation == "seq-mean-token-mean":
-                notes.info("algorithm.loss-aggregation", "loss_avg_mode seq averages sequences within each "
-                           "micro-batch, then weights micro-batches by their token counts over the optimizer step",
-                           source_keys=[f"{ACTOR}.loss_avg_mode"])
+                notes.info(
+                    "algorithm.loss-aggregation",
+                    "loss_avg_mode seq averages sequences within each "
+                    "micro-batch, then weights micro-batches by their token counts over the optimizer step",
+                    source_keys=[f"{ACTOR}.loss_avg_mode"],
+                )
         else:
             a.loss_normalizer_scope = "micro_batch"  # pg_loss ÷ gradient_accumulation: a mean of micro-batch means
         if at_least(version, "0.3.3.dev0"):
@@ -722,38 +871,66 @@ class _Interpreter:
             if v.flag(f"{ACTOR}.use_kl_loss"):
                 a.kl_placement, a.kl_coef = "loss", v.number(f"{ACTOR}.kl_loss_coef")
                 a.kl_estimator = self.kl_estimator(f"{ACTOR}.kl_loss_type")
-                self.origin("algorithm.kl_coef", f"worker.actor.kl_loss_coef {fmt(a.kl_coef)} (use_kl_loss)",
-                            f"{ACTOR}.kl_loss_coef")
-                self.unused_alternatives("the KL term is in the actor loss (worker.actor.use_kl_loss)",
-                                         "algorithm.kl_coef", "algorithm.kl_penalty")
+                self.origin(
+                    "algorithm.kl_coef",
+                    f"worker.actor.kl_loss_coef {fmt(a.kl_coef)} (use_kl_loss)",
+                    f"{ACTOR}.kl_loss_coef",
+                )
+                self.unused_alternatives(
+                    "the KL term is in the actor loss (worker.actor.use_kl_loss)",
+                    "algorithm.kl_coef",
+                    "algorithm.kl_penalty",
+                )
             else:
                 a.kl_placement, a.kl_coef = "reward", v.number("algorithm.kl_coef")
                 a.kl_estimator = self.kl_estimator("algorithm.kl_penalty")
-                self.origin("algorithm.kl_coef", f"algorithm.kl_coef {fmt(a.kl_coef)} (use_kl_loss false: KL in "
-                            "the reward)", "algorithm.kl_coef")
-                self.unused_alternatives("worker.actor.use_kl_loss is false, so KL goes into the reward",
-                                         f"{ACTOR}.kl_loss_coef", f"{ACTOR}.kl_loss_type")
+                self.origin(
+                    "algorithm.kl_coef",
+                    f"algorithm.kl_coef {fmt(a.kl_coef)} (use_kl_loss false: KL in the reward)",
+                    "algorithm.kl_coef",
+                )
+                self.unused_alternatives(
+                    "worker.actor.use_kl_loss is false, so KL goes into the reward",
+                    f"{ACTOR}.kl_loss_coef",
+                    f"{ACTOR}.kl_loss_type",
+                )
             return
         if v.flag("algorithm.disable_kl"):
             a.kl_placement, a.kl_coef = "none", 0.0  # no reference model is built
             self.origin("algorithm.kl_coef", "0 (algorithm.disable_kl: no reference model)", "algorithm.disable_kl")
-            self.unused_alternatives("algorithm.disable_kl builds no reference model, so there is no KL term",
-                                     "algorithm.use_kl_loss", "algorithm.kl_coef", "algorithm.kl_penalty")
+            self.unused_alternatives(
+                "algorithm.disable_kl builds no reference model, so there is no KL term",
+                "algorithm.use_kl_loss",
+                "algorithm.kl_coef",
+                "algorithm.kl_penalty",
+            )
             return
         loss = bool(v.flag("algorithm.use_kl_loss"))
         a.kl_placement, a.kl_coef = ("loss" if loss else "reward"), v.number("algorithm.kl_coef")
         a.kl_estimator = self.kl_estimator("algorithm.kl_penalty")
-        self.origin("algorithm.kl_coef", f"algorithm.kl_coef {fmt(a.kl_coef)} ("
-                    + ("use_kl_loss: in the actor loss)" if loss else "use_kl_loss false: in the reward)"),
-                    "algorithm.kl_coef", "algorithm.use_kl_loss")
+        self.origin(
+            "algorithm.kl_coef",
+            f"algorithm.kl_coef {fmt(a.kl_coef)} ("
+            + ("use_kl_loss: in the actor loss)" if loss else "use_kl_loss false: in the reward)"),
+            "algorithm.kl_coef",
+            "algorithm.use_kl_loss",
+        )
         kind = str(v.get("algorithm.kl_type"))
         if kind == "adaptive":
             if loss:
-                notes.warning("semantics.ignored-key", "algorithm.kl_type adaptive only steers the in-reward KL; "
-                              "with use_kl_loss the coefficient stays fixed", source_keys=["algorithm.kl_type"])
+                notes.warning(
+                    "semantics.ignored-key",
+                    "algorithm.kl_type adaptive only steers the in-reward KL; "
+                    "with use_kl_loss the coefficient stays fixed",
+                    source_keys=["algorithm.kl_type"],
+                )
             else:
-                notes.info("algorithm.adaptive-kl", f"kl_type adaptive: algorithm.kl_coef {fmt(a.kl_coef)} is the "
-                           "initial coefficient, steered towards kl_target", source_keys=["algorithm.kl_type"])
+                notes.info(
+                    "algorithm.adaptive-kl",
+                    f"kl_type adaptive: algorithm.kl_coef {fmt(a.kl_coef)} is the "
+                    "initial coefficient, steered towards kl_target",
+                    source_keys=["algorithm.kl_type"],
+                )
 
     def unused_alternatives(self, reason: str, *keys: str) -> None:
         """Keys the chosen KL branch does not read: a value given for them has no effect (one note for all)."""
@@ -761,15 +938,21 @@ class _Interpreter:
         for key in keys:
             self.v.get(key)
         if given:
-            self.notes.info("semantics.ignored-key", ", ".join(given) + f" {'has' if len(given) == 1 else 'have'} no "
-                            f"effect: {reason}", source_keys=given)
+            self.notes.info(
+                "semantics.ignored-key",
+                ", ".join(given) + f" {'has' if len(given) == 1 else 'have'} no effect: {reason}",
+                source_keys=given,
+            )
 
     def kl_estimator(self, key: str) -> str:
         raw = str(self.v.get(key))
         name = KL_ESTIMATORS.get(raw)
         if name is None:
-            self.notes.warning("algorithm.unknown-kl-estimator", f"{key}={raw} is not a known KL estimator "
-                               "(\"Unknown KL penalty\")", source_keys=[key])
+            self.notes.warning(
+                "algorithm.unknown-kl-estimator",
+                f'{key}={raw} is not a known KL estimator ("Unknown KL penalty")',
+                source_keys=[key],
+            )
             return raw
         return name
 
@@ -788,11 +971,18 @@ class _Interpreter:
         per_device, text = self.per_device(CRITIC, gbs, plan.samples_per_prompt, sp_key)
         dp = self.spec.topology.training_gpus // sp
         c.samples_per_optimizer_step = per_device * dp
-        self.origin("critic.samples_per_optimizer_step", f"worker.critic.global_batch_size {gbs} prompts × rollout.n "
-                    f"{plan.samples_per_prompt} ({text} per rank)", gbs_key)
+        self.origin(
+            "critic.samples_per_optimizer_step",
+            f"worker.critic.global_batch_size {gbs} prompts × rollout.n {plan.samples_per_prompt} ({text} per rank)",
+            gbs_key,
+        )
         if plan.prompts_per_step % gbs:
-            self.notes.warning("batch.indivisible", "\"Rollout batch size must be divisible by critic global batch "
-                               f"size.\" ({plan.prompts_per_step} % {gbs})", source_keys=[gbs_key])
+            self.notes.warning(
+                "batch.indivisible",
+                '"Rollout batch size must be divisible by critic global batch '
+                f'size." ({plan.prompts_per_step} % {gbs})',
+                source_keys=[gbs_key],
+            )
         c.epochs_per_step = v.positive_int(f"{CRITIC}.ppo_epochs") if at_least(self.version, MARCH) else 1
         dynamic = at_least(self.version, "0.3.2") and bool(v.flag(f"{CRITIC}.dynamic_batching"))
         micro = v.positive_int(f"{CRITIC}.micro_batch_size_per_device_for_update")
@@ -816,16 +1006,20 @@ class _Interpreter:
             o.lr_schedule = "constant"  # get_constant_schedule_with_warmup, whatever warmup_style says
             style = v.get(f"{ACTOR}.optim.warmup_style")
             if f"{ACTOR}.optim.warmup_style" in v and style != "constant":
-                notes.warning("semantics.ignored-key", f"warmup_style '{style}' is read by nothing in EasyR1 "
-                              f"{version}: the schedule is constant after warmup (cosine arrived after 0.3.2)",
-                              source_keys=[f"{ACTOR}.optim.warmup_style"])
+                notes.warning(
+                    "semantics.ignored-key",
+                    f"warmup_style '{style}' is read by nothing in EasyR1 "
+                    f"{version}: the schedule is constant after warmup (cosine arrived after 0.3.2)",
+                    source_keys=[f"{ACTOR}.optim.warmup_style"],
+                )
         warmup = v.positive_int(f"{ACTOR}.optim.lr_warmup_steps") if at_least(version, "0.3.1") else None
         if warmup is not None:
             # lr_scheduler.step() runs once per update_actor call, i.e. once per rollout step.
             o.warmup_steps, o.warmup_unit = warmup, "steps"
         else:
-            o.warmup_ratio = v.number(f"{ACTOR}.optim.lr_warmup_ratio" if at_least(version, MARCH)
-                                      else f"{ACTOR}.optim.lr_warmup_steps_ratio")
+            o.warmup_ratio = v.number(
+                f"{ACTOR}.optim.lr_warmup_ratio" if at_least(version, MARCH) else f"{ACTOR}.optim.lr_warmup_steps_ratio"
+            )
         self.min_lr()
         self.run_length()
         s.asynchrony.max_steps_ahead = 0
@@ -852,8 +1046,9 @@ class _Interpreter:
         override = self.v.get(VAL_OVERRIDE)
         if not isinstance(override, dict):  # a YAML mapping arrives flattened: val_override_config.temperature, ...
             prefix = f"{VAL_OVERRIDE}."
-            override = {key.removeprefix(prefix): self.v.get(key) for key in list(self.v.values)
-                        if key.startswith(prefix)}
+            override = {
+                key.removeprefix(prefix): self.v.get(key) for key in list(self.v.values) if key.startswith(prefix)
+            }
         s.evaluation.temperature = float(override.get("temperature", s.sampling.temperature or 1.0))
         s.evaluation.top_p = float(override.get("top_p", s.sampling.top_p or 1.0))
         s.evaluation.samples_per_prompt = int(override.get("n", 1))
@@ -866,16 +1061,22 @@ class _Interpreter:
             ratio = self.v.number(key)
             o.min_lr_ratio = ratio if ratio is not None else 0.0
         elif key in self.v and self.v.consume(key) is not None:
-            self.notes.info("semantics.ignored-key", f"{key} has no effect: only the cosine schedule (after 0.3.2) "
-                            "decays to it", source_keys=[key])
+            self.notes.info(
+                "semantics.ignored-key",
+                f"{key} has no effect: only the cosine schedule (after 0.3.2) decays to it",
+                source_keys=[key],
+            )
 
     def placement(self) -> None:
         """One Ray resource pool: actor, rollout (vLLM) and reference share every GPU (main.py
         resource_pool_spec); vLLM runs world ÷ tensor_parallel_size engines."""
         t, v = self.spec.topology, self.v
         t.colocate_models = True
-        t.rollout_engines = t.training_gpus // t.rollout_tensor_parallel_size if \
-            t.training_gpus % t.rollout_tensor_parallel_size == 0 else None
+        t.rollout_engines = (
+            t.training_gpus // t.rollout_tensor_parallel_size
+            if t.training_gpus % t.rollout_tensor_parallel_size == 0
+            else None
+        )
         fraction = v.number(f"{ROLLOUT}.gpu_memory_utilization")
         t.rollout_gpu_memory_fraction = real(fraction)
 
@@ -887,14 +1088,20 @@ class _Interpreter:
         if not at_least(version, "0.3.0"):
             r.builtin = [str(value)] if value else None
             if value not in COMPUTE_SCORES[MARCH if at_least(version, MARCH) else FEB]:
-                notes.warning("reward.unknown-builtin", f"{key} '{value}' is not a built-in scorer of EasyR1 {version}"
-                              " (NotImplementedError)", source_keys=[key])
+                notes.warning(
+                    "reward.unknown-builtin",
+                    f"{key} '{value}' is not a built-in scorer of EasyR1 {version} (NotImplementedError)",
+                    source_keys=[key],
+                )
             return
         if not value or not str(value).rpartition(":")[0 if ":" in str(value) else 2]:
             # An empty file part is dropped by RewardConfig.post_init ("... not found."), as if none were given.
             message = "Score function is not provided." if version == "0.3.0" else "Reward function is not provided."
-            notes.warning("reward.missing", f"{key} is not set: EasyR1 raises \"{message}\" at start-up; set it to "
-                          "path/to/reward.py:function", source_keys=[key])
+            notes.warning(
+                "reward.missing",
+                f'{key} is not set: EasyR1 raises "{message}" at start-up; set it to path/to/reward.py:function',
+                source_keys=[key],
+            )
             return
         text = str(value)
         # 0.3.0 split at the first ':', later releases at the last one.
@@ -903,7 +1110,8 @@ class _Interpreter:
             path, name = text, "main"
         r.function_path, r.function_name = path, name
         self.spec.derivations["reward.function_name"] = Derivation(
-            f"{key} {value}" + ("" if colon else " (no ':': EasyR1 calls main)"), [key], "config")
+            f"{key} {value}" + ("" if colon else " (no ':': EasyR1 calls main)"), [key], "config"
+        )
 
     def data(self) -> None:
         v, d = self.v, self.spec.data
@@ -920,24 +1128,34 @@ class _Interpreter:
         template = v.values.get("data.format_prompt") if at_least(self.version, "0.3.0") else None
         if template:
             # Kept as an EasyR1 extra; another framework must apply the same template to its prompts.
-            self.notes.info("data.format-prompt", f"each prompt is rendered through the Jinja template {template} "
-                            "(content = the prompt column) before the chat template; other frameworks need the same "
-                            "wording in their data or prompt template", source_keys=["data.format_prompt"])
+            self.notes.info(
+                "data.format-prompt",
+                f"each prompt is rendered through the Jinja template {template} "
+                "(content = the prompt column) before the chat template; other frameworks need the same "
+                "wording in their data or prompt template",
+                source_keys=["data.format_prompt"],
+            )
 
     def checkpointing(self) -> None:
         v, c, notes, version = self.v, self.spec.checkpointing, self.notes, self.version
         every = v.number("trainer.save_freq")
         c.every_steps = int(every) if every and every > 0 else 0
         if c.every_steps == 0 and "trainer.save_freq" in v:
-            notes.info("checkpointing.final-save", "trainer.save_freq <= 0 saves no checkpoint during the run, but "
-                       "EasyR1 always saves one after the last step", source_keys=["trainer.save_freq"])
+            notes.info(
+                "checkpointing.final-save",
+                "trainer.save_freq <= 0 saves no checkpoint during the run, but "
+                "EasyR1 always saves one after the last step",
+                source_keys=["trainer.save_freq"],
+            )
         path = v.get("trainer.save_checkpoint_path")
         project, experiment = v.get("trainer.project_name"), v.get("trainer.experiment_name")
         c.directory = str(path) if path else f"checkpoints/{project}/{experiment}"
         if not path:
             self.spec.derivations["checkpointing.directory"] = Derivation(
                 "checkpoints/{project_name}/{experiment_name} (EasyR1's default)",
-                ["trainer.project_name", "trainer.experiment_name"], "default")
+                ["trainer.project_name", "trainer.experiment_name"],
+                "default",
+            )
         # Shards per rank plus huggingface/ with config and tokenizer only: the weights need scripts/model_merger.py.
         c.hf_format = False
         if at_least(version, "0.3.0"):
@@ -947,8 +1165,11 @@ class _Interpreter:
             c.keep_last = 1 if v.flag("trainer.remove_previous_ckpt") else None
         if at_least(version, "0.3.1") and self.peek("trainer.save_model_only") in (True, "true", "True"):
             # Peeked, not read: the key still travels as an EasyR1 extra.
-            notes.info("checkpointing.model-only", "trainer.save_model_only saves the model shards without the "
-                       "optimizer and scheduler state", source_keys=["trainer.save_model_only"])
+            notes.info(
+                "checkpointing.model-only",
+                "trainer.save_model_only saves the model shards without the optimizer and scheduler state",
+                source_keys=["trainer.save_model_only"],
+            )
         load = v.get("trainer.load_checkpoint_path")
         if load:
             c.resume = str(load)
@@ -964,9 +1185,12 @@ class _Interpreter:
         e.every_steps = int(every) if every and every > 0 else 0
         e.before_training = bool(v.flag("trainer.val_before_train"))
         if e.every_steps == 0:
-            self.notes.info("evaluation.final", f"{key} <= 0 does not turn validation off: EasyR1 validates after "
-                            "the last step" + (" and before the first" if e.before_training else ""),
-                            source_keys=[key])
+            self.notes.info(
+                "evaluation.final",
+                f"{key} <= 0 does not turn validation off: EasyR1 validates after "
+                "the last step" + (" and before the first" if e.before_training else ""),
+                source_keys=[key],
+            )
 
     def logging(self) -> None:
         v, g, notes = self.v, self.spec.logging, self.notes
@@ -977,8 +1201,11 @@ class _Interpreter:
         known = loggers_for(self.version)
         unknown = [b for b in g.backends if b not in known]
         if unknown:
-            notes.warning("logging.unknown-backend", f"trainer.logger {', '.join(unknown)} is not an EasyR1 "
-                          f"{self.version} logger ({', '.join(known)})", source_keys=["trainer.logger"])
+            notes.warning(
+                "logging.unknown-backend",
+                f"trainer.logger {', '.join(unknown)} is not an EasyR1 {self.version} logger ({', '.join(known)})",
+                source_keys=["trainer.logger"],
+            )
 
     def run_length(self) -> None:
         v, s, notes = self.v, self.spec, self.notes
@@ -987,8 +1214,11 @@ class _Interpreter:
         if s.plan.total_steps is not None and at_least(self.version, "0.3.1"):
             # "if specified, total_epochs is ignored": the data iterator restarts until max_steps.
             if key in v:
-                notes.info("semantics.ignored-key", f"{key} has no effect: trainer.max_steps {s.plan.total_steps} "
-                           "sets the run length", source_keys=[key])
+                notes.info(
+                    "semantics.ignored-key",
+                    f"{key} has no effect: trainer.max_steps {s.plan.total_steps} sets the run length",
+                    source_keys=[key],
+                )
             return
         passes = Fraction(epochs).limit_denominator(1000) if isinstance(epochs, (int, float)) else epochs
         g = s.generation
@@ -998,13 +1228,21 @@ class _Interpreter:
             pulled = math.ceil(rbs / g.prompts_per_round) * g.prompts_per_round
             if pulled != rbs:
                 passes = passes * Fraction(pulled, rbs)
-                notes.info("run-length.data-wraps", f"each step pulls {pulled} prompts and keeps {rbs}, while the step "
-                           f"count assumes {rbs}: the data loader wraps, so {key} {fmt(epochs)} reads the prompt "
-                           f"data {fmt(passes)} times", source_keys=[key, "data.mini_rollout_batch_size"])
+                notes.info(
+                    "run-length.data-wraps",
+                    f"each step pulls {pulled} prompts and keeps {rbs}, while the step "
+                    f"count assumes {rbs}: the data loader wraps, so {key} {fmt(epochs)} reads the prompt "
+                    f"data {fmt(passes)} times",
+                    source_keys=[key, "data.mini_rollout_batch_size"],
+                )
         s.run_length.dataset_passes = real(passes)
         if s.plan.total_steps is not None and passes is not None:
-            notes.info("run-length.whichever-first", f"EasyR1 {self.version} stops after {key} {fmt(epochs)} or "
-                       f"trainer.max_steps {s.plan.total_steps}, whichever comes first", source_keys=[key])
+            notes.info(
+                "run-length.whichever-first",
+                f"EasyR1 {self.version} stops after {key} {fmt(epochs)} or "
+                f"trainer.max_steps {s.plan.total_steps}, whichever comes first",
+                source_keys=[key],
+            )
 
 
 # ---------------------------------------------------------------------------- writing
@@ -1029,19 +1267,30 @@ class _Writer:
 
     def settings(self) -> None:
         s = self.spec
-        write_settings(s, SETTINGS, f"EasyR1 {self.version}", self.has, self.put, self.notes,
-                       skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt",
-                             "logging.entity"))  # the entity: its own note below says how to set it
+        write_settings(
+            s,
+            SETTINGS,
+            f"EasyR1 {self.version}",
+            self.has,
+            self.put,
+            self.notes,
+            skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt", "logging.entity"),
+        )  # the entity: its own note below says how to set it
         e = s.evaluation
-        override = {name: value for name, value in (("temperature", e.temperature), ("top_p", e.top_p),
-                                                    ("n", e.samples_per_prompt)) if value is not None}
+        override = {
+            name: value
+            for name, value in (("temperature", e.temperature), ("top_p", e.top_p), ("n", e.samples_per_prompt))
+            if value is not None
+        }
         if override:
             self.put(VAL_OVERRIDE, override, "validation sampling")
         if s.logging.entity:
-            self.notes.warning("logging.not-expressible",
-                               f"EasyR1's config has no W&B entity key: logging.entity {s.logging.entity!r} is not "
-                               f"written; export WANDB_ENTITY={s.logging.entity} before the launch",
-                               source_keys=["logging.entity"])
+            self.notes.warning(
+                "logging.not-expressible",
+                f"EasyR1's config has no W&B entity key: logging.entity {s.logging.entity!r} is not "
+                f"written; export WANDB_ENTITY={s.logging.entity} before the launch",
+                source_keys=["logging.entity"],
+            )
 
     def config(self) -> dict[str, Any]:
         self.references()
@@ -1085,15 +1334,24 @@ class _Writer:
                 break
             self.out.update(found[0].changes)
             changed = ", ".join(f"{k}={fmt(v)}" for k, v in found[0].changes.items())
-            self.notes.warning("target.adjusted", f"EasyR1 {self.version} would refuse the direct translation "
-                               f"(\"{item.message}\"); written instead: {changed} ({found[0].text})",
-                               target_keys=list(found[0].changes))
-        alternatives = "; ".join(", ".join(f"{k}={fmt(v)}" for k, v in option.items())
-                                 for approach in CANDIDATES[item.rule](view, item) for option in approach[:2])
-        raise ConfigError(f"no EasyR1 {self.version} config keeps this run: \"{item.message}\"",
-                          key=", ".join(item.keys),
-                          hint=f"change the source, e.g. {alternatives}" if alternatives else
-                          "change the source's batch sizes or GPU count")
+            self.notes.warning(
+                "target.adjusted",
+                f"EasyR1 {self.version} would refuse the direct translation "
+                f'("{item.message}"); written instead: {changed} ({found[0].text})',
+                target_keys=list(found[0].changes),
+            )
+        alternatives = "; ".join(
+            ", ".join(f"{k}={fmt(v)}" for k, v in option.items())
+            for approach in CANDIDATES[item.rule](view, item)
+            for option in approach[:2]
+        )
+        raise ConfigError(
+            f'no EasyR1 {self.version} config keeps this run: "{item.message}"',
+            key=", ".join(item.keys),
+            hint=f"change the source, e.g. {alternatives}"
+            if alternatives
+            else "change the source's batch sizes or GPU count",
+        )
 
     def sp_key(self, role: str) -> str:
         return f"{role}.ulysses_size" if at_least(self.version, "0.3.1") else f"{role}.ulysses_sequence_parallel_size"
@@ -1108,18 +1366,28 @@ class _Writer:
         """The reward hook-up of the band; EasyR1 ≥ 0.3.0 refuses to start without a reward file."""
         rw, notes, version = self.spec.reward, self.notes, self.version
         key = reward_key(version)
-        others = [f"reward model {rw.model}" if rw.model else "", f"reward server {rw.remote_url}"
-                  if rw.remote_url else ""]
+        others = [
+            f"reward model {rw.model}" if rw.model else "",
+            f"reward server {rw.remote_url}" if rw.remote_url else "",
+        ]
         others = [o for o in others if o]
         if others:
-            notes.warning("reward.not-expressible", f"EasyR1 scores with a rule-based function only; the source's "
-                          f"{' and '.join(others)} cannot be written", source_keys=["reward.model", "reward.remote_url"],
-                          target_keys=[key])
-        if rw.builtin and len(rw.builtin) > 1 or rw.weights:
-            notes.warning("reward.not-expressible", f"EasyR1 takes one reward function; the source combines "
-                          f"{', '.join(rw.builtin or [])}" + (f" with weights {rw.weights}" if rw.weights else "")
-                          + ": write one function that returns their weighted sum as 'overall'",
-                          source_keys=["reward.builtin", "reward.weights"], target_keys=[key])
+            notes.warning(
+                "reward.not-expressible",
+                f"EasyR1 scores with a rule-based function only; the source's {' and '.join(others)} cannot be written",
+                source_keys=["reward.model", "reward.remote_url"],
+                target_keys=[key],
+            )
+        if (rw.builtin and len(rw.builtin) > 1) or rw.weights:
+            notes.warning(
+                "reward.not-expressible",
+                f"EasyR1 takes one reward function; the source combines "
+                f"{', '.join(rw.builtin or [])}"
+                + (f" with weights {rw.weights}" if rw.weights else "")
+                + ": write one function that returns their weighted sum as 'overall'",
+                source_keys=["reward.builtin", "reward.weights"],
+                target_keys=[key],
+            )
         if not at_least(version, "0.3.0"):
             self.builtin_scorer(key)
             return
@@ -1128,27 +1396,41 @@ class _Writer:
             name = rw.function_name or "main"
             written = f"{rw.function_path}:{name}"
             if not rw.function_name:
-                notes.info("reward.function-name", f"the source does not name the function; EasyR1 calls 'main' in "
-                           f"{rw.function_path}", target_keys=[key])
+                notes.info(
+                    "reward.function-name",
+                    f"the source does not name the function; EasyR1 calls 'main' in {rw.function_path}",
+                    target_keys=[key],
+                )
         elif rw.builtin:
             examples = reward_examples(version)
             name = rw.builtin[0]
             if examples and name in examples[1]:
                 written = f"{examples[0]}/{name}.py:compute_score"
-                notes.info("reward.builtin", f"the built-in scorer '{name}' is EasyR1's {written} (run from the "
-                           "EasyR1 repository root)", target_keys=[key])
+                notes.info(
+                    "reward.builtin",
+                    f"the built-in scorer '{name}' is EasyR1's {written} (run from the EasyR1 repository root)",
+                    target_keys=[key],
+                )
         if written is None:
             what = f"the built-in scorer(s) {', '.join(rw.builtin)} have no EasyR1 counterpart; " if rw.builtin else ""
             message = "Score function is not provided." if version == "0.3.0" else "Reward function is not provided."
-            notes.error("reward.missing", f"{what}EasyR1 {version} refuses to start without a reward function "
-                        f"(\"{message}\"): add {key}=path/to/reward.py:function, called as "
-                        f"{reward_signature(version)}", target_keys=[key])
+            notes.error(
+                "reward.missing",
+                f"{what}EasyR1 {version} refuses to start without a reward function "
+                f'("{message}"): add {key}=path/to/reward.py:function, called as '
+                f"{reward_signature(version)}",
+                target_keys=[key],
+            )
             return
         self.put(key, written, "file.py:function (no ':' → main)")
         if rw.function_path and self.spec.framework != "easyr1":
-            notes.info("reward.signature", f"EasyR1 {version} calls {written} as {reward_signature(version)}; a "
-                       "function written for another framework's call signature needs a wrapper",
-                       source_keys=["reward.function_path"], target_keys=[key])
+            notes.info(
+                "reward.signature",
+                f"EasyR1 {version} calls {written} as {reward_signature(version)}; a "
+                "function written for another framework's call signature needs a wrapper",
+                source_keys=["reward.function_path"],
+                target_keys=[key],
+            )
 
     def builtin_scorer(self, key: str) -> None:
         rw, notes, version = self.spec.reward, self.notes, self.version
@@ -1157,11 +1439,19 @@ class _Writer:
         if name in known:
             self.put(key, name, "built-in scorer")
             return
-        what = (f"the reward function {rw.function_path}" if rw.function_path else
-                f"the built-in scorer '{name}'" if name else "no reward")
-        notes.warning("reward.not-expressible", f"EasyR1 {version} scores only with a built-in scorer "
-                      f"({', '.join(known)}); the source has {what}, so EasyR1's default 'math' scorer runs",
-                      target_keys=[key])
+        what = (
+            f"the reward function {rw.function_path}"
+            if rw.function_path
+            else f"the built-in scorer '{name}'"
+            if name
+            else "no reward"
+        )
+        notes.warning(
+            "reward.not-expressible",
+            f"EasyR1 {version} scores only with a built-in scorer "
+            f"({', '.join(known)}); the source has {what}, so EasyR1's default 'math' scorer runs",
+            target_keys=[key],
+        )
         self.put(key, "math", "built-in scorer")
 
     def data(self) -> None:
@@ -1169,63 +1459,97 @@ class _Writer:
         train = self.data_source("train", d.train_sources, d.train_split, d.train_subset, "data.train_files")
         evaluation = self.data_source("eval", d.eval_sources, d.eval_split, None, "data.val_files")
         if train is None:
-            notes.error("data.missing", "the source names no training data; EasyR1 cannot start without it: set "
-                        "data.train_files (a Hub dataset 'org/name@split', a file or a directory)",
-                        target_keys=["data.train_files"])
+            notes.error(
+                "data.missing",
+                "the source names no training data; EasyR1 cannot start without it: set "
+                "data.train_files (a Hub dataset 'org/name@split', a file or a directory)",
+                target_keys=["data.train_files"],
+            )
         elif evaluation is None:
             # EasyR1 always builds the validation set and validates after the last step; keep that one pass only.
             evaluation = train
-            notes.warning("data.eval-required", "EasyR1 always loads data.val_files and validates after the last "
-                          "step; the source has no evaluation data, so the training data is written there and "
-                          "validation before training is turned off (set a smaller held-out set)",
-                          target_keys=["data.val_files", "trainer.val_before_train"])
+            notes.warning(
+                "data.eval-required",
+                "EasyR1 always loads data.val_files and validates after the last "
+                "step; the source has no evaluation data, so the training data is written there and "
+                "validation before training is turned off (set a smaller held-out set)",
+                target_keys=["data.val_files", "trainer.val_before_train"],
+            )
             if not self.spec.evaluation.before_training:
                 self.put("trainer.val_before_train", False)
         self.put("data.train_files", train, "Hub id@split, a file or a directory")
         self.put("data.val_files", evaluation)
         if d.train_weights and len(d.train_sources or []) > 1:
-            notes.warning("data.not-expressible", f"EasyR1 reads one training source; the mixture weights "
-                          f"{d.train_weights} are lost", source_keys=["data.train_weights"])
+            notes.warning(
+                "data.not-expressible",
+                f"EasyR1 reads one training source; the mixture weights {d.train_weights} are lost",
+                source_keys=["data.train_weights"],
+            )
         if d.prompt_key:
             self.put("data.prompt_key", d.prompt_key, "column with the prompt")
         if d.answer_key:
             if self.has("data.answer_key"):
                 self.put("data.answer_key", d.answer_key, "column with the ground truth")
             elif d.answer_key != "answer":
-                notes.warning("data.not-expressible", f"EasyR1 {self.version} reads no answer column "
-                              f"('{d.answer_key}' is lost)", source_keys=["data.answer_key"])
+                notes.warning(
+                    "data.not-expressible",
+                    f"EasyR1 {self.version} reads no answer column ('{d.answer_key}' is lost)",
+                    source_keys=["data.answer_key"],
+                )
         if d.max_eval_prompts is not None:
-            notes.warning("data.not-expressible", f"EasyR1 has no cap on validation prompts; all of data.val_files "
-                          f"is used instead of {d.max_eval_prompts}", source_keys=["data.max_eval_prompts"])
+            notes.warning(
+                "data.not-expressible",
+                f"EasyR1 has no cap on validation prompts; all of data.val_files "
+                f"is used instead of {d.max_eval_prompts}",
+                source_keys=["data.max_eval_prompts"],
+            )
 
-    def data_source(self, role: str, sources: list[str] | None, split: str | None, subset: str | None,
-                    key: str) -> str | None:
+    def data_source(
+        self, role: str, sources: list[str] | None, split: str | None, subset: str | None, key: str
+    ) -> str | None:
         """One source as utils/dataset.py reads it: 'path' or 'path@split' (split 'train' by default)."""
         if not sources:
             return None
         if len(sources) > 1:
-            self.notes.warning("data.not-expressible", f"EasyR1 reads one {role} source; only {sources[0]} of "
-                               f"{', '.join(sources)} is written", source_keys=[f"data.{role}_sources"],
-                               target_keys=[key])
+            self.notes.warning(
+                "data.not-expressible",
+                f"EasyR1 reads one {role} source; only {sources[0]} of {', '.join(sources)} is written",
+                source_keys=[f"data.{role}_sources"],
+                target_keys=[key],
+            )
         if subset:
-            self.notes.warning("data.not-expressible", f"EasyR1 loads Hub datasets without a config name; "
-                               f"'{subset}' of {sources[0]} cannot be chosen (load_dataset picks the default)",
-                               source_keys=[f"data.{role}_subset"], target_keys=[key])
+            self.notes.warning(
+                "data.not-expressible",
+                f"EasyR1 loads Hub datasets without a config name; "
+                f"'{subset}' of {sources[0]} cannot be chosen (load_dataset picks the default)",
+                source_keys=[f"data.{role}_subset"],
+                target_keys=[key],
+            )
         source = sources[0]
         if "@" in source:
-            self.notes.warning("data.not-expressible", f"EasyR1 reads '@' as the split separator; the source path "
-                               f"{source} contains one", source_keys=[f"data.{role}_sources"], target_keys=[key])
+            self.notes.warning(
+                "data.not-expressible",
+                f"EasyR1 reads '@' as the split separator; the source path {source} contains one",
+                source_keys=[f"data.{role}_sources"],
+                target_keys=[key],
+            )
         return f"{source}@{split}" if split else source
 
     def checkpointing(self) -> None:
         c, notes, version = self.spec.checkpointing, self.notes, self.version
         if c.every_steps is not None:
             every = written_cadence(c.every_steps, step_growth(self.spec), notes, "checkpointing", "trainer.save_freq")
-            self.put("trainer.save_freq", every if every > 0 else -1,
-                     "rollout steps between checkpoints (-1: only the final one)")
+            self.put(
+                "trainer.save_freq",
+                every if every > 0 else -1,
+                "rollout steps between checkpoints (-1: only the final one)",
+            )
             if c.every_steps == 0:
-                notes.info("checkpointing.final-save", "the source saves no checkpoint; EasyR1 always saves one "
-                           "after the last step", target_keys=["trainer.save_freq"])
+                notes.info(
+                    "checkpointing.final-save",
+                    "the source saves no checkpoint; EasyR1 always saves one after the last step",
+                    target_keys=["trainer.save_freq"],
+                )
         logging = self.spec.logging
         if c.directory != f"checkpoints/{logging.project}/{logging.run_name}":  # EasyR1's default
             self.put("trainer.save_checkpoint_path", c.directory)
@@ -1235,13 +1559,19 @@ class _Writer:
             elif c.keep_last == 1:
                 self.put("trainer.remove_previous_ckpt", True)
             else:
-                notes.warning("checkpointing.not-expressible", f"EasyR1 {version} keeps every checkpoint or the "
-                              f"last one only; keeping {c.keep_last} is not expressible, all are kept",
-                              source_keys=["checkpointing.keep_last"])
+                notes.warning(
+                    "checkpointing.not-expressible",
+                    f"EasyR1 {version} keeps every checkpoint or the "
+                    f"last one only; keeping {c.keep_last} is not expressible, all are kept",
+                    source_keys=["checkpointing.keep_last"],
+                )
         if c.hf_format:
-            notes.info("checkpointing.hf-export", "EasyR1 saves sharded checkpoints; run scripts/model_merger.py "
-                       "--local_dir <checkpoint>/global_step_N/actor for Hugging Face weights",
-                       source_keys=["checkpointing.hf_format"])
+            notes.info(
+                "checkpointing.hf-export",
+                "EasyR1 saves sharded checkpoints; run scripts/model_merger.py "
+                "--local_dir <checkpoint>/global_step_N/actor for Hugging Face weights",
+                source_keys=["checkpointing.hf_format"],
+            )
         self.resume(c.resume)
 
     def resume(self, resume: str | None) -> None:
@@ -1250,23 +1580,33 @@ class _Writer:
             if resume is not None and auto:
                 self.put("trainer.find_last_checkpoint", resume == "auto", "resume from the latest checkpoint")
             elif resume == "auto":
-                notes.warning("checkpointing.not-expressible", f"EasyR1 {version} does not resume by itself "
-                              "(find_last_checkpoint arrived in 0.3.2): set trainer.load_checkpoint_path to resume",
-                              target_keys=["trainer.load_checkpoint_path"])
+                notes.warning(
+                    "checkpointing.not-expressible",
+                    f"EasyR1 {version} does not resume by itself "
+                    "(find_last_checkpoint arrived in 0.3.2): set trainer.load_checkpoint_path to resume",
+                    target_keys=["trainer.load_checkpoint_path"],
+                )
             return
         self.put("trainer.load_checkpoint_path", resume)
         if "global_step_" not in resume.strip("/").rsplit("/", 1)[-1]:
-            notes.warning("checkpointing.resume-path", f"EasyR1 resumes only from a directory named global_step_N "
-                          f"(\"`load_checkpoint_path` should end with `global_step_*`.\"); '{resume}' is not one",
-                          target_keys=["trainer.load_checkpoint_path"])
+            notes.warning(
+                "checkpointing.resume-path",
+                f"EasyR1 resumes only from a directory named global_step_N "
+                f"(\"`load_checkpoint_path` should end with `global_step_*`.\"); '{resume}' is not one",
+                target_keys=["trainer.load_checkpoint_path"],
+            )
 
     def launch(self) -> None:
         host, port = self.spec.launch.main_process_host, self.spec.launch.main_process_port
         if host:
             address = f"{host}:{port}" if port else host
-            self.notes.info("launch.ray-cluster", f"EasyR1 joins nodes through Ray, outside its config: run 'ray start "
-                            f"--head' on {host} and 'ray start --address={address}' on the others (use the Ray port), "
-                            "then the launch script on the head node only", source_keys=["launch.main_process_host"])
+            self.notes.info(
+                "launch.ray-cluster",
+                f"EasyR1 joins nodes through Ray, outside its config: run 'ray start "
+                f"--head' on {host} and 'ray start --address={address}' on the others (use the Ray port), "
+                "then the launch script on the head node only",
+                source_keys=["launch.main_process_host"],
+            )
 
     def evaluation(self) -> None:
         e = self.spec.evaluation
@@ -1286,9 +1626,12 @@ class _Writer:
             kept = [b for b in g.backends if b in known]
             lost = [b for b in g.backends if b not in known]
             if lost:
-                notes.warning("logging.not-expressible", f"EasyR1 {self.version} has no {', '.join(lost)} logger "
-                              f"({', '.join(known)}); not written", source_keys=["logging.backends"],
-                              target_keys=["trainer.logger"])
+                notes.warning(
+                    "logging.not-expressible",
+                    f"EasyR1 {self.version} has no {', '.join(lost)} logger ({', '.join(known)}); not written",
+                    source_keys=["logging.backends"],
+                    target_keys=["trainer.logger"],
+                )
             self.put("trainer.logger", kept or ["console"])
 
     def topology(self) -> None:
@@ -1296,29 +1639,48 @@ class _Writer:
         dp = plan.data_parallel_size or t.training_gpus or 8
         sp = t.sequence_parallel_size or 1
         gpus = dp * sp
-        others = [f"{name} {size}" for name, size in (
-            ("tensor parallel", t.tensor_parallel_size), ("pipeline parallel", t.pipeline_parallel_size),
-            ("context parallel", t.context_parallel_size)) if size and size > 1]
+        others = [
+            f"{name} {size}"
+            for name, size in (
+                ("tensor parallel", t.tensor_parallel_size),
+                ("pipeline parallel", t.pipeline_parallel_size),
+                ("context parallel", t.context_parallel_size),
+            )
+            if size and size > 1
+        ]
         if others:
-            notes.warning("topology.not-expressible", f"EasyR1 trains with FSDP and Ulysses only; the source's "
-                          f"{', '.join(others)} is dropped and the {dp} data-parallel ranks are kept",
-                          source_keys=["topology.training_backend"])
+            notes.warning(
+                "topology.not-expressible",
+                f"EasyR1 trains with FSDP and Ulysses only; the source's "
+                f"{', '.join(others)} is dropped and the {dp} data-parallel ranks are kept",
+                source_keys=["topology.training_backend"],
+            )
         if t.training_gpus and t.training_gpus != gpus:
-            notes.warning("topology.gpus-changed", f"the source trains on {t.training_gpus} GPUs; EasyR1 needs "
-                          f"{gpus} to keep {dp} data-parallel ranks" + (f" with Ulysses {sp}" if sp > 1 else ""),
-                          source_keys=["topology.training_gpus"],
-                          target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"])
+            notes.warning(
+                "topology.gpus-changed",
+                f"the source trains on {t.training_gpus} GPUs; EasyR1 needs "
+                f"{gpus} to keep {dp} data-parallel ranks" + (f" with Ulysses {sp}" if sp > 1 else ""),
+                source_keys=["topology.training_gpus"],
+                target_keys=["trainer.n_gpus_per_node", "trainer.nnodes"],
+            )
         if t.rollout_gpus:
             total = (t.training_gpus or gpus) + t.rollout_gpus
-            notes.warning("topology.rollout-colocated", f"the source uses {total} GPUs ({t.rollout_gpus} of them for "
-                          f"a separate rollout server); EasyR1 colocates vLLM with training, so the written config "
-                          f"uses {gpus} GPUs for both", source_keys=["topology.rollout_gpus"],
-                          target_keys=["trainer.n_gpus_per_node", f"{ROLLOUT}.tensor_parallel_size"])
+            notes.warning(
+                "topology.rollout-colocated",
+                f"the source uses {total} GPUs ({t.rollout_gpus} of them for "
+                f"a separate rollout server); EasyR1 colocates vLLM with training, so the written config "
+                f"uses {gpus} GPUs for both",
+                source_keys=["topology.rollout_gpus"],
+                target_keys=["trainer.n_gpus_per_node", f"{ROLLOUT}.tensor_parallel_size"],
+            )
         ahead = self.spec.asynchrony.max_steps_ahead
         if ahead:
-            notes.warning("asynchrony.not-expressible", f"EasyR1 generates each step's batch with the current weights; "
-                          f"the source's generation {ahead} step(s) ahead of training is dropped (on-policy here)",
-                          source_keys=["asynchrony.max_steps_ahead"])
+            notes.warning(
+                "asynchrony.not-expressible",
+                f"EasyR1 generates each step's batch with the current weights; "
+                f"the source's generation {ahead} step(s) ahead of training is dropped (on-policy here)",
+                source_keys=["asynchrony.max_steps_ahead"],
+            )
         nodes = t.nodes if t.nodes and gpus % t.nodes == 0 else 1
         self.put("trainer.n_gpus_per_node", gpus // nodes, "GPUs per node (all of them train and generate)")
         self.put("trainer.nnodes", nodes)
@@ -1334,16 +1696,27 @@ class _Writer:
         """EasyR1 colocates everything: vLLM runs gpus ÷ TP engines on the training GPUs, next to the reference."""
         t, notes = self.spec.topology, self.notes
         if t.rollout_gpu_memory_fraction is not None:
-            self.put(f"{ROLLOUT}.gpu_memory_utilization", t.rollout_gpu_memory_fraction,
-                     "share of each GPU's memory vLLM may take (it shares the GPU with training)")
+            self.put(
+                f"{ROLLOUT}.gpu_memory_utilization",
+                t.rollout_gpu_memory_fraction,
+                "share of each GPU's memory vLLM may take (it shares the GPU with training)",
+            )
         engines = gpus // rollout_tp
         if t.rollout_engines is not None and t.rollout_engines != engines:
-            notes.warning("topology.rollout-engines-changed", f"the source runs {t.rollout_engines} rollout engine(s)"
-                          f"; EasyR1 runs one per {rollout_tp} GPU(s) on all {gpus} GPUs: {engines}",
-                          source_keys=["topology.rollout_engines"], target_keys=[f"{ROLLOUT}.tensor_parallel_size"])
+            notes.warning(
+                "topology.rollout-engines-changed",
+                f"the source runs {t.rollout_engines} rollout engine(s)"
+                f"; EasyR1 runs one per {rollout_tp} GPU(s) on all {gpus} GPUs: {engines}",
+                source_keys=["topology.rollout_engines"],
+                target_keys=[f"{ROLLOUT}.tensor_parallel_size"],
+            )
         if t.colocate_models is False:
-            notes.info("topology.colocated", "the source gives the reference/critic models GPUs of their own; EasyR1 "
-                       "places every model on the same GPUs", source_keys=["topology.colocate_models"])
+            notes.info(
+                "topology.colocated",
+                "the source gives the reference/critic models GPUs of their own; EasyR1 "
+                "places every model on the same GPUs",
+                source_keys=["topology.colocate_models"],
+            )
 
     def batch(self) -> None:
         plan, notes, version = self.spec.plan, self.notes, self.version
@@ -1356,35 +1729,54 @@ class _Writer:
             mini = Fraction(per_opt) / n
             gbs = max(1, round(mini))
             if mini.denominator != 1:
-                notes.warning("units.prompts-vs-samples", f"{fmt(per_opt)} samples per optimizer step is not a whole "
-                              f"number of prompts (n = {n}); worker.actor.global_batch_size counts prompts, so {gbs} "
-                              f"prompts ({gbs * n} samples) is written", target_keys=[f"{ACTOR}.global_batch_size"])
+                notes.warning(
+                    "units.prompts-vs-samples",
+                    f"{fmt(per_opt)} samples per optimizer step is not a whole "
+                    f"number of prompts (n = {n}); worker.actor.global_batch_size counts prompts, so {gbs} "
+                    f"prompts ({gbs * n} samples) is written",
+                    target_keys=[f"{ACTOR}.global_batch_size"],
+                )
             elif self.spec.framework != "easyr1":
-                notes.info("units.prompts-vs-samples", f"worker.actor.global_batch_size counts prompts: {fmt(per_opt)} "
-                           f"samples per optimizer step ÷ rollout.n {n} = {gbs} prompts (global); EasyR1 splits "
-                           f"{gbs * n} samples over the {dp} data-parallel ranks itself",
-                           source_keys=["plan.samples_per_optimizer_step"], target_keys=[f"{ACTOR}.global_batch_size"])
+                notes.info(
+                    "units.prompts-vs-samples",
+                    f"worker.actor.global_batch_size counts prompts: {fmt(per_opt)} "
+                    f"samples per optimizer step ÷ rollout.n {n} = {gbs} prompts (global); EasyR1 splits "
+                    f"{gbs * n} samples over the {dp} data-parallel ranks itself",
+                    source_keys=["plan.samples_per_optimizer_step"],
+                    target_keys=[f"{ACTOR}.global_batch_size"],
+                )
             if rbs is not None and rbs < gbs:
                 # EasyR1 needs rollout_batch_size % global_batch_size == 0: one step feeds whole updates.
-                notes.warning("batch.not-expressible", f"the source updates every {fmt(Fraction(gbs, rbs))} steps "
-                              f"({rbs} prompts per step, {gbs} per optimizer step); EasyR1 needs rollout_batch_size "
-                              "to be a multiple of global_batch_size, so one step generates the whole optimizer batch",
-                              target_keys=["data.rollout_batch_size"])
+                notes.warning(
+                    "batch.not-expressible",
+                    f"the source updates every {fmt(Fraction(gbs, rbs))} steps "
+                    f"({rbs} prompts per step, {gbs} per optimizer step); EasyR1 needs rollout_batch_size "
+                    "to be a multiple of global_batch_size, so one step generates the whole optimizer batch",
+                    target_keys=["data.rollout_batch_size"],
+                )
                 if plan.total_steps is not None and plan.optimizer_steps_per_step:
-                    self.total_steps = math.ceil(plan.total_steps * Fraction(plan.optimizer_steps_per_step)
-                                                 / (plan.epochs_per_step or 1))
+                    self.total_steps = math.ceil(
+                        plan.total_steps * Fraction(plan.optimizer_steps_per_step) / (plan.epochs_per_step or 1)
+                    )
                 rbs = gbs
             elif rbs is not None and rbs % gbs:
-                notes.warning("batch.indivisible", f"rollout_batch_size {rbs} is not a multiple of global_batch_size "
-                              f"{gbs}; EasyR1 refuses to start (\"Rollout batch size must be divisible by actor "
-                              "global batch size.\")", target_keys=["data.rollout_batch_size"])
+                notes.warning(
+                    "batch.indivisible",
+                    f"rollout_batch_size {rbs} is not a multiple of global_batch_size "
+                    f'{gbs}; EasyR1 refuses to start ("Rollout batch size must be divisible by actor '
+                    'global batch size.")',
+                    target_keys=["data.rollout_batch_size"],
+                )
         self.put("data.rollout_batch_size", rbs, "prompts per step (each sampled worker.rollout.n times)")
         self.put(f"{ROLLOUT}.n", n, "samples per prompt")
         self.put(f"{ACTOR}.global_batch_size", gbs, "prompts per optimizer step (× rollout.n samples)")
         epochs = plan.epochs_per_step or 1
         if version == FEB and epochs != 1:
-            notes.warning("batch.not-expressible", f"EasyR1 {FEB} supports only ppo_epochs 1; the source passes "
-                          f"{epochs} times over each step's samples", target_keys=[f"{ACTOR}.ppo_epochs"])
+            notes.warning(
+                "batch.not-expressible",
+                f"EasyR1 {FEB} supports only ppo_epochs 1; the source passes {epochs} times over each step's samples",
+                target_keys=[f"{ACTOR}.ppo_epochs"],
+            )
         self.put(f"{ACTOR}.ppo_epochs", epochs, "passes over each step's samples")
         self.put("trainer.max_steps", self.total_steps, "rollout steps in the run")
         self.micro_batch(rbs, gbs, n, dp)
@@ -1395,7 +1787,8 @@ class _Writer:
         lengths = self.spec.lengths
         defaults = defaults_for(version)
         width = (lengths.max_prompt_tokens or defaults["data.max_prompt_length"]) + (
-            lengths.max_response_tokens or defaults["data.max_response_length"])
+            lengths.max_response_tokens or defaults["data.max_response_length"]
+        )
         update_key = f"{ACTOR}.micro_batch_size_per_device_for_update"
         experience_key = f"{ACTOR}.micro_batch_size_per_device_for_experience"
         dynamic_key = f"{ACTOR}.dynamic_batching"
@@ -1409,34 +1802,58 @@ class _Writer:
             # source's (never more memory per micro-batch than the source used).
             tokens = budget.max_tokens_per_device
             if tokens is None:
-                notes.warning("batch.token-budget-assumed", "the source sets neither a micro-batch nor a token "
-                              f"budget; micro_batch_size_per_device_for_update {defaults[update_key]} (EasyR1's "
-                              "default) is written", target_keys=[update_key])
+                notes.warning(
+                    "batch.token-budget-assumed",
+                    "the source sets neither a micro-batch nor a token "
+                    f"budget; micro_batch_size_per_device_for_update {defaults[update_key]} (EasyR1's "
+                    "default) is written",
+                    target_keys=[update_key],
+                )
             update = self.divisor(per_device, tokens // width if tokens else defaults[update_key], at_most=True)
             logprob = budget.logprob_max_tokens_per_device or tokens
-            experience = self.divisor(rbs * n if rbs else None,
-                                      logprob // width if logprob else defaults[experience_key], at_most=True)
+            experience = self.divisor(
+                rbs * n if rbs else None, logprob // width if logprob else defaults[experience_key], at_most=True
+            )
             self.put(dynamic_key, True, "pack micro-batches by tokens: budget = micro × (max_prompt + max_response)")
             if tokens is not None and update * width != tokens:
-                notes.info("batch.token-budget", f"EasyR1 derives the token budget from the micro size: "
-                           f"{update} × {width} padded tokens = {update * width} tokens per rank (the source's "
-                           f"budget is {tokens})", source_keys=["token_budget.max_tokens_per_device"],
-                           target_keys=[update_key])
+                notes.info(
+                    "batch.token-budget",
+                    f"EasyR1 derives the token budget from the micro size: "
+                    f"{update} × {width} padded tokens = {update * width} tokens per rank (the source's "
+                    f"budget is {tokens})",
+                    source_keys=["token_budget.max_tokens_per_device"],
+                    target_keys=[update_key],
+                )
         else:
             tokens = budget.max_tokens_per_device
             update = self.divisor(per_device, tokens // width if tokens else defaults[update_key], at_most=bool(tokens))
             experience = self.divisor(rbs * n if rbs else None, update)
-            notes.warning("batch.token-budget-not-expressible",
-                          f"EasyR1 {version} has no dynamic batching (0.3.2 added it); a fixed micro-batch of "
-                          f"{update} samples per rank is written" + (f" (the source packs up to {tokens} tokens)"
-                                                                     if tokens else ""), target_keys=[update_key])
+            notes.warning(
+                "batch.token-budget-not-expressible",
+                f"EasyR1 {version} has no dynamic batching (0.3.2 added it); a fixed micro-batch of "
+                f"{update} samples per rank is written"
+                + (f" (the source packs up to {tokens} tokens)" if tokens else ""),
+                target_keys=[update_key],
+            )
         if per_device and update and per_device % update:
-            notes.warning("batch.indivisible", f"{per_device} samples per rank per optimizer step are not a multiple "
-                          f"of the micro-batch {update}; EasyR1 refuses to start", target_keys=[update_key])
-        self.put(update_key, update, "samples per micro-batch per data-parallel rank"
-                 + (" (× padded width = token budget)" if self.out.get(dynamic_key) else ""))
-        self.put(experience_key, experience, "samples per log-prob micro-batch per rank (actor and ref)"
-                 + (" (× padded width = token budget)" if self.out.get(dynamic_key) else ""))
+            notes.warning(
+                "batch.indivisible",
+                f"{per_device} samples per rank per optimizer step are not a multiple "
+                f"of the micro-batch {update}; EasyR1 refuses to start",
+                target_keys=[update_key],
+            )
+        self.put(
+            update_key,
+            update,
+            "samples per micro-batch per data-parallel rank"
+            + (" (× padded width = token budget)" if self.out.get(dynamic_key) else ""),
+        )
+        self.put(
+            experience_key,
+            experience,
+            "samples per log-prob micro-batch per rank (actor and ref)"
+            + (" (× padded width = token budget)" if self.out.get(dynamic_key) else ""),
+        )
 
     @staticmethod
     def divisor(total: int | None, wanted: int, at_most: bool = False) -> int:
@@ -1456,26 +1873,36 @@ class _Writer:
             if self.has("data.mini_rollout_batch_size"):
                 self.put("data.mini_rollout_batch_size", g.prompts_per_round, "prompts per generation round")
             else:
-                notes.warning("generation.not-expressible", f"{g.prompts_per_round} prompts per generation round "
-                              f"needs data.mini_rollout_batch_size (EasyR1 0.3.1+)",
-                              source_keys=["generation.prompts_per_round"])
+                notes.warning(
+                    "generation.not-expressible",
+                    f"{g.prompts_per_round} prompts per generation round "
+                    f"needs data.mini_rollout_batch_size (EasyR1 0.3.1+)",
+                    source_keys=["generation.prompts_per_round"],
+                )
         if g.filter_groups:
             if self.has("algorithm.online_filtering"):
                 self.put("algorithm.online_filtering", True)
                 self.put("algorithm.filter_key", g.filter_metric or "overall", "reward metric the filter reads")
                 if self.spec.framework != "easyr1":
-                    notes.info("generation.filter-groups", "EasyR1 keeps a group when the mean of its filter_key "
-                               "metric lies strictly in (filter_low, filter_high) = (0.01, 0.99), which for a 0/1 "
-                               "accuracy is the same as dropping groups whose metric is constant",
-                               target_keys=["algorithm.online_filtering"])
+                    notes.info(
+                        "generation.filter-groups",
+                        "EasyR1 keeps a group when the mean of its filter_key "
+                        "metric lies strictly in (filter_low, filter_high) = (0.01, 0.99), which for a 0/1 "
+                        "accuracy is the same as dropping groups whose metric is constant",
+                        target_keys=["algorithm.online_filtering"],
+                    )
             else:
-                notes.warning("generation.not-expressible", f"group filtering needs EasyR1 0.3.1+ "
-                              f"(algorithm.online_filtering), not {version}", source_keys=["generation.filter_groups"])
+                notes.warning(
+                    "generation.not-expressible",
+                    f"group filtering needs EasyR1 0.3.1+ (algorithm.online_filtering), not {version}",
+                    source_keys=["generation.filter_groups"],
+                )
         elif self.has("algorithm.online_filtering"):
             self.put("algorithm.online_filtering", False)
         if g.max_rounds_per_step is not None and self.has("trainer.max_try_make_batch"):
-            self.put("trainer.max_try_make_batch", g.max_rounds_per_step or -1,
-                     "generation rounds per step (-1: no limit)")
+            self.put(
+                "trainer.max_try_make_batch", g.max_rounds_per_step or -1, "generation rounds per step (-1: no limit)"
+            )
 
     def algorithm(self) -> None:
         a, notes, version = self.spec.algorithm, self.notes, self.version
@@ -1483,23 +1910,39 @@ class _Writer:
         since = ESTIMATORS.get(estimator)
         if since is None or not at_least(version, since):
             fallback = "grpo" if a.advantage_normalization_scope != "batch" else "reinforce_plus_plus"
-            notes.warning("algorithm.not-expressible", f"advantage estimator '{estimator}' is not in EasyR1 {version}; "
-                          f"'{fallback}' is written", source_keys=["algorithm.advantage_estimator"],
-                          target_keys=["algorithm.adv_estimator"])
+            notes.warning(
+                "algorithm.not-expressible",
+                f"advantage estimator '{estimator}' is not in EasyR1 {version}; '{fallback}' is written",
+                source_keys=["algorithm.advantage_estimator"],
+                target_keys=["algorithm.adv_estimator"],
+            )
             estimator = fallback
         self.put("algorithm.adv_estimator", estimator)
         if a.advantage_std_normalization is not None and a.advantage_std_normalization != (estimator in STD_NORMALISED):
-            notes.warning("algorithm.not-expressible", f"EasyR1's {estimator} "
-                          + ("always divides advantages by the std" if estimator in STD_NORMALISED else
-                             "does not divide advantages by the std") + "; the source "
-                          + ("does not" if not a.advantage_std_normalization else "does"),
-                          source_keys=["algorithm.advantage_std_normalization"])
+            notes.warning(
+                "algorithm.not-expressible",
+                f"EasyR1's {estimator} "
+                + (
+                    "always divides advantages by the std"
+                    if estimator in STD_NORMALISED
+                    else "does not divide advantages by the std"
+                )
+                + "; the source "
+                + ("does not" if not a.advantage_std_normalization else "does"),
+                source_keys=["algorithm.advantage_std_normalization"],
+            )
         if estimator in GROUP_ESTIMATORS and a.advantage_normalization_scope == "batch":
-            notes.warning("algorithm.not-expressible", f"EasyR1's {estimator} normalises within each group; the "
-                          "source normalises over the batch", source_keys=["algorithm.advantage_normalization_scope"])
+            notes.warning(
+                "algorithm.not-expressible",
+                f"EasyR1's {estimator} normalises within each group; the source normalises over the batch",
+                source_keys=["algorithm.advantage_normalization_scope"],
+            )
         if estimator in ("grpo", "rloo") and (self.spec.plan.samples_per_prompt or 1) < 2:
-            notes.warning("algorithm.group-too-small", f"EasyR1's {estimator} needs worker.rollout.n > 1",
-                          target_keys=[f"{ROLLOUT}.n"])
+            notes.warning(
+                "algorithm.group-too-small",
+                f"EasyR1's {estimator} needs worker.rollout.n > 1",
+                target_keys=[f"{ROLLOUT}.n"],
+            )
         self.kl()
         if at_least(version, "0.3.0"):
             low = a.clip_ratio_low if a.clip_ratio_low is not None else 0.2
@@ -1507,22 +1950,34 @@ class _Writer:
             self.put(f"{ACTOR}.clip_ratio_low", low)
             self.put(f"{ACTOR}.clip_ratio_high", high)
             if a.clip_ratio_dual is None:
-                notes.info("algorithm.dual-clip", "EasyR1 always applies dual-clip for negative advantages; the "
-                           "source has none, so its default bound 3.0 is written",
-                           target_keys=[f"{ACTOR}.clip_ratio_dual"])
+                notes.info(
+                    "algorithm.dual-clip",
+                    "EasyR1 always applies dual-clip for negative advantages; the "
+                    "source has none, so its default bound 3.0 is written",
+                    target_keys=[f"{ACTOR}.clip_ratio_dual"],
+                )
             self.put(f"{ACTOR}.clip_ratio_dual", a.clip_ratio_dual if a.clip_ratio_dual is not None else 3.0)
             if a.entropy_coef:
-                notes.warning("algorithm.not-expressible", f"EasyR1 {version} has no entropy bonus; the source's "
-                              f"coefficient {a.entropy_coef} is dropped", source_keys=["algorithm.entropy_coef"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"EasyR1 {version} has no entropy bonus; the source's coefficient {a.entropy_coef} is dropped",
+                    source_keys=["algorithm.entropy_coef"],
+                )
         else:
             clip = a.clip_ratio_low if a.clip_ratio_low is not None else 0.2
             self.put(f"{ACTOR}.clip_ratio", clip)
             if a.clip_ratio_high not in (None, clip):
-                notes.warning("algorithm.not-expressible", f"EasyR1 {version} has one symmetric clip_ratio; "
-                              f"clip_ratio_high {a.clip_ratio_high} is lost", target_keys=[f"{ACTOR}.clip_ratio"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"EasyR1 {version} has one symmetric clip_ratio; clip_ratio_high {a.clip_ratio_high} is lost",
+                    target_keys=[f"{ACTOR}.clip_ratio"],
+                )
             if a.clip_ratio_dual is not None:
-                notes.warning("algorithm.not-expressible", f"EasyR1 {version} has no dual-clip; bound "
-                              f"{a.clip_ratio_dual} is lost", source_keys=["algorithm.clip_ratio_dual"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"EasyR1 {version} has no dual-clip; bound {a.clip_ratio_dual} is lost",
+                    source_keys=["algorithm.clip_ratio_dual"],
+                )
             self.put(f"{ACTOR}.entropy_coeff", a.entropy_coef or 0.0)  # the default 1e-3 would add a bonus
         self.loss()
 
@@ -1531,20 +1986,30 @@ class _Writer:
         placement = a.kl_placement or "none"
         coef = a.kl_coef if a.kl_coef is not None else 0.0
         if placement == "both":
-            notes.warning("algorithm.not-expressible", "EasyR1 puts KL in the loss or in the reward, not both; the "
-                          "loss term is kept", source_keys=["algorithm.kl_placement"])
+            notes.warning(
+                "algorithm.not-expressible",
+                "EasyR1 puts KL in the loss or in the reward, not both; the loss term is kept",
+                source_keys=["algorithm.kl_placement"],
+            )
             placement = "loss"
         estimator = a.kl_estimator or ("k3" if placement == "loss" else "k1")
         name = KL_ESTIMATOR_NAMES.get(estimator)
         if name is None:
-            notes.warning("algorithm.not-expressible", f"KL estimator '{estimator}' is not in EasyR1; low_var_kl (k3) "
-                          "is written", source_keys=["algorithm.kl_estimator"])
+            notes.warning(
+                "algorithm.not-expressible",
+                f"KL estimator '{estimator}' is not in EasyR1; low_var_kl (k3) is written",
+                source_keys=["algorithm.kl_estimator"],
+            )
             name = "low_var_kl"
         if not at_least(version, "0.3.0"):
             if placement == "none":
-                notes.warning("algorithm.not-expressible", f"EasyR1 {version} always builds the reference model and "
-                              "applies KL in the reward when use_kl_loss is off; a zero coefficient is written",
-                              source_keys=["algorithm.kl_placement"], target_keys=["algorithm.kl_coef"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"EasyR1 {version} always builds the reference model and "
+                    "applies KL in the reward when use_kl_loss is off; a zero coefficient is written",
+                    source_keys=["algorithm.kl_placement"],
+                    target_keys=["algorithm.kl_coef"],
+                )
             self.put(f"{ACTOR}.use_kl_loss", placement == "loss")
             if placement == "loss":
                 self.put(f"{ACTOR}.kl_loss_coef", coef)
@@ -1568,31 +2033,45 @@ class _Writer:
             mode = modes.get(aggregation)
             if mode is None:
                 mode = "seq" if aggregation.startswith("seq") else "token"
-                notes.warning("algorithm.not-expressible", f"loss aggregation '{aggregation}' has no EasyR1 "
-                              f"loss_avg_mode; '{mode}' ({LOSS_AVG_MODES[mode]}) is written",
-                              target_keys=[f"{ACTOR}.loss_avg_mode"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"loss aggregation '{aggregation}' has no EasyR1 "
+                    f"loss_avg_mode; '{mode}' ({LOSS_AVG_MODES[mode]}) is written",
+                    target_keys=[f"{ACTOR}.loss_avg_mode"],
+                )
             self.put(f"{ACTOR}.loss_avg_mode", mode, "token: token mean; seq: mean of per-sequence means")
         elif aggregation != "token-mean":
-            notes.warning("algorithm.not-expressible", f"EasyR1 {version} averages the loss over tokens only; "
-                          f"'{aggregation}' is lost", target_keys=[f"{ACTOR}.loss_avg_mode"])
+            notes.warning(
+                "algorithm.not-expressible",
+                f"EasyR1 {version} averages the loss over tokens only; '{aggregation}' is lost",
+                target_keys=[f"{ACTOR}.loss_avg_mode"],
+            )
         scope = "optimizer_step" if at_least(version, "0.3.2") else "micro_batch"
         if a.loss_normalizer_scope and a.loss_normalizer_scope != scope:
-            notes.warning("algorithm.loss-normalizer-scope",
-                          f"the source normalises the loss over each {a.loss_normalizer_scope.replace('_', ' ')}; "
-                          f"EasyR1 {version} over each {scope.replace('_', ' ')}", source_keys=[
-                              "algorithm.loss_normalizer_scope"])
+            notes.warning(
+                "algorithm.loss-normalizer-scope",
+                f"the source normalises the loss over each {a.loss_normalizer_scope.replace('_', ' ')}; "
+                f"EasyR1 {version} over each {scope.replace('_', ' ')}",
+                source_keys=["algorithm.loss_normalizer_scope"],
+            )
         policy = a.policy_loss or "vanilla"
         names = {canonical: native for native, canonical in LOSS_TYPES.items()}
         if at_least(version, "0.3.3.dev0"):
             native = names.get(policy)
             if native is None:
-                notes.warning("algorithm.not-expressible", f"policy loss '{policy}' has no EasyR1 loss_type; default "
-                              "(PPO clip) is written", target_keys=[f"{ACTOR}.loss_type"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"policy loss '{policy}' has no EasyR1 loss_type; default (PPO clip) is written",
+                    target_keys=[f"{ACTOR}.loss_type"],
+                )
                 native = "default"
             self.put(f"{ACTOR}.loss_type", native)
         elif policy != "vanilla":
-            notes.warning("algorithm.not-expressible", f"policy loss '{policy}' needs EasyR1 after 0.3.2 (loss_type)",
-                          target_keys=[f"{ACTOR}.loss_type"])
+            notes.warning(
+                "algorithm.not-expressible",
+                f"policy loss '{policy}' needs EasyR1 after 0.3.2 (loss_type)",
+                target_keys=[f"{ACTOR}.loss_type"],
+            )
 
     def critic(self) -> None:
         c, plan, version = self.spec.critic, self.spec.plan, self.version
@@ -1611,12 +2090,16 @@ class _Writer:
                 self.put(f"{CRITIC}.dynamic_batching", False)
         elif self.has(f"{CRITIC}.dynamic_batching"):
             self.put(f"{CRITIC}.dynamic_batching", True)
-            self.put(f"{CRITIC}.micro_batch_size_per_device_for_update",
-                     self.out.get(f"{ACTOR}.micro_batch_size_per_device_for_update"))
+            self.put(
+                f"{CRITIC}.micro_batch_size_per_device_for_update",
+                self.out.get(f"{ACTOR}.micro_batch_size_per_device_for_update"),
+            )
         # The critic's own experience micro-batch and Ulysses size travel as EasyR1 extras when the source has them.
         if not self.own_extra(f"{CRITIC}.micro_batch_size_per_device_for_experience"):
-            self.put(f"{CRITIC}.micro_batch_size_per_device_for_experience",
-                     self.out.get(f"{ACTOR}.micro_batch_size_per_device_for_experience"))
+            self.put(
+                f"{CRITIC}.micro_batch_size_per_device_for_experience",
+                self.out.get(f"{ACTOR}.micro_batch_size_per_device_for_experience"),
+            )
         sp = self.spec.topology.sequence_parallel_size or 1
         if sp > 1 and at_least(version, "0.3.0") and not self.own_extra(self.sp_key(CRITIC)):
             self.put(self.sp_key(CRITIC), sp)
@@ -1639,43 +2122,58 @@ class _Writer:
         if at_least(version, "0.3.3.dev0"):
             if schedule not in ("constant", "cosine"):
                 written = "cosine" if "cosine" in schedule else "constant"
-                notes.warning("optimizer.not-expressible", f"lr schedule '{schedule}' is not in EasyR1 (constant or "
-                              f"cosine); '{written}' is written", source_keys=["optimizer.lr_schedule"],
-                              target_keys=[f"{ACTOR}.optim.lr_scheduler_type"])
+                notes.warning(
+                    "optimizer.not-expressible",
+                    f"lr schedule '{schedule}' is not in EasyR1 (constant or cosine); '{written}' is written",
+                    source_keys=["optimizer.lr_schedule"],
+                    target_keys=[f"{ACTOR}.optim.lr_scheduler_type"],
+                )
                 schedule = written
             self.put(f"{ACTOR}.optim.lr_scheduler_type", schedule)
             if schedule == "cosine" and o.min_lr_ratio is not None:
                 self.put(f"{ACTOR}.optim.min_lr_ratio", o.min_lr_ratio, "cosine floor as a fraction of lr")
         elif schedule != "constant":
-            notes.warning("optimizer.not-expressible", f"EasyR1 {version} keeps the lr constant after warmup; the "
-                          f"source's '{schedule}' schedule is lost", source_keys=["optimizer.lr_schedule"])
+            notes.warning(
+                "optimizer.not-expressible",
+                f"EasyR1 {version} keeps the lr constant after warmup; the source's '{schedule}' schedule is lost",
+                source_keys=["optimizer.lr_schedule"],
+            )
         self.warmup()
         self.run_length()
 
     def warmup(self) -> None:
         s, notes, version = self.spec, self.notes, self.version
         o = s.optimizer
-        ratio_key = f"{ACTOR}.optim.lr_warmup_ratio" if at_least(version, MARCH) else \
-            f"{ACTOR}.optim.lr_warmup_steps_ratio"
+        ratio_key = (
+            f"{ACTOR}.optim.lr_warmup_ratio" if at_least(version, MARCH) else f"{ACTOR}.optim.lr_warmup_steps_ratio"
+        )
         if o.warmup_steps is not None:
             steps = o.warmup_steps
             if o.warmup_unit == "optimizer_steps":
                 per_step = s.plan.optimizer_steps_per_step or 1
                 steps = math.ceil(o.warmup_steps / per_step)
-                notes.info("units.warmup", f"warmup of {o.warmup_steps} optimizer steps = {steps} rollout steps "
-                           f"({fmt(per_step)} optimizer steps per step); EasyR1 steps its scheduler once per rollout "
-                           "step", target_keys=[f"{ACTOR}.optim.lr_warmup_steps"])
+                notes.info(
+                    "units.warmup",
+                    f"warmup of {o.warmup_steps} optimizer steps = {steps} rollout steps "
+                    f"({fmt(per_step)} optimizer steps per step); EasyR1 steps its scheduler once per rollout "
+                    "step",
+                    target_keys=[f"{ACTOR}.optim.lr_warmup_steps"],
+                )
             if not steps:  # no warm-up, as a ratio: EasyR1's config refuses lr_warmup_steps 0
                 self.put(ratio_key, 0.0, "no warm-up")
             elif at_least(version, "0.3.1"):
                 self.put(f"{ACTOR}.optim.lr_warmup_steps", steps, "rollout steps (one scheduler step per update)")
             elif s.plan.total_steps:
-                self.put(ratio_key, steps / s.plan.total_steps, f"fraction of the run: {steps} of "
-                         f"{s.plan.total_steps} steps")
+                self.put(
+                    ratio_key, steps / s.plan.total_steps, f"fraction of the run: {steps} of {s.plan.total_steps} steps"
+                )
             else:
-                notes.warning("optimizer.not-expressible", f"EasyR1 {version} sets warmup as a fraction of the run "
-                              f"and the run length is unknown; {steps} warmup steps are not written",
-                              target_keys=[ratio_key])
+                notes.warning(
+                    "optimizer.not-expressible",
+                    f"EasyR1 {version} sets warmup as a fraction of the run "
+                    f"and the run length is unknown; {steps} warmup steps are not written",
+                    target_keys=[ratio_key],
+                )
         else:
             self.put(ratio_key, o.warmup_ratio if o.warmup_ratio is not None else 0.0, "fraction of the run")
 
@@ -1693,8 +2191,11 @@ class _Writer:
             pulled = math.ceil(rbs / mini) * mini  # the step count assumes rbs per step; the loader wraps
             epochs = epochs * Fraction(rbs, pulled)
         if epochs.denominator != 1:
-            notes.warning("run-length.rounded", f"{fmt(epochs)} epochs rounded up to {math.ceil(epochs)}: {key} is a "
-                          "whole number", target_keys=[key])
+            notes.warning(
+                "run-length.rounded",
+                f"{fmt(epochs)} epochs rounded up to {math.ceil(epochs)}: {key} is a whole number",
+                target_keys=[key],
+            )
         self.put(key, math.ceil(epochs), "passes over the prompt data")
 
     def prompt_cap(self, passes: float | None) -> None:
@@ -1707,14 +2208,21 @@ class _Writer:
         steps = math.ceil(cap // rbs * passes_fraction)
         if self.out.get("trainer.max_steps") is None and steps > 0:
             self.put("trainer.max_steps", steps, "rollout steps in the run")
-            self.notes.warning("data.max-prompts-as-steps", f"EasyR1 cannot limit the training set to {cap} "
-                               f"prompts; the run length it gives is written as trainer.max_steps {steps} ({cap} "
-                               f"// {rbs} prompts per step × {fmt(passes_fraction)} pass(es)), and the prompts "
-                               "are drawn from the whole data set", source_keys=["data.max_train_prompts"],
-                               target_keys=["trainer.max_steps"])
+            self.notes.warning(
+                "data.max-prompts-as-steps",
+                f"EasyR1 cannot limit the training set to {cap} "
+                f"prompts; the run length it gives is written as trainer.max_steps {steps} ({cap} "
+                f"// {rbs} prompts per step × {fmt(passes_fraction)} pass(es)), and the prompts "
+                "are drawn from the whole data set",
+                source_keys=["data.max_train_prompts"],
+                target_keys=["trainer.max_steps"],
+            )
         else:
-            self.notes.warning("data.not-expressible", f"EasyR1 cannot limit the training set to {cap} prompts; "
-                               "the prompts are drawn from the whole data set", source_keys=["data.max_train_prompts"])
+            self.notes.warning(
+                "data.not-expressible",
+                f"EasyR1 cannot limit the training set to {cap} prompts; the prompts are drawn from the whole data set",
+                source_keys=["data.max_train_prompts"],
+            )
 
     def extras(self) -> None:
         foreign, gone = [], []
@@ -1723,18 +2231,23 @@ class _Writer:
                 foreign.append(extra)
                 continue
             key = self.spelling(extra.key)
-            if key is None or key in VALUES and extra.value not in VALUES[key].get(self.version, (extra.value,)):
+            if key is None or (key in VALUES and extra.value not in VALUES[key].get(self.version, (extra.value,))):
                 gone.append(extra)  # a key of another band, or a value this band's code rejects
             elif not (key in AUTO_KEYS and _within(self.version, *AUTO_KEYS[key][:2])):
                 self.out.setdefault(key, extra.value)
         if gone:
-            self.notes.info("keys.not-translated", f"{len(gone)} EasyR1 key(s) of another band have no counterpart "
-                            f"in EasyR1 {self.version} and are not written: "
-                            + ", ".join(f"{e.key}={e.value}" for e in gone), source_keys=[e.key for e in gone])
+            self.notes.info(
+                "keys.not-translated",
+                f"{len(gone)} EasyR1 key(s) of another band have no counterpart "
+                f"in EasyR1 {self.version} and are not written: " + ", ".join(f"{e.key}={e.value}" for e in gone),
+                source_keys=[e.key for e in gone],
+            )
         if foreign:
-            self.notes.info("keys.not-translated",
-                            not_written(foreign[0].framework, [e.key for e in foreign], "EasyR1"),
-                            source_keys=[e.key for e in foreign])
+            self.notes.info(
+                "keys.not-translated",
+                not_written(foreign[0].framework, [e.key for e in foreign], "EasyR1"),
+                source_keys=[e.key for e in foreign],
+            )
 
     def own_extra(self, key: str) -> bool:
         """Whether the source carries this EasyR1 key (in any band's spelling) as an extra."""
@@ -1745,7 +2258,7 @@ class _Writer:
         parent = _dict_parent(key)
         if parent:
             renamed = self.spelling(parent)
-            return renamed + key[len(parent):] if renamed else None
+            return renamed + key[len(parent) :] if renamed else None
         if valid_in(key, self.version):
             return key
         for old, new, _since in RENAMES:
@@ -1777,7 +2290,7 @@ _ORDER = ("data", "algorithm", "worker", "trainer")
 def _emit_yaml(tree: dict[str, Any], comments: dict[str, str], prefix: str = "", depth: int = 0) -> list[str]:
     """Nested YAML in EasyR1's section order, with a unit comment after the keys that have one."""
     lines = []
-    keys = sorted(tree, key=lambda k: (_ORDER.index(k) if k in _ORDER else len(_ORDER))) if depth == 0 else list(tree)
+    keys = sorted(tree, key=lambda k: _ORDER.index(k) if k in _ORDER else len(_ORDER)) if depth == 0 else list(tree)
     for key in keys:
         value = tree[key]
         dotted = prefix + key

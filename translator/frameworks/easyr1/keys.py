@@ -1,4 +1,5 @@
 """EasyR1's native keys as the core compares them (translator/compare.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator

@@ -2,6 +2,7 @@
 checkout, whose ``PPOConfig`` dataclass tree (``verl/trainer/config.py``) becomes dotted keys. Without the option,
 the schema is left as it is.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,10 +24,20 @@ from translator.schema_gen import (
     write,
 )
 
-UNKNOWN = ("rejected", ("OmegaConf.merge into the structured PPOConfig raises ConfigKeyError for a key the "
-                        "dataclasses do not declare; keys under a Dict[str, Any] field are free."))
-TYPE_CHECK = ("coercing", ("OmegaConf validates and converts values for the dataclass field types ('1e-6' → "
-                           "float, 1 → 1.0); null is rejected where the field is not Optional."))
+UNKNOWN = (
+    "rejected",
+    (
+        "OmegaConf.merge into the structured PPOConfig raises ConfigKeyError for a key the "
+        "dataclasses do not declare; keys under a Dict[str, Any] field are free."
+    ),
+)
+TYPE_CHECK = (
+    "coercing",
+    (
+        "OmegaConf validates and converts values for the dataclass field types ('1e-6' → "
+        "float, 1 → 1.0); null is rejected where the field is not Optional."
+    ),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,15 +52,17 @@ def generate(args: argparse.Namespace, outs: list[Path], wanted: set[str]) -> No
         print("easyr1: no --easyr1-src; its schema is left as it is", file=sys.stderr)
 
 
-def nested_properties(resolver: Resolver, tree: Tree, path: str, node: ast.ClassDef, prefix: str,
-                      out: dict[str, dict[str, Any]]) -> None:
+def nested_properties(
+    resolver: Resolver, tree: Tree, path: str, node: ast.ClassDef, prefix: str, out: dict[str, dict[str, Any]]
+) -> None:
     for name, item in dataclass_fields(resolver, tree, path, node).items():
         annotation = item.annotation
         target = None
         if annotation is not None and dotted_name(annotation):
             found = resolver.find(item.ctx[1], item.ctx[2], dotted_name(annotation))
-            if found and any(dotted_name(d.func if isinstance(d, ast.Call) else d) == "dataclass"
-                             for d in found[2].decorator_list):
+            if found and any(
+                dotted_name(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in found[2].decorator_list
+            ):
                 target = found
         if target:
             nested_properties(resolver, target[0], target[1], target[2], f"{prefix}{name}.", out)
@@ -65,8 +78,20 @@ def easyr1_schema(root: Path, commit: str | None) -> dict[str, Any]:
     found = class_in(resolver, tree, "verl.trainer.config", "PPOConfig")
     properties: dict[str, dict[str, Any]] = {}
     nested_properties(resolver, *found, "", properties)
-    notes = [("Dotted keys of the PPOConfig dataclass tree (verl/trainer/config.py and the worker configs): "
-             "EasyR1's main merges dataclass defaults ← config= YAML ← key=value overrides with OmegaConf."),
-             f"Version {version} is verl/__init__.py's __version__ at that commit."]
-    return document("easyr1", version, f"EasyR1 {version} config keys (verl.trainer.main PPOConfig)", properties,
-                    [checkout_source("hiyouga/EasyR1", commit, tree)], UNKNOWN, TYPE_CHECK, notes)
+    notes = [
+        (
+            "Dotted keys of the PPOConfig dataclass tree (verl/trainer/config.py and the worker configs): "
+            "EasyR1's main merges dataclass defaults ← config= YAML ← key=value overrides with OmegaConf."
+        ),
+        f"Version {version} is verl/__init__.py's __version__ at that commit.",
+    ]
+    return document(
+        "easyr1",
+        version,
+        f"EasyR1 {version} config keys (verl.trainer.main PPOConfig)",
+        properties,
+        [checkout_source("hiyouga/EasyR1", commit, tree)],
+        UNKNOWN,
+        TYPE_CHECK,
+        notes,
+    )

@@ -10,6 +10,7 @@ yet the schema changed twice, so the two early bands carry the date of the commi
 the entropy bonus still under ``worker.actor``, ``trainer.total_episodes``). ``0.3.3.dev0`` is the development
 head after v0.3.2.
 """
+
 from __future__ import annotations
 
 from translator.dialects.settings import Setting
@@ -22,22 +23,22 @@ VERSIONS = (FEB, MARCH, "0.3.0", "0.3.1", "0.3.2", "0.3.3.dev0")
 # RENAMES, KEY_RANGE, DEFAULTS).
 CHANGES = {
     FEB: "initial schema: trainer.total_episodes, test_freq, remove_previous_ckpt, offload.param_offload; KL and "
-         "entropy_coeff under worker.actor; adv_estimator gae; micro sizes required; reward = built-in scorer "
-         "worker.reward.compute_score 'math'; loggers console/wandb/mlflow/swanlab",
+    "entropy_coeff under worker.actor; adv_estimator gae; micro sizes required; reward = built-in scorer "
+    "worker.reward.compute_score 'math'; loggers console/wandb/mlflow/swanlab",
     MARCH: "test_freq→val_freq, offload_params/offload_optimizer, lr_warmup_ratio, fsdp.enable_cpu_offload; "
-           "adv_estimator grpo; micro sizes default 4/16; data.answer_key/image_key; compute_score 'math' or 'r1v'",
+    "adv_estimator grpo; micro sizes default 4/16; data.answer_key/image_key; compute_score 'math' or 'r1v'",
     "0.3.0": "KL moved to algorithm.* (use_kl_loss off by default, kl_coef, kl_penalty, disable_kl); "
-             "clip_ratio→clip_ratio_low/high (0.2/0.3)/dual; entropy_coeff gone; reward from a file: "
-             "worker.reward.score_function=path.py:fn(predict, ground_truth) (start-up fails without one); "
-             "save_limit replaces remove_previous_ckpt; data.format_prompt, val_batch_size; tensorboard logger",
+    "clip_ratio→clip_ratio_low/high (0.2/0.3)/dual; entropy_coeff gone; reward from a file: "
+    "worker.reward.score_function=path.py:fn(predict, ground_truth) (start-up fails without one); "
+    "save_limit replaces remove_previous_ckpt; data.format_prompt, val_batch_size; tensorboard logger",
     "0.3.1": "total_episodes→total_epochs (15); ulysses_size; loss_avg_mode; mini_rollout_batch_size; "
-             "online_filtering; score_function→reward_function (reward_type batch|sequential: a list of "
-             "{response, response_length, ground_truth} dicts or one); save_model_only; local json/jsonl data",
+    "online_filtering; score_function→reward_function (reward_type batch|sequential: a list of "
+    "{response, response_length, ground_truth} dicts or one); save_model_only; local json/jsonl data",
     "0.3.2": "dynamic_batching on by default (micro size × padded length = token budget); loss token-weighted "
-             "over all micro-batches and ranks; trainer.find_last_checkpoint (auto-resume, on by default)",
+    "over all micro-batches and ranks; trainer.find_last_checkpoint (auto-resume, on by default)",
     "0.3.3.dev0": "worker.reward.reward_type removed (the reward module's REWARD_TYPE decides batch|sequential); "
-                  "worker.actor.model.lora.* (rank 0 = off); warmup_style→lr_scheduler_type (constant|cosine, "
-                  "cosine decays to optim.min_lr_ratio); actor.loss_type (gspo/cispo/sapo); grpo_passk; file logger",
+    "worker.actor.model.lora.* (rank 0 = off); warmup_style→lr_scheduler_type (constant|cosine, "
+    "cosine decays to optim.min_lr_ratio); actor.loss_type (gspo/cispo/sapo); grpo_passk; file logger",
 }
 
 # The commit each band's schema was read at.
@@ -146,26 +147,85 @@ DEFAULTS: dict[str, list[tuple[str, object]]] = {
 
 # Keys every band has (PPOConfig fields from the initial commit to HEAD).
 ALWAYS: tuple[str, ...] = (
-    "data.train_files", "data.val_files", "data.prompt_key", "data.max_prompt_length", "data.max_response_length",
-    "data.rollout_batch_size", "data.shuffle", "data.seed", "data.max_pixels", "data.min_pixels",
+    "data.train_files",
+    "data.val_files",
+    "data.prompt_key",
+    "data.max_prompt_length",
+    "data.max_response_length",
+    "data.rollout_batch_size",
+    "data.shuffle",
+    "data.seed",
+    "data.max_pixels",
+    "data.min_pixels",
     "worker.hybrid_engine",
-    *(f"{role}.{key}" for role in (ACTOR, CRITIC) for key in (
-        "strategy", "global_batch_size", "micro_batch_size_per_device_for_update",
-        "micro_batch_size_per_device_for_experience", "max_grad_norm", "padding_free", "model.model_path",
-        "model.tokenizer_path", "model.override_config", "model.enable_gradient_checkpointing",
-        "model.trust_remote_code", "optim.lr", "optim.betas", "optim.weight_decay", "optim.min_lr_ratio",
-        "fsdp.enable_full_shard", "fsdp.torch_dtype", "fsdp.mp_param_dtype", "fsdp.mp_reduce_dtype",
-        "fsdp.mp_buffer_dtype")),
-    f"{ACTOR}.ppo_epochs", f"{CRITIC}.cliprange_value", f"{REF}.strategy",
-    *(f"{ROLLOUT}.{key}" for key in (
-        "name", "temperature", "top_k", "top_p", "dtype", "gpu_memory_utilization", "ignore_eos", "enforce_eager",
-        "enable_chunked_prefill", "tensor_parallel_size", "max_num_batched_tokens", "disable_log_stats", "n",
-        "limit_images")),
-    "algorithm.gamma", "algorithm.lam", "algorithm.adv_estimator", "algorithm.kl_penalty", "algorithm.kl_type",
-    "algorithm.kl_coef", "algorithm.kl_horizon", "algorithm.kl_target",
-    "trainer.max_steps", "trainer.project_name", "trainer.experiment_name", "trainer.logger", "trainer.nnodes",
-    "trainer.n_gpus_per_node", "trainer.save_freq", "trainer.load_checkpoint_path", "trainer.val_before_train",
-    "trainer.val_only", "trainer.critic_warmup", "trainer.save_checkpoint_path",
+    *(
+        f"{role}.{key}"
+        for role in (ACTOR, CRITIC)
+        for key in (
+            "strategy",
+            "global_batch_size",
+            "micro_batch_size_per_device_for_update",
+            "micro_batch_size_per_device_for_experience",
+            "max_grad_norm",
+            "padding_free",
+            "model.model_path",
+            "model.tokenizer_path",
+            "model.override_config",
+            "model.enable_gradient_checkpointing",
+            "model.trust_remote_code",
+            "optim.lr",
+            "optim.betas",
+            "optim.weight_decay",
+            "optim.min_lr_ratio",
+            "fsdp.enable_full_shard",
+            "fsdp.torch_dtype",
+            "fsdp.mp_param_dtype",
+            "fsdp.mp_reduce_dtype",
+            "fsdp.mp_buffer_dtype",
+        )
+    ),
+    f"{ACTOR}.ppo_epochs",
+    f"{CRITIC}.cliprange_value",
+    f"{REF}.strategy",
+    *(
+        f"{ROLLOUT}.{key}"
+        for key in (
+            "name",
+            "temperature",
+            "top_k",
+            "top_p",
+            "dtype",
+            "gpu_memory_utilization",
+            "ignore_eos",
+            "enforce_eager",
+            "enable_chunked_prefill",
+            "tensor_parallel_size",
+            "max_num_batched_tokens",
+            "disable_log_stats",
+            "n",
+            "limit_images",
+        )
+    ),
+    "algorithm.gamma",
+    "algorithm.lam",
+    "algorithm.adv_estimator",
+    "algorithm.kl_penalty",
+    "algorithm.kl_type",
+    "algorithm.kl_coef",
+    "algorithm.kl_horizon",
+    "algorithm.kl_target",
+    "trainer.max_steps",
+    "trainer.project_name",
+    "trainer.experiment_name",
+    "trainer.logger",
+    "trainer.nnodes",
+    "trainer.n_gpus_per_node",
+    "trainer.save_freq",
+    "trainer.load_checkpoint_path",
+    "trainer.val_before_train",
+    "trainer.val_only",
+    "trainer.critic_warmup",
+    "trainer.save_checkpoint_path",
 )
 
 
@@ -222,16 +282,30 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     **_both("offload.offload_params", (MARCH, None)),
     **_both("offload.offload_optimizer", (MARCH, None)),
     **_both("model.freeze_vision_tower", (MARCH, None)),
-    **{f"{role}.model.lora.{key}": ("0.3.3.dev0", None) for role in (ACTOR, CRITIC)
-       for key in ("rank", "alpha", "target_modules", "exclude_modules")},
+    **{
+        f"{role}.model.lora.{key}": ("0.3.3.dev0", None)
+        for role in (ACTOR, CRITIC)
+        for key in ("rank", "alpha", "target_modules", "exclude_modules")
+    },
     f"{CRITIC}.ppo_epochs": (MARCH, None),
     f"{REF}.offload.param_offload": (FEB, FEB),
     f"{REF}.offload.optimizer_offload": (FEB, FEB),
     f"{REF}.offload.offload_params": (MARCH, None),
     f"{REF}.offload.offload_optimizer": (MARCH, None),
-    **{f"{REF}.fsdp.{key}": (MARCH, None) for key in (
-        "enable_full_shard", "enable_cpu_offload", "enable_rank0_init", "use_orig_params", "torch_dtype",
-        "fsdp_size", "mp_param_dtype", "mp_reduce_dtype", "mp_buffer_dtype")},
+    **{
+        f"{REF}.fsdp.{key}": (MARCH, None)
+        for key in (
+            "enable_full_shard",
+            "enable_cpu_offload",
+            "enable_rank0_init",
+            "use_orig_params",
+            "torch_dtype",
+            "fsdp_size",
+            "mp_param_dtype",
+            "mp_reduce_dtype",
+            "mp_buffer_dtype",
+        )
+    },
     "worker.reward.reward_type": (FEB, "0.3.2"),
     "worker.reward.compute_score": (FEB, MARCH),
     "worker.reward.score_function": ("0.3.0", "0.3.0"),
@@ -280,7 +354,10 @@ AUTO_KEYS: dict[str, tuple[str, str | None, str]] = {
     f"{ROLLOUT}.response_length": (FEB, None, "data.max_response_length"),
     f"{ROLLOUT}.trust_remote_code": ("0.3.0", None, f"{ACTOR}.model.trust_remote_code"),
     f"{REF}.micro_batch_size_per_device_for_experience": (
-        FEB, None, f"{ACTOR}.micro_batch_size_per_device_for_experience"),
+        FEB,
+        None,
+        f"{ACTOR}.micro_batch_size_per_device_for_experience",
+    ),
     f"{REF}.padding_free": (FEB, None, f"{ACTOR}.padding_free"),
     f"{REF}.ulysses_sequence_parallel_size": (MARCH, "0.3.0", f"{ACTOR}.ulysses_sequence_parallel_size"),
     f"{REF}.ulysses_size": ("0.3.1", None, f"{ACTOR}.ulysses_size"),
@@ -296,8 +373,11 @@ AUTO_KEYS: dict[str, tuple[str, str | None, str]] = {
 
 # Fields whose value is a free-form mapping: their dotted sub-keys are the user's own.
 DICT_FIELDS = (
-    f"{ACTOR}.model.override_config", f"{CRITIC}.model.override_config", f"{ROLLOUT}.val_override_config",
-    "worker.reward.score_function_kwargs", "worker.reward.reward_function_kwargs",
+    f"{ACTOR}.model.override_config",
+    f"{CRITIC}.model.override_config",
+    f"{ROLLOUT}.val_override_config",
+    "worker.reward.score_function_kwargs",
+    "worker.reward.reward_function_kwargs",
 )
 
 # Renames: (old key, new key, first band with the new key). The writer follows them to carry a key
@@ -307,8 +387,10 @@ RENAMES: tuple[tuple[str, str, str], ...] = (
     ("trainer.val_generations_to_log_to_wandb", "trainer.val_generations_to_log", MARCH),
     ("trainer.del_local_ckpt_after_load", "trainer.remove_ckpt_after_load", MARCH),
     *((f"{role}.offload.param_offload", f"{role}.offload.offload_params", MARCH) for role in (ACTOR, CRITIC, REF)),
-    *((f"{role}.offload.optimizer_offload", f"{role}.offload.offload_optimizer", MARCH)
-      for role in (ACTOR, CRITIC, REF)),
+    *(
+        (f"{role}.offload.optimizer_offload", f"{role}.offload.offload_optimizer", MARCH)
+        for role in (ACTOR, CRITIC, REF)
+    ),
     *((f"{role}.fsdp.param_offload", f"{role}.fsdp.enable_cpu_offload", MARCH) for role in (ACTOR, CRITIC)),
     *((f"{role}.optim.lr_warmup_steps_ratio", f"{role}.optim.lr_warmup_ratio", MARCH) for role in (ACTOR, CRITIC)),
     *((f"{role}.ulysses_sequence_parallel_size", f"{role}.ulysses_size", "0.3.1") for role in (ACTOR, CRITIC)),
@@ -329,7 +411,12 @@ VALUES: dict[str, dict[str, tuple[object, ...]]] = {
 
 # Advantage estimators each band accepts (core_algos.AdvantageEstimator).
 ESTIMATORS: dict[str, str] = {  # name → first band
-    "gae": FEB, "grpo": FEB, "reinforce_plus_plus": FEB, "remax": FEB, "rloo": MARCH, "grpo_passk": "0.3.3.dev0",
+    "gae": FEB,
+    "grpo": FEB,
+    "reinforce_plus_plus": FEB,
+    "remax": FEB,
+    "rloo": MARCH,
+    "grpo_passk": "0.3.3.dev0",
 }
 # Estimators that normalise within each prompt's group (the rest whiten or use no scaling over the batch),
 # and whether they divide by the standard deviation (GRPO always does: there is no switch).
@@ -356,13 +443,13 @@ REWARD_EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {  # first band → (d
 # How EasyR1 calls the reward function, per first band (workers/reward/function.py).
 REWARD_SIGNATURES: dict[str, str] = {
     "0.3.0": "fn(predict: str, ground_truth: str, **score_function_kwargs) -> dict with 'overall' (plus any "
-             "other scores to log), once per response",
+    "other scores to log), once per response",
     "0.3.1": "fn(reward_inputs: list[dict], **reward_function_kwargs) -> list[dict] with 'overall' per response, "
-             "each input {'response', 'response_length', 'ground_truth'} (worker.reward.reward_type batch, the "
-             "default; sequential: one dict in, one dict out)",
+    "each input {'response', 'response_length', 'ground_truth'} (worker.reward.reward_type batch, the "
+    "default; sequential: one dict in, one dict out)",
     "0.3.3.dev0": "fn(reward_inputs: list[dict], **reward_function_kwargs) -> list[dict] with 'overall' per "
-                  "response, each input {'response', 'response_length', 'ground_truth'} (the module's REWARD_TYPE "
-                  "= 'batch', the default; 'sequential': one dict in, one dict out)",
+    "response, each input {'response', 'response_length', 'ground_truth'} (the module's REWARD_TYPE "
+    "= 'batch', the default; 'sequential': one dict in, one dict out)",
 }
 
 # trainer.logger backends per first band (utils/tracking.py, then utils/logger/logger.py LOGGERS).
@@ -381,8 +468,12 @@ SETTINGS = (
     Setting("critic.value_clip", "worker.critic.cliprange_value", needs="gae"),
     Setting("optimizer.gradient_checkpointing", "worker.actor.model.enable_gradient_checkpointing"),
     Setting("data.image_key", "data.image_key", explicit=True),
-    Setting("data.apply_chat_template", None, fixed=True,
-            why="EasyR1's RLHFDataset always applies the chat template (verl/utils/dataset.py)"),
+    Setting(
+        "data.apply_chat_template",
+        None,
+        fixed=True,
+        why="EasyR1's RLHFDataset always applies the chat template (verl/utils/dataset.py)",
+    ),
     Setting("data.chat_template", "data.override_chat_template"),
     Setting("data.filter_overlong_prompts", "data.filter_overlong_prompts"),
     Setting("launch.seed", "data.seed", explicit=True),

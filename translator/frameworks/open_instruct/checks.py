@@ -9,6 +9,7 @@ S completions per prompt, ``num_mini_batches`` a *count* of optimizer steps per 
 ``per_device_train_batch_size`` packed rows per micro-batch (samples in gtrl); learners are one GPU each.
 Keys are flag names; a suggested value ``None`` means "drop the flag".
 """
+
 from __future__ import annotations
 
 import math
@@ -89,11 +90,18 @@ class _Run:
     def on(self, key: str) -> bool:
         return self.raw(key) in (True, "true", "True", 1)
 
-    def finding(self, rule: str, severity: str, message: str, keys: list[str],
-                fixes: list[tuple[dict[str, Any], str]]) -> Finding:
+    def finding(
+        self, rule: str, severity: str, message: str, keys: list[str], fixes: list[tuple[dict[str, Any], str]]
+    ) -> Finding:
         values = {k: _plain(self.raw(k)) for k in keys}
-        return Finding(rule, severity, message, keys, values,  # type: ignore[arg-type]
-                       [Suggestion(changes, text) for changes, text in fixes])
+        return Finding(
+            rule,
+            severity,
+            message,
+            keys,
+            values,  # type: ignore[arg-type]
+            [Suggestion(changes, text) for changes, text in fixes],
+        )
 
 
 def _number(value: Any) -> int | float | None:
@@ -132,9 +140,15 @@ def pack_length(run: _Run) -> list[Finding]:
     fixes = [({"pack_length": prompt + response}, f"keeps {prompt} prompt and {response} response tokens")]
     if pack > prompt:
         fixes.append(({"response_length": pack - prompt}, f"keeps pack_length {pack} and {prompt} prompt tokens"))
-    return [run.finding("open-instruct.pack-length", "error", "The `pack_length` needs to be greater than the sum of "
-                        "`max_prompt_token_length` and `response_length`!",
-                        ["pack_length", "max_prompt_token_length", "response_length"], fixes)]
+    return [
+        run.finding(
+            "open-instruct.pack-length",
+            "error",
+            "The `pack_length` needs to be greater than the sum of `max_prompt_token_length` and `response_length`!",
+            ["pack_length", "max_prompt_token_length", "response_length"],
+            fixes,
+        )
+    ]
 
 
 def _bigger_groups(run: _Run) -> list[tuple[dict[str, Any], str]]:
@@ -145,8 +159,12 @@ def _bigger_groups(run: _Run) -> list[tuple[dict[str, Any], str]]:
         more["num_mini_batches"] = most  # as many optimizer steps as the ranks have micro-batches
     fixes: list[tuple[dict[str, Any], str]] = [(more, f"keeps {run.prompts} prompts per step; groups of 2")]
     if run.prompts % 2 == 0 and run.prompts // 2 * 2 >= run.dp:
-        fixes.append(({"num_samples_per_prompt_rollout": 2, "num_unique_prompts_rollout": run.prompts // 2},
-                      f"keeps {run.samples} samples per step"))
+        fixes.append(
+            (
+                {"num_samples_per_prompt_rollout": 2, "num_unique_prompts_rollout": run.prompts // 2},
+                f"keeps {run.samples} samples per step",
+            )
+        )
     return fixes
 
 
@@ -154,8 +172,15 @@ def group_over_one(run: _Run) -> list[Finding]:
     """The first grpo_fast asserted S > 1; from 2025-04-25 S = 1 only warns (group_of_one)."""
     if run.since(GROUP_OVER_ONE_UNTIL) or run.group > 1:
         return []
-    return [run.finding("open-instruct.group-size", "error", "Number of samples per prompt must be greater than 1 "
-                        "for GRPO!", ["num_samples_per_prompt_rollout"], _bigger_groups(run))]
+    return [
+        run.finding(
+            "open-instruct.group-size",
+            "error",
+            "Number of samples per prompt must be greater than 1 for GRPO!",
+            ["num_samples_per_prompt_rollout"],
+            _bigger_groups(run),
+        )
+    ]
 
 
 def _filters_zero_std(run: _Run) -> bool:
@@ -166,11 +191,16 @@ def zero_std_filter_needs_group(run: _Run) -> list[Finding]:
     if not (run.since(ACTIVE_SAMPLING_CHECKS) and run.group == 1 and _filters_zero_std(run)):
         return []
     off = {"filter_zero_std_samples": False} | ({"active_sampling": False} if run.on("active_sampling") else {})
-    return [run.finding("open-instruct.zero-std-filter-needs-group", "error",
-                        "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the "
-                        "reward standard deviation will always be 0, causing all samples to be filtered.",
-                        ["filter_zero_std_samples", "num_samples_per_prompt_rollout"],
-                        [*_bigger_groups(run), (off, "keeps the batch; no group filtering (REINFORCE-like updates)")])]
+    return [
+        run.finding(
+            "open-instruct.zero-std-filter-needs-group",
+            "error",
+            "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the "
+            "reward standard deviation will always be 0, causing all samples to be filtered.",
+            ["filter_zero_std_samples", "num_samples_per_prompt_rollout"],
+            [*_bigger_groups(run), (off, "keeps the batch; no group filtering (REINFORCE-like updates)")],
+        )
+    ]
 
 
 def active_sampling(run: _Run) -> list[Finding]:
@@ -180,18 +210,29 @@ def active_sampling(run: _Run) -> list[Finding]:
     findings, ahead = [], run.count("async_steps", 1)
     off = ({"active_sampling": False}, "no refill: filtered groups shrink the step's batch")
     if ahead <= 1:
-        findings.append(run.finding(
-            "open-instruct.active-sampling-async-steps", "error",
-            "With active_sampling, you should set async_steps > 1 to account for filtering of the first batch. "
-            "Otherwise, your generator only generates only one batch worth of prompts and a single filtered prompt "
-            "will cause the trainer to stall waiting for more data  . ", ["active_sampling", "async_steps"],
-            [({"async_steps": 2}, "keeps active sampling; generation runs up to 2 steps ahead"), off]))
+        findings.append(
+            run.finding(
+                "open-instruct.active-sampling-async-steps",
+                "error",
+                "With active_sampling, you should set async_steps > 1 to account for filtering of the first batch. "
+                "Otherwise, your generator only generates only one batch worth of prompts and a single filtered prompt "
+                "will cause the trainer to stall waiting for more data  . ",
+                ["active_sampling", "async_steps"],
+                [({"async_steps": 2}, "keeps active sampling; generation runs up to 2 steps ahead"), off],
+            )
+        )
     if not _filters_zero_std(run):
         on = {"filter_zero_std_samples": True} | ({"num_samples_per_prompt_rollout": 2} if run.group == 1 else {})
-        findings.append(run.finding(
-            "open-instruct.active-sampling-needs-filter", "error", "filter_zero_std_samples must be True when "
-            "active_sampling is True. Active sampling requires filtering to work correctly.",
-            ["active_sampling", "filter_zero_std_samples"], [(on, "keeps active sampling"), off]))
+        findings.append(
+            run.finding(
+                "open-instruct.active-sampling-needs-filter",
+                "error",
+                "filter_zero_std_samples must be True when "
+                "active_sampling is True. Active sampling requires filtering to work correctly.",
+                ["active_sampling", "filter_zero_std_samples"],
+                [(on, "keeps active sampling"), off],
+            )
+        )
     return findings
 
 
@@ -200,10 +241,15 @@ def async_steps_positive(run: _Run) -> list[Finding]:
     if not (run.has("async_steps") and run.since(SYNC_REJECTED)) or run.count("async_steps", 1) >= 1:
         return []
     least = 2 if run.has("active_sampling") and run.on("active_sampling") else 1
-    return [run.finding("open-instruct.async-steps-positive", "error",
-                        "`async_steps` must be greater than 0. Fully synchronous training is not supported.",
-                        ["async_steps"], [({"async_steps": least}, (f"the nearest to synchronous: up to {least} "
-                                           "step(s) off-policy"))])]
+    return [
+        run.finding(
+            "open-instruct.async-steps-positive",
+            "error",
+            "`async_steps` must be greater than 0. Fully synchronous training is not supported.",
+            ["async_steps"],
+            [({"async_steps": least}, (f"the nearest to synchronous: up to {least} step(s) off-policy"))],
+        )
+    ]
 
 
 def samples_per_rank(run: _Run) -> list[Finding]:
@@ -214,48 +260,90 @@ def samples_per_rank(run: _Run) -> list[Finding]:
     needed = run.dp if sp_era else run.world
     if run.samples >= needed:
         return []
-    message = ("num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to "
-               "world_size // sequence_parallel_size to ensure we have a batch for each rank in distributed training."
-               if sp_era else "You must have at least as many samples as training GPUs (DP ranks) for distributed "
-               "training!")
+    message = (
+        "num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to "
+        "world_size // sequence_parallel_size to ensure we have a batch for each rank in distributed training."
+        if sp_era
+        else "You must have at least as many samples as training GPUs (DP ranks) for distributed training!"
+    )
     prompts = -(-needed // run.group)
-    return [run.finding("open-instruct.samples-per-rank", "error", message,
-                        ["num_unique_prompts_rollout", "num_samples_per_prompt_rollout", "num_learners_per_node"],
-                        [({"num_unique_prompts_rollout": prompts}, (f"keeps groups of {run.group} and the GPUs: "
-                          f"{prompts * run.group} samples for {needed} ranks"))])]
+    return [
+        run.finding(
+            "open-instruct.samples-per-rank",
+            "error",
+            message,
+            ["num_unique_prompts_rollout", "num_samples_per_prompt_rollout", "num_learners_per_node"],
+            [
+                (
+                    {"num_unique_prompts_rollout": prompts},
+                    (f"keeps groups of {run.group} and the GPUs: {prompts * run.group} samples for {needed} ranks"),
+                )
+            ],
+        )
+    ]
 
 
 def sequence_parallel_zero3(run: _Run) -> list[Finding]:
     if run.sp <= 1 or not run.since(SEQUENCE_PARALLEL) or run.count("deepspeed_stage") == 3:
         return []
-    return [run.finding("open-instruct.sequence-parallel-needs-zero3", "error",
-                        "`sequence_parallel_size` > 1 requires `deepspeed_stage` to be 3!",
-                        ["sequence_parallel_size", "deepspeed_stage"],
-                        [({"deepspeed_stage": 3}, f"keeps sequence parallel {run.sp}"),
-                         *([({"sequence_parallel_size": 1}, (f"keeps ZeRO stage {run.count('deepspeed_stage')}; "
-                              f"{run.world} data-parallel ranks"))] if run.samples >= run.world else [])])]
+    return [
+        run.finding(
+            "open-instruct.sequence-parallel-needs-zero3",
+            "error",
+            "`sequence_parallel_size` > 1 requires `deepspeed_stage` to be 3!",
+            ["sequence_parallel_size", "deepspeed_stage"],
+            [
+                ({"deepspeed_stage": 3}, f"keeps sequence parallel {run.sp}"),
+                *(
+                    [
+                        (
+                            {"sequence_parallel_size": 1},
+                            (f"keeps ZeRO stage {run.count('deepspeed_stage')}; {run.world} data-parallel ranks"),
+                        )
+                    ]
+                    if run.samples >= run.world
+                    else []
+                ),
+            ],
+        )
+    ]
 
 
 def kl_without_reference(run: _Run) -> list[Finding]:
     beta = run.num("beta", 0.0) or 0.0
     if not run.has("load_ref_policy") or run.on("load_ref_policy") or beta == 0.0:
         return []
-    return [run.finding("open-instruct.kl-without-reference", "error",
-                        f"When load_ref_policy=False, beta must be 0.0. Got beta={float(beta)}. Set --beta 0.0 or "
-                        "--load_ref_policy to use KL penalty.", ["load_ref_policy", "beta"],
-                        [({"beta": 0.0}, "keeps the memory saving: no reference model, no KL term"),
-                         ({"load_ref_policy": True}, f"keeps the KL penalty beta {beta}")])]
+    return [
+        run.finding(
+            "open-instruct.kl-without-reference",
+            "error",
+            f"When load_ref_policy=False, beta must be 0.0. Got beta={float(beta)}. Set --beta 0.0 or "
+            "--load_ref_policy to use KL penalty.",
+            ["load_ref_policy", "beta"],
+            [
+                ({"beta": 0.0}, "keeps the memory saving: no reference model, no KL term"),
+                ({"load_ref_policy": True}, f"keeps the KL penalty beta {beta}"),
+            ],
+        )
+    ]
 
 
 def single_gpu_tensor_parallel(run: _Run) -> list[Finding]:
     tp = run.count("vllm_tensor_parallel_size", 1)
     if not (run.since(SINGLE_GPU_TP) and run.on("single_gpu_mode") and tp > 1):
         return []
-    return [run.finding("open-instruct.single-gpu-tensor-parallel", "error",
-                        "tensor_parallel_size > 1 is not supported with single_gpu_mode",
-                        ["single_gpu_mode", "vllm_tensor_parallel_size"],
-                        [({"vllm_tensor_parallel_size": 1}, "vLLM shares the learner GPU"),
-                         ({"single_gpu_mode": False}, f"the engines get {tp} GPUs each of their own")])]
+    return [
+        run.finding(
+            "open-instruct.single-gpu-tensor-parallel",
+            "error",
+            "tensor_parallel_size > 1 is not supported with single_gpu_mode",
+            ["single_gpu_mode", "vllm_tensor_parallel_size"],
+            [
+                ({"vllm_tensor_parallel_size": 1}, "vLLM shares the learner GPU"),
+                ({"single_gpu_mode": False}, f"the engines get {tp} GPUs each of their own"),
+            ],
+        )
+    ]
 
 
 def kl_estimator_choice(run: _Run) -> list[Finding]:
@@ -272,9 +360,15 @@ def kl_estimator_choice(run: _Run) -> list[Finding]:
     else:
         fix = 2 if renumbered else "kl3"  # the default, k3
     shown = ", ".join(choices if renumbered else (repr(c) for c in choices))
-    return [run.finding("open-instruct.kl-estimator-choice", "error",
-                        f"argument --kl_estimator: invalid choice: '{value}' (choose from {shown})", ["kl_estimator"],
-                        [({"kl_estimator": fix}, f"the same estimator in this version's spelling ({fix})")])]
+    return [
+        run.finding(
+            "open-instruct.kl-estimator-choice",
+            "error",
+            f"argument --kl_estimator: invalid choice: '{value}' (choose from {shown})",
+            ["kl_estimator"],
+            [({"kl_estimator": fix}, f"the same estimator in this version's spelling ({fix})")],
+        )
+    ]
 
 
 def _max_micro_batches(run: _Run) -> int:
@@ -290,22 +384,45 @@ def mini_batches_vs_micro_batches(run: _Run) -> list[Finding]:
     if run.mini_batches <= most or most == 0:
         return []
     crash = run.kind == "fast" and not run.since(ROUNDED_ACCUMULATION)
-    fixes = [({"num_mini_batches": most}, (f"at most {most} micro-batch(es) per rank: {most} optimizer step(s) per "
-              "epoch, as the LR schedule counts"))]
+    fixes = [
+        (
+            {"num_mini_batches": most},
+            (f"at most {most} micro-batch(es) per rank: {most} optimizer step(s) per epoch, as the LR schedule counts"),
+        )
+    ]
     prompts = -(-run.mini_batches * run.rows * run.dp // run.group)
-    fixes.append(({"num_unique_prompts_rollout": prompts}, (f"keeps num_mini_batches {run.mini_batches}: "
-                  f"{prompts * run.group} samples give each rank enough rows")))
+    fixes.append(
+        (
+            {"num_unique_prompts_rollout": prompts},
+            (f"keeps num_mini_batches {run.mini_batches}: {prompts * run.group} samples give each rank enough rows"),
+        )
+    )
     if crash:
-        message = (f"ZeroDivisionError: integer modulo by zero — each rank has at most {most} micro-batch(es) "
-                   f"({run.samples} samples ÷ {run.dp} ranks in rows of {run.rows}), so accumulation_steps = "
-                   f"micro-batches // num_mini_batches {run.mini_batches} = 0")
+        message = (
+            f"ZeroDivisionError: integer modulo by zero — each rank has at most {most} micro-batch(es) "
+            f"({run.samples} samples ÷ {run.dp} ranks in rows of {run.rows}), so accumulation_steps = "
+            f"micro-batches // num_mini_batches {run.mini_batches} = 0"
+        )
     else:
-        message = (f"num_mini_batches {run.mini_batches} is more than the at most {most} micro-batch(es) each rank "
-                   f"gets ({run.samples} samples ÷ {run.dp} ranks in rows of {run.rows}): accumulation is 1 and each "
-                   f"epoch makes at most {most} optimizer step(s), while the LR schedule counts {run.mini_batches}")
-    return [run.finding("open-instruct.num-mini-batches-too-large", "error" if crash else "warning", message,
-                        ["num_mini_batches", "num_unique_prompts_rollout", "num_samples_per_prompt_rollout",
-                         "per_device_train_batch_size"], fixes)]
+        message = (
+            f"num_mini_batches {run.mini_batches} is more than the at most {most} micro-batch(es) each rank "
+            f"gets ({run.samples} samples ÷ {run.dp} ranks in rows of {run.rows}): accumulation is 1 and each "
+            f"epoch makes at most {most} optimizer step(s), while the LR schedule counts {run.mini_batches}"
+        )
+    return [
+        run.finding(
+            "open-instruct.num-mini-batches-too-large",
+            "error" if crash else "warning",
+            message,
+            [
+                "num_mini_batches",
+                "num_unique_prompts_rollout",
+                "num_samples_per_prompt_rollout",
+                "per_device_train_batch_size",
+            ],
+            fixes,
+        )
+    ]
 
 
 # ---------------------------------------------------------------- grpo_fast / grpo.py: warnings
@@ -314,31 +431,51 @@ def group_of_one(run: _Run) -> list[Finding]:
         return []
     if run.since(ACTIVE_SAMPLING_CHECKS) and _filters_zero_std(run):
         return []  # zero_std_filter_needs_group's error
-    return [run.finding("open-instruct.group-of-one", "warning", "num_samples_per_prompt_rollout is 1. This reduces "
-                        "GRPO to REINFORCE.", ["num_samples_per_prompt_rollout"], _bigger_groups(run))]
+    return [
+        run.finding(
+            "open-instruct.group-of-one",
+            "warning",
+            "num_samples_per_prompt_rollout is 1. This reduces GRPO to REINFORCE.",
+            ["num_samples_per_prompt_rollout"],
+            _bigger_groups(run),
+        )
+    ]
 
 
 def kl_estimator_renumbered(run: _Run) -> list[Finding]:
     """The 2025-12-01 renumbering trap: the old kl3 is 2; 3 is ratio·d, the old kl4 (§3.2, §9.7)."""
     if not run.since(KL_RENUMBERED) or str(run.raw("kl_estimator")).strip() != "3" or not run.num("beta", 0.0):
         return []
-    return [run.finding("open-instruct.kl-estimator-renumbered", "warning",
-                        "kl_estimator 3 is ratio × d (the old kl4), not the old kl3: since 2025-12-01 the old kl3 "
-                        "(expm1(-d) + d, k3) is 2; a script converted from 'kl3' to 3 computes another KL",
-                        ["kl_estimator", "beta"], [({"kl_estimator": 2}, "k3, what --kl_estimator kl3 meant")])]
+    return [
+        run.finding(
+            "open-instruct.kl-estimator-renumbered",
+            "warning",
+            "kl_estimator 3 is ratio × d (the old kl4), not the old kl3: since 2025-12-01 the old kl3 "
+            "(expm1(-d) + d, k3) is 2; a script converted from 'kl3' to 3 computes another KL",
+            ["kl_estimator", "beta"],
+            [({"kl_estimator": 2}, "k3, what --kl_estimator kl3 meant")],
+        )
+    ]
 
 
 def engines_exceed_prompts(run: _Run) -> list[Finding]:
     engines = run.count("vllm_num_engines", 1)
     if run.kind != "fast" or not run.since(ENGINES_WARNING) or run.prompts >= engines or run.on("single_gpu_mode"):
         return []
-    return [run.finding("open-instruct.engines-exceed-prompts", "warning",
-                        f"With num_unique_prompts_rollout={run.prompts} < vllm_num_engines={engines}, vllm will be "
-                        "generating data for multiple batches simultaneously. This is fine but might be unexpected "
-                        "behaviour.", ["num_unique_prompts_rollout", "vllm_num_engines"],
-                        [({"num_unique_prompts_rollout": engines}, (f"one prompt per engine and step; groups of "
-                          f"{run.group}")),
-                         ({"vllm_num_engines": run.prompts}, f"{run.prompts} engine(s) for {run.prompts} prompts")])]
+    return [
+        run.finding(
+            "open-instruct.engines-exceed-prompts",
+            "warning",
+            f"With num_unique_prompts_rollout={run.prompts} < vllm_num_engines={engines}, vllm will be "
+            "generating data for multiple batches simultaneously. This is fine but might be unexpected "
+            "behaviour.",
+            ["num_unique_prompts_rollout", "vllm_num_engines"],
+            [
+                ({"num_unique_prompts_rollout": engines}, (f"one prompt per engine and step; groups of {run.group}")),
+                ({"vllm_num_engines": run.prompts}, f"{run.prompts} engine(s) for {run.prompts} prompts"),
+            ],
+        )
+    ]
 
 
 def zero2_discarded_gradients(run: _Run) -> list[Finding]:
@@ -347,29 +484,47 @@ def zero2_discarded_gradients(run: _Run) -> list[Finding]:
         return []
     if _max_micro_batches(run) <= run.mini_batches:
         return []  # one micro-batch per optimizer step: nothing to accumulate, nothing lost
-    return [run.finding("open-instruct.zero2-discarded-gradients", "warning",
-                        "deepspeed_stage 2 before 2026-02-26: every backward() is an accumulation boundary, so only "
-                        "the last micro-batch's gradient of each optimizer step survives; the rest are discarded",
-                        ["deepspeed_stage", "num_mini_batches"],
-                        [({"deepspeed_stage": 3}, "ZeRO-3 accumulates every micro-batch")])]
+    return [
+        run.finding(
+            "open-instruct.zero2-discarded-gradients",
+            "warning",
+            "deepspeed_stage 2 before 2026-02-26: every backward() is an accumulation boundary, so only "
+            "the last micro-batch's gradient of each optimizer step survives; the rest are discarded",
+            ["deepspeed_stage", "num_mini_batches"],
+            [({"deepspeed_stage": 3}, "ZeRO-3 accumulates every micro-batch")],
+        )
+    ]
 
 
 def ignored_flags(run: _Run) -> list[Finding]:
     """Flags grpo_fast parses but never reads (§6); the gtrl scripts overwrite two of theirs (§7.2)."""
     findings = []
     if run.gtrl:
-        overwritten = {"gradient_accumulation_steps": "it is recomputed as local_mini_batch_size ÷ "
-                       "per_device_train_batch_size"}
+        overwritten = {
+            "gradient_accumulation_steps": "it is recomputed as local_mini_batch_size ÷ per_device_train_batch_size"
+        }
         if run.since(EXACT_MINI_BATCHES):
             overwritten["num_mini_batches"] = "it is recomputed from the rollout and mini-batch sizes"
         ignored = {k: why for k, why in overwritten.items() if k in run.native.values}
     else:
-        ignored = {k: why for k, why in IGNORED_KEYS.items() if run.kind == "fast" and k in run.native.values
-                   and run.has(k) and run.since(IGNORED_SINCE.get(k, "2026.04.02"))}
+        ignored = {
+            k: why
+            for k, why in IGNORED_KEYS.items()
+            if run.kind == "fast"
+            and k in run.native.values
+            and run.has(k)
+            and run.since(IGNORED_SINCE.get(k, "2026.04.02"))
+        }
     for key, why in ignored.items():
-        findings.append(run.finding("open-instruct.ignored-flag", "warning",
-                                    f"--{key} {_show(run.native.values[key])} is accepted but ignored: {why}", [key],
-                                    [({key: None}, "the run is the same without it")]))
+        findings.append(
+            run.finding(
+                "open-instruct.ignored-flag",
+                "warning",
+                f"--{key} {_show(run.native.values[key])} is accepted but ignored: {why}",
+                [key],
+                [({key: None}, "the run is the same without it")],
+            )
+        )
     return findings
 
 
@@ -378,15 +533,24 @@ def _show(value: Any) -> str:
 
 
 def no_training_steps(run: _Run) -> list[Finding]:
-    per_step = run.samples if not run.gtrl else run.count("local_rollout_batch_size") * run.world * run.count(
-        "number_samples_per_prompt", 1)
+    per_step = (
+        run.samples
+        if not run.gtrl
+        else run.count("local_rollout_batch_size") * run.world * run.count("number_samples_per_prompt", 1)
+    )
     episodes = run.count("total_episodes")
     if episodes >= per_step:
         return []
-    return [run.finding("open-instruct.no-training-steps", "warning",
-                        f"total_episodes {episodes} is less than one training step of {per_step} samples: "
-                        f"num_training_steps = {episodes} // {per_step} = 0 and nothing is trained",
-                        ["total_episodes"], [({"total_episodes": per_step}, f"one step of {per_step} samples")])]
+    return [
+        run.finding(
+            "open-instruct.no-training-steps",
+            "warning",
+            f"total_episodes {episodes} is less than one training step of {per_step} samples: "
+            f"num_training_steps = {episodes} // {per_step} = 0 and nothing is trained",
+            ["total_episodes"],
+            [({"total_episodes": per_step}, f"one step of {per_step} samples")],
+        )
+    ]
 
 
 # ---------------------------------------------------------------- both kinds
@@ -399,22 +563,40 @@ def warmup_steps_ignored(run: _Run) -> list[Finding]:
     fixes = [({"warm_up_steps": None}, f"warmup_ratio {ratio} as the run already uses")]
     if ratio > 0 and (run.since(WARMUP_RATIO_FIX) or not run.gtrl):
         fixes.append(({"warmup_ratio": 0.0}, f"warm_up_steps {steps} as written"))
-    return [run.finding("open-instruct.warmup-steps-ignored", "warning",
-                        f"warm_up_steps {steps} is ignored: warmup_ratio {ratio} takes precedence",
-                        ["warm_up_steps", "warmup_ratio"], fixes)]
+    return [
+        run.finding(
+            "open-instruct.warmup-steps-ignored",
+            "warning",
+            f"warm_up_steps {steps} is ignored: warmup_ratio {ratio} takes precedence",
+            ["warm_up_steps", "warmup_ratio"],
+            fixes,
+        )
+    ]
 
 
 def weight_decay_ignored(run: _Run) -> list[Finding]:
     """Without the bias/norm grouping AdamW gets all parameters and torch's default decay 0.01."""
-    if not (run.has("set_weight_decay_on_bias_and_norm") and "weight_decay" in run.native.values
-            and run.raw("set_weight_decay_on_bias_and_norm") is False):
+    if not (
+        run.has("set_weight_decay_on_bias_and_norm")
+        and "weight_decay" in run.native.values
+        and run.raw("set_weight_decay_on_bias_and_norm") is False
+    ):
         return []
-    return [run.finding("open-instruct.weight-decay-ignored", "warning",
-                        "--weight_decay is ignored when set_weight_decay_on_bias_and_norm is False: AdamW gets all "
-                        "parameters with torch's default weight_decay 0.01",
-                        ["weight_decay", "set_weight_decay_on_bias_and_norm"],
-                        [({"set_weight_decay_on_bias_and_norm": True}, (f"weight_decay "
-                          f"{_plain(run.raw('weight_decay'))} applies (bias and norms excluded)"))])]
+    return [
+        run.finding(
+            "open-instruct.weight-decay-ignored",
+            "warning",
+            "--weight_decay is ignored when set_weight_decay_on_bias_and_norm is False: AdamW gets all "
+            "parameters with torch's default weight_decay 0.01",
+            ["weight_decay", "set_weight_decay_on_bias_and_norm"],
+            [
+                (
+                    {"set_weight_decay_on_bias_and_norm": True},
+                    (f"weight_decay {_plain(run.raw('weight_decay'))} applies (bias and norms excluded)"),
+                )
+            ],
+        )
+    ]
 
 
 # ---------------------------------------------------------------- legacy gtrl scripts
@@ -423,16 +605,24 @@ def gtrl_mini_batch_divisible(run: _Run) -> list[Finding]:
     if mini % micro == 0:
         return []
     local_samples = run.count("local_rollout_batch_size") * run.count("number_samples_per_prompt", 1)
-    fixes = [({"per_device_train_batch_size": nearest(divisors(mini), micro, 1)[0]},
-              f"keeps local_mini_batch_size {mini}")]
+    fixes = [
+        ({"per_device_train_batch_size": nearest(divisors(mini), micro, 1)[0]}, f"keeps local_mini_batch_size {mini}")
+    ]
     minis = multiples_dividing(micro, local_samples)
     if minis:
-        fixes.append(({"local_mini_batch_size": nearest(minis, mini, 1)[0]}, (f"keeps per_device_train_batch_size "
-                      f"{micro}")))
-    return [run.finding("open-instruct.gtrl-mini-batch-divisible", "error",
-                        "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact "
-                        f"division: {mini} / {micro} = {mini / micro}",
-                        ["local_mini_batch_size", "per_device_train_batch_size"], fixes)]
+        fixes.append(
+            ({"local_mini_batch_size": nearest(minis, mini, 1)[0]}, (f"keeps per_device_train_batch_size {micro}"))
+        )
+    return [
+        run.finding(
+            "open-instruct.gtrl-mini-batch-divisible",
+            "error",
+            "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact "
+            f"division: {mini} / {micro} = {mini / micro}",
+            ["local_mini_batch_size", "per_device_train_batch_size"],
+            fixes,
+        )
+    ]
 
 
 def multiples_dividing(step: int, total: int) -> list[int]:
@@ -449,22 +639,46 @@ def gtrl_rollout_divisible(run: _Run) -> list[Finding]:
     if not run.since(EXACT_MINI_BATCHES) or total % minibatch == 0:
         return []
     minis = multiples_dividing(micro, prompts * n)
-    fixes = [({"local_mini_batch_size": nearest(minis, mini, 1)[0]}, f"keeps {prompts} prompts × {n} per learner")] \
-        if minis else []
+    fixes = (
+        [({"local_mini_batch_size": nearest(minis, mini, 1)[0]}, f"keeps {prompts} prompts × {n} per learner")]
+        if minis
+        else []
+    )
     step = mini // math.gcd(mini, n)
-    fixes.append(({"local_rollout_batch_size": nearest_multiple(prompts, step)[0]},
-                  f"keeps the mini-batch of {mini} samples per learner"))
-    return [run.finding("open-instruct.gtrl-rollout-divisible", "error",
-                        f", inexact division: {total} / {minibatch} = {total / minibatch}",
-                        ["local_rollout_batch_size", "number_samples_per_prompt", "local_mini_batch_size"], fixes)]
+    fixes.append(
+        (
+            {"local_rollout_batch_size": nearest_multiple(prompts, step)[0]},
+            f"keeps the mini-batch of {mini} samples per learner",
+        )
+    )
+    return [
+        run.finding(
+            "open-instruct.gtrl-rollout-divisible",
+            "error",
+            f", inexact division: {total} / {minibatch} = {total / minibatch}",
+            ["local_rollout_batch_size", "number_samples_per_prompt", "local_mini_batch_size"],
+            fixes,
+        )
+    ]
 
 
 Rule = Callable[[_Run], list[Finding]]
 FAST_RULES: tuple[Rule, ...] = (
-    pack_length, group_over_one, zero_std_filter_needs_group, active_sampling, async_steps_positive,
-    samples_per_rank, sequence_parallel_zero3, kl_without_reference, single_gpu_tensor_parallel,
-    kl_estimator_choice, mini_batches_vs_micro_batches, group_of_one, kl_estimator_renumbered,
-    engines_exceed_prompts, zero2_discarded_gradients,
+    pack_length,
+    group_over_one,
+    zero_std_filter_needs_group,
+    active_sampling,
+    async_steps_positive,
+    samples_per_rank,
+    sequence_parallel_zero3,
+    kl_without_reference,
+    single_gpu_tensor_parallel,
+    kl_estimator_choice,
+    mini_batches_vs_micro_batches,
+    group_of_one,
+    kl_estimator_renumbered,
+    engines_exceed_prompts,
+    zero2_discarded_gradients,
 )
 GTRL_RULES: tuple[Rule, ...] = (gtrl_mini_batch_divisible, gtrl_rollout_divisible)
 COMMON_RULES: tuple[Rule, ...] = (ignored_flags, no_training_steps, warmup_steps_ignored, weight_decay_ignored)

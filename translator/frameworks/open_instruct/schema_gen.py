@@ -2,6 +2,7 @@
 DIR`` names a source checkout; the schema holds the dataclasses ``grpo_fast.py`` hands to ``ArgumentParserPlus``
 (with its ``parser.set_defaults``). Without the option, the schema is left as it is.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,10 @@ from translator.schema_gen import (
 )
 
 UNKNOWN = ("rejected", "HfArgumentParser (ArgumentParserPlus) raises for flags no dataclass declares.")
-TYPE_CHECK = ("coercing", ("HfArgumentParser converts each value with the field's type; booleans "
-                           "accept true/false/yes/no/1/0."))
+TYPE_CHECK = (
+    "coercing",
+    ("HfArgumentParser converts each value with the field's type; booleans accept true/false/yes/no/1/0."),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,9 +76,21 @@ def open_instruct_schema(root: Path, commit: str | None, version: str) -> dict[s
             if key in defaults:
                 item.default = defaults[key]
             properties.setdefault(key, item.schema())
-    notes = [(f"Flags of grpo_fast.py's ArgumentParserPlus (HfArgumentParser) over {', '.join(classes)}, with "
-             f"the script's parser.set_defaults ({', '.join(sorted(defaults))}). open_instruct/grpo.py (OLMo-core) "
-             "parses the same dataclasses. A boolean flag defaulting to true also has a --no_<flag> form."),
-             f"Version {version} is the date of the commit, as rlconf names Open-Instruct snapshots."]
-    return document("open-instruct", version, f"Open-Instruct {version} grpo_fast.py flags", properties,
-                    [checkout_source("allenai/open-instruct", commit, tree)], UNKNOWN, TYPE_CHECK, notes)
+    notes = [
+        (
+            f"Flags of grpo_fast.py's ArgumentParserPlus (HfArgumentParser) over {', '.join(classes)}, with "
+            f"the script's parser.set_defaults ({', '.join(sorted(defaults))}). open_instruct/grpo.py (OLMo-core) "
+            "parses the same dataclasses. A boolean flag defaulting to true also has a --no_<flag> form."
+        ),
+        f"Version {version} is the date of the commit, as rlconf names Open-Instruct snapshots.",
+    ]
+    return document(
+        "open-instruct",
+        version,
+        f"Open-Instruct {version} grpo_fast.py flags",
+        properties,
+        [checkout_source("allenai/open-instruct", commit, tree)],
+        UNKNOWN,
+        TYPE_CHECK,
+        notes,
+    )

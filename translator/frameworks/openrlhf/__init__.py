@@ -1,5 +1,6 @@
 """OpenRLHF: its registration. The reader and writer are dialect.py, the version tables tables.py, the start-up
 rules checks.py, the native-key hooks keys.py and the schema generator schema_gen.py."""
+
 from __future__ import annotations
 
 import os
@@ -15,11 +16,16 @@ FRAMEWORK = Framework(
     rules="translator.frameworks.openrlhf.rules:RULES",
     detection=Detection(
         script=r"openrlhf\.cli\.train_ppo_ray|openrlhf/cli/train_ppo_ray\.py",
-        arguments=(r"^--(actor_num_gpus_per_node|actor_num_nodes|micro_train_batch_size|n_samples_per_prompt"
-                   r"|micro_rollout_batch_size|(actor|rollout|train|ref|critic)\.\w+)(=|$)"),
+        arguments=(
+            r"^--(actor_num_gpus_per_node|actor_num_nodes|micro_train_batch_size|n_samples_per_prompt"
+            r"|micro_rollout_batch_size|(actor|rollout|train|ref|critic)\.\w+)(=|$)"
+        ),
     ),
-    native=NativeRules(flags=True, unknown_keys="train_ppo_ray's argparse stops with 'unrecognized arguments'",
-                       prepare="translator.frameworks.openrlhf.keys:prepare"),
+    native=NativeRules(
+        flags=True,
+        unknown_keys="train_ppo_ray's argparse stops with 'unrecognized arguments'",
+        prepare="translator.frameworks.openrlhf.keys:prepare",
+    ),
     renames="translator.frameworks.openrlhf.keys:renames",
     schema_generator="translator.frameworks.openrlhf.schema_gen",
     # DeepSpeed's FusedAdam / DeepSpeedCPUAdam (DeepspeedStrategy.create_optimizer), adapted from apex, whose

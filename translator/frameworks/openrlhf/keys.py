@@ -1,5 +1,6 @@
 """OpenRLHF's native keys as the core compares and validates them (translator/compare.py,
 translator/native_schemas.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator

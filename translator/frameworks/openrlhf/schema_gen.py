@@ -2,6 +2,7 @@
 0.10.1, 0.11.2: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in the wheel, evaluated with
 ``ast`` (``for prefix in (...)`` loops and f-string flag names unrolled).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,10 +24,29 @@ from translator.schema_gen import (
 )
 
 # Every release whose train_ppo_ray flag set changed before 0.8 (0.5.0 … 0.7.4), then a flat and a dotted release.
-VERSIONS = ("0.5.0", "0.5.1", "0.5.3", "0.5.5", "0.5.7", "0.5.8", "0.6.0", "0.6.1", "0.6.2", "0.6.3", "0.6.4",
-            "0.7.0", "0.7.1", "0.7.2", "0.7.4", "0.10.1", "0.11.2")
-UNKNOWN = ("rejected", ("argparse stops with 'unrecognized arguments' (allow_abbrev: a unique prefix of a "
-                        "flag means that flag)."))
+VERSIONS = (
+    "0.5.0",
+    "0.5.1",
+    "0.5.3",
+    "0.5.5",
+    "0.5.7",
+    "0.5.8",
+    "0.6.0",
+    "0.6.1",
+    "0.6.2",
+    "0.6.3",
+    "0.6.4",
+    "0.7.0",
+    "0.7.1",
+    "0.7.2",
+    "0.7.4",
+    "0.10.1",
+    "0.11.2",
+)
+UNKNOWN = (
+    "rejected",
+    ("argparse stops with 'unrecognized arguments' (allow_abbrev: a unique prefix of a flag means that flag)."),
+)
 TYPE_CHECK = ("coercing", "argparse converts each value with the flag's type (int, float, str).")
 
 
@@ -122,7 +142,7 @@ def argparse_property(call: ast.Call, env: dict[str, Any]) -> tuple[list[str], d
         default = kw("default", action == "store_false")
     else:
         kind = keywords.get("type")
-        json_type = _ARG_TYPES.get(dotted_name(kind), None) if kind is not None else "string"
+        json_type = _ARG_TYPES.get(dotted_name(kind)) if kind is not None else "string"
         item: dict[str, Any] = {"type": json_type} if json_type else {}
         choices = kw("choices")
         if isinstance(choices, list):
@@ -163,7 +183,19 @@ def openrlhf_schema(version: str, cache: Path) -> dict[str, Any]:
         for flag in flags:
             properties.setdefault(flag, prop)
     scheme = "dotted" if any("." in k for k in properties) else "flat"
-    notes = [(f"Flags of train_ppo_ray's argparse parser ({scheme} names), without the leading '--'. A value-taking "
-             "flag's value is converted with its type; store_true flags take no value.")]
-    return document("openrlhf", version, f"OpenRLHF {version} train_ppo_ray flags ({scheme})", properties,
-                    [wheel_source(wheel, tree)], UNKNOWN, TYPE_CHECK, notes)
+    notes = [
+        (
+            f"Flags of train_ppo_ray's argparse parser ({scheme} names), without the leading '--'. A value-taking "
+            "flag's value is converted with its type; store_true flags take no value."
+        )
+    ]
+    return document(
+        "openrlhf",
+        version,
+        f"OpenRLHF {version} train_ppo_ray flags ({scheme})",
+        properties,
+        [wheel_source(wheel, tree)],
+        UNKNOWN,
+        TYPE_CHECK,
+        notes,
+    )

@@ -7,66 +7,110 @@ each tag. Flags are written without the leading ``--``.
 Internally rlconf names every flag by its dotted (≥ 0.10.2) name when it has one, else by its flat name
 (flags that never got a dotted name: ``prompt_max_len``, ``flash_attn``, ``ptx_coef``, ...).
 """
+
 from __future__ import annotations
 
 from translator.dialects.settings import Setting
 
 VERSIONS = (
-    "0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.5.6", "0.5.7", "0.5.8", "0.5.9",
-    "0.6.0", "0.6.1", "0.6.2", "0.6.3", "0.6.4",
-    "0.7.0", "0.7.1", "0.7.2", "0.7.3", "0.7.4", "0.7.5",
-    "0.8.0", "0.8.1", "0.8.3", "0.8.4", "0.8.5", "0.8.6", "0.8.7", "0.8.8", "0.8.9", "0.8.10", "0.8.11",
-    "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9", "0.9.10",
-    "0.10.0", "0.10.1", "0.10.2", "0.10.3", "0.10.4", "0.11.0", "0.11.1", "0.11.2",
+    "0.5.0",
+    "0.5.1",
+    "0.5.2",
+    "0.5.3",
+    "0.5.4",
+    "0.5.5",
+    "0.5.6",
+    "0.5.7",
+    "0.5.8",
+    "0.5.9",
+    "0.6.0",
+    "0.6.1",
+    "0.6.2",
+    "0.6.3",
+    "0.6.4",
+    "0.7.0",
+    "0.7.1",
+    "0.7.2",
+    "0.7.3",
+    "0.7.4",
+    "0.7.5",
+    "0.8.0",
+    "0.8.1",
+    "0.8.3",
+    "0.8.4",
+    "0.8.5",
+    "0.8.6",
+    "0.8.7",
+    "0.8.8",
+    "0.8.9",
+    "0.8.10",
+    "0.8.11",
+    "0.9.0",
+    "0.9.1",
+    "0.9.2",
+    "0.9.3",
+    "0.9.4",
+    "0.9.5",
+    "0.9.6",
+    "0.9.7",
+    "0.9.8",
+    "0.9.9",
+    "0.9.10",
+    "0.10.0",
+    "0.10.1",
+    "0.10.2",
+    "0.10.3",
+    "0.10.4",
+    "0.11.0",
+    "0.11.1",
+    "0.11.2",
 )
 
 # What changed in each release that changes what a launch line means (docs/frameworks/openrlhf.md; the tables
 # below: FLAT_TO_DOTTED, KEY_RANGE, VALUE_RENAMES, DEFAULTS and the *_SINCE constants).
 CHANGES = {
     "0.5.0": "flat flags; one prompt loop per actor rank (rollout_batch_size // actor GPUs prompts each); gae only; "
-             "KL in the reward (use_kl_estimator_k3 switch); actor and critic GPU counts must be powers of 2; "
-             "warmup fixed at 3%; remote_rm_url is an HTTP reward server",
+    "KL in the reward (use_kl_estimator_k3 switch); actor and critic GPU counts must be powers of 2; "
+    "warmup fixed at 3%; remote_rm_url is an HTTP reward server",
     "0.5.1": "advantage_estimator (gae | reinforce)",
     "0.5.2": "no config-relevant change",
     "0.5.3": "lr_warmup_ratio; rloo estimator (asserts n_samples_per_prompt > 1)",
     "0.5.4": "no config-relevant change",
     "0.5.5": "overlap_comm",
     "0.5.6": "rollout_batch_size must be divisible by the actor GPUs (power-of-2 assert dropped); actor GPUs "
-             "divisible by vllm_num_engines",
+    "divisible by vllm_num_engines",
     "0.5.7": "save_hf_ckpt, disable_ds_ckpt, vllm_sync_with_ray",
     "0.5.8": "colocate_all_models (vLLM on the actor GPUs; vllm_gpu_memory_utilization ≥ 0.9 forced to 0.4), "
-             "vllm_enable_sleep; remote_rm_url may be a .py file defining reward_func(queries, prompts, labels)",
+    "vllm_enable_sleep; remote_rm_url may be a .py file defining reward_func(queries, prompts, labels)",
     "0.5.9": "colocate_all_models asserts actor GPUs = vllm_num_engines × vllm_tensor_parallel_size",
     "0.6.0": "reinforce_baseline and group_norm estimators (assert n_samples_per_prompt > 1); use_kl_loss; "
-             "ring_attn_size; label_key; no reference model when init_kl_coef is 0",
+    "ring_attn_size; label_key; no reference model when init_kl_coef is 0",
     "0.6.1": "use_kl_estimator_k3 → kl_estimator (k1 | k2 | k3); vllm_gpu_memory_utilization no longer forced "
-             "under colocate_all_models",
+    "under colocate_all_models",
     "0.6.2": "full_determinism, use_liger_kernel",
     "0.6.3": "no config-relevant change",
     "0.6.4": "dr_grpo estimator; no_advantage_std_norm; vllm_gpu_memory_utilization default 0.95 (was 0.9)",
     "0.7.0": "eval_dataset (needs remote_rm_url); token-mean loss per micro-batch (was a mean of per-sequence "
-             "means); prompt_split removed (train split only)",
+    "means); prompt_split removed (train split only)",
     "0.7.1": "single controller: one global prompt loader of rollout_batch_size prompts; the LR horizon leaves "
-             "out num_episodes × max_epochs (bug)",
+    "out num_episodes × max_epochs (bug)",
     "0.7.2": "entropy_loss_coef (0); asserts n × rollout_batch_size // micro_rollout_batch_size ≥ actor GPUs "
-             "// ring_attn_size",
+    "// ring_attn_size",
     "0.7.3": "LR horizon fixed: len(prompts) × n // train_batch_size × num_episodes × max_epochs",
     "0.7.4": "ds_tensor_parallel_size; prompt_split and eval_split",
     "0.7.5": "no config-relevant change",
     "0.8.0": "agent_func_path, async_train (asynchronous rollouts); generation needs vLLM engines (no HF-generate "
-             "fallback); eval_steps -1 = once per episode for the last time",
+    "fallback); eval_steps -1 = once per episode for the last time",
     "0.8.1": "vllm_generate_batch_size (the prompt-dataloader batch); dynamic_filtering + reward range; "
-             "eval_steps -1 = never",
+    "eval_steps -1 = never",
     "0.8.3": "eps_clip_low_high (asymmetric clip); value_clip default 0.5; entropy_loss_coef default None "
-             "(entropy not computed)",
+    "(entropy not computed)",
     "0.8.4": "no config-relevant change",
-    "0.8.5": "lr_scheduler flag (was hard-coded cosine_with_min_lr); rloo advantages no longer whitened over "
-             "the batch",
+    "0.8.5": "lr_scheduler flag (was hard-coded cosine_with_min_lr); rloo advantages no longer whitened over the batch",
     "0.8.6": "use_dynamic_batch with train/rollout_max_tokens_per_gpu (16192 tokens); dual_clip",
     "0.8.7": "overlong_buffer_len / overlong_penalty_factor (DAPO overlong penalty)",
     "0.8.8": "policy_loss_type (ppo | gspo)",
-    "0.8.9": "enable_vllm_is_correction / vllm_is_truncated_threshold (train/rollout importance-sampling "
-             "correction)",
+    "0.8.9": "enable_vllm_is_correction / vllm_is_truncated_threshold (train/rollout importance-sampling correction)",
     "0.8.10": "--flash_attn → --attn_implementation (default flash_attention_2)",
     "0.8.11": "no config-relevant change",
     "0.9.0": "no config-relevant change",
@@ -78,20 +122,20 @@ CHANGES = {
     "0.9.6": "no config-relevant change",
     "0.9.7": "partial_rollout (needs async_train)",
     "0.9.8": "prompt_max_len + generate_max_len → max_len (2048, prompt+response) + max_new_tokens; dynamic "
-             "filtering refills each dropped group",
+    "filtering refills each dropped group",
     "0.9.9": "best_metric_key (best checkpoint kept apart from rotation)",
     "0.9.10": "dataloader_num_workers",
     "0.10.0": "micro_rollout/micro_train_batch_size default 1 (was 8/4); VLM flags; vllm_generate_batch_size "
-              "= prompts per vLLM call (oversampling)",
+    "= prompts per vLLM call (oversampling)",
     "0.10.1": "no config-relevant change",
     "0.10.2": "every flag renamed to dotted names (--rollout.batch_size ...), no aliases; per-model optimizer flags; "
-              "ptx_coef removed",
+    "ptx_coef removed",
     "0.10.3": "token-mean loss counts tokens over all data-parallel ranks per micro-batch",
     "0.10.4": "token-mean loss over the whole optimizer step (all accumulation micro-batches × ranks)",
     "0.11.0": "dr_grpo also requires n_samples_per_prompt > 1",
     "0.11.1": "algo.kl.unbiased_gradient",
     "0.11.2": "is_correction_enable/type → is_correction_level/mode/gating; actor.loss_agg_mode; flash_reinforce "
-              "estimator",
+    "estimator",
 }
 
 DOTTED_SINCE = "0.10.2"  # commit ed62d0e2: every flag renamed, no aliases (a wrong-scheme flag is an argparse error)
@@ -244,19 +288,52 @@ FLAT_TO_DOTTED: dict[str, tuple[str, ...]] = {
 DOTTED_TO_FLAT: dict[str, str] = {dotted: flat for flat, targets in FLAT_TO_DOTTED.items() for dotted in targets}
 
 # Flat flags with no dotted successor: older names and flags dropped in 0.10.2.
-FLAT_ONLY = frozenset({"prompt_max_len", "generate_max_len", "flash_attn", "bf16", "use_icepop", "ptx_coef", "perf",
-                       "actor_init_on_gpu", "use_kl_estimator_k3", "disable_trace_cache", "torch_compile",
-                       "universal_ckpt", "pretrain_data", "pretrain_data_probs", "pretrain_split"})
+FLAT_ONLY = frozenset(
+    {
+        "prompt_max_len",
+        "generate_max_len",
+        "flash_attn",
+        "bf16",
+        "use_icepop",
+        "ptx_coef",
+        "perf",
+        "actor_init_on_gpu",
+        "use_kl_estimator_k3",
+        "disable_trace_cache",
+        "torch_compile",
+        "universal_ckpt",
+        "pretrain_data",
+        "pretrain_data_probs",
+        "pretrain_split",
+    }
+)
 # The same name in both schemes.
 COMMON = frozenset({"local_rank", "use_ms"})
 # Dotted flags with no flat predecessor.
-DOTTED_ONLY = frozenset({
-    f"{model}.{name}" for model in ("actor", "critic") for name in (
-        "adam.eps", "min_lr_ratio", "optim", "muon.lr", "muon.momentum", "muon.ns_steps", "muon.nesterov",
-        "muon.no_nesterov")
-} | {"ds.experts_implementation", "algo.kl.unbiased_gradient", "actor.loss_agg_mode",
-     "algo.advantage.is_correction_level", "algo.advantage.is_correction_mode",
-     "algo.advantage.is_correction_gating"})
+DOTTED_ONLY = frozenset(
+    {
+        f"{model}.{name}"
+        for model in ("actor", "critic")
+        for name in (
+            "adam.eps",
+            "min_lr_ratio",
+            "optim",
+            "muon.lr",
+            "muon.momentum",
+            "muon.ns_steps",
+            "muon.nesterov",
+            "muon.no_nesterov",
+        )
+    }
+    | {
+        "ds.experts_implementation",
+        "algo.kl.unbiased_gradient",
+        "actor.loss_agg_mode",
+        "algo.advantage.is_correction_level",
+        "algo.advantage.is_correction_mode",
+        "algo.advantage.is_correction_gating",
+    }
+)
 
 ALL_FLAT = frozenset(FLAT_TO_DOTTED) | FLAT_ONLY | COMMON
 ALL_DOTTED = frozenset(DOTTED_TO_FLAT) | DOTTED_ONLY | COMMON
@@ -354,32 +431,110 @@ VALUE_RENAMES: dict[str, tuple[str, str]] = {
 }
 
 # Argument shapes (argparse): store_true flags take no value, these take two, these take one or more.
-STORE_TRUE = frozenset({
-    "actor_init_on_gpu", "adam_offload", "use_kl_estimator_k3", "disable_trace_cache", "torch_compile",
-    "universal_ckpt", "apply_chat_template", "async_train", "bf16", "colocate_actor_ref",
-    "colocate_all_models", "colocate_critic_reward", "deepcompile", "deepspeed_enable_sleep", "disable_ds_ckpt",
-    "disable_fast_tokenizer", "dynamic_filtering", "enable_ema", "enable_prefix_caching", "enable_vllm_is_correction",
-    "enforce_eager", "flash_attn", "freeze_visual_encoder", "full_determinism", "gradient_checkpointing",
-    "gradient_checkpointing_use_reentrant", "load_checkpoint", "load_in_4bit", "no_advantage_std_norm",
-    "normalize_reward", "overlap_comm", "packing_samples", "partial_rollout", "perf", "ref_reward_offload",
-    "save_hf_ckpt", "save_value_network", "use_ds_universal_ckpt", "use_dynamic_batch", "use_icepop", "use_kl_loss",
-    "use_liger_kernel", "use_ms", "vllm_enable_sleep", "vllm_sync_with_ray",
-    "actor.freeze_visual_encoder", "actor.gradient_checkpointing_enable", "actor.gradient_checkpointing_reentrant",
-    "actor.muon.nesterov", "actor.muon.no_nesterov", "critic.muon.nesterov", "critic.muon.no_nesterov",
-    "algo.advantage.is_correction_enable", "algo.advantage.no_std_norm", "algo.dynamic_filtering_enable",
-    "algo.kl.unbiased_gradient", "algo.kl.use_loss", "ckpt.disable_ds", "ckpt.load_enable", "ckpt.save_hf",
-    "critic.save_value_network", "data.apply_chat_template", "data.disable_fast_tokenizer", "ds.adam_offload",
-    "ds.deepcompile", "ds.enable_sleep", "ds.load_in_4bit", "ds.overlap_comm", "ds.packing_samples",
-    "ds.use_liger_kernel", "ds.use_universal_ckpt", "ref.offload", "reward.normalize_enable", "reward.offload",
-    "train.async_enable", "train.colocate_actor_ref", "train.colocate_all", "train.colocate_critic_reward",
-    "train.dynamic_batch_enable", "train.enable_ema", "train.full_determinism_enable", "train.partial_rollout_enable",
-    "vllm.enable_prefix_caching", "vllm.enable_sleep", "vllm.enforce_eager", "vllm.sync_with_ray",
-})
-TWO_VALUES = frozenset({
-    "adam_betas", "eps_clip_low_high", "dynamic_filtering_reward_range", "reward_clip_range",
-    "vllm_is_truncated_threshold", "actor.adam.betas", "critic.adam.betas", "actor.eps_clip_low_high",
-    "algo.dynamic_filtering_range", "reward.clip_range",
-})
+STORE_TRUE = frozenset(
+    {
+        "actor_init_on_gpu",
+        "adam_offload",
+        "use_kl_estimator_k3",
+        "disable_trace_cache",
+        "torch_compile",
+        "universal_ckpt",
+        "apply_chat_template",
+        "async_train",
+        "bf16",
+        "colocate_actor_ref",
+        "colocate_all_models",
+        "colocate_critic_reward",
+        "deepcompile",
+        "deepspeed_enable_sleep",
+        "disable_ds_ckpt",
+        "disable_fast_tokenizer",
+        "dynamic_filtering",
+        "enable_ema",
+        "enable_prefix_caching",
+        "enable_vllm_is_correction",
+        "enforce_eager",
+        "flash_attn",
+        "freeze_visual_encoder",
+        "full_determinism",
+        "gradient_checkpointing",
+        "gradient_checkpointing_use_reentrant",
+        "load_checkpoint",
+        "load_in_4bit",
+        "no_advantage_std_norm",
+        "normalize_reward",
+        "overlap_comm",
+        "packing_samples",
+        "partial_rollout",
+        "perf",
+        "ref_reward_offload",
+        "save_hf_ckpt",
+        "save_value_network",
+        "use_ds_universal_ckpt",
+        "use_dynamic_batch",
+        "use_icepop",
+        "use_kl_loss",
+        "use_liger_kernel",
+        "use_ms",
+        "vllm_enable_sleep",
+        "vllm_sync_with_ray",
+        "actor.freeze_visual_encoder",
+        "actor.gradient_checkpointing_enable",
+        "actor.gradient_checkpointing_reentrant",
+        "actor.muon.nesterov",
+        "actor.muon.no_nesterov",
+        "critic.muon.nesterov",
+        "critic.muon.no_nesterov",
+        "algo.advantage.is_correction_enable",
+        "algo.advantage.no_std_norm",
+        "algo.dynamic_filtering_enable",
+        "algo.kl.unbiased_gradient",
+        "algo.kl.use_loss",
+        "ckpt.disable_ds",
+        "ckpt.load_enable",
+        "ckpt.save_hf",
+        "critic.save_value_network",
+        "data.apply_chat_template",
+        "data.disable_fast_tokenizer",
+        "ds.adam_offload",
+        "ds.deepcompile",
+        "ds.enable_sleep",
+        "ds.load_in_4bit",
+        "ds.overlap_comm",
+        "ds.packing_samples",
+        "ds.use_liger_kernel",
+        "ds.use_universal_ckpt",
+        "ref.offload",
+        "reward.normalize_enable",
+        "reward.offload",
+        "train.async_enable",
+        "train.colocate_actor_ref",
+        "train.colocate_all",
+        "train.colocate_critic_reward",
+        "train.dynamic_batch_enable",
+        "train.enable_ema",
+        "train.full_determinism_enable",
+        "train.partial_rollout_enable",
+        "vllm.enable_prefix_caching",
+        "vllm.enable_sleep",
+        "vllm.enforce_eager",
+        "vllm.sync_with_ray",
+    }
+)
+TWO_VALUES = frozenset(
+    {
+        "adam_betas",
+        "eps_clip_low_high",
+        "dynamic_filtering_reward_range",
+        "reward_clip_range",
+        "vllm_is_truncated_threshold",
+        "actor.adam.betas",
+        "critic.adam.betas",
+        "actor.eps_clip_low_high",
+        "algo.dynamic_filtering_range",
+        "reward.clip_range",
+    }
+)
 MANY_VALUES = frozenset({"target_modules", "ds.lora.target_modules", "algo.advantage.is_correction_threshold"})
 
 # Defaults by internal name: [(first release with this default, value), ...] in release order.
@@ -468,8 +623,14 @@ ESTIMATORS: dict[str, tuple[str, str]] = {
     "flash_reinforce": ("flash_reinforce", "batch"),  # r - batch mean, no whitening (0.11.2)
 }
 # The release that added each choice of --advantage_estimator (0.5.0 has no such flag: always gae).
-ESTIMATOR_SINCE = {"reinforce": "0.5.1", "rloo": "0.5.3", "reinforce_baseline": "0.6.0", "group_norm": "0.6.0",
-                   "dr_grpo": "0.6.4", "flash_reinforce": "0.11.2"}
+ESTIMATOR_SINCE = {
+    "reinforce": "0.5.1",
+    "rloo": "0.5.3",
+    "reinforce_baseline": "0.6.0",
+    "group_norm": "0.6.0",
+    "dr_grpo": "0.6.4",
+    "flash_reinforce": "0.11.2",
+}
 RLOO_UNWHITENED_SINCE = "0.8.5"
 # Estimators that need n_samples_per_prompt > 1 (an assert in train_ppo_ray.py); dr_grpo joined in 0.11.0.
 GROUP_ASSERT = ("rloo", "reinforce_baseline", "group_norm")
@@ -508,8 +669,11 @@ GEN_BATCH_OVERSAMPLING_SINCE = "0.10.0"
 
 # The named IS-correction schemes of 0.9.3–0.11.1 (--vllm_is_correction_type) as 0.11.2's (level, mode, gating)
 # (0.11.2 cli/train_ppo_ray.py: "TIS = token clip, ICEPOP = token mask, seq-mask-tis = seq mask").
-CORRECTION_SCHEMES = {"tis": ("token", "clip", "ratio"), "icepop": ("token", "mask", "ratio"),
-                      "seq-mask-tis": ("seq", "mask", "ratio")}
+CORRECTION_SCHEMES = {
+    "tis": ("token", "clip", "ratio"),
+    "icepop": ("token", "mask", "ratio"),
+    "seq-mask-tis": ("seq", "mask", "ratio"),
+}
 
 # Flags whose value is a secret: never copied into output.
 SECRET_FLAGS = frozenset({"use_wandb", "logger.wandb.key"})

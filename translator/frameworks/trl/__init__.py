@@ -1,6 +1,7 @@
 """TRL (huggingface/trl) and Open-R1's recipes for it: its registration. The reader and writer are dialect.py, the
 version tables tables.py, the start-up rules checks.py, the native-key hooks keys.py, the schema generator
 schema_gen.py, and the reward-function bridges its writer adds reward_bridge.py."""
+
 from __future__ import annotations
 
 import os
@@ -8,8 +9,10 @@ import os
 from translator.framework import Detection, Framework, NativeRules
 
 # A TRL / Open-R1 recipe's keys, and an accelerate config's (which a TRL run is launched with).
-RECIPE_KEYS = (r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
-               r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:")
+RECIPE_KEYS = (
+    r"^(per_device_train_batch_size|num_generations|model_name_or_path|"
+    r"gradient_accumulation_steps|reward_funcs|use_vllm|beta)\s*:"
+)
 ACCELERATE_KEYS = r"^(distributed_type|compute_environment)\s*:"
 
 FRAMEWORK = Framework(
@@ -28,8 +31,10 @@ FRAMEWORK = Framework(
     ),
     native=NativeRules(
         unknown_keys="TrlParser rejects unknown recipe keys since 0.19, and drops them silently before",
-        unknown_keys_since=(("0", "TrlParser ≤ 0.18 drops unknown recipe keys silently"),
-                            ("0.19", "TrlParser rejects unknown recipe keys since 0.19")),
+        unknown_keys_since=(
+            ("0", "TrlParser ≤ 0.18 drops unknown recipe keys silently"),
+            ("0.19", "TrlParser rejects unknown recipe keys since 0.19"),
+        ),
         prepare="translator.frameworks.trl.keys:prepare",
     ),
     renames="translator.frameworks.trl.keys:renames",

@@ -8,6 +8,7 @@ Eras: 0.14 counts per_device_train_batch_size in prompts;
 0.15–0.16 generate on every micro-step; 0.17 once per accumulation window; 0.18+ once per
 ``steps_per_generation`` micro-steps.
 """
+
 from __future__ import annotations
 
 import ast
@@ -22,8 +23,8 @@ from typing import Any
 
 import yaml
 
-from translator.concordance import not_written
 from translator.checks.findings import divisors
+from translator.concordance import not_written
 from translator.dialects.base import (
     MAX_COUNT,
     UNKNOWN,
@@ -42,7 +43,11 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
+from translator.dialects.settings import Setting, read_settings, write_settings
+from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
+from translator.errors import ConfigError
 from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS
+from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
 from translator.frameworks.trl.tables import (
     ACCELERATE_VALUE_OPTIONS,
     BATCH_METHODS,
@@ -65,10 +70,6 @@ from translator.frameworks.trl.tables import (
     VERSIONS,
     Lineage,
 )
-from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
-from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
-from translator.dialects.settings import Setting, read_settings, write_settings
-from translator.errors import ConfigError
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -77,22 +78,38 @@ from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import symbolic_names, unwrap_command
 
-_FLAG_OPTIONS = {"--multi_gpu", "--use_deepspeed", "--use_fsdp", "--same_network", "--cpu", "--no_python",
-                 "--debug", "--quiet", "-q", "--tpu", "--standalone"}
+_FLAG_OPTIONS = {
+    "--multi_gpu",
+    "--use_deepspeed",
+    "--use_fsdp",
+    "--same_network",
+    "--cpu",
+    "--no_python",
+    "--debug",
+    "--quiet",
+    "-q",
+    "--tpu",
+    "--standalone",
+}
 
 
 # Run settings outside the plan (translator/dialects/settings.py): GRPO has no discount, λ or value clip; names
 # and defaults (gradient_checkpointing off before GRPOConfig turned it on) from the release's schema.
 SETTINGS = (
     Setting("optimizer.gradient_checkpointing", "gradient_checkpointing"),
-    Setting("data.apply_chat_template", None, fixed=True,
-            why="GRPOTrainer always applies the tokenizer's chat template to conversational prompts "
-                "(trl/data_utils.py maybe_apply_chat_template)"),
+    Setting(
+        "data.apply_chat_template",
+        None,
+        fixed=True,
+        why="GRPOTrainer always applies the tokenizer's chat template to conversational prompts "
+        "(trl/data_utils.py maybe_apply_chat_template)",
+    ),
     Setting("data.chat_template", "chat_template"),
     Setting("evaluation.samples_per_prompt", "num_generations_eval", needs="eval"),
     Setting("launch.seed", "seed", explicit=True),
     Setting("logging.entity", "wandb_entity"),
 )
+
 
 class NativeTrl:
     """What the files say: recipe keys (after CLI flags), accelerate settings, the launch topology."""
@@ -128,11 +145,13 @@ class TrlDialect(Dialect):
     version_files = (("trl/__init__.py", None),)  # a copy of TRL kept in the project: its __version__
     companion = "transformers"  # a transformers pin beside the trl pin decides TrainingArguments' keys
     stops_at_first_limit = False
+
     @staticmethod
     def rejects_unknown_keys(version: str) -> bool:
         """TrlParser stops on a recipe key no dataclass declares from 0.19 (<= 0.18 drops it: the rule
         trl.unknown-config-key makes that a warning for those releases)."""
         return at_least(split_target(version)[0], "0.19.0")
+
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     # ---------------------------------------------------------------- reading
@@ -150,33 +169,47 @@ class TrlDialect(Dialect):
         version, transformers = split_target(self._version(native, options.version, notes))
         fork = native.fork_trainer
         if fork is not None and fork.lineage is not None:
-            notes.warning("framework.fork-trainer", f"{fork.where}: the launched script's trainer is the project's own "
-                          f"copy of {fork.lineage.label} (its batch-forming code at {fork.code_line}); its batching "
-                          f"is read as trl {fork.lineage.release}'s" + ("" if fork.lineage.release == version else
-                                                                      f", not as trl {version}'s"),
-                          source_keys=[fork.where])
+            notes.warning(
+                "framework.fork-trainer",
+                f"{fork.where}: the launched script's trainer is the project's own "
+                f"copy of {fork.lineage.label} (its batch-forming code at {fork.code_line}); its batching "
+                f"is read as trl {fork.lineage.release}'s"
+                + ("" if fork.lineage.release == version else f", not as trl {version}'s"),
+                source_keys=[fork.where],
+            )
             version = fork.lineage.release
         values = Values(native.values, native.origins, defaults_for(version), source.name)
         values.fork_script = native.fork_script
         # The transformers the parser uses (check rules and the unknown-key account read it).
-        values.transformers, why = transformers_for(version, transformers,
-                                                    open_r1=native.open_r1_script or (
-                                                        not native.trl_script
-                                                        and bool(set(native.values) & OPEN_R1_KEYS)))
+        values.transformers, why = transformers_for(
+            version,
+            transformers,
+            open_r1=native.open_r1_script or (not native.trl_script and bool(set(native.values) & OPEN_R1_KEYS)),
+        )
         if transformers is None and options.companion and values.transformers != options.companion[0]:
             try:
                 self.resolve_version(f"{version}{_TF_MARK}{options.companion[0]}")
             except ConfigError as error:
-                notes.warning("version.transformers-project", f"transformers {options.companion[0]} from "
-                              f"{options.companion[1]} is not read: {error.message}", source_keys=[options.companion[1]])
+                notes.warning(
+                    "version.transformers-project",
+                    f"transformers {options.companion[0]} from {options.companion[1]} is not read: {error.message}",
+                    source_keys=[options.companion[1]],
+                )
             else:
                 transformers = values.transformers = options.companion[0]
-                notes.info("version.transformers-project", f"TrlParser's TrainingArguments are transformers "
-                           f"{transformers}'s, the release the project pins at {options.companion[1]}; pass "
-                           f"--from trl@{version}+transformersX.Y.Z for another", source_keys=[options.companion[1]])
+                notes.info(
+                    "version.transformers-project",
+                    f"TrlParser's TrainingArguments are transformers "
+                    f"{transformers}'s, the release the project pins at {options.companion[1]}; pass "
+                    f"--from trl@{version}+transformersX.Y.Z for another",
+                    source_keys=[options.companion[1]],
+                )
         if transformers is None and source.suffix != ".toml":
-            notes.info("version.transformers-assumed", f"TrlParser's TrainingArguments are transformers "
-                       f"{values.transformers}'s ({why}); pass --from trl@{version}+transformersX.Y.Z for another")
+            notes.info(
+                "version.transformers-assumed",
+                f"TrlParser's TrainingArguments are transformers "
+                f"{values.transformers}'s ({why}); pass --from trl@{version}+transformersX.Y.Z for another",
+            )
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
@@ -195,9 +228,11 @@ class TrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         values = Values({}, {}, {}, source.name)
         _Interpreter(values, native, version, spec, notes).topology()
-        notes.warning("input.accelerate-config-only",
-                      "this is an accelerate config: it gives the number of processes, not the batch plan; explain "
-                      "the recipe or the launch script that names both")
+        notes.warning(
+            "input.accelerate-config-only",
+            "this is an accelerate config: it gives the number of processes, not the batch plan; explain "
+            "the recipe or the launch script that names both",
+        )
         for key, value in flatten(data).items():
             spec.extras.append(Extra("accelerate", key, value))
         return Reading(spec, notes, values)
@@ -230,33 +265,41 @@ class TrlDialect(Dialect):
             else:
                 _experimental(argv, source)
         if launch is None:
-            raise ConfigError("no GRPO training launch found", file=source.name,
-                              hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'")
+            raise ConfigError(
+                "no GRPO training launch found",
+                file=source.name,
+                hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'",
+            )
         command, argv = launch
         note_several_launches(notes, source, command, launches)
         # transformers' WandbCallback reads WANDB_PROJECT, wandb.init WANDB_ENTITY: the script's own exports count.
         assigned = {**script.variables, **command.assignments}
-        native.wandb_env = {name: str(assigned[name]) for name in ("WANDB_PROJECT", "WANDB_ENTITY")
-                            if assigned.get(name)}
+        native.wandb_env = {
+            name: str(assigned[name]) for name in ("WANDB_PROJECT", "WANDB_ENTITY") if assigned.get(name)
+        }
         _experimental(argv, source)
         # Per-node addresses of a multi-node launch are the user's to set on each node (rlconf writes them so).
         node_variables = set(_NODE_VARIABLES.values())
         native.node_variables = [n for n in command.unresolved if n in node_variables]
-        require_resolved(replace(command, unresolved=[n for n in command.unresolved if n not in node_variables]),
-                         source)
+        require_resolved(
+            replace(command, unresolved=[n for n in command.unresolved if n not in node_variables]), source
+        )
         origin = f"{source.name}:{command.line}"
         script_index = _training_script_index(argv)
         launcher_options = _options(argv[:script_index])
-        script_args = argv[script_index + 1:]
+        script_args = argv[script_index + 1 :]
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
         if script_name.endswith(".py") and script_name != "grpo.py":
             native.fork_script = argv[script_index]
-            notes.warning("framework.fork", f"{origin}: '{argv[script_index]}' is not Open-R1's or TRL's own GRPO "
-                          "script; it is read with GRPOConfig's semantics for the TRL version in use, and the "
-                          "arguments it adds are reported as unknown to TRL (a fork that changed GRPOTrainer's "
-                          "batching trains differently)")
+            notes.warning(
+                "framework.fork",
+                f"{origin}: '{argv[script_index]}' is not Open-R1's or TRL's own GRPO "
+                "script; it is read with GRPOConfig's semantics for the TRL version in use, and the "
+                "arguments it adds are reported as unknown to TRL (a fork that changed GRPOTrainer's "
+                "batching trains differently)",
+            )
         accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
         if accelerate_file:
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
@@ -289,16 +332,21 @@ class TrlDialect(Dialect):
                 # HfArgumentParser is an argparse parser with allow_abbrev: a unique prefix names its field.
                 longer = [k for k in known if k.startswith(key)]
                 if len(longer) == 1:
-                    notes.info("keys.abbreviated", f"--{key} is read as --{longer[0]} (argparse accepts a unique "
-                               "prefix of an option)", source_keys=[key], target_keys=longer)
+                    notes.info(
+                        "keys.abbreviated",
+                        f"--{key} is read as --{longer[0]} (argparse accepts a unique prefix of an option)",
+                        source_keys=[key],
+                        target_keys=longer,
+                    )
                     key = longer[0]
             if value == "" and key == "vllm_server_host" and "VLLM_SERVER_HOST" in native.node_variables:
                 value = "${VLLM_SERVER_HOST}"  # set per run by the user (rlconf's multi-node launch)
             native.values[key] = value
             native.origins[key] = origin
         if argv[script_index].endswith(".py"):
-            native.fork_trainer = _fork_trainer(source, command.cwd, argv[script_index],
-                                                lambda key: _flag_value(native.values, key))
+            native.fork_trainer = _fork_trainer(
+                source, command.cwd, argv[script_index], lambda key: _flag_value(native.values, key)
+            )
 
     def _world_size(self, native: NativeTrl, options: ReadOptions, notes: NoteList) -> None:
         if native.world_size is None and native.accelerate.get("num_processes") is not None:
@@ -308,15 +356,21 @@ class TrlDialect(Dialect):
             if options.num_processes is not None:
                 native.world_size = options.num_processes
                 native.world_size_from = f"--num-processes {options.num_processes}"
-                notes.info("topology.world-size-from-option",
-                           f"the config does not state the world size; --num-processes {options.num_processes} is used")
+                notes.info(
+                    "topology.world-size-from-option",
+                    f"the config does not state the world size; --num-processes {options.num_processes} is used",
+                )
             else:
-                notes.warning("topology.world-size-not-stated",
-                              "the config does not state the number of training processes, so the global batch "
-                              "quantities are unknown; pass --num-processes N (GPUs serving vLLM do not count)")
+                notes.warning(
+                    "topology.world-size-not-stated",
+                    "the config does not state the number of training processes, so the global batch "
+                    "quantities are unknown; pass --num-processes N (GPUs serving vLLM do not count)",
+                )
         elif options.num_processes is not None and options.num_processes != native.world_size:
-            notes.warning("topology.world-size-option-ignored",
-                          f"--num-processes {options.num_processes} is ignored: {native.world_size_from}")
+            notes.warning(
+                "topology.world-size-option-ignored",
+                f"--num-processes {options.num_processes} is ignored: {native.world_size_from}",
+            )
 
     def _version(self, native: NativeTrl, explicit: str | None, notes: NoteList) -> str:
         if explicit:
@@ -325,22 +379,31 @@ class TrlDialect(Dialect):
         bounded = sorted(k for k in keys if k in KEY_RANGE)
         fits = [v for v in VERSIONS if all(_has_key(v, k) for k in bounded)]
         if not bounded:
-            version, why = (OPEN_R1_TRL_VERSION, "Open-R1 recipes run with the TRL its setup.py pins") \
-                if keys & OPEN_R1_KEYS else (self.default_version, "the newest known release")
+            version, why = (
+                (OPEN_R1_TRL_VERSION, "Open-R1 recipes run with the TRL its setup.py pins")
+                if keys & OPEN_R1_KEYS
+                else (self.default_version, "the newest known release")
+            )
         elif fits:
             open_r1 = bool(keys & OPEN_R1_KEYS) and OPEN_R1_TRL_VERSION in fits
             version = OPEN_R1_TRL_VERSION if open_r1 else fits[-1]
-            spans = ", ".join(f"{k} ({_span(k)})" for k in bounded if KEY_RANGE[k][1]
-                              or KEY_RANGE[k][0] != VERSIONS[0])
-            why = ("Open-R1 recipes run with the TRL its setup.py pins, which has " if open_r1 else
-                   "the newest release with ") + f"every version-specific key: {spans}"
+            spans = ", ".join(f"{k} ({_span(k)})" for k in bounded if KEY_RANGE[k][1] or KEY_RANGE[k][0] != VERSIONS[0])
+            why = (
+                "Open-R1 recipes run with the TRL its setup.py pins, which has "
+                if open_r1
+                else "the newest release with "
+            ) + f"every version-specific key: {spans}"
         else:
             # Keys of releases that never coexisted: the release that has most of them.
             version = max(VERSIONS, key=lambda v: (sum(_has_key(v, k) for k in bounded), VERSIONS.index(v)))
             missing = [k for k in bounded if not _has_key(version, k)]
-            notes.warning("version.conflicting-keys", "no TRL release has all of "
-                          + ", ".join(f"{k} ({_span(k)})" for k in bounded)
-                          + f"; trl {version} has most of them (not {', '.join(missing)})", source_keys=missing)
+            notes.warning(
+                "version.conflicting-keys",
+                "no TRL release has all of "
+                + ", ".join(f"{k} ({_span(k)})" for k in bounded)
+                + f"; trl {version} has most of them (not {', '.join(missing)})",
+                source_keys=missing,
+            )
             why = "the release with most of the version-specific keys"
         notes.info("version.assumed", f"assumed trl {version}: {why}; pass --from trl@VERSION to choose")
         return version
@@ -352,16 +415,26 @@ class TrlDialect(Dialect):
             if key not in known:
                 guess = closest_key(key, known)
                 hint = f"; did you mean '{guess}'?" if guess else ""
-                notes.warning("keys.unknown", f"'{key}' is not a TRL {version} or Open-R1 argument{hint}"
-                              + (" (TrlParser rejects unknown keys since 0.19)" if at_least(version, "0.19.1") else
-                                 " (TrlParser ≤ 0.18 drops it silently)"), source_keys=[key])
+                notes.warning(
+                    "keys.unknown",
+                    f"'{key}' is not a TRL {version} or Open-R1 argument{hint}"
+                    + (
+                        " (TrlParser rejects unknown keys since 0.19)"
+                        if at_least(version, "0.19.1")
+                        else " (TrlParser ≤ 0.18 drops it silently)"
+                    ),
+                    source_keys=[key],
+                )
         for key in values.values:
             if key in KEY_RANGE:
                 since, until = KEY_RANGE[key]
                 if not at_least(version, since) or (until and newer_than(version, until)):
                     span = f"{since}–{until}" if until else f"{since} on"
-                    notes.warning("keys.unknown-in-version",
-                                  f"'{key}' is a TRL argument only in {span}, not in {version}", source_keys=[key])
+                    notes.warning(
+                        "keys.unknown-in-version",
+                        f"'{key}' is a TRL argument only in {span}, not in {version}",
+                        source_keys=[key],
+                    )
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
@@ -369,27 +442,45 @@ class TrlDialect(Dialect):
         writer = _Writer(spec, trl_version, notes)
         transformers, why = transformers_for(trl_version, named, open_r1=writer.script == "open-r1")
         writer.transformers = transformers
-        notes.info("version.transformers-assumed", f"written for trl {trl_version} with transformers {transformers} "
-                   f"({why}); name another with --to trl@{trl_version}+transformersX.Y.Z",
-                   target_keys=["transformers"])
+        notes.info(
+            "version.transformers-assumed",
+            f"written for trl {trl_version} with transformers {transformers} "
+            f"({why}); name another with --to trl@{trl_version}+transformersX.Y.Z",
+            target_keys=["transformers"],
+        )
         recipe, world, nodes, server_gpus = writer.recipe()
         recipe = _accepted_keys(recipe, trl_version, transformers, writer.script, notes)
         recipe, moved = _live_values_to_command_line(recipe, spec.shell_variables, notes)
-        header = [f"# TRL {trl_version} GRPO recipe written by rlconf from a {source_label(spec)} "
-                  f"config, for transformers {transformers}.",
-                  "# per_device_train_batch_size counts completions per process per micro-step"
-                  if at_least(trl_version, "0.15.2") else
-                  "# per_device_train_batch_size counts prompts per process (trl 0.14)",
-                  *(f"#   {line}" for line in plan_summary(spec))]
+        header = [
+            f"# TRL {trl_version} GRPO recipe written by rlconf from a {source_label(spec)} "
+            f"config, for transformers {transformers}.",
+            "# per_device_train_batch_size counts completions per process per micro-step"
+            if at_least(trl_version, "0.15.2")
+            else "# per_device_train_batch_size counts prompts per process (trl 0.14)",
+            *(f"#   {line}" for line in plan_summary(spec)),
+        ]
         if moved:
-            header.append(f"# {', '.join(moved)}: on the launch line in launch.sh (the shell expands their variables; "
-                          "TrlParser takes the command line over this file)")
+            header.append(
+                f"# {', '.join(moved)}: on the launch line in launch.sh (the shell expands their variables; "
+                "TrlParser takes the command line over this file)"
+            )
         accelerate = {
-            "compute_environment": "LOCAL_MACHINE", "distributed_type": "DEEPSPEED",
-            "deepspeed_config": {"deepspeed_multinode_launcher": "standard", "offload_optimizer_device": "none",
-                                 "offload_param_device": "none", "zero3_init_flag": True, "zero_stage": 3},
-            "machine_rank": 0, "main_training_function": "main", "mixed_precision": "bf16",
-            "num_machines": nodes, "num_processes": world, "rdzv_backend": "static", "same_network": True,
+            "compute_environment": "LOCAL_MACHINE",
+            "distributed_type": "DEEPSPEED",
+            "deepspeed_config": {
+                "deepspeed_multinode_launcher": "standard",
+                "offload_optimizer_device": "none",
+                "offload_param_device": "none",
+                "zero3_init_flag": True,
+                "zero_stage": 3,
+            },
+            "machine_rank": 0,
+            "main_training_function": "main",
+            "mixed_precision": "bf16",
+            "num_machines": nodes,
+            "num_processes": world,
+            "rdzv_backend": "static",
+            "same_network": True,
             "use_cpu": False,
         }
         files = {
@@ -411,20 +502,28 @@ class TrlDialect(Dialect):
             return trl_version
         key = version_key(transformers)
         if key is None or key[0] not in (4, 5):
-            raise ConfigError(f"unknown transformers version '{transformers}'",
-                              hint=f"name a release, e.g. trl@{trl_version}+transformers{TRANSFORMERS[trl_version][2]}")
+            raise ConfigError(
+                f"unknown transformers version '{transformers}'",
+                hint=f"name a release, e.g. trl@{trl_version}+transformers{TRANSFORMERS[trl_version][2]}",
+            )
         lowest = TRANSFORMERS[trl_version][0]
         if key < version_key(lowest):  # type: ignore[operator]
-            raise ConfigError(f"trl {trl_version} requires transformers>={lowest}, not {transformers}",
-                              hint=f"name transformers {lowest} or newer")
+            raise ConfigError(
+                f"trl {trl_version} requires transformers>={lowest}, not {transformers}",
+                hint=f"name transformers {lowest} or newer",
+            )
         return f"{trl_version}{_TF_MARK}{transformers}"
 
 
 _TF_MARK = "+transformers"
 _TRL_SCRIPT_KEYS = frozenset({"reward_funcs", "reward_model_name_or_path"})  # trl/scripts/grpo.py GRPOScriptArguments
 # Launch-line variables the user sets per node in a written multi-node script: option → variable.
-_NODE_VARIABLES = {"--main_process_ip": "MAIN_PROCESS_IP", "--machine_rank": "MACHINE_RANK",
-                   "--main_process_port": "MAIN_PROCESS_PORT", "--vllm_server_host": "VLLM_SERVER_HOST"}
+_NODE_VARIABLES = {
+    "--main_process_ip": "MAIN_PROCESS_IP",
+    "--machine_rank": "MACHINE_RANK",
+    "--main_process_port": "MAIN_PROCESS_PORT",
+    "--vllm_server_host": "VLLM_SERVER_HOST",
+}
 
 
 def _known_address(host: str | None) -> str | None:
@@ -444,8 +543,9 @@ def transformers_for(trl_version: str, named: str | None, open_r1: bool = False)
     """The transformers a TRL release runs with, and why that one."""
     if named:
         if not re.fullmatch(r"[0-9A-Za-z.+-]+", named):  # it is written into comments and the recipe's header
-            raise ConfigError(f"'{named}' is not a transformers version", key="--to",
-                              hint="name one as trl@1.16.0+transformers5.10.4")
+            raise ConfigError(
+                f"'{named}' is not a transformers version", key="--to", hint="name one as trl@1.16.0+transformers5.10.4"
+            )
         return named, "as named"
     lowest, highest, newest = TRANSFORMERS[trl_version]
     if open_r1 and trl_version == OPEN_R1_TRL_VERSION:
@@ -453,8 +553,11 @@ def transformers_for(trl_version: str, named: str | None, open_r1: bool = False)
 
         return OPEN_R1_TRANSFORMERS, "Open-R1's setup.py pins it with trl 0.18.0"
     bound = f">={lowest}" + (f",<{highest}" if highest else "")
-    return newest, f"the newest transformers `pip install trl=={trl_version}` resolves to today (trl requires " \
-                   f"transformers{bound})"
+    return (
+        newest,
+        f"the newest transformers `pip install trl=={trl_version}` resolves to today (trl requires "
+        f"transformers{bound})",
+    )
 
 
 @lru_cache(maxsize=4096)  # the check asks for every recipe key; the schemas do not change in a process
@@ -470,8 +573,14 @@ def training_arguments_lack(key: str, trl_version: str, transformers: str) -> bo
     document = schema_for("trl", trl_version) or {}
     if key in document.get("properties", {}):
         # The trl schema holds TrainingArguments of the transformers it was read with: TRL's own field if not there.
-        read_with = next((s["file"].split("-")[1] for s in document.get("x-source", [])
-                          if str(s.get("file", "")).startswith("transformers-")), None)
+        read_with = next(
+            (
+                s["file"].split("-")[1]
+                for s in document.get("x-source", [])
+                if str(s.get("file", "")).startswith("transformers-")
+            ),
+            None,
+        )
         return read_with is None or not lacks("transformers", read_with, key)
     return True
 
@@ -480,8 +589,9 @@ _RENAMED = {"torch_dtype": "dtype"}  # ModelConfig renamed it (transformers' own
 _RENAMED_EITHER_WAY = {**_RENAMED, **{new: old for old, new in _RENAMED.items()}}
 
 
-def _accepted_keys(recipe: dict[str, Any], version: str, transformers: str, script: str,
-                   notes: NoteList) -> dict[str, Any]:
+def _accepted_keys(
+    recipe: dict[str, Any], version: str, transformers: str, script: str, notes: NoteList
+) -> dict[str, Any]:
     """The recipe without the keys TRL ``version``'s parser lacks with ``transformers`` (the native schemas; TrlParser
     >= 0.19 would reject them, <= 0.18 drop them silently), renaming the ones it renamed; Open-R1's own keys only
     for Open-R1's script."""
@@ -509,21 +619,38 @@ def _accepted_keys(recipe: dict[str, Any], version: str, transformers: str, scri
         else:
             dropped.append(key)
     if dropped:
-        notes.warning("keys.not-in-version", f"TRL {version} has no {', '.join(dropped)} (its parser "
-                      + ("rejects" if at_least(version, "0.19.1") else "silently drops")
-                      + " unknown recipe keys); not written", source_keys=dropped)
+        notes.warning(
+            "keys.not-in-version",
+            f"TRL {version} has no {', '.join(dropped)} (its parser "
+            + ("rejects" if at_least(version, "0.19.1") else "silently drops")
+            + " unknown recipe keys); not written",
+            source_keys=dropped,
+        )
     for key in gone:
         instead = TRANSFORMERS_RESPELLED.get(key, "nothing: remove it")
-        notes.warning("keys.not-in-transformers", f"transformers {transformers}'s TrainingArguments has no {key}, so "
-                      f"TrlParser {'rejects' if at_least(version, '0.19.1') else 'drops'} it; not written (use "
-                      f"{instead})", source_keys=[key])
+        notes.warning(
+            "keys.not-in-transformers",
+            f"transformers {transformers}'s TrainingArguments has no {key}, so "
+            f"TrlParser {'rejects' if at_least(version, '0.19.1') else 'drops'} it; not written (use "
+            f"{instead})",
+            source_keys=[key],
+        )
     return out
 
 
 # datasets names the splits of a data directory after its files (datasets/data_files.py SPLIT_KEYWORDS).
-_SPLIT_KEYWORDS = {"train": "train", "training": "train", "validation": "validation", "valid": "validation",
-                   "dev": "validation", "val": "validation", "test": "test", "testing": "test", "eval": "test",
-                   "evaluation": "test"}
+_SPLIT_KEYWORDS = {
+    "train": "train",
+    "training": "train",
+    "validation": "validation",
+    "valid": "validation",
+    "dev": "validation",
+    "val": "validation",
+    "test": "test",
+    "testing": "test",
+    "eval": "test",
+    "evaluation": "test",
+}
 _DATA_SUFFIXES = (".parquet", ".json", ".jsonl", ".csv", ".arrow", ".txt")
 
 
@@ -594,8 +721,9 @@ def _options(words: list[str]) -> dict[str, str]:
     return found
 
 
-def _live_values_to_command_line(recipe: dict[str, Any], live: list[str],
-                                 notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:
+def _live_values_to_command_line(
+    recipe: dict[str, Any], live: list[str], notes: NoteList
+) -> tuple[dict[str, Any], dict[str, str]]:
     """TrlParser never expands a variable in a YAML value, but takes ``--key value`` after ``--config`` over the
     recipe: a text with a variable the source left to the shell goes on the launch line, where the shell expands
     it as the source's did. A list or mapping with one cannot be a single flag: an error note names it."""
@@ -607,10 +735,15 @@ def _live_values_to_command_line(recipe: dict[str, Any], live: list[str],
             moved[key] = value
             continue
         if names:
-            notes.error("shell.not-expressible", f"{key} holds ${{{names[0]}}}, which the source left to the shell; "
-                        f"TRL reads recipe.yaml without expanding variables and {key} is not one text to move to the "
-                        f"command line: replace ${{{names[0]}}} in {key} with its value (or translate with --env "
-                        f"{names[0]}=VALUE)", source_keys=[key], target_keys=[key])
+            notes.error(
+                "shell.not-expressible",
+                f"{key} holds ${{{names[0]}}}, which the source left to the shell; "
+                f"TRL reads recipe.yaml without expanding variables and {key} is not one text to move to the "
+                f"command line: replace ${{{names[0]}}} in {key} with its value (or translate with --env "
+                f"{names[0]}=VALUE)",
+                source_keys=[key],
+                target_keys=[key],
+            )
         kept[key] = value
     return kept, moved
 
@@ -666,9 +799,12 @@ def _experimental(argv: list[str], source: Source) -> None:
         match = re.search(r"trl[./]experimental[./](\w+)", word)
         if match and match.group(1) in EXPERIMENTAL_GONE:
             last, gone = EXPERIMENTAL_GONE[match.group(1)]
-            raise ConfigError(f"TRL's experimental '{match.group(1)}' trainer is not in trl {gone} and later (last "
-                              f"seen in {last}); rlconf reads GRPOTrainer launches", file=source.name,
-                              hint=f"pin trl=={last} to run it, or move the recipe to GRPOTrainer")
+            raise ConfigError(
+                f"TRL's experimental '{match.group(1)}' trainer is not in trl {gone} and later (last "
+                f"seen in {last}); rlconf reads GRPOTrainer launches",
+                file=source.name,
+                hint=f"pin trl=={last} to run it, or move the recipe to GRPOTrainer",
+            )
 
 
 def _server_gpus(argv: list[str], visible: str | None) -> int:
@@ -690,8 +826,9 @@ class ForkTrainer:
     code_line: str  # path:line of its generation / batching code
 
 
-def _fork_trainer(source: Source, cwd: str | None, script: str,
-                  flag: Callable[[str], bool | None]) -> ForkTrainer | None:
+def _fork_trainer(
+    source: Source, cwd: str | None, script: str, flag: Callable[[str], bool | None]
+) -> ForkTrainer | None:
     """Follow the launched script to the trainer class it instantiates (through the project's imports); None when
     the script is not in the project or its trainer is TRL's own (imported from trl, or a project subclass that
     overrides none of the batch-forming methods). ``flag`` gives a config flag's value (None if not known): it
@@ -702,16 +839,22 @@ def _fork_trainer(source: Source, cwd: str | None, script: str,
         path = project.script(script, near=near)
         if path is None:
             continue
-        candidates = [c for c in project.trainer_classes(path)
-                      if c.condition is None or flag(c.condition[0]) in (None, c.condition[1])]
+        candidates = [
+            c
+            for c in project.trainer_classes(path)
+            if c.condition is None or flag(c.condition[0]) in (None, c.condition[1])
+        ]
         found = [_classify(project, c.cls) for c in candidates if isinstance(c.cls, ClassInfo)]
         forks = [f for f in found if f is not None]
         if not forks:
             return None
         releases = {f.lineage.release if f.lineage else None for f in forks}
         if len(releases) == 1:
-            return forks[0] if len(forks) == 1 else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage,
-                                                                 forks[0].code_line)
+            return (
+                forks[0]
+                if len(forks) == 1
+                else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage, forks[0].code_line)
+            )
         # Candidates of different lineages (trainer_cls = A if flag else B): which one runs is not read here.
         return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks))
     return None
@@ -719,20 +862,31 @@ def _fork_trainer(source: Source, cwd: str | None, script: str,
 
 # What a trainer that matches no TRL lineage leaves open: how many completions a micro-step holds and when
 # generation happens, hence every count built on them (the group size, world size and accumulation stay known).
-_CADENCE_QUANTITIES = ("prompts_per_step", "samples_per_step", "samples_per_optimizer_step",
-                       "optimizer_steps_per_step", "micro_batch_per_device", "total_steps")
+_CADENCE_QUANTITIES = (
+    "prompts_per_step",
+    "samples_per_step",
+    "samples_per_optimizer_step",
+    "optimizer_steps_per_step",
+    "micro_batch_per_device",
+    "total_steps",
+)
 
 
 def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
-    text = (f"{fork.where} is the project's own trainer; its batch-forming code ({fork.code_line}) matches no TRL "
-            "release's GRPOTrainer, so how many completions a micro-step holds and when it generates are not known")
+    text = (
+        f"{fork.where} is the project's own trainer; its batch-forming code ({fork.code_line}) matches no TRL "
+        "release's GRPOTrainer, so how many completions a micro-step holds and when it generates are not known"
+    )
     for name in _CADENCE_QUANTITIES:
         setattr(spec.plan, name, None)
         spec.derivations[f"plan.{name}"] = Derivation(text, [fork.code_line], UNKNOWN)
-    notes.warning("framework.fork-trainer-unknown", f"{text}: prompts/samples per step, samples per optimizer "
-                  "step, optimizer steps per step and the micro-batch are left unknown (read the trainer's "
-                  "generation and sampler code, then pass --from trl@VERSION of the release it follows)",
-                  source_keys=[fork.where])
+    notes.warning(
+        "framework.fork-trainer-unknown",
+        f"{text}: prompts/samples per step, samples per optimizer "
+        "step, optimizer steps per step and the micro-batch are left unknown (read the trainer's "
+        "generation and sampler code, then pass --from trl@VERSION of the release it follows)",
+        source_keys=[fork.where],
+    )
 
 
 def _flag_value(values: dict[str, Any], key: str) -> bool | None:
@@ -758,10 +912,22 @@ def _classify(project: Project, info: ClassInfo) -> ForkTrainer | None:
     if from_trl and not overrides and "generate_in_loss" not in signatures:
         return None  # TRL's own batching: the installed release's semantics
     where = f"{project.rel(info.path)}:{info.node.lineno} {info.name}"
-    lineage = next((lin for lin in LINEAGES if all(r in signatures for r in lin.requires)
-                    and not any(e in signatures for e in lin.excludes)), None)
-    anchor = next((signatures[k] for k in ("generate_in_loss", "generate_in_prepare", "buffer_per_micro_step")
-                   if k in signatures), None)
+    lineage = next(
+        (
+            lin
+            for lin in LINEAGES
+            if all(r in signatures for r in lin.requires) and not any(e in signatures for e in lin.excludes)
+        ),
+        None,
+    )
+    anchor = next(
+        (
+            signatures[k]
+            for k in ("generate_in_loss", "generate_in_prepare", "buffer_per_micro_step")
+            if k in signatures
+        ),
+        None,
+    )
     if anchor is not None:
         code_line = f"{project.rel(owner.get(anchor[0], info.path))}:{anchor[1]}"
     else:
@@ -777,6 +943,7 @@ _GENERATE_CALLS = ("generate", "_generate", "_generate_and_score_completions", "
 def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, tuple[str, int]]:
     """The batch-forming signatures (trl_tables.LINEAGES) of a trainer's project methods, each with the method
     name and line where it was seen."""
+
     def closure(start: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         # The method and the project methods it calls as self.x(...), transitively (bounded by the class).
         order, queue = [], [start]
@@ -786,33 +953,46 @@ def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> d
             if node is None or node in order:
                 continue
             order.append(node)
-            queue += [c.func.attr for c in ast.walk(node) if isinstance(c, ast.Call)
-                      and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
-                      and c.func.value.id == "self" and c.func.attr in methods]
+            queue += [
+                c.func.attr
+                for c in ast.walk(node)
+                if isinstance(c, ast.Call)
+                and isinstance(c.func, ast.Attribute)
+                and isinstance(c.func.value, ast.Name)
+                and c.func.value.id == "self"
+                and c.func.attr in methods
+            ]
         return order
 
     def generation(nodes: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> tuple[str, int] | None:
         for node in nodes:
             for call in ast.walk(node):
-                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-                        and call.func.attr in _GENERATE_CALLS and call.func.attr not in methods:
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr in _GENERATE_CALLS
+                    and call.func.attr not in methods
+                ):
                     return node.name, call.lineno
         return None
 
     found: dict[str, tuple[str, int]] = {}
     prepare, loss = closure("_prepare_inputs"), closure("compute_loss")
-    scope = prepare + loss + closure("_get_train_sampler") + closure("get_train_dataloader") \
-        + closure("training_step")
+    scope = prepare + loss + closure("_get_train_sampler") + closure("get_train_dataloader") + closure("training_step")
     for word in ("steps_per_generation", "generate_every"):
         hit = mentions(list(scope), (word,))
         if hit is not None:
             found[word] = ("", getattr(hit, "lineno", 0))
     for node in scope:
         for sub in ast.walk(node):
-            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Attribute) \
-                    and sub.value.attr == "_buffered_inputs" and isinstance(sub.slice, ast.BinOp) \
-                    and isinstance(sub.slice.op, ast.Mod) \
-                    and mentions([sub.slice.right], ("gradient_accumulation_steps",)) is not None:
+            if (
+                isinstance(sub, ast.Subscript)
+                and isinstance(sub.value, ast.Attribute)
+                and sub.value.attr == "_buffered_inputs"
+                and isinstance(sub.slice, ast.BinOp)
+                and isinstance(sub.slice.op, ast.Mod)
+                and mentions([sub.slice.right], ("gradient_accumulation_steps",)) is not None
+            ):
                 found.setdefault("buffer_per_micro_step", (node.name, sub.lineno))
     prepared, lossy = generation(prepare), generation(loss)
     if prepared:
@@ -834,14 +1014,20 @@ def _whole(value: Any, key: str, where: str | None) -> int | None:
     try:
         number = int(str(value))
     except ValueError:
-        raise ConfigError(f"{key} must be a whole number, got {value!r}", file=where, key=key,
-                          hint=f"set {key} to a positive integer") from None
+        raise ConfigError(
+            f"{key} must be a whole number, got {value!r}", file=where, key=key, hint=f"set {key} to a positive integer"
+        ) from None
     if number <= 0:
-        raise ConfigError(f"{key} must be greater than 0, got {number}", file=where, key=key,
-                          hint=f"set {key} to a positive integer")
+        raise ConfigError(
+            f"{key} must be greater than 0, got {number}", file=where, key=key, hint=f"set {key} to a positive integer"
+        )
     if number > MAX_COUNT:
-        raise ConfigError(f"{key} {number} is larger than any real launch", file=where, key=key,
-                          hint=f"set {key} to the number of processes (below {MAX_COUNT})")
+        raise ConfigError(
+            f"{key} {number} is larger than any real launch",
+            file=where,
+            key=key,
+            hint=f"set {key} to the number of processes (below {MAX_COUNT})",
+        )
     return number
 
 
@@ -867,16 +1053,28 @@ class _Interpreter:
         kind = str(native.accelerate.get("distributed_type", "")).upper()
         deepspeed = native.accelerate.get("deepspeed_config") or {}
         if not isinstance(deepspeed, dict):  # accelerate reads it as a mapping of DeepSpeed settings
-            raise ConfigError(f"deepspeed_config must be a mapping (zero_stage: 3, ...), got {deepspeed!r}",
-                              file=native.accelerate_name, key="deepspeed_config",
-                              hint="write it as 'deepspeed_config:' with 'zero_stage: N' indented below")
+            raise ConfigError(
+                f"deepspeed_config must be a mapping (zero_stage: 3, ...), got {deepspeed!r}",
+                file=native.accelerate_name,
+                key="deepspeed_config",
+                hint="write it as 'deepspeed_config:' with 'zero_stage: N' indented below",
+            )
         zero = deepspeed.get("zero_stage")
-        t.training_backend = {"DEEPSPEED": f"deepspeed-zero{zero}" if zero is not None else "deepspeed",
-                              "FSDP": "fsdp", "MULTI_GPU": "ddp", "NO": "single"}.get(kind) if kind else None
+        t.training_backend = (
+            {
+                "DEEPSPEED": f"deepspeed-zero{zero}" if zero is not None else "deepspeed",
+                "FSDP": "fsdp",
+                "MULTI_GPU": "ddp",
+                "NO": "single",
+            }.get(kind)
+            if kind
+            else None
+        )
         if world is not None:
             self.spec.plan.data_parallel_size = world
             self.spec.derivations["plan.data_parallel_size"] = Derivation(
-                f"{native.world_size_from}", ["num_processes"], "config")
+                f"{native.world_size_from}", ["num_processes"], "config"
+            )
 
     def batch(self) -> None:
         v, plan, version, notes = self.v, self.spec.plan, self.version, self.notes
@@ -889,27 +1087,38 @@ class _Interpreter:
         plan.samples_per_prompt = group
         plan.epochs_per_step = iterations
         plan.grad_accum_steps = gas
-        d["plan.samples_per_prompt"] = self.origin("plan.samples_per_prompt", f"num_generations {group}",
-                                                   "num_generations")
-        d["plan.epochs_per_step"] = self.origin("plan.epochs_per_step", f"num_iterations {iterations}",
-                                                "num_iterations")
-        d["plan.grad_accum_steps"] = self.origin("plan.grad_accum_steps", f"gradient_accumulation_steps {gas}",
-                                                 "gradient_accumulation_steps")
+        d["plan.samples_per_prompt"] = self.origin(
+            "plan.samples_per_prompt", f"num_generations {group}", "num_generations"
+        )
+        d["plan.epochs_per_step"] = self.origin(
+            "plan.epochs_per_step", f"num_iterations {iterations}", "num_iterations"
+        )
+        d["plan.grad_accum_steps"] = self.origin(
+            "plan.grad_accum_steps", f"gradient_accumulation_steps {gas}", "gradient_accumulation_steps"
+        )
         if not at_least(version, "0.15.2"):  # 0.14: per_device_train_batch_size counts prompts
             plan.micro_batch_per_device = pdtbs * group
             d["plan.micro_batch_per_device"] = derived(
                 f"per_device_train_batch_size {pdtbs} prompts × num_generations {group}",
-                "per_device_train_batch_size", "num_generations")
-            notes.info("units.prompts-vs-samples", f"in trl 0.14 per_device_train_batch_size counts prompts: "
-                       f"{pdtbs} prompts × {group} generations = {pdtbs * group} completions per process per "
-                       "micro-step", source_keys=["per_device_train_batch_size"])
+                "per_device_train_batch_size",
+                "num_generations",
+            )
+            notes.info(
+                "units.prompts-vs-samples",
+                f"in trl 0.14 per_device_train_batch_size counts prompts: "
+                f"{pdtbs} prompts × {group} generations = {pdtbs * group} completions per process per "
+                "micro-step",
+                source_keys=["per_device_train_batch_size"],
+            )
             per_round_per_process, round_text = pdtbs * group, "one micro-step (trl 0.14 generates every micro-step)"
             plan.optimizer_steps_per_step = Fraction(1, gas)
         else:
             plan.micro_batch_per_device = pdtbs
             d["plan.micro_batch_per_device"] = self.origin(
-                "plan.micro_batch_per_device", f"per_device_train_batch_size {pdtbs} completions",
-                "per_device_train_batch_size")
+                "plan.micro_batch_per_device",
+                f"per_device_train_batch_size {pdtbs} completions",
+                "per_device_train_batch_size",
+            )
             if not at_least(version, "0.17.0"):
                 per_round_per_process = pdtbs
                 round_text = f"one micro-step (trl {version} generates every micro-step)"
@@ -925,34 +1134,46 @@ class _Interpreter:
                 plan.optimizer_steps_per_step = exact(Fraction(spg * iterations, gas)) if spg else None
         d["plan.optimizer_steps_per_step"] = derived(
             f"one generation round = {round_text}; trained on {iterations} time(s), one optimizer step every "
-            f"{gas} micro-steps", "gradient_accumulation_steps", "num_iterations", "steps_per_generation")
+            f"{gas} micro-steps",
+            "gradient_accumulation_steps",
+            "num_iterations",
+            "steps_per_generation",
+        )
         max_steps = v.number("max_steps")
         if max_steps and max_steps > 0 and plan.optimizer_steps_per_step:
             plan.total_steps = math.ceil(Fraction(int(max_steps)) / Fraction(plan.optimizer_steps_per_step))
             self.spec.run_length.total_optimizer_steps = int(max_steps)
             d["plan.total_steps"] = derived(
                 f"ceil(max_steps {int(max_steps)} optimizer steps ÷ {fmt(plan.optimizer_steps_per_step)} per step)",
-                "max_steps")
+                "max_steps",
+            )
         per_process_opt = plan.micro_batch_per_device * gas
         if world is None:
             return
         plan.samples_per_optimizer_step = per_process_opt * world
         d["plan.samples_per_optimizer_step"] = derived(
             f"{fmt(plan.micro_batch_per_device)} completions × {world} processes × gradient_accumulation_steps {gas}",
-            "per_device_train_batch_size", "gradient_accumulation_steps")
+            "per_device_train_batch_size",
+            "gradient_accumulation_steps",
+        )
         if per_round_per_process is None:
             return
         samples = per_round_per_process * world
         plan.samples_per_step = samples
         plan.prompts_per_step = exact(Fraction(samples, group))
-        d["plan.samples_per_step"] = derived(f"{per_round_per_process} completions per process per round × "
-                                             f"{world} processes", "per_device_train_batch_size")
+        d["plan.samples_per_step"] = derived(
+            f"{per_round_per_process} completions per process per round × {world} processes",
+            "per_device_train_batch_size",
+        )
         d["plan.prompts_per_step"] = derived(f"{samples} completions ÷ num_generations {group}", "num_generations")
         if samples % group:
             valid = [g for g in divisors(samples) if g >= 2][:24]
-            notes.warning("batch.indivisible", f"{self.divisibility_message(samples, group, pdtbs, gas, world)} "
-                          f"(TRL rejects this; num_generations values that divide {samples}: {valid})",
-                          source_keys=["num_generations", "per_device_train_batch_size"])
+            notes.warning(
+                "batch.indivisible",
+                f"{self.divisibility_message(samples, group, pdtbs, gas, world)} "
+                f"(TRL rejects this; num_generations values that divide {samples}: {valid})",
+                source_keys=["num_generations", "per_device_train_batch_size"],
+            )
 
     def divisibility_message(self, samples: int, group: int, pdtbs: int, gas: int, world: int) -> str:
         """The era's own wording of the rule that a generation round holds whole groups."""
@@ -960,21 +1181,29 @@ class _Interpreter:
             return f"generation_batch_size ({samples}) must be divisible by num_generations ({group})."
         if at_least(self.version, "0.18.0"):
             spg = samples // (pdtbs * world)
-            return (f"The effective train batch size ({world} x {pdtbs} x {spg}) must be evenly divisible by the "
-                    f"number of generations per prompt ({group}).")
+            return (
+                f"The effective train batch size ({world} x {pdtbs} x {spg}) must be evenly divisible by the "
+                f"number of generations per prompt ({group})."
+            )
         if at_least(self.version, "0.17.0"):
-            return (f"The effective train batch size ({world} x {pdtbs} x {gas}) must be evenly divisible by the "
-                    f"number of generations per prompt ({group}).")
-        return (f"The global train batch size ({world} x {pdtbs}) must be evenly divisible by the number of "
-                f"generations per prompt ({group}).")
+            return (
+                f"The effective train batch size ({world} x {pdtbs} x {gas}) must be evenly divisible by the "
+                f"number of generations per prompt ({group})."
+            )
+        return (
+            f"The global train batch size ({world} x {pdtbs}) must be evenly divisible by the number of "
+            f"generations per prompt ({group})."
+        )
 
     def steps_per_generation(self, pdtbs: int, gas: int, world: int | None) -> int | None:
         v = self.v
         spg, gbs = v.positive_int("steps_per_generation"), v.positive_int("generation_batch_size")
         if spg is not None and gbs is not None:
-            self.notes.warning("keys.conflict", "'generation_batch_size' and 'steps_per_generation' can not be both "
-                               "configured at the same time", source_keys=["generation_batch_size",
-                                                                            "steps_per_generation"])
+            self.notes.warning(
+                "keys.conflict",
+                "'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time",
+                source_keys=["generation_batch_size", "steps_per_generation"],
+            )
         if spg is not None:
             return spg
         if gbs is None:
@@ -982,8 +1211,11 @@ class _Interpreter:
         if world is None:
             return None
         if gbs % (pdtbs * world):
-            self.notes.warning("batch.indivisible", f"generation_batch_size ({gbs}) must be divisible by the global "
-                               f"batch size ({pdtbs * world})", source_keys=["generation_batch_size"])
+            self.notes.warning(
+                "batch.indivisible",
+                f"generation_batch_size ({gbs}) must be divisible by the global batch size ({pdtbs * world})",
+                source_keys=["generation_batch_size"],
+            )
         return gbs // (pdtbs * world)
 
     def origin(self, field: str, text: str, *keys: str) -> Derivation:
@@ -1010,16 +1242,22 @@ class _Interpreter:
             loss_type = "bnpo" if at_least(version, "0.16.0") else "grpo"
         aggregation = LOSS_TYPES.get(str(loss_type))
         if aggregation is None:
-            notes.warning("algorithm.unknown-loss-type", f"loss_type '{loss_type}' is not known to rlconf",
-                          source_keys=["loss_type"])
+            notes.warning(
+                "algorithm.unknown-loss-type",
+                f"loss_type '{loss_type}' is not known to rlconf",
+                source_keys=["loss_type"],
+            )
             aggregation = (str(loss_type), None)
         a.loss_aggregation, a.loss_normalizer_scope = aggregation
         if loss_type == "dapo" and not at_least(version, "1.10.0"):
             spg = v.get("steps_per_generation")
             if spg and spg != v.get("gradient_accumulation_steps"):
-                notes.warning("algorithm.loss-scaling",
-                              f"trl {version} mis-scales the dapo loss by gradient_accumulation_steps ÷ "
-                              "steps_per_generation when they differ (fixed in 1.10)", source_keys=["loss_type"])
+                notes.warning(
+                    "algorithm.loss-scaling",
+                    f"trl {version} mis-scales the dapo loss by gradient_accumulation_steps ÷ "
+                    "steps_per_generation when they differ (fixed in 1.10)",
+                    source_keys=["loss_type"],
+                )
         delta = v.number("delta") if at_least(version, "0.18.0") else None
         a.clip_ratio_dual = delta
         level = v.get("importance_sampling_level")
@@ -1031,8 +1269,12 @@ class _Interpreter:
         v, s, version, notes = self.v, self.spec, self.version, self.notes
         prompt_length = v.consume("max_prompt_length")
         if "max_prompt_length" in v and at_least(version, "0.26.0"):
-            notes.warning("semantics.ignored-key", f"max_prompt_length is ignored by trl {version} (deprecated in "
-                          "0.26, removed in 0.28): prompts are not truncated", source_keys=["max_prompt_length"])
+            notes.warning(
+                "semantics.ignored-key",
+                f"max_prompt_length is ignored by trl {version} (deprecated in "
+                "0.26, removed in 0.28): prompts are not truncated",
+                source_keys=["max_prompt_length"],
+            )
         elif prompt_length is not None:
             s.lengths.max_prompt_tokens = v.positive_int("max_prompt_length")
         s.lengths.max_response_tokens = v.positive_int("max_completion_length")
@@ -1103,10 +1345,13 @@ class _Interpreter:
             elif kwargs.get("min_lr") is not None and o.lr:
                 o.min_lr_ratio = float(kwargs["min_lr"]) / o.lr
             else:
-                self.notes.warning("optimizer.min-lr-missing", "lr_scheduler_type cosine_with_min_lr without "
-                                   "lr_scheduler_kwargs min_lr_rate or min_lr: transformers raises \"One of min_lr or "
-                                   "min_lr_rate should be set\" when it creates the scheduler",
-                                   source_keys=["lr_scheduler_type", "lr_scheduler_kwargs"])
+                self.notes.warning(
+                    "optimizer.min-lr-missing",
+                    "lr_scheduler_type cosine_with_min_lr without "
+                    'lr_scheduler_kwargs min_lr_rate or min_lr: transformers raises "One of min_lr or '
+                    'min_lr_rate should be set" when it creates the scheduler',
+                    source_keys=["lr_scheduler_type", "lr_scheduler_kwargs"],
+                )
         elif schedule == "constant_with_warmup":
             schedule = "constant"
         o.lr_schedule = schedule
@@ -1152,13 +1397,19 @@ class _Interpreter:
                 module, _, name = dotted[0].rpartition(".")
                 r.function_path, r.function_name = module.replace(".", "/") + ".py", name
             weights = v.get("reward_weights")
-            if isinstance(weights, list) and len(weights) == len(funcs) \
-                    and not any(symbolic_names(str(w)) for w in weights):  # from an unset variable: unknown
+            if (
+                isinstance(weights, list)
+                and len(weights) == len(funcs)
+                and not any(symbolic_names(str(w)) for w in weights)
+            ):  # from an unset variable: unknown
                 try:
                     r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
                 except (TypeError, ValueError):
-                    raise v._error("reward_weights", f"reward_weights must be numbers, got {weights!r}",
-                                   "set reward_weights to one number per reward function") from None
+                    raise v._error(
+                        "reward_weights",
+                        f"reward_weights must be numbers, got {weights!r}",
+                        "set reward_weights to one number per reward function",
+                    ) from None
         model = v.get("reward_model_name_or_path")
         r.model = str(model) if model else None
 
@@ -1185,8 +1436,12 @@ class _Interpreter:
             return None
         steps = Fraction(int(optimizer_steps)) / Fraction(per_step)
         if steps.denominator != 1:
-            self.notes.info("units.cadence", f"{key} {int(optimizer_steps)} optimizer steps is {fmt(steps)} rollout "
-                            f"steps; {math.ceil(steps)} is used", source_keys=[key])
+            self.notes.info(
+                "units.cadence",
+                f"{key} {int(optimizer_steps)} optimizer steps is {fmt(steps)} rollout "
+                f"steps; {math.ceil(steps)} is used",
+                source_keys=[key],
+            )
         return math.ceil(steps)
 
     def evaluation(self) -> None:
@@ -1215,12 +1470,13 @@ class _Interpreter:
         if not project and "WANDB_PROJECT" in self.native.wandb_env:
             lg.project = self.native.wandb_env["WANDB_PROJECT"]
             self.spec.derivations["logging.project"] = Derivation(
-                f"WANDB_PROJECT={lg.project} exported by the launch script (transformers' WandbCallback)", [],
-                "config")
+                f"WANDB_PROJECT={lg.project} exported by the launch script (transformers' WandbCallback)", [], "config"
+            )
         if "WANDB_ENTITY" in self.native.wandb_env and not v.get("wandb_entity"):
             lg.entity = self.native.wandb_env["WANDB_ENTITY"]
             self.spec.derivations["logging.entity"] = Derivation(
-                f"WANDB_ENTITY={lg.entity} exported by the launch script (wandb.init)", [], "config")
+                f"WANDB_ENTITY={lg.entity} exported by the launch script (wandb.init)", [], "config"
+            )
 
     def launch(self) -> None:
         v, la, addresses = self.v, self.spec.launch, self.native.addresses
@@ -1268,16 +1524,25 @@ class _Writer:
         recipe.update(self.settings())
         nodes = self.training_nodes(world)
         if s.topology.training_gpus and s.topology.training_gpus != world:
-            parallel = [f"{name} {size}" for name, size in (
-                ("sequence parallel", s.topology.sequence_parallel_size), ("tensor parallel",
-                 s.topology.tensor_parallel_size), ("pipeline parallel", s.topology.pipeline_parallel_size),
-                ("context parallel", s.topology.context_parallel_size)) if size and size > 1]
+            parallel = [
+                f"{name} {size}"
+                for name, size in (
+                    ("sequence parallel", s.topology.sequence_parallel_size),
+                    ("tensor parallel", s.topology.tensor_parallel_size),
+                    ("pipeline parallel", s.topology.pipeline_parallel_size),
+                    ("context parallel", s.topology.context_parallel_size),
+                )
+                if size and size > 1
+            ]
             layout = ", ".join(parallel) or "no model parallelism"
-            notes.warning("topology.gpus-changed",
-                          f"the source trains on {s.topology.training_gpus} GPUs ({layout}); TRL GRPO runs one "
-                          f"data-parallel process per GPU, so {world} processes keep the {world} data-parallel "
-                          "ranks", source_keys=["topology.training_gpus"],
-                          target_keys=["num_processes"])
+            notes.warning(
+                "topology.gpus-changed",
+                f"the source trains on {s.topology.training_gpus} GPUs ({layout}); TRL GRPO runs one "
+                f"data-parallel process per GPU, so {world} processes keep the {world} data-parallel "
+                "ranks",
+                source_keys=["topology.training_gpus"],
+                target_keys=["num_processes"],
+            )
         recipe.update(self.placement(world, nodes))
         server_gpus = self.server_gpus
         per_node = s.topology.gpus_per_node
@@ -1289,8 +1554,11 @@ class _Writer:
             if extra.framework == "trl":
                 recipe.setdefault(extra.key, extra.value)
         if foreign:
-            notes.info("keys.not-translated", not_written(foreign[0].framework, [e.key for e in foreign], "TRL"),
-                       source_keys=[e.key for e in foreign])
+            notes.info(
+                "keys.not-translated",
+                not_written(foreign[0].framework, [e.key for e in foreign], "TRL"),
+                source_keys=[e.key for e in foreign],
+            )
         return recipe, world, nodes, server_gpus
 
     def training_nodes(self, world: int) -> int:
@@ -1310,17 +1578,23 @@ class _Writer:
         source_total = (t.training_gpus or 0) + (t.rollout_gpus or 0)
         written_total = world + server_gpus
         if source_total and written_total != source_total:
-            self.notes.warning("topology.gpus-changed", f"the source uses {source_total} GPUs "
-                               f"({t.training_gpus} training, {t.rollout_gpus or 0} for generation); the written run "
-                               f"uses {written_total} ({world} training, {server_gpus} for vLLM)",
-                               source_keys=["topology.training_gpus", "topology.rollout_gpus"],
-                               target_keys=["num_processes"])
+            self.notes.warning(
+                "topology.gpus-changed",
+                f"the source uses {source_total} GPUs "
+                f"({t.training_gpus} training, {t.rollout_gpus or 0} for generation); the written run "
+                f"uses {written_total} ({world} training, {server_gpus} for vLLM)",
+                source_keys=["topology.training_gpus", "topology.rollout_gpus"],
+                target_keys=["num_processes"],
+            )
         written_nodes = nodes + (1 if self.server_node else 0)
         if t.nodes and written_nodes != t.nodes:
-            self.notes.warning("topology.nodes-changed", f"the source runs on {t.nodes} node(s); the written run on "
-                               f"{written_nodes}" + (" (the vLLM server on a node of its own)" if self.server_node
-                                                     else ""),
-                               source_keys=["topology.nodes"], target_keys=["num_machines"])
+            self.notes.warning(
+                "topology.nodes-changed",
+                f"the source runs on {t.nodes} node(s); the written run on "
+                f"{written_nodes}" + (" (the vLLM server on a node of its own)" if self.server_node else ""),
+                source_keys=["topology.nodes"],
+                target_keys=["num_machines"],
+            )
 
     def placement(self, world: int, nodes: int) -> dict[str, Any]:
         """vLLM: in the training processes (colocate) or on GPUs of its own (server), as the source places it."""
@@ -1329,8 +1603,11 @@ class _Writer:
         server = s.topology.rollout_gpus or 0
         if not server and s.generation.rollout_mode in ("server", "device"):
             server = 1  # a TRL 0.14–0.17 recipe read alone: vLLM had a GPU of its own, how many is not stated
-            notes.info("topology.rollout-gpus-assumed", "the source runs vLLM on GPUs of its own without saying how "
-                       "many; one is written for trl vllm-serve", source_keys=["topology.rollout_gpus"])
+            notes.info(
+                "topology.rollout-gpus-assumed",
+                "the source runs vLLM on GPUs of its own without saying how many; one is written for trl vllm-serve",
+                source_keys=["topology.rollout_gpus"],
+            )
         fraction = s.topology.rollout_gpu_memory_fraction
         if at_least(version, "0.18.0"):
             out["vllm_mode"] = "server" if server else "colocate"
@@ -1338,9 +1615,12 @@ class _Writer:
                 tp = s.topology.rollout_tensor_parallel_size
                 out["vllm_tensor_parallel_size"] = tp if world % tp == 0 else 1
                 if world % tp:
-                    notes.warning("topology.rollout-tp-changed", f"vLLM tensor parallel {tp} does not divide {world} "
-                                  "training processes (TRL colocate needs it to); 1 is written",
-                                  target_keys=["vllm_tensor_parallel_size"])
+                    notes.warning(
+                        "topology.rollout-tp-changed",
+                        f"vLLM tensor parallel {tp} does not divide {world} "
+                        "training processes (TRL colocate needs it to); 1 is written",
+                        target_keys=["vllm_tensor_parallel_size"],
+                    )
             if fraction is not None:
                 if server:
                     self.server_memory = fraction  # trl vllm-serve --gpu_memory_utilization
@@ -1352,8 +1632,11 @@ class _Writer:
         else:
             out["vllm_device"] = "auto"
             if server > 1:
-                notes.warning("topology.rollout-gpus-changed", f"trl {version} runs vLLM in-process on one spare GPU; "
-                              f"the source gives it {server}", source_keys=["topology.rollout_gpus"])
+                notes.warning(
+                    "topology.rollout-gpus-changed",
+                    f"trl {version} runs vLLM in-process on one spare GPU; the source gives it {server}",
+                    source_keys=["topology.rollout_gpus"],
+                )
             if fraction is not None:
                 out["vllm_gpu_memory_utilization"] = fraction
             server = 0  # in-process on GPU number `world`
@@ -1363,29 +1646,40 @@ class _Writer:
             # trl vllm-serve starts its data-parallel workers on the GPUs of the node it runs on (trl/scripts/
             # vllm_serve.py): a pool spanning nodes is written as the most whole engines one node holds.
             fits = per_node // tp * tp
-            notes.warning("topology.rollout-gpus-changed", f"trl vllm-serve runs on one node: the source's {server} "
-                          f"vLLM GPUs over {math.ceil(server / per_node)} nodes become {fits} on one node of "
-                          f"{per_node} ({fits // tp} engine(s) of tensor parallel {tp})",
-                          source_keys=["topology.rollout_gpus"])
+            notes.warning(
+                "topology.rollout-gpus-changed",
+                f"trl vllm-serve runs on one node: the source's {server} "
+                f"vLLM GPUs over {math.ceil(server / per_node)} nodes become {fits} on one node of "
+                f"{per_node} ({fits // tp} engine(s) of tensor parallel {tp})",
+                source_keys=["topology.rollout_gpus"],
+            )
             server = fits
         if s.launch.rollout_server_port and server:
             out["vllm_server_port"] = s.launch.rollout_server_port
         self.server_gpus = server
         return {k: v for k, v in out.items() if v is not None}
 
-    def launch_lines(self, title: str, world: int, nodes: int, server_gpus: int,
-                     moved: dict[str, str] | None = None) -> list[str]:
+    def launch_lines(
+        self, title: str, world: int, nodes: int, server_gpus: int, moved: dict[str, str] | None = None
+    ) -> list[str]:
         """launch.sh: accelerate on every training node (addresses as variables the user sets per node), the vLLM
         server on GPUs (one node: the first GPUs; several nodes: a node) of its own."""
         s = self.spec
-        lines = ["#!/usr/bin/env bash", title.replace("GRPO recipe", "launch script"),
-                 f"# {world} training processes on {nodes} node(s) (accelerate num_processes; GPUs serving vLLM do "
-                 "not count).", "set -euo pipefail"]
+        lines = [
+            "#!/usr/bin/env bash",
+            title.replace("GRPO recipe", "launch script"),
+            f"# {world} training processes on {nodes} node(s) (accelerate num_processes; GPUs serving vLLM do "
+            "not count).",
+            "set -euo pipefail",
+        ]
         live = s.shell_variables
         lines += [env_assignment(name, value, live) for name, value in self.env.items()]
         model = s.references.model or "MODEL"
-        memory = (" " + flag_words("gpu_memory_utilization", str(self.server_memory), live)
-                  if self.server_memory is not None else "")
+        memory = (
+            " " + flag_words("gpu_memory_utilization", str(self.server_memory), live)
+            if self.server_memory is not None
+            else ""
+        )
         port = " " + flag_words("port", s.launch.rollout_server_port, live) if s.launch.rollout_server_port else ""
         tp = s.topology.rollout_tensor_parallel_size
         engines = server_gpus // tp if tp and server_gpus and server_gpus % tp == 0 else 1
@@ -1395,41 +1689,60 @@ class _Writer:
         training_devices = ""
         address = ""
         if nodes > 1:
-            lines += [f"# Run this script on each of the {nodes} training nodes with MACHINE_RANK 0 … {nodes - 1} and "
-                      "MAIN_PROCESS_IP the address of the node with rank 0.",
-                      ': "${MACHINE_RANK:?set MACHINE_RANK to the rank of this node, 0 to ' + str(nodes - 1) + '}"']
+            lines += [
+                f"# Run this script on each of the {nodes} training nodes with MACHINE_RANK 0 … {nodes - 1} and "
+                "MAIN_PROCESS_IP the address of the node with rank 0.",
+                ': "${MACHINE_RANK:?set MACHINE_RANK to the rank of this node, 0 to ' + str(nodes - 1) + '}"',
+            ]
             host = _known_address(s.launch.main_process_host)
             if not host:
-                lines.append(': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine '
-                             'rank 0}"')
+                lines.append(
+                    ': "${MAIN_PROCESS_IP:?set MAIN_PROCESS_IP to the address of the node with machine rank 0}"'
+                )
             main_ip = f'"${{MAIN_PROCESS_IP:-{host}}}"' if host else '"$MAIN_PROCESS_IP"'
             # Inside "${X:-default}" only a plain address and a whole number are written (nothing the shell expands).
             port = s.launch.main_process_port
             main_port = port if isinstance(port, int) and not isinstance(port, bool) else 29500
-            address = (f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
-                       f' --main_process_port "${{MAIN_PROCESS_PORT:-{main_port}}}"')
+            address = (
+                f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
+                f' --main_process_port "${{MAIN_PROCESS_PORT:-{main_port}}}"'
+            )
         if self.server_node:
             devices = ",".join(str(i) for i in range(server_gpus))
-            lines += [f"# On one more node, NODE_ROLE=vllm starts the vLLM server on {server_gpus} GPU(s); the "
-                      "training processes reach it at VLLM_SERVER_HOST.",
-                      'if [ "${NODE_ROLE:-train}" = vllm ]; then',
-                      f"  CUDA_VISIBLE_DEVICES={devices} {serve} --host 0.0.0.0", "  exit 0", "fi"]
+            lines += [
+                f"# On one more node, NODE_ROLE=vllm starts the vLLM server on {server_gpus} GPU(s); the "
+                "training processes reach it at VLLM_SERVER_HOST.",
+                'if [ "${NODE_ROLE:-train}" = vllm ]; then',
+                f"  CUDA_VISIBLE_DEVICES={devices} {serve} --host 0.0.0.0",
+                "  exit 0",
+                "fi",
+            ]
             if not _known_address(s.launch.rollout_server_host):
                 lines.append(': "${VLLM_SERVER_HOST:?set VLLM_SERVER_HOST to the address of the node running vLLM}"')
         elif server_gpus:
             # The vLLM server takes the first GPUs; training runs on the next ones.
             devices = ",".join(str(i) for i in range(server_gpus))
             lines.append(f"CUDA_VISIBLE_DEVICES={devices} {serve} &")
-            training_devices = "CUDA_VISIBLE_DEVICES=" + ",".join(
-                str(i) for i in range(server_gpus, server_gpus + world)) + " "
+            training_devices = (
+                "CUDA_VISIBLE_DEVICES=" + ",".join(str(i) for i in range(server_gpus, server_gpus + world)) + " "
+            )
         program = "-m trl.scripts.grpo" if self.script == "trl" else "src/open_r1/grpo.py"
         server_host = _known_address(s.launch.rollout_server_host)
-        extra = (f' --vllm_server_host "${{VLLM_SERVER_HOST:-{server_host}}}"' if server_host else
-                 ' --vllm_server_host "$VLLM_SERVER_HOST"') if self.server_node else ""
-        lines.append(f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world}"
-                     f'{address} {program} --config recipe.yaml{extra}'
-                     + "".join(" " + flag_words(key, value, live) for key, value in (moved or {}).items())
-                     + ' "$@"')
+        extra = (
+            (
+                f' --vllm_server_host "${{VLLM_SERVER_HOST:-{server_host}}}"'
+                if server_host
+                else ' --vllm_server_host "$VLLM_SERVER_HOST"'
+            )
+            if self.server_node
+            else ""
+        )
+        lines.append(
+            f"{training_devices}accelerate launch --config_file accelerate.yaml --num_processes {world}"
+            f"{address} {program} --config recipe.yaml{extra}"
+            + "".join(" " + flag_words(key, value, live) for key, value in (moved or {}).items())
+            + ' "$@"'
+        )
         return lines
 
     def batch_knobs(self) -> tuple[int, dict[str, Any]]:
@@ -1457,37 +1770,51 @@ class _Writer:
             # 0.15–0.16 generate every micro-step: W × pdtbs completions must hold whole groups (§4).
             step = group // math.gcd(group, world)
             fitted = max(step, round(pdtbs / step) * step)
-            notes.warning("batch.micro-changed", f"trl {version} generates every micro-step, so {world} processes × "
-                          f"per_device_train_batch_size must be a multiple of num_generations {group}; "
-                          f"per_device_train_batch_size {fitted} is written instead of {pdtbs}",
-                          target_keys=["per_device_train_batch_size"])
+            notes.warning(
+                "batch.micro-changed",
+                f"trl {version} generates every micro-step, so {world} processes × "
+                f"per_device_train_batch_size must be a multiple of num_generations {group}; "
+                f"per_device_train_batch_size {fitted} is written instead of {pdtbs}",
+                target_keys=["per_device_train_batch_size"],
+            )
             pdtbs = fitted
         gas = per_opt / (pdtbs * world)
         if gas.denominator != 1:
             gas = Fraction(max(1, round(gas)))
-            notes.warning("batch.not-expressible", f"{fmt(per_opt)} samples per optimizer step is not a multiple of "
-                          f"{world} processes × {pdtbs}; gradient_accumulation_steps {gas} is written",
-                          target_keys=["gradient_accumulation_steps"])
+            notes.warning(
+                "batch.not-expressible",
+                f"{fmt(per_opt)} samples per optimizer step is not a multiple of "
+                f"{world} processes × {pdtbs}; gradient_accumulation_steps {gas} is written",
+                target_keys=["gradient_accumulation_steps"],
+            )
         knobs.update(per_device_train_batch_size=pdtbs, gradient_accumulation_steps=int(gas))
         if self.spec.framework != "trl":
-            notes.info("units.per-device-vs-global",
-                       f"TRL batches are per process: per_device_train_batch_size {pdtbs} completions × {world} "
-                       f"processes × gradient_accumulation_steps {gas} = {fmt(per_opt)} samples per optimizer step",
-                       source_keys=["plan.samples_per_optimizer_step"],
-                       target_keys=["per_device_train_batch_size", "gradient_accumulation_steps"])
+            notes.info(
+                "units.per-device-vs-global",
+                f"TRL batches are per process: per_device_train_batch_size {pdtbs} completions × {world} "
+                f"processes × gradient_accumulation_steps {gas} = {fmt(per_opt)} samples per optimizer step",
+                source_keys=["plan.samples_per_optimizer_step"],
+                target_keys=["per_device_train_batch_size", "gradient_accumulation_steps"],
+            )
         if at_least(version, "0.18.0"):
             spg = per_step / (pdtbs * world)
             if spg.denominator != 1:
                 spg = Fraction(max(1, round(spg)))
-                notes.warning("batch.not-expressible", f"{fmt(per_step)} samples per step is not a multiple of "
-                              f"{world} processes × {pdtbs}; steps_per_generation {spg} is written",
-                              target_keys=["steps_per_generation"])
+                notes.warning(
+                    "batch.not-expressible",
+                    f"{fmt(per_step)} samples per step is not a multiple of "
+                    f"{world} processes × {pdtbs}; steps_per_generation {spg} is written",
+                    target_keys=["steps_per_generation"],
+                )
             knobs["steps_per_generation"] = int(spg)
         if at_least(version, "0.16.0"):
             knobs["num_iterations"] = epochs
         elif epochs != 1:
-            notes.warning("batch.not-expressible", f"trl {version} has no num_iterations; {epochs} passes per "
-                          "generation round cannot be written", target_keys=["num_iterations"])
+            notes.warning(
+                "batch.not-expressible",
+                f"trl {version} has no num_iterations; {epochs} passes per generation round cannot be written",
+                target_keys=["num_iterations"],
+            )
         return world, knobs
 
     def two_per_prompt(self, group: int, per_step: Fraction, per_opt: Fraction) -> Fraction:
@@ -1497,22 +1824,27 @@ class _Writer:
         estimator = self.spec.algorithm.advantage_estimator or "single-sample"
         keys = ["plan.samples_per_prompt", "plan.prompts_per_step"]
         if per_step.denominator == 1 and per_step % 2 == 0 and per_opt.denominator == 1 and per_opt % 2 == 0:
-            self.notes.warning("algorithm.group-size-changed",
-                               f"TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per "
-                               f"prompt\"); the source samples {group} completion per prompt, so num_generations 2 is "
-                               f"written with the same {fmt(per_step)} completions per step ({fmt(per_step / 2)} "
-                               f"prompts), and advantages become group-relative (GRPO) instead of '{estimator}'",
-                               source_keys=keys, target_keys=["num_generations"])
+            self.notes.warning(
+                "algorithm.group-size-changed",
+                f'TRL GRPO needs num_generations >= 2 ("GRPO requires at least 2 generations per '
+                f'prompt"); the source samples {group} completion per prompt, so num_generations 2 is '
+                f"written with the same {fmt(per_step)} completions per step ({fmt(per_step / 2)} "
+                f"prompts), and advantages become group-relative (GRPO) instead of '{estimator}'",
+                source_keys=keys,
+                target_keys=["num_generations"],
+            )
             return Fraction(1)
         scale = Fraction(2, group)
-        self.notes.warning("algorithm.group-size-changed",
-                           "TRL GRPO needs num_generations >= 2 (\"GRPO requires at least 2 generations per "
-                           f"prompt\"); the source samples {group} completion per prompt and {fmt(per_step)} per step "
-                           "(not a whole number of pairs), so num_generations 2 is written with the same prompts: "
-                           f"{fmt(per_step * scale)} completions per step and {fmt(per_opt * scale)} per optimizer "
-                           f"step, and advantages become group-relative (GRPO) instead of '{estimator}'",
-                           source_keys=["plan.samples_per_prompt", "plan.samples_per_step",
-                                        "plan.samples_per_optimizer_step"], target_keys=["num_generations"])
+        self.notes.warning(
+            "algorithm.group-size-changed",
+            'TRL GRPO needs num_generations >= 2 ("GRPO requires at least 2 generations per '
+            f'prompt"); the source samples {group} completion per prompt and {fmt(per_step)} per step '
+            "(not a whole number of pairs), so num_generations 2 is written with the same prompts: "
+            f"{fmt(per_step * scale)} completions per step and {fmt(per_opt * scale)} per optimizer "
+            f"step, and advantages become group-relative (GRPO) instead of '{estimator}'",
+            source_keys=["plan.samples_per_prompt", "plan.samples_per_step", "plan.samples_per_optimizer_step"],
+            target_keys=["num_generations"],
+        )
         return scale
 
     def choose_micro(self, world: int, per_opt: Fraction, per_step: Fraction) -> int:
@@ -1527,14 +1859,19 @@ class _Writer:
             return max(1, target)
         best = min(candidates, key=lambda d: (abs(d - target), -d))
         if wanted is not None:
-            self.notes.warning("batch.micro-changed", f"a micro-batch of {fmt(wanted)} samples per device does not "
-                               f"divide the batches over {world} processes; per_device_train_batch_size {best}",
-                               target_keys=["per_device_train_batch_size"])
+            self.notes.warning(
+                "batch.micro-changed",
+                f"a micro-batch of {fmt(wanted)} samples per device does not "
+                f"divide the batches over {world} processes; per_device_train_batch_size {best}",
+                target_keys=["per_device_train_batch_size"],
+            )
         else:
-            self.notes.warning("batch.token-budget-not-expressible",
-                               f"TRL has no token-budget micro-batching; per_device_train_batch_size {best} is written "
-                               f"(the source packs up to {self.spec.token_budget.max_tokens_per_device} tokens)",
-                               target_keys=["per_device_train_batch_size"])
+            self.notes.warning(
+                "batch.token-budget-not-expressible",
+                f"TRL has no token-budget micro-batching; per_device_train_batch_size {best} is written "
+                f"(the source packs up to {self.spec.token_budget.max_tokens_per_device} tokens)",
+                target_keys=["per_device_train_batch_size"],
+            )
         return best
 
     def algorithm(self) -> dict[str, Any]:
@@ -1542,42 +1879,64 @@ class _Writer:
         out: dict[str, Any] = {}
         if a.advantage_estimator not in (None, "grpo", "grpo_vectorized", "grpo_passk"):
             severity = "error" if a.advantage_estimator == "gae" else "warning"
-            notes.add(severity, "algorithm.not-expressible",
-                      f"TRL GRPOTrainer computes group-normalised (GRPO) advantages; the source uses "
-                      f"'{a.advantage_estimator}'" + (", which needs a critic" if severity == "error" else ""),
-                      source_keys=["algorithm.advantage_estimator"])
+            notes.add(
+                severity,
+                "algorithm.not-expressible",
+                f"TRL GRPOTrainer computes group-normalised (GRPO) advantages; the source uses "
+                f"'{a.advantage_estimator}'" + (", which needs a critic" if severity == "error" else ""),
+                source_keys=["algorithm.advantage_estimator"],
+            )
         if a.kl_placement in ("reward", "both"):
-            notes.warning("algorithm.not-expressible", "TRL puts KL only in the loss (beta); the source's in-reward "
-                          f"KL (coefficient {a.kl_coef}) is dropped", source_keys=["algorithm.kl_placement"],
-                          target_keys=["beta"])
+            notes.warning(
+                "algorithm.not-expressible",
+                f"TRL puts KL only in the loss (beta); the source's in-reward KL (coefficient {a.kl_coef}) is dropped",
+                source_keys=["algorithm.kl_placement"],
+                target_keys=["beta"],
+            )
         out["beta"] = a.kl_coef if a.kl_placement in ("loss", "both") and a.kl_coef else 0.0
         if out["beta"] and a.kl_estimator not in (None, "k3"):
-            notes.warning("algorithm.kl-estimator", f"TRL's KL term is the k3 estimator; the source uses "
-                          f"{a.kl_estimator}", target_keys=["beta"])
+            notes.warning(
+                "algorithm.kl-estimator",
+                f"TRL's KL term is the k3 estimator; the source uses {a.kl_estimator}",
+                target_keys=["beta"],
+            )
         if at_least(version, "0.16.0"):
             if a.clip_ratio_low is not None:
                 out["epsilon"] = a.clip_ratio_low
             if a.clip_ratio_high is not None and a.clip_ratio_high != a.clip_ratio_low:
                 out["epsilon_high"] = a.clip_ratio_high
         elif a.clip_ratio_low is not None:
-            notes.info("algorithm.not-expressible", f"trl {version} has no clipping knobs (epsilon from 0.16)",
-                       target_keys=["epsilon"])
+            notes.info(
+                "algorithm.not-expressible",
+                f"trl {version} has no clipping knobs (epsilon from 0.16)",
+                target_keys=["epsilon"],
+            )
         if a.clip_ratio_dual is not None:
             if at_least(version, "0.18.0"):
                 # TRL's two-sided clipping caps the unclipped ratio at delta: for a negative advantage the loss is
                 # then bounded by delta × |A|, the dual-clip bound c.
                 out["delta"] = a.clip_ratio_dual
             else:
-                notes.warning("algorithm.not-expressible", f"dual-clip (c = {a.clip_ratio_dual}) needs trl 0.18+ "
-                              "(delta); not written", source_keys=["algorithm.clip_ratio_dual"], target_keys=["delta"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"dual-clip (c = {a.clip_ratio_dual}) needs trl 0.18+ (delta); not written",
+                    source_keys=["algorithm.clip_ratio_dual"],
+                    target_keys=["delta"],
+                )
         if at_least(version, "0.22.2"):
-            out["scale_rewards"] = "none" if a.advantage_std_normalization is False else (
-                "batch" if a.advantage_normalization_scope == "batch" else "group")
+            out["scale_rewards"] = (
+                "none"
+                if a.advantage_std_normalization is False
+                else ("batch" if a.advantage_normalization_scope == "batch" else "group")
+            )
         elif at_least(version, "0.16.0"):
             out["scale_rewards"] = a.advantage_std_normalization is not False
             if a.advantage_normalization_scope == "batch":
-                notes.warning("algorithm.not-expressible", "batch-level std scaling needs trl 0.22+",
-                              target_keys=["scale_rewards"])
+                notes.warning(
+                    "algorithm.not-expressible",
+                    "batch-level std scaling needs trl 0.22+",
+                    target_keys=["scale_rewards"],
+                )
         loss_type = self.loss_type()
         if loss_type:
             out["loss_type"] = loss_type
@@ -1599,26 +1958,37 @@ class _Writer:
         a, version, notes = self.spec.algorithm, self.version, self.notes
         if not at_least(version, "0.17.0"):
             if a.loss_aggregation:
-                notes.info("algorithm.loss-aggregation", f"trl {version} has no loss_type; its loss is "
-                           + ("a local token mean" if at_least(version, "0.16.0") else "a per-sequence mean"),
-                           target_keys=["loss_type"])
+                notes.info(
+                    "algorithm.loss-aggregation",
+                    f"trl {version} has no loss_type; its loss is "
+                    + ("a local token mean" if at_least(version, "0.16.0") else "a per-sequence mean"),
+                    target_keys=["loss_type"],
+                )
             return None
         wanted = (a.loss_aggregation or "token-mean", a.loss_normalizer_scope)
-        available = {name: agg for name, agg in LOSS_TYPES.items() if name in ("grpo", "bnpo", "dr_grpo")
-                     or (name == "dapo" and at_least(version, "0.22.2"))}
+        available = {
+            name: agg
+            for name, agg in LOSS_TYPES.items()
+            if name in ("grpo", "bnpo", "dr_grpo") or (name == "dapo" and at_least(version, "0.22.2"))
+        }
         for name, agg in available.items():
             if agg == wanted:
                 return name
         for name, agg in available.items():
             if agg[0] == wanted[0]:
-                notes.warning("algorithm.loss-normalizer-scope",
-                              f"loss '{wanted[0]}' normalised over each {str(wanted[1]).replace('_', ' ')} has no exact "
-                              f"TRL {version} loss_type; '{name}' normalises over each {agg[1].replace('_', ' ')}",
-                              target_keys=["loss_type"])
+                notes.warning(
+                    "algorithm.loss-normalizer-scope",
+                    f"loss '{wanted[0]}' normalised over each {str(wanted[1]).replace('_', ' ')} has no exact "
+                    f"TRL {version} loss_type; '{name}' normalises over each {agg[1].replace('_', ' ')}",
+                    target_keys=["loss_type"],
+                )
                 return name
         fallback = "dapo" if at_least(version, "0.22.2") else "bnpo"
-        notes.warning("algorithm.not-expressible", f"loss aggregation '{wanted[0]}' has no TRL {version} loss_type; "
-                      f"'{fallback}' is written", target_keys=["loss_type"])
+        notes.warning(
+            "algorithm.not-expressible",
+            f"loss aggregation '{wanted[0]}' has no TRL {version} loss_type; '{fallback}' is written",
+            target_keys=["loss_type"],
+        )
         return fallback
 
     def other(self) -> dict[str, Any]:
@@ -1626,9 +1996,12 @@ class _Writer:
         out: dict[str, Any] = {}
         if s.lengths.max_prompt_tokens is not None:
             if at_least(version, "0.26.0"):
-                notes.warning("lengths.not-expressible", f"trl {version} does not truncate prompts "
-                              f"(max_prompt_length {s.lengths.max_prompt_tokens} not written); filter the dataset",
-                              source_keys=["lengths.max_prompt_tokens"])
+                notes.warning(
+                    "lengths.not-expressible",
+                    f"trl {version} does not truncate prompts "
+                    f"(max_prompt_length {s.lengths.max_prompt_tokens} not written); filter the dataset",
+                    source_keys=["lengths.max_prompt_tokens"],
+                )
             else:
                 out["max_prompt_length"] = s.lengths.max_prompt_tokens
         if s.lengths.max_response_tokens is not None:
@@ -1655,8 +2028,11 @@ class _Writer:
             self.max_optimizer_steps = out["max_steps"]
         out.update(self.schedule())
         if s.asynchrony.max_steps_ahead:
-            notes.warning("asynchrony.not-expressible", "TRL GRPOTrainer generates synchronously; the source's "
-                          f"{s.asynchrony.max_steps_ahead}-step asynchrony is dropped")
+            notes.warning(
+                "asynchrony.not-expressible",
+                "TRL GRPOTrainer generates synchronously; the source's "
+                f"{s.asynchrony.max_steps_ahead}-step asynchrony is dropped",
+            )
         out["bf16"] = True
         return out
 
@@ -1669,10 +2045,14 @@ class _Writer:
         schedule = o.lr_schedule
         if schedule == "cosine_with_min_lr" and not o.min_lr_ratio:
             schedule = "cosine"  # transformers cannot create it without the floor: decay to 0
-            notes.warning("optimizer.not-expressible", "the source's cosine schedule decays to a floor rlconf was not "
-                          "told (optimizer.min_lr_ratio unset); 'cosine' (to 0) is written: set lr_scheduler_type "
-                          "cosine_with_min_lr with lr_scheduler_kwargs {min_lr_rate: FLOOR/learning_rate}",
-                          source_keys=["optimizer.lr_schedule"], target_keys=["lr_scheduler_type"])
+            notes.warning(
+                "optimizer.not-expressible",
+                "the source's cosine schedule decays to a floor rlconf was not "
+                "told (optimizer.min_lr_ratio unset); 'cosine' (to 0) is written: set lr_scheduler_type "
+                "cosine_with_min_lr with lr_scheduler_kwargs {min_lr_rate: FLOOR/learning_rate}",
+                source_keys=["optimizer.lr_schedule"],
+                target_keys=["lr_scheduler_type"],
+            )
         if schedule in ("cosine", "cosine_with_min_lr") and o.min_lr_ratio:
             # transformers' cosine_with_min_lr raises "One of min_lr or min_lr_rate should be set" without kwargs.
             out["lr_scheduler_type"] = "cosine_with_min_lr"
@@ -1682,9 +2062,13 @@ class _Writer:
         elif schedule and schedule != "None":
             out["lr_scheduler_type"] = schedule
             if o.min_lr_ratio:
-                notes.warning("optimizer.not-expressible", f"a floor of {o.min_lr_ratio} × lr exists in transformers "
-                              f"only for cosine_with_min_lr; the '{schedule}' schedule decays without it",
-                              source_keys=["optimizer.min_lr_ratio"], target_keys=["lr_scheduler_type"])
+                notes.warning(
+                    "optimizer.not-expressible",
+                    f"a floor of {o.min_lr_ratio} × lr exists in transformers "
+                    f"only for cosine_with_min_lr; the '{schedule}' schedule decays without it",
+                    source_keys=["optimizer.min_lr_ratio"],
+                    target_keys=["lr_scheduler_type"],
+                )
         if warmup is not None:
             out["warmup_steps"] = warmup
         elif o.warmup_ratio:
@@ -1692,9 +2076,13 @@ class _Writer:
                 # transformers >= 5: a warmup_steps below 1 is a ratio (TrainingArguments.get_warmup_steps); 4.x
                 # would read it as 0 steps, 5.15+ has no warmup_ratio.
                 out["warmup_steps"] = o.warmup_ratio
-                notes.info("units.warmup", f"warmup of {o.warmup_ratio} of the run is written as warmup_steps "
-                           f"{o.warmup_ratio} (transformers ≥ 5 reads a value below 1 as a ratio; the run length is "
-                           "not known, so it cannot be whole steps)", target_keys=["warmup_steps"])
+                notes.info(
+                    "units.warmup",
+                    f"warmup of {o.warmup_ratio} of the run is written as warmup_steps "
+                    f"{o.warmup_ratio} (transformers ≥ 5 reads a value below 1 as a ratio; the run length is "
+                    "not known, so it cannot be whole steps)",
+                    target_keys=["warmup_steps"],
+                )
             else:
                 out["warmup_ratio"] = o.warmup_ratio
         return out
@@ -1708,14 +2096,23 @@ class _Writer:
                 return int(o.warmup_steps)
             per_step = s.plan.optimizer_steps_per_step or 1
             steps = math.ceil(o.warmup_steps * Fraction(per_step))
-            notes.info("units.warmup", f"warmup of {o.warmup_steps} rollout steps = {steps} optimizer steps; "
-                       "TRL counts warmup_steps in optimizer steps", target_keys=["warmup_steps"])
+            notes.info(
+                "units.warmup",
+                f"warmup of {o.warmup_steps} rollout steps = {steps} optimizer steps; "
+                "TRL counts warmup_steps in optimizer steps",
+                target_keys=["warmup_steps"],
+            )
             return steps
         if o.warmup_ratio and self.max_optimizer_steps:
             steps = math.ceil(self.max_optimizer_steps * o.warmup_ratio)  # transformers' get_warmup_steps
-            notes.info("units.warmup", f"warmup of {o.warmup_ratio} of {self.max_optimizer_steps} optimizer steps is "
-                       f"written as warmup_steps {steps} (valid in every transformers release; 5.15+ has no "
-                       "warmup_ratio)", source_keys=["optimizer.warmup_ratio"], target_keys=["warmup_steps"])
+            notes.info(
+                "units.warmup",
+                f"warmup of {o.warmup_ratio} of {self.max_optimizer_steps} optimizer steps is "
+                f"written as warmup_steps {steps} (valid in every transformers release; 5.15+ has no "
+                "warmup_ratio)",
+                source_keys=["optimizer.warmup_ratio"],
+                target_keys=["warmup_steps"],
+            )
             return steps
         return None
 
@@ -1727,8 +2124,12 @@ class _Writer:
         steps = Fraction(rollout_steps) * Fraction(per_step)
         if steps.denominator != 1:
             rounded = max(1, round(steps))
-            self.notes.warning(f"{what}.not-expressible", f"every {rollout_steps} rollout steps is {fmt(steps)} "
-                               f"optimizer steps, not a whole number; {key} {rounded} is written", target_keys=[key])
+            self.notes.warning(
+                f"{what}.not-expressible",
+                f"every {rollout_steps} rollout steps is {fmt(steps)} "
+                f"optimizer steps, not a whole number; {key} {rounded} is written",
+                target_keys=[key],
+            )
             return rounded
         return int(steps)
 
@@ -1748,16 +2149,22 @@ class _Writer:
                 if weight is not None and weight <= 1:
                     entry["weight"] = weight
                 else:
-                    notes.warning("data.not-expressible", f"Open-R1's dataset_mixture weights are fractions of each "
-                                  f"dataset; a count of {weight} prompts from {source} is not written",
-                                  target_keys=["dataset_mixture"])
+                    notes.warning(
+                        "data.not-expressible",
+                        f"Open-R1's dataset_mixture weights are fractions of each "
+                        f"dataset; a count of {weight} prompts from {source} is not written",
+                        target_keys=["dataset_mixture"],
+                    )
                 entries.append(entry)
             out["dataset_mixture"] = {"datasets": entries}
         elif sources:
             if len(sources) > 1:
-                notes.warning("data.not-expressible", f"TRL's grpo script loads one dataset; {len(sources)} training "
-                              f"sources are given, only {sources[0]} is written (mix them into one dataset)",
-                              target_keys=["dataset_name"])
+                notes.warning(
+                    "data.not-expressible",
+                    f"TRL's grpo script loads one dataset; {len(sources)} training "
+                    f"sources are given, only {sources[0]} is written (mix them into one dataset)",
+                    target_keys=["dataset_name"],
+                )
             name, split = _dataset_form(sources[0], d.train_split)
             out["dataset_name"] = name
             if d.train_subset:
@@ -1765,37 +2172,64 @@ class _Writer:
             if split != "train":
                 out["dataset_train_split"] = split
             if name != sources[0]:
-                notes.info("data.local-files", f"{sources[0]} is loaded as load_dataset('{name}'), whose splits are "
-                           f"named after the data files in that directory ('{split}' here); keep only that "
-                           "dataset's files there", source_keys=["data.train_sources"], target_keys=["dataset_name"])
+                notes.info(
+                    "data.local-files",
+                    f"{sources[0]} is loaded as load_dataset('{name}'), whose splits are "
+                    f"named after the data files in that directory ('{split}' here); keep only that "
+                    "dataset's files there",
+                    source_keys=["data.train_sources"],
+                    target_keys=["dataset_name"],
+                )
         else:
-            notes.warning("data.missing", "the source names no training data; set dataset_name (a Hub dataset id or "
-                          "a local dataset directory)", target_keys=["dataset_name"])
+            notes.warning(
+                "data.missing",
+                "the source names no training data; set dataset_name (a Hub dataset id or a local dataset directory)",
+                target_keys=["dataset_name"],
+            )
         if d.eval_sources:
             name, split = _dataset_form(d.eval_sources[0], d.eval_split or "test")
             if out.get("dataset_name") in (None, name) and len(d.eval_sources) == 1:
                 out["dataset_test_split"] = split
             else:
-                notes.warning("data.not-expressible", f"TRL evaluates on a split of the training dataset "
-                              f"(dataset_test_split); the eval data {', '.join(d.eval_sources)} is another dataset: "
-                              "not written",
-                              source_keys=["data.eval_sources"], target_keys=["dataset_test_split"])
+                notes.warning(
+                    "data.not-expressible",
+                    f"TRL evaluates on a split of the training dataset "
+                    f"(dataset_test_split); the eval data {', '.join(d.eval_sources)} is another dataset: "
+                    "not written",
+                    source_keys=["data.eval_sources"],
+                    target_keys=["dataset_test_split"],
+                )
         if d.prompt_key and d.prompt_key != "prompt":
             if self.script == "open-r1":
                 out["dataset_prompt_column"] = d.prompt_key
             else:
-                notes.warning("data.not-expressible", f"TRL's grpo script reads prompts from the 'prompt' column; "
-                              f"rename '{d.prompt_key}'", target_keys=["dataset_name"])
+                notes.warning(
+                    "data.not-expressible",
+                    f"TRL's grpo script reads prompts from the 'prompt' column; rename '{d.prompt_key}'",
+                    target_keys=["dataset_name"],
+                )
         if d.answer_key and d.answer_key != "solution":
-            notes.info("data.answer-column", f"TRL passes every dataset column to the reward functions as a keyword "
-                       f"argument; the reference answer is the '{d.answer_key}' column (Open-R1's accuracy reward "
-                       "reads 'solution')", source_keys=["data.answer_key"])
+            notes.info(
+                "data.answer-column",
+                f"TRL passes every dataset column to the reward functions as a keyword "
+                f"argument; the reference answer is the '{d.answer_key}' column (Open-R1's accuracy reward "
+                "reads 'solution')",
+                source_keys=["data.answer_key"],
+            )
         if d.max_train_prompts:
             severity = "info" if self.max_optimizer_steps else "warning"
-            notes.add(severity, "data.not-expressible", f"TRL has no cap on training prompts ({d.max_train_prompts} in "
-                      "the source)" + ("; max_steps keeps the run length" if self.max_optimizer_steps else
-                                       ": the run covers the whole dataset; select the prompts in the dataset"),
-                      source_keys=["data.max_train_prompts"])
+            notes.add(
+                severity,
+                "data.not-expressible",
+                f"TRL has no cap on training prompts ({d.max_train_prompts} in "
+                "the source)"
+                + (
+                    "; max_steps keeps the run length"
+                    if self.max_optimizer_steps
+                    else ": the run covers the whole dataset; select the prompts in the dataset"
+                ),
+                source_keys=["data.max_train_prompts"],
+            )
         return out
 
     def reward(self) -> dict[str, Any]:
@@ -1810,42 +2244,68 @@ class _Writer:
                     funcs.append(entry)
                     weights.append(1.0)
             else:
-                notes.warning("reward.not-expressible", f"trl {self.version}'s grpo script cannot import a reward "
-                              f"function ({r.function_path}:{name}; dotted paths from 0.18) and Open-R1 names only "
-                              "its registry; register it in Open-R1's rewards.py", target_keys=["reward_funcs"])
+                notes.warning(
+                    "reward.not-expressible",
+                    f"trl {self.version}'s grpo script cannot import a reward "
+                    f"function ({r.function_path}:{name}; dotted paths from 0.18) and Open-R1 names only "
+                    "its registry; register it in Open-R1's rewards.py",
+                    target_keys=["reward_funcs"],
+                )
         for index, builtin in enumerate(r.builtin or []):
-            mapped = builtin if builtin in OPEN_R1_REWARDS else TRL_TO_OPEN_R1_REWARD.get(builtin) or \
-                BUILTIN_REWARD_MAP.get(builtin.lower())
+            mapped = (
+                builtin
+                if builtin in OPEN_R1_REWARDS
+                else TRL_TO_OPEN_R1_REWARD.get(builtin) or BUILTIN_REWARD_MAP.get(builtin.lower())
+            )
             if self.script == "trl":
                 mapped = builtin if builtin in TRL_SCRIPT_REWARDS else OPEN_R1_TO_TRL_REWARD.get(mapped or "")
             if mapped is None or (self.script == "trl" and mapped not in TRL_SCRIPT_REWARDS):
-                notes.warning("reward.not-expressible", f"no {'TRL' if self.script == 'trl' else 'Open-R1'} reward "
-                              f"function matches the source's '{builtin}'", source_keys=["reward.builtin"],
-                              target_keys=["reward_funcs"])
+                notes.warning(
+                    "reward.not-expressible",
+                    f"no {'TRL' if self.script == 'trl' else 'Open-R1'} reward "
+                    f"function matches the source's '{builtin}'",
+                    source_keys=["reward.builtin"],
+                    target_keys=["reward_funcs"],
+                )
                 continue
             if mapped != builtin:
-                notes.info("reward.builtin-mapped", f"the source's '{builtin}' scorer is written as "
-                           f"'{mapped}', the nearest {'Open-R1' if self.script == 'open-r1' else 'TRL'} reward",
-                           source_keys=["reward.builtin"], target_keys=["reward_funcs"])
+                notes.info(
+                    "reward.builtin-mapped",
+                    f"the source's '{builtin}' scorer is written as "
+                    f"'{mapped}', the nearest {'Open-R1' if self.script == 'open-r1' else 'TRL'} reward",
+                    source_keys=["reward.builtin"],
+                    target_keys=["reward_funcs"],
+                )
             funcs.append(mapped)
             weights.append(r.weights[index] if r.weights and index < len(r.weights) else 1.0)
         if r.model:
             if self.script == "trl":
                 out["reward_model_name_or_path"] = r.model
             else:
-                notes.warning("reward.not-expressible", f"trl {self.version}'s scripts cannot load the reward model "
-                              f"{r.model} (from 0.18 TRL's grpo script can)", target_keys=["reward_funcs"])
+                notes.warning(
+                    "reward.not-expressible",
+                    f"trl {self.version}'s scripts cannot load the reward model "
+                    f"{r.model} (from 0.18 TRL's grpo script can)",
+                    target_keys=["reward_funcs"],
+                )
         if r.remote_url:
-            notes.warning("reward.not-expressible", f"TRL has no remote reward server ({r.remote_url}); wrap it in a "
-                          "reward function", target_keys=["reward_funcs"])
+            notes.warning(
+                "reward.not-expressible",
+                f"TRL has no remote reward server ({r.remote_url}); wrap it in a reward function",
+                target_keys=["reward_funcs"],
+            )
         if funcs:
             out["reward_funcs"] = funcs
             if any(w != 1.0 for w in weights) and at_least(self.version, "0.15.2"):
                 out["reward_weights"] = weights
         elif not out:
             default = "accuracy, format, tag_count" if self.script == "open-r1" else "none"
-            notes.warning("reward.missing", f"the written recipe names no reward (Open-R1 then uses its default "
-                          f"reward_funcs: {default}); add reward_funcs", target_keys=["reward_funcs"])
+            notes.warning(
+                "reward.missing",
+                f"the written recipe names no reward (Open-R1 then uses its default "
+                f"reward_funcs: {default}); add reward_funcs",
+                target_keys=["reward_funcs"],
+            )
         return out
 
     def reward_entry(self, path: str, name: str) -> str | None:
@@ -1855,24 +2315,38 @@ class _Writer:
         (:mod:`translator.dialects.reward_bridge`). None, with an error note, where neither works."""
         framework, notes = self.spec.framework, self.notes
         if framework == "trl" and importable_as_is(path, name):
-            notes.info("reward.signature", f"TRL's grpo script imports '{path.removesuffix('.py')}.{name}' from the "
-                       "launch directory (it puts the working directory on sys.path); keep the file there",
-                       target_keys=["reward_funcs"])
+            notes.info(
+                "reward.signature",
+                f"TRL's grpo script imports '{path.removesuffix('.py')}.{name}' from the "
+                "launch directory (it puts the working directory on sys.path); keep the file there",
+                target_keys=["reward_funcs"],
+            )
             return f"{path.removesuffix('.py')}.{name}"
         if not bridgeable(framework) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
-            why = (f"rlconf does not know how {framework} calls its reward function" if not bridgeable(framework)
-                   else f"'{name}' is not a Python name rlconf can define")
-            notes.error("reward.not-expressible", f"TRL's grpo script cannot call {path}:{name} as written: {why}; "
-                        "write a module next to recipe.yaml whose function takes (completions, **kwargs) and returns "
-                        "a list of floats, and name it in reward_funcs", source_keys=["reward.function_path"],
-                        target_keys=["reward_funcs"])
+            why = (
+                f"rlconf does not know how {framework} calls its reward function"
+                if not bridgeable(framework)
+                else f"'{name}' is not a Python name rlconf can define"
+            )
+            notes.error(
+                "reward.not-expressible",
+                f"TRL's grpo script cannot call {path}:{name} as written: {why}; "
+                "write a module next to recipe.yaml whose function takes (completions, **kwargs) and returns "
+                "a list of floats, and name it in reward_funcs",
+                source_keys=["reward.function_path"],
+                target_keys=["reward_funcs"],
+            )
             return None
         self.bridge = bridge_source(framework, path, name, self.spec.shell_variables, self.spec.data.answer_key)
-        notes.info("reward.bridge", f"reward_funcs names {BRIDGE_MODULE}.{name} ({BRIDGE_MODULE}.py, written next to "
-                   f"recipe.yaml; run launch.sh from that folder): it loads {path} by its path, so no module of the "
-                   f"same name is imported instead, and calls its {name} as {framework} does, from TRL's "
-                   f"{name}(completions, **kwargs) -> list[float]", source_keys=["reward.function_path"],
-                   target_keys=["reward_funcs"])
+        notes.info(
+            "reward.bridge",
+            f"reward_funcs names {BRIDGE_MODULE}.{name} ({BRIDGE_MODULE}.py, written next to "
+            f"recipe.yaml; run launch.sh from that folder): it loads {path} by its path, so no module of the "
+            f"same name is imported instead, and calls its {name} as {framework} does, from TRL's "
+            f"{name}(completions, **kwargs) -> list[float]",
+            source_keys=["reward.function_path"],
+            target_keys=["reward_funcs"],
+        )
         return f"{BRIDGE_MODULE}.{name}"
 
     def checkpointing(self) -> dict[str, Any]:
@@ -1884,9 +2358,12 @@ class _Writer:
             if steps:
                 out["save_strategy"], out["save_steps"] = "steps", steps
                 if self.spec.framework != "trl":
-                    notes.info("units.save-steps", f"a checkpoint every {c.every_steps} rollout steps = save_steps "
-                               f"{steps} optimizer steps", source_keys=["checkpointing.every_steps"],
-                               target_keys=["save_steps"])
+                    notes.info(
+                        "units.save-steps",
+                        f"a checkpoint every {c.every_steps} rollout steps = save_steps {steps} optimizer steps",
+                        source_keys=["checkpointing.every_steps"],
+                        target_keys=["save_steps"],
+                    )
         if c.directory:
             out["output_dir"] = c.directory
         if c.keep_last:
@@ -1894,9 +2371,12 @@ class _Writer:
         if c.resume and c.resume not in ("auto", "never"):
             out["resume_from_checkpoint"] = c.resume
         elif c.resume == "never" and self.script == "open-r1":
-            notes.warning("checkpointing.not-expressible", "Open-R1 resumes from the last checkpoint in output_dir "
-                          "when there is one; start with an empty output_dir to train from scratch",
-                          target_keys=["output_dir"])
+            notes.warning(
+                "checkpointing.not-expressible",
+                "Open-R1 resumes from the last checkpoint in output_dir "
+                "when there is one; start with an empty output_dir to train from scratch",
+                target_keys=["output_dir"],
+            )
         return out
 
     def evaluation(self, world: int, batch: dict[str, Any]) -> dict[str, Any]:
@@ -1904,8 +2384,12 @@ class _Writer:
         if not e.every_steps and not e.before_training:
             return out
         if not self.spec.data.eval_sources:
-            notes.warning("evaluation.not-expressible", "the source evaluates but names no eval data TRL can load; set "
-                          "eval_strategy, eval_steps and dataset_test_split", target_keys=["eval_strategy"])
+            notes.warning(
+                "evaluation.not-expressible",
+                "the source evaluates but names no eval data TRL can load; set "
+                "eval_strategy, eval_steps and dataset_test_split",
+                target_keys=["eval_strategy"],
+            )
             return out
         if e.every_steps:
             steps = self.cadence(e.every_steps, "evaluation", "eval_steps")
@@ -1926,9 +2410,15 @@ class _Writer:
         version = self.version
         open_r1 = self.script == "open-r1"
         skip = () if open_r1 else ("logging.entity",)
-        write_settings(self.spec, SETTINGS, f"TRL {version}",
-                       lambda key: not lacks("trl", version, key) and (open_r1 or key != "chat_template"),
-                       out.__setitem__, self.notes, skip=skip)
+        write_settings(
+            self.spec,
+            SETTINGS,
+            f"TRL {version}",
+            lambda key: not lacks("trl", version, key) and (open_r1 or key != "chat_template"),
+            out.__setitem__,
+            self.notes,
+            skip=skip,
+        )
         if not open_r1 and self.spec.logging.entity:
             self.env["WANDB_ENTITY"] = self.spec.logging.entity  # TRL's own script has no wandb_entity
         return out

@@ -1,4 +1,5 @@
 """TRL's native keys as the core compares and validates them (translator/compare.py, translator/native_schemas.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -24,6 +25,15 @@ def prepare(reading: Reading, source_text: str) -> NativeKeys:
         return NativeKeys(values, origins)
     training_arguments = schemas_for("transformers", transformers)[:1]
     exempt = frozenset(k for k in values if any(s.knows(k) for s in training_arguments))
-    notes = validate("transformers", transformers, {k: values[k] for k in exempt}, origins=origins,
-                     source_name=native.source_name) if exempt else []
+    notes = (
+        validate(
+            "transformers",
+            transformers,
+            {k: values[k] for k in exempt},
+            origins=origins,
+            source_name=native.source_name,
+        )
+        if exempt
+        else []
+    )
     return NativeKeys(values, origins, exempt, notes=tuple(notes))

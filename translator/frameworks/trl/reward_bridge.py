@@ -7,6 +7,7 @@ would import Python's own ``math``; a file in another folder is not importable a
 function expects another signature. So rlconf writes a small module of its own next to the recipe that loads
 the user's file by its path and calls it with the source framework's signature.
 """
+
 from __future__ import annotations
 
 import importlib.machinery
@@ -99,8 +100,13 @@ def importable_as_is(path: str, name: str) -> bool:
     folder), its stem is an identifier, and it names no standard-library module nor one installed here (either may
     already be imported, and importlib then returns that one)."""
     stem = path.removesuffix(".py")
-    if not ("/" not in path and path.endswith(".py") and stem.isidentifier() and not keyword.iskeyword(stem)
-            and name.isidentifier()):
+    if not (
+        "/" not in path
+        and path.endswith(".py")
+        and stem.isidentifier()
+        and not keyword.iskeyword(stem)
+        and name.isidentifier()
+    ):
         return False
     if stem in sys.stdlib_module_names or stem in sys.builtin_module_names:
         return False
@@ -112,5 +118,12 @@ def bridge_source(framework: str, path: str, name: str, live: list[str], answer:
     """The bridge module's text: loads ``path`` (``${NAME}`` of a live variable read from the environment when
     the module is imported) and defines ``name`` with TRL's signature, calling the user's function as
     ``framework`` does."""
-    return _TEMPLATE.format(bridge=BRIDGE_MODULE, name=name, path=path, framework=framework,
-                            live="|".join(live), answer=answer, call=_CALLS[framework])
+    return _TEMPLATE.format(
+        bridge=BRIDGE_MODULE,
+        name=name,
+        path=path,
+        framework=framework,
+        live="|".join(live),
+        answer=answer,
+        call=_CALLS[framework],
+    )

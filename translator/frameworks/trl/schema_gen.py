@@ -11,6 +11,7 @@ to transformers' ``TrainingArguments``, ``ModelConfig``, ``ScriptArguments``, ``
 from tables.py ``OPEN_R1_KEYS`` (read with ``ast``, untyped), typed from Open-R1's ``src/open_r1/configs.py``
 when ``--open-r1-src`` is given.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,19 +41,46 @@ VERSIONS = ("0.14.0", "0.18.0", "1.16.0")
 # release resolves to today (5.24.0; tables.py TRANSFORMERS).
 TRANSFORMERS_VERSIONS = ("4.46.0", "4.52.3", "4.56.2", "5.0.0", "5.10.4", "5.24.0")
 # The transformers release each trl schema is read with, and why (see the module docstring).
-TRANSFORMERS_FOR = {"0.18.0": ("4.52.3", ("Open-R1's setup.py pins transformers==4.52.3 with trl==0.18.0 "
-                                         "(trl 0.18.0 itself requires transformers>=4.50.0)"))}
+TRANSFORMERS_FOR = {
+    "0.18.0": (
+        "4.52.3",
+        (
+            "Open-R1's setup.py pins transformers==4.52.3 with trl==0.18.0 "
+            "(trl 0.18.0 itself requires transformers>=4.50.0)"
+        ),
+    )
+}
 TABLES = Path(__file__).with_name("tables.py")  # read with ast: nothing is imported
-REJECTS = ("rejected", ("TrlParser (>= 0.19) raises 'Unknown arguments from config file' for a recipe key "
-                        "no dataclass of the parser declares (Open-R1's grpo.py; TRL's own 'trl grpo' "
-                        "command passes fail_with_unknown_args=False and drops it)."))
-DROPS = ("dropped", ("TrlParser (<= 0.18) silently drops recipe keys no dataclass of the parser declares "
-                     "(set_defaults_with_config returns them unused); command-line flags are argparse errors."))
-TRANSFORMERS_UNKNOWN = ("rejected", ("TrainingArguments is a dataclass: an unknown keyword is a TypeError, and "
-                                     "TrlParser (>= 0.19) stops on a recipe key no dataclass of the parser declares."))
-TYPE_CHECK = ("coercing", ("TrlParser sets recipe values as argparse defaults: strings are converted by the field's "
-                           "type ('1e-6' → float), ints pass for floats, null passes; a list or mapping where a "
-                           "number is declared fails in the trainer."))
+REJECTS = (
+    "rejected",
+    (
+        "TrlParser (>= 0.19) raises 'Unknown arguments from config file' for a recipe key "
+        "no dataclass of the parser declares (Open-R1's grpo.py; TRL's own 'trl grpo' "
+        "command passes fail_with_unknown_args=False and drops it)."
+    ),
+)
+DROPS = (
+    "dropped",
+    (
+        "TrlParser (<= 0.18) silently drops recipe keys no dataclass of the parser declares "
+        "(set_defaults_with_config returns them unused); command-line flags are argparse errors."
+    ),
+)
+TRANSFORMERS_UNKNOWN = (
+    "rejected",
+    (
+        "TrainingArguments is a dataclass: an unknown keyword is a TypeError, and "
+        "TrlParser (>= 0.19) stops on a recipe key no dataclass of the parser declares."
+    ),
+)
+TYPE_CHECK = (
+    "coercing",
+    (
+        "TrlParser sets recipe values as argparse defaults: strings are converted by the field's "
+        "type ('1e-6' → float), ints pass for floats, null passes; a list or mapping where a "
+        "number is declared fails in the trainer."
+    ),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,8 +103,9 @@ def open_r1_table_keys() -> list[str]:
     """OPEN_R1_KEYS of tables.py, read with ast (nothing is imported)."""
     path = TABLES
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "OPEN_R1_KEYS"
-                                                for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "OPEN_R1_KEYS" for t in node.targets
+        ):
             call = node.value
             assert isinstance(call, ast.Call)
             return sorted(ast.literal_eval(call.args[0]))
@@ -108,15 +137,28 @@ def trl_schema(version: str, cache: Path, open_r1: tuple[Path, str | None] | Non
     trl_wheel = fetch_wheel(cache, "trl", version)
     wanted = transformers_requirement(trl_wheel)
     newest = trl_table_value("NEWEST_TRANSFORMERS")
-    tf_version, why = TRANSFORMERS_FOR.get(version, (newest, (
-        f"the newest transformers `pip install trl=={version}` resolves to today (trl {version} requires "
-        f"transformers>={wanted}, no upper bound; translator/frameworks/trl/tables.py NEWEST_TRANSFORMERS)")))
+    tf_version, why = TRANSFORMERS_FOR.get(
+        version,
+        (
+            newest,
+            (
+                f"the newest transformers `pip install trl=={version}` resolves to today (trl {version} requires "
+                f"transformers>={wanted}, no upper bound; translator/frameworks/trl/tables.py NEWEST_TRANSFORMERS)"
+            ),
+        ),
+    )
     tf_wheel = fetch_wheel(cache, "transformers", tf_version)
     trl, tf = Tree.from_wheel(trl_wheel), Tree.from_wheel(tf_wheel)
     resolver = Resolver([trl, tf])
-    classes = [("trl.scripts.grpo", "GRPOScriptArguments"), ("trl.trainer.grpo_config", "GRPOConfig"),
-               ("trl.trainer.model_config", "ModelConfig")]
-    if trl.module_path("trl.scripts.utils") and "class DatasetMixtureConfig" in trl.files[trl.module_path("trl.scripts.utils")]:
+    classes = [
+        ("trl.scripts.grpo", "GRPOScriptArguments"),
+        ("trl.trainer.grpo_config", "GRPOConfig"),
+        ("trl.trainer.model_config", "ModelConfig"),
+    ]
+    if (
+        trl.module_path("trl.scripts.utils")
+        and "class DatasetMixtureConfig" in trl.files[trl.module_path("trl.scripts.utils")]
+    ):
         classes.append(("trl.scripts.utils", "DatasetMixtureConfig"))
     properties: dict[str, dict[str, Any]] = {}
     read = []
@@ -125,11 +167,21 @@ def trl_schema(version: str, cache: Path, open_r1: tuple[Path, str | None] | Non
         read.append(f"{module}.{name}")
         for key, prop in properties_of(dataclass_fields(resolver, *found)).items():
             properties.setdefault(key, prop)
-    notes = [(f"Dataclasses of the parser: {', '.join(read)} (with their bases, down to transformers "
-             f"{tf_version} TrainingArguments: {why}).")]
+    notes = [
+        (
+            f"Dataclasses of the parser: {', '.join(read)} (with their bases, down to transformers "
+            f"{tf_version} TrainingArguments: {why})."
+        )
+    ]
     sources = [wheel_source(trl_wheel, trl), {**wheel_source(tf_wheel, tf), "why": why}]
-    properties.setdefault("env", {"type": "object", "x-from": "TrlParser",
-                                  "description": "environment variables TrlParser sets, popped before parsing"})
+    properties.setdefault(
+        "env",
+        {
+            "type": "object",
+            "x-from": "TrlParser",
+            "description": "environment variables TrlParser sets, popped before parsing",
+        },
+    )
     extras, open_r1_source = open_r1_extras(open_r1, properties)
     if open_r1_source:
         sources.append(open_r1_source)
@@ -137,23 +189,37 @@ def trl_schema(version: str, cache: Path, open_r1: tuple[Path, str | None] | Non
     for key in added:
         properties[key] = extras[key]
     table = open_r1_table_keys()
-    sources.append({"kind": "table", "file": "translator/frameworks/trl/tables.py", "name": "OPEN_R1_KEYS",
-                    "keys": table})
+    sources.append(
+        {"kind": "table", "file": "translator/frameworks/trl/tables.py", "name": "OPEN_R1_KEYS", "keys": table}
+    )
     if open_r1:
-        notes.append("Open-R1's own arguments (src/open_r1/configs.py GRPOScriptArguments, ScriptArguments, "
-                     f"GRPOConfig fields that TRL does not declare) are included with their types: {len(added)} "
-                     "keys; names in OPEN_R1_KEYS that configs.py lacks are included untyped.")
+        notes.append(
+            "Open-R1's own arguments (src/open_r1/configs.py GRPOScriptArguments, ScriptArguments, "
+            f"GRPOConfig fields that TRL does not declare) are included with their types: {len(added)} "
+            "keys; names in OPEN_R1_KEYS that configs.py lacks are included untyped."
+        )
     else:
-        notes.append("Open-R1's own arguments come from the rlconf table OPEN_R1_KEYS "
-                     "(translator/frameworks/trl/tables.py), untyped; Open-R1 recipes run src/open_r1/grpo.py, "
-                     "whose TrlParser adds them to TRL's.")
+        notes.append(
+            "Open-R1's own arguments come from the rlconf table OPEN_R1_KEYS "
+            "(translator/frameworks/trl/tables.py), untyped; Open-R1 recipes run src/open_r1/grpo.py, "
+            "whose TrlParser adds them to TRL's."
+        )
     rejects = tuple(int(p) for p in version.split(".")[:2]) >= (0, 19)
-    return document("trl", version, f"TRL {version} GRPO recipe keys (Open-R1 grpo.py / trl grpo)", properties,
-                    sources, REJECTS if rejects else DROPS, TYPE_CHECK, notes)
+    return document(
+        "trl",
+        version,
+        f"TRL {version} GRPO recipe keys (Open-R1 grpo.py / trl grpo)",
+        properties,
+        sources,
+        REJECTS if rejects else DROPS,
+        TYPE_CHECK,
+        notes,
+    )
 
 
-def open_r1_extras(open_r1: tuple[Path, str | None] | None,
-                   known: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None]:
+def open_r1_extras(
+    open_r1: tuple[Path, str | None] | None, known: dict[str, Any]
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None]:
     """Open-R1's own arguments that TRL does not declare, and the checkout they were read from."""
     extras: dict[str, dict[str, Any]] = {}
     source = None
@@ -183,8 +249,18 @@ def transformers_schema(version: str, cache: Path) -> dict[str, Any]:
     resolver = Resolver([tree])
     found = class_in(resolver, tree, "transformers.training_args", "TrainingArguments")
     properties = properties_of(dataclass_fields(resolver, *found))
-    notes = ["The fields of transformers.training_args.TrainingArguments, which TRL's GRPOConfig extends: a TRL "
-             "recipe key that is not a TRL, Open-R1 or model argument must be one of these for the transformers "
-             "release the run uses."]
-    return document("transformers", version, f"transformers {version} TrainingArguments", properties,
-                    [wheel_source(wheel, tree)], TRANSFORMERS_UNKNOWN, TYPE_CHECK, notes)
+    notes = [
+        "The fields of transformers.training_args.TrainingArguments, which TRL's GRPOConfig extends: a TRL "
+        "recipe key that is not a TRL, Open-R1 or model argument must be one of these for the transformers "
+        "release the run uses."
+    ]
+    return document(
+        "transformers",
+        version,
+        f"transformers {version} TrainingArguments",
+        properties,
+        [wheel_source(wheel, tree)],
+        TRANSFORMERS_UNKNOWN,
+        TYPE_CHECK,
+        notes,
+    )

@@ -4,12 +4,28 @@ each release runs with.
 Read from the released wheels (``trl/trainer/grpo_config.py``, ``trl/scripts/grpo.py``, ``*.dist-info/METADATA``
 at each version) and Open-R1's ``setup.py``/``src/open_r1/configs.py``; docs/frameworks/trl.md cites each.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-VERSIONS = ("0.14.0", "0.15.2", "0.16.0", "0.17.0", "0.18.0", "0.19.1", "0.20.0", "0.22.2", "0.23.0", "0.26.0",
-            "0.27.0", "0.28.0", "1.0.0", "1.10.0", "1.16.0")
+VERSIONS = (
+    "0.14.0",
+    "0.15.2",
+    "0.16.0",
+    "0.17.0",
+    "0.18.0",
+    "0.19.1",
+    "0.20.0",
+    "0.22.2",
+    "0.23.0",
+    "0.26.0",
+    "0.27.0",
+    "0.28.0",
+    "1.0.0",
+    "1.10.0",
+    "1.16.0",
+)
 
 # What changed in each release that changes what a config means (docs/frameworks/trl.md §3).
 CHANGES = {
@@ -26,11 +42,15 @@ CHANGES = {
     "0.27.0": "top_k 0 means disabled",
     "0.28.0": "max_prompt_length removed",
     "1.0.0": "vllm_mode colocate by default",
-    "1.10.0": ("max_completion_length 256 → 512; use_bias_correction_kl on by default; auto_find_batch_size "
-               "rejected; dapo normaliser fixed for steps_per_generation != GAS; experimental gfpo, papo, dppo gone"),
-    "1.16.0": ("pad_to_multiple_of 'auto'; router_aux_loss_coef None; use_liger_kernel deprecated for GRPO; "
-               "experimental ppo, grpo_with_replay_buffer, gspo_token, bco, prm, xpo, nash_md, minillm gone; "
-               "pip resolves transformers 5.24 (no warmup_ratio, logging_dir)"),
+    "1.10.0": (
+        "max_completion_length 256 → 512; use_bias_correction_kl on by default; auto_find_batch_size "
+        "rejected; dapo normaliser fixed for steps_per_generation != GAS; experimental gfpo, papo, dppo gone"
+    ),
+    "1.16.0": (
+        "pad_to_multiple_of 'auto'; router_aux_loss_coef None; use_liger_kernel deprecated for GRPO; "
+        "experimental ppo, grpo_with_replay_buffer, gspo_token, bco, prm, xpo, nash_md, minillm gone; "
+        "pip resolves transformers 5.24 (no warmup_ratio, logging_dir)"
+    ),
 }
 
 # The transformers a TRL release runs with. TRL's wheels require only a lower bound (METADATA
@@ -69,30 +89,73 @@ TRANSFORMERS_RESPELLED = {
 # trl/experimental/<name> modules (GRPO relatives and other trainers) no longer shipped: name → (last release
 # rlconf read that has it, first one that lacks it).
 EXPERIMENTAL_GONE = {
-    "gfpo": ("1.0.0", "1.10.0"), "papo": ("1.0.0", "1.10.0"), "dppo": ("1.0.0", "1.10.0"),
-    "judges": ("1.0.0", "1.10.0"), "openenv": ("1.0.0", "1.10.0"), "self_distillation": ("1.0.0", "1.10.0"),
-    "ppo": ("1.10.0", "1.16.0"), "grpo_with_replay_buffer": ("1.10.0", "1.16.0"), "gspo_token": ("1.10.0", "1.16.0"),
-    "bco": ("1.10.0", "1.16.0"), "prm": ("1.10.0", "1.16.0"), "xpo": ("1.10.0", "1.16.0"),
-    "nash_md": ("1.10.0", "1.16.0"), "minillm": ("1.10.0", "1.16.0"), "ssd": ("1.10.0", "1.16.0"),
+    "gfpo": ("1.0.0", "1.10.0"),
+    "papo": ("1.0.0", "1.10.0"),
+    "dppo": ("1.0.0", "1.10.0"),
+    "judges": ("1.0.0", "1.10.0"),
+    "openenv": ("1.0.0", "1.10.0"),
+    "self_distillation": ("1.0.0", "1.10.0"),
+    "ppo": ("1.10.0", "1.16.0"),
+    "grpo_with_replay_buffer": ("1.10.0", "1.16.0"),
+    "gspo_token": ("1.10.0", "1.16.0"),
+    "bco": ("1.10.0", "1.16.0"),
+    "prm": ("1.10.0", "1.16.0"),
+    "xpo": ("1.10.0", "1.16.0"),
+    "nash_md": ("1.10.0", "1.16.0"),
+    "minillm": ("1.10.0", "1.16.0"),
+    "ssd": ("1.10.0", "1.16.0"),
 }
 
 # Reward functions by name. Open-R1's registry (src/open_r1/rewards.py get_reward_funcs) and TRL's own
 # `trl grpo` registry (trl/scripts/grpo.py; 0.18: think_format_reward only; 1.0+: the four below).
-OPEN_R1_REWARDS = ("accuracy", "format", "reasoning_steps", "cosine", "repetition_penalty", "length", "code",
-                   "binary_code", "ioi_code", "cf_code", "code_format", "tag_count", "soft_overlong_punishment")
-TRL_SCRIPT_REWARDS = ("accuracy_reward", "reasoning_accuracy_reward", "think_format_reward",
-                      "get_soft_overlong_punishment")
+OPEN_R1_REWARDS = (
+    "accuracy",
+    "format",
+    "reasoning_steps",
+    "cosine",
+    "repetition_penalty",
+    "length",
+    "code",
+    "binary_code",
+    "ioi_code",
+    "cf_code",
+    "code_format",
+    "tag_count",
+    "soft_overlong_punishment",
+)
+TRL_SCRIPT_REWARDS = (
+    "accuracy_reward",
+    "reasoning_accuracy_reward",
+    "think_format_reward",
+    "get_soft_overlong_punishment",
+)
 # The same reward in the two registries: Open-R1 name ↔ `trl grpo` name.
-OPEN_R1_TO_TRL_REWARD = {"accuracy": "accuracy_reward", "format": "think_format_reward",
-                         "soft_overlong_punishment": "get_soft_overlong_punishment"}
+OPEN_R1_TO_TRL_REWARD = {
+    "accuracy": "accuracy_reward",
+    "format": "think_format_reward",
+    "soft_overlong_punishment": "get_soft_overlong_punishment",
+}
 TRL_TO_OPEN_R1_REWARD = {**{v: k for k, v in OPEN_R1_TO_TRL_REWARD.items()}, "reasoning_accuracy_reward": "accuracy"}
 # Other frameworks' built-in scorers → the nearest Open-R1 reward (all compare the final answer with the
 # reference; Open-R1's accuracy verifies LaTeX math with math_verify).
 BUILTIN_REWARD_MAP = {
-    "math": "accuracy", "math_verify": "accuracy", "gsm8k": "accuracy", "math_dapo": "accuracy", "dapo": "accuracy",
-    "r1v": "accuracy", "geo3k": "accuracy", "boxed": "accuracy", "math_reward": "accuracy", "accuracy": "accuracy",
-    "format": "format", "tag_count": "tag_count", "length": "length", "cosine": "cosine", "code": "code",
-    "prime_code": "code", "sandbox_fusion": "code",
+    "math": "accuracy",
+    "math_verify": "accuracy",
+    "gsm8k": "accuracy",
+    "math_dapo": "accuracy",
+    "dapo": "accuracy",
+    "r1v": "accuracy",
+    "geo3k": "accuracy",
+    "boxed": "accuracy",
+    "math_reward": "accuracy",
+    "accuracy": "accuracy",
+    "format": "format",
+    "tag_count": "tag_count",
+    "length": "length",
+    "cosine": "cosine",
+    "code": "code",
+    "prime_code": "code",
+    "sandbox_fusion": "code",
 }
 
 OPEN_R1_TRL_VERSION = "0.18.0"  # open-r1 setup.py pins trl[vllm]==0.18.0 (HEAD)
@@ -231,64 +294,154 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
 RENAMED = {"torch_dtype": "dtype"}
 
 # Open-R1's own script and trainer arguments (src/open_r1/configs.py): not TRL fields.
-OPEN_R1_KEYS = frozenset({
-    "reward_funcs", "dataset_prompt_column", "dataset_mixture", "chat_template", "system_prompt", "benchmarks",
-    "callbacks", "hub_model_revision", "overwrite_hub_revision", "push_to_hub_revision", "wandb_entity",
-    "wandb_project", "wandb_run_group", "cosine_min_value_wrong", "cosine_max_value_wrong",
-    "cosine_min_value_correct", "cosine_max_value_correct", "cosine_max_len", "repetition_n_grams",
-    "repetition_max_penalty", "code_language", "code_eval_test_batch_size", "code_eval_scoring_mode",
-    "parallel_code_exec_per_proc", "code_provider", "ioi_provider", "e2b_router_url", "morph_router_url",
-    "max_completion_len", "soft_punish_cache",
-})
+OPEN_R1_KEYS = frozenset(
+    {
+        "reward_funcs",
+        "dataset_prompt_column",
+        "dataset_mixture",
+        "chat_template",
+        "system_prompt",
+        "benchmarks",
+        "callbacks",
+        "hub_model_revision",
+        "overwrite_hub_revision",
+        "push_to_hub_revision",
+        "wandb_entity",
+        "wandb_project",
+        "wandb_run_group",
+        "cosine_min_value_wrong",
+        "cosine_max_value_wrong",
+        "cosine_min_value_correct",
+        "cosine_max_value_correct",
+        "cosine_max_len",
+        "repetition_n_grams",
+        "repetition_max_penalty",
+        "code_language",
+        "code_eval_test_batch_size",
+        "code_eval_scoring_mode",
+        "parallel_code_exec_per_proc",
+        "code_provider",
+        "ioi_provider",
+        "e2b_router_url",
+        "morph_router_url",
+        "max_completion_len",
+        "soft_punish_cache",
+    }
+)
 
 # TRL ModelConfig / ScriptArguments, HF TrainingArguments and other GRPOConfig fields of any release 0.14–1.16
 # (transformers TrainingArguments 4.52 and 5.17), read from the wheels: a typo is a key outside these.
-OTHER_KNOWN_KEYS = frozenset({
-    "model_name_or_path", "model_revision", "torch_dtype", "dtype", "trust_remote_code", "attn_implementation",
-    "use_peft", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "lora_modules_to_save",
-    "lora_task_type", "use_rslora", "use_dora", "load_in_8bit", "load_in_4bit", "bnb_4bit_quant_type",
-    "dataset_name", "dataset_config", "dataset_configs", "dataset_train_split", "dataset_test_split",
-    "output_dir", "overwrite_output_dir", "do_train", "do_eval", "do_predict", "eval_strategy", "eval_steps",
-    "per_device_eval_batch_size", "eval_accumulation_steps", "adam_beta1", "adam_beta2", "adam_epsilon",
-    "lr_scheduler_kwargs", "log_level", "log_level_replica", "log_on_each_node", "logging_dir",
-    "logging_strategy", "logging_first_step", "logging_steps", "save_strategy", "save_steps", "save_total_limit",
-    "save_only_model", "save_safetensors", "data_seed", "bf16", "fp16", "tf32", "dataloader_num_workers",
-    "dataloader_drop_last", "run_name", "disable_tqdm", "remove_unused_columns", "report_to", "push_to_hub",
-    "hub_model_id", "hub_strategy", "hub_private_repo", "hub_token", "gradient_checkpointing",
-    "gradient_checkpointing_kwargs", "resume_from_checkpoint", "optim", "ddp_timeout", "deepspeed", "fsdp",
-    "fsdp_config", "use_liger_kernel", "torch_compile", "auto_find_batch_size", "load_best_model_at_end",
-    "metric_for_best_model", "model_init_kwargs", "disable_dropout", "ds3_gather_for_generation",
-    "generation_kwargs", "use_transformers_paged", "cache_implementation", "vllm_gpu_memory_utilization",
-    "vllm_server_base_url", "vllm_server_timeout", "vllm_group_port", "vllm_enable_sleep_mode",
-    "vllm_guided_decoding_regex", "vllm_model_impl", "vllm_max_model_length", "vllm_importance_sampling_mode",
-    "vllm_importance_sampling_cap", "reward_weights", "sync_ref_model", "ref_model_mixup_alpha",
-    "ref_model_sync_steps", "log_completions", "num_completions_to_print", "wandb_log_unique_prompts",
-    "log_unique_prompts", "off_policy_mask_threshold", "pad_to_multiple_of", "padding_free",
-    "chat_template_kwargs", "cast_lm_head_to_fp32",
-}) | frozenset("""
-accelerator_config adafactor average_tokens_across_devices batch_eval_metrics bf16_full_eval
-bnb_4bit_quant_storage dataloader_in_order dataloader_multiprocessing_context dataloader_persistent_workers
-dataloader_pin_memory dataloader_prefetch_factor dataset_streaming ddp_backend ddp_broadcast_buffers
-ddp_bucket_cap_mb ddp_find_unused_parameters ddp_static_graph debug enable_jit_checkpoint entropy_coef_delta
-entropy_coef_max entropy_coef_min entropy_target eval_delay eval_do_concat_batches eval_on_start
-eval_use_gather_object fp16_backend fp16_full_eval fp16_opt_level fsdp_min_num_params
-fsdp_transformer_layer_cls_to_wrap full_determinism gradient_checkpointing_use_reentrant greater_is_better
-group_by_length half_precision_backend hub_always_push hub_revision ignore_bias_buffers ignore_data_skip
-include_for_metrics include_inputs_for_metrics include_num_input_tokens_seen include_tokens_per_second
-jit_mode_eval label_names label_smoothing_factor length_column_name liger_kernel_config local_rank
-log_completions_hub_repo log_multimodal logging_nan_inf_filter lora_target_parameters
-max_tool_calling_iterations mp_parameters neftune_noise_alpha no_cuda optim_args optim_target_modules
-parallelism_config past_index per_gpu_eval_batch_size per_gpu_train_batch_size prediction_loss_only project
-push_to_hub_model_id push_to_hub_organization push_to_hub_token ray_scope
-restore_callback_states_from_checkpoint reward_model_name_or_path router_aux_loss_coef sapo_temperature_neg
-sapo_temperature_pos save_on_each_node skip_memory_metrics torch_compile_backend torch_compile_mode
-torch_empty_cache_steps torchdynamo tpu_metrics_debug tpu_num_cores trackio_bucket_id trackio_space_id
-trackio_static_space_id train_sampling_strategy transformers_continuous_batching_config use_adaptive_entropy
-use_bnb_nested_quant use_cache use_cpu use_ipex use_legacy_prediction_loop use_mps_device
-use_transformers_continuous_batching vespo_k_neg vespo_k_pos vespo_lambda_neg vespo_lambda_pos vllm_dtype
-vllm_enable_prefix_caching vllm_importance_sampling_clip_max vllm_importance_sampling_clip_min
-vllm_max_model_len vllm_structured_outputs_regex
-""".split())
+OTHER_KNOWN_KEYS = frozenset(
+    {
+        "model_name_or_path",
+        "model_revision",
+        "torch_dtype",
+        "dtype",
+        "trust_remote_code",
+        "attn_implementation",
+        "use_peft",
+        "lora_r",
+        "lora_alpha",
+        "lora_dropout",
+        "lora_target_modules",
+        "lora_modules_to_save",
+        "lora_task_type",
+        "use_rslora",
+        "use_dora",
+        "load_in_8bit",
+        "load_in_4bit",
+        "bnb_4bit_quant_type",
+        "dataset_name",
+        "dataset_config",
+        "dataset_configs",
+        "dataset_train_split",
+        "dataset_test_split",
+        "output_dir",
+        "overwrite_output_dir",
+        "do_train",
+        "do_eval",
+        "do_predict",
+        "eval_strategy",
+        "eval_steps",
+        "per_device_eval_batch_size",
+        "eval_accumulation_steps",
+        "adam_beta1",
+        "adam_beta2",
+        "adam_epsilon",
+        "lr_scheduler_kwargs",
+        "log_level",
+        "log_level_replica",
+        "log_on_each_node",
+        "logging_dir",
+        "logging_strategy",
+        "logging_first_step",
+        "logging_steps",
+        "save_strategy",
+        "save_steps",
+        "save_total_limit",
+        "save_only_model",
+        "save_safetensors",
+        "data_seed",
+        "bf16",
+        "fp16",
+        "tf32",
+        "dataloader_num_workers",
+        "dataloader_drop_last",
+        "run_name",
+        "disable_tqdm",
+        "remove_unused_columns",
+        "report_to",
+        "push_to_hub",
+        "hub_model_id",
+        "hub_strategy",
+        "hub_private_repo",
+        "hub_token",
+        "gradient_checkpointing",
+        "gradient_checkpointing_kwargs",
+        "resume_from_checkpoint",
+        "optim",
+        "ddp_timeout",
+        "deepspeed",
+        "fsdp",
+        "fsdp_config",
+        "use_liger_kernel",
+        "torch_compile",
+        "auto_find_batch_size",
+        "load_best_model_at_end",
+        "metric_for_best_model",
+        "model_init_kwargs",
+        "disable_dropout",
+        "ds3_gather_for_generation",
+        "generation_kwargs",
+        "use_transformers_paged",
+        "cache_implementation",
+        "vllm_gpu_memory_utilization",
+        "vllm_server_base_url",
+        "vllm_server_timeout",
+        "vllm_group_port",
+        "vllm_enable_sleep_mode",
+        "vllm_guided_decoding_regex",
+        "vllm_model_impl",
+        "vllm_max_model_length",
+        "vllm_importance_sampling_mode",
+        "vllm_importance_sampling_cap",
+        "reward_weights",
+        "sync_ref_model",
+        "ref_model_mixup_alpha",
+        "ref_model_sync_steps",
+        "log_completions",
+        "num_completions_to_print",
+        "wandb_log_unique_prompts",
+        "log_unique_prompts",
+        "off_policy_mask_threshold",
+        "pad_to_multiple_of",
+        "padding_free",
+        "chat_template_kwargs",
+        "cast_lm_head_to_fp32",
+    }
+) | frozenset(
+    ["accelerator_config", "adafactor", "average_tokens_across_devices", "batch_eval_metrics", "bf16_full_eval", "bnb_4bit_quant_storage", "dataloader_in_order", "dataloader_multiprocessing_context", "dataloader_persistent_workers", "dataloader_pin_memory", "dataloader_prefetch_factor", "dataset_streaming", "ddp_backend", "ddp_broadcast_buffers", "ddp_bucket_cap_mb", "ddp_find_unused_parameters", "ddp_static_graph", "debug", "enable_jit_checkpoint", "entropy_coef_delta", "entropy_coef_max", "entropy_coef_min", "entropy_target", "eval_delay", "eval_do_concat_batches", "eval_on_start", "eval_use_gather_object", "fp16_backend", "fp16_full_eval", "fp16_opt_level", "fsdp_min_num_params", "fsdp_transformer_layer_cls_to_wrap", "full_determinism", "gradient_checkpointing_use_reentrant", "greater_is_better", "group_by_length", "half_precision_backend", "hub_always_push", "hub_revision", "ignore_bias_buffers", "ignore_data_skip", "include_for_metrics", "include_inputs_for_metrics", "include_num_input_tokens_seen", "include_tokens_per_second", "jit_mode_eval", "label_names", "label_smoothing_factor", "length_column_name", "liger_kernel_config", "local_rank", "log_completions_hub_repo", "log_multimodal", "logging_nan_inf_filter", "lora_target_parameters", "max_tool_calling_iterations", "mp_parameters", "neftune_noise_alpha", "no_cuda", "optim_args", "optim_target_modules", "parallelism_config", "past_index", "per_gpu_eval_batch_size", "per_gpu_train_batch_size", "prediction_loss_only", "project", "push_to_hub_model_id", "push_to_hub_organization", "push_to_hub_token", "ray_scope", "restore_callback_states_from_checkpoint", "reward_model_name_or_path", "router_aux_loss_coef", "sapo_temperature_neg", "sapo_temperature_pos", "save_on_each_node", "skip_memory_metrics", "torch_compile_backend", "torch_compile_mode", "torch_empty_cache_steps", "torchdynamo", "tpu_metrics_debug", "tpu_num_cores", "trackio_bucket_id", "trackio_space_id", "trackio_static_space_id", "train_sampling_strategy", "transformers_continuous_batching_config", "use_adaptive_entropy", "use_bnb_nested_quant", "use_cache", "use_cpu", "use_ipex", "use_legacy_prediction_loop", "use_mps_device", "use_transformers_continuous_batching", "vespo_k_neg", "vespo_k_pos", "vespo_lambda_neg", "vespo_lambda_pos", "vllm_dtype", "vllm_enable_prefix_caching", "vllm_importance_sampling_clip_max", "vllm_importance_sampling_clip_min", "vllm_max_model_len", "vllm_structured_outputs_regex"]
+)
 
 # TRL loss_type → (canonical loss aggregation, normaliser scope).
 LOSS_TYPES = {
@@ -302,15 +455,45 @@ LOSS_TYPES = {
     "luspo": ("seq-mean-token-sum", "micro_batch"),
 }
 
-ACCELERATE_VALUE_OPTIONS = frozenset({
-    "--config_file", "--config-file", "--num_processes", "--num-processes", "--num_machines", "--num-machines",
-    "--machine_rank", "--machine-rank", "--main_process_ip", "--main-process-ip", "--main_process_port",
-    "--main-process-port", "--mixed_precision", "--mixed-precision", "--gradient_accumulation_steps",
-    "--gradient-accumulation-steps", "--deepspeed_config_file", "--zero_stage", "--rdzv_backend", "--gpu_ids",
-    "--dynamo_backend", "--deepspeed_multinode_launcher", "--num_cpu_threads_per_process", "--offload_param_device",
-    "--offload_optimizer_device", "--fsdp_sharding_strategy", "--nproc_per_node", "--nproc-per-node", "--nnodes",
-    "--node_rank", "--master_addr", "--master_port", "--rdzv_endpoint", "--rdzv_id", "--log_dir",
-})
+ACCELERATE_VALUE_OPTIONS = frozenset(
+    {
+        "--config_file",
+        "--config-file",
+        "--num_processes",
+        "--num-processes",
+        "--num_machines",
+        "--num-machines",
+        "--machine_rank",
+        "--machine-rank",
+        "--main_process_ip",
+        "--main-process-ip",
+        "--main_process_port",
+        "--main-process-port",
+        "--mixed_precision",
+        "--mixed-precision",
+        "--gradient_accumulation_steps",
+        "--gradient-accumulation-steps",
+        "--deepspeed_config_file",
+        "--zero_stage",
+        "--rdzv_backend",
+        "--gpu_ids",
+        "--dynamo_backend",
+        "--deepspeed_multinode_launcher",
+        "--num_cpu_threads_per_process",
+        "--offload_param_device",
+        "--offload_optimizer_device",
+        "--fsdp_sharding_strategy",
+        "--nproc_per_node",
+        "--nproc-per-node",
+        "--nnodes",
+        "--node_rank",
+        "--master_addr",
+        "--master_port",
+        "--rdzv_endpoint",
+        "--rdzv_id",
+        "--log_dir",
+    }
+)
 
 
 # How each TRL release forms a GRPO batch, as signatures of GRPOTrainer's code (trl/trainer/grpo_trainer.py at
@@ -336,13 +519,24 @@ class Lineage:
 LINEAGES = (
     Lineage("0.18.0", "TRL 0.18+ (steps_per_generation)", ("steps_per_generation",)),
     Lineage("0.17.0", "TRL 0.17 (generate_every)", ("generate_every",), ("steps_per_generation",)),
-    Lineage("0.16.0", "TRL 0.15–0.16 (a generation every micro-step, buffered per accumulation step)",
-            ("buffer_per_micro_step",), ("generate_every", "steps_per_generation")),
-    Lineage("0.15.2", "TRL 0.15 (a generation every micro-step in _prepare_inputs)", ("generate_in_prepare",),
-            ("buffer_per_micro_step", "generate_every", "steps_per_generation", "generate_in_loss")),
-    Lineage("0.14.0", "TRL 0.14 (generation in compute_loss; per_device_train_batch_size counts prompts)",
-            ("generate_in_loss",), ("repeat_sampler", "generate_in_prepare", "buffer_per_micro_step",
-                                    "generate_every", "steps_per_generation")),
+    Lineage(
+        "0.16.0",
+        "TRL 0.15–0.16 (a generation every micro-step, buffered per accumulation step)",
+        ("buffer_per_micro_step",),
+        ("generate_every", "steps_per_generation"),
+    ),
+    Lineage(
+        "0.15.2",
+        "TRL 0.15 (a generation every micro-step in _prepare_inputs)",
+        ("generate_in_prepare",),
+        ("buffer_per_micro_step", "generate_every", "steps_per_generation", "generate_in_loss"),
+    ),
+    Lineage(
+        "0.14.0",
+        "TRL 0.14 (generation in compute_loss; per_device_train_batch_size counts prompts)",
+        ("generate_in_loss",),
+        ("repeat_sampler", "generate_in_prepare", "buffer_per_micro_step", "generate_every", "steps_per_generation"),
+    ),
 )
 # Methods whose override means the project forms GRPO batches itself (compute_loss only when it generates).
 BATCH_METHODS = ("_prepare_inputs", "_get_train_sampler", "get_train_dataloader", "training_step")

@@ -8,6 +8,7 @@ size is N ÷ Ulysses SP (FSDP) or N ÷ (TP × PP × CP) (Megatron). Errors carry
 Each rule only detects; suggestions are candidate changes that are kept when the changed config breaks no rule
 (see :func:`suggest`), so a suggestion never trades one start-up error for another.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -37,19 +38,28 @@ MICRO, MICRO_GPU = f"{ACTOR}.ppo_micro_batch_size", f"{ACTOR}.ppo_micro_batch_si
 DYNAMIC, SP_OLD = f"{ACTOR}.use_dynamic_bsz", f"{ACTOR}.ulysses_sequence_parallel_size"
 SP_NEW = f"{ACTOR}.fsdp_config.ulysses_sequence_parallel_size"
 MEGATRON = {p: f"{ACTOR}.megatron.{p}_parallel_size" for p in ("tensor_model", "pipeline_model", "context")}
-ROLLOUT_TP, ROLLOUT_DP, ROLLOUT_PP = (f"{ROLLOUT}.{p}_parallel_size" for p in
-                                      ("tensor_model", "data", "pipeline_model"))
+ROLLOUT_TP, ROLLOUT_DP, ROLLOUT_PP = (
+    f"{ROLLOUT}.{p}_parallel_size" for p in ("tensor_model", "data", "pipeline_model")
+)
 REMOVE_PADDING = f"{AR}.model.use_remove_padding"
 
 # Keys the dialect table has no default for (None = unset); use_remove_padding is True from 0.7 (§5.1).
 _EXTRA_DEFAULTS: dict[str, Any] = {
-    MICRO: None, MICRO_GPU: None, f"{ROLLOUT}.log_prob_micro_batch_size": None,
-    f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu": None, f"{REF}.log_prob_micro_batch_size": None,
-    f"{REF}.log_prob_micro_batch_size_per_gpu": None, ROLLOUT_DP: 1, ROLLOUT_PP: 1,
-    f"{ROLLOUT}.val_kwargs.do_sample": False, "trainer.use_legacy_worker_impl": "auto", "trainer.use_v1": True,
+    MICRO: None,
+    MICRO_GPU: None,
+    f"{ROLLOUT}.log_prob_micro_batch_size": None,
+    f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu": None,
+    f"{REF}.log_prob_micro_batch_size": None,
+    f"{REF}.log_prob_micro_batch_size_per_gpu": None,
+    ROLLOUT_DP: 1,
+    ROLLOUT_PP: 1,
+    f"{ROLLOUT}.val_kwargs.do_sample": False,
+    "trainer.use_legacy_worker_impl": "auto",
+    "trainer.use_v1": True,
     "data.gen_batch_size": None,
     **{key: DEFAULTS[key] for key in DEFAULTS if key.startswith(V1) or key.startswith(f"{ROLLOUT}.checkpoint_engine")},
-    f"{ROLLOUT}.nnodes": 0, "reward.reward_model.enable_resource_pool": False,
+    f"{ROLLOUT}.nnodes": 0,
+    "reward.reward_model.enable_resource_pool": False,
 }
 # loss_agg_mode values ActorConfig accepts (token-sum is new in 0.9).
 LOSS_AGG_MODES = ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm")
@@ -59,8 +69,16 @@ class View(SettingsAccess):
     """verl's settings as one flat mapping (the config's values over the version's defaults), with the
     quantities verl derives from them. ``changed`` gives the view of a config with some keys changed."""
 
-    def __init__(self, values: Mapping[str, Any], explicit: Iterable[str], version: str, megatron: bool,
-                 recipe: bool = False, own_loop: bool = False, fully_async: bool = False) -> None:
+    def __init__(
+        self,
+        values: Mapping[str, Any],
+        explicit: Iterable[str],
+        version: str,
+        megatron: bool,
+        recipe: bool = False,
+        own_loop: bool = False,
+        fully_async: bool = False,
+    ) -> None:
         self.values, self.explicit = dict(values), frozenset(explicit)  # explicit: the keys the config sets
         self.version, self.megatron = version, megatron
         self.recipe = recipe  # the DAPO recipe entry: gen_batch_size is its round size, not a fetch size
@@ -72,14 +90,27 @@ class View(SettingsAccess):
     def of(cls, native: Values, spec: RunSpec, version: str) -> View:
         extra = dict(_EXTRA_DEFAULTS, **{REMOVE_PADDING: at_least(version, "0.7.1")})
         fully_async = spec.generation.rollout_mode == "fully_async"
-        return cls({**extra, **native.defaults, **native.values}, native.values, version,
-                   spec.topology.training_backend == "megatron", spec.generation.prompts_per_round is not None,
-                   (at_least(version, "0.9.0") and V1_MODE not in native.used)  # the reader asks every v1 run
-                   or fully_async, fully_async)
+        return cls(
+            {**extra, **native.defaults, **native.values},
+            native.values,
+            version,
+            spec.topology.training_backend == "megatron",
+            spec.generation.prompts_per_round is not None,
+            (at_least(version, "0.9.0") and V1_MODE not in native.used)  # the reader asks every v1 run
+            or fully_async,
+            fully_async,
+        )
 
     def changed(self, changes: Mapping[str, Any]) -> View:
-        return View({**self.values, **changes}, self.explicit | set(changes), self.version, self.megatron,
-                    self.recipe, self.own_loop, self.fully_async)
+        return View(
+            {**self.values, **changes},
+            self.explicit | set(changes),
+            self.version,
+            self.megatron,
+            self.recipe,
+            self.own_loop,
+            self.fully_async,
+        )
 
     @property
     def gpus(self) -> int:
@@ -133,8 +164,13 @@ class View(SettingsAccess):
         train, mini = self.int(TRAIN) or 0, self.int(MINI) or 0
         if self.fully_async:  # a trainer step's required_samples (fully_async_trainer.py@v0.9.1:159)
             train = mini * (self.int(REQUIRE_BATCHES) or 1)
-        return {"prompts per step": train, "samples per prompt": self.n, "samples per step": train * self.n,
-                "samples per optimizer step": mini * self.n, "GPUs": self.gpus}
+        return {
+            "prompts per step": train,
+            "samples per prompt": self.n,
+            "samples per step": train * self.n,
+            "samples per optimizer step": mini * self.n,
+            "GPUs": self.gpus,
+        }
 
 
 # ---------------------------------------------------------------------------- rules
@@ -160,9 +196,11 @@ def real_batch(view: View) -> list[Finding]:
     keys = [TRAIN, N, N_PER_NODE, NODES]
     if minimal != view.gpus or view.megatron:
         keys += [*MEGATRON.values(), MICRO_GPU]
-    message = (f"real_train_batch_size ({real}) must be divisible by total n_gpus ({minimal})."
-               if not view.since("0.4.1") else
-               f"real_train_batch_size ({real}) must be divisible by minimal possible batch size ({minimal})")
+    message = (
+        f"real_train_batch_size ({real}) must be divisible by total n_gpus ({minimal})."
+        if not view.since("0.4.1")
+        else f"real_train_batch_size ({real}) must be divisible by minimal possible batch size ({minimal})"
+    )
     return [finding(view, "verl.real-batch-divisible", "error", message, keys)]
 
 
@@ -172,16 +210,25 @@ def megatron_parallel(view: View) -> list[Finding]:
         return []
     tp_pp = (view.int(MEGATRON["tensor_model"]) or 1) * (view.int(MEGATRON["pipeline_model"]) or 1)
     cp = view.int(MEGATRON["context"]) or 1
-    return [finding(view, "verl.megatron-parallel-divisible", "error",
-                    f"n_gpus ({view.gpus}) must be divisible by model_parallel_size ({tp_pp}) times "
-                    f"context_parallel_size ({cp})", [N_PER_NODE, NODES, *MEGATRON.values()])]
+    return [
+        finding(
+            view,
+            "verl.megatron-parallel-divisible",
+            "error",
+            f"n_gpus ({view.gpus}) must be divisible by model_parallel_size ({tp_pp}) times "
+            f"context_parallel_size ({cp})",
+            [N_PER_NODE, NODES, *MEGATRON.values()],
+        )
+    ]
 
 
 def _sections(view: View) -> list[tuple[str, str, str]]:
     """(section, deprecated global key, per-GPU key) that verl checks; ref only when a reference model exists
     (always before 0.4, when a KL term needs it after)."""
-    sections = [("actor", MICRO, MICRO_GPU),
-                ("rollout", f"{ROLLOUT}.log_prob_micro_batch_size", f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu")]
+    sections = [
+        ("actor", MICRO, MICRO_GPU),
+        ("rollout", f"{ROLLOUT}.log_prob_micro_batch_size", f"{ROLLOUT}.log_prob_micro_batch_size_per_gpu"),
+    ]
     if not view.since("0.4.1") or view.flag(f"{ACTOR}.use_kl_loss") or view.flag("algorithm.use_kl_in_reward"):
         sections.append(("ref", f"{REF}.log_prob_micro_batch_size", f"{REF}.log_prob_micro_batch_size_per_gpu"))
     return sections
@@ -190,18 +237,23 @@ def _sections(view: View) -> list[tuple[str, str, str]]:
 def _micro_message(version: str, section: str, both: bool) -> str:
     """The mutually-exclusive check's text in that release (§3.1 #3-4, ActorConfig.__post_init__ from 0.6)."""
     if section == "actor" and at_least(version, "0.6.1"):
-        return ("[actor] You have set both 'actor.ppo_micro_batch_size' AND 'actor.ppo_micro_batch_size_per_gpu'. "
-                "Please remove 'actor.ppo_micro_batch_size' because only '*_ppo_micro_batch_size_per_gpu' is "
-                "supported (the former is deprecated)." if both else
-                "[actor] Please set at least one of 'actor.ppo_micro_batch_size' or "
-                "'actor.ppo_micro_batch_size_per_gpu' if use_dynamic_bsz is not enabled.")
+        return (
+            "[actor] You have set both 'actor.ppo_micro_batch_size' AND 'actor.ppo_micro_batch_size_per_gpu'. "
+            "Please remove 'actor.ppo_micro_batch_size' because only '*_ppo_micro_batch_size_per_gpu' is "
+            "supported (the former is deprecated)."
+            if both
+            else "[actor] Please set at least one of 'actor.ppo_micro_batch_size' or "
+            "'actor.ppo_micro_batch_size_per_gpu' if use_dynamic_bsz is not enabled."
+        )
     name = f"{AR}.{section}"
     param = "micro_batch_size" if section == "actor" or not at_least(version, "0.4.1") else "log_prob_micro_batch_size"
     if not both:
         return f"[{name}] Please set at least one of '{name}.{param}' or '{name}.{param}_per_gpu'."
     gap = "" if version == "0.4.1" else " "  # 0.4.1 concatenates "...per_gpu'" + "is supported"
-    return (f"[{name}] You have set both '{name}.{param}' AND '{name}.{param}_per_gpu'. Please remove "
-            f"'{name}.{param}' because only '*_{param}_per_gpu'{gap}is supported (the former is deprecated).")
+    return (
+        f"[{name}] You have set both '{name}.{param}' AND '{name}.{param}_per_gpu'. Please remove "
+        f"'{name}.{param}' because only '*_{param}_per_gpu'{gap}is supported (the former is deprecated)."
+    )
 
 
 def micro_keys(view: View) -> list[Finding]:
@@ -224,9 +276,12 @@ def mini_vs_train(view: View) -> list[Finding]:
     train, mini = view.int(TRAIN) or 0, view.int(MINI) or 0
     if view.dynamic or train >= mini or not view.since("0.3.0"):
         return []  # 0.1 / 0.2 check nothing here (docs/frameworks/verl.md §0): the step becomes one mini-batch
-    message = (f"train_batch_size ({train}) must be >= actor.ppo_mini_batch_size ({mini})" if view.since("0.6.1")
-               else f"AssertionError: assert config.data.train_batch_size >= "
-                    f"config.actor_rollout_ref.actor.ppo_mini_batch_size ({train} < {mini})")
+    message = (
+        f"train_batch_size ({train}) must be >= actor.ppo_mini_batch_size ({mini})"
+        if view.since("0.6.1")
+        else f"AssertionError: assert config.data.train_batch_size >= "
+        f"config.actor_rollout_ref.actor.ppo_mini_batch_size ({train} < {mini})"
+    )
     return [finding(view, "verl.mini-batch-larger-than-train", "error", message, [TRAIN, MINI])]
 
 
@@ -241,15 +296,29 @@ def mini_split(view: View) -> list[Finding]:
         return []
     keys = [TRAIN, MINI]
     if view.legacy:
-        return [finding(view, "verl.mini-batch-remainder", "warning",
-                        f"train_batch_size {train} is not a multiple of ppo_mini_batch_size {mini}: verl ≤ 0.7 runs "
-                        f"{train // mini} mini-batches of {mini} prompts and one of {train % mini}, each an optimizer "
-                        "step", keys)]
+        return [
+            finding(
+                view,
+                "verl.mini-batch-remainder",
+                "warning",
+                f"train_batch_size {train} is not a multiple of ppo_mini_batch_size {mini}: verl ≤ 0.7 runs "
+                f"{train // mini} mini-batches of {mini} prompts and one of {train % mini}, each an optimizer "
+                "step",
+                keys,
+            )
+        ]
     if view.v1:
         padded = math.lcm(dp, mini * n)
-        return [finding(view, "verl.mini-batch-remainder", "warning",
-                        f"train_batch_size {train} is not a multiple of ppo_mini_batch_size {mini}: verl 0.9 pads the "
-                        f"{train * n} samples with synthetic no-op samples to a multiple of {padded}", keys)]
+        return [
+            finding(
+                view,
+                "verl.mini-batch-remainder",
+                "warning",
+                f"train_batch_size {train} is not a multiple of ppo_mini_batch_size {mini}: verl 0.9 pads the "
+                f"{train * n} samples with synthetic no-op samples to a multiple of {padded}",
+                keys,
+            )
+        ]
     if (train * n) % dp or (mini * n) % dp:
         return []  # other rules report the split over ranks first
     local, local_mini = train * n // dp, mini * n // dp
@@ -265,16 +334,37 @@ def mini_per_rank(view: View) -> list[Finding]:
         return []
     keys = [MINI, N, N_PER_NODE, NODES]
     if not view.legacy:
-        return [finding(view, "verl.mini-batch-dp-divisible", "error",
-                        f"Got mini_batch_size={samples} and self.engine.get_data_parallel_size()={dp}", keys)]
+        return [
+            finding(
+                view,
+                "verl.mini-batch-dp-divisible",
+                "error",
+                f"Got mini_batch_size={samples} and self.engine.get_data_parallel_size()={dp}",
+                keys,
+            )
+        ]
     local = samples // dp
     if local == 0:
-        return [finding(view, "verl.mini-batch-zero", "error",
-                        "ppo_mini_batch_size 0 should be larger than 0 after normalization", keys)]
-    return [finding(view, "verl.mini-batch-floor-division", "warning",
-                    f"ppo_mini_batch_size {mini} × rollout.n {n} = {samples} samples do not split over {dp} "
-                    f"data-parallel ranks: verl ≤ 0.7 floors it to {local} per rank, so an optimizer step uses "
-                    f"{local * dp} samples, not {samples}", keys)]
+        return [
+            finding(
+                view,
+                "verl.mini-batch-zero",
+                "error",
+                "ppo_mini_batch_size 0 should be larger than 0 after normalization",
+                keys,
+            )
+        ]
+    return [
+        finding(
+            view,
+            "verl.mini-batch-floor-division",
+            "warning",
+            f"ppo_mini_batch_size {mini} × rollout.n {n} = {samples} samples do not split over {dp} "
+            f"data-parallel ranks: verl ≤ 0.7 floors it to {local} per rank, so an optimizer step uses "
+            f"{local * dp} samples, not {samples}",
+            keys,
+        )
+    ]
 
 
 def micro_vs_mini(view: View) -> list[Finding]:
@@ -286,9 +376,15 @@ def micro_vs_mini(view: View) -> list[Finding]:
         micro = total // dp if total is not None else per_gpu if view.since("0.4.1") else None
         if not micro or local == 0 or local % micro == 0:
             return []
-        return [finding(view, "verl.micro-batch-divides-mini", "error",
-                        f"normalized ppo_mini_batch_size {local} should be divisible by ppo_micro_batch_size_per_gpu "
-                        f"{micro}", [MINI, N, MICRO if total is not None else MICRO_GPU])]
+        return [
+            finding(
+                view,
+                "verl.micro-batch-divides-mini",
+                "error",
+                f"normalized ppo_mini_batch_size {local} should be divisible by ppo_micro_batch_size_per_gpu {micro}",
+                [MINI, N, MICRO if total is not None else MICRO_GPU],
+            )
+        ]
     if view.dynamic or not per_gpu or (view.int(MINI) or 1) * view.n % dp or local % per_gpu == 0:
         return []  # (the engine asserts mini × n % DP first: mini_per_rank)
     if view.since("0.9.0"):
@@ -296,9 +392,16 @@ def micro_vs_mini(view: View) -> list[Finding]:
     else:  # the engine chunks the rank's mini-batch into local // micro pieces
         chunks = local // per_gpu
         if chunks and local % chunks == 0:
-            return [finding(view, "verl.micro-batch-divides-mini", "warning",
-                            f"{local} samples per rank do not split into micro-batches of {per_gpu}: the engine cuts "
-                            f"them into {chunks} micro-batches of {local // chunks}", [MINI, N, MICRO_GPU])]
+            return [
+                finding(
+                    view,
+                    "verl.micro-batch-divides-mini",
+                    "warning",
+                    f"{local} samples per rank do not split into micro-batches of {per_gpu}: the engine cuts "
+                    f"them into {chunks} micro-batches of {local // chunks}",
+                    [MINI, N, MICRO_GPU],
+                )
+            ]
         message = f"expecting td with length divisible by chunks, but got {local} and {chunks}"
     return [finding(view, "verl.micro-batch-divides-mini", "error", message, [MINI, N, MICRO_GPU])]
 
@@ -312,20 +415,40 @@ def deprecated_micro(view: View) -> list[Finding]:
     mini, sp = view.int(MINI) or 1, view.int(SP_OLD) or 1
     found, bare = [], not view.since("0.6.1")
     if view.since("0.8.0") and view.get(MICRO_GPU) is None:
-        found.append(finding(view, "verl.deprecated-micro-batch-unsupported", "error",
-                             "AssertionError: assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
-                             [MICRO, MICRO_GPU]))
+        found.append(
+            finding(
+                view,
+                "verl.deprecated-micro-batch-unsupported",
+                "error",
+                "AssertionError: assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
+                [MICRO, MICRO_GPU],
+            )
+        )
     if mini % total:
-        found.append(finding(view, "verl.deprecated-micro-divides-mini", "error",
-                             f"AssertionError: assert ppo_mini_batch_size % ppo_micro_batch_size == 0 ({mini} % "
-                             f"{total})" if bare else f"ppo_mini_batch_size ({mini}) must be divisible by "
-                             f"ppo_micro_batch_size ({total})", [MINI, MICRO]))
+        found.append(
+            finding(
+                view,
+                "verl.deprecated-micro-divides-mini",
+                "error",
+                f"AssertionError: assert ppo_mini_batch_size % ppo_micro_batch_size == 0 ({mini} % {total})"
+                if bare
+                else f"ppo_mini_batch_size ({mini}) must be divisible by ppo_micro_batch_size ({total})",
+                [MINI, MICRO],
+            )
+        )
     if total * sp < view.gpus:
-        found.append(finding(view, "verl.deprecated-micro-too-small", "error",
-                             f"AssertionError: assert ppo_micro_batch_size * sp_size >= n_gpus ({total} × {sp} < "
-                             f"{view.gpus})" if bare else f"ppo_micro_batch_size ({total}) * "
-                             f"ulysses_sequence_parallel_size ({sp}) must be >= n_gpus ({view.gpus})",
-                             [MICRO, SP_OLD, N_PER_NODE, NODES]))
+        found.append(
+            finding(
+                view,
+                "verl.deprecated-micro-too-small",
+                "error",
+                f"AssertionError: assert ppo_micro_batch_size * sp_size >= n_gpus ({total} × {sp} < {view.gpus})"
+                if bare
+                else f"ppo_micro_batch_size ({total}) * "
+                f"ulysses_sequence_parallel_size ({sp}) must be >= n_gpus ({view.gpus})",
+                [MICRO, SP_OLD, N_PER_NODE, NODES],
+            )
+        )
     return found
 
 
@@ -336,8 +459,15 @@ def rollout_world(view: View) -> list[Finding]:
     if view.gpus % infer == 0:
         return []
     name = "infer_world_size" if view.since("0.6.1") else "infer_tp"
-    return [finding(view, "verl.rollout-tp-divisible", "error",
-                    f"rollout world_size: {view.gpus} is not divisible by {name}: {infer}", [*keys, N_PER_NODE, NODES])]
+    return [
+        finding(
+            view,
+            "verl.rollout-tp-divisible",
+            "error",
+            f"rollout world_size: {view.gpus} is not divisible by {name}: {infer}",
+            [*keys, N_PER_NODE, NODES],
+        )
+    ]
 
 
 def loss_agg_mode(view: View) -> list[Finding]:
@@ -358,27 +488,43 @@ def dual_clip(view: View) -> list[Finding]:
     mode = view.get(f"{ACTOR}.policy_loss.loss_mode") if view.since("0.5.0") else "vanilla"
     if not view.since("0.4.1") or mode != "vanilla" or not isinstance(c, (int, float)) or c > 1.0:
         return []
-    return [finding(view, "verl.clip-ratio-c", "error", "The lower bound of the clip_ratio_c for dual-clip PPO "
-                    f"should be greater than 1.0, but get the value: {c}.", [f"{ACTOR}.clip_ratio_c"])]
+    return [
+        finding(
+            view,
+            "verl.clip-ratio-c",
+            "error",
+            "The lower bound of the clip_ratio_c for dual-clip PPO "
+            f"should be greater than 1.0, but get the value: {c}.",
+            [f"{ACTOR}.clip_ratio_c"],
+        )
+    ]
 
 
 def rollout_name(view: View) -> list[Finding]:
     """§5: rollout.name is ``???`` (mandatory) since 0.6; OmegaConf fails on the first access."""
     if not view.since("0.6.1") or view.get(f"{ROLLOUT}.name") is not None:
         return []
-    return [finding(view, "verl.rollout-name-missing", "error",
-                    f"Missing mandatory value: {ROLLOUT}.name", [f"{ROLLOUT}.name"])]
+    return [
+        finding(
+            view, "verl.rollout-name-missing", "error", f"Missing mandatory value: {ROLLOUT}.name", [f"{ROLLOUT}.name"]
+        )
+    ]
 
 
 def validation_sampling(view: View) -> list[Finding]:
     """§3.1 #6: sampled validation needs a positive temperature."""
     temperature = view.get(f"{ROLLOUT}.temperature")
-    if not view.flag(f"{ROLLOUT}.val_kwargs.do_sample") or not isinstance(temperature, (int, float)) \
-            or temperature > 0:
+    if not view.flag(f"{ROLLOUT}.val_kwargs.do_sample") or not isinstance(temperature, (int, float)) or temperature > 0:
         return []
-    return [finding(view, "verl.validation-temperature", "error",
-                    "validation gen temperature should be greater than 0 when enabling do_sample",
-                    [f"{ROLLOUT}.val_kwargs.do_sample", f"{ROLLOUT}.temperature"])]
+    return [
+        finding(
+            view,
+            "verl.validation-temperature",
+            "error",
+            "validation gen temperature should be greater than 0 when enabling do_sample",
+            [f"{ROLLOUT}.val_kwargs.do_sample", f"{ROLLOUT}.temperature"],
+        )
+    ]
 
 
 def sequence_parallel_padding(view: View) -> list[Finding]:
@@ -388,9 +534,15 @@ def sequence_parallel_padding(view: View) -> list[Finding]:
     keys = [SP_OLD] + ([ref_key] if not view.since("0.6.1") and (view.int(ref_key) or 1) > 1 else [])
     if view.megatron or view.flag(REMOVE_PADDING) or all((view.int(k) or 1) <= 1 for k in keys):
         return []
-    return [finding(view, "verl.sequence-parallel-remove-padding", "error",
-                    "When using sequence parallelism for actor/ref policy, you must enable `use_remove_padding`.",
-                    [*keys, REMOVE_PADDING])]
+    return [
+        finding(
+            view,
+            "verl.sequence-parallel-remove-padding",
+            "error",
+            "When using sequence parallelism for actor/ref policy, you must enable `use_remove_padding`.",
+            [*keys, REMOVE_PADDING],
+        )
+    ]
 
 
 def gen_batch(view: View) -> list[Finding]:
@@ -398,12 +550,25 @@ def gen_batch(view: View) -> list[Finding]:
     if view.fully_async:
         return []  # fully_async_main.py@v0.9.1 runs no validate_config; train_batch_size is 0 there
     gen, train = view.int("data.gen_batch_size"), view.int(TRAIN) or 0
-    if not view.v1 or view.recipe or not gen or train % gen == 0 or view.flag("algorithm.filter_groups.enable") \
-            or view.mode != "sync":  # async modes fetch one prompt at a time (trainer_base.py _init_dataloader)
+    if (
+        not view.v1
+        or view.recipe
+        or not gen
+        or train % gen == 0
+        or view.flag("algorithm.filter_groups.enable")
+        or view.mode != "sync"
+    ):  # async modes fetch one prompt at a time (trainer_base.py _init_dataloader)
         return []
-    return [finding(view, "verl.gen-batch-divisible", "error",
-                    f"num_prompts ({train}) must be a positive multiple of gen_batch_size ({gen}); it is submitted in "
-                    "whole gen_batch_size dataloader fetches.", [TRAIN, "data.gen_batch_size"])]
+    return [
+        finding(
+            view,
+            "verl.gen-batch-divisible",
+            "error",
+            f"num_prompts ({train}) must be a positive multiple of gen_batch_size ({gen}); it is submitted in "
+            "whole gen_batch_size dataloader fetches.",
+            [TRAIN, "data.gen_batch_size"],
+        )
+    ]
 
 
 SYNC_STEP_KEY = f"{V1}.separate_async.parameter_sync_step"
@@ -416,8 +581,15 @@ def trainer_mode(view: View) -> list[Finding]:
     """trainer_base.py@v0.9.1 get_trainer_cls: the mode names a registered trainer."""
     if view.mode is None or view.mode in V1_MODES:
         return []
-    return [finding(view, "verl.trainer-mode", "error", f"Unknown trainer '{view.mode}'. Available trainers: "
-                    f"{', '.join(sorted(V1_MODES))}.", [V1_MODE])]
+    return [
+        finding(
+            view,
+            "verl.trainer-mode",
+            "error",
+            f"Unknown trainer '{view.mode}'. Available trainers: {', '.join(sorted(V1_MODES))}.",
+            [V1_MODE],
+        )
+    ]
 
 
 def sync_steps(view: View) -> list[Finding]:
@@ -430,13 +602,28 @@ def sync_steps(view: View) -> list[Finding]:
     if view.mode == "separate_async":
         if train == steps * mini:
             return []
-        return [finding(view, "verl.separate-async-batch", "error", "train_batch_size must equal parameter_sync_step * "
-                        f"ppo_mini_batch_size in separate async training, but got train_batch_size={train}, "
-                        f"parameter_sync_step={steps}, ppo_mini_batch_size={mini}", [TRAIN, key, MINI])]
+        return [
+            finding(
+                view,
+                "verl.separate-async-batch",
+                "error",
+                "train_batch_size must equal parameter_sync_step * "
+                f"ppo_mini_batch_size in separate async training, but got train_batch_size={train}, "
+                f"parameter_sync_step={steps}, ppo_mini_batch_size={mini}",
+                [TRAIN, key, MINI],
+            )
+        ]
     if steps <= 1 or train % steps == 0:
         return []
-    return [finding(view, "verl.parameter-sync-divisible", "error", f"train_batch_size ({train}) must be divisible by "
-                    f"parameter_sync_step ({steps})", [TRAIN, key])]
+    return [
+        finding(
+            view,
+            "verl.parameter-sync-divisible",
+            "error",
+            f"train_batch_size ({train}) must be divisible by parameter_sync_step ({steps})",
+            [TRAIN, key],
+        )
+    ]
 
 
 def separate_async(view: View) -> list[Finding]:
@@ -446,23 +633,49 @@ def separate_async(view: View) -> list[Finding]:
         return []
     found = []
     if (view.int(ROLLOUT_NODES) or 0) <= 0:
-        found.append(finding(view, "verl.separate-async-rollout-pool", "error",
-                             "nnodes must be > 0 in separate async training", [ROLLOUT_NODES, V1_MODE]))
+        found.append(
+            finding(
+                view,
+                "verl.separate-async-rollout-pool",
+                "error",
+                "nnodes must be > 0 in separate async training",
+                [ROLLOUT_NODES, V1_MODE],
+            )
+        )
     gpus = view.get(ROLLOUT_GPUS)
     if gpus is not None and (view.int(ROLLOUT_GPUS) or 0) <= 0:
-        found.append(finding(view, "verl.separate-async-rollout-pool", "error",
-                             "n_gpus_per_node must be > 0 in separate async training", [ROLLOUT_GPUS, V1_MODE]))
+        found.append(
+            finding(
+                view,
+                "verl.separate-async-rollout-pool",
+                "error",
+                "n_gpus_per_node must be > 0 in separate async training",
+                [ROLLOUT_GPUS, V1_MODE],
+            )
+        )
     if str(view.get(BACKEND)) == "naive":
-        found.append(finding(view, "verl.separate-async-backend", "error",
-                             "please use nccl/nixl/mooncake, etc. backend for separate async training",
-                             [BACKEND, V1_MODE]))
+        found.append(
+            finding(
+                view,
+                "verl.separate-async-backend",
+                "error",
+                "please use nccl/nixl/mooncake, etc. backend for separate async training",
+                [BACKEND, V1_MODE],
+            )
+        )
     enable = "reward.reward_model.enable" if view.since("0.7.1") else "reward_model.enable"
     if view.flag(enable) and not view.flag("reward.reward_model.enable_resource_pool"):
-        found.append(finding(view, "verl.separate-async-reward-model", "error",
-                             "Colocate reward model (reward.reward_model.enable_resource_pool=False) is not supported "
-                             "in separate async mode, because the standalone rollout never pauses to free GPU memory. "
-                             "Use standalone mode (reward.reward_model.enable_resource_pool=True) instead.",
-                             [enable, "reward.reward_model.enable_resource_pool", V1_MODE]))
+        found.append(
+            finding(
+                view,
+                "verl.separate-async-reward-model",
+                "error",
+                "Colocate reward model (reward.reward_model.enable_resource_pool=False) is not supported "
+                "in separate async mode, because the standalone rollout never pauses to free GPU memory. "
+                "Use standalone mode (reward.reward_model.enable_resource_pool=True) instead.",
+                [enable, "reward.reward_model.enable_resource_pool", V1_MODE],
+            )
+        )
     return found
 
 
@@ -475,13 +688,21 @@ def off_policy_bound(view: View) -> list[Finding]:
     allowed_null = view.since("0.9.1")
     number = view.int(THRESHOLD) if not isinstance(threshold, bool) and threshold is not None else None
     if (threshold is None and not allowed_null) or (threshold is not None and (number is None or number <= 0)):
-        message = (f"Invalid max off policy threshold: {threshold}, must be an integer greater than 0"
-                   + (", or null to disable off-policy version control" if allowed_null else ""))
+        message = f"Invalid max off policy threshold: {threshold}, must be an integer greater than 0" + (
+            ", or null to disable off-policy version control" if allowed_null else ""
+        )
         found.append(finding(view, "verl.off-policy-threshold", "error", message, [THRESHOLD]))
     strategy = view.get(STRATEGY)
     if strategy not in ("drop", "wait"):
-        found.append(finding(view, "verl.off-policy-strategy", "error", f"Invalid max off policy strategy: {strategy}, "
-                             "must be one of ['drop', 'wait']", [STRATEGY]))
+        found.append(
+            finding(
+                view,
+                "verl.off-policy-strategy",
+                "error",
+                f"Invalid max off policy strategy: {strategy}, must be one of ['drop', 'wait']",
+                [STRATEGY],
+            )
+        )
     return found
 
 
@@ -497,26 +718,50 @@ def fully_async(view: View) -> list[Finding]:
         return []
     found = []
     if view.flag(f"{AR}.hybrid_engine"):
-        found.append(finding(view, "verl.fully-async-hybrid-engine", "error", "AssertionError: assert not "
-                             "self.hybrid_engine (the fully asynchronous trainer needs "
-                             "actor_rollout_ref.hybrid_engine=False)", [f"{AR}.hybrid_engine"]))
+        found.append(
+            finding(
+                view,
+                "verl.fully-async-hybrid-engine",
+                "error",
+                "AssertionError: assert not "
+                "self.hybrid_engine (the fully asynchronous trainer needs "
+                "actor_rollout_ref.hybrid_engine=False)",
+                [f"{AR}.hybrid_engine"],
+            )
+        )
     train, gen = _number(view.get(TRAIN)), _number(view.get("data.gen_batch_size"))
     if train is not None and train != 0:
         found.append(finding(view, "verl.fully-async-train-batch", "error", "train_batch_size must be zero", [TRAIN]))
     if gen is not None and gen != 1:
-        found.append(finding(view, "verl.fully-async-gen-batch", "error", "gen_batch_size must be one",
-                             ["data.gen_batch_size"]))
+        found.append(
+            finding(view, "verl.fully-async-gen-batch", "error", "gen_batch_size must be one", ["data.gen_batch_size"])
+        )
     staleness = _number(view.get(STALENESS))
     if staleness is not None and staleness < 0:
-        found.append(finding(view, "verl.fully-async-staleness", "error", "staleness_threshold must larger than 0",
-                             [STALENESS]))
+        found.append(
+            finding(view, "verl.fully-async-staleness", "error", "staleness_threshold must larger than 0", [STALENESS])
+        )
     trigger = _number(view.get(SYNC_TRIGGER))
     if trigger is not None and trigger < 1:
-        found.append(finding(view, "verl.fully-async-sync-step", "error",
-                             "trigger_parameter_sync_step must larger or equal than 1", [SYNC_TRIGGER]))
+        found.append(
+            finding(
+                view,
+                "verl.fully-async-sync-step",
+                "error",
+                "trigger_parameter_sync_step must larger or equal than 1",
+                [SYNC_TRIGGER],
+            )
+        )
     if not view.flag(f"{ROLLOUT}.calculate_log_probs"):
-        found.append(finding(view, "verl.fully-async-log-probs", "error", "must rollout calculate log_probs",
-                             [f"{ROLLOUT}.calculate_log_probs"]))
+        found.append(
+            finding(
+                view,
+                "verl.fully-async-log-probs",
+                "error",
+                "must rollout calculate log_probs",
+                [f"{ROLLOUT}.calculate_log_probs"],
+            )
+        )
     return found
 
 
@@ -535,9 +780,16 @@ def group_size(view: View) -> list[Finding]:
     estimator = str(view.get("algorithm.adv_estimator"))
     if estimator not in GROUP_ESTIMATORS or view.n > 1:
         return []
-    return [finding(view, "verl.group-size-one", "warning",
-                    f"algorithm.adv_estimator={estimator} with rollout.n=1: each group holds one sample, which verl "
-                    "scores against mean 0 (and std 1), so there is no group baseline", ["algorithm.adv_estimator", N])]
+    return [
+        finding(
+            view,
+            "verl.group-size-one",
+            "warning",
+            f"algorithm.adv_estimator={estimator} with rollout.n=1: each group holds one sample, which verl "
+            "scores against mean 0 (and std 1), so there is no group baseline",
+            ["algorithm.adv_estimator", N],
+        )
+    ]
 
 
 def ignored_knobs(view: View) -> list[Finding]:
@@ -546,22 +798,55 @@ def ignored_knobs(view: View) -> list[Finding]:
     found, low, high = [], f"{ACTOR}.clip_ratio_low", f"{ACTOR}.clip_ratio_high"
     clip = view.get(f"{ACTOR}.clip_ratio")
     if view.since("0.4.1") and f"{ACTOR}.clip_ratio" in view.explicit and not {low, high} & view.explicit:
-        found.append(finding(view, "verl.clip-ratio-ignored", "warning",
-                             f"actor.clip_ratio {clip} has no effect: clip_ratio_low/high ({view.get(low)}/"
-                             f"{view.get(high)}) take precedence since verl 0.4", [f"{ACTOR}.clip_ratio", low, high]))
+        found.append(
+            finding(
+                view,
+                "verl.clip-ratio-ignored",
+                "warning",
+                f"actor.clip_ratio {clip} has no effect: clip_ratio_low/high ({view.get(low)}/"
+                f"{view.get(high)}) take precedence since verl 0.4",
+                [f"{ACTOR}.clip_ratio", low, high],
+            )
+        )
     old, new = f"{ACTOR}.grad_clip", f"{ACTOR}.optim.clip_grad"
     if view.since("0.8.0") and old in view.explicit and view.get(old) != view.get(new):
-        found.append(finding(view, "verl.grad-clip-ignored", "warning", f"actor.grad_clip {view.get(old)} is read by "
-                             f"nothing in verl {view.version}; the engine clips with actor.optim.clip_grad "
-                             f"({view.get(new)})", [old, new]))
+        found.append(
+            finding(
+                view,
+                "verl.grad-clip-ignored",
+                "warning",
+                f"actor.grad_clip {view.get(old)} is read by "
+                f"nothing in verl {view.version}; the engine clips with actor.optim.clip_grad "
+                f"({view.get(new)})",
+                [old, new],
+            )
+        )
     return found
 
 
 RULES: tuple[Callable[[View], list[Finding]], ...] = (
-    real_batch, megatron_parallel, micro_keys, mini_vs_train, mini_split, mini_per_rank, micro_vs_mini,
-    deprecated_micro, rollout_world, loss_agg_mode, dual_clip, rollout_name, validation_sampling,
-    sequence_parallel_padding, gen_batch, group_size, ignored_knobs, trainer_mode, sync_steps, separate_async,
-    off_policy_bound, fully_async,
+    real_batch,
+    megatron_parallel,
+    micro_keys,
+    mini_vs_train,
+    mini_split,
+    mini_per_rank,
+    micro_vs_mini,
+    deprecated_micro,
+    rollout_world,
+    loss_agg_mode,
+    dual_clip,
+    rollout_name,
+    validation_sampling,
+    sequence_parallel_padding,
+    gen_batch,
+    group_size,
+    ignored_knobs,
+    trainer_mode,
+    sync_steps,
+    separate_async,
+    off_policy_bound,
+    fully_async,
 )
 
 
@@ -582,15 +867,19 @@ def _real_batch(view: View, item: Finding) -> Approaches:
     """Prompts per step to the nearest whole minimal batch (keeps n and GPUs), or the group size (keeps prompts)."""
     train, n, minimal, mini = view.int(TRAIN) or 1, view.n, minimal_batch(view) or 1, view.int(MINI) or 1
     trains = near(train, lambda t: t * n % minimal == 0, 4)
-    return [[{TRAIN: t} for t in trains] + [{TRAIN: t, MINI: nearest(divisors(t), mini, 1)[0]} for t in trains],
-            [{N: k} for k in near(n, lambda k: train * k % minimal == 0, 3, low=2 if n > 1 else 1)]]
+    return [
+        [{TRAIN: t} for t in trains] + [{TRAIN: t, MINI: nearest(divisors(t), mini, 1)[0]} for t in trains],
+        [{N: k} for k in near(n, lambda k: train * k % minimal == 0, 3, low=2 if n > 1 else 1)],
+    ]
 
 
 def _megatron(view: View, item: Finding) -> Approaches:
     """Another TP or PP that divides the GPUs (keeps the GPU count)."""
     (tp, pp, cp), gpus = (view.int(key) or 1 for key in MEGATRON.values()), view.gpus
-    return [[{MEGATRON["tensor_model"]: t} for t in nearest(divisors(gpus), tp, 4) if gpus % (t * pp * cp) == 0],
-            [{MEGATRON["pipeline_model"]: p} for p in nearest(divisors(gpus), pp, 4) if gpus % (tp * p * cp) == 0]]
+    return [
+        [{MEGATRON["tensor_model"]: t} for t in nearest(divisors(gpus), tp, 4) if gpus % (t * pp * cp) == 0],
+        [{MEGATRON["pipeline_model"]: p} for p in nearest(divisors(gpus), pp, 4) if gpus % (tp * p * cp) == 0],
+    ]
 
 
 def _micro_keys(view: View, item: Finding) -> Approaches:
@@ -608,14 +897,15 @@ def _mini_split(view: View, item: Finding) -> Approaches:
     """A mini-batch dividing the step (keeps prompts per step), or whole mini-batches per step (keeps samples
     per optimizer step)."""
     train, mini = view.int(TRAIN) or 1, view.int(MINI) or 1
-    return [[{MINI: m} for m in nearest(divisors(train), mini, 4)],
-            [{TRAIN: t} for t in nearest_multiple(train, mini)]]
+    return [[{MINI: m} for m in nearest(divisors(train), mini, 4)], [{TRAIN: t} for t in nearest_multiple(train, mini)]]
 
 
 def _mini_per_rank(view: View, item: Finding) -> Approaches:
     mini, n, dp, train = view.int(MINI) or 1, view.n, view.dp, view.int(TRAIN) or 1
-    return [[{MINI: m} for m in near(mini, lambda m: m * n % dp == 0 and train % m == 0, 2)],
-            [{N: k} for k in near(n, lambda k: mini * k % dp == 0, 2, low=min(n, 2))]]
+    return [
+        [{MINI: m} for m in near(mini, lambda m: m * n % dp == 0 and train % m == 0, 2)],
+        [{N: k} for k in near(n, lambda k: mini * k % dp == 0, 2, low=min(n, 2))],
+    ]
 
 
 def _micro_vs_mini(view: View, item: Finding) -> Approaches:
@@ -632,8 +922,10 @@ def _rollout_tp(view: View, item: Finding) -> Approaches:
     """A rollout TP dividing the GPUs (keeps them), or a GPU count per node that the replicas fill."""
     tp, rest = view.int(ROLLOUT_TP) or 1, (view.int(ROLLOUT_DP) or 1) * (view.int(ROLLOUT_PP) or 1)
     per_node, nodes = view.int(N_PER_NODE) or 1, view.int(NODES) or 1
-    return [[{ROLLOUT_TP: t} for t in nearest(divisors(view.gpus), tp, 4) if view.gpus % (t * rest) == 0],
-            [{N_PER_NODE: g} for g in nearest_multiple(per_node, tp * rest) if g * nodes % view.sp == 0]]
+    return [
+        [{ROLLOUT_TP: t} for t in nearest(divisors(view.gpus), tp, 4) if view.gpus % (t * rest) == 0],
+        [{N_PER_NODE: g} for g in nearest_multiple(per_node, tp * rest) if g * nodes % view.sp == 0],
+    ]
 
 
 def _loss_agg(view: View, item: Finding) -> Approaches:
@@ -646,17 +938,21 @@ def _group_size(view: View, item: Finding) -> Approaches:
     """A group of k: fewer prompts (keeps samples per step and per optimizer step), or k× the samples."""
     train, mini = view.int(TRAIN) or 1, view.int(MINI) or 1
     sizes = (8, 4, 16, 5, 2)
-    return [[{N: k, TRAIN: train // k, MINI: mini // k} for k in sizes if train % k == 0 and mini % k == 0],
-            [{N: k} for k in sizes]]
+    return [
+        [{N: k, TRAIN: train // k, MINI: mini // k} for k in sizes if train % k == 0 and mini % k == 0],
+        [{N: k} for k in sizes],
+    ]
 
 
 def _separate_async_batch(view: View) -> Approaches:
     """One mini-batch per local update: parameter_sync_step = prompts ÷ mini (keeps both batches), the mini-batch
     = prompts ÷ parameter_sync_step (keeps prompts per step), or prompts = parameter_sync_step × mini."""
     train, mini, steps = view.int(TRAIN) or 1, view.int(MINI) or 1, view.sync_steps
-    return [[{SYNC_STEP_KEY: train // mini}] if train % mini == 0 else [],
-            [{MINI: train // steps}] if train % steps == 0 else [],
-            [{TRAIN: steps * mini}]]
+    return [
+        [{SYNC_STEP_KEY: train // mini}] if train % mini == 0 else [],
+        [{MINI: train // steps}] if train % steps == 0 else [],
+        [{TRAIN: steps * mini}],
+    ]
 
 
 def _fixed(*changes: Changes) -> Callable[[View, Finding], Approaches]:
@@ -684,16 +980,23 @@ CANDIDATES: dict[str, Callable[[View, Finding], Approaches]] = {
     "verl.rollout-name-missing": _fixed({f"{ROLLOUT}.name": "vllm"}, {f"{ROLLOUT}.name": "sglang"}),
     "verl.validation-temperature": _fixed({f"{ROLLOUT}.temperature": 1.0}, {f"{ROLLOUT}.val_kwargs.do_sample": False}),
     "verl.sequence-parallel-remove-padding": _fixed({REMOVE_PADDING: True}),
-    "verl.gen-batch-divisible": lambda view, item: [[{"data.gen_batch_size": g} for g in nearest(
-        divisors(view.int(TRAIN) or 1), view.int("data.gen_batch_size") or 1)]],
+    "verl.gen-batch-divisible": lambda view, item: [
+        [
+            {"data.gen_batch_size": g}
+            for g in nearest(divisors(view.int(TRAIN) or 1), view.int("data.gen_batch_size") or 1)
+        ]
+    ],
     "verl.group-size-one": _group_size,
-    "verl.trainer-mode": lambda view, item: [[{V1_MODE: mode}] for mode in difflib.get_close_matches(
-        view.mode or "", V1_MODES, n=3, cutoff=0) or V1_MODES],
+    "verl.trainer-mode": lambda view, item: [
+        [{V1_MODE: mode}] for mode in difflib.get_close_matches(view.mode or "", V1_MODES, n=3, cutoff=0) or V1_MODES
+    ],
     "verl.separate-async-batch": lambda view, item: _separate_async_batch(view),
-    "verl.parameter-sync-divisible": lambda view, item: [[{item.keys[1]: k}] for k in nearest(
-        divisors(view.int(TRAIN) or 1), view.sync_steps, 3)],
-    "verl.separate-async-rollout-pool": lambda view, item: [[{ROLLOUT_NODES: 1, ROLLOUT_GPUS: view.int(N_PER_NODE)
-                                                              or 8}]],
+    "verl.parameter-sync-divisible": lambda view, item: [
+        [{item.keys[1]: k}] for k in nearest(divisors(view.int(TRAIN) or 1), view.sync_steps, 3)
+    ],
+    "verl.separate-async-rollout-pool": lambda view, item: [
+        [{ROLLOUT_NODES: 1, ROLLOUT_GPUS: view.int(N_PER_NODE) or 8}]
+    ],
     "verl.separate-async-backend": _fixed({BACKEND: "nccl"}),
     "verl.separate-async-reward-model": _fixed({"reward.reward_model.enable_resource_pool": True}),
     "verl.off-policy-threshold": _fixed({THRESHOLD: 8}),

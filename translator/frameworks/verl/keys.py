@@ -1,4 +1,5 @@
 """verl's native keys as the core compares and validates them (translator/compare.py, translator/native_schemas.py)."""
+
 from __future__ import annotations
 
 import re

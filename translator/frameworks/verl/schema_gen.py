@@ -4,6 +4,7 @@ configs verl ships since 0.5) where present, else ``ppo_trainer.yaml`` and ``ppo
 through their ``defaults`` lists (0.4.1 has none). Nested mappings are flattened into dotted keys; the type of a
 key is that of its default (verl's YAML is untyped).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,12 +26,22 @@ from translator.schema_gen import (
 
 VERSIONS = ("0.2.0.post2", "0.3.0", "0.4.1", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
 WHEELS = {"0.3.0": "0.3.0.post1"}  # rlconf's 0.3.0 is read from PyPI's only 0.3.0 wheel
-UNKNOWN = ("rejected", ("Hydra rejects an override of a key the config does not have ('Could not override ...'); "
-                        "'+key=value' appends one, '++key=value' adds or overrides. Keys under a mapping-valued "
-                        "key (an object property) are the user's own."))
-TYPE_CHECK = ("numbers-and-booleans", ("verl's YAML is untyped: a type here is that of the key's default. Only a "
-                                       "value that cannot be a number (or a boolean) where the default is one is an "
-                                       "error; lists for strings and the like are accepted as Hydra accepts them."))
+UNKNOWN = (
+    "rejected",
+    (
+        "Hydra rejects an override of a key the config does not have ('Could not override ...'); "
+        "'+key=value' appends one, '++key=value' adds or overrides. Keys under a mapping-valued "
+        "key (an object property) are the user's own."
+    ),
+)
+TYPE_CHECK = (
+    "numbers-and-booleans",
+    (
+        "verl's YAML is untyped: a type here is that of the key's default. Only a "
+        "value that cannot be a number (or a boolean) where the default is one is an "
+        "error; lists for strings and the like are accepted as Hydra accepts them."
+    ),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +84,7 @@ def compose(tree: Tree, config_dir: str, name: str, depth: int = 0) -> dict[str,
             continue
         if not isinstance(item, dict) or len(item) != 1:
             continue
-        (group, option), = item.items()
+        ((group, option),) = item.items()
         group = str(group).removeprefix("override ")
         if option is None:
             continue
@@ -136,8 +147,10 @@ def verl_schema(version: str, cache: Path) -> dict[str, Any]:
             tree.read.append(path)
             for key, value in flatten(yaml.safe_load(tree.files[path]) or {}).items():
                 merged.setdefault(key, value)
-        how = (f"the fully composed configs verl ships ({', '.join(p.rsplit('/', 1)[1] for p in generated)}), "
-               "the first file's default where they differ")
+        how = (
+            f"the fully composed configs verl ships ({', '.join(p.rsplit('/', 1)[1] for p in generated)}), "
+            "the first file's default where they differ"
+        )
     else:
         for name in ("ppo_trainer", "ppo_megatron_trainer"):
             if f"{config_dir}/{name}.yaml" in tree.files:
@@ -150,13 +163,25 @@ def verl_schema(version: str, cache: Path) -> dict[str, Any]:
         if last == "_target_" or key.startswith(("defaults", "hydra.")):
             continue
         properties[key] = yaml_property(value)
-    notes = [(f"Keys from {how}; nested mappings flattened into dotted keys. The entry point "
-             "'python3 -m verl.trainer.main_ppo' (and model_engine=..., --config-name) accepts them; recipe "
-             "entries (recipe.dapo.main_dapo) add their own keys, absent here."),
-             "'_target_' keys (the dataclass a section becomes) are left out; x-closed-sections lists those "
-             "sections: verl builds each into its dataclass, which stops at a field it does not have, so a key "
-             "appended there with '+' composes but the run does not start."]
-    doc = document("verl", version, f"verl {version} Hydra config keys (verl.trainer.main_ppo)", properties,
-                   [wheel_source(wheel, tree)], UNKNOWN, TYPE_CHECK, notes)
+    notes = [
+        (
+            f"Keys from {how}; nested mappings flattened into dotted keys. The entry point "
+            "'python3 -m verl.trainer.main_ppo' (and model_engine=..., --config-name) accepts them; recipe "
+            "entries (recipe.dapo.main_dapo) add their own keys, absent here."
+        ),
+        "'_target_' keys (the dataclass a section becomes) are left out; x-closed-sections lists those "
+        "sections: verl builds each into its dataclass, which stops at a field it does not have, so a key "
+        "appended there with '+' composes but the run does not start.",
+    ]
+    doc = document(
+        "verl",
+        version,
+        f"verl {version} Hydra config keys (verl.trainer.main_ppo)",
+        properties,
+        [wheel_source(wheel, tree)],
+        UNKNOWN,
+        TYPE_CHECK,
+        notes,
+    )
     doc["x-closed-sections"] = sorted({k.removesuffix("._target_") for k in merged if k.endswith("._target_")})
     return doc

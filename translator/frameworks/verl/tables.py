@@ -3,6 +3,7 @@
 Source: docs/frameworks/verl.md (§1, §5.1 default drift, §5.2 key existence), read from the released
 wheels. Keys are written without the ``actor_rollout_ref.`` prefix where that reads better (see ``AR``).
 """
+
 from __future__ import annotations
 
 import re
@@ -16,32 +17,32 @@ VERSIONS = ("0.1", "0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "
 # What changed in each release that changes what a config means (docs/frameworks/verl.md §0, §2, §5).
 CHANGES = {
     "0.1": "vendored copies of early 2025: ppo_micro_batch_size and log_prob_micro_batch_size count prompts "
-           "(global, ×n, default 64/128); no *_per_gpu keys; the FSDP actor has no ppo_epochs loop; "
-           "entropy_coeff 0.001; rlconf reads it but does not write it",
+    "(global, ×n, default 64/128); no *_per_gpu keys; the FSDP actor has no ppo_epochs loop; "
+    "entropy_coeff 0.001; rlconf reads it but does not write it",
     "0.2.0.post2": "*_micro_batch_size_per_gpu keys; the deprecated global micro-batch keys count samples (not ×n); "
-                   "the FSDP actor still has no ppo_epochs loop; rlconf reads it but does not write it",
+    "the FSDP actor still has no ppo_epochs loop; rlconf reads it but does not write it",
     "0.3.0": "in-reward KL always on unless use_kl_loss; entropy_coeff 0.001; critic mini-batch counts samples",
     "0.4.1": "use_kl_in_reward (default off); clip_ratio_low/high take precedence over clip_ratio; critic mini-batch "
-             "counts prompts (×n); loss_agg_mode",
+    "counts prompts (×n); loss_agg_mode",
     "0.5.0": "policy_loss.loss_mode; trainer.use_legacy_worker_impl (auto)",
     "0.6.1": "rollout.name mandatory; fsdp_config.ulysses_sequence_parallel_size; optim.lr_scheduler_type and "
-             "optim.clip_grad",
+    "optim.clip_grad",
     "0.7.1": "rollout.mode async only; reward.custom_reward_function.path; use_remove_padding on by default",
     "0.8.0": "engine workers only: loss normalised over the whole mini-batch; lr_warmup_steps 0 means 'use the "
-             "ratio'; actor.grad_clip ignored; deprecated global micro-batch keys unsupported; removed "
-             "trainer.use_legacy_worker_impl, data.sampler.* (curriculum sampler), data.datagen.*; "
-             "rollout.skip_rollout/skip_dump_dir became rollout.skip.enable/dump_dir",
+    "ratio'; actor.grad_clip ignored; deprecated global micro-batch keys unsupported; removed "
+    "trainer.use_legacy_worker_impl, data.sampler.* (curriculum sampler), data.datagen.*; "
+    "rollout.skip_rollout/skip_dump_dir became rollout.skip.enable/dump_dir",
     "0.9.0": "trainer.use_v1 (default): the v1 trainer with trainer.v1.trainer_mode sync | colocate_async | "
-             "separate_async; separate_async splits each step into parameter_sync_step (4) updates of "
-             "train_batch_size / parameter_sync_step prompts and stretches the LR horizon by the same factor; "
-             "async modes prefetch num_warmup_batches (1) steps ahead, trajectories older than "
-             "trainer.v1.sampler.max_off_policy_threshold (8) versions dropped; data.gen_batch_size is the fetch "
-             "size (forced to 1 in async modes); batches padded to whole mini-batches; algorithm.filter_groups in "
-             "core; rollout.skip.* moved to skip.rollout.*; defaults rollout.max_num_seqs 1024 → 256, "
-             "rollout.calculate_log_probs False → True",
+    "separate_async; separate_async splits each step into parameter_sync_step (4) updates of "
+    "train_batch_size / parameter_sync_step prompts and stretches the LR horizon by the same factor; "
+    "async modes prefetch num_warmup_batches (1) steps ahead, trajectories older than "
+    "trainer.v1.sampler.max_off_policy_threshold (8) versions dropped; data.gen_batch_size is the fetch "
+    "size (forced to 1 in async modes); batches padded to whole mini-batches; algorithm.filter_groups in "
+    "core; rollout.skip.* moved to skip.rollout.*; defaults rollout.max_num_seqs 1024 → 256, "
+    "rollout.calculate_log_probs False → True",
     "0.9.1": "separate_async: trainer.v1.separate_async.hybrid_rollout (lend the training GPUs to generation); "
-             "actor_rollout_ref.hybrid_engine=False serves rollout from the standalone pool only; "
-             "max_off_policy_threshold null turns off the staleness bound",
+    "actor_rollout_ref.hybrid_engine=False serves rollout from the standalone pool only; "
+    "max_off_policy_threshold null turns off the staleness bound",
 }
 
 AR = "actor_rollout_ref"
@@ -235,21 +236,32 @@ KEY_UNTIL: dict[str, str] = {
 # release's _generated_ppo_trainer.yaml; the writer moves a carried key to the target release's name.
 RENAMES: tuple[tuple[str, str, str, str], ...] = (
     # _generated_ppo_trainer.yaml@v0.6.1 (512 MB) vs @v0.7.1 (2048 MB): moved under the checkpoint engine in 0.7.1.
-    (f"{ROLLOUT}.update_weights_bucket_megabytes", f"{ROLLOUT}.checkpoint_engine.update_weights_bucket_megabytes",
-     "0.7.1", "; its default went from 512 to 2048"),
+    (
+        f"{ROLLOUT}.update_weights_bucket_megabytes",
+        f"{ROLLOUT}.checkpoint_engine.update_weights_bucket_megabytes",
+        "0.7.1",
+        "; its default went from 512 to 2048",
+    ),
     (f"{ROLLOUT}.skip_rollout", f"{ROLLOUT}.skip.enable", "0.8.0", ""),
     (f"{ROLLOUT}.skip_dump_dir", f"{ROLLOUT}.skip.dump_dir", "0.8.0", ""),
-    (f"{ROLLOUT}.skip.enable", "skip.rollout.enable", "0.9.0",
-     "; the v1 trainer's own switch is skip.rollout_tq.enable (verl/utils/skip/skip_manager.py@v0.9.1)"),
+    (
+        f"{ROLLOUT}.skip.enable",
+        "skip.rollout.enable",
+        "0.9.0",
+        "; the v1 trainer's own switch is skip.rollout_tq.enable (verl/utils/skip/skip_manager.py@v0.9.1)",
+    ),
     (f"{ROLLOUT}.skip.dump_dir", "skip.rollout.dump_dir", "0.9.0", ""),
     (f"{ROLLOUT}.skip.action", "skip.rollout.action", "0.9.0", ""),
 )
 # Keys removed with no successor of the same meaning: (key, last release that has it, what to tell).
 REMOVED: tuple[tuple[str, str, str], ...] = (
-    ("data.sampler.class_path", "0.7.1",
-     "the curriculum sampler hook (main_ppo.py@v0.7.1 create_rl_sampler) is gone; 0.9's "
-     "trainer.v1.sampler.custom_sampler.path/name loads a ReplayBuffer subclass instead (trainer_base.py@v0.9.1 "
-     "_build_replay_buffer), which orders finished rollouts, not dataset rows"),
+    (
+        "data.sampler.class_path",
+        "0.7.1",
+        "the curriculum sampler hook (main_ppo.py@v0.7.1 create_rl_sampler) is gone; 0.9's "
+        "trainer.v1.sampler.custom_sampler.path/name loads a ReplayBuffer subclass instead (trainer_base.py@v0.9.1 "
+        "_build_replay_buffer), which orders finished rollouts, not dataset rows",
+    ),
     ("data.sampler.class_name", "0.7.1", "see data.sampler.class_path"),
     ("data.datagen.path", "0.7.1", "the dynamic data generator hook is gone"),
     ("data.datagen.name", "0.7.1", "the dynamic data generator hook is gone"),
@@ -304,40 +316,95 @@ FULLY_ASYNC_DEFAULTS: dict[str, object] = {
 }
 
 # verl KL estimators (algorithm.kl_penalty / actor.kl_loss_type) ↔ canonical names.
-KL_ESTIMATORS = {"kl": "k1", "k1": "k1", "abs": "abs", "mse": "k2", "k2": "k2", "low_var_kl": "k3", "k3": "k3",
-                 "full": "full"}
+KL_ESTIMATORS = {
+    "kl": "k1",
+    "k1": "k1",
+    "abs": "abs",
+    "mse": "k2",
+    "k2": "k2",
+    "low_var_kl": "k3",
+    "k3": "k3",
+    "full": "full",
+}
 KL_ESTIMATOR_NAMES = {"k1": "kl", "k2": "mse", "k3": "low_var_kl", "abs": "abs", "full": "full"}
 
 # Estimators whose advantages are normalised within a prompt's group (vs whitened over the batch).
 # estimator → (divides by a std, over what): grpo's std division follows norm_adv_by_std_in_grpo; rloo and
 # remax subtract a baseline without any std; the others whiten over the batch (core_algos.py).
 ADVANTAGE_NORMALISATION: dict[str, tuple[bool, str]] = {
-    "grpo": (True, "group"), "grpo_passk": (True, "group"), "grpo_vectorized": (True, "group"),
-    "rloo": (False, "group"), "rloo_vectorized": (False, "group"), "remax": (False, "group"),
-    "gae": (True, "batch"), "reinforce_plus_plus": (True, "batch"), "reinforce_plus_plus_baseline": (True, "batch"),
+    "grpo": (True, "group"),
+    "grpo_passk": (True, "group"),
+    "grpo_vectorized": (True, "group"),
+    "rloo": (False, "group"),
+    "rloo_vectorized": (False, "group"),
+    "remax": (False, "group"),
+    "gae": (True, "batch"),
+    "reinforce_plus_plus": (True, "batch"),
+    "reinforce_plus_plus_baseline": (True, "batch"),
 }
 # (reinforce_plus_plus_baseline subtracts the group mean but whitens over the batch.)
 GROUP_ESTIMATORS = {"grpo", "rloo", "grpo_passk", "opo", "gpg", "rloo_vectorized", "grpo_vectorized", "gdpo"}
 
 # Keys rlconf knows beside the ones it reads: typo detection compares unknown keys with these.
 COMMON_KEYS = (
-    "data.train_files", "data.val_files", "data.prompt_key", "data.filter_overlong_prompts", "data.truncation",
-    "data.shuffle", "data.return_raw_chat", "data.val_batch_size", "data.dataloader_num_workers",
-    f"{AR}.hybrid_engine", f"{AR}.model.path", f"{AR}.model.use_remove_padding",
-    f"{AR}.model.enable_gradient_checkpointing", f"{AR}.model.lora_rank", f"{AR}.model.lora_alpha",
-    f"{ACTOR}.fsdp_config.param_offload", f"{ACTOR}.fsdp_config.optimizer_offload", f"{ACTOR}.strategy",
-    f"{ACTOR}.shuffle", f"{ACTOR}.optim.min_lr_ratio", f"{ACTOR}.checkpoint.save_contents",
-    f"{ROLLOUT}.gpu_memory_utilization", f"{ROLLOUT}.mode", f"{ROLLOUT}.enforce_eager", f"{ROLLOUT}.free_cache_engine",
-    f"{ROLLOUT}.max_num_batched_tokens", f"{ROLLOUT}.max_num_seqs", f"{ROLLOUT}.enable_chunked_prefill",
-    f"{ROLLOUT}.log_prob_use_dynamic_bsz", f"{ROLLOUT}.log_prob_max_token_len_per_gpu",
-    f"{REF}.fsdp_config.param_offload", f"{REF}.log_prob_micro_batch_size_per_gpu", f"{REF}.log_prob_use_dynamic_bsz",
-    "critic.model.path", "critic.optim.lr", "critic.ppo_mini_batch_size", "critic.ppo_epochs",
-    "critic.ppo_micro_batch_size_per_gpu", "critic.ppo_max_token_len_per_gpu",
-    "critic.ulysses_sequence_parallel_size", "critic.use_dynamic_bsz", "critic.model.use_remove_padding",
-    "algorithm.gamma", "algorithm.lam", "algorithm.kl_ctrl.type", "trainer.critic_warmup", "trainer.logger",
-    "trainer.project_name", "trainer.experiment_name", "trainer.save_freq", "trainer.test_freq",
-    "trainer.val_before_train", "trainer.default_local_dir", "trainer.resume_mode", "trainer.balance_batch",
-    "reward_model.reward_manager", "custom_reward_function.path", "custom_reward_function.name",
+    "data.train_files",
+    "data.val_files",
+    "data.prompt_key",
+    "data.filter_overlong_prompts",
+    "data.truncation",
+    "data.shuffle",
+    "data.return_raw_chat",
+    "data.val_batch_size",
+    "data.dataloader_num_workers",
+    f"{AR}.hybrid_engine",
+    f"{AR}.model.path",
+    f"{AR}.model.use_remove_padding",
+    f"{AR}.model.enable_gradient_checkpointing",
+    f"{AR}.model.lora_rank",
+    f"{AR}.model.lora_alpha",
+    f"{ACTOR}.fsdp_config.param_offload",
+    f"{ACTOR}.fsdp_config.optimizer_offload",
+    f"{ACTOR}.strategy",
+    f"{ACTOR}.shuffle",
+    f"{ACTOR}.optim.min_lr_ratio",
+    f"{ACTOR}.checkpoint.save_contents",
+    f"{ROLLOUT}.gpu_memory_utilization",
+    f"{ROLLOUT}.mode",
+    f"{ROLLOUT}.enforce_eager",
+    f"{ROLLOUT}.free_cache_engine",
+    f"{ROLLOUT}.max_num_batched_tokens",
+    f"{ROLLOUT}.max_num_seqs",
+    f"{ROLLOUT}.enable_chunked_prefill",
+    f"{ROLLOUT}.log_prob_use_dynamic_bsz",
+    f"{ROLLOUT}.log_prob_max_token_len_per_gpu",
+    f"{REF}.fsdp_config.param_offload",
+    f"{REF}.log_prob_micro_batch_size_per_gpu",
+    f"{REF}.log_prob_use_dynamic_bsz",
+    "critic.model.path",
+    "critic.optim.lr",
+    "critic.ppo_mini_batch_size",
+    "critic.ppo_epochs",
+    "critic.ppo_micro_batch_size_per_gpu",
+    "critic.ppo_max_token_len_per_gpu",
+    "critic.ulysses_sequence_parallel_size",
+    "critic.use_dynamic_bsz",
+    "critic.model.use_remove_padding",
+    "algorithm.gamma",
+    "algorithm.lam",
+    "algorithm.kl_ctrl.type",
+    "trainer.critic_warmup",
+    "trainer.logger",
+    "trainer.project_name",
+    "trainer.experiment_name",
+    "trainer.save_freq",
+    "trainer.test_freq",
+    "trainer.val_before_train",
+    "trainer.default_local_dir",
+    "trainer.resume_mode",
+    "trainer.balance_batch",
+    "reward_model.reward_manager",
+    "custom_reward_function.path",
+    "custom_reward_function.name",
 )
 
 # Run settings outside the plan (translator/dialects/settings.py); names and defaults from the release's schema.
@@ -347,9 +414,13 @@ SETTINGS = (
     Setting("critic.value_clip", "critic.cliprange_value", needs="gae"),
     Setting("optimizer.gradient_checkpointing", f"{AR}.model.enable_gradient_checkpointing"),
     Setting("data.image_key", "data.image_key", explicit=True),
-    Setting("data.apply_chat_template", None, fixed=True,
-            why="verl's RLHFDataset always applies the tokenizer's chat template to each prompt's messages "
-                "(verl/utils/dataset/rl_dataset.py)"),
+    Setting(
+        "data.apply_chat_template",
+        None,
+        fixed=True,
+        why="verl's RLHFDataset always applies the tokenizer's chat template to each prompt's messages "
+        "(verl/utils/dataset/rl_dataset.py)",
+    ),
     Setting("data.chat_template", f"{AR}.model.custom_chat_template"),
     Setting("data.filter_overlong_prompts", "data.filter_overlong_prompts"),
     Setting("evaluation.temperature", f"{ROLLOUT}.val_kwargs.temperature", needs="eval"),
