@@ -135,7 +135,7 @@ def test_a_dropped_native_key_is_noted_with_the_concordances_reason() -> None:
 
 def test_docs_concordance_is_generated_from_the_data() -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts/gen_concordance_doc.py"), "--check"],
+        [sys.executable, str(ROOT / "scripts/gen_docs.py"), "--check"],
         check=False,
         capture_output=True,
         text=True,

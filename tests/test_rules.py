@@ -93,7 +93,7 @@ def test_scan_finds_codes_given_through_helpers_and_fstrings() -> None:
 
 def test_docs_rules_md_is_generated() -> None:
     assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules.markdown(), (
-        "docs/rules.md is out of date: run python scripts/gen_rules_doc.py"
+        "docs/rules.md is out of date: run python scripts/gen_docs.py"
     )
 
 
