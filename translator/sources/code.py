@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from translator.sources.files import Source, read_text
 
@@ -91,6 +92,10 @@ class Read:
 # parsed trees and a project's file list are kept per process, keyed by modification time and size.
 _TREES: dict[tuple[str, int, int], ast.Module | None] = {}
 _FILES: dict[str, tuple[str, ...]] = {}
+# Per tree (kept beside its id, so a reused id is never mistaken for it): the leaves its statements read; and the
+# effects of a key on a list of trees (KeyEffects.effects).
+_LEAVES: dict[int, tuple[ast.Module, frozenset[str]]] = {}
+_EFFECTS: dict[tuple[Any, ...], tuple[list[ast.Module | None], list[Touch]]] = {}
 
 
 def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
@@ -354,6 +359,26 @@ def _head(statement: ast.stmt) -> list[ast.AST]:
     if isinstance(statement, (ast.Try,)):
         return []
     return [statement]
+
+
+def _leaves_read(tree: ast.Module) -> frozenset[str]:
+    """Every leaf :func:`_reads_leaf` can match in the file (an attribute read, a subscript or ``.get`` by a string),
+    found in one walk and kept with the tree: a key's effects are looked for only in files that read its leaf."""
+    entry = _LEAVES.get(id(tree))
+    if entry is not None and entry[0] is tree:
+        return entry[1]
+    leaves: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            leaves.add(node.attr)
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            leaves.add(str(node.slice.value))
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            leaves.add(str(node.args[0].value))
+    if len(_LEAVES) > MAX_CACHED:
+        _LEAVES.clear()
+    _LEAVES[id(tree)] = (tree, frozenset(leaves))
+    return _LEAVES[id(tree)][1]
 
 
 def _reads_leaf(node: ast.AST, leaf: str) -> bool:
@@ -621,14 +646,28 @@ class KeyEffects:
         return self._indexes[path]
 
     def effects(self, key: str, value: object, ambiguous_leaf: bool) -> list[Touch]:
+        # A config read again as each candidate release asks the same of the same trees: answered once per process.
+        trees = [(path, self.project.tree(path)) for path in self.paths]
+        cache_key = (tuple((path, id(tree)) for path, tree in trees), key, repr(value), ambiguous_leaf)
+        cached = _EFFECTS.get(cache_key)
+        if cached is not None and all(a is b for (_, a), b in zip(trees, cached[0], strict=True)):
+            return list(cached[1])
+        found = self._effects(trees, key, value, ambiguous_leaf)
+        if len(_EFFECTS) > MAX_CACHED:
+            _EFFECTS.clear()
+        _EFFECTS[cache_key] = ([tree for _, tree in trees], found)
+        return list(found)
+
+    def _effects(
+        self, trees: list[tuple[str, ast.Module | None]], key: str, value: object, ambiguous_leaf: bool
+    ) -> list[Touch]:
         parts = key.lstrip("+").split(".")
         leaf, parent = parts[-1], parts[-2] if len(parts) > 1 else None
         truth = _truth(value)
         found: list[Touch] = []
-        for path in self.paths:
-            tree = self.project.tree(path)
-            if tree is None:
-                continue
+        for path, tree in trees:
+            if tree is None or leaf not in _leaves_read(tree):
+                continue  # no statement of this file reads the key: nothing can follow from it
             aliases = {
                 _dotted(t)
                 for n in ast.walk(tree)
