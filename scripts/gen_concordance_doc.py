@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Write docs/concordance.md from the concordance (translator/frameworks/<fw>/concordance.yaml); tests/test_concordance.py
-checks that the committed file is what this writes. ``--check`` only compares (exit 1 when it differs)."""
+"""Write docs/concordance.md from the concordance (translator/frameworks/<fw>/concordance.yaml);
+tests/test_concordance.py checks that the committed file is what this writes. ``--check`` only compares (exit 1
+when it differs)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from translator.concordance import markdown
+from translator.concordance import markdown  # noqa: E402
 
 TARGET = ROOT / "docs" / "concordance.md"
 

@@ -110,7 +110,7 @@ def sample(path: Path) -> list[dict[str, Any]]:
     except ValueError:  # larger than the bound, or not JSON
         return []
     if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):  # columns → rows
-        data = [dict(zip(data, values)) for values in zip(*data.values())]
+        data = [dict(zip(data, values, strict=False)) for values in zip(*data.values(), strict=False)]
     return [row for row in data[:SAMPLE_ROWS] if isinstance(row, dict)] if isinstance(data, list) else []
 
 

@@ -519,7 +519,7 @@ def dataclass_fields(
                 expression = ast.unparse(keywords["default_factory"]) + "()"
             metadata = keywords.get("metadata")
             if isinstance(metadata, ast.Dict):
-                for key, value in zip(metadata.keys, metadata.values):
+                for key, value in zip(metadata.keys, metadata.values, strict=False):
                     if isinstance(key, ast.Constant) and key.value == "choices":
                         choices = literal(value)
                         choices = list(choices) if isinstance(choices, (list, tuple)) else None

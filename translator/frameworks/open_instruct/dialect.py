@@ -1221,7 +1221,7 @@ def _mixer_pairs(mixer: Any, key: str, values: Values) -> list[tuple[str, float]
                 f"--{key} needs dataset/amount pairs, got {len(mixer)} words",
                 f"give an amount after every dataset, e.g. --{key} org/name 1.0",
             )
-        items = [(str(name), amount) for name, amount in zip(mixer[0::2], mixer[1::2])]
+        items = [(str(name), amount) for name, amount in zip(mixer[0::2], mixer[1::2], strict=False)]
     else:
         raise _config_error(
             values, key, f"--{key} {mixer!r} is not a list of dataset/amount pairs", f"write --{key} org/name 1.0"
@@ -2206,11 +2206,13 @@ class _RunPartsWriter:
             weights = None
         amounts = weights or [1.0] * len(sources)
         if w.has(list_key):
-            self.out[list_key] = [x for name, amount in zip(sources, amounts) for x in (name, _amount_text(amount))]
+            self.out[list_key] = [
+                x for name, amount in zip(sources, amounts, strict=False) for x in (name, _amount_text(amount))
+            ]
             if split and w.has(split_key):
                 self.out[split_key] = [split]
         elif w.has(dict_key):
-            self.out[dict_key] = json.dumps({name: amount for name, amount in zip(sources, amounts)})
+            self.out[dict_key] = json.dumps(dict(zip(sources, amounts, strict=False)))
             old_split_key = "dataset_train_splits" if dict_key == "dataset_mixer" else "dataset_eval_splits"
             if split and w.has(old_split_key):
                 self.out[old_split_key] = [split]

@@ -142,7 +142,8 @@ def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
 
 # ---------------------------------------------------------------- flags and topology
 def flag_scheme(run: _Run) -> list[Finding]:
-    """0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error (§1 item 1, §12 item 1)."""
+    """0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error (§1 item 1, §12 item
+    1)."""
     written: dict[str, str] = getattr(run.native, "written", {})
     wrong = {
         internal: name

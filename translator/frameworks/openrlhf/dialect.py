@@ -724,7 +724,8 @@ class _Interpreter:
         self.gpu_budget(world, engines * vllm_tp, colocate_all)
 
     def memory_fraction(self, colocate_all: bool) -> None:
-        """vLLM's share of GPU memory; 0.5.8–0.6.0 lowered it to 0.4 under colocate_all_models (cli/train_ppo_ray.py)."""
+        """vLLM's share of GPU memory; 0.5.8–0.6.0 lowered it to 0.4 under colocate_all_models
+        (cli/train_ppo_ray.py)."""
         fraction = self.v.number("vllm.gpu_memory_utilization")
         t = self.spec.topology
         first, last = COLOCATE_MEMORY_FORCED
@@ -746,7 +747,8 @@ class _Interpreter:
         t.rollout_gpu_memory_fraction = fraction
 
     def gpu_budget(self, actor: int, rollout: int, colocate_all: bool) -> None:
-        """The run's total GPUs (docs/frameworks/openrlhf.md §3 'Total GPUs'), as an info note: the plan counts actor GPUs only."""
+        """The run's total GPUs (docs/frameworks/openrlhf.md §3 'Total GPUs'), as an info note: the plan counts actor
+        GPUs only."""
         groups = [f"actor {actor}"]
         total = actor
         # Before 0.6.0 the reference model was created whatever the KL coefficient.
@@ -812,7 +814,8 @@ class _Interpreter:
             )
 
     def prompts_per_step(self, rbs: int) -> int:
-        """Prompts per rollout step; ``vllm_generate_batch_size`` changed meaning twice (docs/frameworks/openrlhf.md §3, §5.4)."""
+        """Prompts per rollout step; ``vllm_generate_batch_size`` changed meaning twice (docs/frameworks/openrlhf.md §3,
+        §5.4)."""
         v, notes, version = self.v, self.notes, self.version
         gen = v.positive_int("rollout.vllm_generate_batch_size")
         filtering = bool(v.flag("algo.dynamic_filtering_enable"))
@@ -917,7 +920,8 @@ class _Interpreter:
         )
 
     def static_batch(self, samples: int, tbs: int, epochs: int, dp: int, rollout_micro: int) -> None:
-        """DeepSpeed micro-batches: GA = train_batch // micro // dp, unchecked by OpenRLHF (docs/frameworks/openrlhf.md §4)."""
+        """DeepSpeed micro-batches: GA = train_batch // micro // dp, unchecked by OpenRLHF (docs/frameworks/openrlhf.md
+        §4)."""
         v, plan, notes = self.v, self.spec.plan, self.notes
         micro = v.positive_int("train.micro_batch_size")
         plan.micro_batch_per_device = micro

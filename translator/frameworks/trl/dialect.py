@@ -891,7 +891,7 @@ def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
 
 def _flag_value(values: dict[str, Any], key: str) -> bool | None:
     """A boolean flag as the launch sets it, else its TRL default when every release has the same one."""
-    value = values[key] if key in values else None
+    value = values.get(key)
     if value is None:
         defaults = {default for _, default in DEFAULTS.get(key, [])}
         return defaults.pop() if len(defaults) == 1 and isinstance(next(iter(defaults)), bool) else None
@@ -1403,7 +1403,7 @@ class _Interpreter:
                 and not any(symbolic_names(str(w)) for w in weights)
             ):  # from an unset variable: unknown
                 try:
-                    r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
+                    r.weights = [float(w) for w, f in zip(weights, funcs, strict=False) if "." not in str(f)]
                 except (TypeError, ValueError):
                     raise v._error(
                         "reward_weights",
@@ -2141,7 +2141,7 @@ class _Writer:
         if len(sources) > 1 and self.script == "open-r1" and at_least(self.version, "0.18.0"):
             weights = d.train_weights or [1.0] * len(sources)
             entries = []
-            for source, weight in zip(sources, weights):
+            for source, weight in zip(sources, weights, strict=False):
                 name, split = _dataset_form(source, d.train_split)
                 entry: dict[str, Any] = {"id": name, "split": split}
                 if d.train_subset:

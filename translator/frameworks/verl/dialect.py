@@ -2070,10 +2070,11 @@ class _Writer:
 
         # m must divide local_mini and (Megatron) samples ÷ dp: so m divides their gcd. The largest such divisor
         # ≤ micro, found among the gcd's divisors (not by counting down from a micro-batch that may be 10**9).
-        if megatron and samples % dp:
-            bound = 0  # no micro-batch makes DP × micro divide the samples: the source's is kept
-        else:
-            bound = math.gcd(local_mini, samples // dp if megatron else 0)  # 0: no constraint at all
+        bound = (
+            0  # no micro-batch makes DP × micro divide the samples: the source's is kept
+            if megatron and samples % dp
+            else math.gcd(local_mini, samples // dp if megatron else 0)  # 0: no constraint at all
+        )
         chosen = (largest_divisor(bound, micro) or micro) if bound else micro
         if chosen != micro:
             self.notes.warning(
