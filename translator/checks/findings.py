@@ -124,7 +124,7 @@ class Skipped(Finding):
 
 def needs(rule: str, what: str, hint: str) -> Skipped:
     """The rule ``rule`` is skipped: it needs ``what`` (``hint`` says how to give it)."""
-    return Skipped(rule, "skipped", f"skipped: {rule} needs {what} ({hint})", [], {}, [], what, hint)  # type: ignore[arg-type]
+    return Skipped(rule, "skipped", f"skipped: {rule} needs {what} ({hint})", [], {}, [], what, hint)
 
 
 def needs_world_size(rule: str) -> Skipped:

@@ -689,16 +689,16 @@ class KeyEffects:
             target, plain = carried
             if isinstance(target, ast.Name):
 
-                def use(n: ast.AST, name: str = target.id) -> bool:
-                    return isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                def use(n: ast.AST, wanted: str = target.id) -> bool:
+                    return isinstance(n, ast.Name) and n.id == wanted and isinstance(n.ctx, ast.Load)
 
                 scope = function if function is not None and not isinstance(function, ast.Module) else None
             else:
 
-                def use(n: ast.AST, attr: str = target.attr) -> bool:
+                def use(n: ast.AST, wanted: str = target.attr) -> bool:
                     return (
                         isinstance(n, ast.Attribute)
-                        and n.attr == attr
+                        and n.attr == wanted
                         and isinstance(n.value, ast.Name)
                         and n.value.id == "self"
                         and isinstance(n.ctx, ast.Load)

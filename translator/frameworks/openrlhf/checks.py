@@ -436,7 +436,7 @@ def tensor_parallel_bf16(run: _Run) -> list[Finding]:
     if at_least(run.version, "0.9.2"):
         if str(run.raw("ds.param_dtype", "bf16")) == "bf16":
             return []
-        fix = {"ds.param_dtype": "bf16"}
+        fix: dict[str, Any] = {"ds.param_dtype": "bf16"}
     elif run.on("bf16"):
         return []
     else:
