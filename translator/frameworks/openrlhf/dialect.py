@@ -618,6 +618,7 @@ class _Interpreter:
         v, t, plan = self.v, self.spec.topology, self.spec.plan
         t.nodes = v.positive_int("actor.num_nodes")
         t.gpus_per_node = v.positive_int("actor.num_gpus_per_node")
+        assert t.nodes is not None and t.gpus_per_node is not None  # OpenRLHF's argparse defaults set both
         world = t.nodes * t.gpus_per_node
         t.training_gpus = world
         ring = v.positive_int("ds.ring_attn_size") or 1
@@ -784,6 +785,7 @@ class _Interpreter:
         dp = plan.data_parallel_size
         rbs = v.positive_int("rollout.batch_size")
         n = v.positive_int("rollout.n_samples_per_prompt")
+        assert dp is not None and rbs is not None and n is not None  # topology() sets dp; argparse defaults the rest
         plan.samples_per_prompt = n
         self.origin(
             "plan.samples_per_prompt", f"{self.f('rollout.n_samples_per_prompt')} {n}", "rollout.n_samples_per_prompt"
@@ -800,6 +802,7 @@ class _Interpreter:
             "train.max_epochs",
         )
         rollout_micro = v.positive_int("rollout.micro_batch_size")
+        assert tbs is not None and epochs is not None and rollout_micro is not None  # argparse defaults
         dynamic = bool(v.flag("train.dynamic_batch_enable"))
         self.spec.token_budget.dynamic_batching = dynamic
         if dynamic:
@@ -883,6 +886,7 @@ class _Interpreter:
         (trainer/ray/ppo_actor.py: ``setup_dataloader(prompts, rollout_batch_size // (world // ring))``)."""
         t = self.spec.topology
         world = t.training_gpus
+        assert world is not None  # topology() sets it
         groups = world // (t.sequence_parallel_size or 1)
         per_rank = rbs // groups
         rbs_key = self.f("rollout.batch_size")
@@ -924,6 +928,7 @@ class _Interpreter:
         §4)."""
         v, plan, notes = self.v, self.spec.plan, self.notes
         micro = v.positive_int("train.micro_batch_size")
+        assert micro is not None  # an argparse default
         plan.micro_batch_per_device = micro
         self.origin(
             "plan.micro_batch_per_device",
@@ -1331,6 +1336,7 @@ class _Interpreter:
         o.weight_decay = v.number("actor.adam.weight_decay")
         o.grad_clip = v.number("actor.max_norm")
         episodes = v.positive_int("train.num_episodes")
+        assert episodes is not None  # an argparse default
         first, last = MAX_STEPS_BUG
         passes_run = episodes * (self.spec.plan.epochs_per_step or 1)
         if at_least(version, first) and not newer_than(version, last) and passes_run > 1:
@@ -1844,6 +1850,7 @@ class _Writer:
             engines = gpus // rollout_tp
             self.put("train.colocate_all", True)
         else:
+            assert t.rollout_gpus  # not colocated
             engines = max(1, t.rollout_gpus // rollout_tp)
             if t.rollout_gpus % rollout_tp:
                 notes.warning(
