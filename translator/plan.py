@@ -143,7 +143,7 @@ class Generation(_Section):
 @record
 class RunLength(_Section):
     dataset_passes: float | None = None  # passes over the prompt dataset
-    total_optimizer_steps: int | None = None
+    total_optimizer_steps: Number | None = None
     total_samples: int | None = None
 
 
@@ -202,7 +202,7 @@ class Critic(_Section):
     """The value model, when the advantage estimator needs one (GAE)."""
 
     enabled: bool | None = None
-    samples_per_optimizer_step: int | None = None  # samples per critic update, global
+    samples_per_optimizer_step: Number | None = None  # samples per critic update, global
     epochs_per_step: int | None = None
     micro_batch_per_device: int | None = None  # samples per forward/backward per DP rank
     lr: float | None = None
