@@ -78,7 +78,7 @@ def sample(path: Path) -> list[dict[str, Any]]:
     named like a data file is refused, as every file rlconf opens: docs/safety.md); [] when they cannot be read."""
     if path.suffix == ".parquet":
         try:
-            import pyarrow.parquet as pq  # type: ignore[import-untyped]
+            import pyarrow.parquet as pq
         except ImportError:  # not a dependency of rlconf: without it parquet files are not sampled
             return []
         try:
