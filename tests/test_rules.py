@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = [name for name in dialects.names() if name != "rlconf"]
 
 # verl 0.5.0, 250 prompts × n 5 = 1250 samples on 8 GPUs: 1250 % 8 != 0 (verl.real-batch-divisible), 250 % 64 != 0
-# (verl.mini-batch-remainder: verl ≤ 0.7 runs a short last mini-batch of 58, a warning), and no micro-batch key for the
-# actor
+# (verl.mini-batch-remainder: verl ≤ 0.7 runs a short last
+# mini-batch of 58, a warning), and no micro-batch key for the actor
 # nor the rollout (verl.micro-batch-missing, twice). The comment on line 3 covers line 4, which sets
 # data.train_batch_size, the first key of the remainder finding.
 SCRIPT = """#!/bin/bash

@@ -688,8 +688,8 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
                 )
             )
         else:
-            # Not "has no effect": the key may well act in the source framework; rlconf's model just holds nothing for
-            # it.
+            # Not "has no effect": the key may well act in the source
+            # framework; rlconf's model just holds nothing for it.
             entries.append(
                 KeyAccount(
                     key,

@@ -1,8 +1,7 @@
 """The concordance: for every native key of every framework rlconf reads (every key of every shipped schema, see
-``translator/schema_data``), the canonical fields it corresponds to, or why it has none. The data is one YAML file
-per framework in its folder (its registration's ``concordance``); docs/concordance.md is generated from it
-(scripts/gen_concordance_doc.py) and
-tests/test_concordance.py checks it against the schemas and the readers."""
+``translator/schema_data``), the canonical fields it corresponds to, or why it has none. The data is one YAML file per
+framework in its folder (its registration's ``concordance``); docs/concordance.md is generated from it
+(scripts/gen_concordance_doc.py) and tests/test_concordance.py checks it against the schemas and the readers."""
 
 from __future__ import annotations
 

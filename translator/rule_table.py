@@ -1,10 +1,9 @@
-"""The catalogue of rule and note codes (data): every note code `rlconf check` or `rlconf translate` can report,
-with its kind, framework, severities, a one-line description, the framework's own message where the note mirrors
-one, and the source it cites; each framework's check rules are in its folder (translator/frameworks/<fw>/rules.py,
-named by its registration), and translator/rules.py ``catalogue`` merges them in code order. tests/test_rules.py
-collects every code the code of translator/ can emit (with
-``ast``) and checks that this table holds each of them and nothing else; docs/rules.md is generated from it
-(``python scripts/gen_rules_doc.py``).
+"""The catalogue of rule and note codes (data): every note code `rlconf check` or `rlconf translate` can report, with
+its kind, framework, severities, a one-line description, the framework's own message where the note mirrors one, and the
+source it cites; each framework's check rules are in its folder (translator/frameworks/<fw>/rules.py, named by its
+registration), and translator/rules.py ``catalogue`` merges them in code order. tests/test_rules.py collects every code
+the code of translator/ can emit (with ``ast``) and checks that this table holds each of them and nothing else;
+docs/rules.md is generated from it (``python scripts/gen_rules_doc.py``).
 
 Descriptions of notes are the note's own wording with its variable parts shown as …; ``source`` names the
 section of docs/frameworks/<framework>.md and the framework file (``file@tag``) the rule's code cites."""

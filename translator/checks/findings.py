@@ -112,8 +112,8 @@ class Finding:
 @record
 class Skipped(Finding):
     """A rule that could not run for want of an input the config does not state (e.g. a world size only the launcher
-    states): not a
-    pass. A rule function returns one (see :func:`needs`) where it would otherwise have to return None."""
+    states): not a pass. A rule function returns one (see :func:`needs`) where it would otherwise have to return
+    None."""
 
     needs: str = ""  # what is missing, e.g. "the world size"
     hint: str = ""  # how to supply it, e.g. "pass --num-processes N"

@@ -1,13 +1,12 @@
 """EasyR1: ``python3 -m verl.trainer.main config=BASE.yaml key=value ...`` launch scripts and their YAML configs.
 
 Semantics (docs/frameworks/easyr1.md, with the EasyR1 source file of each claim): ``data.rollout_batch_size`` and
-``worker.actor.global_batch_size``
-count prompts (the worker multiplies the latter by ``rollout.n`` and splits it over world ÷ Ulysses
-data-parallel ranks); the micro sizes count samples per data-parallel rank, or, with dynamic batching (on by
-default since 0.3.2), multiply the padded sequence width into a token budget. Values merge as dataclass
-defaults ← base YAML (``config=``) ← dotlist overrides (OmegaConf, no Hydra). EasyR1 shares the ``verl``
-module name with upstream verl; the launcher (``verl.trainer.main`` with ``config=``) and the key tree
-(``worker.actor...``, ``data.rollout_batch_size``) tell them apart.
+``worker.actor.global_batch_size`` count prompts (the worker multiplies the latter by ``rollout.n`` and splits it over
+world ÷ Ulysses data-parallel ranks); the micro sizes count samples per data-parallel rank, or, with dynamic batching
+(on by default since 0.3.2), multiply the padded sequence width into a token budget. Values merge as dataclass defaults
+← base YAML (``config=``) ← dotlist overrides (OmegaConf, no Hydra). EasyR1 shares the ``verl`` module name with
+upstream verl; the launcher (``verl.trainer.main`` with ``config=``) and the key tree (``worker.actor...``,
+``data.rollout_batch_size``) tell them apart.
 """
 
 from __future__ import annotations
