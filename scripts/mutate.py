@@ -234,7 +234,7 @@ def swap_lines(text: str, rng: random.Random) -> str:
 
 
 def swap_flag(text: str, rng: random.Random) -> str:
-    words = [m for m in re.finditer(r"\b(True|False|true|false|yes|no|on|off)\b", text)]
+    words = list(re.finditer(r"\b(True|False|true|false|yes|no|on|off)\b", text))
     if not words:
         return text
     match = rng.choice(words)
@@ -375,11 +375,13 @@ def exercise(sample: Sample, summary: Summary) -> list[tuple[str, str]]:
     if report is not None:
         attempt("check text/json", lambda: (render.check_text(report), _json(report.to_dict())))
     for target in TARGETS:
-        translation = attempt(f"translate --to {target}", lambda: translator.translate(explanation, to=target))
+        translation = attempt(
+            f"translate --to {target}", lambda target=target: translator.translate(explanation, to=target)
+        )
         if translation is not None:
             attempt(
                 f"translate --to {target} text/json",
-                lambda: (render.translation_text(translation), _json(translation.to_dict())),
+                lambda translation=translation: (render.translation_text(translation), _json(translation.to_dict())),
             )
     return failures
 

@@ -1,4 +1,5 @@
-"""Every plan quantity carries its certainty: read, default, derived, assumed (on what) or unknown (why, what to pass)."""
+"""Every plan quantity carries its certainty: read, default, derived, assumed (on what) or unknown (why, what to
+pass)."""
 
 from __future__ import annotations
 

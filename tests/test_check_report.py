@@ -130,7 +130,7 @@ def test_fix_search_keeps_the_update_and_the_group_first(tmp_path: Path) -> None
     assert not translator.check(fixed, framework="trl@0.16.0", num_processes=7).errors
     # The others say what they give up: num_generations 7 changes the group, 8 processes the update.
     assert all(set(s.changes_plan) & {"samples_per_prompt", "samples_per_optimizer_step"} for s in item.suggestions[1:])
-    code, out = run("check", recipe, "--from", "trl@0.16.0", "--num-processes", "7")
+    _code, out = run("check", recipe, "--from", "trl@0.16.0", "--num-processes", "7")
     fix = next(line for line in out.splitlines() if line.lstrip().startswith("fix:"))
     assert fix.strip().startswith("fix: per_device_train_batch_size=8, gradient_accumulation_steps=2")
     assert "112 completions per optimizer step" in fix.split("changes")[0]  # among what it keeps

@@ -78,7 +78,8 @@ class Violation:
         return settings
 
 
-# verl 0.9's separate_async on top of BASE (trainer_separate_async.py@v0.9.1 __init__): 256 prompts = parameter_sync_step
+# verl 0.9's separate_async on top of BASE (trainer_separate_async.py@v0.9.1
+# __init__): 256 prompts = parameter_sync_step
 # 4 × mini 64, a standalone rollout pool of 1 × 8 GPUs, and a weight-transfer backend other than the default naive.
 V1 = "trainer.v1"
 SEPARATE: dict[str, Any] = {

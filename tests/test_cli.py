@@ -69,7 +69,7 @@ def test_edited_plan_toml_recomputes_derived_values(tmp_path: Path) -> None:
         "epochs_per_step = 1\ndata_parallel_size = 4\nmicro_batch_per_device = 2\n"
         "optimizer_steps_per_step = 3\n"
     )
-    code, out, _ = run("explain", plan_file, "--format", "json")
+    _code, out, _ = run("explain", plan_file, "--format", "json")
     document = json.loads(out)
     # 32 × 4 = 128 samples; 128 / 64 = 2 optimizer steps (the stated 3 is inconsistent); 64 / 4 / 2 = 8.
     assert document["plan"]["samples_per_step"] == 128

@@ -1,6 +1,7 @@
-"""The concordance (translator/concordance.py, translator/frameworks/<fw>/concordance.yaml): every native key of every shipped schema is in it exactly once; its
-key → field map agrees with what the readers derive; a key it says has no canonical field has no key of the same
-meaning mapped to one in another framework; the notes for dropped keys quote it; docs/concordance.md is current."""
+"""The concordance (translator/concordance.py, translator/frameworks/<fw>/concordance.yaml): every native key of every
+shipped schema is in it exactly once; its key → field map agrees with what the readers derive; a key it says has no
+canonical field has no key of the same meaning mapped to one in another framework; the notes for dropped keys quote it;
+docs/concordance.md is current."""
 
 from __future__ import annotations
 

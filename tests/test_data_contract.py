@@ -29,7 +29,8 @@ CHAT = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": 
 VERL = """python3 -m verl.trainer.main_ppo \\
     data.train_files={data} data.val_files={data} data.prompt_key={key} \\
     data.train_batch_size=8 actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.ppo_mini_batch_size=4 \\
-    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 \\
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \\
     actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 actor_rollout_ref.model.path=m \\
     custom_reward_function.path=reward.py custom_reward_function.name=score \\
     trainer.n_gpus_per_node=2 trainer.nnodes=1

@@ -58,7 +58,8 @@ def test_readme_links_every_page() -> None:
 # ---------------------------------------------------------------- references resolve
 # Where the project's text points at its own docs, the target exists. The convention, for code (comments and
 # docstrings), tests, scripts and every page:
-# - a markdown link `[text](path#anchor)` in README.md, CHANGELOG.md or docs/ names a file relative to the page, and the anchor is
+# - a markdown link `[text](path#anchor)` in README.md, CHANGELOG.md
+# or docs/ names a file relative to the page, and the anchor is
 #   the GitHub slug of one of that file's headings;
 # - a `docs/<page>.md` or `README.md` path names a file that exists, and `#anchor` after it one of its headings;
 # - a section sign with a number (N or N.M) names a numbered heading (`## <sign>N Title`, `## N. Title`,

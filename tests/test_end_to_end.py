@@ -46,7 +46,9 @@ def _same(a: Any, b: Any) -> bool:
     if b is ABSENT:
         return a is ABSENT
     if isinstance(b, (list, tuple)):
-        return isinstance(a, (list, tuple)) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return (
+            isinstance(a, (list, tuple)) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=False))
+        )
     if isinstance(b, bool) or isinstance(a, bool):
         return str(a).lower() == str(b).lower()
     if isinstance(b, (int, float)):

@@ -98,7 +98,8 @@ def test_easyr1_shaped_worker_sizing_is_compared_with_its_bands() -> None:
         "class Worker:\n    def __init__(self):\n        self.config.actor.global_batch_size *= self.config.rollout.n\n"
         "        if self.config.actor.two_views:\n            self.config.actor.global_batch_size *= 2\n"
         "        self.config.actor.global_batch_size_per_device = (\n"
-        "            self.config.actor.global_batch_size // self.device_mesh.size() * self.ulysses_sequence_parallel_size)\n"
+        "            self.config.actor.global_batch_size // self.device_mesh.size() * "
+        "self.ulysses_sequence_parallel_size)\n"
     )
     tree = ast.parse(code)
     table = UPSTREAM_WORKER["easyr1"]

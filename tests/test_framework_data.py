@@ -25,7 +25,8 @@ TABLES: dict[str, dict[str, Any]] = {p.stem: yaml.safe_load(p.read_text()) for p
 CANONICAL = {f"{section}.{name}" for section in SECTIONS for name in field_names(section)}
 WHEN = {"start-up", "first-step", "async"}
 OUTCOMES = {"accepted", "rejected", "rewritten", "unknown"}
-# A citation: a file (with a line or not) at a release, or a Megatron-LM file (slime reads whichever copy its image has).
+# A citation: a file (with a line or not) at a release, or a
+# Megatron-LM file (slime reads whichever copy its image has).
 CITATION = re.compile(r"[\w./-]+\.(?:py|yaml|sh)(?::[\d,-]+)?@[\w.+-]+|Megatron-LM ")
 
 

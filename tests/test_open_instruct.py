@@ -224,7 +224,8 @@ def test_kl_estimator_old_and_new_spellings(version: str, value: str, estimator:
     "target,written", [(HEAD, "--kl_estimator 2 \\"), ("open-instruct@2025.10.20", "--kl_estimator kl3 \\")]
 )
 def test_kl3_is_written_in_the_target_versions_spelling(target: str, written: str) -> None:
-    # The original run's kl3 (= k3) must become 2 after 2025-12-01, never 3 (the mistake in Open-Instruct's own OLMo 2 page, §9.7).
+    # The original run's kl3 (= k3) must become 2 after 2025-12-01,
+    # never 3 (the mistake in Open-Instruct's own OLMo 2 page, §9.7).
     source = translator.load(FIXTURES / "open-instruct" / "olmo2_1b_grpo_gtrl.sh")
     assert source.spec.algorithm.kl_estimator == "k3"
     translation = translator.translate(source, to=target)
@@ -326,7 +327,8 @@ def test_warmup_ratio_takes_precedence_over_warm_up_steps() -> None:
 
 
 def test_weight_decay_ignored_without_bias_and_norm_grouping() -> None:
-    # grpo_fast's optimizer set-up: set_weight_decay_on_bias_and_norm False → AdamW(all params) with torch's default 0.01.
+    # grpo_fast's optimizer set-up: set_weight_decay_on_bias_and_norm
+    # False → AdamW(all params) with torch's default 0.01.
     explanation = load(fast("--set_weight_decay_on_bias_and_norm False", "--weight_decay 0.1"))
     assert explanation.spec.optimizer.weight_decay == 0.01
     assert "semantics.ignored-key" in codes(explanation)

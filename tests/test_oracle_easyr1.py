@@ -297,7 +297,7 @@ def test_written_config_loads_and_passes_easyr1s_checks(
     if config.worker.reward.reward_function is None:  # the user adds one, as the error note says
         assert "reward.missing" in {n.code for n in translation.notes}
         assert translation.failed
-        with pytest.raises(ValueError, match="Reward function is not provided."):
+        with pytest.raises(ValueError, match=r"Reward function is not provided."):
             start_up_checks()["reward"](None, config.worker.reward, None)
         config = load(written, [*overrides, f"worker.reward.reward_function={DEFAULT_REWARD}"])
     run_checks(config)

@@ -132,7 +132,7 @@ def main_ppo_arguments(launch: str) -> tuple[str, list[str]]:
             name = next((w.split("=", 1)[1] for w in words if w.startswith("--config-name=")), "ppo_trainer")
             overrides = [w for w in words if not w.startswith("--config-")]
             parsed = [parse_override(w) for w in overrides]
-            assert all(parsed), [w for w, o in zip(overrides, parsed) if o is None]
+            assert all(parsed), [w for w, o in zip(overrides, parsed, strict=False) if o is None]
             return name, [o.text for o in parsed if o is not None]
     raise AssertionError(f"no verl.trainer.main_ppo command in:\n{launch}")
 

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = [name for name in dialects.names() if name != "rlconf"]
 
 # verl 0.5.0, 250 prompts × n 5 = 1250 samples on 8 GPUs: 1250 % 8 != 0 (verl.real-batch-divisible), 250 % 64 != 0
-# (verl.mini-batch-remainder: verl ≤ 0.7 runs a short last mini-batch of 58, a warning), and no micro-batch key for the actor
+# (verl.mini-batch-remainder: verl ≤ 0.7 runs a short last
+# mini-batch of 58, a warning), and no micro-batch key for the actor
 # nor the rollout (verl.micro-batch-missing, twice). The comment on line 3 covers line 4, which sets
 # data.train_batch_size, the first key of the remainder finding.
 SCRIPT = """#!/bin/bash
@@ -243,7 +244,7 @@ def test_translate_note_at_a_line(tmp_path: Path) -> None:
         "#!/bin/bash\n", "#!/bin/bash\n# rlconf: ignore[shell.gpu-count]\nN=$(nvidia-smi -L | wc -l)\n"
     )
     path = write(tmp_path, "run.sh", script)
-    code, out, _ = run("translate", path, "--from", "verl@0.5.0", "--to", "verl@0.5.0", "--format", "json")
+    _code, out, _ = run("translate", path, "--from", "verl@0.5.0", "--to", "verl@0.5.0", "--format", "json")
     document = json.loads(out)
     assert [(s["code"], s["line"]) for s in document["suppressed"]] == [("shell.gpu-count", 3)]
     assert all(n["code"] != "shell.gpu-count" for n in document["source"]["notes"])

@@ -129,15 +129,15 @@ def test_an_odd_number_of_single_samples_doubles_the_batches() -> None:
     # 1 × 1 × 6 = 6, divisible by num_generations 2.
     explanation = translator.load(FIXTURES / "verl" / "ppo_gae_ulysses_sp2.sh", env=VERL_ENV)
     plan = explanation.spec.plan
-    for name, value in dict(
-        prompts_per_step=3,
-        samples_per_step=3,
-        samples_per_optimizer_step=3,
-        data_parallel_size=1,
-        micro_batch_per_device=1,
-        grad_accum_steps=3,
-        optimizer_steps_per_step=1,
-    ).items():
+    for name, value in {
+        "prompts_per_step": 3,
+        "samples_per_step": 3,
+        "samples_per_optimizer_step": 3,
+        "data_parallel_size": 1,
+        "micro_batch_per_device": 1,
+        "grad_accum_steps": 3,
+        "optimizer_steps_per_step": 1,
+    }.items():
         setattr(plan, name, value)
     explanation.spec.topology = dataclasses.replace(
         explanation.spec.topology, training_gpus=1, nodes=1, gpus_per_node=1, sequence_parallel_size=1
@@ -177,7 +177,7 @@ def test_keys_of_releases_that_never_coexisted_are_noted() -> None:
 
 def test_a_removed_experimental_trainer_is_named() -> None:
     text = "accelerate launch --num_processes 8 trl/experimental/gfpo/gfpo.py --config recipe.yaml\n"
-    with pytest.raises(ConfigError, match="gfpo.*1.10.0"):
+    with pytest.raises(ConfigError, match=r"gfpo.*1.10.0"):
         translator.load(Source(text, "launch.sh"), framework="trl")
 
 

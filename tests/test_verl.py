@@ -273,7 +273,7 @@ def test_closed_sections_come_from_the_schema() -> None:
 
 
 def test_writing_a_read_only_release_is_refused() -> None:
-    with pytest.raises(translator.ConfigError, match="reads verl 0.1 but writes verl 0.3.0 and newer"):
+    with pytest.raises(translator.ConfigError, match=r"reads verl 0.1 but writes verl 0.3.0 and newer"):
         translator.translate(RUN_PARTS, to="verl@0.1")
 
 
@@ -641,7 +641,7 @@ def test_a_fully_async_run_is_written_to_verl_as_main_ppo() -> None:
     written = overrides(translation)
     assert written["data.train_batch_size"] == "16"
     assert written["trainer.v1.trainer_mode"] == "separate_async"
-    assert not any(k.startswith("async_training.") or k.startswith("rollout.") for k in written)
+    assert not any(k.startswith(("async_training.", "rollout.")) for k in written)
     assert "asynchrony.changed" in codes(translation)
     older = overrides(translator.translate(source, to="verl@0.8.0"))
     assert "actor_rollout_ref.hybrid_engine" not in older  # ray_trainer asserts the hybrid engine

@@ -11,6 +11,7 @@ from translator.errors import ConfigError
 
 if TYPE_CHECKING:
     from translator.api import Explanation, Translation, check, explain, load, translate
+    from translator.compare import DiffReport
 
 _API = ("Explanation", "Translation", "check", "explain", "load", "translate")
 
@@ -27,12 +28,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'translator' has no attribute {name!r}")
 
 
-def diff(a: Explanation | str, b: Explanation | str, **options: object):  # type: ignore[no-untyped-def]
+def diff(a: Explanation | str, b: Explanation | str, **options: Any) -> DiffReport:
     """Compare two configs (paths, texts or explanations) on the canonical model; see translator.compare."""
     from translator.api import Explanation, load
     from translator.compare import diff as compare
 
     return compare(
-        a if isinstance(a, Explanation) else load(a, **options),  # type: ignore[arg-type]
+        a if isinstance(a, Explanation) else load(a, **options),
         b if isinstance(b, Explanation) else load(b, **options),
-    )  # type: ignore[arg-type]
+    )

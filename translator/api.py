@@ -688,7 +688,8 @@ def account_keys(source: Explanation, target: RunSpec, notes: list[Note]) -> lis
                 )
             )
         else:
-            # Not "has no effect": the key may well act in the source framework; rlconf's model just holds nothing for it.
+            # Not "has no effect": the key may well act in the source
+            # framework; rlconf's model just holds nothing for it.
             entries.append(
                 KeyAccount(
                     key,
@@ -794,7 +795,7 @@ def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> N
         if len(set(states)) == 1:
             continue
         ranges: list[tuple[str, str, str]] = []  # (state, first, last)
-        for version, state in zip(order, states):
+        for version, state in zip(order, states, strict=False):
             if ranges and ranges[-1][0] == state:
                 ranges[-1] = (state, ranges[-1][1], version)
             else:

@@ -77,7 +77,8 @@ def plan_certainty(
                 "check the fork's trainer, or pass --from with the release it follows",
             )
         else:
-            out[name] = Certainty({"config": "read", "default": "default"}.get(origin, "derived"), why)
+            level: Level = "read" if origin == "config" else "default" if origin == "default" else "derived"
+            out[name] = Certainty(level, why)
     return out
 
 

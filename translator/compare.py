@@ -327,9 +327,9 @@ def same_value(a: Any, b: Any) -> bool:
     if a in (None, False) and b in (None, False):  # "off" and "not set" mean the same for switches
         return True
     if _is_number(a) and _is_number(b):
-        return abs(Fraction(a) - Fraction(b)) <= Fraction(1, 10**9) * max(1, abs(Fraction(a)))
+        return abs(Fraction(a) - Fraction(b)) <= Fraction(1, 10**9) * max(Fraction(1), abs(Fraction(a)))
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=False))
     try:
         return bool(a == b)
     except Exception:

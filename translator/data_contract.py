@@ -78,7 +78,7 @@ def sample(path: Path) -> list[dict[str, Any]]:
     named like a data file is refused, as every file rlconf opens: docs/safety.md); [] when they cannot be read."""
     if path.suffix == ".parquet":
         try:
-            import pyarrow.parquet as pq  # type: ignore[import-untyped]
+            import pyarrow.parquet as pq
         except ImportError:  # not a dependency of rlconf: without it parquet files are not sampled
             return []
         try:
@@ -110,7 +110,7 @@ def sample(path: Path) -> list[dict[str, Any]]:
     except ValueError:  # larger than the bound, or not JSON
         return []
     if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):  # columns → rows
-        data = [dict(zip(data, values)) for values in zip(*data.values())]
+        data = [dict(zip(data, values, strict=False)) for values in zip(*data.values(), strict=False)]
     return [row for row in data[:SAMPLE_ROWS] if isinstance(row, dict)] if isinstance(data, list) else []
 
 

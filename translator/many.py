@@ -14,6 +14,7 @@ Selection (see docs/many-files.md):
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import glob
 import os
@@ -146,10 +147,8 @@ def _walk(directory: Path, avoided: list[Path]) -> Iterator[Path]:
 def _excluded(path: Path, root: Path, patterns: list[str]) -> bool:
     """--exclude GLOB matches the path as given, the path below its root, or the file name."""
     forms = {path.as_posix(), path.name}
-    try:
+    with contextlib.suppress(ValueError):
         forms.add(path.relative_to(root).as_posix())
-    except ValueError:
-        pass
     return any(
         fnmatch.fnmatch(form, pattern) or fnmatch.fnmatch(form, pattern.rstrip("/") + "/*")
         for form in forms

@@ -198,11 +198,11 @@ def validate(
 ) -> list[Note]:
     """Notes for the native ``values`` (native key → value as the config set it) of ``framework`` ``version``.
 
-    Raises ConfigError for the first value of a type the framework rejects. ``exempt`` keys are not checked
-    (keys a user adds, such as '+key' appends); ``noted`` holds the (code, key) pairs of the warnings and errors a reader already
-    made: those are not repeated, and a key a reader already warned about is not made an error. ``added``
-    keys come from a file the framework merges without checking keys (a YAML config merged into the defaults): only a likely
-    typo among them is noted.
+    Raises ConfigError for the first value of a type the framework rejects. ``exempt`` keys are not checked (keys a user
+    adds, such as '+key' appends); ``noted`` holds the (code, key) pairs of the warnings and errors a reader already
+    made: those are not repeated, and a key a reader already warned about is not made an error. ``added`` keys come from
+    a file the framework merges without checking keys (a YAML config merged into the defaults): only a likely typo among
+    them is noted.
     """
     schema, newer_paths, exact = _choose(framework, version)
     notes = NoteList()

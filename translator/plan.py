@@ -51,25 +51,16 @@ class BatchPlan(_Section):
 
     def complete(self) -> BatchPlan:
         """Fill the derived quantities that are still unknown from the ones that are known."""
-        if self.samples_per_step is None and None not in (self.prompts_per_step, self.samples_per_prompt):
-            self.samples_per_step = self.prompts_per_step * self.samples_per_prompt
-        if (
-            self.optimizer_steps_per_step is None
-            and None not in (self.samples_per_step, self.samples_per_optimizer_step, self.epochs_per_step)
-            and self.samples_per_optimizer_step
-        ):
+        prompts, per_prompt = self.prompts_per_step, self.samples_per_prompt
+        if self.samples_per_step is None and prompts is not None and per_prompt is not None:
+            self.samples_per_step = prompts * per_prompt
+        step, mini, epochs = self.samples_per_step, self.samples_per_optimizer_step, self.epochs_per_step
+        if self.optimizer_steps_per_step is None and step is not None and mini and epochs is not None:
             # Frameworks that split a rollout into mini-batches run ceil(batches) updates per epoch.
-            self.optimizer_steps_per_step = exact(
-                self.epochs_per_step * ceil_fraction(self.samples_per_step, self.samples_per_optimizer_step)
-            )
-        if (
-            self.grad_accum_steps is None
-            and self.micro_batch_per_device
-            and None not in (self.samples_per_optimizer_step, self.data_parallel_size)
-        ):
-            self.grad_accum_steps = exact(
-                _fraction(self.samples_per_optimizer_step) / self.data_parallel_size / self.micro_batch_per_device
-            )
+            self.optimizer_steps_per_step = exact(epochs * ceil_fraction(step, mini))
+        dp, micro = self.data_parallel_size, self.micro_batch_per_device
+        if self.grad_accum_steps is None and micro and mini is not None and dp is not None:
+            self.grad_accum_steps = exact(_fraction(mini) / dp / micro)
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,14 +75,17 @@ def ceil_fraction(numerator: Number, denominator: Number) -> Number:
 
 def _fraction(value: Any) -> Any:
     """Fraction(value) for a number; anything else (a count that depends on an unset variable) unchanged."""
-    return Fraction(value) if isinstance(value, numbers.Real) else value
+    # Fraction takes every Real (through float or as_integer_ratio); its stub names only the concrete types.
+    return Fraction(value) if isinstance(value, numbers.Real) else value  # type: ignore[call-overload]
 
 
 def exact(value: Number | float | None) -> Number | None:
     """An int when the value is whole, else a Fraction."""
+    if isinstance(value, float):
+        value = Fraction(value).limit_denominator(1_000_000)
     if value is None or not isinstance(value, numbers.Real):
         return value
-    value = Fraction(value).limit_denominator(1_000_000) if isinstance(value, float) else Fraction(value)
+    value = Fraction(value)
     return int(value) if value.denominator == 1 else value
 
 
@@ -149,7 +143,7 @@ class Generation(_Section):
 @record
 class RunLength(_Section):
     dataset_passes: float | None = None  # passes over the prompt dataset
-    total_optimizer_steps: int | None = None
+    total_optimizer_steps: Number | None = None
     total_samples: int | None = None
 
 
@@ -208,7 +202,7 @@ class Critic(_Section):
     """The value model, when the advantage estimator needs one (GAE)."""
 
     enabled: bool | None = None
-    samples_per_optimizer_step: int | None = None  # samples per critic update, global
+    samples_per_optimizer_step: Number | None = None  # samples per critic update, global
     epochs_per_step: int | None = None
     micro_batch_per_device: int | None = None  # samples per forward/backward per DP rank
     lr: float | None = None
@@ -303,7 +297,7 @@ class Launch(_Section):
     seed: int | None = None  # the run's random seed (verl/EasyR1: data.seed, the seed of the prompt order)
 
 
-SECTIONS: dict[str, type] = {
+SECTIONS: dict[str, type[_Section]] = {
     "plan": BatchPlan,
     "topology": Topology,
     "token_budget": TokenBudget,
@@ -397,7 +391,7 @@ class RunSpec:
 
 
 def field_names(section: str) -> list[str]:
-    return [f.name for f in dataclasses.fields(SECTIONS[section])]
+    return [f.name for f in dataclasses.fields(SECTIONS[section])]  # type: ignore[arg-type]  # each is a @record
 
 
 PLAN_FIELDS: list[str] = field_names("plan")

@@ -16,7 +16,9 @@ import sys
 from reprlib import recursive_repr
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-if TYPE_CHECKING or sys.version_info >= (3, 11):
+if TYPE_CHECKING:  # typeshed's typing_extensions carries it for Python 3.10 checks; nothing imports it at run time
+    from typing_extensions import dataclass_transform
+elif sys.version_info >= (3, 11):
     from typing import dataclass_transform
 else:  # Python 3.10: the decorator only informs type checkers, so a no-op stands in at run time
 

@@ -44,7 +44,7 @@ def explanation_text(explanation: Explanation) -> str:
     state = {True: "on-policy", False: "off-policy", None: "unknown"}[policy["on_policy"]]
     lines += ["", f"Policy: {state}"] + [f"  {reason}" for reason in policy["reasons"]]
     run = run_length(spec, explanation.dataset_size)
-    lines += ["", "The whole run:"] + _run_lines(run)
+    lines += ["", "The whole run:", *_run_lines(run)]
     for section in SECTIONS:
         if section == "plan":
             continue
@@ -171,7 +171,7 @@ def diff_text(report: DiffReport) -> str:
     a, b = report.a, report.b
     lines = [f"A: {a.source} ({a.framework} {a.version or ''})", f"B: {b.source} ({b.framework} {b.version or ''})"]
     if not report.differences:
-        return "\n".join(lines + ["", "no semantic difference"]) + "\n"
+        return "\n".join([*lines, "", "no semantic difference"]) + "\n"
     by_category: dict[str, list[Any]] = {}
     for difference in report.differences:
         by_category.setdefault(difference.category, []).append(difference)

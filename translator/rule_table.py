@@ -1,9 +1,9 @@
-"""The catalogue of rule and note codes (data): every note code `rlconf check` or `rlconf translate` can report,
-with its kind, framework, severities, a one-line description, the framework's own message where the note mirrors
-one, and the source it cites; each framework's check rules are in its folder (translator/frameworks/<fw>/rules.py,
-named by its registration), and translator/rules.py ``catalogue`` merges them in code order. tests/test_rules.py collects every code the code of translator/ can emit (with
-``ast``) and checks that this table holds each of them and nothing else; docs/rules.md is generated from it
-(``python scripts/gen_docs.py``).
+"""The catalogue of rule and note codes (data): every note code `rlconf check` or `rlconf translate` can report, with
+its kind, framework, severities, a one-line description, the framework's own message where the note mirrors one, and the
+source it cites; each framework's check rules are in its folder (translator/frameworks/<fw>/rules.py, named by its
+registration), and translator/rules.py ``catalogue`` merges them in code order. tests/test_rules.py collects every code
+the code of translator/ can emit (with ``ast``) and checks that this table holds each of them and nothing else;
+docs/rules.md is generated from it (``python scripts/gen_docs.py``).
 
 Descriptions of notes are the note's own wording with its variable parts shown as …; ``source`` names the
 section of docs/frameworks/<framework>.md and the framework file (``file@tag``) the rule's code cites."""
@@ -25,7 +25,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "EasyR1 always applies dual-clip for negative advantages; the source has none, so its default bound 3.0 is written",
+        "EasyR1 always applies dual-clip for negative advantages; the source has none, so its default bound 3.0 "
+        "is written",
     ),
     R(
         "algorithm.estimator-changed",
@@ -46,7 +47,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        'TRL GRPO needs num_generations >= 2 ("GRPO requires at least 2 generations per prompt"); the source samples … completion per prompt and … per step …',
+        'TRL GRPO needs num_generations >= 2 ("GRPO requires at least 2 generations '
+        'per prompt"); the source samples … completion per prompt and … per step …',
     ),
     R(
         "algorithm.group-too-small",
@@ -75,7 +77,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info", "warning"),
-        "masked_mean_axis 1 averages each packed row (several samples), then the rows; rlconf records it as token-mean per micro-batch",
+        "masked_mean_axis 1 averages each packed row (several samples), then the rows; rlconf records it as "
+        "token-mean per micro-batch",
     ),
     R(
         "algorithm.loss-denominator",
@@ -96,7 +99,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "Trl … mis-scales the dapo loss by gradient_accumulation_steps ÷ steps_per_generation when they differ (fixed in 1.10)",
+        "Trl … mis-scales the dapo loss by gradient_accumulation_steps ÷ steps_per_generation when they differ "
+        "(fixed in 1.10)",
     ),
     R(
         "algorithm.not-expressible",
@@ -147,7 +151,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "generation up to … step(s) ahead: verl's … with num_warmup_batches … (batches of prompts in flight before each step) and max_off_policy_threshold … …",
+        "generation up to … step(s) ahead: verl's … with num_warmup_batches … (batches of prompts in flight "
+        "before each step) and max_off_policy_threshold … …",
         source="trainer_separate_async.py@v0.9.1",
     ),
     R(
@@ -155,14 +160,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "EasyR1 generates each step's batch with the current weights; the source's generation … step(s) ahead of training is dropped (on-policy here)",
+        "EasyR1 generates each step's batch with the current weights; the source's generation … step(s) ahead of "
+        "training is dropped (on-policy here)",
     ),
     R(
         "asynchrony.off-policy",
         "note",
         "all",
         ("info", "warning"),
-        "trainer_mode …: generation runs up to … step(s) ahead of training; the policy trains on samples from weights up to that many versions old",
+        "trainer_mode …: generation runs up to … step(s) ahead of training; the policy trains on samples from "
+        "weights up to that many versions old",
         source="trainer_base.py@v0.9.1; replay_buffer.py@v0.9.1",
     ),
     R(
@@ -170,7 +177,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "trainer.v1.sampler.max_off_policy_threshold null: no staleness bound (verl 0.9.1); a slow group may be trained any number of steps after submission …",
+        "trainer.v1.sampler.max_off_policy_threshold null: no staleness bound (verl 0.9.1); a slow group may be "
+        "trained any number of steps after submission …",
         source="trainer_base.py@v0.9.1; replay_buffer.py@v0.9.1",
     ),
     R(
@@ -178,14 +186,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "OpenRLHF … splits the prompts of a step evenly over the … actor ranks: rollout_batch_size … is written for the source's … prompts per step",
+        "OpenRLHF … splits the prompts of a step evenly over the … actor ranks: rollout_batch_size … is written "
+        "for the source's … prompts per step",
     ),
     R(
         "batch.floor-division",
         "note",
         "all",
         ("info", "warning"),
-        "global_batch_size … prompts × n … = … samples do not split evenly over … data-parallel ranks: EasyR1 floors it to … per rank (…), so an optimizer …",
+        "global_batch_size … prompts × n … = … samples do not split evenly over … data-parallel ranks: EasyR1 "
+        "floors it to … per rank (…), so an optimizer …",
     ),
     R(
         "batch.indivisible",
@@ -199,21 +209,24 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "a micro-batch of … samples per GPU does not divide the … samples per rank and optimizer step; train.micro_batch_size … is written",
+        "a micro-batch of … samples per GPU does not divide the … samples per rank and optimizer step; "
+        "train.micro_batch_size … is written",
     ),
     R(
         "batch.mini-batch-count",
         "note",
         "all",
         ("info",),
-        "num_mini_batches … is a count, not a size: each rank groups its packed micro-batches into about … optimizer steps per epoch (accumulation = …), so …",
+        "num_mini_batches … is a count, not a size: each rank groups its packed micro-batches into about … "
+        "optimizer steps per epoch (accumulation = …), so …",
     ),
     R(
         "batch.mini-changed",
         "note",
         "all",
         ("warning",),
-        'ppo_mini_batch_size … × rollout.n … = … samples do not split over … data-parallel ranks (verl: "Got mini_batch_size=… and …',
+        "ppo_mini_batch_size … × rollout.n … = … samples do not split "
+        'over … data-parallel ranks (verl: "Got mini_batch_size=… and …',
         source="workers/engine_workers.py@v0.9.1",
     ),
     R(
@@ -221,7 +234,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "ppo_mini_batch_size … prompts (… samples) exceeds the step's … samples; verl … does not check this, so each step is one mini-batch of … samples and …",
+        "ppo_mini_batch_size … prompts (… samples) exceeds the step's … samples; verl … does not check this, so "
+        "each step is one mini-batch of … samples and …",
     ),
     R(
         "batch.no-optimizer-step",
@@ -250,7 +264,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "The `pack_length` needs to be greater than the sum of `max_prompt_token_length` and `response_length`! (… < …)",
+        "The `pack_length` needs to be greater than the sum of `max_prompt_token_length` and `response_length`! "
+        "(… < …)",
     ),
     R(
         "batch.rollout-per-rank",
@@ -264,42 +279,48 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info", "warning"),
-        "Open-Instruct packs samples into rows of pack_length tokens; a micro-batch of … samples is not expressible, so one row of pack_length … tokens (…) is …",
+        "Open-Instruct packs samples into rows of pack_length tokens; a micro-batch of … samples is not "
+        "expressible, so one row of pack_length … tokens (…) is …",
     ),
     R(
         "batch.token-budget-assumed",
         "note",
         "all",
         ("warning",),
-        "the source sets neither a micro-batch nor a token budget; micro_batch_size_per_device_for_update … (EasyR1's default) is written",
+        "the source sets neither a micro-batch nor a token budget; micro_batch_size_per_device_for_update … "
+        "(EasyR1's default) is written",
     ),
     R(
         "batch.token-budget-not-expressible",
         "note",
         "all",
         ("warning",),
-        "OpenRLHF … has no token-budget micro-batching (use_dynamic_batch from 0.8.6); train.micro_batch_size … is written",
+        "OpenRLHF … has no token-budget micro-batching (use_dynamic_batch from 0.8.6); train.micro_batch_size … "
+        "is written",
     ),
     R(
         "batch.too-few-rollout-batches",
         "note",
         "all",
         ("error",),
-        "The number of sample batches must be greater than or equal to the effective number of actor processes. (… samples // … … < …)",
+        "The number of sample batches must be greater than or equal to the effective number of actor processes. "
+        "(… samples // … … < …)",
     ),
     R(
         "batch.uneven-shards",
         "note",
         "all",
         ("warning",),
-        "… rollout samples in experiences of … … do not split evenly over … data-parallel ranks; ranks train on different numbers of micro-batches, which …",
+        "… rollout samples in experiences of … … do not split evenly over … data-parallel ranks; ranks train on "
+        "different numbers of micro-batches, which …",
     ),
     R(
         "batch.world-size",
         "note",
         "all",
         ("warning",),
-        "num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to world_size // sequence_parallel_size (… < …)",
+        "num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to world_size "
+        "// sequence_parallel_size (… < …)",
     ),
     R(
         "checkpointing.default",
@@ -320,7 +341,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "EasyR1 saves sharded checkpoints; run scripts/model_merger.py --local_dir <checkpoint>/global_step_N/actor for Hugging Face weights",
+        "EasyR1 saves sharded checkpoints; run scripts/model_merger.py --local_dir "
+        "<checkpoint>/global_step_N/actor for Hugging Face weights",
     ),
     R(
         "checkpointing.hf-format",
@@ -348,7 +370,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "the source saves no checkpoint during the run; verl's save_freq -1 saves none at all, not even after the last step",
+        "the source saves no checkpoint during the run; verl's save_freq -1 saves none at all, not even after the "
+        "last step",
     ),
     R(
         "checkpointing.not-expressible",
@@ -362,14 +385,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "EasyR1 resumes only from a directory named global_step_N (\"`load_checkpoint_path` should end with `global_step_*`.\"); '…' is not one",
+        'EasyR1 resumes only from a directory named global_step_N ("`load_checkpoint_path` should end with '
+        "`global_step_*`.\"); '…' is not one",
     ),
     R(
         "checkpointing.state-freq",
         "note",
         "all",
         ("warning",),
-        "checkpoint_state_dir is set but checkpoint_state_freq is …; Open-Instruct raises (set --checkpoint_state_freq to a positive number of training steps)",
+        "checkpoint_state_dir is set but checkpoint_state_freq is …; Open-Instruct raises (set "
+        "--checkpoint_state_freq to a positive number of training steps)",
     ),
     R(
         "critic.not-expressible",
@@ -383,7 +408,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "TRL passes every dataset column to the reward functions as a keyword argument; the reference answer is the '…' column (Open-R1's accuracy reward …",
+        "TRL passes every dataset column to the reward functions as a keyword argument; the reference answer is "
+        "the '…' column (Open-R1's accuracy reward …",
     ),
     R(
         "data.answer-key",
@@ -397,7 +423,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("error",),
-        "… has no column …, which …'s loader reads for every row (…); add it or point the key at the column that holds it",
+        "… has no column …, which …'s loader reads for every row (…); add it or point the key at the column that "
+        "holds it",
     ),
     R("data.column-type", "note", "all", ("error",), "…; …'s loader needs … there (…): convert it first, …"),
     R(
@@ -405,35 +432,40 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "OpenRLHF … needs one probability per dataset (…): equal shares are written, sampled until every dataset is exhausted, where the source concatenates …",
+        "OpenRLHF … needs one probability per dataset (…): equal shares are written, sampled until every dataset "
+        "is exhausted, where the source concatenates …",
     ),
     R(
         "data.eval-required",
         "note",
         "all",
         ("warning",),
-        "EasyR1 always loads data.val_files and validates after the last step; the source has no evaluation data, so the training data is written there and …",
+        "EasyR1 always loads data.val_files and validates after the last step; the source has no evaluation data, "
+        "so the training data is written there and …",
     ),
     R(
         "data.format-prompt",
         "note",
         "all",
         ("info",),
-        "Each prompt is rendered through the Jinja template … (content = the prompt column) before the chat template; other frameworks need the same wording …",
+        "Each prompt is rendered through the Jinja template … (content = the prompt column) before the chat "
+        "template; other frameworks need the same wording …",
     ),
     R(
         "data.local-files",
         "note",
         "all",
         ("info",),
-        "…: Open-Instruct loads a local file or directory by path only when its rows carry the `messages`, `ground_truth` and `dataset` columns its transforms …",
+        "…: Open-Instruct loads a local file or directory by path only when its rows carry the `messages`, "
+        "`ground_truth` and `dataset` columns its transforms …",
     ),
     R(
         "data.max-prompts-as-steps",
         "note",
         "all",
         ("warning",),
-        "EasyR1 cannot limit the training set to … prompts; the run length it gives is written as trainer.max_steps … (… // … prompts per step × … pass(es)) …",
+        "EasyR1 cannot limit the training set to … prompts; the run length it gives is written as "
+        "trainer.max_steps … (… // … prompts per step × … pass(es)) …",
     ),
     R(
         "data.missing",
@@ -454,7 +486,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "prompt column …: Open-Instruct's RLVR transforms read a chat `messages` list from sft_messages_key, not a plain-text prompt",
+        "prompt column …: Open-Instruct's RLVR transforms read a chat `messages` list from sft_messages_key, not "
+        "a plain-text prompt",
     ),
     R(
         "data.sources-unknown",
@@ -510,21 +543,25 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "… -1 evaluates once per episode in OpenRLHF … (every len(prompts) // rollout batch rollout steps), which depends on the dataset's size",
+        "… -1 evaluates once per episode in OpenRLHF … (every len(prompts) // rollout batch rollout steps), which "
+        "depends on the dataset's size",
     ),
     R(
         "framework.fork",
         "note",
         "all",
         ("warning",),
-        "…: '…' is not EasyR1's own entry point; it is read with …'s semantics, and keys it adds are reported as unknown to EasyR1",
+        "…: '…' is not EasyR1's own entry point; it is read with …'s semantics, and keys it adds are reported as "
+        "unknown to EasyR1",
     ),
     R(
         "framework.fork-batch-code",
         "note",
         "all",
         ("warning",),
-        "A fork entry's trainer, or the project's own copy of the workers' (OpenRLHF: the strategy's) mini- and micro-batch sizing, has statements upstream's release has no counterpart for (a file and line): the quantities they decide are unknown.",
+        "A fork entry's trainer, or the project's own copy of the workers' (OpenRLHF: the strategy's) mini- and "
+        "micro-batch sizing, has statements upstream's release has no counterpart for (a file and line): the "
+        "quantities they decide are unknown.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -532,7 +569,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "A key no upstream release has is read by the project's code where batches are formed (a file and line): the quantities that code decides are unknown.",
+        "A key no upstream release has is read by the project's code where batches are formed (a file and line): "
+        "the quantities that code decides are unknown.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -540,7 +578,8 @@ RULES: tuple[R, ...] = (
         "note",
         "verl",
         ("info",),
-        "The launched entry's own Hydra config (a copy or fork kept in the project) sets keys upstream lacks: the project's code that reads them is checked like keys the launch sets.",
+        "The launched entry's own Hydra config (a copy or fork kept in the project) sets keys upstream lacks: the "
+        "project's code that reads them is checked like keys the launch sets.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -563,7 +602,9 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "The project's own copy of the workers' (OpenRLHF: the strategy's) mini- and micro-batch sizing has upstream's statements only: code outside it that repeats prompts or sizes the step leaves the per-update quantities known.",
+        "The project's own copy of the workers' (OpenRLHF: the strategy's) mini- and micro-batch sizing has "
+        "upstream's statements only: code outside it that repeats prompts or sizes the step leaves the per-update "
+        "quantities known.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -578,14 +619,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "…: prompts/samples per step, samples per optimizer step, optimizer steps per step and the micro-batch are left unknown (read the trainer's generation …",
+        "…: prompts/samples per step, samples per optimizer step, optimizer steps per step and the micro-batch "
+        "are left unknown (read the trainer's generation …",
     ),
     R(
         "generation.active-sampling",
         "note",
         "all",
         ("warning",),
-        "With active_sampling, you should set async_steps > 1 to account for filtering of the first batch (Open-Instruct asserts it; async_steps is …)",
+        "With active_sampling, you should set async_steps > 1 to account for filtering of the first batch "
+        "(Open-Instruct asserts it; async_steps is …)",
     ),
     R(
         "generation.filter",
@@ -599,7 +642,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "online_filtering keeps a group only when the mean of its '…' reward metric lies strictly between filter_low and filter_high",
+        "online_filtering keeps a group only when the mean of its '…' reward metric lies strictly between "
+        "filter_low and filter_high",
     ),
     R(
         "generation.filter-metric",
@@ -655,7 +699,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "This is an accelerate config: it gives the number of processes, not the batch plan; explain the recipe or the launch script that names both",
+        "This is an accelerate config: it gives the number of processes, not the batch plan; explain the recipe "
+        "or the launch script that names both",
     ),
     R(
         "input.config-not-found",
@@ -669,7 +714,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "the launch line names no config= YAML, so every key it does not override keeps EasyR1's dataclass default (not examples/config.yaml's values)",
+        "the launch line names no config= YAML, so every key it does not override keeps EasyR1's dataclass "
+        "default (not examples/config.yaml's values)",
     ),
     R(
         "input.no-recipe",
@@ -684,7 +730,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "$… is never set; it is used only by the launcher (mason.py options), which rlconf reads for the GPU count alone",
+        "$… is never set; it is used only by the launcher (mason.py options), which rlconf reads for the GPU "
+        "count alone",
     ),
     R("keys.abbreviated", "note", "all", ("info",), "--… is an abbreviation argparse expands to --…"),
     R(
@@ -756,14 +803,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "EasyR1 joins nodes through Ray, outside its config: run 'ray start --head' on … and 'ray start --address=…' on the others (use the Ray port), then …",
+        "EasyR1 joins nodes through Ray, outside its config: run 'ray start --head' on … and 'ray start "
+        "--address=…' on the others (use the Ray port), then …",
     ),
     R(
         "launch.several",
         "note",
         "all",
         ("warning",),
-        "…: … training launches in the script; the one on line … is read, not those on line(s) … (explain a copy of the script with only the launch you mean)",
+        "…: … training launches in the script; the one on line … is read, not those on line(s) … (explain a copy "
+        "of the script with only the launch you mean)",
     ),
     R(
         "lengths.assumed",
@@ -808,14 +857,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info", "warning"),
-        "OpenRLHF … sets the LR horizon to len(prompts) × n // train_batch_size, leaving out … … × … …: the … schedule ends after the first episode's first …",
+        "OpenRLHF … sets the LR horizon to len(prompts) × n // train_batch_size, leaving out … … × … …: the … "
+        "schedule ends after the first episode's first …",
     ),
     R(
         "optimizer.min-lr-missing",
         "note",
         "all",
         ("warning",),
-        'lr_scheduler_type cosine_with_min_lr without lr_scheduler_kwargs min_lr_rate or min_lr: transformers raises "One of min_lr or min_lr_rate should be …',
+        "lr_scheduler_type cosine_with_min_lr without lr_scheduler_kwargs min_lr_rate "
+        'or min_lr: transformers raises "One of min_lr or min_lr_rate should be …',
     ),
     R(
         "optimizer.not-expressible",
@@ -852,7 +903,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "reward_funcs names ….… (….py, written next to recipe.yaml; run launch.sh from that folder): it loads … by its path, so no module of the same name is …",
+        "reward_funcs names ….… (….py, written next to recipe.yaml; run launch.sh from that folder): it loads … "
+        "by its path, so no module of the same name is …",
     ),
     R(
         "reward.builtin",
@@ -873,7 +925,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "… … is a reward-function file: OpenRLHF imports it and calls … on each batch (queries = prompt + response texts, labels from --label_key), returning …",
+        "… … is a reward-function file: OpenRLHF imports it and calls … on each batch (queries = prompt + "
+        "response texts, labels from --label_key), returning …",
     ),
     R(
         "reward.function-file-unsupported",
@@ -943,14 +996,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("error",),
-        'reward function … is the file beside the source (…), but EasyR1 resolves it from its repository root, where the written launch.sh runs, and starts without it ("Reward function is not provided."): write …',
+        "reward function … is the file beside the source (…), but EasyR1 resolves it from its repository root, "
+        'where the written launch.sh runs, and starts without it ("Reward function is not provided."): write …',
     ),
     R(
         "run-length.approximated",
         "note",
         "all",
         ("warning",),
-        "OpenRLHF has no step limit: … steps are written as data.max_samples … prompts (= … × …) and one pass; that holds when the dataset has at least that …",
+        "OpenRLHF has no step limit: … steps are written as data.max_samples … prompts (= … × …) and one pass; "
+        "that holds when the dataset has at least that …",
     ),
     R(
         "run-length.converted",
@@ -964,14 +1019,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "Each step pulls … prompts and keeps …, while the step count assumes …: the data loader wraps, so … … reads the prompt data … times",
+        "Each step pulls … prompts and keeps …, while the step count assumes …: the data loader wraps, so … … "
+        "reads the prompt data … times",
     ),
     R(
         "run-length.epochs",
         "note",
         "all",
         ("info",),
-        "trainer.total_epochs … is written so that trainer.total_training_steps … ends the run (verl stops at whichever comes first; every epoch has at least …",
+        "trainer.total_epochs … is written so that trainer.total_training_steps … ends the run (verl stops at "
+        "whichever comes first; every epoch has at least …",
     ),
     R(
         "run-length.no-steps",
@@ -985,7 +1042,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "max_train_prompts …: Open-Instruct caps prompts per dataset in dataset_mixer_list (a count instead of 1.0), not in total; the run length is …",
+        "max_train_prompts …: Open-Instruct caps prompts per dataset in dataset_mixer_list (a count instead of "
+        "1.0), not in total; the run length is …",
     ),
     R("run-length.rounded", "note", "all", ("warning",), "… epochs rounded up to …: … is a whole number"),
     R(
@@ -1007,7 +1065,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "data.gen_batch_size … is only the dataloader fetch size in verl 0.9; a step still trains on data.train_batch_size … prompts",
+        "data.gen_batch_size … is only the dataloader fetch size in verl 0.9; a step still trains on "
+        "data.train_batch_size … prompts",
         source="trainer_base.py@v0.9.1",
     ),
     R(
@@ -1022,7 +1081,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "With verl.trainer.main_ppo before 0.9, data.gen_batch_size … is the dataloader batch, so each step trains on … prompts, not data.train_batch_size …",
+        "With verl.trainer.main_ppo before 0.9, data.gen_batch_size … is the dataloader batch, so each step "
+        "trains on … prompts, not data.train_batch_size …",
         source="trainer_base.py@v0.9.1",
     ),
     R(
@@ -1051,7 +1111,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "trainer_mode …: each step trains in parameter_sync_step … local updates of … prompts (… samples) taken from the replay buffer, each with its own …",
+        "trainer_mode …: each step trains in parameter_sync_step … local updates of … prompts (… samples) taken "
+        "from the replay buffer, each with its own …",
         source="trainer_base.py@v0.9.1",
     ),
     R(
@@ -1059,7 +1120,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "before 2026-02-26 (PR #1498), with deepspeed_stage 2 only the last micro-batch's gradient of each accumulation group survived; the rest were discarded",
+        "before 2026-02-26 (PR #1498), with deepspeed_stage 2 only the last micro-batch's gradient of each "
+        "accumulation group survived; the rest were discarded",
     ),
     R("shell.arithmetic", "note", "all", ("info",), "… could not be evaluated (…); kept as text"),
     R("shell.command-substitution", "note", "all", ("info",), "… contains a command substitution; kept as text"),
@@ -1070,7 +1132,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "…=… counts the GPUs of the machine the script runs on, which is not known here; pass --env …=N (or --num-processes N)",
+        "…=… counts the GPUs of the machine the script runs on, which is not known here; pass --env …=N (or "
+        "--num-processes N)",
     ),
     R("shell.heredoc-skipped", "note", "all", ("info",), "here-document <<… body not read…"),
     R(
@@ -1078,7 +1141,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("error",),
-        "… holds ${…}, which the source left to the shell; TRL reads recipe.yaml without expanding variables and … is not one text to move to the command …",
+        "… holds ${…}, which the source left to the shell; TRL reads recipe.yaml without expanding variables and "
+        "… is not one text to move to the command …",
     ),
     R("shell.positional-args", "note", "all", ("info",), "$…: the script's arguments are not known; treated as none"),
     R("shell.source-not-followed", "note", "all", ("info",), "Sourced file … is not read"),
@@ -1102,7 +1166,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "open-instruct … has grpo_fast.py and grpo_vllm_thread_ray_gtrl.py; the gtrl script is written because it keeps the source's micro-batches of samples …",
+        "open-instruct … has grpo_fast.py and grpo_vllm_thread_ray_gtrl.py; the gtrl script is written because it "
+        "keeps the source's micro-batches of samples …",
     ),
     R("target.rejected", "note", "all", ("error",), "… … would reject the written config […]: ……"),
     R(
@@ -1124,21 +1189,24 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("error",),
-        "actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * vllm_tensor_parallel_size, got … and …",
+        "actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * vllm_tensor_parallel_size, "
+        "got … and …",
     ),
     R(
         "topology.engines-unset",
         "note",
         "all",
         ("error",),
-        "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares …, not set, with 0; 0 generates with the actor)",
+        "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares …, not set, with 0; "
+        "0 generates with the actor)",
     ),
     R(
         "topology.gpus-changed",
         "note",
         "all",
         ("warning",),
-        "The source trains on … GPUs (…); Open-Instruct runs one learner per GPU, so … learners keep the … data-parallel ranks",
+        "The source trains on … GPUs (…); Open-Instruct runs one learner per GPU, so … learners keep the … "
+        "data-parallel ranks",
     ),
     R(
         "topology.gpus-requested",
@@ -1160,7 +1228,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "Set args.vllm_gpu_memory_utilization to 0.4 for colocate_all_models! (OpenRLHF … replaces … … ≥ 0.9 when every model shares the GPUs)",
+        "Set args.vllm_gpu_memory_utilization to 0.4 for colocate_all_models! (OpenRLHF … replaces … … ≥ 0.9 when "
+        "every model shares the GPUs)",
     ),
     R(
         "topology.nodes-changed",
@@ -1182,7 +1251,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "The source uses … GPUs (… of them for a separate rollout server); EasyR1 colocates vLLM with training, so the written config uses … GPUs for both",
+        "The source uses … GPUs (… of them for a separate rollout server); EasyR1 colocates vLLM with training, "
+        "so the written config uses … GPUs for both",
     ),
     R(
         "topology.rollout-engines-changed",
@@ -1239,7 +1309,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "The config does not state the number of training processes, so the global batch quantities are unknown; pass --num-processes N (GPUs serving vLLM do …",
+        "The config does not state the number of training processes, so the global batch quantities are unknown; "
+        "pass --num-processes N (GPUs serving vLLM do …",
     ),
     R(
         "topology.world-size-option-ignored",
@@ -1262,7 +1333,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "verl … counts critic.ppo_mini_batch_size in samples: … samples, while the actor's … prompts are … samples (0.4 changed the critic to prompts)",
+        "verl … counts critic.ppo_mini_batch_size in samples: … samples, while the actor's … prompts are … "
+        "samples (0.4 changed the critic to prompts)",
     ),
     R(
         "units.deprecated-global-micro-batch",
@@ -1284,21 +1356,24 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "Verl … counts … … in prompts across all ranks: fsdp_workers divides it by the … data-parallel ranks and multiplies it by rollout.n … → … samples per …",
+        "Verl … counts … … in prompts across all ranks: fsdp_workers divides it by the … data-parallel ranks and "
+        "multiplies it by rollout.n … → … samples per …",
     ),
     R(
         "units.per-device-vs-global",
         "note",
         "all",
         ("info",),
-        "local_rollout_batch_size and local_mini_batch_size are per learner GPU: × … learners = … prompts per step and … samples per optimizer step",
+        "local_rollout_batch_size and local_mini_batch_size are per learner GPU: × … learners = … prompts per "
+        "step and … samples per optimizer step",
     ),
     R(
         "units.prompts-vs-samples",
         "note",
         "all",
         ("info", "warning"),
-        "… samples per optimizer step is not a whole number of prompts (n = …); worker.actor.global_batch_size counts prompts, so … prompts (… samples) is …",
+        "… samples per optimizer step is not a whole number of prompts (n = …); worker.actor.global_batch_size "
+        "counts prompts, so … prompts (… samples) is …",
     ),
     R(
         "units.save-steps",
@@ -1312,7 +1387,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "Warmup of … optimizer steps = … rollout steps (… optimizer steps per step); EasyR1 steps its scheduler once per rollout step",
+        "Warmup of … optimizer steps = … rollout steps (… optimizer steps per step); EasyR1 steps its scheduler "
+        "once per rollout step",
     ),
     R("value.out-of-range", "note", "all", ("warning",), "the source's …; written as it is"),
     R("version.assumed", "note", "all", ("info",), "Assumed easyr1 …: …; pass --from easyr1@VERSION to choose"),

@@ -224,9 +224,9 @@ class Resolver:
         """The class ``name`` (possibly ``a.B``) as seen from module ``path`` of ``tree``."""
         module = tree.module(path)
         head, _, rest = name.partition(".")
-        for node in module.body:
-            if isinstance(node, ast.ClassDef) and node.name == name:
-                return tree, path, node
+        for statement in module.body:
+            if isinstance(statement, ast.ClassDef) and statement.name == name:
+                return tree, path, statement
         for node in ast.walk(module):
             if isinstance(node, ast.ImportFrom):
                 for alias in node.names:
@@ -246,9 +246,9 @@ class Resolver:
                 for alias in node.names:
                     if (alias.asname or alias.name) == head or alias.name == head:
                         for other in self.trees:
-                            target = other.module_path(alias.name)
-                            if target:
-                                return self.find(other, target, rest)
+                            module_path = other.module_path(alias.name)
+                            if module_path:
+                                return self.find(other, module_path, rest)
         return None
 
     def _module_of(self, tree: Tree, path: str, node: ast.ImportFrom, submodule: str | None) -> tuple[Tree, str] | None:
@@ -490,8 +490,8 @@ def dataclass_fields(
         if found is None:
             raise SystemExit(f"{tree.label}: base class {base_name} of {node.name} not found")
         base_tree, base_path, base_node = found
-        for name, item in dataclass_fields(resolver, base_tree, base_path, base_node, (*seen, node.name)).items():
-            fields[name] = item
+        for name, inherited in dataclass_fields(resolver, base_tree, base_path, base_node, (*seen, node.name)).items():
+            fields[name] = inherited
     ctx = (resolver, tree, path)
     for item in node.body:
         if not isinstance(item, ast.AnnAssign) or not isinstance(item.target, ast.Name):
@@ -519,7 +519,7 @@ def dataclass_fields(
                 expression = ast.unparse(keywords["default_factory"]) + "()"
             metadata = keywords.get("metadata")
             if isinstance(metadata, ast.Dict):
-                for key, value in zip(metadata.keys, metadata.values):
+                for key, value in zip(metadata.keys, metadata.values, strict=False):
                     if isinstance(key, ast.Constant) and key.value == "choices":
                         choices = literal(value)
                         choices = list(choices) if isinstance(choices, (list, tuple)) else None
@@ -559,7 +559,9 @@ def document(
     ``type_check`` (how it checks values, why)."""
     treatment, why = unknown
     check, check_why = type_check
-    patterns = {"^" + re.escape(key) + r"\..+$": {} for key, prop in properties.items() if _is_object(prop)}
+    patterns: dict[str, dict[str, Any]] = {
+        "^" + re.escape(key) + r"\..+$": {} for key, prop in properties.items() if _is_object(prop)
+    }
     described = "; ".join(_describe(s) for s in sources)
     doc: dict[str, Any] = {
         "$schema": SCHEMA_DIALECT,

@@ -21,7 +21,7 @@ def rules_for(framework: str) -> Rules | None:
     if module is None:
         return None
     try:
-        return importlib.import_module(module).check  # type: ignore[no-any-return]
+        return importlib.import_module(module).check
     except ModuleNotFoundError as error:
         if error.name == module:
             return None

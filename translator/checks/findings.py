@@ -111,8 +111,9 @@ class Finding:
 
 @record
 class Skipped(Finding):
-    """A rule that could not run for want of an input the config does not state (e.g. a world size only the launcher states): not a
-    pass. A rule function returns one (see :func:`needs`) where it would otherwise have to return None."""
+    """A rule that could not run for want of an input the config does not state (e.g. a world size only the launcher
+    states): not a pass. A rule function returns one (see :func:`needs`) where it would otherwise have to return
+    None."""
 
     needs: str = ""  # what is missing, e.g. "the world size"
     hint: str = ""  # how to supply it, e.g. "pass --num-processes N"
@@ -123,7 +124,7 @@ class Skipped(Finding):
 
 def needs(rule: str, what: str, hint: str) -> Skipped:
     """The rule ``rule`` is skipped: it needs ``what`` (``hint`` says how to give it)."""
-    return Skipped(rule, "skipped", f"skipped: {rule} needs {what} ({hint})", [], {}, [], what, hint)  # type: ignore[arg-type]
+    return Skipped(rule, "skipped", f"skipped: {rule} needs {what} ({hint})", [], {}, [], what, hint)
 
 
 def needs_world_size(rule: str) -> Skipped:

@@ -34,7 +34,7 @@ from translator.dialects.versions import newer_than as newer_than
 from translator.dialects.versions import split_version as split_version
 from translator.dialects.versions import version_key as version_key
 from translator.errors import ConfigError
-from translator.notes import NoteList
+from translator.notes import NoteList, Severity
 from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.records import record
 from translator.sources.files import Source
@@ -235,11 +235,11 @@ class Dialect:
         return older[-1]
 
     @property
-    def pending_notes(self) -> list[tuple[str, str, str]]:
+    def pending_notes(self) -> list[tuple[Severity, str, str]]:
         """(level, code, message) from resolving versions, not yet given to the user."""
         return self.__dict__.setdefault("_pending_notes", [])
 
-    def take_version_notes(self, notes: NoteList | None = None) -> list[tuple[str, str, str]]:
+    def take_version_notes(self, notes: NoteList | None = None) -> list[tuple[Severity, str, str]]:
         """The pending version notes, emptied; added to ``notes`` when given."""
         pending, self.__dict__["_pending_notes"] = list(self.pending_notes), []
         for level, code, message in pending:

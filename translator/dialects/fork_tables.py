@@ -34,7 +34,8 @@ UPSTREAM_FIT: dict[str, frozenset[str]] = {
 # micro-batches: the last names of the sizes whose assignment marks a normalising function (anchors), and per
 # release band the shapes of every size assignment in those functions, as translator/sources/code.py
 # ``normalisation_touches`` gives them. Worked out by running it on each release's verl/workers/fsdp_workers.py and
-# verl/workers/actor/dp_actor.py, megatron_workers.py and actor/megatron_actor.py (verl wheels 0.2.0.post2, 0.3.0.post1, 0.4.1, 0.5.0, 0.6.1, 0.7.0; EasyR1 at the
+# verl/workers/actor/dp_actor.py, megatron_workers.py and actor/megatron_actor.py (verl wheels 0.2.0.post2, 0.3.0.post1,
+# 0.4.1, 0.5.0, 0.6.1, 0.7.0; EasyR1 at the
 # commits of its bands). ``None``: from that release on the workers are other code (verl 0.8's engine workers),
 # not compared. Every modelled band computes the same per-device sizes (shape[0] and size() of the 1-D device
 # mesh are one number), so a fork's copy, often taken between releases, is compared with their union: a fork whose

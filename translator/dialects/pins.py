@@ -110,10 +110,11 @@ def project_version(dialect: Dialect, source: Source) -> ProjectVersion | None:
     read_as, why, candidates = _readable(dialect, used) if used else (None, "", None)
     others: list[Evidence] = []
     for evidence in releases[1:]:
-        if evidence.version != used.version and all(o.version != evidence.version for o in others):  # type: ignore[union-attr]
+        assert used is not None  # releases[0]
+        if evidence.version != used.version and all(o.version != evidence.version for o in others):
             others.append(evidence)
-    if read_as and others and candidates is None:
-        resolved = {r for r in (_resolved(dialect, e.version) for e in [used, *others]) if r}  # type: ignore[list-item]
+    if used is not None and read_as and others and candidates is None:  # read_as is set only beside used
+        resolved = {r for r in (_resolved(dialect, e.version) for e in [used, *others]) if r}
         if len(resolved) > 1:
             candidates = tuple(sorted(resolved, key=lambda v: version_key(split_version(v)) or ()))
     if commits and used is None:

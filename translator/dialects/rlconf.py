@@ -216,15 +216,14 @@ def _scalar(dotted: str, kind: str, value: Any, name: str, key: str) -> Any:
         low = -1 if dotted in NEGATIVE_ALLOWED else 0 if dotted in ZERO_ALLOWED else 1
         if value < low:
             raise ConfigError(f"{dotted} must be at least {low}, got {value}", file=name, key=key)
-    elif kind == "float":
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or value != value
-            or abs(value) == float("inf")
-            or abs(value) > MAX_COUNT
-        ):
-            raise wrong
+    elif kind == "float" and (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or value != value
+        or abs(value) == float("inf")
+        or abs(value) > MAX_COUNT
+    ):
+        raise wrong
     return value
 
 

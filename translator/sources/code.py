@@ -326,7 +326,10 @@ def _conditional_names(node: ast.expr, condition: tuple[str, bool] | None) -> li
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             test, negated = test.operand, True
         flag = test.attr if isinstance(test, ast.Attribute) else None
-        when = lambda value: (flag, value != negated) if flag else None
+
+        def when(value: bool) -> tuple[str, bool] | None:
+            return (flag, value != negated) if flag else None
+
         return _conditional_names(node.body, when(True)) + _conditional_names(node.orelse, when(False))
     return [(n.id, condition) for n in ast.walk(node) if isinstance(n, ast.Name) and "Trainer" in n.id]
 
@@ -474,7 +477,7 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
         if name == "len" and "batch" in args:
             return "rows", "counts a batch's rows (len)", "len(batch)"
         for keyword in node.keywords:
-            if keyword.arg in _GROUP_NAMES + ("n_samples", "repeat_times"):
+            if keyword.arg in (*_GROUP_NAMES, "n_samples", "repeat_times"):
                 return "group", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
             if keyword.arg and "batch_size" in keyword.arg:
                 return "size", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
@@ -724,16 +727,22 @@ class KeyEffects:
                 continue
             target, plain = carried
             if isinstance(target, ast.Name):
-                use = lambda n, name=target.id: isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+
+                def use(n: ast.AST, wanted: str = target.id) -> bool:
+                    return isinstance(n, ast.Name) and n.id == wanted and isinstance(n.ctx, ast.Load)
+
                 scope = function if function is not None and not isinstance(function, ast.Module) else None
             else:
-                use = lambda n, attr=target.attr: (
-                    isinstance(n, ast.Attribute)
-                    and n.attr == attr
-                    and isinstance(n.value, ast.Name)
-                    and n.value.id == "self"
-                    and isinstance(n.ctx, ast.Load)
-                )
+
+                def use(n: ast.AST, wanted: str = target.attr) -> bool:
+                    return (
+                        isinstance(n, ast.Attribute)
+                        and n.attr == wanted
+                        and isinstance(n.value, ast.Name)
+                        and n.value.id == "self"
+                        and isinstance(n.ctx, ast.Load)
+                    )
+
                 scope = None
             found += self._follow(path, tree, use, truth if plain else None, value if plain else None, depth + 1, scope)
         return found
@@ -815,7 +824,7 @@ def _only_as_keyword(statement: ast.stmt, matches: Callable[[ast.AST], bool]) ->
         for call in ast.walk(statement)
         if isinstance(call, ast.Call)
         for k in call.keywords
-        if k.arg and "batch_size" not in k.arg and k.arg not in _GROUP_NAMES + ("n_samples", "repeat_times")
+        if k.arg and "batch_size" not in k.arg and k.arg not in (*_GROUP_NAMES, "n_samples", "repeat_times")
         for n in ast.walk(k.value)
     }
     return bool(reads) and all(id(n) in inside for n in reads)

@@ -227,7 +227,7 @@ def resolve_interpolations(value: Any, lookup: Callable[[str], Any], env: Mappin
             key, _, default = body[len("oc.select:") :].partition(",")
             found = lookup(key.strip())
             return found if found is not _UNRESOLVED and found is not None else scalar(default.strip())
-        if body.startswith("oc.") or body.startswith("."):
+        if body.startswith(("oc.", ".")):
             return _UNRESOLVED
         return lookup(body)
 

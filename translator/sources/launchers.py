@@ -36,12 +36,12 @@ def launcher_script(text: str, name: str) -> str | None:
         return None
     if kind == "ray-job":
         command, key = data.get("entrypoint"), "entrypoint"
-        runtime_env = data.get("runtime_env") if isinstance(data.get("runtime_env"), dict) else {}
-        env = runtime_env.get("env_vars") if isinstance(runtime_env.get("env_vars"), dict) else {}
+        runtime_env = found if isinstance(found := data.get("runtime_env"), dict) else {}
+        env = found if isinstance(found := runtime_env.get("env_vars"), dict) else {}
         provided: dict[str, str] = {}
     else:
         command, key = data.get("run"), "run"
-        env = data.get("envs") if isinstance(data.get("envs"), dict) else {}
+        env = found if isinstance(found := data.get("envs"), dict) else {}
         provided = _skypilot_provided(data)
     if not isinstance(command, str):
         return None
@@ -67,7 +67,7 @@ def _skypilot_provided(data: dict[str, Any]) -> dict[str, str]:
     nodes = data.get("num_nodes")
     if isinstance(nodes, int) and not isinstance(nodes, bool):
         provided["SKYPILOT_NUM_NODES"] = str(nodes)
-    resources = data.get("resources") if isinstance(data.get("resources"), dict) else {}
+    resources = found if isinstance(found := data.get("resources"), dict) else {}
     accelerators = resources.get("accelerators")
     if isinstance(accelerators, dict) and len(accelerators) == 1:
         accelerators = "{}:{}".format(*next(iter(accelerators.items())))

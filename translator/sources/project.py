@@ -301,8 +301,8 @@ def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]
             found.append(Evidence(normal(match[1]), match[2].rstrip(".-"), name, number, "pin", distance, None, weight))
         if path.endswith((".yml", ".yaml")) and (conda := _CONDA.match(code)) and "==" not in code:
             found.append(Evidence(normal(conda[1]), conda[2], name, number, "pin", distance, None, weight))
-        if poetry and (match := _POETRY.match(code)) and normal(match[1]) != "python":
-            found.append(Evidence(normal(match[1]), match[2], name, number, "pin", distance, None, weight))
+        if poetry and (poetry_pin := _POETRY.match(code)) and normal(poetry_pin[1]) != "python":
+            found.append(Evidence(normal(poetry_pin[1]), poetry_pin[2], name, number, "pin", distance, None, weight))
         for match in _GIT.finditer(code):
             ref = match[2]
             kind = "git-tag" if _TAG.fullmatch(ref) else "git-commit" if _COMMIT.fullmatch(ref) else "git-ref"

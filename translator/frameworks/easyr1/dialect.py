@@ -1,12 +1,12 @@
 """EasyR1: ``python3 -m verl.trainer.main config=BASE.yaml key=value ...`` launch scripts and their YAML configs.
 
-Semantics (docs/frameworks/easyr1.md, with the EasyR1 source file of each claim): ``data.rollout_batch_size`` and ``worker.actor.global_batch_size``
-count prompts (the worker multiplies the latter by ``rollout.n`` and splits it over world ÷ Ulysses
-data-parallel ranks); the micro sizes count samples per data-parallel rank, or, with dynamic batching (on by
-default since 0.3.2), multiply the padded sequence width into a token budget. Values merge as dataclass
-defaults ← base YAML (``config=``) ← dotlist overrides (OmegaConf, no Hydra). EasyR1 shares the ``verl``
-module name with upstream verl; the launcher (``verl.trainer.main`` with ``config=``) and the key tree
-(``worker.actor...``, ``data.rollout_batch_size``) tell them apart.
+Semantics (docs/frameworks/easyr1.md, with the EasyR1 source file of each claim): ``data.rollout_batch_size`` and
+``worker.actor.global_batch_size`` count prompts (the worker multiplies the latter by ``rollout.n`` and splits it over
+world ÷ Ulysses data-parallel ranks); the micro sizes count samples per data-parallel rank, or, with dynamic batching
+(on by default since 0.3.2), multiply the padded sequence width into a token budget. Values merge as dataclass defaults
+← base YAML (``config=``) ← dotlist overrides (OmegaConf, no Hydra). EasyR1 shares the ``verl`` module name with
+upstream verl; the launcher (``verl.trainer.main`` with ``config=``) and the key tree (``worker.actor...``,
+``data.rollout_batch_size``) tell them apart.
 """
 
 from __future__ import annotations
@@ -375,11 +375,11 @@ def _band_value(table: dict[str, Any], version: str) -> Any:
 
 
 def loggers_for(version: str) -> tuple[str, ...]:
-    return _band_value(LOGGERS, version)  # type: ignore[no-any-return]
+    return _band_value(LOGGERS, version)
 
 
 def reward_signature(version: str) -> str:
-    return _band_value(REWARD_SIGNATURES, version)  # type: ignore[no-any-return]
+    return _band_value(REWARD_SIGNATURES, version)
 
 
 def reward_examples(version: str) -> tuple[str, tuple[str, ...]] | None:
@@ -545,10 +545,12 @@ class _Interpreter:
         v, t, notes = self.v, self.spec.topology, self.notes
         t.gpus_per_node = v.positive_int("trainer.n_gpus_per_node")
         t.nodes = v.positive_int("trainer.nnodes")
+        assert t.gpus_per_node is not None and t.nodes is not None  # EasyR1's defaults set both
         world = t.training_gpus = t.gpus_per_node * t.nodes
         t.rollout_gpus = 0  # actor, rollout and ref share one resource pool: vLLM is colocated
         t.training_backend = "fsdp"
         tp = t.rollout_tensor_parallel_size = v.positive_int(f"{ROLLOUT}.tensor_parallel_size")
+        assert tp is not None  # an EasyR1 default
         if tp > world:
             notes.warning(
                 "topology.indivisible",
@@ -564,6 +566,7 @@ class _Interpreter:
             )
         sp_key = self.sp_key(ACTOR)
         sp = t.sequence_parallel_size = v.positive_int(sp_key)
+        assert sp is not None  # an EasyR1 default
         if sp > world:
             raise v._error(
                 sp_key,
@@ -594,6 +597,7 @@ class _Interpreter:
         """global_batch_size_per_device (samples per DP rank) as the band's fsdp_workers computes it."""
         world = self.spec.topology.training_gpus
         sp = self.v.positive_int(sp_key) if role == ACTOR else int(self.peek(sp_key) or 1)
+        assert world is not None and sp is not None  # topology() sets world; the Ulysses keys have defaults
         samples = gbs * n  # global_batch_size *= rollout.n (prompts → samples)
         if not at_least(self.version, "0.3.1"):
             per_device, text = samples // world * sp, f"{samples} // {world} GPUs × Ulysses {sp}"
@@ -620,6 +624,8 @@ class _Interpreter:
         self.origin("plan.prompts_per_step", f"data.rollout_batch_size {rbs} prompts", "data.rollout_batch_size")
         gbs_key = f"{ACTOR}.global_batch_size"
         gbs = v.positive_int(gbs_key)
+        # EasyR1's defaults set the three keys; topology() sets dp and world
+        assert n is not None and rbs is not None and gbs is not None and dp is not None and world is not None
         per_device, text = self.per_device(ACTOR, gbs, n, self.sp_key(ACTOR))
         plan.samples_per_optimizer_step = per_device * dp
         if per_device * dp != gbs * n:
@@ -715,7 +721,9 @@ class _Interpreter:
                 source_keys=[offload_key, upd_key],
             )
         if dynamic:
-            width = self.spec.lengths.max_prompt_tokens + self.spec.lengths.max_response_tokens
+            lengths = self.spec.lengths
+            assert lengths.max_prompt_tokens is not None and lengths.max_response_tokens is not None  # defaults
+            width = lengths.max_prompt_tokens + lengths.max_response_tokens
             width_text = (
                 f"(max_prompt_length {self.spec.lengths.max_prompt_tokens} + max_response_length "
                 f"{self.spec.lengths.max_response_tokens}) tokens"
@@ -752,6 +760,7 @@ class _Interpreter:
     def generation(self) -> None:
         v, g, notes, plan = self.v, self.spec.generation, self.notes, self.spec.plan
         world, rbs = self.spec.topology.training_gpus, plan.prompts_per_step
+        assert world is not None and rbs is not None and plan.samples_per_prompt is not None  # set by batch()
         g.rollout_backend = str(v.get(f"{ROLLOUT}.name"))
         round_prompts, round_key = rbs, "data.rollout_batch_size"
         if at_least(self.version, "0.3.1"):
@@ -964,6 +973,8 @@ class _Interpreter:
             return
         gbs_key = f"{CRITIC}.global_batch_size"
         gbs = v.positive_int(gbs_key)
+        assert gbs is not None and plan.samples_per_prompt is not None and plan.prompts_per_step is not None
+        assert self.spec.topology.training_gpus is not None  # a default; batch() and topology() set the rest
         # The critic worker builds its mesh from its own ulysses size (the actor's before 0.3.0's split); it is
         # peeked at, not consumed, so the critic's own value is written back as an extra.
         sp_key = self.sp_key(CRITIC) if at_least(self.version, "0.3.0") else self.sp_key(ACTOR)
@@ -1072,6 +1083,7 @@ class _Interpreter:
         resource_pool_spec); vLLM runs world ÷ tensor_parallel_size engines."""
         t, v = self.spec.topology, self.v
         t.colocate_models = True
+        assert t.training_gpus is not None and t.rollout_tensor_parallel_size is not None  # topology() sets them
         t.rollout_engines = (
             t.training_gpus // t.rollout_tensor_parallel_size
             if t.training_gpus % t.rollout_tensor_parallel_size == 0
@@ -1225,6 +1237,7 @@ class _Interpreter:
         if passes is not None and g.prompts_per_round and not g.filter_groups:
             # A step pulls ceil(rbs / mini) rounds of mini prompts, but training_steps counts rbs per step.
             rbs = s.plan.prompts_per_step
+            assert rbs is not None  # a source with rounds of prompts states the step's prompts too
             pulled = math.ceil(rbs / g.prompts_per_round) * g.prompts_per_round
             if pulled != rbs:
                 passes = passes * Fraction(pulled, rbs)
@@ -2289,7 +2302,7 @@ _ORDER = ("data", "algorithm", "worker", "trainer")
 
 def _emit_yaml(tree: dict[str, Any], comments: dict[str, str], prefix: str = "", depth: int = 0) -> list[str]:
     """Nested YAML in EasyR1's section order, with a unit comment after the keys that have one."""
-    lines = []
+    lines: list[str] = []
     keys = sorted(tree, key=lambda k: _ORDER.index(k) if k in _ORDER else len(_ORDER)) if depth == 0 else list(tree)
     for key in keys:
         value = tree[key]

@@ -19,7 +19,8 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "trainer/data_loader.py: both the training and the validation set are loaded at start-up (EasyR1 always validates after the last step); an empty path …",
+        "trainer/data_loader.py: both the training and the validation set are loaded at start-up (EasyR1 always "
+        "validates after the last step); an empty path …",
     ),
     R(
         "easyr1.equal-chunk",
@@ -35,7 +36,8 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts that the rank's samples split into equal …",
+        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts "
+        "that the rank's samples split into equal …",
         message="only support equal split. Got size of DataProto {…} and split {…}.",
         source="docs/frameworks/easyr1.md §2",
     ),
@@ -67,8 +69,12 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error", "warning"),
-        "GRPO/RLOO need groups of at least two (a driver ValueError from 0.3.0; earlier a group of one is scored against mean 0 and std 1, i.e",
-        message="algorithm.adv_estimator={…} with worker.rollout.n=1: each group holds one sample, scored against mean 0 (and std 1), so there is no group baseline",
+        "GRPO/RLOO need groups of at least two (a driver ValueError from 0.3.0; earlier a group of one is scored "
+        "against mean 0 and std 1, i.e",
+        message=(
+            "algorithm.adv_estimator={…} with worker.rollout.n=1: each group holds one sample, scored against mean 0 "
+            "(and std 1), so there is no group baseline"
+        ),
         source="docs/frameworks/easyr1.md §3",
     ),
     R(
@@ -99,7 +105,8 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("warning",),
-        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts that the rank's samples split into equal …",
+        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts "
+        "that the rank's samples split into equal …",
         source="docs/frameworks/easyr1.md §2",
     ),
     R(
@@ -138,7 +145,8 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "Rounds of mini_rollout_batch_size prompts stop at max_try_make_batch; without filtering, fewer than rollout_batch_size prompts by then fails the …",
+        "Rounds of mini_rollout_batch_size prompts stop at max_try_make_batch; without filtering, fewer than "
+        "rollout_batch_size prompts by then fails the …",
         message="num_try_make_batch={…} >= max_try_make_batch={…}. Generated too many. Please check your data.",
         source="docs/frameworks/easyr1.md §3",
     ),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from translator.checks.findings import (
     Finding,
@@ -91,7 +91,12 @@ class _Run:
         return self.raw(key) in (True, "true", "True", 1)
 
     def finding(
-        self, rule: str, severity: str, message: str, keys: list[str], fixes: list[tuple[dict[str, Any], str]]
+        self,
+        rule: str,
+        severity: Literal["error", "warning"],
+        message: str,
+        keys: list[str],
+        fixes: list[tuple[dict[str, Any], str]],
     ) -> Finding:
         values = {k: _plain(self.raw(k)) for k in keys}
         return Finding(
@@ -99,7 +104,7 @@ class _Run:
             severity,
             message,
             keys,
-            values,  # type: ignore[arg-type]
+            values,
             [Suggestion(changes, text) for changes, text in fixes],
         )
 
@@ -560,7 +565,9 @@ def warmup_steps_ignored(run: _Run) -> list[Finding]:
     ratio_wins = ratio > 0 or (run.gtrl and not run.since(WARMUP_RATIO_FIX))
     if not steps or not ratio_wins:
         return []
-    fixes = [({"warm_up_steps": None}, f"warmup_ratio {ratio} as the run already uses")]
+    fixes: list[tuple[dict[str, Any], str]] = [
+        ({"warm_up_steps": None}, f"warmup_ratio {ratio} as the run already uses")
+    ]
     if ratio > 0 and (run.since(WARMUP_RATIO_FIX) or not run.gtrl):
         fixes.append(({"warmup_ratio": 0.0}, f"warm_up_steps {steps} as written"))
     return [

@@ -68,7 +68,7 @@ from translator.frameworks.open_instruct.tables import (
     ZERO2_FIX,
     ZERO_STD_FILTER,
 )
-from translator.notes import NoteList
+from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, load_yaml_mapping
 from translator.sources.shell import ShellCommand, parse_shell, program_index, symbolic_names, unwrap_command
@@ -150,7 +150,7 @@ class OpenInstructDialect(Dialect):
             return text
         wanted = version_key(text)
         if wanted is not None and len(wanted) == 3 and wanted[0] > 2000:
-            older = [v for v in self.versions if version_key(v) <= wanted]
+            older = [v for v in self.versions if (version_key(v) or ()) <= wanted]
             if older:
                 return older[-1]
         if text.lower() == "latest" or (wanted is not None and wanted[0] > 2000):
@@ -573,6 +573,7 @@ class _Interpreter:
         engines = v.positive_int("vllm_num_engines")
         rollout_tp = v.positive_int("vllm_tensor_parallel_size")
         sp = v.positive_int("sequence_parallel_size") if self.has("sequence_parallel_size") else 1
+        assert engines is not None and rollout_tp is not None and sp is not None  # Open-Instruct's defaults
         t.training_gpus = sum(learners)
         t.nodes = len(learners)  # one Ray bundle per entry, placed STRICT_SPREAD: one node each
         t.gpus_per_node = learners[0] if len(set(learners)) == 1 else None
@@ -651,6 +652,9 @@ class _Interpreter:
         epochs = v.positive_int("num_epochs")
         rows = v.positive_int("per_device_train_batch_size")
         pack = v.positive_int("pack_length")
+        # grpo_fast's defaults set all six
+        assert prompts is not None and group is not None and mini_batches is not None and epochs is not None
+        assert rows is not None and pack is not None
         plan.prompts_per_step, plan.samples_per_prompt, plan.epochs_per_step = prompts, group, epochs
         d["plan.prompts_per_step"] = self.origin(
             f"num_unique_prompts_rollout {prompts} prompts", "num_unique_prompts_rollout"
@@ -726,6 +730,9 @@ class _Interpreter:
         group = v.positive_int("number_samples_per_prompt")
         micro = v.positive_int("per_device_train_batch_size")
         epochs = v.positive_int("num_epochs")
+        # the gtrl scripts' defaults set the five keys; topology() sets world
+        assert local_prompts is not None and local_mini is not None and group is not None and micro is not None
+        assert epochs is not None and world is not None
         plan.prompts_per_step = local_prompts * world
         plan.samples_per_prompt = group
         plan.samples_per_optimizer_step = local_mini * world
@@ -792,6 +799,8 @@ class _Interpreter:
     def run_length(self) -> None:
         v, plan, notes, d = self.v, self.spec.plan, self.notes, self.spec.derivations
         episodes = v.positive_int("total_episodes")
+        assert episodes is not None  # a default of both programs
+        assert plan.prompts_per_step is not None and plan.samples_per_prompt is not None  # the batch set them
         per_step = plan.prompts_per_step * plan.samples_per_prompt
         self.spec.run_length.total_samples = episodes
         d["run_length.total_samples"] = self.origin(
@@ -819,6 +828,7 @@ class _Interpreter:
                 source_keys=["total_episodes"],
             )
         if not self.gtrl:
+            assert plan.optimizer_steps_per_step is not None  # fast_batch: num_epochs × num_mini_batches
             total = steps * plan.optimizer_steps_per_step
             self.spec.run_length.total_optimizer_steps = total
             d["run_length.total_optimizer_steps"] = derived(
@@ -1004,8 +1014,9 @@ class _Interpreter:
                 source_keys=["max_prompt_token_length"],
             )
         if not self.gtrl:
-            total = (s.lengths.max_prompt_tokens or 0) + s.lengths.max_response_tokens
             pack = v.positive_int("pack_length")
+            assert s.lengths.max_response_tokens is not None and pack is not None  # grpo_fast's defaults
+            total = (s.lengths.max_prompt_tokens or 0) + s.lengths.max_response_tokens
             if pack < total:
                 notes.warning(
                     "batch.pack-length",
@@ -1221,7 +1232,7 @@ def _mixer_pairs(mixer: Any, key: str, values: Values) -> list[tuple[str, float]
                 f"--{key} needs dataset/amount pairs, got {len(mixer)} words",
                 f"give an amount after every dataset, e.g. --{key} org/name 1.0",
             )
-        items = [(str(name), amount) for name, amount in zip(mixer[0::2], mixer[1::2])]
+        items = [(str(name), amount) for name, amount in zip(mixer[0::2], mixer[1::2], strict=False)]
     else:
         raise _config_error(
             values, key, f"--{key} {mixer!r} is not a list of dataset/amount pairs", f"write --{key} org/name 1.0"
@@ -1582,8 +1593,8 @@ class _Writer:
         nodes = t.nodes if t.nodes and learners % t.nodes == 0 else max(1, math.ceil(learners / 8))
         if learners % nodes:
             nodes = 1
-        layout = [learners // nodes] * nodes
-        out["actor_num_gpus_per_node" if self.gtrl else "num_learners_per_node"] = [str(n) for n in layout]
+        per_node = [learners // nodes] * nodes
+        out["actor_num_gpus_per_node" if self.gtrl else "num_learners_per_node"] = [str(n) for n in per_node]
         if self.has("sequence_parallel_size"):
             out["sequence_parallel_size"] = sp
         tp = t.rollout_tensor_parallel_size or 1
@@ -1787,7 +1798,7 @@ class _Writer:
                     source_keys=["algorithm.advantage_estimator"],
                 )
         elif estimator not in ("grpo", "grpo_vectorized", "grpo_passk"):
-            severity = "error" if estimator == "gae" else "warning"
+            severity: Severity = "error" if estimator == "gae" else "warning"
             notes.add(
                 severity,
                 "algorithm.not-expressible",
@@ -2206,11 +2217,13 @@ class _RunPartsWriter:
             weights = None
         amounts = weights or [1.0] * len(sources)
         if w.has(list_key):
-            self.out[list_key] = [x for name, amount in zip(sources, amounts) for x in (name, _amount_text(amount))]
+            self.out[list_key] = [
+                x for name, amount in zip(sources, amounts, strict=False) for x in (name, _amount_text(amount))
+            ]
             if split and w.has(split_key):
                 self.out[split_key] = [split]
         elif w.has(dict_key):
-            self.out[dict_key] = json.dumps({name: amount for name, amount in zip(sources, amounts)})
+            self.out[dict_key] = json.dumps(dict(zip(sources, amounts, strict=False)))
             old_split_key = "dataset_train_splits" if dict_key == "dataset_mixer" else "dataset_eval_splits"
             if split and w.has(old_split_key):
                 self.out[old_split_key] = [split]

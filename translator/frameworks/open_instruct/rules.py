@@ -13,7 +13,11 @@ RULES: tuple[R, ...] = (
         "open-instruct",
         ("error",),
         "Active sampling refills filtered groups: it needs the filter and prompts queued ahead.",
-        message="With active_sampling, you should set async_steps > 1 to account for filtering of the first batch. Otherwise, your generator only generates only one batch worth of prompts and a single filtered prompt will cause the trainer to stall waiting for more data  . ",
+        message=(
+            "With active_sampling, you should set async_steps > 1 to account for filtering of the first batch. "
+            "Otherwise, your generator only generates only one batch worth of prompts and a single filtered prompt "
+            "will cause the trainer to stall waiting for more data  . "
+        ),
         source="docs/frameworks/open-instruct.md §1.2",
     ),
     R(
@@ -22,7 +26,10 @@ RULES: tuple[R, ...] = (
         "open-instruct",
         ("error",),
         "Active sampling refills filtered groups: it needs the filter and prompts queued ahead.",
-        message="filter_zero_std_samples must be True when active_sampling is True. Active sampling requires filtering to work correctly.",
+        message=(
+            "filter_zero_std_samples must be True when active_sampling is True. Active sampling requires filtering to "
+            "work correctly."
+        ),
         source="docs/frameworks/open-instruct.md §1.2",
     ),
     R(
@@ -38,7 +45,8 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("warning",),
-        "With num_unique_prompts_rollout=… < vllm_num_engines=…, vllm will be generating data for multiple batches simultaneously. This is fine but might be …",
+        "With num_unique_prompts_rollout=… < vllm_num_engines=…, vllm will be generating data for multiple "
+        "batches simultaneously. This is fine but might be …",
     ),
     R(
         "open-instruct.gpu-memory-fraction-range",
@@ -68,7 +76,10 @@ RULES: tuple[R, ...] = (
         "open-instruct",
         ("error",),
         "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: … / … = …",
-        message="`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: {…} / {…} = {…}",
+        message=(
+            "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: {…} / {…} "
+            "= {…}"
+        ),
     ),
     R(
         "open-instruct.gtrl-rollout-divisible",
@@ -108,8 +119,12 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("error",),
-        "When load_ref_policy=False, beta must be 0.0. Got beta=…. Set --beta 0.0 or --load_ref_policy to use KL penalty.",
-        message="When load_ref_policy=False, beta must be 0.0. Got beta={…}. Set --beta 0.0 or --load_ref_policy to use KL penalty.",
+        "When load_ref_policy=False, beta must be 0.0. Got beta=…. Set --beta 0.0 or --load_ref_policy to use KL "
+        "penalty.",
+        message=(
+            "When load_ref_policy=False, beta must be 0.0. Got beta={…}. Set --beta 0.0 or --load_ref_policy to use "
+            "KL penalty."
+        ),
     ),
     R(
         "open-instruct.learning-rate-range",
@@ -123,14 +138,16 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("warning",),
-        "total_episodes … is less than one training step of … samples: num_training_steps = … // … = 0 and nothing is trained",
+        "total_episodes … is less than one training step of … samples: num_training_steps = … // … = 0 and "
+        "nothing is trained",
     ),
     R(
         "open-instruct.num-mini-batches-too-large",
         "check",
         "open-instruct",
         ("error", "warning"),
-        "num_mini_batches exceeds the micro-batches each rank gets (a crash in some releases, a schedule mismatch in others).",
+        "num_mini_batches exceeds the micro-batches each rank gets (a crash in some releases, a schedule mismatch "
+        "in others).",
     ),
     R(
         "open-instruct.pack-length",
@@ -138,7 +155,9 @@ RULES: tuple[R, ...] = (
         "open-instruct",
         ("error",),
         "A packed row must hold the longest prompt plus the longest response.",
-        message="The `pack_length` needs to be greater than the sum of `max_prompt_token_length` and `response_length`!",
+        message=(
+            "The `pack_length` needs to be greater than the sum of `max_prompt_token_length` and `response_length`!"
+        ),
         source="docs/frameworks/open-instruct.md §1.2",
     ),
     R(
@@ -192,8 +211,12 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("error",),
-        "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward standard deviation will always be 0, causing all …",
-        message="`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward standard deviation will always be 0, causing all samples to be filtered.",
+        "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward "
+        "standard deviation will always be 0, causing all …",
+        message=(
+            "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward "
+            "standard deviation will always be 0, causing all samples to be filtered."
+        ),
     ),
     R(
         "open-instruct.zero2-discarded-gradients",

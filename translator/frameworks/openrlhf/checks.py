@@ -142,7 +142,8 @@ def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
 
 # ---------------------------------------------------------------- flags and topology
 def flag_scheme(run: _Run) -> list[Finding]:
-    """0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error (§1 item 1, §12 item 1)."""
+    """0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error (§1 item 1, §12 item
+    1)."""
     written: dict[str, str] = getattr(run.native, "written", {})
     wrong = {
         internal: name
@@ -435,7 +436,7 @@ def tensor_parallel_bf16(run: _Run) -> list[Finding]:
     if at_least(run.version, "0.9.2"):
         if str(run.raw("ds.param_dtype", "bf16")) == "bf16":
             return []
-        fix = {"ds.param_dtype": "bf16"}
+        fix: dict[str, Any] = {"ds.param_dtype": "bf16"}
     elif run.on("bf16"):
         return []
     else:

@@ -618,6 +618,7 @@ class _Interpreter:
         v, t, plan = self.v, self.spec.topology, self.spec.plan
         t.nodes = v.positive_int("actor.num_nodes")
         t.gpus_per_node = v.positive_int("actor.num_gpus_per_node")
+        assert t.nodes is not None and t.gpus_per_node is not None  # OpenRLHF's argparse defaults set both
         world = t.nodes * t.gpus_per_node
         t.training_gpus = world
         ring = v.positive_int("ds.ring_attn_size") or 1
@@ -724,7 +725,8 @@ class _Interpreter:
         self.gpu_budget(world, engines * vllm_tp, colocate_all)
 
     def memory_fraction(self, colocate_all: bool) -> None:
-        """vLLM's share of GPU memory; 0.5.8–0.6.0 lowered it to 0.4 under colocate_all_models (cli/train_ppo_ray.py)."""
+        """vLLM's share of GPU memory; 0.5.8–0.6.0 lowered it to 0.4 under colocate_all_models
+        (cli/train_ppo_ray.py)."""
         fraction = self.v.number("vllm.gpu_memory_utilization")
         t = self.spec.topology
         first, last = COLOCATE_MEMORY_FORCED
@@ -746,7 +748,8 @@ class _Interpreter:
         t.rollout_gpu_memory_fraction = fraction
 
     def gpu_budget(self, actor: int, rollout: int, colocate_all: bool) -> None:
-        """The run's total GPUs (docs/frameworks/openrlhf.md §3 'Total GPUs'), as an info note: the plan counts actor GPUs only."""
+        """The run's total GPUs (docs/frameworks/openrlhf.md §3 'Total GPUs'), as an info note: the plan counts actor
+        GPUs only."""
         groups = [f"actor {actor}"]
         total = actor
         # Before 0.6.0 the reference model was created whatever the KL coefficient.
@@ -782,6 +785,7 @@ class _Interpreter:
         dp = plan.data_parallel_size
         rbs = v.positive_int("rollout.batch_size")
         n = v.positive_int("rollout.n_samples_per_prompt")
+        assert dp is not None and rbs is not None and n is not None  # topology() sets dp; argparse defaults the rest
         plan.samples_per_prompt = n
         self.origin(
             "plan.samples_per_prompt", f"{self.f('rollout.n_samples_per_prompt')} {n}", "rollout.n_samples_per_prompt"
@@ -798,6 +802,7 @@ class _Interpreter:
             "train.max_epochs",
         )
         rollout_micro = v.positive_int("rollout.micro_batch_size")
+        assert tbs is not None and epochs is not None and rollout_micro is not None  # argparse defaults
         dynamic = bool(v.flag("train.dynamic_batch_enable"))
         self.spec.token_budget.dynamic_batching = dynamic
         if dynamic:
@@ -812,7 +817,8 @@ class _Interpreter:
             )
 
     def prompts_per_step(self, rbs: int) -> int:
-        """Prompts per rollout step; ``vllm_generate_batch_size`` changed meaning twice (docs/frameworks/openrlhf.md §3, §5.4)."""
+        """Prompts per rollout step; ``vllm_generate_batch_size`` changed meaning twice (docs/frameworks/openrlhf.md §3,
+        §5.4)."""
         v, notes, version = self.v, self.notes, self.version
         gen = v.positive_int("rollout.vllm_generate_batch_size")
         filtering = bool(v.flag("algo.dynamic_filtering_enable"))
@@ -880,6 +886,7 @@ class _Interpreter:
         (trainer/ray/ppo_actor.py: ``setup_dataloader(prompts, rollout_batch_size // (world // ring))``)."""
         t = self.spec.topology
         world = t.training_gpus
+        assert world is not None  # topology() sets it
         groups = world // (t.sequence_parallel_size or 1)
         per_rank = rbs // groups
         rbs_key = self.f("rollout.batch_size")
@@ -917,9 +924,11 @@ class _Interpreter:
         )
 
     def static_batch(self, samples: int, tbs: int, epochs: int, dp: int, rollout_micro: int) -> None:
-        """DeepSpeed micro-batches: GA = train_batch // micro // dp, unchecked by OpenRLHF (docs/frameworks/openrlhf.md §4)."""
+        """DeepSpeed micro-batches: GA = train_batch // micro // dp, unchecked by OpenRLHF (docs/frameworks/openrlhf.md
+        §4)."""
         v, plan, notes = self.v, self.spec.plan, self.notes
         micro = v.positive_int("train.micro_batch_size")
+        assert micro is not None  # an argparse default
         plan.micro_batch_per_device = micro
         self.origin(
             "plan.micro_batch_per_device",
@@ -1327,6 +1336,7 @@ class _Interpreter:
         o.weight_decay = v.number("actor.adam.weight_decay")
         o.grad_clip = v.number("actor.max_norm")
         episodes = v.positive_int("train.num_episodes")
+        assert episodes is not None  # an argparse default
         first, last = MAX_STEPS_BUG
         passes_run = episodes * (self.spec.plan.epochs_per_step or 1)
         if at_least(version, first) and not newer_than(version, last) and passes_run > 1:
@@ -1840,6 +1850,7 @@ class _Writer:
             engines = gpus // rollout_tp
             self.put("train.colocate_all", True)
         else:
+            assert t.rollout_gpus  # not colocated
             engines = max(1, t.rollout_gpus // rollout_tp)
             if t.rollout_gpus % rollout_tp:
                 notes.warning(

@@ -27,7 +27,8 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("warning",),
-        "[Warning] Using --colocate_all_models in async RLHF only colocates DeepSpeed models. (the … vLLM engine(s) take … GPUs of their own)",
+        "[Warning] Using --colocate_all_models in async RLHF only colocates DeepSpeed models. (the … vLLM "
+        "engine(s) take … GPUs of their own)",
     ),
     R(
         "openrlhf.colocate-all-engine-gpus",
@@ -35,7 +36,10 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Synchronous colocate_all puts one vLLM GPU on every actor GPU.",
-        message="actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * vllm_tensor_parallel_size, got {…} and {…}",
+        message=(
+            "actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * vllm_tensor_parallel_size, "
+            "got {…} and {…}"
+        ),
         source="docs/frameworks/openrlhf.md §6",
     ),
     R(
@@ -243,7 +247,9 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Every DP group needs one experience batch: n·rbs // micro_rollout ≥ effective actors.",
-        message="The number of sample batches must be greater than or equal to the effective number of actor processes.",
+        message=(
+            "The number of sample batches must be greater than or equal to the effective number of actor processes."
+        ),
         source="docs/frameworks/openrlhf.md §6",
     ),
     R(
@@ -277,7 +283,10 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "From 0.8.0 there is no HF-generate fallback: without vLLM engines a run cannot roll out ",
-        message="'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares --{…}, not set, with 0; 0 generates with the actor)",
+        message=(
+            "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares --{…}, not set, "
+            "with 0; 0 generates with the actor)"
+        ),
         source="docs/frameworks/openrlhf.md §3",
     ),
     R(
@@ -292,8 +301,12 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: ring attention and dynamic batching switch …",
-        message="VLM training does not support critic model. Use --advantage_estimator other than 'gae' (e.g., reinforce_baseline, rloo, group_norm).",
+        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: "
+        "ring attention and dynamic batching switch …",
+        message=(
+            "VLM training does not support critic model. Use --advantage_estimator other than 'gae' (e.g., "
+            "reinforce_baseline, rloo, group_norm)."
+        ),
         source="docs/frameworks/openrlhf.md §6",
     ),
     R(
@@ -301,8 +314,13 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: ring attention and dynamic batching switch …",
-        message="VLM training does not support --packing_samples. Packing collapses the batch dimension, breaking alignment between image tokens and pixel_values. VLM models also require model-computed position_ids (e.g., M-RoPE) which is incompatible with packing.",
+        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: "
+        "ring attention and dynamic batching switch …",
+        message=(
+            "VLM training does not support --packing_samples. Packing collapses the batch dimension, breaking "
+            "alignment between image tokens and pixel_values. VLM models also require model-computed position_ids "
+            "(e.g., M-RoPE) which is incompatible with packing."
+        ),
         source="docs/frameworks/openrlhf.md §6",
     ),
     R(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -162,10 +163,8 @@ def argparse_property(call: ast.Call, env: dict[str, Any]) -> tuple[list[str], d
         if "enum" in prop:
             prop["enum"] = [*prop["enum"], None]
     if default is MISSING:
-        try:
+        with contextlib.suppress(KeyError):
             prop["x-default"] = ast.unparse(keywords["default"])
-        except KeyError:
-            pass
     else:
         add_default(prop, default)
     flags = [n[2:] for n in names if isinstance(n, str) and n.startswith("--")]

@@ -364,7 +364,8 @@ def unknown_config_keys(run: Run) -> Finding | None:
         severity, message = (
             "error",
             (
-                f"Unknown arguments from config file: {remaining}. Please remove them, add them to the dataclass, or set "
+                f"Unknown arguments from config file: {remaining}. Please remove them, add them to the dataclass, "
+                "or set "
                 "`fail_with_unknown_args=False`."
             ),
         )
@@ -522,7 +523,8 @@ def auto_find_batch_size(run: Run) -> Finding | None:
             "warning",
             (
                 f"auto_find_batch_size halves per_device_train_batch_size on out-of-memory, after which trl "
-                f"{run.version}'s batches need not hold whole groups of num_generations completions (an error from 1.10)"
+                f"{run.version}'s batches need not hold whole groups of num_generations completions (an error "
+                "from 1.10)"
             ),
         )
     return finding(

@@ -71,7 +71,7 @@ from translator.frameworks.trl.tables import (
     Lineage,
 )
 from translator.native_schemas import lacks
-from translator.notes import NoteList
+from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.code import ClassInfo, Project, mentions, project_root, run_dirs
 from translator.sources.files import Source, flatten, load_yaml_mapping
@@ -109,6 +109,13 @@ SETTINGS = (
     Setting("launch.seed", "seed", explicit=True),
     Setting("logging.entity", "wandb_entity"),
 )
+
+
+class TrlValues(Values):
+    """Values with what TRL's check rules also read: the transformers release the parser is and a fork's script."""
+
+    transformers: str | None = None
+    fork_script: str | None = None
 
 
 class NativeTrl:
@@ -178,7 +185,7 @@ class TrlDialect(Dialect):
                 source_keys=[fork.where],
             )
             version = fork.lineage.release
-        values = Values(native.values, native.origins, defaults_for(version), source.name)
+        values = TrlValues(native.values, native.origins, defaults_for(version), source.name)
         values.fork_script = native.fork_script
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(
@@ -286,6 +293,7 @@ class TrlDialect(Dialect):
         )
         origin = f"{source.name}:{command.line}"
         script_index = _training_script_index(argv)
+        assert script_index is not None  # the launch was chosen for having one
         launcher_options = _options(argv[:script_index])
         script_args = argv[script_index + 1 :]
         native.open_r1_script = "open_r1" in argv[script_index]
@@ -891,10 +899,11 @@ def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
 
 def _flag_value(values: dict[str, Any], key: str) -> bool | None:
     """A boolean flag as the launch sets it, else its TRL default when every release has the same one."""
-    value = values[key] if key in values else None
+    value = values.get(key)
     if value is None:
         defaults = {default for _, default in DEFAULTS.get(key, [])}
-        return defaults.pop() if len(defaults) == 1 and isinstance(next(iter(defaults)), bool) else None
+        only = defaults.pop() if len(defaults) == 1 else None
+        return only if isinstance(only, bool) else None
     text = str(value).strip().lower()
     return True if text in ("true", "1", "yes", "") else False if text in ("false", "0", "no") else None
 
@@ -932,8 +941,8 @@ def _classify(project: Project, info: ClassInfo) -> ForkTrainer | None:
         code_line = f"{project.rel(owner.get(anchor[0], info.path))}:{anchor[1]}"
     else:
         name = overrides[0] if overrides else "compute_loss"
-        node = methods.get(name)
-        code_line = f"{project.rel(owner.get(name, info.path))}:{node.lineno if node else info.node.lineno}"
+        method = methods.get(name)
+        code_line = f"{project.rel(owner.get(name, info.path))}:{method.lineno if method else info.node.lineno}"
     return ForkTrainer(where, lineage, code_line)
 
 
@@ -1084,6 +1093,8 @@ class _Interpreter:
         gas = v.positive_int("gradient_accumulation_steps")
         group = v.positive_int("num_generations")
         iterations = v.positive_int("num_iterations") if at_least(version, "0.16.0") else 1
+        # TRL's defaults set all four (from 0.14.0)
+        assert pdtbs is not None and gas is not None and group is not None and iterations is not None
         plan.samples_per_prompt = group
         plan.epochs_per_step = iterations
         plan.grad_accum_steps = gas
@@ -1096,6 +1107,7 @@ class _Interpreter:
         d["plan.grad_accum_steps"] = self.origin(
             "plan.grad_accum_steps", f"gradient_accumulation_steps {gas}", "gradient_accumulation_steps"
         )
+        per_round_per_process: int | None  # None: the round's size is unknown (steps_per_generation)
         if not at_least(version, "0.15.2"):  # 0.14: per_device_train_batch_size counts prompts
             plan.micro_batch_per_device = pdtbs * group
             d["plan.micro_batch_per_device"] = derived(
@@ -1240,7 +1252,7 @@ class _Interpreter:
         loss_type = v.get("loss_type")
         if loss_type is None:  # before 0.17: per-sequence mean (0.14–0.15), local token mean (0.16)
             loss_type = "bnpo" if at_least(version, "0.16.0") else "grpo"
-        aggregation = LOSS_TYPES.get(str(loss_type))
+        aggregation: tuple[str, str | None] | None = LOSS_TYPES.get(str(loss_type))
         if aggregation is None:
             notes.warning(
                 "algorithm.unknown-loss-type",
@@ -1403,7 +1415,7 @@ class _Interpreter:
                 and not any(symbolic_names(str(w)) for w in weights)
             ):  # from an unset variable: unknown
                 try:
-                    r.weights = [float(w) for w, f in zip(weights, funcs) if "." not in str(f)]
+                    r.weights = [float(w) for w, f in zip(weights, funcs, strict=False) if "." not in str(f)]
                 except (TypeError, ValueError):
                     raise v._error(
                         "reward_weights",
@@ -1701,8 +1713,12 @@ class _Writer:
                 )
             main_ip = f'"${{MAIN_PROCESS_IP:-{host}}}"' if host else '"$MAIN_PROCESS_IP"'
             # Inside "${X:-default}" only a plain address and a whole number are written (nothing the shell expands).
-            port = s.launch.main_process_port
-            main_port = port if isinstance(port, int) and not isinstance(port, bool) else 29500
+            main_process_port = s.launch.main_process_port
+            main_port = (
+                main_process_port
+                if isinstance(main_process_port, int) and not isinstance(main_process_port, bool)
+                else 29500
+            )
             address = (
                 f' --num_machines {nodes} --machine_rank "$MACHINE_RANK" --main_process_ip {main_ip}'
                 f' --main_process_port "${{MAIN_PROCESS_PORT:-{main_port}}}"'
@@ -1752,9 +1768,9 @@ class _Writer:
         per_opt = Fraction(plan.samples_per_optimizer_step or world * (plan.micro_batch_per_device or 1))
         per_step = Fraction(plan.samples_per_step or per_opt)
         if group < 2:
-            group = self.two_per_prompt(group, per_step, per_opt)
-            if group.denominator == 1 and group > 1:  # the batches had to grow: × 2 ÷ the source's group
-                per_opt, per_step = per_opt * group, per_step * group
+            growth = self.two_per_prompt(group, per_step, per_opt)
+            if growth.denominator == 1 and growth > 1:  # the batches had to grow: × 2 ÷ the source's group
+                per_opt, per_step = per_opt * growth, per_step * growth
             group = 2
         epochs = plan.epochs_per_step or 1
         knobs: dict[str, Any] = {"num_generations": group}
@@ -1762,8 +1778,8 @@ class _Writer:
             # 0.14: per_device_train_batch_size counts prompts; a round is one micro-step.
             micro = Fraction(plan.micro_batch_per_device or per_opt / world)
             pdtbs = max(1, round(micro / group))
-            gas = max(1, round(per_opt / (pdtbs * group * world)))
-            knobs.update(per_device_train_batch_size=pdtbs, gradient_accumulation_steps=gas)
+            accumulation = max(1, round(per_opt / (pdtbs * group * world)))
+            knobs.update(per_device_train_batch_size=pdtbs, gradient_accumulation_steps=accumulation)
             return world, knobs
         pdtbs = self.choose_micro(world, per_opt, per_step)
         if not at_least(version, "0.17.0") and (pdtbs * world) % group:
@@ -1878,7 +1894,7 @@ class _Writer:
         a, version, notes = self.spec.algorithm, self.version, self.notes
         out: dict[str, Any] = {}
         if a.advantage_estimator not in (None, "grpo", "grpo_vectorized", "grpo_passk"):
-            severity = "error" if a.advantage_estimator == "gae" else "warning"
+            severity: Severity = "error" if a.advantage_estimator == "gae" else "warning"
             notes.add(
                 severity,
                 "algorithm.not-expressible",
@@ -2136,12 +2152,13 @@ class _Writer:
     def data(self) -> dict[str, Any]:
         """Hub ids as dataset_name/config/splits; local files through their directory (load_dataset(dir) names
         splits after the files: train.parquet → train); several sources as Open-R1's dataset_mixture."""
-        d, notes, out = self.spec.data, self.notes, {}
+        d, notes = self.spec.data, self.notes
+        out: dict[str, Any] = {}
         sources = d.train_sources or []
         if len(sources) > 1 and self.script == "open-r1" and at_least(self.version, "0.18.0"):
             weights = d.train_weights or [1.0] * len(sources)
             entries = []
-            for source, weight in zip(sources, weights):
+            for source, weight in zip(sources, weights, strict=False):
                 name, split = _dataset_form(source, d.train_split)
                 entry: dict[str, Any] = {"id": name, "split": split}
                 if d.train_subset:
@@ -2217,7 +2234,7 @@ class _Writer:
                 source_keys=["data.answer_key"],
             )
         if d.max_train_prompts:
-            severity = "info" if self.max_optimizer_steps else "warning"
+            severity: Severity = "info" if self.max_optimizer_steps else "warning"
             notes.add(
                 severity,
                 "data.not-expressible",
@@ -2233,7 +2250,8 @@ class _Writer:
         return out
 
     def reward(self) -> dict[str, Any]:
-        r, notes, out = self.spec.reward, self.notes, {}
+        r, notes = self.spec.reward, self.notes
+        out: dict[str, Any] = {}
         funcs: list[str] = []
         weights: list[float] = []
         if r.function_path:
@@ -2350,7 +2368,8 @@ class _Writer:
         return f"{BRIDGE_MODULE}.{name}"
 
     def checkpointing(self) -> dict[str, Any]:
-        c, notes, out = self.spec.checkpointing, self.notes, {}
+        c, notes = self.spec.checkpointing, self.notes
+        out: dict[str, Any] = {}
         if c.every_steps == 0:
             out["save_strategy"] = "no"
         elif c.every_steps:
@@ -2380,7 +2399,8 @@ class _Writer:
         return out
 
     def evaluation(self, world: int, batch: dict[str, Any]) -> dict[str, Any]:
-        e, notes, out = self.spec.evaluation, self.notes, {}
+        e, notes = self.spec.evaluation, self.notes
+        out: dict[str, Any] = {}
         if not e.every_steps and not e.before_training:
             return out
         if not self.spec.data.eval_sources:
@@ -2424,7 +2444,8 @@ class _Writer:
         return out
 
     def logging(self) -> dict[str, Any]:
-        lg, out = self.spec.logging, {}
+        lg = self.spec.logging
+        out: dict[str, Any] = {}
         if lg.backends is not None:
             backends = [b for b in lg.backends if b not in ("console", "stdout")]
             out["report_to"] = backends or "none"

@@ -19,7 +19,8 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("error",),
-        "transformers' cosine_with_min_lr schedule needs its floor in lr_scheduler_kwargs; the Trainer raises when it creates the scheduler …",
+        "transformers' cosine_with_min_lr schedule needs its floor in lr_scheduler_kwargs; the Trainer raises "
+        "when it creates the scheduler …",
         message="One of min_lr or min_lr_rate should be set through the `lr_scheduler_kwargs`",
     ),
     R(
@@ -27,7 +28,8 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("skipped", "warning"),
-        "dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient comes out scaled by GAS/spg until 1.10 (PR …",
+        "dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient "
+        "comes out scaled by GAS/spg until 1.10 (PR …",
         source="docs/frameworks/trl.md §5",
     ),
     R(
@@ -42,7 +44,8 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("error", "skipped"),
-        "Gbs % (pdtbs·W), only when gbs is given; 0.18.0–0.19.0 test `gbs % pdtbs * W`, which by operator precedence is just gbs % pdtbs (fixed in …",
+        "Gbs % (pdtbs·W), only when gbs is given; 0.18.0–0.19.0 test `gbs % pdtbs * W`, which by operator "
+        "precedence is just gbs % pdtbs (fixed in …",
         message="generation_batch_size ({…}) must be divisible by the global batch size ({…}).",
         source="docs/frameworks/trl.md §2.1",
     ),
@@ -60,7 +63,11 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "skipped", "warning"),
         "0.18.0–0.19.0: a gbs that passes the buggy test but is no multiple of pdtbs·W gets spg = gbs // (pdtbs·W).",
-        message="trl {…} only checks generation_batch_size % per_device_train_batch_size (a precedence bug fixed in 0.19.1): {…} is not a multiple of {…} x {…} processes = {…}, so steps_per_generation is floored to {…} and each generation round takes {…} completions, out of step with the sampler's batches of {…}",
+        message=(
+            "trl {…} only checks generation_batch_size % per_device_train_batch_size (a precedence bug fixed in "
+            "0.19.1): {…} is not a multiple of {…} x {…} processes = {…}, so steps_per_generation is floored to {…} "
+            "and each generation round takes {…} completions, out of step with the sampler's batches of {…}"
+        ),
     ),
     R("trl.gpu-memory-fraction-range", "check", "trl", ("error",), "vllm_gpu_memory_utilization must lie in (0, 1]."),
     R(
@@ -98,7 +105,10 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "warning"),
         "G >= 2 from 0.17 (PR #3199; 0.15–0.16 leave it to the divisibility check)",
-        message="num_generations {…}: trl {…} divides each advantage by the std of a group of one, which is NaN, so there is no learning signal (an error from 0.17)",
+        message=(
+            "num_generations {…}: trl {…} divides each advantage by the std of a group of one, which is NaN, so there "
+            "is no learning signal (an error from 0.17)"
+        ),
     ),
     R(
         "trl.off-policy-steps",
@@ -121,15 +131,24 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error",),
         "1.4+: GRPO builds its inputs after generation, so context/sequence-parallel input sharding is rejected.",
-        message="GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or `parallelism_config.sp_size > 1`) yet. GRPO builds model inputs after generation inside the trainer, so Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`.",
+        message=(
+            "GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or "
+            "`parallelism_config.sp_size > 1`) yet. GRPO builds model inputs after generation inside the trainer, so "
+            "Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw "
+            "generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`."
+        ),
     ),
     R(
         "trl.sync-ref-model-beta",
         "check",
         "trl",
         ("error", "warning"),
-        "Beta 0 loads no reference model (0.16+): 0.28+ rejects sync_ref_model, before the sync silently does nothing (SyncRefModelCallback skips a None …",
-        message="sync_ref_model does nothing with beta 0.0: trl {…} creates no reference model, so there is nothing to synchronize (an error from 0.28)",
+        "Beta 0 loads no reference model (0.16+): 0.28+ rejects sync_ref_model, before the sync silently does "
+        "nothing (SyncRefModelCallback skips a None …",
+        message=(
+            "sync_ref_model does nothing with beta 0.0: trl {…} creates no reference model, so there is nothing to "
+            "synchronize (an error from 0.28)"
+        ),
     ),
     R(
         "trl.unknown-cli-argument",
@@ -166,7 +185,10 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error",),
         "1.6+: a *_truncate importance-sampling mode needs a bound.",
-        message="At least one of `vllm_importance_sampling_clip_min` or `vllm_importance_sampling_clip_max` must be set when `vllm_importance_sampling_mode` is a `*_truncate` mode.",
+        message=(
+            "At least one of `vllm_importance_sampling_clip_min` or `vllm_importance_sampling_clip_max` must be set "
+            "when `vllm_importance_sampling_mode` is a `*_truncate` mode."
+        ),
     ),
     R(
         "trl.vllm-tensor-parallel",

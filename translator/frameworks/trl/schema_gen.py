@@ -155,10 +155,7 @@ def trl_schema(version: str, cache: Path, open_r1: tuple[Path, str | None] | Non
         ("trl.trainer.grpo_config", "GRPOConfig"),
         ("trl.trainer.model_config", "ModelConfig"),
     ]
-    if (
-        trl.module_path("trl.scripts.utils")
-        and "class DatasetMixtureConfig" in trl.files[trl.module_path("trl.scripts.utils")]
-    ):
+    if (utils := trl.module_path("trl.scripts.utils")) and "class DatasetMixtureConfig" in trl.files[utils]:
         classes.append(("trl.scripts.utils", "DatasetMixtureConfig"))
     properties: dict[str, dict[str, Any]] = {}
     read = []

@@ -57,7 +57,7 @@ _EXTRA_DEFAULTS: dict[str, Any] = {
     "trainer.use_legacy_worker_impl": "auto",
     "trainer.use_v1": True,
     "data.gen_batch_size": None,
-    **{key: DEFAULTS[key] for key in DEFAULTS if key.startswith(V1) or key.startswith(f"{ROLLOUT}.checkpoint_engine")},
+    **{key: DEFAULTS[key] for key in DEFAULTS if key.startswith((V1, f"{ROLLOUT}.checkpoint_engine"))},
     f"{ROLLOUT}.nnodes": 0,
     "reward.reward_model.enable_resource_pool": False,
 }

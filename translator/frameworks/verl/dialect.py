@@ -331,7 +331,9 @@ class VerlDialect(Dialect):
             return self.resolve_version(explicit)
         keys = set(native.values)
         newest_key = max(
-            (KEY_SINCE[k] for k in keys if k in KEY_SINCE and k not in native.appended), key=version_key, default="0.1"
+            (KEY_SINCE[k] for k in keys if k in KEY_SINCE and k not in native.appended),
+            key=lambda version: version_key(version) or (),
+            default="0.1",
         )
         if f"{ROLLOUT}.name" not in keys and not at_least(newest_key, "0.6.1") and native.config_name is None:
             version, why = (
@@ -612,6 +614,7 @@ class _Interpreter:
         v, t = self.v, self.spec.topology
         t.gpus_per_node = v.positive_int("trainer.n_gpus_per_node")
         t.nodes = v.positive_int("trainer.nnodes")
+        assert t.gpus_per_node is not None and t.nodes is not None  # verl's defaults set both
         t.training_gpus = t.gpus_per_node * t.nodes
         t.rollout_gpus = 0  # actor, rollout and reference share one pool of GPUs
         t.rollout_tensor_parallel_size = v.positive_int(f"{ROLLOUT}.tensor_model_parallel_size")
@@ -623,6 +626,9 @@ class _Interpreter:
             t.tensor_parallel_size = v.positive_int(f"{ACTOR}.megatron.tensor_model_parallel_size")
             t.pipeline_parallel_size = v.positive_int(f"{ACTOR}.megatron.pipeline_model_parallel_size")
             t.context_parallel_size = v.positive_int(f"{ACTOR}.megatron.context_parallel_size")
+            # verl's defaults set all three (1 each)
+            assert t.tensor_parallel_size is not None and t.pipeline_parallel_size is not None
+            assert t.context_parallel_size is not None
             model_parallel = t.tensor_parallel_size * t.pipeline_parallel_size * t.context_parallel_size
             if gpus % model_parallel:
                 self.notes.warning(
@@ -689,6 +695,7 @@ class _Interpreter:
         n = v.positive_int(f"{ROLLOUT}.n")
         train = v.positive_int("data.train_batch_size")
         gen = v.positive_int("data.gen_batch_size")
+        assert n is not None and train is not None  # verl's defaults set both
         self.rollout_n = n  # what the workers multiply the prompt-counted batch sizes by
         plan.samples_per_prompt = n
         self.note_origin("plan.samples_per_prompt", f"rollout.n {n}", f"{ROLLOUT}.n")
@@ -700,6 +707,7 @@ class _Interpreter:
             self.gen_batch(train, gen)
         mini = v.positive_int(f"{ACTOR}.ppo_mini_batch_size")
         dp = plan.data_parallel_size
+        assert mini is not None and dp is not None  # a verl default; topology() sets dp
         samples_per_mini = mini * n
         if self.legacy_workers and samples_per_mini % dp:
             local = samples_per_mini // dp
@@ -721,6 +729,7 @@ class _Interpreter:
         )
         # Compared in samples: a fork that multiplies the step's prompts (Search-R1's rollout.n_agent) but not the
         # mini-batch makes a step of prompts × samples_per_prompt samples, split by ppo_mini_batch_size × n.
+        assert plan.prompts_per_step is not None and plan.samples_per_prompt is not None  # set above
         step_samples = plan.prompts_per_step * plan.samples_per_prompt
         if step_samples < samples_per_mini and not at_least(self.version, "0.3.0"):
             self.whole_step_is_one_mini_batch(mini)
@@ -771,6 +780,7 @@ class _Interpreter:
         the rollouter asserts it is 0 (fully_async_rollouter.py:351, a check rule)."""
         v, plan, notes = self.v, self.spec.plan, self.notes
         n = v.positive_int(f"{ROLLOUT}.n")
+        assert n is not None  # a verl default
         self.rollout_n = n
         plan.samples_per_prompt = n
         self.note_origin(
@@ -862,6 +872,7 @@ class _Interpreter:
         step is split into mini-batches that are larger than it, so the step is one mini-batch (dp_actor
         ``batch.split(ppo_mini_batch_size)``)."""
         plan = self.spec.plan
+        assert plan.prompts_per_step is not None and plan.samples_per_prompt is not None  # batch() set them
         step_samples = plan.prompts_per_step * plan.samples_per_prompt
         configured, plan.samples_per_optimizer_step = plan.samples_per_optimizer_step, step_samples
         self.note_origin(
@@ -1012,6 +1023,7 @@ class _Interpreter:
 
     def micro_batch(self) -> None:
         v, plan, notes, dp = self.v, self.spec.plan, self.notes, self.spec.plan.data_parallel_size
+        assert dp is not None  # topology() sets it
         budget = self.spec.token_budget
         budget.dynamic_batching = bool(v.flag(f"{ACTOR}.use_dynamic_bsz"))
         self.logprob_micro(dp)
@@ -1021,8 +1033,10 @@ class _Interpreter:
             # verl packs ppo_max_token_len_per_gpu × SP tokens per micro-batch of one SP group (one DP rank).
             sp = self.spec.topology.sequence_parallel_size or 1
             per_gpu = v.positive_int(f"{ACTOR}.ppo_max_token_len_per_gpu")
+            assert per_gpu is not None  # a verl default
             budget.max_tokens_per_device = per_gpu * sp
             logprob = v.positive_int(f"{ROLLOUT}.log_prob_max_token_len_per_gpu", per_gpu)
+            assert logprob is not None  # defaults to per_gpu
             budget.logprob_max_tokens_per_device = logprob * sp
             self.spec.derivations["token_budget.max_tokens_per_device"] = from_config(
                 f"ppo_max_token_len_per_gpu {per_gpu} tokens" + (f" × Ulysses SP {sp}" if sp > 1 else ""),
@@ -1089,6 +1103,7 @@ class _Interpreter:
                 source_keys=[per_gpu_key],
             )
             return
+        assert plan.samples_per_optimizer_step is not None  # batch() set it
         local_mini = plan.samples_per_optimizer_step // dp
         if (
             not at_least(self.version, "0.3.0")
@@ -1187,6 +1202,7 @@ class _Interpreter:
             return
         actor_mini = v.positive_int(f"{ACTOR}.ppo_mini_batch_size")
         mini = v.positive_int("critic.ppo_mini_batch_size", actor_mini)  # inherits the actor's by interpolation
+        assert actor_mini is not None and mini is not None  # a verl default, and the critic's falls back to it
         n = plan.samples_per_prompt or 1
         if at_least(self.version, "0.4.1"):
             c.samples_per_optimizer_step = mini * n
@@ -1207,7 +1223,7 @@ class _Interpreter:
         c.micro_batch_per_device = v.positive_int("critic.ppo_micro_batch_size_per_gpu")
         global_micro = v.positive_int("critic.ppo_micro_batch_size")  # deprecated: samples, global (≤ 0.7)
         if c.micro_batch_per_device is None and global_micro is not None and plan.data_parallel_size:
-            c.micro_batch_per_device = exact(global_micro // plan.data_parallel_size)
+            c.micro_batch_per_device = global_micro // plan.data_parallel_size
             self.note_origin(
                 "critic.micro_batch_per_device",
                 f"deprecated critic.ppo_micro_batch_size {global_micro} "
@@ -1248,6 +1264,7 @@ class _Interpreter:
         # The engine (0.8+) treats lr_warmup_steps 0 as "use the ratio"; the legacy workers as no warmup.
         uses_steps = warmup is not None and (warmup > 0 or (warmup == 0 and self.legacy_workers))
         if uses_steps:
+            assert warmup is not None  # uses_steps says so
             o.warmup_steps, o.warmup_unit = int(warmup), "steps"
             if self.sync_steps > 1:
                 self.local_update_warmup(int(warmup))
@@ -1590,6 +1607,7 @@ class _Interpreter:
         t = self.spec.topology
         t.colocate_models = True
         tp = t.rollout_tensor_parallel_size or 1
+        assert t.training_gpus is not None  # topology() sets it
         t.rollout_engines = t.training_gpus // tp if t.training_gpus % tp == 0 else None
         self.rollout_pool()
         fraction = self.v.number(f"{ROLLOUT}.gpu_memory_utilization")
@@ -1835,6 +1853,7 @@ class _Writer:
             out[f"{V1}.{mode}.num_warmup_batches"] = ahead
         if mode != "separate_async":
             return
+        assert isinstance(train, int) and isinstance(mini, int)  # else the mode became colocate_async above
         self.sync_steps = train // mini
         out[f"{V1}.separate_async.parameter_sync_step"] = self.sync_steps
         epochs = s.plan.epochs_per_step or 1
@@ -1931,22 +1950,25 @@ class _Writer:
         self.put("data.train_batch_size", prompts)
         out[f"{ROLLOUT}.n"] = n
         samples_per_opt = plan.samples_per_optimizer_step
-        if samples_per_opt is not None and prompts is not None and plan.samples_per_step < samples_per_opt:
-            # verl rejects train_batch_size < ppo_mini_batch_size: one rollout feeds at least one update.
-            # The closest run keeps the optimizer batch and generates it all at once.
-            notes.warning(
-                "batch.not-expressible",
-                f"the source updates every {fmt(samples_per_opt / plan.samples_per_step)} steps "
-                f"({fmt(plan.samples_per_step)} samples per step, {fmt(samples_per_opt)} per optimizer "
-                "step); verl needs train_batch_size >= ppo_mini_batch_size, so one step generates the "
-                "whole optimizer batch",
-                target_keys=["data.train_batch_size"],
-            )
-            out["data.train_batch_size"] = max(1, round(float(samples_per_opt / n)))
-            if plan.total_steps is not None and plan.optimizer_steps_per_step:
-                # Keep the number of optimizer updates: now `epochs` of them per step.
-                updates = plan.total_steps * plan.optimizer_steps_per_step
-                out["trainer.total_training_steps"] = math.ceil(updates / (plan.epochs_per_step or 1))
+        step = plan.samples_per_step
+        if samples_per_opt is not None and prompts is not None:
+            assert step is not None  # translate refuses a plan without samples_per_prompt: × prompts is known
+            if step < samples_per_opt:
+                # verl rejects train_batch_size < ppo_mini_batch_size: one rollout feeds at least one update.
+                # The closest run keeps the optimizer batch and generates it all at once.
+                notes.warning(
+                    "batch.not-expressible",
+                    f"the source updates every {fmt(samples_per_opt / step)} steps "
+                    f"({fmt(step)} samples per step, {fmt(samples_per_opt)} per optimizer "
+                    "step); verl needs train_batch_size >= ppo_mini_batch_size, so one step generates the "
+                    "whole optimizer batch",
+                    target_keys=["data.train_batch_size"],
+                )
+                out["data.train_batch_size"] = max(1, round(float(samples_per_opt / n)))
+                if plan.total_steps is not None and plan.optimizer_steps_per_step:
+                    # Keep the number of optimizer updates: now `epochs` of them per step.
+                    updates = plan.total_steps * plan.optimizer_steps_per_step
+                    out["trainer.total_training_steps"] = math.ceil(updates / (plan.epochs_per_step or 1))
         if samples_per_opt is not None:
             mini = samples_per_opt / n
             if not float(mini).is_integer():
@@ -2070,10 +2092,11 @@ class _Writer:
 
         # m must divide local_mini and (Megatron) samples ÷ dp: so m divides their gcd. The largest such divisor
         # ≤ micro, found among the gcd's divisors (not by counting down from a micro-batch that may be 10**9).
-        if megatron and samples % dp:
-            bound = 0  # no micro-batch makes DP × micro divide the samples: the source's is kept
-        else:
-            bound = math.gcd(local_mini, samples // dp if megatron else 0)  # 0: no constraint at all
+        bound = (
+            0  # no micro-batch makes DP × micro divide the samples: the source's is kept
+            if megatron and samples % dp
+            else math.gcd(local_mini, samples // dp if megatron else 0)  # 0: no constraint at all
+        )
         chosen = (largest_divisor(bound, micro) or micro) if bound else micro
         if chosen != micro:
             self.notes.warning(

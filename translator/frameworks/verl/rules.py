@@ -13,7 +13,9 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The vanilla PPO loss asserts clip_ratio_c > 1 in the first update (dual-clip since 0.4).",
-        message="The lower bound of the clip_ratio_c for dual-clip PPO should be greater than 1.0, but get the value: {…}.",
+        message=(
+            "The lower bound of the clip_ratio_c for dual-clip PPO should be greater than 1.0, but get the value: {…}."
+        ),
         source="docs/frameworks/verl.md §3.1",
     ),
     R(
@@ -21,7 +23,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("warning",),
-        "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the engine (0.8+), which clips with optim.clip_grad.",
+        "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the "
+        "engine (0.8+), which clips with optim.clip_grad.",
         source="docs/frameworks/verl.md §8",
     ),
     R(
@@ -29,7 +32,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The deprecated global micro-batch (samples) against the mini-batch (prompts!) and the GPUs; 0.8+ engine workers need the per-GPU key.",
+        "The deprecated global micro-batch (samples) against the mini-batch (prompts!) and the GPUs; 0.8+ engine "
+        "workers need the per-GPU key.",
         message="AssertionError: assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
         source="docs/frameworks/verl.md §3.1",
     ),
@@ -52,7 +56,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
+        "verl's words: no hybrid engine …",
         message="gen_batch_size must be one",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -61,8 +66,12 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in verl's words: no hybrid engine …",
-        message="AssertionError: assert not self.hybrid_engine (the fully asynchronous trainer needs actor_rollout_ref.hybrid_engine=False)",
+        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
+        "verl's words: no hybrid engine …",
+        message=(
+            "AssertionError: assert not self.hybrid_engine (the fully asynchronous trainer needs "
+            "actor_rollout_ref.hybrid_engine=False)"
+        ),
         source="fully_async_rollouter.py@v0.9.1",
     ),
     R(
@@ -70,7 +79,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
+        "verl's words: no hybrid engine …",
         message="must rollout calculate log_probs",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -79,7 +89,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
+        "verl's words: no hybrid engine …",
         message="staleness_threshold must larger than 0",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -88,7 +99,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
+        "verl's words: no hybrid engine …",
         message="trigger_parameter_sync_step must larger or equal than 1",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -97,7 +109,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
+        "verl's words: no hybrid engine …",
         message="train_batch_size must be zero",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -107,7 +120,10 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "train_batch_size is fetched in whole gen_batch_size pieces (forced to 1 with filtering).",
-        message="num_prompts ({…}) must be a positive multiple of gen_batch_size ({…}); it is submitted in whole gen_batch_size dataloader fetches.",
+        message=(
+            "num_prompts ({…}) must be a positive multiple of gen_batch_size ({…}); it is submitted in whole "
+            "gen_batch_size dataloader fetches."
+        ),
         source="docs/frameworks/verl.md §3.2; fully_async_main.py@v0.9.1",
     ),
     R(
@@ -122,7 +138,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("warning",),
-        "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the engine (0.8+), which clips with optim.clip_grad.",
+        "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the "
+        "engine (0.8+), which clips with optim.clip_grad.",
         source="docs/frameworks/verl.md §8",
     ),
     R(
@@ -170,7 +187,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error", "warning"),
-        "The per-rank mini-batch must split into micro-batches (legacy asserts even with dynamic batch sizes; 0.3 only for the global key).",
+        "The per-rank mini-batch must split into micro-batches (legacy asserts even with dynamic batch sizes; 0.3 "
+        "only for the global key).",
         message="normalized ppo_mini_batch_size {…} should be divisible by ppo_micro_batch_size_per_gpu {…}",
         source="docs/frameworks/verl.md §2.1",
     ),
@@ -227,7 +245,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "replay_buffer.py ReplayBuffer.__init__: the staleness threshold is a positive integer (0.9.1: or null) and the strategy drop or wait",
+        "replay_buffer.py ReplayBuffer.__init__: the staleness threshold is a positive integer (0.9.1: or null) "
+        "and the strategy drop or wait",
         message="Invalid max off policy strategy: {…}, must be one of ['drop', 'wait']",
     ),
     R(
@@ -242,7 +261,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step local updates; separate_async …",
+        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step "
+        "local updates; separate_async …",
         message="train_batch_size ({…}) must be divisible by parameter_sync_step ({…})",
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
     ),
@@ -276,7 +296,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other than naive, and a reward model with GPUs of its …",
+        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
+        "than naive, and a reward model with GPUs of its …",
         message="please use nccl/nixl/mooncake, etc. backend for separate async training",
         source="trainer_separate_async.py@v0.9.1",
     ),
@@ -285,8 +306,12 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step local updates; separate_async …",
-        message="train_batch_size must equal parameter_sync_step * ppo_mini_batch_size in separate async training, but got train_batch_size={…}, parameter_sync_step={…}, ppo_mini_batch_size={…}",
+        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step "
+        "local updates; separate_async …",
+        message=(
+            "train_batch_size must equal parameter_sync_step * ppo_mini_batch_size in separate async training, but "
+            "got train_batch_size={…}, parameter_sync_step={…}, ppo_mini_batch_size={…}"
+        ),
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
     ),
     R(
@@ -294,8 +319,13 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other than naive, and a reward model with GPUs of its …",
-        message="Colocate reward model (reward.reward_model.enable_resource_pool=False) is not supported in separate async mode, because the standalone rollout never pauses to free GPU memory. Use standalone mode (reward.reward_model.enable_resource_pool=True) instead.",
+        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
+        "than naive, and a reward model with GPUs of its …",
+        message=(
+            "Colocate reward model (reward.reward_model.enable_resource_pool=False) is not supported in separate "
+            "async mode, because the standalone rollout never pauses to free GPU memory. Use standalone mode "
+            "(reward.reward_model.enable_resource_pool=True) instead."
+        ),
         source="trainer_separate_async.py@v0.9.1",
     ),
     R(
@@ -303,7 +333,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other than naive, and a reward model with GPUs of its …",
+        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
+        "than naive, and a reward model with GPUs of its …",
         message="nnodes must be > 0 in separate async training",
         source="trainer_separate_async.py@v0.9.1",
     ),
@@ -312,7 +343,8 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        " FSDPActorConfig.validate (≤ 0.5 _validate_config, also the ref's key): Ulysses needs use_remove_padding (default False before 0.7)",
+        " FSDPActorConfig.validate (≤ 0.5 _validate_config, also the ref's key): Ulysses needs use_remove_padding "
+        "(default False before 0.7)",
         message="When using sequence parallelism for actor/ref policy, you must enable `use_remove_padding`.",
         source="docs/frameworks/verl.md §3.1",
     ),
