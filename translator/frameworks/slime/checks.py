@@ -63,10 +63,10 @@ class View(SettingsAccess):
     def gbs(self) -> int | None:
         """The global batch slime and Megatron settle on (None: none is formed)."""
         steps, samples, gbs = self.int(STEPS), self.samples, self.int(GBS)
+        if gbs is not None:  # as the reader takes it (slime stops when it differs from rbs × n // steps)
+            return gbs
         if steps and samples is not None:
             return samples // steps
-        if gbs is not None:
-            return gbs
         if self.since(MEGATRON_DEFAULT_SINCE) and self.dp is not None and self.int(MICRO):
             return self.int(MICRO) * self.dp  # type: ignore[operator]
         return None

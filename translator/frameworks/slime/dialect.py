@@ -97,7 +97,7 @@ class SlimeDialect(Dialect):
             spec.extras.append(Extra(self.name, key, value))
         if options.num_processes is not None and spec.topology.training_gpus not in (None, options.num_processes):
             notes.warning(
-                "topology.num-processes-ignored",
+                "slime.num-processes-ignored",
                 f"--num-processes {options.num_processes} is ignored: --actor-num-nodes × "
                 f"--actor-num-gpus-per-node place {spec.topology.training_gpus} training processes",
             )
@@ -325,7 +325,7 @@ class _Reader:
                 "num-steps-per-rollout",
             )
             self.notes.warning(
-                "slime.megatron-default-gbs",
+                "slime.gbs-from-megatron",
                 f"neither --global-batch-size nor --num-steps-per-rollout is set: Megatron's validate_args sets the "
                 f"global batch to --micro-batch-size × DP = {fmt(gbs)} samples without a warning, so each rollout "
                 f"step of {fmt(samples)} samples runs {fmt(samples // gbs if gbs and samples else None)} optimizer "
@@ -521,7 +521,7 @@ class _Writer:
             # Ulysses/ring sequence parallelism divides the data-parallel ranks as Megatron's CP does.
             cp *= sp
             self.notes.info(
-                "topology.sequence-parallel-as-cp",
+                "slime.sequence-parallel-as-cp",
                 f"sequence parallelism {sp} is written as Megatron --context-parallel-size {cp} (both split a "
                 "sequence over GPUs and divide the data-parallel ranks)",
                 source_keys=["topology.sequence_parallel_size"],
@@ -548,7 +548,7 @@ class _Writer:
             out["rollout-num-gpus-per-engine"] = t.rollout_tensor_parallel_size
         if t.training_backend not in (None, "megatron"):
             self.notes.info(
-                "topology.backend-changed",
+                "slime.backend-megatron",
                 f"training backend {t.training_backend} becomes Megatron (slime trains with Megatron-LM)",
                 source_keys=["topology.training_backend"],
                 target_keys=["train-backend"],
@@ -559,7 +559,7 @@ class _Writer:
         rbs = whole_prompts(self.spec, notes, "slime", "rollout-batch-size")
         n = p.samples_per_prompt
         if rbs is None or n is None:
-            notes.error(
+            notes.warning(
                 "batch.not-expressible",
                 "the source does not determine its prompts per step; slime requires --rollout-batch-size (argparse "
                 "stops without it): set it in the written script",
@@ -696,7 +696,7 @@ class _Writer:
                 "slime.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std"
             )
             notes.info(
-                "generation.filter-written",
+                "slime.filter-written",
                 "group filtering is written as slime's filter of groups whose rewards all agree "
                 "(check_reward_nonzero_std)",
                 source_keys=["generation.filter_groups"],
