@@ -47,7 +47,7 @@ def test_the_field_map_agrees_with_the_readers() -> None:
         nonlocal checked
         spec = explanation.spec
         if spec.framework not in concordance.names():
-            return  # a framework without a shipped native schema has no concordance (slime: docs/frameworks/slime.md §8)
+            return  # no native schema shipped, so no concordance (slime: docs/frameworks/slime.md §8)
         c = concordance.load(spec.framework)
         dialect = dialects.get(spec.framework)
         for name, derivation in spec.derivations.items():

@@ -28,10 +28,19 @@ def script(*flags: str, entry: str = "train.py") -> Source:
     return Source(text, "launch.sh", None)
 
 
-BASE = (
-    "--actor-num-nodes 1 --actor-num-gpus-per-node 8 --colocate --num-rollout 10 "
-    "--rollout-batch-size 32 --n-samples-per-prompt 8"
-).split()
+BASE = [
+    "--actor-num-nodes",
+    "1",
+    "--actor-num-gpus-per-node",
+    "8",
+    "--colocate",
+    "--num-rollout",
+    "10",
+    "--rollout-batch-size",
+    "32",
+    "--n-samples-per-prompt",
+    "8",
+]
 
 
 def test_gbs_and_steps_that_disagree_stop_with_slimes_message() -> None:
@@ -41,7 +50,8 @@ def test_gbs_and_steps_that_disagree_stop_with_slimes_message() -> None:
         report,
         "slime.gbs-identity",
         "error",
-        "global_batch_size 64 is not equal to rollout_batch_size 32 * n_samples_per_prompt 8 // num_steps_per_rollout 2",
+        "global_batch_size 64 is not equal to rollout_batch_size 32 * n_samples_per_prompt 8 "
+        "// num_steps_per_rollout 2",
     )
     # 256 // 4 = 64 keeps the explicit batch
     assert finding.suggestions[0].changes == {"num-steps-per-rollout": 4}
@@ -235,7 +245,7 @@ def run_slime(src: Path, flags: dict[str, Any]) -> None:
     """slime_validate_args' batch statements, as slime wrote them, on a namespace of ``flags``."""
     module = ast.Module(body=_slime_statements(src), type_ignores=[])
     code = compile(ast.fix_missing_locations(module), "slime_validate_args", "exec")
-    exec(code, {"args": _namespace(flags), "logger": logging.getLogger("slime-oracle")})  # noqa: S102
+    exec(code, {"args": _namespace(flags), "logger": logging.getLogger("slime-oracle")})
 
 
 def written_flags(text: str) -> dict[str, Any]:

@@ -17,8 +17,8 @@ from translator.checks.findings import (
     SettingsAccess,
     divisors,
     finding,
-    needs_world_size,
     nearest,
+    needs_world_size,
     suggest,
 )
 from translator.dialects.base import Values
@@ -116,7 +116,8 @@ def rules(view: View) -> list[Finding]:
                 view,
                 "slime.over-sampling",
                 "error",
-                f"over_sampling_batch_size {over} should be greater than or equal to rollout_batch_size {view.int(RBS)}",
+                f"over_sampling_batch_size {over} should be greater than or equal to rollout_batch_size "
+                f"{view.int(RBS)}",
                 ["over-sampling-batch-size", RBS],
             )
         )

@@ -239,12 +239,15 @@ class _Reader:
 
     def topology(self) -> None:
         v, t = self.v, self.spec.topology
-        t.nodes = v.positive_int("actor-num-nodes")
-        t.gpus_per_node = v.positive_int("actor-num-gpus-per-node")
-        t.training_gpus = t.nodes * t.gpus_per_node if None not in (t.nodes, t.gpus_per_node) else None
-        t.tensor_parallel_size = v.positive_int("tensor-model-parallel-size")
-        t.pipeline_parallel_size = v.positive_int("pipeline-model-parallel-size")
-        t.context_parallel_size = v.positive_int("context-parallel-size")
+        # Any: a count may be an Unknown (a variable the script never sets) that the arithmetic carries along
+        nodes: Any = v.positive_int("actor-num-nodes")
+        gpus: Any = v.positive_int("actor-num-gpus-per-node")
+        t.nodes, t.gpus_per_node = nodes, gpus
+        t.training_gpus = nodes * gpus if None not in (nodes, gpus) else None
+        tp: Any = v.positive_int("tensor-model-parallel-size")
+        pp: Any = v.positive_int("pipeline-model-parallel-size")
+        cp: Any = v.positive_int("context-parallel-size")
+        t.tensor_parallel_size, t.pipeline_parallel_size, t.context_parallel_size = tp, pp, cp
         t.training_backend = str(v.get("train-backend"))
         colocate = v.flag("colocate")
         rollout = v.positive_int("rollout-num-gpus")
@@ -254,7 +257,7 @@ class _Reader:
         t.rollout_tensor_parallel_size = v.positive_int("rollout-num-gpus-per-engine")
         self.spec.generation.rollout_backend = "sglang"
         self.spec.derivations["generation.rollout_backend"] = derived("slime generates with SGLang engines")
-        model_parallel = t.tensor_parallel_size * t.pipeline_parallel_size * t.context_parallel_size
+        model_parallel = tp * pp * cp
         world = t.training_gpus
         if isinstance(world, int) and world % model_parallel:
             self.notes.warning(
@@ -277,7 +280,7 @@ class _Reader:
             "context-parallel-size",
         )
         if isinstance(world, Unknown):
-            self.spec.plan.data_parallel_size = world
+            self.spec.plan.data_parallel_size = world  # type: ignore[assignment]  # mark_unknowns makes it None
 
     def batch(self) -> None:
         v, p, s, d = self.v, self.spec.plan, self.spec, self.spec.derivations
@@ -295,11 +298,11 @@ class _Reader:
         known = None not in (p.prompts_per_step, p.samples_per_prompt)
         samples = p.prompts_per_step * p.samples_per_prompt if known else None  # type: ignore[operator]
         p.samples_per_step = samples
-        gbs = v.positive_int("global-batch-size")
-        steps = v.positive_int("num-steps-per-rollout")
+        gbs: Any = v.positive_int("global-batch-size")
+        steps: Any = v.positive_int("num-steps-per-rollout")
         dynamic = bool(v.flag("use-dynamic-batch-size"))
-        micro = v.positive_int("micro-batch-size")
-        dp = p.data_parallel_size
+        micro: Any = v.positive_int("micro-batch-size")
+        dp: Any = p.data_parallel_size
         if steps is not None and gbs is None:
             gbs = samples // steps if samples is not None else None
             d["plan.samples_per_optimizer_step"] = derived(
@@ -358,7 +361,8 @@ class _Reader:
                     source_keys=["global-batch-size"],
                 )
         elif isinstance(gbs, Unknown) or isinstance(samples, Unknown):
-            p.optimizer_steps_per_step = Unknown([*getattr(gbs, "names", []), *getattr(samples, "names", [])])
+            names = [*getattr(gbs, "names", []), *getattr(samples, "names", [])]
+            p.optimizer_steps_per_step = Unknown(names)  # type: ignore[assignment]  # mark_unknowns makes it None
         tb = self.spec.token_budget
         tb.dynamic_batching = dynamic
         if dynamic:
@@ -571,10 +575,10 @@ class _Writer:
             self.length()
             return
         samples = rbs * n
-        gbs = p.samples_per_optimizer_step
-        gbs = int(gbs) if gbs is not None and Fraction(gbs).denominator == 1 else None
-        if gbs is None:
-            gbs = samples
+        source_gbs = p.samples_per_optimizer_step
+        whole = source_gbs is not None and Fraction(source_gbs).denominator == 1
+        gbs: int = int(source_gbs) if whole else samples  # type: ignore[arg-type]
+        if not whole:
             notes.warning(
                 "batch.not-expressible",
                 f"the source's optimizer batch ({fmt(p.samples_per_optimizer_step)}) is not a whole number of "

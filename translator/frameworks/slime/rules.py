@@ -111,7 +111,7 @@ RULES: tuple[R, ...] = (
         "check",
         "slime",
         ("warning",),
-        "From 0.2.2, rbs × n not a multiple of gbs: the training loop cuts len(samples) // gbs steps and drops the rest.",
+        "From 0.2.2, rbs × n not a multiple of gbs: the training loop runs len(samples) // gbs steps, drops the rest.",
         source="docs/frameworks/slime.md §3; slime/utils/dp_schedule.py:135-139@v0.3.1",
         versions="0.2.2 – 0.3.1",
     ),
@@ -233,6 +233,6 @@ RULES: tuple[R, ...] = (
         "note",
         "slime",
         ("warning",),
-        "From 0.2.2, neither --global-batch-size nor --num-steps-per-rollout: the plan takes Megatron's gbs = micro × DP.",
+        "From 0.2.2, no --global-batch-size nor --num-steps-per-rollout: the plan takes Megatron's gbs = micro × DP.",
     ),
 )
