@@ -10,6 +10,7 @@ PP × CP). Each rollout batch is trained on once.
 
 from __future__ import annotations
 
+import math
 import os
 from fractions import Fraction
 from typing import Any
@@ -487,9 +488,13 @@ class _Reader:
         s.logging.backends = backends
 
 
-def _batches(samples: int, dp: int) -> set[int]:
-    """The global batches slime can form from ``samples`` per rollout step (rbs × n // steps) that ``dp`` divides."""
-    return {samples // k for k in range(1, samples // dp + 1) if (samples // k) % dp == 0}
+def _batches(samples: int, dp: int, near: int = 1) -> set[int]:
+    """The global batches slime can form from ``samples`` per rollout step (rbs × n // steps) that ``dp`` divides:
+    up to 4096 optimizer steps per rollout step, and those within 64 of ``near`` steps (a bounded search: a count
+    near 2**53 stays fast)."""
+    most = samples // dp
+    steps = {*range(1, min(most, 4096) + 1), *range(max(1, near - 64), min(most, near + 64) + 1)}
+    return {samples // k for k in steps if (samples // k) % dp == 0}
 
 
 def _default(text: str, *keys: str) -> Derivation:
@@ -613,11 +618,12 @@ class _Writer:
             )
         # slime forms gbs = rbs × n // steps and checks an explicit gbs against it; Megatron's calculator needs
         # gbs % (micro × DP) == 0. The written batch is the nearest one with both, whole splits first.
-        candidates = _batches(samples, dp)
+        candidates = _batches(samples, dp, samples // gbs)
         if not candidates:
             # No optimizer batch of a whole number of samples per rank: more prompts per step (the nearest count whose
             # samples split over the ranks).
-            wider = next(r for r in range(rbs + 1, rbs + dp + 1) if _batches(r * n, dp))
+            step = dp // math.gcd(n, dp)  # the prompt counts whose samples DP divides (then k = 1 fits)
+            wider = (rbs // step + 1) * step
             notes.warning(
                 "batch.not-expressible",
                 f"{samples} samples per rollout step ({rbs} prompts × {n}) form no optimizer batch that {dp} "
@@ -628,7 +634,7 @@ class _Writer:
             )
             rbs, samples = wider, wider * n
             gbs = min(gbs, samples)
-            candidates = _batches(samples, dp)
+            candidates = _batches(samples, dp, samples // gbs)
         chosen_gbs = min(candidates, key=lambda g: (samples % g != 0, abs(g - gbs), -g))
         steps = samples // chosen_gbs
         if chosen_gbs != gbs:
@@ -661,9 +667,10 @@ class _Writer:
         micro = p.micro_batch_per_device
         micro = int(micro) if micro is not None and Fraction(micro).denominator == 1 else None
         # Megatron's micro-batch calculator needs gbs % (micro × DP) == 0, with token budgets too.
-        fits = [m for m in range(1, gbs // dp + 1) if gbs % (m * dp) == 0]  # gbs % dp == 0: 1 fits
+        per_rank = gbs // dp  # gbs % dp == 0 by construction: micro 1 always fits
         wanted = micro or 1
-        chosen = wanted if wanted in fits else max((m for m in fits if m <= wanted), default=fits[0])
+        # the wanted micro-batch if it divides the rank's share, else the largest one below it that does
+        chosen = next(m for m in (wanted, *range(min(wanted, per_rank, 4096), 0, -1)) if per_rank % m == 0)
         if micro is not None and chosen != micro:
             notes.warning(
                 "batch.not-expressible",
