@@ -1,0 +1,283 @@
+"""slime (translator/frameworks/slime, docs/frameworks/slime.md): its checks with slime's messages per release, the
+written launch.sh, and (with RLCONF_SLIME_SRC naming a slime checkout) slime's own start-up code run on what rlconf
+writes."""
+
+from __future__ import annotations
+
+import ast
+import logging
+import os
+import shlex
+from argparse import Namespace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import translator
+from tests.conftest import CASES, FIXTURES, case_id, expect_finding, findings_of, read_back, translatable
+from translator.api import check
+from translator.frameworks.slime.tables import DEFAULTS
+from translator.sources.files import Source
+
+SLIME = FIXTURES / "slime"
+
+
+def script(*flags: str, entry: str = "train.py") -> Source:
+    text = "ray job submit --address=http://127.0.0.1:8265 -- python3 " + entry + " " + " ".join(flags) + "\n"
+    return Source(text, "launch.sh", None)
+
+
+BASE = [
+    "--actor-num-nodes",
+    "1",
+    "--actor-num-gpus-per-node",
+    "8",
+    "--colocate",
+    "--num-rollout",
+    "10",
+    "--rollout-batch-size",
+    "32",
+    "--n-samples-per-prompt",
+    "8",
+]
+
+
+def test_gbs_and_steps_that_disagree_stop_with_slimes_message() -> None:
+    # 32 × 8 = 256 samples // 2 steps = 128 ≠ 64 (slime/utils/arguments.py:1907-1915@v0.3.1)
+    report = check(SLIME / "gbs_steps_conflict.sh", framework="slime@0.3.1")
+    finding = expect_finding(
+        report,
+        "slime.gbs-identity",
+        "error",
+        "global_batch_size 64 is not equal to rollout_batch_size 32 * n_samples_per_prompt 8 "
+        "// num_steps_per_rollout 2",
+    )
+    # 256 // 4 = 64 keeps the explicit batch
+    assert finding.suggestions[0].changes == {"num-steps-per-rollout": 4}
+
+
+def test_no_batch_key_stops_up_to_0_2_1_and_takes_megatrons_default_after() -> None:
+    # ≤ 0.2.1: rbs × n % None raises before Megatron could fill gbs in (slime/utils/arguments.py:1518@v0.2.1)
+    old = check(SLIME / "no_gbs_v021.sh", framework="slime@0.2.1")
+    expect_finding(old, "slime.gbs-none", "error", "unsupported operand type(s) for %: 'int' and 'NoneType'")
+    # 0.2.2 on: the same script runs with gbs = micro 2 × DP 4 = 8, a warning only
+    new = check(SLIME / "no_gbs_v021.sh", framework="slime@0.2.2")
+    assert not new.errors
+    assert len(findings_of(new, "slime.megatron-default-gbs")) == 1
+    assert translator.explain(SLIME / "no_gbs_v021.sh", framework="slime@0.2.2").plan["samples_per_optimizer_step"] == 8
+
+
+def test_rollout_not_a_multiple_of_gbs_is_refused_only_up_to_0_2_1() -> None:
+    # 32 × 8 = 256 samples, gbs 96: 256 % 96 = 64 (the assertion of ≤ 0.2.1); later releases run 256 // 96 = 2
+    # optimizer steps and leave 64 samples untrained (a warning)
+    flags = (*BASE, "--global-batch-size", "96")
+    old = check(script(*flags), framework="slime@0.2.1")
+    expect_finding(
+        old,
+        "slime.rollout-multiple-of-gbs",
+        "error",
+        "rollout_batch_size 32 * n_samples_per_prompt 8 is not a multiple of global_batch_size 96",
+    )
+    new = check(script(*flags), framework="slime@0.3.1")
+    assert [f.rule for f in new.errors] == []
+    assert len(findings_of(new, "slime.remainder-dropped")) == 1
+    assert translator.explain(script(*flags), framework="slime@0.3.1").plan["optimizer_steps_per_step"] == 2
+
+
+@pytest.mark.parametrize(
+    "flags,rule,message",
+    [
+        (
+            ["--global-batch-size", "256", "--over-sampling-batch-size", "16"],
+            "slime.over-sampling",
+            "over_sampling_batch_size 16 should be greater than or equal to rollout_batch_size 32",
+        ),
+        (
+            ["--global-batch-size", "256", "--use-dynamic-batch-size"],
+            "slime.dynamic-needs-max-tokens",
+            "max_tokens_per_gpu must be set when use_dynamic_batch_size is set",
+        ),
+        (
+            # gbs 100 over micro 1 × DP 8: 100 % 8 = 4 (Megatron's ConstantNumMicroBatches)
+            ["--global-batch-size", "100"],
+            "slime.micro-batch-calculator",
+            "global batch size (100) is not divisible by micro batch size (1) times data parallel size (8)",
+        ),
+        (
+            ["--global-batch-size", "256", "--kl-coef", "0.1", "--use-kl-loss", "--kl-loss-coef", "0.01"],
+            "slime.one-kl",
+            "Only one of kl_coef and kl_loss_coef can be set",
+        ),
+        (
+            ["--global-batch-size", "256", "--save-interval", "5"],
+            "slime.save-needs-dir",
+            "'--save' is required when save_interval is set.",
+        ),
+        (
+            ["--global-batch-size", "256", "--advantage-estimator", "reinforce_plus_plus"],
+            "slime.reinforce-pp-normalization",
+            "The 'reinforce_plus_plus' and 'reinforce_plus_plus_baseline' advantage estimators require advantage "
+            "normalization. Please add `--normalize-advantages` to your command.",
+        ),
+    ],
+)
+def test_start_up_checks_carry_slimes_messages(flags: list[str], rule: str, message: str) -> None:
+    report = check(script(*BASE, *flags), framework="slime@0.3.1")
+    expect_finding(report, rule, "error", message)
+
+
+def test_run_length_and_async_colocation() -> None:
+    no_length = [f for f in BASE if f not in ("--num-rollout", "10")]
+    report = check(script(*no_length, "--global-batch-size", "256"), framework="slime")
+    expect_finding(
+        report,
+        "slime.run-length",
+        "error",
+        "num_epoch is not set, but num_rollout is not set, please set --num-rollout or --num-epoch",
+    )
+    report = check(script(*BASE, "--global-batch-size", "256", entry="train_async.py"), framework="slime")
+    expect_finding(report, "slime.async-colocate", "error", "Colocation is not supported for async training.")
+
+
+def test_the_0_3_1_checks_do_not_apply_to_older_releases() -> None:
+    report = check(script(*BASE, "--global-batch-size", "256", "--save-interval", "5"), framework="slime@0.2.4")
+    assert not findings_of(report, "slime.save-needs-dir")
+
+
+def test_written_launch_states_both_batch_flags_quoted() -> None:
+    # megatron_default_gbs: 16 × 4 = 64 samples, Megatron's gbs 8 → written explicitly: --global-batch-size 8 and
+    # --num-steps-per-rollout 64 // 8 = 8; read back, the plan is the same
+    source = translator.load(SLIME / "megatron_default_gbs.sh", framework="slime@0.3.1")
+    written = translator.translate(source, to="slime@0.3.1")
+    text = written.files["launch.sh"]
+    words = shlex.split(text.replace("\\\n", " "), comments=True)
+    assert words[words.index("--global-batch-size") + 1] == "8"
+    assert words[words.index("--num-steps-per-rollout") + 1] == "8"
+    assert written.plan == source.plan
+
+
+def test_a_value_with_shell_characters_is_one_quoted_word() -> None:
+    source = translator.load(
+        script(*BASE, "--global-batch-size", "256", "--hf-checkpoint", "'/models/a b;$(rm -rf x)'"), framework="slime"
+    )
+    text = translator.translate(source, to="slime").files["launch.sh"]
+    words = shlex.split(text.replace("\\\n", " "), comments=True)
+    assert words[words.index("--hf-checkpoint") + 1] == "/models/a b;$(rm -rf x)"
+
+
+def test_verl_mini_batch_that_does_not_split_the_rollout_is_written_as_equal_batches() -> None:
+    # verl: 64 prompts × 4 = 256 samples, mini-batch 24 prompts = 96 samples → ceil(256 / 96) = 3 updates (the last
+    # short). slime cuts equal batches gbs = 256 // steps that DP 8 divides: 256 // 3 = 85 (no), 256 // 2 = 128 and
+    # 256 // 4 = 64 split exactly; 128 is nearer 96 (|128 - 96| = 32 = |64 - 96|, the larger wins the tie) → 2 steps.
+    verl = Source(
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4 "
+        "actor_rollout_ref.actor.ppo_mini_batch_size=24 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 "
+        "trainer.n_gpus_per_node=8 trainer.nnodes=1 trainer.total_training_steps=10\n",
+        "run.sh",
+        None,
+    )
+    written = translator.translate(verl, to="slime@0.3.1", framework="verl@0.7.1")
+    assert written.plan["samples_per_optimizer_step"] == 128 and written.plan["optimizer_steps_per_step"] == 2
+    assert any(n.code == "batch.not-expressible" for n in written.notes)
+    assert not check(read_back(written), framework="slime@0.3.1").errors
+
+
+def test_async_source_writes_train_async() -> None:
+    source = translator.load(SLIME / "async_dynamic_two_nodes.sh", framework="slime@0.3.1")
+    text = translator.translate(source, to="slime").files["launch.sh"]
+    assert "python3 train_async.py" in text and "--colocate" not in text
+
+
+# ---------------------------------------------------------------- slime's own start-up code (oracle)
+
+# The flags whose statements in slime_validate_args the oracle runs: the batch derivation and its checks
+# (slime.md §5 rows 1-4). Statements touching any other attribute are left out (they need SGLang or Megatron).
+ORACLE_NAMES = {
+    "num_steps_per_rollout",
+    "global_batch_size",
+    "rollout_batch_size",
+    "n_samples_per_prompt",
+    "over_sampling_batch_size",
+    "num_epoch",
+    "num_rollout",
+    "rollout_global_dataset",
+    "use_dynamic_batch_size",
+    "max_tokens_per_gpu",
+    "log_probs_max_tokens_per_gpu",
+    "grpo_std_normalization",
+}
+
+
+def _slime_statements(src: Path) -> list[ast.stmt]:
+    tree = ast.parse((src / "slime" / "utils" / "arguments.py").read_text())
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "slime_validate_args")
+    chosen = []
+    for statement in function.body:
+        names = {
+            n.attr
+            for n in ast.walk(statement)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "args"
+        }
+        if names and names <= ORACLE_NAMES:
+            chosen.append(statement)
+    return chosen
+
+
+def _namespace(flags: dict[str, Any]) -> Namespace:
+    def value(key: str, raw: Any) -> Any:
+        if isinstance(raw, str):
+            for convert in (int, float):
+                try:
+                    return convert(raw)
+                except ValueError:
+                    pass
+        return raw
+
+    merged = {**DEFAULTS, **flags}
+    names = {k.replace("-", "_"): value(k, v) for k, v in merged.items()}
+    names["grpo_std_normalization"] = not names.pop("disable_grpo_std_normalization", False)
+    names["rollout_global_dataset"] = True  # slime's default (--disable-rollout-global-dataset turns it off)
+    return Namespace(**names)
+
+
+def run_slime(src: Path, flags: dict[str, Any]) -> None:
+    """slime_validate_args' batch statements, as slime wrote them, on a namespace of ``flags``."""
+    module = ast.Module(body=_slime_statements(src), type_ignores=[])
+    code = compile(ast.fix_missing_locations(module), "slime_validate_args", "exec")
+    exec(code, {"args": _namespace(flags), "logger": logging.getLogger("slime-oracle")})
+
+
+def written_flags(text: str) -> dict[str, Any]:
+    explanation = translator.load(Source(text, "launch.sh", None), framework="slime")
+    assert explanation.native is not None
+    return dict(explanation.native.values)
+
+
+SLIME_SRC = os.environ.get("RLCONF_SLIME_SRC")
+needs_src = pytest.mark.skipif(not SLIME_SRC, reason="RLCONF_SLIME_SRC names no slime checkout")
+
+
+@needs_src
+def test_oracle_runs_slimes_own_statements_and_agrees_on_the_conflict() -> None:
+    src = Path(SLIME_SRC or "")
+    assert len(_slime_statements(src)) >= 4  # gbs/steps, n 1, over-sampling default and check, run length
+    flags = written_flags((SLIME / "gbs_steps_conflict.sh").read_text())
+    with pytest.raises(AssertionError) as raised:
+        run_slime(src, flags)
+    expected = (
+        "global_batch_size 64 is not equal to rollout_batch_size 32 * n_samples_per_prompt 8 // num_steps_per_rollout 2"
+    )
+    assert str(raised.value) == expected
+
+
+@needs_src
+@pytest.mark.parametrize("case", [c for c in CASES if translatable(c)], ids=case_id)
+def test_oracle_accepts_what_rlconf_writes(case: Any) -> None:
+    source = translator.load(case.path, **case.load_kwargs())
+    written = translator.translate(source, to="slime")
+    if source.plan["prompts_per_step"] is None:
+        # Nothing to write for --rollout-batch-size (argparse requires it): the note says the user must add it.
+        assert any("--rollout-batch-size" in n.message for n in written.notes if n.code == "batch.not-expressible")
+        return
+    run_slime(Path(SLIME_SRC or ""), written_flags(written.files["launch.sh"]))

@@ -1,0 +1,24 @@
+"""slime (THUDM/slime): its registration. The reader and writer are dialect.py, the version table tables.py, the
+start-up rules checks.py and their codes rules.py (docs/frameworks/slime.md)."""
+
+from __future__ import annotations
+
+from translator.framework import Detection, Framework, NativeRules
+
+FRAMEWORK = Framework(
+    name="slime",
+    label="slime",
+    dialect="translator.frameworks.slime.dialect:SlimeDialect",
+    aliases=("thudm/slime",),
+    checks="translator.frameworks.slime.checks",
+    rules="translator.frameworks.slime.rules:RULES",
+    detection=Detection(
+        # `python3 train.py` / `train_async.py` (usually after `ray job submit ... --`) with slime's own flags
+        script=r"python[\d.]*\s+(\S*/)?train(_async)?\.py\b[\s\S]*--(rollout-batch-size|n-samples-per-prompt)\b",
+        arguments=r"^--(rollout-batch-size|n-samples-per-prompt|num-steps-per-rollout|actor-num-gpus-per-node)(=|$)",
+    ),
+    native=NativeRules(
+        flags=True,
+        unknown_keys="slime parses with Megatron's parser and ignore_unknown_args=True: an unknown flag is dropped",
+    ),
+)

@@ -1,0 +1,841 @@
+"""slime (THUDM/slime): its reader and writer.
+
+A run is ``python3 train.py`` (or ``train_async.py``) with Megatron-style argparse flags, usually behind ``ray job
+submit ... --`` and collected in bash arrays; the shell reader expands those. Units (docs/frameworks/slime.md §2-3):
+``--rollout-batch-size`` counts prompts per rollout step, ``--n-samples-per-prompt`` completions per prompt,
+``--global-batch-size`` samples per optimizer step (global), ``--num-steps-per-rollout`` optimizer steps per rollout
+step (gbs = rbs × n // steps), ``--micro-batch-size`` samples per micro-batch per DP rank; DP = actor GPUs ÷ (TP ×
+PP × CP). Each rollout batch is trained on once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from fractions import Fraction
+from typing import Any
+
+from translator.dialects.base import (
+    Dialect,
+    Reading,
+    ReadOptions,
+    Unknown,
+    Values,
+    at_least,
+    derived,
+    fmt,
+    from_config,
+    note_several_launches,
+    read_script,
+    track_provenance,
+)
+from translator.dialects.writing import flag_words, plan_summary, shell_word, source_label, whole_prompts
+from translator.errors import ConfigError
+from translator.frameworks.slime.tables import (
+    CHANGES,
+    CISPO_SINCE,
+    DEFAULTS,
+    ENTRY_POINTS,
+    ESTIMATORS,
+    MANY_VALUES,
+    MEGATRON_DEFAULT_SINCE,
+    SECRET_FLAGS,
+    SWITCHES,
+    VERSIONS,
+)
+from translator.notes import NoteList
+from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.sources.files import Source
+from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
+
+SECRET_PLACEHOLDER = "<redacted>"
+# slime's kl-loss-type → canonical estimator (low_var_kl is k3 clamped, as verl's reader counts it); and back.
+KL_TYPES = {"k1": "k1", "k2": "k2", "k3": "k3", "low_var_kl": "k3"}
+KL_WRITTEN = {"k1": "k1", "k2": "k2", "k3": "low_var_kl"}
+SCHEDULES = ("constant", "linear", "cosine", "inverse-square-root", "WSD")
+
+
+class SlimeDialect(Dialect):
+    name = "slime"
+    aliases = ("thudm/slime",)
+    versions = VERSIONS
+    changes = CHANGES
+    plan_bands = ("0.1.0", MEGATRON_DEFAULT_SINCE)  # the gbs of a run with neither gbs nor steps differs
+    description = "slime (ray job submit -- python3 train.py / train_async.py with Megatron-style flags)"
+    # slime parses with ignore_unknown_args=True (Megatron's parser): an unknown flag is dropped, not refused.
+    rejects_unknown_keys = False
+
+    # ---------------------------------------------------------------- reading
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        notes = NoteList()
+        script = read_script(source, options.env, notes)
+        launches = [(c, argv, i) for c in script.commands for argv in [unwrap_command(c.argv)] if (i := _entry(argv))]
+        if not launches:
+            raise ConfigError(
+                "no slime launch command found",
+                file=source.name,
+                hint="expected a line like 'python3 train.py --rollout-batch-size 32 --n-samples-per-prompt 8 ...'",
+            )
+        command, argv, index = launches[-1]
+        note_several_launches(notes, source, command, [c for c, _, _ in launches])
+        entry = os.path.basename(argv[index])
+        flags, origins = _parse(argv[index + 1 :], f"{source.name}:{command.line}", notes)
+        if options.version:
+            version = self.resolve_version(options.version)
+        else:
+            version = self.default_version
+            notes.info(
+                "version.assumed",
+                f"assumed slime {version}, the newest release rlconf knows (the batch flags are the same in every "
+                "release); pass --from slime@VERSION to choose",
+            )
+        values = Values(flags, origins, DEFAULTS, source.name)
+        spec = RunSpec(framework=self.name, version=version)
+        with track_provenance(spec, values):
+            _Reader(values, version, spec, notes, entry).run()
+        _ray_head(command, spec)
+        for key, value in values.unused().items():
+            spec.extras.append(Extra(self.name, key, value))
+        if options.num_processes is not None and spec.topology.training_gpus not in (None, options.num_processes):
+            notes.warning(
+                "slime.num-processes-ignored",
+                f"--num-processes {options.num_processes} is ignored: --actor-num-nodes × "
+                f"--actor-num-gpus-per-node place {spec.topology.training_gpus} training processes",
+            )
+        return Reading(spec, notes, values)
+
+    # ---------------------------------------------------------------- writing
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        writer = _Writer(spec, version, notes)
+        flags = writer.flags()
+        live = spec.shell_variables
+        lines = [
+            "#!/usr/bin/env bash",
+            f"# slime {version} launch script written by rlconf from a {source_label(spec)} config.",
+            "# Units: --rollout-batch-size counts prompts per rollout step; --global-batch-size samples (completions)",
+            "# per optimizer step, global; --num-steps-per-rollout optimizer steps per rollout step (both written:",
+            "# slime checks gbs = rbs × n // steps); --micro-batch-size samples per micro-batch per DP rank.",
+            *(f"#   {line}" for line in plan_summary(spec)),
+            "set -ex",
+            "",
+        ]
+        head = spec.launch.main_process_host or "127.0.0.1"  # the Ray head's dashboard (port 8265)
+        command = [
+            "ray job submit " + shell_word(f"--address=http://{head}:8265", live),
+            f"-- python3 {writer.entry}",
+        ]
+        for name, value in flags.items():
+            command.append(f"--{name}" if value is True else flag_words(name, value, live))
+        command.append('"$@"')
+        lines.append(" \\\n   ".join(command))
+        return {"launch.sh": "\n".join(lines) + "\n"}
+
+
+def _entry(argv: list[str]) -> int | None:
+    """The index of train.py / train_async.py run by python in ``argv`` (0: none)."""
+    for i, word in enumerate(argv[1:], start=1):
+        if os.path.basename(word) in ENTRY_POINTS and os.path.basename(argv[i - 1]).startswith("python"):
+            return i
+    return None
+
+
+def _ray_head(command: ShellCommand, spec: RunSpec) -> None:
+    """``ray job submit --address=http://HOST:8265``: the Ray head, carried as launch.main_process_host."""
+    from urllib.parse import urlsplit
+
+    argv = command.argv
+    for i, word in enumerate(argv):
+        if word == "--":
+            return
+        address = word.partition("=")[2] if word.startswith("--address=") else None
+        if word == "--address" and i + 1 < len(argv):
+            address = argv[i + 1]
+        if address and not symbolic_names(address):
+            try:
+                host = urlsplit(address).hostname
+            except ValueError:
+                return
+            if host:
+                spec.launch.main_process_host = host
+                spec.derivations["launch.main_process_host"] = from_config(
+                    f"ray job submit --address {address}: the Ray head", "--address"
+                )
+            return
+
+
+def _parse(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:
+    """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, several values; a word left from an array the
+    script never defines (``${MODEL_ARGS}``) is noted and skipped."""
+    flags: dict[str, Any] = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if not word.startswith("--") or word == "--":
+            if symbolic_names(word):
+                notes.info(
+                    "slime.unexpanded-array",
+                    f"{origin}: {word} is never set in the script (a sourced file rlconf could not follow?); the "
+                    "flags it holds are not read",
+                    source_keys=[word],
+                )
+            else:
+                notes.warning(
+                    "keys.unrecognised-argument",
+                    f"{origin}: '{word}' is not a --flag; train.py takes no positional arguments",
+                    source_keys=[word],
+                )
+            continue
+        name, eq, inline = word[2:].partition("=")
+        following: list[str] = []
+        if not eq and name not in SWITCHES:
+            while i < len(words) and not (words[i].startswith("--") and not _is_number(words[i])):
+                following.append(words[i])
+                i += 1
+        value: Any
+        if eq:
+            value = inline
+        elif name in SWITCHES or not following:
+            value = True
+            for extra in following:
+                notes.warning(
+                    "keys.unrecognised-argument", f"{origin}: '{extra}' after --{name} is not a value it takes"
+                )
+        elif name in MANY_VALUES or len(following) > 1:
+            value = list(following)
+        else:
+            value = following[0]
+        if name in SECRET_FLAGS:
+            notes.info(
+                "keys.secret-redacted",
+                f"--{name} holds a wandb API key; rlconf keeps it as {SECRET_PLACEHOLDER} and never copies the value",
+                source_keys=[name],
+            )
+            value = SECRET_PLACEHOLDER
+        if name in flags:
+            notes.info("keys.repeated", f"--{name} is given more than once; argparse keeps the last value")
+        flags[name] = value
+    return flags, dict.fromkeys(flags, origin)
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+class _Reader:
+    """The canonical model from slime's flags (docs/frameworks/slime.md §3)."""
+
+    def __init__(self, values: Values, version: str, spec: RunSpec, notes: NoteList, entry: str) -> None:
+        self.v, self.version, self.spec, self.notes, self.entry = values, version, spec, notes, entry
+
+    def run(self) -> None:
+        self.topology()
+        self.batch()
+        self.algorithm()
+        self.run_parts()
+
+    def topology(self) -> None:
+        v, t = self.v, self.spec.topology
+        # Any: a count may be an Unknown (a variable the script never sets) that the arithmetic carries along
+        nodes: Any = v.positive_int("actor-num-nodes")
+        gpus: Any = v.positive_int("actor-num-gpus-per-node")
+        t.nodes, t.gpus_per_node = nodes, gpus
+        t.training_gpus = nodes * gpus if None not in (nodes, gpus) else None
+        tp: Any = v.positive_int("tensor-model-parallel-size")
+        pp: Any = v.positive_int("pipeline-model-parallel-size")
+        cp: Any = v.positive_int("context-parallel-size")
+        t.tensor_parallel_size, t.pipeline_parallel_size, t.context_parallel_size = tp, pp, cp
+        t.training_backend = str(v.get("train-backend"))
+        colocate = v.flag("colocate")
+        rollout = v.positive_int("rollout-num-gpus")
+        # Under --colocate SGLang shares the actor GPUs (rollout_num_gpus then defaults to all of them): none of
+        # its own (slime/utils/arguments.py:1875-1889@v0.3.1).
+        t.rollout_gpus = 0 if colocate else rollout
+        t.rollout_tensor_parallel_size = v.positive_int("rollout-num-gpus-per-engine")
+        self.spec.generation.rollout_backend = "sglang"
+        self.spec.derivations["generation.rollout_backend"] = derived("slime generates with SGLang engines")
+        model_parallel = tp * pp * cp
+        world = t.training_gpus
+        if isinstance(world, int) and world % model_parallel:
+            self.notes.warning(
+                "slime.model-parallel-indivisible",
+                f"{world} actor GPUs are not a multiple of TP {t.tensor_parallel_size} × PP "
+                f"{t.pipeline_parallel_size} × CP {t.context_parallel_size} = {model_parallel}: Megatron refuses "
+                "this world size at start-up; the data-parallel size is unknown",
+                source_keys=["actor-num-gpus-per-node", "tensor-model-parallel-size"],
+            )
+            self.spec.plan.data_parallel_size = None
+            return
+        self.spec.plan.data_parallel_size = world // model_parallel if world is not None else None
+        self.spec.derivations["plan.data_parallel_size"] = derived(
+            f"{fmt(world)} actor GPUs (--actor-num-nodes × --actor-num-gpus-per-node) ÷ (TP "
+            f"{t.tensor_parallel_size} × PP {t.pipeline_parallel_size} × CP {t.context_parallel_size})",
+            "actor-num-nodes",
+            "actor-num-gpus-per-node",
+            "tensor-model-parallel-size",
+            "pipeline-model-parallel-size",
+            "context-parallel-size",
+        )
+        if isinstance(world, Unknown):
+            self.spec.plan.data_parallel_size = world  # type: ignore[assignment]  # mark_unknowns makes it None
+
+    def batch(self) -> None:
+        v, p, s, d = self.v, self.spec.plan, self.spec, self.spec.derivations
+        p.prompts_per_step = v.positive_int("rollout-batch-size")
+        if p.prompts_per_step is None and "rollout-batch-size" not in v:
+            self.notes.error(
+                "slime.rollout-batch-size-missing",
+                "--rollout-batch-size is not set: slime's argparse requires it (the following arguments are "
+                "required: --rollout-batch-size); the prompts per step are unknown",
+                source_keys=["rollout-batch-size"],
+            )
+        p.samples_per_prompt = v.positive_int("n-samples-per-prompt")
+        p.epochs_per_step = 1  # slime has no PPO-epochs flag: each rollout batch is trained on once
+        d["plan.epochs_per_step"] = derived("slime trains on each rollout batch once (no epochs flag)")
+        known = None not in (p.prompts_per_step, p.samples_per_prompt)
+        samples = p.prompts_per_step * p.samples_per_prompt if known else None  # type: ignore[operator]
+        p.samples_per_step = samples
+        gbs: Any = v.positive_int("global-batch-size")
+        steps: Any = v.positive_int("num-steps-per-rollout")
+        dynamic = bool(v.flag("use-dynamic-batch-size"))
+        micro: Any = v.positive_int("micro-batch-size")
+        dp: Any = p.data_parallel_size
+        if steps is not None and gbs is None:
+            gbs = samples // steps if samples is not None else None
+            d["plan.samples_per_optimizer_step"] = derived(
+                f"{fmt(samples)} samples // --num-steps-per-rollout {fmt(steps)} (slime/utils/arguments.py:1907-1915)",
+                "rollout-batch-size",
+                "n-samples-per-prompt",
+                "num-steps-per-rollout",
+            )
+            if isinstance(samples, int) and isinstance(steps, int) and samples % steps:
+                self.notes.warning(
+                    "batch.indivisible",
+                    f"{samples} samples per rollout step are not a multiple of --num-steps-per-rollout {steps}: "
+                    f"slime floors the global batch to {gbs} and leaves {samples - gbs * steps} samples untrained",
+                    source_keys=["num-steps-per-rollout"],
+                )
+        elif gbs is None and at_least(self.version, MEGATRON_DEFAULT_SINCE):
+            gbs = micro * dp if dp is not None else None
+            d["plan.samples_per_optimizer_step"] = derived(
+                f"Megatron's default: --micro-batch-size {micro} × DP {fmt(dp)} (neither --global-batch-size nor "
+                "--num-steps-per-rollout is set; validate_args sets it and only prints it)",
+                "micro-batch-size",
+                "global-batch-size",
+                "num-steps-per-rollout",
+            )
+            self.notes.warning(
+                "slime.gbs-from-megatron",
+                f"neither --global-batch-size nor --num-steps-per-rollout is set: Megatron's validate_args sets the "
+                f"global batch to --micro-batch-size × DP = {fmt(gbs)} samples without a warning, so each rollout "
+                f"step of {fmt(samples)} samples runs {fmt(samples // gbs if gbs and samples else None)} optimizer "
+                "steps; set "
+                "--num-steps-per-rollout (or --global-batch-size) to choose",
+                source_keys=["global-batch-size", "num-steps-per-rollout"],
+            )
+        elif gbs is None:
+            self.notes.warning(
+                "slime.no-global-batch",
+                f"neither --global-batch-size nor --num-steps-per-rollout is set: slime {self.version} computes "
+                "rbs × n % gbs with gbs None and stops with a TypeError; the optimizer batch is unknown",
+                source_keys=["global-batch-size", "num-steps-per-rollout"],
+            )
+        p.samples_per_optimizer_step = gbs
+        if "global-batch-size" in v and steps is None:
+            d["plan.samples_per_optimizer_step"] = from_config(f"--global-batch-size {fmt(gbs)}", "global-batch-size")
+        if gbs and samples is not None:
+            # The training loop cuts a rollout into len(samples) // gbs steps; a remainder is not trained
+            # (slime/utils/dp_schedule.py:135-139@v0.3.1).
+            p.optimizer_steps_per_step = samples // gbs if samples >= gbs else exact(Fraction(samples, gbs))
+            d["plan.optimizer_steps_per_step"] = derived(
+                f"{fmt(samples)} samples // {fmt(gbs)} per optimizer step", "global-batch-size"
+            )
+            if isinstance(samples, int) and isinstance(gbs, int) and samples > gbs and samples % gbs:
+                self.notes.warning(
+                    "batch.indivisible",
+                    f"{samples} samples per rollout step are not a multiple of the global batch {gbs}: slime runs "
+                    f"{samples // gbs} optimizer steps and does not train on the last {samples % gbs} samples",
+                    source_keys=["global-batch-size"],
+                )
+        elif isinstance(gbs, Unknown) or isinstance(samples, Unknown):
+            names = [*getattr(gbs, "names", []), *getattr(samples, "names", [])]
+            p.optimizer_steps_per_step = Unknown(names)  # type: ignore[assignment]  # mark_unknowns makes it None
+        tb = self.spec.token_budget
+        tb.dynamic_batching = dynamic
+        if dynamic:
+            tb.max_tokens_per_device = v.positive_int("max-tokens-per-gpu")
+            logprob = v.positive_int("log-probs-max-tokens-per-gpu")
+            tb.logprob_max_tokens_per_device = logprob if logprob is not None else tb.max_tokens_per_device
+            p.micro_batch_per_device = None  # packed by tokens: the count per micro-batch depends on the data
+            p.grad_accum_steps = None
+        else:
+            p.micro_batch_per_device = micro
+            d["plan.micro_batch_per_device"] = (from_config if "micro-batch-size" in v else _default)(
+                f"--micro-batch-size {micro}", "micro-batch-size"
+            )
+        p.total_steps = v.positive_int("num-rollout")
+        epochs = v.number("num-epoch")
+        if p.total_steps is None and epochs is not None:
+            s.run_length.dataset_passes = epochs
+        elif epochs is not None:
+            v.consume("num-epoch")
+            self.notes.info(
+                "slime.num-epoch-ignored",
+                "--num-epoch is ignored when --num-rollout is set (slime/utils/arguments.py:1929-1931)",
+                source_keys=["num-epoch"],
+            )
+        over = v.positive_int("over-sampling-batch-size")
+        if over is not None:
+            s.generation.prompts_per_round = over
+        if v.get("dynamic-sampling-filter-path") is not None:
+            s.generation.filter_groups = True
+        p.complete()
+        if p.grad_accum_steps is not None:
+            d["plan.grad_accum_steps"] = derived(
+                f"{fmt(gbs)} samples per optimizer step ÷ {fmt(dp)} DP ranks ÷ micro {fmt(micro)} (Megatron's "
+                "micro-batch calculator)",
+                "micro-batch-size",
+            )
+        if self.entry == "train_async.py":
+            # Generation of step k+1 overlaps training on step k: samples come from a policy one step old.
+            s.asynchrony.max_steps_ahead = 1
+            d["asynchrony.max_steps_ahead"] = derived(
+                "train_async.py generates the next rollout while training on this one (one step behind)"
+            )
+        else:
+            s.asynchrony.max_steps_ahead = 0
+            d["asynchrony.max_steps_ahead"] = derived("train.py alternates generation and training (on-policy)")
+
+    def algorithm(self) -> None:
+        v, a = self.v, self.spec.algorithm
+        estimator = str(v.get("advantage-estimator"))
+        a.advantage_estimator = "gae" if estimator == "ppo" else estimator
+        std = not v.flag("disable-grpo-std-normalization")
+        n = self.spec.plan.samples_per_prompt
+        if estimator in ("grpo", "gspo", "cispo"):
+            a.advantage_std_normalization = std and n != 1  # n 1: forced off (:1917-1919)
+            a.advantage_normalization_scope = "group"
+        if v.flag("use-kl-loss"):
+            a.kl_placement = "loss"
+            a.kl_coef = v.number("kl-loss-coef")
+            a.kl_estimator = KL_TYPES.get(str(v.get("kl-loss-type")), str(v.get("kl-loss-type")))
+        else:
+            kl = v.number("kl-coef")
+            if kl and estimator in ("ppo", "reinforce_plus_plus", "reinforce_plus_plus_baseline"):
+                a.kl_placement = "reward"
+                a.kl_coef = kl
+            else:
+                a.kl_placement = "none"
+                a.kl_coef = 0.0
+        a.clip_ratio_low = v.number("eps-clip")
+        high = v.number("eps-clip-high")
+        a.clip_ratio_high = high if high is not None else a.clip_ratio_low
+        a.clip_ratio_dual = v.number("eps-clip-c")
+        a.entropy_coef = v.number("entropy-coef")
+        if estimator == "ppo":
+            a.gamma = v.number("gamma")
+            a.gae_lambda = v.number("lambd")
+            self.spec.critic.enabled = True
+
+    def run_parts(self) -> None:
+        v, s = self.v, self.spec
+        s.optimizer.lr = v.number("lr")
+        s.optimizer.lr_schedule = str(v.get("lr-decay-style"))
+        warmup = v.get("lr-warmup-iters")
+        if warmup:
+            s.optimizer.warmup_steps = v.positive_int("lr-warmup-iters")
+            s.optimizer.warmup_unit = "optimizer_steps"
+        s.optimizer.grad_clip = v.number("clip-grad")
+        s.optimizer.weight_decay = v.number("weight-decay")
+        seed = v.number("seed")
+        s.launch.seed = int(seed) if isinstance(seed, (int, float)) else seed
+        s.sampling.temperature = v.number("rollout-temperature")
+        s.sampling.top_p = v.number("rollout-top-p")
+        top_k = v.number("rollout-top-k")
+        s.sampling.top_k = int(top_k) if isinstance(top_k, (int, float)) else top_k
+        s.lengths.max_response_tokens = v.positive_int("rollout-max-response-len")
+        s.lengths.max_prompt_tokens = v.positive_int("rollout-max-prompt-len")
+        s.references.model = _text(v.get("hf-checkpoint"))
+        data = v.get("prompt-data")
+        s.data.train_sources = [str(data)] if data is not None else None
+        s.data.prompt_key = str(v.get("input-key"))
+        s.data.answer_key = _text(v.get("label-key"))
+        s.data.apply_chat_template = bool(v.flag("apply-chat-template"))
+        rm = v.get("rm-type")
+        if rm is not None:
+            s.reward.builtin = [str(rm)]
+        custom = _text(v.get("custom-rm-path"))
+        if custom is not None:
+            path, _, function = custom.partition(":")
+            s.reward.function_path, s.reward.function_name = path, function or None
+        s.checkpointing.directory = _text(v.get("save"))
+        save = v.positive_int("save-interval")
+        s.checkpointing.every_steps = save if save is not None else 0
+        every = v.positive_int("eval-interval")
+        s.evaluation.every_steps = every if every is not None else 0
+        eval_data = v.get("eval-prompt-data")
+        if isinstance(eval_data, list):
+            s.data.eval_sources = [str(p) for p in eval_data[1::2]]  # NAME PATH pairs
+        s.evaluation.samples_per_prompt = v.positive_int("n-samples-per-eval-prompt")
+        backends = ["console"]
+        if v.flag("use-wandb"):
+            backends.append("wandb")
+            s.logging.project = _text(v.get("wandb-project"))
+        s.logging.backends = backends
+
+
+def _batches(samples: int, dp: int, near: int = 1) -> set[int]:
+    """The global batches slime can form from ``samples`` per rollout step (rbs × n // steps) that ``dp`` divides:
+    up to 4096 optimizer steps per rollout step, and those within 64 of ``near`` steps (a bounded search: a count
+    near 2**53 stays fast)."""
+    most = samples // dp
+    steps = {*range(1, min(most, 4096) + 1), *range(max(1, near - 64), min(most, near + 64) + 1)}
+    return {samples // k for k in steps if (samples // k) % dp == 0}
+
+
+def _default(text: str, *keys: str) -> Derivation:
+    return Derivation(text, list(keys), "default")
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+class _Writer:
+    """slime flags for a canonical spec; a note for whatever slime cannot hold."""
+
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
+        self.spec, self.version, self.notes = spec, version, notes
+        self.out: dict[str, Any] = {}
+        self.entry = "train.py"
+
+    def flags(self) -> dict[str, Any]:
+        self.topology()
+        self.batch()
+        self.algorithm()
+        self.run_parts()
+        return self.out
+
+    def topology(self) -> None:
+        s, t, out = self.spec, self.spec.topology, self.out
+        tp = t.tensor_parallel_size or 1
+        pp = t.pipeline_parallel_size or 1
+        cp = t.context_parallel_size or 1
+        sp = t.sequence_parallel_size or 1
+        if sp > 1:
+            # Ulysses/ring sequence parallelism divides the data-parallel ranks as Megatron's CP does.
+            cp *= sp
+            self.notes.info(
+                "slime.sequence-parallel-as-cp",
+                f"sequence parallelism {sp} is written as Megatron --context-parallel-size {cp} (both split a "
+                "sequence over GPUs and divide the data-parallel ranks)",
+                source_keys=["topology.sequence_parallel_size"],
+                target_keys=["context-parallel-size"],
+            )
+        dp = s.plan.data_parallel_size
+        if dp is None:
+            raise ConfigError(
+                "slime needs the number of training GPUs, and the source config does not state it",
+                hint="pass --num-processes N (the training world size)",
+            )
+        world = dp * tp * pp * cp
+        nodes = t.nodes if t.nodes and world % t.nodes == 0 else 1
+        out["actor-num-nodes"] = nodes
+        out["actor-num-gpus-per-node"] = world // nodes
+        out["tensor-model-parallel-size"] = tp
+        out["pipeline-model-parallel-size"] = pp
+        out["context-parallel-size"] = cp
+        if t.rollout_gpus:
+            out["rollout-num-gpus"] = t.rollout_gpus
+        else:
+            out["colocate"] = True
+        if t.rollout_tensor_parallel_size:
+            out["rollout-num-gpus-per-engine"] = t.rollout_tensor_parallel_size
+        if t.training_backend not in (None, "megatron"):
+            self.notes.info(
+                "slime.backend-megatron",
+                f"training backend {t.training_backend} becomes Megatron (slime trains with Megatron-LM)",
+                source_keys=["topology.training_backend"],
+                target_keys=["train-backend"],
+            )
+
+    def batch(self) -> None:
+        p, out, notes = self.spec.plan, self.out, self.notes
+        rbs = whole_prompts(self.spec, notes, "slime", "rollout-batch-size")
+        n = p.samples_per_prompt
+        if rbs is None or n is None:
+            notes.warning(
+                "batch.not-expressible",
+                "the source does not determine its prompts per step; slime requires --rollout-batch-size (argparse "
+                "stops without it): set it in the written script",
+                source_keys=["plan.prompts_per_step"],
+                target_keys=["rollout-batch-size"],
+            )
+            if n is not None:
+                out["n-samples-per-prompt"] = n
+            self.length()
+            return
+        samples = rbs * n
+        source_gbs = p.samples_per_optimizer_step
+        whole = source_gbs is not None and Fraction(source_gbs).denominator == 1
+        gbs: int = int(source_gbs) if whole else samples  # type: ignore[arg-type]
+        if not whole:
+            notes.warning(
+                "batch.not-expressible",
+                f"the source's optimizer batch ({fmt(p.samples_per_optimizer_step)}) is not a whole number of "
+                f"samples; slime takes one optimizer step of {samples} samples per rollout step",
+                source_keys=["plan.samples_per_optimizer_step"],
+                target_keys=["global-batch-size"],
+            )
+        if gbs > samples:
+            notes.warning(
+                "batch.not-expressible",
+                f"the source accumulates {gbs} samples per optimizer step over several rollout steps of {samples}; "
+                "slime's optimizer batch is at most one rollout step (it stops with 'need at least one rollout per "
+                f"step'): {samples} is written",
+                source_keys=["plan.samples_per_optimizer_step"],
+                target_keys=["global-batch-size"],
+            )
+            gbs = samples
+        dp = (
+            self.out["actor-num-gpus-per-node"]
+            * self.out["actor-num-nodes"]
+            // (
+                self.out["tensor-model-parallel-size"]
+                * self.out["pipeline-model-parallel-size"]
+                * self.out["context-parallel-size"]
+            )
+        )
+        if samples < dp:
+            raise ConfigError(
+                f"slime cannot train {samples} samples per rollout step on {dp} data-parallel ranks: each optimizer "
+                "step needs at least one sample per rank (slime/utils/dp_schedule.py)",
+                hint="translate a config with at least as many samples per step as data-parallel ranks",
+            )
+        # slime forms gbs = rbs × n // steps and checks an explicit gbs against it; Megatron's calculator needs
+        # gbs % (micro × DP) == 0. The written batch is the nearest one with both, whole splits first.
+        candidates = _batches(samples, dp, samples // gbs)
+        if not candidates:
+            # No optimizer batch of a whole number of samples per rank: more prompts per step (the nearest count whose
+            # samples split over the ranks).
+            step = dp // math.gcd(n, dp)  # the prompt counts whose samples DP divides (then k = 1 fits)
+            wider = (rbs // step + 1) * step
+            notes.warning(
+                "batch.not-expressible",
+                f"{samples} samples per rollout step ({rbs} prompts × {n}) form no optimizer batch that {dp} "
+                f"data-parallel ranks divide (Megatron: gbs % (micro × DP) == 0, slime: gbs = rbs × n // steps); "
+                f"--rollout-batch-size {wider} is written",
+                source_keys=["plan.prompts_per_step", "plan.samples_per_step"],
+                target_keys=["rollout-batch-size"],
+            )
+            rbs, samples = wider, wider * n
+            gbs = min(gbs, samples)
+            candidates = _batches(samples, dp, samples // gbs)
+        chosen_gbs = min(candidates, key=lambda g: (samples % g != 0, abs(g - gbs), -g))
+        steps = samples // chosen_gbs
+        if chosen_gbs != gbs:
+            notes.warning(
+                "batch.not-expressible",
+                f"the source's {gbs} samples per optimizer step do not cut {samples} samples per rollout step into "
+                f"equal batches that {dp} data-parallel ranks divide (slime: gbs = rbs × n // steps; Megatron: gbs % "
+                f"(micro × DP) == 0); {steps} optimizer steps of {chosen_gbs} samples are written",
+                source_keys=["plan.samples_per_optimizer_step", "plan.optimizer_steps_per_step"],
+                target_keys=["global-batch-size", "num-steps-per-rollout"],
+            )
+            gbs = chosen_gbs
+        if p.epochs_per_step not in (None, 1):
+            notes.warning(
+                "batch.not-expressible",
+                f"the source passes over each rollout batch {p.epochs_per_step} times; slime trains on it once "
+                f"({steps} optimizer steps per rollout step, not {fmt(p.optimizer_steps_per_step)})",
+                source_keys=["plan.epochs_per_step", "plan.optimizer_steps_per_step"],
+            )
+        out["rollout-batch-size"] = rbs
+        out["n-samples-per-prompt"] = n
+        out["global-batch-size"] = gbs
+        out["num-steps-per-rollout"] = steps
+        tb = self.spec.token_budget
+        if tb.dynamic_batching and tb.max_tokens_per_device:
+            out["use-dynamic-batch-size"] = True
+            out["max-tokens-per-gpu"] = tb.max_tokens_per_device
+            if tb.logprob_max_tokens_per_device not in (None, tb.max_tokens_per_device):
+                out["log-probs-max-tokens-per-gpu"] = tb.logprob_max_tokens_per_device
+        micro = p.micro_batch_per_device
+        micro = int(micro) if micro is not None and Fraction(micro).denominator == 1 else None
+        # Megatron's micro-batch calculator needs gbs % (micro × DP) == 0, with token budgets too.
+        per_rank = gbs // dp  # gbs % dp == 0 by construction: micro 1 always fits
+        wanted = micro or 1
+        # the wanted micro-batch if it divides the rank's share, else the largest one below it that does
+        chosen = next(m for m in (wanted, *range(min(wanted, per_rank, 4096), 0, -1)) if per_rank % m == 0)
+        if micro is not None and chosen != micro:
+            notes.warning(
+                "batch.not-expressible",
+                f"{micro} samples per micro-batch do not divide {gbs} samples over {dp} ranks (Megatron's "
+                f"calculator refuses it); --micro-batch-size {chosen} is written",
+                source_keys=["plan.micro_batch_per_device"],
+                target_keys=["micro-batch-size"],
+            )
+        out["micro-batch-size"] = chosen
+        self.length()
+        self.generation(rbs)
+
+    def length(self) -> None:
+        p, out, notes = self.spec.plan, self.out, self.notes
+        if p.total_steps is not None:
+            out["num-rollout"] = p.total_steps
+        elif self.spec.run_length.dataset_passes is not None:
+            passes = self.spec.run_length.dataset_passes
+            out["num-epoch"] = int(passes) if float(passes).is_integer() else passes
+        else:
+            out["num-epoch"] = 1
+            notes.warning(
+                "run-length.not-expressible",
+                "the source states no run length; slime needs --num-rollout or --num-epoch: --num-epoch 1 is written",
+                target_keys=["num-epoch"],
+            )
+
+    def generation(self, rbs: int) -> None:
+        out, notes, g = self.out, self.notes, self.spec.generation
+        if g.prompts_per_round is not None and g.prompts_per_round >= rbs:
+            out["over-sampling-batch-size"] = g.prompts_per_round
+        if g.filter_groups:
+            out["dynamic-sampling-filter-path"] = (
+                "slime.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std"
+            )
+            notes.info(
+                "slime.filter-written",
+                "group filtering is written as slime's filter of groups whose rewards all agree "
+                "(check_reward_nonzero_std)",
+                source_keys=["generation.filter_groups"],
+                target_keys=["dynamic-sampling-filter-path"],
+            )
+        ahead = self.spec.asynchrony.max_steps_ahead
+        if ahead:
+            if "colocate" in out:
+                notes.warning(
+                    "asynchrony.not-expressible",
+                    "the source generates ahead of training, but on shared GPUs slime cannot (train_async.py "
+                    "refuses --colocate): train.py is written, on-policy",
+                    source_keys=["asynchrony.max_steps_ahead"],
+                )
+            else:
+                self.entry = "train_async.py"
+                if ahead != 1:
+                    notes.warning(
+                        "asynchrony.not-expressible",
+                        f"the source lets generation run {ahead} steps ahead; train_async.py runs one step ahead",
+                        source_keys=["asynchrony.max_steps_ahead"],
+                    )
+
+    def algorithm(self) -> None:
+        a, out, notes = self.spec.algorithm, self.out, self.notes
+        estimator = a.advantage_estimator
+        known = (*ESTIMATORS, "cispo") if at_least(self.version, CISPO_SINCE) else ESTIMATORS
+        if estimator == "gae":
+            out["advantage-estimator"] = "ppo"
+        elif estimator in known:
+            out["advantage-estimator"] = estimator
+        elif estimator is not None:
+            out["advantage-estimator"] = "grpo"
+            notes.warning(
+                "algorithm.not-expressible",
+                f"advantage estimator {estimator} has no slime {self.version} counterpart; grpo is written",
+                source_keys=["algorithm.advantage_estimator"],
+                target_keys=["advantage-estimator"],
+            )
+        if a.advantage_std_normalization is False and out.get("advantage-estimator", "grpo") in (
+            "grpo",
+            "gspo",
+            "cispo",
+        ):
+            out["disable-grpo-std-normalization"] = True
+        if out.get("advantage-estimator") in ("reinforce_plus_plus", "reinforce_plus_plus_baseline"):
+            out["normalize-advantages"] = True  # slime refuses these estimators without it (§5 row 10)
+        if a.kl_placement == "loss" and a.kl_coef:
+            out["use-kl-loss"] = True
+            out["kl-loss-coef"] = a.kl_coef
+            out["kl-loss-type"] = KL_WRITTEN.get(a.kl_estimator or "k1", "k1")
+        elif a.kl_placement == "reward" and a.kl_coef:
+            if out.get("advantage-estimator") in ("ppo", "reinforce_plus_plus", "reinforce_plus_plus_baseline"):
+                out["kl-coef"] = a.kl_coef
+            else:
+                notes.warning(
+                    "algorithm.not-expressible",
+                    f"a KL penalty in the reward ({a.kl_coef}) has no effect with slime's "
+                    f"{out.get('advantage-estimator', 'grpo')} (only ppo and REINFORCE++ add it); not written",
+                    source_keys=["algorithm.kl_coef", "algorithm.kl_placement"],
+                )
+        if a.clip_ratio_low is not None:
+            out["eps-clip"] = a.clip_ratio_low
+        if a.clip_ratio_high is not None:
+            out["eps-clip-high"] = a.clip_ratio_high
+        if a.clip_ratio_dual is not None:
+            out["eps-clip-c"] = a.clip_ratio_dual
+        if a.entropy_coef:
+            out["entropy-coef"] = a.entropy_coef
+        if out.get("advantage-estimator") == "ppo":
+            if a.gamma is not None:
+                out["gamma"] = a.gamma
+            if a.gae_lambda is not None:
+                out["lambd"] = a.gae_lambda
+
+    def run_parts(self) -> None:
+        s, out = self.spec, self.out
+        if s.optimizer.lr is not None:
+            out["lr"] = s.optimizer.lr
+        schedule = s.optimizer.lr_schedule
+        out["lr-decay-style"] = schedule if schedule in SCHEDULES else "constant"
+        if s.optimizer.warmup_steps and s.optimizer.warmup_unit == "optimizer_steps":
+            out["lr-warmup-iters"] = s.optimizer.warmup_steps
+        if s.optimizer.grad_clip is not None:
+            out["clip-grad"] = s.optimizer.grad_clip
+        if s.optimizer.weight_decay is not None:
+            out["weight-decay"] = s.optimizer.weight_decay
+        if s.launch.seed is not None:
+            out["seed"] = s.launch.seed
+        if s.sampling.temperature is not None:
+            out["rollout-temperature"] = s.sampling.temperature
+        if s.sampling.top_p is not None:
+            out["rollout-top-p"] = s.sampling.top_p
+        if s.sampling.top_k is not None:
+            out["rollout-top-k"] = s.sampling.top_k if s.sampling.top_k > 0 else -1
+        if s.lengths.max_prompt_tokens is not None:
+            out["rollout-max-prompt-len"] = s.lengths.max_prompt_tokens
+        if s.lengths.max_response_tokens is not None:
+            out["rollout-max-response-len"] = s.lengths.max_response_tokens
+        if s.references.model is not None:
+            out["hf-checkpoint"] = s.references.model
+        if s.data.train_sources:
+            out["prompt-data"] = s.data.train_sources[0]
+        if s.data.prompt_key is not None:
+            out["input-key"] = s.data.prompt_key
+        if s.data.answer_key is not None:
+            out["label-key"] = s.data.answer_key
+        if s.data.apply_chat_template:
+            out["apply-chat-template"] = True
+        if s.reward.builtin:
+            out["rm-type"] = s.reward.builtin[0]
+        if s.reward.function_path:
+            out["custom-rm-path"] = s.reward.function_path + (
+                f":{s.reward.function_name}" if s.reward.function_name else ""
+            )
+        if s.checkpointing.every_steps:
+            out["save-interval"] = s.checkpointing.every_steps
+            out["save"] = s.checkpointing.directory or "checkpoints"
+        elif s.checkpointing.directory:
+            out["save"] = s.checkpointing.directory
+        if s.evaluation.every_steps and s.data.eval_sources:
+            out["eval-interval"] = s.evaluation.every_steps
+            out["eval-prompt-data"] = [
+                word for i, path in enumerate(s.data.eval_sources) for word in (f"eval{i}", path)
+            ]
+        if s.evaluation.samples_per_prompt is not None:
+            out["n-samples-per-eval-prompt"] = s.evaluation.samples_per_prompt
+        if s.logging.backends and "wandb" in s.logging.backends:
+            out["use-wandb"] = True
+            if s.logging.project:
+                out["wandb-project"] = s.logging.project
