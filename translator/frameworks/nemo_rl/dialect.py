@@ -26,7 +26,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
-from translator.dialects.writing import hydra_override, plan_summary, shell_word, source_label
+from translator.dialects.writing import plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, ENTRY, VERSIONS
 from translator.notes import NoteList
@@ -448,16 +448,19 @@ class _Writer:
 
     def batch(self) -> None:
         p, s = self.spec.plan, self.spec
-        if p.prompts_per_step is None or Fraction(p.prompts_per_step).denominator != 1:
-            raise ConfigError(
-                f"NeMo-RL needs a whole number of prompts per step (grpo.num_prompts_per_step); got {p.prompts_per_step}",
-                hint="state the prompts per step in the source",
-            )
-        self.put("grpo.num_prompts_per_step", int(p.prompts_per_step))
+        self.put("grpo.num_prompts_per_step", whole_prompts(s, self.notes, "NeMo-RL", "grpo.num_prompts_per_step"))
         self.put("grpo.num_generations_per_prompt", p.samples_per_prompt)
         gbs = p.samples_per_optimizer_step
-        if gbs is not None and Fraction(gbs).denominator == 1:
-            self.put("policy.train_global_batch_size", int(gbs))
+        if gbs is not None:
+            whole = max(1, round(gbs))
+            if Fraction(gbs).denominator != 1:
+                self.notes.warning(
+                    "batch.not-expressible",
+                    f"{gbs} samples per optimizer step is not a whole number; policy.train_global_batch_size "
+                    f"{whole} is written",
+                    target_keys=["policy.train_global_batch_size"],
+                )
+            self.put("policy.train_global_batch_size", whole)
         if p.epochs_per_step not in (None, 1):
             self.notes.warning(
                 "plan.not-preserved",

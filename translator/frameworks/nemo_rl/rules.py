@@ -112,4 +112,25 @@ RULES: tuple[R, ...] = (
         "by data_parallel size {…}.",
         source="nemo_rl/algorithms/grpo.py:3747-3750@v0.7.0",
     ),
+    R(
+        "nemo-rl.learning-rate-range",
+        "check",
+        "nemo-rl",
+        ("error", "warning"),
+        "The learning rate is 0 (no update) or negative (rejected by AdamW).",
+    ),
+    R(
+        "nemo-rl.gpu-memory-fraction-range",
+        "check",
+        "nemo-rl",
+        ("error",),
+        "The rollout's GPU memory share must lie in (0, 1].",
+    ),
+    R(
+        "nemo-rl.unknown-key",
+        "check",
+        "nemo-rl",
+        ("error",),
+        "A key NeMo-RL's configuration does not have (unknown-key notes turned into errors).",
+    ),
 )
