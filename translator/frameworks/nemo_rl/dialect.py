@@ -82,7 +82,7 @@ def _is_base(name: str) -> bool:
 
 class NemoRLDialect(Dialect):
     name = "nemo-rl"
-    aliases = ("nemo_rl", "nemorl", "nvidia-nemo/rl")
+    aliases = ("nemo_rl", "nemorl")
     versions = VERSIONS
     changes = CHANGES
     description = "NeMo-RL (uv run examples/run_grpo.py --config FILE.yaml key=value ..., or its YAML recipe)"
