@@ -3,6 +3,8 @@ release tables.py, the start-up checks checks.py (codes in rules.py)."""
 
 from __future__ import annotations
 
+import os
+
 from translator.framework import Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
@@ -18,8 +20,10 @@ FRAMEWORK = Framework(
         script=r"(^|[\s/])run_grpo\w*\.py(\s|$)",
         yaml=r"^(grpo|loss_fn)\s*:\s*$|^defaults\s*:.*grpo_math_1B",
     ),
+    schema_generator="translator.frameworks.nemo_rl.schema_gen",
     native=NativeRules(
         unknown_keys="its TypedDict schema is not checked at load: an unknown key is kept and never read",
         checked_types=frozenset(),
     ),
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

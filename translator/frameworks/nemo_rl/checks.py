@@ -14,8 +14,8 @@ from translator.checks.findings import (
     divisors,
     finding,
     near,
-    needs_world_size,
     nearest_multiple,
+    needs_world_size,
     suggest,
 )
 from translator.dialects.base import Values
@@ -26,7 +26,10 @@ P, N = "grpo.num_prompts_per_step", "grpo.num_generations_per_prompt"
 GBS, MBS, LPBS = "policy.train_global_batch_size", "policy.train_micro_batch_size", "policy.logprob_batch_size"
 NODES, GPN = "cluster.num_nodes", "cluster.gpus_per_node"
 COLOCATED = "policy.generation.colocated.enabled"
-GEN_GPN, GEN_NODES = "policy.generation.colocated.resources.gpus_per_node", "policy.generation.colocated.resources.num_nodes"
+GEN_GPN, GEN_NODES = (
+    "policy.generation.colocated.resources.gpus_per_node",
+    "policy.generation.colocated.resources.num_nodes",
+)
 MEGATRON = "policy.megatron_cfg.enabled"
 ASYNC = "grpo.async_grpo.enabled"
 FORCE = "loss_fn.force_on_policy_ratio"

@@ -129,7 +129,9 @@ class NemoRLDialect(Dialect):
         for parent in [parents] if isinstance(parents, str) else parents or []:
             if not isinstance(parent, str):
                 raise ConfigError(
-                    f"`defaults:` entry {parent!r} is not a file name", file=source.name, key="defaults",
+                    f"`defaults:` entry {parent!r} is not a file name",
+                    file=source.name,
+                    key="defaults",
                     hint="defaults: ../../grpo_math_1B.yaml (a path relative to this file)",
                 )
             self._merge_parent(source, parent, native, depth)
@@ -299,28 +301,24 @@ class _Interpreter:
         return bool(self.v.flag("policy.megatron_cfg.enabled"))
 
     def topology(self) -> None:
+        # Each field is set right after the keys it comes from are read (track_provenance records them).
         v, t = self.v, self.spec.topology
-        nodes = v.positive_int("cluster.num_nodes")
-        gpn = v.positive_int("cluster.gpus_per_node")
-        t.nodes, t.gpus_per_node = nodes, gpn
-        colocated = v.flag("policy.generation.colocated.enabled")
-        t.colocate_models = colocated
-        if self.megatron():
-            t.training_backend = "megatron"
-            tp = v.positive_int("policy.megatron_cfg.tensor_model_parallel_size") or 1
-            pp = v.positive_int("policy.megatron_cfg.pipeline_model_parallel_size") or 1
-            cp = v.positive_int("policy.megatron_cfg.context_parallel_size") or 1
-        else:
-            t.training_backend = "fsdp"  # DTensor FSDP2 (policy.dtensor_cfg)
-            tp = v.positive_int("policy.dtensor_cfg.tensor_parallel_size") or 1
-            cp = v.positive_int("policy.dtensor_cfg.context_parallel_size") or 1
-            pp = 1
-        t.tensor_parallel_size, t.pipeline_parallel_size, t.context_parallel_size = tp, pp, cp
+        t.nodes = nodes = v.positive_int("cluster.num_nodes")
+        t.gpus_per_node = gpn = v.positive_int("cluster.gpus_per_node")
+        t.colocate_models = colocated = v.flag("policy.generation.colocated.enabled")
+        megatron = self.megatron()
+        t.training_backend = "megatron" if megatron else "fsdp"  # DTensor FSDP2 (policy.dtensor_cfg)
+        m, d = "policy.megatron_cfg.", "policy.dtensor_cfg."
+        t.tensor_parallel_size = tp = (
+            v.positive_int(m + "tensor_model_parallel_size" if megatron else d + "tensor_parallel_size") or 1
+        )
+        t.pipeline_parallel_size = pp = (v.positive_int(m + "pipeline_model_parallel_size") or 1) if megatron else 1
+        t.context_parallel_size = cp = v.positive_int((m if megatron else d) + "context_parallel_size") or 1
         t.rollout_tensor_parallel_size = v.positive_int("policy.generation.vllm_cfg.tensor_parallel_size")
-        self.train_gpus: int | None = None
         if not isinstance(nodes, int) or not isinstance(gpn, int):
             return  # a count the script leaves to an unset variable: the world size is unknown
         # grpo.py:604-664@v0.7.0: the GPUs left for training when generation has its own.
+        v.reads += ["cluster.num_nodes", "cluster.gpus_per_node", "policy.generation.colocated.enabled"]
         if colocated:
             train, rollout = nodes * gpn, 0
         elif nodes == 1:
@@ -333,8 +331,8 @@ class _Interpreter:
             if not isinstance(gen_nodes, int) or not 0 < gen_nodes < nodes:
                 return
             train, rollout = (nodes - gen_nodes) * gpn, gen_nodes * gpn
-        t.training_gpus, t.rollout_gpus = train, rollout
-        self.train_gpus = train
+        t.training_gpus = train
+        t.rollout_gpus = rollout
         model = tp * pp * cp
         if train % model:
             self.notes.warning(
@@ -354,24 +352,26 @@ class _Interpreter:
         plan.epochs_per_step = 1  # one pass over each step's samples: no PPO-epochs key
         packing = bool(v.flag("policy.sequence_packing.enabled"))
         dynamic = bool(v.flag("policy.dynamic_batching.enabled"))
-        micro = v.positive_int("policy.train_micro_batch_size")
         budget.dynamic_batching = packing or dynamic
         if packing or dynamic:
             section = "policy.sequence_packing" if packing else "policy.dynamic_batching"
             budget.max_tokens_per_device = v.positive_int(f"{section}.train_mb_tokens")
             budget.logprob_max_tokens_per_device = v.positive_int(f"{section}.logprob_mb_tokens")
+            v.consume("policy.train_micro_batch_size")  # only inside the token budget's interpolation
         else:
-            plan.micro_batch_per_device = micro  # samples: token-packed micro-batches have no sample count
+            # samples: token-packed micro-batches have no sample count
+            plan.micro_batch_per_device = v.positive_int("policy.train_micro_batch_size")
         self.spec.generation.logprob_micro_batch_per_device = v.positive_int("policy.logprob_batch_size")
         # min(max_num_steps, max_num_epochs × len(dataloader)) (grpo.py:818-822@v0.7.0): the dataset decides; up
         # to 0.3.1 one pass (`for batch in dataloader`, stopping at max_num_steps: grpo.py:516,808@v0.3.1).
         v.consume("grpo.max_num_steps")
         self.spec.run_length.dataset_passes = 1 if self.version == "0.3.1" else v.number("grpo.max_num_epochs")
         if self.version != "0.3.1":
-            multiplier = v.number("grpo.batch_multiplier")
             self.spec.generation.filter_groups = v.flag("grpo.use_dynamic_sampling")
-            if plan.prompts_per_step is not None and multiplier not in (None, 1):
-                self.spec.generation.prompts_per_round = int(plan.prompts_per_step * multiplier)
+            if v.consume("grpo.batch_multiplier") not in (None, 1):
+                multiplier = v.number("grpo.batch_multiplier")  # prompts generated per step = P × multiplier
+                if isinstance(plan.prompts_per_step, int) and isinstance(multiplier, (int, float)):
+                    self.spec.generation.prompts_per_round = int(plan.prompts_per_step * multiplier)
             asynchronous = v.flag("grpo.async_grpo.enabled")
             self.spec.generation.rollout_mode = "async" if asynchronous else "sync"
             self.spec.asynchrony.max_steps_ahead = (
@@ -381,24 +381,39 @@ class _Interpreter:
 
     def other(self) -> None:
         v, s = self.v, self.spec
-        s.references.model = v.get("policy.model_name")
-        s.lengths.max_prompt_tokens = None
+        new = self.version in ("0.6.0", "0.7.0")
+        s.references.model = model = v.get("policy.model_name")
+        tokenizer = v.get("policy.tokenizer.name")
+        s.references.tokenizer = tokenizer if tokenizer != model else None
+        # NeMo-RL's dataset registry name (data.dataset_name up to 0.5.0, data.train.dataset_name from 0.6.0)
+        dataset = v.get("data.train.dataset_name" if new else "data.dataset_name")
+        if isinstance(dataset, str):
+            s.data.train_sources = [dataset]
+        s.algorithm.advantage_estimator = v.get("grpo.adv_estimator.name") if new else "grpo"
         kl = v.number("loss_fn.reference_policy_kl_penalty")
-        s.algorithm.kl_coef = kl
-        s.algorithm.kl_placement = "loss" if kl else "none"
+        placement = "loss"
+        if new and v.flag("loss_fn.use_kl_in_reward"):
+            # the loss drops its KL term (loss_functions.py:225@v0.7.0); only REINFORCE++ adds it to the reward
+            # (advantage_estimator.py:158-213@v0.7.0)
+            placement = "reward" if s.algorithm.advantage_estimator == "reinforce_plus_plus" else "none"
+        s.algorithm.kl_placement = placement if kl else "none"
+        s.algorithm.kl_coef = kl if kl and placement != "none" else 0.0
         if self.version not in ("0.3.1", "0.4.0"):
             s.algorithm.kl_estimator = v.get("loss_fn.reference_policy_kl_type")
-        s.algorithm.advantage_estimator = (
-            v.get("grpo.adv_estimator.name") if self.version in ("0.6.0", "0.7.0") else "grpo"
-        )
         s.algorithm.advantage_std_normalization = v.flag("grpo.normalize_rewards")
         s.algorithm.clip_ratio_low = v.number("loss_fn.ratio_clip_min")
         s.algorithm.clip_ratio_high = v.number("loss_fn.ratio_clip_max")
         s.algorithm.clip_ratio_dual = v.number("loss_fn.ratio_clip_c")
         s.algorithm.loss_aggregation = "token-mean" if v.flag("loss_fn.token_level_loss") else "seq-mean-token-mean"
-        s.optimizer.lr = v.number("policy.optimizer.kwargs.lr")
-        s.optimizer.weight_decay = v.number("policy.optimizer.kwargs.weight_decay")
-        s.optimizer.grad_clip = v.number("policy.max_grad_norm")
+        megatron = bool(v.consume("policy.megatron_cfg.enabled"))
+        optimizer = "policy.megatron_cfg.optimizer" if megatron else "policy.optimizer.kwargs"
+        s.optimizer.lr = v.number(f"{optimizer}.lr")
+        s.optimizer.weight_decay = v.number(f"{optimizer}.weight_decay")
+        s.optimizer.grad_clip = v.number(
+            "policy.megatron_cfg.optimizer.clip_grad" if self.megatron() else "policy.max_grad_norm"
+        )
+        s.topology.rollout_gpu_memory_fraction = v.number("policy.generation.vllm_cfg.gpu_memory_utilization")
+        s.lengths.max_response_tokens = v.positive_int("policy.generation.max_new_tokens")
         s.sampling.temperature = v.number("policy.generation.temperature")
         s.sampling.top_p = v.number("policy.generation.top_p")
         top_k = v.get("policy.generation.top_k")
@@ -555,6 +570,14 @@ class _Writer:
         a = s.algorithm
         if a.kl_placement == "none":
             self.put("loss_fn.reference_policy_kl_penalty", 0.0)
+        elif (
+            a.kl_placement == "reward"
+            and self.version in ("0.6.0", "0.7.0")
+            and (a.advantage_estimator == "reinforce_plus_plus")
+        ):
+            self.put("grpo.adv_estimator.name", "reinforce_plus_plus")
+            self.put("loss_fn.use_kl_in_reward", True)
+            self.put("loss_fn.reference_policy_kl_penalty", a.kl_coef)
         elif a.kl_coef is not None:
             if a.kl_placement == "reward":
                 self.notes.warning(
@@ -569,9 +592,15 @@ class _Writer:
         self.put("loss_fn.ratio_clip_max", a.clip_ratio_high)
         if a.advantage_std_normalization is not None:
             self.put("grpo.normalize_rewards", a.advantage_std_normalization)
-        self.put("policy.optimizer.kwargs.lr", s.optimizer.lr)
-        self.put("policy.optimizer.kwargs.weight_decay", s.optimizer.weight_decay)
+        optimizer = (
+            "policy.megatron_cfg.optimizer"
+            if self.keys.get("policy.megatron_cfg.enabled")
+            else "policy.optimizer.kwargs"
+        )
+        self.put(f"{optimizer}.lr", s.optimizer.lr)
+        self.put(f"{optimizer}.weight_decay", s.optimizer.weight_decay)
         self.put("policy.max_grad_norm", s.optimizer.grad_clip)
+        self.put("policy.generation.vllm_cfg.gpu_memory_utilization", s.topology.rollout_gpu_memory_fraction)
         self.put("policy.generation.temperature", s.sampling.temperature)
         self.put("policy.generation.top_p", s.sampling.top_p)
         if s.evaluation.every_steps is not None:

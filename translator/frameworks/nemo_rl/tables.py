@@ -39,6 +39,8 @@ _V031: dict[str, Any] = {
     "grpo.val_period": 10,
     "grpo.val_at_start": False,
     "policy.model_name": "Qwen/Qwen2.5-1.5B",
+    "policy.tokenizer.name": "${policy.model_name}",
+    "data.dataset_name": "OpenMathInstruct-2",  # data.train.dataset_name from 0.6.0
     "policy.train_global_batch_size": 512,
     "policy.train_micro_batch_size": 4,
     "policy.logprob_batch_size": 4,
@@ -61,6 +63,8 @@ _V031: dict[str, Any] = {
     "policy.generation.top_p": 1.0,
     "policy.generation.top_k": None,
     "policy.generation.vllm_cfg.tensor_parallel_size": 1,
+    "policy.generation.vllm_cfg.gpu_memory_utilization": 0.6,
+    "policy.generation.max_new_tokens": "${policy.max_total_sequence_length}",
     "policy.generation.colocated.enabled": True,
     "policy.generation.colocated.resources.gpus_per_node": None,
     "policy.generation.colocated.resources.num_nodes": None,
@@ -93,6 +97,9 @@ _V040: dict[str, Any] = {
     "policy.megatron_cfg.tensor_model_parallel_size": 1,
     "policy.megatron_cfg.pipeline_model_parallel_size": 1,
     "policy.megatron_cfg.context_parallel_size": 1,
+    "policy.megatron_cfg.optimizer.lr": 5e-06,
+    "policy.megatron_cfg.optimizer.weight_decay": 0.01,
+    "policy.megatron_cfg.optimizer.clip_grad": "${policy.max_grad_norm}",
     "logger.swanlab_enabled": False,
 }
 _V050: dict[str, Any] = {**_V040, "loss_fn.reference_policy_kl_type": "k3", "loss_fn.force_on_policy_ratio": False}
@@ -100,6 +107,9 @@ _V060: dict[str, Any] = {
     **_V050,
     "policy.logprob_batch_size": "${policy.train_micro_batch_size}",
     "grpo.adv_estimator.name": "grpo",
+    "loss_fn.use_kl_in_reward": False,  # REINFORCE++ only: the KL moves from the loss to the reward
+    "data.dataset_name": None,
+    "data.train.dataset_name": "OpenMathInstruct-2",
 }
 BASE: dict[str, dict[str, Any]] = {"0.3.1": _V031, "0.4.0": _V040, "0.5.0": _V050, "0.6.0": _V060, "0.7.0": _V060}
 
