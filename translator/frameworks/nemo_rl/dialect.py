@@ -26,6 +26,7 @@ from translator.dialects.base import (
     require_resolved,
     track_provenance,
 )
+from translator.dialects.formatting import fmt
 from translator.dialects.writing import plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, ENTRY, VERSIONS
@@ -463,9 +464,21 @@ class _Writer:
 
     def batch(self) -> None:
         p, s = self.spec.plan, self.spec
-        self.put("grpo.num_prompts_per_step", whole_prompts(s, self.notes, "NeMo-RL", "grpo.num_prompts_per_step"))
-        self.put("grpo.num_generations_per_prompt", p.samples_per_prompt)
-        gbs = p.samples_per_optimizer_step
+        prompts = whole_prompts(s, self.notes, "NeMo-RL", "grpo.num_prompts_per_step")
+        n, gbs = p.samples_per_prompt, p.samples_per_optimizer_step
+        if prompts and n and gbs and prompts * n < gbs and Fraction(gbs, n).denominator == 1:
+            # NeMo-RL splits one step's samples into whole global batches (batched_data_dict.py:395-397@v0.7.0):
+            # a source that updates once per several steps is written to generate the whole batch in one step.
+            self.notes.warning(
+                "batch.not-expressible",
+                f"the source updates every {fmt(Fraction(gbs, prompts * n))} steps ({prompts} prompts × {n} per "
+                f"step, {fmt(gbs)} samples per optimizer step); NeMo-RL needs a step's samples to be a multiple of "
+                f"train_global_batch_size, so one step generates the whole optimizer batch ({gbs // n} prompts)",
+                target_keys=["grpo.num_prompts_per_step"],
+            )
+            prompts = int(gbs) // n
+        self.put("grpo.num_prompts_per_step", prompts)
+        self.put("grpo.num_generations_per_prompt", n)
         if gbs is not None:
             whole = max(1, round(gbs))
             if Fraction(gbs).denominator != 1:
@@ -490,6 +503,20 @@ class _Writer:
             self.put("policy.dynamic_batching.enabled", False)
             self.put("policy.train_micro_batch_size", int(micro))
             lp = s.generation.logprob_micro_batch_per_device
+            if (
+                lp
+                and lp != micro
+                and (s.topology.tensor_parallel_size or 1) >= 4
+                and self.version in ("0.6.0", "0.7.0")
+            ):
+                # lm_policy.py:178-194@v0.7.0 refuses TP >= 4 with different training and log-prob micro-batches
+                self.notes.warning(
+                    "translation.changed",
+                    f"NeMo-RL {self.version} needs the log-prob micro-batch to equal the training one with TP >= 4: "
+                    f"policy.logprob_batch_size {int(micro)} is written (the source's {lp})",
+                    target_keys=["policy.logprob_batch_size"],
+                )
+                lp = int(micro)
             self.put("policy.logprob_batch_size", lp or int(micro))
         elif budget.dynamic_batching and budget.max_tokens_per_device:
             # token-packed micro-batches (the base recipe's default): a budget of tokens per DP rank
