@@ -321,7 +321,17 @@ def _candidates(view: View, item: Finding) -> Approaches:
     if rule == "async-not-colocated":
         return [[{COLOCATED: False, GEN_GPN: g} for g in range(1, gpn)][:3], [{ASYNC: False}]]
     dp = view.dp() or 1
-    return [
+    spare = gpn - (view.train_world() or gpn)  # GPUs of a node kept for generation
+
+    def divides(g: int) -> bool:
+        train = g - spare
+        return train >= m and train % m == 0 and gbs % (train // m) == 0
+
+    ways = [
         [{GBS: g} for g in sorted(divisors(samples), key=lambda g: abs(g - gbs)) if g % dp == 0][:3],
         [{P: p} for p in nearest_multiple(view.int(P) or 1, max(gbs // max(view.int(N) or 1, 1), 1))],
+        [{GPN: g} for g in near(gpn, divides)],
     ]
+    if spare:
+        ways.append([{GEN_GPN: g} for g in range(1, gpn) if divides(gpn - g + spare)][:3])
+    return ways
