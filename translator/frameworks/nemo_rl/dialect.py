@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -38,7 +39,7 @@ from translator.sources.shell import unwrap_command
 
 _ENTRY = re.compile(ENTRY)
 _REF = re.compile(r"\$\{([^${}]*)\}")
-_RESOLVERS = {"mul": lambda a, b: a * b, "div": lambda a, b: a / b, "max": max}
+_RESOLVERS: dict[str, Callable[[Any, Any], Any]] = {"mul": lambda a, b: a * b, "div": lambda a, b: a / b, "max": max}
 _UNSET = object()
 MAX_DEPTH = 16  # a `defaults:` chain deeper than this is a loop
 
@@ -424,7 +425,7 @@ class _Interpreter:
             v.positive_int("checkpointing.save_period") if v.flag("checkpointing.enabled") else 0
         )
         s.checkpointing.directory = v.get("checkpointing.checkpoint_dir")
-        s.evaluation.every_steps = v.number("grpo.val_period")
+        s.evaluation.every_steps = v.positive_int("grpo.val_period") if v.get("grpo.val_period") else 0
         s.evaluation.before_training = v.flag("grpo.val_at_start")
         backends = [
             name
