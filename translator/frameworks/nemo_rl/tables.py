@@ -13,7 +13,7 @@ from typing import Any
 
 VERSIONS: tuple[str, ...] = ("0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0")
 CHANGES: dict[str, str] = {
-    "0.3.1": "oldest release read: run length is grpo.max_num_steps alone (no max_num_epochs); no async GRPO",
+    "0.3.1": "oldest release read (examples/run_grpo_math.py): one pass over the data, capped by grpo.max_num_steps",
     "0.4.0": "grpo.max_num_epochs, grpo.async_grpo, grpo.use_dynamic_sampling/batch_multiplier; world-size checks",
     "0.5.0": "loss_fn.force_on_policy_ratio (requires gbs == prompts × generations); reference_policy_kl_type",
     "0.6.0": "policy.logprob_batch_size interpolates train_micro_batch_size; TP>=4 accuracy check; adv_estimator",
