@@ -96,6 +96,8 @@ SAME_WORD_OTHER_MEANING = {
     ("verl", "algorithm.rollout_correction.loss_type"): "the correction's loss form, not the policy loss",
     ("easyr1", "algorithm.kl_target"): "adaptive KL's target (OpenRLHF's kl_target is read only to reject it)",
     ("open-instruct", "max_steps"): "tool-call steps per rollout, not training steps",
+    ("nemo-rl", "data.train.seed"): "the seed of the train/validation split; the run's seed is grpo.seed (mapped)",
+    ("nemo-rl", "policy.optimizer.name"): "the optimiser class, not the rollout engine's name",
 }
 
 

@@ -7,11 +7,12 @@ TRL (both may run a `grpo.py`). Plan files (the `rlconf` dialect) are the core's
 from __future__ import annotations
 
 from translator.framework import Framework
-from translator.frameworks import easyr1, open_instruct, openrlhf, slime, trl, verl
+from translator.frameworks import easyr1, nemo_rl, open_instruct, openrlhf, slime, trl, verl
 
 FRAMEWORKS: tuple[Framework, ...] = (
     easyr1.FRAMEWORK,
     verl.FRAMEWORK,
+    nemo_rl.FRAMEWORK,  # before TRL: its run_grpo.py matches TRL's grpo*.py pattern
     open_instruct.FRAMEWORK,
     trl.FRAMEWORK,
     openrlhf.FRAMEWORK,

@@ -1,0 +1,158 @@
+"""NeMo-RL's dialect: detection beside TRL, recipes read without the base file, version-aware base values, its
+checks in its own words, and the written files' form. Expected values are worked out from
+docs/frameworks/nemo-rl.md (the base recipe examples/configs/grpo_math_1B.yaml of each tag)."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+import translator
+from tests.conftest import ROOT, expect_finding, read_back
+from translator.sources.files import Source
+
+LAUNCH = """#!/bin/bash
+uv run examples/run_grpo.py --config examples/configs/grpo_math_1B.yaml \\
+    cluster.gpus_per_node=8 grpo.num_prompts_per_step=16 policy.train_global_batch_size=128
+"""
+
+
+def test_a_run_grpo_launch_is_nemo_rl_not_trl() -> None:
+    # TRL's pattern (grpo\\w*\\.py) matches run_grpo.py too; NeMo-RL is asked first.
+    explanation = translator.load(Source(LAUNCH, "run.sh"))
+    assert explanation.framework == "nemo-rl"
+    # 16 prompts × the base's 16 generations = 256 samples; 256 / gbs 128 = 2 optimizer steps; colocated on 8 GPUs,
+    # TP 1 → DP 8; the base packs sequences, so no sample micro-batch.
+    plan = explanation.plan
+    assert (plan["samples_per_step"], plan["optimizer_steps_per_step"], plan["data_parallel_size"]) == (256, 2, 8)
+    assert plan["micro_batch_per_device"] is None
+
+
+RECIPE = """defaults: ../../grpo_math_1B.yaml
+policy:
+  train_micro_batch_size: 2
+  max_total_sequence_length: 1024
+cluster:
+  gpus_per_node: 4
+"""
+
+
+@pytest.mark.parametrize(
+    "version,logprob",
+    [
+        ("0.5.0", 4),  # policy.logprob_batch_size is a literal 4 up to 0.5.0
+        ("0.6.0", 2),  # from 0.6.0 it is ${policy.train_micro_batch_size}, here 2
+    ],
+)
+def test_a_recipe_inherits_its_releases_base_without_the_file(version: str, logprob: int) -> None:
+    explanation = translator.load(Source(RECIPE, "recipe.yaml"), framework=f"nemo-rl@{version}")
+    spec = explanation.spec
+    # base: P 32, n 16, gbs 512, packing on; train_mb_tokens = ${mul:1024, 2} = 2048 tokens per DP rank
+    assert (explanation.plan["prompts_per_step"], explanation.plan["samples_per_prompt"]) == (32, 16)
+    assert explanation.plan["samples_per_optimizer_step"] == 512
+    assert explanation.plan["data_parallel_size"] == 4
+    assert spec.token_budget.dynamic_batching is True
+    assert spec.token_budget.max_tokens_per_device == 2048
+    assert spec.generation.logprob_micro_batch_per_device == logprob
+
+
+def test_a_parent_that_is_not_the_base_must_be_present() -> None:
+    source = Source("defaults: ../my_parent.yaml\ngrpo:\n  num_prompts_per_step: 8\n", "recipe.yaml")
+    with pytest.raises(translator.ConfigError, match=r"my_parent\.yaml"):
+        translator.load(source, framework="nemo-rl@0.7.0")
+
+
+def test_a_present_parent_is_merged_under_the_child() -> None:
+    # parent sets P 64 and gbs 256; the child overrides gbs to 128 (the child wins): 64 × 16 / 128 = 8 updates
+    files = {
+        "parent.yaml": "defaults: grpo_math_1B.yaml\ngrpo:\n  num_prompts_per_step: 64\n"
+        "policy:\n  train_global_batch_size: 256\n",
+    }
+    child = "defaults: parent.yaml\npolicy:\n  train_global_batch_size: 128\n"
+    explanation = translator.load(Source(child, "child.yaml", None, files), framework="nemo-rl@0.7.0")
+    assert explanation.plan["prompts_per_step"] == 64
+    assert explanation.plan["optimizer_steps_per_step"] == 8
+
+
+def _check(text: str, version: str) -> translator.CheckReport:
+    return translator.check(translator.load(Source(text, "recipe.yaml"), framework=f"nemo-rl@{version}"))
+
+
+def test_force_on_policy_needs_one_update_per_step_from_0_5() -> None:
+    text = (
+        "defaults: ../../grpo_math_1B.yaml\nloss_fn:\n  force_on_policy_ratio: true\n"
+        "policy:\n  train_global_batch_size: 256\ncluster:\n  gpus_per_node: 8\n"
+    )
+    # 32 × 16 = 512 samples per step ≠ gbs 256 (grpo.py:427-436@v0.7.0)
+    finding = expect_finding(
+        _check(text, "0.7.0"),
+        "nemo-rl.force-on-policy",
+        "error",
+        "force_on_policy_ratio requires train_global_batch_size == num_prompts_per_step * num_generations_per_prompt",
+    )
+    assert any(s.changes.get("policy.train_global_batch_size") == 512 for s in finding.suggestions)
+
+
+def test_batch_multiplier_without_dynamic_sampling_is_refused() -> None:
+    text = "defaults: ../../grpo_math_1B.yaml\ngrpo:\n  batch_multiplier: 2\ncluster:\n  gpus_per_node: 8\n"
+    expect_finding(
+        _check(text, "0.7.0"),
+        "nemo-rl.batch-multiplier",
+        "error",
+        "batch_multiplier>1 can only be used if use_dynamic_sampling=True",
+    )
+
+
+def test_non_colocated_generation_on_one_node_needs_its_gpu_count() -> None:
+    text = (
+        "defaults: ../../grpo_math_1B.yaml\npolicy:\n  generation:\n    colocated:\n      enabled: false\n"
+        "cluster:\n  gpus_per_node: 8\n"
+    )
+    expect_finding(
+        _check(text, "0.7.0"),
+        "nemo-rl.non-colocated-needs-gpus",
+        "error",
+        "policy.generation.colocated.resources.gpus_per_node must be explicitly set to a value > 0 when "
+        "policy_nodes = 1 and inference is non-colocated, but got None.",
+    )
+
+
+def test_the_shard_check_counts_training_gpus_only() -> None:
+    # 8 GPUs, 2 for vLLM → 6 training ranks; gbs 512 % 6 = 2 → batched_data_dict.py:398-401@v0.7.0
+    text = (
+        "defaults: ../../grpo_math_1B.yaml\npolicy:\n  generation:\n    colocated:\n      enabled: false\n"
+        "      resources:\n        gpus_per_node: 2\ncluster:\n  gpus_per_node: 8\n"
+    )
+    expect_finding(
+        _check(text, "0.7.0"), "nemo-rl.gbs-multiple-of-dp", "error", "Batch size (512) is not a multiple of shards (6)"
+    )
+
+
+def test_the_written_recipe_inherits_the_base_and_states_the_batch() -> None:
+    # verl fixture: read, written for NeMo-RL, read back; the written recipe names the base and every batch key.
+    source = translator.load(ROOT / "fixtures/verl/grpo_fixed_micro_tp2.sh")
+    translation = translator.translate(source, to="nemo-rl@0.7.0")
+    config = translation.files["config.yaml"]
+    assert "\ndefaults: examples/configs/grpo_math_1B.yaml\n" in config
+    data = yaml.safe_load(config)
+    plan = source.plan
+    assert data["grpo"]["num_prompts_per_step"] == plan["prompts_per_step"]
+    assert data["grpo"]["num_generations_per_prompt"] == plan["samples_per_prompt"]
+    assert data["policy"]["train_global_batch_size"] == plan["samples_per_optimizer_step"]
+    assert "--config config.yaml" in translation.files["launch.sh"]
+    back = translator.load(read_back(translation))
+    assert back.framework == "nemo-rl" and back.plan["data_parallel_size"] == plan["data_parallel_size"]
+
+
+def test_an_async_source_is_written_with_generation_on_its_own_gpus() -> None:
+    source = translator.load(ROOT / "fixtures/nemo-rl/async_megatron_2node.yaml", framework="nemo-rl@0.6.0")
+    translation = translator.translate(source, to="nemo-rl@0.7.0")
+    data = yaml.safe_load(translation.files["config.yaml"])
+    # 2 nodes × 8: one node of generation, one of training (Megatron TP 2 → DP 4), trajectories up to 2 steps old
+    assert data["policy"]["generation"]["colocated"] == {
+        "enabled": False,
+        "resources": {"num_nodes": 1, "gpus_per_node": 8},
+    }
+    assert data["cluster"] == {"gpus_per_node": 8, "num_nodes": 2}
+    assert data["grpo"]["async_grpo"] == {"enabled": True, "max_trajectory_age_steps": 2}
+    assert translation.spec.asynchrony.max_steps_ahead == 2

@@ -1,0 +1,337 @@
+"""NeMo-RL's start-up and first-step checks, in its own words (docs/frameworks/nemo-rl.md §5; the table is
+docs/frameworks/data/nemo-rl.yaml ``checks``). Each rule reads the merged config (the release's base recipe under
+the user's keys) and returns a finding with NeMo-RL's message; suggestions are searched by re-running the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from translator.checks.findings import (
+    Approaches,
+    Finding,
+    SettingsAccess,
+    divisors,
+    finding,
+    near,
+    nearest_multiple,
+    needs_world_size,
+    suggest,
+)
+from translator.dialects.base import Values
+from translator.frameworks.nemo_rl.tables import CHECK_SINCE
+from translator.plan import RunSpec
+
+P, N = "grpo.num_prompts_per_step", "grpo.num_generations_per_prompt"
+GBS, MBS, LPBS = "policy.train_global_batch_size", "policy.train_micro_batch_size", "policy.logprob_batch_size"
+NODES, GPN = "cluster.num_nodes", "cluster.gpus_per_node"
+COLOCATED = "policy.generation.colocated.enabled"
+GEN_GPN, GEN_NODES = (
+    "policy.generation.colocated.resources.gpus_per_node",
+    "policy.generation.colocated.resources.num_nodes",
+)
+MEGATRON = "policy.megatron_cfg.enabled"
+ASYNC = "grpo.async_grpo.enabled"
+FORCE = "loss_fn.force_on_policy_ratio"
+
+
+class View(SettingsAccess):
+    """The merged settings and what NeMo-RL derives from them (the training world, DP)."""
+
+    def __init__(self, values: Mapping[str, Any], version: str) -> None:
+        self.values, self.version = dict(values), version
+
+    @classmethod
+    def of(cls, native: Values, version: str) -> View:
+        return cls({**native.defaults, **native.values}, version)
+
+    def changed(self, changes: Mapping[str, Any]) -> View:
+        return View({**self.values, **changes}, self.version)
+
+    def parallel(self) -> tuple[str, str, str | None]:
+        """The TP, CP and PP keys of the backend in use."""
+        if self.flag(MEGATRON):
+            m = "policy.megatron_cfg."
+            return m + "tensor_model_parallel_size", m + "context_parallel_size", m + "pipeline_model_parallel_size"
+        return "policy.dtensor_cfg.tensor_parallel_size", "policy.dtensor_cfg.context_parallel_size", None
+
+    def model_parallel(self) -> tuple[int, int, int]:
+        tp, cp, pp = self.parallel()
+        return self.int(tp) or 1, self.int(cp) or 1, (self.int(pp) or 1) if pp else 1
+
+    def train_world(self) -> int | None:
+        """grpo.py:604-664@v0.7.0: the GPUs left for training (None: unknown or rejected by a placement check)."""
+        nodes, gpn = self.int(NODES), self.int(GPN)
+        if nodes is None or gpn is None:
+            return None
+        if self.flag(COLOCATED):
+            return nodes * gpn
+        if nodes == 1:
+            gen = self.int(GEN_GPN)
+            return gpn - gen if gen and gen > 0 and gpn - gen > 0 else None
+        gen_nodes = self.int(GEN_NODES)
+        return (nodes - gen_nodes) * gpn if gen_nodes and 0 < gen_nodes < nodes else None
+
+    def dp(self) -> int | None:
+        world = self.train_world()
+        tp, cp, pp = self.model_parallel()
+        return world // (tp * cp * pp) if world and world % (tp * cp * pp) == 0 and world >= tp * cp * pp else None
+
+    def metrics(self) -> dict[str, int]:
+        p, n = self.int(P) or 0, self.int(N) or 0
+        return {
+            "prompts per step": p,
+            "samples per prompt": n,
+            "samples per step": p * n,
+            "samples per optimizer step": self.int(GBS) or 0,
+            "GPUs": (self.int(NODES) or 0) * (self.int(GPN) or 0),
+        }
+
+
+def _since(view: View, rule: str) -> bool:
+    return view.since(CHECK_SINCE[rule])
+
+
+def world(view: View) -> list[Finding]:
+    """lm_policy.py:196-211@v0.7.0: the training world against PP × CP × TP."""
+    w = view.train_world()
+    if w is None or not _since(view, "world-indivisible"):
+        return []
+    tp, cp, pp = view.model_parallel()
+    m = tp * cp * pp
+    keys = [NODES, GPN, *(k for k in view.parallel() if k)]
+    if w < m:
+        return [
+            finding(
+                view,
+                "nemo-rl.world-too-small",
+                "error",
+                f"World size ({w}) is insufficient for the parallelism configuration. Required minimum world size: "
+                f"PP({pp}) * CP({cp}) * TP({tp}) = {m}. This would result in DP = {w}/{m} = {w / m:.3f}, but DP "
+                "must be ≥ 1. Please either increase the number of GPUs/nodes or reduce the parallelism parameters.",
+                keys,
+            )
+        ]
+    if w % m:
+        return [
+            finding(
+                view,
+                "nemo-rl.world-indivisible",
+                "error",
+                f"World size ({w}) must be divisible by PP * CP * TP ({m}). The data parallel size (DP = world_size "
+                f"/ (PP * CP * TP)) must be a positive integer. Current DP would be {w}/{m} = {w / m:.6f}, which is "
+                "not an integer. Please adjust your cluster size or parallelism parameters.",
+                keys,
+            )
+        ]
+    return []
+
+
+def tp_accuracy(view: View) -> list[Finding]:
+    """lm_policy.py:178-194@v0.7.0 (the first line of its message; NRL_IGNORE_TP_ACCURACY_CHECK skips it)."""
+    tp, _, _ = view.model_parallel()
+    if not _since(view, "tp4-micro-equals-logprob") or tp < 4 or view.flag(FORCE):
+        return []
+    if view.int(MBS) == view.int(LPBS):
+        return []
+    return [
+        finding(
+            view,
+            "nemo-rl.tp4-micro-equals-logprob",
+            "error",
+            "There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend.",
+            [MBS, LPBS, view.parallel()[0]],
+        )
+    ]
+
+
+def force_on_policy(view: View) -> list[Finding]:
+    """grpo.py:427-436@v0.7.0."""
+    if not _since(view, "force-on-policy") or not view.flag(FORCE):
+        return []
+    if view.int(GBS) == (view.int(P) or 0) * (view.int(N) or 0):
+        return []
+    return [
+        finding(
+            view,
+            "nemo-rl.force-on-policy",
+            "error",
+            "force_on_policy_ratio requires train_global_batch_size == num_prompts_per_step * "
+            "num_generations_per_prompt",
+            [FORCE, GBS, P, N],
+        )
+    ]
+
+
+def batch_multiplier(view: View) -> list[Finding]:
+    """grpo.py:342-345@v0.7.0."""
+    if not _since(view, "batch-multiplier") or view.flag("grpo.use_dynamic_sampling"):
+        return []
+    value = view.get("grpo.batch_multiplier")
+    if value in (None, 1):
+        return []
+    return [
+        finding(
+            view,
+            "nemo-rl.batch-multiplier",
+            "error",
+            "batch_multiplier>1 can only be used if use_dynamic_sampling=True",
+            ["grpo.batch_multiplier", "grpo.use_dynamic_sampling"],
+        )
+    ]
+
+
+def placement(view: View) -> list[Finding]:
+    """grpo.py:614-644@v0.7.0: one node, generation not colocated."""
+    if view.flag(COLOCATED) or view.int(NODES) != 1 or view.int(GPN) is None:
+        return []
+    gen = view.get(GEN_GPN)
+    if gen is None or (isinstance(gen, int) and gen <= 0):
+        return [
+            finding(
+                view,
+                "nemo-rl.non-colocated-needs-gpus",
+                "error",
+                f"policy.generation.colocated.resources.gpus_per_node must be explicitly set to a value > 0 when "
+                f"policy_nodes = 1 and inference is non-colocated, but got {gen}.",
+                [GEN_GPN, COLOCATED],
+            )
+        ]
+    gpn = view.int(GPN) or 0
+    if isinstance(gen, int) and gpn - gen <= 0:
+        return [
+            finding(
+                view,
+                "nemo-rl.no-gpu-left-for-training",
+                "error",
+                f"No enough GPUs for training, train_gpus_per_node:{gpn - gen} = cluster_config['gpus_per_node']:"
+                f"{gpn} - inference_gpus_per_node:{gen}",
+                [GPN, GEN_GPN],
+            )
+        ]
+    return []
+
+
+def async_colocated(view: View) -> list[Finding]:
+    """grpo.py:3421-3423@v0.7.0."""
+    if not _since(view, "async-not-colocated") or not view.flag(ASYNC) or not view.flag(COLOCATED):
+        return []
+    return [
+        finding(
+            view,
+            "nemo-rl.async-not-colocated",
+            "error",
+            "Colocated inference is not supported for async GRPO. Please use non-colocated inference.",
+            [ASYNC, COLOCATED],
+        )
+    ]
+
+
+def shards(view: View) -> list[Finding]:
+    """batched_data_dict.py:395-401@v0.7.0 (the first training call) and grpo.py:3747-3750 (async)."""
+    samples, gbs = (view.int(P) or 0) * (view.int(N) or 0), view.int(GBS) or 1
+    found = []
+    if samples % gbs:
+        found.append(
+            finding(
+                view,
+                "nemo-rl.step-multiple-of-gbs",
+                "error",
+                f"Total batch size ({samples}) is not a multiple of batch_size ({gbs})",
+                [P, N, GBS],
+            )
+        )
+    dp = view.dp()
+    if dp is None:
+        return found
+    if gbs % dp:
+        found.append(
+            finding(
+                view,
+                "nemo-rl.gbs-multiple-of-dp",
+                "error",
+                f"Batch size ({gbs}) is not a multiple of shards ({dp})",
+                [GBS, NODES, GPN],
+            )
+        )
+    if _since(view, "async-dp") and view.flag(ASYNC) and samples % dp:
+        found.append(
+            finding(
+                view,
+                "nemo-rl.async-dp",
+                "error",
+                f"Configuration error: (num_prompts_per_step * num_generations_per_prompt) = {samples} must be "
+                f"divisible by data_parallel size {dp}.",
+                [P, N, NODES, GPN],
+            )
+        )
+    return found
+
+
+RULES: tuple[Callable[[View], list[Finding]], ...] = (
+    world,
+    tp_accuracy,
+    force_on_policy,
+    batch_multiplier,
+    placement,
+    async_colocated,
+    shards,
+)
+
+
+def detect(view: View) -> list[Finding]:
+    return [f for rule in RULES for f in rule(view)]
+
+
+def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
+    view = View.of(native, version)
+    found: list[Finding] = detect(view)
+    for item in found:
+        item.suggestions = suggest(view, item, _candidates(view, item), detect, View.metrics)
+    if any(k in native.unknown for k in (NODES, GPN)):
+        found.append(needs_world_size("nemo-rl.gbs-multiple-of-dp"))
+    return found
+
+
+def _candidates(view: View, item: Finding) -> Approaches:
+    """Ways to fix a finding, nearest first: change the batch, the GPUs, or the switch the rule names."""
+    gpn, gbs = view.int(GPN) or 1, view.int(GBS) or 1
+    samples = (view.int(P) or 0) * (view.int(N) or 0)
+    tp_key, _, _ = view.parallel()
+    tp, cp, pp = view.model_parallel()
+    m = tp * cp * pp
+    rule = item.rule.partition(".")[2]
+    if rule in ("world-too-small", "world-indivisible"):
+        world = view.train_world() or gpn
+        spare = gpn - world
+        return [
+            [{GPN: g} for g in near(gpn, lambda g: (g - spare) >= m and (g - spare) % m == 0)],
+            [{tp_key: t} for t in sorted(divisors(world), key=lambda t: abs(t - tp)) if t != tp][:3],
+        ]
+    if rule == "tp4-micro-equals-logprob":
+        return [[{LPBS: view.int(MBS)}], [{MBS: view.int(LPBS)}]]
+    if rule == "force-on-policy":
+        return [[{GBS: samples}], [{FORCE: False}]]
+    if rule == "batch-multiplier":
+        return [[{"grpo.use_dynamic_sampling": True}], [{"grpo.batch_multiplier": 1}]]
+    if rule == "non-colocated-needs-gpus":
+        return [[{GEN_GPN: g} for g in range(1, gpn)][:3], [{COLOCATED: True}]]
+    if rule == "no-gpu-left-for-training":
+        return [[{GEN_GPN: g} for g in range(gpn - 1, 0, -1)][:3], [{COLOCATED: True}]]
+    if rule == "async-not-colocated":
+        return [[{COLOCATED: False, GEN_GPN: g} for g in range(1, gpn)][:3], [{ASYNC: False}]]
+    dp = view.dp() or 1
+    spare = gpn - (view.train_world() or gpn)  # GPUs of a node kept for generation
+
+    def divides(g: int) -> bool:
+        train = g - spare
+        return train >= m and train % m == 0 and gbs % (train // m) == 0
+
+    ways = [
+        [{GBS: g} for g in sorted(divisors(samples), key=lambda g: abs(g - gbs)) if g % dp == 0][:3],
+        [{P: p} for p in nearest_multiple(view.int(P) or 1, max(gbs // max(view.int(N) or 1, 1), 1))],
+        [{GPN: g} for g in near(gpn, divides)],
+    ]
+    if spare:
+        ways.append([{GEN_GPN: g} for g in range(1, gpn) if divides(gpn - g + spare)][:3])
+    return ways

@@ -1,0 +1,658 @@
+"""NeMo-RL (NVIDIA-NeMo/RL): the reader and writer of its GRPO configs (docs/frameworks/nemo-rl.md).
+
+A run is ``uv run examples/run_grpo.py --config FILE.yaml key=value ...``: a YAML whose top-level ``defaults:``
+names parent files (merged recursively, the child winning), then Hydra-syntax overrides, then OmegaConf's
+resolvers (``mul``, ``div``, ``max``). The release's base recipe (examples/configs/grpo_math_1B.yaml) is held as
+data per release (tables.BASE) so that a recipe inheriting it is read without the file present.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import yaml
+
+from translator.concordance import not_written
+from translator.dialects.base import (
+    Dialect,
+    Reading,
+    ReadOptions,
+    Values,
+    note_several_launches,
+    read_script,
+    require_resolved,
+    track_provenance,
+)
+from translator.dialects.formatting import fmt
+from translator.dialects.writing import plan_summary, shell_word, source_label, whole_prompts
+from translator.errors import ConfigError
+from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, ENTRY, VERSIONS
+from translator.notes import NoteList
+from translator.plan import Extra, RunSpec
+from translator.sources.files import Source, flatten, load_yaml_mapping
+from translator.sources.hydra import parse_override
+from translator.sources.shell import unwrap_command
+
+_ENTRY = re.compile(ENTRY)
+_REF = re.compile(r"\$\{([^${}]*)\}")
+_RESOLVERS: dict[str, Callable[[Any, Any], Any]] = {"mul": lambda a, b: a * b, "div": lambda a, b: a / b, "max": max}
+_UNSET = object()
+MAX_DEPTH = 16  # a `defaults:` chain deeper than this is a loop
+
+
+class _Native:
+    """The merged config before interpretation: dotted key → value and where each came from; ``base`` holds the
+    values of the release's base recipe (read as defaults: a key the user never wrote is not an extra)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.origins: dict[str, str] = {}
+        self.base_named: str | None = None  # the base recipe a `defaults:` or --config named, when held as data
+
+    def merge(self, flat: dict[str, Any], origin: str | dict[str, str]) -> None:
+        for key, value in flat.items():
+            self.values[key] = value
+            self.origins[key] = origin if isinstance(origin, str) else origin.get(key, "")
+
+
+def _yaml_lines(text: str, name: str) -> dict[str, str]:
+    """Dotted key → "file:line" of its key in a YAML mapping."""
+    lines: dict[str, str] = {}
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return lines
+
+    def walk(node: Any, prefix: str) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                dotted = f"{prefix}{key_node.value}"
+                lines[dotted] = f"{name}:{key_node.start_mark.line + 1}"
+                walk(value_node, dotted + ".")
+
+    walk(root, "")
+    return lines
+
+
+def _is_base(name: str) -> bool:
+    return posixpath.basename(name) in BASE_FILES
+
+
+class NemoRLDialect(Dialect):
+    name = "nemo-rl"
+    aliases = ("nemo_rl", "nemorl")
+    versions = VERSIONS
+    changes = CHANGES
+    description = "NeMo-RL (uv run examples/run_grpo.py --config FILE.yaml key=value ..., or its YAML recipe)"
+
+    # ---------------------------------------------------------------- reading
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        notes = NoteList()
+        native = _Native()
+        if source.suffix in (".yaml", ".yml"):
+            self._merge_file(source, native, 0)
+        else:
+            self._collect_script(source, options, native, notes)
+        version = self.resolve_version(options.version)
+        if not options.version:
+            notes.info(
+                "version.assumed",
+                f"assumed nemo-rl {version}: the newest release; pass --from nemo-rl@VERSION to choose",
+            )
+        defaults = dict(BASE[version])
+        if native.base_named is None:
+            notes.info(
+                "input.no-base-config",
+                f"the config inherits no base recipe; keys it does not set are read as {BASE_PATH}@v{version} has "
+                "them (NeMo-RL itself would stop on a missing key)",
+            )
+        merged = {**defaults, **native.values}
+        resolved = {k: _resolve(v, merged, 0) for k, v in native.values.items()}
+        base_resolved = {k: _resolve(v, merged, 0) for k, v in defaults.items()}
+        values = Values(resolved, native.origins, base_resolved, source.name)
+        spec = RunSpec(framework=self.name, version=version)
+        with track_provenance(spec, values):
+            _Interpreter(values, version, spec, notes).run()
+        for key, value in values.unused().items():
+            spec.extras.append(Extra(self.name, key, value))
+        return Reading(spec, notes, values)
+
+    def _merge_file(self, source: Source, native: _Native, depth: int) -> None:
+        """A recipe and its `defaults:` parents (load_config_with_inheritance, nemo_rl/utils/config.py@v0.7.0):
+        parents first, in order, then the file itself."""
+        if depth > MAX_DEPTH:
+            raise ConfigError("`defaults:` chain too deep (a loop?)", file=source.name, hint="break the cycle")
+        data = load_yaml_mapping(source)
+        parents = data.pop("defaults", None)
+        for parent in [parents] if isinstance(parents, str) else parents or []:
+            if not isinstance(parent, str):
+                raise ConfigError(
+                    f"`defaults:` entry {parent!r} is not a file name",
+                    file=source.name,
+                    key="defaults",
+                    hint="defaults: ../../grpo_math_1B.yaml (a path relative to this file)",
+                )
+            self._merge_parent(source, parent, native, depth)
+        flat = {k: v for k, v in flatten(data).items() if "_override_" not in k.split(".")}
+        native.merge(flat, _yaml_lines(source.text, source.name))
+
+    def _merge_parent(self, source: Source, parent: str, native: _Native, depth: int) -> None:
+        relative = posixpath.normpath(posixpath.join(posixpath.dirname(source.name), parent))
+        if _is_base(parent):
+            # The release's base recipe: its values are tables.BASE (the version's defaults), not user settings.
+            native.base_named = parent
+            return
+        found = None
+        for name in (relative, parent):
+            if source.has_sibling(name):
+                found = source.sibling(name, "parent recipe (defaults:)")
+                break
+        if found is None:
+            raise ConfigError(
+                f"parent recipe '{parent}' (defaults:) not found",
+                file=source.name,
+                key="defaults",
+                hint="run from the NeMo-RL checkout the recipe belongs to, or inline the parent's keys",
+            )
+        self._merge_file(found, native, depth + 1)
+
+    def _collect_script(self, source: Source, options: ReadOptions, native: _Native, notes: NoteList) -> None:
+        script = read_script(source, options.env, notes)
+        launches = []
+        for command in script.commands:
+            argv = unwrap_command(command.argv)
+            index = next((i for i, w in enumerate(argv) if _ENTRY.search(w)), None)
+            if index is not None:
+                launches.append((command, argv[index + 1 :]))
+        if not launches:
+            raise ConfigError(
+                "no NeMo-RL launch command found",
+                file=source.name,
+                hint="expected 'uv run examples/run_grpo.py --config examples/configs/grpo_math_1B.yaml key=value ...'",
+            )
+        command, words = launches[0]
+        note_several_launches(notes, source, command, [c for c, _ in launches])
+        require_resolved(command, source)
+        origin = f"{source.name}:{command.line}"
+        config = None
+        overrides = []
+        i = 0
+        while i < len(words):
+            word = words[i]
+            if word == "--config" and i + 1 < len(words):
+                config, i = words[i + 1], i + 2
+                continue
+            if word.startswith("--config="):
+                config, i = word.partition("=")[2], i + 1
+                continue
+            override = parse_override(word)
+            if override is None:
+                notes.warning(
+                    "keys.unrecognised-argument",
+                    f"{origin}: '{word}' is not a key=value override; ignored",
+                    source_keys=[word],
+                )
+            else:
+                overrides.append(override)
+            i += 1
+        # run_grpo.py's --config default is examples/configs/grpo_math_1B.yaml (examples/run_grpo.py@v0.7.0).
+        config = config or BASE_PATH
+        if _is_base(config):
+            native.base_named = config
+        else:
+            self._merge_file(source.sibling(config, "config (--config)"), native, 0)
+        for override in overrides:
+            if override.op == "~":
+                native.values.pop(override.key, None)
+                continue
+            flat = flatten(override.value, override.key + ".") if isinstance(override.value, dict) else None
+            native.merge(flat or {override.key: override.value}, origin)
+
+    # ---------------------------------------------------------------- writing
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        writer = _Writer(spec, version, notes)
+        keys = writer.run()
+        header = [
+            f"# NeMo-RL {version} recipe written by rlconf from a {source_label(spec)} config; it inherits the",
+            f"# release's base recipe ({BASE_PATH}) and sets every batch key. Units: num_prompts_per_step counts",
+            "# prompts; train_global_batch_size samples (global); train_micro_batch_size samples per DP rank.",
+            *(f"#   {line}" for line in plan_summary(spec)),
+            "defaults: " + BASE_PATH,
+        ]
+        body = yaml.safe_dump(_nest(keys), sort_keys=False, default_flow_style=False, allow_unicode=True)
+        launch = [
+            "#!/usr/bin/env bash",
+            f"# NeMo-RL {version} launch script written by rlconf; run it from the NeMo-RL checkout root",
+            "# (config.yaml beside it inherits examples/configs/grpo_math_1B.yaml through its defaults: line).",
+            "set -euo pipefail",
+            "",
+            "uv run examples/run_grpo.py \\\n    --config " + shell_word("config.yaml") + ' "$@"',
+        ]
+        return {"config.yaml": "\n".join(header) + "\n" + body, "launch.sh": "\n".join(launch) + "\n"}
+
+
+def _resolve(value: Any, merged: dict[str, Any], depth: int) -> Any:
+    """OmegaConf's interpolation for the forms NeMo-RL's recipes use: ``${a.b}`` and ``${mul:x, y}`` (also div,
+    max); a reference to no key (a shell variable the script never set) stays as written."""
+    if not isinstance(value, str) or "${" not in value or depth > MAX_DEPTH:
+        return value
+
+    def one(body: str) -> Any:
+        name, colon, args = body.partition(":")
+        if colon and name.strip() in _RESOLVERS:
+            parts = [_number(a.strip()) for a in args.split(",")]
+            if any(p is None for p in parts):
+                return _UNSET
+            result = _RESOLVERS[name.strip()](*parts)
+            return int(result) if isinstance(result, float) and result.is_integer() else result
+        found = merged.get(body.strip(), _UNSET)
+        return _resolve(found, merged, depth + 1) if found is not _UNSET else _UNSET
+
+    text = value
+    for _ in range(MAX_DEPTH):  # innermost first: ${mul:${a}, ${b}}
+        match = _REF.search(text)
+        if match is None:
+            break
+        found = one(match.group(1))
+        if found is _UNSET:
+            return value
+        if match.group(0) == text:
+            return found
+        text = text[: match.start()] + str(found) + text[match.end() :]
+    return text
+
+
+def _number(text: str) -> int | float | None:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return None
+
+
+def _nest(flat: dict[str, Any]) -> dict[str, Any]:
+    tree: dict[str, Any] = {}
+    for key, value in flat.items():
+        node = tree
+        *parents, leaf = key.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return tree
+
+
+# ---------------------------------------------------------------------------- reading
+class _Interpreter:
+    """Native NeMo-RL values → the canonical model (docs/frameworks/nemo-rl.md §3)."""
+
+    def __init__(self, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
+        self.v, self.version, self.spec, self.notes = values, version, spec, notes
+
+    def run(self) -> None:
+        self.topology()
+        self.batch()
+        self.other()
+
+    def megatron(self) -> bool:
+        return bool(self.v.flag("policy.megatron_cfg.enabled"))
+
+    def topology(self) -> None:
+        # Each field is set right after the keys it comes from are read (track_provenance records them).
+        v, t = self.v, self.spec.topology
+        t.nodes = nodes = v.positive_int("cluster.num_nodes")
+        t.gpus_per_node = gpn = v.positive_int("cluster.gpus_per_node")
+        t.colocate_models = colocated = v.flag("policy.generation.colocated.enabled")
+        megatron = self.megatron()
+        t.training_backend = "megatron" if megatron else "fsdp"  # DTensor FSDP2 (policy.dtensor_cfg)
+        m, d = "policy.megatron_cfg.", "policy.dtensor_cfg."
+        t.tensor_parallel_size = tp = (
+            v.positive_int(m + "tensor_model_parallel_size" if megatron else d + "tensor_parallel_size") or 1
+        )
+        t.pipeline_parallel_size = pp = (v.positive_int(m + "pipeline_model_parallel_size") or 1) if megatron else 1
+        t.context_parallel_size = cp = v.positive_int((m if megatron else d) + "context_parallel_size") or 1
+        t.rollout_tensor_parallel_size = v.positive_int("policy.generation.vllm_cfg.tensor_parallel_size")
+        if not isinstance(nodes, int) or not isinstance(gpn, int):
+            return  # a count the script leaves to an unset variable: the world size is unknown
+        # grpo.py:604-664@v0.7.0: the GPUs left for training when generation has its own.
+        v.reads += ["cluster.num_nodes", "cluster.gpus_per_node", "policy.generation.colocated.enabled"]
+        if colocated:
+            train, rollout = nodes * gpn, 0
+        elif nodes == 1:
+            gen = v.get("policy.generation.colocated.resources.gpus_per_node")
+            if not isinstance(gen, int) or gen <= 0 or gen >= gpn:
+                return  # the start-up checks (checks.py) reject it
+            train, rollout = gpn - gen, gen
+        else:
+            gen_nodes = v.get("policy.generation.colocated.resources.num_nodes")
+            if not isinstance(gen_nodes, int) or not 0 < gen_nodes < nodes:
+                return
+            train, rollout = (nodes - gen_nodes) * gpn, gen_nodes * gpn
+        t.training_gpus = train
+        t.rollout_gpus = rollout
+        model = tp * pp * cp
+        if train % model:
+            self.notes.warning(
+                "topology.indivisible",
+                f"{train} training GPUs are not divisible by TP {tp} × PP {pp} × CP {cp} = {model}: "
+                "NeMo-RL stops at start-up (nemo_rl/models/policy/lm_policy.py:204-211@v0.7.0)",
+                source_keys=["cluster.gpus_per_node", "cluster.num_nodes"],
+            )
+            return
+        self.spec.plan.data_parallel_size = train // model
+
+    def batch(self) -> None:
+        v, plan, budget = self.v, self.spec.plan, self.spec.token_budget
+        plan.prompts_per_step = v.positive_int("grpo.num_prompts_per_step")
+        plan.samples_per_prompt = v.positive_int("grpo.num_generations_per_prompt")
+        plan.samples_per_optimizer_step = v.positive_int("policy.train_global_batch_size")
+        plan.epochs_per_step = 1  # one pass over each step's samples: no PPO-epochs key
+        packing = bool(v.flag("policy.sequence_packing.enabled"))
+        dynamic = bool(v.flag("policy.dynamic_batching.enabled"))
+        budget.dynamic_batching = packing or dynamic
+        if packing or dynamic:
+            section = "policy.sequence_packing" if packing else "policy.dynamic_batching"
+            budget.max_tokens_per_device = v.positive_int(f"{section}.train_mb_tokens")
+            budget.logprob_max_tokens_per_device = v.positive_int(f"{section}.logprob_mb_tokens")
+            v.consume("policy.train_micro_batch_size")  # only inside the token budget's interpolation
+        else:
+            # samples: token-packed micro-batches have no sample count
+            plan.micro_batch_per_device = v.positive_int("policy.train_micro_batch_size")
+        self.spec.generation.logprob_micro_batch_per_device = v.positive_int("policy.logprob_batch_size")
+        # min(max_num_steps, max_num_epochs × len(dataloader)) (grpo.py:818-822@v0.7.0): the dataset decides; up
+        # to 0.3.1 one pass (`for batch in dataloader`, stopping at max_num_steps: grpo.py:516,808@v0.3.1).
+        v.consume("grpo.max_num_steps")
+        self.spec.run_length.dataset_passes = 1 if self.version == "0.3.1" else v.number("grpo.max_num_epochs")
+        if self.version != "0.3.1":
+            self.spec.generation.filter_groups = v.flag("grpo.use_dynamic_sampling")
+            if v.consume("grpo.batch_multiplier") not in (None, 1):
+                multiplier = v.number("grpo.batch_multiplier")  # prompts generated per step = P × multiplier
+                if isinstance(plan.prompts_per_step, int) and isinstance(multiplier, (int, float)):
+                    self.spec.generation.prompts_per_round = int(plan.prompts_per_step * multiplier)
+            asynchronous = v.flag("grpo.async_grpo.enabled")
+            self.spec.generation.rollout_mode = "async" if asynchronous else "sync"
+            self.spec.asynchrony.max_steps_ahead = (
+                v.positive_int("grpo.async_grpo.max_trajectory_age_steps") if asynchronous else 0
+            )
+        plan.complete()
+
+    def other(self) -> None:
+        v, s = self.v, self.spec
+        new = self.version in ("0.6.0", "0.7.0")
+        s.references.model = model = v.get("policy.model_name")
+        tokenizer = v.get("policy.tokenizer.name")
+        s.references.tokenizer = tokenizer if tokenizer != model else None
+        # NeMo-RL's dataset registry name (data.dataset_name up to 0.5.0, data.train.dataset_name from 0.6.0)
+        dataset = v.get("data.train.dataset_name" if new else "data.dataset_name")
+        if isinstance(dataset, str):
+            s.data.train_sources = [dataset]
+        s.algorithm.advantage_estimator = v.get("grpo.adv_estimator.name") if new else "grpo"
+        kl = v.number("loss_fn.reference_policy_kl_penalty")
+        placement = "loss"
+        if new and v.flag("loss_fn.use_kl_in_reward"):
+            # the loss drops its KL term (loss_functions.py:225@v0.7.0); only REINFORCE++ adds it to the reward
+            # (advantage_estimator.py:158-213@v0.7.0)
+            placement = "reward" if s.algorithm.advantage_estimator == "reinforce_plus_plus" else "none"
+        s.algorithm.kl_placement = placement if kl else "none"
+        s.algorithm.kl_coef = kl if kl and placement != "none" else 0.0
+        if self.version not in ("0.3.1", "0.4.0"):
+            s.algorithm.kl_estimator = v.get("loss_fn.reference_policy_kl_type")
+        s.algorithm.advantage_std_normalization = v.flag("grpo.normalize_rewards")
+        s.algorithm.clip_ratio_low = v.number("loss_fn.ratio_clip_min")
+        s.algorithm.clip_ratio_high = v.number("loss_fn.ratio_clip_max")
+        s.algorithm.clip_ratio_dual = v.number("loss_fn.ratio_clip_c")
+        s.algorithm.loss_aggregation = "token-mean" if v.flag("loss_fn.token_level_loss") else "seq-mean-token-mean"
+        megatron = bool(v.consume("policy.megatron_cfg.enabled"))
+        optimizer = "policy.megatron_cfg.optimizer" if megatron else "policy.optimizer.kwargs"
+        s.optimizer.lr = v.number(f"{optimizer}.lr")
+        s.optimizer.weight_decay = v.number(f"{optimizer}.weight_decay")
+        s.optimizer.grad_clip = v.number(
+            "policy.megatron_cfg.optimizer.clip_grad" if self.megatron() else "policy.max_grad_norm"
+        )
+        s.topology.rollout_gpu_memory_fraction = v.number("policy.generation.vllm_cfg.gpu_memory_utilization")
+        s.lengths.max_response_tokens = v.positive_int("policy.generation.max_new_tokens")
+        s.sampling.temperature = v.number("policy.generation.temperature")
+        s.sampling.top_p = v.number("policy.generation.top_p")
+        top_k = v.get("policy.generation.top_k")
+        s.sampling.top_k = -1 if top_k is None else top_k
+        s.generation.rollout_backend = v.get("policy.generation.backend")
+        s.checkpointing.every_steps = (
+            v.positive_int("checkpointing.save_period") if v.flag("checkpointing.enabled") else 0
+        )
+        s.checkpointing.directory = v.get("checkpointing.checkpoint_dir")
+        s.evaluation.every_steps = v.positive_int("grpo.val_period") if v.get("grpo.val_period") else 0
+        s.evaluation.before_training = v.flag("grpo.val_at_start")
+        backends = [
+            name
+            for name, key in (
+                ("wandb", "logger.wandb_enabled"),
+                ("tensorboard", "logger.tensorboard_enabled"),
+                ("mlflow", "logger.mlflow_enabled"),
+                ("swanlab", "logger.swanlab_enabled"),
+            )
+            if v.flag(key)
+        ]
+        s.logging.backends = ["console", *backends]
+        s.logging.project = v.get("logger.wandb.project")
+        s.logging.run_name = v.get("logger.wandb.name")
+        if self.version != "0.3.1":
+            s.launch.seed = v.get("grpo.seed")
+
+
+# ---------------------------------------------------------------------------- writing
+class _Writer:
+    """The canonical model → NeMo-RL keys (the ones that differ from nothing: every batch key is written)."""
+
+    def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
+        self.spec, self.version, self.notes = spec, version, notes
+        self.keys: dict[str, Any] = {}
+
+    def put(self, key: str, value: Any) -> None:
+        if value is not None:
+            self.keys[key] = value
+
+    def run(self) -> dict[str, Any]:
+        self.batch()
+        self.topology()
+        self.other()
+        self.dropped()
+        return self.keys
+
+    def batch(self) -> None:
+        p, s = self.spec.plan, self.spec
+        prompts = whole_prompts(s, self.notes, "NeMo-RL", "grpo.num_prompts_per_step")
+        n, gbs = p.samples_per_prompt, p.samples_per_optimizer_step
+        if prompts and n and gbs and prompts * n < gbs and Fraction(gbs, n).denominator == 1:
+            # NeMo-RL splits one step's samples into whole global batches (batched_data_dict.py:395-397@v0.7.0):
+            # a source that updates once per several steps is written to generate the whole batch in one step.
+            self.notes.warning(
+                "batch.not-expressible",
+                f"the source updates every {fmt(Fraction(gbs, prompts * n))} steps ({prompts} prompts × {n} per "
+                f"step, {fmt(gbs)} samples per optimizer step); NeMo-RL needs a step's samples to be a multiple of "
+                f"train_global_batch_size, so one step generates the whole optimizer batch ({gbs // n} prompts)",
+                target_keys=["grpo.num_prompts_per_step"],
+            )
+            prompts = int(gbs) // n
+        self.put("grpo.num_prompts_per_step", prompts)
+        self.put("grpo.num_generations_per_prompt", n)
+        if gbs is not None:
+            whole = max(1, round(gbs))
+            if Fraction(gbs).denominator != 1:
+                self.notes.warning(
+                    "batch.not-expressible",
+                    f"{gbs} samples per optimizer step is not a whole number; policy.train_global_batch_size "
+                    f"{whole} is written",
+                    target_keys=["policy.train_global_batch_size"],
+                )
+            self.put("policy.train_global_batch_size", whole)
+        if p.epochs_per_step not in (None, 1):
+            self.notes.warning(
+                "plan.not-preserved",
+                f"NeMo-RL makes one pass over each step's samples; the source's {p.epochs_per_step} epochs per step "
+                "are not written",
+                source_keys=["plan.epochs_per_step", "plan.optimizer_steps_per_step"],
+            )
+        micro = p.micro_batch_per_device
+        budget = s.token_budget
+        if micro is not None and Fraction(micro).denominator == 1:
+            self.put("policy.sequence_packing.enabled", False)
+            self.put("policy.dynamic_batching.enabled", False)
+            self.put("policy.train_micro_batch_size", int(micro))
+            lp = s.generation.logprob_micro_batch_per_device
+            if (
+                lp
+                and lp != micro
+                and (s.topology.tensor_parallel_size or 1) >= 4
+                and self.version in ("0.6.0", "0.7.0")
+            ):
+                # lm_policy.py:178-194@v0.7.0 refuses TP >= 4 with different training and log-prob micro-batches
+                self.notes.warning(
+                    "translation.changed",
+                    f"NeMo-RL {self.version} needs the log-prob micro-batch to equal the training one with TP >= 4: "
+                    f"policy.logprob_batch_size {int(micro)} is written (the source's {lp})",
+                    target_keys=["policy.logprob_batch_size"],
+                )
+                lp = int(micro)
+            self.put("policy.logprob_batch_size", lp or int(micro))
+        elif budget.dynamic_batching and budget.max_tokens_per_device:
+            # token-packed micro-batches (the base recipe's default): a budget of tokens per DP rank
+            self.put("policy.sequence_packing.enabled", True)
+            self.put("policy.dynamic_batching.enabled", False)
+            self.put("policy.sequence_packing.train_mb_tokens", int(budget.max_tokens_per_device))
+            logprob = budget.logprob_max_tokens_per_device or budget.max_tokens_per_device
+            self.put("policy.sequence_packing.logprob_mb_tokens", int(logprob))
+        else:
+            self.put("policy.sequence_packing.enabled", True)
+        if p.total_steps is not None:
+            self.put("grpo.max_num_steps", int(p.total_steps))
+        if s.run_length.dataset_passes is not None and self.version != "0.3.1":
+            passes = s.run_length.dataset_passes
+            if float(passes).is_integer():
+                self.put("grpo.max_num_epochs", int(passes))
+        if self.version != "0.3.1":
+            ahead = s.asynchrony.max_steps_ahead
+            if s.generation.rollout_mode == "async" or (ahead or 0) > 0:
+                self.put("grpo.async_grpo.enabled", True)
+                self.put("grpo.async_grpo.max_trajectory_age_steps", max(ahead or 1, 1))
+            else:
+                self.put("grpo.async_grpo.enabled", False)
+
+    def topology(self) -> None:
+        t, p = self.spec.topology, self.spec.plan
+        if p.data_parallel_size is None:
+            raise ConfigError("NeMo-RL needs the world size: the source's data-parallel size is unknown")
+        tp = t.tensor_parallel_size or 1
+        pp = t.pipeline_parallel_size or 1
+        cp = t.context_parallel_size or 1
+        megatron = t.training_backend == "megatron" or pp > 1
+        if megatron:
+            self.put("policy.megatron_cfg.enabled", True)
+            self.put("policy.dtensor_cfg.enabled", False)
+            self.put("policy.megatron_cfg.tensor_model_parallel_size", tp)
+            self.put("policy.megatron_cfg.pipeline_model_parallel_size", pp)
+            self.put("policy.megatron_cfg.context_parallel_size", cp)
+        else:
+            self.put("policy.dtensor_cfg.tensor_parallel_size", tp)
+            self.put("policy.dtensor_cfg.context_parallel_size", cp)
+        if t.sequence_parallel_size not in (None, 1):
+            self.notes.warning(
+                "plan.not-preserved",
+                f"NeMo-RL has no Ulysses sequence parallelism; the source's degree {t.sequence_parallel_size} is "
+                "not written (the data-parallel size is kept)",
+                source_keys=["topology.sequence_parallel_size"],
+            )
+        train = p.data_parallel_size * tp * pp * cp
+        rollout = t.rollout_gpus or 0
+        asynchronous = self.keys.get("grpo.async_grpo.enabled", False)
+        gpn, nodes = t.gpus_per_node, t.nodes
+        if rollout or asynchronous:
+            rollout = rollout or 1
+            if gpn and nodes and nodes > 1 and train % gpn == 0 and rollout % gpn == 0:
+                self.put("cluster.gpus_per_node", gpn)
+                self.put("cluster.num_nodes", train // gpn + rollout // gpn)
+                self.put("policy.generation.colocated.resources.num_nodes", rollout // gpn)
+                self.put("policy.generation.colocated.resources.gpus_per_node", gpn)
+            else:
+                self.put("cluster.gpus_per_node", train + rollout)
+                self.put("cluster.num_nodes", 1)
+                self.put("policy.generation.colocated.resources.gpus_per_node", rollout)
+            self.put("policy.generation.colocated.enabled", False)
+        else:
+            if gpn and nodes and gpn * nodes == train:
+                self.put("cluster.gpus_per_node", gpn)
+                self.put("cluster.num_nodes", nodes)
+            else:
+                self.put("cluster.gpus_per_node", train)
+                self.put("cluster.num_nodes", 1)
+            self.put("policy.generation.colocated.enabled", True)
+        self.put("policy.generation.vllm_cfg.tensor_parallel_size", t.rollout_tensor_parallel_size)
+
+    def other(self) -> None:
+        s = self.spec
+        self.put("policy.model_name", s.references.model)
+        a = s.algorithm
+        if a.kl_placement == "none":
+            self.put("loss_fn.reference_policy_kl_penalty", 0.0)
+        elif (
+            a.kl_placement == "reward"
+            and self.version in ("0.6.0", "0.7.0")
+            and (a.advantage_estimator == "reinforce_plus_plus")
+        ):
+            self.put("grpo.adv_estimator.name", "reinforce_plus_plus")
+            self.put("loss_fn.use_kl_in_reward", True)
+            self.put("loss_fn.reference_policy_kl_penalty", a.kl_coef)
+        elif a.kl_coef is not None:
+            if a.kl_placement == "reward":
+                self.notes.warning(
+                    "translation.changed",
+                    "NeMo-RL puts the KL penalty in the loss; the source's KL in the reward is written as a loss term",
+                    target_keys=["loss_fn.reference_policy_kl_penalty"],
+                )
+            self.put("loss_fn.reference_policy_kl_penalty", a.kl_coef)
+        if a.kl_estimator in ("k1", "k2", "k3") and self.version not in ("0.3.1", "0.4.0"):
+            self.put("loss_fn.reference_policy_kl_type", a.kl_estimator)
+        self.put("loss_fn.ratio_clip_min", a.clip_ratio_low)
+        self.put("loss_fn.ratio_clip_max", a.clip_ratio_high)
+        if a.advantage_std_normalization is not None:
+            self.put("grpo.normalize_rewards", a.advantage_std_normalization)
+        optimizer = (
+            "policy.megatron_cfg.optimizer"
+            if self.keys.get("policy.megatron_cfg.enabled")
+            else "policy.optimizer.kwargs"
+        )
+        self.put(f"{optimizer}.lr", s.optimizer.lr)
+        self.put(f"{optimizer}.weight_decay", s.optimizer.weight_decay)
+        self.put("policy.max_grad_norm", s.optimizer.grad_clip)
+        self.put("policy.generation.vllm_cfg.gpu_memory_utilization", s.topology.rollout_gpu_memory_fraction)
+        self.put("policy.generation.temperature", s.sampling.temperature)
+        self.put("policy.generation.top_p", s.sampling.top_p)
+        if s.evaluation.every_steps is not None:
+            self.put("grpo.val_period", int(s.evaluation.every_steps))
+        if s.checkpointing.every_steps is not None:
+            if s.checkpointing.every_steps:
+                self.put("checkpointing.save_period", int(s.checkpointing.every_steps))
+            else:
+                self.put("checkpointing.enabled", False)
+        self.put("checkpointing.checkpoint_dir", s.checkpointing.directory)
+        backends = s.logging.backends or []
+        for name in ("wandb", "tensorboard", "mlflow") + (("swanlab",) if self.version != "0.3.1" else ()):
+            if name in backends:
+                self.put(f"logger.{name}_enabled", True)
+        self.put("logger.wandb.project", s.logging.project)
+        self.put("logger.wandb.name", s.logging.run_name)
+        if self.version != "0.3.1" and isinstance(s.launch.seed, int):
+            self.put("grpo.seed", s.launch.seed)
+
+    def dropped(self) -> None:
+        keys = [e.key for e in self.spec.extras if e.framework != "nemo-rl"]
+        if keys:
+            self.notes.info(
+                "keys.not-translated",
+                not_written(self.spec.extras[0].framework, keys, "NeMo-RL"),
+                source_keys=keys,
+            )
