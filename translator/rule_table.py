@@ -680,6 +680,14 @@ RULES: tuple[R, ...] = (
     ),
     R("input.outside-project", "note", "all", ("warning",), "…, outside the script's folder and the working directory"),
     R(
+        "input.python-value-not-read",
+        "note",
+        "all",
+        ("warning",),
+        "…: '…' is computed when the script runs; … is unknown (write a literal, or a name bound once at module "
+        "level to one, for rlconf to read it)",
+    ),
+    R(
         "input.unset-variable",
         "note",
         "all",
