@@ -1,8 +1,8 @@
 """The frameworks rlconf reads and writes: one folder each, one registration line each below.
 
 Detection asks them in this order: EasyR1 before verl (both launch a `verl.trainer` module), Open-Instruct before
-TRL (both may run a `grpo.py`), Unsloth
-before TRL (a script importing unsloth is TRL's too). Plan files (the `rlconf` dialect) are the core's own, not listed here.
+TRL (both may run a `grpo.py`), Unsloth before TRL (a script importing unsloth is TRL's too). Plan files (the `rlconf`
+dialect) are the core's own, not listed here.
 """
 
 from __future__ import annotations

@@ -84,29 +84,53 @@ def _callee(call: ast.Call) -> str | None:
     return None
 
 
+def _module_level(tree: ast.Module) -> list[ast.AST]:
+    """The module's statements and expressions outside function and class bodies (whose names are local, unless
+    declared global: a ``global`` statement makes the name unreadable, below)."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def _constants(tree: ast.Module) -> dict[str, ast.expr | None]:
-    """Module-level names bound exactly once by a plain assignment (None: bound more than once or otherwise)."""
+    """Module-level names bound exactly once, by a plain ``NAME = value`` statement at the top level (None: bound
+    more than once, in a loop, a with, an import, by a def, or declared global in a function)."""
     bound: dict[str, ast.expr | None] = {}
 
     def bind(name: str, value: ast.expr | None) -> None:
         bound[name] = None if name in bound else value
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
+    top = {id(statement) for statement in tree.body}
+    for node in _module_level(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bind(node.targets[0].id, node.value if id(node) in top else None)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            bind(node.target.id, node.value if id(node) in top else None)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
                 for name in ast.walk(target):
                     if isinstance(name, ast.Name):
-                        top = isinstance(target, ast.Name) and node in tree.body
-                        bind(name.id, node.value if top else None)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
-            targets = [node.target] if hasattr(node, "target") else [i.optional_vars for i in node.items]  # type: ignore[attr-defined]
-            for target in targets:
-                for name in ast.walk(target) if target is not None else ():
+                        bind(name.id, None)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                for name in ast.walk(item.optional_vars) if item.optional_vars is not None else ():
                     if isinstance(name, ast.Name):
-                        value = node.value if isinstance(node, ast.AnnAssign) and node in tree.body else None
-                        bind(name.id, value)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node in tree.body:
+                        bind(name.id, None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bind((alias.asname or alias.name).split(".")[0], None)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bind(node.name, None)
+    for statement in ast.walk(tree):
+        if isinstance(statement, ast.Global):  # a function may rebind it when the script runs
+            for global_name in statement.names:
+                bound[global_name] = None
     return bound
 
 
@@ -119,8 +143,13 @@ def _evaluate(node: ast.expr, constants: dict[str, ast.expr | None], depth: int 
     if isinstance(node, (ast.List, ast.Tuple)):
         items = [_evaluate(e, constants, depth + 1) for e in node.elts]
         return items if isinstance(node, ast.List) else tuple(items)
-    if isinstance(node, ast.Dict) and all(k is not None for k in node.keys):
-        return {_evaluate(k, constants, depth + 1): _evaluate(v, constants, depth + 1) for k, v in zip(node.keys, node.values)}  # type: ignore[arg-type]
+    if isinstance(node, ast.Dict):
+        mapping = {}
+        for k, v in zip(node.keys, node.values, strict=True):
+            if k is None:
+                raise _NotLiteral(f"'{ast.unparse(node)}' unpacks another mapping")
+            mapping[_evaluate(k, constants, depth + 1)] = _evaluate(v, constants, depth + 1)
+        return mapping
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         value = _evaluate(node.operand, constants, depth + 1)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -137,7 +166,11 @@ def _evaluate(node: ast.expr, constants: dict[str, ast.expr | None], depth: int 
             return {"True": True, "False": False, "None": None}[node.id]
         bound = constants.get(node.id)
         if bound is None:
-            why = "bound more than once or not by a plain assignment" if node.id in constants else "not bound at module level"
+            why = (
+                "bound more than once or not by a plain assignment"
+                if node.id in constants
+                else "not bound at module level"
+            )
             raise _NotLiteral(f"'{node.id}' is {why}")
         return _evaluate(bound, constants, depth + 1)
     raise _NotLiteral(f"'{ast.unparse(node)}' is computed when the script runs")
@@ -160,9 +193,7 @@ def _consumed(tree: ast.Module, consumer: tuple[str, str], calls: list[ast.Call]
     return None
 
 
-def read_config(
-    source: Source, classes: Iterable[str], consumer: tuple[str, str] | None = None
-) -> PythonConfig:
+def read_config(source: Source, classes: Iterable[str], consumer: tuple[str, str] | None = None) -> PythonConfig:
     """The script's imports and the keyword arguments of its call to one of ``classes`` (by the called name's last
     part). With several such calls, the one ``consumer`` = (trainer class, keyword) receives is read; ConfigError
     when that does not single one out."""

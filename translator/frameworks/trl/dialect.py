@@ -359,7 +359,7 @@ class TrlDialect(Dialect):
         if recipe:
             recipe_source = source.sibling(recipe, "recipe")
             self._merge_recipe(native, load_yaml_mapping(recipe_source), recipe_source.name)
-        else:
+        elif native.python_script is None:  # a script with its own GRPOConfig(...) call needs no recipe
             notes.warning("input.no-recipe", "the launch line names no --config recipe; only its flags are read")
         known = _known_fields()
         for key, value in flags.items():

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
-from translator.sources.files import Source
 from translator.sources.code import Project, project_root, run_dirs
+from translator.sources.files import Source
 from translator.sources.pyconfig import PythonConfig, read_config
 
 if TYPE_CHECKING:

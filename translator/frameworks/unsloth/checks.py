@@ -3,12 +3,13 @@ message, its mini-batch start-up check, and TRL's rules for the TRL release it r
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
-from translator.checks.findings import Finding, Suggestion
+from translator.checks.findings import Finding, Suggestion, needs_world_size
 from translator.dialects.base import Values
 from translator.frameworks.trl import checks as trl_checks
-from translator.frameworks.unsloth.tables import MINI_BATCH_MESSAGE, MINI_BATCH_SINCE, RELEASES
+from translator.frameworks.unsloth.tables import MINI_BATCH_MESSAGE, MINI_BATCH_SINCE, OWN_KEYS, RELEASES
 from translator.plan import RunSpec
 
 PDTBS = "per_device_train_batch_size"
@@ -16,10 +17,14 @@ PDTBS = "per_device_train_batch_size"
 
 def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
     trl_version = getattr(native, "trl_version", None) or version
-    findings = trl_checks.check(native, replace(spec, version=trl_version), trl_version)
+    trl_values = copy.copy(native)  # Unsloth's own arguments are not TRL's unknown keys
+    trl_values.values = {k: v for k, v in native.values.items() if k not in OWN_KEYS}
+    findings = trl_checks.check(trl_values, replace(spec, version=trl_version), trl_version)
     rewrite = getattr(native, "rewrite", None)
     if rewrite is not None:
         state, message, cited, written, group = rewrite
+        if state == "unknown":  # whether it fires depends on WORLD_SIZE, which the config does not state
+            findings.append(needs_world_size("unsloth.batch-rewrite"))
         if state == "rewritten":
             findings.append(
                 Finding(

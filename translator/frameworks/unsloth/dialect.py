@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from translator.dialects.base import Dialect, ReadOptions, Reading, Values, fmt
+from translator.dialects.base import Dialect, Reading, ReadOptions, Values, fmt
 from translator.frameworks.trl.dialect import NativeTrl, TrlDialect, defaults_for
 from translator.frameworks.unsloth.tables import CHANGES, DEFAULTS, OWN_KEYS, RELEASES, REWRITE, SECOND_LINE, TRL_FOR
 from translator.notes import NoteList
@@ -20,13 +20,13 @@ PDTBS = "per_device_train_batch_size"
 
 class UnslothDialect(TrlDialect):
     name = "unsloth"
-    aliases = ()
-    versions = RELEASES
-    plan_bands = ()
+    aliases = ()  # type: ignore[assignment]
+    versions = RELEASES  # type: ignore[assignment]
+    plan_bands = ()  # type: ignore[assignment]
     changes = CHANGES
     pip_name = "unsloth"
     version_files = (("unsloth/__init__.py", None),)
-    companion = None
+    companion = None  # type: ignore[assignment]  # no companion pin: the release chooses the TRL
     description = "Unsloth on TRL (a Python script: `from unsloth import ...` then trl.GRPOConfig / GRPOTrainer)"
 
     def resolve_version(self, version: str | None) -> str:
@@ -104,7 +104,7 @@ class UnslothDialect(TrlDialect):
         values.rewrite = ("rewritten", message, cited, b, group)  # type: ignore[attr-defined]
         notes.warning(
             "unsloth.plan-rewritten",
-            f"{where}: Unsloth runs {PDTBS} {group}, not the {b} written ({cited}): it prints \"{message}\"; "
+            f'{where}: Unsloth runs {PDTBS} {group}, not the {b} written ({cited}): it prints "{message}"; '
             f"the plan below is the one that runs: {fmt(group * gas * (world or 1))} completions per optimizer "
             f"step instead of {fmt(trl_would)}, micro-batch {group} instead of {b}"
             + ("" if not counts_world else f" (WORLD_SIZE {world}: {native.world_size_from or 'one process'})"),

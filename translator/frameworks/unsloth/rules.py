@@ -24,8 +24,7 @@ RULES: tuple[R, ...] = (
         "note",
         "unsloth",
         ("warning",),
-        "The plan that runs after Unsloth's rewrite of per_device_train_batch_size (or that it depends on "
-        "WORLD_SIZE).",
+        "The plan that runs after Unsloth's rewrite of per_device_train_batch_size (or that it depends on WORLD_SIZE).",
         source="docs/frameworks/unsloth.md §2",
     ),
     R(
