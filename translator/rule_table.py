@@ -684,8 +684,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "…: '…' is computed when the script runs; … is unknown (write a literal, or a name bound once at module "
-        "level to one, for rlconf to read it)",
+        "…: '…' is computed when the script runs; … is unknown (pass --env KEY=VALUE, or write a literal, or a name "
+        "bound once at module level to one, for rlconf to read it)",
     ),
     R(
         "input.unset-variable",

@@ -76,7 +76,7 @@ def imports(tree: ast.Module) -> list[str]:
 
 
 def _callee(call: ast.Call) -> str | None:
-    """The called name's last part: ``GRPOConfig`` for ``GRPOConfig(...)`` and ``trl.GRPOConfig(...)``."""
+    """The called name's last part: ``Config`` for ``Config(...)`` and ``package.Config(...)``."""
     if isinstance(call.func, ast.Name):
         return call.func.id
     if isinstance(call.func, ast.Attribute):

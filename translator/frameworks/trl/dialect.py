@@ -166,7 +166,7 @@ class TrlDialect(Dialect):
         """The read itself; ``native`` may come with a variant's release (a variant's dialect reads through this)."""
         notes = NoteList()
         if source.suffix == ".py":
-            python_script.read_python(source, native, notes)
+            python_script.read_python(source, native, notes, options.env)
         elif source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
             if re.search(ACCELERATE_KEYS, source.text, re.M) and not re.search(RECIPE_KEYS, source.text, re.M):
@@ -324,7 +324,7 @@ class TrlDialect(Dialect):
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
         if script_name.endswith(".py"):  # a script that builds its GRPOConfig itself is read, not a fork
-            python_script.follow(source, command.cwd, argv[script_index], native, notes)
+            python_script.follow(source, command.cwd, argv[script_index], native, notes, options.env)
         if script_name.endswith(".py") and script_name != "grpo.py" and native.python_script is None:
             native.fork_script = argv[script_index]
             notes.warning(
@@ -485,6 +485,7 @@ class TrlDialect(Dialect):
         )
         recipe, world, nodes, server_gpus = writer.recipe()
         recipe = _accepted_keys(recipe, trl_version, transformers, writer.script, notes)
+        python_script.variant_note(recipe, world, notes)
         recipe, moved = _live_values_to_command_line(recipe, spec.shell_variables, notes)
         header = [
             f"# TRL {trl_version} GRPO recipe written by rlconf from a {source_label(spec)} "

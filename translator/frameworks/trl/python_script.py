@@ -4,7 +4,8 @@ variant of TRL it runs (a package imported before trl that patches GRPOConfig)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
@@ -33,9 +34,10 @@ def variant_of(config: PythonConfig) -> str | None:
     return None
 
 
-def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList) -> None:
+def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
     """The config call's keyword arguments into ``native`` (a value already set by the launch line's flags or a
-    recipe stays); a value not read becomes unknown, with the line and what would make it readable."""
+    recipe stays); a value not read is taken from ``--env KEY=VALUE`` when given, else it becomes unknown, with the
+    line and what would make it readable."""
     call = config.call
     assert call is not None
     for key, value in call.values.items():
@@ -43,10 +45,13 @@ def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList) 
             native.values[key] = value
             native.origins[key] = call.origins[key]
     for key, why in call.unknown.items():
+        if key in env and key not in native.values:
+            native.values[key], native.origins[key] = env[key], f"--env {key}"
+            continue
         notes.warning(
             "input.python-value-not-read",
-            f"{why}; {key} is unknown (write a literal, or a name bound once at module level to one, for rlconf "
-            "to read it)",
+            f"{why}; {key} is unknown (pass --env {key}=VALUE, or write a literal, or a name bound once at module "
+            "level to one, for rlconf to read it)",
             source_keys=[key],
         )
         if key.isidentifier() and key not in native.values:
@@ -56,7 +61,7 @@ def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList) 
     native.python_script = where
 
 
-def read_python(source: Source, native: NativeTrl, notes: NoteList) -> None:
+def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
     """A training script given itself: its GRPOConfig call (ConfigError when it has none). Run as written (``python
     script.py``) it is one process."""
     config = read_config(source, CONFIG_CLASSES, CONSUMER)
@@ -66,16 +71,18 @@ def read_python(source: Source, native: NativeTrl, notes: NoteList) -> None:
             file=source.name,
             hint="pass the script that builds the GRPOConfig (or its launch script), or a TRL recipe YAML",
         )
-    merge(config, source.name, native, notes)
+    merge(config, source.name, native, notes, env)
     native.world_size, native.world_size_from = 1, "a Python script run as written (one process)"
 
 
-def follow(source: Source, cwd: str | None, script: str, native: NativeTrl, notes: NoteList) -> None:
+def follow(
+    source: Source, cwd: str | None, script: str, native: NativeTrl, notes: NoteList, env: Mapping[str, str]
+) -> None:
     """The .py a launch line runs, when it is in the project and builds a GRPOConfig itself."""
     if script in source.files:  # files held in memory (a translation read back)
         config = read_config(source.sibling(script, "training script"), CONFIG_CLASSES, CONSUMER)
         if config.call is not None:
-            merge(config, script, native, notes)
+            merge(config, script, native, notes, env)
         return
     for run_dir in run_dirs(source, cwd):
         project = Project(project_root(run_dir), run_dir)
@@ -86,5 +93,27 @@ def follow(source: Source, cwd: str | None, script: str, native: NativeTrl, note
         launched = source.sibling(str(path), "training script")
         config = read_config(launched, CONFIG_CLASSES, CONSUMER)
         if config.call is not None:
-            merge(config, launched.name, native, notes)
+            merge(config, launched.name, native, notes, env)
         return
+
+
+def variant_note(recipe: dict[str, Any], world: int, notes: NoteList) -> None:
+    """A written recipe whose batch Unsloth would rewrite, were its values passed to GRPOConfig in a script that
+    imports unsloth first (docs/frameworks/unsloth.md §2): which releases, and the batch that would run."""
+    from translator.frameworks.unsloth.tables import RELEASES, fires
+
+    b, gas, group = (
+        recipe.get(k) for k in ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations")
+    )
+    if not all(isinstance(v, int) and v > 0 for v in (b, gas, group)):
+        return
+    batch_set = recipe.get("steps_per_generation") is not None or recipe.get("generation_batch_size") is not None
+    releases = [r for r in RELEASES if fires(r, b, gas, group, world, batch_set)]
+    if releases:
+        notes.warning(
+            "unsloth.plan-rewritten",
+            f"run under Unsloth (a script importing unsloth before trl), unsloth {', '.join(releases)} would set "
+            f"per_device_train_batch_size {b} to num_generations {group}: {group * gas * world} completions per "
+            f"optimizer step instead of {b * gas * world}; keep the batch a multiple of the group there",
+            target_keys=["per_device_train_batch_size"],
+        )

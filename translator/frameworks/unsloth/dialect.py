@@ -10,7 +10,16 @@ from typing import Any
 
 from translator.dialects.base import Dialect, Reading, ReadOptions, Values, fmt
 from translator.frameworks.trl.dialect import NativeTrl, TrlDialect, defaults_for
-from translator.frameworks.unsloth.tables import CHANGES, DEFAULTS, OWN_KEYS, RELEASES, REWRITE, SECOND_LINE, TRL_FOR
+from translator.frameworks.unsloth.tables import (
+    CHANGES,
+    DEFAULTS,
+    OWN_KEYS,
+    RELEASES,
+    REWRITE,
+    SECOND_LINE,
+    TRL_FOR,
+    fires,
+)
 from translator.notes import NoteList
 from translator.sources.files import Source
 from translator.sources.shell import symbolic_names
@@ -94,8 +103,7 @@ class UnslothDialect(TrlDialect):
                 source_keys=[PDTBS, "num_generations"],
             )
             return
-        samples = gas * world * b if counts_world else b
-        if samples % group == 0:
+        if not fires(release, b, gas, group, world, batch_set=False):
             return
         message = f"{first_line}\n{SECOND_LINE.format(b=b, g=group)}"
         values.values[PDTBS] = group

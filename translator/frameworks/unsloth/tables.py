@@ -50,6 +50,18 @@ REWRITE: dict[str, tuple[str, str, bool] | None] = {
     ),
 }
 
+
+def fires(release: str, b: int, gas: int, group: int, world: int, batch_set: bool) -> bool:
+    """Whether ``release`` rewrites per_device_train_batch_size ``b`` (``batch_set``: the config sets
+    steps_per_generation or generation_batch_size, which 2026.10.9's form leaves alone)."""
+    form = REWRITE[release]
+    if form is None:
+        return False
+    if form[2]:  # counts accumulation and WORLD_SIZE
+        return not batch_set and (gas * world * b) % group != 0
+    return b % group != 0
+
+
 MINI_BATCH_MESSAGE = (
     "Unsloth GRPO mini batch size needs to be less than or equal to the effective generation batch size, which is "
     "self.per_device_train_batch_size * gradient_accumulation_steps."
