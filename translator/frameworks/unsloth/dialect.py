@@ -21,6 +21,7 @@ from translator.frameworks.unsloth.tables import (
     fires,
 )
 from translator.notes import NoteList
+from translator.plan import RunSpec
 from translator.sources.files import Source
 from translator.sources.shell import symbolic_names
 
@@ -56,6 +57,17 @@ class UnslothDialect(TrlDialect):
         if reading.native is not None:
             reading.native.trl_version = trl_version  # type: ignore[attr-defined]
         return reading
+
+    def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        """Unsloth has no config file of its own: the TRL recipe for the TRL release ``version`` runs with, whose
+        values go into the script's GRPOConfig(...) call (its batch checked against Unsloth's rewrite)."""
+        trl = self.trl_release(TRL_FOR[version])
+        notes.info(
+            "unsloth.written-as-trl",
+            f"Unsloth is configured in Python: the recipe is TRL {trl}'s (the TRL unsloth {version} runs with); pass "
+            "its values to GRPOConfig(...) in a script that imports unsloth before trl",
+        )
+        return TrlDialect.write(self, spec, trl, notes)
 
     def trl_release(self, version: str) -> str:
         from translator.dialects import registry

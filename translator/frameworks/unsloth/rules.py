@@ -58,4 +58,11 @@ RULES: tuple[R, ...] = (
         ("error",),
         "A keyword argument GRPOConfig refuses (unknown-key notes turned into errors).",
     ),
+    R(
+        "unsloth.written-as-trl",
+        "note",
+        "unsloth",
+        ("info",),
+        "Unsloth is configured in Python: the recipe written is TRL's, for the TRL release Unsloth runs with.",
+    ),
 )
