@@ -102,11 +102,11 @@ def variant_note(recipe: dict[str, Any], world: int, notes: NoteList) -> None:
     imports unsloth first (docs/frameworks/unsloth.md §2): which releases, and the batch that would run."""
     from translator.frameworks.unsloth.tables import RELEASES, fires
 
-    b, gas, group = (
-        recipe.get(k) for k in ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations")
-    )
-    if not all(isinstance(v, int) and v > 0 for v in (b, gas, group)):
+    keys = ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations")
+    counts = [v for k in keys if isinstance(v := recipe.get(k), int) and not isinstance(v, bool) and v > 0]
+    if len(counts) != len(keys):
         return
+    b, gas, group = counts
     batch_set = recipe.get("steps_per_generation") is not None or recipe.get("generation_batch_size") is not None
     releases = [r for r in RELEASES if fires(r, b, gas, group, world, batch_set)]
     if releases:
