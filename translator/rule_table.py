@@ -726,6 +726,14 @@ RULES: tuple[R, ...] = (
     ),
     R("input.outside-project", "note", "all", ("warning",), "…, outside the script's folder and the working directory"),
     R(
+        "input.python-value-not-read",
+        "note",
+        "all",
+        ("warning",),
+        "…: '…' is computed when the script runs; … is unknown (pass --env KEY=VALUE, or write a literal, or a name "
+        "bound once at module level to one, for rlconf to read it)",
+    ),
+    R(
         "input.unset-variable",
         "note",
         "all",

@@ -24,7 +24,8 @@ FRAMEWORK = Framework(
     rules="translator.frameworks.trl.rules:RULES",
     detection=Detection(
         # Open-R1's grpo.py, TRL's scripts, and forks' own GRPO scripts (VLM-R1's grpo_rec.py, grpo_jsonl.py)
-        script=r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\w*\.py",
+        # and a Python script that builds a GRPOConfig itself
+        script=r"accelerate\s+launch|trl\s+(grpo|vllm-serve)|grpo\w*\.py|GRPOConfig\s*\(",
         yaml=f"{RECIPE_KEYS}|{ACCELERATE_KEYS}",
         # GRPOConfig's own fields (no other framework has them): a fork's GRPO script under another file name
         arguments=r"^--(num_generations|max_completion_length|reward_funcs)(=|$)",

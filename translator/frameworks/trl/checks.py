@@ -355,7 +355,9 @@ def unknown_config_keys(run: Run) -> Finding | None:
     unknown = [
         k
         for k in run.values
-        if not _from_cli(run, k) and (not known_key(k, run.version) or gone_from_transformers(run, k))
+        if not _from_cli(run, k)
+        and not _from_python(run, k)
+        and (not known_key(k, run.version) or gone_from_transformers(run, k))
     ]
     if not unknown:
         return None
@@ -472,7 +474,32 @@ def unknown_fixes(run: Run, unknown: list[str]) -> list[Suggestion]:
 
 
 def _from_cli(run: Run, key: str) -> bool:
-    return bool(_CLI_ORIGIN.search(run.origins.get(key, "")))
+    return bool(_CLI_ORIGIN.search(run.origins.get(key, ""))) and not _from_python(run, key)
+
+
+def _from_python(run: Run, key: str) -> bool:
+    """A keyword argument of a GRPOConfig(...) call in a Python script (python_script.py records it as file:line)."""
+    return run.origins.get(key, "").rpartition(":")[0].endswith(".py")
+
+
+def unknown_script_arguments(run: Run) -> Finding | None:
+    """A keyword GRPOConfig does not declare: the dataclass's __init__ raises TypeError when the script runs."""
+    unknown = [
+        k
+        for k in run.values
+        if _from_python(run, k) and (not known_key(k, run.version) or gone_from_transformers(run, k))
+    ]
+    if not unknown:
+        return None
+    return finding(
+        run,
+        "trl.unknown-script-argument",
+        "error",
+        f"GRPOConfig.__init__() got an unexpected keyword argument '{unknown[0]}'",
+        unknown,
+        unknown_fixes(run, unknown),
+        {k: run.values[k] for k in unknown},
+    )
 
 
 def _as_typed(value: Any) -> str:
@@ -1057,6 +1084,7 @@ def dapo_loss_scale(run: Run) -> Finding | None:
 RULES: tuple[Rule, ...] = (
     unknown_config_keys,
     unknown_cli_arguments,
+    unknown_script_arguments,
     auto_find_batch_size,
     sequence_parallel,
     generation_batch_exclusive,

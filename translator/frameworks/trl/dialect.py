@@ -46,7 +46,7 @@ from translator.dialects.base import (
 from translator.dialects.settings import Setting, read_settings, write_settings
 from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
 from translator.errors import ConfigError
-from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS
+from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS, python_script
 from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
 from translator.frameworks.trl.tables import (
     ACCELERATE_VALUE_OPTIONS,
@@ -139,6 +139,10 @@ class NativeTrl:
         self.fork_script: str | None = None  # a fork's own training script (grpo_rec.py): it may add arguments
         self.fork_trainer: ForkTrainer | None = None  # the project's own trainer class, when it forms batches itself
         self.wandb_env: dict[str, str] = {}  # WANDB_PROJECT / WANDB_ENTITY the launch script sets
+        self.python_script: str | None = None  # the Python script whose GRPOConfig(...) call was read
+        self.variant: str | None = None  # the TRL variant that script imports (python_script.VARIANTS)
+        self.release: str | None = None  # that variant's release, when its dialect reads the config
+        self.world_size_word: str | None = None  # the launch line's process count as written (maybe "${NPROC}")
 
 
 class TrlDialect(Dialect):
@@ -163,15 +167,22 @@ class TrlDialect(Dialect):
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
+        return self.read_native(source, options, NativeTrl())
+
+    def read_native(self, source: Source, options: ReadOptions, native: NativeTrl) -> Reading:
+        """The read itself; ``native`` may come with a variant's release (a variant's dialect reads through this)."""
         notes = NoteList()
-        native = NativeTrl()
-        if source.suffix in (".yaml", ".yml"):
+        if source.suffix == ".py":
+            python_script.read_python(source, native, notes, options.env)
+        elif source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
             if re.search(ACCELERATE_KEYS, source.text, re.M) and not re.search(RECIPE_KEYS, source.text, re.M):
                 return self._read_accelerate_only(data, source, options)
             self._merge_recipe(native, data, source.name)
         else:
             self._read_script(source, options, native, notes)
+        if native.variant is not None and native.release is None and not options.version:
+            return self._hand_over(native.variant, source, options)
         self._world_size(native, options, notes)
         version, transformers = split_target(self._version(native, options.version, notes))
         fork = native.fork_trainer
@@ -185,8 +196,9 @@ class TrlDialect(Dialect):
                 source_keys=[fork.where],
             )
             version = fork.lineage.release
-        values = TrlValues(native.values, native.origins, defaults_for(version), source.name)
+        values = TrlValues(native.values, native.origins, self.defaults(version, native), source.name)
         values.fork_script = native.fork_script
+        self.variant_rules(values, native, version, notes)
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(
             version,
@@ -224,6 +236,26 @@ class TrlDialect(Dialect):
             _fork_unknown(spec, fork, notes)
         self._account(values, version, spec, notes)
         return Reading(spec, notes, values)
+
+    # A variant of TRL (a package that patches GRPOConfig, python_script.VARIANTS) is its own dialect, reading
+    # through read_native with these hooks: its defaults in place of TRL's, its own rewrites of the values.
+    @staticmethod
+    def _hand_over(variant: str, source: Source, options: ReadOptions) -> Reading:
+        """The training script imports a variant of TRL: its dialect reads the config (the registry's)."""
+        from translator.dialects import registry
+
+        return registry.get(variant).read(source, options)
+
+    def trl_release(self, version: str) -> str:
+        """The TRL release a version names (a variant's dialect names its own releases otherwise)."""
+        return self.resolve_version(version)
+
+    def defaults(self, version: str, native: NativeTrl) -> dict[str, Any]:
+        """GRPOConfig's defaults in ``version`` (a variant puts in its own)."""
+        return defaults_for(version)
+
+    def variant_rules(self, values: Values, native: NativeTrl, version: str, notes: NoteList) -> None:
+        """What a variant does to the values before TRL's own __post_init__ sees them (TRL itself: nothing)."""
 
     def _read_accelerate_only(self, data: dict[str, Any], source: Source, options: ReadOptions) -> Reading:
         """An accelerate config alone fixes the topology; the batch plan lives in the recipe."""
@@ -299,7 +331,9 @@ class TrlDialect(Dialect):
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
-        if script_name.endswith(".py") and script_name != "grpo.py":
+        if script_name.endswith(".py"):  # a script that builds its GRPOConfig itself is read, not a fork
+            python_script.follow(source, command.cwd, argv[script_index], native, notes, options.env)
+        if script_name.endswith(".py") and script_name != "grpo.py" and native.python_script is None:
             native.fork_script = argv[script_index]
             notes.warning(
                 "framework.fork",
@@ -316,6 +350,7 @@ class TrlDialect(Dialect):
         for flag in ("--num_processes", "--num-processes", "--nproc_per_node", "--nproc-per-node"):
             if flag in launcher_options:
                 native.world_size = _whole(launcher_options[flag], flag, origin)
+                native.world_size_word = launcher_options[flag]
                 native.world_size_from = f"{flag.lstrip('-')} {native.world_size} on the launch line"
         if argv[0].startswith("torchrun") and "--nnodes" in launcher_options and native.world_size:
             nodes = _whole(launcher_options["--nnodes"], "--nnodes", origin)
@@ -332,7 +367,7 @@ class TrlDialect(Dialect):
         if recipe:
             recipe_source = source.sibling(recipe, "recipe")
             self._merge_recipe(native, load_yaml_mapping(recipe_source), recipe_source.name)
-        else:
+        elif native.python_script is None:  # a script with its own GRPOConfig(...) call needs no recipe
             notes.warning("input.no-recipe", "the launch line names no --config recipe; only its flags are read")
         known = _known_fields()
         for key, value in flags.items():
@@ -382,7 +417,7 @@ class TrlDialect(Dialect):
 
     def _version(self, native: NativeTrl, explicit: str | None, notes: NoteList) -> str:
         if explicit:
-            return self.resolve_version(explicit)
+            return self.trl_release(explicit)
         keys = set(native.values)
         bounded = sorted(k for k in keys if k in KEY_RANGE)
         fits = [v for v in VERSIONS if all(_has_key(v, k) for k in bounded)]
@@ -458,6 +493,7 @@ class TrlDialect(Dialect):
         )
         recipe, world, nodes, server_gpus = writer.recipe()
         recipe = _accepted_keys(recipe, trl_version, transformers, writer.script, notes)
+        python_script.variant_note(recipe, world, notes)
         recipe, moved = _live_values_to_command_line(recipe, spec.shell_variables, notes)
         header = [
             f"# TRL {trl_version} GRPO recipe written by rlconf from a {source_label(spec)} "

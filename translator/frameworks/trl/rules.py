@@ -158,6 +158,15 @@ RULES: tuple[R, ...] = (
         "Flags after the training script go through HfArgumentParser, which rejects unknown ones in every release.",
     ),
     R(
+        "trl.unknown-script-argument",
+        "check",
+        "trl",
+        ("error",),
+        "A GRPOConfig(...) call in a Python script with a keyword GRPOConfig does not declare: TypeError when the "
+        "script runs.",
+        message="GRPOConfig.__init__() got an unexpected keyword argument '{key}'",
+    ),
+    R(
         "trl.unknown-config-key",
         "check",
         "trl",

@@ -1,0 +1,160 @@
+"""The static reader of a training script's GRPOConfig(...) call (translator/sources/pyconfig.py): literals, module
+constants and their arithmetic are read; anything else is unknown with its line; the script is never run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import translator
+from translator.errors import ConfigError
+from translator.sources.files import Source
+from translator.sources.pyconfig import read_config
+
+CLASSES = ("GRPOConfig", "UnslothGRPOConfig")
+CONSUMER = ("GRPOTrainer", "args")
+
+
+def read(text: str) -> dict[str, object]:
+    config = read_config(Source(text, "train.py"), CLASSES, CONSUMER)
+    assert config.call is not None
+    return config.call.values
+
+
+def test_literals() -> None:
+    # Every keyword is a literal: read as written (1e-5 is the float 0.00001; -1 through unary minus).
+    values = read(
+        "from trl import GRPOConfig\nargs = GRPOConfig(per_device_train_batch_size=6, learning_rate=1e-5,\n"
+        '    report_to="none", bf16=True, top_k=-1, reward_weights=[1.0, 0.5], output_dir=None)\n'
+    )
+    assert values == {
+        "per_device_train_batch_size": 6,
+        "learning_rate": 1e-5,
+        "report_to": "none",
+        "bf16": True,
+        "top_k": -1,
+        "reward_weights": [1.0, 0.5],
+        "output_dir": None,
+    }
+
+
+def test_module_constants_and_arithmetic() -> None:
+    # GROUP = 8; BATCH = GROUP // 2 = 4; per_device_train_batch_size = BATCH * 3 = 12;
+    # gradient_accumulation_steps = 16 // BATCH = 4; max_steps = STEPS + 50 = 250 + 50 = 300;
+    # learning_rate = 5e-6 * 2 = 1e-5. The function's local GROUP = 2 does not rebind the module's GROUP.
+    text = (
+        "import trl\nGROUP = 8\nBATCH = GROUP // 2\nSTEPS: int = 250\n"
+        "def helper():\n    GROUP = 2\n    return GROUP\n"
+        "config = trl.GRPOConfig(num_generations=GROUP, per_device_train_batch_size=BATCH * 3,\n"
+        "    gradient_accumulation_steps=16 // BATCH, max_steps=STEPS + 50, learning_rate=5e-6 * 2)\n"
+    )
+    assert read(text) == {
+        "num_generations": 8,
+        "per_device_train_batch_size": 12,
+        "gradient_accumulation_steps": 4,
+        "max_steps": 300,
+        "learning_rate": pytest.approx(1e-5),
+    }
+
+
+@pytest.mark.parametrize(
+    "prelude,value,why",
+    [
+        ("def get_bs():\n    return 4\n", "get_bs()", "'get_bs()' is computed when the script runs"),
+        ("BS = 4\nBS = 8\n", "BS", "'BS' is bound more than once or not by a plain assignment"),
+        ("import os\n", "int(os.environ['BS'])", "is computed when the script runs"),
+        ("", "UNDEFINED", "'UNDEFINED' is not bound at module level"),
+        ("BS = 4\ndef f():\n    global BS\n    BS = 2\n", "BS", "'BS' is bound more than once"),
+        ("for BS in (2, 4):\n    pass\n", "BS", "'BS' is bound more than once"),
+    ],
+)
+def test_a_value_computed_at_run_time_is_unknown_with_its_line(prelude: str, value: str, why: str) -> None:
+    # The keyword sits on the line after the call's opening line: the prelude's line count + 2.
+    text = f"{prelude}args = GRPOConfig(\n    per_device_train_batch_size={value}, num_generations=8)\n"
+    line = prelude.count("\n") + 2
+    config = read_config(Source(text, "train.py"), CLASSES, CONSUMER)
+    assert config.call is not None
+    assert config.call.values == {"num_generations": 8}
+    reason = config.call.unknown["per_device_train_batch_size"]
+    assert reason.startswith(f"train.py:{line}: ") and why in reason
+
+
+def test_of_two_config_calls_the_one_the_trainer_receives_is_read() -> None:
+    # eval_args (line 2) is not passed to GRPOTrainer; train_args (line 3) is, as args=: its batch 4 is read.
+    text = (
+        "from trl import GRPOConfig, GRPOTrainer\n"
+        "eval_args = GRPOConfig(per_device_train_batch_size=16)\n"
+        "train_args = GRPOConfig(per_device_train_batch_size=4)\n"
+        "GRPOTrainer(model=m, args=train_args).train()\n"
+    )
+    assert read(text) == {"per_device_train_batch_size": 4}
+    # Passed inline instead of through a name: the same.
+    inline = text.replace("args=train_args", "args=GRPOConfig(per_device_train_batch_size=2)")
+    assert read(inline) == {"per_device_train_batch_size": 2}
+
+
+def test_two_config_calls_and_no_trainer_is_an_error_naming_the_lines() -> None:
+    text = "a = GRPOConfig(per_device_train_batch_size=1)\nb = GRPOConfig(per_device_train_batch_size=2)\n"
+    with pytest.raises(ConfigError) as error:
+        read_config(Source(text, "train.py"), CLASSES, CONSUMER)
+    assert "lines 1, 2" in error.value.message and error.value.line == 1
+
+
+def test_not_python_is_an_error_with_the_line() -> None:
+    with pytest.raises(ConfigError) as error:
+        read_config(Source("x = GRPOConfig(\n  per_device_train_batch_size=\n", "train.py"), CLASSES, CONSUMER)
+    assert error.value.file == "train.py" and error.value.line is not None
+
+
+def test_the_script_is_never_run(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    script = tmp_path / "train_grpo.py"
+    script.write_text(
+        f"open({str(marker)!r}, 'w').write('x')\nimport trl\n"
+        "args = trl.GRPOConfig(per_device_train_batch_size=4, num_generations=8, gradient_accumulation_steps=2)\n"
+    )
+    explanation = translator.explain(script)
+    assert not marker.exists()
+    # TRL (no unsloth import), one process (a script run as written): spg = GAS 2; generation batch = 4 × 1 × 2 = 8
+    # completions = 1 prompt of 8; micro-batch 4; samples per optimizer step = 4 × 1 × 2 = 8.
+    assert explanation.framework == "trl"
+    assert explanation.plan["prompts_per_step"] == 1
+    assert explanation.plan["samples_per_optimizer_step"] == 8
+    assert explanation.plan["micro_batch_per_device"] == 4
+
+
+def test_an_unread_batch_value_is_asked_for_and_can_be_passed(tmp_path: Path) -> None:
+    script = tmp_path / "train_grpo.py"
+    script.write_text(
+        "import os\nfrom trl import GRPOConfig\n"
+        "args = GRPOConfig(per_device_train_batch_size=int(os.environ['BS']), num_generations=8,\n"
+        "    max_completion_length=max_len())\n"
+    )
+    # The batch is needed for the plan: the read stops, naming what to pass.
+    with pytest.raises(ConfigError) as error:
+        translator.explain(script)
+    assert "--env per_device_train_batch_size=VALUE" in error.value.hint
+    # Given: 4 completions × 1 process × GAS 1 (TRL's default) = 4, not a multiple of 8 → TRL's own check notes it;
+    # with 16 instead: 16 / 8 = 2 prompts per step, micro-batch 16.
+    explanation = translator.explain(script, env={"per_device_train_batch_size": "16"})
+    assert explanation.plan["prompts_per_step"] == 2 and explanation.plan["micro_batch_per_device"] == 16
+    # The length is not needed for the plan: unknown, with its line (4) and what to pass.
+    notes = [n.message for n in explanation.notes if n.code == "input.python-value-not-read"]
+    assert len(notes) == 1 and notes[0].startswith(f"{script}:4: ")
+    assert "--env max_completion_length=VALUE" in notes[0]
+
+
+@pytest.mark.parametrize(
+    "imports,framework",
+    [
+        ("from unsloth import FastLanguageModel\nfrom trl import GRPOConfig\n", "unsloth"),
+        ("import unsloth\nimport trl\n", "unsloth"),
+        ("from trl import GRPOConfig\nfrom unsloth import FastLanguageModel\n", "trl"),  # imported too late to patch
+        ("from trl import GRPOConfig\n", "trl"),
+    ],
+)
+def test_unsloth_imported_before_trl_makes_it_the_unsloth_variant(tmp_path: Path, imports: str, framework: str) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(imports + "args = GRPOConfig(per_device_train_batch_size=8, num_generations=8)\n")
+    assert translator.explain(script).framework == framework

@@ -1,0 +1,119 @@
+"""A TRL training script written as Python: the keyword arguments of its ``GRPOConfig(...)`` call, read statically
+(translator/sources/pyconfig.py), whether the script is given itself or a launch script runs it; and which
+variant of TRL it runs (a package imported before trl that patches GRPOConfig)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from translator.errors import ConfigError
+from translator.notes import NoteList
+from translator.sources.code import Project, project_root, run_dirs
+from translator.sources.files import Source
+from translator.sources.pyconfig import PythonConfig, read_config
+
+if TYPE_CHECKING:
+    from translator.frameworks.trl.dialect import NativeTrl
+
+# GRPOConfig as imported from trl (``trl.GRPOConfig`` too: the called name's last part) and Unsloth's patched class.
+CONFIG_CLASSES = ("GRPOConfig", "UnslothGRPOConfig")
+CONSUMER = ("GRPOTrainer", "args")  # with several config calls, the one the trainer receives is read
+# A package that patches TRL's GRPOConfig when imported before trl → the dialect of that variant.
+VARIANTS = {"unsloth": "unsloth"}
+
+
+def variant_of(config: PythonConfig) -> str | None:
+    """The registered dialect of the TRL variant the script runs: a patching package imported before trl."""
+    for module in config.imports:
+        top = module.split(".")[0]
+        if top == "trl":
+            return None
+        if top in VARIANTS:
+            return VARIANTS[top]
+    return None
+
+
+def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
+    """The config call's keyword arguments into ``native`` (a value already set by the launch line's flags or a
+    recipe stays); a value not read is taken from ``--env KEY=VALUE`` when given, else it becomes unknown, with the
+    line and what would make it readable."""
+    call = config.call
+    assert call is not None
+    for key, value in call.values.items():
+        if key not in native.values:
+            native.values[key] = value
+            native.origins[key] = call.origins[key]
+    for key, why in call.unknown.items():
+        if key in env and key not in native.values:
+            native.values[key], native.origins[key] = env[key], f"--env {key}"
+            continue
+        notes.warning(
+            "input.python-value-not-read",
+            f"{why}; {key} is unknown (pass --env {key}=VALUE, or write a literal, or a name bound once at module "
+            "level to one, for rlconf to read it)",
+            source_keys=[key],
+        )
+        if key.isidentifier() and key not in native.values:
+            native.values[key] = f"${{{key}}}"  # symbolic: the counts built on it are unknown, naming the key
+            native.origins[key] = why.split(": ", 1)[0]
+    native.variant = variant_of(config)
+    native.python_script = where
+
+
+def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
+    """A training script given itself: its GRPOConfig call (ConfigError when it has none). Run as written (``python
+    script.py``) it is one process."""
+    config = read_config(source, CONFIG_CLASSES, CONSUMER)
+    if config.call is None:
+        raise ConfigError(
+            "no GRPOConfig(...) call found",
+            file=source.name,
+            hint="pass the script that builds the GRPOConfig (or its launch script), or a TRL recipe YAML",
+        )
+    merge(config, source.name, native, notes, env)
+    native.world_size, native.world_size_from = 1, "a Python script run as written (one process)"
+
+
+def follow(
+    source: Source, cwd: str | None, script: str, native: NativeTrl, notes: NoteList, env: Mapping[str, str]
+) -> None:
+    """The .py a launch line runs, when it is in the project and builds a GRPOConfig itself."""
+    if script in source.files:  # files held in memory (a translation read back)
+        config = read_config(source.sibling(script, "training script"), CONFIG_CLASSES, CONSUMER)
+        if config.call is not None:
+            merge(config, script, native, notes, env)
+        return
+    for run_dir in run_dirs(source, cwd):
+        project = Project(project_root(run_dir), run_dir)
+        near = str(source.base_dir) if source.base_dir is not None and not source.files else None
+        path = project.script(script, near=near)
+        if path is None:
+            continue
+        launched = source.sibling(str(path), "training script")
+        config = read_config(launched, CONFIG_CLASSES, CONSUMER)
+        if config.call is not None:
+            merge(config, launched.name, native, notes, env)
+        return
+
+
+def variant_note(recipe: dict[str, Any], world: int, notes: NoteList) -> None:
+    """A written recipe whose batch Unsloth would rewrite, were its values passed to GRPOConfig in a script that
+    imports unsloth first (docs/frameworks/unsloth.md §2): which releases, and the batch that would run."""
+    from translator.frameworks.unsloth.tables import RELEASES, fires
+
+    keys = ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations")
+    counts = [v for k in keys if isinstance(v := recipe.get(k), int) and not isinstance(v, bool) and v > 0]
+    if len(counts) != len(keys):
+        return
+    b, gas, group = counts
+    batch_set = recipe.get("steps_per_generation") is not None or recipe.get("generation_batch_size") is not None
+    releases = [r for r in RELEASES if fires(r, b, gas, group, world, batch_set)]
+    if releases:
+        notes.warning(
+            "unsloth.plan-rewritten",
+            f"run under Unsloth (a script importing unsloth before trl), unsloth {', '.join(releases)} would set "
+            f"per_device_train_batch_size {b} to num_generations {group}: {group * gas * world} completions per "
+            f"optimizer step instead of {b * gas * world}; keep the batch a multiple of the group there",
+            target_keys=["per_device_train_batch_size"],
+        )

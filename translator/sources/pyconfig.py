@@ -1,0 +1,238 @@
+"""A training script's config call, read statically: the keyword arguments of a call such as
+``GRPOConfig(per_device_train_batch_size=6, ...)`` in a Python script or notebook export.
+
+The file is parsed with :mod:`ast` and never imported or executed (docs/safety.md): its text comes bounded from
+translator/sources/files.py. A keyword's value is read when it is a literal, a name bound once at module level to
+such a value, or simple arithmetic of those; anything else is reported as unknown with its line, so that the
+caller can say what to pass instead.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from translator.errors import ConfigError
+from translator.sources.files import Source
+
+MAX_DEPTH = 20  # nested arithmetic deeper than this is not a config value; it is left unknown
+_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+
+
+class _NotLiteral(Exception):
+    """A value that is not a literal, a module constant or arithmetic of those (why, in words)."""
+
+
+@dataclass
+class ConfigCall:
+    """The keyword arguments of one config call: the values read, where each was set, and those not read."""
+
+    line: int  # the call's line
+    values: dict[str, Any] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)  # key → "file:line"
+    unknown: dict[str, str] = field(default_factory=dict)  # key → "file:line: why it is not read"
+
+
+@dataclass
+class PythonConfig:
+    """What rlconf reads from a script: its top-level imports, in order, and the config call it found (if any)."""
+
+    imports: list[str]  # modules imported at module level (``import a.b`` → "a.b", ``from a import b`` → "a")
+    call: ConfigCall | None
+
+
+def parse(source: Source) -> ast.Module:
+    """The script's syntax tree; ConfigError with the line when it is not Python."""
+    try:
+        return ast.parse(source.text, filename=source.name)
+    except (SyntaxError, ValueError) as error:
+        raise ConfigError(
+            f"not a Python script: {getattr(error, 'msg', error)}",
+            file=source.name,
+            line=getattr(error, "lineno", None),
+            hint="pass the training script itself (a notebook exported as .py), or its launch script",
+        ) from None
+
+
+def imports(tree: ast.Module) -> list[str]:
+    """The modules the script imports at module level, in order."""
+    found: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append(node.module)
+    return found
+
+
+def _callee(call: ast.Call) -> str | None:
+    """The called name's last part: ``Config`` for ``Config(...)`` and ``package.Config(...)``."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def _module_level(tree: ast.Module) -> list[ast.AST]:
+    """The module's statements and expressions outside function and class bodies (whose names are local, unless
+    declared global: a ``global`` statement makes the name unreadable, below)."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _constants(tree: ast.Module) -> dict[str, ast.expr | None]:
+    """Module-level names bound exactly once, by a plain ``NAME = value`` statement at the top level (None: bound
+    more than once, in a loop, a with, an import, by a def, or declared global in a function)."""
+    bound: dict[str, ast.expr | None] = {}
+
+    def bind(name: str, value: ast.expr | None) -> None:
+        bound[name] = None if name in bound else value
+
+    top = {id(statement) for statement in tree.body}
+    for node in _module_level(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bind(node.targets[0].id, node.value if id(node) in top else None)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            bind(node.target.id, node.value if id(node) in top else None)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        bind(name.id, None)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                for name in ast.walk(item.optional_vars) if item.optional_vars is not None else ():
+                    if isinstance(name, ast.Name):
+                        bind(name.id, None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bind((alias.asname or alias.name).split(".")[0], None)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bind(node.name, None)
+    for statement in ast.walk(tree):
+        if isinstance(statement, ast.Global):  # a function may rebind it when the script runs
+            for global_name in statement.names:
+                bound[global_name] = None
+    return bound
+
+
+def _evaluate(node: ast.expr, constants: dict[str, ast.expr | None], depth: int = 0) -> Any:
+    """A literal, a module constant or arithmetic of those; _NotLiteral saying why otherwise."""
+    if depth > MAX_DEPTH:
+        raise _NotLiteral("an expression nested too deeply")
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [_evaluate(e, constants, depth + 1) for e in node.elts]
+        return items if isinstance(node, ast.List) else tuple(items)
+    if isinstance(node, ast.Dict):
+        mapping = {}
+        for k, v in zip(node.keys, node.values, strict=True):
+            if k is None:
+                raise _NotLiteral(f"'{ast.unparse(node)}' unpacks another mapping")
+            mapping[_evaluate(k, constants, depth + 1)] = _evaluate(v, constants, depth + 1)
+        return mapping
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _evaluate(node.operand, constants, depth + 1)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return -value if isinstance(node.op, ast.USub) else value
+        raise _NotLiteral(f"'{ast.unparse(node)}' is not a number")
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _evaluate(node.left, constants, depth + 1), _evaluate(node.right, constants, depth + 1)
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
+        if not numbers or (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0):
+            raise _NotLiteral(f"'{ast.unparse(node)}' is not arithmetic of numbers")
+        return _OPERATORS[type(node.op)](left, right)
+    if isinstance(node, ast.Name):
+        if node.id in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[node.id]
+        bound = constants.get(node.id)
+        if bound is None:
+            why = (
+                "bound more than once or not by a plain assignment"
+                if node.id in constants
+                else "not bound at module level"
+            )
+            raise _NotLiteral(f"'{node.id}' is {why}")
+        return _evaluate(bound, constants, depth + 1)
+    raise _NotLiteral(f"'{ast.unparse(node)}' is computed when the script runs")
+
+
+def _consumed(tree: ast.Module, consumer: tuple[str, str], calls: list[ast.Call]) -> ast.Call | None:
+    """The config call that a ``Trainer(args=...)`` call receives, directly or through a module-level name."""
+    trainer, keyword = consumer
+    constants = _constants(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node) == trainer:
+            for kw in node.keywords:
+                if kw.arg != keyword:
+                    continue
+                value = kw.value
+                if isinstance(value, ast.Name):
+                    value = constants.get(value.id) or value
+                if isinstance(value, ast.Call) and value in calls:
+                    return value
+    return None
+
+
+def read_config(source: Source, classes: Iterable[str], consumer: tuple[str, str] | None = None) -> PythonConfig:
+    """The script's imports and the keyword arguments of its call to one of ``classes`` (by the called name's last
+    part). With several such calls, the one ``consumer`` = (trainer class, keyword) receives is read; ConfigError
+    when that does not single one out."""
+    tree = parse(source)
+    names = set(classes)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _callee(n) in names]
+    if not calls:
+        return PythonConfig(imports(tree), None)
+    calls.sort(key=lambda c: (c.lineno, c.col_offset))
+    chosen = calls[0]
+    if len(calls) > 1:
+        picked = _consumed(tree, consumer, calls) if consumer else None
+        if picked is None:
+            lines = ", ".join(str(c.lineno) for c in calls)
+            raise ConfigError(
+                f"{len(calls)} config calls (lines {lines}) and none is passed to "
+                + (f"{consumer[0]}({consumer[1]}=...)" if consumer else "the trainer"),
+                file=source.name,
+                line=calls[0].lineno,
+                hint="keep one config call in the script, or pass the one that trains as "
+                + (f"{consumer[0]}({consumer[1]}=config)" if consumer else "the trainer's argument"),
+            )
+        chosen = picked
+    constants = _constants(tree)
+    read = ConfigCall(chosen.lineno)
+    for kw in chosen.keywords:
+        line = getattr(kw, "lineno", chosen.lineno)
+        if kw.arg is None:
+            read.unknown[f"**{ast.unparse(kw.value)}"] = (
+                f"{source.name}:{line}: the arguments unpacked from '{ast.unparse(kw.value)}' are not read"
+            )
+            continue
+        try:
+            read.values[kw.arg] = _evaluate(kw.value, constants)
+            read.origins[kw.arg] = f"{source.name}:{line}"
+        except _NotLiteral as why:
+            read.unknown[kw.arg] = f"{source.name}:{line}: {why}"
+    for argument in chosen.args:
+        read.unknown[f"positional {ast.unparse(argument)}"] = (
+            f"{source.name}:{chosen.lineno}: a positional argument is not read"
+        )
+    return PythonConfig(imports(tree), read)
