@@ -4,6 +4,8 @@ docs/frameworks/nemo-rl.md (the base recipe examples/configs/grpo_math_1B.yaml o
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -72,6 +74,18 @@ def test_a_present_parent_is_merged_under_the_child() -> None:
     explanation = translator.load(Source(child, "child.yaml", None, files), framework="nemo-rl@0.7.0")
     assert explanation.plan["prompts_per_step"] == 64
     assert explanation.plan["optimizer_steps_per_step"] == 8
+
+
+def test_a_recipe_that_only_inherits_is_told_by_its_defaults_path(tmp_path: Path) -> None:
+    # NeMo-RL recipes often set a few keys over a parent: `defaults:` naming a file (Hydra's is a list) tells them.
+    # The parent inherits the 0.7.0 base (32 prompts x 16 generations, gbs 512); the child changes the GPUs only.
+    (tmp_path / "parent.yaml").write_text("defaults: grpo_math_1B.yaml\ngrpo:\n  val_period: -1\n")
+    (tmp_path / "child.yaml").write_text("defaults: ./parent.yaml\ncluster:\n  gpus_per_node: 4\n")
+    explanation = translator.load(str(tmp_path / "child.yaml"))
+    assert explanation.spec.framework == "nemo-rl"
+    assert explanation.plan["samples_per_step"] == 32 * 16
+    # val_period -1 turns validation off (grpo.py validates only when val_period > 0): not an error
+    assert explanation.spec.evaluation.every_steps == 0
 
 
 def _check(text: str, version: str) -> translator.CheckReport:

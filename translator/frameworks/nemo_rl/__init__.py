@@ -18,7 +18,8 @@ FRAMEWORK = Framework(
         # examples/run_grpo.py (run_grpo_math.py in older releases); TRL's pattern matches it too, so NeMo-RL is
         # asked first (translator/frameworks/__init__.py)
         script=r"(^|[\s/])run_grpo\w*\.py(\s|$)",
-        yaml=r"^(grpo|loss_fn)\s*:\s*$|^defaults\s*:.*grpo_math_1B",
+        # NeMo-RL's load_config takes `defaults:` as a file path (a recipe inheriting another); Hydra's is a list
+        yaml=r"^(grpo|loss_fn)\s*:\s*$|^defaults\s*:\s*['\"]?[^\s'\"]+\.ya?ml['\"]?\s*$",
     ),
     schema_generator="translator.frameworks.nemo_rl.schema_gen",
     native=NativeRules(

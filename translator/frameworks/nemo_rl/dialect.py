@@ -425,7 +425,9 @@ class _Interpreter:
             v.positive_int("checkpointing.save_period") if v.flag("checkpointing.enabled") else 0
         )
         s.checkpointing.directory = v.get("checkpointing.checkpoint_dir")
-        s.evaluation.every_steps = v.positive_int("grpo.val_period") if v.get("grpo.val_period") else 0
+        # grpo.py validates when val_period > 0 (grpo.py:404@v0.7.0): 0 or a negative value (-1) turns it off
+        period = v.number("grpo.val_period")
+        s.evaluation.every_steps = v.positive_int("grpo.val_period") if period is not None and period > 0 else 0
         s.evaluation.before_training = v.flag("grpo.val_at_start")
         backends = [
             name
