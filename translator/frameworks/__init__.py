@@ -7,7 +7,7 @@ TRL (both may run a `grpo.py`). Plan files (the `rlconf` dialect) are the core's
 from __future__ import annotations
 
 from translator.framework import Framework
-from translator.frameworks import easyr1, open_instruct, openrlhf, trl, verl
+from translator.frameworks import easyr1, open_instruct, openrlhf, skyrl, trl, verl
 
 FRAMEWORKS: tuple[Framework, ...] = (
     easyr1.FRAMEWORK,
@@ -15,4 +15,5 @@ FRAMEWORKS: tuple[Framework, ...] = (
     open_instruct.FRAMEWORK,
     trl.FRAMEWORK,
     openrlhf.FRAMEWORK,
+    skyrl.FRAMEWORK,
 )
