@@ -109,7 +109,7 @@ def _translations() -> tuple[list[tuple[str, list[str]]], list[str]]:
 def test_every_translation_into_skyrl_loads_and_passes_validate_batch_sizes() -> None:
     written, refused = _translations()
     verdicts = run_skyrl([words for _, words in written])
-    failed = {name: v for (name, _), v in zip(written, verdicts) if v[0] != "accepted"}
+    failed = {name: v for (name, _), v in zip(written, verdicts, strict=True) if v[0] != "accepted"}
     print(
         f"skyrl oracle: {len(written)} translations run, {len(written) - len(failed)} accepted, {len(refused)} refused"
     )
@@ -123,7 +123,7 @@ SKYRL_NEW = [c for c in CASES if c.framework == "skyrl" and not str(c.expected["
 @pytest.mark.parametrize("case", SKYRL_NEW, ids=case_id)
 def test_rlconf_check_gives_skyrls_verdict_on_its_fixtures(case: Case) -> None:
     source = Path(case.path)
-    env = {k: v for k, v in case.load_kwargs()["env"].items()}
+    env = dict(case.load_kwargs()["env"])
     text = source.read_text()
     for name in ("NUM_GPUS",):  # a variable the fixture leaves unset stands for 4 GPUs in both readings
         env.setdefault(name, "4")

@@ -40,7 +40,10 @@ RULES: tuple[R, ...] = (
         "skyrl",
         ("error",),
         "Megatron: the policy's GPUs must split into whole pipeline × context × tensor groups.",
-        message="policy_world_size {…} should be divisible by (pp * cp * tp) {…}. This ensures that the data parallel size is an integer.",
+        message=(
+            "policy_world_size {…} should be divisible by (pp * cp * tp) {…}. This ensures that the data "
+            "parallel size is an integer."
+        ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:88-91@skyrl-v0.3.0",
         versions="skyrl_train-0.2.0+",
     ),
@@ -59,7 +62,9 @@ RULES: tuple[R, ...] = (
         "skyrl",
         ("error",),
         "A mini-batch's samples (mini × n) floored per data-parallel rank must be at least one.",
-        message="Invalid policy_mini_batch_size_per_gpu: {…}. mini_batch_size={…}, n_samples_per_prompt={…}, dp_size={…}",
+        message=(
+            "Invalid policy_mini_batch_size_per_gpu: {…}. mini_batch_size={…}, n_samples_per_prompt={…}, dp_size={…}"
+        ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:106-111@skyrl-v0.3.0",
     ),
     R(
@@ -68,7 +73,9 @@ RULES: tuple[R, ...] = (
         "skyrl",
         ("error",),
         "Each rank's share of a mini-batch (floored) must split into whole micro-batches.",
-        message="normalized policy_mini_batch_size_per_gpu {…} should be divisible by micro_train_batch_size_per_gpu {…}",
+        message=(
+            "normalized policy_mini_batch_size_per_gpu {…} should be divisible by micro_train_batch_size_per_gpu {…}"
+        ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:112-115@skyrl-v0.3.0",
     ),
     R(
@@ -77,7 +84,11 @@ RULES: tuple[R, ...] = (
         "skyrl",
         ("error",),
         "Each rank's share of the step (floored) must split into whole per-rank mini-batches.",
-        message="normalized policy_train_batch_size_per_gpu (train_batch_size * n_samples_per_prompt // policy_dp_size) {…} should be divisible by policy_mini_batch_size_per_gpu (policy_mini_batch_size * n_samples_per_prompt // policy_dp_size) {…}",
+        message=(
+            "normalized policy_train_batch_size_per_gpu (train_batch_size * n_samples_per_prompt // "
+            "policy_dp_size) {…} should be divisible by policy_mini_batch_size_per_gpu "
+            "(policy_mini_batch_size * n_samples_per_prompt // policy_dp_size) {…}"
+        ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:125-129@skyrl-v0.3.0",
     ),
     R(
@@ -86,7 +97,11 @@ RULES: tuple[R, ...] = (
         "skyrl",
         ("error",),
         "A step's samples must be at least the lcm of the policy's and (with KL) the reference's data-parallel sizes.",
-        message="train_batch_size * n_samples_per_prompt ({…}) should be larger than or equal to the least common multiple of the data parallel sizes of the enabled models: policy_dp_size={…}, ref_dp_size={…}, lcm_dp_size={…}",
+        message=(
+            "train_batch_size * n_samples_per_prompt ({…}) should be larger than or equal to the least "
+            "common multiple of the data parallel sizes of the enabled models: policy_dp_size={…}, "
+            "ref_dp_size={…}, lcm_dp_size={…}"
+        ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:185-190@skyrl-v0.3.0",
         versions="skyrl_train-0.2.0+",
     ),
@@ -134,7 +149,10 @@ RULES: tuple[R, ...] = (
         "skyrl",
         ("error",),
         "The skyrl package's from_cli_overrides refuses '+key=value' (the Hydra package appends the key).",
-        message="The '+' prefix for adding new config fields is not supported: '{…}'. To add custom config fields, subclass the relevant config dataclass.",
+        message=(
+            "The '+' prefix for adding new config fields is not supported: '{…}'. To add custom config "
+            "fields, subclass the relevant config dataclass."
+        ),
         source="docs/frameworks/skyrl.md §1; skyrl/train/config/config.py:1241-1247@skyrl-v0.3.0",
         versions="0.1.0+",
     ),
@@ -159,7 +177,31 @@ RULES: tuple[R, ...] = (
         "note",
         "skyrl",
         ("info",),
-        "The step count is written as trainer.max_training_steps, a cap: SkyRL stops at min(dataset batches × epochs, it).",
+        (
+            "The step count is written as trainer.max_training_steps, a cap: SkyRL stops at min(dataset "
+            "batches × epochs, it)."
+        ),
         source="docs/frameworks/skyrl.md §3; skyrl/train/trainer.py:225-227@skyrl-v0.3.0",
+    ),
+    R(
+        "skyrl.gpu-memory-fraction-range",
+        "check",
+        "skyrl",
+        ("error",),
+        "generator.inference_engine.gpu_memory_utilization must lie in (0, 1].",
+    ),
+    R(
+        "skyrl.learning-rate-range",
+        "check",
+        "skyrl",
+        ("error", "warning"),
+        "The learning rate is 0 (no update) or negative (rejected by AdamW).",
+    ),
+    R(
+        "skyrl.unknown-key",
+        "check",
+        "skyrl",
+        ("error",),
+        "An override of a key SkyRL's config does not have (from_cli_overrides refuses it).",
     ),
 )

@@ -66,13 +66,13 @@ CLIP_LOW, CLIP_HIGH, LOSS_REDUCTION, POLICY_LOSS = (
     A + "policy_loss_type",
 )
 GAMMA, LAMBDA = A + "gamma", A + "lambd"
-O = "trainer.policy.optimizer_config."
+OPT = "trainer.policy.optimizer_config."
 LR, WEIGHT_DECAY, GRAD_CLIP, WARMUP, SCHEDULER = (
-    O + "lr",
-    O + "weight_decay",
-    O + "max_grad_norm",
-    O + "num_warmup_steps",
-    O + "scheduler",
+    OPT + "lr",
+    OPT + "weight_decay",
+    OPT + "max_grad_norm",
+    OPT + "num_warmup_steps",
+    OPT + "scheduler",
 )
 CRITIC_LR = "trainer.critic.optimizer_config.lr"
 MODEL, CRITIC_MODEL = "trainer.policy.model.path", "trainer.critic.model.path"
@@ -121,7 +121,8 @@ KEY_SINCE = {
     ENGINE_DP: "skyrl_train-0.4.0",
 }
 
-# Defaults that hold in every release (skyrl/train/config/config.py@skyrl-v0.3.0; ppo_base_config.yaml@skyrl_train-v0.1.0/v0.4.0).
+# Defaults that hold in every release (skyrl/train/config/config.py@skyrl-v0.3.0;
+# ppo_base_config.yaml@skyrl_train-v0.1.0/v0.4.0).
 COMMON: dict[str, Any] = {
     TBS: 1024,
     N: 5,
