@@ -405,7 +405,7 @@ class _Writer:
 
     def overrides(self) -> dict[str, Any]:
         p = self.spec.plan
-        for name in ("prompts_per_step", "samples_per_prompt", "samples_per_optimizer_step", "data_parallel_size"):
+        for name in ("samples_per_prompt", "data_parallel_size"):
             if getattr(p, name) is None:
                 raise ConfigError(
                     f"the plan's {name} is unknown: a SkyRL launch needs it",
@@ -480,11 +480,31 @@ class _Writer:
         s, p = self.spec, self.spec.plan
         n = int(p.samples_per_prompt or 1)
         dp = int(p.data_parallel_size or 1)
-        train = whole_prompts(s, self.notes, "SkyRL", T.TBS) or 1
-        mini_exact = Fraction(p.samples_per_optimizer_step or 0) / n
+        train = whole_prompts(s, self.notes, "SkyRL", T.TBS)
+        if p.samples_per_optimizer_step is None:
+            # A source whose update size is unknown (a fork's own batching): one update per step is written.
+            fallback = train or int(T.COMMON[T.MINI])
+            self.lost(
+                "plan.samples_per_optimizer_step",
+                f"the source's samples per optimizer step is unknown; {self.label} is written with one optimizer "
+                f"step per step (policy_mini_batch_size {fallback})",
+                T.MINI,
+            )
+            mini_exact = Fraction(fallback)
+        else:
+            mini_exact = Fraction(p.samples_per_optimizer_step) / n
         mini = max(1, round(mini_exact))
-        if mini > train:
-            mini = train
+        if train is None or mini > train:
+            # SkyRL asserts train_batch_size >= policy_mini_batch_size (utils.py:73): one step generates at
+            # least the whole optimizer batch.
+            self.lost(
+                "plan.prompts_per_step",
+                f"the source's prompts per step ({fmt(p.prompts_per_step) if train else 'unknown'}) is not a "
+                f"whole number of {self.label} mini-batches of {mini} prompts; each step generates one "
+                f"mini-batch: train_batch_size {mini} is written",
+                T.TBS,
+            )
+            train = mini
         if train % mini:
             mini = largest_divisor(train, mini) or 1
         if mini != mini_exact:
