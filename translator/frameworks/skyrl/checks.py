@@ -64,7 +64,8 @@ class View(SettingsAccess):
     def split(self, role: str = "policy") -> int:
         if self.megatron:
             prefix = T.MEGATRON if role == "policy" else REF_MEGATRON
-            return math.prod(self.size(prefix + p) for p in ("pipeline", "context", "tensor"))
+            parts = ("pipeline_model_parallel_size", "context_parallel_size", "tensor_model_parallel_size")
+            return math.prod(self.size(prefix + p) for p in parts)
         return self.size(T.SP if role == "policy" else REF_SP if role == "ref" else CRITIC_SP)
 
     def dp(self) -> int:
@@ -268,8 +269,8 @@ def plus_rule(view: View) -> list[Finding]:
             "custom config fields, subclass the relevant config dataclass.",
             [key],
         )
-        for key in view.values
-        if key.startswith("+")
+        for key, value in view.values.items()
+        if key.startswith("+") and value is not None  # None: the suggested removal
     ]
 
 
@@ -309,10 +310,12 @@ def _candidates(view: View, item: Finding) -> Approaches:
             [{T.N: k} for k in near(n, lambda k: True, 3, low=1)],
         ]
     if rule == "megatron-world":
+        nodes, engine_gpus = view.size(T.NODES), view.size(T.ENGINE_TP) * view.size(T.ENGINE_PP)
         return [
             [
-                {T.GPUS: g}
-                for g in near(view.size(T.GPUS), lambda g: g * view.size(T.NODES) % view.split() == 0, 2, limit=64)
+                {T.GPUS: g, T.REF_GPUS: g, T.ENGINES: g * nodes // engine_gpus}
+                for g in near(view.size(T.GPUS), lambda g: g * nodes % view.split() == 0, 2, limit=64)
+                if g * nodes % engine_gpus == 0
             ]
         ]
     if rule == "colocate-all-gpus":

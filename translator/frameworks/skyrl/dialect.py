@@ -43,7 +43,7 @@ from translator.frameworks.skyrl import tables as T
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
-from translator.sources.hydra import parse_override
+from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations, scalar
 
 # The launch module: main_base of either package, or a fully-async entry point of one's own (the skyrl
 # examples' main_dapo_fully_async: a subclass of main_base's experiment with FullyAsyncRayPPOTrainer).
@@ -101,8 +101,13 @@ class SkyrlDialect(Dialect):
                 )
                 continue
             # '+key' appends a key in the Hydra app; the skyrl package refuses it (checks.py plus-prefix).
-            given[("+" if override.op else "") + override.key] = override.value
-        values = Values(given, dict.fromkeys(given, origin), T.defaults_for(version), source.name)
+            value = override.value if old else yaml_value(word.partition("=")[2])
+            given[("+" if override.op else "") + override.key] = value
+        defaults = T.defaults_for(version)
+        for key, value in list(given.items()):
+            resolved = resolve_interpolations(value, lambda k: given.get(k, defaults.get(k, UNRESOLVED)), options.env)
+            given[key] = resolved if old else omegaconf_literal(resolved)
+        values = Values(given, dict.fromkeys(given, origin), defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Reader(values, version, spec, notes, fully_async).run()
@@ -151,6 +156,35 @@ class SkyrlDialect(Dialect):
         words.append('"$@"')
         lines.append(" \\\n    ".join(words))
         return {"launch.sh": "\n".join(lines) + "\n"}
+
+
+def yaml_value(text: str) -> Any:
+    """A value as SkyRLTrainConfig.from_cli_overrides reads it: OmegaConf.from_cli loads the text after the first
+    '=' as YAML (omegaconf.py _merge_dotlist); its loader reads 1e-6 as a float, as YAML 1.1 alone does not."""
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    if isinstance(value, str) and value == text:
+        return scalar(value)  # numbers YAML 1.1 leaves as text (1e-6)
+    return value
+
+
+def omegaconf_literal(value: Any) -> Any:
+    """OmegaConf's escape undone: in a string, 2n+1 backslashes before '${' are n backslashes and a literal '${'
+    (the inverse of translator.dialects.writing.omegaconf_text)."""
+    if isinstance(value, list):
+        return [omegaconf_literal(v) for v in value]
+    if isinstance(value, dict):
+        return {k: omegaconf_literal(v) for k, v in value.items()}
+    if not isinstance(value, str) or "\\${" not in value:
+        return value
+
+    def one(match: re.Match[str]) -> str:
+        slashes = len(match.group(1))
+        return "\\" * (slashes // 2) + "${"  # an even count: an interpolation, left as read
+
+    return re.sub(r"(\\+)\$\{", one, value)
 
 
 def _new_name(key: str) -> str:
