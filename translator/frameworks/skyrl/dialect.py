@@ -163,8 +163,8 @@ def yaml_value(text: str) -> Any:
     '=' as YAML (omegaconf.py _merge_dotlist); its loader reads 1e-6 as a float, as YAML 1.1 alone does not."""
     try:
         value = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return text
+    except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: an int beyond Python's digit limit
+        return scalar(text)
     if isinstance(value, str) and value == text:
         return scalar(value)  # numbers YAML 1.1 leaves as text (1e-6)
     return value
