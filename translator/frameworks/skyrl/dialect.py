@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -187,6 +187,11 @@ def omegaconf_literal(value: Any) -> Any:
     return re.sub(r"(\\+)\$\{", one, value)
 
 
+def n_of(spec: RunSpec) -> int:
+    """The group size, read before the critic's mini-batch (samples = prompts × n)."""
+    return cast(int, spec.plan.samples_per_prompt)
+
+
 def _new_name(key: str) -> str:
     """A key in the skyrl package's spelling (the Hydra package's flat inference-engine keys renamed)."""
     return next((new for new, old in T.OLD_NAMES.items() if old == key), key)
@@ -213,6 +218,10 @@ class _Reader:
     def __init__(self, values: Values, version: str, spec: RunSpec, notes: NoteList, fully_async: bool) -> None:
         self.v, self.version, self.spec, self.notes, self.fully_async = values, version, spec, notes, fully_async
 
+    def count(self, key: str) -> int:
+        """A count key (every one has a default, so never None; an Unknown from an unset variable computes on)."""
+        return cast(int, self.v.positive_int(key))
+
     def key(self, name: str) -> str:
         return T.spelled(name, self.version)
 
@@ -224,8 +233,8 @@ class _Reader:
 
     def topology(self) -> None:
         v, t, spec = self.v, self.spec.topology, self.spec
-        t.nodes = nodes = v.positive_int(T.NODES)
-        t.gpus_per_node = per_node = v.positive_int(T.GPUS)
+        t.nodes = nodes = self.count(T.NODES)
+        t.gpus_per_node = per_node = self.count(T.GPUS)
         strategy = v.get(T.STRATEGY)
         if strategy not in T.BACKENDS:
             raise ConfigError(
@@ -237,12 +246,12 @@ class _Reader:
         world = nodes * per_node
         t.training_gpus = world
         if t.training_backend == "megatron":
-            t.tensor_parallel_size = tp = v.positive_int(T.MEG_TP)
-            t.pipeline_parallel_size = pp = v.positive_int(T.MEG_PP)
-            t.context_parallel_size = cp = v.positive_int(T.MEG_CP)
+            t.tensor_parallel_size = tp = self.count(T.MEG_TP)
+            t.pipeline_parallel_size = pp = self.count(T.MEG_PP)
+            t.context_parallel_size = cp = self.count(T.MEG_CP)
             split, keys, how = tp * pp * cp, [T.NODES, T.GPUS, T.MEG_TP, T.MEG_PP, T.MEG_CP], "÷ (TP × PP × CP)"
         else:
-            t.sequence_parallel_size = split = v.positive_int(T.SP)
+            t.sequence_parallel_size = split = self.count(T.SP)
             keys, how = [T.NODES, T.GPUS, T.SP], "÷ Ulysses SP"
         # utils.py:82-94@skyrl-v0.3.0: policy_dp_size = world // split (Megatron asserts it divides: checks.py)
         spec.derivations["plan.data_parallel_size"] = Derivation(
@@ -250,8 +259,8 @@ class _Reader:
         )
         spec.plan.data_parallel_size = world // split
         t.colocate_models = colocated = v.flag(T.COLOCATE)
-        t.rollout_engines = engines = v.positive_int(self.key(T.ENGINES))
-        t.rollout_tensor_parallel_size = per_engine = v.positive_int(self.key(T.ENGINE_TP))
+        t.rollout_engines = engines = self.count(self.key(T.ENGINES))
+        t.rollout_tensor_parallel_size = per_engine = self.count(self.key(T.ENGINE_TP))
         if colocated:
             spec.derivations["topology.rollout_gpus"] = Derivation(
                 "colocate_all: the inference engines share the policy's GPUs", [T.COLOCATE], "derived"
@@ -260,21 +269,21 @@ class _Reader:
         else:
             for part in (T.ENGINE_PP, T.ENGINE_DP):
                 if T.exists(part, self.version):
-                    per_engine = per_engine * v.positive_int(self.key(part))
+                    per_engine = per_engine * self.count(self.key(part))
             t.rollout_gpus = engines * per_engine
         t.rollout_gpu_memory_fraction = real(v.number(self.key(T.GPU_MEMORY)))
         spec.generation.rollout_backend = v.get(self.key(T.BACKEND))
 
     def batch(self) -> None:
         v, plan, spec = self.v, self.spec.plan, self.spec
-        plan.prompts_per_step = train = v.positive_int(T.TBS)
-        plan.samples_per_prompt = n = v.positive_int(T.N)
-        mini = v.positive_int(T.MINI)
+        plan.prompts_per_step = train = self.count(T.TBS)
+        plan.samples_per_prompt = n = self.count(T.N)
+        mini = self.count(T.MINI)
         spec.derivations["plan.samples_per_optimizer_step"] = Derivation(
             f"policy_mini_batch_size {fmt(mini)} prompts × n_samples_per_prompt {fmt(n)}", [T.MINI, T.N], "config"
         )
         plan.samples_per_optimizer_step = mini * n
-        plan.epochs_per_step = epochs = v.positive_int(T.EPOCHS_PER_BATCH)
+        plan.epochs_per_step = epochs = self.count(T.EPOCHS_PER_BATCH)
         # trainer.py:768-770@skyrl-v0.3.0: train_batch_size // policy_mini_batch_size mini-batches per epoch
         spec.derivations["plan.optimizer_steps_per_step"] = Derivation(
             f"train_batch_size {fmt(train)} // policy_mini_batch_size {fmt(mini)} × update_epochs_per_batch "
@@ -283,7 +292,7 @@ class _Reader:
             "derived",
         )
         plan.optimizer_steps_per_step = train // mini * epochs
-        tokens = v.positive_int(T.TOKENS) if T.exists(T.TOKENS, self.version) and (v.get(T.TOKENS) or -1) > 0 else None
+        tokens = self.count(T.TOKENS) if T.exists(T.TOKENS, self.version) and (v.get(T.TOKENS) or -1) > 0 else None
         dp = plan.data_parallel_size
         if tokens is not None:
             # config.py:944-955: > 0 packs micro-batches by tokens, replacing both sample counts
@@ -294,10 +303,10 @@ class _Reader:
             if T.exists(T.TOKENS, self.version):
                 v.get(T.TOKENS)
             spec.token_budget.dynamic_batching = False
-            micro = v.positive_int(T.MICRO)
+            micro = self.count(T.MICRO)
             plan.micro_batch_per_device = micro
             # utils.py:103-115: the per-rank mini-batch is floored, then split into micro-batches
-            per_rank = mini * n // dp
+            per_rank = mini * n // cast(int, dp)
             spec.derivations["plan.grad_accum_steps"] = Derivation(
                 f"(policy_mini_batch_size {fmt(mini)} × n {fmt(n)} // {fmt(dp)} ranks) ÷ micro {fmt(micro)}",
                 [T.MINI, T.N, T.MICRO],
@@ -319,10 +328,10 @@ class _Reader:
                         "SkyRL stops at start-up (utils.py:112-115@skyrl-v0.3.0)",
                         source_keys=[T.MICRO, T.MINI, T.N],
                     )
-            spec.generation.logprob_micro_batch_per_device = v.positive_int(T.FORWARD_MICRO)
-        spec.run_length.dataset_passes = v.positive_int(T.EPOCHS)
+            spec.generation.logprob_micro_batch_per_device = self.count(T.FORWARD_MICRO)
+        spec.run_length.dataset_passes = self.count(T.EPOCHS)
         if T.exists(T.MAX_STEPS, self.version) and v.get(T.MAX_STEPS) is not None:
-            v.positive_int(T.MAX_STEPS)
+            self.count(T.MAX_STEPS)
             # trainer.py:225-227: min(len(dataloader) × epochs, max_training_steps): the dataset decides
             spec.derivations["plan.total_steps"] = Derivation(
                 f"min(len(train_dataloader) × trainer.epochs, {T.MAX_STEPS} {v.get(T.MAX_STEPS)}): at most "
@@ -334,7 +343,7 @@ class _Reader:
         if self.fully_async and T.exists(T.ASYNC, self.version):
             enabled = v.flag(T.ASYNC)
             spec.generation.rollout_mode = "async" if enabled else "sync"
-            spec.asynchrony.max_steps_ahead = v.positive_int(T.STALENESS) if enabled else 0
+            spec.asynchrony.max_steps_ahead = self.count(T.STALENESS) if enabled else 0
         else:
             if T.exists(T.ASYNC, self.version) and v.flag(T.ASYNC):
                 self.notes.warning(
@@ -369,7 +378,7 @@ class _Reader:
             c = spec.critic
             c.enabled = True
             c.model = v.get(T.CRITIC_MODEL)
-            c.samples_per_optimizer_step = v.positive_int(T.CRITIC_MINI) * spec.plan.samples_per_prompt
+            c.samples_per_optimizer_step = self.count(T.CRITIC_MINI) * n_of(spec)
             c.lr = real(v.number(T.CRITIC_LR))
         o = spec.optimizer
         o.lr = real(v.number(T.LR))
@@ -383,8 +392,8 @@ class _Reader:
         v, s = self.v, self.spec
         if T.MODEL in v:
             s.references.model = str(v.get(T.MODEL))
-        s.lengths.max_prompt_tokens = v.positive_int(T.MAX_PROMPT)
-        s.lengths.max_response_tokens = v.positive_int(T.MAX_GENERATE)
+        s.lengths.max_prompt_tokens = self.count(T.MAX_PROMPT)
+        s.lengths.max_response_tokens = self.count(T.MAX_GENERATE)
         s.sampling.temperature = real(v.number(T.TEMPERATURE))
         s.sampling.top_p = real(v.number(T.TOP_P))
         top_k = v.number(T.TOP_K)
