@@ -53,7 +53,7 @@ def test_the_field_map_agrees_with_the_readers() -> None:
         # Unsloth's keys are TRL's GRPOConfig arguments, read by TRL's reader: TRL's concordance covers them.
         framework = VARIANT_OF.get(spec.framework, spec.framework)
         if framework not in concordance.names():
-            return  # no native schema shipped, so no concordance (slime: docs/frameworks/slime.md §8)
+            return  # no native schema shipped, so no concordance (slime, SkyRL)
         c = concordance.load(framework)
         dialect = dialects.get(spec.framework)
         for name, derivation in spec.derivations.items():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import field
 from fractions import Fraction
@@ -322,6 +323,9 @@ def _prefix_renames(framework: str) -> list[tuple[str, str]]:
     return list(load(entry.moved_sections)()) if entry and entry.moved_sections else []
 
 
+_ENV = re.compile(r"\$\{oc\.env:([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
 def same_value(a: Any, b: Any) -> bool:
     """Equal as canonical values: numbers compared exactly (int 2 = 2.0), 'off' equal to 'not set'."""
     if a in (None, False) and b in (None, False):  # "off" and "not set" mean the same for switches
@@ -330,6 +334,8 @@ def same_value(a: Any, b: Any) -> bool:
         return abs(Fraction(a) - Fraction(b)) <= Fraction(1, 10**9) * max(Fraction(1), abs(Fraction(a)))
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=False))
+    if isinstance(a, str) and isinstance(b, str):  # ${oc.env:HOME} in a YAML config = ${HOME} left to the shell
+        return _ENV.sub(r"${\1}", a) == _ENV.sub(r"${\1}", b)
     try:
         return bool(a == b)
     except Exception:

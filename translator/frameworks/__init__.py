@@ -8,7 +8,7 @@ dialect) are the core's own, not listed here.
 from __future__ import annotations
 
 from translator.framework import Framework
-from translator.frameworks import easyr1, nemo_rl, open_instruct, openrlhf, slime, trl, unsloth, verl
+from translator.frameworks import easyr1, nemo_rl, open_instruct, openrlhf, skyrl, slime, trl, unsloth, verl
 
 FRAMEWORKS: tuple[Framework, ...] = (
     easyr1.FRAMEWORK,
@@ -19,4 +19,5 @@ FRAMEWORKS: tuple[Framework, ...] = (
     trl.FRAMEWORK,
     openrlhf.FRAMEWORK,
     slime.FRAMEWORK,
+    skyrl.FRAMEWORK,
 )

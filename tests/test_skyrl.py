@@ -1,0 +1,178 @@
+"""SkyRL: its start-up rules in its own words per release, the two packages' key spellings and defaults, and the
+writer's words for each package. Every expected value is worked out from docs/frameworks/skyrl.md (§3 the plan,
+§5 the checks, §6 the releases) in the comment beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+import translator
+from tests.conftest import CASES, assert_fixed_report, case_id, expect_finding, read_back
+from translator.sources.files import Source
+
+NEW = "python -m skyrl.train.entrypoints.main_base "
+OLD = "uv run --isolated -m skyrl_train.entrypoints.main_base "
+
+
+def check(text: str, framework: str) -> translator.CheckReport:
+    return translator.check(Source(text, "run.sh"), framework=framework)
+
+
+def fixed(text: str, framework: str, changes: dict) -> translator.CheckReport:
+    """The check of ``text`` with a suggestion's changes applied (None: the key removed)."""
+    words = text.split()
+    for key, value in changes.items():
+        words = [w for w in words if not w.startswith(key + "=")]
+        if value is not None:
+            words.append(f"{key}={str(value).lower() if isinstance(value, bool) else value}")
+    return check(" ".join(words), framework)
+
+
+# (rule, config, framework, SkyRL's message worked out by hand)
+VIOLATIONS = [
+    (
+        # policy DP 2, ref DP 3 (use_kl_loss on by default) → lcm 6 > 2 prompts × 2 = 4 samples; per GPU 1 × 2 // 2
+        # = 1 passes, (4 // 2) % 1 = 0 passes (utils.py:185-190)
+        "skyrl.lcm-dp",
+        NEW + "trainer.train_batch_size=2 trainer.policy_mini_batch_size=1 generator.n_samples_per_prompt=2 "
+        "trainer.placement.policy_num_gpus_per_node=2 trainer.placement.ref_num_gpus_per_node=3 "
+        "generator.inference_engine.num_engines=2",
+        "skyrl@0.3.0",
+        "train_batch_size * n_samples_per_prompt (4) should be larger than or equal to the least common multiple of "
+        "the data parallel sizes of the enabled models: policy_dp_size=2, ref_dp_size=3, lcm_dp_size=6",
+    ),
+    (
+        # 96 prompts in mini-batches of 64 (utils.py:96-99)
+        "skyrl.train-divisible-by-mini",
+        NEW + "trainer.train_batch_size=96 trainer.policy_mini_batch_size=64 generator.n_samples_per_prompt=4 "
+        "trainer.placement.policy_num_gpus_per_node=4 generator.inference_engine.num_engines=4",
+        "skyrl@0.3.0",
+        "train_batch_size 96 should be divisible by policy_mini_batch_size 64",
+    ),
+    (
+        # colocate_all (default true) with 4 policy GPUs and the default 1 engine × TP 1 (utils.py:436-445)
+        "skyrl.colocate-all-gpus",
+        NEW
+        + "trainer.placement.policy_num_gpus_per_node=4 trainer.train_batch_size=64 trainer.policy_mini_batch_size=16",
+        "skyrl@0.3.0",
+        "num_policy_gpus (4) and num_rollout_gpus (1) must be the same when colocating all models",
+    ),
+    (
+        # use_kl_loss is on by default, so KL in the reward as well is refused (utils.py:300-302)
+        "skyrl.kl-exclusive",
+        NEW + "trainer.algorithm.use_kl_in_reward=true",
+        "skyrl@0.3.0",
+        "use_kl_in_reward and use_kl_loss should be mutually exclusive",
+    ),
+    (
+        # from_cli_overrides refuses the '+' prefix (config.py:1241-1247)
+        "skyrl.plus-prefix",
+        NEW + "+trainer.my_knob=1",
+        "skyrl@0.3.0",
+        "The '+' prefix for adding new config fields is not supported: '+trainer.my_knob=1'. To add custom config "
+        "fields, subclass the relevant config dataclass.",
+    ),
+    (
+        # Megatron: 6 GPUs do not split into TP 4 groups (utils.py:88-91)
+        "skyrl.megatron-world",
+        NEW + "trainer.strategy=megatron trainer.placement.policy_num_gpus_per_node=6 "
+        "trainer.placement.ref_num_gpus_per_node=6 trainer.policy.megatron_config.tensor_model_parallel_size=4 "
+        "generator.inference_engine.num_engines=6 trainer.train_batch_size=64 trainer.policy_mini_batch_size=16",
+        "skyrl@0.3.0",
+        "policy_world_size 6 should be divisible by (pp * cp * tp) 4. This ensures that the data parallel size is "
+        "an integer.",
+    ),
+    (
+        # 8 GPUs: per GPU 32 × 5 // 8 = 20 samples of a mini-batch, micro 8 → 20 % 8 = 4 (utils.py:112-115)
+        "skyrl.mini-per-gpu-divisible-by-micro",
+        OLD + "trainer.placement.policy_num_gpus_per_node=8 trainer.placement.ref_num_gpus_per_node=8 "
+        "generator.num_inference_engines=8 generator.inference_engine_tensor_parallel_size=1 "
+        "trainer.train_batch_size=64 trainer.policy_mini_batch_size=32 generator.n_samples_per_prompt=5 "
+        "trainer.micro_train_batch_size_per_gpu=8",
+        "skyrl@skyrl_train-0.4.0",
+        "normalized policy_mini_batch_size_per_gpu 20 should be divisible by micro_train_batch_size_per_gpu 8",
+    ),
+]
+
+
+@pytest.mark.parametrize("rule,text,framework,message", VIOLATIONS, ids=[v[0] for v in VIOLATIONS])
+def test_each_rule_in_skyrls_words_and_its_fix_clears_it(rule: str, text: str, framework: str, message: str) -> None:
+    report = check(text, framework)
+    finding = expect_finding(report, rule, "error", message)
+    suggestion = finding.suggestions[0]
+    assert_fixed_report(fixed(text, framework, suggestion.changes), rule, suggestion)
+
+
+def test_rules_follow_the_release() -> None:
+    # No colocation check before skyrl_train 0.4.0 (§6): 4 policy GPUs and 1 engine pass in skyrl_train 0.3.0.
+    colocate = VIOLATIONS[2][1].replace(NEW, OLD)
+    assert not check(colocate, "skyrl@skyrl_train-0.3.0").errors
+    # No lcm check in skyrl_train 0.1.0 (§6): the policy DP 2 / ref DP 3 config passes there (its default TP 4 engines
+    # are not checked against the GPUs before 0.4.0 either).
+    lcm = (
+        OLD + "trainer.train_batch_size=2 trainer.policy_mini_batch_size=1 generator.n_samples_per_prompt=2 "
+        "trainer.placement.policy_num_gpus_per_node=2 trainer.placement.ref_num_gpus_per_node=3"
+    )
+    assert not check(lcm, "skyrl@skyrl_train-0.1.0").errors
+    assert [e.rule for e in check(lcm, "skyrl@skyrl_train-0.2.0").errors] == ["skyrl.lcm-dp"]
+    # The Hydra package appends a '+key' (no error); the skyrl package refuses it.
+    assert not check(OLD + "+trainer.my_knob=1", "skyrl@skyrl_train-0.4.0").errors
+
+
+def test_release_defaults() -> None:
+    # skyrl_train 0.1.0–0.3.0: policy_num_gpus_per_node defaults to 4 (ppo_base_config.yaml:17@skyrl_train-v0.1.0),
+    # 1 from skyrl_train 0.4.0; 256 default mini-batch × 5 = 1280 samples ÷ DP 4 ÷ micro 1 = 320 accumulation steps.
+    old = translator.load(Source(OLD + "trainer.epochs=1", "run.sh"), framework="skyrl@skyrl_train-0.3.0")
+    assert (old.plan["data_parallel_size"], old.plan["grad_accum_steps"]) == (4, 320)
+    assert old.spec.topology.rollout_tensor_parallel_size == 4
+    new = translator.load(Source(OLD + "trainer.epochs=1", "run.sh"), framework="skyrl@skyrl_train-0.4.0")
+    assert (new.plan["data_parallel_size"], new.plan["grad_accum_steps"]) == (1, 1280)
+    # trainer.strategy: fsdp2 up to 0.2.0, fsdp from 0.3.0; both are the FSDP backend.
+    for version in ("0.2.0", "0.3.0"):
+        spec = translator.load(Source(NEW + "trainer.epochs=1", "run.sh"), framework=f"skyrl@{version}").spec
+        assert spec.topology.training_backend == "fsdp"
+
+
+def test_token_budget_exists_from_0_3_0() -> None:
+    text = NEW + "trainer.max_tokens_per_microbatch=8192"
+    budget = translator.load(Source(text, "run.sh"), framework="skyrl@0.3.0")
+    assert budget.spec.token_budget.max_tokens_per_device == 8192
+    assert budget.plan["micro_batch_per_device"] is None  # packed by tokens (config.py:944-955)
+    older = translator.load(Source(text, "run.sh"), framework="skyrl@0.2.0")
+    assert "keys.unknown-in-version" in {n.code for n in older.notes}
+    assert older.plan["micro_batch_per_device"] == 1
+
+
+def test_fully_async_entry_point_gives_the_policy_lag() -> None:
+    # A fully-async entry point of one's own reads max_staleness_steps 2 as the lag; main_base is synchronous.
+    text = (
+        "python -m examples.train.algorithms.dapo.main_dapo_fully_async trainer.fully_async.enabled=true "
+        "trainer.fully_async.max_staleness_steps=2"
+    )
+    lagged = translator.load(Source(text, "run.sh"), framework="skyrl@0.3.0")
+    assert lagged.spec.asynchrony.max_steps_ahead == 2
+    sync = translator.load(
+        Source(text.replace("examples.train.algorithms.dapo.main_dapo_fully_async", NEW.split()[2]), "run.sh"),
+        framework="skyrl@0.3.0",
+    )
+    assert sync.spec.asynchrony.max_steps_ahead == 0
+    assert "skyrl.async-ignored" in {n.code for n in sync.notes}
+
+
+def test_the_writer_uses_each_packages_spelling_and_quoting() -> None:
+    case = next(c for c in CASES if case_id(c) == "skyrl/gsm8k_colocated_4gpu_v030")
+    old = translator.translate(case.path, to="skyrl@skyrl_train-0.4.0", **case.load_kwargs())
+    launch = old.files["launch.sh"]
+    assert "skyrl_train.entrypoints.main_base" in launch
+    assert "generator.num_inference_engines=4 " in launch and "inference_engine.num_engines" not in launch
+    new = translator.translate(case.path, to="skyrl@0.3.0", **case.load_kwargs())
+    assert "generator.inference_engine.num_engines=4 " in new.files["launch.sh"]
+    # A run name with a quote, a space and a literal '${' (OmegaConf's escape '\${', written '\\\${' inside bash's
+    # double quotes) comes back as written: a YAML flow value with the escape again.
+    text = NEW + 'trainer.run_name="it\'s a \\\\\\${run}" trainer.placement.policy_num_gpus_per_node=1'
+    source = translator.load(Source(text, "run.sh"), framework="skyrl@0.3.0")
+    assert source.spec.logging.run_name == "it's a ${run}"
+    written = translator.translate(source, to="skyrl@0.3.0")
+    back = translator.load(read_back(written), framework="skyrl@0.3.0")
+    assert back.spec.logging.run_name == "it's a ${run}"
+    assert back.plan == source.plan

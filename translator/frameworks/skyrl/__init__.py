@@ -1,0 +1,23 @@
+"""SkyRL (NovaSky-AI/SkyRL): its registration. The reader and writer are dialect.py, the version tables tables.py,
+the start-up rules checks.py and their codes rules.py."""
+
+from __future__ import annotations
+
+from translator.framework import Detection, Framework, NativeRules
+
+FRAMEWORK = Framework(
+    name="skyrl",
+    label="SkyRL",
+    dialect="translator.frameworks.skyrl.dialect:SkyrlDialect",
+    aliases=("NovaSky-AI/SkyRL", "skyrl-train", "skyrl_train"),
+    checks="translator.frameworks.skyrl.checks",
+    rules="translator.frameworks.skyrl.rules:RULES",
+    detection=Detection(
+        script=r"-m\s+(skyrl\.train\.entrypoints\.main_base|skyrl_train\.entrypoints\.main_base|[\w.]*main_\w*fully_async)\b",
+        arguments=r"^(trainer\.(policy_mini_batch_size|placement\.\w+|micro_train_batch_size_per_gpu)|generator\.n_samples_per_prompt)=",
+    ),
+    native=NativeRules(
+        unknown_keys="from_cli_overrides (OmegaConf merged onto the dataclass config) rejects a key the config lacks",
+        own_key_hint="subclass the config dataclass to add '{key}'",
+    ),
+)
