@@ -715,3 +715,12 @@ def test_positional_values_come_from_env() -> None:
     # --env 1=a --env 2=b: $1 and ${2} are the arguments, $# counts them and "$@" is one word each.
     command = parse_shell('python t.py $1 ${2} $# "$@"\n', env={"1": "a", "2": "b c"}).commands[-1]
     assert command.argv == ["python", "t.py", "a", "b", "c", "2", "a", "b c"]
+
+
+def test_a_quoted_empty_array_is_no_word_and_a_comment_in_an_array_is_text() -> None:
+    # bash: "${W[@]}" of an empty array expands to no word at all ("x${W[@]}" to "x"); inside a multi-line array,
+    # '#' at a word's start begins a comment, so the apostrophe in "model's" opens no quote.
+    script = parse_shell(
+        'W=()\nA=(\n  --x 1\n  # the model\'s own\n  --y 2\n)\npython3 train.py "${A[@]}" "${W[@]}" "x${W[@]}"\n'
+    )
+    assert script.commands[-1].argv == ["python3", "train.py", "--x", "1", "--y", "2", "x"]

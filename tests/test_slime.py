@@ -281,3 +281,15 @@ def test_oracle_accepts_what_rlconf_writes(case: Any) -> None:
         assert any("--rollout-batch-size" in n.message for n in written.notes if n.code == "batch.not-expressible")
         return
     run_slime(Path(SLIME_SRC or ""), written_flags(written.files["launch.sh"]))
+
+
+def test_a_flag_takes_one_value_and_an_unset_array_after_it_is_not_its_value() -> None:
+    # argparse gives --eps-clip (no nargs) one value; ${MODEL_ARGS} (an array from a file rlconf cannot follow) is
+    # another word of the command, noted, not a second value of --eps-clip.
+    script = (
+        "python3 train.py --actor-num-nodes 1 --actor-num-gpus-per-node 8 --rollout-batch-size 32 "
+        "--n-samples-per-prompt 8 --global-batch-size 256 --eps-clip 0.2 ${MODEL_ARGS[@]}\n"
+    )
+    explanation = translator.load(Source(script, "run.sh"), framework="slime@0.3.1")
+    assert explanation.spec.algorithm.clip_ratio_low == 0.2
+    assert "slime.unexpanded-array" in {n.code for n in explanation.notes}

@@ -204,6 +204,11 @@ def _end_of(s: str, i: int) -> int:
                 j, _ = _heredoc_end(s, j + 1, delim, strip_tabs)
             heredocs, j = [], j - 1
             continue
+        if d == "#" and opener == "(" and kind != "$((" and (j == start + 1 or s[j - 1] in " \t\n;(|&"):
+            j = s.find("\n", j)  # a comment inside ( ... ) (an array's lines, a subshell): quotes in it are text
+            if j < 0:
+                break
+            continue
         if d in "'\"`" or (d == "$" and s[j + 1 : j + 2] in ("(", "{", "'")):
             j = _end_of(s, j)
             continue
@@ -890,7 +895,10 @@ class _Reader:
             elif c == '"' and not quoted:
                 j = _end_of(s, i)
                 inner = s[i + 1 : j - 1]
-                if inner not in ("$@", "${@}"):  # "$@" with no arguments is no word at all
+                whole_array = re.fullmatch(r"\$\{(\w+)\[@\]\}", inner)
+                empty_array = whole_array is not None and self.arrays.get(whole_array.group(1)) == []
+                # "$@" with no arguments, and "${A[@]}" of an empty array, are no word at all (bash)
+                if inner not in ("$@", "${@}") and not empty_array:
                     out.append(("", False))
                 out.extend((t, False) for t, _ in self.pieces(inner, True))
                 i = j

@@ -172,19 +172,7 @@ def _parse(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, An
         word = words[i]
         i += 1
         if not word.startswith("--") or word == "--":
-            if symbolic_names(word):
-                notes.info(
-                    "slime.unexpanded-array",
-                    f"{origin}: {word} is never set in the script (a sourced file rlconf could not follow?); the "
-                    "flags it holds are not read",
-                    source_keys=[word],
-                )
-            else:
-                notes.warning(
-                    "keys.unrecognised-argument",
-                    f"{origin}: '{word}' is not a --flag; train.py takes no positional arguments",
-                    source_keys=[word],
-                )
+            _not_a_flag(word, origin, notes)
             continue
         name, eq, inline = word[2:].partition("=")
         following: list[str] = []
@@ -201,10 +189,12 @@ def _parse(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, An
                 notes.warning(
                     "keys.unrecognised-argument", f"{origin}: '{extra}' after --{name} is not a value it takes"
                 )
-        elif name in MANY_VALUES or len(following) > 1:
+        elif name in MANY_VALUES:
             value = list(following)
-        else:
+        else:  # argparse gives a flag without nargs one value: what follows is another word of the command
             value = following[0]
+            for extra in following[1:]:
+                _not_a_flag(extra, origin, notes)
         if name in SECRET_FLAGS:
             notes.info(
                 "keys.secret-redacted",
@@ -216,6 +206,24 @@ def _parse(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, An
             notes.info("keys.repeated", f"--{name} is given more than once; argparse keeps the last value")
         flags[name] = value
     return flags, dict.fromkeys(flags, origin)
+
+
+def _not_a_flag(word: str, origin: str, notes: NoteList) -> None:
+    """A word of the command that no flag takes: an array the script never sets (its flags are unknown), or a stray
+    positional argument."""
+    if symbolic_names(word):
+        notes.info(
+            "slime.unexpanded-array",
+            f"{origin}: {word} is never set in the script (a sourced file rlconf could not follow?); the "
+            "flags it holds are not read",
+            source_keys=[word],
+        )
+    else:
+        notes.warning(
+            "keys.unrecognised-argument",
+            f"{origin}: '{word}' is not a --flag; train.py takes no positional arguments",
+            source_keys=[word],
+        )
 
 
 def _is_number(word: str) -> bool:
