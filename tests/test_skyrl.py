@@ -176,3 +176,31 @@ def test_the_writer_uses_each_packages_spelling_and_quoting() -> None:
     back = translator.load(read_back(written), framework="skyrl@0.3.0")
     assert back.spec.logging.run_name == "it's a ${run}"
     assert back.plan == source.plan
+
+
+_OWN_ENTRY = (
+    "uv run --isolated --extra fsdp -m {module} \\\n"
+    "  data.train_data=\"['$HOME/data/train.parquet']\" \\\n"
+    "  trainer.placement.colocate_all=true trainer.placement.policy_num_gpus_per_node=4 \\\n"
+    "  generator.inference_engine.num_engines=4 trainer.train_batch_size=8 trainer.policy_mini_batch_size=4 \\\n"
+    "  trainer.micro_train_batch_size_per_gpu=2 generator.n_samples_per_prompt=4\n"
+)
+
+
+def test_a_projects_own_entry_module_with_skyrls_overrides_is_skyrl_read_as_a_fork() -> None:
+    # data.train_data= is also verl's argument namespace; trainer.placement.* and generator.* are SkyRL's alone.
+    # The module is the project's own (an integration's main_*), so main_base's semantics are assumed:
+    # 8 prompts x 4 = 32 samples per step; mini-batch 4 prompts x 4 = 16 samples -> 2 optimizer steps per step.
+    explanation = translator.load(Source(_OWN_ENTRY.format(module="examples.integrations.main_env"), "run.sh"))
+    assert explanation.spec.framework == "skyrl"
+    assert explanation.plan["samples_per_step"] == 32
+    assert explanation.plan["optimizer_steps_per_step"] == 2
+    assert "framework.fork" in {n.code for n in explanation.notes}
+    assert explanation.certainty["samples_per_step"].level == "assumed"
+
+
+def test_skyrls_own_non_training_entry_points_are_not_read_as_training() -> None:
+    # skyrl.train.entrypoints.serve takes the same overrides but trains nothing: no plan, one clear message.
+    with pytest.raises(translator.ConfigError, match="no SkyRL launch command"):
+        serve = _OWN_ENTRY.format(module="skyrl.train.entrypoints.serve")
+        translator.load(Source(serve, "serve.sh"), framework="skyrl")

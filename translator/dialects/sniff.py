@@ -16,7 +16,7 @@ from translator.errors import ConfigError
 from translator.framework import Framework
 from translator.sources.files import Source
 
-PYTHON_LAUNCH = r"^[^#\n]*(^|[\s/;&|(\"'])(python[\d.]*|torchrun|deepspeed|accelerate)(\s|$)"
+PYTHON_LAUNCH = r"^[^#\n]*(^|[\s/;&|(\"'])(python[\d.]*|torchrun|deepspeed|accelerate|uv\s+run)(\s|$)"
 YAML_SUFFIXES = (".yaml", ".yml")
 PLAN_SUFFIXES = (".toml", ".json")
 

@@ -12,6 +12,7 @@ from translator.frameworks import easyr1, nemo_rl, open_instruct, openrlhf, skyr
 
 FRAMEWORKS: tuple[Framework, ...] = (
     easyr1.FRAMEWORK,
+    skyrl.FRAMEWORK,  # before verl: a fork entry's data.train_data= would match verl's argument namespace
     verl.FRAMEWORK,
     nemo_rl.FRAMEWORK,  # before TRL: its run_grpo.py matches TRL's grpo*.py pattern
     open_instruct.FRAMEWORK,
@@ -19,5 +20,4 @@ FRAMEWORKS: tuple[Framework, ...] = (
     trl.FRAMEWORK,
     openrlhf.FRAMEWORK,
     slime.FRAMEWORK,
-    skyrl.FRAMEWORK,
 )

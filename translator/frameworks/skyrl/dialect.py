@@ -28,6 +28,7 @@ from translator.dialects.base import (
     real,
     track_provenance,
 )
+from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import (
     HYDRA_KEY,
     checked_name,
@@ -54,12 +55,19 @@ ENTRY_PATTERN = re.compile(
 
 
 def _entry(argv: list[str]) -> tuple[int, str] | None:
-    """(index, module) of the word that names SkyRL's entry point, if the command runs one."""
+    """(index, module) of the word that names SkyRL's entry point, if the command runs one; or a project's own entry
+    module or script (an integration's main_openenv, a subclass of main_base's experiment) that takes SkyRL's
+    key=value overrides: (index, its name), read with main_base's semantics (noted as a fork)."""
     for i, word in enumerate(argv):
         name = word.replace("/", ".").removesuffix(".py")
         match = ENTRY_PATTERN.fullmatch(name) or ENTRY_PATTERN.fullmatch(name.rpartition(".")[2])
-        if match and (i == 0 or argv[i - 1] == "-m" or word.endswith(".py")):
+        runs = i == 0 or argv[i - 1] == "-m" or word.endswith(".py")
+        if match and runs:
             return i, match["module"]
+        # SkyRL's own other entry points (serve, main_generate) do not train: only a project's own module is a fork
+        own = not name.startswith(("skyrl.", "skyrl_train."))
+        if runs and i > 0 and own and program_arguments("skyrl", argv, i):
+            return i, name
     return None
 
 
@@ -85,9 +93,16 @@ class SkyrlDialect(Dialect):
         note_several_launches(notes, source, command, launches)
         index, module = _entry(command.argv)  # type: ignore[misc]
         old = module == "skyrl_train.entrypoints.main_base"
-        fully_async = module not in T.ENTRY
+        own_entry = module not in T.ENTRY and not ENTRY_PATTERN.fullmatch(module)
+        fully_async = module not in T.ENTRY and not own_entry
         version = self._version(old, options.version, source, notes)
         origin = f"{source.name}:{command.line}"
+        if own_entry:
+            notes.warning(
+                "framework.fork",
+                f"{origin}: '{module}' is the project's own entry point, not SkyRL's main_base; it takes SkyRL's "
+                "overrides and is read with main_base's semantics, which its own code may change",
+            )
         given: dict[str, Any] = {}
         for word in command.argv[index + 1 :]:
             if word in ("", "$@", "${@}"):
