@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,17 @@ def run_dirs(source: Source, cwd: str | None) -> list[str]:
     bases = [os.getcwd()] + ([str(source.base_dir)] if source.base_dir is not None and not source.files else [])
     dirs = [os.path.join(base, cwd or "") for base in bases] + (bases if cwd else [])
     return [d for d in dict.fromkeys(dirs) if os.path.isdir(d)]
+
+
+def launched_scripts(source: Source, cwd: str | None, script: str) -> Iterator[tuple[Project, str]]:
+    """(project, path) of the script a launch line runs, found from each folder the launch may run in
+    (:func:`run_dirs`), when the script is in that project."""
+    near = str(source.base_dir) if source.base_dir is not None and not source.files else None
+    for run_dir in run_dirs(source, cwd):
+        project = Project(project_root(run_dir), run_dir)
+        path = project.script(script, near=near)
+        if path is not None:
+            yield project, path
 
 
 @dataclass

@@ -73,7 +73,7 @@ from translator.frameworks.trl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, exact
-from translator.sources.code import ClassInfo, Project, mentions, project_root, run_dirs
+from translator.sources.code import ClassInfo, Project, launched_scripts, mentions
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import symbolic_names, unwrap_command
@@ -877,12 +877,7 @@ def _fork_trainer(
     the script is not in the project or its trainer is TRL's own (imported from trl, or a project subclass that
     overrides none of the batch-forming methods). ``flag`` gives a config flag's value (None if not known): it
     picks between the classes of ``trainer_cls = A if args.use_vllm else B``."""
-    for run_dir in run_dirs(source, cwd):
-        project = Project(project_root(run_dir), run_dir)
-        near = str(source.base_dir) if source.base_dir is not None and not source.files else None
-        path = project.script(script, near=near)
-        if path is None:
-            continue
+    for project, path in launched_scripts(source, cwd, script):
         candidates = [
             c
             for c in project.trainer_classes(path)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
-from translator.sources.code import Project, project_root, run_dirs
+from translator.sources.code import launched_scripts
 from translator.sources.files import Source
 from translator.sources.pyconfig import PythonConfig, read_config
 
@@ -84,12 +84,7 @@ def follow(
         if config.call is not None:
             merge(config, script, native, notes, env)
         return
-    for run_dir in run_dirs(source, cwd):
-        project = Project(project_root(run_dir), run_dir)
-        near = str(source.base_dir) if source.base_dir is not None and not source.files else None
-        path = project.script(script, near=near)
-        if path is None:
-            continue
+    for _project, path in launched_scripts(source, cwd, script):
         launched = source.sibling(str(path), "training script")
         config = read_config(launched, CONFIG_CLASSES, CONSUMER)
         if config.call is not None:
