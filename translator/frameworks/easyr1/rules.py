@@ -13,6 +13,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "Gradient accumulation is refused while the actor's parameters or optimizer are offloaded to CPU.",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.data-missing",
@@ -40,6 +41,7 @@ RULES: tuple[R, ...] = (
         "that the rank's samples split into equal …",
         message="only support equal split. Got size of DataProto {…} and split {…}.",
         source="docs/frameworks/easyr1.md §2",
+        versions="0.3.2 –",
     ),
     R(
         "easyr1.experience-micro-divisible",
@@ -49,6 +51,7 @@ RULES: tuple[R, ...] = (
         "rollout_batch_size × n (global) against the per-device log-prob micro size.",
         message="Rollout batch size * rollout.n must be divisible by {…} micro batch size for experience.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.3.0 –",
     ),
     R(
         "easyr1.global-batch-too-small",
@@ -92,6 +95,7 @@ RULES: tuple[R, ...] = (
         "One sequence must fit in a scheduler batch.",
         message="max_num_batched_tokens should be greater than prompt_length + response_length.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.micro-batch-divisible",
@@ -116,6 +120,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "ray_trainer.py _load_checkpoint (from 2025-03): a resume path must name a global_step_N directory.",
         message="`load_checkpoint_path` should end with `global_step_*`.",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.reward-missing",
@@ -123,6 +128,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "No reward function is configured: EasyR1 fails at start-up.",
+        versions="0.3.0 –",
     ),
     R(
         "easyr1.rollout-batch-divisible",
@@ -132,6 +138,7 @@ RULES: tuple[R, ...] = (
         "a step's prompts must split into whole optimizer mini-batches.",
         message="Rollout batch size must be divisible by {…}global batch size.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.rollout-tp-divisible",
@@ -149,6 +156,7 @@ RULES: tuple[R, ...] = (
         "rollout_batch_size prompts by then fails the …",
         message="num_try_make_batch={…} >= max_try_make_batch={…}. Generated too many. Please check your data.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.3.1 –",
     ),
     R(
         "easyr1.unknown-estimator",

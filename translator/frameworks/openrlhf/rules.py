@@ -41,6 +41,7 @@ RULES: tuple[R, ...] = (
             "got {…} and {…}"
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.5.9 –",
     ),
     R(
         "openrlhf.colocate-critic-reward-sizes",
@@ -55,6 +56,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("warning",),
         "0.5.8–0.6.0 lower vllm_gpu_memory_utilization ≥ 0.9 to 0.4 under colocate_all_models (train()).",
+        versions="0.5.8 – 0.6.0",
     ),
     R(
         "openrlhf.critic-divides-actor",
@@ -63,6 +65,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Up to 0.7.0 the critic's world size must divide the actor's (only with a critic from 0.5.1).",
         message="actor_world_size must be divisible by critic_world_size, got {…} and {…}",
+        versions="0.5.0 – 0.7.0",
     ),
     R(
         "openrlhf.critic-train-batch-divisible",
@@ -116,6 +119,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "The vLLM engines must divide the actor's GPUs when they are colocated.",
+        versions="0.5.0, 0.5.6 – 0.7.0",
     ),
     R(
         "openrlhf.eval-needs-remote-reward",
@@ -139,6 +143,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("warning",),
         "Gamma is set to 1.0 for rloo, reinforce_baseline, and group_norm (--… … is replaced for …)",
+        versions="0.6.3 –",
     ),
     R(
         "openrlhf.generate-batch-ignored",
@@ -147,6 +152,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "vllm_generate_batch_size changed meaning twice.",
         source="docs/frameworks/openrlhf.md §3",
+        versions="0.9.1 – 0.9.10",
     ),
     R(
         "openrlhf.generate-batch-is-step",
@@ -155,6 +161,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "vllm_generate_batch_size changed meaning twice.",
         source="docs/frameworks/openrlhf.md §3",
+        versions="0.5.0 – 0.9.0, 0.10.0 –",
     ),
     R(
         "openrlhf.gpu-memory-fraction-range",
@@ -187,6 +194,7 @@ RULES: tuple[R, ...] = (
         '0.11.2 takes one (HIGH) or two (LOW HIGH) threshold values (nargs="+";).',
         message="--algo.advantage.is_correction_threshold takes HIGH or LOW HIGH",
         source="docs/frameworks/openrlhf.md §5.5",
+        versions="0.11.2 –",
     ),
     R(
         "openrlhf.learning-rate-range",
@@ -201,6 +209,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Over-sampling generation is only supported with asynchronous training.",
+        versions="0.10.0 –",
     ),
     R(
         "openrlhf.parallel-divides-gpus",
@@ -231,6 +240,7 @@ RULES: tuple[R, ...] = (
         ("error", "warning"),
         "Up to 0.7.0 each actor rank loads rollout_batch_size // ranks prompts; 0.5.6–0.7.0 assert divisibility.",
         message="rollout_bach_size must be divisible by actor_world_size, got {…} and {…}",
+        versions="0.5.0 – 0.7.0",
     ),
     R(
         "openrlhf.tensor-parallel-needs-bf16",
@@ -251,6 +261,7 @@ RULES: tuple[R, ...] = (
             "The number of sample batches must be greater than or equal to the effective number of actor processes."
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.7.2 –",
     ),
     R(
         "openrlhf.train-batch-divisible",
@@ -308,6 +319,7 @@ RULES: tuple[R, ...] = (
             "reinforce_baseline, rloo, group_norm)."
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.10.0 –",
     ),
     R(
         "openrlhf.vlm-no-packing",
@@ -322,6 +334,7 @@ RULES: tuple[R, ...] = (
             "(e.g., M-RoPE) which is incompatible with packing."
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.10.0 –",
     ),
     R(
         "openrlhf.zero3-needs-vllm",
@@ -330,5 +343,6 @@ RULES: tuple[R, ...] = (
         ("error",),
         "ZeRO-3 is only supported when vLLM enabled",
         message="ZeRO-3 is only supported when vLLM enabled",
+        versions="0.5.0 – 0.7.0",
     ),
 )

@@ -17,6 +17,7 @@ RULES: tuple[R, ...] = (
             "The lower bound of the clip_ratio_c for dual-clip PPO should be greater than 1.0, but get the value: {…}."
         ),
         source="docs/frameworks/verl.md §3.1",
+        versions="0.4.1 –",
     ),
     R(
         "verl.clip-ratio-ignored",
@@ -26,6 +27,7 @@ RULES: tuple[R, ...] = (
         "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the "
         "engine (0.8+), which clips with optim.clip_grad.",
         source="docs/frameworks/verl.md §8",
+        versions="0.4.1 –",
     ),
     R(
         "verl.deprecated-micro-batch-unsupported",
@@ -36,6 +38,7 @@ RULES: tuple[R, ...] = (
         "workers need the per-GPU key.",
         message="AssertionError: assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
         source="docs/frameworks/verl.md §3.1",
+        versions="0.8.0 –",
     ),
     R(
         "verl.deprecated-micro-divides-mini",
@@ -125,6 +128,7 @@ RULES: tuple[R, ...] = (
             "gen_batch_size dataloader fetches."
         ),
         source="docs/frameworks/verl.md §3.2; fully_async_main.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.gpu-memory-fraction-range",
@@ -141,6 +145,7 @@ RULES: tuple[R, ...] = (
         "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the "
         "engine (0.8+), which clips with optim.clip_grad.",
         source="docs/frameworks/verl.md §8",
+        versions="0.8.0 –",
     ),
     R(
         "verl.group-size-one",
@@ -165,6 +170,7 @@ RULES: tuple[R, ...] = (
         "loss_agg_mode must be one verl knows (key since 0.4; token-sum since 0.9).",
         message="Invalid loss_agg_mode: {…}",
         source="docs/frameworks/verl.md §3.1",
+        versions="0.4.1 –",
     ),
     R(
         "verl.megatron-parallel-divisible",
@@ -215,6 +221,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "Mini × n samples over the DP ranks",
         source="docs/frameworks/verl.md §2.1",
+        versions="0.1 – 0.7.1",
     ),
     R(
         "verl.mini-batch-larger-than-train",
@@ -222,6 +229,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "ppo_mini_batch_size is larger than train_batch_size.",
+        versions="0.3.0 –",
     ),
     R(
         "verl.mini-batch-remainder",
@@ -239,6 +247,7 @@ RULES: tuple[R, ...] = (
         "Mini × n samples over the DP ranks",
         message="ppo_mini_batch_size 0 should be larger than 0 after normalization",
         source="docs/frameworks/verl.md §2.1",
+        versions="0.1 – 0.7.1",
     ),
     R(
         "verl.off-policy-strategy",
@@ -248,6 +257,7 @@ RULES: tuple[R, ...] = (
         "replay_buffer.py ReplayBuffer.__init__: the staleness threshold is a positive integer (0.9.1: or null) "
         "and the strategy drop or wait",
         message="Invalid max off policy strategy: {…}, must be one of ['drop', 'wait']",
+        versions="0.9.0 –",
     ),
     R(
         "verl.off-policy-threshold",
@@ -255,6 +265,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The fully asynchronous trainer's staleness threshold must be a positive integer.",
+        versions="0.9.0 –",
     ),
     R(
         "verl.parameter-sync-divisible",
@@ -265,6 +276,7 @@ RULES: tuple[R, ...] = (
         "local updates; separate_async …",
         message="train_batch_size ({…}) must be divisible by parameter_sync_step ({…})",
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.real-batch-divisible",
@@ -281,6 +293,7 @@ RULES: tuple[R, ...] = (
         "rollout.name is `???` (mandatory) since 0.6; OmegaConf fails on the first access.",
         message="Missing mandatory value: {…}.name",
         source="docs/frameworks/verl.md §5",
+        versions="0.6.1 –",
     ),
     R(
         "verl.rollout-tp-divisible",
@@ -300,6 +313,7 @@ RULES: tuple[R, ...] = (
         "than naive, and a reward model with GPUs of its …",
         message="please use nccl/nixl/mooncake, etc. backend for separate async training",
         source="trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.separate-async-batch",
@@ -313,6 +327,7 @@ RULES: tuple[R, ...] = (
             "got train_batch_size={…}, parameter_sync_step={…}, ppo_mini_batch_size={…}"
         ),
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.separate-async-reward-model",
@@ -327,6 +342,7 @@ RULES: tuple[R, ...] = (
             "(reward.reward_model.enable_resource_pool=True) instead."
         ),
         source="trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.separate-async-rollout-pool",
@@ -337,6 +353,7 @@ RULES: tuple[R, ...] = (
         "than naive, and a reward model with GPUs of its …",
         message="nnodes must be > 0 in separate async training",
         source="trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.sequence-parallel-remove-padding",
@@ -356,6 +373,7 @@ RULES: tuple[R, ...] = (
         "trainer_base.py@v0.9.1 get_trainer_cls: the mode names a registered trainer.",
         message="Unknown trainer '{…}'. Available trainers: {…}.",
         source="trainer_base.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.unknown-key",
