@@ -250,8 +250,7 @@ def markdown() -> str:
         for rule in groups[group]:
             message = f"`{cell(rule.message)}`" if rule.message and "`" not in rule.message else cell(rule.message)
             parts.append(
-                f"| `{rule.code}` | {rule.versions or 'all'} | {'/'.join(rule.severities)} | {cell(rule.description)} | "
-                f"{message} | "
-                f"{cell(rule.source)} |"
+                f"| `{rule.code}` | {rule.versions or 'all'} | {'/'.join(rule.severities)} | "
+                f"{cell(rule.description)} | {message} | {cell(rule.source)} |"
             )
     return "\n".join(parts) + "\n"
