@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from rule_scan import emitted
 
 from translator import dialects, rules
-from translator.dialects.base import at_least
 from translator.cli import main
+from translator.dialects.base import at_least
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = [name for name in dialects.names() if name != "rlconf"]
