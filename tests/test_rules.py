@@ -93,6 +93,14 @@ def test_scan_finds_codes_given_through_helpers_and_fstrings() -> None:
     assert found["verl.clip-ratio-c"].severities == {"error"}  # the severity passed beside the code, not all
 
 
+def test_descriptions_are_one_short_line_without_placeholders() -> None:
+    # "…" stands for a value of the config only in a framework's own message; a description says in words what
+    # the code reports and when, on one line of the table.
+    for rule in rules.catalogue():
+        assert "…" not in rule.description and "\n" not in rule.description, rule.code
+        assert len(rule.description) <= 160, (rule.code, len(rule.description))
+
+
 def test_docs_rules_md_is_generated() -> None:
     assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules.markdown(), (
         "docs/rules.md is out of date: run python scripts/gen_docs.py"

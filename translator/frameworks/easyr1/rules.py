@@ -20,8 +20,7 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "trainer/data_loader.py: both the training and the validation set are loaded at start-up (EasyR1 always "
-        "validates after the last step); an empty path …",
+        "The training or validation data path is empty; EasyR1 loads both at start-up and fails.",
     ),
     R(
         "easyr1.equal-chunk",
@@ -37,8 +36,7 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts "
-        "that the rank's samples split into equal …",
+        "From 0.3.2 DataProto.split asserts that each rank's rollout samples split into equal mini-batches.",
         message="only support equal split. Got size of DataProto {…} and split {…}.",
         source="docs/frameworks/easyr1.md §2",
         versions="0.3.2 –",
@@ -109,8 +107,8 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("warning",),
-        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts "
-        "that the rank's samples split into equal …",
+        "global_batch_size × n does not split evenly over the DP ranks; EasyR1 floors it, so a step uses "
+        "fewer samples.",
         source="docs/frameworks/easyr1.md §2",
     ),
     R(
@@ -152,8 +150,8 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "Rounds of mini_rollout_batch_size prompts stop at max_try_make_batch; without filtering, fewer than "
-        "rollout_batch_size prompts by then fails the …",
+        "Without filtering, max_try_make_batch rounds of mini_rollout_batch_size prompts cannot reach "
+        "rollout_batch_size.",
         message="num_try_make_batch={…} >= max_try_make_batch={…}. Generated too many. Please check your data.",
         source="docs/frameworks/easyr1.md §3",
         versions="0.3.1 –",

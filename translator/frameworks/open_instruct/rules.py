@@ -48,8 +48,8 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("warning",),
-        "With num_unique_prompts_rollout=… < vllm_num_engines=…, vllm will be generating data for multiple "
-        "batches simultaneously. This is fine but might be …",
+        "num_unique_prompts_rollout is below vllm_num_engines, so vLLM generates for several batches at once "
+        "(a warning).",
         versions="2025.10.20 –",
     ),
     R(
@@ -81,7 +81,7 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("error",),
-        "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: … / … = …",
+        "local_mini_batch_size is not a multiple of per_device_train_batch_size, which the gtrl script asserts.",
         message=(
             "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: {…} / {…} "
             "= {…}"
@@ -127,8 +127,7 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("error",),
-        "When load_ref_policy=False, beta must be 0.0. Got beta=…. Set --beta 0.0 or --load_ref_policy to use KL "
-        "penalty.",
+        "beta is not 0.0 while load_ref_policy is False, which Open-Instruct refuses.",
         message=(
             "When load_ref_policy=False, beta must be 0.0. Got beta={…}. Set --beta 0.0 or --load_ref_policy to use "
             "KL penalty."
@@ -146,8 +145,7 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("warning",),
-        "total_episodes … is less than one training step of … samples: num_training_steps = … // … = 0 and "
-        "nothing is trained",
+        "total_episodes is less than one training step of samples, so num_training_steps is 0 and nothing is trained.",
     ),
     R(
         "open-instruct.num-mini-batches-too-large",
@@ -222,8 +220,8 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("error",),
-        "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward "
-        "standard deviation will always be 0, causing all …",
+        "filter_zero_std_samples with one sample per prompt would filter every sample (std 0), which "
+        "Open-Instruct refuses.",
         message=(
             "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward "
             "standard deviation will always be 0, causing all samples to be filtered."

@@ -12,7 +12,7 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "Async RLHF is not supported with ….",
+        "vLLM sleep mode is on with async training, which OpenRLHF does not support.",
         message="Async RLHF is not supported with {…}.",
     ),
     R(
@@ -27,8 +27,8 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("warning",),
-        "[Warning] Using --colocate_all_models in async RLHF only colocates DeepSpeed models. (the … vLLM "
-        "engine(s) take … GPUs of their own)",
+        "colocate_all_models in async training colocates only the DeepSpeed models; the vLLM engines take "
+        "GPUs of their own.",
     ),
     R(
         "openrlhf.colocate-all-engine-gpus",
@@ -79,7 +79,7 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "dual_clip must be > 1.0, got …",
+        "The dual-clip constant is not greater than 1.0, which OpenRLHF refuses.",
         message="dual_clip must be > 1.0, got {…}",
     ),
     R(
@@ -142,7 +142,7 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("warning",),
-        "Gamma is set to 1.0 for rloo, reinforce_baseline, and group_norm (--… … is replaced for …)",
+        "OpenRLHF forces gamma to 1.0 for rloo, reinforce_baseline and group_norm, so the gamma given is replaced.",
         versions="0.6.3 –",
     ),
     R(
@@ -312,8 +312,7 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: "
-        "ring attention and dynamic batching switch …",
+        "With max_images_per_prompt > 0 (VLM) OpenRLHF allows no critic (GAE).",
         message=(
             "VLM training does not support critic model. Use --advantage_estimator other than 'gae' (e.g., "
             "reinforce_baseline, rloo, group_norm)."
@@ -326,8 +325,8 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: "
-        "ring attention and dynamic batching switch …",
+        "With max_images_per_prompt > 0 (VLM) OpenRLHF allows no sample packing (nor ring attention or "
+        "dynamic batching).",
         message=(
             "VLM training does not support --packing_samples. Packing collapses the batch dimension, breaking "
             "alignment between image tokens and pixel_values. VLM models also require model-computed position_ids "

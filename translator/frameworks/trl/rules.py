@@ -20,8 +20,8 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("error",),
-        "transformers' cosine_with_min_lr schedule needs its floor in lr_scheduler_kwargs; the Trainer raises "
-        "when it creates the scheduler …",
+        "cosine_with_min_lr without min_lr or min_lr_rate in lr_scheduler_kwargs; the Trainer raises when it "
+        "creates the scheduler.",
         message="One of min_lr or min_lr_rate should be set through the `lr_scheduler_kwargs`",
     ),
     R(
@@ -29,8 +29,8 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("skipped", "warning"),
-        "dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient "
-        "comes out scaled by GAS/spg until 1.10 (PR …",
+        "dapo/cispo/vespo losses with steps_per_generation ≠ gradient accumulation come out scaled by GAS/spg"
+        " before TRL 1.10.",
         source="docs/frameworks/trl.md §5",
         versions="0.22.0 – 1.9.x",
     ),
@@ -47,8 +47,8 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("error", "skipped"),
-        "Gbs % (pdtbs·W), only when gbs is given; 0.18.0–0.19.0 test `gbs % pdtbs * W`, which by operator "
-        "precedence is just gbs % pdtbs (fixed in …",
+        "generation_batch_size is not divisible by per_device_train_batch_size × W (0.18.0–0.19.0 test only "
+        "the first).",
         message="generation_batch_size ({…}) must be divisible by the global batch size ({…}).",
         source="docs/frameworks/trl.md §2.1",
         versions="0.18.0 –",
@@ -156,8 +156,8 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("error", "warning"),
-        "Beta 0 loads no reference model (0.16+): 0.28+ rejects sync_ref_model, before the sync silently does "
-        "nothing (SyncRefModelCallback skips a None …",
+        "sync_ref_model with beta 0.0, where no reference model is loaded: 0.28+ refuses it, earlier releases"
+        " sync nothing.",
         message=(
             "sync_ref_model does nothing with beta 0.0: trl {…} creates no reference model, so there is nothing to "
             "synchronize (an error from 0.28)"

@@ -59,8 +59,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts data.gen_batch_size 1.",
         message="gen_batch_size must be one",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -69,8 +68,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts that the hybrid engine is off.",
         message=(
             "AssertionError: assert not self.hybrid_engine (the fully asynchronous trainer needs "
             "actor_rollout_ref.hybrid_engine=False)"
@@ -82,8 +80,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts that the rollout computes log-probs (calculate_log_probs).",
         message="must rollout calculate log_probs",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -92,8 +89,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts staleness_threshold >= 0.",
         message="staleness_threshold must larger than 0",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -102,8 +98,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts trigger_parameter_sync_step >= 1.",
         message="trigger_parameter_sync_step must larger or equal than 1",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -112,8 +107,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts data.train_batch_size 0.",
         message="train_batch_size must be zero",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -272,8 +266,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step "
-        "local updates; separate_async …",
+        "The v1 step splits train_batch_size into parameter_sync_step local updates, so it must divide evenly.",
         message="train_batch_size ({…}) must be divisible by parameter_sync_step ({…})",
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
@@ -309,8 +302,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
-        "than naive, and a reward model with GPUs of its …",
+        "separate_async mode needs a weight-transfer backend other than naive.",
         message="please use nccl/nixl/mooncake, etc. backend for separate async training",
         source="trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
@@ -320,8 +312,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step "
-        "local updates; separate_async …",
+        "separate_async mode needs exactly one mini-batch in each local update of the v1 step.",
         message=(
             "train_batch_size must equal parameter_sync_step * ppo_mini_batch_size in separate async training, but "
             "got train_batch_size={…}, parameter_sync_step={…}, ppo_mini_batch_size={…}"
@@ -334,8 +325,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
-        "than naive, and a reward model with GPUs of its …",
+        "separate_async mode needs a reward model with GPUs of its own (enable_resource_pool).",
         message=(
             "Colocate reward model (reward.reward_model.enable_resource_pool=False) is not supported in separate "
             "async mode, because the standalone rollout never pauses to free GPU memory. Use standalone mode "
@@ -349,8 +339,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
-        "than naive, and a reward model with GPUs of its …",
+        "separate_async mode needs a standalone rollout pool of nodes and GPUs.",
         message="nnodes must be > 0 in separate async training",
         source="trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
