@@ -148,14 +148,13 @@ class Scanner:
                 isinstance(t, ast.Name) and t.id == node.id for t in inner.targets
             ):
                 found |= self.values(inner.value, module, depth + 1, any_text)
-            elif (
-                isinstance(inner, ast.For)
-                and isinstance(inner.target, ast.Name)
-                and inner.target.id == node.id
-                and isinstance(inner.iter, (ast.Tuple, ast.List))
-            ):
-                for element in inner.iter.elts:
-                    found |= self.values(element, module, depth + 1, any_text)
+            elif isinstance(inner, ast.For) and isinstance(inner.target, ast.Name) and inner.target.id == node.id:
+                # for x in (a, b) / [a, b], or either of two tuples (for x in (a, b) if c else (a,))
+                choices = [inner.iter.body, inner.iter.orelse] if isinstance(inner.iter, ast.IfExp) else [inner.iter]
+                for choice in choices:
+                    if isinstance(choice, (ast.Tuple, ast.List)):
+                        for element in choice.elts:
+                            found |= self.values(element, module, depth + 1, any_text)
         parameters = [a.arg for a in function.args.args]
         if node.id in parameters:
             found |= self._callers(function, parameters.index(node.id), node.id, depth)

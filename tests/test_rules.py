@@ -11,6 +11,7 @@ from rule_scan import emitted
 
 from translator import dialects, rules
 from translator.cli import main
+from translator.dialects.base import at_least
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = [name for name in dialects.names() if name != "rlconf"]
@@ -90,6 +91,14 @@ def test_scan_finds_codes_given_through_helpers_and_fstrings() -> None:
     assert {"open-instruct.pack-length", "shell.gpu-count", "version.band"} <= set(found)
     assert {f"{name}.learning-rate-range" for name in FRAMEWORKS} <= set(found)
     assert found["verl.clip-ratio-c"].severities == {"error"}  # the severity passed beside the code, not all
+
+
+def test_descriptions_are_one_short_line_without_placeholders() -> None:
+    # "…" stands for a value of the config only in a framework's own message; a description says in words what
+    # the code reports and when, on one line of the table.
+    for rule in rules.catalogue():
+        assert "…" not in rule.description and "\n" not in rule.description, rule.code
+        assert len(rule.description) <= 160, (rule.code, len(rule.description))
 
 
 def test_docs_rules_md_is_generated() -> None:
@@ -248,3 +257,68 @@ def test_translate_note_at_a_line(tmp_path: Path) -> None:
     document = json.loads(out)
     assert [(s["code"], s["line"]) for s in document["suppressed"]] == [("shell.gpu-count", 3)]
     assert all(n["code"] != "shell.gpu-count" for n in document["source"]["notes"])
+
+
+# ---- release ranges ---------------------------------------------------------------------------------------
+
+
+def in_range(version: str, stated: str) -> bool:
+    """Whether ``version`` lies in a catalogue range such as "0.15.0, 0.17.0 –" or "0.26.0 – 0.27.x" ("" = all)."""
+    if not stated:
+        return True
+    for part in stated.split(", "):
+        first, dash, last = (s.strip() for s in part.partition("–"))
+        if not dash:
+            last = first
+        if first and not at_least(version, first):
+            continue
+        if not last:
+            return True
+        if last.endswith(".x"):  # "1.7.x": every patch release of 1.7, i.e. before 1.8
+            major, minor = last.removesuffix(".x").split(".")
+            if not at_least(version, f"{major}.{int(minor) + 1}.0"):
+                return True
+        elif at_least(last, version):
+            return True
+    return False
+
+
+def test_in_range_reads_the_catalogue_spelling() -> None:
+    assert in_range("0.16.0", "") and in_range("0.5.0", "0.5.0, 0.5.6 – 0.7.0") and in_range("0.7.0", "0.5.6 – 0.7.0")
+    assert not in_range("0.5.3", "0.5.0, 0.5.6 – 0.7.0") and not in_range("0.7.1", "0.5.6 – 0.7.0")
+    assert in_range("1.7.3", "0.18.0 – 1.7.x") and not in_range("1.8.0", "0.18.0 – 1.7.x")
+    assert in_range("2026.10.9", "2025.8.9 –") and not in_range("2025.3.19", "2025.8.9 –")
+
+
+# Each config trips its rule wherever the rule's version guard lets it run, so over every release the framework
+# reads, the code is reported exactly at the releases the catalogue's range states:
+# - max_prompt_length is accepted and never read in TRL 0.26–0.27 (a known key before, unknown from 0.28);
+# - sync_ref_model with beta 0.0 (no reference model to sync) is refused from TRL 0.16, where the check starts;
+# - generation_batch_size and steps_per_generation together are refused from 0.18, where both keys appear;
+# - verl's actor.clip_ratio alone is shadowed by clip_ratio_low/high from 0.4 (the 0.4.1 reader on).
+RANGE_CASES = [
+    ("trl", "recipe.yaml", "max_prompt_length: 256\n", "trl.max-prompt-length-ignored"),
+    ("trl", "recipe.yaml", "sync_ref_model: true\nbeta: 0.0\n", "trl.sync-ref-model-beta"),
+    ("trl", "recipe.yaml", "generation_batch_size: 8\nsteps_per_generation: 2\n", "trl.generation-batch-exclusive"),
+    (
+        "verl",
+        "run.sh",
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.actor.clip_ratio=0.3 actor_rollout_ref.rollout.n=4 "
+        "trainer.n_gpus_per_node=8 trainer.nnodes=1 data.train_batch_size=64 "
+        "actor_rollout_ref.actor.ppo_mini_batch_size=16\n",
+        "verl.clip-ratio-ignored",
+    ),
+]
+
+
+@pytest.mark.parametrize(("framework", "name", "body", "rule"), RANGE_CASES)
+def test_a_rule_is_reported_exactly_within_its_stated_releases(
+    tmp_path: Path, framework: str, name: str, body: str, rule: str
+) -> None:
+    stated = next(r.versions for r in rules.catalogue() if r.code == rule)
+    assert stated, f"{rule} is version-guarded: its catalogue entry must say from which release"
+    head = "model_name_or_path: Qwen/Qwen2.5-0.5B\nper_device_train_batch_size: 4\nnum_generations: 4\n"
+    path = write(tmp_path, name, (head if name.endswith(".yaml") else "#!/bin/bash\n") + body)
+    for version in dialects.get(framework).versions:
+        _, document = check_json(path, "--from", f"{framework}@{version}", "--num-processes", "2")
+        assert (rule in rule_codes(document)) == in_range(version, stated), (rule, version, stated)

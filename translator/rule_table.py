@@ -18,7 +18,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info", "warning"),
-        "… … makes the KL coefficient adaptive (AdaptiveKLController from …); kl_coef is only its starting value",
+        "A KL target in the source makes the KL coefficient adaptive; the written kl_coef is only its starting value.",
     ),
     R(
         "algorithm.dual-clip",
@@ -47,8 +47,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        'TRL GRPO needs num_generations >= 2 ("GRPO requires at least 2 generations '
-        'per prompt"); the source samples … completion per prompt and … per step …',
+        "The source samples one completion per prompt, which TRL GRPO refuses (num_generations >= 2); the "
+        "group size is changed.",
     ),
     R(
         "algorithm.group-too-small",
@@ -63,7 +63,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info", "warning"),
-        "KL estimator '…' has no Open-Instruct counterpart; k3 (expm1(-d) + d) is written",
+        "The source's KL estimator has no Open-Instruct counterpart; k3 (expm1(-d) + d) is written instead.",
     ),
     R(
         "algorithm.kl-without-reference",
@@ -85,53 +85,61 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "loss_denominator must be a valid float greater than 0 if not 'token', got: …",
+        "loss_denominator is neither 'token' nor a float greater than 0, which the framework rejects.",
     ),
     R(
         "algorithm.loss-normalizer-scope",
         "note",
         "all",
         ("info", "warning"),
-        "The source normalises the loss over each …; EasyR1 … over each …",
+        "The source normalises the loss over a different scope than the target does; the written run's loss "
+        "scale differs.",
     ),
     R(
         "algorithm.loss-scaling",
         "note",
         "all",
         ("warning",),
-        "Trl … mis-scales the dapo loss by gradient_accumulation_steps ÷ steps_per_generation when they differ "
-        "(fixed in 1.10)",
+        "TRL before 1.10 mis-scales the dapo loss by gradient_accumulation_steps ÷ steps_per_generation when "
+        "the two differ.",
     ),
     R(
         "algorithm.not-expressible",
         "note",
         "all",
         ("error", "info", "warning"),
-        "advantage estimator '…' is not in EasyR1 …; '…' is written",
+        "The source's advantage estimator is not in the target release; the nearest estimator it has is written.",
     ),
     R(
         "algorithm.unknown-advantage-normalization",
         "note",
         "all",
         ("warning",),
-        "advantage_normalization_type '…' is not standard or centered",
+        "advantage_normalization_type is neither 'standard' nor 'centered'.",
     ),
     R(
         "algorithm.unknown-estimator",
         "note",
         "all",
         ("error", "warning"),
-        "algorithm.adv_estimator '…' is not an EasyR1 … estimator (\"Unknown advantage estimator\")",
+        'algorithm.adv_estimator names no estimator of this EasyR1 release, which raises "Unknown advantage '
+        'estimator".',
     ),
     R(
         "algorithm.unknown-kl-estimator",
         "note",
         "all",
         ("error", "warning"),
-        '…=… is not a known KL estimator ("Unknown KL penalty")',
+        'The KL estimator named is not one the framework knows; it raises "Unknown KL penalty".',
     ),
-    R("algorithm.unknown-loss-mode", "note", "all", ("warning",), "loss_avg_mode '…' is neither token nor seq"),
-    R("algorithm.unknown-loss-type", "note", "all", ("warning",), "loss_type '…' is not known to rlconf"),
+    R("algorithm.unknown-loss-mode", "note", "all", ("warning",), "loss_avg_mode is neither 'token' nor 'seq'."),
+    R(
+        "algorithm.unknown-loss-type",
+        "note",
+        "all",
+        ("warning",),
+        "loss_type names a loss rlconf does not know, so its normalisation cannot be translated.",
+    ),
     R(
         "asynchrony.async-steps",
         "note",
@@ -144,15 +152,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "active_sampling needs async_steps > 1 (Open-Instruct asserts it); async_steps 2 is written instead of …",
+        "active_sampling needs async_steps > 1 (Open-Instruct asserts it), so async_steps 2 is written "
+        "instead of the source's value.",
     ),
     R(
         "asynchrony.mode",
         "note",
         "all",
         ("info",),
-        "generation up to … step(s) ahead: verl's … with num_warmup_batches … (batches of prompts in flight "
-        "before each step) and max_off_policy_threshold … …",
+        "How many steps ahead verl's asynchronous trainer generates, given its warm-up batches and off-policy"
+        " threshold.",
         source="trainer_separate_async.py@v0.9.1",
     ),
     R(
@@ -160,16 +169,14 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "EasyR1 generates each step's batch with the current weights; the source's generation … step(s) ahead of "
-        "training is dropped (on-policy here)",
+        "EasyR1 generates each step with the current weights, so the source's generation ahead of training is dropped.",
     ),
     R(
         "asynchrony.off-policy",
         "note",
         "all",
         ("info", "warning"),
-        "trainer_mode …: generation runs up to … step(s) ahead of training; the policy trains on samples from "
-        "weights up to that many versions old",
+        "A verl v1 asynchronous trainer mode trains on samples from weights up to that many steps old.",
         source="trainer_base.py@v0.9.1; replay_buffer.py@v0.9.1",
     ),
     R(
@@ -177,8 +184,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "trainer.v1.sampler.max_off_policy_threshold null: no staleness bound (verl 0.9.1); a slow group may be "
-        "trained any number of steps after submission …",
+        "max_off_policy_threshold null (verl 0.9.1) puts no bound on how many steps after submission a group "
+        "is trained.",
         source="trainer_base.py@v0.9.1; replay_buffer.py@v0.9.1",
     ),
     R(
@@ -186,47 +193,47 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "OpenRLHF … splits the prompts of a step evenly over the … actor ranks: rollout_batch_size … is written "
-        "for the source's … prompts per step",
+        "OpenRLHF splits a step's prompts evenly over the actor ranks, so rollout_batch_size is changed to a "
+        "multiple of them.",
     ),
     R(
         "batch.floor-division",
         "note",
         "all",
         ("info", "warning"),
-        "global_batch_size … prompts × n … = … samples do not split evenly over … data-parallel ranks: EasyR1 "
-        "floors it to … per rank (…), so an optimizer …",
+        "EasyR1 floors global_batch_size × n over the data-parallel ranks, so an optimizer step uses fewer "
+        "samples than stated.",
     ),
     R(
         "batch.indivisible",
         "note",
         "all",
         ("error", "warning"),
-        '"Rollout batch size must be divisible by actor global batch size." (… % … = …; EasyR1 refuses to start)',
+        "rollout_batch_size is not divisible by the actor's global_batch_size, which EasyR1 refuses at start-up.",
     ),
     R(
         "batch.micro-changed",
         "note",
         "all",
         ("warning",),
-        "a micro-batch of … samples per GPU does not divide the … samples per rank and optimizer step; "
-        "train.micro_batch_size … is written",
+        "The micro-batch does not divide the samples per rank and optimizer step, so another micro-batch size"
+        " is written.",
     ),
     R(
         "batch.mini-batch-count",
         "note",
         "all",
         ("info",),
-        "num_mini_batches … is a count, not a size: each rank groups its packed micro-batches into about … "
-        "optimizer steps per epoch (accumulation = …), so …",
+        "Open-Instruct's num_mini_batches is a count of optimizer steps per epoch, not a size; the steps it "
+        "gives are stated.",
     ),
     R(
         "batch.mini-changed",
         "note",
         "all",
         ("warning",),
-        "ppo_mini_batch_size … × rollout.n … = … samples do not split "
-        'over … data-parallel ranks (verl: "Got mini_batch_size=… and …',
+        "ppo_mini_batch_size × rollout.n does not split over the data-parallel ranks (verl refuses it), so "
+        "another size is written.",
         source="workers/engine_workers.py@v0.9.1",
     ),
     R(
@@ -234,100 +241,104 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "ppo_mini_batch_size … prompts (… samples) exceeds the step's … samples; verl … does not check this, so "
-        "each step is one mini-batch of … samples and …",
+        "ppo_mini_batch_size exceeds the step's samples; that verl release does not check it and trains one "
+        "mini-batch per step.",
     ),
     R(
         "batch.no-optimizer-step",
         "note",
         "all",
         ("error",),
-        "Each rank gets … samples per step, fewer than one micro-batch of …: nothing is trained",
+        "Each rank gets fewer samples per step than one micro-batch, so nothing is trained.",
     ),
     R(
         "batch.not-expressible",
         "note",
         "all",
         ("warning",),
-        "EasyR1 … supports only ppo_epochs 1; the source passes … times over each step's samples",
+        "EasyR1 supports only ppo_epochs 1; the source's several passes over each step's samples are dropped.",
     ),
-    R("batch.not-supported", "note", "all", ("warning",), "EasyR1 … raises NotImplementedError for ppo_epochs != 1"),
+    R(
+        "batch.not-supported",
+        "note",
+        "all",
+        ("warning",),
+        "EasyR1 raises NotImplementedError for ppo_epochs other than 1.",
+    ),
     R(
         "batch.offload-with-accumulation",
         "note",
         "all",
         ("warning",),
-        "FSDP CPU offload needs one micro-batch per optimizer step (micro … ≠ … per rank); EasyR1 refuses to start",
+        "FSDP CPU offload needs one micro-batch per optimizer step; with more, EasyR1 refuses to start.",
     ),
     R(
         "batch.pack-length",
         "note",
         "all",
         ("warning",),
-        "The `pack_length` needs to be greater than the sum of `max_prompt_token_length` and `response_length`! "
-        "(… < …)",
+        "pack_length is smaller than max_prompt_token_length + response_length, which Open-Instruct refuses.",
     ),
     R(
         "batch.rollout-per-rank",
         "note",
         "all",
         ("error", "warning"),
-        "… … is not divisible by the … actor ranks: OpenRLHF … gives each rank … // … = … prompts, … per step",
+        "rollout_batch_size is not divisible by the actor ranks; each OpenRLHF rank takes the floor, so fewer"
+        " prompts run per step.",
     ),
     R(
         "batch.token-budget",
         "note",
         "all",
         ("info", "warning"),
-        "Open-Instruct packs samples into rows of pack_length tokens; a micro-batch of … samples is not "
-        "expressible, so one row of pack_length … tokens (…) is …",
+        "Open-Instruct packs samples into rows of pack_length tokens, so the source's micro-batch of samples "
+        "becomes a token budget.",
     ),
     R(
         "batch.token-budget-assumed",
         "note",
         "all",
         ("warning",),
-        "the source sets neither a micro-batch nor a token budget; micro_batch_size_per_device_for_update … "
-        "(EasyR1's default) is written",
+        "The source sets neither a micro-batch nor a token budget; EasyR1's default "
+        "micro_batch_size_per_device_for_update is written.",
     ),
     R(
         "batch.token-budget-not-expressible",
         "note",
         "all",
         ("warning",),
-        "OpenRLHF … has no token-budget micro-batching (use_dynamic_batch from 0.8.6); train.micro_batch_size … "
-        "is written",
+        "That OpenRLHF release has no token-budget micro-batching (use_dynamic_batch is 0.8.6+), so a "
+        "micro-batch size is written.",
     ),
     R(
         "batch.too-few-rollout-batches",
         "note",
         "all",
         ("error",),
-        "The number of sample batches must be greater than or equal to the effective number of actor processes. "
-        "(… samples // … … < …)",
+        "Fewer rollout sample batches than effective actor processes, which OpenRLHF refuses.",
     ),
     R(
         "batch.uneven-shards",
         "note",
         "all",
         ("warning",),
-        "… rollout samples in experiences of … … do not split evenly over … data-parallel ranks; ranks train on "
-        "different numbers of micro-batches, which …",
+        "The rollout samples do not split evenly over the data-parallel ranks, so ranks train on different "
+        "numbers of micro-batches.",
     ),
     R(
         "batch.world-size",
         "note",
         "all",
         ("warning",),
-        "num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to world_size "
-        "// sequence_parallel_size (… < …)",
+        "Samples per rollout are fewer than world_size // sequence_parallel_size, which Open-Instruct refuses.",
     ),
     R(
         "checkpointing.default",
         "note",
         "all",
         ("info",),
-        "the source sets no checkpoint cadence; Open-Instruct's default save_freq … applies",
+        "The source sets no checkpoint cadence, so Open-Instruct's default save_freq applies.",
     ),
     R(
         "checkpointing.final-save",
@@ -356,7 +367,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "the source keeps every checkpoint: … 1000000 is written (OpenRLHF's default keeps 3)",
+        "The source keeps every checkpoint; a very large keep count is written (OpenRLHF's default keeps 3).",
     ),
     R(
         "checkpointing.model-only",
@@ -378,94 +389,98 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "EasyR1 … keeps every checkpoint or the last one only; keeping … is not expressible, all are kept",
+        "EasyR1 keeps every checkpoint or the last one only; the source's keep count is not expressible, so "
+        "all are kept.",
     ),
     R(
         "checkpointing.resume-path",
         "note",
         "all",
         ("warning",),
-        'EasyR1 resumes only from a directory named global_step_N ("`load_checkpoint_path` should end with '
-        "`global_step_*`.\"); '…' is not one",
+        "The resume path does not end in a global_step_N directory, the only one EasyR1 resumes from.",
     ),
     R(
         "checkpointing.state-freq",
         "note",
         "all",
         ("warning",),
-        "checkpoint_state_dir is set but checkpoint_state_freq is …; Open-Instruct raises (set "
-        "--checkpoint_state_freq to a positive number of training steps)",
+        "checkpoint_state_dir is set but checkpoint_state_freq is not positive, which Open-Instruct raises on.",
     ),
     R(
         "critic.not-expressible",
         "note",
         "all",
         ("warning",),
-        "OpenRLHF trains the critic with the actor's train.batch_size (… samples); the source's critic uses …",
+        "OpenRLHF trains the critic with the actor's train.batch_size, so the source's own critic batch size is lost.",
     ),
     R(
         "data.answer-column",
         "note",
         "all",
         ("info",),
-        "TRL passes every dataset column to the reward functions as a keyword argument; the reference answer is "
-        "the '…' column (Open-R1's accuracy reward …",
+        "TRL passes every dataset column to the reward functions; the column holding the reference answer is named.",
     ),
     R(
         "data.answer-key",
         "note",
         "all",
         ("info",),
-        "verl takes the ground truth from each row's reward_model.ground_truth field, not a column named '…'",
+        "verl takes the ground truth from each row's reward_model.ground_truth field, not from the column the"
+        " source names.",
     ),
     R(
         "data.column-missing",
         "note",
         "all",
         ("error",),
-        "… has no column …, which …'s loader reads for every row (…); add it or point the key at the column that "
-        "holds it",
+        "The dataset lacks a column the target's loader reads for every row; add it or point the key at the "
+        "column that holds it.",
     ),
-    R("data.column-type", "note", "all", ("error",), "…; …'s loader needs … there (…): convert it first, …"),
+    R(
+        "data.column-type",
+        "note",
+        "all",
+        ("error",),
+        "A dataset column has a type the target's loader cannot read; convert it first.",
+    ),
     R(
         "data.equal-probabilities",
         "note",
         "all",
         ("info",),
-        "OpenRLHF … needs one probability per dataset (…): equal shares are written, sampled until every dataset "
-        "is exhausted, where the source concatenates …",
+        "OpenRLHF needs one sampling probability per dataset; equal shares are written where the source "
+        "concatenates the datasets.",
     ),
     R(
         "data.eval-required",
         "note",
         "all",
         ("warning",),
-        "EasyR1 always loads data.val_files and validates after the last step; the source has no evaluation data, "
-        "so the training data is written there and …",
+        "EasyR1 always loads data.val_files; the source has no evaluation data, so the training data is written there.",
     ),
     R(
         "data.format-prompt",
         "note",
         "all",
         ("info",),
-        "Each prompt is rendered through the Jinja template … (content = the prompt column) before the chat "
-        "template; other frameworks need the same wording …",
+        "Each prompt is rendered through a Jinja format template before the chat template; other frameworks "
+        "need the same wording.",
     ),
     R(
         "data.local-files",
         "note",
         "all",
         ("info",),
-        "…: Open-Instruct loads a local file or directory by path only when its rows carry the `messages`, "
-        "`ground_truth` and `dataset` columns its transforms …",
+        "Open-Instruct loads a local dataset by path only when its rows carry the messages, ground_truth and "
+        "dataset columns.",
     ),
     R(
         "data.max-prompts-as-steps",
         "note",
         "all",
         ("warning",),
-        "EasyR1 cannot limit the training set to … prompts; the run length it gives is written as "
-        "trainer.max_steps … (… // … prompts per step × … pass(es)) …",
+        "EasyR1 cannot limit the training set to a number of prompts, so the run length it gives is written "
+        "as trainer.max_steps.",
     ),
     R(
         "data.missing",
@@ -479,36 +494,36 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info", "warning"),
-        "EasyR1 reads one training source; the mixture weights … are lost",
+        "EasyR1 reads one training source, so the source's dataset mixture weights are lost.",
     ),
     R(
         "data.prompt-format",
         "note",
         "all",
         ("info",),
-        "prompt column …: Open-Instruct's RLVR transforms read a chat `messages` list from sft_messages_key, not "
-        "a plain-text prompt",
+        "Open-Instruct's RLVR transforms read a chat messages list, not the plain-text prompt column the source uses.",
     ),
     R(
         "data.sources-unknown",
         "note",
         "all",
         ("info",),
-        "--… … depends on a variable the script never sets: the training datasets are unknown",
+        "The dataset flag depends on a variable the script never sets, so the training datasets are unknown.",
     ),
     R(
         "data.weights-mismatch",
         "note",
         "all",
         ("error",),
-        "… gives … probabilities for … datasets (blending_datasets asserts equal lengths)",
+        "The number of dataset probabilities differs from the number of datasets (blending_datasets asserts "
+        "equal lengths).",
     ),
     R(
         "data.weights-unknown",
         "note",
         "all",
         ("info",),
-        "… … depends on a variable the script never sets: the dataset weights are unknown",
+        "The dataset weights depend on a variable the script never sets, so they are unknown.",
     ),
     R(
         "defaults.version-dependent",
@@ -522,7 +537,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "OpenRLHF … evaluates once per episode by default (eval_steps -1); the source never evaluates on a cadence",
+        "OpenRLHF evaluates once per episode by default, while the source never evaluates on a cadence.",
     ),
     R(
         "evaluation.final",
@@ -543,24 +558,22 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "… -1 evaluates once per episode in OpenRLHF … (every len(prompts) // rollout batch rollout steps), which "
-        "depends on the dataset's size",
+        "eval_steps -1 evaluates once per episode in that OpenRLHF release, a cadence that depends on the "
+        "dataset's size.",
     ),
     R(
         "framework.fork",
         "note",
         "all",
         ("warning",),
-        "…: '…' is not EasyR1's own entry point; it is read with …'s semantics, and keys it adds are reported as "
-        "unknown to EasyR1",
+        "The script runs a fork's entry point, not the framework's own; it is read with the framework's semantics.",
     ),
     R(
         "framework.fork-batch-code",
         "note",
         "all",
         ("warning",),
-        "A fork entry's trainer, or the project's own copy of the workers' (OpenRLHF: the strategy's) mini- and "
-        "micro-batch sizing, has statements upstream's release has no counterpart for (a file and line): the "
+        "A fork's trainer or the project's copy of the batch sizing has statements upstream lacks, so the "
         "quantities they decide are unknown.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
@@ -578,8 +591,8 @@ RULES: tuple[R, ...] = (
         "note",
         "verl",
         ("info",),
-        "The launched entry's own Hydra config (a copy or fork kept in the project) sets keys upstream lacks: the "
-        "project's code that reads them is checked like keys the launch sets.",
+        "The entry's own Hydra config sets keys upstream lacks; the project code that reads them is checked "
+        "like keys the launch sets.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -602,9 +615,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "The project's own copy of the workers' (OpenRLHF: the strategy's) mini- and micro-batch sizing has "
-        "upstream's statements only: code outside it that repeats prompts or sizes the step leaves the per-update "
-        "quantities known.",
+        "The project's copy of the mini- and micro-batch sizing matches upstream's statements, so the "
+        "per-update quantities stay known.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -619,38 +631,37 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "…: prompts/samples per step, samples per optimizer step, optimizer steps per step and the micro-batch "
-        "are left unknown (read the trainer's generation …",
+        "A fork's trainer is not known, so the batch quantities per step and per optimizer step are left unknown.",
     ),
     R(
         "generation.active-sampling",
         "note",
         "all",
         ("warning",),
-        "With active_sampling, you should set async_steps > 1 to account for filtering of the first batch "
-        "(Open-Instruct asserts it; async_steps is …)",
+        "active_sampling is on with async_steps not above 1, which Open-Instruct asserts against.",
     ),
     R(
         "generation.filter",
         "note",
         "all",
         ("info",),
-        "… drops prompt groups whose mean score is outside the open range … and draws a replacement prompt",
+        "The framework drops prompt groups whose mean score lies outside the filter range and draws "
+        "replacement prompts.",
     ),
     R(
         "generation.filter-groups",
         "note",
         "all",
         ("info",),
-        "online_filtering keeps a group only when the mean of its '…' reward metric lies strictly between "
-        "filter_low and filter_high",
+        "EasyR1's online_filtering keeps a group only when the mean of the named reward metric lies strictly "
+        "inside the range.",
     ),
     R(
         "generation.filter-metric",
         "note",
         "all",
         ("warning",),
-        "OpenRLHF filters on the mean reward score per group, not on '…'",
+        "OpenRLHF filters on the mean reward score per group, not on the metric the source names.",
     ),
     R(
         "generation.filter-needs-groups",
@@ -671,28 +682,28 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "… prompts per generation round needs data.mini_rollout_batch_size (EasyR1 0.3.1+)",
+        "A generation round larger than the step needs data.mini_rollout_batch_size, which only EasyR1 0.3.1+ has.",
     ),
     R(
         "generation.oversampling-needs-async",
         "note",
         "all",
         ("error",),
-        "… > … requires … (over-sampling needs async queue to buffer extra batches).",
+        "A generate batch larger than the rollout batch needs OpenRLHF's async mode to buffer the extra batches.",
     ),
     R(
         "generation.surplus-discarded",
         "note",
         "all",
         ("info",),
-        "Each round generates … prompts but a step keeps rollout_batch_size …: the other … groups are discarded",
+        "Each round generates more prompt groups than a step keeps; the surplus groups are discarded.",
     ),
     R(
         "generation.too-few-rounds",
         "note",
         "all",
         ("warning",),
-        '… rounds of … prompts never reach rollout_batch_size …; EasyR1 raises "Generated too many"',
+        'The allowed rounds of prompts never reach rollout_batch_size, so EasyR1 raises "Generated too many".',
     ),
     R(
         "input.accelerate-config-only",
@@ -707,7 +718,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "--config-name …: '…' was not found, so the values it sets are unknown; verl defaults are assumed for them",
+        "The Hydra config named by --config-name was not found, so verl defaults are assumed for the values it sets.",
     ),
     R(
         "input.no-base-config",
@@ -724,24 +735,34 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "The launch line names no --config recipe; only its flags are read",
     ),
-    R("input.outside-project", "note", "all", ("warning",), "…, outside the script's folder and the working directory"),
+    R(
+        "input.outside-project",
+        "note",
+        "all",
+        ("warning",),
+        "A file the config refers to lies outside the script's folder and the working directory.",
+    ),
     R(
         "input.python-value-not-read",
         "note",
         "all",
         ("warning",),
-        "…: '…' is computed when the script runs; … is unknown (pass --env KEY=VALUE, or write a literal, or a name "
-        "bound once at module level to one, for rlconf to read it)",
+        "A value in a Python script is computed when it runs, so rlconf cannot read it; pass --env or write a literal.",
     ),
     R(
         "input.unset-variable",
         "note",
         "all",
         ("info",),
-        "$… is never set; it is used only by the launcher (mason.py options), which rlconf reads for the GPU "
-        "count alone",
+        "A variable that is never set is used only by the launcher, which rlconf reads for the GPU count alone.",
     ),
-    R("keys.abbreviated", "note", "all", ("info",), "--… is an abbreviation argparse expands to --…"),
+    R(
+        "keys.abbreviated",
+        "note",
+        "all",
+        ("info",),
+        "A flag is an abbreviation that argparse expands to a longer flag; the full name is used.",
+    ),
     R(
         "keys.conflict",
         "note",
@@ -749,139 +770,199 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time",
     ),
-    R("keys.default-changed", "note", "all", ("info",), "…: verl …'s default … is written; verl …'s default is …"),
-    R("keys.deprecated", "note", "all", ("info",), "'…' was last a verl key in …"),
-    R("keys.invalid-value", "note", "all", ("error", "warning"), "… '…' is not accepted by EasyR1 … (one of …)"),
-    R("keys.missing", "note", "all", ("error", "warning"), "… has no default in EasyR1 … (-1): set it"),
+    R(
+        "keys.default-changed",
+        "note",
+        "all",
+        ("info",),
+        "A key's default differs between the source and target verl releases; the source's default is written"
+        " explicitly.",
+    ),
+    R(
+        "keys.deprecated",
+        "note",
+        "all",
+        ("info",),
+        "The key was last a verl key in an older release than the one read.",
+    ),
+    R(
+        "keys.invalid-value",
+        "note",
+        "all",
+        ("error", "warning"),
+        "A key's value is not one the EasyR1 release accepts.",
+    ),
+    R(
+        "keys.missing",
+        "note",
+        "all",
+        ("error", "warning"),
+        "A key has no default in that EasyR1 release (-1) and must be set.",
+    ),
     R(
         "keys.not-in-transformers",
         "note",
         "all",
         ("warning",),
-        "transformers …'s TrainingArguments has no …, so TrlParser … it; not written (use …)",
+        "The transformers release has no such TrainingArguments field, so TrlParser rejects it; it is not written.",
     ),
     R(
         "keys.not-in-version",
         "note",
         "all",
         ("info", "warning"),
-        "… … is not written: verl … has no v1 trainer (trainer.v1.*, new in 0.9.0)",
+        "A v1 trainer key (trainer.v1.*) is not written because the target verl release predates 0.9.0.",
     ),
     R(
         "keys.not-translated",
         "note",
         "all",
         ("info", "warning"),
-        "--… is shared by actor and critic in OpenRLHF …: … is written, … … is not",
+        "A flag shared by actor and critic in OpenRLHF takes one value; only one of the source's two values "
+        "is written.",
     ),
-    R("keys.removed", "note", "all", ("warning",), "… … is not written: verl … has no such key (last in …); …"),
+    R(
+        "keys.removed",
+        "note",
+        "all",
+        ("warning",),
+        "A key is not written because the target verl release no longer has it.",
+    ),
     R(
         "keys.renamed",
         "note",
         "all",
         ("info", "warning"),
-        "'…' is '…' in verl …, whose config has no '…' (Hydra rejects the override)…",
+        "The key has another name in the target verl release, whose config rejects the old name.",
     ),
-    R("keys.repeated", "note", "all", ("info",), "--… is given more than once; the last value is used"),
+    R("keys.repeated", "note", "all", ("info",), "A flag is given more than once; the last value is used."),
     R(
         "keys.secret-redacted",
         "note",
         "all",
         ("info",),
-        "--… holds a wandb API key; rlconf keeps it as … and never copies the value",
+        "A flag holds a wandb API key; rlconf keeps a placeholder and never copies the value.",
     ),
     R(
         "keys.stale-value",
         "note",
         "all",
         ("warning",),
-        "kl_estimator …: since … the choices are 0–3 and Open-Instruct rejects '…'; the old … is … now",
+        "kl_estimator uses an old spelling that Open-Instruct rejects since the estimators were renumbered 0–3.",
     ),
     R(
         "keys.unknown",
         "note",
         "all",
         ("warning",),
-        "'…' is not an EasyR1 key: its structured config refuses to start (omegaconf ConfigKeyError \"…\")…",
+        "The key is not in the framework's config, whose structured config refuses to start with it.",
     ),
-    R("keys.unknown-in-version", "note", "all", ("error", "warning"), "'…' is an EasyR1 key only in …, not in …"),
-    R("keys.unrecognised-argument", "note", "all", ("warning",), "…: '…' is not a key=value override; ignored"),
+    R(
+        "keys.unknown-in-version",
+        "note",
+        "all",
+        ("error", "warning"),
+        "The key exists only in other releases of the framework than the one read.",
+    ),
+    R(
+        "keys.unrecognised-argument",
+        "note",
+        "all",
+        ("warning",),
+        "A command-line argument is not a key=value override; it is ignored.",
+    ),
     R(
         "launch.ray-cluster",
         "note",
         "all",
         ("info",),
-        "EasyR1 joins nodes through Ray, outside its config: run 'ray start --head' on … and 'ray start "
-        "--address=…' on the others (use the Ray port), then …",
+        "EasyR1 joins several nodes through a Ray cluster started outside its config; the ray start commands "
+        "are given.",
     ),
     R(
         "launch.several",
         "note",
         "all",
         ("warning",),
-        "…: … training launches in the script; the one on line … is read, not those on line(s) … (explain a copy "
-        "of the script with only the launch you mean)",
+        "The script holds several training launches; only the one on the stated line is read.",
     ),
     R(
         "lengths.assumed",
         "note",
         "all",
         ("info",),
-        "The source does not limit prompts; data.max_len counts prompt + response, so … + 1024 is written",
+        "The source does not limit prompts; data.max_len counts prompt + response, so a 1024-token prompt "
+        "allowance is added.",
     ),
     R(
         "lengths.dynamic",
         "note",
         "all",
         ("info",),
-        "… is not set: vLLM generates up to … … tokens minus each prompt's length",
+        "The response length is not set, so vLLM generates up to the model's length minus each prompt's length.",
     ),
     R(
         "lengths.no-room-for-prompt",
         "note",
         "all",
         ("warning",),
-        "… … counts prompt + response and leaves no room for a prompt beside … new tokens",
+        "A length limit that counts prompt + response leaves no room for a prompt beside the new tokens.",
     ),
     R(
         "lengths.not-expressible",
         "note",
         "all",
         ("warning",),
-        "Trl … does not truncate prompts (max_prompt_length … not written); filter the dataset",
+        "That TRL release does not truncate prompts, so max_prompt_length is not written; filter the dataset instead.",
     ),
     R(
         "lengths.prompt-filter",
         "note",
         "all",
         ("info",),
-        "max_prompt_token_length … drops longer prompts from the dataset; it does not truncate them",
+        "max_prompt_token_length drops longer prompts from the dataset; it does not truncate them.",
     ),
-    R("logging.not-expressible", "note", "all", ("warning",), "EasyR1 … has no … logger (…); not written"),
-    R("logging.tensorboard-dir", "note", "all", ("info",), "… takes a directory: ./tensorboard is written"),
-    R("logging.unknown-backend", "note", "all", ("warning",), "trainer.logger … is not an EasyR1 … logger (…)"),
+    R(
+        "logging.not-expressible",
+        "note",
+        "all",
+        ("warning",),
+        "The EasyR1 release has no such logger, so it is not written.",
+    ),
+    R(
+        "logging.tensorboard-dir",
+        "note",
+        "all",
+        ("info",),
+        "The TensorBoard option takes a directory, so ./tensorboard is written.",
+    ),
+    R(
+        "logging.unknown-backend",
+        "note",
+        "all",
+        ("warning",),
+        "trainer.logger names a logger that the EasyR1 release does not have.",
+    ),
     R(
         "optimizer.lr-horizon",
         "note",
         "all",
         ("info", "warning"),
-        "OpenRLHF … sets the LR horizon to len(prompts) × n // train_batch_size, leaving out … … × … …: the … "
-        "schedule ends after the first episode's first …",
+        "OpenRLHF's LR schedule horizon leaves out the episodes or passes, so the schedule ends before the run does.",
     ),
     R(
         "optimizer.min-lr-missing",
         "note",
         "all",
         ("warning",),
-        "lr_scheduler_type cosine_with_min_lr without lr_scheduler_kwargs min_lr_rate "
-        'or min_lr: transformers raises "One of min_lr or min_lr_rate should be …',
+        "cosine_with_min_lr without min_lr or min_lr_rate in lr_scheduler_kwargs, which transformers raises on.",
     ),
     R(
         "optimizer.not-expressible",
         "note",
         "all",
         ("warning",),
-        "lr schedule '…' is not in EasyR1 (constant or cosine); '…' is written",
+        "The source's LR schedule is not in EasyR1 (constant or cosine); the nearest is written.",
     ),
     R(
         "plan.assumed",
@@ -895,15 +976,21 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "plan.… = … disagrees with the other plan values, which give …; the computed value is used",
+        "A plan value disagrees with the values computed from the others; the computed value is used.",
     ),
-    R("plan.not-preserved", "note", "all", ("warning",), "…: … in the source, … in …"),
+    R(
+        "plan.not-preserved",
+        "note",
+        "all",
+        ("warning",),
+        "A plan quantity differs between the source and the written config.",
+    ),
     R(
         "references.not-expressible",
         "note",
         "all",
         ("warning",),
-        "verl … loads the tokenizer from the model path; the source's tokenizer … must be copied into …",
+        "verl loads the tokenizer from the model path, so the source's separate tokenizer must be copied there.",
         source="trainer_base.py@v0.9.1",
     ),
     R(
@@ -911,44 +998,43 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "reward_funcs names ….… (….py, written next to recipe.yaml; run launch.sh from that folder): it loads … "
-        "by its path, so no module of the same name is …",
+        "reward_funcs names a bridge module written next to the recipe that loads the source's reward file by"
+        " its path.",
     ),
     R(
         "reward.builtin",
         "note",
         "all",
         ("info", "warning"),
-        "the built-in scorer '…' is EasyR1's … (run from the EasyR1 repository root)",
+        "The source's built-in scorer is EasyR1's scorer of that name, run from the EasyR1 repository root.",
     ),
     R(
         "reward.builtin-mapped",
         "note",
         "all",
         ("info",),
-        "the source's '…' scorer is written as '…', the nearest … reward",
+        "The source's built-in scorer is written as the target's nearest built-in reward.",
     ),
     R(
         "reward.function",
         "note",
         "all",
         ("info",),
-        "… … is a reward-function file: OpenRLHF imports it and calls … on each batch (queries = prompt + "
-        "response texts, labels from --label_key), returning …",
+        "A reward-function file: OpenRLHF imports it and calls reward_func on each batch of prompt + response texts.",
     ),
     R(
         "reward.function-file-unsupported",
         "note",
         "all",
         ("error",),
-        "OpenRLHF … sends rewards requests to … as an HTTP URL; .py reward files are loaded from …",
+        "That OpenRLHF release takes remote rewards only as an HTTP URL, so a .py reward file is not loaded.",
     ),
     R(
         "reward.function-name",
         "note",
         "all",
         ("info",),
-        "the source does not name the function; EasyR1 calls 'main' in …",
+        "The source does not name the reward function, so EasyR1 calls 'main' in the file.",
     ),
     R(
         "reward.function-signature",
@@ -962,119 +1048,124 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "Verl … ignores the top-level …; the reward file … is not used (set reward.custom_reward_function.path)",
+        "verl ignores a top-level reward key, so the reward file is not used; set reward.custom_reward_function.path.",
     ),
     R(
         "reward.missing",
         "note",
         "all",
         ("error", "warning"),
-        '… is not set: EasyR1 raises "…" at start-up; set it to path/to/reward.py:function',
+        "The reward function is not set, which EasyR1 raises on at start-up; set it to path/to/reward.py:function.",
     ),
     R(
         "reward.model-unused",
         "note",
         "all",
         ("info",),
-        "… is not loaded as a reward model when … is set (it only seeds the critic)",
+        "The reward model path is not loaded as a reward model while remote rewards are set; it only seeds the critic.",
     ),
     R(
         "reward.not-expressible",
         "note",
         "all",
         ("error", "warning"),
-        "EasyR1 … scores only with a built-in scorer (…); the source has …, so EasyR1's default 'math' scorer runs",
+        "That EasyR1 release scores only with built-in scorers, so the source's reward is replaced by the "
+        "default 'math' scorer.",
     ),
     R(
         "reward.signature",
         "note",
         "all",
         ("info",),
-        "EasyR1 … calls … as …; a function written for another framework's call signature needs a wrapper",
+        "EasyR1 calls the reward function with its own signature; a function written for another framework "
+        "needs a wrapper.",
     ),
     R(
         "reward.unknown-builtin",
         "note",
         "all",
         ("warning",),
-        "… '…' is not a built-in scorer of EasyR1 … (NotImplementedError)",
+        "The scorer named is not a built-in scorer of that EasyR1 release (NotImplementedError).",
     ),
     R(
         "reward.unresolved",
         "note",
         "all",
         ("error",),
-        "reward function … is the file beside the source (…), but EasyR1 resolves it from its repository root, "
-        'where the written launch.sh runs, and starts without it ("Reward function is not provided."): write …',
+        "The reward file lies beside the source, but EasyR1 resolves it from its repository root and starts "
+        "without it.",
     ),
     R(
         "run-length.approximated",
         "note",
         "all",
         ("warning",),
-        "OpenRLHF has no step limit: … steps are written as data.max_samples … prompts (= … × …) and one pass; "
-        "that holds when the dataset has at least that …",
+        "OpenRLHF has no step limit, so the steps are written as a prompt count (data.max_samples) and one pass.",
     ),
     R(
         "run-length.converted",
         "note",
         "all",
         ("info",),
-        "… optimizer steps = … rollout steps of … optimizer steps each",
+        "A run length in optimizer steps is converted to rollout steps.",
     ),
     R(
         "run-length.data-wraps",
         "note",
         "all",
         ("info",),
-        "Each step pulls … prompts and keeps …, while the step count assumes …: the data loader wraps, so … … "
-        "reads the prompt data … times",
+        "Each step pulls more prompts than the count assumes, so the data loader wraps and reads the prompts "
+        "several times.",
     ),
     R(
         "run-length.epochs",
         "note",
         "all",
         ("info",),
-        "trainer.total_epochs … is written so that trainer.total_training_steps … ends the run (verl stops at "
-        "whichever comes first; every epoch has at least …",
+        "trainer.total_epochs is written large enough that trainer.total_training_steps ends the verl run.",
     ),
     R(
         "run-length.no-steps",
         "note",
         "all",
         ("warning",),
-        "total_episodes … is less than one step of … samples: num_training_steps is 0 and nothing is trained",
+        "total_episodes is less than one step of samples, so num_training_steps is 0 and nothing is trained.",
     ),
     R(
         "run-length.not-expressible",
         "note",
         "all",
         ("warning",),
-        "max_train_prompts …: Open-Instruct caps prompts per dataset in dataset_mixer_list (a count instead of "
-        "1.0), not in total; the run length is …",
+        "Open-Instruct caps prompts per dataset, not in total, so max_train_prompts is not expressible as written.",
     ),
-    R("run-length.rounded", "note", "all", ("warning",), "… epochs rounded up to …: … is a whole number"),
+    R(
+        "run-length.rounded",
+        "note",
+        "all",
+        ("warning",),
+        "A fractional number of epochs is rounded up to a whole number.",
+    ),
     R(
         "run-length.whichever-first",
         "note",
         "all",
         ("info",),
-        "EasyR1 … stops after … … or trainer.max_steps …, whichever comes first",
+        "EasyR1 stops after the epochs or trainer.max_steps, whichever comes first.",
     ),
     R(
         "sampling.not-expressible",
         "note",
         "all",
         ("warning",),
-        "Open-Instruct has no top-k flag; the source's top_k … is dropped (vLLM samples from the full vocabulary)",
+        "Open-Instruct has no top-k flag, so the source's top_k is dropped.",
     ),
     R(
         "semantics.fetch-granularity",
         "note",
         "all",
         ("info",),
-        "data.gen_batch_size … is only the dataloader fetch size in verl 0.9; a step still trains on "
-        "data.train_batch_size … prompts",
+        "In verl 0.9 data.gen_batch_size is only the dataloader fetch size; a step still trains on "
+        "data.train_batch_size prompts.",
         source="trainer_base.py@v0.9.1",
     ),
     R(
@@ -1089,8 +1180,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "With verl.trainer.main_ppo before 0.9, data.gen_batch_size … is the dataloader batch, so each step "
-        "trains on … prompts, not data.train_batch_size …",
+        "Before verl 0.9, data.gen_batch_size is the dataloader batch, so each step trains on it, not "
+        "data.train_batch_size.",
         source="trainer_base.py@v0.9.1",
     ),
     R(
@@ -1098,14 +1189,15 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "in OpenRLHF … … … is the prompt dataloader's batch, so each rollout step trains on … prompts, not … …",
+        "In that OpenRLHF release vllm_generate_batch_size is the prompt dataloader's batch, so it sets the "
+        "prompts per step.",
     ),
     R(
         "semantics.ignored-key",
         "note",
         "all",
         ("info", "warning"),
-        "'…' is set by EasyR1 itself (from …); the value given has no effect",
+        "The key is set by EasyR1 itself, so the value given has no effect.",
     ),
     R(
         "semantics.implicit-kl-in-reward",
@@ -1119,8 +1211,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "trainer_mode …: each step trains in parameter_sync_step … local updates of … prompts (… samples) taken "
-        "from the replay buffer, each with its own …",
+        "A verl v1 trainer mode trains each step in parameter_sync_step local updates taken from the replay buffer.",
         source="trainer_base.py@v0.9.1",
     ),
     R(
@@ -1131,59 +1222,95 @@ RULES: tuple[R, ...] = (
         "before 2026-02-26 (PR #1498), with deepspeed_stage 2 only the last micro-batch's gradient of each "
         "accumulation group survived; the rest were discarded",
     ),
-    R("shell.arithmetic", "note", "all", ("info",), "… could not be evaluated (…); kept as text"),
-    R("shell.command-substitution", "note", "all", ("info",), "… contains a command substitution; kept as text"),
-    R("shell.condition-decided", "note", "all", ("info",), "Condition … is … here (its operands are known)"),
-    R("shell.control-flow-skipped", "note", "all", ("info",), "a command body nested more than … deep is not read"),
+    R(
+        "shell.arithmetic",
+        "note",
+        "all",
+        ("info",),
+        "A shell arithmetic expression could not be evaluated; it is kept as text.",
+    ),
+    R(
+        "shell.command-substitution",
+        "note",
+        "all",
+        ("info",),
+        "A value contains a command substitution; it is kept as text.",
+    ),
+    R(
+        "shell.condition-decided",
+        "note",
+        "all",
+        ("info",),
+        "A shell condition's operands are known, so its branch is decided while reading.",
+    ),
+    R("shell.control-flow-skipped", "note", "all", ("info",), "A command body nested too deep is not read."),
     R(
         "shell.gpu-count",
         "note",
         "all",
         ("info",),
-        "…=… counts the GPUs of the machine the script runs on, which is not known here; pass --env …=N (or "
-        "--num-processes N)",
+        "A variable counts the GPUs of the machine the script runs on, which is not known; pass --env or "
+        "--num-processes.",
     ),
-    R("shell.heredoc-skipped", "note", "all", ("info",), "here-document <<… body not read…"),
+    R("shell.heredoc-skipped", "note", "all", ("info",), "A here-document body is not read."),
     R(
         "shell.not-expressible",
         "note",
         "all",
         ("error",),
-        "… holds ${…}, which the source left to the shell; TRL reads recipe.yaml without expanding variables and "
-        "… is not one text to move to the command …",
+        "A value holds a shell variable that TRL's recipe.yaml cannot expand; it must move to the command line.",
     ),
-    R("shell.positional-args", "note", "all", ("info",), "$…: the script's arguments are not known; treated as none"),
-    R("shell.source-not-followed", "note", "all", ("info",), "Sourced file … is not read"),
+    R(
+        "shell.positional-args",
+        "note",
+        "all",
+        ("info",),
+        "The script uses its positional arguments, which are not known; they are treated as none.",
+    ),
+    R("shell.source-not-followed", "note", "all", ("info",), "A file the script sources is not read."),
     R(
         "shell.unset-variables",
         "note",
         "all",
         ("info",),
-        "…: never set in the script, kept as written (${NAME}): …; pass --env NAME=VALUE to give a value",
+        "Variables never set in the script are kept as written (${NAME}); pass --env NAME=VALUE to give values.",
     ),
-    R("shell.unsupported-expansion", "note", "all", ("info",), "${…} not understood; kept as text"),
+    R(
+        "shell.unsupported-expansion",
+        "note",
+        "all",
+        ("info",),
+        "A ${...} expansion is not understood; it is kept as text.",
+    ),
     R(
         "target.adjusted",
         "note",
         "all",
         ("warning",),
-        'EasyR1 … would refuse the direct translation ("…"); written instead: … (…)',
+        "The target would refuse the direct translation, so an adjusted value is written instead.",
     ),
     R(
         "target.program",
         "note",
         "all",
         ("info",),
-        "open-instruct … has grpo_fast.py and grpo_vllm_thread_ray_gtrl.py; the gtrl script is written because it "
-        "keeps the source's micro-batches of samples …",
+        "Open-Instruct's gtrl script is written rather than grpo_fast.py because it keeps the source's "
+        "micro-batches of samples.",
     ),
-    R("target.rejected", "note", "all", ("error",), "… … would reject the written config […]: ……"),
+    R(
+        "target.rejected",
+        "note",
+        "all",
+        ("error",),
+        "The target framework would reject the written config with the message quoted.",
+    ),
     R(
         "topology.async-not-colocated",
         "note",
         "all",
         ("info",),
-        "[Warning] Using … in async RLHF only colocates DeepSpeed models: the … vLLM engine(s) get … GPUs of their own",
+        "colocate_all_models in async training colocates only the DeepSpeed models; the vLLM engines get GPUs"
+        " of their own.",
     ),
     R(
         "topology.colocated",
@@ -1197,24 +1324,23 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("error",),
-        "actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * vllm_tensor_parallel_size, "
-        "got … and …",
+        "Under colocate_all_models the actor GPUs differ from vllm_num_engines × vllm_tensor_parallel_size, "
+        "which OpenRLHF refuses.",
     ),
     R(
         "topology.engines-unset",
         "note",
         "all",
         ("error",),
-        "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares …, not set, with 0; "
-        "0 generates with the actor)",
+        "vllm_num_engines is unset, which that OpenRLHF release's _validate_args fails on when comparing it with 0.",
     ),
     R(
         "topology.gpus-changed",
         "note",
         "all",
         ("warning",),
-        "The source trains on … GPUs (…); Open-Instruct runs one learner per GPU, so … learners keep the … "
-        "data-parallel ranks",
+        "Open-Instruct runs one learner per GPU, so the learner count is chosen to keep the source's "
+        "data-parallel ranks.",
     ),
     R(
         "topology.gpus-requested",
@@ -1223,21 +1349,20 @@ RULES: tuple[R, ...] = (
         ("info", "warning"),
         "The GPUs the launch requests differ from those the training uses.",
     ),
-    R("topology.gpus-total", "note", "all", ("info",), "All models and the vLLM engines share the … actor GPUs (…)"),
+    R("topology.gpus-total", "note", "all", ("info",), "All models and the vLLM engines share the actor GPUs."),
     R(
         "topology.indivisible",
         "note",
         "all",
         ("warning",),
-        'worker.rollout.tensor_parallel_size … > … GPUs: "Tensor parallelism size should be less than world size."',
+        "The rollout tensor-parallel size exceeds the GPUs, which EasyR1 refuses.",
     ),
     R(
         "topology.memory-fraction-forced",
         "note",
         "all",
         ("warning",),
-        "Set args.vllm_gpu_memory_utilization to 0.4 for colocate_all_models! (OpenRLHF … replaces … … ≥ 0.9 when "
-        "every model shares the GPUs)",
+        "Under colocate_all_models that OpenRLHF release lowers vllm_gpu_memory_utilization ≥ 0.9 to 0.4.",
     ),
     R(
         "topology.nodes-changed",
@@ -1251,23 +1376,30 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "EasyR1 trains with FSDP and Ulysses only; the source's … is dropped and the … data-parallel ranks are kept",
+        "EasyR1 trains with FSDP and Ulysses only; the source's other parallelism is dropped, keeping the "
+        "data-parallel ranks.",
     ),
-    R("topology.power-of-two", "note", "all", ("error",), "actor_world_size must be power of 2, got …"),
+    R(
+        "topology.power-of-two",
+        "note",
+        "all",
+        ("error",),
+        "The actor world size is not a power of 2, which OpenRLHF 0.5.0–0.5.5 refuse.",
+    ),
     R(
         "topology.rollout-colocated",
         "note",
         "all",
         ("warning",),
-        "The source uses … GPUs (… of them for a separate rollout server); EasyR1 colocates vLLM with training, "
-        "so the written config uses … GPUs for both",
+        "EasyR1 colocates vLLM with training, so the source's separate rollout GPUs are used for both.",
     ),
     R(
         "topology.rollout-engines-changed",
         "note",
         "all",
         ("warning",),
-        "The source runs … rollout engine(s); EasyR1 runs one per … GPU(s) on all … GPUs: …",
+        "EasyR1 runs one rollout engine per tensor-parallel group on all GPUs, so the engine count differs "
+        "from the source's.",
     ),
     R(
         "topology.rollout-gpus-assumed",
@@ -1281,7 +1413,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "Trl … runs vLLM in-process on one spare GPU; the source gives it …",
+        "That TRL release runs vLLM in-process on one spare GPU, so the source's rollout GPU count changes.",
     ),
     R(
         "topology.rollout-pool",
@@ -1296,7 +1428,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "vLLM tensor parallel … does not divide … training processes (TRL colocate needs it to); 1 is written",
+        "The vLLM tensor-parallel size does not divide the training processes (TRL colocate needs it to), so "
+        "1 is written.",
     ),
     R(
         "topology.single-gpu-mode",
@@ -1310,25 +1443,25 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "The config does not state the world size; --num-processes … is used",
+        "The config does not state the world size, so the --num-processes value is used.",
     ),
     R(
         "topology.world-size-not-stated",
         "note",
         "all",
         ("warning",),
-        "The config does not state the number of training processes, so the global batch quantities are unknown; "
-        "pass --num-processes N (GPUs serving vLLM do …",
+        "The config does not state the training processes, so global batch quantities are unknown; pass "
+        "--num-processes N.",
     ),
     R(
         "topology.world-size-option-ignored",
         "note",
         "all",
         ("warning",),
-        "--num-processes … is ignored: the actor flags place … training processes",
+        "--num-processes is ignored because the actor flags already place the training processes.",
     ),
-    R("translation.changed", "note", "all", ("warning",), "…: … in the source, … in …"),
-    R("units.cadence", "note", "all", ("info",), "… … optimizer steps is … rollout steps; … is used"),
+    R("translation.changed", "note", "all", ("warning",), "A value differs between the source and the written config."),
+    R("units.cadence", "note", "all", ("info",), "A cadence in optimizer steps is converted to rollout steps."),
     R(
         "units.checkpointing-steps",
         "note",
@@ -1341,8 +1474,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "verl … counts critic.ppo_mini_batch_size in samples: … samples, while the actor's … prompts are … "
-        "samples (0.4 changed the critic to prompts)",
+        "That verl release counts critic.ppo_mini_batch_size in samples while the actor's counts prompts (0.4"
+        " changed it).",
     ),
     R(
         "units.deprecated-global-micro-batch",
@@ -1351,7 +1484,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "The deprecated global micro-batch key (samples over all ranks) is read and converted to per-GPU.",
     ),
-    R("units.episodes", "note", "all", ("info",), "total_episodes counts samples: … steps × … samples per step = …"),
+    R("units.episodes", "note", "all", ("info",), "total_episodes counts samples: steps × samples per step."),
     R(
         "units.evaluation-steps",
         "note",
@@ -1364,42 +1497,53 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "Verl … counts … … in prompts across all ranks: fsdp_workers divides it by the … data-parallel ranks and "
-        "multiplies it by rollout.n … → … samples per …",
+        "That verl release counts the global micro-batch in prompts across all ranks; the samples per rank are stated.",
     ),
     R(
         "units.per-device-vs-global",
         "note",
         "all",
         ("info",),
-        "local_rollout_batch_size and local_mini_batch_size are per learner GPU: × … learners = … prompts per "
-        "step and … samples per optimizer step",
+        "local_rollout_batch_size and local_mini_batch_size are per learner GPU; the global prompts and "
+        "samples are stated.",
     ),
     R(
         "units.prompts-vs-samples",
         "note",
         "all",
         ("info", "warning"),
-        "… samples per optimizer step is not a whole number of prompts (n = …); worker.actor.global_batch_size "
-        "counts prompts, so … prompts (… samples) is …",
+        "The samples per optimizer step are not a whole number of prompts, while "
+        "worker.actor.global_batch_size counts prompts.",
     ),
     R(
         "units.save-steps",
         "note",
         "all",
         ("info",),
-        "a checkpoint every … rollout steps = save_steps … optimizer steps",
+        "A checkpoint cadence in rollout steps is converted to save_steps in optimizer steps.",
     ),
     R(
         "units.warmup",
         "note",
         "all",
         ("info",),
-        "Warmup of … optimizer steps = … rollout steps (… optimizer steps per step); EasyR1 steps its scheduler "
-        "once per rollout step",
+        "Warmup in optimizer steps is converted to rollout steps, since EasyR1 steps its scheduler once per "
+        "rollout step.",
     ),
-    R("value.out-of-range", "note", "all", ("warning",), "the source's …; written as it is"),
-    R("version.assumed", "note", "all", ("info",), "Assumed easyr1 …: …; pass --from easyr1@VERSION to choose"),
+    R(
+        "value.out-of-range",
+        "note",
+        "all",
+        ("warning",),
+        "A source value lies outside the target's accepted range; it is written as it is.",
+    ),
+    R(
+        "version.assumed",
+        "note",
+        "all",
+        ("info",),
+        "No EasyR1 release could be inferred, so one is assumed; pass --from easyr1@VERSION to choose.",
+    ),
     R(
         "version.band",
         "note",
@@ -1412,7 +1556,7 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning",),
-        "The project states other … releases: …; … from … is used because ……",
+        "The project states several releases of the framework; the one used and where it came from are named.",
     ),
     R(
         "version.conflicting-keys",
@@ -1442,27 +1586,40 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "The program the launch runs does not exist in the inferred release.",
     ),
-    R("version.project", "note", "all", ("info",), "… … from … (…)…; pass --from …@VERSION to choose another"),
+    R(
+        "version.project",
+        "note",
+        "all",
+        ("info",),
+        "The framework release is taken from the project's files; pass --from FW@VERSION to choose another.",
+    ),
     R(
         "version.project-commit",
         "note",
         "all",
         ("warning",),
-        "… installs … from … …, not a release, so the release it matches is unknown; …",
+        "The project installs the framework from a commit, not a release, so the matching release is unknown.",
     ),
     R(
         "version.project-unsupported",
         "note",
         "all",
         ("warning",),
-        "… … from … is not a version rlconf reads (… to …); the version was inferred from the keys instead",
+        "The project's release is not one rlconf reads, so the version is inferred from the keys instead.",
     ),
     R(
         "version.transformers-assumed",
         "note",
         "all",
         ("info",),
-        "Written for trl … with transformers … (…); name another with --to trl@…+transformersX.Y.Z",
+        "The TRL config is written for an assumed transformers release; name another with --to "
+        "trl@VERSION+transformersX.Y.Z.",
     ),
-    R("version.transformers-project", "note", "all", ("info", "warning"), "Transformers … from … is not read: …"),
+    R(
+        "version.transformers-project",
+        "note",
+        "all",
+        ("info", "warning"),
+        "The transformers release stated in the project is not read.",
+    ),
 )

@@ -244,13 +244,13 @@ def markdown() -> str:
             "",
             f"### {title}",
             "",
-            "| code | severity | description | framework's message | source |",
-            "|---|---|---|---|---|",
+            "| code | releases | severity | description | framework's message | source |",
+            "|---|---|---|---|---|---|",
         ]
         for rule in groups[group]:
             message = f"`{cell(rule.message)}`" if rule.message and "`" not in rule.message else cell(rule.message)
             parts.append(
-                f"| `{rule.code}` | {'/'.join(rule.severities)} | {cell(rule.description)} | {message} | "
-                f"{cell(rule.source)} |"
+                f"| `{rule.code}` | {rule.versions or 'all'} | {'/'.join(rule.severities)} | "
+                f"{cell(rule.description)} | {message} | {cell(rule.source)} |"
             )
     return "\n".join(parts) + "\n"

@@ -13,14 +13,14 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "Gradient accumulation is refused while the actor's parameters or optimizer are offloaded to CPU.",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.data-missing",
         "check",
         "easyr1",
         ("error",),
-        "trainer/data_loader.py: both the training and the validation set are loaded at start-up (EasyR1 always "
-        "validates after the last step); an empty path …",
+        "The training or validation data path is empty; EasyR1 loads both at start-up and fails.",
     ),
     R(
         "easyr1.equal-chunk",
@@ -36,10 +36,10 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts "
-        "that the rank's samples split into equal …",
+        "From 0.3.2 DataProto.split asserts that each rank's rollout samples split into equal mini-batches.",
         message="only support equal split. Got size of DataProto {…} and split {…}.",
         source="docs/frameworks/easyr1.md §2",
+        versions="0.3.2 –",
     ),
     R(
         "easyr1.experience-micro-divisible",
@@ -49,6 +49,7 @@ RULES: tuple[R, ...] = (
         "rollout_batch_size × n (global) against the per-device log-prob micro size.",
         message="Rollout batch size * rollout.n must be divisible by {…} micro batch size for experience.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.3.0 –",
     ),
     R(
         "easyr1.global-batch-too-small",
@@ -92,6 +93,7 @@ RULES: tuple[R, ...] = (
         "One sequence must fit in a scheduler batch.",
         message="max_num_batched_tokens should be greater than prompt_length + response_length.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.micro-batch-divisible",
@@ -105,8 +107,8 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("warning",),
-        "global_batch_size × n is floored over the DP ranks (a warning); from 0.3.2 `DataProto.split` asserts "
-        "that the rank's samples split into equal …",
+        "global_batch_size × n does not split evenly over the DP ranks; EasyR1 floors it, so a step uses "
+        "fewer samples.",
         source="docs/frameworks/easyr1.md §2",
     ),
     R(
@@ -116,6 +118,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "ray_trainer.py _load_checkpoint (from 2025-03): a resume path must name a global_step_N directory.",
         message="`load_checkpoint_path` should end with `global_step_*`.",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.reward-missing",
@@ -123,6 +126,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "No reward function is configured: EasyR1 fails at start-up.",
+        versions="0.3.0 –",
     ),
     R(
         "easyr1.rollout-batch-divisible",
@@ -132,6 +136,7 @@ RULES: tuple[R, ...] = (
         "a step's prompts must split into whole optimizer mini-batches.",
         message="Rollout batch size must be divisible by {…}global batch size.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.2.0.dev20250316 –",
     ),
     R(
         "easyr1.rollout-tp-divisible",
@@ -145,10 +150,11 @@ RULES: tuple[R, ...] = (
         "check",
         "easyr1",
         ("error",),
-        "Rounds of mini_rollout_batch_size prompts stop at max_try_make_batch; without filtering, fewer than "
-        "rollout_batch_size prompts by then fails the …",
+        "Without filtering, max_try_make_batch rounds of mini_rollout_batch_size prompts cannot reach "
+        "rollout_batch_size.",
         message="num_try_make_batch={…} >= max_try_make_batch={…}. Generated too many. Please check your data.",
         source="docs/frameworks/easyr1.md §3",
+        versions="0.3.1 –",
     ),
     R(
         "easyr1.unknown-estimator",

@@ -16,6 +16,7 @@ RULES: tuple[R, ...] = (
         "From 0.4.0 the policy stops at start-up when the training GPUs are fewer than PP × CP × TP.",
         message="World size ({…}) is insufficient for the parallelism configuration. Required minimum world size: …",
         source="nemo_rl/models/policy/lm_policy.py:196-202@v0.7.0",
+        versions="0.4.0 –",
     ),
     R(
         "nemo-rl.world-indivisible",
@@ -25,6 +26,7 @@ RULES: tuple[R, ...] = (
         "From 0.4.0 the policy stops at start-up when the training GPUs are not a multiple of PP × CP × TP.",
         message="World size ({…}) must be divisible by PP * CP * TP ({…}). …",
         source="nemo_rl/models/policy/lm_policy.py:204-211@v0.7.0",
+        versions="0.4.0 –",
     ),
     R(
         "nemo-rl.tp4-micro-equals-logprob",
@@ -35,6 +37,7 @@ RULES: tuple[R, ...] = (
         "NRL_IGNORE_TP_ACCURACY_CHECK is set or force_on_policy_ratio is on).",
         message="There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend.",
         source="nemo_rl/models/policy/lm_policy.py:178-194@v0.7.0",
+        versions="0.6.0 –",
     ),
     R(
         "nemo-rl.force-on-policy",
@@ -45,6 +48,7 @@ RULES: tuple[R, ...] = (
         message="force_on_policy_ratio requires train_global_batch_size == num_prompts_per_step * "
         "num_generations_per_prompt",
         source="nemo_rl/algorithms/grpo.py:427-436@v0.7.0",
+        versions="0.5.0 –",
     ),
     R(
         "nemo-rl.batch-multiplier",
@@ -54,6 +58,7 @@ RULES: tuple[R, ...] = (
         "From 0.4.0 grpo.batch_multiplier other than 1 needs dynamic sampling.",
         message="batch_multiplier>1 can only be used if use_dynamic_sampling=True",
         source="nemo_rl/algorithms/grpo.py:342-345@v0.7.0",
+        versions="0.4.0 –",
     ),
     R(
         "nemo-rl.non-colocated-needs-gpus",
@@ -83,6 +88,7 @@ RULES: tuple[R, ...] = (
         "From 0.4.0 async GRPO needs generation on its own GPUs.",
         message="Colocated inference is not supported for async GRPO. Please use non-colocated inference.",
         source="nemo_rl/algorithms/grpo.py:3421-3423@v0.7.0",
+        versions="0.4.0 –",
     ),
     R(
         "nemo-rl.step-multiple-of-gbs",
@@ -111,6 +117,7 @@ RULES: tuple[R, ...] = (
         message="Configuration error: (num_prompts_per_step * num_generations_per_prompt) = {…} must be divisible "
         "by data_parallel size {…}.",
         source="nemo_rl/algorithms/grpo.py:3747-3750@v0.7.0",
+        versions="0.4.0 –",
     ),
     R(
         "nemo-rl.learning-rate-range",

@@ -19,6 +19,7 @@ RULES: tuple[R, ...] = (
             "will cause the trainer to stall waiting for more data  . "
         ),
         source="docs/frameworks/open-instruct.md §1.2",
+        versions="2025.11.09 –",
     ),
     R(
         "open-instruct.active-sampling-needs-filter",
@@ -31,6 +32,7 @@ RULES: tuple[R, ...] = (
             "work correctly."
         ),
         source="docs/frameworks/open-instruct.md §1.2",
+        versions="2025.11.09 –",
     ),
     R(
         "open-instruct.async-steps-positive",
@@ -39,14 +41,16 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Since PR #1220 (2025-11-21) async_steps 0 no longer means synchronous: it is rejected.",
         message="`async_steps` must be greater than 0. Fully synchronous training is not supported.",
+        versions="2025.11.21 –",
     ),
     R(
         "open-instruct.engines-exceed-prompts",
         "check",
         "open-instruct",
         ("warning",),
-        "With num_unique_prompts_rollout=… < vllm_num_engines=…, vllm will be generating data for multiple "
-        "batches simultaneously. This is fine but might be …",
+        "num_unique_prompts_rollout is below vllm_num_engines, so vLLM generates for several batches at once "
+        "(a warning).",
+        versions="2025.10.20 –",
     ),
     R(
         "open-instruct.gpu-memory-fraction-range",
@@ -61,6 +65,7 @@ RULES: tuple[R, ...] = (
         "open-instruct",
         ("warning",),
         "num_samples_per_prompt_rollout is 1. This reduces GRPO to REINFORCE.",
+        versions="2025.04.25 –",
     ),
     R(
         "open-instruct.group-size",
@@ -69,13 +74,14 @@ RULES: tuple[R, ...] = (
         ("error",),
         "The first grpo_fast asserted S > 1; from 2025-04-25 S = 1 only warns (group_of_one).",
         message="Number of samples per prompt must be greater than 1 for GRPO!",
+        versions="2024.11.20 – 2025.04.24",
     ),
     R(
         "open-instruct.gtrl-mini-batch-divisible",
         "check",
         "open-instruct",
         ("error",),
-        "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: … / … = …",
+        "local_mini_batch_size is not a multiple of per_device_train_batch_size, which the gtrl script asserts.",
         message=(
             "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: {…} / {…} "
             "= {…}"
@@ -89,6 +95,7 @@ RULES: tuple[R, ...] = (
         "num_mini_batches = exact_div(rollout × n, mini-batch) since 2025-02-11, with no message of its own.",
         message=", inexact division: {…} / {…} = {…}",
         source="docs/frameworks/open-instruct.md §7.1",
+        versions="2025.02.11 –",
     ),
     R(
         "open-instruct.ignored-flag",
@@ -113,14 +120,14 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "The 2025-12-01 renumbering trap: the old kl3 is 2; 3 is ratio·d, the old kl4.",
         source="docs/frameworks/open-instruct.md §3.2",
+        versions="2025.12.01 –",
     ),
     R(
         "open-instruct.kl-without-reference",
         "check",
         "open-instruct",
         ("error",),
-        "When load_ref_policy=False, beta must be 0.0. Got beta=…. Set --beta 0.0 or --load_ref_policy to use KL "
-        "penalty.",
+        "beta is not 0.0 while load_ref_policy is False, which Open-Instruct refuses.",
         message=(
             "When load_ref_policy=False, beta must be 0.0. Got beta={…}. Set --beta 0.0 or --load_ref_policy to use "
             "KL penalty."
@@ -138,8 +145,7 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("warning",),
-        "total_episodes … is less than one training step of … samples: num_training_steps = … // … = 0 and "
-        "nothing is trained",
+        "total_episodes is less than one training step of samples, so num_training_steps is 0 and nothing is trained.",
     ),
     R(
         "open-instruct.num-mini-batches-too-large",
@@ -166,6 +172,7 @@ RULES: tuple[R, ...] = (
         "open-instruct",
         ("error",),
         "A step's samples must split evenly over the training ranks.",
+        versions="2025.12.25 –",
     ),
     R(
         "open-instruct.sequence-parallel-needs-zero3",
@@ -174,6 +181,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "`sequence_parallel_size` > 1 requires `deepspeed_stage` to be 3!",
         message="`sequence_parallel_size` > 1 requires `deepspeed_stage` to be 3!",
+        versions="2026.01.07 –",
     ),
     R(
         "open-instruct.single-gpu-tensor-parallel",
@@ -182,6 +190,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "tensor_parallel_size > 1 is not supported with single_gpu_mode",
         message="tensor_parallel_size > 1 is not supported with single_gpu_mode",
+        versions="2026.01.23 –",
     ),
     R(
         "open-instruct.unknown-key",
@@ -211,12 +220,13 @@ RULES: tuple[R, ...] = (
         "check",
         "open-instruct",
         ("error",),
-        "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward "
-        "standard deviation will always be 0, causing all …",
+        "filter_zero_std_samples with one sample per prompt would filter every sample (std 0), which "
+        "Open-Instruct refuses.",
         message=(
             "`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward "
             "standard deviation will always be 0, causing all samples to be filtered."
         ),
+        versions="2025.11.09 –",
     ),
     R(
         "open-instruct.zero2-discarded-gradients",
@@ -225,5 +235,6 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "Before PR #1498 (2026-02-26) ZeRO-2 kept only the last backward of each accumulation group.",
         source="docs/frameworks/open-instruct.md §3.1",
+        versions="2024.11.20 – 2026.02.25",
     ),
 )

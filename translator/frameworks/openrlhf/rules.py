@@ -12,7 +12,7 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "Async RLHF is not supported with ….",
+        "vLLM sleep mode is on with async training, which OpenRLHF does not support.",
         message="Async RLHF is not supported with {…}.",
     ),
     R(
@@ -27,8 +27,8 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("warning",),
-        "[Warning] Using --colocate_all_models in async RLHF only colocates DeepSpeed models. (the … vLLM "
-        "engine(s) take … GPUs of their own)",
+        "colocate_all_models in async training colocates only the DeepSpeed models; the vLLM engines take "
+        "GPUs of their own.",
     ),
     R(
         "openrlhf.colocate-all-engine-gpus",
@@ -41,6 +41,7 @@ RULES: tuple[R, ...] = (
             "got {…} and {…}"
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.5.9 –",
     ),
     R(
         "openrlhf.colocate-critic-reward-sizes",
@@ -55,6 +56,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("warning",),
         "0.5.8–0.6.0 lower vllm_gpu_memory_utilization ≥ 0.9 to 0.4 under colocate_all_models (train()).",
+        versions="0.5.8 – 0.6.0",
     ),
     R(
         "openrlhf.critic-divides-actor",
@@ -63,6 +65,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Up to 0.7.0 the critic's world size must divide the actor's (only with a critic from 0.5.1).",
         message="actor_world_size must be divisible by critic_world_size, got {…} and {…}",
+        versions="0.5.0 – 0.7.0",
     ),
     R(
         "openrlhf.critic-train-batch-divisible",
@@ -76,7 +79,7 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "dual_clip must be > 1.0, got …",
+        "The dual-clip constant is not greater than 1.0, which OpenRLHF refuses.",
         message="dual_clip must be > 1.0, got {…}",
     ),
     R(
@@ -116,6 +119,27 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "The vLLM engines must divide the actor's GPUs when they are colocated.",
+        versions="0.5.0, 0.5.6 – 0.7.0",
+    ),
+    R(
+        "openrlhf.actor-power-of-two",
+        "check",
+        "openrlhf",
+        ("error",),
+        "The actor's world size (nodes × GPUs per node) must be a power of 2.",
+        message="actor_world_size must be power of 2, got {…}",
+        source="docs/frameworks/openrlhf.md",
+        versions="0.5.0 – 0.5.5",
+    ),
+    R(
+        "openrlhf.critic-power-of-two",
+        "check",
+        "openrlhf",
+        ("error",),
+        "The critic's world size must be a power of 2 (0.5.1 on: only when a critic is used).",
+        message="critic_world_size must be power of 2, got {…}",
+        source="docs/frameworks/openrlhf.md",
+        versions="0.5.0 – 0.5.5",
     ),
     R(
         "openrlhf.eval-needs-remote-reward",
@@ -138,7 +162,8 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("warning",),
-        "Gamma is set to 1.0 for rloo, reinforce_baseline, and group_norm (--… … is replaced for …)",
+        "OpenRLHF forces gamma to 1.0 for rloo, reinforce_baseline and group_norm, so the gamma given is replaced.",
+        versions="0.6.3 –",
     ),
     R(
         "openrlhf.generate-batch-ignored",
@@ -147,6 +172,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "vllm_generate_batch_size changed meaning twice.",
         source="docs/frameworks/openrlhf.md §3",
+        versions="0.9.1 – 0.9.10",
     ),
     R(
         "openrlhf.generate-batch-is-step",
@@ -155,6 +181,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "vllm_generate_batch_size changed meaning twice.",
         source="docs/frameworks/openrlhf.md §3",
+        versions="0.5.0 – 0.9.0, 0.10.0 –",
     ),
     R(
         "openrlhf.gpu-memory-fraction-range",
@@ -187,6 +214,7 @@ RULES: tuple[R, ...] = (
         '0.11.2 takes one (HIGH) or two (LOW HIGH) threshold values (nargs="+";).',
         message="--algo.advantage.is_correction_threshold takes HIGH or LOW HIGH",
         source="docs/frameworks/openrlhf.md §5.5",
+        versions="0.11.2 –",
     ),
     R(
         "openrlhf.learning-rate-range",
@@ -201,6 +229,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Over-sampling generation is only supported with asynchronous training.",
+        versions="0.10.0 –",
     ),
     R(
         "openrlhf.parallel-divides-gpus",
@@ -231,6 +260,7 @@ RULES: tuple[R, ...] = (
         ("error", "warning"),
         "Up to 0.7.0 each actor rank loads rollout_batch_size // ranks prompts; 0.5.6–0.7.0 assert divisibility.",
         message="rollout_bach_size must be divisible by actor_world_size, got {…} and {…}",
+        versions="0.5.0 – 0.7.0",
     ),
     R(
         "openrlhf.tensor-parallel-needs-bf16",
@@ -251,6 +281,7 @@ RULES: tuple[R, ...] = (
             "The number of sample batches must be greater than or equal to the effective number of actor processes."
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.7.2 –",
     ),
     R(
         "openrlhf.train-batch-divisible",
@@ -301,27 +332,28 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error",),
-        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: "
-        "ring attention and dynamic batching switch …",
+        "With max_images_per_prompt > 0 (VLM) OpenRLHF allows no critic (GAE).",
         message=(
             "VLM training does not support critic model. Use --advantage_estimator other than 'gae' (e.g., "
             "reinforce_baseline, rloo, group_norm)."
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.10.0 –",
     ),
     R(
         "openrlhf.vlm-no-packing",
         "check",
         "openrlhf",
         ("error",),
-        "max_images_per_prompt > 0 (VLM, 0.10.0+) allows no critic (GAE) and no --packing_samples as written: "
-        "ring attention and dynamic batching switch …",
+        "With max_images_per_prompt > 0 (VLM) OpenRLHF allows no sample packing (nor ring attention or "
+        "dynamic batching).",
         message=(
             "VLM training does not support --packing_samples. Packing collapses the batch dimension, breaking "
             "alignment between image tokens and pixel_values. VLM models also require model-computed position_ids "
             "(e.g., M-RoPE) which is incompatible with packing."
         ),
         source="docs/frameworks/openrlhf.md §6",
+        versions="0.10.0 –",
     ),
     R(
         "openrlhf.zero3-needs-vllm",
@@ -330,5 +362,6 @@ RULES: tuple[R, ...] = (
         ("error",),
         "ZeRO-3 is only supported when vLLM enabled",
         message="ZeRO-3 is only supported when vLLM enabled",
+        versions="0.5.0 – 0.7.0",
     ),
 )

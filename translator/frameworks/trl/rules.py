@@ -13,14 +13,15 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "warning"),
         "auto_find_batch_size may shrink the per-device batch at run time, changing the plan.",
+        versions="0.15.0 –",
     ),
     R(
         "trl.cosine-min-lr-unset",
         "check",
         "trl",
         ("error",),
-        "transformers' cosine_with_min_lr schedule needs its floor in lr_scheduler_kwargs; the Trainer raises "
-        "when it creates the scheduler …",
+        "cosine_with_min_lr without min_lr or min_lr_rate in lr_scheduler_kwargs; the Trainer raises when it "
+        "creates the scheduler.",
         message="One of min_lr or min_lr_rate should be set through the `lr_scheduler_kwargs`",
     ),
     R(
@@ -28,9 +29,10 @@ RULES: tuple[R, ...] = (
         "check",
         "trl",
         ("skipped", "warning"),
-        "dapo/cispo/vespo divide by the token count of the whole generation batch; with spg != GAS the gradient "
-        "comes out scaled by GAS/spg until 1.10 (PR …",
+        "dapo/cispo/vespo losses with steps_per_generation ≠ gradient accumulation come out scaled by GAS/spg"
+        " before TRL 1.10.",
         source="docs/frameworks/trl.md §5",
+        versions="0.22.0 – 1.9.x",
     ),
     R(
         "trl.eval-batch-divisible",
@@ -38,16 +40,18 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "skipped"),
         "The evaluation batch (per device × processes) must be divisible by num_generations.",
+        versions="0.15.0 –",
     ),
     R(
         "trl.generation-batch-divisible",
         "check",
         "trl",
         ("error", "skipped"),
-        "Gbs % (pdtbs·W), only when gbs is given; 0.18.0–0.19.0 test `gbs % pdtbs * W`, which by operator "
-        "precedence is just gbs % pdtbs (fixed in …",
+        "generation_batch_size is not divisible by per_device_train_batch_size × W (0.18.0–0.19.0 test only "
+        "the first).",
         message="generation_batch_size ({…}) must be divisible by the global batch size ({…}).",
         source="docs/frameworks/trl.md §2.1",
+        versions="0.18.0 –",
     ),
     R(
         "trl.generation-batch-exclusive",
@@ -56,6 +60,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time",
         message="'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time",
+        versions="0.18.0 –",
     ),
     R(
         "trl.generation-batch-floored",
@@ -68,6 +73,7 @@ RULES: tuple[R, ...] = (
             "0.19.1): {…} is not a multiple of {…} x {…} processes = {…}, so steps_per_generation is floored to {…} "
             "and each generation round takes {…} completions, out of step with the sampler's batches of {…}"
         ),
+        versions="0.18.0 – 0.19.0",
     ),
     R("trl.gpu-memory-fraction-range", "check", "trl", ("error",), "vllm_gpu_memory_utilization must lie in (0, 1]."),
     R(
@@ -83,6 +89,7 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error",),
         "Delta (two-sided clipping) is not in the Liger GRPO loss (0.18+; driven by use_liger_kernel from 0.26)",
+        versions="0.18.0 – 1.7.x",
     ),
     R(
         "trl.max-prompt-length-ignored",
@@ -91,6 +98,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "0.26–0.27 accept max_prompt_length with a FutureWarning but never read it (removed in 0.28).",
         source="docs/frameworks/trl.md §1",
+        versions="0.26.0 – 0.27.x",
     ),
     R(
         "trl.num-generations-divisible",
@@ -98,6 +106,7 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "skipped"),
         "The generation batch (global) must be divisible by num_generations.",
+        versions="0.15.0 –",
     ),
     R(
         "trl.num-generations-min",
@@ -109,6 +118,7 @@ RULES: tuple[R, ...] = (
             "num_generations {…}: trl {…} divides each advantage by the std of a group of one, which is NaN, so there "
             "is no learning signal (an error from 0.17)"
         ),
+        versions="0.14.0, 0.17.0 –",
     ),
     R(
         "trl.off-policy-steps",
@@ -116,6 +126,7 @@ RULES: tuple[R, ...] = (
         "trl",
         ("skipped", "warning"),
         "steps_per_generation larger than gradient_accumulation_steps makes later updates off-policy.",
+        versions="0.16.0 –",
     ),
     R(
         "trl.reward-weights-length",
@@ -124,6 +135,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "One weight per reward function (0.15+); Open-R1's reward_funcs default is accuracy, format, tag_count.",
         message="Number of reward weights ({…}) must match number of reward functions ({…})",
+        versions="0.15.0 –",
     ),
     R(
         "trl.sequence-parallel",
@@ -137,18 +149,20 @@ RULES: tuple[R, ...] = (
             "Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw "
             "generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`."
         ),
+        versions="1.4.0 –",
     ),
     R(
         "trl.sync-ref-model-beta",
         "check",
         "trl",
         ("error", "warning"),
-        "Beta 0 loads no reference model (0.16+): 0.28+ rejects sync_ref_model, before the sync silently does "
-        "nothing (SyncRefModelCallback skips a None …",
+        "sync_ref_model with beta 0.0, where no reference model is loaded: 0.28+ refuses it, earlier releases"
+        " sync nothing.",
         message=(
             "sync_ref_model does nothing with beta 0.0: trl {…} creates no reference model, so there is nothing to "
             "synchronize (an error from 0.28)"
         ),
+        versions="0.16.0 –",
     ),
     R(
         "trl.unknown-cli-argument",
@@ -187,6 +201,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "1.6+: the vLLM importance-sampling bounds must be ordered (clip_max 3.0 by default; the _cap alias wins).",
         message="vllm_importance_sampling_clip_min ({…}) must be less than vllm_importance_sampling_clip_max ({…}).",
+        versions="1.6.0 –",
     ),
     R(
         "trl.vllm-is-truncate-bounds",
@@ -198,6 +213,7 @@ RULES: tuple[R, ...] = (
             "At least one of `vllm_importance_sampling_clip_min` or `vllm_importance_sampling_clip_max` must be set "
             "when `vllm_importance_sampling_mode` is a `*_truncate` mode."
         ),
+        versions="1.6.0 –",
     ),
     R(
         "trl.vllm-tensor-parallel",
@@ -205,5 +221,6 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "skipped"),
         "Colocated vLLM groups consecutive ranks into TP groups, so W % vllm_tensor_parallel_size == 0 (0.18+).",
+        versions="0.18.0 –",
     ),
 )

@@ -12,12 +12,11 @@ RULES: tuple[R, ...] = (
         "check",
         "unsloth",
         ("warning", "skipped"),
-        "Unsloth sets per_device_train_batch_size to num_generations (printing one line) when the batch is not a "
-        "multiple of the group: more completions per update and a larger micro-batch than written.",
+        "Unsloth raises per_device_train_batch_size to num_generations when the batch is not a multiple of the group.",
         message="Unsloth: We now expect `per_device_train_batch_size` … to be a multiple of `num_generations`.\n"
         "We will change the batch size of {b} to the `num_generations` of {g}",
         source="docs/frameworks/unsloth.md §2; unsloth/models/rl.py:3588-3603@2026.10.9, :600-608@2025.8.9",
-        versions="2025.8.9 on",
+        versions="2025.8.9 –",
     ),
     R(
         "unsloth.gpu-memory-fraction-range",
@@ -34,7 +33,7 @@ RULES: tuple[R, ...] = (
         "unsloth_grpo_mini_batch must not exceed TRL's generation batch.",
         message=MINI_BATCH_MESSAGE,
         source=f"docs/frameworks/unsloth.md §3; {MINI_BATCH_SOURCE}",
-        versions="2026.10.9 on",
+        versions="2026.10.9 –",
     ),
     R(
         "unsloth.learning-rate-range",

@@ -17,6 +17,7 @@ RULES: tuple[R, ...] = (
             "The lower bound of the clip_ratio_c for dual-clip PPO should be greater than 1.0, but get the value: {…}."
         ),
         source="docs/frameworks/verl.md §3.1",
+        versions="0.4.1 –",
     ),
     R(
         "verl.clip-ratio-ignored",
@@ -26,6 +27,7 @@ RULES: tuple[R, ...] = (
         "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the "
         "engine (0.8+), which clips with optim.clip_grad.",
         source="docs/frameworks/verl.md §8",
+        versions="0.4.1 –",
     ),
     R(
         "verl.deprecated-micro-batch-unsupported",
@@ -36,6 +38,7 @@ RULES: tuple[R, ...] = (
         "workers need the per-GPU key.",
         message="AssertionError: assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
         source="docs/frameworks/verl.md §3.1",
+        versions="0.8.0 –",
     ),
     R(
         "verl.deprecated-micro-divides-mini",
@@ -56,8 +59,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts data.gen_batch_size 1.",
         message="gen_batch_size must be one",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -66,8 +68,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts that the hybrid engine is off.",
         message=(
             "AssertionError: assert not self.hybrid_engine (the fully asynchronous trainer needs "
             "actor_rollout_ref.hybrid_engine=False)"
@@ -79,8 +80,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts that the rollout computes log-probs (calculate_log_probs).",
         message="must rollout calculate log_probs",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -89,8 +89,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts staleness_threshold >= 0.",
         message="staleness_threshold must larger than 0",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -99,8 +98,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts trigger_parameter_sync_step >= 1.",
         message="trigger_parameter_sync_step must larger or equal than 1",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -109,8 +107,7 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "The fully asynchronous rollouter's start-up asserts (fully_async_rollouter.py@v0.9.1:350-356, :733), in "
-        "verl's words: no hybrid engine …",
+        "The fully asynchronous rollouter asserts data.train_batch_size 0.",
         message="train_batch_size must be zero",
         source="fully_async_rollouter.py@v0.9.1",
     ),
@@ -125,6 +122,7 @@ RULES: tuple[R, ...] = (
             "gen_batch_size dataloader fetches."
         ),
         source="docs/frameworks/verl.md §3.2; fully_async_main.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.gpu-memory-fraction-range",
@@ -141,6 +139,7 @@ RULES: tuple[R, ...] = (
         "clip_ratio alone is shadowed by clip_ratio_low/high (0.4+); actor.grad_clip is read by nothing in the "
         "engine (0.8+), which clips with optim.clip_grad.",
         source="docs/frameworks/verl.md §8",
+        versions="0.8.0 –",
     ),
     R(
         "verl.group-size-one",
@@ -165,6 +164,7 @@ RULES: tuple[R, ...] = (
         "loss_agg_mode must be one verl knows (key since 0.4; token-sum since 0.9).",
         message="Invalid loss_agg_mode: {…}",
         source="docs/frameworks/verl.md §3.1",
+        versions="0.4.1 –",
     ),
     R(
         "verl.megatron-parallel-divisible",
@@ -215,6 +215,7 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "Mini × n samples over the DP ranks",
         source="docs/frameworks/verl.md §2.1",
+        versions="0.1 – 0.7.1",
     ),
     R(
         "verl.mini-batch-larger-than-train",
@@ -222,6 +223,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "ppo_mini_batch_size is larger than train_batch_size.",
+        versions="0.3.0 –",
     ),
     R(
         "verl.mini-batch-remainder",
@@ -239,6 +241,7 @@ RULES: tuple[R, ...] = (
         "Mini × n samples over the DP ranks",
         message="ppo_mini_batch_size 0 should be larger than 0 after normalization",
         source="docs/frameworks/verl.md §2.1",
+        versions="0.1 – 0.7.1",
     ),
     R(
         "verl.off-policy-strategy",
@@ -248,6 +251,7 @@ RULES: tuple[R, ...] = (
         "replay_buffer.py ReplayBuffer.__init__: the staleness threshold is a positive integer (0.9.1: or null) "
         "and the strategy drop or wait",
         message="Invalid max off policy strategy: {…}, must be one of ['drop', 'wait']",
+        versions="0.9.0 –",
     ),
     R(
         "verl.off-policy-threshold",
@@ -255,16 +259,17 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The fully asynchronous trainer's staleness threshold must be a positive integer.",
+        versions="0.9.0 –",
     ),
     R(
         "verl.parameter-sync-divisible",
         "check",
         "verl",
         ("error",),
-        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step "
-        "local updates; separate_async …",
+        "The v1 step splits train_batch_size into parameter_sync_step local updates, so it must divide evenly.",
         message="train_batch_size ({…}) must be divisible by parameter_sync_step ({…})",
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.real-batch-divisible",
@@ -281,6 +286,7 @@ RULES: tuple[R, ...] = (
         "rollout.name is `???` (mandatory) since 0.6; OmegaConf fails on the first access.",
         message="Missing mandatory value: {…}.name",
         source="docs/frameworks/verl.md §5",
+        versions="0.6.1 –",
     ),
     R(
         "verl.rollout-tp-divisible",
@@ -296,47 +302,47 @@ RULES: tuple[R, ...] = (
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
-        "than naive, and a reward model with GPUs of its …",
+        "separate_async mode needs a weight-transfer backend other than naive.",
         message="please use nccl/nixl/mooncake, etc. backend for separate async training",
         source="trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.separate-async-batch",
         "check",
         "verl",
         ("error",),
-        "The v1 step (trainer_base.py@v0.9.1 PPOTrainer.step) splits train_batch_size into parameter_sync_step "
-        "local updates; separate_async …",
+        "separate_async mode needs exactly one mini-batch in each local update of the v1 step.",
         message=(
             "train_batch_size must equal parameter_sync_step * ppo_mini_batch_size in separate async training, but "
             "got train_batch_size={…}, parameter_sync_step={…}, ppo_mini_batch_size={…}"
         ),
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.separate-async-reward-model",
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
-        "than naive, and a reward model with GPUs of its …",
+        "separate_async mode needs a reward model with GPUs of its own (enable_resource_pool).",
         message=(
             "Colocate reward model (reward.reward_model.enable_resource_pool=False) is not supported in separate "
             "async mode, because the standalone rollout never pauses to free GPU memory. Use standalone mode "
             "(reward.reward_model.enable_resource_pool=True) instead."
         ),
         source="trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.separate-async-rollout-pool",
         "check",
         "verl",
         ("error",),
-        "trainer_separate_async.py@v0.9.1 __init__: a standalone rollout pool, a weight-transfer backend other "
-        "than naive, and a reward model with GPUs of its …",
+        "separate_async mode needs a standalone rollout pool of nodes and GPUs.",
         message="nnodes must be > 0 in separate async training",
         source="trainer_separate_async.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.sequence-parallel-remove-padding",
@@ -356,6 +362,7 @@ RULES: tuple[R, ...] = (
         "trainer_base.py@v0.9.1 get_trainer_cls: the mode names a registered trainer.",
         message="Unknown trainer '{…}'. Available trainers: {…}.",
         source="trainer_base.py@v0.9.1",
+        versions="0.9.0 –",
     ),
     R(
         "verl.unknown-key",
