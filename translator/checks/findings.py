@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from typing import Any, Literal
 
@@ -293,6 +293,9 @@ class SettingsAccess:
 
     values: dict[str, Any]
     version: str
+
+    def __init__(self, values: Mapping[str, Any], version: str) -> None:
+        self.values, self.version = dict(values), version
 
     def get(self, key: str) -> Any:
         return self.values.get(key)

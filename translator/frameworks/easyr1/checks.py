@@ -54,9 +54,6 @@ class View(SettingsAccess):
     """EasyR1's settings as one flat mapping (config over the band's dataclass defaults) and what its worker
     derives from them; ``changed`` gives the view of a config with some keys changed."""
 
-    def __init__(self, values: Mapping[str, Any], version: str) -> None:
-        self.values, self.version = dict(values), version
-
     @classmethod
     def of(cls, native: Values, version: str) -> View:
         return cls({**EXTRA_DEFAULTS, **native.defaults, **native.values}, version)

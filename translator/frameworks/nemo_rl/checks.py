@@ -38,9 +38,6 @@ FORCE = "loss_fn.force_on_policy_ratio"
 class View(SettingsAccess):
     """The merged settings and what NeMo-RL derives from them (the training world, DP)."""
 
-    def __init__(self, values: Mapping[str, Any], version: str) -> None:
-        self.values, self.version = dict(values), version
-
     @classmethod
     def of(cls, native: Values, version: str) -> View:
         return cls({**native.defaults, **native.values}, version)

@@ -36,9 +36,6 @@ REF_MEGATRON = "trainer.ref.megatron_config."
 class View(SettingsAccess):
     """SkyRL's settings as one flat mapping in the skyrl package's spelling (config over the release's defaults)."""
 
-    def __init__(self, values: Mapping[str, Any], version: str) -> None:
-        self.values, self.version = dict(values), version
-
     @classmethod
     def of(cls, native: Values, version: str) -> View:
         merged = {**native.defaults, **native.values}
