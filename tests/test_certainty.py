@@ -77,7 +77,9 @@ def test_json_and_text_carry_it(tmp_path: Path) -> None:
         "hint": "pass --dataset-size PROMPTS",
     }
     text = runner.invoke(main, ["explain", str(FIXTURES / "verl" / "fork_recipe_entry.sh")]).output
-    assert "128 prompts per step (assumed: " in text
+    # The fork assumption is shared by every quantity the fork's code decides: written once, referenced by number.
+    assert "128 prompts per step (assumed [1]: data.train_batch_size 128 prompts)" in text
+    assert text.count("read with upstream semantics") == 1 and "  [1] read with upstream semantics: " in text
 
 
 def test_strict_translate_exits_1_when_an_assumed_quantity_is_written(tmp_path: Path) -> None:

@@ -648,3 +648,19 @@ def test_the_default_train_batch_size_is_refused_by_the_fully_async_rollouter() 
     # fully_async_ppo_trainer.yaml@v0.9.1 keeps ppo_trainer's data.train_batch_size 1024; the rollouter asserts 0.
     settings = {k: v for k, v in FULLY_ASYNC.items() if k != "data.train_batch_size"}
     assert findings_of(run_fully_async(settings), "verl.fully-async-train-batch")
+
+
+def test_a_rule_whose_value_is_not_given_is_skipped_not_judged(tmp_path: Path) -> None:
+    # data.train_batch_size comes from $BS, which the script never sets: verl 0.4.1's assert
+    # train_batch_size >= ppo_mini_batch_size (docs/frameworks/verl.md §3.1) cannot be judged, so the rule is
+    # skipped, naming what to pass, instead of judging a stand-in (0 < 64 would be a false error).
+    script = tmp_path / "run.sh"
+    overrides = " ".join(f"{k}={v}" for k, v in {**BASE, "data.train_batch_size": "$BS"}.items())
+    script.write_text(f"python3 -m verl.trainer.main_ppo {overrides}\n")
+    report = check(script, framework="verl@0.4.1")
+    assert not report.errors
+    skipped = [s for s in report.skipped if s.rule == "verl.mini-batch-larger-than-train"]
+    assert skipped and "data.train_batch_size" in skipped[0].needs and "--env BS=VALUE" in skipped[0].hint
+    # Given a value below the mini-batch (32 < 64 prompts), verl's assert fails.
+    given = check(script, framework="verl@0.4.1", env={"BS": "32"})
+    assert [f.rule for f in given.errors] == ["verl.mini-batch-larger-than-train"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import translator
+from tests.conftest import CASES, COMPUTED_AT_RUN, case_id
 from translator.errors import ConfigError
 from translator.sources.files import Source
 from translator.sources.pyconfig import read_config
@@ -131,10 +132,13 @@ def test_an_unread_batch_value_is_asked_for_and_can_be_passed(tmp_path: Path) ->
         "args = GRPOConfig(per_device_train_batch_size=int(os.environ['BS']), num_generations=8,\n"
         "    max_completion_length=max_len())\n"
     )
-    # The batch is needed for the plan: the read stops, naming what to pass.
-    with pytest.raises(ConfigError) as error:
-        translator.explain(script)
-    assert "--env per_device_train_batch_size=VALUE" in error.value.hint
+    # The batch is needed for the plan: every count built on it is unknown, naming what to pass; the group (8) is
+    # still read.
+    unread = translator.explain(script)
+    assert unread.plan["micro_batch_per_device"] is None and unread.plan["prompts_per_step"] is None
+    assert unread.plan["samples_per_prompt"] == 8
+    why = unread.certainty["micro_batch_per_device"]
+    assert why.level == "unknown" and "--env per_device_train_batch_size" in f"{why.why} {why.hint}"
     # Given: 4 completions × 1 process × GAS 1 (TRL's default) = 4, not a multiple of 8 → TRL's own check notes it;
     # with 16 instead: 16 / 8 = 2 prompts per step, micro-batch 16.
     explanation = translator.explain(script, env={"per_device_train_batch_size": "16"})
@@ -158,3 +162,63 @@ def test_unsloth_imported_before_trl_makes_it_the_unsloth_variant(tmp_path: Path
     script = tmp_path / "train.py"
     script.write_text(imports + "args = GRPOConfig(per_device_train_batch_size=8, num_generations=8)\n")
     assert translator.explain(script).framework == framework
+
+
+def _overrides(text: str, fields: frozenset[str]) -> list[tuple[str, object, bool, bool]]:
+    from translator.sources.pyconfig import overrides
+
+    return [(o.key, o.value, o.why is None, o.conditional) for o in overrides(Source(text, "train.py"), fields)]
+
+
+def test_fields_set_after_parsing_are_read_in_order_with_their_condition() -> None:
+    text = (
+        "from omegaconf import OmegaConf, open_dict\n"
+        "GROUP = 4\n"
+        "def main(args, config):\n"
+        "    args.num_generations = GROUP\n"  # a module constant: read
+        "    setattr(args, 'gradient_accumulation_steps', 2 * 3)\n"  # arithmetic of literals: read
+        "    with open_dict(config):\n"
+        "        config.data.train_batch_size = 64\n"  # a with's body always runs
+        "    if args.long:\n"
+        "        args.per_device_train_batch_size = 2\n"  # under an if: conditional
+        "    args.max_steps *= 2\n"  # changes the value it had: not read
+        "    args.logging_steps, args.save_steps = 1, 2\n"  # unpacked: not read
+        "    OmegaConf.update(config, 'actor_rollout_ref.rollout.n', args.n)\n"  # computed: not read
+        "    self_like.config.data.max_prompt_length = 512\n"  # the longest tail that is a field
+        "    args.output_dir = 'out'\n"  # not a field asked for
+    )
+    fields = frozenset(
+        {
+            "num_generations",
+            "gradient_accumulation_steps",
+            "data.train_batch_size",
+            "per_device_train_batch_size",
+            "max_steps",
+            "logging_steps",
+            "save_steps",
+            "actor_rollout_ref.rollout.n",
+            "data.max_prompt_length",
+        }
+    )
+    assert _overrides(text, fields) == [
+        ("num_generations", 4, True, False),
+        ("gradient_accumulation_steps", 6, True, False),
+        ("data.train_batch_size", 64, True, False),
+        ("per_device_train_batch_size", 2, True, True),
+        ("max_steps", None, False, False),
+        ("logging_steps", None, False, False),
+        ("save_steps", None, False, False),
+        ("actor_rollout_ref.rollout.n", None, False, False),
+        ("data.max_prompt_length", 512, True, False),
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(COMPUTED_AT_RUN))
+def test_a_count_the_launched_code_computes_stops_a_translation(name: str) -> None:
+    # The fixture's prompts (verl, EasyR1) or micro-batch (TRL) are set by code that runs with the launch: a
+    # written config would have to state a number nobody knows, so translate refuses with exit 2, naming the line.
+    case = next(c for c in CASES if case_id(c) == name)
+    target = "trl" if case.framework != "trl" else "verl"
+    with pytest.raises(ConfigError) as refused:
+        translator.translate(translator.load(case.path, **case.load_kwargs()), to=target)
+    assert "computed at" in str(refused.value) or "--env" in f"{refused.value} {refused.value.hint}"

@@ -206,13 +206,27 @@ def test_a_commit_pin_names_no_release_and_the_keys_decide(tmp_path) -> None:
     from translator import api
 
     (tmp_path / ".git").mkdir()
-    (tmp_path / "requirements.txt").write_text("trl @ git+https://github.com/huggingface/trl.git@019fc6d\n")
+    # abcdef0 is no commit of huggingface/trl's history (a fork's, say): it names no release rlconf can place.
+    (tmp_path / "requirements.txt").write_text("trl @ git+https://github.com/huggingface/trl.git@abcdef0\n")
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text(RECIPE)
     explanation = api.explain(str(recipe), num_processes=4)
     codes = {n.code for n in explanation.notes}
     assert "version.project-commit" in codes and "version.project" not in codes
     assert explanation.candidates == ()  # check runs the rules for every release that fits the keys
+
+
+def test_a_commit_of_the_framework_s_history_is_placed_between_its_releases(tmp_path) -> None:
+    from translator import api
+
+    (tmp_path / ".git").mkdir()
+    # 019fc6d: 33 commits after v0.15.0 on huggingface/trl's main, first contained in v0.16.0 (git describe).
+    (tmp_path / "requirements.txt").write_text("trl @ git+https://github.com/huggingface/trl.git@019fc6d\n")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(RECIPE)
+    explanation = api.explain(str(recipe), num_processes=4)
+    assert explanation.version == "0.15.2" and explanation.candidates == ("0.15.2", "0.16.0")
+    assert any(n.code == "version.project" and "precedes 0.16.0" in n.message for n in explanation.notes)
 
 
 def test_check_reports_a_verdict_that_differs_between_candidate_releases(tmp_path) -> None:
@@ -230,3 +244,17 @@ def test_check_reports_a_verdict_that_differs_between_candidate_releases(tmp_pat
     assert report.version == "0.14.0"
     messages = [f.message for f in report.errors + report.warnings if f.rule == "trl.num-generations-divisible"]
     assert any("fine in 0.14.0; error in 0.16.0" in m for m in messages), messages
+
+
+def test_a_release_between_two_listed_ones_is_checked_against_both(tmp_path) -> None:
+    from translator import api
+
+    # trl 0.19.0 has no entry of its own (its GRPO code differs from 0.18.0's and from 0.19.1's: 0.19.1 fixed the
+    # precedence of the generation_batch_size check): read as 0.18.0, with 0.19.1 as a second candidate.
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(RECIPE)
+    explanation = api.explain(str(recipe), framework="trl@0.19.0", num_processes=4)
+    assert explanation.version == "0.18.0" and explanation.candidates == ("0.18.0", "0.19.1")
+    # 0.15.1's grpo_config.py and grpo_trainer.py are 0.15.2's (same blobs at both tags): that release, no doubt.
+    same = api.explain(str(recipe), framework="trl@0.15.1", num_processes=4)
+    assert same.version == "0.15.2" and same.candidates is None

@@ -60,11 +60,17 @@ class Explanation:
     def _other_versions(self) -> dict[str, dict[str, Any]]:
         """Where the version was inferred from the keys: the plan as each release where the reader's arithmetic
         changes would read the config, for the releases that have every key it sets."""
-        if self.reread is None or not any(n.code == "version.assumed" for n in self.notes):
+        if self.reread is None:
             return {}
         dialect = dialects.get(self.framework)
+        if self.candidates:  # the project's statements leave these releases (a pin to a commit between two)
+            wanted: tuple[str, ...] = self.candidates
+        elif any(n.code == "version.assumed" for n in self.notes):
+            wanted = (dialect.versions[0], *dialect.plan_bands)
+        else:
+            return {}
         others = {}
-        for version in dict.fromkeys((dialect.versions[0], *dialect.plan_bands)):
+        for version in dict.fromkeys(wanted):
             if version == self.version:
                 continue
             try:
@@ -406,6 +412,18 @@ def translate(
             file=explanation.source,
             hint="pass --num-processes N (GPUs serving vLLM do not count)",
         )
+    for name in ESSENTIAL:  # a count a variable decides: a written number would be a guess stated as a fact
+        variables = unknown_because(explanation.spec, f"plan.{name}")
+        if variables:
+            shown = [v if v.startswith(("$(", "`")) else f"${v}" for v in variables]
+            plain = [v for v in variables if not v.startswith(("$(", "`"))]
+            raise ConfigError(
+                f"cannot translate: {name} is unknown: it depends on {', '.join(shown)}, whose value the config "
+                "does not give",
+                file=explanation.source,
+                key=shown[0],
+                hint=" ".join(f"--env {v}=VALUE" for v in plain) or "read that code for the value the run uses",
+            )
     from translator.wording import settings
 
     certainty = explanation.certainty
@@ -772,7 +790,7 @@ def check(
 def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> None:
     """Under an uncertain version, the rules run for each candidate release (every listed release that fits the
     keys when the project names none); a finding whose verdict differs between them says so per range."""
-    from translator.checks.findings import Finding
+    from translator.checks.findings import Finding, standing_in
 
     dialect = dialects.get(explanation.framework)
     wanted = explanation.candidates or dialect.versions
@@ -785,7 +803,9 @@ def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> N
         if not explanation.candidates and any(n.code == "keys.unknown-in-version" for n in other.notes):
             continue  # a release without one of the config's keys is not the one it runs
         found = rules(other.native, other.spec, other.version or "") if other.native is not None else []
-        verdicts[version] = {(f.rule, tuple(f.keys)): f for f in found if f.severity in ("error", "warning")}
+        verdicts[version] = {
+            (f.rule, tuple(f.keys)): f for f in found if f.severity in ("error", "warning") and not standing_in(f)
+        }
     if len(verdicts) < 2:
         return
     order = list(verdicts)

@@ -42,7 +42,8 @@ def plan_certainty(
     spec: RunSpec, notes: Iterable[Note], other_versions: Mapping[str, Mapping[str, Any]] | None = None
 ) -> dict[str, Certainty]:
     """Every plan quantity's certainty, by plan field name. ``other_versions``: where the version was inferred from
-    the keys, the plan as each other release that fits them would read it (release → plan field → value)."""
+    the keys, or the project's statements leave several releases, the plan as each other release would read it
+    (release → plan field → value)."""
     notes = list(notes)
     fork = next((n for n in notes if n.code in UNVERIFIED_CODE_NOTES), None)
     if any(n.code in VERIFIED_CODE_NOTES for n in notes):
@@ -62,18 +63,19 @@ def plan_certainty(
         others = {v: plan[name] for v, plan in (other_versions or {}).items() if plan.get(name) != value}
         if origin == "assumed":
             out[name] = Certainty("assumed", why)
-        elif others and inferred is not None:
+        elif others:
             differ = ", ".join(f"{_shown(v)} as {version}" for version, v in others.items())
+            basis = "a release inferred from the keys" if inferred is not None else "one the project's statements allow"
             out[name] = Certainty(
                 "assumed",
-                f"{why}, as {spec.framework} {spec.version}, a release inferred from the keys; {differ}",
+                f"{why}, as {spec.framework} {spec.version}, {basis}; {differ}",
                 f"pass --from {spec.framework}@VERSION (the release it runs)",
             )
         elif fork is not None and name != "data_parallel_size":
             # The data-parallel size is the launch's GPU arithmetic, not the trainer's: a fork keeps it.
             out[name] = Certainty(
                 "assumed",
-                f"{why}; read with upstream semantics: {fork.message}",
+                f"{why}{UPSTREAM}{fork.message}",
                 "check the fork's trainer, or pass --from with the release it follows",
             )
         else:
@@ -93,6 +95,16 @@ def _unknown(name: str, spec: RunSpec, because_variable: str | None) -> Certaint
     if spec.plan.data_parallel_size is None:
         return Certainty("unknown", "the world size is not stated", "pass --num-processes N")
     return Certainty("unknown", "the config does not determine it")
+
+
+UPSTREAM = "; read with upstream semantics: "  # joins a quantity's own derivation to the fork it rests on
+
+
+def basis(why: str) -> tuple[str, str]:
+    """(the quantity's own derivation, the assumption it shares with others: the fork read with upstream
+    semantics, or "")."""
+    own, _, shared = why.partition(UPSTREAM)
+    return own, shared
 
 
 def assumed(certainty: dict[str, Certainty]) -> list[str]:

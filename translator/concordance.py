@@ -69,6 +69,11 @@ def load(framework: str) -> Concordance:
     )
 
 
+def shapes_plan(framework: str, key: str) -> bool:
+    """Whether the framework's reader derives a batch-plan quantity from ``key`` (its concordance says so)."""
+    return any(field.startswith("plan.") for field in load(framework).fields.get(key, ()))
+
+
 def schema_frameworks(framework: str) -> tuple[str, ...]:
     """The schemas whose keys a framework's concordance covers: its own and its companions' (a library whose
     arguments its parser reads too)."""

@@ -89,6 +89,12 @@ def exact(value: Number | float | None) -> Number | None:
     return int(value) if value.denominator == 1 else value
 
 
+def quotient(numerator: Any, denominator: Any) -> Any:
+    """numerator / denominator exactly (int when whole, else Fraction); a count that depends on an unset variable
+    gives that count unchanged (it carries the unknown along)."""
+    return exact(_fraction(numerator) / _fraction(denominator))
+
+
 def to_json_number(value: Any) -> Any:
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else float(value)

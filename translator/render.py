@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from translator.certainty import basis
 from translator.dialects.base import fmt
 from translator.notes import Note
 from translator.plan import PLAN_FIELDS, SECTIONS, field_names
@@ -26,6 +27,7 @@ def explanation_text(explanation: Explanation) -> str:
         "Batch plan (a step is one rollout step; a sample is one completion):",
     ]
     certainty = explanation.certainty
+    shared: list[str] = []  # assumptions several quantities rest on, printed once below the plan
     for name in PLAN_FIELDS:
         value = getattr(spec.plan, name)
         derivation = spec.derivations.get(f"plan.{name}")
@@ -35,10 +37,21 @@ def explanation_text(explanation: Explanation) -> str:
             continue
         text = quantity(f"plan.{name}", value)
         if sure.level == "assumed":
-            text += f" (assumed: {sure.why}" + (f"; {sure.hint}" if sure.hint else "") + ")"
+            own, common = basis(sure.why)
+            if common:
+                if common not in shared:
+                    shared.append(common)
+                text += f" (assumed [{shared.index(common) + 1}]: {own})"
+            else:
+                text += f" (assumed: {sure.why}" + (f"; {sure.hint}" if sure.hint else "") + ")"
         elif derivation and derivation.text:
             text += f" = {derivation.text}{ORIGIN_WORDS.get(derivation.origin, '')}"
         lines.append(f"  {text}")
+    hints = sorted({c.hint for c in certainty.values() if c.level == "assumed" and c.hint and basis(c.why)[1]})
+    for number, common in enumerate(shared, 1):
+        lines.append(
+            f"  [{number}] read with upstream semantics: {common}" + (f" ({'; '.join(hints)})" if hints else "")
+        )
     lines += ["", "One step:"] + [f"  {line}" for line in step_picture(spec)]
     policy = policy_status(spec)
     state = {True: "on-policy", False: "off-policy", None: "unknown"}[policy["on_policy"]]

@@ -743,6 +743,14 @@ RULES: tuple[R, ...] = (
         "A file the config refers to lies outside the script's folder and the working directory.",
     ),
     R(
+        "input.code-sets-value",
+        "note",
+        "all",
+        ("info", "warning"),
+        "The launched code sets a key after parsing: a literal is used; a computed one leaves the counts unknown.",
+        source="docs/launch-scripts.md#following-the-launch-to-its-code",
+    ),
+    R(
         "input.python-value-not-read",
         "note",
         "all",

@@ -19,7 +19,9 @@ def step_picture(spec: RunSpec) -> list[str]:
     """An ASCII picture of one rollout step: rollout → mini-batches → micro-batches per rank → updates."""
     p, budget = spec.plan, spec.token_budget
     if p.samples_per_step is None:
-        return ["(the step is unknown: the world size is not stated)"]
+        if p.data_parallel_size is None:
+            return ["(the step is unknown: the world size is not stated)"]
+        return ["(the step is unknown: its samples per step are, as the batch plan says)"]
     lines = [
         f"rollout: {plural(p.prompts_per_step, 'prompt', 'prompts')} × "
         f"{plural(p.samples_per_prompt, 'sample', 'samples')} = {plural(p.samples_per_step, 'sample', 'samples')}"

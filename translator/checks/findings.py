@@ -127,6 +127,22 @@ def needs(rule: str, what: str, hint: str) -> Skipped:
     return Skipped(rule, "skipped", f"skipped: {rule} needs {what} ({hint})", [], {}, [], what, hint)
 
 
+def standing_in(found: Finding) -> Skipped | None:
+    """The skipped rule a finding is when one of its values depends on a value the config does not give (``${BS}``
+    from an unset variable, a value the launched code computes): its arithmetic judged a stand-in, not the run."""
+    from translator.sources.shell import symbolic_names
+
+    if isinstance(found, Skipped):
+        return None
+    for key, value in found.values.items():
+        names = symbolic_names(value) if isinstance(value, str) else []
+        if names:
+            shown = ", ".join(n if n.startswith(("$(", "`")) else f"${n}" for n in names)
+            settable = " ".join(f"--env {n}=VALUE" for n in names if not n.startswith(("$(", "`")))
+            return needs(found.rule, f"the value of {key} (it depends on {shown})", f"pass {settable or 'it'}")
+    return None
+
+
 def needs_world_size(rule: str) -> Skipped:
     return needs(rule, "the world size", "pass --num-processes N")
 
@@ -143,6 +159,7 @@ class CheckReport:
 
     def add(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
+            finding = standing_in(finding) or finding
             if isinstance(finding, Skipped):
                 if all(s.rule != finding.rule for s in self.skipped):
                     self.skipped.append(finding)

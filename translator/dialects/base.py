@@ -87,6 +87,11 @@ class Dialect:
     copy_config: str | None = None
     # A package the project pins beside this one that the reader takes with it (TRL: transformers).
     companion: str | None = None
+    # The framework's commit bands (scripts/gen_commit_bands.py): which releases a pinned git commit lies between.
+    commit_bands: str | None = None
+    # Releases without an entry of their own that behave like a listed one, checked in the source at both tags:
+    # release → (the listed release, why).
+    same_as: dict[str, tuple[str, str]] = {}  # noqa: RUF012
 
     def project_evidence(self, source: Source) -> list[Evidence]:
         """What the script's project states about this framework's version (:mod:`translator.sources.project`):
@@ -195,13 +200,22 @@ class Dialect:
                 )
             )
             return self.default_version
+        spelled = ".".join(str(part) for part in wanted)
+        if spelled in self.same_as:  # checked in the framework's source: it behaves like a listed release
+            same, why = self.same_as[spelled]
+            self.pending_notes.append(("info", "version.band", f"{self.name} {version} behaves like {same}: {why}"))
+            return same
         band = [v for k, v in keys if k <= wanted][-1]
+        above = next(v for k, v in keys if k > wanted)
+        # Its code lies between two releases rlconf reads: both are candidates (explain marks the quantities they
+        # read differently as assumed; check gives the verdict of each).
+        self.__dict__["_band_candidates"] = (band, above)
         self.pending_notes.append(
             (
                 "info",
                 "version.band",
-                f"{self.name} {version} has no entry of its own; it behaves like {band}, the "
-                f"newest listed release at or below it",
+                f"{self.name} {version} has no entry of its own: it is read as {band}, the newest listed release "
+                f"below it, and checked against {above} too (quantities the two read differently are assumed)",
             )
         )
         return band
@@ -241,6 +255,7 @@ class Dialect:
 
     def take_version_notes(self, notes: NoteList | None = None) -> list[tuple[Severity, str, str]]:
         """The pending version notes, emptied; added to ``notes`` when given."""
+        self.__dict__.pop("_band_candidates", None)
         pending, self.__dict__["_pending_notes"] = list(self.pending_notes), []
         for level, code, message in pending:
             if notes is not None:
@@ -279,6 +294,9 @@ def _with_unknowns(read: Any) -> Any:
         finally:
             handed_out.pop()
             _unset.pop()
+        band = self.__dict__.get("_band_candidates")
+        if band and reading.candidates is None:  # a release between two listed ones: both are candidates
+            reading.candidates = band
         self.take_version_notes(reading.notes)  # how --from FW@VERSION was resolved reaches the user
         if project:
             project.report(self, reading)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
@@ -41,6 +41,7 @@ from translator.sources.code import (
     validation_function,
 )
 from translator.sources.files import Source, flatten, load_yaml, read_text
+from translator.sources.pyconfig import Override
 
 # The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU
 # arithmetic and the epochs its own key: a fork keeps both).
@@ -90,6 +91,87 @@ def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] |
         if path is not None:
             return project, path
     return None
+
+
+def apply_overrides(
+    found: Iterable[Override],
+    values: dict[str, Any],
+    origins: dict[str, str],
+    notes: NoteList,
+    shapes_plan: Callable[[str], bool],
+    symbolic: Callable[[Override], str],
+    hint: Callable[[str], str],
+    env: Mapping[str, str] | None = None,
+) -> None:
+    """Keys the launched code sets after parsing its arguments or composing its config
+    (translator/sources/pyconfig.py ``overrides``): a literal set unconditionally replaces the launch's value (it
+    runs after it); ``env`` gives a value for one it computes or sets under a condition; else, when the key
+    shapes the plan, its value becomes ``symbolic(found)`` so every count built on it is unknown; a key that does
+    not keeps the launch's value, with a note."""
+    for override in found:
+        key, where = override.key, override.origin
+        if override.why is None and not override.conditional:
+            notes.info(
+                "input.code-sets-value",
+                f"{where}: the launched code sets {key} = {override.value!r} after parsing; the run uses that value",
+                source_keys=[key],
+            )
+            values[key], origins[key] = override.value, where
+            continue
+        if env and key in env:
+            values[key], origins[key] = env[key], f"--env {key}"
+            continue
+        why = "under a condition" if override.why is None else override.why
+        if not shapes_plan(key):
+            notes.info(
+                "input.code-sets-value",
+                f"{where}: the launched code sets {key} after parsing ({why}); the launch's value is kept, and the "
+                "run may use another",
+                source_keys=[key],
+            )
+            continue
+        notes.warning(
+            "input.code-sets-value",
+            f"{where}: the launched code sets {key} after parsing ({why}); {key} is unknown, and so is every count "
+            f"built on it ({hint(key)})",
+            source_keys=[key],
+        )
+        values[key], origins[key] = symbolic(override), where
+
+
+def apply_entry_overrides(
+    framework: str,
+    source: Source,
+    launch: tuple[str, str | None],
+    fields: frozenset[str] | Iterable[str],
+    values: dict[str, Any],
+    origins: dict[str, str],
+    notes: NoteList,
+) -> None:
+    """The keys of ``fields`` a fork's own entry (``launch``: module or script, working directory) sets on the
+    config after the launch's overrides are composed (``config.data.x = 64`` in its ``main``), applied to
+    ``values`` (:func:`apply_overrides`; the framework's concordance says which keys shape the plan)."""
+    from translator.concordance import shapes_plan
+    from translator.sources.pyconfig import overrides
+
+    entry, cwd = launch
+    located = locate(source, cwd, entry)
+    if located is None:
+        return
+    project, path = located
+    found = [
+        replace(o, origin=f"{project.rel(path)}:{o.origin.rsplit(':', 1)[1]}")
+        for o in overrides(source.sibling(str(path), "entry module"), frozenset(fields))
+    ]
+    apply_overrides(
+        found,
+        values,
+        origins,
+        notes,
+        shapes_plan=lambda key: shapes_plan(framework, key),
+        symbolic=lambda override: f"$({override.key} computed at {override.origin})",
+        hint=lambda key: "read the entry's code at that line for the value the run uses",
+    )
 
 
 def check(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,8 @@ class ProjectVersion:
     def report(self, dialect: Dialect, reading: Reading) -> None:
         """The notes saying where the version came from, what else the project states, and what is unknown."""
         name, notes = dialect.name, reading.notes
-        reading.candidates = self.candidates
+        if self.candidates is not None:
+            reading.candidates = self.candidates
         used = self.used
         if used is not None:
             kind = (
@@ -38,6 +40,8 @@ class ProjectVersion:
                 if used.kind == "copy"
                 else f"a git pin to tag {used.version}"
                 if used.kind == "git-tag"
+                else "a git pin to a commit"
+                if used.kind == "git-commit"
                 else "a pin"
             )
             if self.read_as:
@@ -118,8 +122,68 @@ def project_version(dialect: Dialect, source: Source) -> ProjectVersion | None:
         if len(resolved) > 1:
             candidates = tuple(sorted(resolved, key=lambda v: version_key(split_version(v)) or ()))
     if commits and used is None:
-        candidates = ()
+        for commit in commits:
+            placed = _commit_release(dialect, commit)
+            if placed is not None:
+                read_as, why, candidates = placed
+                used, commits = commit, [c for c in commits if c is not commit]
+                break
+        else:
+            candidates = ()
     return ProjectVersion(read_as, used, others, commits, why, candidates, companion)
+
+
+@functools.lru_cache(maxsize=8)
+def _bands(path: str) -> dict[str, tuple[str, str]]:
+    """Commit prefix (8 hex) → ("release" | "before" | "after", release) from a commit-bands file."""
+    bands: dict[str, tuple[str, str]] = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("#") or not line.strip():
+                continue
+            kind, release, *commits = line.split()
+            for commit in commits:
+                bands[commit] = (kind, release)
+    return bands
+
+
+def _commit_release(dialect: Dialect, commit: Evidence) -> tuple[str, str, tuple[str, ...]] | None:
+    """(version to read with, how it was placed, the releases to check against) for a pin to a commit of the
+    framework's own history (:attr:`Dialect.commit_bands`); None for a commit or branch it does not list."""
+    if commit.kind != "git-commit" or not dialect.commit_bands or len(commit.version) < 7:
+        return None
+    prefix = commit.version.lower()[:8]
+    found = {band for key, band in _bands(dialect.commit_bands).items() if key.startswith(prefix)}
+    if len(found) != 1:  # unknown, or a short prefix that two commits share
+        return None
+    kind, release = found.pop()
+    if kind == "release":
+        read = _resolved(dialect, release)
+        return (read, f"; commit {commit.version[:8]} is the {release} release itself", ()) if read else None
+    listed = [v for v in dialect.versions if _resolved(dialect, v) == v]
+    if kind == "before":
+        before = _resolved(dialect, f"{release}.dev0")
+        if before is None:
+            return None
+        later = release if release in listed else before
+        return (
+            before,
+            f"; commit {commit.version[:8]} precedes {release} in {dialect.name}'s history and is in no earlier "
+            f"release, so it may hold some of {release}'s changes: read as {before} (the release before "
+            f"{release}), checked against both",
+            tuple(dict.fromkeys((before, later))),
+        )
+    newer = [v for v in listed if (version_key(split_version(v)) or ()) > (version_key(split_version(release)) or ())]
+    read = _resolved(dialect, release)
+    if read is None:
+        return None
+    return (
+        read,
+        f"; commit {commit.version[:8]} comes after {release} in {dialect.name}'s history (the newest release "
+        f"rlconf's table holds): read as {read}"
+        + (f", checked against the releases after it ({', '.join(newer)})" if newer else ""),
+        (read, *newer),
+    )
 
 
 def _resolved(dialect: Dialect, version: str) -> str | None:

@@ -44,6 +44,19 @@ class ConfigCall:
 
 
 @dataclass
+class Override:
+    """A field of a parsed config object that the script sets after parsing (``args.x = 4``, ``setattr(args, "x",
+    4)``, ``args.x *= 2``): the value when it is read, else why not. ``conditional``: set under an if, a loop, a
+    try or a with, so whether it runs is not read."""
+
+    key: str
+    origin: str  # "file:line"
+    value: Any = None
+    why: str | None = None  # None: ``value`` was read
+    conditional: bool = False
+
+
+@dataclass
 class PythonConfig:
     """What rlconf reads from a script: its top-level imports, in order, and the config call it found (if any)."""
 
@@ -236,3 +249,79 @@ def read_config(source: Source, classes: Iterable[str], consumer: tuple[str, str
             f"{source.name}:{chosen.lineno}: a positional argument is not read"
         )
     return PythonConfig(imports(tree), read)
+
+
+# Statements whose bodies may not run (a with's body always does: ``with open_dict(config):`` is how a Hydra entry
+# adds keys).
+_BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match)
+
+
+def _chain(node: ast.expr) -> list[str] | None:
+    """``cfg.a.b`` / ``cfg["a"].b`` → ["a", "b"] (the attributes and constant keys after the root variable); None
+    when the chain does not start at a variable."""
+    parts: list[str] = []
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+        elif isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            parts.append(node.slice.value)
+        else:
+            return None
+        node = node.value
+    return parts[::-1] if parts and isinstance(node, ast.Name) else None
+
+
+def _field(parts: list[str], fields: frozenset[str]) -> str | None:
+    """The longest tail of a dotted chain that is a field (``self.config.data.x`` → ``data.x``)."""
+    for start in range(len(parts)):
+        if ".".join(parts[start:]) in fields:
+            return ".".join(parts[start:])
+    return None
+
+
+def overrides(source: Source, fields: frozenset[str]) -> list[Override]:
+    """The fields of ``fields`` (dotted for nested configs) the script assigns on an object it holds in a variable
+    (the parsed arguments or the Hydra config a trainer receives: ``args.x = 4``, ``config.data.x = 4``,
+    ``setattr(args, "x", 4)``, ``OmegaConf.update(config, "data.x", 4)``), in the order of the source; they run
+    after the command line and the recipe are parsed, so they decide the value the trainer sees."""
+    tree = parse(source)
+    constants = _constants(tree)
+    found: list[Override] = []
+
+    def record(key: str, line: int, value: ast.expr, conditional: bool, why: str | None = None) -> None:
+        origin = f"{source.name}:{line}"
+        if why is None:
+            try:
+                found.append(Override(key, origin, _evaluate(value, constants), None, conditional))
+                return
+            except _NotLiteral as error:
+                why = str(error)
+        found.append(Override(key, origin, None, why, conditional))
+
+    def visit(node: ast.AST, conditional: bool) -> None:
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for item in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+                    parts = _chain(item)
+                    key = _field(parts, fields) if parts else None
+                    if key is None:
+                        continue
+                    why = None if item is target else f"'{ast.unparse(target)}' unpacks a value"
+                    if isinstance(node, ast.AugAssign):
+                        why = f"'{ast.unparse(node)}' changes it from its value when the script runs"
+                    record(key, node.lineno, node.value, conditional, why)
+        elif isinstance(node, ast.Call) and len(node.args) >= 3 and isinstance(node.args[1], ast.Constant):
+            name = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
+            key = str(node.args[1].value)
+            if name in ("setattr", "OmegaConf.update") and key in fields:
+                record(key, node.lineno, node.args[2], conditional)
+        branching = isinstance(node, _BRANCHING)
+        for child in ast.iter_child_nodes(node):
+            # an if's test and a loop's iterable run unconditionally; their bodies may not
+            runs_always = branching and child in (getattr(node, "test", None), getattr(node, "iter", None))
+            visit(child, conditional or (branching and not runs_always))
+
+    visit(tree, False)
+    found.sort(key=lambda o: int(o.origin.rsplit(":", 1)[1]))
+    return found

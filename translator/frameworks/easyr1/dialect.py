@@ -144,6 +144,12 @@ class EasyR1Dialect(Dialect):
             native.merge_yaml(source)
         else:
             self._collect_script(source, options, native, notes)
+            if native.launch is not None and native.fork_entry:
+                from translator.dialects import forkbatch
+
+                forkbatch.apply_entry_overrides(
+                    self.name, source, native.launch, all_keys(), native.values, native.origins, notes
+                )
         version = self._version(native, options.version, notes)
         defaults = defaults_for(version)
         # OmegaConf resolves ${a.b} (and ${oc.env:NAME}) when the config becomes the PPOConfig dataclass.

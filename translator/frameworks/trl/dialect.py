@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import keyword
 import math
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -63,6 +64,7 @@ from translator.frameworks.trl.tables import (
     OPEN_R1_TO_TRL_REWARD,
     OPEN_R1_TRL_VERSION,
     OTHER_KNOWN_KEYS,
+    SAME_AS,
     TRANSFORMERS,
     TRANSFORMERS_RESPELLED,
     TRL_SCRIPT_REWARDS,
@@ -72,7 +74,7 @@ from translator.frameworks.trl.tables import (
 )
 from translator.native_schemas import lacks
 from translator.notes import NoteList, Severity
-from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.plan import Derivation, Extra, RunSpec, quotient
 from translator.sources.code import ClassInfo, Project, launched_scripts, mentions
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
@@ -163,6 +165,8 @@ class TrlDialect(Dialect):
         trl.unknown-config-key makes that a warning for those releases)."""
         return at_least(split_target(version)[0], "0.19.0")
 
+    commit_bands = os.path.join(os.path.dirname(__file__), "commits.txt")
+    same_as = SAME_AS
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
     # ---------------------------------------------------------------- reading
@@ -174,6 +178,7 @@ class TrlDialect(Dialect):
         notes = NoteList()
         if source.suffix == ".py":
             python_script.read_python(source, native, notes, options.env)
+            python_script.apply_overrides(source, _known_fields(), native, notes, options.env)
         elif source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
             if re.search(ACCELERATE_KEYS, source.text, re.M) and not re.search(RECIPE_KEYS, source.text, re.M):
@@ -331,8 +336,10 @@ class TrlDialect(Dialect):
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
-        if script_name.endswith(".py"):  # a script that builds its GRPOConfig itself is read, not a fork
-            python_script.follow(source, command.cwd, argv[script_index], native, notes, options.env)
+        training_script = python_script.launched(source, command.cwd, argv[script_index])
+        if training_script is not None and script_name.endswith(".py"):
+            # a script that builds its GRPOConfig itself is read, not a fork
+            python_script.follow(training_script, native, notes, options.env)
         if script_name.endswith(".py") and script_name != "grpo.py" and native.python_script is None:
             native.fork_script = argv[script_index]
             notes.warning(
@@ -386,6 +393,8 @@ class TrlDialect(Dialect):
                 value = "${VLLM_SERVER_HOST}"  # set per run by the user (rlconf's multi-node launch)
             native.values[key] = value
             native.origins[key] = origin
+        if training_script is not None and script_name.endswith(".py"):
+            python_script.apply_overrides(training_script, known, native, notes, options.env)
         if argv[script_index].endswith(".py"):
             native.fork_trainer = _fork_trainer(
                 source, command.cwd, argv[script_index], lambda key: _flag_value(native.values, key)
@@ -1154,7 +1163,7 @@ class _Interpreter:
                 source_keys=["per_device_train_batch_size"],
             )
             per_round_per_process, round_text = pdtbs * group, "one micro-step (trl 0.14 generates every micro-step)"
-            plan.optimizer_steps_per_step = Fraction(1, gas)
+            plan.optimizer_steps_per_step = quotient(1, gas)
         else:
             plan.micro_batch_per_device = pdtbs
             d["plan.micro_batch_per_device"] = self.origin(
@@ -1165,7 +1174,7 @@ class _Interpreter:
             if not at_least(version, "0.17.0"):
                 per_round_per_process = pdtbs
                 round_text = f"one micro-step (trl {version} generates every micro-step)"
-                plan.optimizer_steps_per_step = exact(Fraction(iterations, gas))
+                plan.optimizer_steps_per_step = quotient(iterations, gas)
             elif not at_least(version, "0.18.0"):
                 per_round_per_process = pdtbs * gas
                 round_text = "one accumulation window (gradient_accumulation_steps micro-steps)"
@@ -1174,7 +1183,7 @@ class _Interpreter:
                 spg = self.steps_per_generation(pdtbs, gas, world)
                 per_round_per_process = pdtbs * spg if spg else None
                 round_text = f"steps_per_generation {spg} micro-steps"
-                plan.optimizer_steps_per_step = exact(Fraction(spg * iterations, gas)) if spg else None
+                plan.optimizer_steps_per_step = quotient(spg * iterations, gas) if spg else None
         d["plan.optimizer_steps_per_step"] = derived(
             f"one generation round = {round_text}; trained on {iterations} time(s), one optimizer step every "
             f"{gas} micro-steps",
@@ -1203,7 +1212,7 @@ class _Interpreter:
             return
         samples = per_round_per_process * world
         plan.samples_per_step = samples
-        plan.prompts_per_step = exact(Fraction(samples, group))
+        plan.prompts_per_step = quotient(samples, group)
         d["plan.samples_per_step"] = derived(
             f"{per_round_per_process} completions per process per round × {world} processes",
             "per_device_train_batch_size",

@@ -11,7 +11,7 @@ from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.sources.code import launched_scripts
 from translator.sources.files import Source
-from translator.sources.pyconfig import PythonConfig, read_config
+from translator.sources.pyconfig import PythonConfig, overrides, read_config
 
 if TYPE_CHECKING:
     from translator.frameworks.trl.dialect import NativeTrl
@@ -75,21 +75,40 @@ def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping
     native.world_size, native.world_size_from = 1, "a Python script run as written (one process)"
 
 
-def follow(
-    source: Source, cwd: str | None, script: str, native: NativeTrl, notes: NoteList, env: Mapping[str, str]
-) -> None:
-    """The .py a launch line runs, when it is in the project and builds a GRPOConfig itself."""
+def launched(source: Source, cwd: str | None, script: str) -> Source | None:
+    """The .py a launch line runs, when it is in the project (or among the files held in memory)."""
     if script in source.files:  # files held in memory (a translation read back)
-        config = read_config(source.sibling(script, "training script"), CONFIG_CLASSES, CONSUMER)
-        if config.call is not None:
-            merge(config, script, native, notes, env)
-        return
+        return source.sibling(script, "training script")
     for _project, path in launched_scripts(source, cwd, script):
-        launched = source.sibling(str(path), "training script")
-        config = read_config(launched, CONFIG_CLASSES, CONSUMER)
-        if config.call is not None:
-            merge(config, launched.name, native, notes, env)
-        return
+        return source.sibling(str(path), "training script")
+    return None
+
+
+def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
+    """The .py a launch line runs, when it builds a GRPOConfig itself."""
+    config = read_config(script, CONFIG_CLASSES, CONSUMER)
+    if config.call is not None:
+        merge(config, script.name, native, notes, env)
+
+
+def apply_overrides(
+    script: Source, fields: frozenset[str], native: NativeTrl, notes: NoteList, env: Mapping[str, str]
+) -> None:
+    """Fields the training script sets on its parsed arguments after parsing (``training_args.num_generations =
+    4``, translator/dialects/forkbatch.py ``apply_overrides``); ``--env KEY=VALUE`` gives one it computes."""
+    from translator.concordance import shapes_plan
+    from translator.dialects.forkbatch import apply_overrides as apply
+
+    apply(
+        overrides(script, fields),
+        native.values,
+        native.origins,
+        notes,
+        shapes_plan=lambda key: shapes_plan("trl", key),
+        symbolic=lambda found: f"${{{found.key}}}",  # the counts built on it are unknown, naming the key
+        hint=lambda key: f"pass --env {key}=VALUE with the value the run uses",
+        env=env,
+    )
 
 
 def variant_note(recipe: dict[str, Any], world: int, notes: NoteList) -> None:

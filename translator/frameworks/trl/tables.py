@@ -648,3 +648,17 @@ LINEAGES = (
 )
 # Methods whose override means the project forms GRPO batches itself (compute_loss only when it generates).
 BATCH_METHODS = ("_prepare_inputs", "_get_train_sampler", "get_train_dataloader", "training_step")
+
+
+# Releases without an entry of their own whose GRPO code is a listed release's (huggingface/trl at both tags:
+# trl/trainer/grpo_config.py and trl/trainer/grpo_trainer.py). Any other unlisted release is read as the listed one
+# below it with the one above as a second candidate.
+SAME_AS: dict[str, tuple[str, str]] = {
+    "0.15.0": (
+        "0.15.2",
+        "its GRPOConfig is 0.15.2's and its GRPOTrainer differs only in when a PEFT adapter is unmerged around the "
+        "vLLM weight sync (grpo_trainer.py, v0.15.0 → v0.15.2)",
+    ),
+    "0.15.1": ("0.15.2", "its grpo_config.py and grpo_trainer.py are 0.15.2's, unchanged"),
+    "0.16.1": ("0.16.0", "its grpo_config.py and grpo_trainer.py are 0.16.0's, unchanged"),
+}

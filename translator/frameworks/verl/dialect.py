@@ -220,6 +220,12 @@ class VerlDialect(Dialect):
             native.merge_yaml(load_yaml_mapping(source), source.name)
         else:
             self._collect_script(source, options, native, notes)
+            if native.launch is not None and native.fork_entry:
+                from translator.dialects import forkbatch
+
+                forkbatch.apply_entry_overrides(
+                    self.name, source, native.launch, KNOWN_KEYS, native.values, native.origins, notes
+                )
         lookup_env = dict(options.env)
 
         def lookup(key: str) -> Any:
