@@ -1100,3 +1100,23 @@ def test_an_estimator_choice_bounds_the_version() -> None:
     mixed = translator.load(Source(base + "--advantage_estimator dr_grpo\n", "x.sh"))
     [note] = notes_with(mixed, "version.assumed")
     assert "no release has all of them" in note.message
+
+
+def test_a_node_count_the_script_never_sets_leaves_only_the_counts_built_on_it_unknown() -> None:
+    # --actor_num_nodes $NNODES (never set): the data-parallel size is unknown, and with it OpenRLHF's accumulation
+    # (train_batch_size // (micro × DP), ppo_actor.py) and the optimizer steps per step it decides; the rollout
+    # (64 prompts × 8 = 512 samples) and the global batch (--train_batch_size 128 samples) do not depend on it.
+    text = (
+        "python3 -m openrlhf.cli.train_ppo_ray --ref_num_nodes 1 --ref_num_gpus_per_node 8 "
+        "--actor_num_nodes $NNODES --actor_num_gpus_per_node 8 --vllm_num_engines $ENGINES "
+        "--vllm_tensor_parallel_size 1 --colocate_all_models --pretrain Qwen/Qwen2.5-7B --micro_train_batch_size 4 "
+        "--train_batch_size 128 --micro_rollout_batch_size 8 --rollout_batch_size 64 --n_samples_per_prompt 8 "
+        "--advantage_estimator group_norm --prompt_data data.jsonl --input_key prompt\n"
+    )
+    plan = translator.load(Source(text, "run.sh"), framework="openrlhf@0.8.5").plan
+    assert (plan["prompts_per_step"], plan["samples_per_step"], plan["samples_per_optimizer_step"]) == (64, 512, 128)
+    assert plan["data_parallel_size"] is None and plan["grad_accum_steps"] is None
+    # Given the nodes: 1 × 8 GPUs = 8 ranks; 128 // (4 × 8) = 4 micro-batches per optimizer step; 512 / 128 = 4.
+    given = translator.load(Source(text, "run.sh"), framework="openrlhf@0.8.5", env={"NNODES": "1", "ENGINES": "8"})
+    assert (given.plan["data_parallel_size"], given.plan["grad_accum_steps"]) == (8, 4)
+    assert given.plan["optimizer_steps_per_step"] == 4

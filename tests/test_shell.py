@@ -308,19 +308,22 @@ def test_background_server_then_trainer() -> None:
 
 
 def test_if_block_is_read_sequentially() -> None:
+    # MODEL, X and Y are unset: bash would run one of three branches, each leaving MODEL different (default, b, c),
+    # so after the chain MODEL is unknown, naming the condition's variables (passing them decides it).
     script = parse_shell(
         'if [ -z "$MODEL" ]; then\n  MODEL=default\nelif [[ $X == a && -n "$Y" ]]; then\n  MODEL=b\n'
         "else\n  MODEL=c\nfi\necho $MODEL\nif test -f x; then echo yes; fi\n"
     )
+    assert symbolic_names(script.commands[2].argv[1]) == ["$(MODEL set by the if at line 1)", "MODEL"]
     assert argvs(script) == [
         ["[", "-z", "${MODEL}", "]"],
         ["[[", "${X}", "==", "a", "&&", "-n", "${Y}", "]]"],
-        ["echo", "c"],
+        ["echo", "$(MODEL set by the if at line 1)${MODEL}"],
         ["test", "-f", "x"],
         ["echo", "yes"],
     ]
     assert script.commands[0].unresolved == ["MODEL"]
-    assert codes(script) == ["shell.control-flow-skipped"] * 2
+    assert sorted(codes(script)) == ["shell.branch-dependent"] + ["shell.control-flow-skipped"] * 2
 
 
 def test_for_loop_takes_first_item() -> None:
@@ -400,8 +403,45 @@ def test_process_substitution_and_required_variable() -> None:
 
 
 def test_source_is_noted() -> None:
+    # No include given (or the file is not in the project): the sourced files are not read, and it says so.
     script = parse_shell(". ./env.sh\nsource common.sh\n")
-    assert codes(script) == ["shell.source-not-followed"] * 2
+    assert codes(script) == ["shell.script-not-followed"] * 2
+
+
+def test_called_and_sourced_scripts_are_read_as_part_of_the_launch() -> None:
+    files = {
+        "env.sh": "export NODES=2\nMODEL_ARGS=(--tp 2)\n",
+        "scripts/_run.sh": 'cd "$(dirname "$0")"\n'
+        'python3 -m pkg.train --nodes $NODES --gpus $GPUS --exp $1 "${MODEL_ARGS[@]}"\n',
+    }
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        return (files[path], path) if path in files else None
+
+    # source: its variables stay set here; bash x.sh A: a child with A as $1 that sees the variables set so far.
+    script = parse_shell(
+        "source env.sh\nexport GPUS=8\nexec bash scripts/_run.sh exp1 --extra\nbash missing.sh\n", include=include
+    )
+    run = [c for c in script.commands if c.argv[:1] == ["python3"]]
+    assert [c.argv for c in run] == [
+        ["python3", "-m", "pkg.train", "--nodes", "2", "--gpus", "8", "--exp", "exp1", "--tp", "2"]
+    ]
+    assert run[0].line == 3 and run[0].cwd == "scripts"  # run from the calling line; the child's cd is its own
+    assert script.variables["NODES"] == "2" and "GPUS" in script.variables
+    assert codes(script).count("shell.script-followed") == 2
+    assert any(n.code == "shell.script-not-followed" and "missing.sh" in n.message for n in script.notes)
+
+
+def test_tmux_send_keys_types_a_command_line() -> None:
+    script = parse_shell(
+        'B=16\ntmux send-keys -t train "python3 -m verl.trainer.main_ppo data.train_batch_size=$B" C-m\n'
+    )
+    assert script.commands[-1].argv == ["python3", "-m", "verl.trainer.main_ppo", "data.train_batch_size=16"]
+
+
+def test_pwd_is_where_the_script_runs() -> None:
+    script = parse_shell("W=$PWD\nC=$(pwd)\ncd sub\nD=$PWD\necho $W/x.yaml $C $D\n")
+    assert script.commands[-1].argv == ["echo", "./x.yaml", ".", "sub"]
 
 
 # --- errors ----------------------------------------------------------------------------------------------
@@ -585,10 +625,19 @@ def test_the_script_folder_idiom_and_cd_are_followed() -> None:
         ('M=32b\nif [ "$M" = "7b" ]; then BS=8; elif [ "$M" = "32b" ]; then BS=4; else BS=2; fi\necho $BS\n', "4"),
         ("N=4\nif [ $N -gt 2 ]; then\n if [ $N -lt 3 ]; then X=a; else X=b; fi\nelse\n X=c\nfi\necho $X\n", "b"),
         ('A=""\nif [[ -n "$A" ]]; then A=x; fi\nif test -z "$A"; then A=y; fi\necho $A\n', "y"),
-        # unset, or a default the environment may override: undecided, every branch read in order (the last wins)
-        ('if [ "$UNSET" = a ]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
-        ('R="${R:-0}"\nif [[ "$R" == "1" ]]; then BS=8; else BS=2; fi\necho $BS\n', "2"),
-        ('if [ "${ROLE:-train}" = vllm ]; then BS=8; fi\necho $BS\n', "8"),
+        # unset, or a default the environment may override: undecided; a value the branches leave different is
+        # unknown, naming the if and the condition's variables (bash runs one branch, which depends on them)
+        ('if [ "$UNSET" = a ]; then BS=8; else BS=2; fi\necho $BS\n', "$(BS set by the if at line 1)${UNSET}"),
+        (
+            'R="${R:-0}"\nif [[ "$R" == "1" ]]; then BS=8; else BS=2; fi\necho $BS\n',
+            "$(BS set by the if at line 2)${R}",
+        ),
+        # BS stays unset unless ROLE is vllm (ROLE unset: "train")
+        ('if [ "${ROLE:-train}" = vllm ]; then BS=8; fi\necho $BS\n', "$(BS set by the if at line 1)${ROLE}"),
+        # the idiom "set it when unset": a default the environment may override, as X=${X:-4} would be
+        ('if [ -z "$X" ]; then X=4; fi\necho $X\n', "4"),
+        # every way through leaves the same value: known
+        ('if [ "$U" = a ]; then BS=8; else BS=8; fi\necho $BS\n', "8"),
     ],
 )
 def test_conditions_with_known_operands_are_decided(text: str, last: str) -> None:

@@ -293,3 +293,17 @@ def test_a_flag_takes_one_value_and_an_unset_array_after_it_is_not_its_value() -
     explanation = translator.load(Source(script, "run.sh"), framework="slime@0.3.1")
     assert explanation.spec.algorithm.clip_ratio_low == 0.2
     assert "slime.unexpanded-array" in {n.code for n in explanation.notes}
+
+
+def test_sglang_flags_take_the_words_after_them() -> None:
+    # --sglang-* flags are SGLang's ServerArgs under a prefix (slime/backends/sglang_utils/arguments.py
+    # add_sglang_arguments@v0.3.1); --sglang-cuda-graph-bs takes a list (nargs="+" in SGLang), so 1 2 4 8 are its
+    # values, not stray words. A slime flag of one value followed by two words still has a stray word.
+    explained = translator.load(
+        script(*BASE, "--global-batch-size", "256", "--sglang-cuda-graph-bs", "1", "2", "4", "8"), framework="slime"
+    )
+    assert not [n for n in explained.notes if n.code == "keys.unrecognised-argument"]
+    stray = translator.load(script(*BASE, "--global-batch-size", "256", "7"), framework="slime")
+    assert [n.message for n in stray.notes if n.code == "keys.unrecognised-argument"] == [
+        "launch.sh:1: '7' is not a --flag; train.py takes no positional arguments"
+    ]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from translator.dialects import get, parse_framework
@@ -258,3 +261,28 @@ def test_a_release_between_two_listed_ones_is_checked_against_both(tmp_path) -> 
     # 0.15.1's grpo_config.py and grpo_trainer.py are 0.15.2's (same blobs at both tags): that release, no doubt.
     same = api.explain(str(recipe), framework="trl@0.15.1", num_processes=4)
     assert same.version == "0.15.2" and same.candidates is None
+
+
+def test_a_type_the_release_rejects_is_a_warning_when_the_project_runs_its_own_copy(tmp_path) -> None:
+    from translator import api
+
+    # A key the reader does not read, actor_rollout_ref.actor.shuffle, is a boolean in verl's schemas; a word there
+    # is rejected by OmegaConf's merge of the release. A project that runs its own
+    # copy of verl (verl_copy/, put on PYTHONPATH by the script) may have changed that field, so rlconf warns.
+    project = tmp_path / "project"
+    shutil.copytree(Path(__file__).parent.parent / "fixtures" / "verl" / "copy_below_run_dir", project)
+    (project / ".git").mkdir()
+    script = project / "scripts" / "run.sh"
+    script.write_text(
+        script.read_text().replace(
+            "trainer.total_epochs=1", "trainer.total_epochs=1 actor_rollout_ref.actor.shuffle=often"
+        )
+    )
+    explanation = api.explain(str(script))
+    assert any(
+        n.code == "keys.invalid-type" and "actor_rollout_ref.actor.shuffle" in n.message for n in explanation.notes
+    )
+    # Without the copy the installed release runs, and it refuses the value: exit 2.
+    shutil.rmtree(project / "verl_copy")
+    with pytest.raises(ConfigError, match=r"actor_rollout_ref\.actor\.shuffle must be true or false"):
+        api.explain(str(script))

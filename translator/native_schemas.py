@@ -74,18 +74,22 @@ class _Schema:
     def property(self, key: str) -> dict[str, Any] | None:
         return self.properties.get(key)
 
+    def is_section(self, key: str) -> bool:
+        """Whether ``key`` is a section (a dotted prefix of properties): null there removes the section."""
+        if self._sections is None:
+            self._sections = frozenset(k.rsplit(".", i)[0] for k in self.properties for i in range(1, k.count(".") + 1))
+        return key in self._sections
+
     def closed_section(self, key: str) -> str | None:
         """The deepest section of the config that ``key`` lies under, when the framework builds that section
         into a dataclass that rejects fields it lacks (``_target_`` sections: x-closed-sections)."""
         closed = self.document.get("x-closed-sections")
         if not closed:
             return None
-        if self._sections is None:
-            self._sections = frozenset(k.rsplit(".", i)[0] for k in self.properties for i in range(1, k.count(".") + 1))
         parts = key.split(".")
         for i in range(len(parts) - 1, 0, -1):
             prefix = ".".join(parts[:i])
-            if prefix in self._sections:
+            if self.is_section(prefix):
                 return prefix if prefix in closed else None
         return None
 
@@ -195,10 +199,12 @@ def validate(
     origins: Mapping[str, str] | None = None,
     source_name: str = "",
     added: Iterable[str] = (),
+    own_copy: str | None = None,
 ) -> list[Note]:
     """Notes for the native ``values`` (native key → value as the config set it) of ``framework`` ``version``.
 
-    Raises ConfigError for the first value of a type the framework rejects. ``exempt`` keys are not checked (keys a user
+    Raises ConfigError for the first value of a type the framework rejects (a warning instead where the project
+    runs its own copy of the framework, ``own_copy``). ``exempt`` keys are not checked (keys a user
     adds, such as '+key' appends); ``noted`` holds the (code, key) pairs of the warnings and errors a reader already
     made: those are not repeated, and a key a reader already warned about is not made an error. ``added`` keys come from
     a file the framework merges without checking keys (a YAML config merged into the defaults): only a likely typo among
@@ -221,6 +227,8 @@ def validate(
         if key in skip:
             continue
         prop = schema.property(key)
+        if prop is None and value is None and schema.is_section(key):
+            continue  # `section: null` removes a section of the defaults (a recipe dropping the optimizer)
         if prop is None and not schema.knows(key):
             later = next((s for s in newer() if s.knows(key)), None)
             if later is None:
@@ -239,7 +247,7 @@ def validate(
                 props.append(alternative)
         wrong.append((key, props))
     if wrong:
-        _report(schema, framework, values, wrong, notes, already, origins or {}, source_name)
+        _report(schema, framework, values, wrong, notes, already, origins or {}, source_name, own_copy)
     return notes
 
 
@@ -271,6 +279,7 @@ def validate_reading(reading: Reading, source_text: str = "") -> list[Note]:
         origins=keys.origins,
         source_name=native.source_name,
         added=keys.added,
+        own_copy=reading.own_copy,
     )
 
 
@@ -314,9 +323,12 @@ def _report(
     already: set[tuple[str, str]],
     origins: Mapping[str, str],
     source_name: str,
+    own_copy: str | None = None,
 ) -> None:
     """Word what the fast path found with jsonschema, on the values as the framework would convert them (the
-    first property: the chosen schema's; a second is the newer neighbour's, which rejects the value too)."""
+    first property: the chosen schema's; a second is the newer neighbour's, which rejects the value too). A
+    rejected type stops the read (ConfigError), unless the project runs its own copy of the framework
+    (``own_copy``), whose config may accept it: then a warning."""
     from jsonschema import Draft202012Validator
 
     name, rules = _rules(framework)
@@ -350,6 +362,14 @@ def _report(
             if rules.computes_with_defaults and "default" in prop
             else f"{label} rejects it: {error.message}"
         )
+        if own_copy is not None:
+            notes.warning(
+                "keys.invalid-type",
+                f"{dash}{key} {value!r}: {label} rejects it ({error.message}), but the launch runs the project's own "
+                f"copy at {own_copy}, whose config may accept it; check that copy's field type",
+                source_keys=[key],
+            )
+            continue
         raise ConfigError(
             f"{dash}{key} must be {expected}, got {value!r} ({why})",
             file=file or None,

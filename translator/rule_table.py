@@ -794,6 +794,13 @@ RULES: tuple[R, ...] = (
         "The key was last a verl key in an older release than the one read.",
     ),
     R(
+        "keys.invalid-type",
+        "note",
+        "all",
+        ("warning",),
+        "A value of a type the release rejects, where the project runs its own copy of the framework that may not.",
+    ),
+    R(
         "keys.invalid-value",
         "note",
         "all",
@@ -1251,6 +1258,13 @@ RULES: tuple[R, ...] = (
         ("info",),
         "A shell condition's operands are known, so its branch is decided while reading.",
     ),
+    R(
+        "shell.branch-dependent",
+        "note",
+        "all",
+        ("info",),
+        "A variable the branches of an undecided if leave different is unknown; pass --env for the condition's.",
+    ),
     R("shell.control-flow-skipped", "note", "all", ("info",), "A command body nested too deep is not read."),
     R(
         "shell.gpu-count",
@@ -1275,7 +1289,20 @@ RULES: tuple[R, ...] = (
         ("info",),
         "The script uses its positional arguments, which are not known; they are treated as none.",
     ),
-    R("shell.source-not-followed", "note", "all", ("info",), "A file the script sources is not read."),
+    R(
+        "shell.script-followed",
+        "note",
+        "all",
+        ("info",),
+        "A project script the launch script runs or sources is read as part of it.",
+    ),
+    R(
+        "shell.script-not-followed",
+        "note",
+        "all",
+        ("info",),
+        "A script the launch script runs or sources is not in the project (or nested too deep), so it is not read.",
+    ),
     R(
         "shell.unset-variables",
         "note",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import posixpath
 from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
@@ -39,7 +40,7 @@ from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.records import record
 from translator.sources.files import Source
 from translator.sources.project import Evidence
-from translator.sources.shell import ShellCommand, ShellScript, parse_shell
+from translator.sources.shell import Include, ShellCommand, ShellScript, parse_shell
 
 
 @record
@@ -60,6 +61,9 @@ class Reading:
     # When the version is uncertain (conflicting or commit pins, an undecided pre-release copy): the releases
     # `check` runs its rules for; () every release that fits the keys; None: the version is not in doubt.
     candidates: tuple[str, ...] | None = None
+    # The folder of the framework's own copy the project keeps and the launch imports (its code may differ from the
+    # release's: a value type the release rejects may be one the copy accepts); None: the installed release runs.
+    own_copy: str | None = None
 
 
 class Dialect:
@@ -342,7 +346,7 @@ def mark_unknowns(reading: Reading) -> None:
 
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
     """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
-    script = parse_shell(source.text, env=env, source=source.name)
+    script = parse_shell(source.text, env=env, source=source.name, include=script_files(source))
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
@@ -357,6 +361,24 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
             source_keys=unset,
         )
     return script
+
+
+def script_files(source: Source) -> Include:
+    """How the shell reader gets a script the launch runs or sources: the file the path names, from the folder the
+    script has moved to (``cd``), then as :meth:`Source.sibling` finds it (the script's folder, the working
+    directory); read bounded, never run."""
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        tried = [posixpath.join(cwd, path)] if cwd and not posixpath.isabs(path) else []
+        for candidate in [*tried, path]:
+            try:
+                found = source.sibling(candidate, "script")
+            except ConfigError:
+                continue
+            return found.text, found.name
+        return None
+
+    return include
 
 
 def note_several_launches(notes: NoteList, source: Source, read: ShellCommand, launches: list[ShellCommand]) -> None:

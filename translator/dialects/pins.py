@@ -33,6 +33,8 @@ class ProjectVersion:
         name, notes = dialect.name, reading.notes
         if self.candidates is not None:
             reading.candidates = self.candidates
+        if self.used is not None and self.used.kind == "copy":
+            reading.own_copy = self.used.copy_dir or self.used.file
         used = self.used
         if used is not None:
             kind = (

@@ -68,6 +68,13 @@ class _Branch:
     reading: bool
     taken: bool
     decidable: bool
+    # An undecidable chain: the variables before it, each branch's variables at its end, whether it has an else,
+    # its line and the variables its condition reads (which of the outcomes holds depends on them).
+    before: dict[str, str] | None = None
+    ends: list[dict[str, str]] = field(default_factory=list)
+    has_else: bool = False
+    line: int = 0
+    names: list[str] = field(default_factory=list)
 
 
 @record
@@ -475,8 +482,10 @@ def _arith(text: str, lookup: Callable[[str], int]) -> int:
 class _Reader:
     """Walks the tokens in order, keeping variables, taint and notes as it goes."""
 
-    def __init__(self, text: str, env: Mapping[str, str] | None, source: str, depth: int = 0) -> None:
-        self.source, self.depth = source, depth
+    def __init__(
+        self, text: str, env: Mapping[str, str] | None, source: str, depth: int = 0, include: Include | None = None
+    ) -> None:
+        self.source, self.depth, self.include = source, depth, include
         self.given: dict[str, str] = dict(env or {})  # what the caller (--env) gave: nested readers get the outer's
         self.vars: dict[str, str] = dict(env or {})
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
@@ -613,8 +622,6 @@ class _Reader:
             m = _ASSIGN.match(w.text)
             assert m is not None
             assignments[m.group(1)] = self.value(w.text[m.end() :])
-        if argv and argv[0] in ("source", "."):
-            self.note("shell.source-not-followed", f"sourced file {' '.join(argv[1:2])} is not read")
         if argv[:1] == ["cd"]:  # followed statically; a directory from an unset variable stays symbolic
             target = argv[1] if len(argv) > 1 and argv[1] != "-" else "${HOME}"
             self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
@@ -624,6 +631,50 @@ class _Reader:
         body = _nested_body(argv, {**self.vars, **assignments})
         if body is not None:
             self.nested(body[1], placed[body[0]][1], assignments)
+            return
+        keys = _sent_keys(unwrap_command(argv, {**self.vars, **assignments}))
+        if keys is not None:  # tmux send-keys "python -m ..." C-m: the command typed into a session
+            self.nested(keys, words[0].line, assignments)
+            return
+        call = _script_call(unwrap_command(argv, {**self.vars, **assignments}))
+        if call is not None:
+            self.run_script(*call, words[0].line, assignments)
+
+    def run_script(self, path: str, args: list[str], sourced: bool, line: int, assignments: dict[str, str]) -> None:
+        """A script of the project this one runs (``bash x.sh ARGS``, ``./x.sh``, ``exec sh x.sh``) or sources
+        (``source x.sh``, ``. x.sh``), read as part of this one: its commands count as run from this line. A child
+        sees the variables set so far (bash's child sees the exported ones) and ARGS as $1, $2, ...; a sourced file
+        shares this script's variables, and what it sets stays set."""
+        found = self.include(path, self.cwd) if self.include is not None and not symbolic_names(path) else None
+        if found is None or self.depth >= _MAX_NESTING:
+            why = "not found in the project" if found is None else f"nested more than {_MAX_NESTING} deep"
+            self.note("shell.script-not-followed", f"{'sourced' if sourced else 'called'} script {path} is {why}")
+            return
+        text, name = found
+        given = {k: v for k, v in self.given.items() if not k.isdigit()}
+        if not sourced or args:  # a sourced file without arguments sees this script's own
+            given.update({str(i): a for i, a in enumerate(args, 1)})
+        else:
+            given.update({k: v for k, v in self.given.items() if k.isdigit()})
+        inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include)
+        inner.given, inner.cwd, inner.expanded = given, self.cwd, self.expanded
+        inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
+        script = inner.run()
+        self.expanded = inner.expanded
+        for command in script.commands:
+            command.line = line  # run from here (its own file and line are in the notes)
+            command.assignments = {**assignments, **command.assignments}
+            self.commands.append(command)
+        for shell_note in script.notes:
+            self.notes.append(ShellNote(line, shell_note.code, f"{name}:{shell_note.line}: {shell_note.message}"))
+        self.note(
+            "shell.script-followed",
+            f"{'sourced' if sourced else 'called'} script {name} is read as part of this one"
+            + (f" (arguments: {' '.join(args)})" if args else ""),
+        )
+        if sourced:
+            self.vars, self.cwd = inner.vars, inner.cwd
+            self.arrays, self.tainted, self.overridable = inner.arrays, inner.tainted, inner.overridable
 
     def nested(self, body: str, line: int, assignments: dict[str, str]) -> None:
         """The commands of a ``bash -c BODY`` / ``sbatch --wrap BODY`` with several statements, read as part of this
@@ -654,11 +705,22 @@ class _Reader:
         if keyword == "if":
             outer = self.skipping()
             decided = None if outer else self.decide(condition)
-            frames.append(_Branch(not outer and decided is not False, decided is True or outer, decided is not None))
+            frame = _Branch(not outer and decided is not False, decided is True or outer, decided is not None)
+            if decided is None and not outer:  # each branch is read from the variables as they are here
+                frame.before, frame.line = dict(self.vars), self.line
+                frame.names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", " ".join(w.text for w in condition))
+            frames.append(frame)
             return
         if not frames:
             return
         frame = frames[-1]
+        if frame.before is not None and keyword in ("elif", "else", "fi"):
+            frame.ends.append(dict(self.vars))
+            frame.has_else = frame.has_else or keyword == "else"
+            if keyword == "fi":
+                self.join_branches(frame)
+            else:
+                self.vars = dict(frame.before)
         if keyword == "fi":
             frames.pop()
             return
@@ -673,6 +735,34 @@ class _Reader:
         frame.reading = not frame.taken and decided is True
         frame.taken = frame.taken or decided is True
 
+    def join_branches(self, frame: _Branch) -> None:
+        """After an if-chain whose condition is not decided: a variable every way through it leaves the same is
+        that value; one only a branch sets when it was unset before, under a condition that reads it
+        (``if [ -z "$X" ]; then X=d; fi``), is a default the environment may override, like ``X=${X:-d}``; one the
+        ways leave different depends on which branch runs, so it becomes unknown (a count built from it says so,
+        naming the condition's variables)."""
+        assert frame.before is not None
+        ways = frame.ends + ([] if frame.has_else else [frame.before])
+        self.vars = dict(frame.ends[-1])
+        for name in {n for way in ways for n in way}:
+            values = {way.get(name) for way in ways}
+            if len(values) == 1:
+                continue
+            set_values = [v for v in values if v is not None]
+            if name not in frame.before and name in frame.names and len(set_values) == 1 and not frame.has_else:
+                self.vars[name] = set_values[0]
+                self.overridable.add(name)
+                continue
+            unset = [n for n in dict.fromkeys(frame.names) if n not in self.given]
+            self.vars[name] = f"$({name} set by the if at line {frame.line})" + "".join(f"${{{n}}}" for n in unset)
+            self.arrays.pop(name, None)
+            self.note(
+                "shell.branch-dependent",
+                f"{name} depends on which branch of the if at line {frame.line} runs "
+                f"({', '.join(sorted(repr(v) if v is not None else 'unset' for v in values))}): unknown"
+                + (f" (pass --env {'=... --env '.join(unset)}=... to decide it)" if unset else ""),
+            )
+
     def skipping(self) -> bool:
         return any(not frame.reading for frame in self.branches)
 
@@ -684,7 +774,7 @@ class _Reader:
         script never sets, or sets only as a default the environment may override (``X=${X:-0}``), is not known:
         such a condition is left undecided (every branch is read)."""
         names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", " ".join(w.text for w in condition))
-        if any(n not in self.vars or n in self.overridable for n in names):
+        if any(n not in self.vars or (n in self.overridable and n not in self.given) for n in names):
             return None
         saved = dict(self.unresolved)
         argv = [f for w in condition for f in _split(self.pieces(w.text, False))]
@@ -929,9 +1019,14 @@ class _Reader:
                 return str(len([d for d in visible.split(",") if d.strip()]))
             return None
         tokens = _Lexer(body, self.source, []).tokens()
+        # output sent to /dev/null changes no result: `cd -- DIR &>/dev/null && pwd`
+        quiet = {i for i, t in enumerate(tokens[1:], 1) if t.text == "/dev/null" and tokens[i - 1].text in _QUIET}
+        tokens = [t for i, t in enumerate(tokens) if i not in quiet and i + 1 not in quiet]
         if any(t.kind == "op" and t.text not in ("&&", ";") for t in tokens):
             return None
         words = [self.value(t.text) for t in tokens if t.kind == "word"]
+        if words[:2] == ["cd", "--"] or (words[:1] in (["dirname"], ["basename"]) and words[1:2] == ["--"]):
+            words = words[:1] + words[2:]
         if any(symbolic_names(w) for w in words):
             return None
         if words[:1] == ["expr"] and len(words) == 4:
@@ -941,6 +1036,8 @@ class _Reader:
             return (posixpath.dirname(path) or ".") if words[0] == "dirname" else posixpath.basename(path)
         if len(words) == 3 and words[0] == "cd" and words[2] == "pwd":
             return posixpath.normpath(words[1])
+        if words == ["pwd"]:
+            return self.cwd or "."
         return None
 
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
@@ -978,6 +1075,8 @@ class _Reader:
             return self.given.get(name)  # --env 1=VALUE: the argument the script is run with
         if name in ("$", "?", "!", "-"):
             return ""  # process state: meaningless statically, and never an error
+        if name == "PWD" and name not in self.vars:  # where the script runs, kept relative like `cd X && pwd`
+            return self.cwd or "."
         for origin in sorted(self.tainted.get(name, ())):
             self.missing(origin)
         return self.vars.get(name)
@@ -1099,9 +1198,53 @@ class _Reader:
         return full if result is None or missing else result
 
 
-def parse_shell(text: str, env: Mapping[str, str] | None = None, source: str = "<script>") -> ShellScript:
-    """Read a bash script statically: its commands, final variables and notes. Nothing is executed."""
-    return _Reader(text.replace("\r\n", "\n"), env, source).run()  # CRLF files: \r is not in a word
+# (a path as the script spells it, the directory the script has moved to) → (text, name) of that project file, or None
+Include = Callable[[str, "str | None"], "tuple[str, str] | None"]
+
+
+def parse_shell(
+    text: str, env: Mapping[str, str] | None = None, source: str = "<script>", include: Include | None = None
+) -> ShellScript:
+    """Read a bash script statically: its commands, final variables and notes. Nothing is executed. ``include``
+    gives the text of a project script this one runs or sources (none is followed without it)."""
+    return _Reader(text.replace("\r\n", "\n"), env, source, include=include).run()  # CRLF: \r is not in a word
+
+
+def _script_call(words: list[str]) -> tuple[str, list[str], bool] | None:
+    """(path, arguments, sourced) of a command that runs a shell script file (``bash x.sh A``, ``sh -e x.sh``,
+    ``./x.sh A``) or sources one (``source x.sh``, ``. x.sh``); None for any other command (``bash -c`` bodies are
+    read by _Reader.nested)."""
+    if not words:
+        return None
+    if words[0] in ("source", "."):
+        return (words[1], words[2:], True) if len(words) > 1 else None
+    if posixpath.basename(words[0]) in _SHELLS:
+        i = 1
+        while i < len(words) and words[i].startswith("-"):
+            if words[i] in ("-c", "-s", "-i"):
+                return None
+            i += 1
+        return (words[i], words[i + 1 :], False) if i < len(words) else None
+    if words[0].endswith(".sh") and "/" in words[0]:  # ./run.sh, scripts/run.sh: executed directly
+        return words[0], words[1:], False
+    return None
+
+
+def _sent_keys(words: list[str]) -> str | None:
+    """The command line ``tmux send-keys [-t TARGET] "CMD" C-m`` types into a session (the key names dropped)."""
+    if len(words) < 3 or posixpath.basename(words[0]) != "tmux" or words[1] not in ("send-keys", "send"):
+        return None
+    typed: list[str] = []
+    i = 2
+    while i < len(words):
+        word = words[i]
+        if word in ("-t", "-N") and i + 1 < len(words):
+            i += 2
+            continue
+        if not (word.startswith("-") or re.fullmatch(r"(C-\w|Enter|KPEnter|Escape|Space|Tab)", word)):
+            typed.append(word)
+        i += 1
+    return " ".join(typed) or None
 
 
 _SRUN_VALUE = {
@@ -1237,6 +1380,7 @@ _NUMACTL_VALUE = {
     "--physcpubind",
 }
 _STDBUF_VALUE = {"-i", "-o", "-e"}
+_QUIET = {">", "&>", "1>", "2>", ">>", "&>>", "2>>"}  # redirections whose target /dev/null drops the output
 _MAX_NESTING = 8  # bash -c inside bash -c ...: real scripts nest once or twice
 _PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program
 

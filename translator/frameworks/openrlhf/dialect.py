@@ -90,7 +90,7 @@ from translator.frameworks.openrlhf.tables import (
     WARMUP_FIXED,
 )
 from translator.notes import NoteList
-from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.plan import Derivation, Extra, RunSpec, exact, quotient
 from translator.sources.files import Source
 from translator.sources.shell import program_index, symbolic_names, unwrap_command
 
@@ -988,7 +988,7 @@ class _Interpreter:
                 "different numbers of micro-batches, which DeepSpeed's collectives do not expect",
                 source_keys=[self.k("rollout.micro_batch_size")],
             )
-        per_step = Fraction(epochs * micro_batches, accumulation)
+        per_step = quotient(epochs * micro_batches, accumulation)
         effective = accumulation * micro * dp  # samples per optimizer step after OpenRLHF's floor division
         if per_step == 0:
             notes.error(
@@ -1014,7 +1014,7 @@ class _Interpreter:
             if micro_batches < accumulation:
                 # DeepSpeed counts micro-steps across calls: its accumulation window spans several rollouts.
                 carry = (
-                    f"; one optimizer step spans {fmt(Fraction(accumulation, micro_batches))} rollout steps "
+                    f"; one optimizer step spans {fmt(quotient(accumulation, micro_batches))} rollout steps "
                     "(DeepSpeed keeps accumulating across rollouts)"
                 )
             else:
@@ -1027,7 +1027,7 @@ class _Interpreter:
                 f"{effective} samples (--{tbs_key} {tbs}): OpenRLHF does not check this. Each of the {dp} "
                 f"ranks trains on {local} samples as {micro_batches} micro-batches of {micro}"
                 + (f" (drop_last drops {dropped})" if dropped else "")
-                + f", i.e. {fmt(Fraction(micro_batches, accumulation))} optimizer steps of {accumulation} "
+                + f", i.e. {fmt(quotient(micro_batches, accumulation))} optimizer steps of {accumulation} "
                 "micro-batches per epoch" + carry,
                 source_keys=[self.k("rollout.batch_size"), tbs_key],
             )

@@ -37,6 +37,7 @@ from translator.frameworks.slime.tables import (
     DEFAULTS,
     ENTRY_POINTS,
     ESTIMATORS,
+    MANY_VALUE_PREFIXES,
     MANY_VALUES,
     MEGATRON_DEFAULT_SINCE,
     SECRET_FLAGS,
@@ -191,6 +192,8 @@ def _parse(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, An
                 )
         elif name in MANY_VALUES:
             value = list(following)
+        elif name.startswith(MANY_VALUE_PREFIXES):  # SGLang's arity: a list when several words follow
+            value = list(following) if len(following) > 1 else following[0]
         else:  # argparse gives a flag without nargs one value: what follows is another word of the command
             value = following[0]
             for extra in following[1:]:

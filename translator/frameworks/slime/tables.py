@@ -127,6 +127,10 @@ SWITCHES = frozenset(
 
 # Flags taking several values (nargs="+"): --eval-prompt-data NAME PATH [NAME PATH ...].
 MANY_VALUES = frozenset({"eval-prompt-data"})
+# Flags slime adds from SGLang's own ServerArgs, renamed --sglang-* (slime/backends/sglang_utils/arguments.py
+# add_sglang_arguments at v0.3.1): their arity is SGLang's (several take lists, such as --sglang-cuda-graph-bs),
+# not slime's, so the words after one are its values.
+MANY_VALUE_PREFIXES = ("sglang-",)
 
 ENTRY_POINTS = ("train.py", "train_async.py")
 
