@@ -38,8 +38,9 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def fetch_wheel(cache: Path, name: str, version: str) -> Path:
-    """The wheel of ``name==version`` in ``cache``, downloaded with pip when it is not there yet."""
+def fetch_wheel(cache: Path, name: str, version: str, python: str = "3.11") -> Path:
+    """The wheel of ``name==version`` in ``cache``, downloaded with pip when it is not there yet (for ``python``:
+    a release may require a newer one than the default)."""
     cache.mkdir(parents=True, exist_ok=True)
 
     def found() -> list[str]:
@@ -59,7 +60,7 @@ def fetch_wheel(cache: Path, name: str, version: str) -> Path:
             "--no-binary=:none:",
             "--only-binary=:all:",
             "--python-version",
-            "3.11",
+            python,
             "--implementation",
             "cp",
             "--platform",

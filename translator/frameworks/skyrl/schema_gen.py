@@ -7,7 +7,6 @@ leaves them unchecked)."""
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,8 @@ from translator.schema_gen import (
     write,
 )
 
-VERSIONS = ("0.3.0",)  # the newest skyrl release on PyPI
+# skyrl releases on PyPI (the skyrl package; 0.4.0, the newest, requires Python >= 3.12) → the Python to fetch for
+VERSIONS = {"0.3.0": "3.11", "0.4.0": "3.12"}
 GYM_PREFIX = "skyrl-gym/"  # where the wheel keeps the skyrl_gym package
 
 UNKNOWN = (
@@ -43,12 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def generate(args: argparse.Namespace, outs: list[Path], wanted: set[str]) -> None:
-    for version in VERSIONS:
-        write(skyrl_schema(version, args.cache), outs)
+    for version, python in VERSIONS.items():
+        write(skyrl_schema(version, args.cache, python), outs)
 
 
-def skyrl_schema(version: str, cache: Path) -> dict[str, Any]:
-    wheel = fetch_wheel(cache, "skyrl", version)
+def skyrl_schema(version: str, cache: Path, python: str = "3.11") -> dict[str, Any]:
+    wheel = fetch_wheel(cache, "skyrl", version, python)
     whole = Tree.from_wheel(wheel)
     # skyrl_gym sits under skyrl-gym/ in the wheel: a tree of its own, rooted there, so its imports resolve
     tree = Tree({p: s for p, s in whole.files.items() if not p.startswith(GYM_PREFIX)}, wheel.name)
@@ -76,5 +76,4 @@ def skyrl_schema(version: str, cache: Path) -> dict[str, Any]:
         TYPE_CHECK,
         notes,
     )
-    assert re.fullmatch(r"\d[\w.]*", version)
     return doc
