@@ -543,7 +543,7 @@ def nested_properties(
 ) -> None:
     """The fields of a dataclass tree as dotted keys: a field whose type is a dataclass becomes its fields;
     ``optional``: an ``Optional[dataclass]`` field too (a loader that builds the dataclass from a mapping given
-    for it, such as SkyRL's build_nested_dataclass)."""
+    for it)."""
     for name, item in dataclass_fields(resolver, tree, path, node).items():
         annotation = item.annotation
         if optional and isinstance(annotation, ast.Subscript) and dotted_name(annotation.value) == "Optional":
@@ -622,7 +622,7 @@ def argparse_calls(
     body: list[ast.stmt], env: dict[str, Any], helpers: tuple[str, ...] = ()
 ) -> Iterable[tuple[ast.Call, dict[str, Any]]]:
     """The ``add_argument`` calls in ``body`` (loops unrolled), and calls of the ``helpers``: functions a framework
-    defines that take the parser first and add a flag like add_argument (slime's ``reset_arg``)."""
+    defines that take the parser first and add a flag like add_argument."""
     for statement in body:
         if isinstance(statement, ast.For) and isinstance(statement.target, ast.Name):
             try:
