@@ -14,7 +14,7 @@ Each schema is written to ``--out`` (``schemas/native``) and, identically, to ``
 
     python scripts/gen_schemas.py --out schemas/native --cache /tmp/wheels \\
         [--easyr1-src DIR [--easyr1-commit SHA]] [--open-instruct-src DIR [--open-instruct-commit SHA]] \\
-        [--open-r1-src DIR [--open-r1-commit SHA]]
+        [--open-r1-src DIR [--open-r1-commit SHA]] [--nemo-rl-src DIR] [--slime-src DIR [--slime-version V]]
 
 The output depends only on the wheels and checkouts read, so running it again gives the same files.
 """

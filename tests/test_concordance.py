@@ -53,7 +53,7 @@ def test_the_field_map_agrees_with_the_readers() -> None:
         # Unsloth's keys are TRL's GRPOConfig arguments, read by TRL's reader: TRL's concordance covers them.
         framework = VARIANT_OF.get(spec.framework, spec.framework)
         if framework not in concordance.names():
-            return  # no native schema shipped, so no concordance (slime, SkyRL)
+            return  # no native schema shipped, so no concordance
         c = concordance.load(framework)
         dialect = dialects.get(spec.framework)
         for name, derivation in spec.derivations.items():
@@ -103,6 +103,19 @@ SAME_WORD_OTHER_MEANING = {
     ("open-instruct", "max_steps"): "tool-call steps per rollout, not training steps",
     ("nemo-rl", "data.train.seed"): "the seed of the train/validation split; the run's seed is grpo.seed (mapped)",
     ("nemo-rl", "policy.optimizer.name"): "the optimiser class, not the rollout engine's name",
+    ("nemo-rl", "policy.scheduler"): "a list of torch scheduler specs stepped per rollout step, not a schedule's name",
+    ("nemo-rl", "policy.dtensor_cfg.lora_cfg.enabled"): "switches LoRA on, not the fully async trainer",
+    ("nemo-rl", "policy.megatron_cfg.peft.enabled"): "switches PEFT on, not the fully async trainer",
+    ("nemo-rl", "policy.draft.enabled"): "switches a draft model on, not the fully async trainer",
+    ("verl", "algorithm.kl_ctrl.type"): "the KL controller's type (fixed | adaptive), not dynamic sampling's",
+    ("skyrl", "trainer.policy.model.fake_int4_qat.enabled"): "switches quantisation-aware training on",
+    ("skyrl", "trainer.mtp.enabled"): "switches MTP draft heads on",
+    (
+        "skyrl",
+        "trainer.ref.model.path",
+    ): "a reference model of its own; verl's actor_rollout_ref.model.path is the policy",
+    ("skyrl", "trainer.algorithm.kl_ctrl.kl_target"): "adaptive KL's target (as EasyR1's algorithm.kl_target)",
+    ("skyrl", "generator.eval_sampling_params.top_k"): "evaluation top-k: no canonical evaluation.top_k",
 }
 
 

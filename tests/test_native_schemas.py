@@ -32,6 +32,9 @@ REQUIRED = [
     ("openrlhf", "0.11.2"),
     ("easyr1", "0.3.3.dev0"),
     ("open-instruct", "2026.08.20"),
+    ("slime", "0.3.1"),
+    ("skyrl", "0.3.0"),
+    ("skyrl", "0.4.0"),
 ]
 
 
@@ -56,7 +59,7 @@ def test_schema_is_committed_with_its_source(framework: str, version: str) -> No
         assert first["file"] in doc["$comment"]
     else:
         assert first["kind"] == "repository" and re.fullmatch(r"[0-9a-f]{40}", first["commit"])
-        assert first["repository"] in ("hiyouga/EasyR1", "allenai/open-instruct")
+        assert first["repository"] in ("hiyouga/EasyR1", "allenai/open-instruct", "THUDM/slime")
         assert re.fullmatch(r"[0-9a-f]{64}", first["files_sha256"]) and first["read"]
     # The copy the package reads at run time is the same file.
     assert (PACKAGED / f"{framework}-{version}.schema.json").read_bytes() == (
@@ -155,6 +158,8 @@ TYPOS = [
     ("openrlhf", "0.10.1", "micro_train_batch_sze", "micro_train_batch_size"),
     ("easyr1", "0.3.3.dev0", "worker.rollout.temprature", "worker.rollout.temperature"),
     ("open-instruct", "2026.08.20", "num_samples_per_prompt_rolout", "num_samples_per_prompt_rollout"),
+    ("slime", "0.3.1", "n-samples-per-promt", "n-samples-per-prompt"),
+    ("skyrl", "0.4.0", "trainer.policy_mini_batch_sise", "trainer.policy_mini_batch_size"),
 ]
 
 
@@ -177,6 +182,56 @@ def test_a_typo_the_reader_does_not_know_is_noted_on_load() -> None:
     assert [(n.source_keys, n.target_keys) for n in unknown] == [
         (["critic.optim.weight_decy"], ["critic.optim.weight_decay"])
     ]
+
+
+def test_a_misspelt_slime_flag_is_noted_as_dropped_and_megatron_flags_are_not_judged() -> None:
+    # slime v0.3.1 parses train.py's flags with Megatron-LM's parse_args(ignore_unknown_args=True)
+    # (slime/backends/megatron_utils/arguments.py megatron_parse_args, called from slime/utils/arguments.py
+    # parse_args) and SGLang's with parse_known_args (slime/backends/sglang_utils/arguments.py): a misspelt flag is
+    # dropped without an error. --rollout-temprature is --rollout-temperature less one letter, so it is the one
+    # note; --num-layers and --tensor-model-parallel-size are Megatron's (not in slime's own schema, and more than
+    # one edit from every slime flag: --num-layers is four letters short of --mtp-num-layers), --sglang-mem-fraction-
+    # static is SGLang's ServerArgs flag under slime's prefix: none of the three is judged.
+    script = (
+        "python3 train.py --actor-num-nodes 1 --actor-num-gpus-per-node 8 --rollout-batch-size 32 "
+        "--n-samples-per-prompt 8 --global-batch-size 256 --tensor-model-parallel-size 2 --num-layers 28 "
+        "--sglang-mem-fraction-static 0.7 --rollout-temprature 0.8\n"
+    )
+    notes = translator.load(Source(script, "run.sh"), framework="slime@0.3.1").notes
+    unknown = [n for n in notes if n.code == "keys.unknown"]
+    assert [(n.source_keys, n.target_keys) for n in unknown] == [(["rollout-temprature"], ["rollout-temperature"])]
+    assert "an unknown flag is dropped" in unknown[0].message
+    assert "did you mean '--rollout-temperature'" in unknown[0].message
+
+
+def test_a_misspelt_skyrl_key_is_noted_as_rejected() -> None:
+    # skyrl 0.4.0's main_base builds its config with SkyRLTrainConfig.from_cli_overrides, whose
+    # build_nested_dataclass calls validate_dict_keys_against_dataclass: a key a dataclass lacks raises ValueError
+    # ('Invalid fields ...') before training starts (skyrl/train/config/config.py in the wheel).
+    # trainer.policy_mini_batch_sise is trainer.policy_mini_batch_size with one letter changed.
+    script = (
+        (ROOT / "fixtures/skyrl/gsm8k_colocated_4gpu_v030.sh")
+        .read_text()
+        .replace(
+            "trainer.policy_mini_batch_size=64", "trainer.policy_mini_batch_size=64 trainer.policy_mini_batch_sise=32"
+        )
+    )
+    notes = translator.load(Source(script, "run.sh"), framework="skyrl@0.4.0").notes
+    unknown = [n for n in notes if n.code == "keys.unknown"]
+    assert [(n.source_keys, n.target_keys) for n in unknown] == [
+        (["trainer.policy_mini_batch_sise"], ["trainer.policy_mini_batch_size"])
+    ]
+    assert "rejects a key the config lacks" in unknown[0].message
+
+
+def test_the_hydra_era_skyrl_train_is_not_judged_by_the_skyrl_package_schema() -> None:
+    # skyrl_train 0.4.0 (a Hydra app) spells keys its own way (generator.num_inference_engines); the schemas are
+    # the skyrl package's, whose 0.4.0 lacks that key: it must not be reported against them.
+    reading = dialects.get("skyrl").read(
+        read_source(str(ROOT / "fixtures/skyrl/hydra_old_era_v040.sh")), ReadOptions(version="skyrl_train-0.4.0")
+    )
+    assert "generator.num_inference_engines" in reading.native.values
+    assert native_schemas.validate_reading(reading) == []
 
 
 def test_reader_notes_are_not_repeated() -> None:
@@ -353,7 +408,7 @@ def test_the_schemas_are_package_data() -> None:
 # ---------------------------------------------------------------------------- writers
 def _targets() -> list[tuple[str, str]]:
     targets = []
-    for framework in ("verl", "trl", "openrlhf", "easyr1", "open-instruct"):
+    for framework in ("verl", "trl", "openrlhf", "easyr1", "open-instruct", "slime", "skyrl"):
         versions = {dialects.get(framework).default_version} | {v for f, v in REQUIRED if f == framework}
         targets += [(framework, v) for v in sorted(versions)]
     return targets

@@ -13,6 +13,7 @@ treats them, ``x-source`` what was read (wheel file name and sha256, or reposito
 from __future__ import annotations
 
 import ast
+import contextlib
 import glob
 import hashlib
 import json
@@ -37,8 +38,9 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def fetch_wheel(cache: Path, name: str, version: str) -> Path:
-    """The wheel of ``name==version`` in ``cache``, downloaded with pip when it is not there yet."""
+def fetch_wheel(cache: Path, name: str, version: str, python: str = "3.11") -> Path:
+    """The wheel of ``name==version`` in ``cache``, downloaded with pip when it is not there yet (for ``python``:
+    a release may require a newer one than the default)."""
     cache.mkdir(parents=True, exist_ok=True)
 
     def found() -> list[str]:
@@ -58,7 +60,7 @@ def fetch_wheel(cache: Path, name: str, version: str) -> Path:
             "--no-binary=:none:",
             "--only-binary=:all:",
             "--python-version",
-            "3.11",
+            python,
             "--implementation",
             "cp",
             "--platform",
@@ -484,7 +486,7 @@ def dataclass_fields(
     fields: dict[str, Field] = {}
     for base in [] if own_only else reversed(node.bases):
         base_name = dotted_name(base)
-        if base_name in ("object", "") or base_name in seen:
+        if base_name in ("object", "ABC", "") or base_name in seen:  # ABC: a marker base with no fields
             continue
         found = resolver.find(tree, path, base_name)
         if found is None:
@@ -530,6 +532,35 @@ def dataclass_fields(
     return fields
 
 
+def nested_properties(
+    resolver: Resolver,
+    tree: Tree,
+    path: str,
+    node: ast.ClassDef,
+    prefix: str,
+    out: dict[str, dict[str, Any]],
+    optional: bool = False,
+) -> None:
+    """The fields of a dataclass tree as dotted keys: a field whose type is a dataclass becomes its fields;
+    ``optional``: an ``Optional[dataclass]`` field too (a loader that builds the dataclass from a mapping given
+    for it)."""
+    for name, item in dataclass_fields(resolver, tree, path, node).items():
+        annotation = item.annotation
+        if optional and isinstance(annotation, ast.Subscript) and dotted_name(annotation.value) == "Optional":
+            annotation = annotation.slice
+        target = None
+        if annotation is not None and dotted_name(annotation):
+            found = resolver.find(item.ctx[1], item.ctx[2], dotted_name(annotation))
+            if found and any(
+                dotted_name(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in found[2].decorator_list
+            ):
+                target = found
+        if target:
+            nested_properties(resolver, target[0], target[1], target[2], f"{prefix}{name}.", out, optional)
+        else:
+            out[f"{prefix}{name}"] = item.schema()
+
+
 def class_in(resolver: Resolver, tree: Tree, module: str, name: str) -> tuple[Tree, str, ast.ClassDef]:
     path = tree.module_path(module)
     if path is None:
@@ -542,6 +573,138 @@ def class_in(resolver: Resolver, tree: Tree, module: str, name: str) -> tuple[Tr
 
 def properties_of(fields: dict[str, Field]) -> dict[str, dict[str, Any]]:
     return {name: f.schema() for name, f in fields.items()}
+
+
+# ---------------------------------------------------------------------------- argparse flags
+class _Unknown(Exception):
+    pass
+
+
+def evaluate(node: ast.AST, env: dict[str, Any]) -> Any:
+    """A small evaluator for add_argument arguments: literals, f-strings, names bound by loops, a ? b : c."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        if node.id in ("int", "float", "str", "bool"):
+            return node.id
+        raise _Unknown(node.id)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(str(evaluate(v.value if isinstance(v, ast.FormattedValue) else v, env)) for v in node.values)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [evaluate(e, env) for e in node.elts]
+    if isinstance(node, ast.IfExp):
+        return evaluate(node.body if evaluate(node.test, env) else node.orelse, env)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, right = evaluate(node.left, env), evaluate(node.comparators[0], env)
+        if isinstance(node.ops[0], ast.Eq):
+            return left == right
+        if isinstance(node.ops[0], ast.NotEq):
+            return left != right
+        if isinstance(node.ops[0], ast.In):
+            return left in right
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -evaluate(node.operand, env)
+    if isinstance(node, ast.Call) and dotted_name(node.func) in ("float", "int") and len(node.args) == 1:
+        value = evaluate(node.args[0], env)
+        return float(value) if dotted_name(node.func) == "float" else int(value)
+    value = literal(node)
+    if value is not MISSING:
+        return value
+    raise _Unknown(ast.unparse(node))
+
+
+_ARG_TYPES = {"int": "integer", "float": "number", "str": "string"}
+
+
+def argparse_calls(
+    body: list[ast.stmt], env: dict[str, Any], helpers: tuple[str, ...] = ()
+) -> Iterable[tuple[ast.Call, dict[str, Any]]]:
+    """The ``add_argument`` calls in ``body`` (loops unrolled), and calls of the ``helpers``: functions a framework
+    defines that take the parser first and add a flag like add_argument."""
+    for statement in body:
+        if isinstance(statement, ast.For) and isinstance(statement.target, ast.Name):
+            try:
+                items = evaluate(statement.iter, env)
+            except _Unknown:
+                items = []
+            for item in items:
+                yield from argparse_calls(statement.body, {**env, statement.target.id: item}, helpers)
+            continue
+        if isinstance(statement, (ast.If, ast.With, ast.Try)):
+            yield from argparse_calls(statement.body, env, helpers)
+            yield from argparse_calls(getattr(statement, "orelse", []), env, helpers)
+            continue
+        if isinstance(statement, (ast.FunctionDef,)):
+            yield from argparse_calls(statement.body, env, helpers)
+            continue
+        for node in ast.walk(statement):
+            if not isinstance(node, ast.Call):
+                continue
+            if (isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument") or (
+                isinstance(node.func, ast.Name) and node.func.id in helpers
+            ):
+                yield node, env
+
+
+def argparse_property(call: ast.Call, env: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    # a helper's first argument is the parser (argparse_calls)
+    arguments = call.args[1:] if isinstance(call.func, ast.Name) else call.args
+    names = [evaluate(a, env) for a in arguments]
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+
+    def kw(name: str, default: Any = None) -> Any:
+        if name not in keywords:
+            return default
+        try:
+            return evaluate(keywords[name], env)
+        except _Unknown:
+            return MISSING
+
+    action = kw("action")
+    if isinstance(keywords.get("action"), ast.Attribute) and dotted_name(keywords["action"]).endswith(
+        "BooleanOptionalAction"
+    ):
+        action = "BooleanOptionalAction"  # --x and --no-x, no value; default None unless given
+    prop: dict[str, Any] = {}
+    if action in ("store_true", "store_false"):
+        prop["type"] = "boolean"
+        default = kw("default", action == "store_false")
+    elif action == "BooleanOptionalAction":
+        prop["type"] = "boolean"
+        default = kw("default", None)
+    else:
+        kind = keywords.get("type")
+        json_type = _ARG_TYPES.get(dotted_name(kind)) if kind is not None else "string"
+        item: dict[str, Any] = {"type": json_type} if json_type else {}
+        choices = kw("choices")
+        if isinstance(choices, list):
+            item["enum"] = choices
+        nargs = kw("nargs")
+        if nargs not in (None, "?") or action == "append":  # append: each use adds one value
+            prop["type"] = "array"
+            if item:
+                prop["items"] = item
+            if isinstance(nargs, int):
+                prop["minItems"] = prop["maxItems"] = nargs
+        else:
+            prop.update(item)
+        default = kw("default", None)
+    if default is None and "type" in prop and action not in ("store_true", "store_false"):
+        # BooleanOptionalAction's None default: the flag was not given (the code decides)
+        prop["type"] = [prop["type"], "null"]
+        if "enum" in prop:
+            prop["enum"] = [*prop["enum"], None]
+    if default is MISSING:
+        with contextlib.suppress(KeyError):
+            prop["x-default"] = ast.unparse(keywords["default"])
+    else:
+        add_default(prop, default)
+    flags = [n[2:] for n in names if isinstance(n, str) and n.startswith("--")]
+    if action == "BooleanOptionalAction":
+        flags += [f"no-{flag}" for flag in flags]
+    return flags, prop
 
 
 # ---------------------------------------------------------------------------- the schema document

@@ -6,7 +6,6 @@ the schema is left as it is.
 from __future__ import annotations
 
 import argparse
-import ast
 import re
 import sys
 from pathlib import Path
@@ -17,10 +16,9 @@ from translator.schema_gen import (
     Tree,
     checkout_source,
     class_in,
-    dataclass_fields,
     document,
-    dotted_name,
     git_commit,
+    nested_properties,
     write,
 )
 
@@ -50,24 +48,6 @@ def generate(args: argparse.Namespace, outs: list[Path], wanted: set[str]) -> No
         write(easyr1_schema(args.easyr1_src, args.easyr1_commit or git_commit(args.easyr1_src)[0]), outs)
     else:
         print("easyr1: no --easyr1-src; its schema is left as it is", file=sys.stderr)
-
-
-def nested_properties(
-    resolver: Resolver, tree: Tree, path: str, node: ast.ClassDef, prefix: str, out: dict[str, dict[str, Any]]
-) -> None:
-    for name, item in dataclass_fields(resolver, tree, path, node).items():
-        annotation = item.annotation
-        target = None
-        if annotation is not None and dotted_name(annotation):
-            found = resolver.find(item.ctx[1], item.ctx[2], dotted_name(annotation))
-            if found and any(
-                dotted_name(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in found[2].decorator_list
-            ):
-                target = found
-        if target:
-            nested_properties(resolver, target[0], target[1], target[2], f"{prefix}{name}.", out)
-        else:
-            out[f"{prefix}{name}"] = item.schema()
 
 
 def easyr1_schema(root: Path, commit: str | None) -> dict[str, Any]:

@@ -1,7 +1,10 @@
 """SkyRL (NovaSky-AI/SkyRL): its registration. The reader and writer are dialect.py, the version tables tables.py,
-the start-up rules checks.py and their codes rules.py."""
+the start-up rules checks.py and their codes rules.py, the native schema's generator schema_gen.py and its
+validation hook keys.py, the native keys' concordance concordance.yaml."""
 
 from __future__ import annotations
+
+import os
 
 from translator.framework import Detection, Framework, NativeRules
 
@@ -19,5 +22,10 @@ FRAMEWORK = Framework(
     native=NativeRules(
         unknown_keys="from_cli_overrides (OmegaConf merged onto the dataclass config) rejects a key the config lacks",
         own_key_hint="subclass the config dataclass to add '{key}'",
+        # build_nested_dataclass passes values to the dataclasses unconverted and unchecked (schema_gen.py)
+        checked_types=frozenset(),
+        prepare="translator.frameworks.skyrl.keys:prepare",
     ),
+    schema_generator="translator.frameworks.skyrl.schema_gen",
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

@@ -1,7 +1,10 @@
 """slime (THUDM/slime): its registration. The reader and writer are dialect.py, the version table tables.py, the
-start-up rules checks.py and their codes rules.py (docs/frameworks/slime.md)."""
+start-up rules checks.py and their codes rules.py, the native schema's generator schema_gen.py and its validation
+hook keys.py, the native keys' concordance concordance.yaml (docs/frameworks/slime.md)."""
 
 from __future__ import annotations
+
+import os
 
 from translator.framework import Detection, Framework, NativeRules
 
@@ -20,5 +23,9 @@ FRAMEWORK = Framework(
     native=NativeRules(
         flags=True,
         unknown_keys="slime parses with Megatron's parser and ignore_unknown_args=True: an unknown flag is dropped",
+        # Megatron's and SGLang's flags are not in the schema (schema_gen.py): keys.py exempts them
+        prepare="translator.frameworks.slime.keys:prepare",
     ),
+    schema_generator="translator.frameworks.slime.schema_gen",
+    concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )
