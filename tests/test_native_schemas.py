@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 import translator
-from tests.conftest import CASES, ROOT, case_id, read_back
+from tests.conftest import CASES, COMPUTED_AT_RUN, ROOT, case_id, read_back
 from translator import dialects, native_schemas
 from translator.dialects.base import Reading, ReadOptions
 from translator.errors import ConfigError
@@ -414,7 +414,10 @@ def _targets() -> list[tuple[str, str]]:
     return targets
 
 
-TRANSLATABLE = [c for c in CASES if not c.path.name.startswith("recipe_only_no_world_size")]
+# A fixture whose counts its launched code computes when it runs is refused by translate (tests/conftest.py).
+TRANSLATABLE = [
+    c for c in CASES if not c.path.name.startswith("recipe_only_no_world_size") and case_id(c) not in COMPUTED_AT_RUN
+]
 
 
 @pytest.mark.parametrize("case", TRANSLATABLE, ids=case_id)

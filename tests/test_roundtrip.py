@@ -33,6 +33,7 @@ LOSSY_FIRST_LEG = {
     "trl/pinned_setup_elsewhere": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
     "trl/fork_trainer_014": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
     "trl/fork_beside_script": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
+    "trl/commit_pin_between": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},  # read as 0.15.2
 }
 # Fields that stay different after the whole round trip (the rest come back).
 LOSSY_ROUND_TRIP = {
