@@ -83,7 +83,16 @@ def matches(framework: Framework, text: str, suffix: str) -> bool:
         return _search(framework.detection.yaml, text, re.MULTILINE)
     if suffix in PLAN_SUFFIXES:
         return False
-    return _search(framework.detection.script, text)
+    return _search(framework.detection.script, _without_comments(text))
+
+
+_COMMENT = re.compile(r"^\s*#.*$|(?<=\s)#[^'\"\n]*$", re.MULTILINE)
+
+
+def _without_comments(text: str) -> str:
+    """A script's text without its comments (a whole-line `# ...`, or a trailing ` # ...` holding no quote): a
+    comment that names another framework's script (`# entry: examples/run_grpo.py`) runs nothing."""
+    return _COMMENT.sub("", text) if "#" in text else text
 
 
 def detect(source: Source) -> Dialect:
@@ -96,9 +105,39 @@ def detect(source: Source) -> Dialect:
     for framework in frameworks:  # no known entry point: a fork's own one, told by the arguments it takes
         if matches_arguments(framework, source.text, source.suffix):
             return registry.get(framework.name)
+    called = _called_scripts(source)
+    if called:  # a wrapper: the scripts it runs or sources hold the launch (`export N=2; bash examples/run.sh`)
+        for framework in frameworks:  # by a known entry point only: a wrapper's commands carry many arguments
+            if matches(framework, called, ".sh"):
+                return registry.get(framework.name)
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
     raise ConfigError(
         f"cannot tell which framework this is from its {what}",
         file=source.name,
         hint=f"pass --from FRAMEWORK (one of {', '.join(registry.names())})",
     )
+
+
+def _called_scripts(source: Source) -> str:
+    """The commands a launch script runs, one per line as the shell reader expands them, when it runs or sources
+    project scripts (whose commands are among them); "" for a config file or a script that runs none. The commands,
+    not the called files' text: a wrapper's other lines (paths, comments) would match loose patterns."""
+    if source.suffix in YAML_SUFFIXES or source.suffix in PLAN_SUFFIXES or source.files:
+        return ""
+    from translator.dialects.base import script_files
+    from translator.sources.shell import parse_shell
+
+    followed: list[str] = []
+    files = script_files(source)
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        found = files(path, cwd)
+        if found is not None:
+            followed.append(found[1])
+        return found
+
+    try:
+        script = parse_shell(source.text, source=source.name, include=include)
+    except ConfigError:
+        return ""
+    return "\n".join(" ".join(command.argv) for command in script.commands) if followed else ""

@@ -17,7 +17,7 @@ FRAMEWORK = Framework(
     detection=Detection(
         # examples/run_grpo.py (run_grpo_math.py in older releases); TRL's pattern matches it too, so NeMo-RL is
         # asked first (translator/frameworks/__init__.py)
-        script=r"(^|[\s/])run_grpo\w*\.py(\s|$)",
+        script=r"(^|[\s/\"'=])run_grpo\w*\.py([\s\"']|$)",
         # NeMo-RL's load_config takes `defaults:` as a file path (a recipe inheriting another); Hydra's is a list
         yaml=r"^(grpo|loss_fn)\s*:\s*$|^defaults\s*:\s*['\"]?[^\s'\"]+\.ya?ml['\"]?\s*$",
     ),

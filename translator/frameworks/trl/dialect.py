@@ -373,6 +373,7 @@ class TrlDialect(Dialect):
         recipe, flags = _script_arguments(script_args)
         if recipe:
             recipe_source = source.sibling(recipe, "recipe")
+            _refuse_other_framework_config(recipe_source, f"{origin}: --config")
             self._merge_recipe(native, load_yaml_mapping(recipe_source), recipe_source.name)
         elif native.python_script is None:  # a script with its own GRPOConfig(...) call needs no recipe
             notes.warning("input.no-recipe", "the launch line names no --config recipe; only its flags are read")
@@ -724,6 +725,24 @@ def _has_key(version: str, key: str) -> bool:
 def _span(key: str) -> str:
     since, until = KEY_RANGE[key]
     return f"{since}–{until}" if until else f"{since} on"
+
+
+def _refuse_other_framework_config(config: Source, where: str) -> None:
+    """A launch read as TRL's (its program is a project script, `python boot.py --config x.yaml`) whose config has
+    another framework's key structure (NeMo-RL's `grpo:` / `policy:` sections) runs that framework, not TRL: reading
+    it with GRPOConfig's defaults would state a plan nobody configured."""
+    from translator.dialects import registry, sniff
+
+    if any(sniff.matches(f, config.text, config.suffix) for f in registry.registered() if f.name == "trl"):
+        return
+    others = (f for f in registry.registered() if f.name not in ("trl", "rlconf"))
+    other = next((f for f in others if sniff.matches(f, config.text, ".yaml")), None)
+    if other is not None:
+        raise ConfigError(
+            f"{where} {config.name} is a {other.label} config (its key structure), not a TRL recipe",
+            file=config.name,
+            hint=f"pass --from {other.name} if the launch runs {other.label}'s trainer",
+        )
 
 
 def _known_fields() -> frozenset[str]:
