@@ -9,8 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-import yaml
-
 from translator.dialects import registry
 
 
@@ -33,6 +31,9 @@ class Group:
 
 @dataclass(frozen=True)
 class Concordance:
+    """One framework's concordance: the source it was read from, native key → canonical fields, and the groups of
+    keys with none."""
+
     framework: str
     repository: str
     path: str
@@ -56,6 +57,8 @@ def load(framework: str) -> Concordance:
     entry = registry.lookup(framework)
     if entry is None or not entry.concordance:
         raise KeyError(framework)
+    import yaml  # only a writer or the docs ask (not_written): reading a script needs no YAML parser
+
     with open(entry.concordance, encoding="utf-8") as handle:
         data = yaml.safe_load(handle)
     source = data["source"]

@@ -80,7 +80,14 @@ def _repr(self: Any) -> str:
 @dataclass_transform(eq_default=True)  # type checkers see the dataclass ``__init__`` a record has
 def record(cls: T) -> T:
     """``cls`` as a dataclass with the shared ``__init__``, ``__eq__`` and ``__repr__``."""
+    # Without a docstring, dataclass makes one from inspect.signature, which for init=False tokenizes object's
+    # signature text (a regular expression compiled at start-up, about 3 ms); the record names its fields instead.
+    undocumented = cls.__doc__ is None
+    if undocumented:
+        cls.__doc__ = ""
     made: Any = dataclasses.dataclass(cls, init=False, eq=False, repr=False)
+    if undocumented:
+        made.__doc__ = f"{made.__name__}({', '.join(f.name for f in dataclasses.fields(made))})"
     if any(not f.init for f in dataclasses.fields(made)):
         raise TypeError(f"{made.__qualname__}: a @record's fields are all init fields")
     made.__init__, made.__eq__, made.__repr__, made.__hash__ = _init, _eq, _repr, None
