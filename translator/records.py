@@ -82,9 +82,9 @@ def record(cls: T) -> T:
     """``cls`` as a dataclass with the shared ``__init__``, ``__eq__`` and ``__repr__``."""
     # Without a docstring, dataclass makes one from inspect.signature, which for init=False tokenizes object's
     # signature text (a regular expression compiled at start-up, about 3 ms); the record names its fields instead.
-    undocumented = cls.__doc__ is None
+    undocumented = not cls.__doc__
     if undocumented:
-        cls.__doc__ = ""
+        cls.__doc__ = cls.__name__  # any text: dataclass only asks whether there is one
     made: Any = dataclasses.dataclass(cls, init=False, eq=False, repr=False)
     if undocumented:
         made.__doc__ = f"{made.__name__}({', '.join(f.name for f in dataclasses.fields(made))})"

@@ -7,6 +7,7 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import field
+from functools import lru_cache
 from typing import Any
 
 # The Dialect base and the reader's glue live here; the helpers each job needs live in a module of their own
@@ -322,9 +323,17 @@ def mark_unknowns(reading: Reading) -> None:
             derivations[dotted] = Derivation(unknown_text(everything), blocking_keys(everything, []), UNKNOWN)
 
 
+@lru_cache(maxsize=1)
+def _parsed(text: str, name: str, env: tuple[tuple[str, str], ...]) -> ShellScript:
+    """The last script parsed, kept: where the release is inferred, explain reads the script again as each band of
+    releases (api.Explanation._other_versions), and the parse does not depend on the release. No reader changes a
+    parsed script (its commands, words and notes are only read)."""
+    return parse_shell(text, env=dict(env), source=name)
+
+
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
     """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
-    script = parse_shell(source.text, env=env, source=source.name)
+    script = _parsed(source.text, source.name, tuple(env.items()))
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
