@@ -6,10 +6,10 @@ framework in its folder (its registration's ``concordance``); docs/concordance.m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from translator.dialects import registry
+from translator.records import record
 
 
 def names() -> list[str]:
@@ -17,7 +17,7 @@ def names() -> list[str]:
     return [f.name for f in registry.registered() if f.concordance]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Group:
     """Keys with no canonical field: ``kind`` is infrastructure (how the run is hosted) or none (semantics rlconf
     does not model); ``why`` says so and what a written run does instead; ``cite`` is the source at a tag."""
@@ -29,7 +29,7 @@ class Group:
     keys: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Concordance:
     """One framework's concordance: the source it was read from, native key → canonical fields, and the groups of
     keys with none."""

@@ -18,7 +18,6 @@ import ast
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
@@ -26,6 +25,7 @@ from translator.dialects.fork_tables import FIT_LINEAGES, UPSTREAM_FIT, UPSTREAM
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
+from translator.records import record
 from translator.sources.code import (
     ClassInfo,
     KeyEffects,
@@ -278,7 +278,7 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict
     return None
 
 
-@dataclass
+@record
 class Workers:
     """The project's own worker code that sizes mini- and micro-batches (``functions``: file → line spans), and
     whether it does so as upstream's workers of its release do (``same``)."""
