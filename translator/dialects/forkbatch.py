@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -24,6 +23,7 @@ from translator.dialects.base import UNKNOWN, version_key
 from translator.dialects.fork_tables import FIT_LINEAGES, UPSTREAM_FIT, UPSTREAM_WORKER
 from translator.errors import ConfigError
 from translator.notes import NoteList
+from translator.patterns import lazy
 from translator.plan import Derivation, RunSpec
 from translator.records import record
 from translator.sources.code import (
@@ -296,7 +296,7 @@ class Workers:
         return inside or sets in self.anchors or bool(_PER_UPDATE.search(touch.signature))
 
 
-_PER_UPDATE = re.compile(r"mini|micro|per_device|per_gpu|global_batch|accum")
+_PER_UPDATE = lazy(r"mini|micro|per_device|per_gpu|global_batch|accum")
 
 
 def _decided(touches: list[Touch], workers: Workers | None) -> set[str]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from typing import Any
 
+from translator.patterns import lazy
 from translator.records import record
 from translator.sources.files import Source, read_text
 
@@ -437,7 +437,7 @@ _REPEAT_CALLS = ("repeat", "repeat_interleave", "expand", "tile")
 _ROW_CALLS = ("split", "chunk", "select", "select_idxs", "filter", "index_select", "masked_select", "slice")
 _CONCAT_CALLS = ("concat", "cat", "interleave_batches")
 _GROUP_NAMES = ("n", "num_return_sequences", "num_generations", "rollout_n")
-_VALIDATION = re.compile(r"(^|_)(val|valid|validate|validation|eval|evaluate|evaluation|test)(_|$)")
+_VALIDATION = lazy(r"(^|_)(val|valid|validate|validation|eval|evaluate|evaluation|test)(_|$)")
 
 
 @record
@@ -526,7 +526,7 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
 # ---------------------------------------------------------------------------- a worker's size normalisation
 # A worker turns the configured batch sizes into per-device ones (verl: mini-batch × rollout.n ÷ data-parallel
 # ranks; EasyR1: global batch × n ÷ world size); the actor's update splits by them and accumulates micro-batches.
-_NORMALISED_TARGET = re.compile(r"batch_size|accum|per_gpu|per_device")
+_NORMALISED_TARGET = lazy(r"batch_size|accum|per_gpu|per_device")
 
 
 class _Shape(ast.NodeTransformer):

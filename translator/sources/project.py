@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from translator.patterns import lazy
 from translator.records import record
 from translator.sources.files import read_text
 
@@ -46,14 +47,14 @@ _FILES = (
 # name==1.2.3, "name[extra]==1.2.3", name == 1.2.3 (requirements, setup.py strings, PEP 621, pip install lines)
 _PIN = re.compile(r"(?<![\w.@/-])([A-Za-z0-9][\w.-]*)(?:\[[\w,\s-]*\])?\s*===?\s*v?([0-9][\w.+!-]*)")
 # conda's single '=' in environment.yml: '- trl=0.15.2'
-_CONDA = re.compile(r"^\s*-\s*([A-Za-z0-9][\w.-]*)\s*=\s*v?([0-9][\w.+!-]*)\s*$")
+_CONDA = lazy(r"^\s*-\s*([A-Za-z0-9][\w.-]*)\s*=\s*v?([0-9][\w.+!-]*)\s*$")
 # poetry: trl = "0.15.2" / trl = "==0.15.2" / trl = {version = "0.15.2", ...} (an exact version; ^ and ~ are ranges)
-_POETRY = re.compile(r"^\s*([A-Za-z0-9][\w.-]*)\s*=\s*(?:\{\s*version\s*=\s*)?[\"']=?=?\s*v?([0-9][\w.+!-]*)[\"']")
+_POETRY = lazy(r"^\s*([A-Za-z0-9][\w.-]*)\s*=\s*(?:\{\s*version\s*=\s*)?[\"']=?=?\s*v?([0-9][\w.+!-]*)[\"']")
 # git+https://github.com/huggingface/trl.git@019fc6d (pip install, requirements, 'trl @ git+…' in setup.py)
 _GIT = re.compile(r"git\+[\w+.:/~-]*?/([\w.-]+?)(?:\.git)?@([\w./-]+?)(?=[#\s\"',;\])]|$)")
-_TAG = re.compile(r"v?(\d+(?:\.\d+)+(?:[.-]?(?:dev|a|b|rc|post)\.?\d*)?)")
-_COMMIT = re.compile(r"[0-9a-f]{7,40}")
-_DUNDER_VERSION = re.compile(r"^__version__\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
+_TAG = lazy(r"v?(\d+(?:\.\d+)+(?:[.-]?(?:dev|a|b|rc|post)\.?\d*)?)")
+_COMMIT = lazy(r"[0-9a-f]{7,40}")
+_DUNDER_VERSION = lazy(r"^__version__\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
 
 
 @record
