@@ -106,11 +106,21 @@ def project_root(folder: str) -> tuple[str, tuple[str, ...]]:
 
 
 def _has_marker(folder: str) -> bool:
+    # kept per process like the listings below (keyed by the folder's modification time): a directory check asks
+    # of the same folders (its own, /tmp, the home folder) for every config
     try:
-        names = os.listdir(folder)
+        key = (folder, os.stat(folder).st_mtime_ns)
+        if key not in _MARKED:
+            if len(_MARKED) > MAX_FILES * 10:  # bounded in a long process
+                _MARKED.clear()
+            names = os.listdir(folder)
+            _MARKED[key] = any(fnmatch.filter(names, glob) for glob in _MARKERS)
     except OSError:
         return False
-    return any(fnmatch.filter(names, glob) for glob in _MARKERS)
+    return _MARKED[key]
+
+
+_MARKED: dict[tuple[str, int], bool] = {}
 
 
 def _distance(path_folder: str, anchors: Iterable[str]) -> int:
