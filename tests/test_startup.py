@@ -11,8 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from translator.dialects import registry
 from translator.patterns import lazy
+from translator.sources.project import _PATH_WORD
 
 ROOT = Path(__file__).resolve().parent.parent
 VERL_SCRIPT = ROOT / "fixtures" / "verl" / "v09_fetch_granularity_sp2.sh"
@@ -59,3 +63,20 @@ def test_a_lazy_pattern_compiles_on_first_use_and_matches_as_re_does() -> None:
     assert pattern.findall("ab-1 cd-2") == compiled.findall("ab-1 cd-2") == [("ab", "1"), ("cd", "2")]
     assert pattern.sub(r"\2", "x-7 y-8") == "7 8" and pattern.fullmatch("ab-") is None
     assert (pattern.pattern, pattern.groups, pattern.groupindex) == (text, 2, {"word": 1})
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab_1é.-/ \n\"'$", max_size=40))
+def test_the_anchored_path_pattern_finds_what_the_plain_one_finds(text: str) -> None:
+    # The plain pattern rescans a word from each of its characters; anchored at a word's start it finds the same
+    # paths: a match starting inside a word would have started at the word's first character instead.
+    plain = re.compile(r"[\w.-]*(?:/[\w.-]+)+")
+    assert _PATH_WORD.findall(text) == plain.findall(text)
+
+
+def test_the_path_pattern_finds_a_scripts_paths() -> None:
+    # '"' and '=' are no path characters: a path starts after them; 'a//b' holds no path from 'a' (a slash must be
+    # followed by a path character), and '/b' starts after the second slash.
+    text = 'cd src/r1-v && python -m x "<path>"/verl_copy /src/pkg/train.py data.dir=a/b. ./run.sh a//b'
+    found = ["src/r1-v", "/verl_copy", "/src/pkg/train.py", "a/b.", "./run.sh", "/b"]
+    assert _PATH_WORD.findall(text) == found

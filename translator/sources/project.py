@@ -165,8 +165,11 @@ def evidence(folder: str, copies: Iterable[tuple[str, str, str | None]] = (), te
 
 
 MAX_PATH_WORDS = 200
-# a path in a script: src/r1-v, src/open_r1/grpo.py, "<path_to_repo>"/verl_copy, /src/pkg/train.py (placeholders)
-_PATH_WORD = re.compile(r"[\w.-]*(?:/[\w.-]+)+")
+# a path in a script: src/r1-v, src/open_r1/grpo.py, "<path_to_repo>"/verl_copy, /src/pkg/train.py (placeholders).
+# A match starts where a word does (the look-behind): the matches are the same (one starting inside a word would
+# have started at its first character), found in linear time instead of rescanning every word from each of its
+# characters (12 ms for a 2 kB verl script).
+_PATH_WORD = re.compile(r"(?<![\w.-])[\w.-]*(?:/[\w.-]+)+")
 
 
 def _named_folder(word: str, bases: list[str]) -> str | None:
