@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "translator.errors",
             "translator.jsontext",
             "translator.redact",
+            "translator.patterns",
         ),
     ),
 )

@@ -82,3 +82,46 @@ def test_the_model_assigns_through_its_observer_in_field_order() -> None:
         BatchPlan._observer = None
     assert seen == [f.name for f in dataclasses.fields(BatchPlan)]
     assert Derivation("t") == Derivation("t", [], "derived")
+
+
+@record(frozen=True)
+class FrozenPoint:
+    """A frozen record with a required field, a default and a field left out of repr."""
+
+    x: int
+    y: int = 0
+    secret: str = dataclasses.field(default="s", repr=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class FrozenDataPoint:
+    """The same class as a frozen dataclass."""
+
+    x: int
+    y: int = 0
+    secret: str = dataclasses.field(default="s", repr=False)
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [((1,), {}), ((1, 2), {}), ((), {"x": 3, "secret": "t"})])
+def test_a_frozen_record_behaves_as_a_frozen_dataclass(args: tuple, kwargs: dict) -> None:
+    mine, theirs = FrozenPoint(*args, **kwargs), FrozenDataPoint(*args, **kwargs)
+    assert repr(mine) == repr(theirs).replace("FrozenDataPoint", "FrozenPoint")
+    assert vars(mine) == vars(theirs) and mine == FrozenPoint(*args, **kwargs) and mine != theirs
+    # a frozen dataclass hashes the tuple of its fields: equal records hash alike, and as the dataclass does
+    assert hash(mine) == hash(theirs) == hash((mine.x, mine.y, mine.secret))
+    assert {mine, FrozenPoint(*args, **kwargs)} == {mine}
+    for attempt in (lambda: setattr(mine, "x", 9), lambda: setattr(mine, "other", 1), lambda: delattr(mine, "y")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            attempt()
+    changed = dataclasses.replace(mine, y=7)
+    assert (changed.x, changed.y, mine.y) == (mine.x, 7, theirs.y)
+    assert copy.deepcopy(mine) == mine and pickle.loads(pickle.dumps(mine)) == mine
+
+
+def test_a_record_without_a_docstring_is_documented_by_its_fields() -> None:
+    @record
+    class Bare:
+        a: int
+        b: str = ""
+
+    assert Bare.__doc__ == "Bare(a, b)" and Bare(1) == Bare(1, "")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import field
 from fractions import Fraction
@@ -15,6 +14,7 @@ from translator.certainty import Certainty, assumed, plan_certainty
 from translator.dialects.base import MAX_GPUS, Reading, ReadOptions, Values, unknown_because
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
+from translator.patterns import lazy
 from translator.plan import RunSpec, to_json_number
 from translator.records import record
 from translator.sources.files import Source, guess_suffix, read_source
@@ -841,7 +841,7 @@ def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> N
             )
 
 
-_GUESS = re.compile(r"did you mean '?(?:--)?([^'?\s]+)'?\?")
+_GUESS = lazy(r"did you mean '?(?:--)?([^'?\s]+)'?\?")
 
 
 def unknown_key_errors(explanation: Explanation, report: CheckReport) -> list[Finding]:

@@ -14,12 +14,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from translator.notes import Note
+from translator.patterns import lazy
 from translator.plan import PLAN_FIELDS, RunSpec
 from translator.records import record
 
 Level = Literal["read", "default", "derived", "assumed", "unknown"]
 
-_READER_UNKNOWN = re.compile(r"(?:unknown: )?(.*?)(?: \((pass .*)\))?", re.S)
+_READER_UNKNOWN = lazy(r"(?:unknown: )?(.*?)(?: \((pass .*)\))?", re.S)
 # Notes that say the plan was read with semantics the launch's own code was not shown to have.
 UNVERIFIED_CODE_NOTES = ("framework.fork",)
 # Notes that say the fork's own code was compared with upstream's and forms batches the same way.

@@ -6,12 +6,10 @@ framework in its folder (its registration's ``concordance``); docs/concordance.m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
-import yaml
-
 from translator.dialects import registry
+from translator.records import record
 
 
 def names() -> list[str]:
@@ -19,7 +17,7 @@ def names() -> list[str]:
     return [f.name for f in registry.registered() if f.concordance]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Group:
     """Keys with no canonical field: ``kind`` is infrastructure (how the run is hosted) or none (semantics rlconf
     does not model); ``why`` says so and what a written run does instead; ``cite`` is the source at a tag."""
@@ -31,8 +29,11 @@ class Group:
     keys: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Concordance:
+    """One framework's concordance: the source it was read from, native key → canonical fields, and the groups of
+    keys with none."""
+
     framework: str
     repository: str
     path: str
@@ -56,8 +57,12 @@ def load(framework: str) -> Concordance:
     entry = registry.lookup(framework)
     if entry is None or not entry.concordance:
         raise KeyError(framework)
+    # imported here: only a writer or the docs ask (not_written), and reading a script needs no YAML parser;
+    # load_yaml takes the C loader (the pure-Python one took about 100 ms for two concordances in a translate)
+    from translator.sources.yamlfile import load_yaml
+
     with open(entry.concordance, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+        data = load_yaml(handle.read(), entry.concordance)
     source = data["source"]
     return Concordance(
         framework,

@@ -10,11 +10,13 @@ their readers (start-up stays light).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from translator.records import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Detection:
     """How a framework's files look (regular expressions, compiled on first use by translator/dialects/sniff.py)."""
 
@@ -28,7 +30,7 @@ class Detection:
     yields_to: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NativeKeys:
     """The native keys a validation judges, prepared by a framework's hook (:attr:`NativeRules.prepare`)."""
 
@@ -39,7 +41,7 @@ class NativeKeys:
     notes: tuple[Any, ...] = ()  # notes the hook made itself (translator.notes.Note)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NativeRules:
     """How the framework's own parser treats keys and values (translator/native_schemas.py)."""
 
@@ -58,7 +60,7 @@ class NativeRules:
     prepare: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DataLoader:
     """The columns a framework's dataset loader reads (translator/data_contract.py): the prompt column's default
     name and the type it needs ("text" or "chat"), where that is decided, and the columns every row must have
@@ -70,7 +72,7 @@ class DataLoader:
     required: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Framework:
     """One framework, as the core sees it."""
 

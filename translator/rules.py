@@ -55,10 +55,12 @@ def matches(pattern: str, code: str) -> bool:
 def parse_patterns(values: Iterable[str], option: str) -> list[str]:
     """CODE[,CODE…] arguments (repeatable) as patterns; one that names no known code is bad input (exit 2),
     with the nearest codes."""
+    patterns = [p.strip() for value in values for p in value.split(",") if p.strip()]
+    if not patterns:  # the catalogue imports every framework's rules: only a pattern to check needs it
+        return patterns
     import difflib
 
     known = codes()
-    patterns = [p.strip() for value in values for p in value.split(",") if p.strip()]
     for pattern in patterns:
         if not any(matches(pattern, code) for code in known):
             near = difflib.get_close_matches(pattern.rstrip(".-*"), known, n=3, cutoff=0.5)
@@ -100,6 +102,11 @@ class Suppressions:
 
     lines: dict[int, list[str]] = field(default_factory=dict)
     file: list[str] = field(default_factory=list)
+
+    @property
+    def some(self) -> bool:
+        """Whether the file has any suppression comment (none: no finding's line needs looking up)."""
+        return bool(self.lines or self.file)
 
     def silences(self, code: str, line: int | None) -> bool:
         if any(_names(p, code) for p in self.file):
@@ -155,7 +162,7 @@ def filter_report(report: CheckReport, text: str, chosen: Choice | None) -> Chec
         for finding in getattr(report, name):
             if not chosen.wanted(finding.rule):
                 continue
-            line = locate(text, finding.keys)
+            line = locate(text, finding.keys) if marks.some else None
             if marks.silences(finding.rule, line):
                 silenced.append(Suppressed(finding.rule, finding.severity, finding.message, line))
             else:
@@ -190,7 +197,7 @@ def filter_translation(translation: Translation, text: str, chosen: Choice | Non
         for note in notes:
             if not chosen.wanted(note.code):
                 continue
-            line = note_line(note, text)
+            line = note_line(note, text) if marks.some else None
             if marks.silences(note.code, line):
                 silenced.append(Suppressed(note.code, note.severity, note.message, line))
             else:

@@ -344,9 +344,24 @@ def mark_unknowns(reading: Reading) -> None:
             derivations[dotted] = Derivation(unknown_text(everything), blocking_keys(everything, []), UNKNOWN)
 
 
+_last_parse: dict[tuple[Any, ...], ShellScript] = {}  # the last script parsed (one entry)
+
+
+def _parsed(source: Source, env: Mapping[str, str]) -> ShellScript:
+    """The last script parsed, kept: where the release is inferred, explain reads the script again as each band of
+    releases (api.Explanation._other_versions), and the parse does not depend on the release. No reader changes a
+    parsed script (its commands, words and notes are only read). The key holds what the scripts it follows are
+    found by (the script's folder, the files held in memory)."""
+    key = (source.text, source.name, tuple(env.items()), str(source.base_dir), id(source.files) if source.files else 0)
+    if key not in _last_parse:
+        _last_parse.clear()
+        _last_parse[key] = parse_shell(source.text, env=env, source=source.name, include=script_files(source))
+    return _last_parse[key]
+
+
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
     """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
-    script = parse_shell(source.text, env=env, source=source.name, include=script_files(source))
+    script = _parsed(source, env)
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))

@@ -6,7 +6,7 @@ batches in a way upstream does not (translator/dialects/forkbatch.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from translator.records import record
 
 _CORE = ("len(batch)", "repeat(interleave,repeat_times=n)", "set batch_size =")
 
@@ -40,7 +40,7 @@ UPSTREAM_FIT: dict[str, frozenset[str]] = {
 # not compared. Every modelled band computes the same per-device sizes (shape[0] and size() of the 1-D device
 # mesh are one number), so a fork's copy, often taken between releases, is compared with their union: a fork whose
 # workers have a shape outside it sizes its mini-batches its own way.
-@dataclass(frozen=True)
+@record(frozen=True)
 class WorkerSizes:
     anchors: tuple[str, ...]
     bands: dict[str, frozenset[str] | None]

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
 from translator.dialects.fork_tables import FIT_LINEAGES, UPSTREAM_FIT, UPSTREAM_WORKER
 from translator.errors import ConfigError
 from translator.notes import NoteList
+from translator.patterns import lazy
 from translator.plan import Derivation, RunSpec
+from translator.records import record
 from translator.sources.code import (
     ClassInfo,
     KeyEffects,
@@ -360,7 +361,7 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict
     return None
 
 
-@dataclass
+@record
 class Workers:
     """The project's own worker code that sizes mini- and micro-batches (``functions``: file → line spans), and
     whether it does so as upstream's workers of its release do (``same``)."""
@@ -378,7 +379,7 @@ class Workers:
         return inside or sets in self.anchors or bool(_PER_UPDATE.search(touch.signature))
 
 
-_PER_UPDATE = re.compile(r"mini|micro|per_device|per_gpu|global_batch|accum")
+_PER_UPDATE = lazy(r"mini|micro|per_device|per_gpu|global_batch|accum")
 
 
 def _decided(touches: list[Touch], workers: Workers | None) -> set[str]:

@@ -12,12 +12,12 @@ same meaning, see tests/test_settings.py) the note says so and what the run does
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from translator import native_schemas
 from translator.notes import NoteList
 from translator.plan import Derivation, RunSpec
+from translator.records import record
 
 # The canonical fields these tables carry (translator/plan.py documents each).
 FIELDS = (
@@ -64,7 +64,7 @@ CONSEQUENCE = {
 DISCOUNTED = ("gae", "reinforce_plus_plus", "reinforce_plus_plus_baseline")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Setting:
     """``field`` is held by native ``key``; or, with ``key`` None, the framework always behaves as ``fixed``
     (``why`` says where that is decided)."""

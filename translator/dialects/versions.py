@@ -6,17 +6,19 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from translator.patterns import lazy
+
 
 def split_version(version: str) -> str:
     """A version without a companion suffix ('0.16.0+transformers4.49.0' → '0.16.0')."""
     return version.split("+", 1)[0]
 
 
-NUMBERS_PATTERN = re.compile(r"\d+(?:\.\d+)*")  # a release or release prefix once pre/post/local parts are read
+NUMBERS_PATTERN = lazy(r"\d+(?:\.\d+)*")  # a release or release prefix once pre/post/local parts are read
 
 
 # A PEP 440 version as releases and checkouts spell it: '0.8.0.dev', '0.2.0.dev0', '0.3.0.post1', '0.9.0rc1'.
-RELEASE_PATTERN = re.compile(
+RELEASE_PATTERN = lazy(
     r"(?P<release>\d+(?:\.\d+)*)(?:[.-]?(?P<pre>dev|a|alpha|b|beta|rc|pre)\.?\d*)?"
     r"(?:[.-]?post\.?\d*)?(?:\+[\w.]+)?",
     re.IGNORECASE,

@@ -11,17 +11,18 @@ from typing import Any
 from translator.dialects.base import fmt
 from translator.errors import ConfigError
 from translator.notes import NoteList
+from translator.patterns import lazy
 from translator.plan import RunSpec
 
 # Every launch script rlconf writes builds each argument as the target's parser reads it (a Hydra override, an
 # argparse flag and its value, an environment assignment), then makes it one shell word with shell_word: the
 # shell hands the program exactly that text and runs nothing in it.
-_LIVE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-HYDRA_KEY = re.compile(r"(\+\+|\+|~)?[A-Za-z_][A-Za-z0-9_-]*(\.([A-Za-z_][A-Za-z0-9_-]*|[0-9]+))*")
-FLAG_NAME = re.compile(r"[A-Za-z0-9_.-]+")
-ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_HYDRA_BARE = re.compile(r"[A-Za-z0-9_@%+./:-]+")  # Hydra's unquoted characters (ASCII; no '=', ',' or '$')
-_HYDRA_DICT_KEY = re.compile(r"[A-Za-z0-9_/.@%*?|+-]+")
+_LIVE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+HYDRA_KEY = lazy(r"(\+\+|\+|~)?[A-Za-z_][A-Za-z0-9_-]*(\.([A-Za-z_][A-Za-z0-9_-]*|[0-9]+))*")
+FLAG_NAME = lazy(r"[A-Za-z0-9_.-]+")
+ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_HYDRA_BARE = lazy(r"[A-Za-z0-9_@%+./:-]+")  # Hydra's unquoted characters (ASCII; no '=', ',' or '$')
+_HYDRA_DICT_KEY = lazy(r"[A-Za-z0-9_/.@%*?|+-]+")
 
 
 def shell_word(text: str, live: Collection[str] = ()) -> str:
@@ -45,7 +46,7 @@ def shell_word(text: str, live: Collection[str] = ()) -> str:
     return "".join(parts)
 
 
-_DOLLAR_BRACE = re.compile(r"(\\*)\$\{")
+_DOLLAR_BRACE = lazy(r"(\\*)\$\{")
 
 
 def omegaconf_text(text: str, live: Collection[str] = ()) -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from translator.patterns import lazy
+from translator.records import record
 from translator.sources.files import Source, read_text
 
 MAX_FILE_BYTES = 2_000_000
@@ -53,7 +54,7 @@ def launched_scripts(source: Source, cwd: str | None, script: str) -> Iterator[t
             yield project, path
 
 
-@dataclass
+@record
 class ClassInfo:
     """A class defined in the project: its file, node, and its bases as resolved (project classes) or as the
     dotted name they come from outside the project ('pkg.Trainer')."""
@@ -81,7 +82,7 @@ class ClassInfo:
         return [b for c in self.lineage() for b in c.bases if isinstance(b, str)]
 
 
-@dataclass
+@record
 class Candidate:
     """A trainer class a script may instantiate, and the config flag that picks it (flag, value) if one does."""
 
@@ -89,7 +90,7 @@ class Candidate:
     condition: tuple[str, bool] | None = None
 
 
-@dataclass
+@record
 class Read:
     """Where a config key's leaf is read: the file, line, the statement, and the block it guards (if any)."""
 
@@ -436,10 +437,10 @@ _REPEAT_CALLS = ("repeat", "repeat_interleave", "expand", "tile")
 _ROW_CALLS = ("split", "chunk", "select", "select_idxs", "filter", "index_select", "masked_select", "slice")
 _CONCAT_CALLS = ("concat", "cat", "interleave_batches")
 _GROUP_NAMES = ("n", "num_return_sequences", "num_generations", "rollout_n")
-_VALIDATION = re.compile(r"(^|_)(val|valid|validate|validation|eval|evaluate|evaluation|test)(_|$)")
+_VALIDATION = lazy(r"(^|_)(val|valid|validate|validation|eval|evaluate|evaluation|test)(_|$)")
 
 
-@dataclass
+@record
 class Touch:
     """One place where code forms batches: its file, line, kind (group / size / rows), what it does in words,
     and a short signature of the statement's shape (to compare with upstream's batch-forming code)."""
@@ -525,7 +526,7 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
 # ---------------------------------------------------------------------------- a worker's size normalisation
 # A worker turns the configured batch sizes into per-device ones (verl: mini-batch × rollout.n ÷ data-parallel
 # ranks; EasyR1: global batch × n ÷ world size); the actor's update splits by them and accumulates micro-batches.
-_NORMALISED_TARGET = re.compile(r"batch_size|accum|per_gpu|per_device")
+_NORMALISED_TARGET = lazy(r"batch_size|accum|per_gpu|per_device")
 
 
 class _Shape(ast.NodeTransformer):
@@ -625,7 +626,7 @@ def validation_function(name: str | None) -> bool:
     return name is not None and bool(_VALIDATION.search(name.lower()))
 
 
-@dataclass
+@record
 class _Index:
     """Per file: the innermost function of each statement, and the statements of each function."""
 

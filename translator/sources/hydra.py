@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from translator.patterns import lazy
 from translator.records import record
 
 _KEY = re.compile(r"^[A-Za-z_@][\w@\-/]*(\.[\w@\-/]+)*$")
@@ -200,7 +201,7 @@ def scalar(word: str) -> Any:
     return word
 
 
-_INTERPOLATION = re.compile(r"\$\{([^${}]*)\}")
+_INTERPOLATION = lazy(r"\$\{([^${}]*)\}")
 
 
 def resolve_interpolations(value: Any, lookup: Callable[[str], Any], env: Mapping[str, str]) -> Any:

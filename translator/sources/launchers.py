@@ -12,10 +12,11 @@ import re
 import shlex
 from typing import Any
 
+from translator.patterns import lazy
 from translator.sources.yamlfile import load_yaml
 
-SKYPILOT_HINT = re.compile(r"^(run|envs|num_nodes|resources|setup|file_mounts|workdir)\s*:", re.M)
-RAY_JOB_HINT = re.compile(r"^entrypoint\s*:", re.M)
+SKYPILOT_HINT = lazy(r"^(run|envs|num_nodes|resources|setup|file_mounts|workdir)\s*:", re.M)
+RAY_JOB_HINT = lazy(r"^entrypoint\s*:", re.M)
 
 
 def launcher_kind(text: str) -> str | None:

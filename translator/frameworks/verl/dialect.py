@@ -160,7 +160,10 @@ class VerlDialect(Dialect):
         from translator.dialects import forkbatch
 
         known = self.keys_in(version) or set()
-        leaves = native_schemas.leaves(self.name) | {k.rpartition(".")[2] for k in KNOWN_KEYS}
+
+        def upstream_leaf(leaf: str) -> bool:
+            # asked only for a fork key found in the project's code: every release's schema is loaded then
+            return leaf in native_schemas.leaves(self.name) or any(k.rpartition(".")[2] == leaf for k in KNOWN_KEYS)
 
         def fork_key(key: str) -> bool:
             bare = key.lstrip("+")
@@ -176,7 +179,7 @@ class VerlDialect(Dialect):
             native.launch[0],
             unused,
             fork_key,
-            lambda leaf: leaf in leaves,
+            upstream_leaf,
             version,
             assumed,
             native.fork_entry,
