@@ -641,8 +641,11 @@ def test_missing_flag_values_are_argparse_errors(tmp_path: Path, flags: str, exp
 
 def test_unresolved_variable_is_named(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8 --rollout.batch_size $BATCH")
-    # OpenRLHF's batch arithmetic (Fraction) cannot carry an unknown count yet: the variable is named.
-    assert_input_error(["explain", script], "$BATCH", "--env BATCH=VALUE")
+    # The prompts per step (and every count built on them) are unknown, naming the variable and what to pass.
+    code, out, _ = run("explain", script, "--format", "json")
+    document = json.loads(out)
+    assert code == 0 and document["plan"]["prompts_per_step"] is None
+    assert "--env BATCH=" in json.dumps(document["certainty"]["prompts_per_step"])
     code, out, _ = run("explain", script, "--env", "BATCH=64", "--format", "json")
     assert code == 0 and json.loads(out)["plan"]["prompts_per_step"] == 64
 
