@@ -1,0 +1,320 @@
+"""Open-Instruct forks: the project's own copy of the program a launch runs, compared with upstream's code.
+
+Most projects built on Open-Instruct are full forks: ``python open_instruct/grpo_fast.py`` runs the project's copy,
+often modified. The copy (and its copies of the modules upstream moved batch forming into, ``MODULES``) is read with
+``ast``, never imported. Every statement that forms the batch plan is reduced to a signature: the statement's own
+text (a compound statement's head) with each dotted name cut to its last part and each string replaced by '…'
+(``args.num_training_steps = args.total_episodes // (args.num_unique_prompts_rollout * ...)`` becomes
+``num_training_steps = total_episodes // (num_unique_prompts_rollout * ...)``). A statement forms the plan when it
+reads or sets one of ``LEAVES`` (the flags and derived sizes of the step, its mini-batches, packing, learners,
+epochs, run length and group filtering, with the defaults of the flag dataclass) or repeats, joins, splits or
+filters a batch (translator/sources/code.py ``batch_touches``); checks that only raise or log are left out, as are
+functions that only evaluate.
+
+fork_signatures.txt (scripts/gen_oi_fork_signatures.py) holds, per upstream file and snapshot band (VERSIONS in
+tables.py), a digest of every signature any upstream commit of that band has. A copy whose signatures are all in
+the band of the version it is read as keeps its plan (``framework.fork-verified``); a signature no band has makes
+the quantities it decides unknown (``framework.fork-batch-code``, with file:line); signatures found only in other
+bands are named (``framework.fork-band``).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from functools import cache
+
+from translator.dialects.base import at_least
+from translator.dialects.forkbatch import AFFECTS, _unknown
+from translator.notes import NoteList
+from translator.plan import RunSpec
+from translator.sources.code import Project, _touch, launched_scripts, validation_function
+from translator.sources.files import Source
+
+TABLE = os.path.join(os.path.dirname(__file__), "fork_signatures.txt")
+# Upstream files (beside the launched program) that form batches: grpo_fast.py moved its data preparation into
+# data_loader.py (2025-12) and the loss and accumulation helpers into grpo_utils.py (2026-01); grpo.py's learner is
+# grpo_olmo_core_actor.py and olmo_core_train_modules.py.
+MODULES = ("data_loader.py", "grpo_utils.py", "grpo_olmo_core_actor.py", "olmo_core_train_modules.py")
+
+# What each name decides, by kind (forkbatch.AFFECTS: group, size, rows; steps and learners are Open-Instruct's):
+# the step's U prompts × S samples, its split into mini-batches and packed rows per device, the learners, epochs,
+# the run length and the rows filtering drops.
+_UPDATE = ("samples_per_optimizer_step", "optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps")
+DECIDES: dict[str, tuple[str, ...]] = {
+    **AFFECTS,
+    "group": (*AFFECTS["group"], "total_steps"),
+    "update": (*_UPDATE, "epochs_per_step"),
+    "steps": ("total_steps",),
+    "learners": ("data_parallel_size", *_UPDATE),
+}
+LEAVES: dict[str, str] = {
+    **dict.fromkeys(("num_samples_per_prompt_rollout", "number_samples_per_prompt", "n"), "group"),
+    **dict.fromkeys(
+        (
+            "num_unique_prompts_rollout",
+            "rollout_batch_size",
+            "local_rollout_batch_size",
+            "batch_size",
+            "inference_batch_size",
+        ),
+        "size",
+    ),
+    **dict.fromkeys(
+        (
+            "num_mini_batches",
+            "mini_batch_size",
+            "local_mini_batch_size",
+            "local_dataloader_batch_size",
+            "per_device_train_batch_size",
+            "gradient_accumulation_steps",
+            "accumulation_steps",
+            "pack_length",
+            "num_epochs",
+        ),
+        "update",
+    ),
+    **dict.fromkeys(("total_episodes", "num_training_steps", "num_total_batches"), "steps"),
+    **dict.fromkeys(
+        ("num_learners_per_node", "actor_num_gpus_per_node", "world_size", "sequence_parallel_size"), "learners"
+    ),
+    **dict.fromkeys(
+        ("filter_zero_std_samples", "active_sampling", "non_zero_std_mask", "non_zero_gradient_index"), "rows"
+    ),
+}
+_LOGGING = frozenset(("print", "info", "warning", "warn", "debug", "error", "exception", "log", "write"))
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One plan-forming statement of a file: its line, signature and the kinds of quantity it decides."""
+
+    line: int
+    signature: str
+    kinds: tuple[str, ...]
+
+
+class _Cut(ast.NodeTransformer):
+    """Dotted names to their last part (``self.args.x`` → ``x``), strings to '…': what a rename of the config
+    object or a reworded message leaves alone."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        return ast.Name(node.attr, ast.Load())
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.Constant("…") if isinstance(node.value, str) else node
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        return ast.Constant("…")
+
+
+def _head(statement: ast.stmt) -> ast.AST | None:
+    """A statement's own part: the test of an ``if``/``while``, ``for x in y`` without the body, the whole of a
+    simple statement; None for the rest (a ``with``/``try`` holds statements of its own)."""
+    if isinstance(statement, (ast.If, ast.While)):
+        return statement.test
+    if isinstance(statement, (ast.For, ast.AsyncFor)):
+        return ast.Tuple([statement.target, statement.iter], ast.Load())  # shown as 'for target in iter'
+    if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)):
+        return statement
+    return None
+
+
+def _only_checks(body: list[ast.stmt]) -> bool:
+    """A block that only raises, asserts or logs: the ``if`` guarding it forms nothing."""
+    return all(
+        isinstance(s, (ast.Raise, ast.Assert, ast.Pass))
+        or (isinstance(s, ast.Expr) and isinstance(s.value, (ast.Call, ast.Constant)) and _logs(s.value))
+        for s in body
+    )
+
+
+def _logs(node: ast.expr) -> bool:
+    if not isinstance(node, ast.Call):
+        return True  # a docstring
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in _LOGGING
+
+
+def _kinds(head: ast.AST) -> tuple[str, ...]:
+    found: list[str] = []
+    for node in ast.walk(head):
+        leaf = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        if isinstance(node, ast.keyword) and node.arg in LEAVES:
+            found.append(LEAVES[node.arg])
+        elif leaf in LEAVES and leaf != "n":  # a bare n is a loop count; n= or .n = is the group size
+            found.append(LEAVES[leaf])
+        elif isinstance(node, ast.Attribute) and node.attr == "n" and isinstance(node.ctx, ast.Store):
+            found.append("group")
+        touch = _touch(node)
+        if touch is not None:
+            found.append(touch[0])
+    return tuple(dict.fromkeys(found))
+
+
+def statements(tree: ast.Module) -> list[Statement]:
+    """The plan-forming statements of a file (see module doc), in line order."""
+    found: list[Statement] = []
+
+    def visit(body: Iterable[ast.stmt]) -> None:
+        for statement in body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if not validation_function(statement.name):
+                    visit(statement.body)
+                continue
+            if isinstance(statement, ast.Expr) and _logs(statement.value):
+                continue
+            head = _head(statement)
+            checks = isinstance(statement, ast.If) and _only_checks(statement.body) and not statement.orelse
+            if head is not None and not checks:
+                kinds = _kinds(head)
+                if kinds:
+                    cut = _Cut().visit(copy.deepcopy(head))
+                    text = (
+                        f"for {ast.unparse(cut.elts[0])} in {ast.unparse(cut.elts[1])}"
+                        if isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(cut, ast.Tuple)
+                        else ast.unparse(cut)
+                    )
+                    found.append(Statement(statement.lineno, " ".join(text.split()), kinds))
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list):
+                    visit(s for s in inner if isinstance(s, ast.stmt))
+                    visit(s for h in inner if isinstance(h, ast.ExceptHandler) for s in h.body)
+            if isinstance(statement, ast.Match):
+                visit(s for case in statement.cases for s in case.body)
+
+    visit(tree.body)
+    return found
+
+
+def digest(signature: str) -> str:
+    """The stored form of a signature: 10 hex digits of its SHA-1 (enough to tell a file history's apart)."""
+    return hashlib.sha1(signature.encode("utf-8")).hexdigest()[:10]
+
+
+@dataclass(frozen=True)
+class Band:
+    """One upstream file over one snapshot band: the first version of the band, the commits it spans and the
+    digests of every signature those commits' copies of the file have."""
+
+    version: str
+    file: str
+    commits: str
+    digests: frozenset[str]
+
+
+@cache
+def bands() -> tuple[Band, ...]:
+    """fork_signatures.txt: a header comment, then per band a line ``band VERSION FILE FIRST..LAST N`` followed by
+    one line of digests (empty when the file has no plan-forming statement)."""
+    out: list[Band] = []
+    with open(TABLE, encoding="utf-8") as handle:
+        for line in handle:
+            words = line.split()
+            if line.startswith("band "):
+                out.append(Band(words[1], words[2], words[3], frozenset()))
+            elif out and not line.startswith("#"):
+                out[-1] = replace(out[-1], digests=out[-1].digests | frozenset(words))
+    return tuple(out)
+
+
+def _band_of(version: str, file: str) -> Band | None:
+    """The band ``version`` falls in for ``file`` (the newest band starting at or before it)."""
+    own = [b for b in bands() if b.file == file and at_least(version, b.version)]
+    return own[-1] if own else None
+
+
+def _files(project: Project, launched: str, program: str) -> Iterator[tuple[str, str]]:
+    """(path, upstream file name) of the launched copy (upstream's ``program``) and of the project's copies of
+    ``MODULES`` it imports."""
+    yield launched, program
+    for path in project.reachable(launched, limit=40)[1:]:
+        name = os.path.basename(path)
+        if name in MODULES and os.path.basename(os.path.dirname(path)) == "open_instruct":
+            yield path, name
+
+
+def check(
+    source: Source,
+    cwd: str | None,
+    script: str,
+    program: str,
+    version: str,
+    assumed: bool,
+    spec: RunSpec,
+    notes: NoteList,
+) -> None:
+    """Compare the project's copy of the launched ``script`` (read as upstream's ``program``: a fork's renamed
+    script is read as grpo_fast.py) with upstream's (see module doc). Nothing happens when the project holds no
+    copy (upstream's installed program runs)."""
+    found = next(launched_scripts(source, cwd, script), None)
+    if found is None:
+        return
+    project, launched = found
+    extra: list[tuple[str, Statement]] = []
+    elsewhere: dict[str, list[str]] = {}  # band version → places whose signature only that band has
+    compared: list[str] = []
+    for path, name in _files(project, launched, program):
+        tree = project.tree(path)
+        own = _band_of(version, name)
+        if tree is None or own is None:
+            continue
+        compared.append(project.rel(path))
+        others = [b for b in bands() if b.file == name]
+        for statement in statements(tree):
+            key = digest(statement.signature)
+            if key in own.digests:
+                continue
+            holders = [b.version for b in others if key in b.digests]
+            place = f"{project.rel(path)}:{statement.line}"
+            if holders:
+                for holder in holders:
+                    elsewhere.setdefault(holder, []).append(place)
+            else:
+                extra.append((place, statement))
+    if not compared:
+        return
+    files = ", ".join(compared)
+    if extra:
+        decided = {q for _, s in extra for kind in s.kinds for q in DECIDES[kind]}
+        where = "; ".join(f"{place} {s.signature[:80]}" for place, s in extra[:4])
+        more = f" and {len(extra) - 4} more" if len(extra) > 4 else ""
+        _unknown(
+            spec,
+            decided,
+            [place for place, _ in extra],
+            f"the project's copy of Open-Instruct forms batches with code no upstream snapshot has ({where})",
+        )
+        notes.warning(
+            "framework.fork-batch-code",
+            f"the launched copy ({files}) forms batches with statements no upstream Open-Instruct snapshot "
+            f"has: {where}{more}; the plan quantities they decide ({', '.join(sorted(decided))}) are unknown (read "
+            "that code and state them by hand)",
+            source_keys=[place for place, _ in extra[:4]],
+        )
+    if elsewhere:
+        best = max(elsewhere, key=lambda v: (len(elsewhere[v]), v))
+        places = elsewhere[best]
+        how = "inferred from the flags" if assumed else "given"
+        notes.warning(
+            "framework.fork-band",
+            f"the launched copy ({files}) has {len(places)} batch-forming statement(s) that open-instruct "
+            f"{version} ({how}) does not have and the snapshot band from {best} has ({', '.join(places[:4])}); "
+            f"the copy may follow {best}: pass --from open-instruct@{best} to read it so",
+            source_keys=places[:4],
+        )
+    if not extra and not elsewhere:
+        band = _band_of(version, program)
+        span = f" (commits {band.commits})" if band is not None else ""
+        notes.info(
+            "framework.fork-verified",
+            f"the launched copy ({files}) forms batches with upstream's statements only (verified against "
+            f"open-instruct {version}'s band{span})",
+            source_keys=compared[:1],
+        )
