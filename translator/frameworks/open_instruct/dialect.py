@@ -175,12 +175,15 @@ class OpenInstructDialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
         self._account(values, native, version, spec, notes)
+        reading = Reading(spec, notes, values)
         if native.launch is not None:  # the project's own copy of the program, when it holds one
             from translator.frameworks.open_instruct import forks
 
             word, cwd = native.launch
-            forks.check(source, cwd, word, native.program, version, options.version is None, spec, notes)
-        return Reading(spec, notes, values)
+            band = forks.check(source, cwd, word, native.program, version, options.version is None, spec, notes)
+            if band is not None:  # its code follows another snapshot: explain compares the plan as both read it
+                reading.candidates = tuple(v for v in self.versions if v in (version, band))
+        return reading
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOI:
         if source.suffix in (".yaml", ".yml"):  # `python open_instruct/grpo_fast.py config.yaml`: the fields alone

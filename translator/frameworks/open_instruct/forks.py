@@ -24,15 +24,17 @@ import ast
 import copy
 import hashlib
 import os
+import re
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 
 from translator.dialects.base import at_least
-from translator.dialects.forkbatch import AFFECTS, _unknown
+from translator.dialects.forkbatch import _unknown
 from translator.notes import NoteList
 from translator.plan import RunSpec
-from translator.sources.code import Project, _touch, launched_scripts, validation_function
+from translator.sources.code import Project, _touch, project_root, run_dirs, validation_function
 from translator.sources.files import Source
 
 TABLE = os.path.join(os.path.dirname(__file__), "fork_signatures.txt")
@@ -41,17 +43,21 @@ TABLE = os.path.join(os.path.dirname(__file__), "fork_signatures.txt")
 # grpo_olmo_core_actor.py and olmo_core_train_modules.py.
 MODULES = ("data_loader.py", "grpo_utils.py", "grpo_olmo_core_actor.py", "olmo_core_train_modules.py")
 
-# What each name decides, by kind (forkbatch.AFFECTS: group, size, rows; steps and learners are Open-Instruct's):
-# the step's U prompts × S samples, its split into mini-batches and packed rows per device, the learners, epochs,
-# the run length and the rows filtering drops.
-_UPDATE = ("samples_per_optimizer_step", "optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps")
+# What each kind of statement decides (Open-Instruct's arithmetic, docs/frameworks/open-instruct.md): a step is
+# U prompts x S samples; num_mini_batches is a count of optimizer steps (so neither the group nor the step's size
+# changes it); packed rows per device and the learners split each mini-batch; epochs repeat the updates; the run
+# length divides total_episodes by the step; filtering drops rows of a formed step.
+_STEP = ("samples_per_step", "samples_per_optimizer_step", "total_steps")
 DECIDES: dict[str, tuple[str, ...]] = {
-    **AFFECTS,
-    "group": (*AFFECTS["group"], "total_steps"),
-    "update": (*_UPDATE, "epochs_per_step"),
+    "group": ("samples_per_prompt", *_STEP),
+    "size": ("prompts_per_step", *_STEP),
+    "rows": ("samples_per_optimizer_step", "micro_batch_per_device", "grad_accum_steps"),
+    "update": ("samples_per_optimizer_step", "optimizer_steps_per_step", "micro_batch_per_device", "grad_accum_steps"),
+    "epochs": ("epochs_per_step", "optimizer_steps_per_step"),
     "steps": ("total_steps",),
-    "learners": ("data_parallel_size", *_UPDATE),
+    "learners": ("data_parallel_size", "micro_batch_per_device", "grad_accum_steps"),
 }
+DECIDES["batches"] = tuple(dict.fromkeys(DECIDES["group"] + DECIDES["size"] + DECIDES["rows"]))
 LEAVES: dict[str, str] = {
     **dict.fromkeys(("num_samples_per_prompt_rollout", "number_samples_per_prompt", "n"), "group"),
     **dict.fromkeys(
@@ -74,10 +80,10 @@ LEAVES: dict[str, str] = {
             "gradient_accumulation_steps",
             "accumulation_steps",
             "pack_length",
-            "num_epochs",
         ),
         "update",
     ),
+    "num_epochs": "epochs",
     **dict.fromkeys(("total_episodes", "num_training_steps", "num_total_batches"), "steps"),
     **dict.fromkeys(
         ("num_learners_per_node", "actor_num_gpus_per_node", "world_size", "sequence_parallel_size"), "learners"
@@ -86,6 +92,8 @@ LEAVES: dict[str, str] = {
         ("filter_zero_std_samples", "active_sampling", "non_zero_std_mask", "non_zero_gradient_index"), "rows"
     ),
 }
+# Assignments to metrics, logs, evaluation settings or timeouts: they read the sizes but form nothing.
+_RECORDS = re.compile(r"metric|stats|log|eval|timeout|ratio", re.IGNORECASE)
 _LOGGING = frozenset(("print", "info", "warning", "warn", "debug", "error", "exception", "log", "write"))
 
 
@@ -141,6 +149,15 @@ def _logs(node: ast.expr) -> bool:
     return name in _LOGGING
 
 
+def _records(statement: ast.stmt) -> bool:
+    """An assignment whose targets all record something (``metrics = {...}``, ``eval_freq = ...``)."""
+    if not isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        return False
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+    names = [ast.unparse(t) for t in targets]
+    return all(_RECORDS.search(name) for name in names)
+
+
 def _kinds(head: ast.AST) -> tuple[str, ...]:
     found: list[str] = []
     for node in ast.walk(head):
@@ -171,7 +188,7 @@ def statements(tree: ast.Module) -> list[Statement]:
                 continue
             head = _head(statement)
             checks = isinstance(statement, ast.If) and _only_checks(statement.body) and not statement.orelse
-            if head is not None and not checks:
+            if head is not None and not checks and not _records(statement):
                 kinds = _kinds(head)
                 if kinds:
                     cut = _Cut().visit(copy.deepcopy(head))
@@ -231,13 +248,51 @@ def _band_of(version: str, file: str) -> Band | None:
 
 
 def _files(project: Project, launched: str, program: str) -> Iterator[tuple[str, str]]:
-    """(path, upstream file name) of the launched copy (upstream's ``program``) and of the project's copies of
-    ``MODULES`` it imports."""
+    """(path, upstream file name) of the launched copy (upstream's ``program``) and of the copies of ``MODULES``
+    beside it that it imports, directly or through one another (grpo.py → grpo_olmo_core_actor.py →
+    olmo_core_train_modules.py)."""
     yield launched, program
-    for path in project.reachable(launched, limit=40)[1:]:
-        name = os.path.basename(path)
-        if name in MODULES and os.path.basename(os.path.dirname(path)) == "open_instruct":
-            yield path, name
+    folder, queue, seen = os.path.dirname(launched), [launched], {launched}
+    while queue:
+        tree = project.tree(queue.pop(0))
+        for name in sorted(_imported(tree) if tree is not None else set()):
+            path = os.path.join(folder, name)
+            if name in MODULES and path not in seen and os.path.isfile(path):
+                seen.add(path)
+                queue.append(path)
+                yield path, name
+
+
+def _imported(tree: ast.Module) -> set[str]:
+    """The file names (``data_loader.py``) of every module a file imports, by its last dotted part."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names.add(f"{(node.module or '').split('.')[-1]}.py")
+            names.update(f"{alias.name}.py" for alias in node.names)  # from open_instruct import data_loader
+        elif isinstance(node, ast.Import):
+            names.update(f"{alias.name.split('.')[-1]}.py" for alias in node.names)
+    return names
+
+
+def locate(source: Source, cwd: str | None, script: str) -> tuple[Project, str] | None:
+    """The project file a launch of ``script`` (``open_instruct/grpo_fast.py``) runs: from the launch's run
+    directory (translator/sources/code.py ``run_dirs``), else from the launching script's folder or the nearest
+    folder above it, inside its project, that holds that path (a script in scripts/train/ run from the repository's
+    top). Unlike ``Project.script``, a same-named file elsewhere in the project (another fork's copy) is not taken."""
+    near = str(source.base_dir) if source.base_dir is not None and not source.files else None
+    for run_dir in run_dirs(source, cwd):
+        project = Project(project_root(run_dir), run_dir)
+        path = project.script(script)
+        if path is not None:
+            return project, path
+        folder = os.path.realpath(near) if near is not None and not os.path.isabs(script) else None
+        while folder is not None and project.inside(folder):
+            candidate = os.path.join(folder, script)
+            if candidate.endswith(".py") and os.path.isfile(candidate):
+                return project, os.path.realpath(candidate)
+            folder = None if folder == project.root else os.path.dirname(folder)
+    return None
 
 
 def check(
@@ -249,19 +304,21 @@ def check(
     assumed: bool,
     spec: RunSpec,
     notes: NoteList,
-) -> None:
+) -> str | None:
     """Compare the project's copy of the launched ``script`` (read as upstream's ``program``: a fork's renamed
-    script is read as grpo_fast.py) with upstream's (see module doc). Nothing happens when the project holds no
-    copy (upstream's installed program runs)."""
-    found = next(launched_scripts(source, cwd, script), None)
+    script is read as grpo_fast.py) with upstream's (see module doc); the band the copy follows more closely than
+    ``version``'s, if any. Nothing happens when the project holds no copy (upstream's installed program runs)."""
+    found = locate(source, cwd, script)
     if found is None:
-        return
+        return None
     project, launched = found
     extra: list[tuple[str, Statement]] = []
     elsewhere: dict[str, list[str]] = {}  # band version → places whose signature only that band has
     compared: list[str] = []
-    for path, name in _files(project, launched, program):
-        tree = project.tree(path)
+    with warnings.catch_warnings():  # a copy's invalid escape sequences are its own business, not the reader's
+        warnings.simplefilter("ignore", (SyntaxWarning, DeprecationWarning))
+        files = [(path, name, project.tree(path)) for path, name in _files(project, launched, program)]
+    for path, name, tree in files:
         own = _band_of(version, name)
         if tree is None or own is None:
             continue
@@ -279,8 +336,8 @@ def check(
             else:
                 extra.append((place, statement))
     if not compared:
-        return
-    files = ", ".join(compared)
+        return None
+    shown = ", ".join(compared)
     if extra:
         decided = {q for _, s in extra for kind in s.kinds for q in DECIDES[kind]}
         where = "; ".join(f"{place} {s.signature[:80]}" for place, s in extra[:4])
@@ -293,20 +350,22 @@ def check(
         )
         notes.warning(
             "framework.fork-batch-code",
-            f"the launched copy ({files}) forms batches with statements no upstream Open-Instruct snapshot "
+            f"the launched copy ({shown}) forms batches with statements no upstream Open-Instruct snapshot "
             f"has: {where}{more}; the plan quantities they decide ({', '.join(sorted(decided))}) are unknown (read "
             "that code and state them by hand)",
             source_keys=[place for place, _ in extra[:4]],
         )
+    best = None
     if elsewhere:
         best = max(elsewhere, key=lambda v: (len(elsewhere[v]), v))
         places = elsewhere[best]
         how = "inferred from the flags" if assumed else "given"
         notes.warning(
             "framework.fork-band",
-            f"the launched copy ({files}) has {len(places)} batch-forming statement(s) that open-instruct "
+            f"the launched copy ({shown}) has {len(places)} batch-forming statement(s) that open-instruct "
             f"{version} ({how}) does not have and the snapshot band from {best} has ({', '.join(places[:4])}); "
-            f"the copy may follow {best}: pass --from open-instruct@{best} to read it so",
+            f"the copy may follow {best}: the quantities that {best} reads otherwise are assumed (pass --from "
+            f"open-instruct@VERSION with the snapshot it follows)",
             source_keys=places[:4],
         )
     if not extra and not elsewhere:
@@ -314,7 +373,8 @@ def check(
         span = f" (commits {band.commits})" if band is not None else ""
         notes.info(
             "framework.fork-verified",
-            f"the launched copy ({files}) forms batches with upstream's statements only (verified against "
+            f"the launched copy ({shown}) forms batches with upstream's statements only (verified against "
             f"open-instruct {version}'s band{span})",
             source_keys=compared[:1],
         )
+    return best
