@@ -30,10 +30,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 
-from translator.dialects.base import at_least
-from translator.dialects.forkbatch import _unknown
+from translator.dialects.base import UNKNOWN, at_least
 from translator.notes import NoteList
-from translator.plan import RunSpec
+from translator.plan import PLAN_FIELDS, Derivation, RunSpec
 from translator.sources.code import Project, _touch, project_root, run_dirs, validation_function
 from translator.sources.files import Source
 
@@ -65,8 +64,6 @@ LEAVES: dict[str, str] = {
             "num_unique_prompts_rollout",
             "rollout_batch_size",
             "local_rollout_batch_size",
-            "batch_size",
-            "inference_batch_size",
         ),
         "size",
     ),
@@ -94,6 +91,7 @@ LEAVES: dict[str, str] = {
 }
 # Assignments to metrics, logs, evaluation settings or timeouts: they read the sizes but form nothing.
 _RECORDS = re.compile(r"metric|stats|log|eval|timeout|ratio", re.IGNORECASE)
+_OTHER_MODEL = re.compile(r"(^|_|\.|\b)(rm|reward|judge|verifier|eval|tokeni[sz]e|embed)", re.IGNORECASE)
 _LOGGING = frozenset(("print", "info", "warning", "warn", "debug", "error", "exception", "log", "write"))
 
 
@@ -158,6 +156,16 @@ def _records(statement: ast.stmt) -> bool:
     return all(_RECORDS.search(name) for name in names)
 
 
+def _other_model(node: ast.AST) -> bool:
+    """A batch size of another model or of evaluation (``rm_batch_size``, ``batch_size=args.judge_batch_size``):
+    it sizes inference calls, not the training step."""
+    if isinstance(node, ast.Call):
+        sizes = [k for k in node.keywords if k.arg and "batch_size" in k.arg]
+        return bool(sizes) and all(_OTHER_MODEL.search(f"{k.arg} {ast.unparse(k.value)}") for k in sizes)
+    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", node)]
+    return all(_OTHER_MODEL.search(ast.unparse(t)) for t in targets if isinstance(t, ast.expr))
+
+
 def _kinds(head: ast.AST) -> tuple[str, ...]:
     found: list[str] = []
     for node in ast.walk(head):
@@ -169,7 +177,7 @@ def _kinds(head: ast.AST) -> tuple[str, ...]:
         elif isinstance(node, ast.Attribute) and node.attr == "n" and isinstance(node.ctx, ast.Store):
             found.append("group")
         touch = _touch(node)
-        if touch is not None:
+        if touch is not None and not (touch[0] == "size" and _other_model(node)):
             found.append(touch[0])
     return tuple(dict.fromkeys(found))
 
@@ -239,6 +247,14 @@ def bands() -> tuple[Band, ...]:
             elif out and not line.startswith("#"):
                 out[-1] = replace(out[-1], digests=out[-1].digests | frozenset(words))
     return tuple(out)
+
+
+def _unknown(spec: RunSpec, quantities: set[str], keys: list[str], why: str) -> None:
+    """Mark plan quantities unknown (forkbatch's own helper leaves out the data-parallel size and the epochs, which
+    a verl fork keeps; an Open-Instruct copy may set both)."""
+    for name in (q for q in PLAN_FIELDS if q in quantities):
+        setattr(spec.plan, name, None)
+        spec.derivations[f"plan.{name}"] = Derivation(f"unknown: {why}", keys, UNKNOWN)
 
 
 def _band_of(version: str, file: str) -> Band | None:
