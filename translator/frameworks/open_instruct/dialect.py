@@ -180,9 +180,9 @@ class OpenInstructDialect(Dialect):
             from translator.frameworks.open_instruct import forks
 
             word, cwd = native.launch
-            band = forks.check(source, cwd, word, native.program, version, options.version is None, spec, notes)
-            if band is not None:  # its code follows another snapshot: explain compares the plan as both read it
-                reading.candidates = tuple(v for v in self.versions if v in (version, band))
+            bands = forks.check(source, cwd, word, native.program, version, options.version is None, spec, notes)
+            if bands:  # its code follows another snapshot: explain compares the plan as each reads it
+                reading.candidates = tuple(v for v in self.versions if v == version or v in bands)
         return reading
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOI:

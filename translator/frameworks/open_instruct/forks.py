@@ -8,14 +8,16 @@ text (a compound statement's head) with each dotted name cut to its last part an
 ``num_training_steps = total_episodes // (num_unique_prompts_rollout * ...)``). A statement forms the plan when it
 reads or sets one of ``LEAVES`` (the flags and derived sizes of the step, its mini-batches, packing, learners,
 epochs, run length and group filtering, with the defaults of the flag dataclass) or repeats, joins, splits or
-filters a batch (translator/sources/code.py ``batch_touches``); checks that only raise or log are left out, as are
-functions that only evaluate.
+filters a batch (translator/sources/code.py ``batch_touches``); checks that only raise or log, assignments that
+only record (metrics, logs, evaluation settings), another model's batch size (a reward model's, a judge's) and
+functions that only evaluate are left out.
 
 fork_signatures.txt (scripts/gen_oi_fork_signatures.py) holds, per upstream file and snapshot band (VERSIONS in
 tables.py), a digest of every signature any upstream commit of that band has. A copy whose signatures are all in
 the band of the version it is read as keeps its plan (``framework.fork-verified``); a signature no band has makes
 the quantities it decides unknown (``framework.fork-batch-code``, with file:line); signatures found only in other
-bands are named (``framework.fork-band``).
+bands are named (``framework.fork-band``), and the reader makes that band's version a second candidate, so that
+explain marks the quantities the two versions read differently assumed.
 """
 
 from __future__ import annotations
@@ -320,13 +322,14 @@ def check(
     assumed: bool,
     spec: RunSpec,
     notes: NoteList,
-) -> str | None:
+) -> tuple[str, ...]:
     """Compare the project's copy of the launched ``script`` (read as upstream's ``program``: a fork's renamed
-    script is read as grpo_fast.py) with upstream's (see module doc); the band the copy follows more closely than
-    ``version``'s, if any. Nothing happens when the project holds no copy (upstream's installed program runs)."""
+    script is read as grpo_fast.py) with upstream's (see module doc); the bands the copy follows more closely than
+    ``version``'s (several when they hold as many of its statements), if any. Nothing happens when the project
+    holds no copy (upstream's installed program runs)."""
     found = locate(source, cwd, script)
     if found is None:
-        return None
+        return ()
     project, launched = found
     extra: list[tuple[str, Statement]] = []
     elsewhere: dict[str, list[str]] = {}  # band version → places whose signature only that band has
@@ -352,7 +355,7 @@ def check(
             else:
                 extra.append((place, statement))
     if not compared:
-        return None
+        return ()
     shown = ", ".join(compared)
     if extra:
         decided = {q for _, s in extra for kind in s.kinds for q in DECIDES[kind]}
@@ -371,17 +374,19 @@ def check(
             "that code and state them by hand)",
             source_keys=[place for place, _ in extra[:4]],
         )
-    best = None
+    best: tuple[str, ...] = ()
     if elsewhere:
-        best = max(elsewhere, key=lambda v: (len(elsewhere[v]), v))
-        places = elsewhere[best]
+        most = max(len(places) for places in elsewhere.values())
+        best = tuple(v for v in sorted(elsewhere) if len(elsewhere[v]) == most)  # bands holding the most of them
+        places = elsewhere[best[0]]
         how = "inferred from the flags" if assumed else "given"
+        bands_named = " or ".join((", ".join(best[:-1]), best[-1])) if len(best) > 1 else best[0]
         notes.warning(
             "framework.fork-band",
             f"the launched copy ({shown}) has {len(places)} batch-forming statement(s) that open-instruct "
-            f"{version} ({how}) does not have and the snapshot band from {best} has ({', '.join(places[:4])}); "
-            f"the copy may follow {best}: the quantities that {best} reads otherwise are assumed (pass --from "
-            f"open-instruct@VERSION with the snapshot it follows)",
+            f"{version} ({how}) does not have and the snapshot band from {bands_named} has "
+            f"({', '.join(places[:4])}); the copy may follow {bands_named}: the quantities that version reads "
+            "otherwise are assumed (pass --from open-instruct@VERSION with the snapshot it follows)",
             source_keys=places[:4],
         )
     if not extra and not elsewhere:
