@@ -157,6 +157,8 @@ REJECTED: dict[str, str] = {
     # slime 0.2.1 stops on this script (no optimizer batch): verl's writer leaves ppo_mini_batch_size at its
     # default 256 prompts, more than the 16 of a step
     "slime/no_gbs_v021": "a source with no optimizer batch: verl's default mini-batch is written",
+    # the project's copy of grpo_fast.py splits a step its own way, so the optimizer batch is unknown: the same
+    "open-instruct/fork_mini_batches": "a fork whose optimizer batch is unknown: verl's default mini-batch is written",
 }
 
 

@@ -569,6 +569,15 @@ RULES: tuple[R, ...] = (
         "The script runs a fork's entry point, not the framework's own; it is read with the framework's semantics.",
     ),
     R(
+        "framework.fork-band",
+        "note",
+        "open-instruct",
+        ("warning",),
+        "The project's copy of the program forms batches as another snapshot does: the plan is read as both, and "
+        "quantities that differ are assumed.",
+        source="docs/launch-scripts.md#forks-of-open-instruct",
+    ),
+    R(
         "framework.fork-batch-code",
         "note",
         "all",
@@ -605,9 +614,10 @@ RULES: tuple[R, ...] = (
     R(
         "framework.fork-verified",
         "note",
-        "verl",
+        "all",
         ("info",),
-        "A fork entry's trainer forms batches with upstream's statements only: its plan is read, not assumed.",
+        "A fork's trainer or the project's copy of the launched program forms batches with upstream's statements "
+        "only: its plan is read, not assumed.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(

@@ -125,6 +125,7 @@ class NativeOI:
         self.kind = "fast"
         self.origin = ""
         self.mason: dict[str, str] = {}
+        self.launch: tuple[str, str | None] | None = None  # the program word as launched, the launch's cd
 
 
 class OpenInstructDialect(Dialect):
@@ -174,7 +175,15 @@ class OpenInstructDialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
         self._account(values, native, version, spec, notes)
-        return Reading(spec, notes, values)
+        reading = Reading(spec, notes, values)
+        if native.launch is not None:  # the project's own copy of the program, when it holds one
+            from translator.frameworks.open_instruct import forks
+
+            word, cwd = native.launch
+            bands = forks.check(source, cwd, word, native.program, version, options.version is None, spec, notes)
+            if bands:  # its code follows another snapshot: explain compares the plan as each reads it
+                reading.candidates = tuple(v for v in self.versions if v == version or v in bands)
+        return reading
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOI:
         if source.suffix in (".yaml", ".yml"):  # `python open_instruct/grpo_fast.py config.yaml`: the fields alone
@@ -220,6 +229,7 @@ class OpenInstructDialect(Dialect):
         native.kind = PROGRAMS[program][0]
         native.origin = f"{source.name}:{command.line}"
         native.mason = _mason_options(command.argv)
+        native.launch = argv[index], command.cwd
         end = next((i for i in range(index + 1, len(argv)) if argv[i] in _SEPARATORS), len(argv))
         self._parse_flags(argv[index + 1 : end], native, source, notes)
         return native
