@@ -432,6 +432,18 @@ def test_called_and_sourced_scripts_are_read_as_part_of_the_launch() -> None:
     assert any(n.code == "shell.script-not-followed" and "missing.sh" in n.message for n in script.notes)
 
 
+def test_a_called_script_behind_an_unset_options_variable() -> None:
+    # srun's options end in ${SLURM_ARGS}, never set: unquoted and unset it is no word at all, so bash runs the script
+    script = parse_shell(
+        "srun --ntasks 2 ${SLURM_ARGS} bash $(dirname $0)/ray.sh\n",
+        source="scripts/launch.sh",
+        include=lambda path, cwd: (
+            ("python3 -m verl.trainer.main_ppo a=1\n", path) if path == "scripts/ray.sh" else None
+        ),
+    )
+    assert script.commands[-1].argv == ["python3", "-m", "verl.trainer.main_ppo", "a=1"]
+
+
 def test_tmux_send_keys_types_a_command_line() -> None:
     script = parse_shell(
         'B=16\ntmux send-keys -t train "python3 -m verl.trainer.main_ppo data.train_batch_size=$B" C-m\n'

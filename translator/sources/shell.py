@@ -1214,6 +1214,8 @@ def _script_call(words: list[str]) -> tuple[str, list[str], bool] | None:
     """(path, arguments, sourced) of a command that runs a shell script file (``bash x.sh A``, ``sh -e x.sh``,
     ``./x.sh A``) or sources one (``source x.sh``, ``. x.sh``); None for any other command (``bash -c`` bodies are
     read by _Reader.nested)."""
+    while words and symbolic_names(words[0]) == [words[0][2:-1]] and words[0].startswith("${"):
+        words = words[1:]  # `srun ${SLURM_ARGS} bash x.sh`: an unset variable's word holds options, or nothing
     if not words:
         return None
     if words[0] in ("source", "."):
