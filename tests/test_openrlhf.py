@@ -653,7 +653,9 @@ def test_unresolved_variable_is_named(tmp_path: Path) -> None:
 def test_no_launch_command(tmp_path: Path) -> None:
     script = tmp_path / "notes.sh"
     script.write_text("# see openrlhf.cli.train_ppo_ray for the real run\necho hello\n")
-    assert_input_error(["explain", script], "no OpenRLHF launch command")
+    # A comment names no framework (detection reads commands, not comments): said to be OpenRLHF, it has no launch.
+    assert_input_error(["explain", script], "cannot tell which framework")
+    assert_input_error(["explain", script, "--from", "openrlhf"], "no OpenRLHF launch command")
 
 
 def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
