@@ -84,7 +84,7 @@ def test_translate_json_shape() -> None:
     document = json.loads(out)
     assert set(document) == {"source", "target", "files", "plan", "notes", "alternatives", "accounting", "suppressed"}
     assert document["target"] == {"framework": "trl", "version": "1.16.0"}
-    assert set(document["files"]) == {"recipe.yaml", "accelerate.yaml", "launch.sh"}
+    assert set(document["files"]) == {"recipe.yaml", "accelerate.yaml", "launch.sh", "requirements.txt"}
 
 
 def test_translate_writes_files_and_refuses_to_overwrite(tmp_path: Path) -> None:

@@ -37,7 +37,8 @@ def written(path: Path, target: str) -> tuple[translator.Translation, dict[str, 
     """The translation and the native key → value of the files it wrote, read back as the written release."""
     translation = translator.translate(_source(path), to=target)
     name = target.partition("@")[0]
-    back = translator.load(read_back(translation), framework=f"{name}@{translation.version}")
+    back = translator.load(read_back(translation))  # no --from: the written requirements.txt or keys say it
+    assert (back.spec.framework, back.version) == (name, translation.version)
     assert back.native is not None
     return translation, dict(back.native.values)
 

@@ -38,7 +38,15 @@ from translator.dialects.base import (
 )
 from translator.dialects.settings import read_settings, write_settings
 from translator.dialects.sniff import program_arguments
-from translator.dialects.writing import flag_name, flag_words, plan_summary, shell_word, source_label, whole_prompts
+from translator.dialects.writing import (
+    flag_name,
+    flag_words,
+    plan_summary,
+    requirements,
+    shell_word,
+    source_label,
+    whole_prompts,
+)
 from translator.errors import ConfigError
 from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
@@ -438,7 +446,7 @@ class OpenRlhfDialect(Dialect):
             command.append(_flag_text(name, value, spec.shell_variables))
         command.append('"$@"')
         lines.append(" \\\n   ".join(command))
-        return {"launch.sh": "\n".join(lines) + "\n"}
+        return {"launch.sh": "\n".join(lines) + "\n", **requirements("OpenRLHF", [("openrlhf", version)])}
 
 
 def _missing_flag_text(name: str, version: str) -> str:

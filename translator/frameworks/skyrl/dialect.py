@@ -35,6 +35,7 @@ from translator.dialects.writing import (
     hydra_override,
     omegaconf_values,
     plan_summary,
+    requirements,
     shell_word,
     source_label,
     whole_prompts,
@@ -170,7 +171,10 @@ class SkyrlDialect(Dialect):
             words.append(hydra_override(key, value, live) if old else cli_override(key, value, live))
         words.append('"$@"')
         lines.append(" \\\n    ".join(words))
-        return {"launch.sh": "\n".join(lines) + "\n"}
+        # The skyrl package's releases are on PyPI under that name (the Hydra package's are skyrl-train, which
+        # the launch module already tells apart).
+        pins = requirements("SkyRL", [("skyrl", version)]) if not old else {}
+        return {"launch.sh": "\n".join(lines) + "\n", **pins}
 
 
 def yaml_value(text: str) -> Any:

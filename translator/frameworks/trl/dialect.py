@@ -44,7 +44,7 @@ from translator.dialects.base import (
     version_key,
 )
 from translator.dialects.settings import Setting, read_settings, write_settings
-from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
+from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, requirements, source_label
 from translator.errors import ConfigError
 from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS, python_script
 from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
@@ -534,6 +534,8 @@ class TrlDialect(Dialect):
         }
         if writer.bridge:
             files[f"{BRIDGE_MODULE}.py"] = writer.bridge
+        # TrlParser's TrainingArguments are the installed transformers': it is pinned beside TRL.
+        files.update(requirements("TRL", [("trl", trl_version), ("transformers", transformers)]))
         return files
 
     def resolve_version(self, version: str | None) -> str:

@@ -37,6 +37,7 @@ from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import (
     hydra_override,
     plan_summary,
+    requirements,
     source_label,
     step_growth,
     whole_prompts,
@@ -425,7 +426,7 @@ class VerlDialect(Dialect):
         command.extend(override_word(key, value, version, spec.shell_variables) for key, value in overrides.items())
         command.append('"$@"')
         lines.append(" \\\n    ".join(command))
-        return {"launch.sh": "\n".join(lines) + "\n"}
+        return {"launch.sh": "\n".join(lines) + "\n", **requirements("verl", [("verl", version)])}
 
 
 def _whole(value: Any) -> int | None:
