@@ -346,6 +346,23 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     return script
 
 
+def exported(script: ShellScript, command: ShellCommand, name: str) -> str | None:
+    """The value the launch command sees in the environment variable ``name`` (set in the script or on the
+    command's line), or None."""
+    value = {**script.variables, **command.assignments}.get(name)
+    return str(value) if value else None
+
+
+def entity_from_environment(spec: RunSpec, entity: str | None) -> None:
+    """The W&B entity a framework with no config key for it takes from WANDB_ENTITY (wandb.init reads it), where
+    the launch script exports it."""
+    if entity and not spec.logging.entity:
+        spec.logging.entity = entity
+        spec.derivations["logging.entity"] = Derivation(
+            f"WANDB_ENTITY={entity} exported by the launch script (wandb.init)", [], "config"
+        )
+
+
 def note_several_launches(notes: NoteList, source: Source, read: ShellCommand, launches: list[ShellCommand]) -> None:
     """A script that starts several trainings one after another: which one is read, and where the others are
     (each is a run of its own; rlconf explains one)."""

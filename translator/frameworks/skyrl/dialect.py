@@ -22,6 +22,8 @@ from translator.dialects.base import (
     Reading,
     ReadOptions,
     Values,
+    entity_from_environment,
+    exported,
     fmt,
     note_several_launches,
     read_script,
@@ -32,6 +34,7 @@ from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import (
     HYDRA_KEY,
     checked_name,
+    env_assignment,
     hydra_override,
     omegaconf_values,
     plan_summary,
@@ -127,6 +130,8 @@ class SkyrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Reader(values, version, spec, notes, fully_async).run()
+        # skyrl/train/utils/tracking.py (wheel 0.3.0) calls wandb.init with no entity: wandb takes WANDB_ENTITY.
+        entity_from_environment(spec, exported(script, command, "WANDB_ENTITY"))
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
             if not key.startswith("+") and not T.exists(_new_name(key), version):
@@ -166,6 +171,8 @@ class SkyrlDialect(Dialect):
             "",
         ]
         live = spec.shell_variables
+        if spec.logging.entity:  # no config key: wandb.init reads WANDB_ENTITY (reader above)
+            lines.append(env_assignment("WANDB_ENTITY", spec.logging.entity, live))
         words = [f"python -m {module}"]
         for key, value in overrides.items():
             words.append(hydra_override(key, value, live) if old else cli_override(key, value, live))

@@ -493,6 +493,9 @@ class _Reader:
         if v.flag("use-wandb"):
             backends.append("wandb")
             s.logging.project = _text(v.get("wandb-project"))
+            s.logging.entity = _text(v.get("wandb-team"))
+            if v.flag("disable-wandb-random-suffix"):  # else the name is the group + a random id + the rank
+                s.logging.run_name = _text(v.get("wandb-group"))
         s.logging.backends = backends
 
 
@@ -847,3 +850,8 @@ class _Writer:
             out["use-wandb"] = True
             if s.logging.project:
                 out["wandb-project"] = s.logging.project
+            if s.logging.entity:
+                out["wandb-team"] = s.logging.entity
+            if s.logging.run_name:  # the run named exactly so: the group, with no random suffix
+                out["wandb-group"] = s.logging.run_name
+                out["disable-wandb-random-suffix"] = True

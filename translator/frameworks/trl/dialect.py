@@ -35,6 +35,7 @@ from translator.dialects.base import (
     at_least,
     closest_key,
     derived,
+    entity_from_environment,
     fmt,
     newer_than,
     note_several_launches,
@@ -1377,6 +1378,8 @@ class _Interpreter:
         self.launch()
         version = self.version
         read_settings(self.spec, self.v, SETTINGS, "trl", version, lambda key: not lacks("trl", version, key))
+        # After the settings: Open-R1's wandb_entity, where the recipe sets it, is what wandb.init gets.
+        entity_from_environment(self.spec, self.native.wandb_env.get("WANDB_ENTITY"))
 
     def schedule(self) -> None:
         v, o = self.v, self.spec.optimizer
@@ -1403,6 +1406,8 @@ class _Interpreter:
 
     def data(self) -> None:
         v, d = self.v, self.spec.data
+        if self.script_keys():  # first: the keys read for the prompt column are its own, not the datasets'
+            d.prompt_key = str(v.get("dataset_prompt_column"))
         mixture = v.get("dataset_mixture")
         if isinstance(mixture, dict) and isinstance(mixture.get("datasets"), list):
             entries = [e for e in mixture["datasets"] if isinstance(e, dict) and e.get("id")]
@@ -1423,8 +1428,7 @@ class _Interpreter:
             d.eval_split = str(v.get("dataset_test_split"))
         else:
             v.consume("dataset_test_split")
-        if self.script_keys():
-            d.prompt_key = str(v.get("dataset_prompt_column"))
+            d.eval_sources = None  # no evaluation data: eval_strategy, read for it, is no other field's key
 
     def script_keys(self) -> bool:
         """Whether the recipe is read by Open-R1's script (its keys present), whose defaults then apply."""
@@ -1516,11 +1520,6 @@ class _Interpreter:
             lg.project = self.native.wandb_env["WANDB_PROJECT"]
             self.spec.derivations["logging.project"] = Derivation(
                 f"WANDB_PROJECT={lg.project} exported by the launch script (transformers' WandbCallback)", [], "config"
-            )
-        if "WANDB_ENTITY" in self.native.wandb_env and not v.get("wandb_entity"):
-            lg.entity = self.native.wandb_env["WANDB_ENTITY"]
-            self.spec.derivations["logging.entity"] = Derivation(
-                f"WANDB_ENTITY={lg.entity} exported by the launch script (wandb.init)", [], "config"
             )
 
     def launch(self) -> None:
