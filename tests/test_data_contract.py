@@ -246,3 +246,87 @@ def test_a_data_file_outside_the_project_is_not_read(tmp_path: Path, monkeypatch
     path.write_text(VERL.format(data=data, key="prompt"))
     monkeypatch.chdir(tmp_path / "project")
     assert data_notes(translator.translate(path, to="verl")) == []
+
+
+# ---- TRL, OpenRLHF, slime targets.
+# - TRL's own script (trl/scripts/grpo.py@v1.16.0) hands the dataset to GRPOTrainer as it is, which reads
+#   x["prompt"] (trl/trainer/grpo_trainer.py@v1.16.0:2338, @v0.18.0:989) as text or a chat list; every other
+#   column reaches the reward functions as a keyword argument (@v1.16.0:1584-1585). rlconf writes TRL's script where
+#   the source's reward is a function file (verl's custom_reward_function here).
+# - Open-R1's grpo.py (written where the reward is Open-R1's built-ins, e.g. Open-Instruct's verifiers) makes the
+#   dataset_prompt_column's value the text of one user message (open-r1:src/open_r1/grpo.py@1416fa0:91-100).
+# - OpenRLHF preprocess_data (openrlhf/datasets/prompts_dataset.py@v0.11.2) and slime's Dataset
+#   (slime/utils/data.py@v0.3.1): with the chat template applied the input column is a chat list, or a string made
+#   one user message; without it, the string is the prompt (slime's rollout tokenizes it as text); the label
+#   column, where a label key is named, is read for every row.
+
+OPENRLHF = """python3 -m openrlhf.cli.train_ppo_ray --pretrain m --prompt_data {data} --input_key {key} \\
+    --actor_num_nodes 1 --actor_num_gpus_per_node 2 --vllm_num_engines 1 --vllm_tensor_parallel_size 1 \\
+    --rollout_batch_size 8 --n_samples_per_prompt 4 --train_batch_size 32 --micro_train_batch_size 2 \\
+    --micro_rollout_batch_size 2 --remote_rm_url reward.py
+"""
+VERL_ROW = {"reward_model": {"ground_truth": "4"}}
+
+
+def test_trl_takes_a_chat_list_or_a_string_in_the_prompt_column(tmp_path: Path) -> None:
+    for prompt in (CHAT, "What is 2+2?"):
+        path = source(tmp_path, VERL, "run.sh", [{"prompt": prompt, **VERL_ROW}], "prompt")
+        translation = translator.translate(path, to="trl")
+        assert "-m trl.scripts.grpo" in translation.files["launch.sh"]
+        assert data_notes(translation) == []
+
+
+def test_trl_needs_a_prompt_column(tmp_path: Path) -> None:
+    # data.prompt_key=problem: TRL's script reads `prompt` only, which these rows lack.
+    path = source(tmp_path, VERL, "run.sh", [{"problem": CHAT, **VERL_ROW}], "problem")
+    [note] = data_notes(translator.translate(path, to="trl"))
+    assert note.code == "data.column-missing" and "has no column 'prompt'" in note.message
+    assert "grpo_trainer.py@v1.16.0" in note.message
+
+
+def test_trl_refuses_a_prompt_that_is_neither_text_nor_chat(tmp_path: Path) -> None:
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": {"question": "2+2?"}, **VERL_ROW}], "prompt")
+    [note] = data_notes(translator.translate(path, to="trl"))
+    assert note.code == "data.column-type" and "needs a string or a chat list there" in note.message
+    assert "rewrite the 'prompt' column as a string or a chat list" in note.message
+
+
+def test_open_r1_needs_text_in_its_prompt_column(tmp_path: Path) -> None:
+    # Open-Instruct's verifiers are written as Open-R1 built-ins: its grpo.py reads dataset_prompt_column
+    # 'messages', which holds chat lists here; the conversion keeps the last user message's text.
+    rows = [{"messages": CHAT, "ground_truth": "4", "dataset": "math"}]
+    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
+    translation = translator.translate(path, to="trl")
+    assert "src/open_r1/grpo.py" in translation.files["launch.sh"]
+    [note] = data_notes(translation)
+    assert note.code == "data.column-type" and "needs a string there" in note.message
+    assert "open-r1:src/open_r1/grpo.py@1416fa0" in note.message
+    assert 'next(m["content"] for m in reversed(row["messages"]) if m["role"] == "user")' in note.message
+
+
+@pytest.mark.parametrize("target", ["openrlhf", "slime"])
+def test_with_the_chat_template_a_chat_list_or_a_string_suits(tmp_path: Path, target: str) -> None:
+    # A verl source applies the chat template: the written config does too, and the chat list suits.
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": CHAT, **VERL_ROW}], "prompt")
+    translation = translator.translate(path, to=target)
+    assert "apply_chat_template" in translation.files["launch.sh"].replace("-", "_")
+    assert data_notes(translation) == []
+
+
+@pytest.mark.parametrize("target", ["openrlhf", "slime"])
+def test_the_label_column_is_read_for_every_row(tmp_path: Path, target: str) -> None:
+    # EasyR1's answer_key 'answer' becomes the label key; these rows have none.
+    path = source(tmp_path, EASYR1, "config.yaml", [{"problem": "2+2?"}], "problem")
+    [note] = data_notes(translator.translate(path, to=target, framework="easyr1"))
+    assert note.code == "data.column-missing" and "has no column 'answer'" in note.message
+
+
+@pytest.mark.parametrize("target", ["openrlhf@0.11.2", "slime"])
+def test_without_the_chat_template_the_prompt_is_text(tmp_path: Path, target: str) -> None:
+    # An OpenRLHF source without --apply_chat_template: the written config applies none either, so a chat list in
+    # the input column would be handed on as the prompt itself.
+    path = source(tmp_path, OPENRLHF, "run.sh", [{"question": CHAT}], "question")
+    translation = translator.translate(path, to=target, framework="openrlhf@0.9.0")
+    assert "apply_chat_template" not in translation.files["launch.sh"].replace("-", "_")
+    [note] = data_notes(translation)
+    assert note.code == "data.column-type" and "needs a string there" in note.message

@@ -277,22 +277,22 @@ def _copy_version(path: str) -> str | None:
     return text if text and len(text) < 100 and "\n" not in text else None
 
 
-# The header every rlconf writer puts on the files it writes: '# verl 0.9.1 launch script written by rlconf from ...',
-# '# TRL 1.16.0 GRPO recipe written by rlconf from a verl 0.9.1 config, for transformers 5.24.0.'
+# The header every rlconf writer puts on the files it writes: '# <framework> <release> launch script written by
+# rlconf from ...', and where the framework's parser depends on another package, '..., for <package> <release>.'
 _WRITTEN = re.compile(r"# (?P<label>[\w.-]+) (?P<version>[\w.+-]+) [^\n]*?\bwritten by rlconf\b(?P<rest>[^\n]*)")
-_FOR_TRANSFORMERS = re.compile(r"for transformers (?P<version>\d[\w.+-]*?)\.?$")
+_FOR_COMPANION = re.compile(r"for (?P<package>[A-Za-z][\w.-]*) (?P<version>\d[\w.+-]*?)\.?$")
 HEADER_LINES = 3  # the header is the first line, or the second after a shebang
 
 
 def written_for(text: str, name: str) -> list[Evidence]:
     """The release a file rlconf wrote was written for, from its header line (a 'written' statement, the
-    strongest: the file says it), and the transformers a TRL recipe was written for (a pin beside it)."""
+    strongest: the file says it), and the companion package's release it names (a pin beside it)."""
     for number, line in enumerate(text.split("\n", HEADER_LINES)[:HEADER_LINES], 1):
         match = _WRITTEN.fullmatch(line.strip())
         if match:
             found = [Evidence(normal(match["label"]), match["version"], name, number, "written", 0)]
-            if companion := _FOR_TRANSFORMERS.search(match["rest"]):
-                found.append(Evidence("transformers", companion["version"], name, number, "pin", 0))
+            if companion := _FOR_COMPANION.search(match["rest"]):
+                found.append(Evidence(normal(companion["package"]), companion["version"], name, number, "pin", 0))
             return found
     return []
 

@@ -48,6 +48,7 @@ from translator.dialects.writing import (
     whole_prompts,
 )
 from translator.errors import ConfigError
+from translator.framework import DataLoader
 from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
     ALL_FLAT,
@@ -200,6 +201,18 @@ class _Flags(Values):
         error = super()._error(key, message.replace(key, f"--{native}"), hint.replace(key, f"--{native}"))
         error.key = f"--{native}"
         return error
+
+
+def data_loader(spec: RunSpec) -> DataLoader:
+    """What PromptDataset reads (openrlhf/datasets/prompts_dataset.py@v0.11.2 preprocess_data): with
+    --apply_chat_template the input column is a chat list, or a string it makes one user message; without, the
+    prompt text itself; the label column, where --label_key names one, for every row."""
+    return DataLoader(
+        "input",  # --input_key's default
+        "any" if spec.data.apply_chat_template else "text",
+        "preprocess_data (openrlhf/datasets/prompts_dataset.py@v0.11.2)",
+        (("answer", ""),),
+    )
 
 
 class OpenRlhfDialect(Dialect):

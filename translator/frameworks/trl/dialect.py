@@ -47,6 +47,7 @@ from translator.dialects.base import (
 from translator.dialects.settings import Setting, read_settings, write_settings
 from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, requirements, source_label
 from translator.errors import ConfigError
+from translator.framework import DataLoader
 from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS, python_script
 from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
 from translator.frameworks.trl.tables import (
@@ -144,6 +145,17 @@ class NativeTrl:
         self.variant: str | None = None  # the TRL variant that script imports (python_script.VARIANTS)
         self.release: str | None = None  # that variant's release, when its dialect reads the config
         self.world_size_word: str | None = None  # the launch line's process count as written (maybe "${NPROC}")
+
+
+def data_loader(spec: RunSpec) -> DataLoader:
+    """What the launched script reads. Open-R1's grpo.py (its recipe keys: the reader sets data.prompt_key from
+    dataset_prompt_column) makes the column's text the user message (open-r1:src/open_r1/grpo.py@1416fa0:91-100):
+    a string. TRL's own script hands the dataset to GRPOTrainer, which reads the `prompt` column as text or a chat
+    list (x["prompt"]: trl/trainer/grpo_trainer.py@v1.16.0:2338, @v0.18.0:989); every other column reaches the
+    reward functions as a keyword argument (@v1.16.0:1584-1585), so none is required."""
+    if spec.data.prompt_key is not None:
+        return DataLoader(spec.data.prompt_key, "text", "make_conversation (open-r1:src/open_r1/grpo.py@1416fa0)")
+    return DataLoader("prompt", "any", "GRPOTrainer (trl/trainer/grpo_trainer.py@v1.16.0:2338)")
 
 
 class TrlDialect(Dialect):
@@ -1406,7 +1418,9 @@ class _Interpreter:
 
     def data(self) -> None:
         v, d = self.v, self.spec.data
-        if self.script_keys():  # first: the keys read for the prompt column are its own, not the datasets'
+        # First, so the keys read for the prompt column are its own. Open-R1's key: TRL's own script hands the dataset
+        # to GRPOTrainer as it is, which reads `prompt` (trl/scripts/grpo.py@v1.16.0).
+        if self.script_keys() and not self.native.trl_script:
             d.prompt_key = str(v.get("dataset_prompt_column"))
         mixture = v.get("dataset_mixture")
         if isinstance(mixture, dict) and isinstance(mixture.get("datasets"), list):
