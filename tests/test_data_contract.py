@@ -25,6 +25,8 @@ import translator
 from translator.cli import main
 
 CHAT = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "What is 2+2?"}]
+# Open-Instruct's rows are conversations ending in the answer (rlvr_tokenize_v1 prompts with all but the last message)
+OI_CHAT = [*CHAT, {"role": "assistant", "content": "4"}]
 
 VERL = """python3 -m verl.trainer.main_ppo \\
     data.train_files={data} data.val_files={data} data.prompt_key={key} \\
@@ -137,7 +139,7 @@ def test_open_instruct_fails_on_a_string_messages_column(tmp_path: Path) -> None
 def test_verifiable_reward_without_a_ground_truth_column(tmp_path: Path) -> None:
     # --apply_verifiable_reward True, rows with messages and dataset but no ground_truth: rlvr_tokenize_v1 reads
     # row[ground_truths_key] ('ground_truth') for every row.
-    rows = [{"messages": CHAT, "dataset": "math"}] * 2
+    rows = [{"messages": OI_CHAT, "dataset": "math"}] * 2
     path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
     translation = translator.translate(path, to="open-instruct")
     [note] = data_notes(translation)
@@ -146,7 +148,7 @@ def test_verifiable_reward_without_a_ground_truth_column(tmp_path: Path) -> None
 
 
 def test_data_that_suits_open_instruct_gets_no_note(tmp_path: Path) -> None:
-    rows = [{"messages": CHAT, "ground_truth": "4", "dataset": "math"}] * 2
+    rows = [{"messages": OI_CHAT, "ground_truth": "4", "dataset": "math"}] * 2
     path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
     translation = translator.translate(path, to="open-instruct")
     assert data_notes(translation) == []
@@ -155,10 +157,14 @@ def test_data_that_suits_open_instruct_gets_no_note(tmp_path: Path) -> None:
 
 def test_only_the_first_rows_are_read(tmp_path: Path) -> None:
     # SAMPLE_ROWS = 5: five rows that suit Open-Instruct, then one without ground_truth, which is not read.
-    good = {"messages": CHAT, "ground_truth": "4", "dataset": "math"}
-    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 5 + [{"messages": CHAT, "dataset": "math"}], "messages")
+    good = {"messages": OI_CHAT, "ground_truth": "4", "dataset": "math"}
+    path = source(
+        tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 5 + [{"messages": OI_CHAT, "dataset": "math"}], "messages"
+    )
     assert data_notes(translator.translate(path, to="open-instruct")) == []
-    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 4 + [{"messages": CHAT, "dataset": "math"}], "messages")
+    path = source(
+        tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 4 + [{"messages": OI_CHAT, "dataset": "math"}], "messages"
+    )
     assert [n.code for n in data_notes(translator.translate(path, to="open-instruct"))] == ["data.column-missing"]
 
 
@@ -330,3 +336,17 @@ def test_without_the_chat_template_the_prompt_is_text(tmp_path: Path, target: st
     assert "apply_chat_template" not in translation.files["launch.sh"].replace("-", "_")
     [note] = data_notes(translation)
     assert note.code == "data.column-type" and "needs a string there" in note.message
+
+
+def test_open_instruct_drops_the_last_message_of_a_longer_chat_list(tmp_path: Path) -> None:
+    # rlvr_tokenize_v1 prompts with messages[:-1] when the list holds more than one message
+    # (open_instruct/dataset_transformation.py@e6c3044aa:1616): CHAT is [system, user] (a verl-style prompt), so
+    # the prompt would be the system message alone. One message, or a list ending in the answer, keeps the question.
+    rows = [{"prompt": CHAT, **VERL_ROW, "ground_truth": "4", "dataset": "math"}]
+    path = source(tmp_path, VERL, "run.sh", rows, "prompt")
+    [note] = data_notes(translator.translate(path, to="open-instruct"))
+    assert note.code == "data.column-shape" and note.severity == "error"
+    assert '"prompt": row["prompt"] + [{"role": "assistant", "content": ""}]' in note.message
+    for kept in (CHAT[1:], [*CHAT, {"role": "assistant", "content": "4"}]):
+        path = source(tmp_path, VERL, "run.sh", [{**rows[0], "prompt": kept}], "prompt")
+        assert data_notes(translator.translate(path, to="open-instruct")) == []

@@ -172,6 +172,8 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
         kinds = {kind_of(row[column]) for row in rows if column in row}
         have = kinds.pop() if len(kinds) == 1 else None
         stated = f"{where}: column {column!r} holds {_SHOWN.get(have or '', have)}"
+        if have == CHAT and contract.last_message_is_answer:
+            check_last_message(rows, column, where, framework, contract, notes)
     else:
         own = loader(source.framework, source)
         named = source.data.prompt_key or (own.prompt_default if own else None)
@@ -184,6 +186,23 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
             "data.column-type",
             f"{stated}; {framework}'s loader needs {_SHOWN[contract.prompt_kind]} there "
             f"({contract.cited}): convert it first, {conversion(column, have, contract.prompt_kind)}",
+            source_keys=["data.prompt_key"],
+            target_keys=["data.prompt_key"],
+        )
+
+
+def check_last_message(
+    rows: list[dict[str, Any]], column: str, where: str, framework: str, contract: DataLoader, notes: NoteList
+) -> None:
+    """A loader that takes a chat list of several messages as a conversation ending in its answer drops the last
+    message from the prompt: a prompt-only list (ending in the user's turn, as verl's) loses the question."""
+    if any(len(row[column]) > 1 and row[column][-1].get("role") == "user" for row in rows if column in row):
+        notes.error(
+            "data.column-shape",
+            f"{where}: column {column!r} holds prompt-only chat lists of several messages ending in the user's "
+            f"turn; {framework}'s loader takes the last message of such a list as the answer and prompts with the "
+            f"rest ({contract.cited}), so the user's question is dropped: end each list with the answer, "
+            f'dataset.map(lambda row: {{"{column}": row["{column}"] + [{{"role": "assistant", "content": ""}}]}})',
             source_keys=["data.prompt_key"],
             target_keys=["data.prompt_key"],
         )

@@ -69,6 +69,8 @@ class DataLoader:
     prompt_kind: str
     cited: str
     required: tuple[tuple[str, str], ...] = ()
+    # a chat list of several messages is a conversation whose last message is the answer: the prompt is the rest
+    last_message_is_answer: bool = False
 
 
 @dataclass(frozen=True)
