@@ -297,17 +297,27 @@ def test_trl_refuses_a_prompt_that_is_neither_text_nor_chat(tmp_path: Path) -> N
     assert "rewrite the 'prompt' column as a string or a chat list" in note.message
 
 
+OPEN_R1 = """model_name_or_path: m
+dataset_name: {data}
+dataset_prompt_column: {key}
+reward_funcs: [accuracy, format]
+num_generations: 4
+per_device_train_batch_size: 4
+gradient_accumulation_steps: 2
+"""
+
+
 def test_open_r1_needs_text_in_its_prompt_column(tmp_path: Path) -> None:
-    # Open-Instruct's verifiers are written as Open-R1 built-ins: its grpo.py reads dataset_prompt_column
-    # 'messages', which holds chat lists here; the conversion keeps the last user message's text.
-    rows = [{"messages": CHAT, "ground_truth": "4", "dataset": "math"}]
-    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
-    translation = translator.translate(path, to="trl")
+    # An Open-R1 recipe (its built-in rewards) stays on Open-R1's grpo.py, whose make_conversation makes
+    # dataset_prompt_column 'problem' the text of one user message: a chat list there is a launch blocker, and the
+    # conversion keeps the last user message's text.
+    path = source(tmp_path, OPEN_R1, "recipe.yaml", [{"problem": CHAT, "solution": "4"}], "problem")
+    translation = translator.translate(path, to="trl", framework="trl@1.16.0", num_processes=2)
     assert "src/open_r1/grpo.py" in translation.files["launch.sh"]
     [note] = data_notes(translation)
     assert note.code == "data.column-type" and "needs a string there" in note.message
     assert "open-r1:src/open_r1/grpo.py@1416fa0" in note.message
-    assert 'next(m["content"] for m in reversed(row["messages"]) if m["role"] == "user")' in note.message
+    assert 'next(m["content"] for m in reversed(row["problem"]) if m["role"] == "user")' in note.message
 
 
 @pytest.mark.parametrize("target", ["openrlhf", "slime"])

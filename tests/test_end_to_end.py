@@ -357,12 +357,13 @@ def test_oi_70b_to_easyr1_and_trl() -> None:
     )
     noted(t, "topology.rollout_gpus", "16")
     t, v = written(OI_70B, "trl")
-    # The one launch blocker is the data: grpo_fast reads `messages` as a chat list (rlvr_tokenize_v1), and the
-    # written recipe runs Open-R1's grpo.py (the verifiers have no TRL-script form), whose make_conversation puts
-    # the column's value into one user message as its text (open-r1:src/open_r1/grpo.py@1416fa0:91-100).
+    # grpo_fast reads `messages` as a chat list (rlvr_tokenize_v1): TRL's own script takes one (GRPOTrainer reads
+    # x["prompt"] as text or chat), Open-R1's would make it one user message's text. The one launch blocker is the
+    # reward: OI's verifiers have no TRL-script form, and GRPOTrainer 1.16.0 stops with none ("No reward source
+    # provided", trl/trainer/grpo_trainer.py@v1.16.0:734).
+    assert "-m trl.scripts.grpo" in t.files["launch.sh"]
     errors = [n for n in t.notes if n.severity == "error"]
-    assert [n.code for n in errors] == ["data.column-type"], [n.message for n in errors]
-    assert 'if m["role"] == "user")}' in errors[0].message  # the conversion: the last user message's text
+    assert [n.code for n in errors] == ["reward.missing"], [n.message for n in errors]
     checklist(
         v,
         {

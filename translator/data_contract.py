@@ -39,24 +39,8 @@ TEXT, CHAT, ANY = "text", "chat", "any"
 _SHOWN = {TEXT: "a string", CHAT: "a chat list ([{'role': ..., 'content': ...}, ...])", ANY: "a string or a chat list"}
 
 
-def loader(framework: str, spec: RunSpec) -> DataLoader | None:
-    """What ``framework``'s loader reads for the config ``spec`` (its registration's DataLoader)."""
-    entry = registry.lookup(framework)
-    if entry is None:
-        return None
-    if entry.data_loader_for:
-        from translator.framework import load
-
-        found: DataLoader | None = load(entry.data_loader_for)(spec)
-        return found
-    return entry.data_loader
-
-
-def source_kind(spec: RunSpec) -> str | None:
-    """The prompt column's type as the source framework's loader needs it (module docstring), or None when that
-    loader takes either."""
-    found = loader(spec.framework, spec)
-    return found.prompt_kind if found is not None and found.prompt_kind in (TEXT, CHAT) else None
+loader = registry.data_loader
+source_kind = registry.prompt_kind  # the prompt column's type as the source framework's loader needs it, or None
 
 
 def fits(have: str, need: str) -> bool:
@@ -195,7 +179,7 @@ def check_last_message(
     rows: list[dict[str, Any]], column: str, where: str, framework: str, contract: DataLoader, notes: NoteList
 ) -> None:
     """A loader that takes a chat list of several messages as a conversation ending in its answer drops the last
-    message from the prompt: a prompt-only list (ending in the user's turn, as verl's) loses the question."""
+    message from the prompt: a prompt-only list (ending in the user's turn) loses the question."""
     if any(len(row[column]) > 1 and row[column][-1].get("role") == "user" for row in rows if column in row):
         notes.error(
             "data.column-shape",

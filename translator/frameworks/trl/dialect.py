@@ -25,6 +25,7 @@ import yaml
 
 from translator.checks.findings import divisors
 from translator.concordance import not_written
+from translator.dialects import registry
 from translator.dialects.base import (
     MAX_COUNT,
     UNKNOWN,
@@ -1555,8 +1556,11 @@ class _Writer:
         self.spec, self.version, self.notes, self.transformers = spec, version, notes, transformers
         # Open-R1's src/open_r1/grpo.py, or TRL's own trl/scripts/grpo.py (>= 0.18), which imports reward functions
         # by dotted path and loads reward models: the one that can hold the source's reward.
+        # A chat list in the source's prompt column suits TRL's script (GRPOTrainer takes it), not Open-R1's, which
+        # makes the column's value the text of one user message (open-r1:src/open_r1/grpo.py@1416fa0:91-100).
         reward = spec.reward
-        own = bool(reward.function_path or reward.model) and at_least(version, "0.18.0")
+        chat = registry.prompt_kind(spec) == "chat"
+        own = bool(reward.function_path or reward.model or chat) and at_least(version, "0.18.0")
         self.script = "trl" if own else "open-r1"
         self.env: dict[str, str] = {}  # environment variables the launch script sets
         self.max_optimizer_steps: int | None = None
@@ -2363,11 +2367,18 @@ class _Writer:
             if any(w != 1.0 for w in weights) and at_least(self.version, "0.15.2"):
                 out["reward_weights"] = weights
         elif not out:
-            default = "accuracy, format, tag_count" if self.script == "open-r1" else "none"
-            notes.warning(
+            stops = self.script == "trl" and at_least(self.version, "1.16.0")
+            then = (
+                "Open-R1 then uses its default reward_funcs: accuracy, format, tag_count"
+                if self.script == "open-r1"
+                # GRPOTrainer raises "No reward source provided" (trl/trainer/grpo_trainer.py@v1.16.0:734)
+                else "TRL's grpo script then hands GRPOTrainer none, and it stops: 'No reward source provided'"
+                if stops
+                else "TRL's grpo script then hands GRPOTrainer none"
+            )
+            (notes.error if stops else notes.warning)(
                 "reward.missing",
-                f"the written recipe names no reward (Open-R1 then uses its default "
-                f"reward_funcs: {default}); add reward_funcs",
+                f"the written recipe names no reward ({then}); add reward_funcs",
                 target_keys=["reward_funcs"],
             )
         return out
