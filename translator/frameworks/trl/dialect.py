@@ -2486,16 +2486,27 @@ class _Writer:
         out: dict[str, Any] = {}
         version = self.version
         open_r1 = self.script == "open-r1"
-        skip = () if open_r1 else ("logging.entity",)
+        skip = () if open_r1 else ("logging.entity", "data.chat_template")
         write_settings(
             self.spec,
             SETTINGS,
             f"TRL {version}",
-            lambda key: not lacks("trl", version, key) and (open_r1 or key != "chat_template"),
+            lambda key: not lacks("trl", version, key),
             out.__setitem__,
             self.notes,
             skip=skip,
         )
+        template = self.spec.data.chat_template
+        if not open_r1 and template:
+            # chat_template is Open-R1's argument (its GRPOConfig); TRL's GRPOConfig has chat_template_kwargs only
+            # (trl/trainer/grpo_config.py@v1.16.0), and its script sets no template
+            self.notes.warning(
+                "data.not-expressible",
+                f"TRL's own grpo script takes no chat template (chat_template is an Open-R1 argument): the "
+                f"source's {template!r} is not written; the tokenizer's own chat template is used",
+                source_keys=["data.chat_template"],
+                target_keys=["chat_template"],
+            )
         if not open_r1 and self.spec.logging.entity:
             self.env["WANDB_ENTITY"] = self.spec.logging.entity  # TRL's own script has no wandb_entity
         return out
