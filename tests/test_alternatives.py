@@ -47,9 +47,7 @@ def test_alternatives_keep_the_plan_exactly() -> None:
     assert "--num_processes 8" in first.command
     for alternative in translation.alternatives:  # each, read back as the user would run it, has the source's plan
         main_file = "launch.sh"
-        back = translator.load(
-            Source(alternative.files[main_file], main_file, None, alternative.files), framework="trl@1.16.0"
-        )
+        back = translator.load(Source(alternative.files[main_file], main_file, None, alternative.files))
         assert {k: back.plan[k] for k in EXACT} == {k: INITIAL.expected["plan"][k] for k in EXACT}
         assert not translator.check(back).errors
 

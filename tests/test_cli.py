@@ -58,8 +58,11 @@ def test_plan_toml_is_a_first_class_input(tmp_path: Path) -> None:
     assert code == 0
     original = json.loads(run("explain", VERL, *VERL_ARGS, "--format", "json")[1])
     assert json.loads(out)["plan"] == original["plan"]
+    # Exit 1: verl's default scorer has no TRL reward, and TRL's script (written for verl's chat-list prompts) stops
+    # without one (reward.missing); the plan is written all the same.
     code, out, _ = run("translate", plan_file, "--to", "trl", "--format", "json")
-    assert code == 0 and json.loads(out)["plan"] == original["plan"]
+    assert code == 1 and json.loads(out)["plan"] == original["plan"]
+    assert [n["code"] for n in json.loads(out)["notes"] if n["severity"] == "error"] == ["reward.missing"]
 
 
 def test_edited_plan_toml_recomputes_derived_values(tmp_path: Path) -> None:
@@ -80,35 +83,36 @@ def test_edited_plan_toml_recomputes_derived_values(tmp_path: Path) -> None:
 
 def test_translate_json_shape() -> None:
     code, out, _ = run("translate", VERL, "--to", "trl@1.16.0", *VERL_ARGS, "--format", "json")
-    assert code == 0
+    assert code == 1  # reward.missing (test_plan_toml_is_a_first_class_input)
     document = json.loads(out)
     assert set(document) == {"source", "target", "files", "plan", "notes", "alternatives", "accounting", "suppressed"}
     assert document["target"] == {"framework": "trl", "version": "1.16.0"}
-    assert set(document["files"]) == {"recipe.yaml", "accelerate.yaml", "launch.sh"}
+    assert set(document["files"]) == {"recipe.yaml", "accelerate.yaml", "launch.sh", "requirements.txt"}
 
 
 def test_translate_writes_files_and_refuses_to_overwrite(tmp_path: Path) -> None:
     out_dir = tmp_path / "out"
     code, out, _ = run("translate", VERL, "--to", "trl", *VERL_ARGS, "-o", out_dir)
-    assert code == 0 and (out_dir / "launch.sh").exists() and (out_dir / "recipe.yaml").exists()
+    # exit 1 (reward.missing, test_plan_toml_is_a_first_class_input): the files are written all the same
+    assert code == 1 and (out_dir / "launch.sh").exists() and (out_dir / "recipe.yaml").exists()
     before = (out_dir / "recipe.yaml").read_text()
     (out_dir / "recipe.yaml").write_text("edited by hand\n")
     assert_input_error(["translate", VERL, "--to", "trl", *VERL_ARGS, "-o", out_dir], "already exist", "--force")
     assert (out_dir / "recipe.yaml").read_text() == "edited by hand\n"
     code, _, _ = run("translate", VERL, "--to", "trl", *VERL_ARGS, "-o", out_dir, "--force")
-    assert code == 0 and (out_dir / "recipe.yaml").read_text() == before
-    # The written launch.sh names its siblings, so explaining it reads the whole set back.
-    # (--from: the recipe now carries the verl data as Open-R1's dataset_mixture, and an Open-R1 recipe read
-    # without a version is assumed to run on the TRL 0.18 Open-R1 pins, which rejects scale_rewards 'group'.)
-    code, out, _ = run("explain", out_dir / "launch.sh", "--from", "trl@1.16.0", "--format", "json")
+    assert code == 1 and (out_dir / "recipe.yaml").read_text() == before
+    # The written launch.sh names its siblings, so explaining it reads the whole set back, as the release it was
+    # written for (its header and requirements.txt say 1.16.0: no --from).
+    code, out, _ = run("explain", out_dir / "launch.sh", "--format", "json")
     assert code == 0 and json.loads(out)["plan"]["samples_per_optimizer_step"] == 1024
+    assert json.loads(out)["version"] == "1.16.0"
 
 
 def test_strict_exits_1_on_warnings() -> None:
     dynamic = FIXTURES / "verl" / "grpo_dynamic_bsz.sh"
     home = ["--env", "HOME=/home/me"]
-    assert run("translate", dynamic, "--to", "trl", *home)[0] == 0
-    assert run("translate", dynamic, "--to", "trl", *home, "--strict")[0] == 1
+    assert run("translate", dynamic, "--to", "skyrl", *home)[0] == 0
+    assert run("translate", dynamic, "--to", "skyrl", *home, "--strict")[0] == 1
 
 
 def test_translate_exits_1_when_what_it_wrote_cannot_start() -> None:

@@ -25,6 +25,8 @@ import translator
 from translator.cli import main
 
 CHAT = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "What is 2+2?"}]
+# Open-Instruct's rows are conversations ending in the answer (rlvr_tokenize_v1 prompts with all but the last message)
+OI_CHAT = [*CHAT, {"role": "assistant", "content": "4"}]
 
 VERL = """python3 -m verl.trainer.main_ppo \\
     data.train_files={data} data.val_files={data} data.prompt_key={key} \\
@@ -137,7 +139,7 @@ def test_open_instruct_fails_on_a_string_messages_column(tmp_path: Path) -> None
 def test_verifiable_reward_without_a_ground_truth_column(tmp_path: Path) -> None:
     # --apply_verifiable_reward True, rows with messages and dataset but no ground_truth: rlvr_tokenize_v1 reads
     # row[ground_truths_key] ('ground_truth') for every row.
-    rows = [{"messages": CHAT, "dataset": "math"}] * 2
+    rows = [{"messages": OI_CHAT, "dataset": "math"}] * 2
     path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
     translation = translator.translate(path, to="open-instruct")
     [note] = data_notes(translation)
@@ -146,7 +148,7 @@ def test_verifiable_reward_without_a_ground_truth_column(tmp_path: Path) -> None
 
 
 def test_data_that_suits_open_instruct_gets_no_note(tmp_path: Path) -> None:
-    rows = [{"messages": CHAT, "ground_truth": "4", "dataset": "math"}] * 2
+    rows = [{"messages": OI_CHAT, "ground_truth": "4", "dataset": "math"}] * 2
     path = source(tmp_path, OPEN_INSTRUCT, "run.sh", rows, "messages")
     translation = translator.translate(path, to="open-instruct")
     assert data_notes(translation) == []
@@ -155,10 +157,14 @@ def test_data_that_suits_open_instruct_gets_no_note(tmp_path: Path) -> None:
 
 def test_only_the_first_rows_are_read(tmp_path: Path) -> None:
     # SAMPLE_ROWS = 5: five rows that suit Open-Instruct, then one without ground_truth, which is not read.
-    good = {"messages": CHAT, "ground_truth": "4", "dataset": "math"}
-    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 5 + [{"messages": CHAT, "dataset": "math"}], "messages")
+    good = {"messages": OI_CHAT, "ground_truth": "4", "dataset": "math"}
+    path = source(
+        tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 5 + [{"messages": OI_CHAT, "dataset": "math"}], "messages"
+    )
     assert data_notes(translator.translate(path, to="open-instruct")) == []
-    path = source(tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 4 + [{"messages": CHAT, "dataset": "math"}], "messages")
+    path = source(
+        tmp_path, OPEN_INSTRUCT, "run.sh", [good] * 4 + [{"messages": OI_CHAT, "dataset": "math"}], "messages"
+    )
     assert [n.code for n in data_notes(translator.translate(path, to="open-instruct"))] == ["data.column-missing"]
 
 
@@ -246,3 +252,111 @@ def test_a_data_file_outside_the_project_is_not_read(tmp_path: Path, monkeypatch
     path.write_text(VERL.format(data=data, key="prompt"))
     monkeypatch.chdir(tmp_path / "project")
     assert data_notes(translator.translate(path, to="verl")) == []
+
+
+# ---- TRL, OpenRLHF, slime targets.
+# - TRL's own script (trl/scripts/grpo.py@v1.16.0) hands the dataset to GRPOTrainer as it is, which reads
+#   x["prompt"] (trl/trainer/grpo_trainer.py@v1.16.0:2338, @v0.18.0:989) as text or a chat list; every other
+#   column reaches the reward functions as a keyword argument (@v1.16.0:1584-1585). rlconf writes TRL's script where
+#   the source's reward is a function file (verl's custom_reward_function here).
+# - Open-R1's grpo.py (written where the reward is Open-R1's built-ins, e.g. Open-Instruct's verifiers) makes the
+#   dataset_prompt_column's value the text of one user message (open-r1:src/open_r1/grpo.py@1416fa0:91-100).
+# - OpenRLHF preprocess_data (openrlhf/datasets/prompts_dataset.py@v0.11.2) and slime's Dataset
+#   (slime/utils/data.py@v0.3.1): with the chat template applied the input column is a chat list, or a string made
+#   one user message; without it, the string is the prompt (slime's rollout tokenizes it as text); the label
+#   column, where a label key is named, is read for every row.
+
+OPENRLHF = """python3 -m openrlhf.cli.train_ppo_ray --pretrain m --prompt_data {data} --input_key {key} \\
+    --actor_num_nodes 1 --actor_num_gpus_per_node 2 --vllm_num_engines 1 --vllm_tensor_parallel_size 1 \\
+    --rollout_batch_size 8 --n_samples_per_prompt 4 --train_batch_size 32 --micro_train_batch_size 2 \\
+    --micro_rollout_batch_size 2 --remote_rm_url reward.py
+"""
+VERL_ROW = {"reward_model": {"ground_truth": "4"}}
+
+
+def test_trl_takes_a_chat_list_or_a_string_in_the_prompt_column(tmp_path: Path) -> None:
+    for prompt in (CHAT, "What is 2+2?"):
+        path = source(tmp_path, VERL, "run.sh", [{"prompt": prompt, **VERL_ROW}], "prompt")
+        translation = translator.translate(path, to="trl")
+        assert "-m trl.scripts.grpo" in translation.files["launch.sh"]
+        assert data_notes(translation) == []
+
+
+def test_trl_needs_a_prompt_column(tmp_path: Path) -> None:
+    # data.prompt_key=problem: TRL's script reads `prompt` only, which these rows lack.
+    path = source(tmp_path, VERL, "run.sh", [{"problem": CHAT, **VERL_ROW}], "problem")
+    [note] = data_notes(translator.translate(path, to="trl"))
+    assert note.code == "data.column-missing" and "has no column 'prompt'" in note.message
+    assert "grpo_trainer.py@v1.16.0" in note.message
+
+
+def test_trl_refuses_a_prompt_that_is_neither_text_nor_chat(tmp_path: Path) -> None:
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": {"question": "2+2?"}, **VERL_ROW}], "prompt")
+    [note] = data_notes(translator.translate(path, to="trl"))
+    assert note.code == "data.column-type" and "needs a string or a chat list there" in note.message
+    assert "rewrite the 'prompt' column as a string or a chat list" in note.message
+
+
+OPEN_R1 = """model_name_or_path: m
+dataset_name: {data}
+dataset_prompt_column: {key}
+reward_funcs: [accuracy, format]
+num_generations: 4
+per_device_train_batch_size: 4
+gradient_accumulation_steps: 2
+"""
+
+
+def test_open_r1_needs_text_in_its_prompt_column(tmp_path: Path) -> None:
+    # An Open-R1 recipe (its built-in rewards) stays on Open-R1's grpo.py, whose make_conversation makes
+    # dataset_prompt_column 'problem' the text of one user message: a chat list there is a launch blocker, and the
+    # conversion keeps the last user message's text.
+    path = source(tmp_path, OPEN_R1, "recipe.yaml", [{"problem": CHAT, "solution": "4"}], "problem")
+    translation = translator.translate(path, to="trl", framework="trl@1.16.0", num_processes=2)
+    assert "src/open_r1/grpo.py" in translation.files["launch.sh"]
+    [note] = data_notes(translation)
+    assert note.code == "data.column-type" and "needs a string there" in note.message
+    assert "open-r1:src/open_r1/grpo.py@1416fa0" in note.message
+    assert 'next(m["content"] for m in reversed(row["problem"]) if m["role"] == "user")' in note.message
+
+
+@pytest.mark.parametrize("target", ["openrlhf", "slime"])
+def test_with_the_chat_template_a_chat_list_or_a_string_suits(tmp_path: Path, target: str) -> None:
+    # A verl source applies the chat template: the written config does too, and the chat list suits.
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": CHAT, **VERL_ROW}], "prompt")
+    translation = translator.translate(path, to=target)
+    assert "apply_chat_template" in translation.files["launch.sh"].replace("-", "_")
+    assert data_notes(translation) == []
+
+
+@pytest.mark.parametrize("target", ["openrlhf", "slime"])
+def test_the_label_column_is_read_for_every_row(tmp_path: Path, target: str) -> None:
+    # EasyR1's answer_key 'answer' becomes the label key; these rows have none.
+    path = source(tmp_path, EASYR1, "config.yaml", [{"problem": "2+2?"}], "problem")
+    [note] = data_notes(translator.translate(path, to=target, framework="easyr1"))
+    assert note.code == "data.column-missing" and "has no column 'answer'" in note.message
+
+
+@pytest.mark.parametrize("target", ["openrlhf@0.11.2", "slime"])
+def test_without_the_chat_template_the_prompt_is_text(tmp_path: Path, target: str) -> None:
+    # An OpenRLHF source without --apply_chat_template: the written config applies none either, so a chat list in
+    # the input column would be handed on as the prompt itself.
+    path = source(tmp_path, OPENRLHF, "run.sh", [{"question": CHAT}], "question")
+    translation = translator.translate(path, to=target, framework="openrlhf@0.9.0")
+    assert "apply_chat_template" not in translation.files["launch.sh"].replace("-", "_")
+    [note] = data_notes(translation)
+    assert note.code == "data.column-type" and "needs a string there" in note.message
+
+
+def test_open_instruct_drops_the_last_message_of_a_longer_chat_list(tmp_path: Path) -> None:
+    # rlvr_tokenize_v1 prompts with messages[:-1] when the list holds more than one message
+    # (open_instruct/dataset_transformation.py@e6c3044aa:1616): CHAT is [system, user] (a verl-style prompt), so
+    # the prompt would be the system message alone. One message, or a list ending in the answer, keeps the question.
+    rows = [{"prompt": CHAT, **VERL_ROW, "ground_truth": "4", "dataset": "math"}]
+    path = source(tmp_path, VERL, "run.sh", rows, "prompt")
+    [note] = data_notes(translator.translate(path, to="open-instruct"))
+    assert note.code == "data.column-shape" and note.severity == "error"
+    assert '"prompt": row["prompt"] + [{"role": "assistant", "content": ""}]' in note.message
+    for kept in (CHAT[1:], [*CHAT, {"role": "assistant", "content": "4"}]):
+        path = source(tmp_path, VERL, "run.sh", [{**rows[0], "prompt": kept}], "prompt")
+        assert data_notes(translator.translate(path, to="open-instruct")) == []

@@ -36,7 +36,11 @@ def names_field(
 def test_every_difference_has_a_note(case: Case, target: str) -> None:
     source = translator.load(case.path, **case.load_kwargs())
     translation = translator.translate(source, to=target)
-    written = translator.load(read_back(translation), framework=f"{translation.framework}@{translation.version}")
+    # No --from: the written requirements.txt (or the keys) name the release. Unsloth's output is a TRL recipe whose
+    # values go into a Python script's GRPOConfig(...): read alone it is TRL, so Unsloth is named.
+    named = f"unsloth@{translation.version}" if target == "unsloth" else None
+    written = translator.load(read_back(translation), framework=named)
+    assert (written.spec.framework, written.version) == (translation.framework, translation.version)
     uncovered = [
         d.to_dict()
         for d in diff(source, written).differences

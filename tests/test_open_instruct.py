@@ -610,7 +610,6 @@ def test_round_trip_through_verl_and_trl(case: Case, other: str) -> None:
     back = translator.translate(
         Source(there.files["launch.sh"], "launch.sh", None, there.files),
         to=f"open-instruct@{source.version}",
-        framework=f"{there.framework}@{there.version}",
     )
     key = case_id(case)
     first_leg = differing(source.plan, there.plan)
@@ -803,3 +802,13 @@ def test_foreign_run_parts_are_written_with_notes() -> None:
 )
 def test_run_part_flags_bound_the_version(flags: tuple[str, ...], version: str) -> None:
     assert load(fast(*flags), framework="open-instruct").spec.version == version
+
+
+def test_a_verl_source_names_its_prompt_column() -> None:
+    """verl reads the prompt from data.prompt_key (default ``prompt``; docs/data-contract.md), a chat list;
+    grpo_fast.py reads it from --sft_messages_key (default ``messages``: open_instruct/dataset_transformation.py
+    @e6c3044aa TokenizerConfig). The written line names ``prompt``, and no note says the column must become a
+    chat list: it is one already."""
+    translation = translator.translate(FIXTURES / "verl" / "v09_fetch_granularity_sp2.sh", to="open-instruct")
+    assert "--sft_messages_key prompt \\" in translation.files["launch.sh"]
+    assert not [n for n in translation.notes if n.code == "data.prompt-format"]

@@ -726,7 +726,6 @@ def test_round_trip_through_verl_and_trl(case: Case, other: str) -> None:
     back = translator.translate(
         Source(there.files["launch.sh"], "launch.sh", None, there.files),
         to=f"openrlhf@{source.version}",
-        framework=f"{there.framework}@{there.version}",
     )
     assert back.version == source.version
     first_leg = differing(source.plan, there.plan)
@@ -802,7 +801,6 @@ def test_random_openrlhf_plans_survive_verl_and_trl(script: str) -> None:
         back = translator.translate(
             Source(there.files["launch.sh"], "launch.sh", None, there.files),
             to="openrlhf@0.11.2",
-            framework=f"{there.framework}@{there.version}",
         )
         assert there.plan == source.plan, other
         assert back.plan == source.plan, other

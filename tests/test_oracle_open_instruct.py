@@ -290,3 +290,12 @@ def test_written_launch_line_is_parsed_and_passes_grpo_fasts_checks(
     assert args.num_epochs == plan["epochs_per_step"]
     assert args.num_epochs * args.num_mini_batches == plan["optimizer_steps_per_step"]
     assert args.world_size // args.sequence_parallel_size == plan["data_parallel_size"]
+
+    # The columns grpo_fast.py's rlvr_tokenize_v1 reads (dataset_transformation.py@e6c3044aa: row[sft_messages_key],
+    # row[ground_truths_key]; TokenizerConfig defaults messages, ground_truth) are the source's own: its prompt
+    # column (verl's default is prompt), and its answer column where it names one.
+    data = translation.source.spec.data
+    tokenizer_config = namespace["tokenizer_config"]
+    assert tokenizer_config.sft_messages_key == (data.prompt_key or "messages")
+    if data.answer_key is not None:
+        assert tokenizer_config.ground_truths_key == data.answer_key

@@ -185,7 +185,7 @@ def test_a_removed_experimental_trainer_is_named() -> None:
 def test_the_whole_run_survives_trl_to_trl() -> None:
     source = translator.load(MULTINODE)
     translation = translator.translate(source, to="trl@1.16.0")
-    back = translator.load(read_back(translation), framework="trl@1.16.0")
+    back = translator.load(read_back(translation))
     for section in ("data", "reward", "checkpointing", "evaluation", "logging", "launch"):
         assert getattr(back.spec, section) == getattr(source.spec, section), section
     t = back.spec.topology
@@ -227,7 +227,7 @@ def test_a_48_gpu_source_gets_a_launch_per_node_and_a_vllm_node() -> None:
     assert "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 trl vllm-serve" in launch
     assert recipe(translation)["vllm_mode"] == "server"
     assert not {"topology.gpus-changed", "topology.nodes-changed"} & codes(translation)
-    back = translator.load(read_back(translation), framework="trl@1.16.0")
+    back = translator.load(read_back(translation))
     assert back.spec.launch.main_process_host == "${MAIN_PROCESS_IP}"
     assert back.spec.launch.rollout_server_host == "${VLLM_SERVER_HOST}"
     assert (back.spec.topology.nodes, back.spec.topology.rollout_gpus) == (6, 8)
@@ -249,7 +249,7 @@ def test_a_reward_file_uses_trls_own_script() -> None:
     assert "export WANDB_PROJECT=open-r1-math" in translation.files["launch.sh"]
     bridge = [n.message for n in translation.notes if n.code == "reward.bridge"]
     assert bridge and "score(completions, **kwargs) -> list[float]" in bridge[0]
-    back = translator.load(read_back(translation), framework="trl@1.16.0")
+    back = translator.load(read_back(translation))
     assert (back.spec.reward.function_path, back.spec.reward.function_name) == ("rlconf_reward.py", "score")
     old = translator.translate(explanation, to="trl@0.17.0")  # no dotted reward paths before 0.18
     assert "reward.not-expressible" in codes(old)

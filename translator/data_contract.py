@@ -5,8 +5,9 @@ What a column holds is known two ways. A local training file the source names (`
 ``.parquet``, relative to the source file's folder or absolute, inside the source's folder tree or the working
 directory) is sampled: its first rows only, read bounded
 (:data:`SAMPLE_ROWS` rows, :data:`SAMPLE_BYTES` bytes of text). Otherwise the source framework's own loader states
-it, for a source that runs: its registration's :class:`~translator.framework.DataLoader` (or ``plain_prompt_kind``
-when the config applies no chat template). What each target's loader needs is its registration's ``DataLoader``.
+it, for a source that runs: its registration's :class:`~translator.framework.DataLoader` (``data_loader``, or
+``data_loader_for`` where the config decides it). What each target's loader needs is the same ``DataLoader``, for
+the written config.
 
 A column the target cannot use is a launch blocker: an error note (``data.column-type`` or ``data.column-missing``)
 that names the conversion, so ``rlconf translate`` exits 1.
@@ -34,22 +35,16 @@ from translator.sources.files import _below, read_regular
 SAMPLE_ROWS = 5
 SAMPLE_BYTES = 1 << 20  # text read from a JSON / JSON Lines file at most
 
-TEXT, CHAT = "text", "chat"
-_SHOWN = {TEXT: "a string", CHAT: "a chat list ([{'role': ..., 'content': ...}, ...])"}
+TEXT, CHAT, ANY = "text", "chat", "any"
+_SHOWN = {TEXT: "a string", CHAT: "a chat list ([{'role': ..., 'content': ...}, ...])", ANY: "a string or a chat list"}
 
 
-def loader(framework: str) -> DataLoader | None:
-    entry = registry.lookup(framework)
-    return entry.data_loader if entry else None
+loader = registry.data_loader
+source_kind = registry.prompt_kind  # the prompt column's type as the source framework's loader needs it, or None
 
 
-def source_kind(spec: RunSpec) -> str | None:
-    """The prompt column's type as the source framework's loader needs it (module docstring), or None."""
-    found = loader(spec.framework)
-    if found is not None:
-        return found.prompt_kind
-    entry = registry.lookup(spec.framework)
-    return entry.plain_prompt_kind if entry and spec.data.apply_chat_template is False else None
+def fits(have: str, need: str) -> bool:
+    return have == need or (need == ANY and have in (TEXT, CHAT))
 
 
 def kind_of(value: Any) -> str | None:
@@ -123,14 +118,14 @@ def conversion(column: str, have: str, need: str) -> str:
             f'dataset.map(lambda row: {{"{column}": next(m["content"] for m in reversed(row["{column}"]) '
             f'if m["role"] == "user")}})  (the system messages are dropped)'
         )
-    return f"rewrite the {column!r} column as {_SHOWN[need]}"
+    return f"rewrite the {column!r} column as {_SHOWN[need]}"  # need ANY: neither a string nor a chat list
 
 
 def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, notes: NoteList) -> None:
     """Notes on the columns the written config makes ``framework``'s loader read and on its reward file (module
     docstring)."""
     check_reward_path(source, target, framework, Path(source_file).parent, notes)
-    contract = loader(framework)
+    contract = loader(framework, target)
     if contract is None or not source.data.train_sources:
         return
     column = target.data.prompt_key or contract.prompt_default
@@ -148,7 +143,7 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
                     for role, default in contract.required
                 ),
             )
-            if not all(name in row for row in rows)
+            if name and not all(name in row for row in rows)
         ]
         if missing:
             notes.error(
@@ -161,16 +156,37 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
         kinds = {kind_of(row[column]) for row in rows if column in row}
         have = kinds.pop() if len(kinds) == 1 else None
         stated = f"{where}: column {column!r} holds {_SHOWN.get(have or '', have)}"
+        if have == CHAT and contract.last_message_is_answer:
+            check_last_message(rows, column, where, framework, contract, notes)
     else:
-        have = source_kind(source) if (source.data.prompt_key or contract.prompt_default) == column else None
+        own = loader(source.framework, source)
+        named = source.data.prompt_key or (own.prompt_default if own else None)
+        have = source_kind(source) if named == column else None
         stated = (
             f"the source's {source.framework} loader needs its prompt column {column!r} as {_SHOWN.get(have or '')}"
         )
-    if have is not None and have != contract.prompt_kind:
+    if have is not None and not fits(have, contract.prompt_kind):
         notes.error(
             "data.column-type",
             f"{stated}; {framework}'s loader needs {_SHOWN[contract.prompt_kind]} there "
             f"({contract.cited}): convert it first, {conversion(column, have, contract.prompt_kind)}",
+            source_keys=["data.prompt_key"],
+            target_keys=["data.prompt_key"],
+        )
+
+
+def check_last_message(
+    rows: list[dict[str, Any]], column: str, where: str, framework: str, contract: DataLoader, notes: NoteList
+) -> None:
+    """A loader that takes a chat list of several messages as a conversation ending in its answer drops the last
+    message from the prompt: a prompt-only list (ending in the user's turn) loses the question."""
+    if any(len(row[column]) > 1 and row[column][-1].get("role") == "user" for row in rows if column in row):
+        notes.error(
+            "data.column-shape",
+            f"{where}: column {column!r} holds prompt-only chat lists of several messages ending in the user's "
+            f"turn; {framework}'s loader takes the last message of such a list as the answer and prompts with the "
+            f"rest ({contract.cited}), so the user's question is dropped: end each list with the answer, "
+            f'dataset.map(lambda row: {{"{column}": row["{column}"] + [{{"role": "assistant", "content": ""}}]}})',
             source_keys=["data.prompt_key"],
             target_keys=["data.prompt_key"],
         )

@@ -63,13 +63,16 @@ class NativeRules:
 @record(frozen=True)
 class DataLoader:
     """The columns a framework's dataset loader reads (translator/data_contract.py): the prompt column's default
-    name and the type it needs ("text" or "chat"), where that is decided, and the columns every row must have
-    besides, as (role, default name); the role "answer" follows the config's answer key."""
+    name and the type it needs ("text", "chat", or "any": either), where that is decided, and the columns every row
+    must have besides, as (role, default name); the role "answer" follows the config's answer key (a default of
+    "" : only when the config names one)."""
 
     prompt_default: str
     prompt_kind: str
     cited: str
     required: tuple[tuple[str, str], ...] = ()
+    # a chat list of several messages is a conversation whose last message is the answer: the prompt is the rest
+    last_message_is_answer: bool = False
 
 
 @record(frozen=True)
@@ -93,8 +96,9 @@ class Framework:
     schema_companions: tuple[str, ...] = ()  # other schema names its generator writes (a library it builds on)
     optimizer_checks_lr: bool = True  # the optimizer refuses a negative learning rate (torch's AdamW does)
     data_loader: DataLoader | None = None  # the columns its loader reads, when rlconf checks them
-    # the prompt column's type when the config applies no chat template and the loader has no contract above
-    plain_prompt_kind: str | None = None
+    # "module:function" (RunSpec) → DataLoader: where the loader's contract depends on the config (a chat template
+    # applied or not, the training script it runs); used instead of data_loader
+    data_loader_for: str | None = None
     # the native key of a reward-function path that the framework resolves from its repository root (where its
     # launch runs), not beside the config; None: resolved as written
     reward_path_key: str | None = None

@@ -444,6 +444,14 @@ RULES: tuple[R, ...] = (
         "A dataset column has a type the target's loader cannot read; convert it first.",
     ),
     R(
+        "data.column-shape",
+        "note",
+        "all",
+        ("error",),
+        "The target's loader takes the last message of a longer chat list as the answer, and these lists end in "
+        "the user's question; end each list with the answer.",
+    ),
+    R(
         "data.equal-probabilities",
         "note",
         "all",

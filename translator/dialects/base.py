@@ -101,15 +101,20 @@ class Dialect:
         """What the script's project states about this framework's version (:mod:`translator.sources.project`):
         copies of the framework it keeps (:attr:`version_files`, at any depth), pins of :attr:`pip_name` in its
         dependency files, install lines and READMEs, and git pins; the strongest first."""
-        from translator.sources.project import evidence, normal
+        from translator.sources.project import evidence, normal, stated_in, written_for
 
-        if source.base_dir is None or source.files:
-            return []
-        wanted = {normal(self.pip_name or self.name), normal(self.companion or self.name)}
+        wanted = {normal(self.pip_name or self.name), normal(self.companion or self.name), normal(self.name)}
+        # A file rlconf wrote names the release it was written for in its header, in a form the user reads too.
+        header = [e for e in written_for(source.text, source.name) if e.package in wanted]
+        if source.files:  # files held in memory (a written folder read back): its requirements.txt pins the release
+            name = "requirements.txt"
+            return header + [e for e in stated_in(source.files.get(name, ""), name) if e.package in wanted]
+        if source.base_dir is None:
+            return header
         copies = tuple(
             (normal(self.pip_name or self.name), relative, beside) for relative, beside in self.version_files
         )
-        return [e for e in evidence(os.fspath(source.base_dir), copies, source.text) if e.package in wanted]
+        return header + [e for e in evidence(os.fspath(source.base_dir), copies, source.text) if e.package in wanted]
 
     def keys_in(self, version: str) -> set[str] | None:
         """The config keys ``version`` has (to tell a pre-release copy's era from its own config); None: unknown."""
@@ -394,6 +399,23 @@ def script_files(source: Source) -> Include:
         return None
 
     return include
+
+
+def exported(script: ShellScript, command: ShellCommand, name: str) -> str | None:
+    """The value the launch command sees in the environment variable ``name`` (set in the script or on the
+    command's line), or None."""
+    value = {**script.variables, **command.assignments}.get(name)
+    return str(value) if value else None
+
+
+def entity_from_environment(spec: RunSpec, entity: str | None) -> None:
+    """The W&B entity a framework with no config key for it takes from WANDB_ENTITY (wandb.init reads it), where
+    the launch script exports it."""
+    if entity and not spec.logging.entity:
+        spec.logging.entity = entity
+        spec.derivations["logging.entity"] = Derivation(
+            f"WANDB_ENTITY={entity} exported by the launch script (wandb.init)", [], "config"
+        )
 
 
 def note_several_launches(notes: NoteList, source: Source, read: ShellCommand, launches: list[ShellCommand]) -> None:

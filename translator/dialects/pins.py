@@ -40,6 +40,8 @@ class ProjectVersion:
             kind = (
                 f"the {name} copy in this project"
                 if used.kind == "copy"
+                else "the release rlconf wrote the file for"
+                if used.kind == "written"
                 else f"a git pin to tag {used.version}"
                 if used.kind == "git-tag"
                 else "a git pin to a commit"

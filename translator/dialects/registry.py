@@ -3,10 +3,15 @@ and alias; a framework's dialect is imported when first asked for."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from translator.dialects.base import Dialect
 from translator.errors import ConfigError
-from translator.framework import Framework, load
+from translator.framework import DataLoader, Framework, load
 from translator.frameworks import FRAMEWORKS
+
+if TYPE_CHECKING:
+    from translator.plan import RunSpec
 
 # Plan files (.toml/.json): the canonical model itself, the core's own dialect. Detected last (first for the
 # plan suffixes).
@@ -85,3 +90,22 @@ def register(entry: Framework) -> None:
     _FRAMEWORKS[PLAN.name] = _FRAMEWORKS.pop(PLAN.name)  # plan files stay the last guess
     _ALIASES.update({alias.lower(): entry.name for alias in entry.aliases})
     _cache.pop(entry.name, None)
+
+
+def data_loader(name: str, spec: RunSpec) -> DataLoader | None:
+    """What framework ``name``'s dataset loader reads for the config ``spec``: its registration's DataLoader, or the
+    one its ``data_loader_for`` gives for that config (translator/data_contract.py)."""
+    entry = lookup(name)
+    if entry is None:
+        return None
+    if entry.data_loader_for:
+        found: DataLoader | None = load(entry.data_loader_for)(spec)
+        return found
+    return entry.data_loader
+
+
+def prompt_kind(spec: RunSpec) -> str | None:
+    """The prompt column's type ("text" or "chat") as the loader of the framework ``spec`` was read for needs it,
+    so a source that runs holds it; None when that loader takes either, or states nothing."""
+    found = data_loader(spec.framework, spec)
+    return found.prompt_kind if found is not None and found.prompt_kind in ("text", "chat") else None

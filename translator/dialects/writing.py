@@ -212,6 +212,19 @@ def whole_prompts(spec: RunSpec, notes: NoteList, framework: str, key: str) -> i
     return whole
 
 
+REQUIREMENTS = "requirements.txt"
+
+
+def requirements(framework: str, pins: list[tuple[str, str]]) -> dict[str, str]:
+    """The written folder's ``requirements.txt``: the release the output was made for (and a companion package the
+    target's parser depends on), exact pins. The user installs from it (``pip install -r requirements.txt``), and
+    rlconf's own version reader takes a pin in a project's requirements as its release
+    (:mod:`translator.sources.project`), so the folder read back with no ``--from`` is read as what was written."""
+    lines = [f"# The {framework} release the files beside this one were written for by rlconf."]
+    lines.extend(f"{package}=={version}" for package, version in pins)
+    return {REQUIREMENTS: "\n".join(lines) + "\n"}
+
+
 def source_label(spec: RunSpec) -> str:
     """'FRAMEWORK VERSION' of the source for a comment line: one line, whatever a plan file states."""
     return " ".join(f"{spec.framework} {spec.version or ''}".split())

@@ -65,7 +65,9 @@ class Evidence:
     version: str  # as spelled; for a git pin, the tag or commit
     file: str  # the file, as messages show it
     line: int
-    kind: str  # 'copy' (a version file of a copy kept in the project) | 'pin' | 'git-tag' | 'git-commit' | 'git-ref'
+    # 'copy' (a version file of a copy kept in the project) | 'pin' | 'git-tag' | 'git-commit' | 'git-ref' |
+    # 'written' (the header of a file rlconf wrote)
+    kind: str
     distance: int  # folders between the evidence and the nearest of the script's folder and the run folder
     copy_dir: str | None = None  # a copy's folder (holding the package), whose own config files tell its keys
     weight: int = 0  # at the same distance: a dependency list (0) before install lines (1) and READMEs (2)
@@ -77,7 +79,7 @@ class Evidence:
     @property
     def states_release(self) -> bool:
         """Whether this names a release (a commit or a branch names none)."""
-        return self.kind in ("copy", "pin", "git-tag")
+        return self.kind in ("copy", "pin", "git-tag", "written")
 
 
 def normal(name: str) -> str:
@@ -287,6 +289,31 @@ def _copy_version(path: str) -> str | None:
         return match.group(1) if match else None
     text = text.strip()
     return text if text and len(text) < 100 and "\n" not in text else None
+
+
+# The header every rlconf writer puts on the files it writes: '# <framework> <release> launch script written by
+# rlconf from ...', and where the framework's parser depends on another package, '..., for <package> <release>.'
+_WRITTEN = re.compile(r"# (?P<label>[\w.-]+) (?P<version>[\w.+-]+) [^\n]*?\bwritten by rlconf\b(?P<rest>[^\n]*)")
+_FOR_COMPANION = re.compile(r"for (?P<package>[A-Za-z][\w.-]*) (?P<version>\d[\w.+-]*?)\.?$")
+HEADER_LINES = 3  # the header is the first line, or the second after a shebang
+
+
+def written_for(text: str, name: str) -> list[Evidence]:
+    """The release a file rlconf wrote was written for, from its header line (a 'written' statement, the
+    strongest: the file says it), and the companion package's release it names (a pin beside it)."""
+    for number, line in enumerate(text.split("\n", HEADER_LINES)[:HEADER_LINES], 1):
+        match = _WRITTEN.fullmatch(line.strip())
+        if match:
+            found = [Evidence(normal(match["label"]), match["version"], name, number, "written", 0)]
+            if companion := _FOR_COMPANION.search(match["rest"]):
+                found.append(Evidence(normal(companion["package"]), companion["version"], name, number, "pin", 0))
+            return found
+    return []
+
+
+def stated_in(text: str, name: str) -> list[Evidence]:
+    """The pins a dependency list ``name`` holding ``text`` states (a written folder read back from memory)."""
+    return _statements(text, name, "deps", 0)
 
 
 def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]:

@@ -29,6 +29,8 @@ from translator.dialects.base import (
     at_least,
     closest_key,
     describe_mini_batch_plan,
+    entity_from_environment,
+    exported,
     fmt,
     from_config,
     newer_than,
@@ -41,6 +43,7 @@ from translator.dialects.base import (
 from translator.dialects.settings import read_settings, write_settings
 from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import (
+    env_assignment,
     omegaconf_values,
     plan_summary,
     source_label,
@@ -98,6 +101,7 @@ class NativeEasyR1:
         self.base: str | None = None  # the config= YAML, as named on the launch line
         self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
         self.fork_entry = False  # launched through a module or script that is not EasyR1's own
+        self.wandb_entity: str | None = None  # WANDB_ENTITY as the launch sees it (EasyR1 has no config key)
 
     def set(self, key: str, value: Any, origin: str) -> None:
         # A mapping replaces nothing wholesale: OmegaConf merges it key by key, as flattening does.
@@ -161,6 +165,7 @@ class EasyR1Dialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
+        entity_from_environment(spec, native.wandb_entity)
         self._account(values, version, spec, notes)
         if native.launch is not None and native.launch[0]:
             from translator.dialects import forkbatch
@@ -203,6 +208,8 @@ class EasyR1Dialect(Dialect):
             )
         command, words = found
         require_resolved(command, source)
+        # verl/utils/logger/logger.py@b44b311 calls wandb.init without an entity: wandb takes WANDB_ENTITY.
+        native.wandb_entity = exported(script, command, "WANDB_ENTITY")
         origin = f"{source.name}:{command.line}"
         entry = unwrap_command(command.argv)[-len(words) - 1] if words else ""
         native.launch = entry, command.cwd
@@ -319,6 +326,12 @@ class EasyR1Dialect(Dialect):
             "# (EasyR1's verl.trainer.main, not upstream verl's main_ppo). Every value is in config.yaml.",
             "set -x",
             "",
+            # no config key: wandb.init (verl/utils/logger/logger.py@b44b311, no entity passed) reads WANDB_ENTITY
+            *(
+                [env_assignment("WANDB_ENTITY", spec.logging.entity, spec.shell_variables)]
+                if spec.logging.entity
+                else []
+            ),
             f'python3 -m {ENTRY_MODULE} \\\n    config=config.yaml "$@"',
         ]
         return {"config.yaml": config, "launch.sh": "\n".join(launch) + "\n"}
@@ -1294,7 +1307,7 @@ class _Writer:
             self.put,
             self.notes,
             skip=("evaluation.temperature", "evaluation.top_p", "evaluation.samples_per_prompt", "logging.entity"),
-        )  # the entity: its own note below says how to set it
+        )  # the entity has no config key: launch.sh exports WANDB_ENTITY (write)
         e = s.evaluation
         override = {
             name: value
@@ -1303,13 +1316,6 @@ class _Writer:
         }
         if override:
             self.put(VAL_OVERRIDE, override, "validation sampling")
-        if s.logging.entity:
-            self.notes.warning(
-                "logging.not-expressible",
-                f"EasyR1's config has no W&B entity key: logging.entity {s.logging.entity!r} is not "
-                f"written; export WANDB_ENTITY={s.logging.entity} before the launch",
-                source_keys=["logging.entity"],
-            )
 
     def config(self) -> dict[str, Any]:
         self.references()

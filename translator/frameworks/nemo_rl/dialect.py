@@ -442,6 +442,9 @@ class _Interpreter:
         s.logging.backends = ["console", *backends]
         s.logging.project = v.get("logger.wandb.project")
         s.logging.run_name = v.get("logger.wandb.name")
+        # WandbLogger passes logger.wandb to wandb.init(**cfg) (nemo_rl/utils/logger.py@v0.7.0; WandbConfig
+        # declares entity from 0.6.0)
+        s.logging.entity = v.get("logger.wandb.entity")
         if self.version != "0.3.1":
             s.launch.seed = v.get("grpo.seed")
 
@@ -647,6 +650,7 @@ class _Writer:
                 self.put(f"logger.{name}_enabled", True)
         self.put("logger.wandb.project", s.logging.project)
         self.put("logger.wandb.name", s.logging.run_name)
+        self.put("logger.wandb.entity", s.logging.entity)
         if self.version != "0.3.1" and isinstance(s.launch.seed, int):
             self.put("grpo.seed", s.launch.seed)
 

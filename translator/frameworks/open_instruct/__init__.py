@@ -43,6 +43,8 @@ FRAMEWORK = Framework(
         "chat",
         "rlvr_tokenize_v1 (open_instruct/dataset_transformation.py@e6c3044aa)",
         (("answer", "ground_truth"), ("dataset", "dataset")),
+        # prompt = messages if len(messages) == 1 else messages[:-1] (dataset_transformation.py@e6c3044aa:1616)
+        last_message_is_answer=True,
     ),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

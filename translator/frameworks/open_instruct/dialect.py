@@ -2258,8 +2258,9 @@ class _RunPartsWriter:
             notes.info(
                 "data.local-files",
                 f"{', '.join(local)}: Open-Instruct loads a local file or directory by "
-                "path only when its rows carry the `messages`, `ground_truth` and `dataset` columns its "
-                "transforms expect (dataset_transformation.py)",
+                f"path only when its rows carry the {self.spec.data.prompt_key or 'messages'!r} (a chat list), "
+                f"{self.spec.data.answer_key or 'ground_truth'!r} and 'dataset' (the verifier's name) columns the "
+                "launch line makes its transforms read (dataset_transformation.py rlvr_tokenize_v1)",
                 target_keys=[list_key],
             )
 
@@ -2294,16 +2295,24 @@ class _RunPartsWriter:
                 "dataset_mixer_eval_list_splits",
                 d.eval_split,
             )
+        # The columns Open-Instruct reads are the source's own, by name: its answer column, and its prompt column
+        # where it is not Open-Instruct's default, messages (dataset_transformation.py@e6c3044aa TokenizerConfig,
+        # rlvr_tokenize_v1; verl's default column is prompt).
         if d.answer_key is not None and w.has("ground_truths_key"):
             self.out["ground_truths_key"] = d.answer_key
         if d.prompt_key is not None:
-            if w.has("sft_messages_key") and (not self.foreign or d.prompt_key != "prompt"):
+            default = RUN_PART_DEFAULTS["fast"]["sft_messages_key"]
+            if w.has("sft_messages_key") and (not self.foreign or d.prompt_key != default):
                 self.out["sft_messages_key"] = d.prompt_key
-            if self.foreign:
+            from translator.dialects import registry
+
+            entry = registry.lookup(self.spec.framework) if self.foreign else None
+            loader = entry.data_loader if entry else None
+            if self.foreign and (loader is None or loader.prompt_kind != "chat"):  # a chat list already fits
                 notes.info(
                     "data.prompt-format",
                     f"prompt column {d.prompt_key!r}: Open-Instruct's RLVR transforms "
-                    "read a chat `messages` list from sft_messages_key, not a plain-text prompt",
+                    "read a chat list from sft_messages_key, not a plain-text prompt",
                     target_keys=["sft_messages_key"],
                 )
 

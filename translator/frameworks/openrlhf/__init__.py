@@ -31,6 +31,6 @@ FRAMEWORK = Framework(
     # DeepSpeed's FusedAdam / DeepSpeedCPUAdam (DeepspeedStrategy.create_optimizer), adapted from apex, whose
     # constructors check nothing: a negative rate runs (the others build torch.optim.AdamW, which refuses it)
     optimizer_checks_lr=False,
-    plain_prompt_kind="text",  # without --apply_chat_template the input column is the prompt text itself
+    data_loader_for="translator.frameworks.openrlhf.dialect:data_loader",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

@@ -38,8 +38,17 @@ from translator.dialects.base import (
 )
 from translator.dialects.settings import read_settings, write_settings
 from translator.dialects.sniff import program_arguments
-from translator.dialects.writing import flag_name, flag_words, plan_summary, shell_word, source_label, whole_prompts
+from translator.dialects.writing import (
+    flag_name,
+    flag_words,
+    plan_summary,
+    requirements,
+    shell_word,
+    source_label,
+    whole_prompts,
+)
 from translator.errors import ConfigError
+from translator.framework import DataLoader
 from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
     ALL_FLAT,
@@ -192,6 +201,18 @@ class _Flags(Values):
         error = super()._error(key, message.replace(key, f"--{native}"), hint.replace(key, f"--{native}"))
         error.key = f"--{native}"
         return error
+
+
+def data_loader(spec: RunSpec) -> DataLoader:
+    """What PromptDataset reads (openrlhf/datasets/prompts_dataset.py@v0.11.2 preprocess_data): with
+    --apply_chat_template the input column is a chat list, or a string it makes one user message; without, the
+    prompt text itself; the label column, where --label_key names one, for every row."""
+    return DataLoader(
+        "input",  # --input_key's default
+        "any" if spec.data.apply_chat_template else "text",
+        "preprocess_data (openrlhf/datasets/prompts_dataset.py@v0.11.2)",
+        (("answer", ""),),
+    )
 
 
 class OpenRlhfDialect(Dialect):
@@ -438,7 +459,7 @@ class OpenRlhfDialect(Dialect):
             command.append(_flag_text(name, value, spec.shell_variables))
         command.append('"$@"')
         lines.append(" \\\n   ".join(command))
-        return {"launch.sh": "\n".join(lines) + "\n"}
+        return {"launch.sh": "\n".join(lines) + "\n", **requirements("OpenRLHF", [("openrlhf", version)])}
 
 
 def _missing_flag_text(name: str, version: str) -> str:

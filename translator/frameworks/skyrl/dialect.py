@@ -22,6 +22,8 @@ from translator.dialects.base import (
     Reading,
     ReadOptions,
     Values,
+    entity_from_environment,
+    exported,
     fmt,
     note_several_launches,
     read_script,
@@ -32,9 +34,11 @@ from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import (
     HYDRA_KEY,
     checked_name,
+    env_assignment,
     hydra_override,
     omegaconf_values,
     plan_summary,
+    requirements,
     shell_word,
     source_label,
     whole_prompts,
@@ -126,6 +130,8 @@ class SkyrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Reader(values, version, spec, notes, fully_async).run()
+        # skyrl/train/utils/tracking.py (wheel 0.3.0) calls wandb.init with no entity: wandb takes WANDB_ENTITY.
+        entity_from_environment(spec, exported(script, command, "WANDB_ENTITY"))
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
             if not key.startswith("+") and not T.exists(_new_name(key), version):
@@ -165,12 +171,17 @@ class SkyrlDialect(Dialect):
             "",
         ]
         live = spec.shell_variables
+        if spec.logging.entity:  # no config key: wandb.init reads WANDB_ENTITY (reader above)
+            lines.append(env_assignment("WANDB_ENTITY", spec.logging.entity, live))
         words = [f"python -m {module}"]
         for key, value in overrides.items():
             words.append(hydra_override(key, value, live) if old else cli_override(key, value, live))
         words.append('"$@"')
         lines.append(" \\\n    ".join(words))
-        return {"launch.sh": "\n".join(lines) + "\n"}
+        # The skyrl package's releases are on PyPI under that name (the Hydra package's are skyrl-train, which
+        # the launch module already tells apart).
+        pins = requirements("SkyRL", [("skyrl", version)]) if not old else {}
+        return {"launch.sh": "\n".join(lines) + "\n", **pins}
 
 
 def yaml_value(text: str) -> Any:

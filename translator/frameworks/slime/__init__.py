@@ -12,6 +12,7 @@ FRAMEWORK = Framework(
     name="slime",
     label="slime",
     dialect="translator.frameworks.slime.dialect:SlimeDialect",
+    data_loader_for="translator.frameworks.slime.dialect:data_loader",
     aliases=("thudm/slime",),
     checks="translator.frameworks.slime.checks",
     rules="translator.frameworks.slime.rules:RULES",

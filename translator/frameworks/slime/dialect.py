@@ -31,6 +31,7 @@ from translator.dialects.base import (
 )
 from translator.dialects.writing import flag_words, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
+from translator.framework import DataLoader
 from translator.frameworks.slime.tables import (
     CHANGES,
     CISPO_SINCE,
@@ -54,6 +55,19 @@ SECRET_PLACEHOLDER = "<redacted>"
 KL_TYPES = {"k1": "k1", "k2": "k2", "k3": "k3", "low_var_kl": "k3"}
 KL_WRITTEN = {"k1": "k1", "k2": "k2", "k3": "low_var_kl"}
 SCHEDULES = ("constant", "linear", "cosine", "inverse-square-root", "WSD")
+
+
+def data_loader(spec: RunSpec) -> DataLoader:
+    """What slime's Dataset reads (slime/utils/data.py@v0.3.1 Dataset, _build_messages): with --apply-chat-template
+    the --input-key column is a chat list, or a string it makes one user message; without, the string is the
+    prompt, and the rollout tokenizes it as text (slime/rollout/sglang_rollout.py@v0.3.1 _prepare_prompt_ids);
+    the --label-key column, where one is named, for every row."""
+    return DataLoader(
+        "input",  # --input-key's default
+        "any" if spec.data.apply_chat_template else "text",
+        "Dataset (slime/utils/data.py@v0.3.1)",
+        (("answer", ""),),
+    )
 
 
 class SlimeDialect(Dialect):
@@ -496,6 +510,9 @@ class _Reader:
         if v.flag("use-wandb"):
             backends.append("wandb")
             s.logging.project = _text(v.get("wandb-project"))
+            s.logging.entity = _text(v.get("wandb-team"))
+            if v.flag("disable-wandb-random-suffix"):  # else the name is the group + a random id + the rank
+                s.logging.run_name = _text(v.get("wandb-group"))
         s.logging.backends = backends
 
 
@@ -850,3 +867,8 @@ class _Writer:
             out["use-wandb"] = True
             if s.logging.project:
                 out["wandb-project"] = s.logging.project
+            if s.logging.entity:
+                out["wandb-team"] = s.logging.entity
+            if s.logging.run_name:  # the run named exactly so: the group, with no random suffix
+                out["wandb-group"] = s.logging.run_name
+                out["disable-wandb-random-suffix"] = True

@@ -83,6 +83,11 @@ DEFAULTS: dict[str, Any] = {
     "n-samples-per-eval-prompt": 1,
     "use-wandb": False,
     "wandb-project": None,
+    # wandb.init(entity=wandb_team, group=..., name=...) (slime/utils/wandb_utils.py@v0.3.1 init_wandb_primary): the
+    # run is named after --wandb-group, plus a random id and the rank unless --disable-wandb-random-suffix.
+    "wandb-team": None,
+    "wandb-group": None,
+    "disable-wandb-random-suffix": False,
     "prompt-data": None,
     "input-key": "input",
     "label-key": None,
@@ -108,6 +113,7 @@ SWITCHES = frozenset(
         "apply-chat-template",
         "rollout-shuffle",
         "use-wandb",
+        "disable-wandb-random-suffix",
         "use-tensorboard",
         "sequence-parallel",
         "partial-rollout",

@@ -19,6 +19,7 @@ FRAMEWORK = Framework(
     name="trl",
     label="TRL",
     dialect="translator.frameworks.trl.dialect:TrlDialect",
+    data_loader_for="translator.frameworks.trl.dialect:data_loader",
     aliases=("open-r1", "openr1", "open_r1", "huggingface/trl"),
     checks="translator.frameworks.trl.checks",
     rules="translator.frameworks.trl.rules:RULES",

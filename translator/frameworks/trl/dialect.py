@@ -26,6 +26,7 @@ import yaml
 
 from translator.checks.findings import divisors
 from translator.concordance import not_written
+from translator.dialects import registry
 from translator.dialects.base import (
     MAX_COUNT,
     UNKNOWN,
@@ -36,6 +37,7 @@ from translator.dialects.base import (
     at_least,
     closest_key,
     derived,
+    entity_from_environment,
     fmt,
     newer_than,
     note_several_launches,
@@ -45,8 +47,9 @@ from translator.dialects.base import (
     version_key,
 )
 from translator.dialects.settings import Setting, read_settings, write_settings
-from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, source_label
+from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, requirements, source_label
 from translator.errors import ConfigError
+from translator.framework import DataLoader
 from translator.frameworks.trl import ACCELERATE_KEYS, RECIPE_KEYS, python_script
 from translator.frameworks.trl.reward_bridge import BRIDGE_MODULE, bridge_source, bridgeable, importable_as_is
 from translator.frameworks.trl.tables import (
@@ -145,6 +148,17 @@ class NativeTrl:
         self.variant: str | None = None  # the TRL variant that script imports (python_script.VARIANTS)
         self.release: str | None = None  # that variant's release, when its dialect reads the config
         self.world_size_word: str | None = None  # the launch line's process count as written (maybe "${NPROC}")
+
+
+def data_loader(spec: RunSpec) -> DataLoader:
+    """What the launched script reads. Open-R1's grpo.py (its recipe keys: the reader sets data.prompt_key from
+    dataset_prompt_column) makes the column's text the user message (open-r1:src/open_r1/grpo.py@1416fa0:91-100):
+    a string. TRL's own script hands the dataset to GRPOTrainer, which reads the `prompt` column as text or a chat
+    list (x["prompt"]: trl/trainer/grpo_trainer.py@v1.16.0:2338, @v0.18.0:989); every other column reaches the
+    reward functions as a keyword argument (@v1.16.0:1584-1585), so none is required."""
+    if spec.data.prompt_key is not None:
+        return DataLoader(spec.data.prompt_key, "text", "make_conversation (open-r1:src/open_r1/grpo.py@1416fa0)")
+    return DataLoader("prompt", "any", "GRPOTrainer (trl/trainer/grpo_trainer.py@v1.16.0:2338)")
 
 
 class TrlDialect(Dialect):
@@ -544,6 +558,8 @@ class TrlDialect(Dialect):
         }
         if writer.bridge:
             files[f"{BRIDGE_MODULE}.py"] = writer.bridge
+        # TrlParser's TrainingArguments are the installed transformers': it is pinned beside TRL.
+        files.update(requirements("TRL", [("trl", trl_version), ("transformers", transformers)]))
         return files
 
     def resolve_version(self, version: str | None) -> str:
@@ -1403,6 +1419,8 @@ class _Interpreter:
         self.launch()
         version = self.version
         read_settings(self.spec, self.v, SETTINGS, "trl", version, lambda key: not lacks("trl", version, key))
+        # After the settings: Open-R1's wandb_entity, where the recipe sets it, is what wandb.init gets.
+        entity_from_environment(self.spec, self.native.wandb_env.get("WANDB_ENTITY"))
 
     def schedule(self) -> None:
         v, o = self.v, self.spec.optimizer
@@ -1429,6 +1447,10 @@ class _Interpreter:
 
     def data(self) -> None:
         v, d = self.v, self.spec.data
+        # First, so the keys read for the prompt column are its own. Open-R1's key: TRL's own script hands the dataset
+        # to GRPOTrainer as it is, which reads `prompt` (trl/scripts/grpo.py@v1.16.0).
+        if self.script_keys() and not self.native.trl_script:
+            d.prompt_key = str(v.get("dataset_prompt_column"))
         mixture = v.get("dataset_mixture")
         if isinstance(mixture, dict) and isinstance(mixture.get("datasets"), list):
             entries = [e for e in mixture["datasets"] if isinstance(e, dict) and e.get("id")]
@@ -1449,8 +1471,7 @@ class _Interpreter:
             d.eval_split = str(v.get("dataset_test_split"))
         else:
             v.consume("dataset_test_split")
-        if self.script_keys():
-            d.prompt_key = str(v.get("dataset_prompt_column"))
+            d.eval_sources = None  # no evaluation data: eval_strategy, read for it, is no other field's key
 
     def script_keys(self) -> bool:
         """Whether the recipe is read by Open-R1's script (its keys present), whose defaults then apply."""
@@ -1543,11 +1564,6 @@ class _Interpreter:
             self.spec.derivations["logging.project"] = Derivation(
                 f"WANDB_PROJECT={lg.project} exported by the launch script (transformers' WandbCallback)", [], "config"
             )
-        if "WANDB_ENTITY" in self.native.wandb_env and not v.get("wandb_entity"):
-            lg.entity = self.native.wandb_env["WANDB_ENTITY"]
-            self.spec.derivations["logging.entity"] = Derivation(
-                f"WANDB_ENTITY={lg.entity} exported by the launch script (wandb.init)", [], "config"
-            )
 
     def launch(self) -> None:
         v, la, addresses = self.v, self.spec.launch, self.native.addresses
@@ -1568,8 +1584,11 @@ class _Writer:
         self.spec, self.version, self.notes, self.transformers = spec, version, notes, transformers
         # Open-R1's src/open_r1/grpo.py, or TRL's own trl/scripts/grpo.py (>= 0.18), which imports reward functions
         # by dotted path and loads reward models: the one that can hold the source's reward.
+        # A chat list in the source's prompt column suits TRL's script (GRPOTrainer takes it), not Open-R1's, which
+        # makes the column's value the text of one user message (open-r1:src/open_r1/grpo.py@1416fa0:91-100).
         reward = spec.reward
-        own = bool(reward.function_path or reward.model) and at_least(version, "0.18.0")
+        chat = registry.prompt_kind(spec) == "chat"
+        own = bool(reward.function_path or reward.model or chat) and at_least(version, "0.18.0")
         self.script = "trl" if own else "open-r1"
         self.env: dict[str, str] = {}  # environment variables the launch script sets
         self.max_optimizer_steps: int | None = None
@@ -2376,11 +2395,18 @@ class _Writer:
             if any(w != 1.0 for w in weights) and at_least(self.version, "0.15.2"):
                 out["reward_weights"] = weights
         elif not out:
-            default = "accuracy, format, tag_count" if self.script == "open-r1" else "none"
-            notes.warning(
+            stops = self.script == "trl" and at_least(self.version, "1.16.0")
+            then = (
+                "Open-R1 then uses its default reward_funcs: accuracy, format, tag_count"
+                if self.script == "open-r1"
+                # GRPOTrainer raises "No reward source provided" (trl/trainer/grpo_trainer.py@v1.16.0:734)
+                else "TRL's grpo script then hands GRPOTrainer none, and it stops: 'No reward source provided'"
+                if stops
+                else "TRL's grpo script then hands GRPOTrainer none"
+            )
+            (notes.error if stops else notes.warning)(
                 "reward.missing",
-                f"the written recipe names no reward (Open-R1 then uses its default "
-                f"reward_funcs: {default}); add reward_funcs",
+                f"the written recipe names no reward ({then}); add reward_funcs",
                 target_keys=["reward_funcs"],
             )
         return out
@@ -2488,16 +2514,27 @@ class _Writer:
         out: dict[str, Any] = {}
         version = self.version
         open_r1 = self.script == "open-r1"
-        skip = () if open_r1 else ("logging.entity",)
+        skip = () if open_r1 else ("logging.entity", "data.chat_template")
         write_settings(
             self.spec,
             SETTINGS,
             f"TRL {version}",
-            lambda key: not lacks("trl", version, key) and (open_r1 or key != "chat_template"),
+            lambda key: not lacks("trl", version, key),
             out.__setitem__,
             self.notes,
             skip=skip,
         )
+        template = self.spec.data.chat_template
+        if not open_r1 and template:
+            # chat_template is Open-R1's argument (its GRPOConfig); TRL's GRPOConfig has chat_template_kwargs only
+            # (trl/trainer/grpo_config.py@v1.16.0), and its script sets no template
+            self.notes.warning(
+                "data.not-expressible",
+                f"TRL's own grpo script takes no chat template (chat_template is an Open-R1 argument): the "
+                f"source's {template!r} is not written; the tokenizer's own chat template is used",
+                source_keys=["data.chat_template"],
+                target_keys=["chat_template"],
+            )
         if not open_r1 and self.spec.logging.entity:
             self.env["WANDB_ENTITY"] = self.spec.logging.entity  # TRL's own script has no wandb_entity
         return out

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from translator.dialects.base import Dialect, Reading, ReadOptions, Values, fmt
+from translator.dialects.writing import REQUIREMENTS, requirements
 from translator.frameworks.trl.dialect import NativeTrl, TrlDialect, defaults_for
 from translator.frameworks.unsloth.tables import (
     CHANGES,
@@ -23,6 +24,7 @@ from translator.frameworks.unsloth.tables import (
 from translator.notes import NoteList
 from translator.plan import RunSpec
 from translator.sources.files import Source
+from translator.sources.project import stated_in
 from translator.sources.shell import symbolic_names
 
 PDTBS = "per_device_train_batch_size"
@@ -67,7 +69,11 @@ class UnslothDialect(TrlDialect):
             f"Unsloth is configured in Python: the recipe is TRL {trl}'s (the TRL unsloth {version} runs with); pass "
             "its values to GRPOConfig(...) in a script that imports unsloth before trl",
         )
-        return TrlDialect.write(self, spec, trl, notes)
+        files = TrlDialect.write(self, spec, trl, notes)
+        # Unsloth's own release first (it is what patches GRPOConfig), then the TRL and transformers it runs with.
+        trl_pins = stated_in(files.get(REQUIREMENTS, ""), REQUIREMENTS)
+        pins = [("unsloth", version), *((e.package, e.version) for e in trl_pins)]
+        return {**files, **requirements("Unsloth", pins)}
 
     def trl_release(self, version: str) -> str:
         from translator.dialects import registry

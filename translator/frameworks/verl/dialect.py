@@ -22,6 +22,8 @@ from translator.dialects.base import (
     at_least,
     closest_key,
     describe_mini_batch_plan,
+    entity_from_environment,
+    exported,
     fmt,
     from_config,
     newer_than,
@@ -35,8 +37,10 @@ from translator.dialects.base import (
 from translator.dialects.settings import read_settings, write_settings
 from translator.dialects.sniff import program_arguments
 from translator.dialects.writing import (
+    env_assignment,
     hydra_override,
     plan_summary,
+    requirements,
     source_label,
     step_growth,
     whole_prompts,
@@ -95,6 +99,7 @@ class NativeVerl:
         self.config_name: str | None = None
         self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
         self.fork_entry = False  # launched through a module or script that is not verl's own
+        self.wandb_entity: str | None = None  # WANDB_ENTITY as the launch sees it (verl has no config key)
 
     def set(self, key: str, value: Any, origin: str) -> None:
         self.values[key] = value
@@ -145,6 +150,7 @@ class VerlDialect(Dialect):
         interpreter = _Interpreter(values, native, version, spec, notes)
         with track_provenance(spec, values):
             interpreter.run()
+        entity_from_environment(spec, native.wandb_entity)
         self._account(values, native, version, spec, notes)
         self._fork_code(source, native, values, version, spec, notes)
         return Reading(spec, notes, values)
@@ -282,6 +288,8 @@ class VerlDialect(Dialect):
             )
         require_resolved(command, source)
         note_several_launches(notes, source, command, launches)
+        # verl/utils/tracking.py@v0.9.1 passes os.environ["WANDB_ENTITY"] to wandb.init: the script's export counts.
+        native.wandb_entity = exported(script, command, "WANDB_ENTITY")
         origin = f"{source.name}:{command.line}"
         config_path: str | None = None
         words = iter(entry_argv)
@@ -428,13 +436,15 @@ class VerlDialect(Dialect):
             "set -x",
             "",
         ]
+        if spec.logging.entity:  # no config key: verl/utils/tracking.py@v0.9.1 hands WANDB_ENTITY to wandb.init
+            lines.append(env_assignment("WANDB_ENTITY", spec.logging.entity, spec.shell_variables))
         command = ["python3 -m verl.trainer.main_ppo"]
         if megatron and not at_least(version, "0.8.0"):
             command.append("--config-path=config --config-name=ppo_megatron_trainer")
         command.extend(override_word(key, value, version, spec.shell_variables) for key, value in overrides.items())
         command.append('"$@"')
         lines.append(" \\\n    ".join(command))
-        return {"launch.sh": "\n".join(lines) + "\n"}
+        return {"launch.sh": "\n".join(lines) + "\n", **requirements("verl", [("verl", version)])}
 
 
 def _whole(value: Any) -> int | None:
@@ -1778,18 +1788,10 @@ class _Writer:
             self.put,
             self.notes,
             skip=("logging.entity",),
-        )  # its own note below says how to set it
+        )  # the entity has no config key: launch.sh exports WANDB_ENTITY (write)
         if e.temperature is not None and not lacks("verl", version, VAL_DO_SAMPLE):
             # Without do_sample verl validates greedily and ignores val_kwargs.temperature/top_p.
             self.out[VAL_DO_SAMPLE] = e.temperature > 0
-        if self.spec.logging.entity:
-            self.notes.warning(
-                "logging.not-expressible",
-                f"verl's config has no W&B entity key (trainer.* names the project and run only): "
-                f"logging.entity {self.spec.logging.entity!r} is not written; export "
-                f"WANDB_ENTITY={self.spec.logging.entity} before the launch",
-                source_keys=["logging.entity"],
-            )
 
     def choose_mode(self) -> str | None:
         """The v1 trainer mode for a 0.9 target: the source's own (a verl 0.9 run), else sync for an on-policy
