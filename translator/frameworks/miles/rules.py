@@ -46,7 +46,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "--train-backend fsdp with a Megatron-only flag (tensor or pipeline parallelism): the FSDP parser refuses it.",
         message="unrecognized arguments: …",
-        source=f"{DOC}; miles/backends/fsdp_utils/arguments.py:112-114@v0.1.0",
+        source=f"{DOC}; miles/backends/fsdp_utils/arguments.py:112-114,120@v0.1.0",
     ),
     R(
         "miles.fsdp-micro-batch-floor",
@@ -54,7 +54,7 @@ RULES: tuple[R, ...] = (
         "miles",
         ("warning",),
         "--train-backend fsdp with gbs not a multiple of micro-batch × DP: each rank floors its micro-batch count.",
-        source=f"{DOC}; miles/backends/training_utils/data.py:466-467,487@v0.1.0",
+        source=f"{DOC}; miles/backends/training_utils/data.py:465-466,487@v0.1.0",
     ),
     R(
         "miles.fsdp-replicate",

@@ -25,7 +25,7 @@ CHANGES = {
 DEFAULTS: dict[str, Any] = {**SLIME_DEFAULTS, "dp-replicate-size": 1}
 
 # FSDP backend: the FSDPArgs dataclass supplies the optimizer flags Megatron would
-# (miles/backends/fsdp_utils/arguments.py:13-18,23@v0.1.0); --lr and --wandb-project keep Miles' reset_arg
+# (miles/backends/fsdp_utils/arguments.py:13-24@v0.1.0); --lr and --wandb-project keep Miles' reset_arg
 # defaults (1e-6, None), which run after the dataclass's fields are added (fsdp_utils/arguments.py:91-92,
 # reset_arg at miles/utils/arguments.py:84-97).
 FSDP_DEFAULTS: dict[str, Any] = {**DEFAULTS, "lr-decay-style": "constant", "weight-decay": 0.0, "lr-warmup-iters": 0}
