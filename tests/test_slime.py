@@ -209,19 +209,24 @@ ORACLE_NAMES = {
 }
 
 
-def _slime_statements(src: Path) -> list[ast.stmt]:
-    tree = ast.parse((src / "slime" / "utils" / "arguments.py").read_text())
-    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "slime_validate_args")
+def validate_statements(path: Path, function_name: str, names: set[str]) -> list[ast.stmt]:
+    """The top-level statements of a validation function (in a fork too) that touch only ``args.<names>``."""
+    tree = ast.parse(path.read_text())
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function_name)
     chosen = []
     for statement in function.body:
-        names = {
+        used = {
             n.attr
             for n in ast.walk(statement)
             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "args"
         }
-        if names and names <= ORACLE_NAMES:
+        if used and used <= names:
             chosen.append(statement)
     return chosen
+
+
+def _slime_statements(src: Path) -> list[ast.stmt]:
+    return validate_statements(src / "slime" / "utils" / "arguments.py", "slime_validate_args", ORACLE_NAMES)
 
 
 def _namespace(flags: dict[str, Any]) -> Namespace:

@@ -42,6 +42,14 @@ class View(slime.View):
         return self.get("train-backend") == "fsdp"
 
     @property
+    def dp(self) -> int | None:
+        if not self.fsdp:
+            return super().dp
+        nodes, gpus = self.int("actor-num-nodes"), self.int("actor-num-gpus-per-node")
+        # every actor GPU (miles/utils/arguments.py:2697@v0.1.0): no TP/PP on the FSDP parser, CP refused
+        return nodes * gpus if nodes and gpus else None
+
+    @property
     def megatron_sets_gbs(self) -> bool:
         return not self.fsdp
 
@@ -104,7 +112,9 @@ def fsdp_rules(view: View) -> list[Finding]:
                 view,
                 "miles.fsdp-megatron-flag",
                 "error",
-                f"unrecognized arguments: {' '.join('--' + k for k in extra)}",
+                # argparse names each word it could not take: the flag and its value
+                "unrecognized arguments: "
+                + " ".join(f"--{k}" if view.get(k) is True else f"--{k} {view.get(k)}" for k in extra),
                 [*extra, "train-backend"],
             )
         )

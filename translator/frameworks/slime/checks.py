@@ -74,7 +74,8 @@ class View(SettingsAccess):
     def dp(self) -> int | None:
         keys = ("actor-num-nodes", "actor-num-gpus-per-node")
         parallel = ("tensor-model-parallel-size", "pipeline-model-parallel-size", "context-parallel-size")
-        counts = [self.int(k) for k in (*keys, *parallel)]
+        # a model-parallel flag removed (a suggestion sets it None) is Megatron's default, 1
+        counts = [self.int(k) for k in keys] + [1 if self.get(k) is None else self.int(k) for k in parallel]
         if None in counts or 0 in counts:
             return None
         nodes, gpus, tp, pp, cp = counts
