@@ -167,6 +167,16 @@ def test_fsdp_optimizer_defaults_are_the_dataclass_s_and_lr_is_reset() -> None:
             "num_steps_per_rollout 2",
         ),
         (
+            # Miles' critic never sees a reward KL (miles/utils/arguments.py:3217-3222)
+            BASE + " --global-batch-size 256 --advantage-estimator ppo --kl-coef 0.05",
+            "train.py",
+            "miles.ppo-reward-kl",
+            "error",
+            "Shared Actor/Critic PPO does not support reward-level KL (--kl-coef): the critic trains before the actor "
+            "and never sees ref log probs, so its value targets would silently exclude the KL penalty applied to the "
+            "actor's rewards. Use --use-kl-loss for KL regularization instead.",
+        ),
+        (
             # slime 0.3.1's statement, in Miles 0.1.0 too (miles/utils/arguments.py:3134)
             BASE + " --global-batch-size 256 --kl-coef 0.1 --kl-loss-coef 0.1",
             "train.py",
@@ -267,6 +277,11 @@ NAMES = ORACLE_NAMES | {
     "normalize_advantages",
     "train_backend",
     "use_critic",
+    "megatron_to_hf_mode",
+    "critic_num_gpus_per_node",
+    "critic_num_nodes",
+    "actor_num_gpus_per_node",
+    "actor_num_nodes",
 }
 # Megatron-LM's flags the writer uses on the Megatron backend (Megatron-LM is not on this machine).
 MEGATRON_FLAGS = {
@@ -371,7 +386,8 @@ def run_miles(src: Path, launch: str) -> argparse.Namespace:
     statements = [
         n for n in ast.walk(lora) if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "args.multi_lora"
     ][:1] + statements
-    scope = {"args": args, "logger": logging.getLogger("miles-oracle")}
+    # MILES_EXPERIMENTAL_FT_TRAINER unset (miles/utils/environ.py:34-36): the PPO statement's experimental check
+    scope = {"args": args, "logger": logging.getLogger("miles-oracle"), "enable_experimental_ft_trainer": lambda: False}
     module = ast.Module(body=[*functions, *statements], type_ignores=[])
     exec(compile(ast.fix_missing_locations(module), "miles_validate_args", "exec"), scope)
     if backend == "fsdp":
@@ -409,6 +425,12 @@ def test_oracle_runs_miles_own_statements_and_agrees_on_its_rules() -> None:
     flags = BASE.replace("--colocate", "--rollout-num-gpus 8") + " --global-batch-size 256 --advantage-estimator ppo"
     with pytest.raises(AssertionError, match="Async PPO training requires"):
         run_miles(src, "ray job submit -- python3 train_async.py " + flags)
+    with pytest.raises(AssertionError, match="does not support reward-level KL"):
+        run_miles(
+            src,
+            "ray job submit -- python3 train.py " + BASE + " --global-batch-size 256 --advantage-estimator "
+            "ppo --kl-coef 0.05",
+        )
     args = run_miles(src, "ray job submit -- python3 train.py " + FSDP + " --global-batch-size 128")
     # the FSDP defaults as Miles' own parser leaves them (miles.md §2)
     assert (args.lr, args.lr_decay_style, args.weight_decay, args.wandb_project) == (1e-6, "constant", 0.0, None)

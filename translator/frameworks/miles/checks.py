@@ -17,7 +17,7 @@ from translator.dialects.base import Values
 from translator.frameworks.miles.dialect import backend_of
 from translator.frameworks.miles.tables import DEFAULTS, FSDP_DEFAULTS, MEGATRON_ONLY
 from translator.frameworks.slime import checks as slime
-from translator.frameworks.slime.checks import GBS, MICRO, STEPS
+from translator.frameworks.slime.checks import GBS, MICRO, STEPS, nonzero
 from translator.plan import RunSpec
 
 # The flags that name a behaviour policy for async PPO (miles/utils/arguments.py:3603@v0.1.0).
@@ -83,6 +83,18 @@ def rules(view: View) -> list[Finding]:
                     "error",
                     "Shared Actor/Critic PPO requires the Megatron backend",
                     ["train-backend", "advantage-estimator"],
+                )
+            )
+        if nonzero(view.get("kl-coef")):
+            found.append(
+                finding(
+                    view,
+                    "miles.ppo-reward-kl",
+                    "error",
+                    "Shared Actor/Critic PPO does not support reward-level KL (--kl-coef): the critic trains before "
+                    "the actor and never sees ref log probs, so its value targets would silently exclude the KL "
+                    "penalty applied to the actor's rewards. Use --use-kl-loss for KL regularization instead.",
+                    ["kl-coef", "advantage-estimator"],
                 )
             )
         if view.asynchronous and not any(view.flag(k) for k in CORRECTIONS):
@@ -197,6 +209,8 @@ def approaches(view: View, item: Finding) -> Approaches:
         ]
     if rule == "miles.ppo-needs-megatron":
         return [[{"train-backend": "megatron"}], [{"advantage-estimator": "grpo"}]]
+    if rule == "miles.ppo-reward-kl":
+        return [[{"kl-coef": 0.0}], [{"kl-coef": 0.0, "use-kl-loss": True, "kl-loss-coef": view.get("kl-coef")}]]
     if rule == "miles.async-ppo-correction":
         return [[{"keep-old-actor": True}], [{"use-tis": True}], [{"use-rollout-logprobs": True}]]
     return slime.approaches(view, item)

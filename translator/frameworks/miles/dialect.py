@@ -90,6 +90,15 @@ class MilesWriter(SlimeWriter):
 
     def flags(self) -> dict[str, Any]:
         out = super().flags()
+        if out.get("advantage-estimator") == "ppo" and "kl-coef" in out:
+            # Miles refuses a reward KL with its critic (miles/utils/arguments.py:3217-3222@v0.1.0)
+            self.notes.warning(
+                "algorithm.not-expressible",
+                f"a KL penalty in the reward ({out.pop('kl-coef')}) is refused by Miles' PPO (its critic never sees "
+                "it); not written (--use-kl-loss would put KL in the loss instead, a different objective)",
+                source_keys=["algorithm.kl_coef", "algorithm.kl_placement"],
+                target_keys=["kl-coef"],
+            )
         if self.entry == "train_async.py" and out.get("advantage-estimator") == "ppo":
             # Async PPO must say which policy's log-probs the ratio divides by (miles/utils/arguments.py:
             # 3591-3609@v0.1.0): the weights the rollout engines used are the usual PPO behaviour policy.

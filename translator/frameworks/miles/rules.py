@@ -75,6 +75,16 @@ RULES: tuple[R, ...] = (
         source=f"{DOC}; {ARGS}:3205-3208@v0.1.0",
     ),
     R(
+        "miles.ppo-reward-kl",
+        "check",
+        "miles",
+        ("error",),
+        "--advantage-estimator ppo with --kl-coef: Miles' critic never sees the reward's KL term.",
+        message="Shared Actor/Critic PPO does not support reward-level KL (--kl-coef): the critic trains before the "
+        "actor and never sees ref log probs, …",
+        source=f"{DOC}; {ARGS}:3217-3222@v0.1.0",
+    ),
+    R(
         "miles.gpu-memory-fraction-range",
         "check",
         "miles",

@@ -220,7 +220,7 @@ def late_rules(view: View) -> list[Finding]:
     """The checks slime 0.3.1 adds (slime/utils/arguments.py:1781-1793@v0.3.1)."""
     found: list[Finding] = []
     kl, kl_loss = view.get("kl-coef"), view.get("kl-loss-coef")
-    if _nonzero(kl) and _nonzero(kl_loss):
+    if nonzero(kl) and nonzero(kl_loss):
         found.append(
             finding(
                 view,
@@ -264,7 +264,7 @@ def late_rules(view: View) -> list[Finding]:
     return found
 
 
-def _nonzero(value: Any) -> bool:
+def nonzero(value: Any) -> bool:
     try:
         return value is not None and float(value) != 0.0
     except (TypeError, ValueError):
