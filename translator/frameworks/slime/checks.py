@@ -240,7 +240,13 @@ def late_rules(view: View) -> list[Finding]:
                 ["save", "save-interval"],
             )
         )
-    if view.get("eval-interval") is not None and view.get("eval-prompt-data") is None:
+    # the datasets come from --eval-prompt-data or --eval-config (_resolve_eval_datasets, slime/utils/arguments.py:
+    # 1671-1715@v0.3.1; miles/utils/arguments.py:2747-2852@v0.1.0)
+    if (
+        view.get("eval-interval") is not None
+        and view.get("eval-prompt-data") is None
+        and view.get("eval-config") is None
+    ):
         found.append(
             finding(
                 view,
