@@ -58,9 +58,10 @@ SCHEDULES = ("constant", "linear", "cosine", "inverse-square-root", "WSD")
 class SlimeDialect(Dialect):
     name = "slime"
     aliases = ("thudm/slime",)
-    versions = VERSIONS
+    versions: tuple[str, ...] = VERSIONS
     changes = CHANGES
-    plan_bands = ("0.1.0", MEGATRON_DEFAULT_SINCE)  # the gbs of a run with neither gbs nor steps differs
+    # the gbs of a run with neither gbs nor steps differs
+    plan_bands: tuple[str, ...] = ("0.1.0", MEGATRON_DEFAULT_SINCE)
     description = "slime (ray job submit -- python3 train.py / train_async.py with Megatron-style flags)"
     # slime parses with ignore_unknown_args=True (Megatron's parser): an unknown flag is dropped, not refused.
     rejects_unknown_keys = False
