@@ -157,6 +157,8 @@ REJECTED: dict[str, str] = {
     # slime 0.2.1 stops on this script (no optimizer batch): verl's writer leaves ppo_mini_batch_size at its
     # default 256 prompts, more than the 16 of a step
     "slime/no_gbs_v021": "a source with no optimizer batch: verl's default mini-batch is written",
+    # Miles' FSDP backend without a global batch stops at start-up: likewise no optimizer batch
+    "miles/fsdp_no_global_batch": "a source with no optimizer batch: verl's default mini-batch is written",
 }
 
 
