@@ -159,6 +159,8 @@ REJECTED: dict[str, str] = {
     "slime/no_gbs_v021": "a source with no optimizer batch: verl's default mini-batch is written",
     # the project's copy of grpo_fast.py splits a step its own way, so the optimizer batch is unknown: the same
     "open-instruct/fork_mini_batches": "a fork whose optimizer batch is unknown: verl's default mini-batch is written",
+    # Miles' FSDP backend without a global batch stops at start-up: likewise no optimizer batch
+    "miles/fsdp_no_global_batch": "a source with no optimizer batch: verl's default mini-batch is written",
 }
 
 

@@ -127,6 +127,14 @@ def test_start_up_checks_carry_slimes_messages(flags: list[str], rule: str, mess
     expect_finding(report, rule, "error", message)
 
 
+def test_eval_datasets_may_come_from_an_eval_config() -> None:
+    # _resolve_eval_datasets reads --eval-config or --eval-prompt-data (slime/utils/arguments.py:1671-1715@v0.3.1)
+    flags = [*BASE, "--global-batch-size", "256", "--eval-interval", "5"]
+    assert findings_of(check(script(*flags), framework="slime@0.3.1"), "slime.eval-needs-data")
+    fixed = check(script(*flags, "--eval-config", "eval.yaml"), framework="slime@0.3.1")
+    assert not findings_of(fixed, "slime.eval-needs-data")
+
+
 def test_run_length_and_async_colocation() -> None:
     no_length = [f for f in BASE if f not in ("--num-rollout", "10")]
     report = check(script(*no_length, "--global-batch-size", "256"), framework="slime")
@@ -209,19 +217,24 @@ ORACLE_NAMES = {
 }
 
 
-def _slime_statements(src: Path) -> list[ast.stmt]:
-    tree = ast.parse((src / "slime" / "utils" / "arguments.py").read_text())
-    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "slime_validate_args")
+def validate_statements(path: Path, function_name: str, names: set[str]) -> list[ast.stmt]:
+    """The top-level statements of a validation function (in a fork too) that touch only ``args.<names>``."""
+    tree = ast.parse(path.read_text())
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function_name)
     chosen = []
     for statement in function.body:
-        names = {
+        used = {
             n.attr
             for n in ast.walk(statement)
             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "args"
         }
-        if names and names <= ORACLE_NAMES:
+        if used and used <= names:
             chosen.append(statement)
     return chosen
+
+
+def _slime_statements(src: Path) -> list[ast.stmt]:
+    return validate_statements(src / "slime" / "utils" / "arguments.py", "slime_validate_args", ORACLE_NAMES)
 
 
 def _namespace(flags: dict[str, Any]) -> Namespace:

@@ -8,7 +8,7 @@ Errors are what ``slime_validate_args`` (slime/utils/arguments.py), Megatron's m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from translator.checks.findings import (
@@ -36,13 +36,34 @@ REINFORCE_PP = ("reinforce_plus_plus", "reinforce_plus_plus_baseline")
 
 
 class View(SettingsAccess):
-    """slime's flags over their defaults, the entry point, and what the start-up derives from them."""
+    """slime's flags over their defaults, the entry point, and what the start-up derives from them. A fork (Miles)
+    subclasses it: the properties below say which of slime's statements its start-up runs."""
 
     def __init__(self, values: Mapping[str, Any], version: str, asynchronous: bool) -> None:
         self.values, self.version, self.asynchronous = dict(values), version, asynchronous
 
     def changed(self, changes: Mapping[str, Any]) -> View:
-        return View({**self.values, **changes}, self.version, self.asynchronous)
+        return type(self)({**self.values, **changes}, self.version, self.asynchronous)
+
+    @property
+    def megatron_sets_gbs(self) -> bool:
+        """Neither batch flag: Megatron's validate_args sets gbs = micro × DP (slime from 0.2.2)."""
+        return self.since(MEGATRON_DEFAULT_SINCE)
+
+    @property
+    def asserts_rollout_multiple(self) -> bool:
+        """slime up to 0.2.1 asserts rbs × n % gbs == 0 (and fails on gbs None)."""
+        return not self.since(MEGATRON_DEFAULT_SINCE)
+
+    @property
+    def megatron_calculator(self) -> bool:
+        """Megatron's micro-batch calculator checks gbs % (micro × DP) (slime trains with Megatron only)."""
+        return True
+
+    @property
+    def late_checks(self) -> bool:
+        """The kl/save/eval/REINFORCE++ statements (slime 0.3.1)."""
+        return self.since(LATE_CHECKS_SINCE)
 
     @property
     def samples(self) -> int | None:
@@ -53,7 +74,8 @@ class View(SettingsAccess):
     def dp(self) -> int | None:
         keys = ("actor-num-nodes", "actor-num-gpus-per-node")
         parallel = ("tensor-model-parallel-size", "pipeline-model-parallel-size", "context-parallel-size")
-        counts = [self.int(k) for k in (*keys, *parallel)]
+        # a model-parallel flag removed (a suggestion sets it None) is Megatron's default, 1
+        counts = [self.int(k) for k in keys] + [1 if self.get(k) is None else self.int(k) for k in parallel]
         if None in counts or 0 in counts:
             return None
         nodes, gpus, tp, pp, cp = counts
@@ -67,7 +89,7 @@ class View(SettingsAccess):
             return gbs
         if steps and samples is not None:
             return samples // steps
-        if self.since(MEGATRON_DEFAULT_SINCE) and self.dp is not None and self.int(MICRO):
+        if self.megatron_sets_gbs and self.dp is not None and self.int(MICRO):
             return self.int(MICRO) * self.dp  # type: ignore[operator]
         return None
 
@@ -86,7 +108,7 @@ def rules(view: View) -> list[Finding]:
                 [GBS, STEPS, RBS, N],
             )
         )
-    elif not view.since(MEGATRON_DEFAULT_SINCE) and samples is not None:
+    elif view.asserts_rollout_multiple and samples is not None:
         gbs = view.gbs()
         if gbs is None:
             found.append(
@@ -142,7 +164,7 @@ def rules(view: View) -> list[Finding]:
             )
         )
     found += megatron_rules(view)
-    if view.since(LATE_CHECKS_SINCE):
+    if view.late_checks:
         found += late_rules(view)
     if view.asynchronous and view.flag("colocate"):
         found.append(
@@ -157,7 +179,7 @@ def megatron_rules(view: View) -> list[Finding]:
     """Megatron's micro-batch calculator, and the silent cases of slime.md §5."""
     found: list[Finding] = []
     gbs, dp, micro, samples = view.gbs(), view.dp, view.int(MICRO), view.samples
-    if gbs and dp and micro and gbs % (micro * dp):
+    if view.megatron_calculator and gbs and dp and micro and gbs % (micro * dp):
         found.append(
             finding(
                 view,
@@ -168,7 +190,7 @@ def megatron_rules(view: View) -> list[Finding]:
                 [GBS, MICRO, "actor-num-gpus-per-node"],
             )
         )
-    if view.since(MEGATRON_DEFAULT_SINCE) and view.int(GBS) is None and view.int(STEPS) is None and gbs:
+    if view.megatron_sets_gbs and view.int(GBS) is None and view.int(STEPS) is None and gbs:
         found.append(
             finding(
                 view,
@@ -180,7 +202,7 @@ def megatron_rules(view: View) -> list[Finding]:
                 [GBS, STEPS],
             )
         )
-    if gbs and samples is not None and samples > gbs and samples % gbs and view.since(MEGATRON_DEFAULT_SINCE):
+    if gbs and samples is not None and samples > gbs and samples % gbs and not view.asserts_rollout_multiple:
         found.append(
             finding(
                 view,
@@ -198,7 +220,7 @@ def late_rules(view: View) -> list[Finding]:
     """The checks slime 0.3.1 adds (slime/utils/arguments.py:1781-1793@v0.3.1)."""
     found: list[Finding] = []
     kl, kl_loss = view.get("kl-coef"), view.get("kl-loss-coef")
-    if _nonzero(kl) and _nonzero(kl_loss):
+    if nonzero(kl) and nonzero(kl_loss):
         found.append(
             finding(
                 view,
@@ -218,7 +240,13 @@ def late_rules(view: View) -> list[Finding]:
                 ["save", "save-interval"],
             )
         )
-    if view.get("eval-interval") is not None and view.get("eval-prompt-data") is None:
+    # the datasets come from --eval-prompt-data or --eval-config (_resolve_eval_datasets, slime/utils/arguments.py:
+    # 1671-1715@v0.3.1; miles/utils/arguments.py:2747-2852@v0.1.0)
+    if (
+        view.get("eval-interval") is not None
+        and view.get("eval-prompt-data") is None
+        and view.get("eval-config") is None
+    ):
         found.append(
             finding(
                 view,
@@ -242,7 +270,7 @@ def late_rules(view: View) -> list[Finding]:
     return found
 
 
-def _nonzero(value: Any) -> bool:
+def nonzero(value: Any) -> bool:
     try:
         return value is not None and float(value) != 0.0
     except (TypeError, ValueError):
@@ -258,7 +286,7 @@ def metrics(view: View) -> dict[str, int]:
 def approaches(view: View, item: Finding) -> Approaches:
     """Ways to satisfy a rule, nearest first."""
     samples, dp, micro = view.samples or 1, view.dp or 1, view.int(MICRO) or 1
-    rule = item.rule.removeprefix("slime.")
+    rule = item.rule.partition(".")[2]  # slime's codes (a fork reports them too) and the fork's own
     if rule == "gbs-identity":
         steps = view.int(STEPS) or 1
         keep_gbs = [{STEPS: samples // g} for g in [view.int(GBS) or 1] if g and samples % g == 0]
@@ -305,7 +333,16 @@ def approaches(view: View, item: Finding) -> Approaches:
 
 def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
     values = {**DEFAULTS, **native.values}
-    view = View(values, version, bool(spec.asynchrony.max_steps_ahead))
+    return run(View(values, version, bool(spec.asynchrony.max_steps_ahead)), native, rules, approaches)
+
+
+def run(
+    view: View,
+    native: Values,
+    rules: Callable[[Any], list[Finding]],
+    approaches: Callable[[Any, Finding], Approaches],
+) -> list[Finding]:
+    """The rules on ``view``, each finding with suggestions validated by the same rules (a fork passes its own)."""
     found = rules(view)
     if view.dp is None and any(k in native.unknown for k in ("actor-num-nodes", "actor-num-gpus-per-node")):
         found.append(needs_world_size("slime.micro-batch-calculator"))

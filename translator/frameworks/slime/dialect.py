@@ -73,12 +73,24 @@ def data_loader(spec: RunSpec) -> DataLoader:
 class SlimeDialect(Dialect):
     name = "slime"
     aliases = ("thudm/slime",)
-    versions = VERSIONS
+    versions: tuple[str, ...] = VERSIONS
     changes = CHANGES
-    plan_bands = ("0.1.0", MEGATRON_DEFAULT_SINCE)  # the gbs of a run with neither gbs nor steps differs
+    # the gbs of a run with neither gbs nor steps differs
+    plan_bands: tuple[str, ...] = ("0.1.0", MEGATRON_DEFAULT_SINCE)
     description = "slime (ray job submit -- python3 train.py / train_async.py with Megatron-style flags)"
     # slime parses with ignore_unknown_args=True (Megatron's parser): an unknown flag is dropped, not refused.
     rejects_unknown_keys = False
+    label = "slime"  # the name in messages and in the written script's header
+
+    def defaults(self, flags: dict[str, Any]) -> dict[str, Any]:
+        """The flags' defaults (a fork's may depend on a flag, such as its training backend)."""
+        return DEFAULTS
+
+    def reader(self, values: Values, version: str, spec: RunSpec, notes: NoteList, entry: str) -> SlimeReader:
+        return SlimeReader(values, version, spec, notes, entry)
+
+    def writer(self, spec: RunSpec, version: str, notes: NoteList) -> SlimeWriter:
+        return SlimeWriter(spec, version, notes)
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
@@ -87,7 +99,7 @@ class SlimeDialect(Dialect):
         launches = [(c, argv, i) for c in script.commands for argv in [unwrap_command(c.argv)] if (i := _entry(argv))]
         if not launches:
             raise ConfigError(
-                "no slime launch command found",
+                f"no {self.label} launch command found",
                 file=source.name,
                 hint="expected a line like 'python3 train.py --rollout-batch-size 32 --n-samples-per-prompt 8 ...'",
             )
@@ -101,13 +113,13 @@ class SlimeDialect(Dialect):
             version = self.default_version
             notes.info(
                 "version.assumed",
-                f"assumed slime {version}, the newest release rlconf knows (the batch flags are the same in every "
-                "release); pass --from slime@VERSION to choose",
+                f"assumed {self.label} {version}, the newest release rlconf knows (the batch flags are the same in "
+                f"every release); pass --from {self.name}@VERSION to choose",
             )
-        values = Values(flags, origins, DEFAULTS, source.name)
+        values = Values(flags, origins, self.defaults(flags), source.name)
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
-            _Reader(values, version, spec, notes, entry).run()
+            self.reader(values, version, spec, notes, entry).run()
         _ray_head(command, spec)
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
@@ -121,15 +133,15 @@ class SlimeDialect(Dialect):
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
-        writer = _Writer(spec, version, notes)
+        writer = self.writer(spec, version, notes)
         flags = writer.flags()
         live = spec.shell_variables
         lines = [
             "#!/usr/bin/env bash",
-            f"# slime {version} launch script written by rlconf from a {source_label(spec)} config.",
+            f"# {self.label} {version} launch script written by rlconf from a {source_label(spec)} config.",
             "# Units: --rollout-batch-size counts prompts per rollout step; --global-batch-size samples (completions)",
             "# per optimizer step, global; --num-steps-per-rollout optimizer steps per rollout step (both written:",
-            "# slime checks gbs = rbs × n // steps); --micro-batch-size samples per micro-batch per DP rank.",
+            f"# {self.label} checks gbs = rbs × n // steps); --micro-batch-size samples per micro-batch per DP rank.",
             *(f"#   {line}" for line in plan_summary(spec)),
             "set -ex",
             "",
@@ -251,8 +263,12 @@ def _is_number(word: str) -> bool:
     return True
 
 
-class _Reader:
-    """The canonical model from slime's flags (docs/frameworks/slime.md §3)."""
+class SlimeReader:
+    """The canonical model from slime's flags (docs/frameworks/slime.md §3). A fork (Miles) subclasses it through the
+    hooks below."""
+
+    label = "slime"
+    steps_source = "slime/utils/arguments.py:1907-1915"  # where gbs = rbs × n // steps is formed
 
     def __init__(self, values: Values, version: str, spec: RunSpec, notes: NoteList, entry: str) -> None:
         self.v, self.version, self.spec, self.notes, self.entry = values, version, spec, notes, entry
@@ -262,6 +278,25 @@ class _Reader:
         self.batch()
         self.algorithm()
         self.run_parts()
+
+    def megatron_sets_gbs(self) -> bool:
+        """Whether a run with neither --global-batch-size nor --num-steps-per-rollout gets Megatron's gbs = micro ×
+        DP (from 0.2.2; before, slime's own rbs × n % gbs raised a TypeError first)."""
+        return at_least(self.version, MEGATRON_DEFAULT_SINCE)
+
+    def no_global_batch(self) -> str:
+        """Why a run with neither batch flag forms no global batch (when Megatron does not set it)."""
+        return (
+            f"slime {self.version} computes rbs × n % gbs with gbs None and stops with a TypeError; the optimizer "
+            "batch is unknown"
+        )
+
+    def data_parallel_text(self, world: Any) -> str:
+        t = self.spec.topology
+        return (
+            f"{fmt(world)} actor GPUs (--actor-num-nodes × --actor-num-gpus-per-node) ÷ (TP "
+            f"{t.tensor_parallel_size} × PP {t.pipeline_parallel_size} × CP {t.context_parallel_size})"
+        )
 
     def topology(self) -> None:
         v, t = self.v, self.spec.topology
@@ -282,7 +317,7 @@ class _Reader:
         t.rollout_gpus = 0 if colocate else rollout
         t.rollout_tensor_parallel_size = v.positive_int("rollout-num-gpus-per-engine")
         self.spec.generation.rollout_backend = "sglang"
-        self.spec.derivations["generation.rollout_backend"] = derived("slime generates with SGLang engines")
+        self.spec.derivations["generation.rollout_backend"] = derived(f"{self.label} generates with SGLang engines")
         model_parallel = tp * pp * cp
         world = t.training_gpus
         if isinstance(world, int) and world % model_parallel:
@@ -297,8 +332,7 @@ class _Reader:
             return
         self.spec.plan.data_parallel_size = world // model_parallel if world is not None else None
         self.spec.derivations["plan.data_parallel_size"] = derived(
-            f"{fmt(world)} actor GPUs (--actor-num-nodes × --actor-num-gpus-per-node) ÷ (TP "
-            f"{t.tensor_parallel_size} × PP {t.pipeline_parallel_size} × CP {t.context_parallel_size})",
+            self.data_parallel_text(world),
             "actor-num-nodes",
             "actor-num-gpus-per-node",
             "tensor-model-parallel-size",
@@ -314,13 +348,13 @@ class _Reader:
         if p.prompts_per_step is None and "rollout-batch-size" not in v:
             self.notes.error(
                 "slime.rollout-batch-size-missing",
-                "--rollout-batch-size is not set: slime's argparse requires it (the following arguments are "
+                f"--rollout-batch-size is not set: {self.label}'s argparse requires it (the following arguments are "
                 "required: --rollout-batch-size); the prompts per step are unknown",
                 source_keys=["rollout-batch-size"],
             )
         p.samples_per_prompt = v.positive_int("n-samples-per-prompt")
         p.epochs_per_step = 1  # slime has no PPO-epochs flag: each rollout batch is trained on once
-        d["plan.epochs_per_step"] = derived("slime trains on each rollout batch once (no epochs flag)")
+        d["plan.epochs_per_step"] = derived(f"{self.label} trains on each rollout batch once (no epochs flag)")
         known = None not in (p.prompts_per_step, p.samples_per_prompt)
         samples = p.prompts_per_step * p.samples_per_prompt if known else None  # type: ignore[operator]
         p.samples_per_step = samples
@@ -332,7 +366,7 @@ class _Reader:
         if steps is not None and gbs is None:
             gbs = samples // steps if samples is not None else None
             d["plan.samples_per_optimizer_step"] = derived(
-                f"{fmt(samples)} samples // --num-steps-per-rollout {fmt(steps)} (slime/utils/arguments.py:1907-1915)",
+                f"{fmt(samples)} samples // --num-steps-per-rollout {fmt(steps)} ({self.steps_source})",
                 "rollout-batch-size",
                 "n-samples-per-prompt",
                 "num-steps-per-rollout",
@@ -341,10 +375,11 @@ class _Reader:
                 self.notes.warning(
                     "batch.indivisible",
                     f"{samples} samples per rollout step are not a multiple of --num-steps-per-rollout {steps}: "
-                    f"slime floors the global batch to {gbs} and leaves {samples - gbs * steps} samples untrained",
+                    f"{self.label} floors the global batch to {gbs} and leaves {samples - gbs * steps} samples "
+                    "untrained",
                     source_keys=["num-steps-per-rollout"],
                 )
-        elif gbs is None and at_least(self.version, MEGATRON_DEFAULT_SINCE):
+        elif gbs is None and self.megatron_sets_gbs():
             gbs = micro * dp if dp is not None else None
             d["plan.samples_per_optimizer_step"] = derived(
                 f"Megatron's default: --micro-batch-size {micro} × DP {fmt(dp)} (neither --global-batch-size nor "
@@ -365,14 +400,14 @@ class _Reader:
         elif gbs is None:
             self.notes.warning(
                 "slime.no-global-batch",
-                f"neither --global-batch-size nor --num-steps-per-rollout is set: slime {self.version} computes "
-                "rbs × n % gbs with gbs None and stops with a TypeError; the optimizer batch is unknown",
+                f"neither --global-batch-size nor --num-steps-per-rollout is set: {self.no_global_batch()}",
                 source_keys=["global-batch-size", "num-steps-per-rollout"],
             )
         p.samples_per_optimizer_step = gbs
         if "global-batch-size" in v and steps is None:
             d["plan.samples_per_optimizer_step"] = from_config(f"--global-batch-size {fmt(gbs)}", "global-batch-size")
-        if gbs and samples is not None:
+        unknown = isinstance(gbs, Unknown) or isinstance(samples, Unknown)  # a variable the script never sets
+        if gbs and samples is not None and not unknown:
             # The training loop cuts a rollout into len(samples) // gbs steps; a remainder is not trained
             # (slime/utils/dp_schedule.py:135-139@v0.3.1).
             p.optimizer_steps_per_step = samples // gbs if samples >= gbs else exact(Fraction(samples, gbs))
@@ -382,11 +417,11 @@ class _Reader:
             if isinstance(samples, int) and isinstance(gbs, int) and samples > gbs and samples % gbs:
                 self.notes.warning(
                     "batch.indivisible",
-                    f"{samples} samples per rollout step are not a multiple of the global batch {gbs}: slime runs "
-                    f"{samples // gbs} optimizer steps and does not train on the last {samples % gbs} samples",
+                    f"{samples} samples per rollout step are not a multiple of the global batch {gbs}: {self.label} "
+                    f"runs {samples // gbs} optimizer steps and does not train on the last {samples % gbs} samples",
                     source_keys=["global-batch-size"],
                 )
-        elif isinstance(gbs, Unknown) or isinstance(samples, Unknown):
+        elif unknown:
             names = [*getattr(gbs, "names", []), *getattr(samples, "names", [])]
             p.optimizer_steps_per_step = Unknown(names)  # type: ignore[assignment]  # mark_unknowns makes it None
         tb = self.spec.token_budget
@@ -533,8 +568,28 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-class _Writer:
-    """slime flags for a canonical spec; a note for whatever slime cannot hold."""
+class SlimeWriter:
+    """slime flags for a canonical spec; a note for whatever slime cannot hold. A fork (Miles) subclasses it through
+    the hooks below."""
+
+    label = "slime"
+    # the dynamic-sampling filter of groups whose rewards all agree, in the framework's package
+    filter_path = "slime.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std"
+
+    def estimators(self) -> tuple[str, ...]:
+        """The --advantage-estimator choices of the release written."""
+        return (*ESTIMATORS, "cispo") if at_least(self.version, CISPO_SINCE) else ESTIMATORS
+
+    def backend(self) -> None:
+        """The training backend's flags (slime: Megatron only)."""
+        t = self.spec.topology
+        if t.training_backend not in (None, "megatron"):
+            self.notes.info(
+                "slime.backend-megatron",
+                f"training backend {t.training_backend} becomes Megatron (slime trains with Megatron-LM)",
+                source_keys=["topology.training_backend"],
+                target_keys=["train-backend"],
+            )
 
     def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
         self.spec, self.version, self.notes = spec, version, notes
@@ -567,7 +622,7 @@ class _Writer:
         dp = s.plan.data_parallel_size
         if dp is None:
             raise ConfigError(
-                "slime needs the number of training GPUs, and the source config does not state it",
+                f"{self.label} needs the number of training GPUs, and the source config does not state it",
                 hint="pass --num-processes N (the training world size)",
             )
         world = dp * tp * pp * cp
@@ -583,22 +638,17 @@ class _Writer:
             out["colocate"] = True
         if t.rollout_tensor_parallel_size:
             out["rollout-num-gpus-per-engine"] = t.rollout_tensor_parallel_size
-        if t.training_backend not in (None, "megatron"):
-            self.notes.info(
-                "slime.backend-megatron",
-                f"training backend {t.training_backend} becomes Megatron (slime trains with Megatron-LM)",
-                source_keys=["topology.training_backend"],
-                target_keys=["train-backend"],
-            )
+        self.backend()
 
     def batch(self) -> None:
         p, out, notes = self.spec.plan, self.out, self.notes
-        rbs = whole_prompts(self.spec, notes, "slime", "rollout-batch-size")
+        rbs = whole_prompts(self.spec, notes, self.label, "rollout-batch-size")
         n = p.samples_per_prompt
         if rbs is None or n is None:
             notes.warning(
                 "batch.not-expressible",
-                "the source does not determine its prompts per step; slime requires --rollout-batch-size (argparse "
+                f"the source does not determine its prompts per step; {self.label} requires --rollout-batch-size "
+                "(argparse "
                 "stops without it): set it in the written script",
                 source_keys=["plan.prompts_per_step"],
                 target_keys=["rollout-batch-size"],
@@ -615,7 +665,7 @@ class _Writer:
             notes.warning(
                 "batch.not-expressible",
                 f"the source's optimizer batch ({fmt(p.samples_per_optimizer_step)}) is not a whole number of "
-                f"samples; slime takes one optimizer step of {samples} samples per rollout step",
+                f"samples; {self.label} takes one optimizer step of {samples} samples per rollout step",
                 source_keys=["plan.samples_per_optimizer_step"],
                 target_keys=["global-batch-size"],
             )
@@ -623,25 +673,22 @@ class _Writer:
             notes.warning(
                 "batch.not-expressible",
                 f"the source accumulates {gbs} samples per optimizer step over several rollout steps of {samples}; "
-                "slime's optimizer batch is at most one rollout step (it stops with 'need at least one rollout per "
-                f"step'): {samples} is written",
+                f"{self.label}'s optimizer batch is at most one rollout step (it stops with 'need at least one "
+                f"rollout per step'): {samples} is written",
                 source_keys=["plan.samples_per_optimizer_step"],
                 target_keys=["global-batch-size"],
             )
             gbs = samples
+        parallel = ("tensor-model-parallel-size", "pipeline-model-parallel-size", "context-parallel-size")
         dp = (
             self.out["actor-num-gpus-per-node"]
             * self.out["actor-num-nodes"]
-            // (
-                self.out["tensor-model-parallel-size"]
-                * self.out["pipeline-model-parallel-size"]
-                * self.out["context-parallel-size"]
-            )
+            // math.prod(out.get(k, 1) for k in parallel)
         )
         if samples < dp:
             raise ConfigError(
-                f"slime cannot train {samples} samples per rollout step on {dp} data-parallel ranks: each optimizer "
-                "step needs at least one sample per rank (slime/utils/dp_schedule.py)",
+                f"{self.label} cannot train {samples} samples per rollout step on {dp} data-parallel ranks: each "
+                "optimizer step needs at least one sample per rank (slime/utils/dp_schedule.py)",
                 hint="translate a config with at least as many samples per step as data-parallel ranks",
             )
         # slime forms gbs = rbs × n // steps and checks an explicit gbs against it; Megatron's calculator needs
@@ -678,7 +725,7 @@ class _Writer:
         if p.epochs_per_step not in (None, 1):
             notes.warning(
                 "batch.not-expressible",
-                f"the source passes over each rollout batch {p.epochs_per_step} times; slime trains on it once "
+                f"the source passes over each rollout batch {p.epochs_per_step} times; {self.label} trains on it once "
                 f"({steps} optimizer steps per rollout step, not {fmt(p.optimizer_steps_per_step)})",
                 source_keys=["plan.epochs_per_step", "plan.optimizer_steps_per_step"],
             )
@@ -722,7 +769,8 @@ class _Writer:
             out["num-epoch"] = 1
             notes.warning(
                 "run-length.not-expressible",
-                "the source states no run length; slime needs --num-rollout or --num-epoch: --num-epoch 1 is written",
+                f"the source states no run length; {self.label} needs --num-rollout or --num-epoch: --num-epoch 1 is "
+                "written",
                 target_keys=["num-epoch"],
             )
 
@@ -731,12 +779,10 @@ class _Writer:
         if g.prompts_per_round is not None and g.prompts_per_round >= rbs:
             out["over-sampling-batch-size"] = g.prompts_per_round
         if g.filter_groups:
-            out["dynamic-sampling-filter-path"] = (
-                "slime.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std"
-            )
+            out["dynamic-sampling-filter-path"] = self.filter_path
             notes.info(
                 "slime.filter-written",
-                "group filtering is written as slime's filter of groups whose rewards all agree "
+                f"group filtering is written as {self.label}'s filter of groups whose rewards all agree "
                 "(check_reward_nonzero_std)",
                 source_keys=["generation.filter_groups"],
                 target_keys=["dynamic-sampling-filter-path"],
@@ -746,7 +792,7 @@ class _Writer:
             if "colocate" in out:
                 notes.warning(
                     "asynchrony.not-expressible",
-                    "the source generates ahead of training, but on shared GPUs slime cannot (train_async.py "
+                    f"the source generates ahead of training, but on shared GPUs {self.label} cannot (train_async.py "
                     "refuses --colocate): train.py is written, on-policy",
                     source_keys=["asynchrony.max_steps_ahead"],
                 )
@@ -762,7 +808,7 @@ class _Writer:
     def algorithm(self) -> None:
         a, out, notes = self.spec.algorithm, self.out, self.notes
         estimator = a.advantage_estimator
-        known = (*ESTIMATORS, "cispo") if at_least(self.version, CISPO_SINCE) else ESTIMATORS
+        known = self.estimators()
         if estimator == "gae":
             out["advantage-estimator"] = "ppo"
         elif estimator in known:
@@ -771,7 +817,7 @@ class _Writer:
             out["advantage-estimator"] = "grpo"
             notes.warning(
                 "algorithm.not-expressible",
-                f"advantage estimator {estimator} has no slime {self.version} counterpart; grpo is written",
+                f"advantage estimator {estimator} has no {self.label} {self.version} counterpart; grpo is written",
                 source_keys=["algorithm.advantage_estimator"],
                 target_keys=["advantage-estimator"],
             )
@@ -793,7 +839,7 @@ class _Writer:
             else:
                 notes.warning(
                     "algorithm.not-expressible",
-                    f"a KL penalty in the reward ({a.kl_coef}) has no effect with slime's "
+                    f"a KL penalty in the reward ({a.kl_coef}) has no effect with {self.label}'s "
                     f"{out.get('advantage-estimator', 'grpo')} (only ppo and REINFORCE++ add it); not written",
                     source_keys=["algorithm.kl_coef", "algorithm.kl_placement"],
                 )

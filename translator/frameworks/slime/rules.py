@@ -32,7 +32,7 @@ RULES: tuple[R, ...] = (
         "check",
         "slime",
         ("error",),
-        "--eval-interval without --eval-prompt-data.",
+        "--eval-interval without --eval-prompt-data or --eval-config.",
         message="Evaluation datasets must be configured when eval_interval is set.",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1781-1782@v0.3.1",
         versions="0.3.1",

@@ -1,0 +1,32 @@
+"""Miles (radixark/miles, slime's fork): its registration. The reader and writer are dialect.py (slime's, through
+its hooks), the version table tables.py, the start-up rules checks.py and their codes rules.py
+(docs/frameworks/miles.md)."""
+
+from __future__ import annotations
+
+from translator.framework import Detection, Framework, NativeRules
+
+# slime's launch (translator/frameworks/slime/__init__.py) in a script that names Miles: its package or checkout
+# (`/root/miles`, `miles.rollout...`), its environment variables (MILES_*), or a flag slime 0.3.1 lacks.
+# (--train-backend fsdp is not one: slime 0.2.0 – 0.2.2 had it too)
+MILES_ONLY_FLAGS = (
+    r"--(?:megatron-to-hf-mode|qkv-format|update-weight-transfer-mode|use-dynamic-global-batch-size)(?![\w-])"
+)
+MARK = rf"(?:\bmiles\b|\bMILES_|{MILES_ONLY_FLAGS})"
+# slime's flags anywhere in the script (bash arrays usually hold them, defined before the launch line)
+FLAGS = r"--(?:rollout-batch-size|n-samples-per-prompt)\b"
+LAUNCH = r"python[\d.]*\s+(?:\S*/)?train(?:_async)?\.py\b"
+
+FRAMEWORK = Framework(
+    name="miles",
+    label="Miles",
+    dialect="translator.frameworks.miles.dialect:MilesDialect",
+    aliases=("radixark/miles",),
+    checks="translator.frameworks.miles.checks",
+    rules="translator.frameworks.miles.rules:RULES",
+    detection=Detection(script=rf"^(?=[\s\S]*{MARK})(?=[\s\S]*{FLAGS})[\s\S]*?{LAUNCH}"),
+    native=NativeRules(
+        flags=True,
+        unknown_keys="Miles refuses an unknown flag (argparse: 'unrecognized arguments'); rlconf has no Miles schema",
+    ),
+)
