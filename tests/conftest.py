@@ -72,9 +72,12 @@ def translatable(case: Case) -> bool:
     return bool(case.expected["plan"]["data_parallel_size"]) and has_group(case)
 
 
-# Fixtures whose launched code computes a batch value when it runs (docs/launch-scripts.md, "Values the launched
-# code sets after parsing"): their counts depend on it, so translate refuses them (tests/test_python_config.py).
-COMPUTED_AT_RUN = frozenset({"verl/fork_entry_sets", "easyr1/fork_entry_sets", "trl/script_sets_args"})
+# Fixtures whose prompts or samples per step depend on a value the config does not give (the launched code computes
+# it when it runs, docs/launch-scripts.md "Values the launched code sets after parsing"; or a variable the script
+# never sets): translate refuses them, naming it (tests/test_python_config.py).
+COMPUTED_AT_RUN = frozenset(
+    {"verl/fork_entry_sets", "easyr1/fork_entry_sets", "trl/script_sets_args", "miles/unset_rollout_batch"}
+)
 
 
 def has_group(case: Case) -> bool:

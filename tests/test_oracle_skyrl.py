@@ -107,11 +107,7 @@ def _translations() -> tuple[list[tuple[str, list[str]]], list[str]]:
 
 
 # Translations SkyRL refuses, each with why (strict: one that starts passing must leave this list).
-KNOWN_REJECTED = {
-    # a critic with 32 prompts per step: the writer leaves trainer.critic_mini_batch_size at SkyRL's default (256),
-    # and validate_batch_sizes asserts train_batch_size >= critic_mini_batch_size
-    "miles/async_ppo_no_correction": "rejected",
-}
+KNOWN_REJECTED: dict[str, str] = {}
 
 
 def test_every_translation_into_skyrl_loads_and_passes_validate_batch_sizes() -> None:

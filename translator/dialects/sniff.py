@@ -98,6 +98,9 @@ def _without_comments(text: str) -> str:
 def detect(source: Source) -> Dialect:
     """The framework a file belongs to, from its launcher line or key structure."""
     frameworks = [f for f in registry.registered() if f.name != registry.PLAN.name]
+    written = _written_by_rlconf(source.text, frameworks)
+    if written is not None:  # a file rlconf wrote says whose it is in its header
+        return registry.get(written.name)
     order = [registry.PLAN, *frameworks] if source.suffix in PLAN_SUFFIXES else [*frameworks, registry.PLAN]
     for framework in order:
         if matches(framework, source.text, source.suffix):  # imports only the dialect that matches
@@ -116,6 +119,16 @@ def detect(source: Source) -> Dialect:
         file=source.name,
         hint=f"pass --from FRAMEWORK (one of {', '.join(registry.names())})",
     )
+
+
+def _written_by_rlconf(text: str, frameworks: list[Framework]) -> Framework | None:
+    """The framework whose file this is, when rlconf wrote it: its header names the framework (and the release)."""
+    from translator.sources.project import normal, written_for
+
+    found = written_for(text, "")
+    if not found:
+        return None
+    return next((f for f in frameworks if normal(f.label) == found[0].package or f.name == found[0].package), None)
 
 
 def _called_scripts(source: Source) -> str:

@@ -687,6 +687,9 @@ class _Writer:
             self.put(T.CRITIC_MODEL, c.model or s.references.model)
             if c.samples_per_optimizer_step:
                 self.put(T.CRITIC_MINI, max(1, round(c.samples_per_optimizer_step / (s.plan.samples_per_prompt or 1))))
+            else:  # the source's critic updates on the policy's batch (slime, Miles); SkyRL's default (256
+                # prompts) may exceed the step, which validate_batch_sizes refuses
+                self.put(T.CRITIC_MINI, self.out.get(T.spelled(T.MINI, self.version)))
             self.put(T.CRITIC_LR, c.lr)
         o = s.optimizer
         self.put(T.LR, o.lr)
