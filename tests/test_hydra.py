@@ -68,3 +68,27 @@ def test_a_written_value_with_a_comma_is_a_quoted_string_not_a_sweep() -> None:
     assert word == "'algorithm.rollout_rs=\"token_k1,seq_max_k2\"'"
     override = parse_override(shlex.split(word)[0])
     assert override is not None and override.value == "token_k1,seq_max_k2"
+
+
+def test_compose_follows_hydras_order_packages_and_overrides() -> None:
+    from translator.sources.hydra import compose
+
+    files = {
+        "main.yaml": "defaults:\n  - model: small\n  - _self_\nlr: 1.0e-06\nmodel:\n  layers: 2\n",
+        "model/small.yaml": "layers: 4\nwidth: 64\n",
+        "model/large.yaml": "layers: 32\nwidth: 4096\n",
+        "task/math.yaml": "# @package _global_\nlr: 3.0e-06\nbatch: 8\n",
+    }
+
+    def read(relative: str) -> tuple[str, str] | None:
+        return (relative, files[relative]) if relative in files else None
+
+    # By Hydra's rules: the defaults list puts model/small under `model`, then _self_ (main.yaml) over it
+    # (layers 2); the command line picks model=large instead of small (so layers 32 from it, then _self_'s 2),
+    # appends task/math at the root (`_global_`: lr 3e-6 over main's 1e-6, batch 8), and sets model.width 128.
+    config, read_files, notes = compose(read, "main", ["model=large", "+task=math", "model.width=128", "-m"])
+    assert config == {"lr": 3e-06, "model": {"layers": 2, "width": 128}, "batch": 8}
+    assert read_files == ["main.yaml", "model/large.yaml", "task/math.yaml"] and notes == []
+    # A sweep reads its first value, and says so.
+    config, _, notes = compose(read, "main", ["+task=math,other"])
+    assert config["batch"] == 8 and notes == ["'+task=math,other' sweeps 2 values: the first is read"]

@@ -14,6 +14,7 @@ import pytest
 import translator
 from tests.conftest import FIXTURES
 from translator.api import Translation
+from translator.errors import ConfigError
 from translator.sources.files import Source
 
 VERL = FIXTURES / "verl"
@@ -645,3 +646,19 @@ def test_a_fully_async_run_is_written_to_verl_as_main_ppo() -> None:
     assert "asynchrony.changed" in codes(translation)
     older = overrides(translator.translate(source, to="verl@0.8.0"))
     assert "actor_rollout_ref.hybrid_engine" not in older  # ray_trainer asserts the hybrid engine
+
+
+def test_a_comment_after_an_escaped_space_breaks_the_command() -> None:
+    # `\ # note` escapes the space, so ' #' and the comment's words become arguments and the newline ends the
+    # command: Hydra's override parser refuses ' #' (OverrideParseException), and the next lines' overrides would
+    # run as commands of their own. rlconf refuses it, saying why, instead of reading the rest as the launch.
+    text = (
+        "python3 -m verl.trainer.main_ppo \\\n"
+        "    algorithm.adv_estimator=grpo \\\n"
+        "    data.train_files=train.parquet \\ # TODO: the real path\n"
+        "    data.train_batch_size=64 \\\n"
+        "    trainer.n_gpus_per_node=8\n"
+    )
+    with pytest.raises(ConfigError, match="backslash before a space") as refused:
+        translator.load(Source(text, "run.sh"), framework="verl")
+    assert refused.value.line == 1 or "run.sh:1" in str(refused.value)

@@ -761,6 +761,14 @@ RULES: tuple[R, ...] = (
         "A file the config refers to lies outside the script's folder and the working directory.",
     ),
     R(
+        "input.hydra-composed",
+        "note",
+        "trl",
+        ("info",),
+        "The training script composes its arguments with Hydra: a sweep's first value is read; some options are not.",
+        source="docs/launch-scripts.md#following-the-launch-to-its-code",
+    ),
+    R(
         "input.code-sets-value",
         "note",
         "all",

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from translator.errors import ConfigError
 from translator.patterns import lazy
 from translator.records import record
 
@@ -26,6 +27,28 @@ class Override:
     key: str
     value: Any  # parsed value; None for deletions without a value
     text: str  # the word as written
+
+
+def refuse_unparsed(word: str, origin: str) -> None:
+    """A word of a Hydra command line that is no override: Hydra's override parser refuses the whole command line
+    (OverrideParseException at start-up). A word made by ``\\ #...`` at a line's end (the backslash escapes the
+    space, not the newline, so the comment's words become arguments and the command ends there) is the usual
+    cause."""
+    escaped = word[:1].isspace()
+    raise ConfigError(
+        f"{origin}: '{word}' is not a Hydra override, and Hydra refuses the command line that holds it"
+        + (
+            " (a backslash before a space at a line's end escapes the space, not the newline: the comment after it"
+            " became arguments and the command ends on that line)"
+            if escaped
+            else ""
+        ),
+        hint=(
+            "end each continued line with a bare backslash and put comments on lines of their own"
+            if escaped
+            else f"remove '{word}' or write it as key=value"
+        ),
+    )
 
 
 def parse_override(word: str) -> Override | None:
@@ -251,3 +274,140 @@ class _Unresolved:
 
 _UNRESOLVED: Any = _Unresolved()
 UNRESOLVED = _UNRESOLVED
+
+
+# ---------------------------------------------------------------- composing a project's own Hydra config
+_PACKAGE = lazy(r"#\s*@package\s+(\S+)")
+_RUN_OPTIONS = {"--multirun", "-m", "--cfg", "-c", "--resolve", "--info", "-i"}
+_VALUED_OPTIONS = {"--config-name", "-cn", "--config-path", "-cp", "--config-dir", "-cd"}
+
+
+def hydra_main(tree: Any) -> tuple[str, str] | None:
+    """(config_path, config_name) of a script's ``@hydra.main(config_path=..., config_name=...)``, both literal
+    strings (None when it has no such call). ``tree`` is the script's parsed ``ast.Module``."""
+    import ast
+
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+        if name != "main" or owner != "hydra":
+            continue
+        words = {
+            k.arg: k.value.value
+            for k in node.keywords
+            if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+        }
+        if "config_name" in words:
+            return words.get("config_path", "."), words["config_name"].removesuffix(".yaml")
+    return None
+
+
+def _merge(into: dict[str, Any], data: Mapping[str, Any]) -> None:
+    for key, value in data.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = dict(value) if isinstance(value, Mapping) else value
+
+
+def _at(package: str, data: dict[str, Any]) -> dict[str, Any]:
+    for part in reversed([p for p in package.split(".") if p and p != "_global_"]):
+        data = {part: data}
+    return data
+
+
+def compose(
+    read: Callable[[str], tuple[str, str] | None], config_name: str, words: list[str]
+) -> tuple[dict[str, Any], list[str], list[str]]:
+    """A Hydra (1.1+) config as ``@hydra.main`` composes it from the launch's words, statically: the primary config
+    ``config_name``, its defaults list (config groups, ``_self_`` last unless placed), the command line's group
+    choices (``group=option``, ``+group=option``, ``~group``) and value overrides (``a.b=1``, ``+a.b=1``,
+    ``++a.b=1``, ``~a.b``); a group file's ``# @package`` header places it (``_global_``: the root; by default the
+    group's path). ``read(relative path)`` gives (file as shown, its text) of a file in the config folder, or None.
+    Returns (the config, the files read, notes: a sweep's further runs, options not followed)."""
+    notes: list[str] = []
+    files: list[str] = []
+    choices: dict[str, str | None] = {}
+    added: list[tuple[str, str]] = []
+    values: list[tuple[str, str, str]] = []  # (op, key, text)
+    words = list(words)
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word in _RUN_OPTIONS:
+            continue
+        if word in _VALUED_OPTIONS:
+            chosen = words[i] if i < len(words) else ""
+            notes.append(f"{word} {chosen} is not followed: the script's own config is read")
+            i += 1
+            continue
+        override = parse_override(word)
+        if override is None:
+            continue
+        text = word.split("=", 1)[1] if "=" in word else ""
+        if "," in text and not text.startswith(("[", "{", "'", '"')):  # a sweep: --multirun runs one job per value
+            notes.append(f"'{word}' sweeps {len(text.split(','))} values: the first is read")
+            text = text.split(",")[0]
+        group = override.key.replace(".", "/")
+        if override.op in ("", "+") and read(f"{group}/{text}.yaml") is not None:
+            if override.op == "+":
+                added.append((group, text))
+            else:
+                choices[group] = text
+        else:
+            if override.op == "~" and "." not in override.key:
+                choices[group] = None  # a group removed from the defaults (or a top-level key deleted, below)
+            values.append((override.op, override.key, text))
+
+    def load(relative: str) -> tuple[dict[str, Any], str | None]:
+        found = read(relative)
+        if found is None:
+            return {}, None
+        shown, data_text = found
+        files.append(shown)
+        header = _PACKAGE.search("\n".join(data_text.splitlines()[:5]))
+        from translator.sources.files import load_yaml
+
+        data = load_yaml(data_text, shown)
+        return (data if isinstance(data, dict) else {}), (header.group(1) if header else None)
+
+    primary, _ = load(f"{config_name}.yaml")
+    defaults = primary.pop("defaults", None) or []
+    order: list[tuple[str, str | None]] = []
+    for entry in defaults:
+        if entry == "_self_":
+            order.append(("_self_", None))
+        elif isinstance(entry, Mapping) and len(entry) == 1:
+            ((group, option),) = entry.items()
+            group = str(group).split("@")[0].removeprefix("override ").strip()
+            order.append((group, choices.pop(group, option)))
+        elif isinstance(entry, str):
+            group, _, option = entry.rpartition("/")
+            order.append((group or entry, option if group else None) if group else (entry, None))
+    order += [(g, o) for g, o in choices.items() if o is not None] + added
+    if ("_self_", None) not in order:
+        order.append(("_self_", None))
+    config: dict[str, Any] = {}
+    for group, option in order:
+        if group == "_self_":
+            _merge(config, primary)
+        elif option is not None:
+            data, package = load(f"{group}/{option}.yaml")
+            _merge(config, _at(package or group.replace("/", "."), data))
+        elif group and not option and not group.endswith(".yaml"):
+            data, package = load(f"{group}.yaml")  # a plain config of the folder (`- base`)
+            _merge(config, _at(package or "", data))
+    for op, key, text in values:
+        parts = key.split(".")
+        node = config
+        for part in parts[:-1]:
+            node = node.setdefault(part, {}) if isinstance(node.get(part, {}), dict) else {}
+        if op == "~":
+            node.pop(parts[-1], None)
+        else:
+            node[parts[-1]] = scalar(text)
+    return config, files, notes

@@ -384,6 +384,13 @@ class TrlDialect(Dialect):
             value = launcher_options.get(flag, launcher_options.get(flag.replace("_", "-")))
             if value is not None:
                 native.addresses[flag] = value or (f"${{{variable}}}" if variable in native.node_variables else None)
+        composed = _hydra_recipe(training_script) if training_script is not None else None
+        if composed is not None:  # the script composes its arguments with Hydra: the launch's words are Hydra's
+            config, files, hydra_notes = composed(script_args)
+            for text in hydra_notes:
+                notes.info("input.hydra-composed", f"{origin}: {text}")
+            self._merge_recipe(native, config, " + ".join(files) or origin)
+            script_args = []
         recipe, flags = _script_arguments(script_args)
         if recipe:
             recipe_source = source.sibling(recipe, "recipe")
@@ -741,6 +748,33 @@ def _has_key(version: str, key: str) -> bool:
 def _span(key: str) -> str:
     since, until = KEY_RANGE[key]
     return f"{since}–{until}" if until else f"{since} on"
+
+
+def _hydra_recipe(
+    script: Source,
+) -> Callable[[list[str]], tuple[dict[str, Any], list[str], list[str]]] | None:
+    """A training script that composes its arguments with ``@hydra.main`` (its config folder beside it): how the
+    launch's words compose them (translator/sources/hydra.py ``compose``); None for any other script."""
+    from translator.sources.files import read_text
+    from translator.sources.hydra import compose, hydra_main
+    from translator.sources.pyconfig import parse
+
+    if script.files or not script.name.endswith(".py"):
+        return None
+    found = hydra_main(parse(script))
+    if found is None:
+        return None
+    config_path, config_name = found
+    folder = os.path.normpath(os.path.join(os.path.dirname(script.name), config_path))
+
+    def read(relative: str) -> tuple[str, str] | None:
+        path = os.path.normpath(os.path.join(folder, relative))
+        if not path.startswith(folder + os.sep) or not os.path.isfile(path):
+            return None
+        text = read_text(path, 2_000_000)  # a config is a few kB
+        return (os.path.relpath(path), text) if text is not None else None
+
+    return lambda words: compose(read, config_name, words)
 
 
 def _refuse_other_framework_config(config: Source, where: str) -> None:

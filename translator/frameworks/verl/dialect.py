@@ -81,7 +81,7 @@ from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
-from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations
+from translator.sources.hydra import UNRESOLVED, parse_override, refuse_unparsed, resolve_interpolations
 from translator.sources.shell import program_index, unwrap_command
 
 _STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
@@ -304,11 +304,7 @@ class VerlDialect(Dialect):
                 continue
             override = parse_override(word)
             if override is None:
-                notes.warning(
-                    "keys.unrecognised-argument",
-                    f"{origin}: '{word}' is not a Hydra override; ignored",
-                    source_keys=[word],
-                )
+                refuse_unparsed(word, origin)
                 continue
             if override.key.startswith("hydra."):
                 continue
