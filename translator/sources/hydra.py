@@ -30,24 +30,14 @@ class Override:
 
 
 def refuse_unparsed(word: str, origin: str) -> None:
-    """A word of a Hydra command line that is no override: Hydra's override parser refuses the whole command line
-    (OverrideParseException at start-up). A word made by ``\\ #...`` at a line's end (the backslash escapes the
-    space, not the newline, so the comment's words become arguments and the command ends there) is the usual
-    cause."""
-    escaped = word[:1].isspace()
+    """A word that starts with white space: ``\\ #...`` at a line's end (the backslash escapes the space, not the
+    newline), so the comment's words became arguments and the command ended on that line; Hydra's override parser
+    refuses such a word (OverrideParseException at start-up)."""
     raise ConfigError(
-        f"{origin}: '{word}' is not a Hydra override, and Hydra refuses the command line that holds it"
-        + (
-            " (a backslash before a space at a line's end escapes the space, not the newline: the comment after it"
-            " became arguments and the command ends on that line)"
-            if escaped
-            else ""
-        ),
-        hint=(
-            "end each continued line with a bare backslash and put comments on lines of their own"
-            if escaped
-            else f"remove '{word}' or write it as key=value"
-        ),
+        f"{origin}: '{word}' is not a Hydra override, and Hydra refuses the command line that holds it (a backslash "
+        "before a space at a line's end escapes the space, not the newline: the comment after it became arguments "
+        "and the command ends on that line)",
+        hint="end each continued line with a bare backslash and put comments on lines of their own",
     )
 
 

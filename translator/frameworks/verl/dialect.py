@@ -303,8 +303,14 @@ class VerlDialect(Dialect):
                     native.config_name = value.removesuffix(".yaml")
                 continue
             override = parse_override(word)
+            if override is None and word[:1].isspace():
+                refuse_unparsed(word, origin)  # `\ #` at a line's end: the command ended on that line
             if override is None:
-                refuse_unparsed(word, origin)
+                notes.warning(
+                    "keys.unrecognised-argument",
+                    f"{origin}: '{word}' is not a Hydra override; ignored",
+                    source_keys=[word],
+                )
                 continue
             if override.key.startswith("hydra."):
                 continue
