@@ -32,6 +32,13 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+# The config files a training script composes with Hydra (fixtures/trl/hydra_composed/recipes) are named by no launch
+# line: a folder walk reads each alone.
+HYDRA_GROUP_FILES = sorted(
+    str(p.relative_to(ROOT)) for p in (FIXTURES / "trl" / "hydra_composed" / "recipes").rglob("*.yaml")
+)
+
+
 def fixture_inputs() -> dict[str, dict]:
     """fixture input path (the launch script for a directory fixture) → its .expect.yaml document."""
     inputs = {}
@@ -66,7 +73,7 @@ def test_check_fixtures_directory_reads_every_fixture_once(in_root: None) -> Non
     }
     # a Python training script is read when named (or through its launch script), not found by walking a folder
     fixtures = {p: d for p, d in fixture_inputs().items() if not p.endswith(".py")}
-    inputs = {**fixtures, **{path: {} for path in end_to_end}}
+    inputs = {**fixtures, **{path: {} for path in HYDRA_GROUP_FILES}, **{path: {} for path in end_to_end}}
     results = {entry["path"]: entry for entry in document["files"]}
     # every fixture is one config; the YAMLs its launch script names are read with it, not again
     assert sorted(Path(p).as_posix() for p in results) == sorted(inputs)
@@ -91,7 +98,7 @@ def test_check_fixtures_directory_reads_every_fixture_once(in_root: None) -> Non
 def test_text_summary_and_exit_code_without_unreadable(in_root: None) -> None:
     # fixtures/trl needs no shell variables: every fixture there reads; none breaks a TRL rule
     code, output = run("check", "fixtures/trl")
-    count = sum(1 for p in fixture_inputs() if p.startswith("fixtures/trl/"))
+    count = sum(1 for p in fixture_inputs() if p.startswith("fixtures/trl/")) + len(HYDRA_GROUP_FILES)
     last = output.rstrip("\n").splitlines()[-1]
     assert last.startswith(f"{count} configs checked: ")
     assert " 0 unreadable" in last

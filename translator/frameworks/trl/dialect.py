@@ -389,6 +389,15 @@ class TrlDialect(Dialect):
             config, files, hydra_notes = composed(script_args)
             for text in hydra_notes:
                 notes.info("input.hydra-composed", f"{origin}: {text}")
+            if _drops_extra_keys(training_script):  # HfArgumentParser.parse_dict(..., allow_extra_keys=True)
+                extra = [k for k in config if k not in _known_fields()]
+                if extra:
+                    notes.info(
+                        "input.hydra-composed",
+                        f"{origin}: {', '.join(map(str, extra))} in the composed config are no TRL arguments; the "
+                        "script's parser drops them (allow_extra_keys=True)",
+                    )
+                config = {k: v for k, v in config.items() if k not in extra}
             self._merge_recipe(native, config, " + ".join(files) or origin)
             script_args = []
         recipe, flags = _script_arguments(script_args)
@@ -775,6 +784,24 @@ def _hydra_recipe(
         return (os.path.relpath(path), text) if text is not None else None
 
     return lambda words: compose(read, config_name, words)
+
+
+def _drops_extra_keys(script: Source | None) -> bool:
+    """Whether the script parses its arguments with ``allow_extra_keys=True`` (HfArgumentParser.parse_dict), so keys
+    no argument class declares are dropped rather than refused."""
+    import ast
+
+    from translator.sources.pyconfig import parse
+
+    if script is None:
+        return False
+    return any(
+        isinstance(node, ast.keyword)
+        and node.arg == "allow_extra_keys"
+        and isinstance(node.value, ast.Constant)
+        and node.value.value is True
+        for node in ast.walk(parse(script))
+    )
 
 
 def _refuse_other_framework_config(config: Source, where: str) -> None:
