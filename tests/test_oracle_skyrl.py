@@ -8,7 +8,13 @@ the dataclass defaults; an unknown key or a value of the wrong type is an error 
 (pydantic refuses its typing.TypedDict below), so it runs in a subprocess: ``RLCONF_SKYRL_PYTHON`` names that
 interpreter, and ``RLCONF_SKYRL_PATH`` (os.pathsep-separated) the folders that hold the unpacked ``skyrl`` package
 and its bundled ``skyrl-gym``, when the interpreter does not have them installed. Without RLCONF_SKYRL_PYTHON the
-tests are skipped (CI's Python is 3.11).
+tests are skipped.
+
+The interpreter needs no torch or ray: ``validate_batch_sizes`` and ``_uses_lora_weight_sync`` (the one name
+``SkyRLTrainConfig.__post_init__`` imports from skyrl/backends/skyrl_train/inference_servers/utils.py) are read from
+their source files and defined as written, because both modules import torch at their top for code this path never
+runs. What the path does import: pyyaml, omegaconf, pandas, requests, loguru and pydantic (.ci/run builds such a
+venv from the machine's Python 3.12 and sets both variables).
 """
 
 from __future__ import annotations
@@ -41,10 +47,38 @@ MODULE = "skyrl.train.entrypoints.main_base"
 
 RUNNER = textwrap.dedent(
     """
-    import json, sys, warnings
+    import ast, builtins, importlib.util, json, math, pathlib, sys, types, warnings
     warnings.simplefilter("ignore")
     from skyrl.train.config.config import SkyRLTrainConfig
-    from skyrl.train.utils.utils import validate_batch_sizes
+    (folder,) = importlib.util.find_spec("skyrl").submodule_search_locations
+
+    def own(file, name, given):
+        # SkyRL's function `name`, read from its source file and defined as written; every global name it reads
+        # must be one of `given` (so a release whose function reads more fails here, not silently).
+        path = pathlib.Path(folder, file)
+        (function,) = [
+            node for node in ast.parse(path.read_text(), str(path)).body
+            if isinstance(node, ast.FunctionDef) and node.name == name
+        ]
+        read = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+        local = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        local |= {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        unknown = read - local - set(given) - set(dir(builtins))
+        assert not unknown, f"{file}: {name} reads names the oracle does not give it: {sorted(unknown)}"
+        namespace = dict(given)
+        exec(compile(ast.Module(body=[function], type_ignores=[]), str(path), "exec"), namespace)
+        return namespace[name]
+
+    # Both modules below import torch (a CUDA build from PyPI: gigabytes) at their top for code this path never
+    # runs, so the two functions the path runs are read from them instead: validate_batch_sizes, and the one name
+    # SkyRLTrainConfig.__post_init__ imports from the inference-server utilities (config.py:1200@skyrl-v0.3.0).
+    config = {"SkyRLTrainConfig": SkyRLTrainConfig}
+    validate_batch_sizes = own("train/utils/utils.py", "validate_batch_sizes", {"math": math, **config})
+    servers = types.ModuleType("skyrl.backends.skyrl_train.inference_servers.utils")
+    servers._uses_lora_weight_sync = own(
+        "backends/skyrl_train/inference_servers/utils.py", "_uses_lora_weight_sync", config
+    )
+    sys.modules[servers.__name__] = servers
     results = []
     for words in json.load(sys.stdin):
         try:
