@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository's translator, not an installed one
+
+from translator.schema_gen import git
 
 RELEASE_TAG = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")  # final releases only (no rc, dev or post tags)
-
-
-def git(repo: str, *args: str) -> str:
-    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, text=True).stdout
 
 
 def main() -> None:

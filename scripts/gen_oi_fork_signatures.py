@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,10 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from translator.frameworks.open_instruct.forks import MODULES, TABLE, digest, statements
 from translator.frameworks.open_instruct.tables import PROGRAMS, VERSIONS
-
-
-def git(repo: str, *args: str) -> str:
-    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, text=True).stdout
+from translator.schema_gen import git
 
 
 def main() -> None:

@@ -145,6 +145,11 @@ def checkout_source(repository: str, commit: str | None, tree: Tree) -> dict[str
     return record
 
 
+def git(repo: Path | str, *argv: str) -> str:
+    """What ``git -C repo ARGV`` prints (the generators read tags and files of a framework's checkout)."""
+    return subprocess.run(["git", "-C", str(repo), *argv], check=True, capture_output=True, text=True).stdout
+
+
 def git_commit(path: Path) -> tuple[str | None, str | None]:
     """(commit, commit date YYYY.MM.DD) of a git work tree, or (None, None)."""
     try:

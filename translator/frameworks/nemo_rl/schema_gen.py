@@ -6,7 +6,6 @@ dotted keys (its values the defaults). Without the option, the schema is left as
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 import yaml
 
 from translator.frameworks.nemo_rl.tables import BASE_PATH, TAGS, VERSIONS
-from translator.schema_gen import add_default, document, json_type_of, write
+from translator.schema_gen import add_default, document, git, json_type_of, write
 from translator.sources.files import flatten
 
 UNKNOWN = (
@@ -37,14 +36,10 @@ def generate(args: argparse.Namespace, outs: list[Path], wanted: set[str]) -> No
         print("nemo-rl: no --nemo-rl-src; its schema is left as it is", file=sys.stderr)
 
 
-def _git(root: Path, *argv: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *argv], check=True, capture_output=True, text=True).stdout
-
-
 def nemo_rl_schema(root: Path, version: str) -> dict[str, Any]:
     tag = TAGS[version]
-    commit = _git(root, "rev-list", "-n", "1", tag).strip()
-    text = _git(root, "show", f"{tag}:{BASE_PATH}")
+    commit = git(root, "rev-list", "-n", "1", tag).strip()
+    text = git(root, "show", f"{tag}:{BASE_PATH}")
     properties: dict[str, dict[str, Any]] = {}
     for key, value in flatten(yaml.safe_load(text)).items():
         interpolated = isinstance(value, str) and "${" in value

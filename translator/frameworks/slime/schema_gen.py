@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import argparse
 import ast
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from translator.frameworks.slime.tables import VERSIONS
-from translator.schema_gen import Tree, argparse_calls, argparse_property, checkout_source, document, write
+from translator.schema_gen import Tree, argparse_calls, argparse_property, checkout_source, document, git, write
 
 # The files whose flags train.py's parsers take: slime's own (the extra_args_provider and the pre-parse of
 # _pre_parse_mode), and the SGLang router/engine flags slime itself declares beside SGLang's.
@@ -51,14 +50,10 @@ def generate(args: argparse.Namespace, outs: list[Path], wanted: set[str]) -> No
         print("slime: no --slime-src; its schema is left as it is", file=sys.stderr)
 
 
-def _git(root: Path, *argv: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *argv], check=True, capture_output=True, text=True).stdout
-
-
 def slime_schema(root: Path, version: str) -> dict[str, Any]:
     tag = f"v{version}"
-    commit = _git(root, "rev-list", "-n", "1", tag).strip()
-    tree = Tree({path: _git(root, "show", f"{tag}:{path}") for path in FILES}, f"THUDM/slime@{tag}")
+    commit = git(root, "rev-list", "-n", "1", tag).strip()
+    tree = Tree({path: git(root, "show", f"{tag}:{path}") for path in FILES}, f"THUDM/slime@{tag}")
     properties: dict[str, dict[str, Any]] = {}
     for path in FILES:
         for call, env in argparse_calls(tree.module(path).body, {}, HELPERS):
