@@ -14,6 +14,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
+from typing import Any
 
 from translator.errors import ConfigError
 from translator.records import record
@@ -68,13 +69,47 @@ class _Branch:
     reading: bool
     taken: bool
     decidable: bool
-    # An undecidable chain: the variables before it, each branch's variables at its end, whether it has an else,
-    # its line and the variables its condition reads (which of the outcomes holds depends on them).
-    before: dict[str, str] | None = None
-    ends: list[dict[str, str]] = field(default_factory=list)
+    # An undecidable chain: the value before it of each variable a branch changes (None: unset; the frame keeps
+    # only those, not a copy of every variable), the variables the branch being read changed, each finished
+    # branch's values of the ones it changed, whether it has an else, its line and the variables its condition
+    # reads (which of the outcomes holds depends on them).
+    before: dict[str, str | None] | None = None
+    changed: set[str] = field(default_factory=set)
+    ends: list[dict[str, str | None]] = field(default_factory=list)
     has_else: bool = False
     line: int = 0
     names: list[str] = field(default_factory=list)
+
+
+class _Variables(dict[str, str]):
+    """The script's variables, telling the open undecided if-chains which ones a branch changes."""
+
+    def __init__(self, values: Mapping[str, str], frames: list[_Branch]) -> None:
+        super().__init__(values)
+        self.frames = frames
+
+    def _changing(self, name: str) -> None:
+        for frame in self.frames:
+            if frame.before is not None:
+                frame.before.setdefault(name, self.get(name))
+                frame.changed.add(name)
+
+    def __setitem__(self, name: str, value: str) -> None:
+        self._changing(name)
+        super().__setitem__(name, value)
+
+    def pop(self, name: str, *default: Any) -> Any:
+        if name in self:
+            self._changing(name)
+        return super().pop(name, *default)
+
+    def restore(self, values: Mapping[str, str | None]) -> None:
+        """Set the variables back, unseen by the chains (a branch starts from the values before its chain)."""
+        for name, value in values.items():
+            if value is None:
+                super().pop(name, None)
+            else:
+                super().__setitem__(name, value)
 
 
 @record
@@ -487,9 +522,9 @@ class _Reader:
     ) -> None:
         self.source, self.depth, self.include = source, depth, include
         self.given: dict[str, str] = dict(env or {})  # what the caller (--env) gave: nested readers get the outer's
-        self.vars: dict[str, str] = dict(env or {})
-        self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.branches: list[_Branch] = []  # the open if-chains, innermost last
+        self.vars: _Variables = _Variables(env or {}, self.branches)
+        self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.overridable: set[str] = set()  # variables set only as an environment default: X=${X:-d}
         self.arrays: dict[str, list[str]] = {}  # NAME=(a b c): the elements; vars holds them space-joined
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
@@ -673,7 +708,12 @@ class _Reader:
             + (f" (arguments: {' '.join(args)})" if args else ""),
         )
         if sourced:
-            self.vars, self.cwd = inner.vars, inner.cwd
+            for name in set(self.vars) | set(inner.vars):  # what the sourced file set stays set here
+                if name not in inner.vars:
+                    self.vars.pop(name, None)
+                elif self.vars.get(name) != inner.vars[name]:
+                    self.vars[name] = inner.vars[name]
+            self.cwd = inner.cwd
             self.arrays, self.tainted, self.overridable = inner.arrays, inner.tainted, inner.overridable
 
     def nested(self, body: str, line: int, assignments: dict[str, str]) -> None:
@@ -707,7 +747,7 @@ class _Reader:
             decided = None if outer else self.decide(condition)
             frame = _Branch(not outer and decided is not False, decided is True or outer, decided is not None)
             if decided is None and not outer:  # each branch is read from the variables as they are here
-                frame.before, frame.line = dict(self.vars), self.line
+                frame.before, frame.line = {}, self.line
                 frame.names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", " ".join(w.text for w in condition))
             frames.append(frame)
             return
@@ -715,12 +755,13 @@ class _Reader:
             return
         frame = frames[-1]
         if frame.before is not None and keyword in ("elif", "else", "fi"):
-            frame.ends.append(dict(self.vars))
+            frame.ends.append({name: self.vars.get(name) for name in frame.changed})
+            frame.changed = set()
             frame.has_else = frame.has_else or keyword == "else"
             if keyword == "fi":
                 self.join_branches(frame)
             else:
-                self.vars = dict(frame.before)
+                self.vars.restore({name: frame.before[name] for name in frame.ends[-1]})
         if keyword == "fi":
             frames.pop()
             return
@@ -741,15 +782,21 @@ class _Reader:
         (``if [ -z "$X" ]; then X=d; fi``), is a default the environment may override, like ``X=${X:-d}``; one the
         ways leave different depends on which branch runs, so it becomes unknown (a count built from it says so,
         naming the condition's variables)."""
-        assert frame.before is not None
-        ways = frame.ends + ([] if frame.has_else else [frame.before])
-        self.vars = dict(frame.ends[-1])
-        for name in {n for way in ways for n in way}:
-            values = {way.get(name) for way in ways}
+        before = frame.before
+        assert before is not None
+        # each way through leaves a variable its branch did not change as it was before the chain
+        ways = [{**before, **end} for end in frame.ends] + ([] if frame.has_else else [before])
+        for name in before:
+            values = {way[name] for way in ways}
             if len(values) == 1:
+                value = values.pop()
+                if value is None:
+                    self.vars.pop(name, None)
+                else:
+                    self.vars[name] = value
                 continue
             set_values = [v for v in values if v is not None]
-            if name not in frame.before and name in frame.names and len(set_values) == 1 and not frame.has_else:
+            if before[name] is None and name in frame.names and len(set_values) == 1 and not frame.has_else:
                 self.vars[name] = set_values[0]
                 self.overridable.add(name)
                 continue
