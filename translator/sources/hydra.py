@@ -29,7 +29,7 @@ class Override:
     text: str  # the word as written
 
 
-def refuse_unparsed(word: str, origin: str) -> None:
+def refuse_escaped_space(word: str, origin: str) -> None:
     """A word that starts with white space: ``\\ #...`` at a line's end (the backslash escapes the space, not the
     newline), so the comment's words became arguments and the command ended on that line; Hydra's override parser
     refuses such a word (OverrideParseException at start-up)."""

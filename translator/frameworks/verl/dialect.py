@@ -81,7 +81,7 @@ from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
-from translator.sources.hydra import UNRESOLVED, parse_override, refuse_unparsed, resolve_interpolations
+from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations
 from translator.sources.shell import program_index, unwrap_command
 
 _STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
@@ -304,7 +304,7 @@ class VerlDialect(Dialect):
                 continue
             override = parse_override(word)
             if override is None and word[:1].isspace():
-                refuse_unparsed(word, origin)  # `\ #` at a line's end: the command ended on that line
+                refuse_escaped_space(word, origin)  # `\ #` at a line's end: the command ended on that line
             if override is None:
                 notes.warning(
                     "keys.unrecognised-argument",
