@@ -39,6 +39,7 @@ def test_fixture_explains_to_its_expected_plan(case: Case) -> None:
         assert close(explanation.spec.get(dotted), expected), dotted
     codes = {note.code for note in explanation.notes}
     assert set(case.expected.get("notes") or []) <= codes
+    assert not set(case.expected.get("absent_notes") or []) & codes
 
 
 def test_fixture_json_matches_the_schema(case: Case) -> None:

@@ -34,8 +34,12 @@ def run(*args: str) -> tuple[int, str]:
 
 # The config files a training script composes with Hydra (fixtures/trl/hydra_composed/recipes) are named by no launch
 # line: a folder walk reads each alone.
+# YAMLs a launch reaches only through a composition or a file listing (Hydra groups, a sweep's `find` of its
+# recipes): a folder walk reads each on its own as well
 HYDRA_GROUP_FILES = sorted(
-    str(p.relative_to(ROOT)) for p in (FIXTURES / "trl" / "hydra_composed" / "recipes").rglob("*.yaml")
+    str(p.relative_to(ROOT))
+    for folder in (FIXTURES / "trl" / "hydra_composed" / "recipes", FIXTURES / "trl" / "sweep_over_configs" / "configs")
+    for p in folder.rglob("*.yaml")
 )
 
 

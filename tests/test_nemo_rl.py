@@ -88,6 +88,17 @@ def test_a_recipe_that_only_inherits_is_told_by_its_defaults_path(tmp_path: Path
     assert explanation.spec.evaluation.every_steps == 0
 
 
+def test_a_null_response_length_is_unknown_not_a_refusal() -> None:
+    # a fork's own generation backend may take max_new_tokens null (no limit but the context): the plan does not
+    # depend on it (the base's P 32 x n 16 over gbs 512 = 1 update per step), so it is read, with a warning that
+    # NeMo-RL's own vLLM backend expects a number
+    text = "defaults: grpo_math_1B.yaml\npolicy:\n  generation:\n    backend: vllm\n    max_new_tokens: null\n"
+    explanation = translator.load(Source(text, "recipe.yaml"), framework="nemo-rl@0.7.0")
+    assert explanation.plan["samples_per_step"] == 32 * 16 and explanation.plan["optimizer_steps_per_step"] == 1
+    assert explanation.spec.lengths.max_response_tokens is None
+    assert "lengths.max-new-tokens-null" in {n.code for n in explanation.notes}
+
+
 def _check(text: str, version: str) -> translator.CheckReport:
     return translator.check(translator.load(Source(text, "recipe.yaml"), framework=f"nemo-rl@{version}"))
 

@@ -34,6 +34,9 @@ LOSSY_FIRST_LEG = {
     "trl/fork_trainer_014": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
     "trl/fork_beside_script": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
     "trl/commit_pin_between": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},  # read as 0.15.2
+    # 0.15.2 (pinned 0.15.0): a generation round per micro-step, 1/2 optimizer step per step; verl's step is a whole
+    # update of the rollout
+    "trl/driver_module": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
 }
 # Fields that stay different after the whole round trip (the rest come back).
 LOSSY_ROUND_TRIP = {

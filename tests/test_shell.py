@@ -785,3 +785,34 @@ def test_a_quoted_empty_array_is_no_word_and_a_comment_in_an_array_is_text() -> 
         'W=()\nA=(\n  --x 1\n  # the model\'s own\n  --y 2\n)\npython3 train.py "${A[@]}" "${W[@]}" "x${W[@]}"\n'
     )
     assert script.commands[-1].argv == ["python3", "train.py", "--x", "1", "--y", "2", "x"]
+
+
+def _listing(files: dict[str, list[str]]):
+    """A listing over a fake folder: pattern → the paths it matches (sorted), as the reader's callback gives them."""
+
+    def listing(pattern: str, cwd: str | None, kind: str | None) -> list[str] | None:
+        return files.get(pattern)
+
+    return listing
+
+
+def test_a_glob_in_a_loop_or_array_lists_the_files_it_matches() -> None:
+    files = {"cfg/*.yaml": ["cfg/a.yaml", "cfg/b.yaml"]}
+    script = parse_shell(
+        'for c in cfg/*.yaml; do python x.py --config "$c"; done\nA=(cfg/*.yaml "cfg/*.yaml" none/*.x)\n',
+        listing=_listing(files),
+    )
+    # the loop reads its first item; a quoted pattern is no glob, and one that matches nothing stays as written
+    assert script.commands[0].argv[-1] == "cfg/a.yaml"
+    assert script.variables["A"] == "cfg/a.yaml cfg/b.yaml cfg/*.yaml none/*.x"
+
+
+def test_find_and_ls_over_one_folder_list_its_files() -> None:
+    files = {"cfg/*.yaml": ["cfg/a.yaml", "cfg/b.yaml"]}
+    text = (
+        'A=($(find cfg -maxdepth 1 -type f -name "*.yaml"))\nB=($(ls cfg/*.yaml))\n'
+        "C=($(find cfg -name '*.yaml'))\n"  # no -maxdepth 1: a walk of every folder below, not listed
+    )
+    script = parse_shell(text, listing=_listing(files))
+    assert script.variables["A"] == script.variables["B"] == "cfg/a.yaml cfg/b.yaml"
+    assert script.variables["C"].startswith("$(find")

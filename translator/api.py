@@ -253,12 +253,14 @@ def load(
     env: Mapping[str, str] | None = None,
     num_processes: int | None = None,
     stdin_text: str | None = None,
+    refuse_rejected_keys: bool = False,
 ) -> Explanation:
     """Read a config (a path, ``-`` for standard input, or the text itself) into the canonical model.
 
     ``framework`` is ``NAME`` or ``NAME@VERSION`` (detected when None); ``env`` supplies shell variables a
     script expects; ``num_processes`` is the training world size where the config does not state it.
-    Raises ConfigError for bad input.
+    Raises ConfigError for bad input, and with ``refuse_rejected_keys`` for a key the release's parser refuses
+    (explain and translate: no plan of a launch that stops at start-up; check reports such keys as findings).
     """
     if num_processes is not None and (
         isinstance(num_processes, bool) or not isinstance(num_processes, int) or num_processes <= 0
@@ -289,12 +291,92 @@ def load(
         from translator.native_schemas import validate_reading
 
         notes.extend(validate_reading(reading, source.text))  # raises ConfigError for a rejected value type
+        if refuse_rejected_keys:
+            _refuse_rejected_keys(dialect, reading, notes, source.name, source.base_dir)
     explanation = Explanation(reading.spec, notes, source.name, reading.native)
     if reading.candidates is not None:
         explanation.candidates = reading.candidates
     if reading.candidates is not None or any(n.code == "version.assumed" for n in notes):
-        explanation.reread = lambda version: load(source, f"{dialect.name}@{version}", env, num_processes)
+        explanation.reread = lambda version: load(
+            source, f"{dialect.name}@{version}", env, num_processes, refuse_rejected_keys=refuse_rejected_keys
+        )
     return explanation
+
+
+# Notes that say the launch runs code of the project's own (a fork, a vendored copy), whose parser may take keys
+# the release does not.
+_OWN_CODE_NOTES = "framework.fork"
+
+
+def _refuse_rejected_keys(
+    dialect: Any, reading: Reading, notes: list[Note], name: str, base_dir: str | PathLike[str] | None
+) -> None:
+    """A key the release's parser refuses stops the launch at start-up: the config is broken as published, and a
+    plan read around it would be one no run has. Refused (ConfigError) only where that is certain: the framework's
+    parser refuses unknown keys at this release and the launch runs the release's own code (no fork, no project
+    copy); where the release is inferred from the keys or one of several candidates, only a key no release
+    declares is refused, and only if every release refuses unknown keys. A dialect whose parser refuses every
+    unknown command-line flag (``rejects_unknown_flags``, though it may drop unknown keys of a config file) has
+    such a flag on the launch line refused whatever the release."""
+    from translator.native_schemas import in_no_release
+
+    rejects = getattr(dialect, "rejects_unknown_keys", False)
+    uncertain = reading.candidates is not None or any(n.code == "version.assumed" for n in notes)
+    releases = dialect.versions if uncertain else (reading.spec.version or dialect.default_version,)
+    every_key = all(rejects(v) if callable(rejects) else rejects for v in releases)
+    flags = bool(getattr(dialect, "rejects_unknown_flags", False))
+    if not every_key and not flags:
+        return
+    if reading.native is None or reading.own_copy is not None or reading.arguments_known is False:
+        return
+    if any(n.code.startswith(_OWN_CODE_NOTES) for n in notes):
+        return
+    from translator.dialects import registry
+    from translator.sources.code import holds_copy
+
+    entry = registry.lookup(dialect.name)
+    if entry is None or not entry.copy_markers:
+        return  # no way to tell whether the project runs a copy of its own
+    if base_dir is not None and holds_copy(str(base_dir), entry.copy_markers):
+        return
+    if base_dir is not None and _installed_from_a_branch(dialect, str(base_dir)):
+        return  # a fork's repository or a commit between releases: its parser may take more
+    origins = getattr(reading.native, "origins", {})
+
+    def on_the_launch_line(key: str) -> bool:
+        return str(origins.get(key, "")).rpartition(":")[2].isdigit()
+
+    refused = [
+        n
+        for n in notes
+        if n.severity != "info"
+        and n.code in ("keys.unknown", "keys.unknown-in-version")
+        and n.source_keys
+        and (not uncertain or in_no_release(dialect.name, n.source_keys[0]))
+        and (every_key or on_the_launch_line(n.source_keys[0]))
+    ]
+    if not refused:
+        return
+    key = refused[0].source_keys[0]
+    origin = origins.get(key, "")
+    file, _, line = str(origin).rpartition(":")
+    more = f" ({len(refused) - 1} more such key(s): {', '.join(n.source_keys[0] for n in refused[1:4])})"
+    raise ConfigError(
+        refused[0].message + (more if len(refused) > 1 else ""),
+        file=file if line.isdigit() else (str(origin) or name),
+        line=int(line) if line.isdigit() else None,
+        key=key,
+        hint=f"{dialect.name} {reading.spec.version} stops at start-up on such a key; remove or rename it",
+    )
+
+
+def _installed_from_a_branch(dialect: Any, folder: str) -> bool:
+    """Whether the project installs the framework from a git branch or commit (``pkg @ git+…@branch``, uv's
+    ``pkg = { git = … }``) rather than a release."""
+    from translator.sources.project import evidence, normal
+
+    names = {normal(n) for n in (dialect.name, getattr(dialect, "pip_name", "") or dialect.name)}
+    return any(e.package in names and e.kind in ("git-commit", "git-ref") for e in evidence(folder))
 
 
 CLUSTER_COUNTS = (
@@ -340,7 +422,7 @@ def explain(
         isinstance(dataset_size, bool) or not isinstance(dataset_size, int) or dataset_size <= 0
     ):
         raise ConfigError(f"dataset_size must be a positive whole number, got {dataset_size!r}", key="--dataset-size")
-    explanation = load(path_or_text, framework, env, num_processes, stdin_text)
+    explanation = load(path_or_text, framework, env, num_processes, stdin_text, refuse_rejected_keys=True)
     explanation.dataset_size = dataset_size
     return explanation
 
@@ -370,7 +452,11 @@ def translate(
         raise ConfigError(
             f"to must be a str: a framework name or alias, optionally @VERSION, got {_kind(to)}", key="--to"
         )
-    explanation = src if isinstance(src, Explanation) else load(src, framework, env, num_processes, stdin_text)
+    explanation = (
+        src
+        if isinstance(src, Explanation)
+        else load(src, framework, env, num_processes, stdin_text, refuse_rejected_keys=True)
+    )
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
     notes = NoteList()

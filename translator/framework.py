@@ -104,6 +104,9 @@ class Framework:
     reward_path_key: str | None = None
     # path of its concordance (translator/concordance.py): every native key → canonical fields, or why none
     concordance: str | None = None
+    # paths (their endings) of files only a copy of the framework's own code has: a project holding one may run
+    # that copy, whose parser may take keys the release's does not
+    copy_markers: tuple[str, ...] = ()
 
 
 def load(reference: str) -> Any:

@@ -174,6 +174,13 @@ def lacks(framework: str, version: str, key: str) -> bool:
     return not any(_load(path).knows(key) for _, _, path in available().get(framework, []))
 
 
+def in_no_release(framework: str, key: str) -> bool:
+    """Whether no shipped schema of ``framework`` (any release) declares ``key`` (False when there is none to
+    tell)."""
+    paths = [path for _, _, path in available().get(framework, [])]
+    return bool(paths) and not any(_load(path).knows(key) for path in paths)
+
+
 def declares(framework: str, version: str, key: str) -> bool | None:
     """Whether ``framework`` ``version``'s own schema lists ``key`` itself (not just a mapping above it, to which
     Hydra adds a key only with '+'); None where that version has no schema of its own."""

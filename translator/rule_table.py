@@ -1293,6 +1293,14 @@ RULES: tuple[R, ...] = (
     ),
     R("shell.control-flow-skipped", "note", "all", ("info",), "A command body nested too deep is not read."),
     R(
+        "shell.glob",
+        "note",
+        "all",
+        ("info",),
+        "A glob, `find DIR -maxdepth 1 -name PAT` or `ls PATTERN` in a loop or array lists the project's files it "
+        "matches.",
+    ),
+    R(
         "shell.gpu-count",
         "note",
         "all",

@@ -40,7 +40,7 @@ from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.records import record
 from translator.sources.files import Source
 from translator.sources.project import Evidence
-from translator.sources.shell import Include, ShellCommand, ShellScript, parse_shell
+from translator.sources.shell import Include, Listing, ShellCommand, ShellScript, parse_shell
 
 
 @record
@@ -64,6 +64,12 @@ class Reading:
     # The folder of the framework's own copy the project keeps and the launch imports (its code may differ from the
     # release's: a value type the release rejects may be one the copy accepts); None: the installed release runs.
     own_copy: str | None = None
+    # Flags the project's own copy of the launched program defines (its parser takes them whatever the release's
+    # schema says): not judged as unknown keys.
+    own_flags: frozenset[str] = frozenset()
+    # Whether every argument the launched program's parser takes is known (False: a project script whose parser
+    # rlconf could not read in full, so no key is refused as unknown); None: the dialect does not say.
+    arguments_known: bool | None = None
 
 
 class Dialect:
@@ -360,7 +366,9 @@ def _parsed(source: Source, env: Mapping[str, str]) -> ShellScript:
     key = (source.text, source.name, tuple(env.items()), str(source.base_dir), id(source.files) if source.files else 0)
     if key not in _last_parse:
         _last_parse.clear()
-        _last_parse[key] = parse_shell(source.text, env=env, source=source.name, include=script_files(source))
+        _last_parse[key] = parse_shell(
+            source.text, env=env, source=source.name, include=script_files(source), listing=script_listing(source)
+        )
     return _last_parse[key]
 
 
@@ -399,6 +407,41 @@ def script_files(source: Source) -> Include:
         return None
 
     return include
+
+
+MAX_LISTED = 1000  # paths one glob or find in a launch script may list
+
+
+def script_listing(source: Source) -> Listing:
+    """How the shell reader lists the files a glob (``configs/*.yaml``) or ``find DIR -maxdepth 1 -name PAT``
+    names: in the folder the script moved to, from the script's folder, then the working directory (as
+    :meth:`Source.sibling` looks), inside the project, one folder level only, at most ``MAX_LISTED`` paths; None
+    for a script held in memory or a pattern that leaves the project."""
+    import glob
+
+    def listing(pattern: str, cwd: str | None, kind: str | None) -> list[str] | None:
+        if source.base_dir is None or source.files or "**" in pattern or posixpath.isabs(pattern):
+            return None
+        from translator.sources.code import project_root
+
+        for base in (os.fspath(source.base_dir), os.getcwd()):
+            folder = os.path.normpath(os.path.join(base, cwd or ""))
+            if not _below(os.path.realpath(os.path.join(folder, posixpath.dirname(pattern))), project_root(base)):
+                continue  # outside the project the script belongs to
+            found = sorted(glob.glob(pattern, root_dir=folder))[:MAX_LISTED]
+            if kind is not None:
+                test = os.path.isfile if kind == "f" else os.path.isdir
+                found = [f for f in found if test(os.path.join(folder, f))]
+            if found:
+                return found
+        return None
+
+    return listing
+
+
+def _below(path: str, root: str) -> bool:
+    root = os.path.realpath(root)
+    return os.path.commonpath([path, root]) == root
 
 
 def exported(script: ShellScript, command: ShellCommand, name: str) -> str | None:

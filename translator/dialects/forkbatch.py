@@ -188,9 +188,12 @@ def check(
     spec: RunSpec,
     notes: NoteList,
     lineage: str = "verl",
+    launch_values: Mapping[str, Any] | None = None,
 ) -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
-    ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a leaf is also an upstream key's."""
+    ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a leaf is also an upstream key's;
+    ``launch_values``: every key the launch sets (``values`` holds those the reader left), which decide the
+    branches of the entry that pick the code it runs."""
     if entry is None:
         return
     keys = [k for k in values if fork_key(k)]
@@ -200,7 +203,9 @@ def check(
     if found is None:
         return
     project, path = found
-    files = project.reachable(path)
+    # code behind a branch the launch's values do not take is not run (the legacy or the engine workers)
+    chosen = {**(launch_values or {}), **values}
+    files = project.reachable(path, leaves={key.lstrip("+-").split(".")[-1]: value for key, value in chosen.items()})
     effects = KeyEffects(project, files)
     upstream = upstream_signatures(version, True)
     workers = compare_workers(project, files, lineage, version, values, spec, notes)

@@ -82,6 +82,29 @@ class ClassInfo:
         return [b for c in self.lineage() for b in c.bases if isinstance(b, str)]
 
 
+# Argument parsers that turn a tuple of dataclasses into command-line flags, one flag per field.
+ARGUMENT_PARSERS = frozenset({"HfArgumentParser", "ArgumentParserPlus", "TrlParser", "H4ArgumentParser"})
+_FIELDLESS_BASES = frozenset({"object", "ABC", "abc.ABC"})
+
+
+@record
+class ArgumentFields:
+    """The flags a script's argument parser accepts: the fields of the dataclasses it is given
+    (``HfArgumentParser((Args, ModelConfig))``) that the project defines, and the classes defined outside the
+    project (installed packages), whose fields are not read here."""
+
+    fields: frozenset[str]
+    classes: tuple[str, ...]
+    external: tuple[str, ...]
+    path: str
+    line: int
+
+    @property
+    def complete(self) -> bool:
+        """Whether ``fields`` are all the flags: every class and base is the project's own."""
+        return not self.external
+
+
 @record
 class Candidate:
     """A trainer class a script may instantiate, and the config flag that picks it (flag, value) if one does."""
@@ -128,6 +151,14 @@ def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             _TREES[key] = None
     return _TREES[key], stat.st_size
+
+
+def holds_copy(folder: str, markers: tuple[str, ...]) -> bool:
+    """Whether the project ``folder`` belongs to holds a file ending with one of ``markers`` (a copy of a
+    framework's code); True when the project is too large to tell."""
+    files = _project_files(project_root(folder))
+    ends = tuple(os.sep + m.replace("/", os.sep) for m in markers)
+    return len(files) > MAX_WALK_ENTRIES or any(f.endswith(ends) for f in files)
 
 
 def _project_files(root: str) -> tuple[str, ...]:
@@ -259,6 +290,62 @@ class Project:
                         return self.find_class(alias.name, target, depth + 1) or f"{sub.module}.{alias.name}"
         return None
 
+    def argument_fields(self, path: str) -> ArgumentFields | None:
+        """The fields of the dataclasses ``path`` hands an argument parser (``ARGUMENT_PARSERS``), or None when
+        it builds none from names it defines or imports."""
+        tree = self.tree(path)
+        if tree is None:
+            return None
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            # HfArgumentParser(dataclass_types) by position, or by name (a subparser built with parser_class=...)
+            named = next((k.value for k in node.keywords if k.arg == "dataclass_types"), None)
+            if named is not None:
+                given = named
+            elif node.args and _dotted(node.func) and str(_dotted(node.func)).split(".")[-1] in ARGUMENT_PARSERS:
+                given = node.args[0]
+            else:
+                continue
+            items = given.elts if isinstance(given, (ast.Tuple, ast.List)) else [given]
+            names = [_dotted(item) for item in items]
+            if not names or any(n is None for n in names):
+                continue
+            fields: set[str] = set()
+            external: list[str] = []
+            for name in names:
+                found = self._qualified_class(str(name), path, tree)
+                if not isinstance(found, ClassInfo):
+                    external.append(found or str(name))
+                    continue
+                for info in found.lineage():
+                    fields.update(
+                        item.target.id
+                        for item in info.node.body
+                        if isinstance(item, ast.AnnAssign)
+                        and isinstance(item.target, ast.Name)
+                        and "ClassVar" not in ast.unparse(item.annotation)
+                    )
+                external += [b for b in found.external_bases() if b not in _FIELDLESS_BASES]
+            return ArgumentFields(frozenset(fields), tuple(map(str, names)), tuple(external), path, node.lineno)
+        return None
+
+    def _qualified_class(self, name: str, path: str, tree: ast.Module) -> ClassInfo | str | None:
+        """:meth:`find_class` for ``Name`` or ``module.Name`` (``from pkg import module``, ``import pkg.module as
+        module``)."""
+        head, _, leaf = name.rpartition(".")
+        if not head:
+            return self.find_class(name, path)
+        for node in ast.walk(tree):
+            for alias in getattr(node, "names", []) if isinstance(node, (ast.Import, ast.ImportFrom)) else []:
+                if (alias.asname or alias.name) != head:
+                    continue
+                dotted = f"{node.module}.{alias.name}" if isinstance(node, ast.ImportFrom) else alias.name
+                module = self.module(dotted, path) if not getattr(node, "level", 0) else None
+                if module is not None:
+                    return self.find_class(leaf, module)
+        return name
+
     def trainer_classes(self, path: str) -> list[Candidate]:
         """The trainer classes a script instantiates: calls of a name containing 'Trainer', or of a variable
         assigned such names; ``trainer_cls = A if args.flag else B`` gives A when the flag is true, B when not."""
@@ -286,8 +373,10 @@ class Project:
                 found.append(Candidate(info, condition))
         return found
 
-    def reachable(self, path: str, limit: int = MAX_FILES) -> list[str]:
-        """The project files reachable from ``path`` through imports (breadth first, bounded)."""
+    def reachable(self, path: str, limit: int = MAX_FILES, leaves: Mapping[str, object] | None = None) -> list[str]:
+        """The project files reachable from ``path`` through imports (breadth first, bounded). With ``leaves`` (a
+        config leaf → the launch's value), an import in a branch that value does not take is not followed
+        (``if use_legacy_worker_impl == "disable": from .engine_workers import ...``)."""
         order: list[str] = []
         queue = [os.path.realpath(path)]
         while queue and len(order) < limit:
@@ -298,7 +387,10 @@ class Project:
             if tree is None:
                 continue
             order.append(current)
+            skipped = untaken_lines(tree, leaves) if leaves else set()
             for node in ast.walk(tree):
+                if getattr(node, "lineno", None) in skipped:
+                    continue
                 targets: list[str | None] = []
                 if isinstance(node, ast.ImportFrom):
                     targets.append(self._imported(node, current))
@@ -568,6 +660,8 @@ def normalisation_touches(function: ast.FunctionDef | ast.AsyncFunctionDef, path
     for node in ast.walk(function):
         if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) or node.value is None:
             continue
+        if _measures(node):
+            continue
         for target in _targets(node):
             leaf = _target_leaf(target)
             if leaf is None or not _NORMALISED_TARGET.search(leaf):
@@ -581,6 +675,22 @@ def normalisation_touches(function: ast.FunctionDef | ast.AsyncFunctionDef, path
             )
             found.append(Touch(path, node.lineno, "size", f"sets {leaf}", f"{leaf} {op} {_shape(node.value)}"))
     return found
+
+
+def _measures(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> bool:
+    """``n = x.shape[0]``, ``n = x.size(0)``, ``n = len(x)``: a local name that reads the size of a batch already
+    formed (a loss's loop bound) decides no size."""
+    if not isinstance(node, ast.Assign) or not all(isinstance(t, ast.Name) for t in node.targets):
+        return False
+    value = node.value
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute):
+        return value.value.attr == "shape"
+    if isinstance(value, ast.Call):
+        func = value.func
+        return (isinstance(func, ast.Name) and func.id == "len") or (
+            isinstance(func, ast.Attribute) and func.attr == "size" and bool(value.args)
+        )
+    return False
 
 
 def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
@@ -601,6 +711,74 @@ def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
             if any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in skipped):
                 return True
     return False
+
+
+def untaken_lines(tree: ast.AST, leaves: Mapping[str, object]) -> set[int]:
+    """The lines of the import statements in a branch of an ``if`` that the launch's config values (``leaves``:
+    leaf → value) do not take: a test of a leaf's truth or a comparison of it with literals (``== "disable"``,
+    ``in ["auto", "enable"]``), the leaf read directly (``cfg.x``, ``cfg.get("x", default)``, ``cfg["x"]``) or
+    through a name bound to such a read; an unset leaf has the ``get`` default."""
+    skipped: set[int] = set()
+    for function in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module))]:
+        bound: dict[str, ast.expr] = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                bound[node.targets[0].id] = node.value
+        for node in ast.walk(function):
+            if not isinstance(node, ast.If):
+                continue
+            taken = _comparison_taken(node.test, bound, leaves)
+            if taken is None:
+                continue
+            for statement in node.orelse if taken else node.body:
+                skipped.update(n.lineno for n in ast.walk(statement) if isinstance(n, (ast.Import, ast.ImportFrom)))
+    return skipped
+
+
+def _leaf_read(node: ast.expr, bound: Mapping[str, ast.expr]) -> tuple[str, object] | None:
+    """(leaf, default) of a config read: ``cfg.x`` / ``cfg["x"]`` (no default: _UNSET), ``cfg.get("x", d)``, or a
+    name bound to one."""
+    if isinstance(node, ast.Name) and node.id in bound:
+        node = bound[node.id]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            default = node.args[1] if len(node.args) > 1 else None
+            return node.args[0].value, default.value if isinstance(default, ast.Constant) else _UNSET
+        return None
+    if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Attribute, ast.Name)):
+        return node.attr, _UNSET
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value, _UNSET
+    return None
+
+
+_UNSET = object()
+
+
+def _comparison_taken(test: ast.expr, bound: Mapping[str, ast.expr], leaves: Mapping[str, object]) -> bool | None:
+    """Whether ``if test`` runs its body, for a comparison of a config leaf with literals; None: not decided."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and len(test.comparators) == 1):
+        return None
+    read = _leaf_read(test.left, bound)
+    if read is None:
+        return None
+    leaf, default = read
+    value = leaves.get(leaf, default)
+    if value is _UNSET:
+        return None
+    right = test.comparators[0]
+    try:
+        literal = ast.literal_eval(right)
+    except ValueError:
+        return None
+    op = test.ops[0]
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(literal, (str, int, float, bool)) and literal is not None:
+        same = str(value).lower() == str(literal).lower()
+        return same if isinstance(op, ast.Eq) else not same
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(literal, (list, tuple, set)):
+        inside = str(value).lower() in {str(x).lower() for x in literal}
+        return inside if isinstance(op, ast.In) else not inside
+    return None
 
 
 def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]:

@@ -44,14 +44,19 @@ _FILES = (
     ("README*.md", "readme"),
 )
 
-# name==1.2.3, "name[extra]==1.2.3", name == 1.2.3 (requirements, setup.py strings, PEP 621, pip install lines)
-_PIN = re.compile(r"(?<![\w.@/-])([A-Za-z0-9][\w.-]*)(?:\[[\w,\s-]*\])?\s*===?\s*v?([0-9][\w.+!-]*)")
+# name==1.2.3, "name[extra]==1.2.3", name == 1.2.3, "name (==1.2.3)" (requirements, setup.py strings, PEP 621 and
+# its parenthesised form that poetry writes, pip install lines)
+_PIN = re.compile(r"(?<![\w.@/-])([A-Za-z0-9][\w.-]*)(?:\[[\w,\s-]*\])?\s*\(?\s*===?\s*v?([0-9][\w.+!-]*)")
 # conda's single '=' in environment.yml: '- trl=0.15.2'
 _CONDA = lazy(r"^\s*-\s*([A-Za-z0-9][\w.-]*)\s*=\s*v?([0-9][\w.+!-]*)\s*$")
 # poetry: trl = "0.15.2" / trl = "==0.15.2" / trl = {version = "0.15.2", ...} (an exact version; ^ and ~ are ranges)
 _POETRY = lazy(r"^\s*([A-Za-z0-9][\w.-]*)\s*=\s*(?:\{\s*version\s*=\s*)?[\"']=?=?\s*v?([0-9][\w.+!-]*)[\"']")
 # git+https://github.com/huggingface/trl.git@019fc6d (pip install, requirements, 'trl @ git+…' in setup.py)
 _GIT = re.compile(r"git\+[\w+.:/~-]*?/([\w.-]+?)(?:\.git)?@([\w./-]+?)(?=[#\s\"',;\])]|$)")
+# uv sources / poetry: pkg = { git = "https://…/repo", branch = "x" } (rev, tag or branch; none: the default branch)
+_TOML_GIT = lazy(
+    r"^\s*([A-Za-z0-9][\w.-]*)\s*=\s*\{[^}]*\bgit\s*=\s*[\"'][^\"']+[\"'](?:[^}]*\b(?:rev|tag|branch)\s*=\s*[\"']([^\"']+)[\"'])?"
+)
 _TAG = lazy(r"v?(\d+(?:\.\d+)+(?:[.-]?(?:dev|a|b|rc|post)\.?\d*)?)")
 _COMMIT = lazy(r"[0-9a-f]{7,40}")
 _DUNDER_VERSION = lazy(r"^__version__\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
@@ -344,6 +349,11 @@ def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]
             found.append(Evidence(normal(conda[1]), conda[2], name, number, "pin", distance, None, weight))
         if poetry and (poetry_pin := _POETRY.match(code)) and normal(poetry_pin[1]) != "python":
             found.append(Evidence(normal(poetry_pin[1]), poetry_pin[2], name, number, "pin", distance, None, weight))
+        if path.endswith(".toml") and (source := _TOML_GIT.match(code)):
+            ref = source[2] or "HEAD"
+            kind = "git-tag" if _TAG.fullmatch(ref) else "git-commit" if _COMMIT.fullmatch(ref) else "git-ref"
+            version = _TAG.fullmatch(ref)[1] if kind == "git-tag" else ref  # type: ignore[index]
+            found.append(Evidence(normal(source[1]), version, name, number, kind, distance, None, weight))
         for match in _GIT.finditer(code):
             ref = match[2]
             kind = "git-tag" if _TAG.fullmatch(ref) else "git-commit" if _COMMIT.fullmatch(ref) else "git-ref"

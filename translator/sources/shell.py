@@ -518,9 +518,15 @@ class _Reader:
     """Walks the tokens in order, keeping variables, taint and notes as it goes."""
 
     def __init__(
-        self, text: str, env: Mapping[str, str] | None, source: str, depth: int = 0, include: Include | None = None
+        self,
+        text: str,
+        env: Mapping[str, str] | None,
+        source: str,
+        depth: int = 0,
+        include: Include | None = None,
+        listing: Listing | None = None,
     ) -> None:
-        self.source, self.depth, self.include = source, depth, include
+        self.source, self.depth, self.include, self.listing = source, depth, include, listing
         self.given: dict[str, str] = dict(env or {})  # what the caller (--env) gave: nested readers get the outer's
         self.branches: list[_Branch] = []  # the open if-chains, innermost last
         self.vars: _Variables = _Variables(env or {}, self.branches)
@@ -691,7 +697,7 @@ class _Reader:
             given.update({str(i): a for i, a in enumerate(args, 1)})
         else:
             given.update({k: v for k, v in self.given.items() if k.isdigit()})
-        inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include)
+        inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include, self.listing)
         inner.given, inner.cwd, inner.expanded = given, self.cwd, self.expanded
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
         script = inner.run()
@@ -877,7 +883,7 @@ class _Reader:
         texts = [w.text for w in words]
         if len(texts) >= 3 and texts[2] == "in":
             self.unresolved = {}
-            items = [f for w in words[3:] for f in self.fields(w)]
+            items = [f for w in words[3:] for f in self.globbed(w)]
             name = texts[1]
             if items:
                 self.vars[name] = items[0]
@@ -911,7 +917,7 @@ class _Reader:
             inner = _Lexer(raw[1:-1], self.source, self.notes).tokens()
             for t in inner:
                 t.line += w.line - 1
-            items = [f for t in inner if t.kind == "word" for f in self.fields(t)]
+            items = [f for t in inner if t.kind == "word" for f in self.globbed(t)]
             self.refuse_long_array(name, len(items))
             value = " ".join(items)
         else:
@@ -961,6 +967,47 @@ class _Reader:
             f"known here; pass --env {name}=N (or --num-processes N)",
         )
         return True
+
+    def globbed(self, w: _Tok) -> list[str]:
+        """:meth:`fields`, with a field whose unquoted text holds a glob pattern (``configs/*.yaml``) replaced by the
+        files it matches in bash's sorted order, where the project's files are at hand; no match keeps the pattern
+        (bash without nullglob)."""
+        fields = self.fields(w)
+        if self.listing is None or not _GLOB.search(_unquoted(w.text)):
+            return fields
+        out: list[str] = []
+        for word in fields:
+            found = self.listing(word, self.cwd, None) if _GLOB.search(word) else None
+            if found:
+                shown = ", ".join(found[:3]) + (", …" if len(found) > 3 else "")
+                self.note("shell.glob", f"{word} matches {len(found)} path(s) here: {shown}")
+            out.extend(found or [word])
+        return out
+
+    def listed(self, words: list[str]) -> str | None:
+        """The output of ``find DIR -maxdepth 1 [-mindepth 1] [-type f|d] -name PAT`` or ``ls [-1] PATTERN...`` over
+        the project's files (sorted by name: find's own order is the file system's), or None."""
+        if self.listing is None or not words:
+            return None
+        if words[0] == "ls" and len(words) > 1:
+            patterns = [w for w in words[1:] if w not in ("-1", "-d")]
+            if not patterns or any(w.startswith("-") or not _GLOB.search(w) for w in patterns):
+                return None
+            found = [p for pattern in patterns for p in self.listing(pattern, self.cwd, None) or []]
+        elif words[0] == "find" and len(words) > 2 and not words[1].startswith("-"):
+            options = dict(zip(words[2::2], words[3::2], strict=False))
+            if len(words[2:]) % 2 or set(options) - {"-maxdepth", "-mindepth", "-type", "-name"}:
+                return None
+            if options.get("-maxdepth") != "1" or options.get("-mindepth", "1") != "1" or "-name" not in options:
+                return None
+            kind = options.get("-type")
+            if kind not in (None, "f", "d"):
+                return None
+            found = self.listing(posixpath.join(words[1], options["-name"]), self.cwd, kind) or []
+            self.note("shell.glob", f"find {words[1]} lists {len(found)} path(s), read in name order")
+        else:
+            return None
+        return "\n".join(found) if found else None
 
     def fields(self, w: _Tok) -> list[str]:
         self.line = w.line
@@ -1044,7 +1091,8 @@ class _Reader:
                 result = self.expr(s[i + 2 : j - 1] if c == "$" else s[i + 1 : j - 1])
                 if result is None:
                     self.note("shell.command-substitution", f"{s[i:j]} is not run; kept as text")
-                out.append((s[i:j] if result is None else result, False))
+                # an unquoted result splits into words like any expansion (a file list)
+                out.append((s[i:j], False) if result is None else (result, not quoted))
                 i = j
             elif c == "$":
                 i = self.dollar(s, i, quoted, out)
@@ -1085,7 +1133,7 @@ class _Reader:
             return posixpath.normpath(words[1])
         if words == ["pwd"]:
             return self.cwd or "."
-        return None
+        return self.listed(words)
 
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
         if s.startswith("$((", i):
@@ -1247,14 +1295,31 @@ class _Reader:
 
 # (a path as the script spells it, the directory the script has moved to) → (text, name) of that project file, or None
 Include = Callable[[str, "str | None"], "tuple[str, str] | None"]
+# (glob pattern, folder the script moved to, "f" files / "d" folders / None both) → the matching paths as bash
+# spells them, sorted; None when the files are not at hand
+Listing = Callable[[str, "str | None", "str | None"], "list[str] | None"]
+
+
+_GLOB = re.compile(r"[*?]|\[[^\]]+\]")
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without its quoted parts: a glob character inside quotes is a plain character."""
+    return re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", "", text)
 
 
 def parse_shell(
-    text: str, env: Mapping[str, str] | None = None, source: str = "<script>", include: Include | None = None
+    text: str,
+    env: Mapping[str, str] | None = None,
+    source: str = "<script>",
+    include: Include | None = None,
+    listing: Listing | None = None,
 ) -> ShellScript:
     """Read a bash script statically: its commands, final variables and notes. Nothing is executed. ``include``
     gives the text of a project script this one runs or sources (none is followed without it)."""
-    return _Reader(text.replace("\r\n", "\n"), env, source, include=include).run()  # CRLF: \r is not in a word
+    return _Reader(
+        text.replace("\r\n", "\n"), env, source, include=include, listing=listing
+    ).run()  # CRLF: \r is not in a word
 
 
 def _script_call(words: list[str]) -> tuple[str, list[str], bool] | None:
@@ -1343,6 +1408,14 @@ _SRUN_VALUE = {
     "--container-name",
     "--constraint",
     "-C",
+}
+# Project environment managers whose `run` subcommand runs a command, with their options that take a value.
+_PROJECT_RUNNERS = {
+    "poetry": {"-C", "--directory", "-P", "--project"},
+    "pipenv": set(),
+    "pdm": {"-p", "--project"},
+    "rye": {"--pyproject"},
+    "pixi": {"-e", "--environment", "--manifest-path"},
 }
 _UV_VALUE = {
     "--with",
@@ -1482,6 +1555,8 @@ def _unwrap_once(argv: list[str], env: Mapping[str, str] | None) -> list[str]:
         return _skip_options(rest, _STDBUF_VALUE)
     if prog == "sbatch" and (body := _shell_body(argv)) is not None:
         return _single_command(body, env) or argv
+    if prog in _PROJECT_RUNNERS and rest[:1] == ["run"]:  # `poetry run CMD`: CMD in the project's environment
+        return _skip_options(rest[1:], _PROJECT_RUNNERS[prog])
     if prog == "uv" and rest[:1] == ["run"]:
         i = 1
         while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":

@@ -31,4 +31,5 @@ FRAMEWORK = Framework(
     # run from its repository root, where get_abs_path resolves the reward file (verl/utils/py_functional.py@b44b311)
     reward_path_key="worker.reward.reward_function",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
+    copy_markers=("verl/trainer/main.py",),
 )

@@ -187,6 +187,7 @@ class EasyR1Dialect(Dialect):
                 spec,
                 notes,
                 lineage="easyr1",
+                launch_values=native.values,
             )
         return Reading(spec, notes, values)
 

@@ -415,7 +415,17 @@ class _Interpreter:
             "policy.megatron_cfg.optimizer.clip_grad" if self.megatron() else "policy.max_grad_norm"
         )
         s.topology.rollout_gpu_memory_fraction = v.number("policy.generation.vllm_cfg.gpu_memory_utilization")
-        s.lengths.max_response_tokens = v.positive_int("policy.generation.max_new_tokens")
+        null_length = v.get("policy.generation.max_new_tokens") is None
+        s.lengths.max_response_tokens = None if null_length else v.positive_int("policy.generation.max_new_tokens")
+        if null_length and v.get("policy.generation.backend") in ("vllm", "megatron"):
+            # the release types it `int` (models/generation/interfaces.py) and its workers pass it on as the token
+            # limit; a fork's own backend may take null, so this is no reason to refuse the plan
+            self.notes.warning(
+                "lengths.max-new-tokens-null",
+                "policy.generation.max_new_tokens is null; NeMo-RL's own generation backends expect a whole "
+                "number of tokens (set it, e.g. to ${policy.max_total_sequence_length})",
+                source_keys=["policy.generation.max_new_tokens"],
+            )
         s.sampling.temperature = v.number("policy.generation.temperature")
         s.sampling.top_p = v.number("policy.generation.top_p")
         top_k = v.get("policy.generation.top_k")

@@ -9,6 +9,14 @@ _DOC = "docs/frameworks/nemo-rl.md §5"
 
 RULES: tuple[R, ...] = (
     R(
+        "lengths.max-new-tokens-null",
+        "note",
+        "nemo-rl",
+        ("warning",),
+        "policy.generation.max_new_tokens is null: the response length is unknown; NeMo-RL's backends expect a number.",
+        source="nemo_rl/models/generation/interfaces.py@v0.7.0",
+    ),
+    R(
         "nemo-rl.world-too-small",
         "check",
         "nemo-rl",

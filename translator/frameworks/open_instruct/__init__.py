@@ -47,4 +47,5 @@ FRAMEWORK = Framework(
         last_message_is_answer=True,
     ),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
+    copy_markers=("open_instruct/grpo_fast.py", "open_instruct/grpo.py"),
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import posixpath
 import re
 from fractions import Fraction
@@ -70,6 +71,7 @@ from translator.frameworks.open_instruct.tables import (
 )
 from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.sources.code import ArgumentFields
 from translator.sources.files import Source, load_yaml_mapping
 from translator.sources.shell import ShellCommand, parse_shell, program_index, symbolic_names, unwrap_command
 
@@ -174,12 +176,19 @@ class OpenInstructDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
-        self._account(values, native, version, spec, notes)
-        reading = Reading(spec, notes, values)
+        own = None
         if native.launch is not None:  # the project's own copy of the program, when it holds one
             from translator.frameworks.open_instruct import forks
 
             word, cwd = native.launch
+            own = forks.launched_arguments(source, cwd, word)
+        self._account(values, native, version, spec, notes, own)
+        reading = Reading(spec, notes, values)
+        if own is not None:
+            # the copy's own additions; the flags upstream has keep their type checks
+            known = KEY_RANGES[native.kind]
+            reading.own_flags = frozenset(key for key in native.values if key not in known and _accepts(own, key))
+        if native.launch is not None:
             bands = forks.check(source, cwd, word, native.program, version, options.version is None, spec, notes)
             if bands:  # its code follows another snapshot: explain compares the plan as each reads it
                 reading.candidates = tuple(v for v in self.versions if v == version or v in bands)
@@ -387,10 +396,24 @@ class OpenInstructDialect(Dialect):
                 source_keys=[c.split(" ", 1)[0] for c in changes],
             )
 
-    def _account(self, values: Values, native: NativeOI, version: str, spec: RunSpec, notes: NoteList) -> None:
+    def _account(
+        self,
+        values: Values,
+        native: NativeOI,
+        version: str,
+        spec: RunSpec,
+        notes: NoteList,
+        own: ArgumentFields | None = None,
+    ) -> None:
+        """Carry the flags rlconf does not interpret and report the ones the program rejects. ``own``: the flags
+        of the project's copy of the program, which decide when the copy's parser is all the project's code."""
         ranges = KEY_RANGES[native.kind]
+        if own is not None and own.complete:
+            _refuse_foreign_flags(native, own)
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
+            if own is not None and _accepts(own, key):
+                continue  # a flag the project's copy adds: carried
             if key not in ranges:
                 guess = closest_key(key, ranges)
                 hint = f"; did you mean '{guess}'?" if guess else ""
@@ -402,7 +425,7 @@ class OpenInstructDialect(Dialect):
                 )
         for key in native.values:
             span = ranges.get(key)
-            if span and not _in_range(version, span):
+            if span and not _in_range(version, span) and not (own is not None and _accepts(own, key)):
                 since, until = span
                 life = f"{since}–{until}" if until else f"{since} on"
                 notes.warning(
@@ -1052,6 +1075,14 @@ class _Interpreter:
             if g.filter_groups:
                 g.filter_metric = "score"
                 g.max_rounds_per_step = 0 if active else 1  # active sampling refills; otherwise the batch shrinks
+                per_update = d.get("plan.samples_per_optimizer_step")
+                if not active and per_update is not None and s.plan.samples_per_optimizer_step is not None:
+                    # How many groups survive depends on the rewards: the configured count is an upper bound.
+                    per_update.origin = "assumed"
+                    per_update.text += (
+                        ", if no group is dropped: zero-std groups are dropped without refill (active_sampling "
+                        f"off), so an optimizer step trains on at most {fmt(s.plan.samples_per_optimizer_step)}"
+                    )
                 d["generation.max_rounds_per_step"] = self.origin(
                     "active_sampling: sample until num_unique_prompts_rollout groups survive (0 = unlimited)"
                     if active
@@ -2504,3 +2535,32 @@ class _RunPartsWriter:
         t, w, out = self.spec.topology, self.w, self.out
         if t.rollout_gpu_memory_fraction is not None and w.has("vllm_gpu_memory_utilization"):
             out["vllm_gpu_memory_utilization"] = t.rollout_gpu_memory_fraction
+
+
+def _accepts(own: ArgumentFields, key: str) -> bool:
+    """Whether the copy's parser takes ``--key``: a field, ``--no_field`` (HfArgumentParser's negation of a
+    boolean field), or a prefix of just one field (argparse expands abbreviations)."""
+    if key in own.fields or (key.startswith("no_") and key[3:] in own.fields):
+        return True
+    return len([f for f in own.fields if f.startswith(key)]) == 1
+
+
+def _refuse_foreign_flags(native: NativeOI, own: ArgumentFields) -> None:
+    """A flag that no field of the copy's argument dataclasses takes stops the launch: HfArgumentParser raises
+    "Some specified arguments are not used by the HfArgumentParser" (parse_args_into_dataclasses)."""
+    foreign = [key for key in native.values if not _accepts(own, key)]
+    if not foreign:
+        return
+    where = f"{os.path.basename(own.path)}:{own.line}"
+    shown = ", ".join(f"--{key}" for key in foreign[:6]) + (f" and {len(foreign) - 6} more" if len(foreign) > 6 else "")
+    origin = native.origins.get(foreign[0], "")
+    file, _, line = origin.rpartition(":")
+    raise ConfigError(
+        f"{shown} {'is not a flag' if len(foreign) == 1 else 'are not flags'} of the launched program: no field of "
+        f"the dataclasses its parser is given ({', '.join(own.classes)}, {where}) takes "
+        f"{'it' if len(foreign) == 1 else 'them'}, so HfArgumentParser stops with 'Some specified arguments are "
+        "not used by the HfArgumentParser'",
+        file=file if line.isdigit() else origin or None,
+        line=int(line) if line.isdigit() else None,
+        hint="remove or rename the flag(s) to fields the program defines",
+    )

@@ -35,7 +35,7 @@ from functools import cache
 from translator.dialects.base import UNKNOWN, at_least
 from translator.notes import NoteList
 from translator.plan import PLAN_FIELDS, Derivation, RunSpec
-from translator.sources.code import Project, _touch, project_root, run_dirs, validation_function
+from translator.sources.code import ArgumentFields, Project, _touch, project_root, run_dirs, validation_function
 from translator.sources.files import Source
 
 TABLE = os.path.join(os.path.dirname(__file__), "fork_signatures.txt")
@@ -311,6 +311,13 @@ def locate(source: Source, cwd: str | None, script: str) -> tuple[Project, str] 
                 return project, os.path.realpath(candidate)
             folder = None if folder == project.root else os.path.dirname(folder)
     return None
+
+
+def launched_arguments(source: Source, cwd: str | None, script: str) -> ArgumentFields | None:
+    """The flags the project's copy of the launched ``script`` accepts (the fields of the dataclasses its
+    parser is given), or None when the project holds no copy or the copy builds no parser rlconf can read."""
+    found = locate(source, cwd, script)
+    return found[0].argument_fields(found[1]) if found is not None else None
 
 
 def check(

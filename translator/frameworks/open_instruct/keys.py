@@ -24,4 +24,4 @@ def prepare(reading: Reading, source_text: str) -> NativeKeys | None:
     assert native is not None
     if any(n.code == "version.program-missing" for n in reading.notes):
         return None
-    return NativeKeys(dict(native.values), dict(native.origins))
+    return NativeKeys(dict(native.values), dict(native.origins), exempt=reading.own_flags)

@@ -33,4 +33,5 @@ FRAMEWORK = Framework(
     optimizer_checks_lr=False,
     data_loader_for="translator.frameworks.openrlhf.dialect:data_loader",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
+    copy_markers=("openrlhf/cli/train_ppo_ray.py",),
 )

@@ -53,6 +53,7 @@ class Run:
     origins: Mapping[str, str]
     transformers: str | None = None  # the transformers release TrlParser's TrainingArguments comes from
     fork_script: str | None = None  # a fork's own training script, whose parser may know more arguments
+    own_fields: frozenset[str] = frozenset()  # fields of the script's own argument dataclasses (ScriptArguments)
 
     @classmethod
     def from_native(cls, native: Values, spec: RunSpec, version: str) -> Run:
@@ -67,6 +68,7 @@ class Run:
             dict(native.origins),
             getattr(native, "transformers", None),
             getattr(native, "fork_script", None),
+            getattr(native, "own_fields", frozenset()),
         )
 
     def since(self, first: str) -> bool:
@@ -357,6 +359,7 @@ def unknown_config_keys(run: Run) -> Finding | None:
         for k in run.values
         if not _from_cli(run, k)
         and not _from_python(run, k)
+        and k not in run.own_fields
         and (not known_key(k, run.version) or gone_from_transformers(run, k))
     ]
     if not unknown:
@@ -395,7 +398,9 @@ def unknown_cli_arguments(run: Run) -> Finding | None:
     unknown = [
         k
         for k in run.values
-        if _from_cli(run, k) and (k == "env" or not known_key(k, run.version) or gone_from_transformers(run, k))
+        if _from_cli(run, k)
+        and k not in run.own_fields
+        and (k == "env" or not known_key(k, run.version) or gone_from_transformers(run, k))
     ]
     if not unknown:
         return None

@@ -78,7 +78,7 @@ from translator.frameworks.trl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, quotient
-from translator.sources.code import ClassInfo, Project, launched_scripts, mentions
+from translator.sources.code import Candidate, ClassInfo, Project, launched_scripts, mentions
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import symbolic_names, unwrap_command
@@ -117,10 +117,12 @@ SETTINGS = (
 
 
 class TrlValues(Values):
-    """Values with what TRL's check rules also read: the transformers release the parser is and a fork's script."""
+    """Values with what TRL's check rules also read: the transformers release the parser is, a fork's script and
+    the fields the script's own argument dataclasses add."""
 
     transformers: str | None = None
     fork_script: str | None = None
+    own_fields: frozenset[str] = frozenset()  # fields of the script's own argument dataclasses
 
 
 class NativeTrl:
@@ -143,6 +145,11 @@ class NativeTrl:
         self.trl_script = False  # launched as TRL's own trl.scripts.grpo (whose transformers is TRL's, not Open-R1's)
         self.fork_script: str | None = None  # a fork's own training script (grpo_rec.py): it may add arguments
         self.fork_trainer: ForkTrainer | None = None  # the project's own trainer class, when it forms batches itself
+        # fields of the project's own argument dataclasses the launched script hands TrlParser (ScriptArguments)
+        self.own_fields: frozenset[str] = frozenset()
+        # whether those and TRL's are all the arguments the launched program takes (TRL's own script; a project
+        # script whose parser is read in full)
+        self.arguments_known = True
         self.wandb_env: dict[str, str] = {}  # WANDB_PROJECT / WANDB_ENTITY the launch script sets
         self.python_script: str | None = None  # the Python script whose GRPOConfig(...) call was read
         self.variant: str | None = None  # the TRL variant that script imports (python_script.VARIANTS)
@@ -179,6 +186,9 @@ class TrlDialect(Dialect):
         trl.unknown-config-key makes that a warning for those releases)."""
         return at_least(split_target(version)[0], "0.19.0")
 
+    # HfArgumentParser stops on a command-line argument no dataclass declares, in every release
+    # (parse_args_into_dataclasses: "Some specified arguments are not used by the HfArgumentParser")
+    rejects_unknown_flags = True
     commit_bands = os.path.join(os.path.dirname(__file__), "commits.txt")
     same_as = SAME_AS
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
@@ -217,6 +227,7 @@ class TrlDialect(Dialect):
             version = fork.lineage.release
         values = TrlValues(native.values, native.origins, self.defaults(version, native), source.name)
         values.fork_script = native.fork_script
+        values.own_fields = native.own_fields
         self.variant_rules(values, native, version, notes)
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(
@@ -253,8 +264,11 @@ class TrlDialect(Dialect):
             _Interpreter(values, native, version, spec, notes).run()
         if fork is not None and fork.lineage is None:
             _fork_unknown(spec, fork, notes)
-        self._account(values, version, spec, notes)
-        return Reading(spec, notes, values)
+        self._account(values, version, spec, notes, native.own_fields)
+        reading = Reading(spec, notes, values)
+        reading.own_flags = frozenset(k for k in native.values if k in native.own_fields)
+        reading.arguments_known = native.arguments_known
+        return reading
 
     # A variant of TRL (a package that patches GRPOConfig, python_script.VARIANTS) is its own dialect, reading
     # through read_native with these hooks: its defaults in place of TRL's, its own rewrites of the values.
@@ -354,7 +368,23 @@ class TrlDialect(Dialect):
         if training_script is not None and script_name.endswith(".py"):
             # a script that builds its GRPOConfig itself is read, not a fork
             python_script.follow(training_script, native, notes, options.env)
-        if script_name.endswith(".py") and script_name != "grpo.py" and native.python_script is None:
+        builder = (
+            _trl_own_trainer(source, command.cwd, argv[script_index])
+            if script_name.endswith(".py") and native.python_script is None
+            else None
+        )
+        if script_name.endswith(".py"):
+            own = _own_argument_fields(source, command.cwd, argv[script_index])
+            # Open-R1's grpo.py, when the checkout lacks it, takes Open-R1's arguments and TRL's
+            upstream = native.open_r1_script and script_name == "grpo.py"
+            native.own_fields, native.arguments_known = own if own is not None else (frozenset(), bool(upstream))
+        if builder is not None:
+            notes.info(
+                "framework.trl-trainer",
+                f"{origin}: '{argv[script_index]}' builds TRL's own GRPOTrainer (in {builder}): the installed "
+                "release's batching",
+            )
+        elif script_name.endswith(".py") and script_name != "grpo.py" and native.python_script is None:
             native.fork_script = argv[script_index]
             notes.warning(
                 "framework.fork",
@@ -491,18 +521,23 @@ class TrlDialect(Dialect):
         notes.info("version.assumed", f"assumed trl {version}: {why}; pass --from trl@VERSION to choose")
         return version
 
-    def _account(self, values: Values, version: str, spec: RunSpec, notes: NoteList) -> None:
+    def _account(
+        self, values: Values, version: str, spec: RunSpec, notes: NoteList, own: frozenset[str] = frozenset()
+    ) -> None:
         known = _known_fields()
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
-            if key not in known:
+            if key not in known and key not in own:  # a field of the script's own dataclasses is its argument
                 guess = closest_key(key, known)
                 hint = f"; did you mean '{guess}'?" if guess else ""
+                flag = str(values.origins.get(key, "")).rpartition(":")[2].isdigit()  # on the launch line
                 notes.warning(
                     "keys.unknown",
                     f"'{key}' is not a TRL {version} or Open-R1 argument{hint}"
                     + (
-                        " (TrlParser rejects unknown keys since 0.19)"
+                        " (HfArgumentParser stops on an unknown command-line argument)"
+                        if flag
+                        else " (TrlParser rejects unknown keys since 0.19)"
                         if at_least(version, "0.19.1")
                         else " (TrlParser ≤ 0.18 drops it silently)"
                     ),
@@ -985,7 +1020,7 @@ def _fork_trainer(
     for project, path in launched_scripts(source, cwd, script):
         candidates = [
             c
-            for c in project.trainer_classes(path)
+            for c in _instantiated_trainers(project, path)
             if c.condition is None or flag(c.condition[0]) in (None, c.condition[1])
         ]
         found = [_classify(project, c.cls) for c in candidates if isinstance(c.cls, ClassInfo)]
@@ -1003,6 +1038,61 @@ def _fork_trainer(
         return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks))
     return None
 
+
+def _instantiated_trainers(project: Project, path: str) -> list[Candidate]:
+    """The trainer classes the launched script builds: in the script itself, else in the first project module it
+    imports (directly or through others) that builds one (``main.py`` calling ``train.pipeline.main``)."""
+    for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
+        found = project.trainer_classes(module)
+        if found:
+            return found
+    return []
+
+
+def _trl_own_trainer(source: Source, cwd: str | None, script: str) -> str | None:
+    """The project file that builds TRL's own GRPOTrainer (imported from trl, no project subclass) when the
+    launched script or a module it imports does: the script is then a driver of the installed release, not a
+    fork."""
+    for project, path in launched_scripts(source, cwd, script):
+        for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
+            found = project.trainer_classes(module)
+            if found:
+                own = all(isinstance(c.cls, str) and c.cls.split(".")[0] == "trl" for c in found)
+                return project.rel(module) if own and any("GRPOTrainer" in str(c.cls) for c in found) else None
+    return None
+
+
+def _own_argument_fields(source: Source, cwd: str | None, script: str) -> tuple[frozenset[str], bool] | None:
+    """The fields of the project's own dataclasses the launched script (or a module it imports) hands its
+    argument parser (TrlParser((ScriptArguments, GRPOConfig, ModelConfig)) takes them besides TRL's), and whether
+    they and TRL's are all it takes: not when that file also adds options of its own (``add_argument``) or keeps
+    the arguments no field takes (``parse_known_args``, ``return_remaining_strings=True``). None: the script is
+    not in the project, or builds no parser rlconf reads."""
+    for project, path in launched_scripts(source, cwd, script):
+        for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
+            fields = project.argument_fields(module)
+            if fields is not None:
+                return fields.fields, not _takes_more_arguments(project.tree(module))
+        return None
+    return None  # not in the project: whatever the launch runs is not at hand
+
+
+def _takes_more_arguments(tree: ast.Module | None) -> bool:
+    """Whether a module's parser takes options besides its dataclasses' fields or keeps unknown ones."""
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("add_argument", "parse_known_args"):
+                return True
+            if any(k.arg == "return_remaining_strings" and not _false(k.value) for k in node.keywords):
+                return True
+    return False
+
+
+def _false(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+_TRAINER_SEARCH_FILES = 40  # project modules searched for the trainer a launched script builds (breadth first)
 
 # What a trainer that matches no TRL lineage leaves open: how many completions a micro-step holds and when
 # generation happens, hence every count built on them (the group size, world size and accumulation stay known).

@@ -22,7 +22,7 @@ def prepare(reading: Reading, source_text: str) -> NativeKeys:
     values, origins = dict(native.values), dict(native.origins)
     transformers = getattr(native, "transformers", None)
     if not transformers:
-        return NativeKeys(values, origins)
+        return NativeKeys(values, origins, reading.own_flags)
     training_arguments = schemas_for("transformers", transformers)[:1]
     exempt = frozenset(k for k in values if any(s.knows(k) for s in training_arguments))
     notes = (
@@ -36,4 +36,4 @@ def prepare(reading: Reading, source_text: str) -> NativeKeys:
         if exempt
         else []
     )
-    return NativeKeys(values, origins, exempt, notes=tuple(notes))
+    return NativeKeys(values, origins, exempt | reading.own_flags, notes=tuple(notes))

@@ -8,6 +8,14 @@ from translator.rule_info import RuleInfo as R
 
 RULES: tuple[R, ...] = (
     R(
+        "framework.trl-trainer",
+        "note",
+        "trl",
+        ("info",),
+        "The launched script (or a module it imports) builds TRL's own GRPOTrainer: the installed release's batching.",
+        source="docs/launch-scripts.md",
+    ),
+    R(
         "trl.auto-find-batch-size",
         "check",
         "trl",

@@ -45,4 +45,5 @@ FRAMEWORK = Framework(
         (("reward_model", "reward_model"),),
     ),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
+    copy_markers=("verl/trainer/main_ppo.py",),
 )

@@ -191,6 +191,7 @@ class VerlDialect(Dialect):
             native.fork_entry,
             spec,
             notes,
+            launch_values=native.values,
         )
 
     @staticmethod
