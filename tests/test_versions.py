@@ -286,3 +286,25 @@ def test_a_type_the_release_rejects_is_a_warning_when_the_project_runs_its_own_c
     shutil.rmtree(project / "verl_copy")
     with pytest.raises(ConfigError, match=r"actor_rollout_ref\.actor\.shuffle must be true or false"):
         api.explain(str(script))
+
+
+def test_a_copy_without_a_version_file_is_the_projects_own_too(tmp_path) -> None:
+    from translator import api
+
+    # The same project with a copy that states no version (an EasyR1-style fork keeps verl/ without a version
+    # file): verl/trainer/main_ppo.py in the project (the registration's copy marker) is the code the launch may
+    # run, so the value is a warning naming that copy, not a refusal.
+    project = tmp_path / "project"
+    shutil.copytree(Path(__file__).parent.parent / "fixtures" / "verl" / "copy_below_run_dir", project)
+    (project / ".git").mkdir()
+    shutil.rmtree(project / "verl_copy")
+    (project / "verl" / "trainer").mkdir(parents=True)
+    (project / "verl" / "trainer" / "main_ppo.py").write_text("# the project's copy\n")
+    script = project / "scripts" / "run.sh"
+    script.write_text(
+        script.read_text().replace(
+            "trainer.total_epochs=1", "trainer.total_epochs=1 actor_rollout_ref.actor.shuffle=often"
+        )
+    )
+    warning = next(n for n in api.explain(str(script)).notes if n.code == "keys.invalid-type")
+    assert "actor_rollout_ref.actor.shuffle" in warning.message and "the project's" in warning.message

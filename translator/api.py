@@ -287,6 +287,8 @@ def load(
                 [],
             )
         )
+    if reading.native is not None and reading.own_copy is None and source.base_dir is not None:
+        _note_copy_in_project(dialect, reading, str(source.base_dir))
     if reading.native is not None:  # the native keys against the framework version's own schema
         from translator.native_schemas import validate_reading
 
@@ -332,13 +334,10 @@ def _refuse_rejected_keys(
     if any(n.code.startswith(_OWN_CODE_NOTES) for n in notes):
         return
     from translator.dialects import registry
-    from translator.sources.code import holds_copy
 
     entry = registry.lookup(dialect.name)
     if entry is None or not entry.copy_markers:
-        return  # no way to tell whether the project runs a copy of its own
-    if base_dir is not None and holds_copy(str(base_dir), entry.copy_markers):
-        return
+        return  # no way to tell whether the project runs a copy of its own (a copy found is reading.own_copy)
     if base_dir is not None and _installed_from_a_branch(dialect, str(base_dir)):
         return  # a fork's repository or a commit between releases: its parser may take more
     origins = getattr(reading.native, "origins", {})
@@ -368,6 +367,19 @@ def _refuse_rejected_keys(
         key=key,
         hint=f"{dialect.name} {reading.spec.version} stops at start-up on such a key; remove or rename it",
     )
+
+
+def _note_copy_in_project(dialect: Any, reading: Reading, folder: str) -> None:
+    """A project that holds a copy of the framework's code (its registration's ``copy_markers``) may run it, and
+    the copy's config may take keys and value types the release's does not: ``reading.own_copy`` names it."""
+    from translator.dialects import registry
+    from translator.sources.code import copy_in_project
+
+    entry = registry.lookup(dialect.name)
+    if entry is not None and entry.copy_markers:
+        found = copy_in_project(folder, entry.copy_markers)
+        if found is not None:
+            reading.own_copy = f"{found}/ (the project's)" if found != "." else "the project's own folders"
 
 
 def _installed_from_a_branch(dialect: Any, folder: str) -> bool:

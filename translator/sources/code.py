@@ -153,12 +153,20 @@ def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
     return _TREES[key], stat.st_size
 
 
-def holds_copy(folder: str, markers: tuple[str, ...]) -> bool:
-    """Whether the project ``folder`` belongs to holds a file ending with one of ``markers`` (a copy of a
-    framework's code); True when the project is too large to tell."""
-    files = _project_files(project_root(folder))
-    ends = tuple(os.sep + m.replace("/", os.sep) for m in markers)
-    return len(files) > MAX_WALK_ENTRIES or any(f.endswith(ends) for f in files)
+def copy_in_project(folder: str, markers: tuple[str, ...]) -> str | None:
+    """The folder (relative to the project's root) of a copy of a framework's code in the project ``folder``
+    belongs to: the one holding a file that ends with one of ``markers``; the root itself when the project is too
+    large to tell; None when there is none."""
+    root = project_root(folder)
+    files = _project_files(root)
+    if len(files) > MAX_WALK_ENTRIES:
+        return "."
+    for marker in markers:
+        end = os.sep + marker.replace("/", os.sep)
+        found = next((f for f in files if f.endswith(end)), None)
+        if found is not None:
+            return os.path.relpath(found[: -len(end)] or os.sep, root)
+    return None
 
 
 def _project_files(root: str) -> tuple[str, ...]:
