@@ -360,3 +360,99 @@ def test_open_instruct_drops_the_last_message_of_a_longer_chat_list(tmp_path: Pa
     for kept in (CHAT[1:], [*CHAT, {"role": "assistant", "content": "4"}]):
         path = source(tmp_path, VERL, "run.sh", [{**rows[0], "prompt": kept}], "prompt")
         assert data_notes(translator.translate(path, to="open-instruct")) == []
+
+
+# ---- NeMo-RL and SkyRL targets.
+# - NeMo-RL 0.7.0 reads a local file through the ResponseDataset registry entry: format_data makes the row's
+#   input_key column (default `input`) the content of one user message and its output_key column (default
+#   `output`) the answer, read for every row (nemo_rl/data/datasets/response_datasets/response_dataset.py@v0.7.0:
+#   45-46, 78-85); math_hf_data_processor formats that content into the prompt text (prompt.format(problem),
+#   nemo_rl/data/processors.py@v0.7.0:390-406): a string. A file with a `messages` column is kept as it stands
+#   (response_dataset.py@v0.7.0:64-72), so its other columns are not read.
+# - SkyRL 0.3.0: main_base builds PromptDataset without a prompt key (skyrl/train/entrypoints/main_base.py@
+#   skyrl-v0.3.0:78-83), so the column is `prompt` (skyrl/train/dataset/dataset.py@skyrl-v0.3.0:23), handed to
+#   apply_chat_template (dataset.py:9-13): a chat list. Every other column but env_class reaches the environment
+#   as extras (dataset.py:86-94); the gsm8k environment (the base config's environment.env_class) asserts
+#   reward_spec (skyrl-gym/skyrl_gym/envs/gsm8k/env.py@skyrl-v0.3.0:14-16), aime asserts reward_model
+#   (aime/env.py:14-16).
+
+NEMO_ROW = {"input": "What is 2+2?", "output": "4"}
+
+
+def test_nemo_rl_needs_the_input_and_output_columns(tmp_path: Path) -> None:
+    # A verl source's rows: a chat list in `prompt` and the answer in reward_model; ResponseDataset reads
+    # data["input"] and data["output"] (response_dataset.py@v0.7.0:81-82), neither of which the rows have.
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": CHAT, **VERL_ROW}], "prompt")
+    translation = translator.translate(path, to="nemo-rl")
+    [note] = data_notes(translation)
+    assert note.code == "data.column-missing" and note.severity == "error"
+    assert "has no column 'input', 'output'" in note.message
+    assert "response_dataset.py@v0.7.0" in note.message
+    assert translation.failed
+
+
+def test_nemo_rl_needs_text_in_the_input_column(tmp_path: Path) -> None:
+    # `input` holding a chat list: it would become the content of the user message (response_dataset.py@v0.7.0:81),
+    # a list where the processor formats a string; the conversion keeps the last user message's text.
+    path = source(tmp_path, VERL, "run.sh", [{"input": CHAT, "output": "4", **VERL_ROW}], "input")
+    [note] = data_notes(translator.translate(path, to="nemo-rl"))
+    assert note.code == "data.column-type" and "needs a string there" in note.message
+    assert 'next(m["content"] for m in reversed(row["input"]) if m["role"] == "user")' in note.message
+
+
+def test_data_that_suits_nemo_rl_gets_no_note(tmp_path: Path) -> None:
+    # A string in `input` and the answer in `output`: what format_data reads.
+    path = source(tmp_path, VERL, "run.sh", [{**NEMO_ROW, **VERL_ROW}], "input")
+    assert data_notes(translator.translate(path, to="nemo-rl")) == []
+    # A `messages` column ([user, assistant answer]) is taken as it stands (response_dataset.py@v0.7.0:64-72):
+    # rows without input/output pass too.
+    answered = [{"role": "user", "content": "What is 2+2?"}, {"role": "assistant", "content": "4"}]
+    path = source(tmp_path, VERL, "run.sh", [{"messages": answered, **VERL_ROW}], "messages")
+    assert data_notes(translator.translate(path, to="nemo-rl")) == []
+
+
+def test_skyrl_needs_a_chat_list_and_reward_spec(tmp_path: Path) -> None:
+    # A string in `prompt` (apply_chat_template needs a list of messages, dataset.py@skyrl-v0.3.0:9-13) and no
+    # reward_spec column, which the gsm8k environment (the written environment.env_class: the base config's, as the
+    # source's reward is a function file SkyRL has no form for) asserts for every row.
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": "What is 2+2?", **VERL_ROW}], "prompt")
+    translation = translator.translate(path, to="skyrl")
+    missing, kind = data_notes(translation)
+    assert missing.code == "data.column-missing" and "has no column 'reward_spec'" in missing.message
+    assert "the gsm8k environment's reward_spec.ground_truth" in missing.message
+    assert kind.code == "data.column-type" and "column 'prompt' holds a string" in kind.message
+    assert '[{"role": "user", "content": row["prompt"]}]' in kind.message
+    assert translation.failed
+    # A chat list in `prompt` and a reward_spec column: what PromptDataset and the gsm8k environment read.
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": CHAT, "reward_spec": {"ground_truth": "4"}}], "prompt")
+    translation = translator.translate(path, to="skyrl")
+    assert data_notes(translation) == []
+
+
+def test_skyrl_reads_prompt_whatever_the_source_named(tmp_path: Path) -> None:
+    # data.prompt_key=question in the source: SkyRL's PromptDataset reads `prompt` only (main_base passes no key).
+    rows = [{"question": CHAT, "reward_spec": {"ground_truth": "4"}}]
+    path = source(tmp_path, VERL, "run.sh", rows, "question")
+    [note] = data_notes(translator.translate(path, to="skyrl"))
+    assert note.code == "data.column-missing" and "has no column 'prompt'" in note.message
+
+
+SKYRL = """python -m skyrl.train.entrypoints.main_base data.train_data="['{data}']" environment.env_class={key} \\
+    trainer.train_batch_size=8 trainer.policy_mini_batch_size=4 generator.n_samples_per_prompt=4 \\
+    trainer.micro_train_batch_size_per_gpu=1 trainer.micro_forward_batch_size_per_gpu=1 \\
+    trainer.placement.policy_num_gpus_per_node=2 trainer.placement.ref_num_gpus_per_node=2 \\
+    generator.num_inference_engines=2 trainer.policy.model.path=m
+"""
+
+
+def test_skyrl_reads_the_column_its_environment_asserts(tmp_path: Path) -> None:
+    # A SkyRL source on the aime environment stays on it: AIMEEnv asserts reward_model, not reward_spec
+    # (skyrl-gym/skyrl_gym/envs/aime/env.py@skyrl-v0.3.0:14-16).
+    good = {"prompt": CHAT, **VERL_ROW}
+    path = source(tmp_path, SKYRL, "run.sh", [good], "aime")
+    translation = translator.translate(path, to="skyrl")
+    assert "environment.env_class=aime" in translation.files["launch.sh"]
+    assert data_notes(translation) == []
+    path = source(tmp_path, SKYRL, "run.sh", [{"prompt": CHAT, "reward_spec": {"ground_truth": "4"}}], "aime")
+    [note] = data_notes(translator.translate(path, to="skyrl"))
+    assert note.code == "data.column-missing" and "has no column 'reward_model'" in note.message

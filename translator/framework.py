@@ -73,6 +73,9 @@ class DataLoader:
     required: tuple[tuple[str, str], ...] = ()
     # a chat list of several messages is a conversation whose last message is the answer: the prompt is the rest
     last_message_is_answer: bool = False
+    # a column that, when every row has it, the loader reads in place of the prompt and required columns (NeMo-RL's
+    # ResponseDataset takes a `messages` column as it stands): rows holding it are not checked further
+    instead: str = ""
 
 
 @record(frozen=True)

@@ -27,5 +27,6 @@ FRAMEWORK = Framework(
         prepare="translator.frameworks.skyrl.keys:prepare",
     ),
     schema_generator="translator.frameworks.skyrl.schema_gen",
+    data_loader_for="translator.frameworks.skyrl.dialect:data_loader",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
 )

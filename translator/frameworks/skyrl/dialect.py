@@ -44,6 +44,7 @@ from translator.dialects.writing import (
     whole_prompts,
 )
 from translator.errors import ConfigError
+from translator.framework import DataLoader
 from translator.frameworks.skyrl import tables as T
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
@@ -73,6 +74,19 @@ def _entry(argv: list[str]) -> tuple[int, str] | None:
         if runs and i > 0 and own and program_arguments("skyrl", argv, i):
             return i, name
     return None
+
+
+def data_loader(spec: RunSpec) -> DataLoader:
+    """What SkyRL reads from a row: main_base builds PromptDataset without a prompt key, so its default column
+    `prompt` (skyrl/train/entrypoints/main_base.py@skyrl-v0.3.0:78-83, skyrl/train/dataset/dataset.py:23), handed
+    to apply_chat_template (dataset.py:9-13): a chat list; and the column the environment.env_class environment
+    asserts (tables.ENV_ANSWER_COLUMN; nothing for an environment of the user's own)."""
+    env = spec.reward.builtin[0] if spec.reward.builtin else None
+    column = T.ENV_ANSWER_COLUMN.get(env or "")
+    cited = "PromptDataset (skyrl/train/dataset/dataset.py@skyrl-v0.3.0)"
+    if column:
+        cited += f"; the {env} environment's {column}.ground_truth (skyrl-gym/skyrl_gym/envs@skyrl-v0.3.0)"
+    return DataLoader("prompt", "chat", cited, ((column, column),) if column else ())
 
 
 class SkyrlDialect(Dialect):

@@ -90,6 +90,20 @@ EVAL_INTERVAL, EVAL_BEFORE, EVAL_N = (
 )
 LOGGER, PROJECT, RUN_NAME = "trainer.logger", "trainer.project_name", "trainer.run_name"
 TRAIN_DATA, VAL_DATA, ENV_CLASS = "data.train_data", "data.val_data", "environment.env_class"
+# The row column each skyrl_gym environment's constructor asserts in its extras (every column but prompt and
+# env_class reaches it: skyrl/train/dataset/dataset.py@skyrl-v0.3.0:86-94): reward_spec.ground_truth
+# (skyrl-gym/skyrl_gym/envs/{gsm8k/env.py:14-16, gsm8k/multi_turn_env.py:14-15, lcb/env.py:19-20,
+# search/env.py:29-30, searchcode/env.py:17-18, sql/env.py:27}@skyrl-v0.3.0), reward_model.ground_truth for aime
+# (aime/env.py:14-16). The ids are those skyrl_gym/envs/__init__.py registers.
+ENV_ANSWER_COLUMN = {
+    "gsm8k": "reward_spec",
+    "gsm8k_multi_turn": "reward_spec",
+    "lcb": "reward_spec",
+    "search": "reward_spec",
+    "searchcode": "reward_spec",
+    "text2sql": "reward_spec",
+    "aime": "reward_model",
+}
 MAX_PROMPT, MAX_GENERATE = "trainer.max_prompt_length", "generator.sampling_params.max_generate_length"
 TEMPERATURE, TOP_P, TOP_K = (
     "generator.sampling_params.temperature",
