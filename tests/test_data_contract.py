@@ -320,6 +320,21 @@ def test_open_r1_needs_text_in_its_prompt_column(tmp_path: Path) -> None:
     assert 'next(m["content"] for m in reversed(row["problem"]) if m["role"] == "user")' in note.message
 
 
+def test_open_r1_accuracy_reward_needs_the_solution_column(tmp_path: Path) -> None:
+    # reward_funcs [accuracy, format]: Open-R1's accuracy_reward(completions, solution, **kwargs)
+    # (open-r1:src/open_r1/rewards.py@1416fa0:40) takes the dataset's `solution` column by name; format_reward takes
+    # none. Rows with text in 'problem' but no 'solution': a launch blocker (a TypeError at the first reward).
+    path = source(tmp_path, OPEN_R1, "recipe.yaml", [{"problem": "What is 2+2?", "answer": "4"}], "problem")
+    translation = translator.translate(path, to="trl", framework="trl@1.16.0", num_processes=2)
+    [note] = data_notes(translation)
+    assert note.code == "data.column-missing" and "has no column 'solution'" in note.message
+    assert "open-r1:src/open_r1/rewards.py@1416fa0" in note.message
+    # with the column, nothing to say
+    (tmp_path / "ok").mkdir()
+    path = source(tmp_path / "ok", OPEN_R1, "recipe.yaml", [{"problem": "What is 2+2?", "solution": "4"}], "problem")
+    assert data_notes(translator.translate(path, to="trl", framework="trl@1.16.0", num_processes=2)) == []
+
+
 @pytest.mark.parametrize("target", ["openrlhf", "slime"])
 def test_with_the_chat_template_a_chat_list_or_a_string_suits(tmp_path: Path, target: str) -> None:
     # A verl source applies the chat template: the written config does too, and the chat list suits.

@@ -163,9 +163,34 @@ def data_loader(spec: RunSpec) -> DataLoader:
     a string. TRL's own script hands the dataset to GRPOTrainer, which reads the `prompt` column as text or a chat
     list (x["prompt"]: trl/trainer/grpo_trainer.py@v1.16.0:2338, @v0.18.0:989); every other column reaches the
     reward functions as a keyword argument (@v1.16.0:1584-1585), so none is required."""
+    columns = REWARD_COLUMNS_OPEN_R1 if spec.data.prompt_key is not None else REWARD_COLUMNS_TRL
+    needed = tuple(dict.fromkeys(("column", columns[name]) for name in spec.reward.builtin or [] if name in columns))
     if spec.data.prompt_key is not None:
-        return DataLoader(spec.data.prompt_key, "text", "make_conversation (open-r1:src/open_r1/grpo.py@1416fa0)")
-    return DataLoader("prompt", "any", "GRPOTrainer (trl/trainer/grpo_trainer.py@v1.16.0:2338)")
+        cited = "make_conversation (open-r1:src/open_r1/grpo.py@1416fa0)"
+        if needed:
+            cited += " and its reward functions' own columns (open-r1:src/open_r1/rewards.py@1416fa0)"
+        return DataLoader(spec.data.prompt_key, "text", cited, needed)
+    cited = "GRPOTrainer (trl/trainer/grpo_trainer.py@v1.16.0:2338)"
+    if needed:
+        cited += " and its reward functions' own columns (trl/rewards/accuracy_rewards.py@v1.16.0)"
+    return DataLoader("prompt", "any", cited, needed)
+
+
+# The dataset column each built-in reward function takes by name (every column reaches the reward functions as a
+# keyword argument): Open-R1's registry (open-r1:src/open_r1/rewards.py@1416fa0: accuracy_reward :40, len_reward
+# :132 and the cosine reward :212 take `solution`; code_reward reads kwargs["verification_info"] :570, which
+# binary_code_reward hands on; ioi_code_reward zips kwargs["id"] :389) and TRL's own script's
+# (trl/scripts/grpo.py@v1.16.0:84-89: accuracy_reward and reasoning_accuracy_reward take `solution`,
+# trl/rewards/accuracy_rewards.py@v1.16.0:28-30, :223-225).
+REWARD_COLUMNS_OPEN_R1 = {
+    "accuracy": "solution",
+    "length": "solution",
+    "cosine": "solution",
+    "code": "verification_info",
+    "binary_code": "verification_info",
+    "ioi_code": "id",
+}
+REWARD_COLUMNS_TRL = {"accuracy_reward": "solution", "reasoning_accuracy_reward": "solution"}
 
 
 class TrlDialect(Dialect):
