@@ -100,6 +100,14 @@ def declared_keys(tree: Tree) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _fits(value: Any, prop: dict[str, Any]) -> bool:
     kind = json_type_of(value)
     declared = prop.get("type")
@@ -107,6 +115,8 @@ def _fits(value: Any, prop: dict[str, Any]) -> bool:
         return True
     kinds = [declared] if isinstance(declared, str) else declared
     typed = kind in kinds or (kind == "integer" and "number" in kinds)
+    if kind == "string" and "number" in kinds:  # PyYAML reads 1e-8 as text; OmegaConf, which NeMo-RL uses, a float
+        typed = _is_number(value)
     return typed and ("enum" not in prop or value in prop["enum"])
 
 
