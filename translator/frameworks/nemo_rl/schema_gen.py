@@ -145,6 +145,7 @@ def nemo_rl_schema(root: Path, version: str) -> dict[str, Any]:
         "repository": "NVIDIA-NeMo/RL",
         "commit": commit,
         "read": [BASE_PATH, *sorted(set(tree.read))],
+        "files_sha256": tree.content_sha256(),  # of the Python files read (the base recipe is at the commit)
     }
     notes = [
         f"Keys declared by the config TypedDicts at {tag}, from {MASTER} as the GRPO entry imports it down through "
