@@ -226,3 +226,28 @@ def test_the_schema_types_a_declared_key_and_keeps_the_bases_default() -> None:
         "enum": ["full", "selective"],
         "default": "full",
     }
+
+
+@pytest.mark.parametrize(
+    "data,template,expected",
+    [
+        # data.train.input_key (ResponseDatasetConfig, nemo_rl/data/__init__.py:21@v0.7.0) is the prompt column;
+        # split (:24) the training split; data.validation.split the validation set's. A template that is not
+        # "default" replaces the tokenizer's (nemo_rl/algorithms/utils.py:373-387@v0.7.0).
+        (
+            {"train": {"input_key": "question", "split": "train"}, "validation": {"split": "test"}},
+            "{{ messages }}",
+            ("question", "train", "test", "{{ messages }}"),
+        ),
+        # data.default is what every dataset entry inherits (grpo_math_1B.yaml@v0.7.0 "default settings for all
+        # datasets"): its input_key and split count for train and validation; "default" keeps the tokenizer's
+        # template, so no template of the run's own.
+        ({"default": {"input_key": "problem", "split": "dev"}}, "default", ("problem", "dev", "dev", None)),
+    ],
+)
+def test_the_prompt_column_splits_and_template_are_read(
+    data: dict[str, object], template: str, expected: tuple[object, ...]
+) -> None:
+    recipe = {"defaults": "../../grpo_math_1B.yaml", "data": data, "policy": {"tokenizer": {"chat_template": template}}}
+    spec = translator.load(Source(yaml.safe_dump(recipe), "recipe.yaml"), framework="nemo-rl@0.7.0").spec
+    assert (spec.data.prompt_key, spec.data.train_split, spec.data.eval_split, spec.data.chat_template) == expected
