@@ -11,6 +11,7 @@ import yaml
 
 import translator
 from tests.conftest import ROOT, expect_finding, read_back
+from translator import native_schemas
 from translator.sources.files import Source
 
 LAUNCH = """#!/bin/bash
@@ -181,3 +182,83 @@ def test_an_async_source_is_written_with_generation_on_its_own_gpus() -> None:
     assert data["cluster"] == {"gpus_per_node": 8, "num_nodes": 2}
     assert data["grpo"]["async_grpo"] == {"enabled": True, "max_trajectory_age_steps": 2}
     assert translation.spec.asynchrony.max_steps_ahead == 2
+
+
+# Keys the 0.7.0 config TypedDicts declare but the base recipe (examples/configs/grpo_math_1B.yaml@v0.7.0) does not
+# set, so the schema knows them only from the TypedDicts:
+#   policy.dtensor_cfg.expert_parallel_size: NotRequired[int] (nemo_rl/models/policy/__init__.py:190@v0.7.0, in
+#     DTensorConfig, which PolicyConfig.dtensor_cfg names at :509)
+#   policy.megatron_cfg.moe_grouped_gemm: NotRequired[bool] (:382, MegatronConfig)
+#   policy.dynamic_batching.sequence_length_round: int (:482, DynamicBatchingConfig)
+#   policy.generation.mcore_generation_config.expert_model_parallel_size: a megatron_cfg key (:336) set under
+#     mcore_generation_config, which the Megatron generation backend merges over megatron_cfg
+#     (nemo_rl/models/generation/megatron/megatron_generation.py:106@v0.7.0)
+DECLARED_ONLY = """defaults: ../../grpo_math_1B.yaml
+policy:
+  dtensor_cfg:
+    expert_parallel_size: 2
+  megatron_cfg:
+    moe_grouped_gemm: true
+  dynamic_batching:
+    sequence_length_round: 64
+  generation:
+    mcore_generation_config:
+      expert_model_parallel_size: 2
+"""
+
+
+def _unknown(text: str) -> list[tuple[list[str], list[str]]]:
+    explanation = translator.load(Source(text, "recipe.yaml"), framework="nemo-rl@0.7.0")
+    return [(n.source_keys, n.target_keys) for n in explanation.notes if n.code.startswith("keys.unknown")]
+
+
+def test_keys_the_typeddicts_declare_are_known_though_the_base_does_not_set_them() -> None:
+    assert _unknown(DECLARED_ONLY) == []
+
+
+def test_a_misspelt_declared_key_is_unknown_and_named() -> None:
+    # 'paralel' lacks an l: one edit from the declared expert_parallel_size (policy/__init__.py:190@v0.7.0)
+    text = "defaults: ../../grpo_math_1B.yaml\npolicy:\n  dtensor_cfg:\n    expert_paralel_size: 2\n"
+    assert _unknown(text) == [(["policy.dtensor_cfg.expert_paralel_size"], ["policy.dtensor_cfg.expert_parallel_size"])]
+
+
+def test_the_schema_types_a_declared_key_and_keeps_the_bases_default() -> None:
+    schema = native_schemas.schema_for("nemo-rl", "0.7.0")
+    assert schema is not None
+    props = schema["properties"]
+    # NotRequired[int] (policy/__init__.py:190@v0.7.0): an integer, and no default (the base does not set it)
+    assert props["policy.dtensor_cfg.expert_parallel_size"] == {"type": "integer"}
+    # dtensor_cfg: DTensorConfig | DTensorConfigDisabled (:509): enabled is Literal[True] (:183) or Literal[False]
+    # (:170); the base sets it true (grpo_math_1B.yaml:118@v0.7.0)
+    assert props["policy.dtensor_cfg.enabled"] == {"type": "boolean", "enum": [True, False], "default": True}
+    # recompute_granularity: NotRequired[Literal["full", "selective"]] (:320); the base sets "full" (yaml:155)
+    assert props["policy.megatron_cfg.recompute_granularity"] == {
+        "type": "string",
+        "enum": ["full", "selective"],
+        "default": "full",
+    }
+
+
+@pytest.mark.parametrize(
+    "data,template,expected",
+    [
+        # data.train.input_key (ResponseDatasetConfig, nemo_rl/data/__init__.py:21@v0.7.0) is the prompt column;
+        # split (:24) the training split; data.validation.split the validation set's. A template that is not
+        # "default" replaces the tokenizer's (nemo_rl/algorithms/utils.py:373-387@v0.7.0).
+        (
+            {"train": {"input_key": "question", "split": "train"}, "validation": {"split": "test"}},
+            "{{ messages }}",
+            ("question", "train", "test", "{{ messages }}"),
+        ),
+        # data.default is what every dataset entry inherits (grpo_math_1B.yaml@v0.7.0 "default settings for all
+        # datasets"): its input_key and split count for train and validation; "default" keeps the tokenizer's
+        # template, so no template of the run's own.
+        ({"default": {"input_key": "problem", "split": "dev"}}, "default", ("problem", "dev", "dev", None)),
+    ],
+)
+def test_the_prompt_column_splits_and_template_are_read(
+    data: dict[str, object], template: str, expected: tuple[object, ...]
+) -> None:
+    recipe = {"defaults": "../../grpo_math_1B.yaml", "data": data, "policy": {"tokenizer": {"chat_template": template}}}
+    spec = translator.load(Source(yaml.safe_dump(recipe), "recipe.yaml"), framework="nemo-rl@0.7.0").spec
+    assert (spec.data.prompt_key, spec.data.train_split, spec.data.eval_split, spec.data.chat_template) == expected

@@ -580,6 +580,136 @@ def properties_of(fields: dict[str, Field]) -> dict[str, dict[str, Any]]:
     return {name: f.schema() for name, f in fields.items()}
 
 
+# ---------------------------------------------------------------------------- TypedDict keys
+_WRAPPERS = {"NotRequired", "Required", "ReadOnly", "Annotated", "Final"}
+_RECORD_BASES = {"TypedDict", "BaseModel"}  # a config class whose annotated names are its keys
+
+
+def union_members(node: ast.AST) -> list[ast.AST]:
+    """The members of an annotation's union (``X | Y``, ``Optional``, ``Union``), with ``NotRequired`` and the
+    like taken off; None stands for the null member."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a string annotation
+        try:
+            return union_members(ast.parse(node.value, mode="eval").body)
+        except SyntaxError:
+            return [node]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return union_members(node.left) + union_members(node.right)
+    if isinstance(node, ast.Subscript):
+        name = dotted_name(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name in _WRAPPERS:
+            return union_members(args[0])
+        if name == "Optional":
+            return [*union_members(args[0]), ast.Constant(None)]
+        if name == "Union":
+            return [member for arg in args for member in union_members(arg)]
+    return [node]
+
+
+def record_fields(
+    resolver: Resolver, tree: Tree, path: str, node: ast.ClassDef, seen: tuple[str, ...] = ()
+) -> dict[str, tuple[ast.AST, tuple[Resolver, Tree, str]]] | None:
+    """The keys of a TypedDict (or pydantic model) class, its bases' first: name → (annotation, where it is
+    read); None when ``node`` is no such class."""
+    fields: dict[str, tuple[ast.AST, tuple[Resolver, Tree, str]]] = {}
+    record = False
+    for base in node.bases:
+        name = dotted_name(base.value if isinstance(base, ast.Subscript) else base)
+        if name in _RECORD_BASES:
+            record = True
+            continue
+        found = resolver.find(tree, path, name) if name and name not in seen else None
+        inherited = record_fields(resolver, *found, (*seen, node.name)) if found else None
+        if inherited is not None:
+            record = True
+            fields.update(inherited)
+    if not record:
+        return None
+    for item in node.body:
+        if not isinstance(item, ast.AnnAssign) or not isinstance(item.target, ast.Name):
+            continue
+        annotation = item.annotation
+        if dotted_name(annotation.value if isinstance(annotation, ast.Subscript) else annotation) != "ClassVar":
+            fields[item.target.id] = (annotation, (resolver, tree, path))
+    return fields
+
+
+def subclasses(resolver: Resolver, found: tuple[Tree, str, ast.ClassDef]) -> list[tuple[Tree, str, ast.ClassDef]]:
+    """The classes of the trees that derive directly from the class ``found`` (a config a backend widens)."""
+    name = found[2].name
+    pattern = re.compile(rf"^class \w+\([^)]*\b{re.escape(name)}\b", re.MULTILINE)
+    out = []
+    for tree in resolver.trees:
+        for path in sorted(p for p in tree.files if p.endswith(".py") and pattern.search(tree.files[p])):
+            for node in tree.module(path).body:
+                if isinstance(node, ast.ClassDef) and any(
+                    resolver.find(tree, path, dotted_name(b)) == found for b in node.bases if dotted_name(b)
+                ):
+                    out.append((tree, path, node))
+    return out
+
+
+def merge_schemas(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """A schema admitting what either admits (a key two members of a union declare)."""
+    if not first or not second or "type" not in first or "type" not in second:
+        return {}
+    types = [first["type"]] if isinstance(first["type"], str) else list(first["type"])
+    for kind in [second["type"]] if isinstance(second["type"], str) else second["type"]:
+        if kind not in types:
+            types.append(kind)
+    if "integer" in types and "number" in types:
+        types.remove("integer")
+    out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
+    if "enum" in first and "enum" in second:
+        out["enum"] = first["enum"] + [v for v in second["enum"] if v not in first["enum"]]
+    if "items" in first and first.get("items") == second.get("items"):
+        out["items"] = first["items"]
+    return out
+
+
+def record_properties(
+    resolver: Resolver,
+    tree: Tree,
+    path: str,
+    node: ast.ClassDef,
+    prefix: str,
+    out: dict[str, dict[str, Any]],
+    widen: bool = False,
+    seen: tuple[str, ...] = (),
+) -> None:
+    """The keys of a TypedDict tree as dotted keys with their JSON types: a key whose annotation names a
+    TypedDict (alone, in a union, under ``NotRequired``) becomes that class's keys, every member's; a key two
+    members declare admits the types of both. ``widen``: a TypedDict also brings the keys of the classes that
+    derive from it (a config section whose backend reads a subclass)."""
+    for name, (annotation, ctx) in (record_fields(resolver, tree, path, node) or {}).items():
+        key = prefix + name
+        plain = Types()
+        records = False
+        for member in union_members(annotation):
+            target = dotted_name(member)
+            found = resolver.find(ctx[1], ctx[2], target) if target and not isinstance(member, ast.Subscript) else None
+            if found and found[2].name not in seen and record_fields(resolver, *found) is not None:
+                records = True
+                for record in [found] + (subclasses(resolver, found) if widen else []):
+                    record_properties(resolver, *record, f"{key}.", out, widen, (*seen, found[2].name))
+            else:
+                member_types = annotation_types(member, ctx)
+                if member_types.any:
+                    plain.any = True
+                for kind in member_types.types:
+                    plain.add(kind)
+                if member_types.enum is not None and not member_types.open_string:
+                    plain.enum = (plain.enum or []) + [v for v in member_types.enum if v not in (plain.enum or [])]
+                elif member_types.types:
+                    plain.open_string = True  # a member with no set of values: the key takes any of its type
+                plain.items = member_types.items if plain.items is None else plain.items
+        if records and not plain.any and set(plain.types) <= {"null"}:
+            continue  # a section (null there drops it): its keys are the properties
+        schema = plain.schema(False)
+        out[key] = merge_schemas(out[key], schema) if key in out else schema
+
+
 # ---------------------------------------------------------------------------- argparse flags
 class _Unknown(Exception):
     pass

@@ -391,6 +391,21 @@ class _Interpreter:
         dataset = v.get("data.train.dataset_name" if new else "data.dataset_name")
         if isinstance(dataset, str):
             s.data.train_sources = [dataset]
+        if new:
+            # the training dataset's prompt column (input_key; prompt_key in a preference dataset) and split, and the
+            # validation set's split (ResponseDatasetConfig, PreferenceDatasetConfig: nemo_rl/data/__init__.py@v0.7.0);
+            # data.default holds the settings every dataset entry inherits (grpo_math_1B.yaml@v0.7.0)
+            s.data.prompt_key = v.get(
+                v.first(
+                    "data.train.input_key", "data.train.prompt_key", "data.default.input_key", "data.default.prompt_key"
+                )
+            )
+            s.data.train_split = v.get("data.train.split") or v.get("data.default.split")
+            s.data.eval_split = v.get("data.validation.split") or v.get("data.default.split")
+        # get_tokenizer (nemo_rl/algorithms/utils.py:373-387@v0.7.0): "default" keeps the tokenizer's template; a
+        # .jinja path or Jinja text replaces it (null, a pass-through template, is not read)
+        template = v.get("policy.tokenizer.chat_template")
+        s.data.chat_template = template if isinstance(template, str) and template.lower() != "default" else None
         s.algorithm.advantage_estimator = v.get("grpo.adv_estimator.name") if new else "grpo"
         kl = v.number("loss_fn.reference_policy_kl_penalty")
         placement = "loss"
