@@ -1,5 +1,5 @@
-"""A key the release's parser refuses: explain and translate refuse the file (translator/api.py
-``_refuse_rejected_keys``) only where the launch runs that release's own code; check reports it as a finding."""
+"""A key the release's parser refuses: explain and translate refuse the file (translator/dialects/rejected_keys.py)
+only where the launch runs that release's own code; check reports it as a finding."""
 
 from __future__ import annotations
 
