@@ -340,19 +340,40 @@ def test_while_until_and_c_style_for() -> None:
     assert codes(script) == ["shell.control-flow-skipped"] * 3
 
 
-def test_case_patterns_are_skipped() -> None:
+def test_a_case_on_an_unknown_word_reads_every_branch_and_a_known_one_its_match() -> None:
+    # $MODE is never set: every branch is read in order; `x` matches no pattern `a`, so `one` never runs
     script = parse_shell(
         'case "$MODE" in\n  train)\n    python train.py\n    ;;\n  eval|test) python eval.py ;;\n'
         "  (*) echo unknown ;;\nesac\necho after\ncase x in a) one;; esac\n"
     )
-    assert argvs(script) == [
-        ["python", "train.py"],
-        ["python", "eval.py"],
-        ["echo", "unknown"],
-        ["echo", "after"],
-        ["one"],
-    ]
-    assert codes(script) == ["shell.control-flow-skipped"] * 2
+    assert argvs(script) == [["python", "train.py"], ["python", "eval.py"], ["echo", "unknown"], ["echo", "after"]]
+    assert codes(script) == ["shell.control-flow-skipped", "shell.condition-decided"]
+    # a known word: the first pattern it matches (b*), not a later one that also matches (*)
+    script = parse_shell(
+        'M=big\ncase "$M" in\n  a|c) python a.py ;;\n  b*) python b.py ;;\n  *) python z.py ;;\nesac\n'
+    )
+    assert argvs(script) == [["python", "b.py"]]
+
+
+def test_a_variable_the_branches_of_an_undecided_case_leave_different_is_unknown() -> None:
+    # as after an undecided if-chain: SIZE is 8 on one way, 16 on the other (and 4 when neither pattern matches)
+    script = parse_shell('SIZE=4\ncase "$MODEL" in\n  7b) SIZE=8 ;;\n  32b) SIZE=16 ;;\nesac\npython x.py --n $SIZE\n')
+    # the value names the case's word: --env MODEL=... decides it
+    assert script.commands[0].argv[-1] == "$(SIZE set by the case at line 2)${MODEL}"
+    [note] = [n for n in script.notes if n.code == "shell.branch-dependent"]
+    assert "('16', '4', '8')" in note.message
+
+
+def test_an_argument_loop_is_read_once_per_option() -> None:
+    # while [[ $# -gt 0 ]]; case "$1" ... shift 2: each option sets its variable; the defaults of the others stay
+    text = (
+        "BS=128\nMINI=128\nN=8\n"
+        'while [[ $# -gt 0 ]]; do\n  case "$1" in\n    --bs) BS="$2"; shift 2;;\n    --mini) MINI="$2"; shift 2;;\n'
+        '    --n=*) N="${1#*=}"; shift;;\n    *) echo "unknown $1"; exit 1;;\n  esac\ndone\n'
+        "python -m verl.trainer.main_ppo data.train_batch_size=$BS mini=$MINI n=$N\n"
+    )
+    script = parse_shell(text, env={"1": "--bs", "2": "64", "3": "--mini", "4": "16", "5": "--n=4"})
+    assert script.commands[-1].argv[-3:] == ["data.train_batch_size=64", "mini=16", "n=4"]
 
 
 def test_functions_and_groups() -> None:

@@ -777,6 +777,13 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md#following-the-launch-to-its-code",
     ),
     R(
+        "input.script-arguments",
+        "note",
+        "all",
+        ("info",),
+        "The launched script parses its own argparse options: its config call is read with their values.",
+    ),
+    R(
         "input.python-value-not-read",
         "note",
         "all",

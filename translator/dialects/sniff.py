@@ -16,7 +16,8 @@ from translator.errors import ConfigError
 from translator.framework import Framework
 from translator.sources.files import Source
 
-PYTHON_LAUNCH = r"^[^#\n]*(^|[\s/;&|(\"'])(python[\d.]*|torchrun|deepspeed|accelerate|uv\s+run)(\s|$)"
+# (a quoted interpreter path counts too: "$ROOT/.venv/bin/python" -m pkg.main)
+PYTHON_LAUNCH = r"^[^#\n]*(^|[\s/;&|(\"'])(python[\d.]*|torchrun|deepspeed|accelerate|uv\s+run)[\"']?(\s|$)"
 YAML_SUFFIXES = (".yaml", ".yml")
 PLAN_SUFFIXES = (".toml", ".json")
 
@@ -83,7 +84,8 @@ def matches(framework: Framework, text: str, suffix: str) -> bool:
         return _search(framework.detection.yaml, text, re.MULTILINE)
     if suffix in PLAN_SUFFIXES:
         return False
-    return _search(framework.detection.script, _without_comments(text))
+    # a command continued over several lines is one line here: a pattern may ask what launches the entry
+    return _search(framework.detection.script, _without_comments(text).replace("\\\n", " "))
 
 
 _COMMENT = re.compile(r"^\s*#.*$|(?<=\s)#[^'\"\n]*$", re.MULTILINE)

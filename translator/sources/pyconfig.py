@@ -62,6 +62,7 @@ class PythonConfig:
 
     imports: list[str]  # modules imported at module level (``import a.b`` → "a.b", ``from a import b`` → "a")
     call: ConfigCall | None
+    own_arguments: bool = False  # the script parses its command line with its own argparse options
 
 
 def parse(source: Source) -> ast.Module:
@@ -147,29 +148,41 @@ def _constants(tree: ast.Module) -> dict[str, ast.expr | None]:
     return bound
 
 
-def _evaluate(node: ast.expr, constants: dict[str, ast.expr | None], depth: int = 0) -> Any:
-    """A literal, a module constant or arithmetic of those; _NotLiteral saying why otherwise."""
+def _evaluate(
+    node: ast.expr, constants: dict[str, ast.expr | None], depth: int = 0, arguments: Arguments | None = None
+) -> Any:
+    """A literal, a module constant, an option of the script's own argparse (``args.x``, ``arguments``) or
+    arithmetic of those; _NotLiteral saying why otherwise."""
     if depth > MAX_DEPTH:
         raise _NotLiteral("an expression nested too deeply")
+    if (
+        arguments is not None
+        and isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in arguments.namespaces
+        and node.attr in arguments.values
+    ):
+        return arguments.values[node.attr]
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, (ast.List, ast.Tuple)):
-        items = [_evaluate(e, constants, depth + 1) for e in node.elts]
+        items = [_evaluate(e, constants, depth + 1, arguments) for e in node.elts]
         return items if isinstance(node, ast.List) else tuple(items)
     if isinstance(node, ast.Dict):
         mapping = {}
         for k, v in zip(node.keys, node.values, strict=True):
             if k is None:
                 raise _NotLiteral(f"'{ast.unparse(node)}' unpacks another mapping")
-            mapping[_evaluate(k, constants, depth + 1)] = _evaluate(v, constants, depth + 1)
+            mapping[_evaluate(k, constants, depth + 1, arguments)] = _evaluate(v, constants, depth + 1, arguments)
         return mapping
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _evaluate(node.operand, constants, depth + 1)
+        value = _evaluate(node.operand, constants, depth + 1, arguments)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return -value if isinstance(node.op, ast.USub) else value
         raise _NotLiteral(f"'{ast.unparse(node)}' is not a number")
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-        left, right = _evaluate(node.left, constants, depth + 1), _evaluate(node.right, constants, depth + 1)
+        left = _evaluate(node.left, constants, depth + 1, arguments)
+        right = _evaluate(node.right, constants, depth + 1, arguments)
         numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
         if not numbers or (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0):
             raise _NotLiteral(f"'{ast.unparse(node)}' is not arithmetic of numbers")
@@ -185,7 +198,7 @@ def _evaluate(node: ast.expr, constants: dict[str, ast.expr | None], depth: int 
                 else "not bound at module level"
             )
             raise _NotLiteral(f"'{node.id}' is {why}")
-        return _evaluate(bound, constants, depth + 1)
+        return _evaluate(bound, constants, depth + 1, arguments)
     raise _NotLiteral(f"'{ast.unparse(node)}' is computed when the script runs")
 
 
@@ -206,11 +219,15 @@ def _consumed(tree: ast.Module, consumer: tuple[str, str], calls: list[ast.Call]
     return None
 
 
-def read_config(source: Source, classes: Iterable[str], consumer: tuple[str, str] | None = None) -> PythonConfig:
+def read_config(
+    source: Source, classes: Iterable[str], consumer: tuple[str, str] | None = None, argv: list[str] | None = None
+) -> PythonConfig:
     """The script's imports and the keyword arguments of its call to one of ``classes`` (by the called name's last
     part). With several such calls, the one ``consumer`` = (trainer class, keyword) receives is read; ConfigError
-    when that does not single one out."""
+    when that does not single one out. ``argv``: the words the launch passes the script, which its own argparse
+    options (``args.x`` in the call) take (:func:`script_arguments`)."""
     tree = parse(source)
+    arguments = script_arguments(tree, argv) if argv is not None else None
     names = set(classes)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _callee(n) in names]
     if not calls:
@@ -240,7 +257,7 @@ def read_config(source: Source, classes: Iterable[str], consumer: tuple[str, str
             )
             continue
         try:
-            read.values[kw.arg] = _evaluate(kw.value, constants)
+            read.values[kw.arg] = _evaluate(kw.value, constants, arguments=arguments)
             read.origins[kw.arg] = f"{source.name}:{line}"
         except _NotLiteral as why:
             read.unknown[kw.arg] = f"{source.name}:{line}: {why}"
@@ -248,7 +265,93 @@ def read_config(source: Source, classes: Iterable[str], consumer: tuple[str, str
         read.unknown[f"positional {ast.unparse(argument)}"] = (
             f"{source.name}:{chosen.lineno}: a positional argument is not read"
         )
-    return PythonConfig(imports(tree), read)
+    return PythonConfig(imports(tree), read, arguments is not None)
+
+
+@dataclass
+class Arguments:
+    """A script's own argparse options as a launch sets them: the names bound to the parsed namespace, and each
+    option's value (dest → the launch's word, converted by the option's type, else its default)."""
+
+    namespaces: frozenset[str]
+    values: dict[str, Any]
+
+
+def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
+    """The script's ``parser.add_argument(...)`` options with the launch's words (``--x 1``, ``--x=1``, a
+    ``store_true`` flag), when it parses them into a module-level name (``args = parser.parse_args()``, or ``args =
+    get_args()`` whose function returns ``parser.parse_args()``); None when it has no such parser."""
+    returns_parse = {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and any(
+            isinstance(r, ast.Return) and isinstance(r.value, ast.Call) and _callee(r.value) == "parse_args"
+            for r in ast.walk(node)
+        )
+    }
+    namespaces = frozenset(
+        node.targets[0].id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call)
+        and (_callee(node.value) == "parse_args" or _callee(node.value) in returns_parse)
+    )
+    options: dict[str, tuple[str, ast.Call]] = {}  # option word → (dest, its add_argument call)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node) == "add_argument":
+            words = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            dest = next(
+                (k.value.value for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)), None
+            )
+            longs = [w for w in words if w.startswith("--")]
+            if not longs and not dest:
+                continue
+            name = str(dest or longs[0][2:].replace("-", "_"))
+            for word in words:
+                options[word] = (name, node)
+    if not namespaces or not options:
+        return None
+    constants = _constants(tree)
+    values: dict[str, Any] = {}
+    for name, call in {id(c): (n, c) for n, c in options.values()}.values():
+        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        action = keywords.get("action")
+        kind = action.value if isinstance(action, ast.Constant) else None
+        default = keywords.get("default")
+        try:
+            values[name] = (
+                _evaluate(default, constants)
+                if default is not None
+                else (kind == "store_false" if kind in ("store_true", "store_false") else None)
+            )
+        except _NotLiteral:
+            values.pop(name, None)  # a default computed when the script runs: args.name stays unread
+    position = 0
+    while position < len(argv):
+        word, _, inline = argv[position].partition("=")
+        found = options.get(word)
+        position += 1
+        if found is None:
+            continue
+        name, call = found
+        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        action = keywords.get("action")
+        kind = action.value if isinstance(action, ast.Constant) else None
+        if kind in ("store_true", "store_false"):
+            values[name] = kind == "store_true"
+            continue
+        if not inline and position < len(argv):
+            inline, position = argv[position], position + 1
+        convert = keywords.get("type")
+        converter = {"int": int, "float": float, "str": str}.get(convert.id if isinstance(convert, ast.Name) else "")
+        try:
+            values[name] = converter(inline) if converter is not None else inline
+        except ValueError:
+            values[name] = inline  # a shell variable's text: kept as written (symbolic)
+    return Arguments(namespaces, values)
 
 
 # Statements whose bodies may not run (a with's body always does: ``with open_dict(config):`` is how a Hydra entry

@@ -78,6 +78,7 @@ class _Branch:
     ends: list[dict[str, str | None]] = field(default_factory=list)
     has_else: bool = False
     line: int = 0
+    kind: str = "if"  # the chain's statement: if, or case
     names: list[str] = field(default_factory=list)
 
 
@@ -192,6 +193,7 @@ _ARITH_OPS: dict[type, Callable[[int, int], int]] = {
 }  # / and % are special-cased to bash's rounding
 _DECLARE = {"export", "local", "declare", "typeset", "readonly"}
 _OPENERS = {"if", "while", "until"}
+_MAX_ARGUMENT_ROUNDS = 256  # rounds of an argument loop read (one per option, at most)
 _INT_TESTS: dict[str, Callable[[int, int], bool]] = {
     "-eq": lambda a, b: a == b,
     "-ne": lambda a, b: a != b,
@@ -540,7 +542,16 @@ class _Reader:
         self.unresolved: dict[str, None] = {}  # unset names the current command uses, in order (a dict: O(1) look-up)
         self.line = 1
         self.case_stack: list[bool] = []  # per open `case`: whether a pattern is expected next
+        # per open `case`: its subject's value when known (the patterns then decide which branch runs), and whether
+        # a branch of it has been opened (the first pattern opens the chain like an `if`, the others like `elif`)
+        self.cases: list[tuple[str | None, bool]] = []
+        self.case_names: list[tuple[list[str], int]] = []  # per open `case`: the variables its word reads, its line
         self.loops: list[bool] = []  # per open while/until/for/select: whether it pushed a never-run branch
+        # per open loop: for an argument loop read again for each argument (``while [[ $# -gt 0 ]]; do case "$1"
+        # ... shift``), the token index its body starts at, its condition, and the rounds read so far; else None
+        self.replays: list[tuple[int, list[_Tok], int, int] | None] = []
+        self.after_command = 0  # the token index after the command being read
+        self.jump_to: int | None = None  # where run() continues when a loop is read again
         self.toks = _Lexer(text, source, self.notes).tokens()
 
     def note(self, code: str, message: str) -> None:
@@ -553,11 +564,15 @@ class _Reader:
             self.line = t.line
             if self.case_stack and self.case_stack[-1] and t.kind == "word":
                 if t.text == "esac":
-                    self.case_stack.pop()
+                    self.close_case()
                     i += 1
                     continue
+                pattern: list[str] = []
                 while i < len(toks) and not (toks[i].kind == "op" and toks[i].text == ")"):
-                    i += 1  # skip the pattern `a|b)`: patterns are not matched statically
+                    if toks[i].kind == "word":
+                        pattern.append(toks[i].text)
+                    i += 1
+                self.case_pattern(pattern)
                 self.case_stack[-1] = False
                 i += 1
                 continue
@@ -593,7 +608,10 @@ class _Reader:
                     break
             background = i < len(toks) and toks[i].kind == "op" and toks[i].text == "&"
             if words:
+                self.after_command = i
                 self.command(words, background)
+                if self.jump_to is not None:  # an argument loop is read again from its body's start
+                    i, self.jump_to = self.jump_to, None
         self.notes.sort(key=lambda n: n.line)
         return ShellScript(self.commands, self.vars, self.notes)
 
@@ -608,8 +626,16 @@ class _Reader:
         decided_loop = False
         if words and words[0].text in ("while", "until", "for", "select"):
             decided_loop = self.open_loop(words)
-        elif words and words[0].text == "done" and self.loops and self.loops.pop():
-            self.branches.pop()  # the end of a loop whose body never runs
+        elif words and words[0].text == "done" and self.loops:
+            if self.loops.pop():
+                self.branches.pop()  # the end of a loop whose body never runs
+            self.replay(self.replays.pop() if self.replays else None)
+        if words and words[0].text == "case":  # opened and closed in a branch not read too: patterns nest
+            self.open_case(words[1] if len(words) > 1 else None)
+            return
+        if words and words[0].text == "esac" and self.case_stack:
+            self.close_case()
+            words = words[1:]
         if self.skipping():
             return
         while words:
@@ -619,7 +645,7 @@ class _Reader:
                     "shell.control-flow-skipped", f"`{kw}` condition not evaluated; every branch is read in order"
                 )
             elif kw == "esac" and self.case_stack:
-                self.case_stack.pop()
+                self.close_case()
             elif kw == "function":
                 self.note(
                     "shell.control-flow-skipped",
@@ -628,10 +654,6 @@ class _Reader:
                 words = words[1:]
             elif kw in ("for", "select"):
                 return self.for_loop(words)
-            elif kw == "case":
-                self.note("shell.control-flow-skipped", "`case` not evaluated; every branch is read in order")
-                self.case_stack.append(True)
-                return
             elif kw.startswith("(("):
                 self.note("shell.arithmetic", f"arithmetic command {kw} not evaluated")
                 return
@@ -649,6 +671,14 @@ class _Reader:
             for w in prefix + rest[1:]:
                 if _ASSIGN.match(w.text):
                     self.assign(w)
+            return
+        if rest[0].text == "shift":  # the script's arguments move down by N
+            count = rest[1].text if len(rest) > 1 else "1"
+            if count.isdigit():
+                args = self.arguments()[int(count) :]
+                for key in [k for k in self.given if k.isdigit()]:
+                    del self.given[key]
+                self.given.update({str(n): a for n, a in enumerate(args, 1)})
             return
         if rest[0].text == "unset":
             for w in rest[1:]:
@@ -746,11 +776,17 @@ class _Reader:
     # ---------------------------------------------------------------- if / elif / else / fi
     # A condition whose operands are all known ([ -n "$X" ], [[ "$A" == b ]], [ "$N" -gt 1 ]) is decided and only
     # the branch bash would run is read; any other condition leaves every branch read in order, as before.
-    def branch(self, keyword: str, condition: list[_Tok]) -> None:
+    def branch(self, keyword: str, condition: list[_Tok], outcome: bool | str | None = "decide") -> None:
+        """An if-chain's keyword; ``outcome`` is the condition's truth when the caller decided it (a case
+        pattern), else the condition is decided here."""
         frames = self.branches
+
+        def decide() -> bool | None:
+            return self.decide(condition) if outcome == "decide" else outcome  # type: ignore[return-value]
+
         if keyword == "if":
             outer = self.skipping()
-            decided = None if outer else self.decide(condition)
+            decided = None if outer else decide()
             frame = _Branch(not outer and decided is not False, decided is True or outer, decided is not None)
             if decided is None and not outer:  # each branch is read from the variables as they are here
                 frame.before, frame.line = {}, self.line
@@ -775,7 +811,7 @@ class _Reader:
         if not frame.decidable or outer:  # undecidable chain: every branch is read (or none, inside a skipped one)
             frame.reading = not outer
             return
-        decided = True if keyword == "else" else (None if frame.taken else self.decide(condition))
+        decided = True if keyword == "else" else (None if frame.taken else decide())
         if decided is None and keyword == "elif" and not frame.taken:
             frame.reading, frame.decidable = True, False  # from here on the chain cannot be decided
             return
@@ -807,11 +843,13 @@ class _Reader:
                 self.overridable.add(name)
                 continue
             unset = [n for n in dict.fromkeys(frame.names) if n not in self.given]
-            self.vars[name] = f"$({name} set by the if at line {frame.line})" + "".join(f"${{{n}}}" for n in unset)
+            self.vars[name] = f"$({name} set by the {frame.kind} at line {frame.line})" + "".join(
+                f"${{{n}}}" for n in unset
+            )
             self.arrays.pop(name, None)
             self.note(
                 "shell.branch-dependent",
-                f"{name} depends on which branch of the if at line {frame.line} runs "
+                f"{name} depends on which branch of the {frame.kind} at line {frame.line} runs "
                 f"({', '.join(sorted(repr(v) if v is not None else 'unset' for v in values))}): unknown"
                 + (f" (pass --env {'=... --env '.join(unset)}=... to decide it)" if unset else ""),
             )
@@ -877,7 +915,77 @@ class _Reader:
         self.loops.append(decided is not None and not runs)
         if decided is not None and not runs:
             self.branches.append(_Branch(reading=False, taken=False, decidable=True))
+        # an argument loop (its condition reads $# or $1) is read again while it holds, each round on the
+        # arguments its `shift` left
+        argument_loop = kw == "while" and runs and re.search(r"\$\{?[#1]", " ".join(w.text for w in words[1:]))
+        self.replays.append((self.after_command, words[1:], 1, len(self.arguments())) if argument_loop else None)
         return decided is not None
+
+    def replay(self, loop: tuple[int, list[_Tok], int, int] | None) -> None:
+        """At an argument loop's ``done``: read its body again while its condition holds and its ``shift`` used up
+        arguments (at most ``_MAX_ARGUMENT_ROUNDS`` rounds)."""
+        if loop is None or self.skipping():
+            return
+        start, condition, rounds, left = loop
+        now = len(self.arguments())
+        if now >= left or rounds >= _MAX_ARGUMENT_ROUNDS or self.decide(condition) is not True:
+            return
+        self.loops.append(False)
+        self.replays.append((start, condition, rounds + 1, now))
+        self.jump_to = start
+
+    def open_case(self, subject: _Tok | None) -> None:
+        """``case WORD in``: its branches are an if-chain. With WORD's value known, the first pattern it matches
+        decides the branch read; otherwise every branch is read, and a variable the branches leave different is
+        unknown (as after an undecided ``if``)."""
+        value = None
+        if subject is not None and not self.skipping():
+            saved = dict(self.unresolved)
+            self.unresolved = {}
+            value = self.value(subject.text)
+            known = not self.unresolved and not symbolic_names(value)
+            self.unresolved = saved
+            value = value if known else None
+        if not self.skipping():
+            if value is None:
+                self.note("shell.control-flow-skipped", "`case` not decided; every branch is read in order")
+            else:
+                self.note(
+                    "shell.condition-decided",
+                    f"case {subject.text if subject else ''} is {value!r} here: the branch of the first pattern it "
+                    "matches is read",
+                )
+        self.case_stack.append(True)
+        self.cases.append((value, False))
+        names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", subject.text) if subject is not None else []
+        self.case_names.append((names, self.line))
+
+    def case_pattern(self, words: list[str]) -> None:
+        """A branch's pattern ``a|b)``: whether the case's subject matches it (None: not known)."""
+        if not self.cases:
+            return
+        subject, opened = self.cases[-1]
+        alternatives = [self.value(w) for w in words if w not in ("|", "(")]
+        catch_all = any(a == "*" for a in alternatives)
+        matched: bool | None = None
+        if subject is not None and not any(symbolic_names(a) for a in alternatives):
+            matched = any(fnmatch.fnmatchcase(subject, a) for a in alternatives)
+        keyword = "elif" if opened else "if"
+        if catch_all and opened and subject is None:
+            keyword = "else"  # `*)` after other patterns: what runs when none matched
+        self.branch(keyword, [], matched if not catch_all else True)
+        if not opened and self.branches:
+            frame = self.branches[-1]
+            frame.kind, (frame.names, frame.line) = "case", self.case_names[-1]
+        self.cases[-1] = (subject, True)
+
+    def close_case(self) -> None:
+        self.case_stack.pop()
+        if self.case_names:
+            self.case_names.pop()
+        _, opened = self.cases.pop() if self.cases else (None, False)
+        if opened:
+            self.branch("fi", [])
 
     def for_loop(self, words: list[_Tok]) -> None:
         texts = [w.text for w in words]

@@ -17,9 +17,18 @@ FRAMEWORK = Framework(
     detection=Detection(
         # examples/run_grpo.py (run_grpo_math.py in older releases); TRL's pattern matches it too, so NeMo-RL is
         # asked first (translator/frameworks/__init__.py)
-        script=r"(^|[\s/\"'=])run_grpo\w*\.py([\s\"']|$)",
+        # its run_grpo*.py is one Ray driver process: a command that starts it with accelerate, torchrun or deepspeed
+        # runs a TRL-style script of the same name
+        script=(
+            r"(?m)^(?![^\n]*\b(?:accelerate\s+launch|torchrun|deepspeed)\b)[^\n]*?(?:^|[\s/\"'=])"
+            r"run_grpo\w*\.py(?:[\s\"']|$)"
+        ),
         # NeMo-RL's load_config takes `defaults:` as a file path (a recipe inheriting another); Hydra's is a list
-        yaml=r"^(grpo|loss_fn)\s*:\s*$|^defaults\s*:\s*['\"]?[^\s'\"]+\.ya?ml['\"]?\s*$",
+        # (or a list of such paths: `defaults:` then `  - parent.yaml`; Hydra's entries are names, not files)
+        yaml=(
+            r"^(grpo|loss_fn)\s*:\s*$|^defaults\s*:\s*['\"]?[^\s'\"]+\.ya?ml['\"]?\s*$"
+            r"|^defaults\s*:\s*\n\s*-\s*['\"]?[^\s'\":]+\.ya?ml['\"]?\s*$"
+        ),
     ),
     schema_generator="translator.frameworks.nemo_rl.schema_gen",
     native=NativeRules(

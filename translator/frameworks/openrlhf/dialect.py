@@ -243,7 +243,7 @@ class OpenRlhfDialect(Dialect):
         )
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, flags):
-            _Interpreter(flags, version, spec, notes).run()
+            _Interpreter(flags, version, spec, notes, native.fork_entry).run()
         try:
             host = urlsplit(native.ray_address).hostname if native.ray_address else None
         except ValueError:  # not an address (a malformed IPv6 literal): nothing to carry
@@ -588,8 +588,9 @@ def _flag_text(name: str, value: Any, live: Collection[str]) -> str:
 class _Interpreter:
     """Turns OpenRLHF flags into the canonical model, with derivations and notes."""
 
-    def __init__(self, values: _Flags, version: str, spec: RunSpec, notes: NoteList) -> None:
+    def __init__(self, values: _Flags, version: str, spec: RunSpec, notes: NoteList, fork_entry: bool = False) -> None:
         self.v, self.version, self.spec, self.notes = values, version, spec, notes
+        self.fork_entry = fork_entry  # a fork's own entry module: its parser may take values upstream's refuses
 
     # Flag names as the user wrote them (else as this version spells them), for derivations and notes.
     def k(self, internal: str) -> str:
@@ -1541,7 +1542,16 @@ class _RunParts:
         d.prompt_key = str(v.get("data.input_key"))
         label = v.get("data.label_key")
         d.answer_key = str(label) if label else None
-        if "data.max_samples" in v:
+        cap_value = v.get("data.max_samples")
+        if self.r.fork_entry and "data.max_samples" in v and not (isinstance(cap_value, int) and cap_value > 0):
+            # upstream's blending_datasets selects range(max_samples): a fork's own entry may read it otherwise
+            self.notes.warning(
+                "keys.invalid-value",
+                f"{self.r.f('data.max_samples')} {cap_value} is no count of prompts OpenRLHF's own entry takes; "
+                "the fork's entry may read it otherwise (check its code): the prompt cap is left unset",
+                source_keys=[self.r.k("data.max_samples")],
+            )
+        elif "data.max_samples" in v:
             cap = v.positive_int("data.max_samples")
             d.max_train_prompts = cap
             self.spec.derivations["data.max_train_prompts"] = from_config(

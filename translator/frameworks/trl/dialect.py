@@ -390,9 +390,10 @@ class TrlDialect(Dialect):
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
         training_script = python_script.launched(source, command.cwd, argv[script_index])
+        own_options = False
         if training_script is not None and script_name.endswith(".py"):
             # a script that builds its GRPOConfig itself is read, not a fork
-            python_script.follow(training_script, native, notes, options.env)
+            own_options = python_script.follow(training_script, native, notes, options.env, script_args)
         builder = (
             _trl_own_trainer(source, command.cwd, argv[script_index])
             if script_name.endswith(".py") and native.python_script is None
@@ -456,6 +457,13 @@ class TrlDialect(Dialect):
             self._merge_recipe(native, config, " + ".join(files) or origin)
             script_args = []
         recipe, flags = _script_arguments(script_args)
+        if own_options:  # the words are the script's own options, which its GRPOConfig(...) call was read with
+            notes.info(
+                "input.script-arguments",
+                f"{origin}: the launch's arguments are {script_name}'s own argparse options; its GRPOConfig call "
+                "was read with their values",
+            )
+            recipe, flags = None, {}
         if recipe:
             recipe_source = source.sibling(recipe, "recipe")
             _refuse_other_framework_config(recipe_source, f"{origin}: --config")

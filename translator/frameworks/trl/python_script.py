@@ -84,11 +84,14 @@ def launched(source: Source, cwd: str | None, script: str) -> Source | None:
     return None
 
 
-def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
-    """The .py a launch line runs, when it builds a GRPOConfig itself."""
-    config = read_config(script, CONFIG_CLASSES, CONSUMER)
+def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str], argv: list[str]) -> bool:
+    """The .py a launch line runs, when it builds a GRPOConfig itself; ``argv`` are the words the launch passes
+    it, which its own argparse options take (``GRPOConfig(num_generations=args.num_generations)``). Whether the
+    script parses them with its own options (then they are its arguments, not TRL's)."""
+    config = read_config(script, CONFIG_CLASSES, CONSUMER, argv)
     if config.call is not None:
         merge(config, script.name, native, notes, env)
+    return config.call is not None and config.own_arguments
 
 
 def apply_overrides(
