@@ -117,7 +117,7 @@ def flag_words(name: str, value: Any, live: Collection[str] = ()) -> str:
     if isinstance(value, (list, tuple)):
         return " ".join([flag, *(shell_word(_text(item), live) for item in value)])
     text = _text(value)
-    if text.startswith("-") and not _is_number(text):
+    if text.startswith("-") and not is_number(text):
         return shell_word(f"{flag}={text}", live)
     return f"{flag} {shell_word(text, live)}"
 
@@ -128,7 +128,8 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """Whether ``text`` reads as a number (float() takes it)."""
     try:
         float(text)
     except ValueError:

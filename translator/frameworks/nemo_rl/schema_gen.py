@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from translator.dialects.writing import is_number
 from translator.frameworks.nemo_rl.tables import BASE_PATH, TAGS, VERSIONS
 from translator.schema_gen import (
     Resolver,
@@ -100,14 +101,6 @@ def declared_keys(tree: Tree) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _fits(value: Any, prop: dict[str, Any]) -> bool:
     kind = json_type_of(value)
     declared = prop.get("type")
@@ -116,7 +109,7 @@ def _fits(value: Any, prop: dict[str, Any]) -> bool:
     kinds = [declared] if isinstance(declared, str) else declared
     typed = kind in kinds or (kind == "integer" and "number" in kinds)
     if kind == "string" and "number" in kinds:  # PyYAML reads 1e-8 as text; OmegaConf, which NeMo-RL uses, a float
-        typed = _is_number(value)
+        typed = is_number(value)
     return typed and ("enum" not in prop or value in prop["enum"])
 
 

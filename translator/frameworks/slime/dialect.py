@@ -29,7 +29,7 @@ from translator.dialects.base import (
     read_script,
     track_provenance,
 )
-from translator.dialects.writing import flag_words, plan_summary, shell_word, source_label, whole_prompts
+from translator.dialects.writing import flag_words, is_number, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.framework import DataLoader
 from translator.frameworks.slime.tables import (
@@ -204,7 +204,7 @@ def _parse(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, An
         name, eq, inline = word[2:].partition("=")
         following: list[str] = []
         if not eq and name not in SWITCHES:
-            while i < len(words) and not (words[i].startswith("--") and not _is_number(words[i])):
+            while i < len(words) and not (words[i].startswith("--") and not is_number(words[i])):
                 following.append(words[i])
                 i += 1
         value: Any
@@ -253,14 +253,6 @@ def _not_a_flag(word: str, origin: str, notes: NoteList) -> None:
             f"{origin}: '{word}' is not a --flag; train.py takes no positional arguments",
             source_keys=[word],
         )
-
-
-def _is_number(word: str) -> bool:
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
 
 
 class SlimeReader:
