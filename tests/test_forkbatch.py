@@ -155,16 +155,17 @@ ENGINE = FORKS / "verl_engine" / "scripts"
 
 
 def test_the_workers_a_branch_of_the_entry_does_not_take_are_not_compared() -> None:
-    # auto.sh: main_ppo.py imports the engine workers only when trainer.use_legacy_worker_impl is "disable"
+    # run.sh with IMPL unset (auto): main_ppo.py imports the engine workers only when
+    # trainer.use_legacy_worker_impl is "disable"
     # (config.trainer.get(..., "auto") == "disable"); with auto the legacy workers run, sized as upstream's (their
     # loss loop's `batch_size = mini.shape[0]` measures a formed batch): mini 8 prompts x n 4 = 32 samples per
     # optimizer step, 16 prompts x 4 = 64 samples -> 2 optimizer steps; 32 / 2 ranks = 16 per rank / micro 2 = 8.
-    explanation = api.explain(str(ENGINE / "auto.sh"), "verl@0.6.1")
+    explanation = api.explain(str(ENGINE / "run.sh"), "verl@0.6.1")
     plan = explanation.spec.plan
     assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step, plan.grad_accum_steps) == (32, 2, 8)
     assert any(n.code == "framework.fork-workers-verified" for n in explanation.notes)
-    # disable.sh: the engine workers run; their mini-batch x 3 is no upstream shape: the per-update sizes unknown
-    explanation = api.explain(str(ENGINE / "disable.sh"), "verl@0.6.1")
+    # IMPL=disable: the engine workers run; their mini-batch x 3 is no upstream shape: the per-update sizes unknown
+    explanation = api.explain(str(ENGINE / "run.sh"), "verl@0.6.1", env={"IMPL": "disable"})
     plan = explanation.spec.plan
     assert plan.samples_per_optimizer_step is None and plan.grad_accum_steps is None
     warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-code")

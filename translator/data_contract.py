@@ -30,7 +30,7 @@ from translator.dialects import registry
 from translator.framework import DataLoader
 from translator.notes import NoteList
 from translator.plan import RunSpec
-from translator.sources.files import _below, read_regular
+from translator.sources.files import below, read_regular
 
 SAMPLE_ROWS = 5
 SAMPLE_BYTES = 1 << 20  # text read from a JSON / JSON Lines file at most
@@ -63,7 +63,7 @@ def local_file(name: str, base: Path) -> Path | None:
     path = Path(os.path.expanduser(name))
     path = path if path.is_absolute() else base / path
     real = os.path.realpath(path)
-    if not any(_below(real, str(folder)) for folder in (base, Path.cwd())):
+    if not any(below(real, str(folder)) for folder in (base, Path.cwd())):
         return None
     return path if path.is_file() else None
 

@@ -38,7 +38,7 @@ from translator.errors import ConfigError
 from translator.notes import NoteList, Severity
 from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.records import record
-from translator.sources.files import Source
+from translator.sources.files import Source, below
 from translator.sources.project import Evidence
 from translator.sources.shell import Include, Listing, ShellCommand, ShellScript, parse_shell
 
@@ -426,7 +426,7 @@ def script_listing(source: Source) -> Listing:
 
         for base in (os.fspath(source.base_dir), os.getcwd()):
             folder = os.path.normpath(os.path.join(base, cwd or ""))
-            if not _below(os.path.realpath(os.path.join(folder, posixpath.dirname(pattern))), project_root(base)):
+            if not below(os.path.realpath(os.path.join(folder, posixpath.dirname(pattern))), project_root(base)):
                 continue  # outside the project the script belongs to
             found = sorted(glob.glob(pattern, root_dir=folder))[:MAX_LISTED]
             if kind is not None:
@@ -437,11 +437,6 @@ def script_listing(source: Source) -> Listing:
         return None
 
     return listing
-
-
-def _below(path: str, root: str) -> bool:
-    root = os.path.realpath(root)
-    return os.path.commonpath([path, root]) == root
 
 
 def exported(script: ShellScript, command: ShellCommand, name: str) -> str | None:

@@ -63,7 +63,7 @@ class Source:
                 found = read_source(str(candidate))
                 project = self.project or (os.fspath(self.base_dir) if self.base_dir is not None else None)
                 real = os.path.realpath(candidate)
-                if project is not None and not any(_below(real, root) for root in (project, os.getcwd())):
+                if project is not None and not any(below(real, root) for root in (project, os.getcwd())):
                     self.outside.append(f"{what} '{relative}' is {real}")
                 found.project, found.outside = project, self.outside
                 return found
@@ -81,7 +81,7 @@ class Source:
         return True
 
 
-def _below(path: str, folder: str) -> bool:
+def below(path: str, folder: str) -> bool:
     """Whether a resolved path lies in the folder tree of ``folder`` (links resolved; '..' cannot escape)."""
     root = os.path.realpath(folder)
     try:

@@ -62,6 +62,19 @@ class ShellNote:
 
 
 @record
+class _Case:
+    """An open ``case``: its word's value when known (the patterns then decide the branch read), the variables the
+    word reads and its line (what an undecided one's outcome depends on), whether a pattern comes next, and whether
+    a branch was opened (the first pattern opens the chain like an ``if``, the others like ``elif``)."""
+
+    subject: str | None
+    names: list[str]
+    line: int
+    expects_pattern: bool = True
+    opened: bool = False
+
+
+@record
 class _Branch:
     """An open if-chain: whether the branch being read is read, whether an earlier one was taken, and whether the
     chain's conditions could all be decided so far."""
@@ -541,11 +554,7 @@ class _Reader:
         self.expanded = 0  # characters (and pieces) expanded so far: bounded by MAX_EXPANDED_CHARS
         self.unresolved: dict[str, None] = {}  # unset names the current command uses, in order (a dict: O(1) look-up)
         self.line = 1
-        self.case_stack: list[bool] = []  # per open `case`: whether a pattern is expected next
-        # per open `case`: its subject's value when known (the patterns then decide which branch runs), and whether
-        # a branch of it has been opened (the first pattern opens the chain like an `if`, the others like `elif`)
-        self.cases: list[tuple[str | None, bool]] = []
-        self.case_names: list[tuple[list[str], int]] = []  # per open `case`: the variables its word reads, its line
+        self.cases: list[_Case] = []  # the open `case` statements, innermost last
         self.loops: list[bool] = []  # per open while/until/for/select: whether it pushed a never-run branch
         # per open loop: for an argument loop read again for each argument (``while [[ $# -gt 0 ]]; do case "$1"
         # ... shift``), the token index its body starts at, its condition, and the rounds read so far; else None
@@ -562,7 +571,7 @@ class _Reader:
         while i < len(toks):
             t = toks[i]
             self.line = t.line
-            if self.case_stack and self.case_stack[-1] and t.kind == "word":
+            if self.cases and self.cases[-1].expects_pattern and t.kind == "word":
                 if t.text == "esac":
                     self.close_case()
                     i += 1
@@ -573,12 +582,12 @@ class _Reader:
                         pattern.append(toks[i].text)
                     i += 1
                 self.case_pattern(pattern)
-                self.case_stack[-1] = False
+                self.cases[-1].expects_pattern = False
                 i += 1
                 continue
             if t.kind == "nl" or (t.kind == "op" and "<" not in t.text and ">" not in t.text):
-                if t.text in (";;", ";&", ";;&") and self.case_stack:
-                    self.case_stack[-1] = True
+                if t.text in (";;", ";&", ";;&") and self.cases:
+                    self.cases[-1].expects_pattern = True
                 i += 1  # separators and subshell parentheses between commands
                 continue
             words: list[_Tok] = []
@@ -633,7 +642,7 @@ class _Reader:
         if words and words[0].text == "case":  # opened and closed in a branch not read too: patterns nest
             self.open_case(words[1] if len(words) > 1 else None)
             return
-        if words and words[0].text == "esac" and self.case_stack:
+        if words and words[0].text == "esac" and self.cases:
             self.close_case()
             words = words[1:]
         if self.skipping():
@@ -644,7 +653,7 @@ class _Reader:
                 self.note(
                     "shell.control-flow-skipped", f"`{kw}` condition not evaluated; every branch is read in order"
                 )
-            elif kw == "esac" and self.case_stack:
+            elif kw == "esac" and self.cases:
                 self.close_case()
             elif kw == "function":
                 self.note(
@@ -776,13 +785,13 @@ class _Reader:
     # ---------------------------------------------------------------- if / elif / else / fi
     # A condition whose operands are all known ([ -n "$X" ], [[ "$A" == b ]], [ "$N" -gt 1 ]) is decided and only
     # the branch bash would run is read; any other condition leaves every branch read in order, as before.
-    def branch(self, keyword: str, condition: list[_Tok], outcome: bool | str | None = "decide") -> None:
-        """An if-chain's keyword; ``outcome`` is the condition's truth when the caller decided it (a case
+    def branch(self, keyword: str, condition: list[_Tok], outcome: Callable[[], bool | None] | None = None) -> None:
+        """An if-chain's keyword; ``outcome`` gives the condition's truth where the caller decides it (a case
         pattern), else the condition is decided here."""
         frames = self.branches
 
         def decide() -> bool | None:
-            return self.decide(condition) if outcome == "decide" else outcome  # type: ignore[return-value]
+            return self.decide(condition) if outcome is None else outcome()
 
         if keyword == "if":
             outer = self.skipping()
@@ -955,16 +964,15 @@ class _Reader:
                     f"case {subject.text if subject else ''} is {value!r} here: the branch of the first pattern it "
                     "matches is read",
                 )
-        self.case_stack.append(True)
-        self.cases.append((value, False))
         names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", subject.text) if subject is not None else []
-        self.case_names.append((names, self.line))
+        self.cases.append(_Case(value, names, self.line))
 
     def case_pattern(self, words: list[str]) -> None:
         """A branch's pattern ``a|b)``: whether the case's subject matches it (None: not known)."""
         if not self.cases:
             return
-        subject, opened = self.cases[-1]
+        case = self.cases[-1]
+        subject, opened = case.subject, case.opened
         alternatives = [self.value(w) for w in words if w not in ("|", "(")]
         catch_all = any(a == "*" for a in alternatives)
         matched: bool | None = None
@@ -973,18 +981,15 @@ class _Reader:
         keyword = "elif" if opened else "if"
         if catch_all and opened and subject is None:
             keyword = "else"  # `*)` after other patterns: what runs when none matched
-        self.branch(keyword, [], matched if not catch_all else True)
+        outcome = True if catch_all else matched
+        self.branch(keyword, [], lambda: outcome)
         if not opened and self.branches:
             frame = self.branches[-1]
-            frame.kind, (frame.names, frame.line) = "case", self.case_names[-1]
-        self.cases[-1] = (subject, True)
+            frame.kind, frame.names, frame.line = "case", case.names, case.line
+        case.opened = True
 
     def close_case(self) -> None:
-        self.case_stack.pop()
-        if self.case_names:
-            self.case_names.pop()
-        _, opened = self.cases.pop() if self.cases else (None, False)
-        if opened:
+        if self.cases.pop().opened:
             self.branch("fi", [])
 
     def for_loop(self, words: list[_Tok]) -> None:
@@ -1425,9 +1430,8 @@ def parse_shell(
 ) -> ShellScript:
     """Read a bash script statically: its commands, final variables and notes. Nothing is executed. ``include``
     gives the text of a project script this one runs or sources (none is followed without it)."""
-    return _Reader(
-        text.replace("\r\n", "\n"), env, source, include=include, listing=listing
-    ).run()  # CRLF: \r is not in a word
+    text = text.replace("\r\n", "\n")  # CRLF: \r is not in a word
+    return _Reader(text, env, source, include=include, listing=listing).run()
 
 
 def _script_call(words: list[str]) -> tuple[str, list[str], bool] | None:

@@ -458,10 +458,13 @@ class TrlDialect(Dialect):
             script_args = []
         recipe, flags = _script_arguments(script_args)
         if own_options:  # the words are the script's own options, which its GRPOConfig(...) call was read with
+            given = " ".join(script_args)
             notes.info(
                 "input.script-arguments",
-                f"{origin}: the launch's arguments are {script_name}'s own argparse options; its GRPOConfig call "
-                "was read with their values",
+                f"{origin}: the launch's arguments ({given}) are {script_name}'s own argparse options; its "
+                "GRPOConfig call was read with their values, and the options it does not pass there are the "
+                "script's own",
+                source_keys=[w.lstrip("-").partition("=")[0] for w in script_args if w.startswith("--")],
             )
             recipe, flags = None, {}
         if recipe:
@@ -1053,7 +1056,7 @@ def _fork_trainer(
     for project, path in launched_scripts(source, cwd, script):
         candidates = [
             c
-            for c in _instantiated_trainers(project, path)
+            for c in _trainer_module(project, path)[1]
             if c.condition is None or flag(c.condition[0]) in (None, c.condition[1])
         ]
         found = [_classify(project, c.cls) for c in candidates if isinstance(c.cls, ClassInfo)]
@@ -1072,14 +1075,15 @@ def _fork_trainer(
     return None
 
 
-def _instantiated_trainers(project: Project, path: str) -> list[Candidate]:
-    """The trainer classes the launched script builds: in the script itself, else in the first project module it
-    imports (directly or through others) that builds one (``main.py`` calling ``train.pipeline.main``)."""
+def _trainer_module(project: Project, path: str) -> tuple[str, list[Candidate]]:
+    """The module that builds the launched script's trainer and the trainer classes it builds: the script itself,
+    else the first project module it imports (directly or through others) that builds one (``main.py`` calling
+    ``train.pipeline.main``); (path, []) when none does."""
     for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
         found = project.trainer_classes(module)
         if found:
-            return found
-    return []
+            return module, found
+    return path, []
 
 
 def _trl_own_trainer(source: Source, cwd: str | None, script: str) -> str | None:
@@ -1087,11 +1091,9 @@ def _trl_own_trainer(source: Source, cwd: str | None, script: str) -> str | None
     launched script or a module it imports does: the script is then a driver of the installed release, not a
     fork."""
     for project, path in launched_scripts(source, cwd, script):
-        for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
-            found = project.trainer_classes(module)
-            if found:
-                own = all(isinstance(c.cls, str) and c.cls.split(".")[0] == "trl" for c in found)
-                return project.rel(module) if own and any("GRPOTrainer" in str(c.cls) for c in found) else None
+        module, found = _trainer_module(project, path)
+        own = bool(found) and all(isinstance(c.cls, str) and c.cls.split(".")[0] == "trl" for c in found)
+        return project.rel(module) if own and any("GRPOTrainer" in str(c.cls) for c in found) else None
     return None
 
 
@@ -1100,14 +1102,16 @@ def _own_argument_fields(source: Source, cwd: str | None, script: str) -> tuple[
     argument parser (TrlParser((ScriptArguments, GRPOConfig, ModelConfig)) takes them besides TRL's), and whether
     they and TRL's are all it takes: not when that file also adds options of its own (``add_argument``) or keeps
     the arguments no field takes (``parse_known_args``, ``return_remaining_strings=True``). None: the script is
-    not in the project, or builds no parser rlconf reads."""
-    for project, path in launched_scripts(source, cwd, script):
-        for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
-            fields = project.argument_fields(module)
-            if fields is not None:
-                return fields.fields, not _takes_more_arguments(project.tree(module))
+    not in the project (whatever the launch runs is not at hand), or builds no parser rlconf reads."""
+    launched = next(iter(launched_scripts(source, cwd, script)), None)
+    if launched is None:
         return None
-    return None  # not in the project: whatever the launch runs is not at hand
+    project, path = launched
+    for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
+        fields = project.argument_fields(module)
+        if fields is not None:
+            return fields.fields, not _takes_more_arguments(project.tree(module))
+    return None
 
 
 def _takes_more_arguments(tree: ast.Module | None) -> bool:
