@@ -222,3 +222,22 @@ def test_a_count_the_launched_code_computes_stops_a_translation(name: str) -> No
     with pytest.raises(ConfigError) as refused:
         translator.translate(translator.load(case.path, **case.load_kwargs()), to=target)
     assert "computed at" in str(refused.value) or "--env" in f"{refused.value} {refused.value.hint}"
+
+
+def test_a_scripts_own_options_feed_its_config_call() -> None:
+    # --bs 3 goes to dest "per_device" (int); --flag is a store_true switch; --lr keeps its default 1e-6 (not on the
+    # line); --layers takes nargs="+", several words: not one value, so args.layers stays unread (unknown)
+    text = (
+        "import argparse\nfrom trl import GRPOConfig\n\ndef get_args():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--bs", dest="per_device", type=int, default=1)\n'
+        '    p.add_argument("--lr", type=float, default=1e-6)\n'
+        '    p.add_argument("--flag", action="store_true")\n'
+        '    p.add_argument("--layers", nargs="+", type=int, default=[1])\n'
+        "    return p.parse_args()\n\nargs = get_args()\n"
+        "GRPOConfig(per_device_train_batch_size=args.per_device, learning_rate=args.lr, bf16=args.flag,"
+        " num_generations=args.layers)\n"
+    )
+    config = read_config(Source(text, "train.py"), ["GRPOConfig"], argv=["--bs", "3", "--flag", "--layers", "1", "2"])
+    assert config.own_arguments and config.call is not None
+    assert config.call.values == {"per_device_train_batch_size": 3, "learning_rate": 1e-6, "bf16": True}
+    assert "num_generations" in config.call.unknown

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -277,6 +278,38 @@ class Arguments:
     values: dict[str, Any]
 
 
+@dataclass
+class _Option:
+    """One ``add_argument(...)`` call: its option words, where its value goes, its action, default and type."""
+
+    words: list[str]
+    dest: str
+    action: str | None
+    default: ast.expr | None
+    convert: Callable[[str], Any] | None
+    readable: bool  # one word (or none, for a switch) gives its value
+
+    @property
+    def switch(self) -> bool:
+        return self.action in ("store_true", "store_false")
+
+
+def _option(call: ast.Call) -> _Option | None:
+    words = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    dest = keywords.get("dest")
+    longs = [w for w in words if w.startswith("--")]
+    name = dest.value if isinstance(dest, ast.Constant) else longs[0][2:].replace("-", "_") if longs else None
+    if not isinstance(name, str):
+        return None
+    action = keywords.get("action")
+    kind = action.value if isinstance(action, ast.Constant) and isinstance(action.value, str) else None
+    given = keywords.get("type")
+    convert = {"int": int, "float": float, "str": str}.get(given.id if isinstance(given, ast.Name) else "")
+    readable = "nargs" not in keywords and (action is None or kind in ("store", "store_true", "store_false"))
+    return _Option(words, name, kind, keywords.get("default"), convert, readable)
+
+
 def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
     """The script's ``parser.add_argument(...)`` options with the launch's words (``--x 1``, ``--x=1``, a
     ``store_true`` flag), when it parses them into a module-level name (``args = parser.parse_args()``, or ``args =
@@ -299,58 +332,41 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
         and isinstance(node.value, ast.Call)
         and (_callee(node.value) == "parse_args" or _callee(node.value) in returns_parse)
     )
-    options: dict[str, tuple[str, ast.Call]] = {}  # option word → (dest, its add_argument call)
+    options: dict[str, _Option] = {}  # option word → the option
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _callee(node) == "add_argument":
-            words = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-            dest = next(
-                (k.value.value for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)), None
-            )
-            longs = [w for w in words if w.startswith("--")]
-            if not longs and not dest:
-                continue
-            name = str(dest or longs[0][2:].replace("-", "_"))
-            for word in words:
-                options[word] = (name, node)
+            option = _option(node)
+            if option is not None:
+                options.update(dict.fromkeys(option.words, option))
     if not namespaces or not options:
         return None
     constants = _constants(tree)
     values: dict[str, Any] = {}
-    for name, call in {id(c): (n, c) for n, c in options.values()}.values():
-        keywords = {k.arg: k.value for k in call.keywords if k.arg}
-        action = keywords.get("action")
-        kind = action.value if isinstance(action, ast.Constant) else None
-        default = keywords.get("default")
-        try:
-            values[name] = (
-                _evaluate(default, constants)
-                if default is not None
-                else (kind == "store_false" if kind in ("store_true", "store_false") else None)
+    for option in {id(o): o for o in options.values()}.values():
+        with suppress(_NotLiteral):  # a default computed when the script runs: args.dest stays unread
+            values[option.dest] = (
+                _evaluate(option.default, constants)
+                if option.default is not None
+                else (option.action == "store_false" if option.switch else None)
             )
-        except _NotLiteral:
-            values.pop(name, None)  # a default computed when the script runs: args.name stays unread
     position = 0
     while position < len(argv):
         word, _, inline = argv[position].partition("=")
-        found = options.get(word)
         position += 1
-        if found is None:
+        option = options.get(word)
+        if option is None:
             continue
-        name, call = found
-        keywords = {k.arg: k.value for k in call.keywords if k.arg}
-        action = keywords.get("action")
-        kind = action.value if isinstance(action, ast.Constant) else None
-        if kind in ("store_true", "store_false"):
-            values[name] = kind == "store_true"
-            continue
-        if not inline and position < len(argv):
-            inline, position = argv[position], position + 1
-        convert = keywords.get("type")
-        converter = {"int": int, "float": float, "str": str}.get(convert.id if isinstance(convert, ast.Name) else "")
-        try:
-            values[name] = converter(inline) if converter is not None else inline
-        except ValueError:
-            values[name] = inline  # a shell variable's text: kept as written (symbolic)
+        if not option.readable:  # nargs, append, count…: not one word's value
+            values.pop(option.dest, None)
+        elif option.switch:
+            values[option.dest] = option.action == "store_true"
+        else:
+            if not inline and position < len(argv):
+                inline, position = argv[position], position + 1
+            try:
+                values[option.dest] = option.convert(inline) if option.convert is not None else inline
+            except ValueError:
+                values[option.dest] = inline  # a shell variable's text: kept as written (symbolic)
     return Arguments(namespaces, values)
 
 
