@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 import translator
@@ -395,15 +396,49 @@ NEMO_ROW = {"input": "What is 2+2?", "output": "4"}
 
 
 def test_nemo_rl_needs_the_input_and_output_columns(tmp_path: Path) -> None:
-    # A verl source's rows: a chat list in `prompt` and the answer in reward_model; ResponseDataset reads
-    # data["input"] and data["output"] (response_dataset.py@v0.7.0:81-82), neither of which the rows have.
+    # A verl source's rows: a chat list in `prompt` and the answer in reward_model. The written ResponseDataset
+    # reads the source's prompt column (input_key prompt) and data["output"] (output_key's default: verl names no
+    # flat answer column) for every row (response_dataset.py@v0.7.0:81-82): `output` is missing, and `prompt`
+    # holds a chat list where format_data needs the user message's text.
     path = source(tmp_path, VERL, "run.sh", [{"prompt": CHAT, **VERL_ROW}], "prompt")
     translation = translator.translate(path, to="nemo-rl")
-    [note] = data_notes(translation)
-    assert note.code == "data.column-missing" and note.severity == "error"
-    assert "has no column 'input', 'output'" in note.message
-    assert "response_dataset.py@v0.7.0" in note.message
+    missing, kind = data_notes(translation)
+    assert missing.code == "data.column-missing" and missing.severity == "error"
+    assert "has no column 'output'" in missing.message and "response_dataset.py@v0.7.0" in missing.message
+    assert kind.code == "data.column-type" and "column 'prompt' holds a chat list" in kind.message
     assert translation.failed
+
+
+def test_nemo_rl_trains_on_the_sources_data(tmp_path: Path) -> None:
+    # Without data keys the written recipe would train on the base recipe's OpenMathInstruct-2
+    # (grpo_math_1B.yaml@v0.7.0 data.train.dataset_name). An EasyR1 source's file and columns become a
+    # ResponseDataset: data_path, input_key = prompt_key, output_key = answer_key (response_dataset.py@v0.7.0:42-46);
+    # the source validates on its own set, so no 5% of the training data is held back (split_validation_size 0).
+    rows = [{"problem": "What is 2+2?", "answer": "4"}]
+    path = source(tmp_path, EASYR1, "config.yaml", rows, "problem", data=str(tmp_path / "train.jsonl"))
+    translation = translator.translate(path, to="nemo-rl@0.7.0")
+    config = yaml.safe_load(translation.files["config.yaml"])
+    train = config["data"]["train"]
+    assert train == {
+        "dataset_name": "ResponseDataset",
+        "data_path": str(tmp_path / "train.jsonl"),
+        "input_key": "problem",
+        "output_key": "answer",
+        "split_validation_size": 0,
+    }
+    assert config["data"]["validation"]["data_path"] == str(tmp_path / "train.jsonl")
+    assert data_notes(translation) == [] and not translation.failed
+    # read back: the same data source and columns
+    assert translation.spec.data.train_sources == [str(tmp_path / "train.jsonl")]
+    assert (translation.spec.data.prompt_key, translation.spec.data.answer_key) == ("problem", "answer")
+
+
+def test_nemo_rl_warns_of_a_relative_data_path(tmp_path: Path) -> None:
+    # written launch.sh runs from the NeMo-RL checkout root, where train.jsonl (beside the source) is not
+    rows = [{"problem": "What is 2+2?", "answer": "4"}]
+    path = source(tmp_path, EASYR1, "config.yaml", rows, "problem")
+    translation = translator.translate(path, to="nemo-rl@0.7.0")
+    assert any(n.code == "data.local-files" and n.severity == "warning" for n in translation.notes)
 
 
 def test_nemo_rl_needs_text_in_the_input_column(tmp_path: Path) -> None:

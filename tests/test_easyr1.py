@@ -753,3 +753,38 @@ def test_no_warm_up_is_written_as_ratio_zero() -> None:
     translation = translator.translate(source, to="easyr1")
     config = translation.files["config.yaml"]
     assert "lr_warmup_ratio: 0.0" in config and "lr_warmup_steps" not in config
+
+
+def test_a_vendored_copy_states_its_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A project keeps EasyR1 as pkg/verl (its verl/__init__.py says __version__ = "0.3.0", the string EasyR1 carries
+    # from v0.3.0 until v0.3.1) and launches python3 -m pkg.verl.trainer.main. Read as 0.3.0, the micro-batch is
+    # micro_batch_size_per_device_for_update samples (token-budget dynamic batching, on by default, came in 0.3.2):
+    #   64 prompts × n 4 = 256 samples per step; global_batch_size 16 prompts × 4 = 64 samples per optimizer
+    #   step → 256 / 64 = 4 optimizer steps; 8 GPUs → 64 / 8 = 8 samples per rank = 4 micro-batches of 2.
+    (tmp_path / ".git").mkdir()
+    copy = tmp_path / "pkg" / "verl"
+    (copy / "trainer").mkdir(parents=True)
+    (copy / "__init__.py").write_text('__version__ = "0.3.0"\n')
+    (copy / "trainer" / "main.py").write_text("# the project's copy of EasyR1's entry\n")
+    (tmp_path / "pkg" / "scripts").mkdir()
+    script = tmp_path / "pkg" / "scripts" / "train.sh"
+    script.write_text(
+        "python3 -m pkg.verl.trainer.main config=pkg/scripts/config.yaml \\\n"
+        "    data.rollout_batch_size=64 worker.rollout.n=4 worker.actor.global_batch_size=16 \\\n"
+        "    worker.actor.micro_batch_size_per_device_for_update=2 \\\n"
+        "    worker.reward.reward_function=./reward.py:score trainer.n_gpus_per_node=8 trainer.nnodes=1\n"
+    )
+    (tmp_path / "pkg" / "scripts" / "config.yaml").write_text("data:\n  max_prompt_length: 512\n")
+    monkeypatch.chdir(tmp_path)  # run from the project's root, as its script expects
+    explanation = translator.explain(str(script))
+    assert explanation.version == "0.3.0"
+    plan = explanation.plan
+    assert (plan["samples_per_step"], plan["samples_per_optimizer_step"], plan["optimizer_steps_per_step"]) == (
+        256,
+        64,
+        4,
+    )
+    assert (plan["data_parallel_size"], plan["micro_batch_per_device"], plan["grad_accum_steps"]) == (8, 2, 4)
+    # without the copy's statement the keys fit 0.3.2 too, where the micro-batches are packed by tokens (unknown)
+    (copy / "__init__.py").write_text("")
+    assert translator.explain(str(script)).plan["micro_batch_per_device"] is None

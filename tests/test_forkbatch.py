@@ -79,6 +79,22 @@ def test_trainer_group_code_leaves_the_workers_sizes_known() -> None:
     assert any(n.code == "framework.fork-workers-verified" for n in explanation.notes)
 
 
+def test_a_fork_key_in_place_of_rollout_n_is_the_group_size() -> None:
+    # trajectories.sh: the copy's trainer repeats the prompts by rollout.n_trajectories where upstream repeats by
+    # rollout.n (ray_trainer.py:18) before joining them with the generated samples row by row, and keeps no repeat by
+    # rollout.n in fit (validation's repeat by val_kwargs.n is not the step's): 4 samples per prompt. The workers
+    # size batches as upstream's, from rollout.n 1: mini 8 prompts × 1 = 8 samples per optimizer step.
+    #   16 prompts × 4 = 64 samples per step; 64 / 8 = 8 optimizer steps; 8 / 2 ranks = 4 per rank / micro 2 = 2.
+    explanation = api.explain(str(FORKS / "verl_group_key" / "scripts" / "trajectories.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (16, 4, 64)
+    assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step) == (8, 8)
+    assert (plan.data_parallel_size, plan.micro_batch_per_device, plan.grad_accum_steps) == (2, 2, 2)
+    note = next(n for n in explanation.notes if n.code == "framework.fork-group-key")
+    assert "ray_trainer.py:18" in note.message
+    assert explanation.certainty["samples_per_prompt"].level == "derived"
+
+
 def test_worker_sizing_of_its_own_is_unknown_with_its_line() -> None:
     # double.sh: double_mini=True takes fsdp_workers.py:11 `ppo_mini_batch_size *= 2`, a shape no upstream worker
     # has: the per-update quantities are unknown; the trainer is upstream's, so 16 prompts × n 4 = 64 samples stay.

@@ -16,7 +16,9 @@ from translator.sources.shell import parse_shell, symbolic_names
 VERL = (
     "python3 -m verl.trainer.main_ppo data.train_batch_size={batch} actor_rollout_ref.rollout.n=4 "
     "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=16 "
-    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=8 trainer.nnodes={nodes} "
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2 "
+    "trainer.n_gpus_per_node=8 trainer.nnodes={nodes} "
     "trainer.default_local_dir=$HOME/ckpt/$(date +%s)\n"
 )
 
@@ -137,6 +139,7 @@ def test_easyr1_epochs_and_fraction_from_a_script_argument_are_unknown(tmp_path:
     script.write_text(
         "python3 -m verl.trainer.main config=cfg.yaml worker.rollout.n=4 "
         "worker.actor.global_batch_size=16 trainer.n_gpus_per_node=8 trainer.nnodes=1 "
+        "worker.reward.reward_function=./reward.py:score "
         "worker.rollout.gpu_memory_utilization=$2 trainer.total_epochs=$2\n"
     )
     explanation = translator.explain(str(script))

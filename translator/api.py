@@ -37,6 +37,11 @@ class Explanation:
     # the config as one of them.
     candidates: tuple[str, ...] | None = field(default=None, repr=False)
     reread: Any = field(default=None, repr=False, compare=False)
+    # Whether the launch certainly runs the release's own code (no fork, no copy in the project, no install from
+    # a branch): only then is what that code refuses at start-up certain to stop this launch.
+    release_code: bool = field(default=False, repr=False, compare=False)
+    # The errors the release's start-up checks certainly raise (``start_errors``), when the caller asked for them.
+    start_errors: list[Finding] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def framework(self) -> str:
@@ -255,6 +260,7 @@ def load(
     num_processes: int | None = None,
     stdin_text: str | None = None,
     refuse_rejected_keys: bool = False,
+    find_start_errors: bool = False,
 ) -> Explanation:
     """Read a config (a path, ``-`` for standard input, or the text itself) into the canonical model.
 
@@ -262,6 +268,8 @@ def load(
     script expects; ``num_processes`` is the training world size where the config does not state it.
     Raises ConfigError for bad input, and with ``refuse_rejected_keys`` for a key the release's parser refuses
     (explain and translate: no plan of a launch that stops at start-up; check reports such keys as findings).
+    With ``find_start_errors`` the errors the release's start-up checks certainly raise are kept in
+    ``start_errors`` (explain refuses the config, translate notes them).
     """
     if num_processes is not None and (
         isinstance(num_processes, bool) or not isinstance(num_processes, int) or num_processes <= 0
@@ -297,12 +305,15 @@ def load(
         if refuse_rejected_keys:
             rejected_keys.refuse(dialect, reading, notes, source.name, source.base_dir)
     explanation = Explanation(reading.spec, notes, source.name, reading.native)
+    explanation.release_code = rejected_keys.runs_release_code(dialect, reading, notes, source.base_dir)
     if reading.candidates is not None:
         explanation.candidates = reading.candidates
     if reading.candidates is not None or any(n.code == "version.assumed" for n in notes):
         explanation.reread = lambda version: load(
             source, f"{dialect.name}@{version}", env, num_processes, refuse_rejected_keys=refuse_rejected_keys
         )
+    if find_start_errors:
+        explanation.start_errors = start_errors(explanation, source.text)
     return explanation
 
 
@@ -349,9 +360,63 @@ def explain(
         isinstance(dataset_size, bool) or not isinstance(dataset_size, int) or dataset_size <= 0
     ):
         raise ConfigError(f"dataset_size must be a positive whole number, got {dataset_size!r}", key="--dataset-size")
-    explanation = load(path_or_text, framework, env, num_processes, stdin_text, refuse_rejected_keys=True)
+    explanation = load(
+        path_or_text, framework, env, num_processes, stdin_text, refuse_rejected_keys=True, find_start_errors=True
+    )
+    if explanation.start_errors:
+        raise _stops_at_start(explanation)
     explanation.dataset_size = dataset_size
     return explanation
+
+
+def start_errors(explanation: Explanation, text: str) -> list[Finding]:
+    """The errors the release's own code certainly stops on before training (check rules marked ``at_start``):
+    the config is broken as published, and its plan is that of a run that never starts. Certain only where the
+    launch runs the release's own code, no plan quantity rests on an assumption (an assumed world size or default
+    could be what breaks the rule), and, where the release is uncertain, the rule fails in every candidate release;
+    a rule the config silences (``# rlconf: ignore[…]``) does not count."""
+    if not explanation.release_code:
+        return []
+    from translator.checks import rules_for
+    from translator.rules import catalogue, filter_report
+
+    at_start = {rule.code for rule in catalogue() if rule.at_start}
+    found = [f for f in filter_report(check(explanation), text, None).errors if f.rule in at_start]
+    if not found or any(c.level == "assumed" for c in explanation.certainty.values()):
+        return []
+    rules = rules_for(explanation.framework)
+    if explanation.reread is not None and rules is not None:  # an uncertain release: an error in every candidate
+        verdicts = _release_verdicts(explanation, rules)
+        found = [
+            f
+            for f in found
+            if all(
+                (f.rule, tuple(f.keys)) in errors and errors[(f.rule, tuple(f.keys))].severity == "error"
+                for errors in verdicts.values()
+            )
+        ]
+    return found
+
+
+def _stops_at_start(explanation: Explanation) -> ConfigError:
+    """`explain`'s refusal of a config with start-up errors: the first, with the fix `check` suggests."""
+    found = explanation.start_errors
+    first = found[0]
+    file, line = rejected_keys.origin(explanation.native, first.keys, explanation.source)
+    fixes = " or ".join(
+        ", ".join(f"remove {k}" if v is None else f"{k}={v}" for k, v in fix.changes.items())
+        for fix in first.suggestions[:2]
+    )
+    more = f" ({len(found) - 1} more start-up error(s): {', '.join(f.rule for f in found[1:4])})"
+    return ConfigError(
+        first.message + (more if len(found) > 1 else ""),
+        file=file,
+        line=line,
+        key=", ".join(first.keys) or None,
+        hint=f"{explanation.framework} {explanation.version} stops at start-up on this ({first.rule}"
+        + (f"; fix: {fixes}" if fixes else "")
+        + "); `rlconf check` lists every such error with its fixes",
+    )
 
 
 def read_back(dialect: Any, files: dict[str, str], main: str, version: str, spec: RunSpec) -> Reading:
@@ -382,12 +447,19 @@ def translate(
     explanation = (
         src
         if isinstance(src, Explanation)
-        else load(src, framework, env, num_processes, stdin_text, refuse_rejected_keys=True)
+        else load(src, framework, env, num_processes, stdin_text, refuse_rejected_keys=True, find_start_errors=True)
     )
     dialect, version = dialects.parse_framework(to)
     version = version or dialect.default_version
     notes = NoteList()
     dialect.take_version_notes(notes)  # how --to's version was resolved (a band, the newest known, ...)
+    for finding in explanation.start_errors:  # the source never starts: what is written is no run's equivalent
+        notes.error(
+            "input.stops-at-start",
+            f"the source stops at start-up in {explanation.framework} {explanation.version} [{finding.rule}]: "
+            f"{finding.message}; fix the source first (`rlconf check` gives the fixes)",
+            source_keys=finding.keys,
+        )
     from translator.checks import ranges
 
     for finding in ranges.check(explanation.spec):  # nonsense in the source is carried over, never silently
@@ -803,22 +875,10 @@ def check(
 def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> None:
     """Under an uncertain version, the rules run for each candidate release (every listed release that fits the
     keys when the project names none); a finding whose verdict differs between them says so per range."""
-    from translator.checks.findings import Finding, standing_in
+    from translator.checks.findings import Finding
 
     dialect = dialects.get(explanation.framework)
-    wanted = explanation.candidates or dialect.versions
-    verdicts: dict[str, dict[tuple[str, tuple[str, ...]], Finding]] = {}
-    for version in wanted:
-        try:
-            other = explanation.reread(version)
-        except ConfigError:
-            continue
-        if not explanation.candidates and any(n.code == "keys.unknown-in-version" for n in other.notes):
-            continue  # a release without one of the config's keys is not the one it runs
-        found = rules(other.native, other.spec, other.version or "") if other.native is not None else []
-        verdicts[version] = {
-            (f.rule, tuple(f.keys)): f for f in found if f.severity in ("error", "warning") and not standing_in(f)
-        }
+    verdicts = _release_verdicts(explanation, rules)
     if len(verdicts) < 2:
         return
     order = list(verdicts)
@@ -852,6 +912,27 @@ def _per_release(explanation: Explanation, report: CheckReport, rules: Any) -> N
                     )
                 ]
             )
+
+
+def _release_verdicts(explanation: Explanation, rules: Any) -> dict[str, dict[tuple[str, tuple[str, ...]], Finding]]:
+    """Release → the errors and warnings the rules give the config read as that release, for each candidate release
+    (every listed release that has the config's keys when the project names none)."""
+    from translator.checks.findings import standing_in
+
+    wanted = explanation.candidates or dialects.get(explanation.framework).versions
+    verdicts: dict[str, dict[tuple[str, tuple[str, ...]], Finding]] = {}
+    for version in wanted:
+        try:
+            other = explanation.reread(version)
+        except ConfigError:
+            continue
+        if not explanation.candidates and any(n.code == "keys.unknown-in-version" for n in other.notes):
+            continue  # a release without one of the config's keys is not the one it runs
+        found = rules(other.native, other.spec, other.version or "") if other.native is not None else []
+        verdicts[version] = {
+            (f.rule, tuple(f.keys)): f for f in found if f.severity in ("error", "warning") and not standing_in(f)
+        }
+    return verdicts
 
 
 _GUESS = lazy(r"did you mean '?(?:--)?([^'?\s]+)'?\?")

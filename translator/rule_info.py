@@ -22,6 +22,9 @@ class RuleInfo:
     message: str = ""  # the framework's own error text the rule mirrors ({…}: a value of the config)
     source: str = ""  # the docs section and framework file the rule cites
     versions: str = ""
+    # The framework's own code raises it before training starts: `explain` refuses such a config
+    # (exit 2) where the launch certainly runs the release's code (translator/api.py ``start_errors``).
+    at_start: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -33,4 +36,5 @@ class RuleInfo:
             "description": self.description,
             "message": self.message,
             "source": self.source,
+            "at_start": self.at_start,
         }

@@ -478,9 +478,9 @@ RULES: tuple[R, ...] = (
         "data.local-files",
         "note",
         "all",
-        ("info",),
-        "Open-Instruct loads a local dataset by path only when its rows carry the messages, ground_truth and "
-        "dataset columns.",
+        ("info", "warning"),
+        "How the target loads a local data file (Open-Instruct's columns, TRL's directories, NeMo-RL's relative "
+        "paths).",
     ),
     R(
         "data.max-prompts-as-steps",
@@ -611,6 +611,14 @@ RULES: tuple[R, ...] = (
         "The entry's own Hydra config sets keys upstream lacks; the project code that reads them is checked "
         "like keys the launch sets.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
+    ),
+    R(
+        "framework.fork-group-key",
+        "note",
+        "all",
+        ("info",),
+        "A fork's own key stands for rollout.n in the trainer's repeat of the prompts: it is the samples per prompt.",
+        source="docs/launch-scripts.md",
     ),
     R(
         "framework.fork-key",
@@ -775,6 +783,15 @@ RULES: tuple[R, ...] = (
         ("info", "warning"),
         "The launched code sets a key after parsing: a literal is used; a computed one leaves the counts unknown.",
         source="docs/launch-scripts.md#following-the-launch-to-its-code",
+    ),
+    R(
+        "input.stops-at-start",
+        "note",
+        "all",
+        ("error",),
+        "The source config breaks a check its release runs before training: the translation is of a run that "
+        "never starts.",
+        source="docs/launch-scripts.md",
     ),
     R(
         "input.script-arguments",

@@ -223,7 +223,8 @@ def text() -> str:
     lines = []
     for rule in catalogue():
         where = rule.framework + (f" {rule.versions}" if rule.versions else "")
-        lines.append(f"{rule.code}  [{rule.kind}, {where}, {'/'.join(rule.severities)}]")
+        stops = ", stops at start" if rule.at_start else ""
+        lines.append(f"{rule.code}  [{rule.kind}, {where}, {'/'.join(rule.severities)}{stops}]")
         lines.append(f"    {rule.description}")
         if rule.message:
             lines.append(f"    message: {rule.message}")
@@ -257,7 +258,8 @@ def markdown() -> str:
         for rule in groups[group]:
             message = f"`{cell(rule.message)}`" if rule.message and "`" not in rule.message else cell(rule.message)
             parts.append(
-                f"| `{rule.code}` | {rule.versions or 'all'} | {'/'.join(rule.severities)} | "
+                f"| `{rule.code}` | {rule.versions or 'all'} | {'/'.join(rule.severities)}"
+                f"{' (stops at start)' if rule.at_start else ''} | "
                 f"{cell(rule.description)} | {message} | {cell(rule.source)} |"
             )
     return "\n".join(parts) + "\n"

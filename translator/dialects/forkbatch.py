@@ -214,6 +214,8 @@ def check(
         touches = effects.effects(key.lstrip("+-").replace("-", "_"), values[key], ambiguous(leaf))
         # a branch the key picks may hold upstream's own repeat by rollout.n: that forms batches as upstream does
         touches = [t for t in touches if not (t.signature in upstream and "=" in t.signature)]
+        if _group_key_in_place_of_n(key, values[key], touches, upstream, workers, spec, project, path, notes):
+            continue
         if touches:
             where, lines = _places(project, touches)
             _unknown(
@@ -231,6 +233,57 @@ def check(
             )
     if fork_entry and lineage in FIT_LINEAGES:
         _compare_trainer(project, path, version, version_assumed, workers, spec, notes)
+
+
+# Upstream's repeat of each prompt's row by the group size, to line the prompts up with the generated samples
+# (``batch.repeat(repeat_times=rollout.n, interleave=True)`` before ``batch.union(gen_batch_output)``).
+GROUP_KEY = "n"
+
+
+def _group_key_in_place_of_n(
+    key: str,
+    value: Any,
+    touches: list[Touch],
+    upstream: frozenset[str],
+    workers: Workers | None,
+    spec: RunSpec,
+    project: Project,
+    entry: str,
+    notes: NoteList,
+) -> bool:
+    """A fork key that stands where upstream's trainer has rollout.n in its repeat of the prompts (the only
+    statements the key touches are upstream's with ``repeat_times=<key>`` for ``repeat_times=n``), while no repeat
+    by rollout.n is left in the trainer: the generated samples per prompt are the key's value, since the repeated
+    prompts are joined row by row with them (DataProto.union asserts equal lengths). The workers must size the
+    mini-batches as upstream's do (from ppo_mini_batch_size × rollout.n), so the per-update sizes stay as read.
+    Then the step's quantities follow from the key (``framework.fork-group-key``); True when so."""
+    leaf = key.lstrip("+-").split(".")[-1].replace("-", "_")
+    if not touches or workers is None or not workers.same or isinstance(value, bool) or not isinstance(value, int):
+        return False
+    if value <= 0 or any(t.signature.replace(f"={leaf}", f"={GROUP_KEY}") not in upstream for t in touches):
+        return False
+    if any(t.kind != "group" for t in touches):
+        return False
+    replaced = {t.signature.replace(f"={leaf}", f"={GROUP_KEY}") for t in touches}
+    trainer = trainer_touches(project, entry)  # fit and what it calls (validation left out)
+    if trainer is None or any(t.signature in replaced for t in trainer[1]):
+        return False  # upstream's repeat by rollout.n kept beside it (both repeat), or no trainer of its own
+    where, lines = _places(project, touches)
+    plan = spec.plan
+    plan.samples_per_prompt = value
+    plan.samples_per_step = plan.optimizer_steps_per_step = None
+    plan.complete()
+    why = f"'{key}' {value} stands for rollout.n in the trainer's repeat of the prompts ({where})"
+    for name in ("samples_per_prompt", "samples_per_step", "optimizer_steps_per_step"):
+        spec.derivations[f"plan.{name}"] = Derivation(why, [key, *lines], "derived")
+    notes.info(
+        "framework.fork-group-key",
+        f"'{key}' is not an upstream key; the project's trainer repeats each prompt by it where upstream repeats by "
+        f"rollout.n ({where}), so each prompt gets {value} samples; the workers size mini-batches as upstream's "
+        "do (from rollout.n), so the per-update sizes are as read",
+        source_keys=[key],
+    )
+    return True
 
 
 def _places(project: Project, touches: list[Any]) -> tuple[str, list[str]]:

@@ -37,17 +37,8 @@ def refuse(dialect: Any, reading: Reading, notes: list[Note], name: str, base_di
     flags = bool(getattr(dialect, "rejects_unknown_flags", False))
     if not every_key and not flags:
         return
-    if reading.native is None or reading.own_copy is not None or reading.arguments_known is False:
+    if reading.arguments_known is False or not runs_release_code(dialect, reading, notes, base_dir):
         return
-    if any(n.code.startswith(_OWN_CODE_NOTES) for n in notes):
-        return
-    from translator.dialects import registry
-
-    entry = registry.lookup(dialect.name)
-    if entry is None or not entry.copy_markers:
-        return  # no way to tell whether the project runs a copy of its own (a copy found is reading.own_copy)
-    if base_dir is not None and installed_from_a_branch(dialect, str(base_dir)):
-        return  # a fork's repository or a commit between releases: its parser may take more
     origins = getattr(reading.native, "origins", {})
 
     def on_the_launch_line(key: str) -> bool:
@@ -65,16 +56,41 @@ def refuse(dialect: Any, reading: Reading, notes: list[Note], name: str, base_di
     if not refused:
         return
     key = refused[0].source_keys[0]
-    origin = origins.get(key, "")
-    file, _, line = str(origin).rpartition(":")
+    file, line = origin(reading.native, [key], name)
     more = f" ({len(refused) - 1} more such key(s): {', '.join(n.source_keys[0] for n in refused[1:4])})"
     raise ConfigError(
         refused[0].message + (more if len(refused) > 1 else ""),
-        file=file if line.isdigit() else (str(origin) or name),
-        line=int(line) if line.isdigit() else None,
+        file=file,
+        line=line,
         key=key,
         hint=f"{dialect.name} {reading.spec.version} stops at start-up on such a key; remove or rename it",
     )
+
+
+def origin(native: Any, keys: list[str], name: str) -> tuple[str, int | None]:
+    """The file and line that set the first of ``keys`` the reader recorded (``name`` and no line where it
+    recorded none)."""
+    origins = getattr(native, "origins", {})
+    where = next((str(origins[key]) for key in keys if origins.get(key)), "")
+    file, _, line = where.rpartition(":")
+    return (file, int(line)) if line.isdigit() else (where or name, None)
+
+
+def runs_release_code(dialect: Any, reading: Reading, notes: list[Note], base_dir: str | PathLike[str] | None) -> bool:
+    """Whether the launch certainly runs the release's own code: no fork note, no copy of the framework in the
+    project (``reading.own_copy``; a framework with no ``copy_markers`` cannot tell), no install from a git
+    branch or commit (a fork's repository or a commit between releases). Only then does what the release's code
+    refuses stop this launch."""
+    if reading.native is None or reading.own_copy is not None:
+        return False
+    if any(n.code.startswith(_OWN_CODE_NOTES) for n in notes):
+        return False
+    from translator.dialects import registry
+
+    entry = registry.lookup(dialect.name)
+    if entry is None or not entry.copy_markers:
+        return False
+    return base_dir is None or not installed_from_a_branch(dialect, str(base_dir))
 
 
 def note_copy_in_project(dialect: Any, reading: Reading, folder: str) -> None:

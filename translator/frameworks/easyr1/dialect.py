@@ -130,6 +130,10 @@ class EasyR1Dialect(Dialect):
     changes = CHANGES
     # OmegaConf.merge into the structured PPOConfig raises ConfigKeyError on a key the dataclasses lack.
     rejects_unknown_keys = True
+    # A copy of EasyR1 kept in the project states its release in its package (verl/__init__.py __version__, bumped
+    # at each release tag: "0.3.0" from v0.3.0 until v0.3.1, then "0.3.2.dev0" until v0.3.2); verl/trainer beside
+    # it tells EasyR1's package from another named verl.
+    version_files = (("verl/__init__.py", "verl/trainer"),)
     description = "EasyR1 (python3 -m verl.trainer.main config=BASE.yaml key=value ..., or its YAML config)"
 
     def resolve_version(self, version: str | None) -> str:

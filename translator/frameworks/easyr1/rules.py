@@ -14,6 +14,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Gradient accumulation is refused while the actor's parameters or optimizer are offloaded to CPU.",
         versions="0.2.0.dev20250316 –",
+        at_start=True,
     ),
     R(
         "easyr1.data-missing",
@@ -30,6 +31,7 @@ RULES: tuple[R, ...] = (
         "generate_sequences chunks a round's prompts, the later calls the step's rbs × n samples, into W equal pieces.",
         message="only support equal chunk. Got size of DataProto {…} and chunk {…}.",
         source="docs/frameworks/easyr1.md §3",
+        at_start=True,
     ),
     R(
         "easyr1.equal-split",
@@ -40,6 +42,7 @@ RULES: tuple[R, ...] = (
         message="only support equal split. Got size of DataProto {…} and split {…}.",
         source="docs/frameworks/easyr1.md §2",
         versions="0.3.2 –",
+        at_start=True,
     ),
     R(
         "easyr1.experience-micro-divisible",
@@ -50,6 +53,7 @@ RULES: tuple[R, ...] = (
         message="Rollout batch size * rollout.n must be divisible by {…} micro batch size for experience.",
         source="docs/frameworks/easyr1.md §3",
         versions="0.3.0 –",
+        at_start=True,
     ),
     R(
         "easyr1.global-batch-too-small",
@@ -57,6 +61,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "The optimizer mini-batch is smaller than the data-parallel world: some ranks get no sample.",
+        at_start=True,
     ),
     R(
         "easyr1.gpu-memory-fraction-range",
@@ -77,6 +82,7 @@ RULES: tuple[R, ...] = (
             "(and std 1), so there is no group baseline"
         ),
         source="docs/frameworks/easyr1.md §3",
+        at_start=True,
     ),
     R(
         "easyr1.learning-rate-range",
@@ -94,6 +100,7 @@ RULES: tuple[R, ...] = (
         message="max_num_batched_tokens should be greater than prompt_length + response_length.",
         source="docs/frameworks/easyr1.md §3",
         versions="0.2.0.dev20250316 –",
+        at_start=True,
     ),
     R(
         "easyr1.micro-batch-divisible",
@@ -101,6 +108,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "The per-rank mini-batch must split into whole micro-batches.",
+        at_start=True,
     ),
     R(
         "easyr1.mini-batch-floor-division",
@@ -119,6 +127,7 @@ RULES: tuple[R, ...] = (
         "ray_trainer.py _load_checkpoint (from 2025-03): a resume path must name a global_step_N directory.",
         message="`load_checkpoint_path` should end with `global_step_*`.",
         versions="0.2.0.dev20250316 –",
+        at_start=True,
     ),
     R(
         "easyr1.reward-missing",
@@ -127,6 +136,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "No reward function is configured: EasyR1 fails at start-up.",
         versions="0.3.0 –",
+        at_start=True,
     ),
     R(
         "easyr1.rollout-batch-divisible",
@@ -137,6 +147,7 @@ RULES: tuple[R, ...] = (
         message="Rollout batch size must be divisible by {…}global batch size.",
         source="docs/frameworks/easyr1.md §3",
         versions="0.2.0.dev20250316 –",
+        at_start=True,
     ),
     R(
         "easyr1.rollout-tp-divisible",
@@ -144,6 +155,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "The rollout's tensor-parallel size must divide the GPUs.",
+        at_start=True,
     ),
     R(
         "easyr1.too-few-rounds",
@@ -155,6 +167,7 @@ RULES: tuple[R, ...] = (
         message="num_try_make_batch={…} >= max_try_make_batch={…}. Generated too many. Please check your data.",
         source="docs/frameworks/easyr1.md §3",
         versions="0.3.1 –",
+        at_start=True,
     ),
     R(
         "easyr1.unknown-estimator",
@@ -162,6 +175,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "algorithm.adv_estimator names an estimator EasyR1 does not have.",
+        at_start=True,
     ),
     R(
         "easyr1.unknown-key",

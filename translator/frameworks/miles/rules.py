@@ -20,6 +20,7 @@ RULES: tuple[R, ...] = (
         "before the current weight update while log probs are recomputed by the current actor by default. Pass one "
         "of: …",
         source=f"{DOC}; {ARGS}:3591-3609@v0.1.0, train_async.py:24@v0.1.0",
+        at_start=True,
     ),
     R(
         "miles.fsdp-context-parallel",
@@ -29,6 +30,7 @@ RULES: tuple[R, ...] = (
         "--train-backend fsdp with --context-parallel-size other than 1.",
         message="Context parallelism is not supported for FSDP backend.",
         source=f"{DOC}; {ARGS}:2702@v0.1.0",
+        at_start=True,
     ),
     R(
         "miles.fsdp-gbs-none",
@@ -38,6 +40,7 @@ RULES: tuple[R, ...] = (
         "--train-backend fsdp with neither --global-batch-size nor --num-steps-per-rollout: the LR scheduler stops.",
         message="unsupported operand type(s) for //: 'int' and 'NoneType'",
         source=f"{DOC}; miles/backends/fsdp_utils/lr_scheduler.py:170@v0.1.0",
+        at_start=True,
     ),
     R(
         "miles.fsdp-megatron-flag",
@@ -47,6 +50,7 @@ RULES: tuple[R, ...] = (
         "--train-backend fsdp with a Megatron-only flag (tensor or pipeline parallelism): the FSDP parser refuses it.",
         message="unrecognized arguments: …",
         source=f"{DOC}; miles/backends/fsdp_utils/arguments.py:112-114,120@v0.1.0",
+        at_start=True,
     ),
     R(
         "miles.fsdp-micro-batch-floor",
@@ -64,6 +68,7 @@ RULES: tuple[R, ...] = (
         "--dp-replicate-size below 1 or not dividing the actor GPUs (FSDP hybrid shard).",
         message="world_size({…}) must be divisible by dp_replicate_size({…})",
         source=f"{DOC}; miles/backends/fsdp_utils/arguments.py:125-133@v0.1.0",
+        at_start=True,
     ),
     R(
         "miles.ppo-needs-megatron",
@@ -73,6 +78,7 @@ RULES: tuple[R, ...] = (
         "--advantage-estimator ppo (a critic) with --train-backend fsdp.",
         message="Shared Actor/Critic PPO requires the Megatron backend",
         source=f"{DOC}; {ARGS}:3205-3208@v0.1.0",
+        at_start=True,
     ),
     R(
         "miles.ppo-reward-kl",

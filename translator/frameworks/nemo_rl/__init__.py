@@ -45,7 +45,7 @@ FRAMEWORK = Framework(
         "text",
         "ResponseDataset, which reads a local file set as data.train.data_path "
         "(nemo_rl/data/datasets/response_datasets/response_dataset.py@v0.7.0:78-85)",
-        (("output", "output"),),
+        (("answer", "output"),),  # output_key: the answer column
         instead="messages",
     ),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),

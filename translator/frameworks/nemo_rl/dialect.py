@@ -28,7 +28,7 @@ from translator.dialects.base import (
     track_provenance,
 )
 from translator.dialects.formatting import fmt
-from translator.dialects.writing import plan_summary, shell_word, source_label, whole_prompts
+from translator.dialects.writing import omegaconf_values, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, ENTRY, VERSIONS
 from translator.notes import NoteList
@@ -223,7 +223,13 @@ class NemoRLDialect(Dialect):
             *(f"#   {line}" for line in plan_summary(spec)),
             "defaults: " + BASE_PATH,
         ]
-        body = yaml.safe_dump(_nest(keys), sort_keys=False, default_flow_style=False, allow_unicode=True)
+        # Text reaches NeMo-RL through OmegaConf: a variable the source left to the shell as ${oc.env:NAME}.
+        body = yaml.safe_dump(
+            omegaconf_values(_nest(keys), spec.shell_variables),
+            sort_keys=False,
+            default_flow_style=False,
+            allow_unicode=True,
+        )
         launch = [
             "#!/usr/bin/env bash",
             f"# NeMo-RL {version} launch script written by rlconf; run it from the NeMo-RL checkout root",
@@ -389,9 +395,14 @@ class _Interpreter:
         s.references.tokenizer = tokenizer if tokenizer != model else None
         # NeMo-RL's dataset registry name (data.dataset_name up to 0.5.0, data.train.dataset_name from 0.6.0)
         dataset = v.get("data.train.dataset_name" if new else "data.dataset_name")
-        if isinstance(dataset, str):
-            s.data.train_sources = [dataset]
+        # a ResponseDataset loads data_path, a local file or a Hub id (response_dataset.py:42-61@v0.7.0)
+        path = v.get("data.train.data_path") if new else None
+        s.data.train_sources = [path] if isinstance(path, str) else [dataset] if isinstance(dataset, str) else None
         if new:
+            path = v.get("data.validation.data_path")
+            s.data.eval_sources = [path] if isinstance(path, str) else None
+            answer = v.get(v.first("data.train.output_key", "data.default.output_key"))
+            s.data.answer_key = answer if isinstance(answer, str) else None
             # the training dataset's prompt column (input_key; prompt_key in a preference dataset) and split, and the
             # validation set's split (ResponseDatasetConfig, PreferenceDatasetConfig: nemo_rl/data/__init__.py@v0.7.0);
             # data.default holds the settings every dataset entry inherits (grpo_math_1B.yaml@v0.7.0)
@@ -475,6 +486,11 @@ class _Interpreter:
 
 
 # ---------------------------------------------------------------------------- writing
+# File suffixes load_dataset_from_path reads as local files (nemo_rl/data/datasets/utils.py:109-116@v0.7.0); any
+# other data_path is a Hub id, whose split is given apart.
+_LOCAL_DATA = (".arrow", ".csv", ".json", ".jsonl", ".parquet", ".txt")
+
+
 class _Writer:
     """The canonical model → NeMo-RL keys (the ones that differ from nothing: every batch key is written)."""
 
@@ -678,6 +694,63 @@ class _Writer:
         self.put("logger.wandb.entity", s.logging.entity)
         if self.version != "0.3.1" and isinstance(s.launch.seed, int):
             self.put("grpo.seed", s.launch.seed)
+        self.data()
+
+    def data(self) -> None:
+        """The source's prompts as NeMo-RL's generic ResponseDataset (data_path: a local file or a Hub id; input_key
+        the prompt column, output_key the answer column: response_dataset.py:42-85@v0.7.0), so the recipe does
+        not train on the base recipe's OpenMathInstruct-2; no validation split is cut from them (the base holds
+        back 5%, split_validation_size 0.05) unless the source has no evaluation set of its own."""
+        d = self.spec.data
+        if not d.train_sources:
+            return
+        if self.version not in ("0.6.0", "0.7.0") or len(d.train_sources) > 1:
+            self.notes.warning(
+                "data.not-expressible",
+                f"the training data ({', '.join(d.train_sources)}) is not written for NeMo-RL {self.version}: "
+                + (
+                    "rlconf writes one ResponseDataset (data.train, from 0.6.0); several sources need a list of "
+                    "datasets under data.train"
+                    if len(d.train_sources) > 1
+                    else "rlconf writes the data.train form of 0.6.0 and later"
+                )
+                + "; until then the recipe trains on the base recipe's dataset",
+                source_keys=["data.train_sources"],
+                target_keys=["data.train"],
+            )
+            return
+        from translator.dialects.registry import data_loader
+
+        own = data_loader(self.spec.framework, self.spec)  # the source loader's default columns
+        prompt = d.prompt_key or (own.prompt_default if own else None)
+        answer = d.answer_key or next((name for role, name in (own.required if own else ()) if role == "answer"), None)
+        for part, sources, split in (
+            ("train", d.train_sources, d.train_split),
+            ("validation", d.eval_sources, d.eval_split),
+        ):
+            if not sources:
+                continue
+            self.put(f"data.{part}.dataset_name", "ResponseDataset")
+            self.put(f"data.{part}.data_path", sources[0])
+            self.put(f"data.{part}.input_key", prompt)
+            self.put(f"data.{part}.output_key", answer or None)
+            if not any(sources[0].endswith(suffix) for suffix in _LOCAL_DATA):
+                self.put(f"data.{part}.split", split)
+        if d.eval_sources:
+            self.put("data.train.split_validation_size", 0)
+        relative = [
+            path
+            for path in (*d.train_sources, *(d.eval_sources or ()))
+            if path.endswith(_LOCAL_DATA) and not path.startswith(("/", "~", "$"))
+        ]
+        if relative:
+            self.notes.warning(
+                "data.local-files",
+                f"{', '.join(relative)}: a relative path resolves against the NeMo-RL checkout root, where the "
+                "written launch.sh runs; give the file's absolute path or copy it there",
+                source_keys=["data.train_sources"],
+                target_keys=["data.train.data_path"],
+            )
 
     def dropped(self) -> None:
         keys = [e.key for e in self.spec.extras if e.framework != "nemo-rl"]

@@ -46,6 +46,7 @@ RULES: tuple[R, ...] = (
         message="There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend.",
         source="nemo_rl/models/policy/lm_policy.py:178-194@v0.7.0",
         versions="0.6.0 –",
+        at_start=True,
     ),
     R(
         "nemo-rl.force-on-policy",
@@ -57,6 +58,7 @@ RULES: tuple[R, ...] = (
         "num_generations_per_prompt",
         source="nemo_rl/algorithms/grpo.py:427-436@v0.7.0",
         versions="0.5.0 –",
+        at_start=True,
     ),
     R(
         "nemo-rl.batch-multiplier",
@@ -67,6 +69,7 @@ RULES: tuple[R, ...] = (
         message="batch_multiplier>1 can only be used if use_dynamic_sampling=True",
         source="nemo_rl/algorithms/grpo.py:342-345@v0.7.0",
         versions="0.4.0 –",
+        at_start=True,
     ),
     R(
         "nemo-rl.non-colocated-needs-gpus",
@@ -97,6 +100,7 @@ RULES: tuple[R, ...] = (
         message="Colocated inference is not supported for async GRPO. Please use non-colocated inference.",
         source="nemo_rl/algorithms/grpo.py:3421-3423@v0.7.0",
         versions="0.4.0 –",
+        at_start=True,
     ),
     R(
         "nemo-rl.step-multiple-of-gbs",

@@ -20,6 +20,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/open-instruct.md §1.2",
         versions="2025.11.09 –",
+        at_start=True,
     ),
     R(
         "open-instruct.active-sampling-needs-filter",
@@ -33,6 +34,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/open-instruct.md §1.2",
         versions="2025.11.09 –",
+        at_start=True,
     ),
     R(
         "open-instruct.async-steps-positive",
@@ -42,6 +44,7 @@ RULES: tuple[R, ...] = (
         "Since PR #1220 (2025-11-21) async_steps 0 no longer means synchronous: it is rejected.",
         message="`async_steps` must be greater than 0. Fully synchronous training is not supported.",
         versions="2025.11.21 –",
+        at_start=True,
     ),
     R(
         "open-instruct.engines-exceed-prompts",
@@ -75,6 +78,7 @@ RULES: tuple[R, ...] = (
         "The first grpo_fast asserted S > 1; from 2025-04-25 S = 1 only warns (group_of_one).",
         message="Number of samples per prompt must be greater than 1 for GRPO!",
         versions="2024.11.20 – 2025.04.24",
+        at_start=True,
     ),
     R(
         "open-instruct.gtrl-mini-batch-divisible",
@@ -86,6 +90,7 @@ RULES: tuple[R, ...] = (
             "`local_mini_batch_size` must be a multiple of `per_device_train_batch_size`, inexact division: {…} / {…} "
             "= {…}"
         ),
+        at_start=True,
     ),
     R(
         "open-instruct.gtrl-rollout-divisible",
@@ -96,6 +101,7 @@ RULES: tuple[R, ...] = (
         message=", inexact division: {…} / {…} = {…}",
         source="docs/frameworks/open-instruct.md §7.1",
         versions="2025.02.11 –",
+        at_start=True,
     ),
     R(
         "open-instruct.ignored-flag",
@@ -112,6 +118,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         'kl_estimator is a Literal: "kl1".."kl4" until 2025-12-01, then 0..3 (kl1→0, kl2→1, kl3→2, kl4→3).',
         message="argument --kl_estimator: invalid choice: '{…}' (choose from {…})",
+        at_start=True,
     ),
     R(
         "open-instruct.kl-estimator-renumbered",
@@ -132,6 +139,7 @@ RULES: tuple[R, ...] = (
             "When load_ref_policy=False, beta must be 0.0. Got beta={…}. Set --beta 0.0 or --load_ref_policy to use "
             "KL penalty."
         ),
+        at_start=True,
     ),
     R(
         "open-instruct.learning-rate-range",
@@ -165,6 +173,7 @@ RULES: tuple[R, ...] = (
             "The `pack_length` needs to be greater than the sum of `max_prompt_token_length` and `response_length`!"
         ),
         source="docs/frameworks/open-instruct.md §1.2",
+        at_start=True,
     ),
     R(
         "open-instruct.samples-per-rank",
@@ -173,6 +182,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "A step's samples must split evenly over the training ranks.",
         versions="2025.12.25 –",
+        at_start=True,
     ),
     R(
         "open-instruct.sequence-parallel-needs-zero3",
@@ -182,6 +192,7 @@ RULES: tuple[R, ...] = (
         "`sequence_parallel_size` > 1 requires `deepspeed_stage` to be 3!",
         message="`sequence_parallel_size` > 1 requires `deepspeed_stage` to be 3!",
         versions="2026.01.07 –",
+        at_start=True,
     ),
     R(
         "open-instruct.single-gpu-tensor-parallel",
@@ -191,6 +202,7 @@ RULES: tuple[R, ...] = (
         "tensor_parallel_size > 1 is not supported with single_gpu_mode",
         message="tensor_parallel_size > 1 is not supported with single_gpu_mode",
         versions="2026.01.23 –",
+        at_start=True,
     ),
     R(
         "open-instruct.unknown-key",
@@ -227,6 +239,7 @@ RULES: tuple[R, ...] = (
             "standard deviation will always be 0, causing all samples to be filtered."
         ),
         versions="2025.11.09 –",
+        at_start=True,
     ),
     R(
         "open-instruct.zero2-discarded-gradients",

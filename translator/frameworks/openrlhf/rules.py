@@ -14,6 +14,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "vLLM sleep mode is on with async training, which OpenRLHF does not support.",
         message="Async RLHF is not supported with {…}.",
+        at_start=True,
     ),
     R(
         "openrlhf.colocate-actor-ref-sizes",
@@ -21,6 +22,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Colocating actor and reference needs the same node and GPU counts for both.",
+        at_start=True,
     ),
     R(
         "openrlhf.colocate-all-async",
@@ -42,6 +44,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/openrlhf.md §6",
         versions="0.5.9 –",
+        at_start=True,
     ),
     R(
         "openrlhf.colocate-critic-reward-sizes",
@@ -49,6 +52,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Colocating critic and reward model needs the same node and GPU counts for both.",
+        at_start=True,
     ),
     R(
         "openrlhf.colocate-memory-forced",
@@ -66,6 +70,7 @@ RULES: tuple[R, ...] = (
         "Up to 0.7.0 the critic's world size must divide the actor's (only with a critic from 0.5.1).",
         message="actor_world_size must be divisible by critic_world_size, got {…} and {…}",
         versions="0.5.0 – 0.7.0",
+        at_start=True,
     ),
     R(
         "openrlhf.critic-train-batch-divisible",
@@ -73,6 +78,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "The train batch must split over the critic's data-parallel ranks and micro-batches (DeepSpeed's check).",
+        at_start=True,
     ),
     R(
         "openrlhf.dual-clip-range",
@@ -81,6 +87,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "The dual-clip constant is not greater than 1.0, which OpenRLHF refuses.",
         message="dual_clip must be > 1.0, got {…}",
+        at_start=True,
     ),
     R(
         "openrlhf.dynamic-filtering-needs-remote-reward",
@@ -89,6 +96,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Dynamic filtering (0.8.1+) keeps groups by their mean score: it needs groups and a scoring function.",
         message="remote_rm_url or agent_func_path must be specified when using dynamic filtering",
+        at_start=True,
     ),
     R(
         "openrlhf.dynamic-filtering-needs-samples",
@@ -97,6 +105,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Dynamic filtering (0.8.1+) keeps groups by their mean score: it needs groups and a scoring function.",
         message="n_samples_per_prompt must be greater than 1 when using dynamic filtering",
+        at_start=True,
     ),
     R(
         "openrlhf.dynamic-filtering-range",
@@ -105,6 +114,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Dynamic filtering (0.8.1+) keeps groups by their mean score: it needs groups and a scoring function.",
         message="reward_clip_range[0] must be less than reward_clip_range[1]",
+        at_start=True,
     ),
     R(
         "openrlhf.dynamic-train-batch-per-rank",
@@ -120,6 +130,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "The vLLM engines must divide the actor's GPUs when they are colocated.",
         versions="0.5.0, 0.5.6 – 0.7.0",
+        at_start=True,
     ),
     R(
         "openrlhf.actor-power-of-two",
@@ -130,6 +141,7 @@ RULES: tuple[R, ...] = (
         message="actor_world_size must be power of 2, got {…}",
         source="docs/frameworks/openrlhf.md",
         versions="0.5.0 – 0.5.5",
+        at_start=True,
     ),
     R(
         "openrlhf.critic-power-of-two",
@@ -140,6 +152,7 @@ RULES: tuple[R, ...] = (
         message="critic_world_size must be power of 2, got {…}",
         source="docs/frameworks/openrlhf.md",
         versions="0.5.0 – 0.5.5",
+        at_start=True,
     ),
     R(
         "openrlhf.eval-needs-remote-reward",
@@ -147,6 +160,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Evaluation needs a remote reward or agent function in this release.",
+        at_start=True,
     ),
     R(
         "openrlhf.flag-scheme",
@@ -156,6 +170,7 @@ RULES: tuple[R, ...] = (
         "0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error.",
         message="unrecognized arguments: {…}",
         source="docs/frameworks/openrlhf.md §1",
+        at_start=True,
     ),
     R(
         "openrlhf.gamma-ignored",
@@ -196,6 +211,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "A group-based advantage estimator needs more than one sample per prompt.",
+        at_start=True,
     ),
     R(
         "openrlhf.invalid-estimator",
@@ -205,6 +221,7 @@ RULES: tuple[R, ...] = (
         "--advantage_estimator is an argparse choice; a name from another framework (grpo) is rejected.",
         message="argument --{…}: invalid choice: {…} (choose from {…})",
         source="docs/frameworks/openrlhf.md §5.1",
+        at_start=True,
     ),
     R(
         "openrlhf.is-correction-threshold",
@@ -215,6 +232,7 @@ RULES: tuple[R, ...] = (
         message="--algo.advantage.is_correction_threshold takes HIGH or LOW HIGH",
         source="docs/frameworks/openrlhf.md §5.5",
         versions="0.11.2 –",
+        at_start=True,
     ),
     R(
         "openrlhf.learning-rate-range",
@@ -230,6 +248,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Over-sampling generation is only supported with asynchronous training.",
         versions="0.10.0 –",
+        at_start=True,
     ),
     R(
         "openrlhf.parallel-divides-gpus",
@@ -244,6 +263,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Partial rollouts are only supported with asynchronous training.",
+        at_start=True,
     ),
     R(
         "openrlhf.rollout-not-whole-train-batches",
@@ -261,6 +281,7 @@ RULES: tuple[R, ...] = (
         "Up to 0.7.0 each actor rank loads rollout_batch_size // ranks prompts; 0.5.6–0.7.0 assert divisibility.",
         message="rollout_bach_size must be divisible by actor_world_size, got {…} and {…}",
         versions="0.5.0 – 0.7.0",
+        at_start=True,
     ),
     R(
         "openrlhf.tensor-parallel-needs-bf16",
@@ -270,6 +291,7 @@ RULES: tuple[R, ...] = (
         "DeepspeedStrategy asserts bf16 for AutoTP: `--bf16` up to 0.9.1, `param_dtype bf16` after.",
         message="BF16 is required for tensor parallel training",
         source="docs/frameworks/openrlhf.md §6",
+        at_start=True,
     ),
     R(
         "openrlhf.too-few-rollout-batches",
@@ -282,6 +304,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/openrlhf.md §6",
         versions="0.7.2 –",
+        at_start=True,
     ),
     R(
         "openrlhf.train-batch-divisible",
@@ -289,6 +312,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "The train batch must split over the actor's data-parallel ranks and micro-batches (DeepSpeed's check).",
+        at_start=True,
     ),
     R(
         "openrlhf.uneven-rollout-shards",
@@ -319,6 +343,7 @@ RULES: tuple[R, ...] = (
             "with 0; 0 generates with the actor)"
         ),
         source="docs/frameworks/openrlhf.md §3",
+        at_start=True,
     ),
     R(
         "openrlhf.vllm-sleep-ignored",
@@ -339,6 +364,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/openrlhf.md §6",
         versions="0.10.0 –",
+        at_start=True,
     ),
     R(
         "openrlhf.vlm-no-packing",
@@ -354,6 +380,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/openrlhf.md §6",
         versions="0.10.0 –",
+        at_start=True,
     ),
     R(
         "openrlhf.zero3-needs-vllm",
@@ -363,5 +390,6 @@ RULES: tuple[R, ...] = (
         "ZeRO-3 is only supported when vLLM enabled",
         message="ZeRO-3 is only supported when vLLM enabled",
         versions="0.5.0 – 0.7.0",
+        at_start=True,
     ),
 )

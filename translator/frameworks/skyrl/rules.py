@@ -15,6 +15,7 @@ RULES: tuple[R, ...] = (
         "validate_batch_sizes asserts train_batch_size >= policy_mini_batch_size (a bare assert: no message).",
         message="AssertionError",
         source=f"docs/frameworks/skyrl.md §5; {_U}:73@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.mini-positive",
@@ -24,6 +25,7 @@ RULES: tuple[R, ...] = (
         "The policy mini-batch (prompts) must be positive.",
         message="policy_mini_batch_size must be greater than 0",
         source=f"docs/frameworks/skyrl.md §5; {_U}:74@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.micro-positive",
@@ -33,6 +35,7 @@ RULES: tuple[R, ...] = (
         "The training micro-batch (samples per GPU) must be positive.",
         message="micro_train_batch_size_per_gpu must be greater than 0",
         source=f"docs/frameworks/skyrl.md §5; {_U}:78@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.megatron-world",
@@ -46,6 +49,7 @@ RULES: tuple[R, ...] = (
         ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:88-91@skyrl-v0.3.0",
         versions="skyrl_train-0.2.0+",
+        at_start=True,
     ),
     R(
         "skyrl.train-divisible-by-mini",
@@ -55,6 +59,7 @@ RULES: tuple[R, ...] = (
         "A step's prompts must split into whole mini-batches of prompts.",
         message="train_batch_size {…} should be divisible by policy_mini_batch_size {…}",
         source=f"docs/frameworks/skyrl.md §5; {_U}:96-99@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.mini-per-gpu-positive",
@@ -66,6 +71,7 @@ RULES: tuple[R, ...] = (
             "Invalid policy_mini_batch_size_per_gpu: {…}. mini_batch_size={…}, n_samples_per_prompt={…}, dp_size={…}"
         ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:106-111@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.mini-per-gpu-divisible-by-micro",
@@ -77,6 +83,7 @@ RULES: tuple[R, ...] = (
             "normalized policy_mini_batch_size_per_gpu {…} should be divisible by micro_train_batch_size_per_gpu {…}"
         ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:112-115@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.train-per-gpu-divisible-by-mini-per-gpu",
@@ -90,6 +97,7 @@ RULES: tuple[R, ...] = (
             "(policy_mini_batch_size * n_samples_per_prompt // policy_dp_size) {…}"
         ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:125-129@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.lcm-dp",
@@ -104,6 +112,7 @@ RULES: tuple[R, ...] = (
         ),
         source=f"docs/frameworks/skyrl.md §5; {_U}:185-190@skyrl-v0.3.0",
         versions="skyrl_train-0.2.0+",
+        at_start=True,
     ),
     R(
         "skyrl.colocate-all-gpus",
@@ -114,6 +123,7 @@ RULES: tuple[R, ...] = (
         message="num_policy_gpus ({…}) and num_rollout_gpus ({…}) must be the same when colocating all models",
         source=f"docs/frameworks/skyrl.md §5; {_U}:436-445@skyrl-v0.3.0",
         versions="skyrl_train-0.4.0+",
+        at_start=True,
     ),
     R(
         "skyrl.kl-exclusive",
@@ -123,6 +133,7 @@ RULES: tuple[R, ...] = (
         "KL in the reward and KL in the loss cannot both be on (use_kl_loss is on by default).",
         message="use_kl_in_reward and use_kl_loss should be mutually exclusive",
         source=f"docs/frameworks/skyrl.md §5; {_U}:300-302@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.gae-needs-critic",
@@ -132,6 +143,7 @@ RULES: tuple[R, ...] = (
         "The gae estimator needs a critic model.",
         message="`trainer.critic.model.path` should be provided for PPO training, got `None`",
         source=f"docs/frameworks/skyrl.md §5; {_U}:295-298@skyrl-v0.3.0",
+        at_start=True,
     ),
     R(
         "skyrl.max-training-steps",
@@ -142,6 +154,7 @@ RULES: tuple[R, ...] = (
         message="max_training_steps must be > 0, got {…}",
         source=f"docs/frameworks/skyrl.md §5; {_U}:272-274@skyrl-v0.3.0",
         versions="0.3.0+",
+        at_start=True,
     ),
     R(
         "skyrl.plus-prefix",
@@ -155,6 +168,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/skyrl.md §1; skyrl/train/config/config.py:1241-1247@skyrl-v0.3.0",
         versions="0.1.0+",
+        at_start=True,
     ),
     R(
         "skyrl.async-ignored",

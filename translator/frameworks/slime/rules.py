@@ -17,6 +17,7 @@ RULES: tuple[R, ...] = (
         "train_async.py refuses --colocate (generation and training overlap, so they cannot share GPUs).",
         message="Colocation is not supported for async training.",
         source="docs/frameworks/slime.md §5; train_async.py:11@v0.3.1",
+        at_start=True,
     ),
     R(
         "slime.dynamic-needs-max-tokens",
@@ -26,6 +27,7 @@ RULES: tuple[R, ...] = (
         "Token-budget micro-batches (--use-dynamic-batch-size) need --max-tokens-per-gpu.",
         message="max_tokens_per_gpu must be set when use_dynamic_batch_size is set",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1809@v0.3.1",
+        at_start=True,
     ),
     R(
         "slime.eval-needs-data",
@@ -36,6 +38,7 @@ RULES: tuple[R, ...] = (
         message="Evaluation datasets must be configured when eval_interval is set.",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1781-1782@v0.3.1",
         versions="0.3.1",
+        at_start=True,
     ),
     R(
         "slime.gbs-identity",
@@ -46,6 +49,7 @@ RULES: tuple[R, ...] = (
         message="global_batch_size {…} is not equal to rollout_batch_size {…} * n_samples_per_prompt {…} // "
         "num_steps_per_rollout {…}",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1907-1915@v0.3.1",
+        at_start=True,
     ),
     R(
         "slime.gbs-none",
@@ -56,6 +60,7 @@ RULES: tuple[R, ...] = (
         message="unsupported operand type(s) for %: 'int' and 'NoneType'",
         source=f"docs/frameworks/slime.md §6; {ARGS}:1518@v0.2.1",
         versions="0.1.0 – 0.2.1",
+        at_start=True,
     ),
     R(
         "slime.megatron-default-gbs",
@@ -75,6 +80,7 @@ RULES: tuple[R, ...] = (
         "Megatron's micro-batch calculator: gbs must be a multiple of micro-batch × DP (with dynamic batching too).",
         message="global batch size ({…}) is not divisible by micro batch size ({…}) times data parallel size ({…})",
         source="docs/frameworks/slime.md §5; slime/backends/megatron_utils/initialize.py:78-86@v0.3.1",
+        at_start=True,
     ),
     R(
         "slime.one-kl",
@@ -85,6 +91,7 @@ RULES: tuple[R, ...] = (
         message="Only one of kl_coef and kl_loss_coef can be set",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1787@v0.3.1",
         versions="0.3.1",
+        at_start=True,
     ),
     R(
         "slime.over-sampling",
@@ -94,6 +101,7 @@ RULES: tuple[R, ...] = (
         "--over-sampling-batch-size below --rollout-batch-size.",
         message="over_sampling_batch_size {…} should be greater than or equal to rollout_batch_size {…}",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1924-1927@v0.3.1",
+        at_start=True,
     ),
     R(
         "slime.reinforce-pp-normalization",
@@ -105,6 +113,7 @@ RULES: tuple[R, ...] = (
         "normalization. Please add `--normalize-advantages` to your command.",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1789-1793@v0.3.1",
         versions="0.3.1",
+        at_start=True,
     ),
     R(
         "slime.remainder-dropped",
@@ -124,6 +133,7 @@ RULES: tuple[R, ...] = (
         message="rollout_batch_size {…} * n_samples_per_prompt {…} is not a multiple of global_batch_size {…}",
         source=f"docs/frameworks/slime.md §6; {ARGS}:1518-1521@v0.2.1",
         versions="0.1.0 – 0.2.1",
+        at_start=True,
     ),
     R(
         "slime.run-length",
@@ -133,6 +143,7 @@ RULES: tuple[R, ...] = (
         "Neither --num-rollout nor --num-epoch.",
         message="num_epoch is not set, but num_rollout is not set, please set --num-rollout or --num-epoch",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1938-1941@v0.3.1",
+        at_start=True,
     ),
     R(
         "slime.save-needs-dir",
@@ -143,6 +154,7 @@ RULES: tuple[R, ...] = (
         message="'--save' is required when save_interval is set.",
         source=f"docs/frameworks/slime.md §5; {ARGS}:1784-1785@v0.3.1",
         versions="0.3.1",
+        at_start=True,
     ),
     R(
         "slime.gpu-memory-fraction-range",

@@ -31,6 +31,7 @@ RULES: tuple[R, ...] = (
         "cosine_with_min_lr without min_lr or min_lr_rate in lr_scheduler_kwargs; the Trainer raises when it "
         "creates the scheduler.",
         message="One of min_lr or min_lr_rate should be set through the `lr_scheduler_kwargs`",
+        at_start=True,
     ),
     R(
         "trl.dapo-loss-scale",
@@ -49,6 +50,7 @@ RULES: tuple[R, ...] = (
         ("error", "skipped"),
         "The evaluation batch (per device × processes) must be divisible by num_generations.",
         versions="0.15.0 –",
+        at_start=True,
     ),
     R(
         "trl.generation-batch-divisible",
@@ -60,6 +62,7 @@ RULES: tuple[R, ...] = (
         message="generation_batch_size ({…}) must be divisible by the global batch size ({…}).",
         source="docs/frameworks/trl.md §2.1",
         versions="0.18.0 –",
+        at_start=True,
     ),
     R(
         "trl.generation-batch-exclusive",
@@ -69,6 +72,7 @@ RULES: tuple[R, ...] = (
         "'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time",
         message="'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time",
         versions="0.18.0 –",
+        at_start=True,
     ),
     R(
         "trl.generation-batch-floored",
@@ -115,6 +119,7 @@ RULES: tuple[R, ...] = (
         ("error", "skipped"),
         "The generation batch (global) must be divisible by num_generations.",
         versions="0.15.0 –",
+        at_start=True,
     ),
     R(
         "trl.num-generations-min",
@@ -127,6 +132,7 @@ RULES: tuple[R, ...] = (
             "is no learning signal (an error from 0.17)"
         ),
         versions="0.14.0, 0.17.0 –",
+        at_start=True,
     ),
     R(
         "trl.off-policy-steps",
@@ -144,6 +150,7 @@ RULES: tuple[R, ...] = (
         "One weight per reward function (0.15+); Open-R1's reward_funcs default is accuracy, format, tag_count.",
         message="Number of reward weights ({…}) must match number of reward functions ({…})",
         versions="0.15.0 –",
+        at_start=True,
     ),
     R(
         "trl.sequence-parallel",
@@ -158,6 +165,7 @@ RULES: tuple[R, ...] = (
             "generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`."
         ),
         versions="1.4.0 –",
+        at_start=True,
     ),
     R(
         "trl.sync-ref-model-beta",
@@ -171,6 +179,7 @@ RULES: tuple[R, ...] = (
             "synchronize (an error from 0.28)"
         ),
         versions="0.16.0 –",
+        at_start=True,
     ),
     R(
         "trl.unknown-cli-argument",
@@ -210,6 +219,7 @@ RULES: tuple[R, ...] = (
         "1.6+: the vLLM importance-sampling bounds must be ordered (clip_max 3.0 by default; the _cap alias wins).",
         message="vllm_importance_sampling_clip_min ({…}) must be less than vllm_importance_sampling_clip_max ({…}).",
         versions="1.6.0 –",
+        at_start=True,
     ),
     R(
         "trl.vllm-is-truncate-bounds",
@@ -222,6 +232,7 @@ RULES: tuple[R, ...] = (
             "when `vllm_importance_sampling_mode` is a `*_truncate` mode."
         ),
         versions="1.6.0 –",
+        at_start=True,
     ),
     R(
         "trl.vllm-tensor-parallel",

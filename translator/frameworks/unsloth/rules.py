@@ -34,6 +34,7 @@ RULES: tuple[R, ...] = (
         message=MINI_BATCH_MESSAGE,
         source=f"docs/frameworks/unsloth.md §3; {MINI_BATCH_SOURCE}",
         versions="2026.10.9 –",
+        at_start=True,
     ),
     R(
         "unsloth.learning-rate-range",

@@ -18,6 +18,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/verl.md §3.1",
         versions="0.4.1 –",
+        at_start=True,
     ),
     R(
         "verl.clip-ratio-ignored",
@@ -39,6 +40,7 @@ RULES: tuple[R, ...] = (
         message="AssertionError: assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
         source="docs/frameworks/verl.md §3.1",
         versions="0.8.0 –",
+        at_start=True,
     ),
     R(
         "verl.deprecated-micro-divides-mini",
@@ -46,6 +48,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The deprecated global micro-batch must divide the mini-batch's samples.",
+        at_start=True,
     ),
     R(
         "verl.deprecated-micro-too-small",
@@ -53,6 +56,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The deprecated global micro-batch is smaller than the data-parallel world (0 per GPU).",
+        at_start=True,
     ),
     R(
         "verl.fully-async-gen-batch",
@@ -62,6 +66,7 @@ RULES: tuple[R, ...] = (
         "The fully asynchronous rollouter asserts data.gen_batch_size 1.",
         message="gen_batch_size must be one",
         source="fully_async_rollouter.py@v0.9.1",
+        at_start=True,
     ),
     R(
         "verl.fully-async-hybrid-engine",
@@ -74,6 +79,7 @@ RULES: tuple[R, ...] = (
             "actor_rollout_ref.hybrid_engine=False)"
         ),
         source="fully_async_rollouter.py@v0.9.1",
+        at_start=True,
     ),
     R(
         "verl.fully-async-log-probs",
@@ -83,6 +89,7 @@ RULES: tuple[R, ...] = (
         "The fully asynchronous rollouter asserts that the rollout computes log-probs (calculate_log_probs).",
         message="must rollout calculate log_probs",
         source="fully_async_rollouter.py@v0.9.1",
+        at_start=True,
     ),
     R(
         "verl.fully-async-staleness",
@@ -92,6 +99,7 @@ RULES: tuple[R, ...] = (
         "The fully asynchronous rollouter asserts staleness_threshold >= 0.",
         message="staleness_threshold must larger than 0",
         source="fully_async_rollouter.py@v0.9.1",
+        at_start=True,
     ),
     R(
         "verl.fully-async-sync-step",
@@ -101,6 +109,7 @@ RULES: tuple[R, ...] = (
         "The fully asynchronous rollouter asserts trigger_parameter_sync_step >= 1.",
         message="trigger_parameter_sync_step must larger or equal than 1",
         source="fully_async_rollouter.py@v0.9.1",
+        at_start=True,
     ),
     R(
         "verl.fully-async-train-batch",
@@ -110,6 +119,7 @@ RULES: tuple[R, ...] = (
         "The fully asynchronous rollouter asserts data.train_batch_size 0.",
         message="train_batch_size must be zero",
         source="fully_async_rollouter.py@v0.9.1",
+        at_start=True,
     ),
     R(
         "verl.gen-batch-divisible",
@@ -123,6 +133,7 @@ RULES: tuple[R, ...] = (
         ),
         source="docs/frameworks/verl.md §3.2; fully_async_main.py@v0.9.1",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.gpu-memory-fraction-range",
@@ -165,6 +176,7 @@ RULES: tuple[R, ...] = (
         message="Invalid loss_agg_mode: {…}",
         source="docs/frameworks/verl.md §3.1",
         versions="0.4.1 –",
+        at_start=True,
     ),
     R(
         "verl.megatron-parallel-divisible",
@@ -174,6 +186,7 @@ RULES: tuple[R, ...] = (
         "Megatron's TP × PP × CP must divide the GPUs.",
         message="n_gpus ({…}) must be divisible by model_parallel_size ({…}) times context_parallel_size ({…})",
         source="docs/frameworks/verl.md §3.1",
+        at_start=True,
     ),
     R(
         "verl.micro-batch-both-set",
@@ -181,6 +194,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "Both the global and the per-GPU micro-batch key are set for one section.",
+        at_start=True,
     ),
     R(
         "verl.micro-batch-divides-mini",
@@ -191,6 +205,7 @@ RULES: tuple[R, ...] = (
         "only for the global key).",
         message="normalized ppo_mini_batch_size {…} should be divisible by ppo_micro_batch_size_per_gpu {…}",
         source="docs/frameworks/verl.md §2.1",
+        at_start=True,
     ),
     R(
         "verl.micro-batch-missing",
@@ -198,6 +213,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "Neither micro-batch key is set for a section (without dynamic batch sizes).",
+        at_start=True,
     ),
     R(
         "verl.mini-batch-dp-divisible",
@@ -207,6 +223,7 @@ RULES: tuple[R, ...] = (
         "Mini × n samples over the DP ranks",
         message="Got mini_batch_size={…} and self.engine.get_data_parallel_size()={…}",
         source="docs/frameworks/verl.md §2.1",
+        at_start=True,
     ),
     R(
         "verl.mini-batch-floor-division",
@@ -224,6 +241,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "ppo_mini_batch_size is larger than train_batch_size.",
         versions="0.3.0 –",
+        at_start=True,
     ),
     R(
         "verl.mini-batch-remainder",
@@ -242,6 +260,7 @@ RULES: tuple[R, ...] = (
         message="ppo_mini_batch_size 0 should be larger than 0 after normalization",
         source="docs/frameworks/verl.md §2.1",
         versions="0.1 – 0.7.1",
+        at_start=True,
     ),
     R(
         "verl.off-policy-strategy",
@@ -252,6 +271,7 @@ RULES: tuple[R, ...] = (
         "and the strategy drop or wait",
         message="Invalid max off policy strategy: {…}, must be one of ['drop', 'wait']",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.off-policy-threshold",
@@ -260,6 +280,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "The fully asynchronous trainer's staleness threshold must be a positive integer.",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.parameter-sync-divisible",
@@ -270,6 +291,7 @@ RULES: tuple[R, ...] = (
         message="train_batch_size ({…}) must be divisible by parameter_sync_step ({…})",
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.real-batch-divisible",
@@ -277,6 +299,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The rollout's samples must split evenly over the data-parallel ranks.",
+        at_start=True,
     ),
     R(
         "verl.rollout-name-missing",
@@ -287,6 +310,7 @@ RULES: tuple[R, ...] = (
         message="Missing mandatory value: {…}.name",
         source="docs/frameworks/verl.md §5",
         versions="0.6.1 –",
+        at_start=True,
     ),
     R(
         "verl.rollout-tp-divisible",
@@ -296,6 +320,7 @@ RULES: tuple[R, ...] = (
         "Every vLLM/SGLang replica takes TP (× DP × PP from 0.6) of the N colocated GPUs.",
         message="rollout world_size: {…} is not divisible by {…}: {…}",
         source="docs/frameworks/verl.md §1",
+        at_start=True,
     ),
     R(
         "verl.separate-async-backend",
@@ -306,6 +331,7 @@ RULES: tuple[R, ...] = (
         message="please use nccl/nixl/mooncake, etc. backend for separate async training",
         source="trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.separate-async-batch",
@@ -319,6 +345,7 @@ RULES: tuple[R, ...] = (
         ),
         source="trainer_base.py@v0.9.1; trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.separate-async-reward-model",
@@ -333,6 +360,7 @@ RULES: tuple[R, ...] = (
         ),
         source="trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.separate-async-rollout-pool",
@@ -343,6 +371,7 @@ RULES: tuple[R, ...] = (
         message="nnodes must be > 0 in separate async training",
         source="trainer_separate_async.py@v0.9.1",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.sequence-parallel-remove-padding",
@@ -353,6 +382,7 @@ RULES: tuple[R, ...] = (
         "(default False before 0.7)",
         message="When using sequence parallelism for actor/ref policy, you must enable `use_remove_padding`.",
         source="docs/frameworks/verl.md §3.1",
+        at_start=True,
     ),
     R(
         "verl.trainer-mode",
@@ -363,6 +393,7 @@ RULES: tuple[R, ...] = (
         message="Unknown trainer '{…}'. Available trainers: {…}.",
         source="trainer_base.py@v0.9.1",
         versions="0.9.0 –",
+        at_start=True,
     ),
     R(
         "verl.unknown-key",
@@ -379,5 +410,6 @@ RULES: tuple[R, ...] = (
         "Sampled validation needs a positive temperature.",
         message="validation gen temperature should be greater than 0 when enabling do_sample",
         source="docs/frameworks/verl.md §3.1",
+        at_start=True,
     ),
 )

@@ -1,0 +1,101 @@
+"""A config the release's own start-up checks stop: explain refuses it (exit 2) where that is certain
+(translator/api.py ``start_errors``), translate says so in an error note; check reports it as a finding with its
+fixes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import translator
+from translator.cli import main
+from translator.rules import catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+OPENRLHF = ROOT / "fixtures" / "openrlhf" / "reinforce_baseline_lr_horizon_v072.sh"
+ONE_SAMPLE = "--n_samples_per_prompt 1"
+
+
+def _project(root: Path, extra: str = ONE_SAMPLE, pin: str = "openrlhf==0.7.2\n") -> Path:
+    """A project (its top marked by .git) with requirements.txt and run.sh: the fixture's launch, whose
+    --advantage_estimator is reinforce_baseline, with ``extra`` appended to its command line (argparse keeps the
+    last value of a repeated flag)."""
+    (root / ".git").mkdir(parents=True)
+    (root / "requirements.txt").write_text(pin)
+    (root / "run.sh").write_text(OPENRLHF.read_text().rstrip("\n") + f" \\\n   {extra}\n")
+    return root / "run.sh"
+
+
+def test_a_group_estimator_with_one_sample_stops_the_read(tmp_path: Path) -> None:
+    # openrlhf 0.7.2's train_ppo_ray asserts n_samples_per_prompt > 1 for reinforce_baseline (a group baseline:
+    # with one sample every advantage is 0) before any actor starts: no plan is stated, the fix is named
+    script = _project(tmp_path)
+    with pytest.raises(translator.ConfigError, match="n_samples_per_prompt > 1") as error:
+        translator.explain(str(script))
+    assert "openrlhf.group-estimator-needs-samples" in str(error.value)
+    assert "n_samples_per_prompt=2" in str(error.value)
+    # translate writes the files but says the source never starts (an error note: exit 1)
+    translation = translator.translate(str(script), to="verl")
+    assert "input.stops-at-start" in {n.code for n in translation.notes if n.severity == "error"}
+    assert translation.failed
+    # check reports it as an error finding (exit 1), explain as bad input (exit 2)
+    report = translator.check(str(script))
+    assert [f.rule for f in report.errors] == ["openrlhf.group-estimator-needs-samples"]
+    assert CliRunner().invoke(main, ["explain", str(script)]).exit_code == 2
+    assert CliRunner().invoke(main, ["check", str(script)]).exit_code == 1
+
+
+def test_the_same_config_with_two_samples_is_read(tmp_path: Path) -> None:
+    # the control: groups of 2 → rollout_batch_size 100 × 2 = 200 samples per step
+    explanation = translator.explain(str(_project(tmp_path, "--n_samples_per_prompt 2")))
+    assert explanation.spec.plan.samples_per_step == 200
+
+
+def test_a_project_copy_of_the_framework_is_read_with_the_check_as_a_finding(tmp_path: Path) -> None:
+    # the project holds openrlhf/cli/train_ppo_ray.py: the launch may run that copy, whose checks may differ
+    script = _project(tmp_path)
+    (tmp_path / "openrlhf" / "cli").mkdir(parents=True)
+    (tmp_path / "openrlhf" / "cli" / "train_ppo_ray.py").write_text("# the project's copy\n")
+    explanation = translator.explain(str(script))
+    assert explanation.spec.plan.samples_per_prompt == 1
+    assert [f.rule for f in translator.check(str(script)).errors] == ["openrlhf.group-estimator-needs-samples"]
+
+
+def test_a_silenced_rule_is_not_refused(tmp_path: Path) -> None:
+    script = _project(tmp_path)
+    script.write_text(script.read_text() + "# rlconf: ignore-file[openrlhf.group-estimator-needs-samples]\n")
+    assert translator.explain(str(script)).spec.plan.samples_per_prompt == 1
+
+
+def test_an_error_that_depends_on_the_uncertain_release_is_not_refused(tmp_path: Path) -> None:
+    # EasyR1's reward-function check raises at start-up from 0.3.0; with no --from and no pin the release is
+    # inferred from the keys, which 0.2.x also has (where a missing reward function was no start-up error), so
+    # the plan is stated and check carries the per-release verdict
+    fixture = ROOT / "fixtures" / "easyr1" / "v032_no_reward_function.sh"
+    explanation = translator.explain(str(fixture))
+    assert "version.assumed" in {n.code for n in explanation.notes}
+    assert "easyr1.reward-missing" in {f.rule for f in translator.check(str(fixture)).errors}
+
+
+def test_a_stated_release_makes_the_same_error_certain() -> None:
+    # with --from easyr1@0.3.2 the release is stated: workers/reward/function.py@v0.3.2 raises "Reward function
+    # is not provided." when the trainer starts
+    fixture = ROOT / "fixtures" / "easyr1" / "v032_no_reward_function.sh"
+    with pytest.raises(translator.ConfigError, match="Reward function is not provided"):
+        translator.explain(str(fixture), framework="easyr1@0.3.2")
+
+
+def test_marked_rules_are_errors_of_checks() -> None:
+    # a mark on a rule that can never be an error (or is a note) would refuse nothing, or refuse on a warning
+    marked = [rule for rule in catalogue() if rule.at_start]
+    assert marked and all(rule.kind == "check" and "error" in rule.severities for rule in marked)
+    codes = {rule.code for rule in marked}
+    # value ranges and unknown keys are not start-up marks (the first are rlconf's ranges, the second go through
+    # translator/dialects/rejected_keys.py with conditions of their own)
+    assert not {c for c in codes if c.endswith(("-range", "unknown-key", "unknown-flag"))} - {
+        "openrlhf.dynamic-filtering-range",
+        "trl.vllm-is-clip-range",
+        "openrlhf.dual-clip-range",
+    }
