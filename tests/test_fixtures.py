@@ -28,8 +28,20 @@ def test_there_are_enough_fixtures() -> None:
     assert all(count >= 6 for count in per_framework.values()), per_framework
 
 
+def explained(case: Case) -> translator.Explanation:
+    """The fixture explained; one that breaks a check its release runs at start-up on purpose (``stops_at_start``:
+    the rule codes, for the check tests) is refused by explain naming the rule, and its plan is the one read."""
+    stops = case.expected.get("stops_at_start")
+    if not stops:
+        return translator.explain(case.path, **case.load_kwargs())
+    with pytest.raises(translator.ConfigError) as error:
+        translator.explain(case.path, **case.load_kwargs())
+    assert any(code in str(error.value) for code in stops), str(error.value)
+    return translator.load(case.path, **case.load_kwargs())
+
+
 def test_fixture_explains_to_its_expected_plan(case: Case) -> None:
-    explanation = translator.explain(case.path, **case.load_kwargs())
+    explanation = explained(case)
     plan = explanation.plan
     assert set(case.expected["plan"]) == set(PLAN_FIELDS), "an expectation must state all ten plan names"
     wrong = {k: (plan[k], v) for k, v in case.expected["plan"].items() if not close(plan[k], v)}
@@ -43,7 +55,7 @@ def test_fixture_explains_to_its_expected_plan(case: Case) -> None:
 
 
 def test_fixture_json_matches_the_schema(case: Case) -> None:
-    document = translator.explain(case.path, **case.load_kwargs()).to_dict()
+    document = explained(case).to_dict()
     jsonschema.validate(json.loads(json.dumps(document, default=str)), SCHEMA)
 
 

@@ -95,6 +95,36 @@ def test_a_fork_key_in_place_of_rollout_n_is_the_group_size() -> None:
     assert explanation.certainty["samples_per_prompt"].level == "derived"
 
 
+def test_a_dataset_class_filter_decides_only_the_run_length() -> None:
+    # dataset_key.sh: as trajectories.sh (the same plan), plus the copy's data.drop_long, which filters rows inside
+    # the copy's RLHFDataset (verl/utils/dataset.py:9) when the dataset is built: the dataset's size, so only the
+    # run's length in steps is unknown; every per-step quantity stays.
+    explanation = api.explain(str(FORKS / "verl_group_key" / "scripts" / "dataset_key.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (16, 4, 64)
+    assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step, plan.grad_accum_steps) == (8, 8, 2)
+    warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-key")
+    assert "verl/utils/dataset.py:9" in warning.message and "(total_steps)" in warning.message
+
+
+def test_a_repeat_by_a_key_of_one_leaves_the_rows() -> None:
+    # one_vote.sh: the copy's trainer repeats by data.vote_copies 1 after upstream's repeat by rollout.n: the
+    # rows stay, so the plan is upstream's: 16 prompts × 4 = 64 samples; mini 8 × 4 = 32 per optimizer step → 2;
+    # 32 / 2 ranks = 16 per rank / micro 2 = 8.
+    explanation = api.explain(str(WORKERS / "one_vote.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert (plan.samples_per_prompt, plan.samples_per_step, plan.optimizer_steps_per_step) == (4, 64, 2)
+    assert (plan.samples_per_optimizer_step, plan.micro_batch_per_device, plan.grad_accum_steps) == (32, 2, 8)
+    assert not any(n.code == "framework.fork-batch-key" for n in explanation.notes)
+
+
+def test_a_group_size_of_one_passed_to_a_call_forms_no_group() -> None:
+    # a multi-turn rollout's later turns ask one completion per input (n=1): no group is formed; n=k is one
+    code = "with self.update_sampling_params(n=1, max_tokens=k):\n    pass\nout = llm.generate(p, n=k)\n"
+    touches = batch_touches(list(ast.parse(code).body), "f.py")
+    assert [(t.line, t.kind, t.signature) for t in touches] == [(3, "group", "generate(n=)")]
+
+
 def test_worker_sizing_of_its_own_is_unknown_with_its_line() -> None:
     # double.sh: double_mini=True takes fsdp_workers.py:11 `ppo_mini_batch_size *= 2`, a shape no upstream worker
     # has: the per-update quantities are unknown; the trainer is upstream's, so 16 prompts × n 4 = 64 samples stay.

@@ -99,3 +99,43 @@ def test_marked_rules_are_errors_of_checks() -> None:
         "trl.vllm-is-clip-range",
         "openrlhf.dual-clip-range",
     }
+
+
+SKYRL = ROOT / "fixtures" / "skyrl" / "gsm8k_colocated_4gpu_v030.sh"
+PLUS_MESSAGE = (
+    "The '+' prefix for adding new config fields is not supported: '{arg}'. "
+    "To add custom config fields, subclass the relevant config dataclass."
+)
+
+
+def _skyrl_repository(root: Path, keeps_check: bool) -> Path:
+    """A SkyRL repository (a fork of it: the package kept in the project, its top marked by .git) whose launch
+    appends +trainer.my_knob=1; its config module holds SkyRL's own '+'-prefix check or not."""
+    (root / ".git").mkdir(parents=True)
+    (root / "skyrl" / "train" / "entrypoints").mkdir(parents=True)
+    (root / "skyrl" / "train" / "config").mkdir(parents=True)
+    (root / "skyrl" / "train" / "entrypoints" / "main_base.py").write_text("# the project's copy\n")
+    check = f'        raise ValueError(f"{PLUS_MESSAGE}")\n' if keeps_check else "        pass\n"
+    (root / "skyrl" / "train" / "config" / "config.py").write_text(
+        "def from_cli_overrides(args):\n    for arg in args:\n" + "      if arg.startswith('+'):\n" + check
+    )
+    script = root / "run.sh"
+    script.write_text(SKYRL.read_text().rstrip("\n") + " \\\n  +trainer.my_knob=1\n")
+    return script
+
+
+def test_a_copy_that_keeps_the_check_stops_the_read(tmp_path: Path) -> None:
+    # skyrl/train/config/config.py (from_cli_overrides) raises on an argument starting with '+': the fork's own
+    # copy holds the same message, so its launch stops there too
+    script = _skyrl_repository(tmp_path, keeps_check=True)
+    with pytest.raises(translator.ConfigError, match="'\\+' prefix") as error:
+        translator.explain(str(script))
+    assert "skyrl/train/config/config.py:4" in str(error.value)
+
+
+def test_a_copy_without_the_check_is_read(tmp_path: Path) -> None:
+    # the copy's from_cli_overrides takes '+' arguments: its own code may add the key, so the plan is stated
+    # (256 prompts × 8 = 2048 samples, as the fixture's derivation) and check still reports SkyRL's rule
+    script = _skyrl_repository(tmp_path, keeps_check=False)
+    assert translator.explain(str(script)).spec.plan.samples_per_step == 2048
+    assert "skyrl.plus-prefix" in {f.rule for f in translator.check(str(script)).errors}

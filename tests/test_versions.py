@@ -308,3 +308,17 @@ def test_a_copy_without_a_version_file_is_the_projects_own_too(tmp_path) -> None
     )
     warning = next(n for n in api.explain(str(script)).notes if n.code == "keys.invalid-type")
     assert "actor_rollout_ref.actor.shuffle" in warning.message and "the project's" in warning.message
+
+
+def test_a_copy_in_a_src_layout_states_its_release(tmp_path) -> None:
+    # A project installed with `pip install -e .` from a src layout imports src/verl wherever its script runs
+    # (scripts/train here): the copy's verl/version/version names the release it is.
+    from translator.sources.project import evidence
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src" / "verl" / "version").mkdir(parents=True)
+    (tmp_path / "src" / "verl" / "version" / "version").write_text("0.4.1\n")
+    (tmp_path / "scripts" / "train").mkdir(parents=True)
+    copies = (("verl", "verl/version/version", None),)
+    found = [(e.package, e.version, e.kind) for e in evidence(str(tmp_path / "scripts" / "train"), copies)]
+    assert found == [("verl", "0.4.1", "copy")]

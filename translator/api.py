@@ -40,6 +40,8 @@ class Explanation:
     # Whether the launch certainly runs the release's own code (no fork, no copy in the project, no install from
     # a branch): only then is what that code refuses at start-up certain to stop this launch.
     release_code: bool = field(default=False, repr=False, compare=False)
+    # The packages of the framework's copies in the project whose code the launch may run instead of the release's.
+    own_code: tuple[str, ...] = field(default=(), repr=False, compare=False)
     # The errors the release's start-up checks certainly raise (``start_errors``), when the caller asked for them.
     start_errors: list[Finding] = field(default_factory=list, repr=False, compare=False)
 
@@ -306,6 +308,7 @@ def load(
             rejected_keys.refuse(dialect, reading, notes, source.name, source.base_dir)
     explanation = Explanation(reading.spec, notes, source.name, reading.native)
     explanation.release_code = rejected_keys.runs_release_code(dialect, reading, notes, source.base_dir)
+    explanation.own_code = rejected_keys.own_code_folders(dialect, reading, notes, source.base_dir)
     if reading.candidates is not None:
         explanation.candidates = reading.candidates
     if reading.candidates is not None or any(n.code == "version.assumed" for n in notes):
@@ -372,18 +375,32 @@ def explain(
 def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     """The errors the release's own code certainly stops on before training (check rules marked ``at_start``):
     the config is broken as published, and its plan is that of a run that never starts. Certain only where the
-    launch runs the release's own code, no plan quantity rests on an assumption (an assumed world size or default
-    could be what breaks the rule), and, where the release is uncertain, the rule fails in every candidate release;
-    a rule the config silences (``# rlconf: ignore[…]``) does not count."""
-    if not explanation.release_code:
+    launch runs the release's own code (or the project's own copy of it, whose code holds the framework's message
+    for that check), no plan quantity rests on an assumption (an assumed world size or default could be what breaks
+    the rule), and, where the release is uncertain, the rule fails in every candidate release; a rule the config
+    silences (``# rlconf: ignore[…]``) does not count."""
+    if not explanation.release_code and not explanation.own_code:
         return []
     from translator.checks import rules_for
-    from translator.rules import catalogue, filter_report
+    from translator.dialects import registry
+    from translator.framework import load as load_object
+    from translator.rules import filter_report
 
-    at_start = {rule.code for rule in catalogue() if rule.at_start}
-    found = [f for f in filter_report(check(explanation), text, None).errors if f.rule in at_start]
+    errors = filter_report(check(explanation), text, None).errors
+    at_start = {}  # the rules of the frameworks whose codes the errors carry (Miles' checks give slime's too)
+    for name in {f.rule.split(".")[0] for f in errors}:
+        entry = registry.lookup(name)
+        rules_table = load_object(entry.rules) if entry is not None and entry.rules else ()
+        at_start.update({rule.code: rule for rule in rules_table if rule.at_start})
+    found = [f for f in errors if f.rule in at_start]
     if not found or any(c.level == "assumed" for c in explanation.certainty.values()):
         return []
+    if not explanation.release_code:  # the project's own code runs: only the checks it keeps
+        own = explanation.own_code
+        kept = {code: rejected_keys.kept_by_own_code(own, at_start[code].message) for code in {f.rule for f in found}}
+        found = [f for f in found if kept[f.rule]]
+        for f in found:
+            f.message += f" (the project's own code keeps this check: {kept[f.rule]})"
     rules = rules_for(explanation.framework)
     if explanation.reread is not None and rules is not None:  # an uncertain release: an error in every candidate
         verdicts = _release_verdicts(explanation, rules)

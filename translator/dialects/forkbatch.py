@@ -65,6 +65,8 @@ AFFECTS = {
         "total_steps",
     ),
     "rows": ("samples_per_optimizer_step", "optimizer_steps_per_step", "grad_accum_steps"),
+    # a dataset class's own filtering or counting: how many prompts there are, so the run's length only
+    "dataset": ("total_steps",),
 }
 AFFECTS["batches"] = tuple(dict.fromkeys(AFFECTS["group"] + AFFECTS["size"]))
 # When the workers size mini- and micro-batches as upstream's do, from the configured sizes (fork_tables
@@ -73,6 +75,7 @@ TRAINER_AFFECTS = {
     "group": ("samples_per_prompt", "samples_per_step", "optimizer_steps_per_step"),
     "size": ("prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"),
     "rows": AFFECTS["rows"],
+    "dataset": AFFECTS["dataset"],
 }
 TRAINER_AFFECTS["batches"] = tuple(dict.fromkeys(TRAINER_AFFECTS["group"] + TRAINER_AFFECTS["size"]))
 _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
@@ -214,21 +217,20 @@ def check(
         touches = effects.effects(key.lstrip("+-").replace("-", "_"), values[key], ambiguous(leaf))
         # a branch the key picks may hold upstream's own repeat by rollout.n: that forms batches as upstream does
         touches = [t for t in touches if not (t.signature in upstream and "=" in t.signature)]
+        if values[key] == 1 and not isinstance(values[key], bool):  # a repeat by the key 1 leaves the rows as they are
+            touches = [t for t in touches if not (t.kind == "group" and f"repeat_times={leaf})" in t.signature)]
         if _group_key_in_place_of_n(key, values[key], touches, upstream, workers, spec, project, path, notes):
             continue
         if touches:
             where, lines = _places(project, touches)
-            _unknown(
-                spec,
-                _decided(touches, workers),
-                [key, *lines],
-                f"'{key}' is the fork's own key, and its code forms batches ({where})",
-            )
+            decided = _decided(touches, workers)
+            what = "filters or counts the dataset's rows" if decided == {"total_steps"} else "forms batches"
+            _unknown(spec, decided, [key, *lines], f"'{key}' is the fork's own key, and its code {what} ({where})")
             notes.warning(
                 "framework.fork-batch-key",
-                f"'{key}' is not an upstream key; the project's code that "
-                f"reads it forms batches: {where}; the plan quantities this decides are unknown (read "
-                "that code and state them by hand)",
+                f"'{key}' is not an upstream key; the project's code that reads it {what}: {where}; the plan "
+                f"quantities this decides ({', '.join(q for q in _ALL if q in decided)}) are unknown (read that "
+                "code and state them by hand)",
                 source_keys=[key],
             )
     if fork_entry and lineage in FIT_LINEAGES:

@@ -8,6 +8,7 @@ project (each registration's ``copy_markers``), not an install from a git branch
 
 from __future__ import annotations
 
+import os
 from os import PathLike
 from typing import Any
 
@@ -91,6 +92,61 @@ def runs_release_code(dialect: Any, reading: Reading, notes: list[Note], base_di
     if entry is None or not entry.copy_markers:
         return False
     return base_dir is None or not installed_from_a_branch(dialect, str(base_dir))
+
+
+def own_code_folders(
+    dialect: Any, reading: Reading, notes: list[Note], base_dir: str | PathLike[str] | None
+) -> tuple[str, ...]:
+    """The packages of the framework's copies kept in the project (the folder holding each of its registration's
+    ``copy_markers``, outside test folders), when the launch may run such a copy instead of the release; () when it
+    runs the release's code, when the code it runs is not here (an install from a git branch), or no copy is."""
+    if base_dir is None or reading.native is None:
+        return ()
+    if reading.own_copy is None and not any(n.code.startswith(_OWN_CODE_NOTES) for n in notes):
+        return ()
+    if installed_from_a_branch(dialect, str(base_dir)):
+        return ()
+    from translator.dialects import registry
+    from translator.sources.code import _project_files, project_root
+
+    entry = registry.lookup(dialect.name)
+    found: list[str] = []
+    for marker in entry.copy_markers if entry is not None else ():
+        end = os.sep + marker.replace("/", os.sep)
+        package = marker.split("/")[0]
+        for path in _project_files(project_root(str(base_dir))):
+            if path.endswith(end) and not _in_tests(path):
+                found.append(os.path.join(path[: -len(end)], package))
+    return tuple(dict.fromkeys(found))
+
+
+def _in_tests(path: str) -> bool:
+    """Whether a file is a test or test data (a project's tests may quote a framework's messages)."""
+    return any(part in ("tests", "test", "testing") for part in path.split(os.sep)[:-1])
+
+
+MIN_KEPT_TEXT = 24  # characters of a message's fixed text that pick out one check
+
+
+def kept_by_own_code(folders: tuple[str, ...], message: str) -> str | None:
+    """Where the copy's code (the packages ``folders``) holds the fixed text of a framework's error ``message`` (its
+    longest part between values, ``{…}``): 'file:line', the copy keeps that check. None when the text is too short
+    to pick out one check or no file of the copy holds it (read bounded: the project's first files only)."""
+    from translator.sources.code import MAX_FILE_BYTES, _project_files, project_root
+    from translator.sources.files import read_text
+
+    literal = max((part.strip(" '\"`.") for part in message.split("{…}")), key=len, default="")
+    if len(literal) < MIN_KEPT_TEXT or not folders:
+        return None
+    root = project_root(folders[0])
+    for path in _project_files(root):
+        if not path.endswith(".py") or _in_tests(path) or not any(path.startswith(f + os.sep) for f in folders):
+            continue
+        text = read_text(path, MAX_FILE_BYTES)
+        if text and literal in text:
+            line = text.count("\n", 0, text.index(literal)) + 1
+            return f"{os.path.relpath(path, root)}:{line}"
+    return None
 
 
 def note_copy_in_project(dialect: Any, reading: Reading, folder: str) -> None:

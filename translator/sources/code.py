@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from typing import Any
 
 from translator.patterns import lazy
@@ -537,6 +537,7 @@ _REPEAT_CALLS = ("repeat", "repeat_interleave", "expand", "tile")
 _ROW_CALLS = ("split", "chunk", "select", "select_idxs", "filter", "index_select", "masked_select", "slice")
 _CONCAT_CALLS = ("concat", "cat", "interleave_batches")
 _GROUP_NAMES = ("n", "num_return_sequences", "num_generations", "rollout_n")
+_TENSOR_MODULES = ("torch", "np", "numpy", "F")
 _VALIDATION = lazy(r"(^|_)(val|valid|validate|validation|eval|evaluate|evaluation|test)(_|$)")
 
 
@@ -584,12 +585,16 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
             isinstance(func, ast.Attribute)
             and name in _ROW_CALLS
             and not (node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+            # torch.masked_select(diff, mask): a tensor library's function on a metric, unless it is handed a batch
+            and not (isinstance(func.value, ast.Name) and func.value.id in _TENSOR_MODULES and "batch" not in args)
         ):
             return "rows", f"selects or splits rows ({name})", f"{name}({words})"
         if name == "len" and "batch" in args:
             return "rows", "counts a batch's rows (len)", "len(batch)"
         for keyword in node.keywords:
-            if keyword.arg in (*_GROUP_NAMES, "n_samples", "repeat_times"):
+            one = isinstance(keyword.value, ast.Constant) and keyword.value.value == 1
+            if keyword.arg in (*_GROUP_NAMES, "n_samples", "repeat_times") and not one:
+                # a literal 1 asks one output per input (a later turn of a multi-turn rollout): no group
                 return "group", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
             if keyword.arg and "batch_size" in keyword.arg:
                 return "size", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
@@ -601,7 +606,7 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
         and isinstance(node.slice, (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp, ast.List))
     ):
         return "rows", f"indexes {node.value.id} by a mask or index list", "batch[index]"
-    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and not _measures(node):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             last = (
@@ -893,8 +898,11 @@ class KeyEffects:
                 return near or not ambiguous_leaf
 
             found += self._follow(path, tree, matches, truth, value, depth=0)
+        spans = {path: _dataset_spans(tree) for path, tree in trees if tree is not None}
         unique: dict[tuple[str, int, str], Touch] = {}
         for touch in found:
+            if any(start <= touch.line <= end for start, end in spans.get(touch.path, ())):
+                touch = replace(touch, kind="dataset", what=f"{touch.what} in a dataset class")
             unique.setdefault((touch.path, touch.line, touch.kind), touch)
         return list(unique.values())
 
@@ -944,6 +952,20 @@ class KeyEffects:
                 scope = None
             found += self._follow(path, tree, use, truth if plain else None, value if plain else None, depth + 1, scope)
         return found
+
+
+_DATASET_BASE = lazy(r"(?:^|\.)\w*Dataset$")
+
+
+def _dataset_spans(tree: ast.Module) -> list[tuple[int, int]]:
+    """The line spans of the classes deriving from a dataset class (``torch.utils.data.Dataset``,
+    ``IterableDataset``, a project ``RLHFDataset``): what they filter or count is the dataset's rows, read once
+    before training, not a step's batch."""
+    return [
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef) and any(_DATASET_BASE.search(_dotted(b) or "") for b in node.bases)
+    ]
 
 
 def _effect(

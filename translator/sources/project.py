@@ -161,6 +161,8 @@ def evidence(folder: str, copies: Iterable[tuple[str, str, str | None]] = (), te
     cwd = os.getcwd()
     if _inside(cwd, root):
         anchors.append(cwd)  # the launch runs from here: `python -m pkg` imports the copy in it
+    if os.path.isdir(os.path.join(root, "src")):
+        anchors.append(os.path.join(root, "src"))  # a src layout: its packages are what `pip install -e .` imports
     # A relative path is looked up from the script's folder and each folder above it in the project (a script
     # meant to run from its project's root finds it there, wherever the user stands), then the working directory.
     bases = [*_folders(root, (), (folder,)), cwd]

@@ -29,4 +29,6 @@ FRAMEWORK = Framework(
         flags=True,
         unknown_keys="Miles refuses an unknown flag (argparse: 'unrecognized arguments'); rlconf has no Miles schema",
     ),
+    # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
+    copy_markers=("miles/utils/arguments.py",),
 )

@@ -29,4 +29,6 @@ FRAMEWORK = Framework(
     schema_generator="translator.frameworks.skyrl.schema_gen",
     data_loader_for="translator.frameworks.skyrl.dialect:data_loader",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
+    # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
+    copy_markers=("skyrl/train/entrypoints/main_base.py", "skyrl_train/entrypoints/main_base.py"),
 )

@@ -29,4 +29,6 @@ FRAMEWORK = Framework(
     ),
     schema_generator="translator.frameworks.slime.schema_gen",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
+    # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
+    copy_markers=("slime/utils/arguments.py",),
 )
