@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 import translator
 from translator.cli import main
+from translator.dialects.rejected_keys import line_of
 from translator.rules import catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,3 +140,15 @@ def test_a_copy_without_the_check_is_read(tmp_path: Path) -> None:
     script = _skyrl_repository(tmp_path, keeps_check=False)
     assert translator.explain(str(script)).spec.plan.samples_per_step == 2048
     assert "skyrl.plus-prefix" in {f.rule for f in translator.check(str(script)).errors}
+
+
+def test_a_message_written_over_lines_is_found() -> None:
+    # SkyRL writes validate_batch_sizes' messages as string literals joined over lines
+    # (skyrl/train/utils/utils.py@skyrl-v0.3.0: f"... should be divisible " then f"by ..."): read as one text, the
+    # message starts on the assert's second line (line 2 here)
+    code = (
+        'assert ok, (\n    f"normalized size {x} should be divisible "\n'
+        '    f"by micro_train_batch_size_per_gpu {y}"\n)\n'
+    )
+    assert line_of(code, "should be divisible by micro_train_batch_size_per_gpu") == 2
+    assert line_of(code, "should be divisible by the world size") is None

@@ -387,7 +387,7 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     from translator.rules import filter_report
 
     errors = filter_report(check(explanation), text, None).errors
-    at_start = {}  # the rules of the frameworks whose codes the errors carry (Miles' checks give slime's too)
+    at_start: dict[str, Any] = {}  # the rules of the frameworks whose codes the errors carry (Miles' give slime's)
     for name in {f.rule.split(".")[0] for f in errors}:
         entry = registry.lookup(name)
         rules_table = load_object(entry.rules) if entry is not None and entry.rules else ()
@@ -408,8 +408,8 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
             f
             for f in found
             if all(
-                (f.rule, tuple(f.keys)) in errors and errors[(f.rule, tuple(f.keys))].severity == "error"
-                for errors in verdicts.values()
+                (f.rule, tuple(f.keys)) in by_rule and by_rule[(f.rule, tuple(f.keys))].severity == "error"
+                for by_rule in verdicts.values()
             )
         ]
     return found

@@ -9,6 +9,7 @@ project (each registration's ``copy_markers``), not an install from a git branch
 from __future__ import annotations
 
 import os
+import re
 from os import PathLike
 from typing import Any
 
@@ -107,14 +108,14 @@ def own_code_folders(
     if installed_from_a_branch(dialect, str(base_dir)):
         return ()
     from translator.dialects import registry
-    from translator.sources.code import _project_files, project_root
+    from translator.sources.code import project_files, project_root
 
     entry = registry.lookup(dialect.name)
     found: list[str] = []
     for marker in entry.copy_markers if entry is not None else ():
         end = os.sep + marker.replace("/", os.sep)
         package = marker.split("/")[0]
-        for path in _project_files(project_root(str(base_dir))):
+        for path in project_files(project_root(str(base_dir))):
             if path.endswith(end) and not _in_tests(path):
                 found.append(os.path.join(path[: -len(end)], package))
     return tuple(dict.fromkeys(found))
@@ -132,21 +133,41 @@ def kept_by_own_code(folders: tuple[str, ...], message: str) -> str | None:
     """Where the copy's code (the packages ``folders``) holds the fixed text of a framework's error ``message`` (its
     longest part between values, ``{…}``): 'file:line', the copy keeps that check. None when the text is too short
     to pick out one check or no file of the copy holds it (read bounded: the project's first files only)."""
-    from translator.sources.code import MAX_FILE_BYTES, _project_files, project_root
+    from translator.sources.code import MAX_FILE_BYTES, project_files, project_root
     from translator.sources.files import read_text
 
     literal = max((part.strip(" '\"`.") for part in message.split("{…}")), key=len, default="")
     if len(literal) < MIN_KEPT_TEXT or not folders:
         return None
     root = project_root(folders[0])
-    for path in _project_files(root):
+    for path in project_files(root):
         if not path.endswith(".py") or _in_tests(path) or not any(path.startswith(f + os.sep) for f in folders):
             continue
         text = read_text(path, MAX_FILE_BYTES)
-        if text and literal in text:
-            line = text.count("\n", 0, text.index(literal)) + 1
+        line = line_of(text, literal) if text else None
+        if line is not None:
             return f"{os.path.relpath(path, root)}:{line}"
     return None
+
+
+# Implicit concatenation of string literals over lines ("... should be divisible "\n    f"by ..."): the message's
+# text runs on across the join.
+_JOIN = re.compile(r"[\"']\s*\n\s*[rbfuRBFU]*[\"']")
+
+
+def line_of(text: str, literal: str) -> int | None:
+    """The line of ``text`` where ``literal`` starts, reading string literals joined over lines as one."""
+    joined, lines_dropped, last = [], [], 0
+    for match in _JOIN.finditer(text):
+        joined.append(text[last : match.start()])
+        lines_dropped.append((sum(map(len, joined)), match.group(0).count("\n")))
+        last = match.end()
+    joined.append(text[last:])
+    flat = "".join(joined)
+    at = flat.find(literal)
+    if at < 0:
+        return None
+    return flat.count("\n", 0, at) + sum(n for position, n in lines_dropped if position <= at) + 1
 
 
 def note_copy_in_project(dialect: Any, reading: Reading, folder: str) -> None:

@@ -158,7 +158,7 @@ def copy_in_project(folder: str, markers: tuple[str, ...]) -> str | None:
     belongs to: the one holding a file that ends with one of ``markers``; the root itself when the project is too
     large to tell; None when there is none."""
     root = project_root(folder)
-    files = _project_files(root)
+    files = project_files(root)
     if len(files) > MAX_WALK_ENTRIES:
         return "."
     for marker in markers:
@@ -169,7 +169,7 @@ def copy_in_project(folder: str, markers: tuple[str, ...]) -> str | None:
     return None
 
 
-def _project_files(root: str) -> tuple[str, ...]:
+def project_files(root: str) -> tuple[str, ...]:
     """Every file under ``root`` (hidden folders, node_modules and __pycache__ left out), at most MAX_WALK_ENTRIES."""
     if root not in _FILES:
         if len(_FILES) > MAX_CACHED:
@@ -233,7 +233,7 @@ class Project:
         """A script path that the run dir does not hold (the launch expects a cd the script does not make): the
         project file whose path ends with it, nearest the launching script's folder; None on a tie."""
         tail = os.sep + os.path.join(*parts) if parts else ""
-        found = [p for p in _project_files(self.root) if p.endswith(tail)]
+        found = [p for p in project_files(self.root) if p.endswith(tail)]
         near = os.path.realpath(near)
         ranked = sorted(((len(os.path.commonpath([p, near])), p) for p in found), reverse=True)
         if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
