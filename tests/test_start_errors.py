@@ -152,3 +152,53 @@ def test_a_message_written_over_lines_is_found() -> None:
     )
     assert line_of(code, "should be divisible by micro_train_batch_size_per_gpu") == 2
     assert line_of(code, "should be divisible by the world size") is None
+
+
+def _easyr1_repository(root: Path, extra: str) -> Path:
+    """A fork of EasyR1 (its verl package kept in the project) whose trainer keeps EasyR1's check that the rollout
+    batch splits into whole global batches, and whose config takes a key of its own, data.train_batch_size, in
+    place of rollout_batch_size (EasyR1's default 512 prompts)."""
+    (root / ".git").mkdir(parents=True)
+    trainer = root / "verl" / "trainer"
+    trainer.mkdir(parents=True)
+    (root / "verl" / "__init__.py").write_text("")
+    (trainer / "__init__.py").write_text("")
+    (trainer / "main.py").write_text(
+        "from verl.trainer.config import PPOConfig\nfrom verl.trainer.ray_trainer import RayPPOTrainer\n"
+    )
+    (trainer / "config.py").write_text(
+        "class DataConfig:\n    rollout_batch_size: int = 512\n\n    def post_init(self):\n"
+        "        if self.train_batch_size is not None:\n            self.rollout_batch_size = self.train_batch_size\n"
+    )
+    (trainer / "ray_trainer.py").write_text(
+        "class RayPPOTrainer:\n    def __init__(self, config):\n"
+        "        if config.data.rollout_batch_size % config.worker.actor.global_batch_size != 0:\n"
+        '            raise ValueError("Rollout batch size must be divisible by actor global batch size.")\n'
+    )
+    script = root / "run.sh"
+    script.write_text(
+        "python3 -m verl.trainer.main worker.actor.global_batch_size=96 worker.rollout.n=4 "
+        f"worker.reward.reward_function=./reward.py:score trainer.n_gpus_per_node=8 {extra}\n"
+    )
+    return script
+
+
+def test_a_fork_whose_code_keeps_the_check_stops_the_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # EasyR1's default rollout_batch_size 512 % global_batch_size 96 = 32: ray_trainer.py raises, and the fork's
+    # copy holds the same check (verl/trainer/ray_trainer.py:4)
+    monkeypatch.chdir(tmp_path)
+    script = _easyr1_repository(tmp_path, "")
+    with pytest.raises(translator.ConfigError, match="Rollout batch size must be divisible") as error:
+        translator.explain(str(script), framework="easyr1@0.3.2")
+    assert "verl/trainer/ray_trainer.py:4" in str(error.value)
+
+
+def test_a_fork_that_remaps_a_batch_key_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # data.train_batch_size 96 is the fork's own key, and its config sets rollout_batch_size from it
+    # (verl/trainer/config.py:6): the check the fork keeps reads 96, not the 512 rlconf sees, so the file is read
+    # (the prompts per step unknown: the fork's code decides them) and check reports EasyR1's rule
+    monkeypatch.chdir(tmp_path)
+    script = _easyr1_repository(tmp_path, "data.train_batch_size=96")
+    explanation = translator.explain(str(script), framework="easyr1@0.3.2")
+    assert explanation.spec.plan.prompts_per_step is None
+    assert "framework.fork-batch-key" in {n.code for n in explanation.notes}

@@ -376,9 +376,9 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     """The errors the release's own code certainly stops on before training (check rules marked ``at_start``):
     the config is broken as published, and its plan is that of a run that never starts. Certain only where the
     launch runs the release's own code (or the project's own copy of it, whose code holds the framework's message
-    for that check), no plan quantity rests on an assumption (an assumed world size or default could be what breaks
-    the rule), and, where the release is uncertain, the rule fails in every candidate release; a rule the config
-    silences (``# rlconf: ignore[…]``) does not count."""
+    for that check and forms batches as upstream's does), no plan quantity rests on an assumption (an assumed world
+    size or default could be what breaks the rule), and, where the release is uncertain, the rule fails in every
+    candidate release; a rule the config silences (``# rlconf: ignore[…]``) does not count."""
     if not explanation.release_code and not explanation.own_code:
         return []
     from translator.checks import rules_for
@@ -396,6 +396,8 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     if not found or any(c.level == "assumed" for c in explanation.certainty.values()):
         return []
     if not explanation.release_code:  # the project's own code runs: only the checks it keeps
+        if any(n.code.startswith(("framework.fork-batch", "framework.fork-trainer")) for n in explanation.notes):
+            return []  # its code forms batches its own way: the values its checks read may not be the config's
         own = explanation.own_code
         kept = {code: rejected_keys.kept_by_own_code(own, at_start[code].message) for code in {f.rule for f in found}}
         found = [f for f in found if kept[f.rule]]
