@@ -127,10 +127,13 @@ class Read:
 # parsed trees and a project's file list are kept per process, keyed by modification time and size.
 _TREES: dict[tuple[str, int, int], ast.Module | None] = {}
 _FILES: dict[str, tuple[str, ...]] = {}
+_BY_NAME: dict[str, dict[str, tuple[str, ...]]] = {}  # root → file name → its files (files_named)
 # Per tree (kept beside its id, so a reused id is never mistaken for it): the leaves its statements read; and the
 # effects of a key on a list of trees (KeyEffects.effects).
 _LEAVES: dict[int, tuple[ast.Module, frozenset[str]]] = {}
 _EFFECTS: dict[tuple[Any, ...], tuple[list[ast.Module | None], list[Touch]]] = {}
+# (root, run dir, file, limit, leaves) → the project files reachable from the file through imports
+_REACHABLE: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
 
 def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
@@ -163,7 +166,7 @@ def copy_in_project(folder: str, markers: tuple[str, ...]) -> str | None:
         return "."
     for marker in markers:
         end = os.sep + marker.replace("/", os.sep)
-        found = next((f for f in files if f.endswith(end)), None)
+        found = next((f for f in files_named(root, os.path.basename(marker)) if f.endswith(end)), None)
         if found is not None:
             return os.path.relpath(found[: -len(end)] or os.sep, root)
     return None
@@ -182,6 +185,21 @@ def project_files(root: str) -> tuple[str, ...]:
                 break
         _FILES[root] = tuple(found)
     return _FILES[root]
+
+
+def files_named(root: str, name: str) -> tuple[str, ...]:
+    """The files under ``root`` (:func:`project_files`) whose name is ``name`` ("" : every file), from an index
+    built once per root (a directory check asks this for every launch of a project)."""
+    if not name:
+        return project_files(root)
+    if root not in _BY_NAME:
+        if len(_BY_NAME) > MAX_CACHED:
+            _BY_NAME.clear()
+        index: dict[str, list[str]] = {}
+        for path in project_files(root):
+            index.setdefault(os.path.basename(path), []).append(path)
+        _BY_NAME[root] = {key: tuple(paths) for key, paths in index.items()}
+    return _BY_NAME[root].get(name, ())
 
 
 class Project:
@@ -233,7 +251,7 @@ class Project:
         """A script path that the run dir does not hold (the launch expects a cd the script does not make): the
         project file whose path ends with it, nearest the launching script's folder; None on a tie."""
         tail = os.sep + os.path.join(*parts) if parts else ""
-        found = [p for p in project_files(self.root) if p.endswith(tail)]
+        found = [p for p in files_named(self.root, parts[-1] if parts else "") if p.endswith(tail)]
         near = os.path.realpath(near)
         ranked = sorted(((len(os.path.commonpath([p, near])), p) for p in found), reverse=True)
         if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
@@ -385,6 +403,9 @@ class Project:
         """The project files reachable from ``path`` through imports (breadth first, bounded). With ``leaves`` (a
         config leaf → the launch's value), an import in a branch that value does not take is not followed
         (``if use_legacy_worker_impl == "disable": from .engine_workers import ...``)."""
+        key = (self.root, self.run_dir, os.path.realpath(path), limit, repr(sorted((leaves or {}).items())))
+        if key in _REACHABLE:  # the config read again as each candidate release follows the same imports
+            return list(_REACHABLE[key])
         order: list[str] = []
         queue = [os.path.realpath(path)]
         while queue and len(order) < limit:
@@ -407,6 +428,9 @@ class Project:
                 elif isinstance(node, ast.Import):
                     targets += [self.module(a.name, current) for a in node.names]
                 queue += [t for t in targets if t is not None and t not in order]
+        if len(_REACHABLE) > MAX_CACHED:
+            _REACHABLE.clear()
+        _REACHABLE[key] = tuple(order)
         return order
 
     # ------------------------------------------------------------ key reads
