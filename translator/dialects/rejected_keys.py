@@ -108,16 +108,16 @@ def own_code_folders(
     if installed_from_a_branch(dialect, str(base_dir)):
         return ()
     from translator.dialects import registry
-    from translator.sources.code import project_files, project_root
+    from translator.sources.code import files_ending, project_root
 
     entry = registry.lookup(dialect.name)
-    found: list[str] = []
-    for marker in entry.copy_markers if entry is not None else ():
-        end = os.sep + marker.replace("/", os.sep)
-        package = marker.split("/")[0]
-        for path in project_files(project_root(str(base_dir))):
-            if path.endswith(end) and not _in_tests(path):
-                found.append(os.path.join(path[: -len(end)], package))
+    root = project_root(str(base_dir))
+    found = [
+        os.path.join(path[: -len(os.sep + marker)], marker.split("/")[0])
+        for marker in (entry.copy_markers if entry is not None else ())
+        for path in files_ending(root, marker)
+        if not _in_tests(path)
+    ]
     return tuple(dict.fromkeys(found))
 
 

@@ -165,10 +165,9 @@ def copy_in_project(folder: str, markers: tuple[str, ...]) -> str | None:
     if len(files) > MAX_WALK_ENTRIES:
         return "."
     for marker in markers:
-        end = os.sep + marker.replace("/", os.sep)
-        found = next((f for f in files_named(root, os.path.basename(marker)) if f.endswith(end)), None)
+        found = next(iter(files_ending(root, marker)), None)
         if found is not None:
-            return os.path.relpath(found[: -len(end)] or os.sep, root)
+            return os.path.relpath(found[: -len(os.sep + marker)] or os.sep, root)
     return None
 
 
@@ -200,6 +199,13 @@ def files_named(root: str, name: str) -> tuple[str, ...]:
             index.setdefault(os.path.basename(path), []).append(path)
         _BY_NAME[root] = {key: tuple(paths) for key, paths in index.items()}
     return _BY_NAME[root].get(name, ())
+
+
+def files_ending(root: str, tail: str) -> list[str]:
+    """The files under ``root`` whose path ends with ``tail`` ('verl/trainer/main_ppo.py': whole path parts)."""
+    parts = [p for p in tail.split("/") if p and p != "."]
+    end = os.sep + os.path.join(*parts) if parts else ""
+    return [p for p in files_named(root, parts[-1] if parts else "") if p.endswith(end)]
 
 
 class Project:
@@ -250,8 +256,7 @@ class Project:
     def _elsewhere(self, parts: list[str], near: str) -> str | None:
         """A script path that the run dir does not hold (the launch expects a cd the script does not make): the
         project file whose path ends with it, nearest the launching script's folder; None on a tie."""
-        tail = os.sep + os.path.join(*parts) if parts else ""
-        found = [p for p in files_named(self.root, parts[-1] if parts else "") if p.endswith(tail)]
+        found = files_ending(self.root, "/".join(parts))
         near = os.path.realpath(near)
         ranked = sorted(((len(os.path.commonpath([p, near])), p) for p in found), reverse=True)
         if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
