@@ -202,7 +202,7 @@ def files_named(root: str, name: str) -> tuple[str, ...]:
 
 
 def files_ending(root: str, tail: str) -> list[str]:
-    """The files under ``root`` whose path ends with ``tail`` ('verl/trainer/main_ppo.py': whole path parts)."""
+    """The files under ``root`` whose path ends with ``tail`` ('pkg/trainer/main.py': whole path parts)."""
     parts = [p for p in tail.split("/") if p and p != "."]
     end = os.sep + os.path.join(*parts) if parts else ""
     return [p for p in files_named(root, parts[-1] if parts else "") if p.endswith(end)]
