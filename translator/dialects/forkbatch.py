@@ -37,6 +37,7 @@ from translator.sources.code import (
     normalisation_touches,
     normalising_functions,
     project_root,
+    refuse_missing_import,
     run_dirs,
     untaken,
     validation_function,
@@ -199,13 +200,14 @@ def check(
     branches of the entry that pick the code it runs."""
     if entry is None:
         return
-    keys = [k for k in values if fork_key(k)]
-    if not keys and not fork_entry:
-        return
     found = locate(source, cwd, entry)
     if found is None:
         return
     project, path = found
+    refuse_missing_import(project, path, None if entry.endswith(".py") or "/" in entry else entry, source.name)
+    keys = [k for k in values if fork_key(k)]
+    if not keys and not fork_entry:
+        return
     # code behind a branch the launch's values do not take is not run (the legacy or the engine workers)
     chosen = {**(launch_values or {}), **values}
     files = project.reachable(path, leaves={key.lstrip("+-").split(".")[-1]: value for key, value in chosen.items()})

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field, replace
 from typing import Any
 
+from translator.errors import ConfigError
 from translator.patterns import lazy
 from translator.records import record
 from translator.sources.files import Source, read_text
@@ -52,6 +54,23 @@ def launched_scripts(source: Source, cwd: str | None, script: str) -> Iterator[t
         path = project.script(script, near=near)
         if path is not None:
             yield project, path
+
+
+def refuse_missing_import(project: Project, path: str, module: str | None, launch: str) -> None:
+    """Stop (ConfigError) when the launched code certainly fails to import one of the project's own modules at
+    start-up (:meth:`Project.missing_import`): the run never starts, so no plan of it is stated."""
+    missing = project.missing_import(path, module)
+    if missing is None:
+        return
+    started = module or project.rel(path)
+    raise ConfigError(
+        f"{started} (run by {launch}) imports {missing.module} at start-up, and the project has no such module: "
+        "Python stops with ModuleNotFoundError before training",
+        file=project.rel(missing.path),
+        line=missing.line,
+        hint=f"add {missing.module.replace('.', '/')}.py to the project (is it left out by a .gitignore rule?), "
+        "or launch the release's own code",
+    )
 
 
 @record
@@ -438,6 +457,43 @@ class Project:
         _REACHABLE[key] = tuple(order)
         return order
 
+    def missing_import(self, entry: str, module: str | None) -> MissingImport | None:
+        """The first module the launched ``entry`` certainly fails to import at start-up: one that an import at the
+        top of a file it runs (not under ``try``/``if``/``def``) names inside a package of the project's own, where
+        neither the module file nor a name its package defines exists. Only packages Python finds first count: the
+        folder the launched ``module`` (``python -m``) is found from, the script's folder for a script; a package
+        that extends its ``__path__`` or star-imports is never judged. None when every such import resolves."""
+        key = ("missing", self.root, os.path.realpath(entry), module)
+        if key in _REACHABLE:
+            found = _REACHABLE[key]
+            return MissingImport(found[0], int(found[1]), found[2]) if found else None
+        search = os.path.dirname(os.path.realpath(entry))
+        if module:  # pkg/sub/mod.py run as pkg.sub.mod: Python looks up pkg from the folder above pkg
+            for _ in range(module.count(".") + entry.endswith("__init__.py")):
+                search = os.path.dirname(search)
+        seen: list[str] = []
+        queue = [os.path.realpath(entry)]
+        result = None
+        while queue and result is None and len(seen) < MAX_FILES:
+            current = queue.pop(0)
+            tree = self.tree(current) if current not in seen else None
+            if tree is None:
+                continue
+            seen.append(current)
+            for node in tree.body:
+                for dotted, folder, names in _top_imports(node, current, search):
+                    resolved = _resolve(folder, dotted, names)
+                    if isinstance(resolved, str):
+                        result = MissingImport(current, node.lineno, resolved)
+                        break
+                    queue += [p for p in resolved if self.inside(p) and p not in seen]
+                if result is not None:
+                    break
+        if len(_REACHABLE) > MAX_CACHED:
+            _REACHABLE.clear()
+        _REACHABLE[key] = (result.path, str(result.line), result.module) if result else ()
+        return result
+
     # ------------------------------------------------------------ key reads
     def reads(self, leaf: str, paths: list[str]) -> list[Read]:
         """Where ``leaf`` is read in these files: ``x.leaf``, ``x['leaf']``, ``x.get('leaf'...)``; with the
@@ -457,6 +513,90 @@ class Project:
                     )
                     found.append(Read(path, statement.lineno, statement, guarded))
         return found
+
+
+@record
+class MissingImport:
+    """An import the launched code makes at start-up that finds no module: where (file, line) and what."""
+
+    path: str
+    line: int
+    module: str
+
+
+def _top_imports(node: ast.stmt, path: str, search: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(dotted module, the folder it is looked up in, names imported from it) of a top-level import statement,
+    for modules of a package found in ``search`` (absolute) or relative to ``path``'s package."""
+    if isinstance(node, ast.Import):
+        tops = [a.name for a in node.names]
+        return [(name, search, ()) for name in tops if _regular_package(os.path.join(search, name.split(".")[0]))]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    names = tuple(a.name for a in node.names if a.name != "*")
+    if node.level:
+        folder = os.path.dirname(os.path.realpath(path))
+        for _ in range(node.level - 1):
+            folder = os.path.dirname(folder)
+        return [(node.module or "", folder, names)] if _regular_package(folder) else []
+    module = node.module or ""
+    return [(module, search, names)] if _regular_package(os.path.join(search, module.split(".")[0])) else []
+
+
+_SUFFIXES = (".py", ".pyc", ".so", ".pyd", ".abi3.so")
+
+
+def _regular_package(folder: str) -> bool:
+    """A folder with an ``__init__.py`` that neither extends its ``__path__`` nor star-imports (either could
+    supply modules or names rlconf cannot see)."""
+    init = os.path.join(folder, "__init__.py")
+    if not os.path.isfile(init):
+        return False
+    text = read_text(init, MAX_FILE_BYTES) or ""
+    return "__path__" not in text and "import *" not in text
+
+
+def _module_file(folder: str, name: str) -> str | None:
+    """The file of module ``name`` in ``folder`` (a package's __init__.py, a source or compiled module), or the
+    folder itself for a namespace portion; None when there is none."""
+    base = os.path.join(folder, name)
+    if os.path.isdir(base):
+        init = os.path.join(base, "__init__.py")
+        return init if os.path.isfile(init) else base
+    if any(os.path.isfile(base + suffix) for suffix in _SUFFIXES):
+        return base + ".py" if os.path.isfile(base + ".py") else base
+    try:
+        if any(entry.startswith(name + ".") and entry.endswith((".so", ".pyd")) for entry in os.listdir(folder)):
+            return base
+    except OSError:
+        return base
+    return None
+
+
+def _resolve(folder: str, dotted: str, names: tuple[str, ...]) -> list[str] | str:
+    """The .py files ``from <dotted> import <names>`` (or ``import <dotted>``) runs, looked up from ``folder``;
+    or the dotted name of the first module that does not exist. A name that is no module must appear in its
+    package's __init__.py (as any word: defined, imported or assigned there)."""
+    files: list[str] = []
+    parts = [p for p in dotted.split(".") if p]
+    current = folder
+    for i, part in enumerate(parts):
+        found = _module_file(current, part)
+        if found is None:
+            return ".".join(parts[: i + 1])
+        if found.endswith(".py"):
+            files.append(found)
+        package = os.path.join(current, part)
+        if not os.path.isdir(package) or not _regular_package(package):
+            return files  # a module (what follows is its attributes), or a package rlconf cannot see through
+        current = package
+    init_text = read_text(os.path.join(current, "__init__.py"), MAX_FILE_BYTES) or ""
+    for name in names:
+        found = _module_file(current, name)
+        if found is None and not re.search(rf"\b{re.escape(name)}\b", init_text):
+            return ".".join([*parts, name])
+        if found is not None and found.endswith(".py"):
+            files.append(found)
+    return files
 
 
 def _conditional_names(node: ast.expr, condition: tuple[str, bool] | None) -> list[tuple[str, tuple[str, bool] | None]]:

@@ -35,7 +35,15 @@ from functools import cache
 from translator.dialects.base import UNKNOWN, at_least
 from translator.notes import NoteList
 from translator.plan import PLAN_FIELDS, Derivation, RunSpec
-from translator.sources.code import ArgumentFields, Project, _touch, project_root, run_dirs, validation_function
+from translator.sources.code import (
+    ArgumentFields,
+    Project,
+    _touch,
+    project_root,
+    refuse_missing_import,
+    run_dirs,
+    validation_function,
+)
 from translator.sources.files import Source
 
 TABLE = os.path.join(os.path.dirname(__file__), "fork_signatures.txt")
@@ -338,6 +346,7 @@ def check(
     if found is None:
         return ()
     project, launched = found
+    refuse_missing_import(project, launched, None, source.name)
     extra: list[tuple[str, Statement]] = []
     elsewhere: dict[str, list[str]] = {}  # band version → places whose signature only that band has
     compared: list[str] = []

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
-from translator.sources.code import launched_scripts
+from translator.sources.code import launched_scripts, refuse_missing_import
 from translator.sources.files import Source
 from translator.sources.pyconfig import PythonConfig, overrides, read_config
 
@@ -79,7 +79,8 @@ def launched(source: Source, cwd: str | None, script: str) -> Source | None:
     """The .py a launch line runs, when it is in the project (or among the files held in memory)."""
     if script in source.files:  # files held in memory (a translation read back)
         return source.sibling(script, "training script")
-    for _project, path in launched_scripts(source, cwd, script):
+    for project, path in launched_scripts(source, cwd, script):
+        refuse_missing_import(project, path, None, source.name)
         return source.sibling(str(path), "training script")
     return None
 

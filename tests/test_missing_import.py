@@ -1,0 +1,94 @@
+"""A launch whose own code imports a module the project does not have stops at start-up (ModuleNotFoundError):
+rlconf refuses it (exit 2) naming the import, where that is certain (translator/sources/code.py
+``Project.missing_import``): the package is the project's own, found where Python looks first, and the import runs
+unconditionally at the top of a file the launch runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import translator
+from translator.cli import main
+from translator.sources.code import Project
+
+LAUNCH = """\
+python3 -m mylab.trainer.main_ppo \\
+    data.train_batch_size=32 \\
+    actor_rollout_ref.rollout.n=4 \\
+    actor_rollout_ref.actor.ppo_mini_batch_size=16 \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \\
+    trainer.n_gpus_per_node=8 trainer.nnodes=1
+"""
+
+
+def _project(root: Path, trainer_imports: str) -> Path:
+    """A project (top marked by .git) with its own package mylab: main_ppo imports mylab.trainer.ray_trainer
+    at its top, and ray_trainer's top holds ``trainer_imports``; mylab/trainer/algos/ is a package holding
+    core.py; mylab/trainer/__init__.py defines the name ``helpers``."""
+    (root / ".git").mkdir(parents=True)
+    trainer = root / "mylab" / "trainer"
+    (trainer / "algos").mkdir(parents=True)
+    (root / "mylab" / "__init__.py").write_text("")
+    (trainer / "__init__.py").write_text("helpers = None\n")
+    (trainer / "algos" / "__init__.py").write_text("")
+    (trainer / "algos" / "core.py").write_text("def score():\n    return 0\n")
+    (trainer / "main_ppo.py").write_text(
+        "import hydra\n\nfrom mylab.trainer.ray_trainer import Trainer\n\n\ndef main():\n    Trainer()\n"
+    )
+    (trainer / "ray_trainer.py").write_text(f"import os\n{trainer_imports}\n\n\nclass Trainer:\n    pass\n")
+    (root / "run.sh").write_text(LAUNCH)
+    return root / "run.sh"
+
+
+def test_a_module_missing_from_the_project_stops_the_launch(tmp_path: Path) -> None:
+    # ray_trainer.py line 2 imports mylab.trainer.algos.rewards: algos/ is a regular package without rewards.py
+    # and its __init__.py defines no such name, so Python raises ModuleNotFoundError before training
+    script = _project(tmp_path, "from mylab.trainer.algos import core, rewards")
+    with pytest.raises(translator.ConfigError, match=r"imports mylab\.trainer\.algos\.rewards") as error:
+        translator.explain(str(script), framework="verl")
+    assert error.value.file == "mylab/trainer/ray_trainer.py" and error.value.line == 2
+    result = CliRunner().invoke(main, ["explain", str(script), "--from", "verl"])
+    assert result.exit_code == 2 and "ModuleNotFoundError" in result.output
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "from mylab.trainer.algos import core",  # a module that exists
+        "from mylab.trainer import helpers",  # a name the package's __init__.py defines
+        "from .algos.core import score",  # relative, to a module that exists
+        "try:\n    from mylab.trainer.algos import rewards\nexcept ImportError:\n    rewards = None",  # guarded
+        "def later():\n    from mylab.trainer.algos import rewards",  # imported only when called
+        "from vendored_elsewhere.algos import rewards",  # not a package of the project: may be installed
+    ],
+)
+def test_imports_that_resolve_or_may_resolve_are_not_judged(tmp_path: Path, imports: str) -> None:
+    # the plan is then read: 32 prompts × n 4 = 128 samples per step; verl's ppo_mini_batch_size counts prompts,
+    # so an update holds 16 × 4 = 64 samples and the step makes 128 / 64 = 2 optimizer steps
+    script = _project(tmp_path, imports)
+    plan = translator.explain(str(script), framework="verl").spec.plan
+    assert plan.samples_per_step == 128
+    assert plan.samples_per_optimizer_step == 64 and plan.optimizer_steps_per_step == 2
+
+
+def test_a_package_that_extends_its_path_is_not_judged(tmp_path: Path) -> None:
+    # pkgutil.extend_path lets modules come from other folders on sys.path: rlconf cannot see them all
+    _project(tmp_path, "from mylab.trainer.algos import rewards")
+    (tmp_path / "mylab" / "trainer" / "algos" / "__init__.py").write_text(
+        "from pkgutil import extend_path\n__path__ = extend_path(__path__, __name__)\n"
+    )
+    project = Project(str(tmp_path), str(tmp_path))
+    assert project.missing_import(str(tmp_path / "mylab" / "trainer" / "main_ppo.py"), "mylab.trainer.main_ppo") is None
+
+
+def test_a_compiled_module_counts_as_present(tmp_path: Path) -> None:
+    # an extension module (rewards.cpython-311-x86_64-linux-gnu.so) is importable like a .py
+    _project(tmp_path, "from mylab.trainer.algos import rewards")
+    (tmp_path / "mylab" / "trainer" / "algos" / "rewards.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    project = Project(str(tmp_path), str(tmp_path))
+    assert project.missing_import(str(tmp_path / "mylab" / "trainer" / "main_ppo.py"), "mylab.trainer.main_ppo") is None
