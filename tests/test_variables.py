@@ -146,3 +146,37 @@ def test_easyr1_epochs_and_fraction_from_a_script_argument_are_unknown(tmp_path:
     assert explanation.plan["samples_per_step"] == 256
     assert unknown_because(explanation.spec, "topology.rollout_gpu_memory_fraction") == ["2"]
     assert unknown_because(explanation.spec, "run_length.dataset_passes") == ["2"]
+
+
+OPENRLHF_LAUNCH = (
+    "python3 -m openrlhf.cli.train_ppo_ray --pretrain Qwen/Qwen2.5-0.5B --actor_num_nodes 1 "
+    "--actor_num_gpus_per_node 8 --rollout_batch_size 64 --n_samples_per_prompt 4 --train_batch_size 64 "
+    "--micro_train_batch_size 2 --micro_rollout_batch_size 4 {run_name} --wandb_group grpo\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("run_name", "vanishes"),
+    [
+        # unquoted and never set: in a fresh shell the word is dropped and --wandb_run_name takes '--wandb_group'
+        ("--wandb_run_name $RUN", True),
+        ("--wandb_run_name ${RUN}", True),
+        # quoted: an empty argument, not a dropped one; part of a longer word: the word stays
+        ('--wandb_run_name "$RUN"', False),
+        ("--wandb_run_name run_$RUN", False),
+        ("--wandb_run_name=$RUN", False),  # --opt=: the empty value stays attached to its option
+    ],
+)
+def test_an_unquoted_unset_option_value_may_vanish(tmp_path: Path, run_name: str, vanishes: bool) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(OPENRLHF_LAUNCH.format(run_name=run_name))
+    notes = [n for n in translator.explain(str(script)).notes if n.code == "shell.vanishing-value"]
+    assert bool(notes) is vanishes
+    if vanishes:
+        assert notes[0].severity == "warning" and "'--wandb_group'" in notes[0].message
+
+
+def test_a_set_variable_never_vanishes(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("RUN=grpo_1\n" + OPENRLHF_LAUNCH.format(run_name="--wandb_run_name $RUN"))
+    assert not [n for n in translator.explain(str(script)).notes if n.code == "shell.vanishing-value"]

@@ -1369,6 +1369,14 @@ RULES: tuple[R, ...] = (
         "Variables never set in the script are kept as written (${NAME}); pass --env NAME=VALUE to give values.",
     ),
     R(
+        "shell.vanishing-value",
+        "note",
+        "all",
+        ("warning",),
+        "An option's value is an unquoted, never-set variable: unless the environment sets it, the word is dropped "
+        "and the option takes the next word.",
+    ),
+    R(
         "shell.unsupported-expansion",
         "note",
         "all",

@@ -391,6 +391,25 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     return script
 
 
+def _note_vanishing_values(command: ShellCommand, name: str, notes: NoteList) -> None:
+    """An option's value written as an unquoted reference to a variable the script never sets (``--run_name
+    $NAME``): unless the environment sets it, bash drops the word and the option takes the next word as its value
+    (or none, and the program's parser stops)."""
+    for i in command.vanishing:
+        option, word = command.argv[i - 1] if i else "", command.argv[i]
+        if not option.startswith("-") or "=" in option or option in ("-", "--"):
+            continue
+        following = command.argv[i + 1] if i + 1 < len(command.argv) else None
+        then = f"takes the next word, {following!r}, as its value" if following else "has no value"
+        notes.warning(
+            "shell.vanishing-value",
+            f"{name}:{command.line}: {option} {word}: the script never sets {word[2:-1]}, and the reference is not "
+            f"quoted: unless the environment sets it, bash drops the word and {option} {then} (a parser that "
+            "expects a value stops at start-up)",
+            source_keys=[word[2:-1]],
+        )
+
+
 def script_files(source: Source) -> Include:
     """How the shell reader gets a script the launch runs or sources: the file the path names, from the folder the
     script has moved to (``cd``), then as :meth:`Source.sibling` finds it (the script's folder, the working
@@ -456,9 +475,11 @@ def entity_from_environment(spec: RunSpec, entity: str | None) -> None:
         )
 
 
-def note_several_launches(notes: NoteList, source: Source, read: ShellCommand, launches: list[ShellCommand]) -> None:
-    """A script that starts several trainings one after another: which one is read, and where the others are
-    (each is a run of its own; rlconf explains one)."""
+def note_launch(notes: NoteList, source: Source, read: ShellCommand, launches: list[ShellCommand]) -> None:
+    """What the launch command read says beyond its values: an option whose value may vanish; in a script that
+    starts several trainings one after another, which one is read and where the others are (each is a run of its
+    own; rlconf explains one)."""
+    _note_vanishing_values(read, source.name, notes)
     others = [c.line for c in launches if c is not read]
     if others:
         notes.warning(

@@ -27,6 +27,9 @@ def symbol(name: str) -> str:
     return "${" + name + "}"
 
 
+_BARE_REFERENCE = re.compile(r"\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})")
+
+
 def symbolic_names(text: str) -> list[str]:
     """The unknowns a word depends on: ``NAME`` for each ``${NAME}`` and the text of each ``$(...)``/backtick
     substitution (never run). Empty for a fully known word. A word from the shell reader is symbolic exactly
@@ -50,6 +53,9 @@ class ShellCommand:
     unresolved: list[str] = field(default_factory=list)  # unset variables its words keep as ${NAME}
     background: bool = False
     cwd: str | None = None  # the directory earlier `cd` commands moved to (relative to where the script runs)
+    # argv positions of words that are an unquoted reference to an unset variable alone ($NAME, ${NAME}): bash drops
+    # such a word entirely when the variable is unset or empty, shifting the words after it
+    vanishing: list[int] = field(default_factory=list)
 
 
 @record
@@ -695,8 +701,13 @@ class _Reader:
                 self.arrays.pop(w.text, None)
                 self.tainted.pop(w.text, None)
             return
-        placed = [(f, w.line) for w in rest for f in self.fields(w)]
-        argv = [f for f, _ in placed]
+        placed = [(f, w.line, w.text) for w in rest for f in self.fields(w)]
+        argv = [f for f, _, _ in placed]
+        vanishing = [
+            i
+            for i, (f, _, raw) in enumerate(placed)
+            if _BARE_REFERENCE.fullmatch(raw) and f == symbol(raw.strip("${}"))
+        ]
         assignments: dict[str, str] = {}
         for w in prefix:
             m = _ASSIGN.match(w.text)
@@ -706,7 +717,7 @@ class _Reader:
             target = argv[1] if len(argv) > 1 and argv[1] != "-" else "${HOME}"
             self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
         self.commands.append(
-            ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background, self.cwd)
+            ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background, self.cwd, vanishing)
         )
         body = _nested_body(argv, {**self.vars, **assignments})
         if body is not None:

@@ -34,7 +34,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
-    note_several_launches,
+    note_launch,
     read_script,
     real,
     require_resolved,
@@ -204,7 +204,7 @@ class EasyR1Dialect(Dialect):
             start = _entry_index(argv)
             if start is not None:
                 found = command, argv[start:]
-                note_several_launches(notes, source, command, launches)
+                note_launch(notes, source, command, launches)
         if found is None:
             raise ConfigError(
                 "no EasyR1 launch command found",

@@ -22,7 +22,7 @@ from translator.dialects.base import (
     Reading,
     ReadOptions,
     Values,
-    note_several_launches,
+    note_launch,
     read_script,
     require_resolved,
     track_provenance,
@@ -175,7 +175,7 @@ class NemoRLDialect(Dialect):
                 hint="expected 'uv run examples/run_grpo.py --config examples/configs/grpo_math_1B.yaml key=value ...'",
             )
         command, words = launches[0]
-        note_several_launches(notes, source, command, [c for c, _ in launches])
+        note_launch(notes, source, command, [c for c, _ in launches])
         require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
         config = None

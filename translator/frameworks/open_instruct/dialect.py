@@ -31,7 +31,7 @@ from translator.dialects.base import (
     closest_key,
     derived,
     fmt,
-    note_several_launches,
+    note_launch,
     read_script,
     track_provenance,
     version_key,
@@ -213,7 +213,7 @@ class OpenInstructDialect(Dialect):
                 hint="expected a line like 'python open_instruct/grpo_fast.py --flag value ...'",
             )
         command, index = found[0]
-        note_several_launches(notes, source, command, [c for c, _ in found])
+        note_launch(notes, source, command, [c for c, _ in found])
         argv = unwrap_command(command.argv, options.env)
         program = posixpath.basename(argv[index])
         if program not in PROGRAMS and program not in UNSUPPORTED_PROGRAMS:

@@ -31,7 +31,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
-    note_several_launches,
+    note_launch,
     read_script,
     require_resolved,
     track_provenance,
@@ -307,7 +307,7 @@ class OpenRlhfDialect(Dialect):
                 found = command, argv[index + 1 :]
                 launches.append(command)
         if found is not None:
-            note_several_launches(notes, source, found[0], launches)
+            note_launch(notes, source, found[0], launches)
         if found is None:
             raise ConfigError(
                 "no OpenRLHF launch command found",

@@ -25,7 +25,7 @@ from translator.dialects.base import (
     entity_from_environment,
     exported,
     fmt,
-    note_several_launches,
+    note_launch,
     read_script,
     real,
     track_provenance,
@@ -108,7 +108,7 @@ class SkyrlDialect(Dialect):
                 hint="expected a line like 'python -m skyrl.train.entrypoints.main_base key=value ...'",
             )
         command = launches[0]
-        note_several_launches(notes, source, command, launches)
+        note_launch(notes, source, command, launches)
         index, module = _entry(command.argv)  # type: ignore[misc]
         old = module == "skyrl_train.entrypoints.main_base"
         own_entry = module not in T.ENTRY and not ENTRY_PATTERN.fullmatch(module)

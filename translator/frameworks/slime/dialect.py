@@ -25,7 +25,7 @@ from translator.dialects.base import (
     derived,
     fmt,
     from_config,
-    note_several_launches,
+    note_launch,
     read_script,
     track_provenance,
 )
@@ -104,7 +104,7 @@ class SlimeDialect(Dialect):
                 hint="expected a line like 'python3 train.py --rollout-batch-size 32 --n-samples-per-prompt 8 ...'",
             )
         command, argv, index = launches[-1]
-        note_several_launches(notes, source, command, [c for c, _, _ in launches])
+        note_launch(notes, source, command, [c for c, _, _ in launches])
         entry = os.path.basename(argv[index])
         flags, origins = _parse(argv[index + 1 :], f"{source.name}:{command.line}", notes)
         if options.version:

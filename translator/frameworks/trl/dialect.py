@@ -40,7 +40,7 @@ from translator.dialects.base import (
     entity_from_environment,
     fmt,
     newer_than,
-    note_several_launches,
+    note_launch,
     read_script,
     require_resolved,
     track_provenance,
@@ -368,7 +368,7 @@ class TrlDialect(Dialect):
                 hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'",
             )
         command, argv = launch
-        note_several_launches(notes, source, command, launches)
+        note_launch(notes, source, command, launches)
         # transformers' WandbCallback reads WANDB_PROJECT, wandb.init WANDB_ENTITY: the script's own exports count.
         assigned = {**script.variables, **command.assignments}
         native.wandb_env = {

@@ -27,7 +27,7 @@ from translator.dialects.base import (
     fmt,
     from_config,
     newer_than,
-    note_several_launches,
+    note_launch,
     read_script,
     real,
     require_resolved,
@@ -288,7 +288,7 @@ class VerlDialect(Dialect):
                 hint="expected a line like 'python3 -m verl.trainer.main_ppo key=value ...'",
             )
         require_resolved(command, source)
-        note_several_launches(notes, source, command, launches)
+        note_launch(notes, source, command, launches)
         # verl/utils/tracking.py@v0.9.1 passes os.environ["WANDB_ENTITY"] to wandb.init: the script's export counts.
         native.wandb_entity = exported(script, command, "WANDB_ENTITY")
         origin = f"{source.name}:{command.line}"
