@@ -32,6 +32,11 @@ REQUIRED = [
     ("openrlhf", "0.11.2"),
     ("easyr1", "0.3.3.dev0"),
     ("open-instruct", "2026.08.20"),
+    ("nemo-rl", "0.3.1"),
+    ("nemo-rl", "0.4.0"),
+    ("nemo-rl", "0.5.0"),
+    ("nemo-rl", "0.6.0"),
+    ("nemo-rl", "0.7.0"),
     ("slime", "0.3.1"),
     ("skyrl", "0.3.0"),
     ("skyrl", "0.4.0"),
@@ -59,7 +64,7 @@ def test_schema_is_committed_with_its_source(framework: str, version: str) -> No
         assert first["file"] in doc["$comment"]
     else:
         assert first["kind"] == "repository" and re.fullmatch(r"[0-9a-f]{40}", first["commit"])
-        assert first["repository"] in ("hiyouga/EasyR1", "allenai/open-instruct", "THUDM/slime")
+        assert first["repository"] in ("hiyouga/EasyR1", "allenai/open-instruct", "THUDM/slime", "NVIDIA-NeMo/RL")
         assert re.fullmatch(r"[0-9a-f]{64}", first["files_sha256"]) and first["read"]
     # The copy the package reads at run time is the same file.
     assert (PACKAGED / f"{framework}-{version}.schema.json").read_bytes() == (
