@@ -399,7 +399,13 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
         if any(n.code.startswith(("framework.fork-batch", "framework.fork-trainer")) for n in explanation.notes):
             return []  # its code forms batches its own way: the values its checks read may not be the config's
         own = explanation.own_code
-        kept = {code: rejected_keys.kept_by_own_code(own, at_start[code].message) for code in {f.rule for f in found}}
+        # a text of another package (argparse, DeepSpeed, Python itself) tells nothing of what the copy keeps
+        kept = {
+            code: rejected_keys.kept_by_own_code(own, at_start[code].message)
+            if not at_start[code].message_from
+            else None
+            for code in {f.rule for f in found}
+        }
         found = [f for f in found if kept[f.rule]]
         for f in found:
             f.message += f" (the project's own code keeps this check: {kept[f.rule]})"

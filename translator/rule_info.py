@@ -12,7 +12,15 @@ from translator.records import record
 class RuleInfo:
     """One code. ``kind``: "check" (a rule `rlconf check` runs) or "note" (said while reading or writing a
     config); ``framework``: the framework whose rule it is, or "all"; ``versions``: the releases it applies to
-    where that is known ("" = every release the rule's framework reads)."""
+    where that is known ("" = every release the rule's framework reads).
+
+    ``message`` is the error text the framework's own code raises for the check ({…}: a value of the config); for a
+    bare ``assert`` (no text of its own) the asserted statement as the framework writes it. A copy of the framework
+    kept in a project is known to keep the check by that text (translator/dialects/rejected_keys.py
+    ``kept_by_own_code``). ``message_from`` names the package whose text it is where that is not the framework's
+    code ("argparse", "deepspeed", "megatron", "omegaconf", "python", "transformers"): a copy of the framework
+    cannot be recognised by such a text, so `explain` never refuses a launch running the project's own copy on
+    such a rule (only a launch certain to run the release's code)."""
 
     code: str
     kind: str
@@ -20,6 +28,7 @@ class RuleInfo:
     severities: tuple[str, ...]
     description: str
     message: str = ""  # the framework's own error text the rule mirrors ({…}: a value of the config)
+    message_from: str = ""  # the package whose text ``message`` is, where not the framework's ("" = its own)
     source: str = ""  # the docs section and framework file the rule cites
     versions: str = ""
     # The framework's own code raises it before training starts: `explain` refuses such a config
@@ -35,6 +44,7 @@ class RuleInfo:
             "severities": list(self.severities),
             "description": self.description,
             "message": self.message,
+            "message_from": self.message_from,
             "source": self.source,
             "at_start": self.at_start,
         }

@@ -227,7 +227,7 @@ def text() -> str:
         lines.append(f"{rule.code}  [{rule.kind}, {where}, {'/'.join(rule.severities)}{stops}]")
         lines.append(f"    {rule.description}")
         if rule.message:
-            lines.append(f"    message: {rule.message}")
+            lines.append(f"    message{f' ({rule.message_from})' if rule.message_from else ''}: {rule.message}")
         if rule.source:
             lines.append(f"    source: {rule.source}")
     return "\n".join(lines) + "\n"
@@ -257,6 +257,8 @@ def markdown() -> str:
         ]
         for rule in groups[group]:
             message = f"`{cell(rule.message)}`" if rule.message and "`" not in rule.message else cell(rule.message)
+            if rule.message_from:  # not the framework's own text: a copy of it cannot be told by it
+                message += f" ({rule.message_from}'s text)"
             parts.append(
                 f"| `{rule.code}` | {rule.versions or 'all'} | {'/'.join(rule.severities)}"
                 f"{' (stops at start)' if rule.at_start else ''} | "

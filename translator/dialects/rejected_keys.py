@@ -129,6 +129,12 @@ def _in_tests(path: str) -> bool:
 MIN_KEPT_TEXT = 24  # characters of a message's fixed text that pick out one check
 
 
+def fixed_text(message: str) -> str:
+    """The longest part of a framework's error ``message`` between its values ({…}), without the quotes and
+    stops around it: the text a copy of the framework holding that check holds too."""
+    return max((part.strip(" '\"`.") for part in message.split("{…}")), key=len, default="")
+
+
 def kept_by_own_code(folders: tuple[str, ...], message: str) -> str | None:
     """Where the copy's code (the packages ``folders``) holds the fixed text of a framework's error ``message`` (its
     longest part between values, ``{…}``): 'file:line', the copy keeps that check. None when the text is too short
@@ -136,7 +142,7 @@ def kept_by_own_code(folders: tuple[str, ...], message: str) -> str | None:
     from translator.sources.code import MAX_FILE_BYTES, project_files, project_root
     from translator.sources.files import read_text
 
-    literal = max((part.strip(" '\"`.") for part in message.split("{…}")), key=len, default="")
+    literal = fixed_text(message)
     if len(literal) < MIN_KEPT_TEXT or not folders:
         return None
     root = project_root(folders[0])
@@ -150,9 +156,9 @@ def kept_by_own_code(folders: tuple[str, ...], message: str) -> str | None:
     return None
 
 
-# Implicit concatenation of string literals over lines ("... should be divisible "\n    f"by ..."): the message's
-# text runs on across the join.
-_JOIN = re.compile(r"[\"']\s*\n\s*[rbfuRBFU]*[\"']")
+# String literals joined into one text, by implicit concatenation ("... should be divisible "\n    f"by ...", or
+# on one line "a, " "b") or by '+' ("... than 1.0," + f" but get ..."): the message's text runs on across the join.
+_JOIN = re.compile(r"[\"'](?:[ \t]*\+?\s*\n\s*(?:\+\s*)?|[ \t]+\+?[ \t]*|[ \t]*\+[ \t]*)[rbfuRBFU]*[\"']")
 
 
 def line_of(text: str, literal: str) -> int | None:

@@ -13,6 +13,8 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "Gradient accumulation is refused while the actor's parameters or optimizer are offloaded to CPU.",
+        # 0.3.0 on; before, 'Cannot use …' (capitalised, no role)
+        message="{…} cannot use FSDP's CPU offload when gradient accumulation is enabled.",
         versions="0.2.0.dev20250316 –",
         at_start=True,
     ),
@@ -61,6 +63,8 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "The optimizer mini-batch is smaller than the data-parallel world: some ranks get no sample.",
+        # 0.3.0 on; before, 'Global batch size must be larger than num gpus.'
+        message="{…} global batch size * ulysses size must be larger than num gpus.",
         at_start=True,
     ),
     R(
@@ -77,10 +81,8 @@ RULES: tuple[R, ...] = (
         ("error", "warning"),
         "GRPO/RLOO need groups of at least two (a driver ValueError from 0.3.0; earlier a group of one is scored "
         "against mean 0 and std 1, i.e",
-        message=(
-            "algorithm.adv_estimator={…} with worker.rollout.n=1: each group holds one sample, scored against mean 0 "
-            "(and std 1), so there is no group baseline"
-        ),
+        # the driver's ValueError (ray_trainer.py, 0.3.0 on)
+        message="GRPO and RLOO algorithm need `config.worker.rollout.n > 1`.",
         source="docs/frameworks/easyr1.md §3",
         at_start=True,
     ),
@@ -108,6 +110,8 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "The per-rank mini-batch must split into whole micro-batches.",
+        # 0.3.0 on; before, 'Global batch size per device …' (no role)
+        message="{…} global batch size per device must be divisible by the micro batch size.",
         at_start=True,
     ),
     R(
@@ -135,6 +139,8 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "No reward function is configured: EasyR1 fails at start-up.",
+        # 0.3.1 on; 0.3.0 says 'Score function is not provided.'
+        message="Reward function is not provided.",
         versions="0.3.0 –",
         at_start=True,
     ),
@@ -155,6 +161,8 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "The rollout's tensor-parallel size must divide the GPUs.",
+        # the newest wording; earlier releases write 'world size: {…} … tp size: {…}'
+        message="rollout world size {…} is not divisible by tp size {…}.",
         at_start=True,
     ),
     R(
@@ -175,6 +183,7 @@ RULES: tuple[R, ...] = (
         "easyr1",
         ("error",),
         "algorithm.adv_estimator names an estimator EasyR1 does not have.",
+        message="Unknown advantage estimator: {…}.",
         at_start=True,
     ),
     R(

@@ -16,9 +16,13 @@ RULES: tuple[R, ...] = (
         "miles",
         ("error",),
         "train_async.py with PPO needs --use-rollout-logprobs, --use-tis or --keep-old-actor.",
-        message="Async PPO training requires an explicit behavior-policy correction, because rollouts are generated "
-        "before the current weight update while log probs are recomputed by the current actor by default. Pass one "
-        "of: …",
+        message=(
+            "Async PPO training requires an explicit behavior-policy correction, because rollouts are generated before "
+            "the current weight update while log probs are recomputed by the current actor by default. Pass one of: "
+            "--use-rollout-logprobs (use the rollout engine's log probs as the ratio denominator), --use-tis "
+            "(truncated importance sampling correction), or --keep-old-actor (recompute the denominator with the "
+            "weights the rollout engines used)."
+        ),
         source=f"{DOC}; {ARGS}:3591-3609@v0.1.0, train_async.py:24@v0.1.0",
         at_start=True,
     ),
@@ -39,6 +43,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "--train-backend fsdp with neither --global-batch-size nor --num-steps-per-rollout: the LR scheduler stops.",
         message="unsupported operand type(s) for //: 'int' and 'NoneType'",
+        message_from="python",
         source=f"{DOC}; miles/backends/fsdp_utils/lr_scheduler.py:170@v0.1.0",
         at_start=True,
     ),
@@ -48,7 +53,8 @@ RULES: tuple[R, ...] = (
         "miles",
         ("error",),
         "--train-backend fsdp with a Megatron-only flag (tensor or pipeline parallelism): the FSDP parser refuses it.",
-        message="unrecognized arguments: …",
+        message="unrecognized arguments: {…}",
+        message_from="argparse",
         source=f"{DOC}; miles/backends/fsdp_utils/arguments.py:112-114,120@v0.1.0",
         at_start=True,
     ),

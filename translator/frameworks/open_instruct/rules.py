@@ -118,6 +118,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         'kl_estimator is a Literal: "kl1".."kl4" until 2025-12-01, then 0..3 (kl1→0, kl2→1, kl3→2, kl4→3).',
         message="argument --kl_estimator: invalid choice: '{…}' (choose from {…})",
+        message_from="argparse",
         at_start=True,
     ),
     R(
@@ -181,6 +182,12 @@ RULES: tuple[R, ...] = (
         "open-instruct",
         ("error",),
         "A step's samples must split evenly over the training ranks.",
+        # from 2026-01-07; 2025-12-25 – 2026-01-06 'You must have at least as many samples as training GPUs (DP ranks)
+        # for distributed training!'
+        message=(
+            "num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to world_size "
+            "// sequence_parallel_size to ensure we have a batch for each rank in distributed training."
+        ),
         versions="2025.12.25 –",
         at_start=True,
     ),

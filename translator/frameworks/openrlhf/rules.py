@@ -22,6 +22,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Colocating actor and reference needs the same node and GPU counts for both.",
+        message="num_nodes and num_gpus_per_node must be the same when colocate actor and ref model.",
         at_start=True,
     ),
     R(
@@ -52,6 +53,7 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Colocating critic and reward model needs the same node and GPU counts for both.",
+        message="num_nodes and num_gpus_per_node must be the same when colocate critic and reward model.",
         at_start=True,
     ),
     R(
@@ -78,6 +80,11 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "The train batch must split over the critic's data-parallel ranks and micro-batches (DeepSpeed's check).",
+        message=(
+            "Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "
+            "* world_size {…} != {…} * {…} * {…}"
+        ),
+        message_from="deepspeed",
         at_start=True,
     ),
     R(
@@ -129,6 +136,8 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "The vLLM engines must divide the actor's GPUs when they are colocated.",
+        # 0.5.6 on; 0.5.0 says 'must be greater than vllm_num_engines' (the part common to both is not specific)
+        message="actor_world_size must be divisible by vllm_num_engines, got {…} and {…}",
         versions="0.5.0, 0.5.6 – 0.7.0",
         at_start=True,
     ),
@@ -160,6 +169,12 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Evaluation needs a remote reward or agent function in this release.",
+        # 0.11's text; earlier releases word it otherwise (train_ppo_ray.py), with no common part that picks out this
+        # check
+        message=(
+            "`--eval_dataset` requires either `--remote_rm_url` (for remote reward models) or `--agent_func_path` (for "
+            "MultiTurnAgentExecutor workflows)."
+        ),
         at_start=True,
     ),
     R(
@@ -169,6 +184,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "0.10.2 renamed every flag with no alias: the other scheme's spelling is an argparse error.",
         message="unrecognized arguments: {…}",
+        message_from="argparse",
         source="docs/frameworks/openrlhf.md §1",
         at_start=True,
     ),
@@ -211,6 +227,8 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "A group-based advantage estimator needs more than one sample per prompt.",
+        # 0.5.3 – 0.5.9 name the estimator in fixed text ('RLOO requires …'): the same fixed part
+        message="{…} requires n_samples_per_prompt > 1",
         at_start=True,
     ),
     R(
@@ -220,6 +238,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "--advantage_estimator is an argparse choice; a name from another framework (grpo) is rejected.",
         message="argument --{…}: invalid choice: {…} (choose from {…})",
+        message_from="argparse",
         source="docs/frameworks/openrlhf.md §5.1",
         at_start=True,
     ),
@@ -247,6 +266,8 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Over-sampling generation is only supported with asynchronous training.",
+        # the flags are spelled per release (0.10.2 renamed them)
+        message="--{…} > --{…} requires --{…} (over-sampling needs async queue to buffer extra batches).",
         versions="0.10.0 –",
         at_start=True,
     ),
@@ -263,6 +284,8 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "Partial rollouts are only supported with asynchronous training.",
+        # the newest spelling; before 0.10.2 '--partial_rollout requires --async_train.'
+        message="--train.partial_rollout_enable requires --train.async_enable.",
         at_start=True,
     ),
     R(
@@ -312,6 +335,11 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "The train batch must split over the actor's data-parallel ranks and micro-batches (DeepSpeed's check).",
+        message=(
+            "Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "
+            "* world_size {…} != {…} * {…} * {…}"
+        ),
+        message_from="deepspeed",
         at_start=True,
     ),
     R(
@@ -338,10 +366,8 @@ RULES: tuple[R, ...] = (
         "openrlhf",
         ("error",),
         "From 0.8.0 there is no HF-generate fallback: without vLLM engines a run cannot roll out ",
-        message=(
-            "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares --{…}, not set, "
-            "with 0; 0 generates with the actor)"
-        ),
+        message="'>' not supported between instances of 'NoneType' and 'int'",
+        message_from="python",
         source="docs/frameworks/openrlhf.md §3",
         at_start=True,
     ),

@@ -13,7 +13,8 @@ RULES: tuple[R, ...] = (
         "skyrl",
         ("error",),
         "validate_batch_sizes asserts train_batch_size >= policy_mini_batch_size (a bare assert: no message).",
-        message="AssertionError",
+        # a bare assert: the statement as SkyRL writes it
+        message="assert cfg.trainer.train_batch_size >= cfg.trainer.policy_mini_batch_size",
         source=f"docs/frameworks/skyrl.md §5; {_U}:73@skyrl-v0.3.0",
         at_start=True,
     ),

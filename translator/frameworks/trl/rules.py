@@ -31,6 +31,7 @@ RULES: tuple[R, ...] = (
         "cosine_with_min_lr without min_lr or min_lr_rate in lr_scheduler_kwargs; the Trainer raises when it "
         "creates the scheduler.",
         message="One of min_lr or min_lr_rate should be set through the `lr_scheduler_kwargs`",
+        message_from="transformers",
         at_start=True,
     ),
     R(
@@ -49,6 +50,12 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "skipped"),
         "The evaluation batch (per device × processes) must be divisible by num_generations.",
+        # the newest wording; 0.15 – 0.21 '… must be evenly divisible by the number of generations per prompt …', 0.22
+        # on '… by num_generations ({…}).' until num_generations_eval
+        message=(
+            "The global eval batch size ({…} * {…}) must be divisible by the number of generations used for evaluation "
+            "({…})."
+        ),
         versions="0.15.0 –",
         at_start=True,
     ),
@@ -118,6 +125,9 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "skipped"),
         "The generation batch (global) must be divisible by num_generations.",
+        # the newest wording; 0.15 – 0.21 'The global/effective train batch size … must be evenly divisible by the
+        # number of generations per prompt …'
+        message="generation_batch_size ({…}) must be divisible by num_generations ({…}).",
         versions="0.15.0 –",
         at_start=True,
     ),
@@ -128,8 +138,8 @@ RULES: tuple[R, ...] = (
         ("error", "warning"),
         "G >= 2 from 0.17 (PR #3199; 0.15–0.16 leave it to the divisibility check)",
         message=(
-            "num_generations {…}: trl {…} divides each advantage by the std of a group of one, which is NaN, so there "
-            "is no learning signal (an error from 0.17)"
+            "GRPO requires at least 2 generations per prompt to calculate the advantages. You provided {…}, which is "
+            "less than the minimum required."
         ),
         versions="0.14.0, 0.17.0 –",
         at_start=True,
@@ -174,9 +184,11 @@ RULES: tuple[R, ...] = (
         ("error", "warning"),
         "sync_ref_model with beta 0.0, where no reference model is loaded: 0.28+ refuses it, earlier releases"
         " sync nothing.",
+        # 0.28's ValueError
         message=(
-            "sync_ref_model does nothing with beta 0.0: trl {…} creates no reference model, so there is nothing to "
-            "synchronize (an error from 0.28)"
+            "You passed `sync_ref_model=True` while `beta=0.0`, which means the reference model is not used during "
+            "training. Consequently, GRPOTrainer does not create a `ref_model` instance, and there is nothing to "
+            "synchronize. Please set `sync_ref_model=False`, or set `beta` to a non-zero value."
         ),
         versions="0.16.0 –",
         at_start=True,

@@ -37,7 +37,8 @@ RULES: tuple[R, ...] = (
         ("error",),
         "The deprecated global micro-batch (samples) against the mini-batch (prompts!) and the GPUs; 0.8+ engine "
         "workers need the per-GPU key.",
-        message="AssertionError: assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
+        # a bare assert (engine_workers.py): the statement as verl writes it
+        message="assert self.config.actor.ppo_micro_batch_size_per_gpu is not None",
         source="docs/frameworks/verl.md §3.1",
         versions="0.8.0 –",
         at_start=True,
@@ -48,6 +49,8 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The deprecated global micro-batch must divide the mini-batch's samples.",
+        # 0.6.1 on; before, a bare assert in ray_trainer.py
+        message="ppo_mini_batch_size ({…}) must be divisible by ppo_micro_batch_size ({…})",
         at_start=True,
     ),
     R(
@@ -56,6 +59,8 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The deprecated global micro-batch is smaller than the data-parallel world (0 per GPU).",
+        # 0.6.1 on; before, a bare assert in ray_trainer.py
+        message="ppo_micro_batch_size ({…}) * ulysses_sequence_parallel_size ({…}) must be >= n_gpus ({…})",
         at_start=True,
     ),
     R(
@@ -74,10 +79,8 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The fully asynchronous rollouter asserts that the hybrid engine is off.",
-        message=(
-            "AssertionError: assert not self.hybrid_engine (the fully asynchronous trainer needs "
-            "actor_rollout_ref.hybrid_engine=False)"
-        ),
+        # a bare assert (fully_async_rollouter.py): the statement as verl writes it
+        message="assert not self.hybrid_engine",
         source="fully_async_rollouter.py@v0.9.1",
         at_start=True,
     ),
@@ -194,6 +197,10 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "Both the global and the per-GPU micro-batch key are set for one section.",
+        message=(
+            "[{…}] You have set both '{…}' AND '{…}'. Please remove '{…}' because only '*_{…}' is supported (the "
+            "former is deprecated)."
+        ),
         at_start=True,
     ),
     R(
@@ -213,6 +220,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "Neither micro-batch key is set for a section (without dynamic batch sizes).",
+        message="[{…}] Please set at least one of '{…}' or '{…}'.",
         at_start=True,
     ),
     R(
@@ -240,6 +248,8 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "ppo_mini_batch_size is larger than train_batch_size.",
+        # 0.6.1 on; before, a bare assert in ray_trainer.py
+        message="train_batch_size ({…}) must be >= actor.ppo_mini_batch_size ({…})",
         versions="0.3.0 –",
         at_start=True,
     ),
@@ -257,7 +267,7 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "Mini × n samples over the DP ranks",
-        message="ppo_mini_batch_size 0 should be larger than 0 after normalization",
+        message="ppo_mini_batch_size {…} should be larger than 0 after normalization",
         source="docs/frameworks/verl.md §2.1",
         versions="0.1 – 0.7.1",
         at_start=True,
@@ -279,6 +289,8 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The fully asynchronous trainer's staleness threshold must be a positive integer.",
+        # 0.9.1 goes on ', or null to disable off-policy version control'
+        message="Invalid max off policy threshold: {…}, must be an integer greater than 0",
         versions="0.9.0 –",
         at_start=True,
     ),
@@ -299,6 +311,8 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "The rollout's samples must split evenly over the data-parallel ranks.",
+        # 0.4.1 on; before, '... by total n_gpus ({…}).'
+        message="real_train_batch_size ({…}) must be divisible by minimal possible batch size ({…})",
         at_start=True,
     ),
     R(
@@ -308,6 +322,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "rollout.name is `???` (mandatory) since 0.6; OmegaConf fails on the first access.",
         message="Missing mandatory value: {…}.name",
+        message_from="omegaconf",
         source="docs/frameworks/verl.md §5",
         versions="0.6.1 –",
         at_start=True,
@@ -318,7 +333,8 @@ RULES: tuple[R, ...] = (
         "verl",
         ("error",),
         "Every vLLM/SGLang replica takes TP (× DP × PP from 0.6) of the N colocated GPUs.",
-        message="rollout world_size: {…} is not divisible by {…}: {…}",
+        # 0.6.1 on; before, '... by infer_tp: {…}'
+        message="rollout world_size: {…} is not divisible by infer_world_size: {…}",
         source="docs/frameworks/verl.md §1",
         at_start=True,
     ),
