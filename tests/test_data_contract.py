@@ -506,3 +506,20 @@ def test_skyrl_reads_the_column_its_environment_asserts(tmp_path: Path) -> None:
     path = source(tmp_path, SKYRL, "run.sh", [{"prompt": CHAT, "reward_spec": {"ground_truth": "4"}}], "aime")
     [note] = data_notes(translator.translate(path, to="skyrl"))
     assert note.code == "data.column-missing" and "has no column 'reward_model'" in note.message
+
+
+def test_skyrl_rows_that_pick_their_own_environment_are_said_to(tmp_path: Path) -> None:
+    # SkyRL takes each row's env_class and falls back to environment.env_class only where a row has none
+    # (prepare_generator_input, skyrl/train/generators/utils.py@skyrl-v0.3.0:476-501). Rows on aime under a gsm8k
+    # config are scored by AIMEEnv in the source run; a translation carries the config's gsm8k only.
+    rows = [
+        {"prompt": CHAT, "reward_spec": {"ground_truth": "4"}, "env_class": "gsm8k"},
+        {"prompt": CHAT, "reward_model": {"ground_truth": "4"}, "env_class": "aime"},
+    ]
+    path = source(tmp_path, SKYRL, "run.sh", rows, "gsm8k")
+    [note] = [n for n in translator.translate(path, to="verl").notes if n.code == "reward.per-row"]
+    assert note.severity == "warning" and "column 'env_class' (aime, gsm8k)" in note.message
+    # rows that all pick the config's environment (or none) change nothing
+    rows = [{"prompt": CHAT, "reward_spec": {"ground_truth": "4"}, "env_class": "gsm8k"}, {"prompt": CHAT}]
+    path = source(tmp_path, SKYRL, "run.sh", rows, "gsm8k")
+    assert not [n for n in translator.translate(path, to="verl").notes if n.code == "reward.per-row"]

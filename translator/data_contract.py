@@ -125,6 +125,7 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
     """Notes on the columns the written config makes ``framework``'s loader read and on its reward file (module
     docstring)."""
     check_reward_path(source, target, framework, Path(source_file).parent, notes)
+    check_row_reward(source, Path(source_file).parent, notes)
     contract = loader(framework, target)
     if contract is None or not source.data.train_sources:
         return
@@ -175,6 +176,30 @@ def check(source: RunSpec, target: RunSpec, framework: str, source_file: str, no
             source_keys=["data.prompt_key"],
             target_keys=["data.prompt_key"],
         )
+
+
+def check_row_reward(source: RunSpec, base: Path, notes: NoteList) -> None:
+    """A source whose loader lets each row pick its reward (``DataLoader.row_reward``): rows of the training file
+    that pick another than the config's reward are scored by it in the source run, but a translation carries the
+    config's reward only."""
+    own = loader(source.framework, source)
+    if own is None or not own.row_reward or not source.data.train_sources:
+        return
+    files = [p for p in (local_file(name, base) for name in source.data.train_sources) if p is not None]
+    rows = sample(files[0]) if files else []
+    configured = set(source.reward.builtin or [])
+    chosen = sorted({str(row[own.row_reward]) for row in rows if row.get(own.row_reward) is not None})
+    if not rows or set(chosen) <= configured:
+        return
+    default = ", ".join(sorted(configured)) or "none"
+    notes.warning(
+        "reward.per-row",
+        f"{files[0]} (first {len(rows)} row(s)): rows pick their own reward in column {own.row_reward!r} "
+        f"({', '.join(chosen)}); {source.framework} uses the config's ({default}) only for rows without one, and the "
+        "translation carries the config's: score those rows as the source does (a reward of your own) or set the "
+        "config to the rows' choice",
+        source_keys=["reward.builtin"],
+    )
 
 
 def check_last_message(

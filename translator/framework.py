@@ -76,6 +76,9 @@ class DataLoader:
     # a column that, when every row has it, the loader reads in place of the prompt and required columns (NeMo-RL's
     # ResponseDataset takes a `messages` column as it stands): rows holding it are not checked further
     instead: str = ""
+    # a column whose value, where a row has one, picks that row's reward in place of the config's (SkyRL's
+    # env_class): the config's reward is then only the default
+    row_reward: str = ""
 
 
 @record(frozen=True)

@@ -1074,6 +1074,14 @@ RULES: tuple[R, ...] = (
         "The source's built-in scorer is EasyR1's scorer of that name, run from the EasyR1 repository root.",
     ),
     R(
+        "reward.per-row",
+        "note",
+        "all",
+        ("warning",),
+        "Rows of the training file pick their own reward (SkyRL's env_class column); the translation carries the "
+        "config's only.",
+    ),
+    R(
         "reward.builtin-mapped",
         "note",
         "all",

@@ -86,7 +86,9 @@ def data_loader(spec: RunSpec) -> DataLoader:
     cited = "PromptDataset (skyrl/train/dataset/dataset.py@skyrl-v0.3.0)"
     if column:
         cited += f"; the {env} environment's {column}.ground_truth (skyrl-gym/skyrl_gym/envs@skyrl-v0.3.0)"
-    return DataLoader("prompt", "chat", cited, ((column, column),) if column else ())
+    # a row's own env_class picks its environment; environment.env_class is the default for rows without one
+    # (skyrl/train/generators/utils.py@skyrl-v0.3.0:476-501 prepare_generator_input; dataset.py:86-94)
+    return DataLoader("prompt", "chat", cited, ((column, column),) if column else (), row_reward="env_class")
 
 
 class SkyrlDialect(Dialect):
