@@ -50,6 +50,9 @@ class ShellCommand:
     unresolved: list[str] = field(default_factory=list)  # unset variables its words keep as ${NAME}
     background: bool = False
     cwd: str | None = None  # the directory earlier `cd` commands moved to (relative to where the script runs)
+    # CUDA_VISIBLE_DEVICES as the command sees it, when the script (or --env) fixes it: None when unset (the
+    # machine's GPUs), built from unknowns, or only a default the environment may override (X=${X:-d})
+    visible_devices: str | None = None
 
 
 @record
@@ -706,7 +709,15 @@ class _Reader:
             target = argv[1] if len(argv) > 1 and argv[1] != "-" else "${HOME}"
             self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
         self.commands.append(
-            ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background, self.cwd)
+            ShellCommand(
+                argv,
+                words[0].line,
+                assignments,
+                list(self.unresolved),
+                background,
+                self.cwd,
+                self.visible_devices(assignments),
+            )
         )
         body = _nested_body(argv, {**self.vars, **assignments})
         if body is not None:
@@ -719,6 +730,17 @@ class _Reader:
         call = _script_call(unwrap_command(argv, {**self.vars, **assignments}))
         if call is not None:
             self.run_script(*call, words[0].line, assignments)
+
+    def visible_devices(self, assignments: Mapping[str, str]) -> str | None:
+        """CUDA_VISIBLE_DEVICES for a command with these prefix assignments, when the script states it for certain."""
+        name = "CUDA_VISIBLE_DEVICES"
+        if name in assignments:
+            value: str | None = assignments[name]
+        elif self.tainted.get(name) or (name in self.overridable and name not in self.given):
+            return None
+        else:
+            value = self.vars.get(name)
+        return value if value is not None and not symbolic_names(value) else None
 
     def run_script(self, path: str, args: list[str], sourced: bool, line: int, assignments: dict[str, str]) -> None:
         """A script of the project this one runs (``bash x.sh ARGS``, ``./x.sh``, ``exec sh x.sh``) or sources

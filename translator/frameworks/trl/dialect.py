@@ -16,7 +16,7 @@ import keyword
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -81,7 +81,7 @@ from translator.plan import Derivation, Extra, RunSpec, quotient
 from translator.sources.code import Candidate, ClassInfo, Project, launched_scripts, mentions
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
-from translator.sources.shell import symbolic_names, unwrap_command
+from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
 
 _FLAG_OPTIONS = {
     "--multi_gpu",
@@ -123,6 +123,8 @@ class TrlValues(Values):
     transformers: str | None = None
     fork_script: str | None = None
     own_fields: frozenset[str] = frozenset()  # fields of the script's own argument dataclasses
+    visible_gpus: int | None = None  # GPUs the training processes see (torch.cuda.device_count()), when stated
+    visible_from: str | None = None  # where that count is stated
 
 
 class NativeTrl:
@@ -155,6 +157,8 @@ class NativeTrl:
         self.variant: str | None = None  # the TRL variant that script imports (python_script.VARIANTS)
         self.release: str | None = None  # that variant's release, when its dialect reads the config
         self.world_size_word: str | None = None  # the launch line's process count as written (maybe "${NPROC}")
+        self.visible_gpus: int | None = None  # GPUs the training processes see, when the launch states it
+        self.visible_from: str | None = None  # where: CUDA_VISIBLE_DEVICES or accelerate's gpu_ids
 
 
 def data_loader(spec: RunSpec) -> DataLoader:
@@ -253,6 +257,7 @@ class TrlDialect(Dialect):
         values = TrlValues(native.values, native.origins, self.defaults(version, native), source.name)
         values.fork_script = native.fork_script
         values.own_fields = native.own_fields
+        values.visible_gpus, values.visible_from = native.visible_gpus, native.visible_from
         self.variant_rules(values, native, version, notes)
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(
@@ -434,6 +439,7 @@ class TrlDialect(Dialect):
             native.world_size = native.world_size * nodes if nodes else None
         if argv[0].startswith("python") and native.world_size is None:
             native.world_size, native.world_size_from = 1, "a plain python launch (one process)"
+        native.visible_gpus, native.visible_from = _visible_gpus(command, argv, launcher_options, native, origin)
         if "--num_machines" in launcher_options:
             native.accelerate["num_machines"] = _whole(launcher_options["--num_machines"], "--num_machines", origin)
         for flag, variable in _NODE_VARIABLES.items():
@@ -1025,6 +1031,29 @@ def _experimental(argv: list[str], source: Source) -> None:
                 file=source.name,
                 hint=f"pin trl=={last} to run it, or move the recipe to GRPOTrainer",
             )
+
+
+def _visible_gpus(
+    command: ShellCommand, argv: list[str], options: Mapping[str, str], native: NativeTrl, origin: str
+) -> tuple[int | None, str | None]:
+    """How many GPUs the training processes see (torch.cuda.device_count()), when the launch states it: accelerate
+    launch sets CUDA_VISIBLE_DEVICES to its gpu_ids (flag or config) unless that is "all"
+    (accelerate/utils/launch.py@v1.3.0: prepare_simple_launcher_cmd_env, prepare_multi_gpu_env,
+    prepare_deepspeed_cmd_env); else the script's CUDA_VISIBLE_DEVICES. None leaves the machine's count unknown."""
+    gpu_ids = options.get("--gpu_ids", options.get("--gpu-ids"))
+    where = f"--gpu_ids on {origin}"
+    if gpu_ids is None and native.accelerate.get("gpu_ids") is not None:
+        gpu_ids, where = str(native.accelerate["gpu_ids"]), f"gpu_ids in {native.accelerate_name}"
+    if argv[0].rsplit("/", 1)[-1] == "accelerate" and gpu_ids is not None and gpu_ids != "all":
+        devices, where = gpu_ids, f"{where} ({gpu_ids})"
+    elif command.visible_devices is not None:
+        devices, where = command.visible_devices, f"CUDA_VISIBLE_DEVICES={command.visible_devices} for {origin}"
+    else:
+        return None, None
+    if symbolic_names(devices):
+        return None, None
+    count = len([d for d in devices.split(",") if d.strip()])
+    return count, where
 
 
 def _server_gpus(argv: list[str], visible: str | None) -> int:
