@@ -831,6 +831,16 @@ def test_accelerate_gpu_ids_are_the_visible_gpus(tmp_path: Path) -> None:
     assert item.values["visible GPUs"].endswith("accelerate.yaml (0,1,2,3))")
     fine = _vllm_launch(tmp_path / "b", launch, accelerate=config.format(ids="all"))
     assert "trl.vllm-device-available" not in {f.rule for f in fine.errors + fine.warnings}
+    # the flag, through `python -m accelerate.commands.launch`: --gpu_ids 0,1,2,3,4 gives 5 over the script's 4,
+    # so cuda:4 (4 processes) is free
+    flag = (
+        "export CUDA_VISIBLE_DEVICES=0,1,2,3\npython -m accelerate.commands.launch --gpu_ids 0,1,2,3,4 "
+        + LAUNCH.format(world=4, flags="").removeprefix("accelerate launch ")
+    )
+    five = _vllm_launch(tmp_path / "c", flag)
+    assert "trl.vllm-device-available" not in {f.rule for f in five.errors + five.warnings}
+    four = _vllm_launch(tmp_path / "d", flag.replace("0,1,2,3,4 ", "0,1,2,3 "))
+    assert only(four, "trl.vllm-device-available").values["visible GPUs"].startswith("4 (--gpu_ids on ")
 
 
 def test_no_finding_where_the_visible_gpus_or_the_release_do_not_say(tmp_path: Path) -> None:
@@ -855,3 +865,23 @@ def test_auto_vllm_device_without_the_world_size_is_skipped(tmp_path: Path) -> N
     report = _vllm_launch(tmp_path, launch)
     assert "trl.vllm-device-available" not in {f.rule for f in report.errors + report.warnings}
     assert [s.needs for s in report.skipped if s.rule == "trl.vllm-device-available"] == ["the world size"]
+
+
+def test_a_trl_vllm_serve_line_before_0_16_is_noted(tmp_path: Path) -> None:
+    # trl/cli.py has the vllm-serve subcommand from v0.16.0 (0.15.2's CLI: chat, dpo, env, grpo, kto, sft), so a
+    # project pinned to 0.15.2 gets argparse's "invalid choice" on that line: a warning, since 0.15's training runs
+    # vLLM in-process and never waits for it. 0.16.0 has the command; vLLM's own `vllm serve` is no TRL command.
+    serve = "CUDA_VISIBLE_DEVICES=7 {cmd} --model Qwen/Qwen2.5-1.5B-Instruct &\n"
+    launch = LAUNCH.format(world=4, flags="")
+    for version, cmd, noted in (
+        ("0.15.2", "trl vllm-serve", True),
+        ("0.16.0", "trl vllm-serve", False),
+        ("0.15.2", "vllm serve", False),
+    ):
+        root = tmp_path / f"{version}-{cmd.replace(' ', '_')}"
+        _vllm_launch(root, serve.format(cmd=cmd) + launch, version)
+        explanation = translator.load(str(root / "run.sh"))
+        found = [n for n in explanation.notes if n.code == "trl.vllm-serve-missing"]
+        assert [(n.severity, n.message.startswith(f"{root / 'run.sh'}:2: ")) for n in found] == (
+            [("warning", True)] if noted else []
+        ), (version, cmd)

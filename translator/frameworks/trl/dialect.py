@@ -138,6 +138,7 @@ class NativeTrl:
         self.world_size: int | None = None
         self.world_size_from: str | None = None
         self.rollout_gpus: int | None = None  # GPUs of a `trl vllm-serve` process
+        self.trl_serve_line: str | None = None  # where the script runs `trl vllm-serve` (TRL's CLI, 0.16+)
         self.server_memory: float | None = None  # its --gpu_memory_utilization
         self.server_port: int | None = None
         self.server_layout: tuple[int, int] | None = None  # its (tensor parallel, data parallel) engines
@@ -254,6 +255,16 @@ class TrlDialect(Dialect):
                 source_keys=[fork.where],
             )
             version = fork.lineage.release
+        if native.trl_serve_line is not None and not at_least(version, "0.16.0"):
+            # trl/cli.py gains the vllm-serve subcommand in v0.16.0; before, argparse refuses it. Those releases run
+            # vLLM inside the training process (vllm_device), so the training line never waits for that server.
+            notes.warning(
+                "trl.vllm-serve-missing",
+                f"{native.trl_serve_line}: `trl vllm-serve` is a command from trl 0.16.0 on; trl {version}'s CLI "
+                "refuses it (invalid choice), so that server never starts. The training does not need it (trl "
+                f"{version} runs vLLM in the training process, on vllm_device): a leftover line, or the project "
+                "means trl 0.16 or later",
+            )
         values = TrlValues(native.values, native.origins, self.defaults(version, native), source.name)
         values.fork_script = native.fork_script
         values.own_fields = native.own_fields
@@ -353,6 +364,8 @@ class TrlDialect(Dialect):
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
                 native.rollout_gpus = _server_gpus(argv, command.assignments.get("CUDA_VISIBLE_DEVICES"))
+                if argv[0] == "trl":
+                    native.trl_serve_line = f"{source.name}:{command.line}"
                 serve = _serve_options(argv[2:])
                 memory = serve.get("--gpu_memory_utilization") or serve.get("--gpu-memory-utilization")
                 native.server_memory = _fraction(memory)
@@ -1044,7 +1057,8 @@ def _visible_gpus(
     where = f"--gpu_ids on {origin}"
     if gpu_ids is None and native.accelerate.get("gpu_ids") is not None:
         gpu_ids, where = str(native.accelerate["gpu_ids"]), f"gpu_ids in {native.accelerate_name}"
-    if argv[0].rsplit("/", 1)[-1] == "accelerate" and gpu_ids is not None and gpu_ids != "all":
+    accelerate = argv[0].rsplit("/", 1)[-1] == "accelerate" or "accelerate.commands.launch" in argv[:3]
+    if accelerate and gpu_ids is not None and gpu_ids != "all":
         devices, where = gpu_ids, f"{where} ({gpu_ids})"
     elif command.visible_devices is not None:
         devices, where = command.visible_devices, f"CUDA_VISIBLE_DEVICES={command.visible_devices} for {origin}"

@@ -229,6 +229,15 @@ RULES: tuple[R, ...] = (
         at_start=True,
     ),
     R(
+        "trl.vllm-serve-missing",
+        "note",
+        "trl",
+        ("warning",),
+        "The script runs `trl vllm-serve`, a command TRL's CLI has from 0.16.0 only: before, that line fails.",
+        source="trl/cli.py@v0.16.0",
+        versions="0.14.0 – 0.15.2",
+    ),
+    R(
         "trl.vllm-is-clip-range",
         "check",
         "trl",
