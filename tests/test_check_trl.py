@@ -13,6 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+import translator
 from tests.conftest import CASES, FIXTURES, findings_of
 from translator.api import check
 from translator.checks import CheckReport, Finding
@@ -727,3 +728,160 @@ def test_cli_json_shape(tmp_path: Path) -> None:
         "num_processes": 8,
     }
     assert error["suggestions"][0]["changes"] == {"num_generations": 16}
+
+
+# ---------------------------------------------------------------- 0.14–0.15: the GPU colocated vLLM is put on
+# GRPOTrainer.__init__ (trl/trainer/grpo_trainer.py@v0.14.0:287-298, @v0.15.2:373-387) resolves vllm_device "auto" to
+# cuda:W (W = accelerator.num_processes) — 0.15 takes cuda:0 when one GPU is visible — and raises when the index is
+# not below torch.cuda.device_count(), the number of GPUs in CUDA_VISIBLE_DEVICES (accelerate's gpu_ids replaces it).
+VLLM_RECIPE = {k: v for k, v in BASE.items() if k != "num_processes"} | {"use_vllm": True}
+
+
+def _vllm_launch(
+    root: Path, launch: str, version: str = "0.14.0", recipe: dict[str, Any] | None = None, accelerate: str = ""
+) -> CheckReport:
+    """check on a project pinned to trl ``version`` whose run.sh is ``launch`` (a recipe.yaml next to it)."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / ".git").mkdir()
+    (root / "requirements.txt").write_text(f"trl=={version}\n")
+    (root / "recipe.yaml").write_text(yaml.safe_dump(recipe or VLLM_RECIPE, sort_keys=False))
+    if accelerate:
+        (root / "accelerate.yaml").write_text(accelerate)
+    (root / "run.sh").write_text("#!/bin/bash\n" + launch)
+    return check(str(root / "run.sh"))
+
+
+def _device_error(placed: str, fewer: int) -> str:
+    return (
+        f"The requested device for vllm ({placed}) is not available. You are likely using vLLM without restricting "
+        "the number of GPUs for training. Set the `--num_processes` argument to a value lower than the number of GPUs "
+        f"available on your machine—typically, reducing it by one is sufficient. In your case: `--num_processes "
+        f"{fewer}`."
+    )
+
+
+LAUNCH = "accelerate launch --num_processes={world} src/open_r1/grpo.py --config recipe.yaml{flags}\n"
+
+
+def test_auto_vllm_device_past_the_visible_gpus_stops_at_start(tmp_path: Path) -> None:
+    # trl 0.14.0: 4 processes → auto is cuda:4; CUDA_VISIBLE_DEVICES=4,5,6,7 leaves 4 visible (cuda:0-3), 4 ≥ 4:
+    # ValueError, "--num_processes 3" (device_count() - 1). Fixes: vLLM on cuda:3 (shared with process 3; TRL only
+    # warns) or no vLLM keep the batch (8 × 4 processes × GAS 4 = 128 completions per step), so they rank before 3
+    # processes (cuda:3 then free; 96 per step).
+    launch = "export CUDA_VISIBLE_DEVICES=4,5,6,7\n" + LAUNCH.format(world=4, flags="")
+    report = _vllm_launch(tmp_path / "a", launch)
+    item = only(report, "trl.vllm-device-available")
+    assert (item.severity, item.message) == ("error", _device_error("cuda:4", 3))
+    assert item.values["visible GPUs"].startswith("4 (CUDA_VISIBLE_DEVICES=4,5,6,7 for ")
+    assert changes(item) == [{"vllm_device": "cuda:3"}, {"use_vllm": False}, {"num_processes": 3}]
+    with pytest.raises(translator.ConfigError, match=r"vllm \(cuda:4\) is not available"):
+        translator.explain(str(tmp_path / "a" / "run.sh"))
+    # 0.15.2, the same: 4 visible is more than one, so auto is still cuda:W
+    item = only(_vllm_launch(tmp_path / "b", launch, "0.15.2"), "trl.vllm-device-available")
+    assert item.message == _device_error("cuda:4", 3)
+
+
+def test_auto_vllm_device_on_a_spare_visible_gpu_is_fine(tmp_path: Path) -> None:
+    # 5 visible (cuda:0-4), 4 processes: auto is cuda:4 < 5, the GPU left for vLLM
+    launch = "export CUDA_VISIBLE_DEVICES=0,1,2,3,4\n" + LAUNCH.format(world=4, flags="")
+    report = _vllm_launch(tmp_path, launch)
+    assert "trl.vllm-device-available" not in {f.rule for f in report.errors + report.warnings}
+
+
+def test_explicit_vllm_device_is_checked_against_the_visible_gpus(tmp_path: Path) -> None:
+    # vllm_device cuda:7 with 4 visible (a prefix assignment on the launch line) and 3 processes: 7 ≥ 4, the message
+    # names the device as given and device_count() - 1 = 3 processes; cuda:3 is below 4: fine (and not a training
+    # GPU, 3 processes use cuda:0-2); a flag after the recipe sets it the same way.
+    launch = "CUDA_VISIBLE_DEVICES=0,1,2,3 " + LAUNCH.format(world=3, flags=" --vllm_device cuda:{n}")
+    item = only(_vllm_launch(tmp_path / "a", launch.format(n=7)), "trl.vllm-device-available")
+    assert (item.severity, item.message) == ("error", _device_error("cuda:7", 3))
+    # auto is cuda:3 there (the GPU after 3 processes): the first vllm_device that works (one fix per key); no vLLM
+    # keeps the batch too; 3 processes is the world already, so no world change is offered
+    assert changes(item) == [{"vllm_device": "auto"}, {"use_vllm": False}]
+    fine = _vllm_launch(tmp_path / "b", launch.format(n=3))
+    assert "trl.vllm-device-available" not in {f.rule for f in fine.errors + fine.warnings}
+    # a device that is not a GPU index is not this check's (TRL tests only "cuda:N")
+    cpu = _vllm_launch(tmp_path / "c", launch.replace("cuda:{n}", "cpu"))
+    assert "trl.vllm-device-available" not in {f.rule for f in cpu.errors + cpu.warnings}
+
+
+def test_one_visible_gpu_is_shared_from_0_15_and_refused_in_0_14(tmp_path: Path) -> None:
+    # CUDA_VISIBLE_DEVICES=0, one process: 0.14.0 puts vLLM on cuda:1 ≥ 1 → error naming "--num_processes 0"; 0.15
+    # takes cuda:0 when device_count() == 1 (shared with training): no error
+    launch = "export CUDA_VISIBLE_DEVICES=0\n" + LAUNCH.format(world=1, flags="")
+    item = only(_vllm_launch(tmp_path / "a", launch), "trl.vllm-device-available")
+    assert item.message == _device_error("cuda:1", 0)
+    assert {"vllm_device": "cuda:0"} in changes(item)  # no smaller world: 0 processes is none
+    shared = _vllm_launch(tmp_path / "b", launch, "0.15.2")
+    assert "trl.vllm-device-available" not in {f.rule for f in shared.errors + shared.warnings}
+
+
+def test_accelerate_gpu_ids_are_the_visible_gpus(tmp_path: Path) -> None:
+    # accelerate launch sets CUDA_VISIBLE_DEVICES to gpu_ids (accelerate/utils/launch.py@v1.3.0), over the
+    # script's 8: gpu_ids 0,1,2,3 with num_processes 4 → cuda:4 ≥ 4; gpu_ids "all" leaves the script's 8 → cuda:4 < 8
+    launch = (
+        "export CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7\n"
+        "accelerate launch --config_file accelerate.yaml src/open_r1/grpo.py --config recipe.yaml\n"
+    )
+    config = "distributed_type: MULTI_GPU\nnum_processes: 4\ngpu_ids: {ids}\n"
+    item = only(
+        _vllm_launch(tmp_path / "a", launch, accelerate=config.format(ids="0,1,2,3")), "trl.vllm-device-available"
+    )
+    assert item.message == _device_error("cuda:4", 3)
+    assert item.values["visible GPUs"].endswith("accelerate.yaml (0,1,2,3))")
+    fine = _vllm_launch(tmp_path / "b", launch, accelerate=config.format(ids="all"))
+    assert "trl.vllm-device-available" not in {f.rule for f in fine.errors + fine.warnings}
+    # the flag, through `python -m accelerate.commands.launch`: --gpu_ids 0,1,2,3,4 gives 5 over the script's 4,
+    # so cuda:4 (4 processes) is free
+    flag = (
+        "export CUDA_VISIBLE_DEVICES=0,1,2,3\npython -m accelerate.commands.launch --gpu_ids 0,1,2,3,4 "
+        + LAUNCH.format(world=4, flags="").removeprefix("accelerate launch ")
+    )
+    five = _vllm_launch(tmp_path / "c", flag)
+    assert "trl.vllm-device-available" not in {f.rule for f in five.errors + five.warnings}
+    four = _vllm_launch(tmp_path / "d", flag.replace("0,1,2,3,4 ", "0,1,2,3 "))
+    assert only(four, "trl.vllm-device-available").values["visible GPUs"].startswith("4 (--gpu_ids on ")
+
+
+def test_no_finding_where_the_visible_gpus_or_the_release_do_not_say(tmp_path: Path) -> None:
+    # No CUDA_VISIBLE_DEVICES: torch sees the machine's GPUs, which no file states. A default the environment may
+    # override (${CUDA_VISIBLE_DEVICES:-...}) is not a statement either.
+    bare = _vllm_launch(tmp_path / "a", LAUNCH.format(world=8, flags=""))
+    defaulted = _vllm_launch(
+        tmp_path / "b",
+        "export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0,1,2,3}\n" + LAUNCH.format(world=4, flags=""),
+    )
+    # 0.16.0 and 0.17.0 keep vllm_device only as a deprecated, unread field (vLLM runs in `trl vllm-serve`)
+    launch = "export CUDA_VISIBLE_DEVICES=4,5,6,7\n" + LAUNCH.format(world=4, flags="")
+    later = [_vllm_launch(tmp_path / v, launch, v) for v in ("0.16.0", "0.17.0")]
+    for report in (bare, defaulted, *later):
+        assert "trl.vllm-device-available" not in {f.rule for f in report.errors + report.warnings + report.skipped}
+
+
+def test_auto_vllm_device_without_the_world_size_is_skipped(tmp_path: Path) -> None:
+    # 4 visible, but no --num_processes and no accelerate config: auto (cuda:W) has no index, so the rule cannot
+    # run and says it needs the world size (not a pass)
+    launch = "export CUDA_VISIBLE_DEVICES=0,1,2,3\naccelerate launch src/open_r1/grpo.py --config recipe.yaml\n"
+    report = _vllm_launch(tmp_path, launch)
+    assert "trl.vllm-device-available" not in {f.rule for f in report.errors + report.warnings}
+    assert [s.needs for s in report.skipped if s.rule == "trl.vllm-device-available"] == ["the world size"]
+
+
+def test_a_trl_vllm_serve_line_before_0_16_is_noted(tmp_path: Path) -> None:
+    # trl/cli.py has the vllm-serve subcommand from v0.16.0 (0.15.2's CLI: chat, dpo, env, grpo, kto, sft), so a
+    # project pinned to 0.15.2 gets argparse's "invalid choice" on that line: a warning, since 0.15's training runs
+    # vLLM in-process and never waits for it. 0.16.0 has the command; vLLM's own `vllm serve` is no TRL command.
+    serve = "CUDA_VISIBLE_DEVICES=7 {cmd} --model Qwen/Qwen2.5-1.5B-Instruct &\n"
+    launch = LAUNCH.format(world=4, flags="")
+    for version, cmd, noted in (
+        ("0.15.2", "trl vllm-serve", True),
+        ("0.16.0", "trl vllm-serve", False),
+        ("0.15.2", "vllm serve", False),
+    ):
+        root = tmp_path / f"{version}-{cmd.replace(' ', '_')}"
+        _vllm_launch(root, serve.format(cmd=cmd) + launch, version)
+        explanation = translator.load(str(root / "run.sh"))
+        found = [n for n in explanation.notes if n.code == "trl.vllm-serve-missing"]
+        assert [(n.severity, n.message.startswith(f"{root / 'run.sh'}:2: ")) for n in found] == (
+            [("warning", True)] if noted else []
+        ), (version, cmd)

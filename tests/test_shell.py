@@ -837,3 +837,45 @@ def test_find_and_ls_over_one_folder_list_its_files() -> None:
     script = parse_shell(text, listing=_listing(files))
     assert script.variables["A"] == script.variables["B"] == "cfg/a.yaml cfg/b.yaml"
     assert script.variables["C"].startswith("$(find")
+
+
+def test_each_command_carries_the_gpus_it_sees_when_the_script_fixes_them() -> None:
+    # CUDA_VISIBLE_DEVICES at each command as bash would hand it on: an export holds until it is changed, a prefix
+    # assignment is the command's own; a default the environment may override (${X:-d}), a value from an unset
+    # variable or one that depends on an undecided branch is not known (None), nor is the machine's (unset).
+    text = (
+        "python a.py\n"  # unset: the machine's GPUs
+        "export CUDA_VISIBLE_DEVICES=0,1\n"
+        "python b.py\n"
+        "CUDA_VISIBLE_DEVICES=2,3,4 python c.py\n"
+        "python d.py\n"  # the prefix was c.py's alone: the export again
+        "export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-5,6}\n"
+        "python e.py\n"
+        "CUDA_VISIBLE_DEVICES=$GPUS python f.py\n"
+        'if [ "$MODE" = a ]; then CUDA_VISIBLE_DEVICES=0; else CUDA_VISIBLE_DEVICES=1; fi\n'
+        "python g.py\n"
+    )
+    seen = [c.visible_devices for c in parse_shell(text).commands if c.argv[0] == "python"]
+    assert seen == [None, "0,1", "2,3,4", "0,1", None, None, None]
+    # --env states the value: it takes the place of the default ${X:-d} keeps, and of the machine's
+    given = parse_shell(
+        "export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-5,6}\npython e.py\n", env={"CUDA_VISIBLE_DEVICES": "7"}
+    )
+    assert only(given).visible_devices == "7"
+    stated = parse_shell("python e.py\n", env={"CUDA_VISIBLE_DEVICES": "0,1,2"})
+    assert only(stated).visible_devices == "0,1,2"
+
+
+def test_a_plain_assignment_of_the_gpus_is_not_what_the_launch_sees() -> None:
+    # bash hands a program only exported variables: a plain CUDA_VISIBLE_DEVICES=0,1 reaches it only if the
+    # environment already exports the name, which the script does not say; export, declare -x, set -a and a prefix
+    # assignment do hand it on (a called script sees what was exported and its own prefix assignments)
+    seen = {
+        "CUDA_VISIBLE_DEVICES=0,1\npython a.py\n": None,
+        "CUDA_VISIBLE_DEVICES=0,1\nexport CUDA_VISIBLE_DEVICES\npython a.py\n": "0,1",
+        "declare -x CUDA_VISIBLE_DEVICES=0,1\npython a.py\n": "0,1",
+        "set -a\nCUDA_VISIBLE_DEVICES=0,1\npython a.py\n": "0,1",
+        "CUDA_VISIBLE_DEVICES=0,1 python a.py\n": "0,1",
+    }
+    for text, expected in seen.items():
+        assert parse_shell(text).commands[-1].visible_devices == expected, text

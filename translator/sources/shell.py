@@ -56,6 +56,9 @@ class ShellCommand:
     # argv positions of words that are an unquoted reference to an unset variable alone ($NAME, ${NAME}): bash drops
     # such a word entirely when the variable is unset or empty, shifting the words after it
     vanishing: list[int] = field(default_factory=list)
+    # CUDA_VISIBLE_DEVICES as the command sees it, when the script (or --env) fixes it: None when unset (the
+    # machine's GPUs), built from unknowns, or only a default the environment may override (X=${X:-d})
+    visible_devices: str | None = None
 
 
 @record
@@ -553,6 +556,10 @@ class _Reader:
         self.vars: _Variables = _Variables(env or {}, self.branches)
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.overridable: set[str] = set()  # variables set only as an environment default: X=${X:-d}
+        # variables the script exports (export X, declare -x X, after set -a): only these reach a program it runs,
+        # besides those already in the environment
+        self.exported: set[str] = set(env or {})
+        self.allexport = False
         self.arrays: dict[str, list[str]] = {}  # NAME=(a b c): the elements; vars holds them space-joined
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
         self.notes: list[ShellNote] = []
@@ -683,10 +690,18 @@ class _Reader:
             k += 1
         prefix, rest = words[:k], words[k:]
         if not rest or rest[0].text in _DECLARE:
+            exporting = bool(rest) and (
+                rest[0].text == "export" or any(w.text.startswith("-") and "x" in w.text for w in rest[1:])
+            )
             for w in prefix + rest[1:]:
-                if _ASSIGN.match(w.text):
+                m = _ASSIGN.match(w.text)
+                if m:
                     self.assign(w)
+                if (exporting and w in rest) or self.allexport:
+                    self.exported.add(m.group(1) if m else w.text)
             return
+        if rest[0].text == "set" and any(w.text in ("-a", "allexport") for w in rest[1:]):
+            self.allexport = True
         if rest[0].text == "shift":  # the script's arguments move down by N
             count = rest[1].text if len(rest) > 1 else "1"
             if count.isdigit():
@@ -717,7 +732,16 @@ class _Reader:
             target = argv[1] if len(argv) > 1 and argv[1] != "-" else "${HOME}"
             self.cwd = posixpath.normpath(posixpath.join(self.cwd or "", target))
         self.commands.append(
-            ShellCommand(argv, words[0].line, assignments, list(self.unresolved), background, self.cwd, vanishing)
+            ShellCommand(
+                argv,
+                words[0].line,
+                assignments,
+                list(self.unresolved),
+                background,
+                self.cwd,
+                vanishing,
+                self.visible_devices(assignments),
+            )
         )
         body = _nested_body(argv, {**self.vars, **assignments})
         if body is not None:
@@ -730,6 +754,21 @@ class _Reader:
         call = _script_call(unwrap_command(argv, {**self.vars, **assignments}))
         if call is not None:
             self.run_script(*call, words[0].line, assignments)
+
+    def visible_devices(self, assignments: Mapping[str, str]) -> str | None:
+        """CUDA_VISIBLE_DEVICES for a command with these prefix assignments, when the script states it for certain."""
+        name = "CUDA_VISIBLE_DEVICES"
+        if name in assignments:
+            value: str | None = assignments[name]
+        # a default the environment may override, or a plain assignment (it reaches the launch only if the
+        # environment already exports the name): not stated for certain
+        elif (
+            self.tainted.get(name) or (name in self.overridable and name not in self.given) or name not in self.exported
+        ):
+            return None
+        else:
+            value = self.vars.get(name)
+        return value if value is not None and not symbolic_names(value) else None
 
     def run_script(self, path: str, args: list[str], sourced: bool, line: int, assignments: dict[str, str]) -> None:
         """A script of the project this one runs (``bash x.sh ARGS``, ``./x.sh``, ``exec sh x.sh``) or sources
@@ -750,6 +789,7 @@ class _Reader:
         inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include, self.listing)
         inner.given, inner.cwd, inner.expanded = given, self.cwd, self.expanded
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
+        inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         script = inner.run()
         self.expanded = inner.expanded
         for command in script.commands:
@@ -771,6 +811,7 @@ class _Reader:
                     self.vars[name] = inner.vars[name]
             self.cwd = inner.cwd
             self.arrays, self.tainted, self.overridable = inner.arrays, inner.tainted, inner.overridable
+            self.exported, self.allexport = inner.exported, inner.allexport
 
     def nested(self, body: str, line: int, assignments: dict[str, str]) -> None:
         """The commands of a ``bash -c BODY`` / ``sbatch --wrap BODY`` with several statements, read as part of this
@@ -783,6 +824,7 @@ class _Reader:
         inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1)
         inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
         inner.given = self.given
+        inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         inner.expanded = self.expanded
         script = inner.run()
         self.expanded = inner.expanded

@@ -39,6 +39,7 @@ EXTRA_DEFAULTS: dict[str, list[tuple[str, Any]]] = {
     "vllm_importance_sampling_correction": [("0.14.0", False), ("0.23.0", True)],
     "vllm_importance_sampling_mode": [("0.14.0", "sequence_mask")],
     "vllm_importance_sampling_clip_max": [("0.14.0", 3.0)],
+    "vllm_device": [("0.14.0", "auto"), ("0.16.0", None)],  # deprecated and unread from 0.16
 }
 
 
@@ -54,6 +55,8 @@ class Run:
     transformers: str | None = None  # the transformers release TrlParser's TrainingArguments comes from
     fork_script: str | None = None  # a fork's own training script, whose parser may know more arguments
     own_fields: frozenset[str] = frozenset()  # fields of the script's own argument dataclasses (ScriptArguments)
+    visible: int | None = None  # GPUs the training processes see (torch.cuda.device_count()), when the launch says
+    visible_from: str | None = None  # where it says so
 
     @classmethod
     def from_native(cls, native: Values, spec: RunSpec, version: str) -> Run:
@@ -69,6 +72,8 @@ class Run:
             getattr(native, "transformers", None),
             getattr(native, "fork_script", None),
             getattr(native, "own_fields", frozenset()),
+            getattr(native, "visible_gpus", None),
+            getattr(native, "visible_from", None),
         )
 
     def since(self, first: str) -> bool:
@@ -919,6 +924,57 @@ def vllm_tensor_parallel(run: Run) -> Finding | None:
     )
 
 
+def vllm_device_available(run: Run) -> Finding | None:
+    """0.14–0.15: with use_vllm the main process places vLLM on vllm_device — "auto" is cuda:W, the GPU after the
+    training processes (0.15 shares cuda:0 when one GPU is visible) — and raises when its index is not below
+    torch.cuda.device_count() (trl/trainer/grpo_trainer.py@v0.14.0:287-298, @v0.15.2:373-387). Judged only where
+    the launch states the GPUs the processes see (CUDA_VISIBLE_DEVICES, accelerate's gpu_ids): never the machine's."""
+    device, visible = run.get("vllm_device"), run.visible
+    if not run.band("0.14.0", "0.16.0") or not run.flag("use_vllm") or visible is None or not isinstance(device, str):
+        return None
+    keys = ["use_vllm", "vllm_device"]
+    if device == "auto":
+        if run.since("0.15.0") and visible == 1:
+            return None  # cuda:0, shared with training
+        if run.world is None:
+            return needs_world_size("trl.vllm-device-available")
+        index, placed, keys = run.world, f"cuda:{run.world}", [*keys, WORLD]
+    else:
+        kind, _, number = device.partition(":")
+        try:
+            index = int(number.partition(":")[0]) if kind == "cuda" else -1
+        except ValueError:
+            return None  # TRL's int() fails first, with another message
+        placed = device
+    if index < visible:
+        return None
+    values = {k: shown(run, k) for k in keys}
+    values["visible GPUs"] = f"{visible} ({run.visible_from})"
+    last = f"cuda:{visible - 1}"
+    shared = f", shared with training process {visible - 1}: TRL only warns" if (run.world or 0) >= visible else ""
+    return finding(
+        run,
+        "trl.vllm-device-available",
+        "error",
+        f"The requested device for vllm ({placed}) is not available. You are likely using vLLM without restricting "
+        "the number of GPUs for training. Set the `--num_processes` argument to a value lower than the number of "
+        "GPUs available on your machine—typically, reducing it by one is sufficient. In your case: "
+        f"`--num_processes {visible - 1}`.",
+        keys,
+        [
+            *(
+                [change("vllm_device", "auto", f"the GPU after the {run.world} training processes")]
+                if run.world
+                else []
+            ),
+            *world_candidates(run, [visible - 1] if visible > 1 else []),
+            change("vllm_device", last, f"the last visible GPU{shared}"),
+            change("use_vllm", False, "generate with transformers on the training GPUs"),
+        ],
+        values,
+    )
+
+
 def reward_weights_length(run: Run) -> Finding | None:
     """One weight per reward function (0.15+); Open-R1's reward_funcs default is accuracy, format, tag_count."""
     weights, funcs = run.get("reward_weights"), run.get("reward_funcs")
@@ -1103,6 +1159,7 @@ RULES: tuple[Rule, ...] = (
     vllm_is_truncate_bounds,
     vllm_tensor_parallel,
     reward_weights_length,
+    vllm_device_available,
     sync_ref_model_beta,
     cosine_min_lr_kwargs,
     max_prompt_length_ignored,

@@ -16,7 +16,7 @@ import keyword
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -81,7 +81,7 @@ from translator.plan import Derivation, Extra, RunSpec, quotient
 from translator.sources.code import Candidate, ClassInfo, Project, launched_scripts, mentions
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
-from translator.sources.shell import symbolic_names, unwrap_command
+from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
 
 _FLAG_OPTIONS = {
     "--multi_gpu",
@@ -123,6 +123,8 @@ class TrlValues(Values):
     transformers: str | None = None
     fork_script: str | None = None
     own_fields: frozenset[str] = frozenset()  # fields of the script's own argument dataclasses
+    visible_gpus: int | None = None  # GPUs the training processes see (torch.cuda.device_count()), when stated
+    visible_from: str | None = None  # where that count is stated
 
 
 class NativeTrl:
@@ -136,6 +138,7 @@ class NativeTrl:
         self.world_size: int | None = None
         self.world_size_from: str | None = None
         self.rollout_gpus: int | None = None  # GPUs of a `trl vllm-serve` process
+        self.trl_serve_line: str | None = None  # where the script runs `trl vllm-serve` (TRL's CLI, 0.16+)
         self.server_memory: float | None = None  # its --gpu_memory_utilization
         self.server_port: int | None = None
         self.server_layout: tuple[int, int] | None = None  # its (tensor parallel, data parallel) engines
@@ -155,6 +158,8 @@ class NativeTrl:
         self.variant: str | None = None  # the TRL variant that script imports (python_script.VARIANTS)
         self.release: str | None = None  # that variant's release, when its dialect reads the config
         self.world_size_word: str | None = None  # the launch line's process count as written (maybe "${NPROC}")
+        self.visible_gpus: int | None = None  # GPUs the training processes see, when the launch states it
+        self.visible_from: str | None = None  # where: CUDA_VISIBLE_DEVICES or accelerate's gpu_ids
 
 
 def data_loader(spec: RunSpec) -> DataLoader:
@@ -250,9 +255,20 @@ class TrlDialect(Dialect):
                 source_keys=[fork.where],
             )
             version = fork.lineage.release
+        if native.trl_serve_line is not None and not at_least(version, "0.16.0"):
+            # trl/cli.py gains the vllm-serve subcommand in v0.16.0; before, argparse refuses it. Those releases run
+            # vLLM inside the training process (vllm_device), so the training line never waits for that server.
+            notes.warning(
+                "trl.vllm-serve-missing",
+                f"{native.trl_serve_line}: `trl vllm-serve` is a command from trl 0.16.0 on; trl {version}'s CLI "
+                "refuses it (invalid choice), so that server never starts. The training does not need it (trl "
+                f"{version} runs vLLM in the training process, on vllm_device): a leftover line, or the project "
+                "means trl 0.16 or later",
+            )
         values = TrlValues(native.values, native.origins, self.defaults(version, native), source.name)
         values.fork_script = native.fork_script
         values.own_fields = native.own_fields
+        values.visible_gpus, values.visible_from = native.visible_gpus, native.visible_from
         self.variant_rules(values, native, version, notes)
         # The transformers the parser uses (check rules and the unknown-key account read it).
         values.transformers, why = transformers_for(
@@ -348,6 +364,8 @@ class TrlDialect(Dialect):
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
                 native.rollout_gpus = _server_gpus(argv, command.assignments.get("CUDA_VISIBLE_DEVICES"))
+                if argv[0] == "trl":
+                    native.trl_serve_line = f"{source.name}:{command.line}"
                 serve = _serve_options(argv[2:])
                 memory = serve.get("--gpu_memory_utilization") or serve.get("--gpu-memory-utilization")
                 native.server_memory = _fraction(memory)
@@ -434,6 +452,7 @@ class TrlDialect(Dialect):
             native.world_size = native.world_size * nodes if nodes else None
         if argv[0].startswith("python") and native.world_size is None:
             native.world_size, native.world_size_from = 1, "a plain python launch (one process)"
+        native.visible_gpus, native.visible_from = _visible_gpus(command, argv, launcher_options, native, origin)
         if "--num_machines" in launcher_options:
             native.accelerate["num_machines"] = _whole(launcher_options["--num_machines"], "--num_machines", origin)
         for flag, variable in _NODE_VARIABLES.items():
@@ -1025,6 +1044,30 @@ def _experimental(argv: list[str], source: Source) -> None:
                 file=source.name,
                 hint=f"pin trl=={last} to run it, or move the recipe to GRPOTrainer",
             )
+
+
+def _visible_gpus(
+    command: ShellCommand, argv: list[str], options: Mapping[str, str], native: NativeTrl, origin: str
+) -> tuple[int | None, str | None]:
+    """How many GPUs the training processes see (torch.cuda.device_count()), when the launch states it: accelerate
+    launch sets CUDA_VISIBLE_DEVICES to its gpu_ids (flag or config) unless that is "all"
+    (accelerate/utils/launch.py@v1.3.0: prepare_simple_launcher_cmd_env, prepare_multi_gpu_env,
+    prepare_deepspeed_cmd_env); else the script's CUDA_VISIBLE_DEVICES. None leaves the machine's count unknown."""
+    gpu_ids = options.get("--gpu_ids", options.get("--gpu-ids"))
+    where = f"--gpu_ids on {origin}"
+    if gpu_ids is None and native.accelerate.get("gpu_ids") is not None:
+        gpu_ids, where = str(native.accelerate["gpu_ids"]), f"gpu_ids in {native.accelerate_name}"
+    accelerate = argv[0].rsplit("/", 1)[-1] == "accelerate" or "accelerate.commands.launch" in argv[:3]
+    if accelerate and gpu_ids is not None and gpu_ids != "all":
+        devices, where = gpu_ids, f"{where} ({gpu_ids})"
+    elif command.visible_devices is not None:
+        devices, where = command.visible_devices, f"CUDA_VISIBLE_DEVICES={command.visible_devices} for {origin}"
+    else:
+        return None, None
+    if symbolic_names(devices):
+        return None, None
+    count = len([d for d in devices.split(",") if d.strip()])
+    return count, where
 
 
 def _server_gpus(argv: list[str], visible: str | None) -> int:

@@ -224,6 +224,32 @@ RULES: tuple[R, ...] = (
         "A key TRL's argument parser refuses (unknown-key notes turned into errors).",
     ),
     R(
+        "trl.vllm-device-available",
+        "check",
+        "trl",
+        ("error", "skipped"),
+        "0.14–0.15: vllm_device (auto: the GPU after the W training processes) must be among the GPUs the launch "
+        "states the processes see.",
+        message=(
+            "The requested device for vllm ({…}) is not available. You are likely using vLLM without restricting "
+            "the number of GPUs for training. Set the `--num_processes` argument to a value lower than the number "
+            "of GPUs available on your machine—typically, reducing it by one is sufficient. In your case: "
+            "`--num_processes {…}`."
+        ),
+        source="trl/trainer/grpo_trainer.py:287-298@v0.14.0, :373-387@v0.15.2; docs/frameworks/trl.md §4",
+        versions="0.14.0 – 0.15.2",
+        at_start=True,
+    ),
+    R(
+        "trl.vllm-serve-missing",
+        "note",
+        "trl",
+        ("warning",),
+        "The script runs `trl vllm-serve`, a command TRL's CLI has from 0.16.0 only: before, that line fails.",
+        source="trl/cli.py@v0.16.0",
+        versions="0.14.0 – 0.15.2",
+    ),
+    R(
         "trl.vllm-is-clip-range",
         "check",
         "trl",
