@@ -111,6 +111,8 @@ SAME_WORD_OTHER_MEANING = {
     ("nemo-rl", "data.validation.seed"): "the seed of a dataset's train/validation split, as data.train.seed",
     ("nemo-rl", "data.default.seed"): "the seed of a dataset's train/validation split, as data.train.seed",
     ("nemo-rl", "data.validation.dataset_name"): "the validation dataset, not a training source",
+    ("nemo-rl", "data.split"): "up to 0.5.0 the split of a built-in dataset (openmathinstruct2, clevr), not ResponseDataset's",
+    ("nemo-rl", "data.seed"): "declared by 0.4.0-0.5.0's DataConfig, not read by the GRPO entry (its seed is grpo.seed)",
     ("nemo-rl", "data.default.dataset_name"): "a name every dataset entry inherits; data.train's own (mapped) wins",
     ("nemo-rl", "data.validation.input_key"): "the validation set's own prompt column (the training one is mapped)",
     ("nemo-rl", "data.validation.prompt_key"): "the validation set's own prompt column (the training one is mapped)",

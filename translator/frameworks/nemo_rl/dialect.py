@@ -30,7 +30,7 @@ from translator.dialects.base import (
 from translator.dialects.formatting import fmt
 from translator.dialects.writing import omegaconf_values, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
-from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, ENTRY, VERSIONS
+from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, DATA_SECTION, ENTRY, VERSIONS
 from translator.notes import NoteList
 from translator.plan import Extra, RunSpec
 from translator.sources.files import Source, flatten, load_yaml_mapping
@@ -52,11 +52,29 @@ class _Native:
         self.values: dict[str, Any] = {}
         self.origins: dict[str, str] = {}
         self.base_named: str | None = None  # the base recipe a `defaults:` or --config named, when held as data
+        self.replaced: set[str] = set()  # top-level sections a recipe replaces whole (`_override_: true`)
 
     def merge(self, flat: dict[str, Any], origin: str | dict[str, str]) -> None:
         for key, value in flat.items():
             self.values[key] = value
             self.origins[key] = origin if isinstance(origin, str) else origin.get(key, "")
+
+    def replace(self, section: str) -> None:
+        """merge_with_override (nemo_rl/utils/config.py:30-44@v0.6.0): a top-level section marked `_override_:
+        true` drops what the parents set under it, the base recipe's values included."""
+        self.replaced.add(section)
+        for key in [k for k in self.values if k == section or k.startswith(section + ".")]:
+            del self.values[key]
+            self.origins.pop(key, None)
+
+    def base(self, version: str) -> dict[str, Any]:
+        """The release's base recipe values, less those of the sections a recipe replaced (the keys it restates
+        stay: equal to the base's, they are no setting of the user's)."""
+        return {
+            k: v
+            for k, v in BASE[version].items()
+            if k in self.values or not any(k.startswith(s + ".") for s in self.replaced)
+        }
 
 
 def _yaml_lines(text: str, name: str) -> dict[str, str]:
@@ -103,7 +121,7 @@ class NemoRLDialect(Dialect):
                 "version.assumed",
                 f"assumed nemo-rl {version}: the newest release; pass --from nemo-rl@VERSION to choose",
             )
-        defaults = dict(BASE[version])
+        defaults = native.base(version)
         if native.base_named is None:
             notes.info(
                 "input.no-base-config",
@@ -137,6 +155,9 @@ class NemoRLDialect(Dialect):
                     hint="defaults: ../../grpo_math_1B.yaml (a path relative to this file)",
                 )
             self._merge_parent(source, parent, native, depth)
+        for section, body in data.items():
+            if isinstance(body, dict) and body.get("_override_"):
+                native.replace(str(section))
         flat = {k: v for k, v in flatten(data).items() if "_override_" not in k.split(".")}
         native.merge(flat, _yaml_lines(source.text, source.name))
 
@@ -215,7 +236,11 @@ class NemoRLDialect(Dialect):
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
         writer = _Writer(spec, version, notes)
-        keys = writer.run()
+        # Text reaches NeMo-RL through OmegaConf: a variable the source left to the shell as ${oc.env:NAME}.
+        keys = {
+            key: value if key in writer.verbatim else omegaconf_values(value, spec.shell_variables)
+            for key, value in writer.run().items()
+        }
         header = [
             f"# NeMo-RL {version} recipe written by rlconf from a {source_label(spec)} config; it inherits the",
             f"# release's base recipe ({BASE_PATH}) and sets every batch key. Units: num_prompts_per_step counts",
@@ -223,9 +248,8 @@ class NemoRLDialect(Dialect):
             *(f"#   {line}" for line in plan_summary(spec)),
             "defaults: " + BASE_PATH,
         ]
-        # Text reaches NeMo-RL through OmegaConf: a variable the source left to the shell as ${oc.env:NAME}.
         body = yaml.safe_dump(
-            omegaconf_values(_nest(keys), spec.shell_variables),
+            _nest(keys),
             sort_keys=False,
             default_flow_style=False,
             allow_unicode=True,
@@ -393,26 +417,7 @@ class _Interpreter:
         s.references.model = model = v.get("policy.model_name")
         tokenizer = v.get("policy.tokenizer.name")
         s.references.tokenizer = tokenizer if tokenizer != model else None
-        # NeMo-RL's dataset registry name (data.dataset_name up to 0.5.0, data.train.dataset_name from 0.6.0)
-        dataset = v.get("data.train.dataset_name" if new else "data.dataset_name")
-        # a ResponseDataset loads data_path, a local file or a Hub id (response_dataset.py:42-61@v0.7.0)
-        path = v.get("data.train.data_path") if new else None
-        s.data.train_sources = [path] if isinstance(path, str) else [dataset] if isinstance(dataset, str) else None
-        if new:
-            path = v.get("data.validation.data_path")
-            s.data.eval_sources = [path] if isinstance(path, str) else None
-            answer = v.get(v.first("data.train.output_key", "data.default.output_key"))
-            s.data.answer_key = answer if isinstance(answer, str) else None
-            # the training dataset's prompt column (input_key; prompt_key in a preference dataset) and split, and the
-            # validation set's split (ResponseDatasetConfig, PreferenceDatasetConfig: nemo_rl/data/__init__.py@v0.7.0);
-            # data.default holds the settings every dataset entry inherits (grpo_math_1B.yaml@v0.7.0)
-            s.data.prompt_key = v.get(
-                v.first(
-                    "data.train.input_key", "data.train.prompt_key", "data.default.input_key", "data.default.prompt_key"
-                )
-            )
-            s.data.train_split = v.get("data.train.split") or v.get("data.default.split")
-            s.data.eval_split = v.get("data.validation.split") or v.get("data.default.split")
+        self.data(new)
         # get_tokenizer (nemo_rl/algorithms/utils.py:373-387@v0.7.0): "default" keeps the tokenizer's template; a
         # .jinja path or Jinja text replaces it (null, a pass-through template, is not read)
         template = v.get("policy.tokenizer.chat_template")
@@ -484,11 +489,91 @@ class _Interpreter:
         if self.version != "0.3.1":
             s.launch.seed = v.get("grpo.seed")
 
+    def data(self, new: bool) -> None:
+        v, d = self.v, self.spec.data
+        if new and any(isinstance(v.values.get(f"data.{part}"), list) for part in ("train", "validation")):
+            self.dataset_lists()
+            return
+        # NeMo-RL's dataset registry name (data.dataset_name up to 0.5.0, data.train.dataset_name from 0.6.0)
+        dataset = v.get("data.train.dataset_name" if new else "data.dataset_name")
+        if not new and dataset == "ResponseDataset" and self.version != "0.3.1":
+            # 0.4.0 and 0.5.0: load_response_dataset builds ResponseDataset(train_data_path, val_data_path,
+            # input_key, output_key, train_split, val_split) from the flat data section
+            # (nemo_rl/data/datasets/response_datasets/__init__.py:97-115@v0.4.0, :109-127@v0.5.0)
+            path = v.get("data.train_data_path")
+            d.train_sources = [path] if isinstance(path, str) else None
+            path = v.get("data.val_data_path")
+            d.eval_sources = [path] if isinstance(path, str) else None
+            d.prompt_key = v.get("data.input_key")
+            d.answer_key = v.get("data.output_key")
+            d.train_split = v.get("data.train_split")
+            d.eval_split = v.get("data.val_split")
+            return
+        # a ResponseDataset loads data_path, a local file or a Hub id (response_dataset.py:42-61@v0.7.0)
+        path = v.get("data.train.data_path") if new else None
+        d.train_sources = [path] if isinstance(path, str) else [dataset] if isinstance(dataset, str) else None
+        if new:
+            path = v.get("data.validation.data_path")
+            d.eval_sources = [path] if isinstance(path, str) else None
+            answer = v.get(v.first("data.train.output_key", "data.default.output_key"))
+            d.answer_key = answer if isinstance(answer, str) else None
+            # the training dataset's prompt column (input_key; prompt_key in a preference dataset) and split, and the
+            # validation set's split (ResponseDatasetConfig, PreferenceDatasetConfig: nemo_rl/data/__init__.py@v0.7.0);
+            # data.default holds the settings every dataset entry inherits (grpo_math_1B.yaml@v0.7.0)
+            d.prompt_key = v.get(
+                v.first(
+                    "data.train.input_key", "data.train.prompt_key", "data.default.input_key", "data.default.prompt_key"
+                )
+            )
+            d.train_split = v.get("data.train.split") or v.get("data.default.split")
+            d.eval_split = v.get("data.validation.split") or v.get("data.default.split")
+
+    def dataset_lists(self) -> None:
+        """From 0.6.0 data.train (and data.validation) may be a list of dataset entries, each filled from
+        data.default where it leaves a key out (update_single_dataset_config); the training entries are
+        concatenated into one dataset unless data.use_multiple_dataloader is on (setup_response_data,
+        nemo_rl/data/utils.py:98-145@v0.6.0; merge_datasets from 0.7.0)."""
+        v, d = self.v, self.spec.data
+
+        def entries(part: str) -> list[dict[str, Any]]:
+            value = v.get(f"data.{part}")
+            listed = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+            return [e for e in listed if isinstance(e, dict)]
+
+        def common(found: list[dict[str, Any]], *names: str) -> Any:
+            # the first entry's setting (a column or split rlconf models once for all its sources)
+            return next((e[n] for e in found for n in names if isinstance(e.get(n), str)), None)
+
+        def sources(found: list[dict[str, Any]]) -> list[str] | None:
+            named = [e.get("data_path") or e.get("dataset_name") for e in found]
+            return [str(n) for n in named if isinstance(n, str)] or None
+
+        train = entries("train")
+        d.train_sources = sources(train)
+        prompt = common(entries("train"), "input_key", "prompt_key")
+        d.prompt_key = prompt or v.get(v.first("data.default.input_key", "data.default.prompt_key"))
+        answer = common(entries("train"), "output_key")
+        d.answer_key = answer or v.get("data.default.output_key")
+        d.train_split = common(entries("train"), "split") or v.get("data.default.split")
+        validation = entries("validation")
+        d.eval_sources = sources(validation)
+        d.eval_split = common(entries("validation"), "split") or (v.get("data.default.split") if validation else None)
+
 
 # ---------------------------------------------------------------------------- writing
 # File suffixes load_dataset_from_path reads as local files (nemo_rl/data/datasets/utils.py:109-116@v0.7.0); any
 # other data_path is a Hub id, whose split is given apart.
 _LOCAL_DATA = (".arrow", ".csv", ".json", ".jsonl", ".parquet", ".txt")
+
+
+def _local(path: str) -> bool:
+    return path.endswith(_LOCAL_DATA)
+
+
+def _unreadable(path: str) -> bool:
+    """A local file 0.4.0 and 0.5.0 cannot load: their load_dataset_from_path reads .json and .jsonl
+    (nemo_rl/data/datasets/utils.py:71-75@v0.4.0)."""
+    return _local(path) and not path.endswith((".json", ".jsonl"))
 
 
 class _Writer:
@@ -497,6 +582,7 @@ class _Writer:
     def __init__(self, spec: RunSpec, version: str, notes: NoteList) -> None:
         self.spec, self.version, self.notes = spec, version, notes
         self.keys: dict[str, Any] = {}
+        self.verbatim: set[str] = set()  # keys whose text is written as it stands (not escaped for OmegaConf)
 
     def put(self, key: str, value: Any) -> None:
         if value is not None:
@@ -697,60 +783,165 @@ class _Writer:
         self.data()
 
     def data(self) -> None:
-        """The source's prompts as NeMo-RL's generic ResponseDataset (data_path: a local file or a Hub id; input_key
-        the prompt column, output_key the answer column: response_dataset.py:42-85@v0.7.0), so the recipe does
-        not train on the base recipe's OpenMathInstruct-2; no validation split is cut from them (the base holds
-        back 5%, split_validation_size 0.05) unless the source has no evaluation set of its own."""
+        """The source's prompts as NeMo-RL's generic ResponseDataset (a local file or a Hub id; input_key the prompt
+        column, output_key the answer column), so the recipe does not train on the base recipe's
+        OpenMathInstruct-2: the flat data.train_data_path form in 0.4.0 and 0.5.0, data.train from 0.6.0 (a list
+        of datasets for several sources)."""
         d = self.spec.data
         if not d.train_sources:
             return
-        if self.version not in ("0.6.0", "0.7.0") or len(d.train_sources) > 1:
-            self.notes.warning(
-                "data.not-expressible",
-                f"the training data ({', '.join(d.train_sources)}) is not written for NeMo-RL {self.version}: "
-                + (
-                    "rlconf writes one ResponseDataset (data.train, from 0.6.0); several sources need a list of "
-                    "datasets under data.train"
-                    if len(d.train_sources) > 1
-                    else "rlconf writes the data.train form of 0.6.0 and later"
-                )
-                + "; until then the recipe trains on the base recipe's dataset",
-                source_keys=["data.train_sources"],
-                target_keys=["data.train"],
-            )
+        if self.version == "0.3.1":
+            # run_grpo_math.py:135-145@v0.3.1 builds OpenMathInstruct-2 or DeepScaler and nothing else
+            self.not_written("NeMo-RL 0.3.1's GRPO entry loads only its OpenMathInstruct-2 and DeepScaler datasets")
             return
         from translator.dialects.registry import data_loader
 
         own = data_loader(self.spec.framework, self.spec)  # the source loader's default columns
         prompt = d.prompt_key or (own.prompt_default if own else None)
         answer = d.answer_key or next((name for role, name in (own.required if own else ()) if role == "answer"), None)
-        for part, sources, split in (
-            ("train", d.train_sources, d.train_split),
-            ("validation", d.eval_sources, d.eval_split),
-        ):
-            if not sources:
-                continue
-            self.put(f"data.{part}.dataset_name", "ResponseDataset")
-            self.put(f"data.{part}.data_path", sources[0])
-            self.put(f"data.{part}.input_key", prompt)
-            self.put(f"data.{part}.output_key", answer or None)
-            if not any(sources[0].endswith(suffix) for suffix in _LOCAL_DATA):
-                self.put(f"data.{part}.split", split)
-        if d.eval_sources:
-            self.put("data.train.split_validation_size", 0)
-        relative = [
-            path
-            for path in (*d.train_sources, *(d.eval_sources or ()))
-            if path.endswith(_LOCAL_DATA) and not path.startswith(("/", "~", "$"))
-        ]
+        flat = self.version in ("0.4.0", "0.5.0")
+        written = self.flat_data(prompt, answer) if flat else self.dataset_entries(prompt, answer)
+        if not written:
+            return
+        weights = d.train_weights
+        if weights and len(d.train_sources) > 1 and any(w != 1 for w in weights):
+            self.notes.warning(
+                "data.not-expressible",
+                f"NeMo-RL concatenates its training datasets whole (nemo_rl/data/utils.py:136-145@v0.6.0); the "
+                f"source's mixture weights {weights} (a share or a count of prompts per source) are not written",
+                source_keys=["data.train_weights"],
+                target_keys=["data.train"],
+            )
+        relative = [path for path in written if path.endswith(_LOCAL_DATA) and not path.startswith(("/", "~", "$"))]
         if relative:
             self.notes.warning(
                 "data.local-files",
                 f"{', '.join(relative)}: a relative path resolves against the NeMo-RL checkout root, where the "
                 "written launch.sh runs; give the file's absolute path or copy it there",
                 source_keys=["data.train_sources"],
-                target_keys=["data.train.data_path"],
+                target_keys=["data.train_data_path" if flat else "data.train.data_path"],
             )
+
+    def not_written(self, why: str) -> None:
+        d = self.spec.data
+        self.notes.warning(
+            "data.not-expressible",
+            f"the training data ({', '.join(d.train_sources or ())}) is not written for NeMo-RL {self.version}: "
+            f"{why}; the recipe trains on the base recipe's dataset (OpenMathInstruct-2) instead",
+            source_keys=["data.train_sources"],
+            target_keys=["data.dataset_name" if self.version in ("0.3.1", "0.4.0", "0.5.0") else "data.train"],
+        )
+
+    def no_validation(self, why: str) -> None:
+        """0.4.0 and 0.5.0 assert a validation set when grpo.val_period > 0 or val_at_start (grpo.py:271-274@v0.4.0,
+        277-280@v0.5.0; both false in the base recipe); a ResponseDataset without val_data_path has none
+        (response_dataset.py:54-57@v0.4.0)."""
+        e = self.spec.evaluation
+        self.put("grpo.val_period", 0)
+        if e.every_steps or e.before_training:
+            self.notes.warning(
+                "evaluation.not-expressible",
+                f"{why}: NeMo-RL {self.version} validates only on data.val_data_path, so the source's evaluation "
+                "is not run (grpo.val_period 0; set data.val_data_path to a JSON Lines file to validate)",
+                source_keys=["evaluation.every_steps", "data.eval_sources"],
+                target_keys=["grpo.val_period", "data.val_data_path"],
+            )
+
+    def flat_data(self, prompt: str | None, answer: str | None) -> list[str]:
+        """0.4.0 and 0.5.0: load_response_dataset builds ResponseDataset(train_data_path, val_data_path, input_key,
+        output_key, train_split, val_split) from the flat data section when data.dataset_name is ResponseDataset
+        (nemo_rl/data/datasets/response_datasets/__init__.py:97-115@v0.4.0, 109-127@v0.5.0; run_grpo_math.py
+        and, in 0.5.0, run_grpo.py call it). Its load_dataset_from_path reads only .json and .jsonl as local
+        files; any other path goes to load_dataset(path), a Hub id or a dataset directory (utils.py:71-75@v0.4.0,
+        71-81@v0.5.0). The paths written are returned (none: the data is not written)."""
+        d = self.spec.data
+        sources = d.train_sources or []
+        if len(sources) > 1:
+            self.not_written(
+                f"NeMo-RL {self.version} reads one training dataset (data.train_data_path); a list of datasets "
+                "under data.train arrives in 0.6.0"
+            )
+            return []
+        if _unreadable(sources[0]):
+            self.not_written(
+                f"NeMo-RL {self.version} reads only .json and .jsonl files as local data (convert "
+                f"{sources[0]} to JSON Lines)"
+            )
+            return []
+        self.put("data.dataset_name", "ResponseDataset")
+        self.put("data.train_data_path", sources[0])
+        self.put("data.input_key", prompt)
+        self.put("data.output_key", answer or None)
+        if not _local(sources[0]):
+            self.put("data.train_split", d.train_split)
+        evals = d.eval_sources or []
+        if not evals:
+            self.no_validation("the source names no validation set")
+            return sources[:1]
+        if _unreadable(evals[0]):
+            self.no_validation(f"{evals[0]} is not a .json or .jsonl file, the only local files this release reads")
+            return sources[:1]
+        if len(evals) > 1:
+            self.notes.warning(
+                "evaluation.not-expressible",
+                f"NeMo-RL {self.version} validates on one dataset (data.val_data_path): {evals[0]} is written, "
+                f"{', '.join(evals[1:])} not",
+                source_keys=["data.eval_sources"],
+                target_keys=["data.val_data_path"],
+            )
+        self.put("data.val_data_path", evals[0])
+        if not _local(evals[0]):
+            self.put("data.val_split", d.eval_split)
+        return [sources[0], evals[0]]
+
+    def dataset_entries(self, prompt: str | None, answer: str | None) -> list[str]:
+        """From 0.6.0: one ResponseDataset entry per source (data_path, input_key, output_key; split for a Hub
+        id: response_dataset.py:42-61@v0.7.0). One training and at most one validation source are written as
+        data.train / data.validation mappings, merged into the base recipe's; several as lists, which OmegaConf
+        cannot merge into the base's mapping, so the whole data section is written with `_override_: true`
+        (merge_with_override, nemo_rl/utils/config.py:30-44@v0.6.0), restating the base's other data keys
+        (grpo_math_1B.yaml:366-386@v0.7.0, the same at v0.6.0). setup_response_data concatenates the training
+        entries into one dataset, as verl concatenates its train files, and the validation entries likewise
+        (data/utils.py:98-145,175-211@v0.6.0); use_multiple_dataloader false keeps that (true would draw
+        num_prompts_per_dataloader prompts from each dataset per step)."""
+        d = self.spec.data
+        trains, evals = d.train_sources or [], d.eval_sources or []
+
+        def entry(path: str, split: str | None) -> dict[str, Any]:
+            e = {"dataset_name": "ResponseDataset", "data_path": path, "input_key": prompt, "output_key": answer}
+            if not _local(path):
+                e["split"] = split
+            return {k: v for k, v in e.items() if v}
+
+        if len(trains) == 1 and len(evals) <= 1:
+            for key, value in entry(trains[0], d.train_split).items():
+                self.put(f"data.train.{key}", value)
+            if evals:
+                for key, value in entry(evals[0], d.eval_split).items():
+                    self.put(f"data.validation.{key}", value)
+                # the base holds back 5% of the training data for validation (split_validation_size 0.05): the
+                # source validates on its own set, so none is cut
+                self.put("data.train.split_validation_size", 0)
+            return [*trains, *evals]
+        self.keys["data._override_"] = True
+        self.keys.update(DATA_SECTION)
+        self.verbatim.add("data.max_input_seq_length")  # an interpolation OmegaConf resolves, not text
+        self.keys["data.train"] = [entry(path, d.train_split) for path in trains]
+        self.keys["data.validation"] = [entry(path, d.eval_split) for path in evals] or None
+        if not evals:
+            # the base's 5% held back from the training data goes with the section it replaces; grpo.py:403-410
+            # @v0.7.0 asserts a validation set when grpo.val_period > 0 (val_at_start, val_at_end: false in the base)
+            e = self.spec.evaluation
+            self.put("grpo.val_period", 0)
+            if e.every_steps or e.before_training:
+                self.notes.warning(
+                    "evaluation.not-expressible",
+                    "the source names no validation set and the written data section holds back none: the "
+                    "source's evaluation is not run (grpo.val_period 0; add a data.validation entry to validate)",
+                    source_keys=["evaluation.every_steps", "data.eval_sources"],
+                    target_keys=["grpo.val_period", "data.validation"],
+                )
+        return [*trains, *evals]
 
     def dropped(self) -> None:
         keys = [e.key for e in self.spec.extras if e.framework != "nemo-rl"]

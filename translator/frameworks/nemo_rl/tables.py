@@ -111,6 +111,19 @@ _V060: dict[str, Any] = {
     "data.dataset_name": None,
     "data.train.dataset_name": "OpenMathInstruct-2",
 }
+# The base recipe's data settings besides the datasets (grpo_math_1B.yaml:366-386@v0.7.0, the same at v0.6.0): a
+# recipe that replaces the data section (`_override_: true`, for a list of datasets) restates them.
+DATA_SECTION: dict[str, Any] = {
+    "data.max_input_seq_length": "${policy.max_total_sequence_length}",
+    "data.shuffle": True,
+    "data.num_workers": 1,
+    "data.use_multiple_dataloader": False,
+    "data.default.prompt_file": "examples/prompts/cot.txt",
+    "data.default.system_prompt_file": None,
+    "data.default.processor": "math_hf_data_processor",
+    "data.default.env_name": "math",
+}
+_V060.update(DATA_SECTION)
 BASE: dict[str, dict[str, Any]] = {"0.3.1": _V031, "0.4.0": _V040, "0.5.0": _V050, "0.6.0": _V060, "0.7.0": _V060}
 
 # Where a check first appears (docs/frameworks/data/nemo-rl.yaml `checks`).
