@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -52,30 +53,43 @@ def _git(*argv: str) -> bytes:
     return subprocess.run(["git", "-C", str(SRC), *argv], check=True, capture_output=True).stdout
 
 
-@cache
-def nemo_config() -> ModuleType:
-    """nemo_rl/utils/config.py at the tag, as its own module."""
-    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"rlconf-nemo-rl-{TAG}"
+def _module(tag: str, path_at_tag: str, name: str) -> ModuleType:
+    """A file of NeMo-RL at ``tag``, from git show, as a module of its own."""
+    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"rlconf-nemo-rl-{tag}"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "nemo_rl_config.py"
-    path.write_bytes(_git("show", f"{TAG}:nemo_rl/utils/config.py"))
-    spec = importlib.util.spec_from_file_location("nemo_rl_config_oracle", path)
+    path = folder / f"{name}.py"
+    path.write_bytes(_git("show", f"{tag}:{path_at_tag}"))
+    spec = importlib.util.spec_from_file_location(f"{name}_oracle_{tag.replace('.', '_')}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.register_omegaconf_resolvers()
     return module
 
 
-def checkout(tmp: Path) -> Path:
+@cache
+def nemo_config(tag: str = TAG) -> ModuleType:
+    """nemo_rl/utils/config.py at the tag."""
+    module = _module(tag, "nemo_rl/utils/config.py", "nemo_rl_config")
+    if hasattr(module, "register_omegaconf_resolvers"):
+        module.register_omegaconf_resolvers()
+    else:
+        from omegaconf import OmegaConf
+
+        # before 0.6.0 the entry registers `mul` itself (examples/run_grpo_math.py:43@v0.4.0)
+        if not OmegaConf.has_resolver("mul"):
+            OmegaConf.register_new_resolver("mul", lambda a, b: a * b)
+    return module
+
+
+def checkout(tmp: Path, tag: str = TAG) -> Path:
     """A directory holding the tag's examples/configs (the layout a launch runs in)."""
-    with tarfile.open(fileobj=io.BytesIO(_git("archive", "--format=tar", TAG, "examples/configs"))) as tar:
+    with tarfile.open(fileobj=io.BytesIO(_git("archive", "--format=tar", tag, "examples/configs"))) as tar:
         tar.extractall(tmp, filter="data")
     return tmp
 
 
-def loaded(recipe: Path, overrides: list[str]) -> dict[str, Any]:
-    module = nemo_config()
+def loaded(recipe: Path, overrides: list[str], tag: str = TAG) -> dict[str, Any]:
+    module = nemo_config(tag)
     from omegaconf import OmegaConf
 
     cfg = module.load_config(str(recipe))
@@ -196,3 +210,89 @@ def test_nemo_rl_loads_each_written_config_to_the_translated_plan(case: Case, tm
         assert any(said in message for message in rejected), (said, rejected)
         return
     assert not same(translation.spec.plan.to_dict(), plan_of(cfg))
+
+
+# ---- the source's data, through each release's own config loading and file loader.
+# What the GRPO entry then builds from the loaded data section is restated (it needs torch, ray and the
+# environments): up to 0.5.0 load_response_dataset's ResponseDataset branch (nemo_rl/data/datasets/
+# response_datasets/__init__.py:97-115@v0.4.0, 109-127@v0.5.0) and grpo.setup's validation assertion
+# (grpo.py:271-274@v0.4.0); from 0.6.0 setup_response_data (nemo_rl/data/utils.py:98-211@v0.6.0) with
+# update_single_dataset_config (entries filled from data.default) and grpo.py:403-410@v0.7.0. The files
+# themselves are loaded with the release's own load_dataset_from_path (nemo_rl/data/datasets/utils.py at the tag).
+DATA_ROWS = [{"question": "What is 2+2?", "output": "4", "reward_model": {"ground_truth": "4"}}]
+DATA_VERL = """python3 -m verl.trainer.main_ppo \\
+    data.train_files="{train}" data.val_files={val} data.prompt_key=question \\
+    data.train_batch_size=8 actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.ppo_mini_batch_size=4 \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 actor_rollout_ref.model.path=m \\
+    trainer.n_gpus_per_node=2 trainer.nnodes=1 trainer.test_freq=5
+"""
+
+
+def release_datasets(cfg: dict[str, Any], version: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(training, validation) ResponseDataset arguments the release builds from a loaded config."""
+    data = cfg["data"]
+    if version in ("0.4.0", "0.5.0"):
+        assert data["dataset_name"] == "ResponseDataset"
+        keys = {"input_key": data.get("input_key", "input"), "output_key": data.get("output_key", "output")}
+        train = [{"data_path": data["train_data_path"], "split": data.get("train_split"), **keys}]
+        val = [{"data_path": data["val_data_path"], "split": data.get("val_split"), **keys}]
+        return train, val if data.get("val_data_path") else []
+
+    def entries(part: str) -> list[dict[str, Any]]:
+        listed = data.get(part)
+        listed = [listed] if isinstance(listed, dict) else listed or []
+        filled = [{**(data.get("default") or {}), **e} for e in listed]
+        for e in filled:
+            assert e["dataset_name"] == "ResponseDataset" and e["env_name"] in cfg["env"]
+        return [
+            {
+                "data_path": e["data_path"],
+                "split": e.get("split"),
+                "input_key": e.get("input_key", "input"),
+                "output_key": e.get("output_key", "output"),
+                "split_validation_size": e.get("split_validation_size", 0),
+            }
+            for e in filled
+        ]
+
+    assert not data.get("use_multiple_dataloader"), "several datasets are concatenated, as the source's"
+    return entries("train"), entries("validation")
+
+
+@pytest.mark.parametrize("version", ["0.4.0", "0.5.0", "0.6.0", "0.7.0"])
+@pytest.mark.parametrize("count", [1, 2])
+def test_each_release_loads_the_sources_data(version: str, count: int, tmp_path: Path) -> None:
+    tag = f"v{version}"
+    where = tmp_path / "src"
+    where.mkdir()
+    names = [str(where / f"train{i}.jsonl") for i in range(count)] + [str(where / "val.jsonl")]
+    for name in names:
+        Path(name).write_text("".join(json.dumps(row) + "\n" for row in DATA_ROWS))
+    *train_files, val_file = names
+    listed = train_files[0] if count == 1 else "[" + ",".join(f"'{p}'" for p in train_files) + "]"
+    (where / "run.sh").write_text(DATA_VERL.format(train=listed, val=val_file))
+    translation = translate(load(where / "run.sh"), to=f"nemo-rl@{version}")
+    if count == 2 and version in ("0.4.0", "0.5.0"):
+        # one train_data_path: not written (noted); the base's OpenMathInstruct-2 stays
+        assert any(n.code == "data.not-expressible" for n in translation.notes)
+        return
+    root = checkout(tmp_path / "nemo", tag)
+    for name, text in translation.files.items():
+        (root / name).write_text(text)
+    config, overrides = launch_line(translation.files["launch.sh"])
+    cfg = loaded(root / str(config), overrides, tag)
+    train, val = release_datasets(cfg, version)
+    # the source's files and prompt column; verl names no answer column, so `output` (the rows have it)
+    assert [e["data_path"] for e in train] == train_files
+    assert [e["data_path"] for e in val] == [val_file]
+    assert all((e["input_key"], e["output_key"]) == ("question", "output") for e in [*train, *val])
+    assert all(not e.get("split_validation_size") for e in train)  # no training rows held back
+    assert cfg["grpo"]["val_period"] == 5 and val  # validation on: a validation set exists
+    utils = _module(tag, "nemo_rl/data/datasets/utils.py", "nemo_rl_data_utils")
+    for e in [*train, *val]:
+        # load_dataset_from_path(path, split) up to 0.5.0, (path, subset, split) from 0.6.0
+        args = (e["split"],) if version in ("0.4.0", "0.5.0") else (None, e["split"])
+        rows = utils.load_dataset_from_path(e["data_path"], *args)
+        assert len(rows) == len(DATA_ROWS)
+        # ResponseDataset reads example[input_key] and example[output_key] of every row
+        assert all(row[e["input_key"]] and row[e["output_key"]] for row in rows)

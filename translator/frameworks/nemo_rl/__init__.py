@@ -33,6 +33,7 @@ FRAMEWORK = Framework(
     schema_generator="translator.frameworks.nemo_rl.schema_gen",
     native=NativeRules(
         unknown_keys="its TypedDict schema is not checked at load: an unknown key is kept and never read",
+        prepare="translator.frameworks.nemo_rl.keys:prepare",
         checked_types=frozenset(),
     ),
     # A local file reaches run_grpo.py through the ResponseDataset registry entry (data.train.data_path; the written
