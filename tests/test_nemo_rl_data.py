@@ -258,3 +258,18 @@ data:
     # no data.validation and the base's (5% of data.train) is replaced with the section
     assert d.eval_sources is None
     assert (d.prompt_key, d.answer_key) == ("problem", "solution")
+
+
+@pytest.mark.parametrize(
+    "version,entry",
+    [
+        ("0.3.1", "examples/run_grpo_math.py"),  # the only GRPO math entry at v0.3.1 and v0.4.0
+        ("0.4.0", "examples/run_grpo_math.py"),
+        ("0.5.0", "examples/run_grpo.py"),  # added in 0.5.0 (both call load_response_dataset)
+        ("0.7.0", "examples/run_grpo.py"),  # run_grpo_math.py is gone from 0.6.0
+    ],
+)
+def test_the_launch_runs_the_releases_grpo_entry(tmp_path: Path, version: str, entry: str) -> None:
+    [train] = files(tmp_path, "train.jsonl")
+    launch = translator.translate(easyr1(tmp_path, train, train), to=f"nemo-rl@{version}").files["launch.sh"]
+    assert f"uv run {entry} " in launch

@@ -260,9 +260,15 @@ class NemoRLDialect(Dialect):
             "# (config.yaml beside it inherits examples/configs/grpo_math_1B.yaml through its defaults: line).",
             "set -euo pipefail",
             "",
-            "uv run examples/run_grpo.py \\\n    --config " + shell_word("config.yaml") + ' "$@"',
+            f"uv run {_entry(version)} \\\n    --config " + shell_word("config.yaml") + ' "$@"',
         ]
         return {"config.yaml": "\n".join(header) + "\n" + body, "launch.sh": "\n".join(launch) + "\n"}
+
+
+def _entry(version: str) -> str:
+    """The GRPO entry a launch runs: examples/run_grpo.py from 0.5.0; 0.3.1 and 0.4.0 have only
+    examples/run_grpo_math.py (the same --config FILE and key=value overrides: run_grpo_math.py:49-54@v0.4.0)."""
+    return "examples/run_grpo_math.py" if version in ("0.3.1", "0.4.0") else "examples/run_grpo.py"
 
 
 def _resolve(value: Any, merged: dict[str, Any], depth: int) -> Any:
