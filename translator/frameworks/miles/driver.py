@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from translator.errors import ConfigError
+from translator.frameworks.slime.tables import SWITCHES
 from translator.notes import NoteList
 from translator.sources.files import Source
 from translator.sources.pyconfig import parse
@@ -32,6 +33,21 @@ BASE_FIELDS: dict[str, Any] = {"cuda_core_dump": False, "extra_env_vars": "", "o
 # command_utils.py@v0.1.0 NUM_GPUS_OF_HARDWARE, which drivers index by their `hardware` field
 NUM_GPUS_OF_HARDWARE = {"H100": 8, "H200": 8, "B200": 8, "B300": 8, "GB200": 4, "GB300": 4, "MI350X": 8, "MI355X": 8}
 GENERATION_HARDWARE = {"H100": "Hopper", "GB200": "Blackwell", "GB300": "Blackwell"}  # command_utils.py@v0.1.0
+# The valued flags the batch plan reads (translator/frameworks/slime/dialect.py SlimeReader): a loose unknown piece
+# of train_args may set any of them.
+PLAN_FLAGS = (
+    "rollout-batch-size",
+    "n-samples-per-prompt",
+    "global-batch-size",
+    "num-steps-per-rollout",
+    "micro-batch-size",
+    "actor-num-nodes",
+    "actor-num-gpus-per-node",
+    "tensor-model-parallel-size",
+    "pipeline-model-parallel-size",
+    "context-parallel-size",
+    "num-rollout",
+)
 
 
 @dataclass
@@ -112,7 +128,7 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
             hint="set the options that choose the branch with --env FIELD=VALUE",
         )
     call, keywords = calls[-1]
-    return _launch(source, call, keywords, notes)
+    return _launch(source, call, keywords, env, notes)
 
 
 def _stopped(where: str | None, source: Source) -> None:
@@ -137,7 +153,9 @@ def _typed(text: str, annotation: str) -> Any:
     return text
 
 
-def _launch(source: Source, call: ast.Call, keywords: dict[str, Any], notes: NoteList) -> DriverLaunch:
+def _launch(
+    source: Source, call: ast.Call, keywords: dict[str, Any], env: Mapping[str, str], notes: NoteList
+) -> DriverLaunch:
     where = f"{source.name}:{call.lineno}"
     if "train_args" not in keywords:
         raise ConfigError(
@@ -152,10 +170,13 @@ def _launch(source: Source, call: ast.Call, keywords: dict[str, Any], notes: Not
         raise ConfigError(
             f"train_args is not a string ({type(args).__name__})", file=source.name, line=call.lineno, hint=""
         )
+    # the text of a piece rlconf cannot compute, given as --env unknown_L<line>=TEXT (the hint the plan shows)
+    text = Text(tuple(env[p.name] if isinstance(p, Unknown) and p.name in env else p for p in text.pieces))
     for unknown in dict.fromkeys(text.unknowns):
         notes.warning(
             "miles.driver-unread",
-            f"{unknown.origin}: {unknown.why}; the flags it adds to train_args are unknown",
+            f"{unknown.origin}: {unknown.why}; the words of train_args it is part of (flags or their values) are "
+            "unknown",
         )
     entry = keywords.get("train_script", "train.py")
     if not isinstance(entry, str):
@@ -177,11 +198,23 @@ def _launch(source: Source, call: ast.Call, keywords: dict[str, Any], notes: Not
         ) from None
     placeholders = {"${" + u.name + "}" for u in text.unknowns}
     kept: list[str] = []
+    loose: list[str] = []  # unknown pieces standing as words of their own: they may hold any flags
     for word in words:
-        # an unknown piece standing as words of its own after a flag's value holds flags (noted above), not a
-        # second value of that flag
-        if word in placeholders and not (kept and kept[-1].startswith("--")):
+        # such a piece after a flag's value or a switch is not a value of that flag
+        if word in placeholders and not (kept and kept[-1].startswith("--") and kept[-1][2:] not in SWITCHES):
+            loose.append(word)
             continue
         kept.append(word)
-    flags = (w[2:].partition("=")[0] for w in kept if w.startswith("--"))
-    return DriverLaunch(kept, dict.fromkeys(flags, where), entry, call.lineno)
+    given = {w[2:].partition("=")[0] for w in kept if w.startswith("--")}
+    if loose:
+        # a plan flag the known words lack may be in such a piece: unknown, not its default (nor refused as unset)
+        open_flags = [f for f in PLAN_FLAGS if f not in given]
+        for flag in open_flags:
+            kept += [f"--{flag}", loose[0]]
+        if open_flags:
+            notes.info(
+                "miles.driver-unread",
+                f"{where}: train_args holds pieces rlconf cannot compute ({', '.join(loose)}); the plan flags the "
+                f"rest lacks may be among them, so they are unknown: {', '.join('--' + f for f in open_flags)}",
+            )
+    return DriverLaunch(kept, dict.fromkeys(given | set(PLAN_FLAGS), where), entry, call.lineno)
