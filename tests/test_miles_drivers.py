@@ -99,6 +99,26 @@ def build(args):
     assert "line 4" in value.pieces[1].why
 
 
+@pytest.mark.parametrize(
+    "expression,expected",
+    [
+        ("2 ** 10", 1024),
+        ('f"{1.5!r:>5}"', "  1.5"),  # repr, then right-aligned in 5
+        ('"-".join(["a", "b"]) + "c" * 2', "a-bcc"),
+        ("max(2, 8 // 3)", 2),
+        ("10 ** 10 ** 9", None),  # a power that would not finish: unknown, not computed
+        ('"x" * 10 ** 9', None),  # a gigabyte of text: unknown
+        ('f"{3:zz}"', None),  # a format the value does not take
+    ],
+)
+def test_expressions_are_computed_within_bounds(expression: str, expected: object) -> None:
+    value = Evaluator("d.py", {}).value(ast.parse(expression, mode="eval").body, {})
+    if expected is None:
+        assert isinstance(value, (Unknown, Text)) and not isinstance(value, str)
+    else:
+        assert value == expected
+
+
 def test_a_function_of_the_module_is_run_with_the_config() -> None:
     code = """
 def _layout(args, pp=2):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MAX_DEPTH = 40  # nested expressions deeper than this are left unknown
+MAX_TEXT = 1_000_000  # a string built longer than this (characters) is not a command line
 
 _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -165,7 +166,12 @@ class Evaluator:
             spec = v(node.format_spec, scope, depth + 1) if node.format_spec is not None else ""
             if isinstance(inner, (Unknown, Text)) or not isinstance(spec, str):
                 return inner if not isinstance(spec, (Text, Unknown)) else self.unknown(node, "a computed format")
-            return format(inner, spec)
+            if node.conversion in (ord("r"), ord("a")):
+                inner = repr(inner) if node.conversion == ord("r") else ascii(inner)
+            try:
+                return format(inner, spec)
+            except (TypeError, ValueError):
+                return self.unknown(node, f"'{ast.unparse(node)}' is not formatted")
         if isinstance(node, ast.Name):
             if node.id in scope:
                 return scope[node.id]
@@ -209,10 +215,7 @@ class Evaluator:
                 if isinstance(x, Unknown):
                     return x
             if type(node.op) in _ARITHMETIC and not any(isinstance(x, Text) for x in (left, right)):
-                try:
-                    return _ARITHMETIC[type(node.op)](left, right)
-                except (TypeError, ZeroDivisionError, ValueError):
-                    pass
+                return self.arithmetic(node, node.op, left, right)
             return self.unknown(node, f"'{ast.unparse(node)}' is not computed")
         if isinstance(node, ast.UnaryOp):
             operand = v(node.operand, scope, depth + 1)
@@ -366,12 +369,23 @@ class Evaluator:
             return joined if joined.unknowns else joined.render()
         if isinstance(old, Unknown) or isinstance(right, Unknown):
             return old if isinstance(old, Unknown) else right
-        if type(node.op) in _ARITHMETIC:
-            try:
-                return _ARITHMETIC[type(node.op)](old, right)
-            except (TypeError, ZeroDivisionError, ValueError):
-                pass
+        if type(node.op) in _ARITHMETIC and not any(isinstance(x, Text) for x in (old, right)):
+            return self.arithmetic(node, node.op, old, right)
         return self.unknown(node, f"'{ast.unparse(node)}' is not computed")
+
+    def arithmetic(self, node: ast.AST, op: ast.operator, left: Any, right: Any) -> Any:
+        """``left op right`` on known values, bounded: a huge power or repeated string is not a config value (and
+        computing it could hang); unknown then, as when the operands do not fit the operator."""
+        sizes = [len(x) if isinstance(x, (str, list, tuple)) else 0 for x in (left, right)]
+        counts = [x for x in (left, right) if isinstance(x, int)]
+        if isinstance(op, ast.Pow) and not (isinstance(right, (int, float)) and abs(right) <= 64):
+            return self.unknown(node, f"'{ast.unparse(node)}' is too large a power")
+        if isinstance(op, ast.Mult) and any(sizes) and any(abs(c) * max(sizes) > MAX_TEXT for c in counts):
+            return self.unknown(node, f"'{ast.unparse(node)}' is too long")
+        try:
+            return _ARITHMETIC[type(op)](left, right)
+        except (TypeError, ZeroDivisionError, ValueError, OverflowError):
+            return self.unknown(node, f"'{ast.unparse(node)}' is not computed")
 
     def match(self, node: ast.Match, scope: dict[str, Any]) -> None:
         subject = self.value(node.subject, scope)
