@@ -211,6 +211,26 @@ def test_a_piece_that_may_hold_flags_leaves_the_plan_flags_the_rest_lacks_unknow
     assert (given.plan["total_steps"], given.plan["data_parallel_size"]) == (50, 4)  # FSDP: 1 × 4 actor GPUs
 
 
+def test_pieces_joined_without_spaces_before_a_flag_still_end_their_words() -> None:
+    # "{a}{b}--num-rollout 7": two chunks of flags and a flag, joined as drivers join whole chunks
+    glued = DRIVER.replace('f"--lr {lr_of(args)} "', 'f"--lr 1e-6 {rollout_flags(args)}{more()}--num-rollout 7 "')
+    explanation = translator.load(Source(glued, "run_x.py"), framework="miles@0.1.0")
+    assert explanation.plan["total_steps"] == 7  # --num-rollout is its own word, not glued to the pieces
+    assert explanation.plan["prompts_per_step"] == 32  # given in the known words
+    # two different pieces of line 11: one name each, so --env can give each its text
+    unread = [n.message for n in explanation.notes if n.code == "miles.driver-unread"]
+    line_11 = [m.split(": ")[1] for m in unread if m.startswith("run_x.py:11:")]
+    assert [m.split("'")[1] for m in line_11] == ["rollout_flags(args)", "more()"]
+    both = translator.load(
+        Source(glued, "run_x.py"),
+        framework="miles@0.1.0",
+        env={"unknown_L11": "--num-steps-per-rollout 4", "unknown_L11_2": "--micro-batch-size 4"},
+    )
+    # 32 × 8 = 256 samples, 4 steps of gbs 64 (given, and 256 // 4); the piece's --micro-batch-size 4 comes before
+    # the driver's --micro-batch-size 2 (line 12), and argparse keeps the last: FSDP DP 4 → 64 / (2 × 4) = 8
+    assert (both.plan["optimizer_steps_per_step"], both.plan["grad_accum_steps"]) == (4, 8)
+
+
 def test_env_sets_a_dataclass_field() -> None:
     # --env batch=16: 16 × 8 = 128 samples; gbs 64 → 2 optimizer steps
     explanation = translator.load(Source(DRIVER, "run_x.py"), framework="miles@0.1.0", env={"batch": "16"})

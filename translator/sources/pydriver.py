@@ -50,11 +50,12 @@ class Unknown:
 
     origin: str
     why: str
+    tag: str = ""  # tells apart two unknowns of one line (:func:`distinct`)
 
     @property
     def name(self) -> str:
         """The placeholder's name in the text (``${unknown_L12}``: the line it comes from)."""
-        return "unknown_L" + self.origin.rpartition(":")[2]
+        return "unknown_L" + self.origin.rpartition(":")[2] + self.tag
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,19 @@ class _Stop(Exception):
     def __init__(self, raised: bool, line: int, value: Any = None) -> None:
         super().__init__()
         self.raised, self.line, self.value = raised, line, value
+
+
+def distinct(text: Text) -> Text:
+    """The text with a name of its own for each different unknown (a second one of line 12 is ``unknown_L12_2``);
+    the same unknown used twice keeps one name."""
+    names: dict[Unknown, Unknown] = {}
+    taken: dict[str, int] = {}
+    for piece in text.unknowns:
+        if piece not in names:
+            taken[piece.name] = taken.get(piece.name, 0) + 1
+            count = taken[piece.name]
+            names[piece] = piece if count == 1 else Unknown(piece.origin, piece.why, f"_{count}")
+    return Text(tuple(names[p] if isinstance(p, Unknown) else p for p in text.pieces))
 
 
 def text_of(value: Any) -> Text:

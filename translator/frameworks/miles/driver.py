@@ -24,7 +24,15 @@ from translator.frameworks.slime.tables import SWITCHES
 from translator.notes import NoteList
 from translator.sources.files import Source
 from translator.sources.pyconfig import parse
-from translator.sources.pydriver import Evaluator, Text, Unknown, dataclass_fields, module_scope, run_function
+from translator.sources.pydriver import (
+    Evaluator,
+    Text,
+    Unknown,
+    dataclass_fields,
+    distinct,
+    module_scope,
+    run_function,
+)
 
 CALL = "execute_train"
 CONFIG_BASE = "ExecuteTrainConfig"
@@ -153,6 +161,23 @@ def _typed(text: str, annotation: str) -> Any:
     return text
 
 
+def _separated(text: Text) -> str:
+    """The text with each unknown piece as ``${NAME}``; a piece that starts a word and is followed by another piece
+    or by a flag (``f"{a}{b}--x 1"``: drivers join whole chunks of flags) ends its word there too."""
+    out = ""
+    pieces = text.pieces
+    for i, piece in enumerate(pieces):
+        if isinstance(piece, str):
+            out += piece
+            continue
+        out += "${" + piece.name + "}"
+        following = pieces[i + 1] if i + 1 < len(pieces) else ""
+        starts_word = not out[: -len(piece.name) - 3] or out[: -len(piece.name) - 3][-1].isspace()
+        if starts_word and (isinstance(following, Unknown) or following.startswith("--")):
+            out += " "
+    return out
+
+
 def _launch(
     source: Source, call: ast.Call, keywords: dict[str, Any], env: Mapping[str, str], notes: NoteList
 ) -> DriverLaunch:
@@ -171,7 +196,15 @@ def _launch(
             f"train_args is not a string ({type(args).__name__})", file=source.name, line=call.lineno, hint=""
         )
     # the text of a piece rlconf cannot compute, given as --env unknown_L<line>=TEXT (the hint the plan shows)
-    text = Text(tuple(env[p.name] if isinstance(p, Unknown) and p.name in env else p for p in text.pieces))
+    text = distinct(text)
+    given: list[str | Unknown] = []
+    for piece in text.pieces:
+        if isinstance(piece, Unknown) and piece.name in env:
+            before = "".join(p for p in given if isinstance(p, str))
+            # a piece that starts a word is words of its own (or a whole value): kept apart from what follows
+            piece = env[piece.name] + (" " if not before or before[-1].isspace() else "")
+        given.append(piece)
+    text = Text(tuple(given))
     for unknown in dict.fromkeys(text.unknowns):
         notes.warning(
             "miles.driver-unread",
@@ -189,7 +222,7 @@ def _launch(
             f"{where}: execute_train puts the model's flags first (scripts/models/{shown}.py model_args(): the "
             "architecture, no batch flag); they are not read",
         )
-    rendered = text.render()
+    rendered = _separated(text)
     try:
         words = shlex.split(rendered)
     except ValueError as error:
