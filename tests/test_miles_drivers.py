@@ -17,7 +17,7 @@ import translator
 from translator.cli import main
 from translator.errors import ConfigError
 from translator.sources.files import Source
-from translator.sources.pydriver import Evaluator, Text, Unknown, dataclass_fields, run_function
+from translator.sources.pydriver import Evaluator, Text, Unknown, dataclass_fields, module_scope, run_function
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "miles"
@@ -134,6 +134,41 @@ def build(args):
     assert (scope["x"], scope["y"]) == ("--tp 4 --pp 2 ", "--tp 4 --pp 1 ")
     raised = evaluate(code, gpus=4)[0]["x"]
     assert isinstance(raised, Unknown) and "raises (line 5)" in raised.why
+
+
+def test_a_recipe_table_of_the_module_is_read_through_a_property() -> None:
+    code = """
+@dataclass(frozen=True)
+class _Recipe:
+    tp: int
+    max_tokens: int
+    rollouts: int = 3000
+
+_RECIPES = {"small": _Recipe(2, 9216), "large": _Recipe(8, 20480, rollouts=5)}
+
+@dataclass
+class ScriptArgs(U.ExecuteTrainConfig):
+    model: str = "large"
+
+    @property
+    def recipe(self):
+        return _RECIPES[self.model]
+
+def build(args):
+    x = f"--tp {args.recipe.tp} --num-rollout {args.num_rollout or args.recipe.rollouts} "
+"""
+    tree = ast.parse(code)
+    evaluator = Evaluator("d.py", {"num_rollout": 0})
+    evaluator.classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "_Recipe"}
+    scope = module_scope(tree, evaluator)
+    evaluator.module = scope
+    config, _ = dataclass_fields(tree, evaluator, "ExecuteTrainConfig", scope)
+    assert config is not None
+    evaluator.properties = {f.name: f for f in config.body if isinstance(f, ast.FunctionDef)}
+    local: dict[str, object] = {}
+    evaluator.run(next(f for f in tree.body if isinstance(f, ast.FunctionDef)).body, local)
+    # model "large" → _Recipe(8, 20480, rollouts=5): tp 8; num_rollout 0 is falsy → the recipe's 5
+    assert local["x"] == "--tp 8 --num-rollout 5 "
 
 
 def test_dataclass_defaults_post_init_and_a_raise_the_defaults_reach() -> None:

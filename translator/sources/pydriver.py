@@ -72,6 +72,20 @@ class Text:
         return [p for p in self.pieces if isinstance(p, Unknown)]
 
 
+@dataclass(frozen=True)
+class Record:
+    """An instance of one of the module's own dataclasses (a table of recipes): its fields' values."""
+
+    cls: str
+    values: tuple[tuple[str, Any], ...]
+
+    def get(self, name: str) -> Any:
+        return dict(self.values).get(name, _MISSING)
+
+
+_MISSING = object()
+
+
 class _Stop(Exception):
     """The path stops here (a ``raise`` the defaults reach, or a ``return``)."""
 
@@ -124,6 +138,43 @@ class Evaluator:
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)  # the module's own functions, by name
     module: dict[str, Any] = field(default_factory=dict)  # the module's constants (a called function's globals)
     calling: int = 0  # how deep in the module's own functions
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)  # the module's own dataclasses, by name
+    properties: dict[str, ast.FunctionDef] = field(default_factory=dict)  # the config class's @property methods
+
+    def construct(self, cls: ast.ClassDef, node: ast.Call, scope: dict[str, Any], depth: int) -> Any:
+        """``Cls(...)`` of one of the module's dataclasses: the call's arguments over its fields' defaults."""
+        names = [i.target.id for i in cls.body if isinstance(i, ast.AnnAssign) and isinstance(i.target, ast.Name)]
+        values = {
+            i.target.id: self.value(i.value, self.module, depth + 1)
+            for i in cls.body
+            if isinstance(i, ast.AnnAssign) and isinstance(i.target, ast.Name) and i.value is not None
+        }
+        if len(node.args) > len(names) or any(isinstance(a, ast.Starred) for a in node.args):
+            return self.unknown(node, f"'{ast.unparse(node.func)}(...)' takes other arguments")
+        values.update({n: self.value(a, scope, depth + 1) for n, a in zip(names, node.args, strict=False)})
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                return self.unknown(node, f"'{ast.unparse(node.func)}(...)' unpacks a mapping")
+            values[keyword.arg] = self.value(keyword.value, scope, depth + 1)
+        return Record(cls.name, tuple(values.items()))
+
+    def property_value(self, function: ast.FunctionDef, node: ast.AST) -> Any:
+        """A ``@property`` of the config class: its body run with ``self`` the config."""
+        if self.calling >= 8:
+            return self.unknown(node, f"'{ast.unparse(node)}' is not followed")
+        saved = self.config_names
+        self.calling += 1
+        self.config_names = frozenset({function.args.args[0].arg}) if function.args.args else saved
+        try:
+            self.run(function.body, dict(self.module))
+        except _Stop as stop:
+            if stop.raised:
+                return self.unknown(node, f"'{ast.unparse(node)}' raises (line {stop.line})")
+            return stop.value
+        finally:
+            self.calling -= 1
+            self.config_names = saved
+        return None
 
     def call_function(self, function: ast.FunctionDef, node: ast.Call, scope: dict[str, Any], depth: int) -> Any:
         """What one of the module's own functions returns for this call: its body run with the call's arguments
@@ -196,10 +247,18 @@ class Evaluator:
             if isinstance(node.value, ast.Name) and node.value.id in self.config_names and node.value.id not in scope:
                 if node.attr in self.fields:
                     return self.fields[node.attr]
+                if node.attr in self.properties:
+                    return self.property_value(self.properties[node.attr], node)
                 return self.unknown(node, f"'{ast.unparse(node)}' is not a field with a default")
             dotted = ast.unparse(node)
             if dotted in self.names:
                 return self.names[dotted]
+            base = v(node.value, scope, depth + 1)
+            if isinstance(base, Record):
+                found = base.get(node.attr)
+                return self.unknown(node, f"'{dotted}' is no field of {base.cls}") if found is _MISSING else found
+            if isinstance(base, Unknown):
+                return base
             return self.unknown(node, f"'{dotted}' is computed when the driver runs")
         if isinstance(node, ast.Subscript):
             base, key = v(node.value, scope, depth + 1), v(node.slice, scope, depth + 1)
@@ -298,6 +357,8 @@ class Evaluator:
             found = self.helpers[name](node, self)
             if found is not None:
                 return found
+        if isinstance(node.func, ast.Name) and name in self.classes:
+            return self.construct(self.classes[name], node, scope, depth)
         if isinstance(node.func, ast.Name) and name in self.functions:
             return self.call_function(self.functions[name], node, scope, depth)
         if (
@@ -492,10 +553,12 @@ def _assigned(node: ast.AST) -> set[str]:
     return names
 
 
-def dataclass_fields(tree: ast.Module, evaluator: Evaluator, base: str) -> tuple[ast.ClassDef | None, dict[str, str]]:
-    """The first module-level dataclass deriving from ``base`` (by the base's last name): its fields' defaults
-    are evaluated into ``evaluator.fields`` (a ``field(default_factory=...)`` is unknown), and its annotations
-    returned (field → annotation text)."""
+def dataclass_fields(
+    tree: ast.Module, evaluator: Evaluator, base: str, scope: dict[str, Any] | None = None
+) -> tuple[ast.ClassDef | None, dict[str, str]]:
+    """The first module-level dataclass deriving from ``base`` (by the base's last name): its fields' defaults,
+    over the module's constants ``scope``, are evaluated into ``evaluator.fields`` (a ``field(default_factory=...)``
+    is unknown), and its annotations returned (field → annotation text)."""
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and any(ast.unparse(b).rpartition(".")[2] == base for b in node.bases):
             annotations: dict[str, str] = {}
@@ -510,7 +573,7 @@ def dataclass_fields(tree: ast.Module, evaluator: Evaluator, base: str) -> tuple
                         given = {k.arg: k.value for k in value.keywords}
                         if "default" in given:
                             value = given["default"]
-                    evaluator.fields[item.target.id] = evaluator.value(value, {})
+                    evaluator.fields[item.target.id] = evaluator.value(value, dict(scope or {}))
             return node, annotations
     return None, {}
 

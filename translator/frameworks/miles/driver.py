@@ -91,10 +91,15 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         watched=frozenset({CALL}),
     )
     evaluator.functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    evaluator.classes = {
+        c.name: c
+        for c in tree.body
+        if isinstance(c, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in c.decorator_list)
+    }
     scope = module_scope(tree, evaluator)
     evaluator.module = scope
     evaluator.calls.clear()
-    config, annotations = dataclass_fields(tree, evaluator, CONFIG_BASE)
+    config, annotations = dataclass_fields(tree, evaluator, CONFIG_BASE, scope)
     for key, text in env.items():
         if key in annotations:
             evaluator.fields[key] = _typed(text, annotations[key])
@@ -109,6 +114,11 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
             + (f"; set by --env: {', '.join(given)}" if given else "; --env FIELD=VALUE sets one")
             + "; __post_init__ and the building function are evaluated statically",
         )
+        evaluator.properties = {
+            f.name: f
+            for f in config.body
+            if isinstance(f, ast.FunctionDef) and any(ast.unparse(d) == "property" for d in f.decorator_list)
+        }
         post = next((f for f in config.body if isinstance(f, ast.FunctionDef) and f.name == "__post_init__"), None)
         if post is not None:
             stopped = run_function(evaluator, post, scope, config.name)
@@ -197,14 +207,14 @@ def _launch(
         )
     # the text of a piece rlconf cannot compute, given as --env unknown_L<line>=TEXT (the hint the plan shows)
     text = distinct(text)
-    given: list[str | Unknown] = []
+    pieces: list[str | Unknown] = []
     for piece in text.pieces:
         if isinstance(piece, Unknown) and piece.name in env:
-            before = "".join(p for p in given if isinstance(p, str))
+            before = "".join(p for p in pieces if isinstance(p, str))
             # a piece that starts a word is words of its own (or a whole value): kept apart from what follows
             piece = env[piece.name] + (" " if not before or before[-1].isspace() else "")
-        given.append(piece)
-    text = Text(tuple(given))
+        pieces.append(piece)
+    text = Text(tuple(pieces))
     for unknown in dict.fromkeys(text.unknowns):
         notes.warning(
             "miles.driver-unread",
