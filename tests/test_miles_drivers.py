@@ -15,6 +15,8 @@ from click.testing import CliRunner
 
 import translator
 from translator.cli import main
+from translator.dialects import registry
+from translator.dialects.base import ReadOptions
 from translator.errors import ConfigError
 from translator.sources.files import Source
 from translator.sources.pydriver import Evaluator, Text, Unknown, dataclass_fields, module_scope, run_function
@@ -264,6 +266,19 @@ def test_pieces_joined_without_spaces_before_a_flag_still_end_their_words() -> N
     # 32 × 8 = 256 samples, 4 steps of gbs 64 (given, and 256 // 4); the piece's --micro-batch-size 4 comes before
     # the driver's --micro-batch-size 2 (line 12), and argparse keeps the last: FSDP DP 4 → 64 / (2 × 4) = 8
     assert (both.plan["optimizer_steps_per_step"], both.plan["grad_accum_steps"]) == (4, 8)
+
+
+def test_each_flag_comes_from_the_line_of_the_literal_that_writes_it() -> None:
+    reading = registry.get("miles").read(Source(DRIVER, "run_x.py"), ReadOptions(version="0.1.0"))
+    assert reading.native is not None
+    origins = reading.native.origins
+    # DRIVER's lines: 10 the f-string with the batch flags, 11 --lr, 12 the placement and backend, 14 the call
+    assert (origins["rollout-batch-size"], origins["global-batch-size"]) == ("run_x.py:10", "run_x.py:10")
+    assert (origins["lr"], origins["micro-batch-size"], origins["train-backend"]) == (
+        "run_x.py:11",
+        "run_x.py:12",
+        "run_x.py:12",
+    )
 
 
 def test_env_sets_a_dataclass_field() -> None:

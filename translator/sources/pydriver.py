@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 MAX_DEPTH = 40  # nested expressions deeper than this are left unknown
+_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 MAX_TEXT = 1_000_000  # a string built longer than this (characters) is not a command line
 
 _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -139,6 +141,18 @@ class Evaluator:
     module: dict[str, Any] = field(default_factory=dict)  # the module's constants (a called function's globals)
     calling: int = 0  # how deep in the module's own functions
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)  # the module's own dataclasses, by name
+    lines: list[str] = field(default_factory=list)  # the source's lines, to tell where each --flag is written
+    flag_lines: dict[str, int] = field(default_factory=dict)  # --flag → the line of the last literal read holding it
+
+    def note_flags(self, node: ast.expr, text: str) -> None:
+        """Where the ``--flag`` words of a string literal are written: the line, within the literal's lines, that
+        holds each (an implicit concatenation spans several)."""
+        first, last = node.lineno, getattr(node, "end_lineno", None) or node.lineno
+        for flag in _FLAG.findall(text):
+            pattern = re.compile(re.escape(flag) + r"(?![\w-])")
+            found = next((n for n in range(first, last + 1) if pattern.search(self.lines[n - 1])), first)
+            self.flag_lines[flag[2:]] = found
+
     properties: dict[str, ast.FunctionDef] = field(default_factory=dict)  # the config class's @property methods
 
     def construct(self, cls: ast.ClassDef, node: ast.Call, scope: dict[str, Any], depth: int) -> Any:
@@ -220,6 +234,8 @@ class Evaluator:
             return self.unknown(node, "an expression nested too deeply")
         v = self.value
         if isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and self.lines and "--" in node.value:
+                self.note_flags(node, node.value)
             return node.value
         if isinstance(node, ast.JoinedStr):
             out = Text(())

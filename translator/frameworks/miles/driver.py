@@ -89,6 +89,7 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         helpers={"get_default_wandb_args": _wandb},
         env=env,
         watched=frozenset({CALL}),
+        lines=source.text.splitlines(),
     )
     evaluator.functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
     evaluator.classes = {
@@ -146,7 +147,7 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
             hint="set the options that choose the branch with --env FIELD=VALUE",
         )
     call, keywords = calls[-1]
-    return _launch(source, call, keywords, env, notes)
+    return _launch(source, call, keywords, env, notes, evaluator.flag_lines)
 
 
 def _stopped(where: str | None, source: Source) -> None:
@@ -189,8 +190,15 @@ def _separated(text: Text) -> str:
 
 
 def _launch(
-    source: Source, call: ast.Call, keywords: dict[str, Any], env: Mapping[str, str], notes: NoteList
+    source: Source,
+    call: ast.Call,
+    keywords: dict[str, Any],
+    env: Mapping[str, str],
+    notes: NoteList,
+    flag_lines: Mapping[str, int],
 ) -> DriverLaunch:
+    """The words after ``python3 <entry>``; each flag's origin is the line of the literal that writes it (the
+    call's line for one an unknown piece may hold)."""
     where = f"{source.name}:{call.lineno}"
     if "train_args" not in keywords:
         raise ConfigError(
@@ -260,4 +268,8 @@ def _launch(
                 f"{where}: train_args holds pieces rlconf cannot compute ({', '.join(loose)}); the plan flags the "
                 f"rest lacks may be among them, so they are unknown: {', '.join('--' + f for f in open_flags)}",
             )
-    return DriverLaunch(kept, dict.fromkeys(given | set(PLAN_FLAGS), where), entry, call.lineno)
+    origins = {
+        **dict.fromkeys(PLAN_FLAGS, where),
+        **{f: f"{source.name}:{flag_lines.get(f, call.lineno)}" for f in given},
+    }
+    return DriverLaunch(kept, origins, entry, call.lineno)
