@@ -240,7 +240,7 @@ def test_a_piece_that_may_hold_flags_leaves_the_plan_flags_the_rest_lacks_unknow
     # --num-steps-per-rollout may be in the piece, but --global-batch-size 64 is given: Miles keeps 256 / 64 = 4
     # optimizer steps or refuses a steps count that disagrees (miles/utils/arguments.py:3431-3439@v0.1.0)
     assert plan["optimizer_steps_per_step"] == 4
-    note = next(n.message for n in explanation.notes if n.code == "miles.driver-unread" and "may be among" in n.message)
+    note = next(n.message for n in explanation.notes if n.code == "miles.driver-open-flags")
     assert "--num-rollout" in note and "--rollout-batch-size" not in note
     # the piece's text given as --env unknown_L<line>=TEXT: read as written (line 11 holds the piece)
     given = translator.load(Source(LOOSE, "run_x.py"), framework="miles@0.1.0", env={"unknown_L11": "--num-rollout 50"})

@@ -247,6 +247,8 @@ class Evaluator:
             spec = v(node.format_spec, scope, depth + 1) if node.format_spec is not None else ""
             if isinstance(inner, (Unknown, Text)) or not isinstance(spec, str):
                 return inner if not isinstance(spec, (Text, Unknown)) else self.unknown(node, "a computed format")
+            if isinstance(inner, Record):  # the dataclass's own repr is not rebuilt here
+                return self.unknown(node, f"'{ast.unparse(node)}' formats a whole {inner.cls}")
             if node.conversion in (ord("r"), ord("a")):
                 inner = repr(inner) if node.conversion == ord("r") else ascii(inner)
             try:

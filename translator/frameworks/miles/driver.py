@@ -264,7 +264,7 @@ def _launch(
             kept += [f"--{flag}", loose[0]]
         if open_flags:
             notes.info(
-                "miles.driver-unread",
+                "miles.driver-open-flags",
                 f"{where}: train_args holds pieces rlconf cannot compute ({', '.join(loose)}); the plan flags the "
                 f"rest lacks may be among them, so they are unknown: {', '.join('--' + f for f in open_flags)}",
             )

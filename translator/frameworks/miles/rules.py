@@ -134,6 +134,13 @@ RULES: tuple[R, ...] = (
         "are unknown.",
     ),
     R(
+        "miles.driver-open-flags",
+        "note",
+        "miles",
+        ("info",),
+        "A Python driver's train_args holds a piece that may set flags: the plan flags the rest lacks are unknown.",
+    ),
+    R(
         "miles.model-args",
         "note",
         "miles",
