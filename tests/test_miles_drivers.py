@@ -110,6 +110,7 @@ def build(args):
         ("max(2, 8 // 3)", 2),
         ("10 ** 10 ** 9", None),  # a power that would not finish: unknown, not computed
         ('"x" * 10 ** 9', None),  # a gigabyte of text: unknown
+        ("(9 ** 64) ** 64", None),  # 9**64 has 203 bits; its 64th power 13,000: past MAX_INT_BITS (256), unknown
         ('f"{3:zz}"', None),  # a format the value does not take
     ],
 )

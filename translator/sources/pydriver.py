@@ -21,6 +21,7 @@ from typing import Any
 MAX_DEPTH = 40  # nested expressions deeper than this are left unknown
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 MAX_TEXT = 1_000_000  # a string built longer than this (characters) is not a command line
+MAX_INT_BITS = 256  # an operand larger than this is no config value (and products of such grow without bound)
 
 _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -473,6 +474,8 @@ class Evaluator:
         counts = [x for x in (left, right) if isinstance(x, int)]
         if isinstance(op, ast.Pow) and not (isinstance(right, (int, float)) and abs(right) <= 64):
             return self.unknown(node, f"'{ast.unparse(node)}' is too large a power")
+        if any(abs(c).bit_length() > MAX_INT_BITS for c in counts):  # powers of powers, statement after statement
+            return self.unknown(node, f"'{ast.unparse(node)}' is too large a number")
         if isinstance(op, ast.Mult) and any(sizes) and any(abs(c) * max(sizes) > MAX_TEXT for c in counts):
             return self.unknown(node, f"'{ast.unparse(node)}' is too long")
         try:
