@@ -479,9 +479,12 @@ class Evaluator:
         if isinstance(op, ast.Mult) and any(sizes) and any(abs(c) * max(sizes) > MAX_TEXT for c in counts):
             return self.unknown(node, f"'{ast.unparse(node)}' is too long")
         try:
-            return _ARITHMETIC[type(op)](left, right)
+            result = _ARITHMETIC[type(op)](left, right)
         except (TypeError, ZeroDivisionError, ValueError, OverflowError):
             return self.unknown(node, f"'{ast.unparse(node)}' is not computed")
+        if isinstance(result, int) and abs(result).bit_length() > MAX_INT_BITS:
+            return self.unknown(node, f"'{ast.unparse(node)}' is too large a number")
+        return result
 
     def match(self, node: ast.Match, scope: dict[str, Any]) -> None:
         subject = self.value(node.subject, scope)
