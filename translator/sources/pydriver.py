@@ -18,20 +18,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from translator.sources.pyconfig import OPERATORS
+
 MAX_DEPTH = 40  # nested expressions deeper than this are left unknown
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 MAX_TEXT = 1_000_000  # a string built longer than this (characters) is not a command line
 MAX_INT_BITS = 256  # an operand larger than this is no config value (and products of such grow without bound)
 
-_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-}
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {**OPERATORS, ast.Pow: operator.pow}
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
@@ -177,19 +171,8 @@ class Evaluator:
         """A ``@property`` of the config class: its body run with ``self`` the config."""
         if self.calling >= 8:
             return self.unknown(node, f"'{ast.unparse(node)}' is not followed")
-        saved = self.config_names
-        self.calling += 1
-        self.config_names = frozenset({function.args.args[0].arg}) if function.args.args else saved
-        try:
-            self.run(function.body, dict(self.module))
-        except _Stop as stop:
-            if stop.raised:
-                return self.unknown(node, f"'{ast.unparse(node)}' raises (line {stop.line})")
-            return stop.value
-        finally:
-            self.calling -= 1
-            self.config_names = saved
-        return None
+        names = frozenset({function.args.args[0].arg}) if function.args.args else self.config_names
+        return self.returned(function, dict(self.module), names, node, f"'{ast.unparse(node)}' raises")
 
     def call_function(self, function: ast.FunctionDef, node: ast.Call, scope: dict[str, Any], depth: int) -> Any:
         """What one of the module's own functions returns for this call: its body run with the call's arguments
@@ -213,13 +196,21 @@ class Evaluator:
                 local[param] = self.value(defaults[param], self.module, depth + 1)
             else:
                 local[param] = self.unknown(node, f"'{param}' of {function.name}() is not given")
+        return self.returned(function, local, frozenset(names), node, f"with these values {function.name}() raises")
+
+    def returned(
+        self, function: ast.FunctionDef, local: dict[str, Any], names: frozenset[str], node: ast.AST, raises: str
+    ) -> Any:
+        """What ``function``'s body returns run in ``local``, with ``names`` naming the config object; unknown when
+        it raises (``raises``, and the line), None when it returns nothing."""
+        saved = self.config_names
         self.calling += 1
-        self.config_names = frozenset(names)
+        self.config_names = names
         try:
             self.run(function.body, local)
         except _Stop as stop:
             if stop.raised:
-                return self.unknown(node, f"with these values {function.name}() raises (line {stop.line})")
+                return self.unknown(node, f"{raises} (line {stop.line})")
             return stop.value
         finally:
             self.calling -= 1
