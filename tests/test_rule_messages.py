@@ -44,6 +44,8 @@ NOT_IN_THE_ORACLE = {
     "open-instruct.group-size": "grpo_fast.py until 2025-04-24",
     "open-instruct.gtrl-mini-batch-divisible": "the gtrl scripts, removed in May 2025",
     "slime.rollout-multiple-of-gbs": "slime/utils/arguments.py up to v0.2.1",
+    "trl.vllm-device-available": "grpo_trainer.py of 0.14.0 (line 294) and 0.15.2 (line 383); from 0.16.0 nothing "
+    "reads vllm_device",
 }
 
 

@@ -202,3 +202,29 @@ def test_a_fork_that_remaps_a_batch_key_is_read(tmp_path: Path, monkeypatch: pyt
     explanation = translator.explain(str(script), framework="easyr1@0.3.2")
     assert explanation.spec.plan.prompts_per_step is None
     assert "framework.fork-batch-key" in {n.code for n in explanation.notes}
+
+
+def test_a_copy_past_the_release_it_names_is_not_refused_on_that_release(tmp_path: Path) -> None:
+    # An EasyR1 copy whose verl/__init__.py still says 0.3.0 but whose config uses worker.reward.reward_function
+    # (a key from 0.3.1; 0.3.0 calls it score_function): read as 0.3.0 the reward is missing, which 0.3.0 raises
+    # at start-up, and the copy keeps a "… function is not provided." check. But the config's 0.3.1 keys say the
+    # copy is a snapshot past 0.3.0, whose own reward key is set: the plan is stated, check reports the error.
+    (tmp_path / ".git").mkdir()
+    package = tmp_path / "verl"
+    (package / "trainer").mkdir(parents=True)
+    (package / "workers" / "reward").mkdir(parents=True)
+    (package / "__init__.py").write_text('__version__ = "0.3.0"\n')
+    (package / "trainer" / "main.py").write_text("def main():\n    pass\n")
+    (package / "workers" / "reward" / "function.py").write_text(
+        "def load(config):\n    if config.reward_function is None:\n"
+        '        raise ValueError("Reward function is not provided.")\n'
+    )
+    config = (ROOT / "fixtures" / "easyr1" / "head_rpp_kl_reward_static.yaml").read_text()
+    (tmp_path / "config.yaml").write_text(config)
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main config=config.yaml\n")
+    explanation = translator.explain(str(script))
+    assert explanation.version == "0.3.0"
+    # 64 prompts × n 4 = 256 samples per step (the fixture's derivation)
+    assert explanation.spec.plan.samples_per_step == 256
+    assert "easyr1.reward-missing" in {f.rule for f in translator.check(str(script)).errors}

@@ -20,7 +20,7 @@ from translator.errors import ConfigError
 from translator.sources.files import Source
 
 MAX_DEPTH = 20  # nested arithmetic deeper than this is not a config value; it is left unknown
-_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
@@ -181,13 +181,13 @@ def _evaluate(
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return -value if isinstance(node.op, ast.USub) else value
         raise _NotLiteral(f"'{ast.unparse(node)}' is not a number")
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+    if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
         left = _evaluate(node.left, constants, depth + 1, arguments)
         right = _evaluate(node.right, constants, depth + 1, arguments)
         numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
         if not numbers or (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0):
             raise _NotLiteral(f"'{ast.unparse(node)}' is not arithmetic of numbers")
-        return _OPERATORS[type(node.op)](left, right)
+        return OPERATORS[type(node.op)](left, right)
     if isinstance(node, ast.Name):
         if node.id in ("True", "False", "None"):
             return {"True": True, "False": False, "None": None}[node.id]

@@ -16,6 +16,9 @@ MARK = rf"(?:\bmiles\b|\bMILES_|{MILES_ONLY_FLAGS})"
 # slime's flags anywhere in the script (bash arrays usually hold them, defined before the launch line)
 FLAGS = r"--(?:rollout-batch-size|n-samples-per-prompt)\b"
 LAUNCH = r"python[\d.]*\s+(?:\S*/)?train(?:_async)?\.py\b"
+# a Python driver that builds the command and runs it through Miles' launch helper (translator/frameworks/miles/
+# driver.py)
+DRIVER = r"\bmiles\.utils\.external_utils\b[\s\S]*\bexecute_train\s*\("
 
 FRAMEWORK = Framework(
     name="miles",
@@ -24,7 +27,7 @@ FRAMEWORK = Framework(
     aliases=("radixark/miles",),
     checks="translator.frameworks.miles.checks",
     rules="translator.frameworks.miles.rules:RULES",
-    detection=Detection(script=rf"^(?=[\s\S]*{MARK})(?=[\s\S]*{FLAGS})[\s\S]*?{LAUNCH}"),
+    detection=Detection(script=rf"^(?=[\s\S]*{MARK})(?=[\s\S]*{FLAGS})[\s\S]*?{LAUNCH}|{DRIVER}"),
     native=NativeRules(
         flags=True,
         unknown_keys="Miles refuses an unknown flag (argparse: 'unrecognized arguments'); rlconf has no Miles schema",

@@ -10,9 +10,10 @@ and nothing sets a global batch that neither ``--global-batch-size`` nor ``--num
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from translator.dialects.base import fmt
+from translator.dialects.base import Reading, ReadOptions, fmt
 from translator.frameworks.miles.tables import (
     CHANGES,
     DEFAULTS,
@@ -22,9 +23,10 @@ from translator.frameworks.miles.tables import (
     MEGATRON_ONLY,
     VERSIONS,
 )
-from translator.frameworks.slime.dialect import SlimeDialect, SlimeReader, SlimeWriter
+from translator.frameworks.slime.dialect import SlimeDialect, SlimeReader, SlimeWriter, parse_flags
 from translator.notes import NoteList
 from translator.plan import RunSpec
+from translator.sources.files import Source
 
 
 def backend_of(flags: dict[str, Any]) -> str:
@@ -43,6 +45,18 @@ class MilesDialect(SlimeDialect):
     # Both parsers refuse an unknown flag (Megatron's parse_args without ignore_unknown_args, and the FSDP
     # parser's parse_args): rlconf has no Miles schema to tell one, so no key is reported as unknown.
     rejects_unknown_keys = True
+
+    def read(self, source: Source, options: ReadOptions) -> Reading:
+        if source.suffix != ".py":
+            return super().read(source, options)
+        # a Python driver that builds the command (translator/frameworks/miles/driver.py)
+        from translator.frameworks.miles.driver import read_driver
+
+        notes = NoteList()
+        launch = read_driver(source, options.env, notes)
+        flags, _ = parse_flags(launch.words, f"{source.name}:{launch.line}", notes)
+        origins = {key: launch.origins.get(key, f"{source.name}:{launch.line}") for key in flags}
+        return self.read_flags(source, options, notes, flags, origins, os.path.basename(launch.entry))
 
     def defaults(self, flags: dict[str, Any]) -> dict[str, Any]:
         return FSDP_DEFAULTS if backend_of(flags) == "fsdp" else DEFAULTS

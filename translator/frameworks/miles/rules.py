@@ -124,4 +124,33 @@ RULES: tuple[R, ...] = (
         ("info",),
         "Asynchronous PPO is written with --keep-old-actor (Miles refuses async PPO without a correction).",
     ),
+    R(
+        "miles.driver-defaults",
+        "note",
+        "miles",
+        ("info",),
+        "A Python driver is read with its dataclass's defaults (--env FIELD=VALUE sets a field).",
+    ),
+    R(
+        "miles.driver-unread",
+        "note",
+        "miles",
+        ("warning",),
+        "A piece of a Python driver's train_args that rlconf cannot compute (file:line): the words it is part of "
+        "are unknown.",
+    ),
+    R(
+        "miles.driver-open-flags",
+        "note",
+        "miles",
+        ("info",),
+        "A Python driver's train_args holds a piece that may set flags: the plan flags the rest lacks are unknown.",
+    ),
+    R(
+        "miles.model-args",
+        "note",
+        "miles",
+        ("info",),
+        "A Python driver's model flags (scripts/models/<type>.py, the architecture) are not read.",
+    ),
 )

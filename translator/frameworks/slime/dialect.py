@@ -106,7 +106,21 @@ class SlimeDialect(Dialect):
         command, argv, index = launches[-1]
         note_launch(notes, source, command, [c for c, _, _ in launches])
         entry = os.path.basename(argv[index])
-        flags, origins = _parse(argv[index + 1 :], f"{source.name}:{command.line}", notes)
+        flags, origins = parse_flags(argv[index + 1 :], f"{source.name}:{command.line}", notes)
+        reading = self.read_flags(source, options, notes, flags, origins, entry)
+        _ray_head(command, reading.spec)
+        return reading
+
+    def read_flags(
+        self,
+        source: Source,
+        options: ReadOptions,
+        notes: NoteList,
+        flags: dict[str, Any],
+        origins: dict[str, str],
+        entry: str,
+    ) -> Reading:
+        """The reading of a launch's flags (from a shell script's command, or a driver that builds one)."""
         if options.version:
             version = self.resolve_version(options.version)
         else:
@@ -120,7 +134,6 @@ class SlimeDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             self.reader(values, version, spec, notes, entry).run()
-        _ray_head(command, spec)
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
         if options.num_processes is not None and spec.topology.training_gpus not in (None, options.num_processes):
@@ -190,7 +203,7 @@ def _ray_head(command: ShellCommand, spec: RunSpec) -> None:
             return
 
 
-def _parse(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:
+def parse_flags(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:
     """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, several values; a word left from an array the
     script never defines (``${MODEL_ARGS}``) is noted and skipped."""
     flags: dict[str, Any] = {}

@@ -1,0 +1,275 @@
+"""Miles' Python drivers (``scripts/run_*.py``, ``examples/**/run*.py``): the command they build, read statically.
+
+A driver keeps its options in ``@dataclass class ScriptArgs(U.ExecuteTrainConfig)``, builds the training flags as
+a string in a function and passes it to ``U.execute_train(train_args=..., megatron_model_type=...,
+train_script=...)`` (miles/utils/external_utils/command_utils.py@v0.1.0), which runs ``ray job submit -- python3
+<train_script> <model args> <train_args>``: the model args are ``scripts/models/<megatron_model_type>.py``'s
+``model_args()`` (the architecture: no batch flag; not read, as a shell launch's ``MODEL_ARGS`` is not), the
+rest is what the driver built. The string is evaluated with the dataclass defaults (what ``python run_x.py`` with
+no options runs) by translator/sources/pydriver.py; a piece it cannot compute leaves only the flags it holds
+unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from translator.errors import ConfigError
+from translator.frameworks.slime.tables import SWITCHES
+from translator.notes import NoteList
+from translator.sources.files import Source
+from translator.sources.pyconfig import parse
+from translator.sources.pydriver import (
+    Evaluator,
+    Text,
+    Unknown,
+    dataclass_fields,
+    distinct,
+    module_scope,
+    run_function,
+)
+
+CALL = "execute_train"
+CONFIG_BASE = "ExecuteTrainConfig"
+# ExecuteTrainConfig's own fields (command_utils.py@v0.1.0 ExecuteTrainConfig): num_nodes from SLURM_JOB_NUM_NODES.
+BASE_FIELDS: dict[str, Any] = {"cuda_core_dump": False, "extra_env_vars": "", "output_dir": "/root/shared_data"}
+# command_utils.py@v0.1.0 NUM_GPUS_OF_HARDWARE, which drivers index by their `hardware` field
+NUM_GPUS_OF_HARDWARE = {"H100": 8, "H200": 8, "B200": 8, "B300": 8, "GB200": 4, "GB300": 4, "MI350X": 8, "MI355X": 8}
+GENERATION_HARDWARE = {"H100": "Hopper", "GB200": "Blackwell", "GB300": "Blackwell"}  # command_utils.py@v0.1.0
+# The valued flags the batch plan reads (translator/frameworks/slime/dialect.py SlimeReader): a loose unknown piece
+# of train_args may set any of them.
+PLAN_FLAGS = (
+    "rollout-batch-size",
+    "n-samples-per-prompt",
+    "global-batch-size",
+    "num-steps-per-rollout",
+    "micro-batch-size",
+    "actor-num-nodes",
+    "actor-num-gpus-per-node",
+    "tensor-model-parallel-size",
+    "pipeline-model-parallel-size",
+    "context-parallel-size",
+    "num-rollout",
+)
+
+
+@dataclass
+class DriverLaunch:
+    """The launch a driver builds: the words after ``python3 <entry>``, the line of each flag, the entry."""
+
+    words: list[str]
+    origins: dict[str, str]  # flag name → "file:line"
+    entry: str
+    line: int  # the execute_train call's line
+
+
+def is_driver(tree: ast.Module) -> bool:
+    return any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(tree))
+
+
+def _wandb(node: ast.Call, evaluator: Evaluator) -> Any:
+    # get_default_wandb_args returns the --use-wandb/--wandb-* logging flags, or "" without WANDB_API_KEY
+    # (command_utils.py@v0.1.0 get_default_wandb_args): no plan flag either way.
+    return ""
+
+
+def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> DriverLaunch:
+    """The flags the driver passes ``execute_train`` with its dataclass defaults (``--env FIELD=VALUE`` sets a
+    field, as ``--field VALUE`` on the driver's command line would)."""
+    tree = parse(source)
+    evaluator = Evaluator(
+        source.name,
+        {**BASE_FIELDS, "num_nodes": int(env.get("SLURM_JOB_NUM_NODES", "1"))},
+        names={"U.NUM_GPUS_OF_HARDWARE": NUM_GPUS_OF_HARDWARE, "U.GENERATION_HARDWARE": GENERATION_HARDWARE},
+        helpers={"get_default_wandb_args": _wandb},
+        env=env,
+        watched=frozenset({CALL}),
+        lines=source.text.splitlines(),
+    )
+    evaluator.functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    evaluator.classes = {
+        c.name: c
+        for c in tree.body
+        if isinstance(c, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in c.decorator_list)
+    }
+    scope = module_scope(tree, evaluator)
+    evaluator.module = scope
+    evaluator.calls.clear()
+    config, annotations = dataclass_fields(tree, evaluator, CONFIG_BASE, scope)
+    for key, text in env.items():
+        if key in annotations:
+            evaluator.fields[key] = _typed(text, annotations[key])
+    given = [key for key in env if key in annotations]
+    if config is not None:
+        notes.info(
+            "miles.driver-defaults",
+            f"{source.name}: the driver's options are {config.name}'s defaults (line {config.lineno}), what "
+            "`python "
+            + os.path.basename(source.name)
+            + "` with no options runs"
+            + (f"; set by --env: {', '.join(given)}" if given else "; --env FIELD=VALUE sets one")
+            + "; __post_init__ and the building function are evaluated statically",
+        )
+        evaluator.properties = {
+            f.name: f
+            for f in config.body
+            if isinstance(f, ast.FunctionDef) and any(ast.unparse(d) == "property" for d in f.decorator_list)
+        }
+        post = next((f for f in config.body if isinstance(f, ast.FunctionDef) and f.name == "__post_init__"), None)
+        if post is not None:
+            stopped = run_function(evaluator, post, scope, config.name)
+            _stopped(stopped, source)
+    functions = [
+        f
+        for f in ast.walk(tree)
+        if isinstance(f, ast.FunctionDef)
+        and any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(f))
+    ]
+    if not functions:
+        raise ConfigError(
+            f"the call to {CALL} is not inside a function",
+            file=source.name,
+            hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train",
+        )
+    stopped = run_function(evaluator, functions[0], scope, config.name if config else None)
+    _stopped(stopped, source)
+    calls = evaluator.calls.get(CALL, [])
+    if not calls:
+        raise ConfigError(
+            f"with its defaults, {functions[0].name}() never reaches {CALL}",
+            file=source.name,
+            line=functions[0].lineno,
+            hint="set the options that choose the branch with --env FIELD=VALUE",
+        )
+    call, keywords = calls[-1]
+    return _launch(source, call, keywords, env, notes, evaluator.flag_lines)
+
+
+def _stopped(where: str | None, source: Source) -> None:
+    if where is not None:
+        raise ConfigError(
+            f"with its defaults, the driver stops at a raise ({where})",
+            file=source.name,
+            hint="set the options that avoid it with --env FIELD=VALUE",
+        )
+
+
+def _typed(text: str, annotation: str) -> Any:
+    """A --env value as the field's type (typer converts a command-line option the same way)."""
+    kind = annotation.replace(" ", "").split("|")[0]
+    if kind == "bool":
+        return text.lower() in ("1", "true", "yes", "y", "on")
+    for convert in (int, float) if kind in ("int", "float") else ():
+        try:
+            return convert(text)
+        except ValueError:
+            continue
+    return text
+
+
+def _separated(text: Text) -> str:
+    """The text with each unknown piece as ``${NAME}``; a piece that starts a word and is followed by another piece
+    or by a flag (``f"{a}{b}--x 1"``: drivers join whole chunks of flags) ends its word there too."""
+    out = ""
+    pieces = text.pieces
+    for i, piece in enumerate(pieces):
+        if isinstance(piece, str):
+            out += piece
+            continue
+        out += "${" + piece.name + "}"
+        following = pieces[i + 1] if i + 1 < len(pieces) else ""
+        starts_word = not out[: -len(piece.name) - 3] or out[: -len(piece.name) - 3][-1].isspace()
+        if starts_word and (isinstance(following, Unknown) or following.startswith("--")):
+            out += " "
+    return out
+
+
+def _launch(
+    source: Source,
+    call: ast.Call,
+    keywords: dict[str, Any],
+    env: Mapping[str, str],
+    notes: NoteList,
+    flag_lines: Mapping[str, int],
+) -> DriverLaunch:
+    """The words after ``python3 <entry>``; each flag's origin is the line of the literal that writes it (the
+    call's line for one an unknown piece may hold)."""
+    where = f"{source.name}:{call.lineno}"
+    if "train_args" not in keywords:
+        raise ConfigError(
+            f"{CALL}() is called without train_args=...",
+            file=source.name,
+            line=call.lineno,
+            hint="pass the training flags as U.execute_train(train_args=...)",
+        )
+    args = keywords["train_args"]
+    text = args if isinstance(args, Text) else Text((args,)) if isinstance(args, (str, Unknown)) else None
+    if text is None:
+        raise ConfigError(
+            f"train_args is not a string ({type(args).__name__})", file=source.name, line=call.lineno, hint=""
+        )
+    # the text of a piece rlconf cannot compute, given as --env unknown_L<line>=TEXT (the hint the plan shows)
+    text = distinct(text)
+    pieces: list[str | Unknown] = []
+    for piece in text.pieces:
+        if isinstance(piece, Unknown) and piece.name in env:
+            before = "".join(p for p in pieces if isinstance(p, str))
+            # a piece that starts a word is words of its own (or a whole value): kept apart from what follows
+            piece = env[piece.name] + (" " if not before or before[-1].isspace() else "")
+        pieces.append(piece)
+    text = Text(tuple(pieces))
+    for unknown in dict.fromkeys(text.unknowns):
+        notes.warning(
+            "miles.driver-unread",
+            f"{unknown.origin}: {unknown.why}; the words of train_args it is part of (flags or their values) are "
+            "unknown",
+        )
+    entry = keywords.get("train_script", "train.py")
+    if not isinstance(entry, str):
+        raise ConfigError("train_script is computed when the driver runs", file=source.name, line=call.lineno, hint="")
+    model = keywords.get("megatron_model_type")
+    if model is not None:
+        shown = model if isinstance(model, str) else "(computed)"
+        notes.info(
+            "miles.model-args",
+            f"{where}: execute_train puts the model's flags first (scripts/models/{shown}.py model_args(): the "
+            "architecture, no batch flag); they are not read",
+        )
+    rendered = _separated(text)
+    try:
+        words = shlex.split(rendered)
+    except ValueError as error:
+        raise ConfigError(
+            f"train_args does not split into words: {error}", file=source.name, line=call.lineno, hint=""
+        ) from None
+    placeholders = {"${" + u.name + "}" for u in text.unknowns}
+    kept: list[str] = []
+    loose: list[str] = []  # unknown pieces standing as words of their own: they may hold any flags
+    for word in words:
+        # such a piece after a flag's value or a switch is not a value of that flag
+        if word in placeholders and not (kept and kept[-1].startswith("--") and kept[-1][2:] not in SWITCHES):
+            loose.append(word)
+            continue
+        kept.append(word)
+    given = {w[2:].partition("=")[0] for w in kept if w.startswith("--")}
+    if loose:
+        # a plan flag the known words lack may be in such a piece: unknown, not its default (nor refused as unset)
+        open_flags = [f for f in PLAN_FLAGS if f not in given]
+        for flag in open_flags:
+            kept += [f"--{flag}", loose[0]]
+        if open_flags:
+            notes.info(
+                "miles.driver-open-flags",
+                f"{where}: train_args holds pieces rlconf cannot compute ({', '.join(loose)}); the plan flags the "
+                f"rest lacks may be among them, so they are unknown: {', '.join('--' + f for f in open_flags)}",
+            )
+    origins = {
+        **dict.fromkeys(PLAN_FLAGS, where),
+        **{f: f"{source.name}:{flag_lines.get(f, call.lineno)}" for f in given},
+    }
+    return DriverLaunch(kept, origins, entry, call.lineno)
