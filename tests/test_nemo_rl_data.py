@@ -273,3 +273,20 @@ def test_the_launch_runs_the_releases_grpo_entry(tmp_path: Path, version: str, e
     [train] = files(tmp_path, "train.jsonl")
     launch = translator.translate(easyr1(tmp_path, train, train), to=f"nemo-rl@{version}").files["launch.sh"]
     assert f"uv run {entry} " in launch
+
+
+def test_mixture_weights_are_noted_as_lost(tmp_path: Path) -> None:
+    # Open-Instruct's dataset_mixer_list takes half of org/a and all of org/b; NeMo-RL's list concatenates whole
+    # datasets (nemo_rl/data/utils.py:136-145@v0.6.0): both Hub ids are written, the 0.5 share is noted as lost.
+    script = tmp_path / "run.sh"
+    script.write_text(
+        "python open_instruct/grpo_fast.py --model_name_or_path m \\\n"
+        "    --dataset_mixer_list org/a 0.5 org/b 1.0 --apply_verifiable_reward True \\\n"
+        "    --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 4 --num_mini_batches 2 \\\n"
+        "    --num_learners_per_node 2 --vllm_num_engines 1 --pack_length 2048\n"
+    )
+    translation = translator.translate(script, to="nemo-rl@0.7.0")
+    train = written(translation)["data"]["train"]
+    assert [e["data_path"] for e in train] == ["org/a", "org/b"]
+    [note] = [n for n in translation.notes if n.code == "data.not-expressible"]
+    assert "[0.5, 1.0]" in note.message
