@@ -666,7 +666,7 @@ def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
 def test_unknown_version(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8")
     assert_input_error(
-        ["explain", script, "--from", "openrlhf@0.4.6"], "older than the oldest supported version, 0.5.0"
+        ["explain", script, "--from", "openrlhf@0.3.8"], "older than the oldest supported version, 0.4.0"
     )
 
 
