@@ -1,8 +1,9 @@
 """OpenRLHF's version table as data: releases, flag renames, flag lifetimes, defaults per release.
 
 Source: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in every release wheel from 0.4.0 (read
-from 0.4.0.post2/.post3, the only 0.4.0 wheels) to 0.11.2 (``pip download --no-deps openrlhf==X``); docs/frameworks/openrlhf.md explains them with the source file at
-each tag. Flags are written without the leading ``--``.
+from 0.4.0.post2/.post3, the only 0.4.0 wheels) to 0.11.2 (``pip download --no-deps openrlhf==X``);
+docs/frameworks/openrlhf.md explains them with the source file at each tag.
+Flags are written without the leading ``--``.
 
 Internally rlconf names every flag by its dotted (≥ 0.10.2) name when it has one, else by its flat name
 (flags that never got a dotted name: ``prompt_max_len``, ``flash_attn``, ``ptx_coef``, ...).
