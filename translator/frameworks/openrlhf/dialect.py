@@ -710,8 +710,7 @@ class _Interpreter:
             if raw_engines is None and engines_compared(self.version):
                 self.notes.error(
                     "topology.engines-unset",
-                    f"{engines_type_error(self.version)} (train_ppo_ray compares "
-                    f"{self.f('vllm.num_engines')}, not set, with a number; 0 generates with the actor)",
+                    engines_type_error(self.version, self.f("vllm.num_engines")),
                     source_keys=[self.k("vllm.num_engines")],
                 )
             self.gpu_budget(world, 0, colocate_all)
@@ -1781,11 +1780,19 @@ def engines_compared(version: str) -> bool:
     return any(at_least(version, first) and not newer_than(version, last) for first, last in ENGINES_COMPARED)
 
 
-def engines_type_error(version: str) -> str:
-    """Python's TypeError for the first comparison of the unset --vllm_num_engines: up to 0.5.0 the __main__ block's
-    ``>= 1`` runs before _validate_args' ``> 0`` (cli/train_ppo_ray.py@v0.4.3, @v0.5.0)."""
-    op = ">=" if not newer_than(version, ENGINES_GE_UNTIL) else ">"
-    return f"'{op}' not supported between instances of 'NoneType' and 'int'"
+def engines_type_error(version: str, flag: str) -> str:
+    """Python's TypeError for the first comparison of the unset --vllm_num_engines, with where it is made: up to
+    0.5.0 the __main__ block's ``>= 1`` runs before _validate_args' ``> 0`` (cli/train_ppo_ray.py@v0.4.3,
+    @v0.5.0)."""
+    if not newer_than(version, ENGINES_GE_UNTIL):
+        return (
+            "'>=' not supported between instances of 'NoneType' and 'int' (train_ppo_ray's __main__ block compares "
+            f"{flag}, not set, with 1; 0 generates with the actor)"
+        )
+    return (
+        f"'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares {flag}, not set, "
+        "with 0; 0 generates with the actor)"
+    )
 
 
 def native_aggregation(version: str) -> str:
