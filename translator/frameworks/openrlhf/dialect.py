@@ -959,11 +959,10 @@ class _Interpreter:
             "rollout.n_samples_per_prompt",
         )
         plan.prompts_per_step = plan.samples_per_step = samples
-        self.origin(
-            "plan.samples_per_step",
+        self.spec.derivations["plan.samples_per_step"] = derived(
             f"{timesteps} loader batches × {micro_key} {rollout_micro} samples × {world} actor GPUs",
-            "rollout.batch_size",
-            "rollout.micro_batch_size",
+            self.k("rollout.batch_size"),
+            self.k("rollout.micro_batch_size"),
         )
         self.origin(
             "plan.prompts_per_step",
@@ -1509,7 +1508,7 @@ class _Interpreter:
 
     def describe_derived(self) -> None:
         plan, d = self.spec.plan, self.spec.derivations
-        if plan.samples_per_step is not None:
+        if plan.samples_per_step is not None and newer_than(self.version, SAMPLE_DATASET_UNTIL):
             d["plan.samples_per_step"] = derived(
                 f"{fmt(plan.prompts_per_step)} prompts × {self.f('rollout.n_samples_per_prompt')} "
                 f"{plan.samples_per_prompt}"
