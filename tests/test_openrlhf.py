@@ -670,6 +670,37 @@ def test_unknown_version(tmp_path: Path) -> None:
     )
 
 
+def test_0_4_is_read_not_written(tmp_path: Path) -> None:
+    # 0.4.x is read (docs/frameworks/openrlhf.md §13 band 0); the writer starts at 0.5.0 and says so.
+    script = _script(tmp_path, "--vllm_num_engines 8 --rollout_batch_size 512 --micro_rollout_batch_size 8")
+    assert read("--vllm_num_engines 8", "0.4.2.post1").spec.version == "0.4.2"  # a post release: its release
+    assert_input_error(
+        ["translate", script, "--from", "openrlhf@0.4.3", "--to", "openrlhf@0.4.3", "-o", str(tmp_path / "out")],
+        "rlconf reads OpenRLHF 0.4.3 but writes OpenRLHF 0.5.0 and newer",
+        "--to openrlhf@0.5.0",
+    )
+
+
+def test_0_4_rollout_batch_counts_samples() -> None:
+    # [§13 band 0] 0.4.3: 512 // (8 GPUs × micro_rollout 8) = 8 loader batches of 8 samples per rank = 512 samples
+    # per step, whatever n; n 4 is 4 copies of each prompt in the dataset → 1 sample per prompt, 4 passes an episode.
+    # 0.4.5 (band A): 512 // 8 = 64 prompts per rank → 512 prompts × 4 = 2048 samples.
+    flags = "--vllm_num_engines 8 --rollout_batch_size 512 --micro_rollout_batch_size 8 --n_samples_per_prompt 4"
+    early, later = read(flags, "0.4.3"), read(flags, "0.4.5")
+    assert (early.plan["prompts_per_step"], early.plan["samples_per_prompt"], early.plan["samples_per_step"]) == (
+        512,
+        1,
+        512,
+    )
+    assert early.spec.run_length.dataset_passes == 4 and "semantics.samples-not-grouped" in codes(early)
+    assert (later.plan["prompts_per_step"], later.plan["samples_per_prompt"], later.plan["samples_per_step"]) == (
+        512,
+        4,
+        2048,
+    )
+    assert later.spec.run_length.dataset_passes == 1
+
+
 def test_detected_and_aliased() -> None:
     assert translator.dialects.get("OpenRLHF/OpenRLHF").name == "openrlhf"
     source = Source("nohup " + HEAD + "--vllm.num_engines 8 &\n", "x.sh")
