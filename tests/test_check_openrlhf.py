@@ -879,3 +879,126 @@ def test_without_vllm_engines_the_actor_generates_up_to_0_7_5() -> None:
         Source(render({**flags, "vllm_num_engines": 0}), "launch.sh"), framework="openrlhf@0.6.4"
     ).spec
     assert spec.generation.rollout_backend == "hf" and spec.topology.rollout_gpus == 0
+
+
+# ------------------------------------------------------------------ 0.4.x (§6 rows 43–44, §13 band 0)
+# A PPO run of 0.4.x (GAE, a critic; no estimator flag): 8 actor GPUs with the reference on them, a critic of 8 with
+# the reward model on it, 4 vLLM engines × TP 2. 0.4.0–0.4.4: rollout_batch_size 512 samples = 512 // (8 GPUs ×
+# micro_rollout 8) = 8 loader batches per rank; train batch 128 = 4 micro × 4 accumulation × 8 ranks.
+EARLY_04: dict[str, Any] = {
+    "actor_num_nodes": 1,
+    "actor_num_gpus_per_node": 8,
+    "ref_num_nodes": 1,
+    "ref_num_gpus_per_node": 8,
+    "critic_num_nodes": 1,
+    "critic_num_gpus_per_node": 8,
+    "reward_num_nodes": 1,
+    "reward_num_gpus_per_node": 8,
+    "colocate_actor_ref": True,
+    "colocate_critic_reward": True,
+    "vllm_num_engines": 4,
+    "vllm_tensor_parallel_size": 2,
+    "pretrain": "OpenRLHF/Llama-3-8b-sft-mixture",
+    "reward_pretrain": "OpenRLHF/Llama-3-8b-rm-mixture",
+    "rollout_batch_size": 512,
+    "n_samples_per_prompt": 1,
+    "micro_rollout_batch_size": 8,
+    "train_batch_size": 128,
+    "micro_train_batch_size": 4,
+}
+
+
+@pytest.mark.parametrize("version", ["0.4.0", "0.4.3", "0.4.4", "0.4.5", "0.4.6"])
+def test_the_0_4_base_config_is_clean(version: str) -> None:
+    report = check(EARLY_04, version)
+    assert not report.errors and not report.warnings, [f.message for f in report.errors + report.warnings]
+
+
+def test_update_timesteps_of_zero_divides_by_zero_before_0_4_5() -> None:
+    # [§6 row 43, §13] 0.4.3's fit: update_timesteps = 32 // (8 GPUs × 8) = 0, then `steps % 0` at the first batch.
+    flags = {**EARLY_04, "rollout_batch_size": 32}
+    finding = the_finding(
+        flags,
+        "0.4.3",
+        "openrlhf.update-timesteps-zero",
+        "error",
+        "integer modulo by zero (fit: update_timesteps = --rollout_batch_size 32 // (8 actor GPUs × "
+        "--micro_rollout_batch_size 8) = 0)",
+    )
+    # The positive multiple of 64 nearest 32 is 64 (1 batch per rank); or micro_rollout 32 // 8 = 4: 32 // 32 = 1.
+    assert [s.changes for s in finding.suggestions] == [{"rollout_batch_size": 64}, {"micro_rollout_batch_size": 4}]
+    # 0.4.5 loads 32 // 8 = 4 prompts per rank instead: no such division.
+    assert not findings_of(check(flags, "0.4.5"), "openrlhf.update-timesteps-zero")
+
+
+def test_rollout_batch_not_a_whole_number_of_loader_batches_before_0_4_5() -> None:
+    # [§13] 600 // (8 × 8) = 9 loader batches per rank: 576 samples per step, 24 never trained on → a warning; the
+    # multiple of 64 nearest 600 is 576 (24 away; 640 is 40 away).
+    flags = {**EARLY_04, "rollout_batch_size": 600}
+    finding = the_finding(
+        flags,
+        "0.4.3",
+        "openrlhf.rollout-per-rank",
+        "warning",
+        "--rollout_batch_size 600 is not divisible by 8 actor GPUs × --micro_rollout_batch_size 8 = 64: each rank "
+        "trains after 9 loader batch(es), 576 samples per step",
+    )
+    assert [s.changes for s in finding.suggestions] == [{"rollout_batch_size": 576}]
+    # 576 samples = 4.5 train batches of 128: the floors of §4 still apply, reported by their own rule.
+    assert findings_of(check(flags, "0.4.3"), "openrlhf.rollout-not-whole-train-batches")
+
+
+def test_packing_needs_a_local_reward_model_in_0_4_4() -> None:
+    # [§6 row 44] 0.4.4's __main__ refuses packing with a remote reward; 0.4.5 dropped that assert.
+    flags = {**EARLY_04, "packing_samples": True, "flash_attn": True, "remote_rm_url": "http://rm:5000/get_reward"}
+    flags["reward_pretrain"] = None
+    finding = the_finding(
+        flags,
+        "0.4.4",
+        "openrlhf.packing-needs-local-reward",
+        "error",
+        "Only support `--packing_samples` with local reward models.",
+    )
+    assert_every_fix_works(flags, "0.4.4", finding)
+    assert not findings_of(check(flags, "0.4.5"), "openrlhf.packing-needs-local-reward")
+
+
+def test_unset_engines_fail_the_main_blocks_comparison_in_0_4() -> None:
+    # [§6 row 42] the __main__ block's `args.vllm_num_engines >= 1` meets None first (0.4.0–0.5.0).
+    flags = {**EARLY_04, "vllm_num_engines": None, "vllm_tensor_parallel_size": None}
+    finding = the_finding(
+        flags,
+        "0.4.3",
+        "openrlhf.vllm-engines-required",
+        "error",
+        "'>=' not supported between instances of 'NoneType' and 'int' (train_ppo_ray's __main__ block compares "
+        "--vllm_num_engines, not set, with 1; 0 generates with the actor)",
+    )
+    assert_every_fix_works(flags, "0.4.3", finding)
+
+
+def test_engines_above_the_actor_gpus_from_0_4_6() -> None:
+    # [§6 row 39] 0.4.6 and 0.5.0 assert actor GPUs ≥ engines: 16 engines for 8 GPUs → 8 (the largest divisor of 8
+    # up to 16); 0.4.5 has no such assert.
+    flags = {**EARLY_04, "vllm_num_engines": 16, "vllm_tensor_parallel_size": 1}
+    finding = the_finding(
+        flags,
+        "0.4.6",
+        "openrlhf.engines-divide-actor",
+        "error",
+        "actor_world_size must be greater than vllm_num_engines, got 8 and 16",
+    )
+    assert [s.changes for s in finding.suggestions] == [{"vllm_num_engines": 8}]
+    assert not findings_of(check(flags, "0.4.5"), "openrlhf.engines-divide-actor")
+
+
+def test_power_of_two_and_critic_asserts_in_0_4() -> None:
+    # [§6 rows 37, 40] 0.4.x's _validate_args: 6 critic GPUs are no power of 2 and do not divide 8 actor GPUs; and
+    # DeepSpeed's own check on the critic: 128 // 4 // 6 = 5 accumulation steps, 5 × 4 × 6 = 120 ≠ 128 (row 35).
+    flags = {**EARLY_04, "colocate_critic_reward": False, "critic_num_gpus_per_node": 6}
+    report = check(flags, "0.4.3")
+    assert {f.rule for f in report.errors} == {
+        "openrlhf.critic-power-of-two",
+        "openrlhf.critic-divides-actor",
+        "openrlhf.critic-train-batch-divisible",
+    }

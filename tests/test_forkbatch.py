@@ -197,6 +197,30 @@ def test_openrlhf_copy_with_its_own_accumulation_is_unknown_with_its_line() -> N
     assert "openrlhf/utils/strategy.py:12 accumulated_gradient = accumulated_gradient // 2" in warning.message
 
 
+COPY_04 = FORKS / "openrlhf_04_copy" / "scripts"
+
+
+def test_openrlhf_0_4_copy_sizes_with_upstreams_0_4_statements() -> None:
+    # The copy (version.txt 0.4.3) accumulates train batch 16 // micro 2 // 2 actor GPUs = 4 micro-batches, the
+    # statement of 0.4.0–0.4.2's utils/deepspeed.py: recognised as upstream's, the per-update sizes stay. The step:
+    # 32 samples (rollout_batch_size 32 // (2 GPUs × micro_rollout 4) = 4 loader batches × 4 × 2), 16 per optimizer
+    # step → 2 optimizer steps.
+    explanation = api.explain(str(COPY_04 / "upstream.sh"))
+    plan = explanation.spec.plan
+    assert explanation.spec.version == "0.4.3"
+    assert (plan.samples_per_step, plan.grad_accum_steps, plan.optimizer_steps_per_step) == (32, 4, 2)
+    assert "framework.fork-workers-verified" in {n.code for n in explanation.notes}
+    # --half_accum True takes the copy's own branch (deepspeed.py:12), which no upstream release has.
+    explanation = api.explain(str(COPY_04 / "half.sh"))
+    plan = explanation.spec.plan
+    assert plan.grad_accum_steps is None and plan.optimizer_steps_per_step is None
+    assert plan.samples_per_step == 32  # the rollout is upstream's
+    warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-code")
+    assert "openrlhf/utils/deepspeed.py:12" in warning.message
+    # 0.4.x is modelled (worked out on its wheels); 0.5.1–0.5.8 still are not.
+    assert worker_bands("openrlhf", "0.4.0") is not None and worker_bands("openrlhf", "0.5.3") is None
+
+
 ENGINE = FORKS / "verl_engine" / "scripts"
 
 

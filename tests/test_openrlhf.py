@@ -666,8 +666,39 @@ def test_parallelism_larger_than_the_actor(tmp_path: Path) -> None:
 def test_unknown_version(tmp_path: Path) -> None:
     script = _script(tmp_path, "--vllm.num_engines 8")
     assert_input_error(
-        ["explain", script, "--from", "openrlhf@0.4.6"], "older than the oldest supported version, 0.5.0"
+        ["explain", script, "--from", "openrlhf@0.3.8"], "older than the oldest supported version, 0.4.0"
     )
+
+
+def test_0_4_is_read_not_written(tmp_path: Path) -> None:
+    # 0.4.x is read (docs/frameworks/openrlhf.md §13 band 0); the writer starts at 0.5.0 and says so.
+    script = _script(tmp_path, "--vllm_num_engines 8 --rollout_batch_size 512 --micro_rollout_batch_size 8")
+    assert read("--vllm_num_engines 8", "0.4.2.post1").spec.version == "0.4.2"  # a post release: its release
+    assert_input_error(
+        ["translate", script, "--from", "openrlhf@0.4.3", "--to", "openrlhf@0.4.3", "-o", str(tmp_path / "out")],
+        "rlconf reads OpenRLHF 0.4.3 but writes OpenRLHF 0.5.0 and newer",
+        "--to openrlhf@0.5.0",
+    )
+
+
+def test_0_4_rollout_batch_counts_samples() -> None:
+    # [§13 band 0] 0.4.3: 512 // (8 GPUs × micro_rollout 8) = 8 loader batches of 8 samples per rank = 512 samples
+    # per step, whatever n; n 4 is 4 copies of each prompt in the dataset → 1 sample per prompt, 4 passes an episode.
+    # 0.4.5 (band A): 512 // 8 = 64 prompts per rank → 512 prompts × 4 = 2048 samples.
+    flags = "--vllm_num_engines 8 --rollout_batch_size 512 --micro_rollout_batch_size 8 --n_samples_per_prompt 4"
+    early, later = read(flags, "0.4.3"), read(flags, "0.4.5")
+    assert (early.plan["prompts_per_step"], early.plan["samples_per_prompt"], early.plan["samples_per_step"]) == (
+        512,
+        1,
+        512,
+    )
+    assert early.spec.run_length.dataset_passes == 4 and "semantics.samples-not-grouped" in codes(early)
+    assert (later.plan["prompts_per_step"], later.plan["samples_per_prompt"], later.plan["samples_per_step"]) == (
+        512,
+        4,
+        2048,
+    )
+    assert later.spec.run_length.dataset_passes == 1
 
 
 def test_detected_and_aliased() -> None:
@@ -693,6 +724,10 @@ LOSSY_FIRST_LEG = {
     ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    # ... the same for 0.4.x, whose steps hold one sample per prompt (the n copies are in the dataset, §13).
+    ("ppo_pin_v043", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("copy_v043", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_loader_batch_floor_v040", "trl"): {"prompts_per_step", "samples_per_prompt"},
     # Token-budget micro-batches: TRL has only a per-device sample count.
     ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
     # 25 prompts × 4 = 100 samples per update do not split over verl's 8 ranks (0.9 asserts it): a multiple of
@@ -711,6 +746,9 @@ LOSSY_ROUND_TRIP = {
     ("ppo_critic_colocated_v0101", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_per_rank_v059", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("ppo_separate_engines_v089", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_pin_v043", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("copy_v043", "trl"): {"prompts_per_step", "samples_per_prompt"},
+    ("ppo_loader_batch_floor_v040", "trl"): {"prompts_per_step", "samples_per_prompt"},
     ("reinforce_baseline_ring_dynamic_v0111", "trl"): {"micro_batch_per_device", "grad_accum_steps"},
     ("train_batch_indivisible_v0112", "trl"): {"samples_per_optimizer_step"},
     ("train_batch_indivisible_v0112", "verl"): {"samples_per_optimizer_step"},
@@ -723,11 +761,13 @@ OPENRLHF_CASES = [c for c in CASES if c.framework == "openrlhf"]
 def test_round_trip_through_verl_and_trl(case: Case, other: str) -> None:
     source = translator.load(case.path, **case.load_kwargs())
     there = translator.translate(source, to=other)
+    # 0.4.x fixtures come back in the oldest release rlconf writes (0.5.0)
+    version = translator.dialects.get("openrlhf").writable(source.version)
     back = translator.translate(
         Source(there.files["launch.sh"], "launch.sh", None, there.files),
-        to=f"openrlhf@{source.version}",
+        to=f"openrlhf@{version}",
     )
-    assert back.version == source.version
+    assert back.version == version
     first_leg = differing(source.plan, there.plan)
     assert first_leg == LOSSY_FIRST_LEG.get((case.name, other), set())
     assert noted(there) == first_leg, "every plan change of the first leg has a note"

@@ -48,7 +48,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import CASES, Case, case_id, findings_of, has_group
-from tests.test_check_openrlhf import DOTTED, EARLY, EARLY_059, FLAT, check, config, render
+from tests.test_check_openrlhf import DOTTED, EARLY, EARLY_04, EARLY_059, FLAT, check, config, render
 from translator import translate
 from translator.errors import ConfigError
 from translator.frameworks.openrlhf.dialect import spelled
@@ -61,6 +61,10 @@ VERSIONS = ("0.10.1", "0.11.2")  # the last flat-flag release and a dotted-flag 
 # 0.7.0) and the first single-controller releases (0.7.3, 0.7.5). Skipped unless their wheels are unpacked under
 # $RLCONF_ORACLE_DIR like the two above.
 EARLY_VERSIONS = ("0.5.9", "0.6.4", "0.7.0", "0.7.3", "0.7.5")
+# Releases rlconf reads but does not write (the writer starts at 0.5.0): only `rlconf check` is compared with their
+# start-up checks (the second half of the file). 0.4.3 stands for 0.4.0–0.4.3 (the same checks), 0.4.4 has the
+# packing asserts, 0.4.6 the engines assert of _validate_args.
+READ_VERSIONS = ("0.4.3", "0.4.4", "0.4.6")
 ENTRY = "openrlhf.cli.train_ppo_ray"
 
 
@@ -254,7 +258,10 @@ def test_emitted_flags_are_accepted_by_train_ppo_ray(case: Case, version: str) -
 #   their ring / TP process groups on GPUs.
 # - openrlhf.vllm-engines-required without packing: no check either; the first rollout step finds no generator.
 #   (With packing, train_ppo_ray's own check stops the run: the no_vllm_engine_cannot_roll_out case below.)
+# - openrlhf.update-timesteps-zero (0.4.0–0.4.4): the ZeroDivisionError of PPOTrainer.fit at the first prompt batch,
+#   on the actor's Ray worker after the models load.
 OUT_OF_REACH = {
+    "openrlhf.update-timesteps-zero",
     "openrlhf.train-batch-divisible",
     "openrlhf.critic-train-batch-divisible",
     "openrlhf.tensor-parallel-needs-bf16",
@@ -284,7 +291,7 @@ def train_asserts(version: str) -> list[ast.stmt]:
     def prune(statements: list[ast.stmt]) -> list[ast.stmt]:
         kept: list[ast.stmt] = []
         for node in statements:
-            if isinstance(node, ast.Assert) and version in EARLY_VERSIONS and other_names(node):
+            if isinstance(node, ast.Assert) and version in EARLY_VERSIONS + READ_VERSIONS and other_names(node):
                 # 0.6.3–0.7.0: "Only one reward model is supported", on the split --reward_pretrain list (one here)
                 continue
             if isinstance(node, ast.Assert):
@@ -297,7 +304,7 @@ def train_asserts(version: str) -> list[ast.stmt]:
     every = [
         node
         for node in ast.walk(train)
-        if isinstance(node, ast.Assert) and not (version in EARLY_VERSIONS and other_names(node))
+        if isinstance(node, ast.Assert) and not (version in EARLY_VERSIONS + READ_VERSIONS and other_names(node))
     ]
     assert len(every) == sum(isinstance(node, ast.Assert) for stmt in kept for node in ast.walk(stmt)), (
         "an assert of train() outside plain if statements"
@@ -345,7 +352,7 @@ def openrlhf_verdict(flags: dict[str, Any], version: str) -> Verdict:
         return Verdict(message, [])
     try:
         args = start_up_checks(version, args, printed)
-        if version in EARLY_VERSIONS:
+        if version in EARLY_VERSIONS + READ_VERSIONS:
             validate_args(version, args)  # the first thing train() does up to 0.7.0
         run_statements(train_asserts(version), {"args": args}, "train_ppo_ray.py")
     except (AssertionError, TypeError, ValueError) as error:
@@ -602,6 +609,59 @@ PARITY = [
         "0.5.9",
         {**EARLY_059, "n_samples_per_prompt": 1},
         "openrlhf.group-estimator-needs-samples",
+    ),
+    # 0.4.x (read only; docs/frameworks/openrlhf.md §6 rows 37–44): tests/test_check_openrlhf.py's EARLY_04 run.
+    *(Parity("the_0_4_base_config_is_clean", version, EARLY_04, None) for version in READ_VERSIONS),
+    Parity(
+        "update_timesteps_of_zero_divides_by_zero_before_0_4_5",
+        "0.4.3",
+        {**EARLY_04, "rollout_batch_size": 32},
+        None,  # fit's ZeroDivisionError is out of reach: the start-up checks pass
+    ),
+    Parity(
+        "packing_needs_a_local_reward_model_in_0_4_4",
+        "0.4.4",
+        {
+            **EARLY_04,
+            "packing_samples": True,
+            "flash_attn": True,
+            "remote_rm_url": "http://rm:5000/get_reward",
+            "reward_pretrain": None,
+        },
+        "openrlhf.packing-needs-local-reward",
+    ),
+    *(
+        Parity(
+            "unset_engines_fail_the_main_blocks_comparison_in_0_4",
+            version,
+            {**EARLY_04, "vllm_num_engines": None, "vllm_tensor_parallel_size": None},
+            "openrlhf.vllm-engines-required",
+        )
+        for version in READ_VERSIONS
+    ),
+    Parity(
+        "engines_above_the_actor_gpus_from_0_4_6",
+        "0.4.6",
+        {**EARLY_04, "vllm_num_engines": 16, "vllm_tensor_parallel_size": 1},
+        "openrlhf.engines-divide-actor",
+    ),
+    Parity(
+        "engines_above_the_actor_gpus_from_0_4_6",
+        "0.4.4",
+        {**EARLY_04, "vllm_num_engines": 16, "vllm_tensor_parallel_size": 1},
+        None,
+    ),
+    Parity(
+        "actor_gpus_must_be_a_power_of_two",
+        "0.4.3",
+        {
+            **EARLY_04,
+            "colocate_actor_ref": False,
+            "actor_num_gpus_per_node": 6,
+            "critic_num_gpus_per_node": 2,
+            "reward_num_gpus_per_node": 2,
+        },
+        "openrlhf.actor-power-of-two",
     ),
     Parity(
         "is_correction_threshold_of_three",

@@ -288,6 +288,14 @@ RULES: tuple[R, ...] = (
         " prompts run per step.",
     ),
     R(
+        "batch.update-timesteps-zero",
+        "note",
+        "all",
+        ("error",),
+        "OpenRLHF 0.4.0–0.4.4: rollout_batch_size < actor GPUs × micro_rollout_batch_size makes update_timesteps 0; "
+        "fit divides by it.",
+    ),
+    R(
         "batch.token-budget",
         "note",
         "all",
@@ -1286,6 +1294,14 @@ RULES: tuple[R, ...] = (
         ("info",),
         "A verl v1 trainer mode trains each step in parameter_sync_step local updates taken from the replay buffer.",
         source="trainer_base.py@v0.9.1",
+    ),
+    R(
+        "semantics.samples-not-grouped",
+        "note",
+        "all",
+        ("info",),
+        "OpenRLHF 0.4.0–0.4.4 repeat each prompt n times in the dataset, not in a step: read as 1 sample per prompt, "
+        "n passes per episode.",
     ),
     R(
         "semantics.zero2-gradients",

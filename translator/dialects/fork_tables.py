@@ -129,13 +129,38 @@ UPSTREAM_WORKER: dict[str, WorkerSizes] = {
     ),
     # OpenRLHF: train_batch_size counts samples per optimizer step (global), micro_train_batch_size per GPU; the
     # DeepSpeed strategy's accumulation is their quotient over the world size (× ring attention and, from 0.7.5,
-    # DeepSpeed tensor-parallel sizes). Worked out on the wheels 0.5.9, 0.6.4, 0.7.0, 0.7.3, 0.7.5, 0.10.1 and
-    # 0.11.2 (the training-only trainers, sft/dpo/kto/kd/rm/prm, and cli/ left out); releases before 0.5.9 are not
-    # modelled.
+    # DeepSpeed tensor-parallel sizes). Worked out on the wheels 0.4.0.post2, 0.4.1, 0.4.2.post1, 0.4.3–0.4.6, 0.5.0,
+    # 0.5.9, 0.6.4, 0.7.0, 0.7.3, 0.7.5, 0.10.1 and 0.11.2 (the training-only trainers, sft/dpo/kto/kd/rm/prm, and
+    # cli/ left out); 0.5.1–0.5.8 are not modelled. 0.4.3 added the ring-attention factor (read with getattr: no
+    # 0.4.x flag sets it, so it is 1 there).
     "openrlhf": WorkerSizes(
         ("accumulated_gradient", "micro_train_batch_size", "train_batch_size"),
         {
             "0.1": None,
+            "0.4.0": frozenset(
+                (
+                    "accumulated_gradient = train_batch_size // micro_train_batch_size // world_size",
+                    "micro_rollout_batch_size = micro_rollout_batch_size",
+                    "micro_train_batch_size = micro_train_batch_size",
+                    "train_batch_size *= 2",
+                    "train_batch_size = train_batch_size",
+                    "train_micro_batch_size_per_gpu = micro_train_batch_size",
+                    "grad_accum_dtype = getattr()",
+                )
+            ),
+            "0.4.3": frozenset(
+                (
+                    "accumulated_gradient = train_batch_size // micro_train_batch_size // world_size * ring_attn_size",
+                    "micro_rollout_batch_size = micro_rollout_batch_size",
+                    "micro_train_batch_size = micro_train_batch_size",
+                    "train_batch_size *= 2",
+                    "train_batch_size = train_batch_size",
+                    "train_batch_size = train_batch_size * ring_attn_size",
+                    "train_micro_batch_size_per_gpu = micro_train_batch_size",
+                    "grad_accum_dtype = getattr()",
+                )
+            ),
+            "0.5.1": None,
             "0.5.9": frozenset(
                 (
                     "accumulated_gradient = train_batch_size * ring_attn_size // micro_train_batch_size // world_size",

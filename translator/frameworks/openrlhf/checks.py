@@ -1,13 +1,13 @@
 """OpenRLHF rules: what ``train_ppo_ray`` (and DeepSpeed under it) rejects at start-up, and what it silently changes.
 
 Source: the constraint checks of ``cli/train_ppo_ray.py`` (``_validate_args`` up to 0.7.0, the ``__main__`` block
-and ``train()``) in every release wheel 0.5.0–0.11.2; docs/frameworks/openrlhf.md §6 lists them with their
-messages. Units: ``rollout.batch_size`` counts prompts (global, per rollout step),
-``train.batch_size`` samples (global, per optimizer step), the micro batches samples per GPU; dp = actor GPUs
-÷ (ring attention × DeepSpeed TP). Errors carry the framework's own message text, which named the flat flags
-up to 0.10.3 even after the 0.10.2 rename. Keys in findings and suggestions are spelled the way the version's
-parser spells them (flat up to 0.10.1, dotted from 0.10.2); a suggested value ``None`` means "drop the flag",
-``False`` "leave the switch off".
+and ``train()``) in every release wheel 0.4.0–0.11.2 (0.4.0 read from 0.4.0.post2/.post3);
+docs/frameworks/openrlhf.md §6 lists them with their messages. Units: ``rollout.batch_size`` counts prompts
+(global, per rollout step; samples in 0.4.0–0.4.4), ``train.batch_size`` samples (global, per optimizer step), the
+micro batches samples per GPU; dp = actor GPUs ÷ (ring attention × DeepSpeed TP). Errors carry the framework's own
+message text, which named the flat flags up to 0.10.3 even after the 0.10.2 rename. Keys in findings and
+suggestions are spelled the way the version's parser spells them (flat up to 0.10.1, dotted from 0.10.2); a
+suggested value ``None`` means "drop the flag", ``False`` "leave the switch off".
 """
 
 from __future__ import annotations
@@ -25,17 +25,27 @@ from translator.checks.findings import (
     nearest_multiple,
 )
 from translator.dialects.base import Values, at_least, closest_key, newer_than
-from translator.frameworks.openrlhf.dialect import engines_compared, flag_exists, group_assert_of, spelled
+from translator.frameworks.openrlhf.dialect import (
+    engines_compared,
+    engines_type_error,
+    flag_exists,
+    group_assert_of,
+    spelled,
+)
 from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
     ALL_FLAT,
     COLOCATE_MEMORY_FORCED,
     DOTTED_SINCE,
+    ENGINES_GE_UNTIL,
+    ENGINES_GREATER,
     ESTIMATOR_SINCE,
     HF_GENERATE_UNTIL,
+    PACKING_SINCE,
     PER_RANK_PROMPTS_UNTIL,
     POWER_OF_TWO_UNTIL,
     RBS_DIVISIBLE_SINCE,
+    SAMPLE_DATASET_UNTIL,
 )
 from translator.plan import RunSpec
 
@@ -76,6 +86,12 @@ class _Run:
         self.tbs, self.micro = self.count("train.batch_size"), self.count("train.micro_batch_size", 1)
         self.rollout_micro = self.count("rollout.micro_batch_size", 1)
         self.prompts = int(spec.plan.prompts_per_step or self.rbs)  # vllm_generate_batch_size may decide it
+        # 0.4.0–0.4.4: rollout_batch_size counts samples, the n copies of a prompt are in the dataset, not in a step
+        self.sample_dataset = not newer_than(version, SAMPLE_DATASET_UNTIL)
+        if self.sample_dataset:
+            self.n = 1
+            steps = spec.plan.samples_per_step  # floored to whole loader batches; 0 when update_timesteps is 0
+            self.prompts = int(steps) if steps is not None else self.rbs
         self.samples = self.prompts * self.n  # samples per rollout step
         self.dynamic = self.on("train.dynamic_batch_enable")
         self.engines = self.count("vllm.num_engines", 0)
@@ -304,8 +320,7 @@ def vllm_engines_required(run: _Run) -> list[Finding]:
             run.finding(
                 "openrlhf.vllm-engines-required",
                 "error",
-                "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares "
-                f"--{engines_key}, not set, with 0; 0 generates with the actor)",
+                engines_type_error(run.version, f"--{engines_key}"),
                 ["vllm.num_engines"],
                 [
                     ({"vllm.num_engines": max(1, run.world // run.vllm_tp)}, "vLLM engines for the rollout"),
@@ -313,7 +328,9 @@ def vllm_engines_required(run: _Run) -> list[Finding]:
                 ],
             )
         ]
-    if packing and unset:
+    if packing and unset and not newer_than(run.version, ENGINES_GE_UNTIL):
+        message = engines_type_error(run.version, f"--{engines_key}")  # the __main__ block compares it first
+    elif packing and unset:
         # The flag defaults to None (0.8.0–0.11.2), so the packing assert's `args.vllm_num_engines > 0` raises a
         # TypeError before its own message can show (tests/test_oracle_openrlhf.py).
         message = (
@@ -925,6 +942,8 @@ def _multiples(value: int, unit: int) -> list[int]:
 
 def rollout_per_rank(run: _Run) -> list[Finding]:
     """Up to 0.7.0 each actor rank loads rollout_batch_size // ranks prompts; 0.5.6–0.7.0 assert divisibility."""
+    if run.sample_dataset:
+        return update_timesteps(run)
     if not run.per_rank or run.world <= 0 or run.rbs % run.world == 0:
         return []
     fixes = [
@@ -951,6 +970,69 @@ def rollout_per_rank(run: _Run) -> list[Finding]:
             f"rollout_bach_size must be divisible by actor_world_size, got {run.rbs} and {run.world}",
             ["rollout.batch_size", "actor.num_nodes", "actor.num_gpus_per_node"],
             fixes,
+        )
+    ]
+
+
+def update_timesteps(run: _Run) -> list[Finding]:
+    """0.4.0–0.4.4: fit trains after update_timesteps = rollout_batch_size // (actor GPUs × micro_rollout_batch_size)
+    loader batches of micro_rollout_batch_size samples per rank (trainer/ppo_trainer.py@v0.4.3); 0 divides by zero
+    at the first batch (``steps % update_timesteps``), a remainder is left out of every step."""
+    unit = run.world * run.rollout_micro
+    if run.world <= 0 or unit <= 0 or run.rbs % unit == 0:
+        return []
+    fixes = [
+        ({"rollout.batch_size": m}, f"{m // unit} loader batch(es) of {run.rollout_micro} samples on each rank")
+        for m in _multiples(run.rbs, unit)[:1]
+    ]
+    keys = ["rollout.batch_size", "rollout.micro_batch_size", "actor.num_gpus_per_node"]
+    if run.rbs < unit:
+        fitting = [m for m in divisors(run.rbs // run.world if run.rbs >= run.world else 0) if m >= 1]
+        if fitting:
+            micro = max(fitting)
+            fixes.append(
+                (
+                    {"rollout.micro_batch_size": micro},
+                    f"{run.rbs // (run.world * micro)} loader batch(es) of {micro} samples on each rank",
+                )
+            )
+        return [
+            run.finding(
+                "openrlhf.update-timesteps-zero",
+                "error",
+                f"integer modulo by zero (fit: update_timesteps = --rollout_batch_size {run.rbs} // ({run.world} "
+                f"actor GPUs × --micro_rollout_batch_size {run.rollout_micro}) = 0)",
+                keys,
+                fixes,
+            )
+        ]
+    steps = run.rbs // unit
+    return [
+        run.finding(
+            "openrlhf.rollout-per-rank",
+            "warning",
+            f"--rollout_batch_size {run.rbs} is not divisible by {run.world} actor GPUs × "
+            f"--micro_rollout_batch_size {run.rollout_micro} = {unit}: each rank trains after {steps} loader "
+            f"batch(es), {steps * unit} samples per step",
+            keys,
+            fixes,
+        )
+    ]
+
+
+def packing_local_reward(run: _Run) -> list[Finding]:
+    """0.4.4 alone refuses packing with a remote reward (cli/train_ppo_ray.py@v0.4.4 __main__; gone in 0.4.5)."""
+    if run.version != PACKING_SINCE or not run.on("ds.packing_samples") or not run.raw("reward.remote_url"):
+        return []
+    if run.raw("vllm.num_engines") is None or run.engines <= 0:
+        return []  # the vLLM assert (or the comparison before it) stops the run first (vllm_engines_required)
+    return [
+        run.finding(
+            "openrlhf.packing-needs-local-reward",
+            "error",
+            "Only support `--packing_samples` with local reward models.",
+            ["ds.packing_samples", "reward.remote_url"],
+            [({"ds.packing_samples": False}, "no sample packing")],
         )
     ]
 
@@ -1007,7 +1089,8 @@ def engines_divide_actor(run: _Run) -> list[Finding]:
     if not run.per_rank or run.engines <= 0 or run.world <= 0:
         return []
     if not at_least(run.version, RBS_DIVISIBLE_SINCE):
-        if at_least(run.version, "0.5.1") or run.world >= run.engines:
+        first, last = ENGINES_GREATER
+        if not at_least(run.version, first) or newer_than(run.version, last) or run.world >= run.engines:
             return []
         message = f"actor_world_size must be greater than vllm_num_engines, got {run.world} and {run.engines}"
     else:
@@ -1293,6 +1376,7 @@ RULES: tuple[Callable[[_Run], list[Finding]], ...] = (
     estimator_choice,
     power_of_two,
     rollout_per_rank,
+    packing_local_reward,
     zero3_needs_vllm,
     engines_divide_actor,
     critic_divides_actor,

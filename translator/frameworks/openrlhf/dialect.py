@@ -60,6 +60,7 @@ from translator.frameworks.openrlhf.tables import (
     DOTTED_SINCE,
     DOTTED_TO_FLAT,
     ENGINES_COMPARED,
+    ENGINES_GE_UNTIL,
     ENTRY_MODULE,
     ESTIMATOR_SINCE,
     ESTIMATORS,
@@ -88,6 +89,7 @@ from translator.frameworks.openrlhf.tables import (
     REWARD_FILE_SINCE,
     REWARD_FUNC_SIGNATURE,
     RLOO_UNWHITENED_SINCE,
+    SAMPLE_DATASET_UNTIL,
     SECRET_FLAGS,
     SECRET_PLACEHOLDER,
     SETTINGS,
@@ -219,7 +221,10 @@ class OpenRlhfDialect(Dialect):
     name = "openrlhf"
     aliases = ("openrlhf/openrlhf",)
     versions = VERSIONS
-    plan_bands = ("0.5.3", "0.6.1", "0.7.0", "0.7.2", "0.9.8", "0.11.2")  # where its plan arithmetic branches
+    # where its plan arithmetic branches (0.4.5: rollout_batch_size counts prompts, no longer samples)
+    plan_bands = ("0.4.5", "0.5.3", "0.6.1", "0.7.0", "0.7.2", "0.9.8", "0.11.2")
+    # 0.4.x are read, not written (0.4.0–0.4.4 count rollout_batch_size in samples, docs/frameworks/openrlhf.md §13)
+    writes_from = "0.5.0"
 
     def spelling(self, key: str, version: str | None) -> str:
         return (spelled(key, version) if version else None) or key
@@ -426,6 +431,11 @@ class OpenRlhfDialect(Dialect):
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:
+        if self.writable(version) != version:
+            raise ConfigError(
+                f"rlconf reads OpenRLHF {version} but writes OpenRLHF {self.writes_from} and newer",
+                hint=f"pass --to openrlhf@{self.writes_from} or a newer version",
+            )
         flags = _Writer(spec, version, notes).flags()
         dotted = is_dotted_version(version)
         batch = "--rollout.batch_size" if dotted else "--rollout_batch_size"
@@ -700,8 +710,7 @@ class _Interpreter:
             if raw_engines is None and engines_compared(self.version):
                 self.notes.error(
                     "topology.engines-unset",
-                    "'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares "
-                    f"{self.f('vllm.num_engines')}, not set, with 0; 0 generates with the actor)",
+                    engines_type_error(self.version, self.f("vllm.num_engines")),
                     source_keys=[self.k("vllm.num_engines")],
                 )
             self.gpu_budget(world, 0, colocate_all)
@@ -808,13 +817,19 @@ class _Interpreter:
         rbs = v.positive_int("rollout.batch_size")
         n = v.positive_int("rollout.n_samples_per_prompt")
         assert dp is not None and rbs is not None and n is not None  # topology() sets dp; argparse defaults the rest
-        plan.samples_per_prompt = n
-        self.origin(
-            "plan.samples_per_prompt", f"{self.f('rollout.n_samples_per_prompt')} {n}", "rollout.n_samples_per_prompt"
-        )
-        plan.prompts_per_step = self.prompts_per_step(rbs)
-        prompts = plan.prompts_per_step
-        samples = prompts * n
+        rollout_micro = v.positive_int("rollout.micro_batch_size")
+        assert rollout_micro is not None  # an argparse default
+        if not newer_than(self.version, SAMPLE_DATASET_UNTIL):
+            samples = self.sample_dataset_step(rbs, n, rollout_micro)
+        else:
+            plan.samples_per_prompt = n
+            self.origin(
+                "plan.samples_per_prompt",
+                f"{self.f('rollout.n_samples_per_prompt')} {n}",
+                "rollout.n_samples_per_prompt",
+            )
+            plan.prompts_per_step = self.prompts_per_step(rbs)
+            samples = plan.prompts_per_step * n
         tbs = v.positive_int("train.batch_size")
         epochs = v.positive_int("train.max_epochs")
         plan.epochs_per_step = epochs
@@ -823,8 +838,7 @@ class _Interpreter:
             f"{self.f('train.max_epochs')} {epochs} (passes over each rollout)",
             "train.max_epochs",
         )
-        rollout_micro = v.positive_int("rollout.micro_batch_size")
-        assert tbs is not None and epochs is not None and rollout_micro is not None  # argparse defaults
+        assert tbs is not None and epochs is not None  # argparse defaults
         dynamic = bool(v.flag("train.dynamic_batch_enable"))
         self.spec.token_budget.dynamic_batching = dynamic
         if dynamic:
@@ -902,6 +916,72 @@ class _Interpreter:
             self.prompts_per_round(gen)
         self.origin("plan.prompts_per_step", text, *keys)
         return prompts
+
+    def sample_dataset_step(self, rbs: int, n: int, rollout_micro: int) -> int:
+        """0.4.0–0.4.4: the samples of one rollout step (docs/frameworks/openrlhf.md §13). PromptDataset holds every
+        prompt n times; each rank's loader yields micro_rollout_batch_size of those copies in random order, and the
+        trainer trains after update_timesteps = rollout_batch_size // (world × micro_rollout_batch_size) of them. A
+        step holds no group of n samples of one prompt, so the plan counts each sample as a prompt drawn once and
+        the n copies as n passes over the prompts (run_length.dataset_passes)."""
+        plan, notes = self.spec.plan, self.notes
+        world = self.spec.topology.training_gpus
+        assert world is not None  # topology() sets it
+        rbs_key, micro_key, n_key = (
+            self.f("rollout.batch_size"),
+            self.f("rollout.micro_batch_size"),
+            self.f("rollout.n_samples_per_prompt"),
+        )
+        per_round = world * rollout_micro
+        timesteps = rbs // per_round
+        samples = timesteps * per_round
+        keys = [self.k("rollout.batch_size"), self.k("rollout.micro_batch_size")]
+        if timesteps == 0:
+            notes.error(
+                "batch.update-timesteps-zero",
+                f"integer modulo by zero (OpenRLHF {self.version}'s fit: update_timesteps = {rbs_key} {rbs} // "
+                f"({world} actor GPUs × {micro_key} {rollout_micro}) = 0, and the first loader batch computes "
+                "steps % update_timesteps)",
+                source_keys=keys,
+            )
+        elif rbs % per_round:
+            notes.warning(
+                "batch.rollout-per-rank",
+                f"{rbs_key} {rbs} is not divisible by {world} actor GPUs × {micro_key} {rollout_micro} = "
+                f"{per_round}: OpenRLHF {self.version} trains after {rbs} // {per_round} = {timesteps} loader "
+                f"batches per rank, so a step holds {samples} samples, not {rbs}",
+                source_keys=keys,
+            )
+        plan.samples_per_prompt = 1
+        self.origin(
+            "plan.samples_per_prompt",
+            f"1: OpenRLHF {self.version}'s prompt dataset holds each prompt {n_key} {n} time(s) and a step draws "
+            "its samples from those copies in random order, so a step holds no group of samples of one prompt",
+            "rollout.n_samples_per_prompt",
+        )
+        plan.prompts_per_step = plan.samples_per_step = samples
+        self.spec.derivations["plan.samples_per_step"] = derived(
+            f"{timesteps} loader batches × {micro_key} {rollout_micro} samples × {world} actor GPUs",
+            self.k("rollout.batch_size"),
+            self.k("rollout.micro_batch_size"),
+        )
+        self.origin(
+            "plan.prompts_per_step",
+            f"{rbs_key} {rbs} // ({world} actor GPUs × {micro_key} {rollout_micro}) = {timesteps} loader batches "
+            f"per rank × {per_round} samples, each one prompt copy (OpenRLHF ≤ {SAMPLE_DATASET_UNTIL}: "
+            f"{rbs_key} counts samples)",
+            "rollout.batch_size",
+            "rollout.micro_batch_size",
+        )
+        if n > 1:
+            notes.info(
+                "semantics.samples-not-grouped",
+                f"{n_key} {n}: OpenRLHF {self.version} repeats each prompt {n} times in its prompt dataset, not "
+                f"within a step; the {samples} samples of a step are about {fmt(quotient(samples, n))} prompts' "
+                f"worth of copies in random order. rlconf reads one sample per prompt and {n} passes over the "
+                "prompts per episode",
+                source_keys=[self.k("rollout.n_samples_per_prompt")],
+            )
+        return samples
 
     def per_rank_prompts(self, rbs: int) -> tuple[int, str]:
         """Up to 0.7.0 each data-parallel group loads its own rollout_batch_size // groups prompts
@@ -1331,6 +1411,13 @@ class _Interpreter:
                 )
         sampling = s.sampling
         sampling.temperature = v.number("rollout.temperature")
+        if sampling.temperature is None and not _has_flag("rollout.temperature", version):
+            sampling.temperature = 1.0  # before --temperature (0.4.6): temperature=1 in ActorModelRayActor.fit
+            self.spec.derivations["sampling.temperature"] = Derivation(
+                f"1, hard-coded in OpenRLHF {version} (trainer/ray/ppo_actor.py fit; --temperature came in 0.4.6)",
+                [],
+                "default",
+            )
         sampling.top_p = v.number("rollout.top_p")
         sampling.top_k = -1  # hard-coded in the vLLM sampling parameters
         self.spec.derivations["sampling.top_k"] = Derivation(
@@ -1370,12 +1457,24 @@ class _Interpreter:
                 "episode's first epoch and stays at its floor (fixed in 0.7.3)",
                 source_keys=[self.k("train.num_episodes"), self.k("train.max_epochs")],
             )
-        s.run_length.dataset_passes = episodes
-        self.origin(
-            "run_length.dataset_passes",
-            f"{self.f('train.num_episodes')} {episodes} passes over the prompts",
-            "train.num_episodes",
-        )
+        if not newer_than(version, SAMPLE_DATASET_UNTIL):
+            # the prompt dataset holds n copies of each prompt: one episode is n passes over the prompts
+            n = v.positive_int("rollout.n_samples_per_prompt") or 1
+            s.run_length.dataset_passes = episodes * n
+            self.origin(
+                "run_length.dataset_passes",
+                f"{self.f('train.num_episodes')} {episodes} episodes × {self.f('rollout.n_samples_per_prompt')} "
+                f"{n} copies of each prompt in the dataset",
+                "train.num_episodes",
+                "rollout.n_samples_per_prompt",
+            )
+        else:
+            s.run_length.dataset_passes = episodes
+            self.origin(
+                "run_length.dataset_passes",
+                f"{self.f('train.num_episodes')} {episodes} passes over the prompts",
+                "train.num_episodes",
+            )
         g = s.generation
         if v.flag("algo.dynamic_filtering_enable"):
             g.filter_groups, g.filter_metric, g.max_rounds_per_step = True, "score", 0
@@ -1409,7 +1508,7 @@ class _Interpreter:
 
     def describe_derived(self) -> None:
         plan, d = self.spec.plan, self.spec.derivations
-        if plan.samples_per_step is not None:
+        if plan.samples_per_step is not None and newer_than(self.version, SAMPLE_DATASET_UNTIL):
             d["plan.samples_per_step"] = derived(
                 f"{fmt(plan.prompts_per_step)} prompts × {self.f('rollout.n_samples_per_prompt')} "
                 f"{plan.samples_per_prompt}"
@@ -1678,6 +1777,21 @@ def _correction_scheme(flags: dict[str, Any]) -> tuple[str, str, str] | None:
 def engines_compared(version: str) -> bool:
     """Whether ``version``'s _validate_args compares --vllm_num_engines with 0 (a TypeError when it is unset)."""
     return any(at_least(version, first) and not newer_than(version, last) for first, last in ENGINES_COMPARED)
+
+
+def engines_type_error(version: str, flag: str) -> str:
+    """Python's TypeError for the first comparison of the unset --vllm_num_engines, with where it is made: up to
+    0.5.0 the __main__ block's ``>= 1`` runs before _validate_args' ``> 0`` (cli/train_ppo_ray.py@v0.4.3,
+    @v0.5.0)."""
+    if not newer_than(version, ENGINES_GE_UNTIL):
+        return (
+            "'>=' not supported between instances of 'NoneType' and 'int' (train_ppo_ray's __main__ block compares "
+            f"{flag}, not set, with 1; 0 generates with the actor)"
+        )
+    return (
+        f"'>' not supported between instances of 'NoneType' and 'int' (_validate_args compares {flag}, not set, "
+        "with 0; 0 generates with the actor)"
+    )
 
 
 def native_aggregation(version: str) -> str:

@@ -71,7 +71,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "Up to 0.7.0 the critic's world size must divide the actor's (only with a critic from 0.5.1).",
         message="actor_world_size must be divisible by critic_world_size, got {…} and {…}",
-        versions="0.5.0 – 0.7.0",
+        versions="0.4.0 – 0.7.0",
         at_start=True,
     ),
     R(
@@ -138,7 +138,7 @@ RULES: tuple[R, ...] = (
         "The vLLM engines must divide the actor's GPUs when they are colocated.",
         # 0.5.6 on; 0.5.0 says 'must be greater than vllm_num_engines' (the part common to both is not specific)
         message="actor_world_size must be divisible by vllm_num_engines, got {…} and {…}",
-        versions="0.5.0, 0.5.6 – 0.7.0",
+        versions="0.4.6 – 0.5.0, 0.5.6 – 0.7.0",
         at_start=True,
     ),
     R(
@@ -149,7 +149,7 @@ RULES: tuple[R, ...] = (
         "The actor's world size (nodes × GPUs per node) must be a power of 2.",
         message="actor_world_size must be power of 2, got {…}",
         source="docs/frameworks/openrlhf.md",
-        versions="0.5.0 – 0.5.5",
+        versions="0.4.0 – 0.5.5",
         at_start=True,
     ),
     R(
@@ -160,7 +160,7 @@ RULES: tuple[R, ...] = (
         "The critic's world size must be a power of 2 (0.5.1 on: only when a critic is used).",
         message="critic_world_size must be power of 2, got {…}",
         source="docs/frameworks/openrlhf.md",
-        versions="0.5.0 – 0.5.5",
+        versions="0.4.0 – 0.5.5",
         at_start=True,
     ),
     R(
@@ -301,9 +301,10 @@ RULES: tuple[R, ...] = (
         "check",
         "openrlhf",
         ("error", "warning"),
-        "Up to 0.7.0 each actor rank loads rollout_batch_size // ranks prompts; 0.5.6–0.7.0 assert divisibility.",
+        "Up to 0.7.0 each actor rank loads rollout_batch_size // ranks prompts (0.4.0–0.4.4: samples); 0.5.6–0.7.0 "
+        "assert divisibility.",
         message="rollout_bach_size must be divisible by actor_world_size, got {…} and {…}",
-        versions="0.5.0 – 0.7.0",
+        versions="0.4.0 – 0.7.0",
         at_start=True,
     ),
     R(
@@ -409,13 +410,36 @@ RULES: tuple[R, ...] = (
         at_start=True,
     ),
     R(
+        "openrlhf.update-timesteps-zero",
+        "check",
+        "openrlhf",
+        ("error",),
+        "0.4.0–0.4.4: rollout_batch_size < actor GPUs × micro_rollout_batch_size makes fit's update_timesteps 0.",
+        message="integer modulo by zero",
+        message_from="python",
+        source="docs/frameworks/openrlhf.md §6",
+        versions="0.4.0 – 0.4.4",
+        at_start=True,
+    ),
+    R(
+        "openrlhf.packing-needs-local-reward",
+        "check",
+        "openrlhf",
+        ("error",),
+        "0.4.4 allows sample packing only with local reward models (no remote_rm_url).",
+        message="Only support `--packing_samples` with local reward models.",
+        source="docs/frameworks/openrlhf.md §6",
+        versions="0.4.4",
+        at_start=True,
+    ),
+    R(
         "openrlhf.zero3-needs-vllm",
         "check",
         "openrlhf",
         ("error",),
         "ZeRO-3 is only supported when vLLM enabled",
         message="ZeRO-3 is only supported when vLLM enabled",
-        versions="0.5.0 – 0.7.0",
+        versions="0.4.0 – 0.7.0",
         at_start=True,
     ),
 )

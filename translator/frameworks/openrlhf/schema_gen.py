@@ -1,5 +1,5 @@
-"""OpenRLHF's native schemas (scripts/gen_schemas.py): 0.5.0–0.7.4 (each release that changed the flag set),
-0.10.1, 0.11.2: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in the wheel, evaluated with
+"""OpenRLHF's native schemas (scripts/gen_schemas.py): 0.4.0–0.7.4 (each release that changed the flag set or a
+default), 0.10.1, 0.11.2: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in the wheel, evaluated with
 ``ast`` (``for prefix in (...)`` loops and f-string flag names unrolled).
 """
 
@@ -19,8 +19,13 @@ from translator.schema_gen import (
     write,
 )
 
-# Every release whose train_ppo_ray flag set changed before 0.8 (0.5.0 … 0.7.4), then a flat and a dotted release.
+# Every release whose train_ppo_ray flag set changed before 0.8 (0.4.0 … 0.7.4; 0.4.1 changed --input_template's
+# default), then a flat and a dotted release.
 VERSIONS = (
+    "0.4.0",
+    "0.4.1",
+    "0.4.4",
+    "0.4.6",
     "0.5.0",
     "0.5.1",
     "0.5.3",
@@ -43,6 +48,8 @@ UNKNOWN = (
     "rejected",
     ("argparse stops with 'unrecognized arguments' (allow_abbrev: a unique prefix of a flag means that flag)."),
 )
+# Releases PyPI has only as post releases: the wheel read for them (0.4.0.post2 and .post3 have the same flags).
+WHEEL_OF = {"0.4.0": "0.4.0.post3"}
 TYPE_CHECK = ("coercing", "argparse converts each value with the flag's type (int, float, str).")
 
 
@@ -56,7 +63,7 @@ def generate(args: argparse.Namespace, outs: list[Path], wanted: set[str]) -> No
 
 
 def openrlhf_schema(version: str, cache: Path) -> dict[str, Any]:
-    wheel = fetch_wheel(cache, "openrlhf", version)
+    wheel = fetch_wheel(cache, "openrlhf", WHEEL_OF.get(version, version))
     tree = Tree.from_wheel(wheel)
     path = "openrlhf/cli/train_ppo_ray.py"
     module = tree.module(path)

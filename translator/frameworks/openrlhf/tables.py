@@ -1,8 +1,9 @@
 """OpenRLHF's version table as data: releases, flag renames, flag lifetimes, defaults per release.
 
-Source: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in every release wheel from 0.5.0 to
-0.11.2 (``pip download --no-deps openrlhf==X``); docs/frameworks/openrlhf.md explains them with the source file at
-each tag. Flags are written without the leading ``--``.
+Source: the ``add_argument`` calls of ``openrlhf/cli/train_ppo_ray.py`` in every release wheel from 0.4.0 (read
+from 0.4.0.post2/.post3, the only 0.4.0 wheels) to 0.11.2 (``pip download --no-deps openrlhf==X``);
+docs/frameworks/openrlhf.md explains them with the source file at each tag.
+Flags are written without the leading ``--``.
 
 Internally rlconf names every flag by its dotted (≥ 0.10.2) name when it has one, else by its flat name
 (flags that never got a dotted name: ``prompt_max_len``, ``flash_attn``, ``ptx_coef``, ...).
@@ -13,6 +14,13 @@ from __future__ import annotations
 from translator.dialects.settings import Setting
 
 VERSIONS = (
+    "0.4.0",
+    "0.4.1",
+    "0.4.2",
+    "0.4.3",
+    "0.4.4",
+    "0.4.5",
+    "0.4.6",
     "0.5.0",
     "0.5.1",
     "0.5.2",
@@ -69,9 +77,18 @@ VERSIONS = (
 # What changed in each release that changes what a launch line means (docs/frameworks/openrlhf.md; the tables
 # below: FLAT_TO_DOTTED, KEY_RANGE, VALUE_RENAMES, DEFAULTS and the *_SINCE constants).
 CHANGES = {
-    "0.5.0": "flat flags; one prompt loop per actor rank (rollout_batch_size // actor GPUs prompts each); gae only; "
-    "KL in the reward (use_kl_estimator_k3 switch); actor and critic GPU counts must be powers of 2; "
-    "warmup fixed at 3%; remote_rm_url is an HTTP reward server",
+    "0.4.0": "flat flags; rollout_batch_size counts samples: the prompt dataset holds each prompt "
+    "n_samples_per_prompt times and each actor rank trains after rollout_batch_size // (actor GPUs × "
+    "micro_rollout_batch_size) loader batches of micro_rollout_batch_size samples; gae only; KL in the reward; "
+    "actor and critic GPU counts must be powers of 2; warmup fixed at 3%; temperature fixed at 1",
+    "0.4.1": "input_template default None (was 'User: {}\\nAssistant: ')",
+    "0.4.2": "no config-relevant change",
+    "0.4.3": "no config-relevant change",
+    "0.4.4": "packing_samples, enforce_eager, use_tensorboard",
+    "0.4.5": "rollout_batch_size counts prompts: one prompt loop per actor rank (rollout_batch_size // actor GPUs "
+    "prompts each), each prompt repeated n_samples_per_prompt times in the step",
+    "0.4.6": "temperature, reward_clip_range, use_kl_estimator_k3; asserts actor GPUs ≥ vllm_num_engines",
+    "0.5.0": "no config-relevant change (the reader's band A, 0.4.5–0.7.0, starts at 0.4.5)",
     "0.5.1": "advantage_estimator (gae | reinforce)",
     "0.5.2": "no config-relevant change",
     "0.5.3": "lr_warmup_ratio; rloo estimator (asserts n_samples_per_prompt > 1)",
@@ -342,7 +359,12 @@ ALL_DOTTED = frozenset(DOTTED_TO_FLAT) | DOTTED_ONLY | COMMON
 KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "advantage_estimator": ("0.5.1", None),
     "lr_warmup_ratio": ("0.5.3", None),
-    "disable_trace_cache": ("0.5.0", "0.5.4"),
+    "disable_trace_cache": ("0.4.0", "0.5.4"),
+    "packing_samples": ("0.4.4", None),
+    "enforce_eager": ("0.4.4", None),
+    "use_tensorboard": ("0.4.4", None),
+    "temperature": ("0.4.6", None),
+    "reward_clip_range": ("0.4.6", None),
     "overlap_comm": ("0.5.5", None),
     "disable_ds_ckpt": ("0.5.7", None),
     "save_hf_ckpt": ("0.5.7", None),
@@ -355,7 +377,7 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "ring_head_stride": ("0.6.0", None),
     "use_kl_loss": ("0.6.0", None),
     "use_ms": ("0.6.0", None),
-    "use_kl_estimator_k3": ("0.5.0", "0.6.0"),
+    "use_kl_estimator_k3": ("0.4.6", "0.6.0"),
     "kl_estimator": ("0.6.1", None),
     "deepspeed_enable_sleep": ("0.6.1", None),
     "full_determinism": ("0.6.2", None),
@@ -367,9 +389,9 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "eval_dataset": ("0.7.0", None),
     "eval_n_samples_per_prompt": ("0.7.0", None),
     "eval_temperature": ("0.7.0", None),
-    "pretrain_data": ("0.5.0", "0.7.0"),
-    "pretrain_data_probs": ("0.5.0", "0.7.0"),
-    "pretrain_split": ("0.5.0", "0.7.0"),
+    "pretrain_data": ("0.4.0", "0.7.0"),
+    "pretrain_data_probs": ("0.4.0", "0.7.0"),
+    "pretrain_split": ("0.4.0", "0.7.0"),
     "deepcompile": ("0.7.1", None),
     "ema_beta": ("0.7.1", None),
     "kl_horizon": ("0.7.1", None),
@@ -392,17 +414,17 @@ KEY_RANGE: dict[str, tuple[str, str | None]] = {
     "policy_loss_type": ("0.8.8", None),
     "enable_vllm_is_correction": ("0.8.9", None),
     "vllm_is_truncated_threshold": ("0.8.9", None),
-    "flash_attn": ("0.5.0", "0.8.9"),
+    "flash_attn": ("0.4.0", "0.8.9"),
     "attn_implementation": ("0.8.10", None),
     "async_queue_size": ("0.9.1", None),
     "use_icepop": ("0.9.1", "0.9.2"),
-    "bf16": ("0.5.0", "0.9.1"),
+    "bf16": ("0.4.0", "0.9.1"),
     "param_dtype": ("0.9.2", None),
     "stop_properly_penalty_coef": ("0.9.2", None),
     "vllm_is_correction_type": ("0.9.3", None),
     "partial_rollout": ("0.9.7", None),
-    "prompt_max_len": ("0.5.0", "0.9.7"),
-    "generate_max_len": ("0.5.0", "0.9.7"),
+    "prompt_max_len": ("0.4.0", "0.9.7"),
+    "generate_max_len": ("0.4.0", "0.9.7"),
     "max_new_tokens": ("0.9.8", None),
     "best_metric_key": ("0.9.9", None),
     "dataloader_num_workers": ("0.9.10", None),
@@ -539,76 +561,76 @@ MANY_VALUES = frozenset({"target_modules", "ds.lora.target_modules", "algo.advan
 
 # Defaults by internal name: [(first release with this default, value), ...] in release order.
 DEFAULTS: dict[str, list[tuple[str, object]]] = {
-    "actor.num_nodes": [("0.5.0", 1)],
-    "actor.num_gpus_per_node": [("0.5.0", 8)],
-    "ref.num_nodes": [("0.5.0", 1)],
-    "ref.num_gpus_per_node": [("0.5.0", 8)],
-    "critic.num_nodes": [("0.5.0", 1)],
-    "critic.num_gpus_per_node": [("0.5.0", 8)],
-    "reward.num_nodes": [("0.5.0", 1)],
-    "reward.num_gpus_per_node": [("0.5.0", 8)],
-    "vllm.num_engines": [("0.5.0", None)],
-    "vllm.tensor_parallel_size": [("0.5.0", 1)],
-    "train.colocate_all": [("0.5.0", False)],
-    "train.colocate_actor_ref": [("0.5.0", False)],
-    "train.colocate_critic_reward": [("0.5.0", False)],
-    "ds.ring_attn_size": [("0.5.0", 1)],
-    "ds.tensor_parallel_size": [("0.5.0", 1)],
-    "ds.zero_stage": [("0.5.0", 2)],
-    "ds.packing_samples": [("0.5.0", False)],
-    "rollout.batch_size": [("0.5.0", 1024)],
-    "rollout.n_samples_per_prompt": [("0.5.0", 1)],
-    "rollout.micro_batch_size": [("0.5.0", 8), ("0.10.0", 1)],
+    "actor.num_nodes": [("0.4.0", 1)],
+    "actor.num_gpus_per_node": [("0.4.0", 8)],
+    "ref.num_nodes": [("0.4.0", 1)],
+    "ref.num_gpus_per_node": [("0.4.0", 8)],
+    "critic.num_nodes": [("0.4.0", 1)],
+    "critic.num_gpus_per_node": [("0.4.0", 8)],
+    "reward.num_nodes": [("0.4.0", 1)],
+    "reward.num_gpus_per_node": [("0.4.0", 8)],
+    "vllm.num_engines": [("0.4.0", None)],
+    "vllm.tensor_parallel_size": [("0.4.0", 1)],
+    "train.colocate_all": [("0.4.0", False)],
+    "train.colocate_actor_ref": [("0.4.0", False)],
+    "train.colocate_critic_reward": [("0.4.0", False)],
+    "ds.ring_attn_size": [("0.4.0", 1)],
+    "ds.tensor_parallel_size": [("0.4.0", 1)],
+    "ds.zero_stage": [("0.4.0", 2)],
+    "ds.packing_samples": [("0.4.0", False)],
+    "rollout.batch_size": [("0.4.0", 1024)],
+    "rollout.n_samples_per_prompt": [("0.4.0", 1)],
+    "rollout.micro_batch_size": [("0.4.0", 8), ("0.10.0", 1)],
     "rollout.vllm_generate_batch_size": [("0.8.1", None)],
-    "train.batch_size": [("0.5.0", 128)],
-    "train.micro_batch_size": [("0.5.0", 4), ("0.10.0", 1)],
-    "train.max_epochs": [("0.5.0", 1)],
-    "train.num_episodes": [("0.5.0", 1)],
+    "train.batch_size": [("0.4.0", 128)],
+    "train.micro_batch_size": [("0.4.0", 4), ("0.10.0", 1)],
+    "train.max_epochs": [("0.4.0", 1)],
+    "train.num_episodes": [("0.4.0", 1)],
     "train.dynamic_batch_enable": [("0.8.6", False)],
     "train.max_tokens_per_gpu": [("0.8.6", 16192)],  # really 16192, not 16384
     "rollout.max_tokens_per_gpu": [("0.8.6", None)],
-    "train.async_enable": [("0.5.0", False)],
+    "train.async_enable": [("0.4.0", False)],
     "train.async_queue_size": [("0.9.1", 1)],
     "algo.dynamic_filtering_enable": [("0.8.1", False)],
-    "data.max_len": [("0.5.0", None), ("0.9.8", 2048)],  # ≤ 0.9.7: "deprecated", prompt_max_len + generate_max_len
+    "data.max_len": [("0.4.0", None), ("0.9.8", 2048)],  # ≤ 0.9.7: "deprecated", prompt_max_len + generate_max_len
     "rollout.max_new_tokens": [("0.9.8", None)],
-    "prompt_max_len": [("0.5.0", 1024)],
-    "generate_max_len": [("0.5.0", 1024)],
-    "rollout.temperature": [("0.5.0", 1.0)],
-    "rollout.top_p": [("0.5.0", 1.0)],
-    "actor.adam.lr": [("0.5.0", 1e-6)],
-    "critic.adam.lr": [("0.5.0", 9e-6)],
-    "actor.adam.weight_decay": [("0.5.0", 0.0)],
-    "actor.lr_scheduler": [("0.5.0", "cosine_with_min_lr")],  # hard-coded before the flag (0.8.5)
-    "actor.lr_warmup_ratio": [("0.5.0", 0.03)],
-    "actor.max_norm": [("0.5.0", 1.0)],
-    "actor.eps_clip": [("0.5.0", 0.2)],
+    "prompt_max_len": [("0.4.0", 1024)],
+    "generate_max_len": [("0.4.0", 1024)],
+    "rollout.temperature": [("0.4.0", 1.0)],
+    "rollout.top_p": [("0.4.0", 1.0)],
+    "actor.adam.lr": [("0.4.0", 1e-6)],
+    "critic.adam.lr": [("0.4.0", 9e-6)],
+    "actor.adam.weight_decay": [("0.4.0", 0.0)],
+    "actor.lr_scheduler": [("0.4.0", "cosine_with_min_lr")],  # hard-coded before the flag (0.8.5)
+    "actor.lr_warmup_ratio": [("0.4.0", 0.03)],
+    "actor.max_norm": [("0.4.0", 1.0)],
+    "actor.eps_clip": [("0.4.0", 0.2)],
     "actor.eps_clip_low_high": [("0.8.3", None)],
     "actor.dual_clip": [("0.8.6", None)],
     "actor.entropy_coef": [("0.7.2", 0.0), ("0.8.3", None)],
     "actor.policy_loss_type": [("0.8.8", "ppo")],
     "actor.loss_agg_mode": [("0.11.2", "token-mean")],
-    "critic.value_clip": [("0.5.0", 0.2), ("0.8.3", 0.5)],
-    "algo.advantage.estimator": [("0.5.0", "gae")],
-    "algo.advantage.no_std_norm": [("0.5.0", False)],
-    "algo.kl.init_coef": [("0.5.0", 0.01)],
-    "algo.kl.target": [("0.5.0", None)],
-    "algo.kl.use_loss": [("0.5.0", False)],
+    "critic.value_clip": [("0.4.0", 0.2), ("0.8.3", 0.5)],
+    "algo.advantage.estimator": [("0.4.0", "gae")],
+    "algo.advantage.no_std_norm": [("0.4.0", False)],
+    "algo.kl.init_coef": [("0.4.0", 0.01)],
+    "algo.kl.target": [("0.4.0", None)],
+    "algo.kl.use_loss": [("0.4.0", False)],
     "algo.kl.estimator": [("0.6.1", "k1")],
     "vllm.gpu_memory_utilization": [("0.5.8", 0.9), ("0.6.4", 0.95)],
-    "ckpt.save_steps": [("0.5.0", -1)],
-    "ckpt.path": [("0.5.0", "./ckpt/checkpoints_ppo_ray")],
-    "ckpt.output_dir": [("0.5.0", "./ckpt")],
-    "ckpt.max_num": [("0.5.0", 3)],
-    "eval.steps": [("0.5.0", -1)],
+    "ckpt.save_steps": [("0.4.0", -1)],
+    "ckpt.path": [("0.4.0", "./ckpt/checkpoints_ppo_ray")],
+    "ckpt.output_dir": [("0.4.0", "./ckpt")],
+    "ckpt.max_num": [("0.4.0", 3)],
+    "eval.steps": [("0.4.0", -1)],
     "eval.split": [("0.7.4", "train")],
-    "data.prompt_split": [("0.5.0", "train")],
-    "data.input_key": [("0.5.0", "input")],
+    "data.prompt_split": [("0.4.0", "train")],
+    "data.input_key": [("0.4.0", "input")],
     # blending_datasets asserts one probability per dataset; "1.0" fits one dataset only (utils/utils.py@v0.6.4)
-    "data.prompt_probs": [("0.5.0", "1.0"), ("0.7.0", None)],
-    "logger.wandb.project": [("0.5.0", "openrlhf_train_ppo")],
+    "data.prompt_probs": [("0.4.0", "1.0"), ("0.7.0", None)],
+    "logger.wandb.project": [("0.4.0", "openrlhf_train_ppo")],
     "actor.min_lr_ratio": [("0.10.2", 0.1)],
-    "data.max_samples": [("0.5.0", 100000000)],
+    "data.max_samples": [("0.4.0", 100000000)],
 }
 
 # Advantage estimators → canonical name (verl's spelling), whether advantages are divided by a std
@@ -638,7 +660,11 @@ GROUP_ASSERT_DR_GRPO_SINCE = "0.11.0"
 # 0.5.3–0.5.9 asserted for rloo only, in other words: "RLOO requires n_samples_per_prompt > 1".
 GROUP_ASSERT_SINCE = "0.6.0"
 
-# Releases before 0.8.0 (docs/frameworks/openrlhf.md "0.5–0.7"):
+# Releases before 0.8.0 (docs/frameworks/openrlhf.md §13):
+# 0.4.0–0.4.4: PromptDataset holds each prompt n_samples_per_prompt times (datasets/prompts_dataset.py), each rank's
+# loader yields micro_rollout_batch_size samples, and the trainer updates after rollout_batch_size // (actor GPUs ×
+# micro_rollout_batch_size) of them (trainer/ppo_trainer.py fit: update_timesteps); rollout_batch_size counts samples.
+SAMPLE_DATASET_UNTIL = "0.4.4"
 PER_RANK_PROMPTS_UNTIL = "0.7.0"  # each actor rank loads rollout_batch_size // world prompts (trainer/ray/ppo_actor.py)
 RBS_DIVISIBLE_SINCE = "0.5.6"  # _validate_args: rollout_batch_size % actor_world_size == 0 (until 0.7.0)
 POWER_OF_TWO_UNTIL = "0.5.5"  # _validate_args: actor/critic world sizes powers of 2
@@ -650,7 +676,12 @@ COLOCATE_MEMORY_FORCED = ("0.5.8", "0.6.0")  # colocate_all_models: vllm_gpu_mem
 EVAL_ONCE_PER_EPISODE_UNTIL = "0.8.0"  # eval_steps -1 = once per episode; from 0.8.1, never
 HF_GENERATE_UNTIL = "0.7.5"  # without vLLM engines the actor generates (experience_maker.py _generate_with_hf)
 # _validate_args compares args.vllm_num_engines (default None) with 0: a TypeError when the flag is left out.
-ENGINES_COMPARED = (("0.5.0", "0.5.0"), ("0.5.6", "0.7.0"))
+ENGINES_COMPARED = (("0.4.0", "0.5.0"), ("0.5.6", "0.7.0"))
+# ... which up to 0.5.0 is first the __main__ block's `args.vllm_num_engines >= 1` (cli/train_ppo_ray.py@v0.4.3).
+ENGINES_GE_UNTIL = "0.5.0"
+# _validate_args: actor GPUs >= vllm_num_engines (added in 0.4.6, cli/train_ppo_ray.py@v0.4.6; divisibility from 0.5.6)
+ENGINES_GREATER = ("0.4.6", "0.5.0")
+PACKING_SINCE = "0.4.4"  # --packing_samples; 0.4.4 alone also refuses it with a remote reward
 WARMUP_FIXED = 0.03  # before --lr_warmup_ratio (0.5.3): get_scheduler(num_warmup_steps=ceil(max_steps * 0.03))
 MIN_LR_RATIO_FIXED = 0.1  # min_lr = lr * 0.1, hard-coded before --actor.min_lr_ratio (0.10.2)
 REWARD_FUNC_SIGNATURE = "reward_func(queries, prompts, labels)"
