@@ -240,3 +240,15 @@ def test_the_workers_a_branch_of_the_entry_does_not_take_are_not_compared() -> N
     assert plan.samples_per_optimizer_step is None and plan.grad_accum_steps is None
     warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-code")
     assert "verl/workers/engine_workers.py:7" in warning.message
+
+
+def test_a_split_inside_one_element_of_an_iteration_is_no_batch_split() -> None:
+    # `text.split(self.trigger)` for each decoded text splits a string inside one sample (line 1); a split of the
+    # loop's batch (line 3, `micro_batch.split(k)`) and of a batch outside any loop (line 4) are batch splits
+    code = (
+        "parts = [text.split(self.trigger) for text in texts]\n"
+        "for micro_batch in batches:\n    halves = micro_batch.split(k)\n"
+        "chunks = data.split(size)\n"
+    )
+    touches = batch_touches(list(ast.parse(code).body), "f.py")
+    assert [(t.line, t.kind) for t in touches] == [(3, "rows"), (4, "rows")]

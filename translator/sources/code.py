@@ -727,11 +727,32 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
     indexing their rows, counting them, and setting batch sizes or group sizes (assignments and keywords)."""
     found: list[Touch] = []
     for top in nodes:
+        elements = _element_names(top)
         for node in ast.walk(top):
             touch = _touch(node)
-            if touch is not None:
+            if touch is not None and not _on_an_element(node, touch, elements):
                 found.append(Touch(path, getattr(node, "lineno", 0), *touch))
     return found
+
+
+def _element_names(tree: ast.AST) -> frozenset[str]:
+    """Names bound to one element at a time by a ``for`` or a comprehension (``for text in texts``), save names of a
+    batch or its data (``for micro_batch in batches``)."""
+    targets = [n.target for n in ast.walk(tree) if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension))]
+    names = {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+    return frozenset(n for n in names if not any(w in n.lower() for w in ("batch", "data", "sample", "experience")))
+
+
+def _on_an_element(node: ast.AST, touch: tuple[str, str, str], elements: frozenset[str]) -> bool:
+    """A row operation called on one element of an iteration (``text.split(sep)`` for each decoded text): it
+    works inside one sample, not on a batch's rows."""
+    return (
+        touch[0] == "rows"
+        and isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in elements
+    )
 
 
 def _touch(node: ast.AST) -> tuple[str, str, str] | None:
