@@ -879,3 +879,20 @@ def test_a_plain_assignment_of_the_gpus_is_not_what_the_launch_sees() -> None:
     }
     for text, expected in seen.items():
         assert parse_shell(text).commands[-1].visible_devices == expected, text
+
+
+def test_a_placeholder_to_fill_in_is_read_as_its_text() -> None:
+    # MODEL=<your_model_path> and `--x <PATH> \` are values left for the user: bash would read '<' and '>' as
+    # redirections (the second with no target) and stop, so they are read as the placeholder's text, with a note;
+    # `cat <in> out` (a '>' followed by a word on the line) stays two redirections, as bash reads it
+    text = (
+        "MODEL=<your_model_path>\nREF=<your_model_path> # same\n"
+        "python train.py --pretrain ${MODEL} --data <PATH> \\\n  --n 4\ncat <in> out\n"
+    )
+    script = parse_shell(text)
+    assert script.variables["MODEL"] == script.variables["REF"] == "<your_model_path>"
+    assert argvs(script) == [
+        ["python", "train.py", "--pretrain", "<your_model_path>", "--data", "<PATH>", "--n", "4"],
+        ["cat"],
+    ]
+    assert codes(script).count("shell.placeholder") == 3

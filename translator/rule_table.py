@@ -1393,6 +1393,13 @@ RULES: tuple[R, ...] = (
         "Variables never set in the script are kept as written (${NAME}); pass --env NAME=VALUE to give values.",
     ),
     R(
+        "shell.placeholder",
+        "note",
+        "all",
+        ("info",),
+        "A <placeholder> the user is to fill in (bash would read redirections and stop) is read as that text.",
+    ),
+    R(
         "shell.vanishing-value",
         "note",
         "all",

@@ -198,6 +198,9 @@ _BLANKS = re.compile(r"[ \t\n]+")
 _WORD_TEXT = re.compile(r"[^\\()'\"`$ \t\n;&|<>]+")  # characters of a word that need no look (see _Lexer._word)
 _WORD_TEXT_TEST = re.compile(r"[^\\('\"`$ \t\n;]+")  # the same inside [[ ... ]]
 _BARE = re.compile(r"[^\\$`'\"]+")  # a run of text no quote, backslash or expansion starts in
+# <your_model_path>: a value left for the user to fill in, its '>' ending the line's words (bash would read two
+# redirections, the second without a target, and stop)
+_PLACEHOLDER = re.compile(r"(<[A-Za-z_][\w./:-]*>)(?=[ \t]*(?:\\\n|\n|;|#|$))")
 _BARE_QUOTED = re.compile(r"[^\\$`]+")  # the same inside "..."
 _ASSIGN = re.compile(r"([A-Za-z_]\w*)(\[[^\]]*\])?(\+?)=")
 _NAME = re.compile(r"[A-Za-z_]\w*|[0-9@*#?$!-]")
@@ -349,6 +352,9 @@ class _Lexer:
                 j = self.end(i)
                 toks.append(_Tok("word", s[i:j], line))
                 i = j
+            elif not dbracket and c == "<" and _PLACEHOLDER.match(s, i):  # a word of its own: see _word
+                raw, i = self._word(i, dbracket)
+                toks.append(_Tok("word", raw, line))
             elif not dbracket and c in "<>" and s[i + 1 : i + 2] == "(":  # process substitution
                 j = self.end(i + 1)
                 toks.append(_Tok("word", s[i:j], line))
@@ -393,6 +399,18 @@ class _Lexer:
                 j = self.end(i)
                 buf.append(s[i:j])
                 i = j
+            elif c == "<" and not dbracket and (m := _PLACEHOLDER.match(s, i)) and (not buf or buf[-1].endswith("=")):
+                # <your_model_path>: a value the user is to fill in (bash reads a redirection and stops on it)
+                self.notes.append(
+                    ShellNote(
+                        self.line_at(i),
+                        "shell.placeholder",
+                        f"{m.group(1)} is a placeholder to fill in (bash would read '<' and '>' as redirections "
+                        "and stop); read as that text",
+                    )
+                )
+                buf.append(f"'{m.group(1)}'")
+                i = m.end(1)
             elif c in meta:
                 break
             elif c in "'\"`" or (c == "$" and s[i + 1 : i + 2] in ("(", "{", "'")):
