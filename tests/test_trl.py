@@ -393,3 +393,29 @@ def test_reward_weights_that_are_not_numbers_are_bad_input(tmp_path: Path) -> No
         1.0,
         2.0,
     ]
+
+
+def test_project_scripts_that_import_no_trl_are_no_training_launch(tmp_path: Path) -> None:
+    # A data builder and a reward self-test run with python beside a launch of a module no TRL has: neither imports
+    # trl nor names a trainer (a docstring that says "GRPO" is no code), so nothing in the script trains with TRL
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "prep.py").write_text('"""Toy data for GRPO smoke tests."""\nimport json\n')
+    (tmp_path / "src" / "reward.py").write_text("import re\n\n\ndef score(text):\n    return 1.0\n")
+    script = tmp_path / "run.sh"
+    script.write_text(
+        "python src/prep.py --out data\npython src/reward.py --self_test\n"
+        "deepspeed --module other.cli.train_grpo --num_generations 4 --per_device_train_batch_size 4\n"
+    )
+    with pytest.raises(translator.ConfigError, match=r"src/prep\.py, src/reward\.py: import no trl"):
+        translator.explain(str(script), framework="trl")
+    # a training script that builds TRL's GRPOTrainer is read: 4 completions per device ÷ 4 = 1 prompt per round
+    (tmp_path / "src" / "train.py").write_text(
+        "from trl import GRPOConfig, GRPOTrainer, TrlParser\n\n"
+        "(args,) = TrlParser((GRPOConfig,)).parse_args_and_config()\nGRPOTrainer(args=args)\n"
+    )
+    script.write_text(
+        script.read_text() + "python src/train.py --num_generations 4 --per_device_train_batch_size 4 --output_dir o\n"
+    )
+    plan = translator.explain(str(script), framework="trl").spec.plan
+    assert (plan.samples_per_prompt, plan.prompts_per_step) == (4, 1)

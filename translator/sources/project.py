@@ -42,6 +42,10 @@ _FILES = (
     ("*.dockerfile", "install"),
     ("*.sh", "install"),
     ("README*.md", "readme"),
+    ("uv.lock", "lock"),
+    ("poetry.lock", "lock"),
+    ("pdm.lock", "lock"),
+    ("Pipfile.lock", "lock"),
 )
 
 # name==1.2.3, "name[extra]==1.2.3", name == 1.2.3, "name (==1.2.3)" (requirements, setup.py strings, PEP 621 and
@@ -323,7 +327,40 @@ def stated_in(text: str, name: str) -> list[Evidence]:
     return _statements(text, name, "deps", 0)
 
 
+# A lock file's package entry: uv.lock, poetry.lock and pdm.lock are TOML ([[package]] with name and version, and
+# for a git source, uv's `source = { git = "…#<commit>" }`); Pipfile.lock is JSON ("trl": {… "version": "==X"}).
+_LOCKED_NAME = lazy(r'^name\s*=\s*"([^"]+)"')
+_LOCKED_VERSION = lazy(r'^version\s*=\s*"v?([0-9][^"]*)"')
+_LOCKED_GIT = lazy(r'^source\s*=\s*\{[^}]*\bgit\s*=\s*"[^"#]*#([0-9a-f]{7,40})"')
+_PIPFILE_LOCKED = re.compile(r'"([A-Za-z0-9][\w.-]*)"\s*:\s*\{[^{}]*?"version"\s*:\s*"==v?([0-9][^"]*)"')
+
+
+def _locked(text: str, path: str, distance: int) -> list[Evidence]:
+    """The exact versions a lock file installs (``uv sync``, ``poetry install``, ``pipenv sync``): pins; a package
+    locked to a git commit gives that commit."""
+    name = shown(path)
+    if path.endswith("Pipfile.lock"):
+        return [
+            Evidence(normal(m[1]), m[2], name, text.count("\n", 0, m.start()) + 1, "pin", distance)
+            for m in _PIPFILE_LOCKED.finditer(text)
+        ]
+    found: list[Evidence] = []
+    package: str | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("[[package]]") or (line.startswith("[") and not line.startswith("[package")):
+            package = None
+        elif package is None and (named := _LOCKED_NAME.match(line)):
+            package = normal(named[1])
+        elif package is not None and (version := _LOCKED_VERSION.match(line)):
+            found.append(Evidence(package, version[1], name, number, "pin", distance))
+        elif package is not None and (commit := _LOCKED_GIT.match(line)):
+            found.append(Evidence(package, commit[1], name, number, "git-commit", distance))
+    return found
+
+
 def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]:
+    if how == "lock":
+        return _locked(text, path, distance)
     found: list[Evidence] = []
     weight = ("deps", "install", "readme").index(how)
     name = shown(path)

@@ -360,6 +360,7 @@ class TrlDialect(Dialect):
         script = read_script(source, options.env, notes)
         launch = None
         launches = []
+        skipped: list[str] = []
         for command in script.commands:
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
@@ -374,14 +375,22 @@ class TrlDialect(Dialect):
                 tp = serve.get("--tensor_parallel_size") or serve.get("--tensor-parallel-size") or "1"
                 dp = serve.get("--data_parallel_size") or serve.get("--data-parallel-size") or "1"
                 native.server_layout = (int(tp), int(dp)) if tp.isdigit() and dp.isdigit() else None
-            elif _training_script_index(argv) is not None:
+            elif (index := _training_script_index(argv)) is not None:
+                if index and python_script.trains_without_trl(source, command.cwd, argv[index]):
+                    skipped.append(argv[index])  # a project script that imports no trl: a data builder, a test
+                    continue
                 launch = (command, argv)
                 launches.append(command)
             else:
                 _experimental(argv, source)
         if launch is None:
             raise ConfigError(
-                "no GRPO training launch found",
+                "no GRPO training launch found"
+                + (
+                    f" ({', '.join(skipped)}: import no trl and name no trainer, so they train nothing)"
+                    if skipped
+                    else ""
+                ),
                 file=source.name,
                 hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'",
             )

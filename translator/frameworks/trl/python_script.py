@@ -4,6 +4,7 @@ variant of TRL it runs (a package imported before trl that patches GRPOConfig)."
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +84,30 @@ def launched(source: Source, cwd: str | None, script: str) -> Source | None:
         refuse_missing_import(project, path, None, source.name)
         return source.sibling(str(path), "training script")
     return None
+
+
+def trains_without_trl(source: Source, cwd: str | None, script: str) -> bool:
+    """Whether a project script a launch line runs certainly trains nothing with TRL: neither it nor a project
+    file it imports imports trl (or Unsloth, which wraps it) or names a trainer in its code: a data builder or a
+    reward self-test beside the training launch. False when the script is not in the project (nothing to tell by)
+    or a file cannot be read."""
+    for project, path in launched_scripts(source, cwd, script):
+        for file in project.reachable(path):
+            tree = project.tree(file)
+            if tree is None or any(_trains(node) for node in ast.walk(tree)):
+                return False
+        return True
+    return False
+
+
+def _trains(node: ast.AST) -> bool:
+    """An import of trl or Unsloth, or a name of a trainer (``GRPOTrainer``, a project's ``Trainer`` wrapper)."""
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] in ("trl", "unsloth") for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return (node.module or "").split(".")[0] in ("trl", "unsloth")
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return "Trainer" in name or "GRPO" in name
 
 
 def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str], argv: list[str]) -> bool:
