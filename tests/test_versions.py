@@ -183,6 +183,28 @@ def test_a_pin_with_extras_is_a_pin(tmp_path) -> None:
 
 
 # ---------------------------------------------------------------- project evidence beyond the script's folders
+def test_lock_files_state_what_is_installed(tmp_path) -> None:
+    """A lock file pins every package exactly (uv sync, poetry install, pipenv sync install just that); a package
+    locked to a git commit gives the commit. Entries written by hand; sections of other tables are no package."""
+    from translator.sources.project import evidence
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "uv.lock").write_text(
+        'version = 1\n\n[[package]]\nname = "trl"\nversion = "1.7.1"\nsource = { registry = "https://pypi.org/simple" }\n'
+        'dependencies = [\n    { name = "transformers" },\n]\n\n[package.metadata]\nrequires-dist = []\n\n'
+        '[[package]]\nname = "verl"\nversion = "0.4.0.dev0"\n'
+        'source = { git = "https://github.com/volcengine/verl?rev=main#0123abcd4567" }\n'
+    )
+    (tmp_path / "Pipfile.lock").write_text('{"default": {"openrlhf": {"hashes": ["sha256:x"], "version": "==0.5.9"}}}')
+    found = {(e.package, e.version, e.kind) for e in evidence(str(tmp_path))}
+    assert found == {
+        ("trl", "1.7.1", "pin"),
+        ("verl", "0.4.0.dev0", "pin"),
+        ("verl", "0123abcd4567", "git-commit"),
+        ("openrlhf", "0.5.9", "pin"),
+    }
+
+
 def test_install_lines_readme_blocks_and_git_pins_are_read(tmp_path) -> None:
     """Each statement is written by hand below; the expected (package, version, kind) follow from the text."""
     from translator.sources.project import evidence
