@@ -419,3 +419,74 @@ def test_project_scripts_that_import_no_trl_are_no_training_launch(tmp_path: Pat
     )
     plan = translator.explain(str(script), framework="trl").spec.plan
     assert (plan.samples_per_prompt, plan.prompts_per_step) == (4, 1)
+
+
+DATACLASS_SCRIPT = """\
+import argparse
+from dataclasses import dataclass, fields
+
+from trl import GRPOConfig, GRPOTrainer
+
+
+@dataclass
+class Config:
+    num_generations: int = 8
+    per_device_batch: int = 2
+    grad_accum: int = 4
+
+
+{build}
+
+
+def main():
+    cfg = parse_config()
+    args = GRPOConfig(
+        output_dir="out",
+        num_generations=cfg.num_generations,
+        per_device_train_batch_size=cfg.per_device_batch,
+        gradient_accumulation_steps=cfg.grad_accum,
+    )
+    GRPOTrainer(args=args)
+"""
+PER_FIELD = """\
+def parse_config():
+    parser = argparse.ArgumentParser()
+    for f in fields(Config):
+        parser.add_argument(f"--{f.name}", type=f.type, default=f.default)
+    return Config(**vars(parser.parse_args()))"""
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        PER_FIELD,  # one option per field, each defaulting to the field's default
+        "def parse_config():\n    return tyro.cli(Config)",
+        "def parse_config():\n    return Config()",
+    ],
+)
+def test_options_kept_in_a_dataclass_take_its_defaults(tmp_path: Path, build: str) -> None:
+    # run as written (no arguments): num_generations 8, per-device 2, accumulation 4 → 2 × 1 process × 4 = 8
+    # completions per optimizer step = one group of 8: 1 prompt per step, one optimizer step per step
+    script = tmp_path / "train.py"
+    script.write_text(DATACLASS_SCRIPT.format(build=build))
+    plan = translator.explain(str(script), framework="trl@1.16.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_optimizer_step) == (1, 8, 8)
+    assert (plan.micro_batch_per_device, plan.grad_accum_steps) == (2, 4)
+
+
+def test_a_launch_word_sets_a_dataclass_option(tmp_path: Path) -> None:
+    # `--grad_accum 8`: 2 × 1 × 8 = 16 completions per optimizer step = 2 groups of 8 (2 prompts per step)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "train.py").write_text(DATACLASS_SCRIPT.format(build=PER_FIELD))
+    (tmp_path / "run.sh").write_text("python train.py --grad_accum 8\n")
+    plan = translator.explain(str(tmp_path / "run.sh"), framework="trl@1.16.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_optimizer_step, plan.grad_accum_steps) == (2, 16, 8)
+
+
+def test_a_dataclass_built_from_values_of_its_own_is_not_read_as_defaults(tmp_path: Path) -> None:
+    # Config(per_device_batch=compute()) sets a field the defaults do not give: the counts built on it are unknown
+    script = tmp_path / "train.py"
+    build = "def parse_config():\n    return Config(per_device_batch=compute())"
+    script.write_text(DATACLASS_SCRIPT.format(build=build))
+    plan = translator.explain(str(script), framework="trl@1.16.0").spec.plan
+    assert plan.micro_batch_per_device is None and plan.samples_per_optimizer_step is None

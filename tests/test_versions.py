@@ -190,7 +190,8 @@ def test_lock_files_state_what_is_installed(tmp_path) -> None:
 
     (tmp_path / ".git").mkdir()
     (tmp_path / "uv.lock").write_text(
-        'version = 1\n\n[[package]]\nname = "trl"\nversion = "1.7.1"\nsource = { registry = "https://pypi.org/simple" }\n'
+        'version = 1\n\n[[package]]\nname = "trl"\nversion = "1.7.1"\n'
+        'source = { registry = "https://pypi.org/simple" }\n'
         'dependencies = [\n    { name = "transformers" },\n]\n\n[package.metadata]\nrequires-dist = []\n\n'
         '[[package]]\nname = "verl"\nversion = "0.4.0.dev0"\n'
         'source = { git = "https://github.com/volcengine/verl?rev=main#0123abcd4567" }\n'

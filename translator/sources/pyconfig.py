@@ -339,7 +339,7 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
             if option is not None:
                 options.update(dict.fromkeys(option.words, option))
     if not namespaces or not options:
-        return None
+        return dataclass_arguments(tree, argv)
     constants = _constants(tree)
     values: dict[str, Any] = {}
     for option in {id(o): o for o in options.values()}.values():
@@ -368,6 +368,108 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
             except ValueError:
                 values[option.dest] = inline  # a shell variable's text: kept as written (symbolic)
     return Arguments(namespaces, values)
+
+
+# Calls that parse the command line into a dataclass of the script's own, each option a field with the field's
+# default: tyro.cli(C), HfArgumentParser(C).parse_args_into_dataclasses(), simple_parsing.parse(C).
+_DATACLASS_PARSERS = ("cli", "parse_args_into_dataclasses", "parse")
+
+
+def dataclass_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
+    """A script's own options kept in a dataclass of its own (``@dataclass class Config`` with defaults): a name
+    bound, at module level or in a function, to an instance of it built from the command line, where every field
+    is an option ``--field`` with the field's default: ``Config()``, a parser that adds one option per field in a
+    loop over ``fields(Config)`` with ``default=f.default`` and builds ``Config(**vars(parser.parse_args()))``,
+    ``tyro.cli(Config)``, ``HfArgumentParser(Config)``; directly or through a function returning it. The values
+    are the defaults with the launch's ``--field value`` words over them; None when there is no such name."""
+    classes = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in node.decorator_list)
+    }
+    if not classes:
+        return None
+
+    def built(value: ast.expr) -> str | None:
+        """The dataclass a call builds from the command line, or None."""
+        if not isinstance(value, ast.Call):
+            return None
+        name = _callee(value)
+        if name in classes and ((not value.args and not value.keywords) or _parsed_per_field(tree, name, value)):
+            return name
+        if name in _DATACLASS_PARSERS or (isinstance(value.func, ast.Attribute) and name in _DATACLASS_PARSERS):
+            given = [a for a in ast.walk(value) if isinstance(a, ast.Name) and a.id in classes]
+            return given[0].id if len(given) == 1 else None
+        return returned.get(name or "")
+
+    returned: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            results = [built(r.value) for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
+            if results and all(results) and len(set(results)) == 1:
+                returned[node.name] = str(results[0])
+    bound = {
+        target.id: kind
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and (kind := built(node.value))
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    if len(set(bound.values())) != 1:
+        return None
+    cls = classes[next(iter(bound.values()))]
+    constants = _constants(tree)
+    values: dict[str, Any] = {}
+    kinds: dict[str, str] = {}
+    for item in cls.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value is not None:
+            kinds[item.target.id] = ast.unparse(item.annotation)
+            with suppress(_NotLiteral):  # a default computed when the script runs: the field stays unread
+                values[item.target.id] = _evaluate(item.value, constants)
+    position = 0
+    while position < len(argv):
+        word, _, inline = argv[position].partition("=")
+        position += 1
+        field_name = word[2:].replace("-", "_") if word.startswith("--") else None
+        if field_name not in kinds:
+            continue
+        if not inline and position < len(argv):
+            inline, position = argv[position], position + 1
+        values[field_name] = _converted(inline, kinds[field_name])
+    return Arguments(frozenset(bound), values)
+
+
+def _converted(word: str, annotation: str) -> Any:
+    """A command-line word as a field of that annotation takes it (a shell variable's text is kept as written)."""
+    if annotation == "bool":
+        return word.lower() in ("1", "true", "yes")
+    convert = {"int": int, "float": float}.get(annotation)
+    try:
+        return convert(word) if convert is not None else word
+    except ValueError:
+        return word
+
+
+def _parsed_per_field(tree: ast.Module, cls: str, call: ast.Call) -> bool:
+    """``cls(**vars(parser.parse_args()))`` where the parser has one option per field, each defaulting to the
+    field's default: ``for f in fields(cls): parser.add_argument(f"--{f.name}", default=f.default, ...)``."""
+    unpacked = [k.value for k in call.keywords if k.arg is None]
+    if call.args or len(unpacked) != 1 or "parse_args" not in ast.unparse(unpacked[0]):
+        return False
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.For)
+            and isinstance(node.target, ast.Name)
+            and ast.unparse(node.iter) == f"fields({cls})"
+        ):
+            loop = node.target.id
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call) and _callee(inner) == "add_argument":
+                    default = next((k.value for k in inner.keywords if k.arg == "default"), None)
+                    word = ast.unparse(inner.args[0]) if inner.args else ""
+                    if default is not None and ast.unparse(default) == f"{loop}.default" and f"{loop}.name" in word:
+                        return True
+    return False
 
 
 # Statements whose bodies may not run (a with's body always does: ``with open_dict(config):`` is how a Hydra entry

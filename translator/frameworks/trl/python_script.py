@@ -64,8 +64,8 @@ def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList, 
 
 def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
     """A training script given itself: its GRPOConfig call (ConfigError when it has none). Run as written (``python
-    script.py``) it is one process."""
-    config = read_config(source, CONFIG_CLASSES, CONSUMER)
+    script.py``, no arguments: its own options take their defaults) it is one process."""
+    config = read_config(source, CONFIG_CLASSES, CONSUMER, [])
     if config.call is None:
         raise ConfigError(
             "no GRPOConfig(...) call found",
