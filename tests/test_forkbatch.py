@@ -252,3 +252,11 @@ def test_a_split_inside_one_element_of_an_iteration_is_no_batch_split() -> None:
     )
     touches = batch_touches(list(ast.parse(code).body), "f.py")
     assert [(t.line, t.kind) for t in touches] == [(3, "rows"), (4, "rows")]
+
+
+def test_what_a_print_or_a_log_reads_forms_no_batch() -> None:
+    # print("…", len(gen_batch)) and logger.info(len(batch)) only show a count (lines 1-2); len(batch) that
+    # sizes something (line 3) counts a batch's rows
+    code = 'print("rows:", len(gen_batch))\nlogger.info("%d", len(batch))\nsize = len(batch)\n'
+    touches = batch_touches(list(ast.parse(code).body), "f.py")
+    assert [(t.line, t.kind) for t in touches] == [(3, "rows")]

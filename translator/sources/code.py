@@ -728,11 +728,23 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
     found: list[Touch] = []
     for top in nodes:
         elements = _element_names(top)
+        shown = {id(inner) for call in ast.walk(top) if _shows(call) for inner in ast.walk(call)}
         for node in ast.walk(top):
             touch = _touch(node)
-            if touch is not None and not _on_an_element(node, touch, elements):
+            if touch is not None and id(node) not in shown and not _on_an_element(node, touch, elements):
                 found.append(Touch(path, getattr(node, "lineno", 0), *touch))
     return found
+
+
+_SHOWING = ("print", "pprint", "info", "debug", "warning", "warn", "error", "log", "write", "set_postfix")
+
+
+def _shows(node: ast.AST) -> bool:
+    """A call that prints or logs (``print(len(batch))``, ``logger.info(...)``): what it reads forms no batch."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else "") in _SHOWING
 
 
 def _element_names(tree: ast.AST) -> frozenset[str]:
