@@ -260,3 +260,14 @@ def test_what_a_print_or_a_log_reads_forms_no_batch() -> None:
     code = 'print("rows:", len(gen_batch))\nlogger.info("%d", len(batch))\nsize = len(batch)\n'
     touches = batch_touches(list(ast.parse(code).body), "f.py")
     assert [(t.line, t.kind) for t in touches] == [(3, "rows")]
+
+
+def test_a_count_handed_to_another_call_forms_no_batch() -> None:
+    # range(len(batch)) and x.reshape(len(batch), n) only read the size (lines 1-2); a count compared (line 3) or
+    # computed with (line 4) may decide which rows train
+    code = (
+        "for i in range(len(batch)):\n    pass\nr = x.reshape(len(batch), n)\n"
+        "if len(batch) < target:\n    pass\nsteps = len(batch) // mini\n"
+    )
+    touches = batch_touches(list(ast.parse(code).body), "f.py")
+    assert [(t.line, t.kind) for t in touches] == [(4, "rows"), (6, "rows")]

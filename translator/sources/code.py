@@ -729,10 +729,21 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
     for top in nodes:
         elements = _element_names(top)
         shown = {id(inner) for call in ast.walk(top) if _shows(call) for inner in ast.walk(call)}
+        # a count handed to another call (range(len(batch)), x.reshape(len(batch), n)) or formatted only reads
+        # the size: it neither compares nor computes one
+        handed = {
+            id(argument)
+            for parent in ast.walk(top)
+            if isinstance(parent, (ast.Call, ast.FormattedValue))
+            for argument in (parent.args if isinstance(parent, ast.Call) else [parent.value])
+        }
         for node in ast.walk(top):
             touch = _touch(node)
-            if touch is not None and id(node) not in shown and not _on_an_element(node, touch, elements):
-                found.append(Touch(path, getattr(node, "lineno", 0), *touch))
+            if touch is None or id(node) in shown or _on_an_element(node, touch, elements):
+                continue
+            if touch[2] == "len(batch)" and id(node) in handed:
+                continue
+            found.append(Touch(path, getattr(node, "lineno", 0), *touch))
     return found
 
 
