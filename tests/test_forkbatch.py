@@ -271,3 +271,21 @@ def test_a_count_handed_to_another_call_forms_no_batch() -> None:
     )
     touches = batch_touches(list(ast.parse(code).body), "f.py")
     assert [(t.line, t.kind) for t in touches] == [(4, "rows"), (6, "rows")]
+
+
+def test_an_update_cut_to_the_whole_step_is_unknown_with_the_step() -> None:
+    # verl cuts a mini-batch larger than the step to the step's samples: 256 samples read with upstream's group,
+    # a mini-batch of 4096 → one update of all 256. A fork's own group makes the step's samples unknown, and the
+    # update that covers them with it (and how many updates there are)
+    from translator.dialects.forkbatch import _unknown
+    from translator.plan import RunSpec
+
+    spec = RunSpec(framework="verl", version="0.2.0.post2")
+    spec.plan.samples_per_step = spec.plan.samples_per_optimizer_step = 256
+    spec.plan.optimizer_steps_per_step = 1
+    _unknown(spec, {"samples_per_prompt", "samples_per_step"}, ["agent.n"], "the fork's group")
+    assert spec.plan.samples_per_optimizer_step is None and spec.plan.optimizer_steps_per_step is None
+    # an update of its own size (mini-batch 64 of a 256-sample step) is the configured mini-batch: it stays
+    spec.plan.samples_per_step, spec.plan.samples_per_optimizer_step = 256, 64
+    _unknown(spec, {"samples_per_step"}, ["agent.n"], "the fork's group")
+    assert spec.plan.samples_per_optimizer_step == 64
