@@ -298,10 +298,10 @@ def _places(project: Project, touches: list[Any]) -> tuple[str, list[str]]:
 
 def _unknown(spec: RunSpec, quantities: set[str], keys: list[str], why: str) -> None:
     plan = spec.plan
-    if "samples_per_step" in quantities and plan.samples_per_step is not None:
-        # an update that covers the whole step (a mini-batch larger than the step, cut to it) is as unknown as it
-        if plan.samples_per_optimizer_step == plan.samples_per_step:
-            quantities = {*quantities, "samples_per_optimizer_step", "optimizer_steps_per_step"}
+    # an update that covers the whole step (a mini-batch larger than the step, cut to it) is as unknown as the step
+    whole_step = plan.samples_per_step is not None and plan.samples_per_optimizer_step == plan.samples_per_step
+    if "samples_per_step" in quantities and whole_step:
+        quantities = {*quantities, "samples_per_optimizer_step", "optimizer_steps_per_step"}
     for name in (q for q in _ALL if q in quantities):
         setattr(spec.plan, name, None)
         spec.derivations[f"plan.{name}"] = Derivation(f"unknown: {why}", keys, UNKNOWN)
