@@ -523,3 +523,17 @@ def test_skyrl_rows_that_pick_their_own_environment_are_said_to(tmp_path: Path) 
     rows = [{"prompt": CHAT, "reward_spec": {"ground_truth": "4"}, "env_class": "gsm8k"}, {"prompt": CHAT}]
     path = source(tmp_path, SKYRL, "run.sh", rows, "gsm8k")
     assert not [n for n in translator.translate(path, to="verl").notes if n.code == "reward.per-row"]
+
+
+def test_nemo_rl_columns_are_those_of_the_release_written(tmp_path: Path) -> None:
+    # 0.5.0 writes data.train_data_path; its ResponseDataset reads input/output (response_dataset.py@v0.5.0:40-84)
+    path = source(tmp_path, VERL, "run.sh", [{"prompt": "What is 2+2?", **VERL_ROW}], "prompt")
+    missing = [n for n in data_notes(translator.translate(path, to="nemo-rl@0.5.0")) if n.code == "data.column-missing"]
+    assert missing and "data.train_data_path" in missing[0].message and "@v0.5.0" in missing[0].message
+    # 0.4.0 maps every row to messages from input/output, a `messages` column or not (response_dataset.py@v0.4.0:60)
+    answered = [{"role": "user", "content": "What is 2+2?"}, {"role": "assistant", "content": "4"}]
+    path = source(tmp_path, VERL, "run.sh", [{"messages": answered, **VERL_ROW}], "messages")
+    assert data_notes(translator.translate(path, to="nemo-rl@0.4.0"))
+    assert data_notes(translator.translate(path, to="nemo-rl@0.5.0")) == []  # from 0.5.0 taken as it stands
+    # 0.3.1 has no ResponseDataset: the source's data is not written, so none of its columns is judged
+    assert data_notes(translator.translate(path, to="nemo-rl@0.3.1")) == []

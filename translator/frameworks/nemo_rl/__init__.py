@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from translator.framework import DataLoader, Detection, Framework, NativeRules
+from translator.framework import Detection, Framework, NativeRules
 
 FRAMEWORK = Framework(
     name="nemo-rl",
@@ -36,19 +36,8 @@ FRAMEWORK = Framework(
         prepare="translator.frameworks.nemo_rl.keys:prepare",
         checked_types=frozenset(),
     ),
-    # A local file reaches run_grpo.py through the ResponseDataset registry entry (data.train.data_path; the written
-    # recipe keeps the base's registry dataset): each row's input_key column (default `input`) becomes the user
-    # message's content, a string, and its output_key column (default `output`) the ground truth; a file with a
-    # `messages` column is taken as it stands instead (nemo_rl/data/datasets/response_datasets/
-    # response_dataset.py@v0.7.0:42-85; math_hf_data_processor, nemo_rl/data/processors.py@v0.7.0:390-406).
-    data_loader=DataLoader(
-        "input",
-        "text",
-        "ResponseDataset, which reads a local file set as data.train.data_path "
-        "(nemo_rl/data/datasets/response_datasets/response_dataset.py@v0.7.0:78-85)",
-        (("answer", "output"),),  # output_key: the answer column
-        instead="messages",
-    ),
+    # what ResponseDataset reads from a row, per release (translator/frameworks/nemo_rl/dialect.py data_loader)
+    data_loader_for="translator.frameworks.nemo_rl.dialect:data_loader",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
     copy_markers=("nemo_rl/algorithms/grpo.py",),

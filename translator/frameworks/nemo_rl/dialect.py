@@ -30,6 +30,7 @@ from translator.dialects.base import (
 from translator.dialects.formatting import fmt
 from translator.dialects.writing import omegaconf_values, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
+from translator.framework import DataLoader
 from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, DATA_SECTION, ENTRY, VERSIONS
 from translator.notes import NoteList
 from translator.plan import Extra, RunSpec
@@ -42,6 +43,30 @@ _REF = re.compile(r"\$\{([^${}]*)\}")
 _RESOLVERS: dict[str, Callable[[Any, Any], Any]] = {"mul": lambda a, b: a * b, "div": lambda a, b: a / b, "max": max}
 _UNSET = object()
 MAX_DEPTH = 16  # a `defaults:` chain deeper than this is a loop
+
+
+def data_loader(spec: RunSpec) -> DataLoader | None:
+    """What NeMo-RL's ResponseDataset reads from a row of the file rlconf writes as its data, per release: each
+    row's input_key column (default `input`) becomes the user message's content, a string, and its output_key
+    column (default `output`) the ground truth (math_hf_data_processor, nemo_rl/data/processors.py@v0.7.0:390-406).
+    From 0.5.0 a file with a `messages` column is taken as it stands instead. 0.3.1 has no ResponseDataset: the
+    source's data is not written there, so no column of it is read."""
+    version = spec.version or VERSIONS[-1]
+    if version == "0.3.1":
+        return None
+    where = (
+        "data.train.data_path (nemo_rl/data/datasets/response_datasets/response_dataset.py@v0.7.0:78-85)"
+        if version in ("0.6.0", "0.7.0")
+        else f"data.train_data_path (nemo_rl/data/datasets/response_datasets/response_dataset.py@v{version}:40-"
+        + ("84)" if version == "0.5.0" else "80)")
+    )
+    return DataLoader(
+        "input",
+        "text",
+        f"ResponseDataset, which reads a local file set as {where}",
+        (("answer", "output"),),  # output_key: the answer column
+        instead="" if version == "0.4.0" else "messages",
+    )
 
 
 class _Native:
