@@ -153,6 +153,7 @@ _LEAVES: dict[int, tuple[ast.Module, frozenset[str]]] = {}
 _EFFECTS: dict[tuple[Any, ...], tuple[list[ast.Module | None], list[Touch]]] = {}
 # (root, run dir, file, limit, leaves) → the project files reachable from the file through imports
 _REACHABLE: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_MISSING: dict[tuple[str, str, str | None], MissingImport | None] = {}  # Project.missing_import, per process
 
 
 def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
@@ -463,10 +464,9 @@ class Project:
         neither the module file nor a name its package defines exists. Only packages Python finds first count: the
         folder the launched ``module`` (``python -m``) is found from, the script's folder for a script; a package
         that extends its ``__path__`` or star-imports is never judged. None when every such import resolves."""
-        key = ("missing", self.root, os.path.realpath(entry), module)
-        if key in _REACHABLE:
-            found = _REACHABLE[key]
-            return MissingImport(found[0], int(found[1]), found[2]) if found else None
+        key = (self.root, os.path.realpath(entry), module)
+        if key in _MISSING:
+            return _MISSING[key]
         search = os.path.dirname(os.path.realpath(entry))
         if module:  # pkg/sub/mod.py run as pkg.sub.mod: Python looks up pkg from the folder above pkg
             for _ in range(module.count(".") + entry.endswith("__init__.py")):
@@ -489,9 +489,9 @@ class Project:
                     queue += [p for p in resolved if self.inside(p) and p not in seen]
                 if result is not None:
                     break
-        if len(_REACHABLE) > MAX_CACHED:
-            _REACHABLE.clear()
-        _REACHABLE[key] = (result.path, str(result.line), result.module) if result else ()
+        if len(_MISSING) > MAX_CACHED:
+            _MISSING.clear()
+        _MISSING[key] = result
         return result
 
     # ------------------------------------------------------------ key reads

@@ -397,7 +397,7 @@ def dataclass_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
         name = _callee(value)
         if name in classes and ((not value.args and not value.keywords) or _parsed_per_field(tree, name, value)):
             return name
-        if name in _DATACLASS_PARSERS or (isinstance(value.func, ast.Attribute) and name in _DATACLASS_PARSERS):
+        if name in _DATACLASS_PARSERS:
             given = [a for a in ast.walk(value) if isinstance(a, ast.Name) and a.id in classes]
             return given[0].id if len(given) == 1 else None
         return returned.get(name or "")
