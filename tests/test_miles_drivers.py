@@ -308,6 +308,33 @@ def test_the_cli_explains_a_driver_without_from_and_refuses_one_that_never_launc
     assert result.exit_code == 2 and "never reaches execute_train" in result.stderr
 
 
+def test_a_driver_launching_through_another_helper_is_refused_at_the_call(tmp_path: Path) -> None:
+    # execute_train_npu: no Miles release defines it (command_utils.py@v0.1.0 has execute_train only), so the
+    # driver's import fails; the refusal names the call's line (line 14 of DRIVER)
+    npu = tmp_path / "run_npu.py"
+    npu.write_text(DRIVER.replace("U.execute_train(", "U.execute_train_npu("))
+    result = CliRunner().invoke(main, ["explain", str(npu)])
+    assert result.exit_code == 2
+    assert "run_npu.py:14" in result.stderr and "launches through execute_train_npu" in result.stderr
+
+
+SELF_RUN = """import subprocess
+
+from miles.utils.external_utils.model_args_utils import shell_safe_model_args
+
+cmd = "ray job submit -- python3 train.py --rollout-batch-size 8 --n-samples-per-prompt 4 --global-batch-size 32"
+subprocess.run(["bash", "-c", cmd], shell=False)
+"""
+
+
+def test_a_script_running_its_own_command_is_refused_as_such(tmp_path: Path) -> None:
+    # no execute_train call at all: the refusal says so, not that the call is outside a function
+    script = tmp_path / "run_minimal.py"
+    script.write_text(SELF_RUN)
+    result = CliRunner().invoke(main, ["explain", str(script)])
+    assert result.exit_code == 2 and "builds and runs its command itself" in result.stderr
+
+
 # ---------------------------------------------------------------- Miles' own drivers (oracle checkout)
 
 MILES_SRC = os.environ.get("RLCONF_MILES_SRC")

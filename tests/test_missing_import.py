@@ -46,14 +46,31 @@ def _project(root: Path, trainer_imports: str) -> Path:
 
 
 def test_a_module_missing_from_the_project_stops_the_launch(tmp_path: Path) -> None:
-    # ray_trainer.py line 2 imports mylab.trainer.algos.rewards: algos/ is a regular package without rewards.py
-    # and its __init__.py defines no such name, so Python raises ModuleNotFoundError before training
+    # ray_trainer.py line 2 imports rewards from mylab.trainer.algos: algos/ is a regular package without
+    # rewards.py and its __init__.py defines no such name, so Python raises ImportError before training
     script = _project(tmp_path, "from mylab.trainer.algos import core, rewards")
-    with pytest.raises(translator.ConfigError, match=r"imports mylab\.trainer\.algos\.rewards") as error:
+    with pytest.raises(translator.ConfigError, match=r"imports rewards from mylab\.trainer\.algos") as error:
         translator.explain(str(script), framework="verl")
     assert error.value.file == "mylab/trainer/ray_trainer.py" and error.value.line == 2
     result = CliRunner().invoke(main, ["explain", str(script), "--from", "verl"])
-    assert result.exit_code == 2 and "ModuleNotFoundError" in result.output
+    assert result.exit_code == 2 and "ImportError" in result.output
+
+
+def test_a_name_a_module_of_the_project_lacks_stops_the_launch(tmp_path: Path) -> None:
+    # algos/core.py defines score only: `from mylab.trainer.algos.core import score_npu` raises ImportError
+    script = _project(tmp_path, "from mylab.trainer.algos.core import score, score_npu")
+    with pytest.raises(translator.ConfigError, match=r"imports score_npu from mylab\.trainer\.algos\.core") as error:
+        translator.explain(str(script), framework="verl")
+    assert error.value.file == "mylab/trainer/ray_trainer.py" and error.value.line == 2
+
+
+@pytest.mark.parametrize("supplier", ["def __getattr__(name):\n    return name\n", "from os.path import *\n"])
+def test_a_module_that_may_supply_any_name_is_not_judged(tmp_path: Path, supplier: str) -> None:
+    # a module-level __getattr__ or a star import can give score_npu: the plan is read (32 × 4 = 128 samples)
+    script = _project(tmp_path, "from mylab.trainer.algos.core import score_npu")
+    core = tmp_path / "mylab" / "trainer" / "algos" / "core.py"
+    core.write_text(core.read_text() + supplier)
+    assert translator.explain(str(script), framework="verl").spec.plan.samples_per_step == 128
 
 
 @pytest.mark.parametrize(
@@ -92,3 +109,27 @@ def test_a_compiled_module_counts_as_present(tmp_path: Path) -> None:
     (tmp_path / "mylab" / "trainer" / "algos" / "rewards.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
     project = Project(str(tmp_path), str(tmp_path))
     assert project.missing_import(str(tmp_path / "mylab" / "trainer" / "main_ppo.py"), "mylab.trainer.main_ppo") is None
+
+
+ABSENT_ENTRY = """\
+deepspeed --module openrlhf.cli.train_grpo \\
+    --pretrain Qwen/Qwen2.5-0.5B --rollout_batch_size 64 --n_samples_per_prompt 4 --train_batch_size 64 \\
+    --micro_train_batch_size 4 --advantage_estimator group_norm --prompt_data data.jsonl
+"""
+
+
+def test_a_framework_module_no_release_has_stops_the_launch(tmp_path: Path) -> None:
+    # openrlhf/cli of every release 0.4.3 – 0.11.2 holds no train_grpo (the wheels' RECORD), and the project has
+    # no openrlhf package: `python -m openrlhf.cli.train_grpo` stops with "No module named ..."
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "run.sh").write_text(ABSENT_ENTRY)
+    with pytest.raises(translator.ConfigError, match=r"No module named openrlhf\.cli\.train_grpo") as error:
+        translator.explain(str(tmp_path / "run.sh"), framework="openrlhf@0.7.3")
+    assert error.value.line == 1
+    # the project's own copy holding the module: a fork's entry, read with train_ppo_ray's semantics
+    cli = tmp_path / "openrlhf" / "cli"
+    cli.mkdir(parents=True)
+    for init in (tmp_path / "openrlhf" / "__init__.py", cli / "__init__.py", cli / "train_grpo.py"):
+        init.write_text("")
+    explanation = translator.explain(str(tmp_path / "run.sh"), framework="openrlhf@0.7.3")
+    assert "framework.fork" in {n.code for n in explanation.notes}

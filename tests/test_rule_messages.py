@@ -176,3 +176,57 @@ def test_a_copy_holding_another_packages_text_is_not_refused(tmp_path: Path) -> 
     script.write_text(text.replace("--train_batch_size 64", "--train_batch_size 60"))
     assert "openrlhf.train-batch-divisible" in {f.rule for f in translator.check(str(script)).errors}
     assert CliRunner().invoke(main, ["explain", str(script)]).exit_code == 0
+
+
+def test_first_step_messages_are_in_the_framework_source() -> None:
+    rules = [rule for rule in catalogue() if rule.first_step_message]
+    assert [rule.code for rule in rules] == ["verl.real-batch-divisible"]
+    assert all(len(fixed_text(rule.first_step_message)) >= MIN_KEPT_TEXT for rule in rules)
+    if not _sources("verl"):
+        pytest.skip("verl's source is not on this machine (RLCONF_ORACLE_DIR, or an install)")
+    texts = [text for text in _texts("verl") if text]
+    assert all(any(line_of(text, fixed_text(r.first_step_message)) for text in texts) for r in rules)
+
+
+EARLY_VERL = ROOT / "tests" / "data" / "forks" / "verl_chunk_copy"
+
+
+def _early_verl_copy(root: Path, keeps_assert: bool, prompts: int = 12) -> Path:
+    """The early verl copy (version file 0.1, no validate_config; its DataProto.chunk asserts equal pieces on
+    line 14), its top marked by .git, with ``prompts`` per step in run.sh."""
+    shutil.copytree(EARLY_VERL, root, dirs_exist_ok=True)
+    (root / ".git").mkdir()
+    protocol = root / "verl" / "protocol.py"
+    if not keeps_assert:
+        protocol.write_text(protocol.read_text().replace("only support equal chunk", "pieces"))
+    script = root / "run.sh"
+    script.write_text(script.read_text().replace("train_batch_size=12", f"train_batch_size={prompts}"))
+    return script
+
+
+def test_an_early_copy_keeping_the_chunk_assert_is_refused_at_its_first_step(tmp_path: Path) -> None:
+    # 12 prompts × rollout.n_agent 5 × rollout.n 1 = 60 samples over 7 GPUs: 60 % 7 = 4, and the copy's
+    # DataProto.chunk asserts equal pieces where the step's samples are split over the workers
+    result = CliRunner().invoke(main, ["explain", str(_early_verl_copy(tmp_path, keeps_assert=True))])
+    assert result.exit_code == 2
+    assert "stops on it at the first training step: verl/protocol.py:14" in result.output
+    assert "the step's 60 samples do not split over 7 GPUs" in result.output
+
+
+def test_an_early_copy_without_the_assert_is_read_with_the_error(tmp_path: Path) -> None:
+    # the same run on a copy holding neither text: how it splits 60 samples over 7 ranks is not known, so the
+    # plan is stated (12 × 5 = 60 samples per step) and check reports the error
+    script = _early_verl_copy(tmp_path, keeps_assert=False)
+    assert CliRunner().invoke(main, ["explain", str(script)]).exit_code == 0
+    assert translator.explain(str(script)).spec.plan.samples_per_step == 60
+    assert "verl.real-batch-divisible" in {f.rule for f in translator.check(str(script)).errors}
+
+
+def test_n_agent_copies_count_in_the_split_and_in_the_group(tmp_path: Path) -> None:
+    # 14 prompts × 5 copies = 70 samples split 10 per GPU over 7; the 5 copies of a prompt are one GRPO group
+    # (do_search unset: the fork's default keeps the prompt's index), so a group is not of one sample
+    script = _early_verl_copy(tmp_path, keeps_assert=True, prompts=14)
+    assert CliRunner().invoke(main, ["explain", str(script)]).exit_code == 0
+    report = translator.check(str(script))
+    rules = {f.rule for f in report.errors + report.warnings}
+    assert "verl.real-batch-divisible" not in rules and "verl.group-size-one" not in rules

@@ -169,6 +169,7 @@ def _easyr1_repository(root: Path, extra: str) -> Path:
     (trainer / "config.py").write_text(
         "class DataConfig:\n    rollout_batch_size: int = 512\n\n    def post_init(self):\n"
         "        if self.train_batch_size is not None:\n            self.rollout_batch_size = self.train_batch_size\n"
+        "\n\nclass PPOConfig:\n    data: DataConfig\n"
     )
     (trainer / "ray_trainer.py").write_text(
         "class RayPPOTrainer:\n    def __init__(self, config):\n"

@@ -400,17 +400,10 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
             return []  # its code forms batches its own way: the values its checks read may not be the config's
         if any(n.code == "keys.unknown-in-version" for n in explanation.notes):
             return []  # the config has keys of a later release: the copy may be a snapshot past the one read
-        own = explanation.own_code
-        # a text of another package (argparse, DeepSpeed, Python itself) tells nothing of what the copy keeps
-        kept = {
-            code: rejected_keys.kept_by_own_code(own, at_start[code].message)
-            if not at_start[code].message_from
-            else None
-            for code in {f.rule for f in found}
-        }
+        kept = {code: _kept_by_copy(explanation.own_code, at_start[code]) for code in {f.rule for f in found}}
         found = [f for f in found if kept[f.rule]]
         for f in found:
-            f.message += f" (the project's own code keeps this check: {kept[f.rule]})"
+            f.message += f" ({kept[f.rule]})"
     rules = rules_for(explanation.framework)
     if explanation.reread is not None and rules is not None:  # an uncertain release: an error in every candidate
         verdicts = _release_verdicts(explanation, rules)
@@ -425,6 +418,22 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     return found
 
 
+FIRST_STEP = "the project's own code stops on it at the first training step"
+
+
+def _kept_by_copy(own: tuple[str, ...], rule: Any) -> str | None:
+    """How the project's copy of the framework (its packages ``own``) stops on ``rule``: the file:line holding the
+    rule's start-up check, else the one holding its first-step assert; None when it holds neither. A text of
+    another package (argparse, DeepSpeed, Python itself) tells nothing of what the copy keeps."""
+    if rule.message_from:
+        return None
+    if where := rejected_keys.kept_by_own_code(own, rule.message):
+        return f"the project's own code keeps this check: {where}"
+    if rule.first_step_message and (where := rejected_keys.kept_by_own_code(own, rule.first_step_message)):
+        return f"{FIRST_STEP}: {where}"
+    return None
+
+
 def _stops_at_start(explanation: Explanation) -> ConfigError:
     """`explain`'s refusal of a config with start-up errors: the first, with the fix `check` suggests."""
     found = explanation.start_errors
@@ -435,12 +444,13 @@ def _stops_at_start(explanation: Explanation) -> ConfigError:
         for fix in first.suggestions[:2]
     )
     more = f" ({len(found) - 1} more start-up error(s): {', '.join(f.rule for f in found[1:4])})"
+    when = "at its first training step" if FIRST_STEP in first.message else "at start-up"
     return ConfigError(
         first.message + (more if len(found) > 1 else ""),
         file=file,
         line=line,
         key=", ".join(first.keys) or None,
-        hint=f"{explanation.framework} {explanation.version} stops at start-up on this ({first.rule}"
+        hint=f"{explanation.framework} {explanation.version} stops {when} on this ({first.rule}"
         + (f"; fix: {fixes}" if fixes else "")
         + "); `rlconf check` lists every such error with its fixes",
     )

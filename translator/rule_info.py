@@ -20,7 +20,9 @@ class RuleInfo:
     ``kept_by_own_code``). ``message_from`` names the package whose text it is where that is not the framework's
     code ("argparse", "deepspeed", "megatron", "omegaconf", "python", "transformers"): a copy of the framework
     cannot be recognised by such a text, so `explain` never refuses a launch running the project's own copy on
-    such a rule (only a launch certain to run the release's code)."""
+    such a rule (only a launch certain to run the release's code). ``first_step_message`` is the framework's text
+    for the same condition where its code stops on it only at the first training step (an assert deep in the
+    batch split): a copy that lacks the start-up check but keeps this one stops all the same, a step later."""
 
     code: str
     kind: str
@@ -29,6 +31,7 @@ class RuleInfo:
     description: str
     message: str = ""  # the framework's own error text the rule mirrors ({…}: a value of the config)
     message_from: str = ""  # the package whose text ``message`` is, where not the framework's ("" = its own)
+    first_step_message: str = ""  # the framework's text for the same failure at the first training step
     source: str = ""  # the docs section and framework file the rule cites
     versions: str = ""
     # The framework's own code raises it before training starts: `explain` refuses such a config
@@ -45,6 +48,7 @@ class RuleInfo:
             "description": self.description,
             "message": self.message,
             "message_from": self.message_from,
+            "first_step_message": self.first_step_message,
             "source": self.source,
             "at_start": self.at_start,
         }

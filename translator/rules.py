@@ -228,6 +228,8 @@ def text() -> str:
         lines.append(f"    {rule.description}")
         if rule.message:
             lines.append(f"    message{f' ({rule.message_from})' if rule.message_from else ''}: {rule.message}")
+        if rule.first_step_message:
+            lines.append(f"    at the first step, where a copy lacks the check: {rule.first_step_message}")
         if rule.source:
             lines.append(f"    source: {rule.source}")
     return "\n".join(lines) + "\n"
@@ -259,6 +261,8 @@ def markdown() -> str:
             message = f"`{cell(rule.message)}`" if rule.message and "`" not in rule.message else cell(rule.message)
             if rule.message_from:  # not the framework's own text: a copy of it cannot be told by it
                 message += f" ({rule.message_from}'s text)"
+            if rule.first_step_message:
+                message += f"; at the first step, where a copy lacks the check: `{cell(rule.first_step_message)}`"
             parts.append(
                 f"| `{rule.code}` | {rule.versions or 'all'} | {'/'.join(rule.severities)}"
                 f"{' (stops at start)' if rule.at_start else ''} | "

@@ -98,6 +98,27 @@ def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] |
     return None
 
 
+def refuse_absent_module(
+    source: Source, cwd: str | None, entry: str, modules: frozenset[str], line: int, label: str, instead: str
+) -> None:
+    """Stop (ConfigError) on ``python -m <entry>`` of a module in the framework's package (the namespace of
+    ``modules``, every module of it in the releases rlconf reads) that no release holds and the project does not
+    have either: Python stops with 'No module named …' before training. ``line``: the launch's line; ``instead``:
+    the entry to suggest."""
+    package = min(modules).rpartition(".")[0] + "."
+    if entry.endswith(".py") or "/" in entry or not entry.startswith(package) or entry in modules:
+        return
+    if locate(source, cwd, entry) is not None:
+        return  # the project's own module (a copy of the framework with a module added)
+    raise ConfigError(
+        f"'{entry}' is no module of any {label} release rlconf reads, nor of the project: python -m stops with "
+        f"'No module named {entry}' before training",
+        file=source.name,
+        line=line,
+        hint=f"launch {instead}, or add the module to the project",
+    )
+
+
 def apply_overrides(
     found: Iterable[Override],
     values: dict[str, Any],

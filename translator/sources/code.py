@@ -63,6 +63,16 @@ def refuse_missing_import(project: Project, path: str, module: str | None, launc
     if missing is None:
         return
     started = module or project.rel(path)
+    if missing.name:
+        raise ConfigError(
+            f"{started} (run by {launch}) imports {missing.name} from {missing.module or 'its package'} at start-up, "
+            "which the project's module neither defines nor holds as a submodule: Python stops with ImportError "
+            "before training",
+            file=project.rel(missing.path),
+            line=missing.line,
+            hint=f"define {missing.name} in the project's {missing.module or 'package'} (is its copy older than the "
+            "script?), or launch the release's own code",
+        )
     raise ConfigError(
         f"{started} (run by {launch}) imports {missing.module} at start-up, and the project has no such module: "
         "Python stops with ModuleNotFoundError before training",
@@ -483,8 +493,8 @@ class Project:
             for node in tree.body:
                 for dotted, folder, names in _top_imports(node, current, search):
                     resolved = _resolve(folder, dotted, names)
-                    if isinstance(resolved, str):
-                        result = MissingImport(current, node.lineno, resolved)
+                    if isinstance(resolved, tuple):
+                        result = MissingImport(current, node.lineno, *resolved)
                         break
                     queue += [p for p in resolved if self.inside(p) and p not in seen]
                 if result is not None:
@@ -522,6 +532,7 @@ class MissingImport:
     path: str
     line: int
     module: str
+    name: str = ""  # a name imported from ``module`` that it neither defines nor holds ("": the module is missing)
 
 
 def _top_imports(node: ast.stmt, path: str, search: str) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -572,31 +583,44 @@ def _module_file(folder: str, name: str) -> str | None:
     return None
 
 
-def _resolve(folder: str, dotted: str, names: tuple[str, ...]) -> list[str] | str:
+def _resolve(folder: str, dotted: str, names: tuple[str, ...]) -> list[str] | tuple[str, str]:
     """The .py files ``from <dotted> import <names>`` (or ``import <dotted>``) runs, looked up from ``folder``;
-    or the dotted name of the first module that does not exist. A name that is no module must appear in its
-    package's __init__.py (as any word: defined, imported or assigned there)."""
+    or what does not exist: (the first missing module, "") or (the module, a name imported from it). A name must
+    be a submodule or appear in its module's text (as any word: defined, imported or assigned there); a module
+    with a module-level ``__getattr__`` or a star import may supply any name and is not judged."""
     files: list[str] = []
     parts = [p for p in dotted.split(".") if p]
     current = folder
     for i, part in enumerate(parts):
         found = _module_file(current, part)
         if found is None:
-            return ".".join(parts[: i + 1])
+            return ".".join(parts[: i + 1]), ""
         if found.endswith(".py"):
             files.append(found)
         package = os.path.join(current, part)
         if not os.path.isdir(package) or not _regular_package(package):
-            return files  # a module (what follows is its attributes), or a package rlconf cannot see through
+            if i == len(parts) - 1 and found.endswith(".py") and not os.path.isdir(package):
+                return _names_of_module(found, dotted, names) or files  # the names are the module's attributes
+            return files  # the rest are a module's attributes, or a package rlconf cannot see through
         current = package
     init_text = read_text(os.path.join(current, "__init__.py"), MAX_FILE_BYTES) or ""
     for name in names:
         found = _module_file(current, name)
         if found is None and not re.search(rf"\b{re.escape(name)}\b", init_text):
-            return ".".join([*parts, name])
+            return dotted, name
         if found is not None and found.endswith(".py"):
             files.append(found)
     return files
+
+
+def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[str, str] | None:
+    """(dotted, the first of ``names`` the module file at ``path`` never mentions), None when it mentions them
+    all or may supply any name (a module-level ``__getattr__``, a star import, writes to ``globals()``)."""
+    text = read_text(path, MAX_FILE_BYTES) or ""
+    if not text or "__getattr__" in text or "import *" in text or "globals()" in text:
+        return None
+    missing = next((name for name in names if not re.search(rf"\b{re.escape(name)}\b", text)), None)
+    return (dotted, missing) if missing else None
 
 
 def _conditional_names(node: ast.expr, condition: tuple[str, bool] | None) -> list[tuple[str, tuple[str, bool] | None]]:

@@ -18,7 +18,7 @@ FLAGS = r"--(?:rollout-batch-size|n-samples-per-prompt)\b"
 LAUNCH = r"python[\d.]*\s+(?:\S*/)?train(?:_async)?\.py\b"
 # a Python driver that builds the command and runs it through Miles' launch helper (translator/frameworks/miles/
 # driver.py)
-DRIVER = r"\bmiles\.utils\.external_utils\b[\s\S]*\bexecute_train\s*\("
+DRIVER = r"\bmiles\.utils\.external_utils\b[\s\S]*\bexecute_train\w*\s*\("
 
 FRAMEWORK = Framework(
     name="miles",

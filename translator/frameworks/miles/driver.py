@@ -72,6 +72,22 @@ def is_driver(tree: ast.Module) -> bool:
     return any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(tree))
 
 
+def _refuse_other_launchers(tree: ast.Module, source: Source) -> None:
+    """A driver calling a launch helper other than execute_train (an ``execute_train_npu`` that no Miles release
+    defines: command_utils.py@v0.1.0 has execute_train only) is not read: what it runs is not known."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func).rpartition(".")[2]
+            if name.startswith(CALL) and name != CALL:
+                raise ConfigError(
+                    f"the driver launches through {name}, which Miles' command_utils does not define (v0.1.0 has "
+                    f"{CALL} only): its import fails, and what it would run is not known",
+                    file=source.name,
+                    line=node.lineno,
+                    hint=f"launch through U.{CALL}, or pass the command the driver runs (a train.py launch script)",
+                )
+
+
 def _wandb(node: ast.Call, evaluator: Evaluator) -> Any:
     # get_default_wandb_args returns the --use-wandb/--wandb-* logging flags, or "" without WANDB_API_KEY
     # (command_utils.py@v0.1.0 get_default_wandb_args): no plan flag either way.
@@ -124,6 +140,7 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         if post is not None:
             stopped = run_function(evaluator, post, scope, config.name)
             _stopped(stopped, source)
+    _refuse_other_launchers(tree, source)
     functions = [
         f
         for f in ast.walk(tree)
@@ -131,10 +148,14 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         and any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(f))
     ]
     if not functions:
+        called = is_driver(tree)
         raise ConfigError(
-            f"the call to {CALL} is not inside a function",
+            f"the call to {CALL} is not inside a function"
+            if called
+            else f"the script builds and runs its command itself (it calls no {CALL})",
             file=source.name,
-            hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train",
+            hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train"
+            + ("" if called else "; pass the train.py command it runs as a launch script"),
         )
     stopped = run_function(evaluator, functions[0], scope, config.name if config else None)
     _stopped(stopped, source)

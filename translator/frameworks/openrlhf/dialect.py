@@ -53,6 +53,7 @@ from translator.frameworks.openrlhf.tables import (
     ALL_DOTTED,
     ALL_FLAT,
     CHANGES,
+    CLI_MODULES,
     COLOCATE_MEMORY_FORCED,
     COMMON,
     CORRECTION_SCHEMES,
@@ -323,6 +324,9 @@ class OpenRlhfDialect(Dialect):
         require_resolved(command, source)
         entry = unwrap_command(command.argv)[-len(words) - 1]
         if entry != ENTRY_MODULE and not entry.endswith("openrlhf/cli/train_ppo_ray.py"):
+            from translator.dialects.forkbatch import refuse_absent_module
+
+            refuse_absent_module(source, command.cwd, entry, CLI_MODULES, command.line, "OpenRLHF", ENTRY_MODULE)
             notes.warning(
                 "framework.fork",
                 f"{source.name}:{command.line}: '{entry}' is not OpenRLHF's own entry "

@@ -158,6 +158,25 @@ CHANGES = {
 DOTTED_SINCE = "0.10.2"  # commit ed62d0e2: every flag renamed, no aliases (a wrong-scheme flag is an argparse error)
 LAST_FLAT = "0.10.1"
 ENTRY_MODULE = "openrlhf.cli.train_ppo_ray"
+# Every module of openrlhf/cli in the releases rlconf reads (the wheels' RECORD, 0.4.3 – 0.11.2): `python -m` of any
+# other openrlhf.cli module stops with "No module named …" unless the project holds it.
+CLI_MODULES = frozenset(
+    f"openrlhf.cli.{name}"
+    for name in (
+        "batch_inference",
+        "interactive_chat",
+        "lora_combiner",
+        "serve_rm",
+        "train_dpo",
+        "train_kd",
+        "train_kto",
+        "train_ppo",
+        "train_ppo_ray",
+        "train_prm",
+        "train_rm",
+        "train_sft",
+    )
+)
 
 # ≤ 0.10.1 flat name → its ≥ 0.10.2 dotted name(s). Several flat optimizer flags became one flag per model.
 FLAT_TO_DOTTED: dict[str, tuple[str, ...]] = {

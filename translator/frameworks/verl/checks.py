@@ -135,6 +135,11 @@ class View(SettingsAccess):
         return self.int(N) or 1
 
     @property
+    def copies(self) -> int:
+        """Search-R1's fork key rollout.n_agent: its trainer repeats each prompt this many times before generation."""
+        return self.int(f"{ROLLOUT}.n_agent") or 1
+
+    @property
     def dynamic(self) -> bool:
         return self.flag(DYNAMIC)
 
@@ -184,23 +189,36 @@ def minimal_batch(view: View) -> int | None:
     return view.gpus // view.model_parallel * micro
 
 
+def _real_batch_size(view: View) -> int:
+    """The samples verl requires to split evenly: train_batch_size × n; in the early copies (0.1), which check it
+    only where DataProto.chunk splits the step's samples over the workers, × the fork's n_agent copies too."""
+    return (view.int(TRAIN) or 0) * view.n * (1 if view.since("0.2.0.post2") else view.copies)
+
+
 def real_batch(view: View) -> list[Finding]:
     """§3.1 #2 / §3.3: train_batch_size × n must split into whole minimal batches (N GPUs, or Megatron DP ×
-    micro). Skipped with dynamic batch sizes from 0.6; unconditional before."""
+    micro). Skipped with dynamic batch sizes from 0.6; unconditional before. The copies of 0.1 check it at
+    start-up where they hold validate_config, else at the first step (§0.1)."""
     if view.fully_async:
         return []  # fully_async_main.py@v0.9.1 runs no validate_config; train_batch_size is 0 there
     minimal = minimal_batch(view)
-    real = (view.int(TRAIN) or 0) * view.n
+    real = _real_batch_size(view)
     if (view.dynamic and view.since("0.6.1")) or minimal is None or real % minimal == 0:
         return []
     keys = [TRAIN, N, N_PER_NODE, NODES]
     if minimal != view.gpus or view.megatron:
         keys += [*MEGATRON.values(), MICRO_GPU]
-    message = (
-        f"real_train_batch_size ({real}) must be divisible by total n_gpus ({minimal})."
-        if not view.since("0.4.1")
-        else f"real_train_batch_size ({real}) must be divisible by minimal possible batch size ({minimal})"
-    )
+    if view.since("0.4.1"):
+        message = f"real_train_batch_size ({real}) must be divisible by minimal possible batch size ({minimal})"
+    elif view.since("0.2.0.post2"):
+        message = f"real_train_batch_size ({real}) must be divisible by total n_gpus ({minimal})."
+    else:
+        if view.copies > 1:
+            keys.insert(2, f"{ROLLOUT}.n_agent")
+        message = (
+            f"the step's {real} samples do not split over {minimal} GPUs: copies of verl 0.1 stop on it at "
+            "start-up (validate_config) or, without that check, at the first step (DataProto.chunk)"
+        )
     return [finding(view, "verl.real-batch-divisible", "error", message, keys)]
 
 
@@ -778,7 +796,9 @@ def _number(value: Any) -> float | None:
 def group_size(view: View) -> list[Finding]:
     """§5 GRPO math: a group of one sample gets mean 0 and std 1, so the advantage is the raw score."""
     estimator = str(view.get("algorithm.adv_estimator"))
-    if estimator not in GROUP_ESTIMATORS or view.n > 1:
+    # Search-R1's n_agent copies of a prompt share its group unless do_search is off (dialect.py agent_copies)
+    grouped_copies = view.copies if view.get("do_search") not in (False, "false", "False") else 1
+    if estimator not in GROUP_ESTIMATORS or view.n * grouped_copies > 1:
         return []
     return [
         finding(
@@ -866,10 +886,11 @@ def check(native: Values, spec: RunSpec, version: str) -> list[Finding]:
 def _real_batch(view: View, item: Finding) -> Approaches:
     """Prompts per step to the nearest whole minimal batch (keeps n and GPUs), or the group size (keeps prompts)."""
     train, n, minimal, mini = view.int(TRAIN) or 1, view.n, minimal_batch(view) or 1, view.int(MINI) or 1
-    trains = near(train, lambda t: t * n % minimal == 0, 4)
+    copies = _real_batch_size(view) // max(train * n, 1)  # n_agent where the check counts it
+    trains = near(train, lambda t: t * n * copies % minimal == 0, 4)
     return [
         [{TRAIN: t} for t in trains] + [{TRAIN: t, MINI: nearest(divisors(t), mini, 1)[0]} for t in trains],
-        [{N: k} for k in near(n, lambda k: train * k % minimal == 0, 3, low=2 if n > 1 else 1)],
+        [{N: k} for k in near(n, lambda k: train * k * copies % minimal == 0, 3, low=2 if n > 1 else 1)],
     ]
 
 

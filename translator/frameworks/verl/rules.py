@@ -313,6 +313,9 @@ RULES: tuple[R, ...] = (
         "The rollout's samples must split evenly over the data-parallel ranks.",
         # 0.4.1 on; before, '... by total n_gpus ({…}).'
         message="real_train_batch_size ({…}) must be divisible by minimal possible batch size ({…})",
+        # early copies without validate_config stop at the first step, where the step's samples are chunked over
+        # the workers (protocol.py@v0.2.0.post2 and @v0.9.1, DataProto.chunk)
+        first_step_message="only support equal chunk. Got size of DataProto {…} and chunk {…}.",
         at_start=True,
     ),
     R(
