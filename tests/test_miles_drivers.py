@@ -322,17 +322,22 @@ SELF_RUN = """import subprocess
 
 from miles.utils.external_utils.model_args_utils import shell_safe_model_args
 
-cmd = "ray job submit -- python3 train.py --rollout-batch-size 8 --n-samples-per-prompt 4 --global-batch-size 32"
+cmd = "ray job submit -- python3 train.py --rollout-batch-size 8 --n-samples-per-prompt 4 "
+cmd += "--global-batch-size 32 --num-rollout 9"
 subprocess.run(["bash", "-c", cmd], shell=False)
 """
 
 
-def test_a_script_running_its_own_command_is_refused_as_such(tmp_path: Path) -> None:
-    # no execute_train call at all: the refusal says so, not that the call is outside a function
+def test_a_script_running_its_own_command_is_read_from_the_words_after_train_py(tmp_path: Path) -> None:
+    # no execute_train: the command subprocess.run is given; 8 prompts × 4 = 32 samples, gbs 32 → 1 update
     script = tmp_path / "run_minimal.py"
     script.write_text(SELF_RUN)
-    result = CliRunner().invoke(main, ["explain", str(script)])
-    assert result.exit_code == 2 and "builds and runs its command itself" in result.stderr
+    plan = translator.explain(str(script)).plan
+    assert (plan["prompts_per_step"], plan["samples_per_step"], plan["optimizer_steps_per_step"]) == (8, 32, 1)
+    # a command that does not run train.py is no launch: refused, saying what rlconf reads
+    script.write_text(SELF_RUN.replace("python3 train.py", "python3 tools/convert.py"))
+    result = CliRunner().invoke(main, ["explain", str(script), "--from", "miles@0.1.0"])
+    assert result.exit_code == 2 and "runs no command it builds with python3 train.py" in result.stderr
 
 
 # ---------------------------------------------------------------- Miles' own drivers (oracle checkout)
@@ -370,6 +375,9 @@ MILES_DRIVERS = [
     # examples/. PPO: num_gpus_per_node 4 (l.24); rbs 8, n 8, gbs 32, num-rollout 300 (l.66-71); TP 1, PP 2, CP 2
     # (l.76-78); actor 1 × 4 (l.126-127) → DP 4 / 4 = 1.
     ("examples/ppo/run_qwen3_4b_ppo.py", (8, 8, 32, 1, 300), "megatron"),
+    # No execute_train: the module-level command goes to subprocess.run (l.144). rbs 32, n 8, gbs 256, num-rollout
+    # 3000 (l.35-41); TP 2, PP 1, CP 1 (l.54-57); actor 1 × 8 (l.94-95), Megatron by default → DP 8 / 2 = 4.
+    ("examples/experimental/formal_math/single_round/run_minimal.py", (32, 8, 256, 4, 3000), "megatron"),
 ]
 
 

@@ -262,3 +262,15 @@ def test_the_prompt_column_splits_and_template_are_read(
     recipe = {"defaults": "../../grpo_math_1B.yaml", "data": data, "policy": {"tokenizer": {"chat_template": template}}}
     spec = translator.load(Source(yaml.safe_dump(recipe), "recipe.yaml"), framework="nemo-rl@0.7.0").spec
     assert (spec.data.prompt_key, spec.data.train_split, spec.data.eval_split, spec.data.chat_template) == expected
+
+
+def test_a_step_not_made_of_whole_dataloader_draws_stops_at_start() -> None:
+    # fixtures/nemo-rl/multiple_dataloaders.yaml with 60 prompts per step: 60 % 16 = 12, so grpo.py:348-353@v0.7.0
+    # asserts at start-up; without use_multiple_dataloader the draw size is the step's prompts and nothing is checked
+    fixture = (ROOT / "fixtures" / "nemo-rl" / "multiple_dataloaders.yaml").read_text()
+    text = fixture.replace("num_prompts_per_step: 64", "num_prompts_per_step: 60")
+    with pytest.raises(translator.ConfigError, match="but got 60 and 16"):
+        translator.explain(Source(text, "recipe.yaml"), framework="nemo-rl@0.7.0")
+    single = text.replace("use_multiple_dataloader: true", "use_multiple_dataloader: false")
+    explanation = translator.explain(Source(single, "recipe.yaml"), framework="nemo-rl@0.7.0")
+    assert explanation.spec.plan.total_steps is None  # min(300, 2 passes × batches): the dataset decides

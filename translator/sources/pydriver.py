@@ -229,6 +229,9 @@ class Evaluator:
             if isinstance(node.value, str) and self.lines and "--" in node.value:
                 self.note_flags(node, node.value)
             return node.value
+        if isinstance(node, ast.NamedExpr):  # (name := value): the value, bound in the scope as well
+            scope[node.target.id] = found = v(node.value, scope, depth + 1)
+            return found
         if isinstance(node, ast.JoinedStr):
             out = Text(())
             for part in node.values:
@@ -594,10 +597,10 @@ def dataclass_fields(
 
 
 def module_scope(tree: ast.Module, evaluator: Evaluator) -> dict[str, Any]:
-    """The module's top-level ``NAME = value`` statements evaluated in order (its constants)."""
+    """The module's top-level ``NAME = value`` (and ``NAME += value``) statements evaluated in order."""
     scope: dict[str, Any] = {}
     for node in tree.body:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             evaluator.statement(node, scope)
     return scope
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from translator.errors import ConfigError
+from translator.frameworks.miles import LAUNCH
 from translator.frameworks.slime.tables import SWITCHES
 from translator.notes import NoteList
 from translator.sources.files import Source
@@ -141,6 +143,8 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
             stopped = run_function(evaluator, post, scope, config.name)
             _stopped(stopped, source)
     _refuse_other_launchers(tree, source)
+    if not is_driver(tree):
+        return _self_run(tree, source, scope, evaluator, env, notes)
     functions = [
         f
         for f in ast.walk(tree)
@@ -148,14 +152,10 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         and any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(f))
     ]
     if not functions:
-        called = is_driver(tree)
         raise ConfigError(
-            f"the call to {CALL} is not inside a function"
-            if called
-            else f"the script builds and runs its command itself (it calls no {CALL})",
+            f"the call to {CALL} is not inside a function",
             file=source.name,
-            hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train"
-            + ("" if called else "; pass the train.py command it runs as a launch script"),
+            hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train",
         )
     stopped = run_function(evaluator, functions[0], scope, config.name if config else None)
     _stopped(stopped, source)
@@ -169,6 +169,61 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         )
     call, keywords = calls[-1]
     return _launch(source, call, keywords, env, notes, evaluator.flag_lines)
+
+
+# What runs a command a script built itself (subprocess.run(["bash", "-c", cmd]), os.system(cmd), …)
+RUNNERS = frozenset(
+    f"{module}.{name}" for module in ("subprocess", "os") for name in ("run", "call", "check_call", "Popen", "system")
+)
+LAUNCH_LINE = re.compile(LAUNCH)  # python3 [path/]train.py or train_async.py
+# Miles' model-argument helpers (miles/utils/external_utils/model_args_utils.py@v0.1.0): the architecture's flags,
+# no batch flag; not read, as execute_train's model args are not
+MODEL_ARGS_HELPERS = ("shell_safe_model_args", "model_args")
+
+
+def _self_run(
+    tree: ast.Module,
+    source: Source,
+    scope: dict[str, Any],
+    evaluator: Evaluator,
+    env: Mapping[str, str],
+    notes: NoteList,
+) -> DriverLaunch:
+    """A script that builds its ``… python3 train.py <flags>`` command at module level and runs it itself: the
+    flags are the words after train.py in the text the runner is given (the last element of a list: bash -c)."""
+    at_top = [n.value for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
+    for call in at_top:
+        if ast.unparse(call.func) not in RUNNERS or not call.args:
+            continue
+        command = evaluator.value(call.args[0], scope)
+        if isinstance(command, (list, tuple)) and command:
+            command = command[-1]
+        text = command if isinstance(command, Text) else Text((command,)) if isinstance(command, str) else None
+        if text is None:
+            continue
+        for i, piece in enumerate(text.pieces):
+            found = LAUNCH_LINE.search(piece) if isinstance(piece, str) else None
+            if found is None or not isinstance(piece, str):
+                continue
+            rest = Text((piece[found.end() :], *text.pieces[i + 1 :]))
+            model = [u for u in rest.unknowns if u.why.startswith(tuple(f"'{h}(" for h in MODEL_ARGS_HELPERS))]
+            if model:  # the architecture's flags: dropped, as execute_train's model args are
+                rest = Text(tuple(p for p in rest.pieces if p not in model))
+            script = os.path.basename(found.group(0).split()[-1])
+            notes.info(
+                "miles.driver-defaults",
+                f"{source.name}:{call.lineno}: the script builds its launch command itself and runs it with "
+                f"{ast.unparse(call.func)}; the flags after {script} are read"
+                + (" (the model's flags, from a model-argument helper, are not: the architecture)" if model else ""),
+            )
+            keywords = {"train_args": rest, "train_script": script}
+            return _launch(source, call, keywords, env, notes, evaluator.flag_lines)
+    raise ConfigError(
+        f"the script calls no {CALL}, and runs no command it builds with python3 train.py at its top level",
+        file=source.name,
+        hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train; pass the "
+        "train.py command it runs as a launch script",
+    )
 
 
 def _stopped(where: str | None, source: Source) -> None:

@@ -23,6 +23,7 @@ from translator.frameworks.nemo_rl.tables import CHECK_SINCE
 from translator.plan import RunSpec
 
 P, N = "grpo.num_prompts_per_step", "grpo.num_generations_per_prompt"
+PER_DATALOADER = "data.num_prompts_per_dataloader"
 GBS, MBS, LPBS = "policy.train_global_batch_size", "policy.train_micro_batch_size", "policy.logprob_batch_size"
 NODES, GPN = "cluster.num_nodes", "cluster.gpus_per_node"
 COLOCATED = "policy.generation.colocated.enabled"
@@ -178,6 +179,31 @@ def batch_multiplier(view: View) -> list[Finding]:
     ]
 
 
+def prompts_per_dataloader(view: View) -> list[Finding]:
+    """grpo.py:281-302@v0.6.0 (332-353@v0.7.0): with several dataloaders a step gathers num_prompts_per_step prompts
+    in draws of num_prompts_per_dataloader (both × batch_multiplier under dynamic sampling)."""
+    if not _since(view, "prompts-per-dataloader") or not view.flag("data.use_multiple_dataloader"):
+        return []
+    prompts, per_draw = view.int(P), view.int(PER_DATALOADER)
+    if prompts is None or not per_draw:
+        return []
+    multiplier = view.get("grpo.batch_multiplier") if view.flag("grpo.use_dynamic_sampling") else 1
+    if not isinstance(multiplier, (int, float)) or isinstance(multiplier, bool):
+        return []
+    step, draw = int(prompts * multiplier), int(per_draw * multiplier)
+    if draw and step % draw == 0:
+        return []
+    return [
+        finding(
+            view,
+            "nemo-rl.prompts-per-dataloader",
+            "error",
+            f"Expected num_prompts_per_step to be a multiple of num_prompts_per_dataloader, but got {step} and {draw}.",
+            [P, PER_DATALOADER, "data.use_multiple_dataloader"],
+        )
+    ]
+
+
 def placement(view: View) -> list[Finding]:
     """grpo.py:614-644@v0.7.0: one node, generation not colocated."""
     if view.flag(COLOCATED) or view.int(NODES) != 1 or view.int(GPN) is None:
@@ -270,6 +296,7 @@ RULES: tuple[Callable[[View], list[Finding]], ...] = (
     tp_accuracy,
     force_on_policy,
     batch_multiplier,
+    prompts_per_dataloader,
     placement,
     async_colocated,
     shards,
@@ -309,6 +336,12 @@ def _candidates(view: View, item: Finding) -> Approaches:
         return [[{LPBS: view.int(MBS)}], [{MBS: view.int(LPBS)}]]
     if rule == "force-on-policy":
         return [[{GBS: samples}], [{FORCE: False}]]
+    if rule == "prompts-per-dataloader":
+        per_draw = view.int(PER_DATALOADER) or 1
+        return [
+            [{P: p} for p in nearest_multiple(view.int(P) or 1, per_draw)],
+            [{"data.use_multiple_dataloader": False}],
+        ]
     if rule == "batch-multiplier":
         return [[{"grpo.use_dynamic_sampling": True}], [{"grpo.batch_multiplier": 1}]]
     if rule == "non-colocated-needs-gpus":

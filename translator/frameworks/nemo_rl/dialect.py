@@ -22,6 +22,7 @@ from translator.dialects.base import (
     Reading,
     ReadOptions,
     Values,
+    at_least,
     note_launch,
     read_script,
     require_resolved,
@@ -33,7 +34,7 @@ from translator.errors import ConfigError
 from translator.framework import DataLoader
 from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, DATA_SECTION, ENTRY, VERSIONS
 from translator.notes import NoteList
-from translator.plan import Extra, RunSpec
+from translator.plan import Derivation, Extra, RunSpec
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import parse_override
 from translator.sources.shell import unwrap_command
@@ -428,7 +429,20 @@ class _Interpreter:
         # min(max_num_steps, max_num_epochs × len(dataloader)) (grpo.py:818-822@v0.7.0): the dataset decides; up
         # to 0.3.1 one pass (`for batch in dataloader`, stopping at max_num_steps: grpo.py:516,808@v0.3.1).
         v.consume("grpo.max_num_steps")
-        self.spec.run_length.dataset_passes = 1 if self.version == "0.3.1" else v.number("grpo.max_num_epochs")
+        # MultipleDataloaderWrapper is an infinite iterator: max_num_epochs is ignored and the run is max_num_steps
+        # steps of num_prompts_per_step prompts each (grpo.py:1397-1401@v0.6.0, 2221-2225@v0.7.0;
+        # data/dataloader.py:18-70@v0.7.0 asserts each step's count)
+        multiple = at_least(self.version, "0.6.0") and v.flag("data.use_multiple_dataloader")
+        if multiple:
+            steps = v.positive_int("grpo.max_num_steps")
+            self.spec.derivations["plan.total_steps"] = Derivation(
+                f"grpo.max_num_steps {steps} (data.use_multiple_dataloader: grpo.max_num_epochs is ignored)",
+                ["grpo.max_num_steps", "data.use_multiple_dataloader"],
+                "config" if "grpo.max_num_steps" in v.values else "default",
+            )
+            plan.total_steps = steps
+        else:
+            self.spec.run_length.dataset_passes = 1 if self.version == "0.3.1" else v.number("grpo.max_num_epochs")
         if self.version != "0.3.1":
             self.spec.generation.filter_groups = v.flag("grpo.use_dynamic_sampling")
             if v.consume("grpo.batch_multiplier") not in (None, 1):

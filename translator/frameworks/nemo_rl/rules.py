@@ -72,6 +72,18 @@ RULES: tuple[R, ...] = (
         at_start=True,
     ),
     R(
+        "nemo-rl.prompts-per-dataloader",
+        "check",
+        "nemo-rl",
+        ("error",),
+        "From 0.6.0, with data.use_multiple_dataloader a step's prompts must be whole draws of "
+        "data.num_prompts_per_dataloader.",
+        message="Expected num_prompts_per_step to be a multiple of num_prompts_per_dataloader, but got {…} and {…}.",
+        source="nemo_rl/algorithms/grpo.py:297-302@v0.6.0, 348-353@v0.7.0",
+        versions="0.6.0 –",
+        at_start=True,
+    ),
+    R(
         "nemo-rl.non-colocated-needs-gpus",
         "check",
         "nemo-rl",

@@ -139,4 +139,5 @@ CHECK_SINCE: dict[str, str] = {
     "step-multiple-of-gbs": "0.3.1",
     "gbs-multiple-of-dp": "0.3.1",
     "async-dp": "0.4.0",
+    "prompts-per-dataloader": "0.6.0",
 }
