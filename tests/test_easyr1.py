@@ -275,6 +275,36 @@ def test_max_steps_counts_rollout_steps_and_overrides_epochs() -> None:
     assert (warm.warmup_steps, warm.warmup_unit) == (7, "steps")
 
 
+def test_the_run_length_key_the_config_names_is_read_in_either_era() -> None:
+    # trainer.total_epochs became 0.3.1's name for 0.3.0's total_episodes (default 10). Read as 0.3.0 (a 0.3.1.dev0
+    # copy is), a config naming total_epochs 1 runs on code that has that name: 1 pass, not total_episodes' 10
+    early = load(launch("worker.rollout.n=4", "trainer.total_epochs=1"), framework="easyr1@0.3.0")
+    assert early.spec.run_length.dataset_passes == 1
+    assert load(launch("worker.rollout.n=4"), framework="easyr1@0.3.0").spec.run_length.dataset_passes == 10
+
+
+def test_a_reward_file_missing_from_its_folder_in_the_project_stops_the_read(tmp_path: Path) -> None:
+    # examples/reward_function/ holds math.py only: a launch naming ./examples/reward_function/gone.py:score stops
+    # at start-up (RewardConfig.post_init drops the missing file, then "Reward function is not provided.")
+    (tmp_path / ".git").mkdir()
+    rewards = tmp_path / "examples" / "reward_function"
+    rewards.mkdir(parents=True)
+    (rewards / "math.py").write_text("def score(reports):\n    return []\n")
+    script = tmp_path / "run.sh"
+    script.write_text(
+        launch("worker.rollout.n=4", "worker.reward.reward_function=./examples/reward_function/gone.py:score")
+    )
+    with pytest.raises(translator.ConfigError, match=r"gone\.py, which is not in the project"):
+        translator.load(str(script), framework="easyr1@0.3.2")
+    script.write_text(
+        launch("worker.rollout.n=4", "worker.reward.reward_function=./examples/reward_function/math.py:score")
+    )
+    assert translator.load(str(script), framework="easyr1@0.3.2").spec.reward.function_name == "score"
+    # a folder the project lacks as well (made by the user's setup, or a lone script) is not judged
+    script.write_text(launch("worker.rollout.n=4", "worker.reward.reward_function=./rewards/mine.py:score"))
+    assert translator.load(str(script), framework="easyr1@0.3.2").spec.reward.function_path == "./rewards/mine.py"
+
+
 def test_critic_batch_for_gae() -> None:
     # §1: the critic normalises like the actor: global 64 prompts × n 2 = 128 samples, 128 // 8 = 16 per GPU.
     explanation = load(

@@ -274,3 +274,18 @@ def test_a_step_not_made_of_whole_dataloader_draws_stops_at_start() -> None:
     single = text.replace("use_multiple_dataloader: true", "use_multiple_dataloader: false")
     explanation = translator.explain(Source(single, "recipe.yaml"), framework="nemo-rl@0.7.0")
     assert explanation.spec.plan.total_steps is None  # min(300, 2 passes × batches): the dataset decides
+
+
+def test_a_command_exported_for_ray_sub_is_the_launch() -> None:
+    # export COMMAND=… then `sbatch … ray.sub` (the variable reaches the job through the environment, or through
+    # --export=ALL,COMMAND=…): ray.sub runs it, so its uv run line is read; 32 prompts × 8 = 256 samples
+    launch = (
+        'export COMMAND="uv run examples/run_grpo.py --config examples/configs/grpo_math_1B.yaml '
+        'grpo.num_prompts_per_step=32 grpo.num_generations_per_prompt=8 policy.train_global_batch_size=128"\n'
+        'sbatch --nodes=1 --export=ALL,COMMAND="$COMMAND" ray.sub\n'
+    )
+    plan = translator.explain(Source(launch, "submit.sh"), framework="nemo-rl@0.7.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (32, 256, 2)
+    # without ray.sub the variable is only text: no launch
+    with pytest.raises(translator.ConfigError, match="no NeMo-RL launch command found"):
+        translator.explain(Source(launch.replace("ray.sub", "other.sub"), "submit.sh"), framework="nemo-rl@0.7.0")

@@ -230,3 +230,42 @@ def test_n_agent_copies_count_in_the_split_and_in_the_group(tmp_path: Path) -> N
     report = translator.check(str(script))
     rules = {f.rule for f in report.errors + report.warnings}
     assert "verl.real-batch-divisible" not in rules and "verl.group-size-one" not in rules
+
+
+EASYR1_LAUNCH = """\
+python3 -m verl.trainer.main config=examples/config.yaml data.rollout_batch_size=64 worker.rollout.n=4 \\
+    worker.actor.global_batch_size=32 algorithm.adv_estimator={estimator} trainer.n_gpus_per_node=8
+"""
+
+
+def _easyr1_copy(root: Path, estimators: str) -> Path:
+    """A project keeping its own copy of EasyR1 (verl/__init__.py 0.3.2 beside verl/trainer/), whose trainer keeps
+    the release's estimator check and whose core_algos names ``estimators``; config.yaml holds one key."""
+    (root / ".git").mkdir(parents=True)
+    trainer = root / "verl" / "trainer"
+    trainer.mkdir(parents=True)
+    (root / "verl" / "__init__.py").write_text('__version__ = "0.3.2"\n')
+    (trainer / "__init__.py").write_text("")
+    (trainer / "main.py").write_text("from verl.trainer.ray_trainer import RayPPOTrainer\n")
+    (trainer / "ray_trainer.py").write_text(
+        "from verl.trainer.core_algos import ESTIMATORS\n\n\nclass RayPPOTrainer:\n    def __init__(self, name):\n"
+        '        if name not in ESTIMATORS:\n            raise ValueError(f"Unknown advantage estimator: {name}.")\n'
+    )
+    (trainer / "core_algos.py").write_text(f"ESTIMATORS = ({estimators})\n")
+    (root / "examples").mkdir()
+    (root / "examples" / "config.yaml").write_text("trainer:\n  project_name: copy\n")
+    return root
+
+
+def test_a_kept_check_on_a_value_the_copy_names_does_not_stop_the_launch(tmp_path: Path) -> None:
+    # algorithm.adv_estimator=mbpo: EasyR1 0.3.2 has no such estimator and the copy keeps the check's text, but
+    # the copy's own code names "mbpo" (its own estimator): whether it refuses it is not certain, so the plan is
+    # read (64 prompts × 4 = 256 samples) and check still reports the release's error
+    root = _easyr1_copy(tmp_path / "named", '"grpo", "mbpo"')
+    (root / "run.sh").write_text(EASYR1_LAUNCH.format(estimator="mbpo"))
+    assert translator.explain(str(root / "run.sh")).spec.plan.samples_per_step == 256
+    # a copy that does not name it keeps the release's refusal
+    other = _easyr1_copy(tmp_path / "plain", '"grpo", "rloo"')
+    (other / "run.sh").write_text(EASYR1_LAUNCH.format(estimator="mbpo"))
+    result = CliRunner().invoke(main, ["explain", str(other / "run.sh")])
+    assert result.exit_code == 2 and "verl/trainer/ray_trainer.py:7" in result.output

@@ -896,3 +896,12 @@ def test_a_placeholder_to_fill_in_is_read_as_its_text() -> None:
         ["cat"],
     ]
     assert codes(script).count("shell.placeholder") == 3
+
+
+def test_the_length_of_a_variable_never_set_is_unknown_not_zero() -> None:
+    # `read -ra G <<< "$IDS"` fills G at run time (read is not modelled): ${#G[@]} is its element count there, so
+    # it stays symbolic, naming G (bash would give 0 only if G were really unset)
+    script = parse_shell('IFS="," read -ra G <<< "${IDS}"\nN=${#G[@]}\nM=${#U}\necho $N $M\n')
+    words = script.commands[-1].argv[1:]
+    assert [symbolic_names(w) for w in words] == [["G"], ["U"]]
+    assert parse_shell("G=(a b c)\necho ${#G[@]}\n").commands[-1].argv[1:] == ["3"]

@@ -4,6 +4,8 @@ writer's words for each package. Every expected value is worked out from docs/fr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import translator
@@ -204,3 +206,29 @@ def test_skyrls_own_non_training_entry_points_are_not_read_as_training() -> None
     with pytest.raises(translator.ConfigError, match="no SkyRL launch command"):
         serve = _OWN_ENTRY.format(module="skyrl.train.entrypoints.serve")
         translator.load(Source(serve, "serve.sh"), framework="skyrl")
+
+
+def test_an_own_entry_importing_skyrl_train_is_read_in_the_hydra_era(tmp_path: Path) -> None:
+    # The project's entry imports skyrl_train (main_base's experiment): the Hydra-era package, so its keys are
+    # skyrl_train's (generator.num_inference_engines, generator.inference_engine_tensor_parallel_size) and the
+    # version is skyrl_train's newest; without the import the newest skyrl package is assumed and those keys are
+    # unknown there. 2 engines × TP 2 = 4 rollout GPUs.
+    (tmp_path / ".git").mkdir()
+    package = tmp_path / "examples" / "agent"
+    package.mkdir(parents=True)
+    for init in (tmp_path / "examples" / "__init__.py", package / "__init__.py"):
+        init.write_text("")
+    entry = package / "main_agent.py"
+    entry.write_text("from skyrl_train.entrypoints.main_base import BasePPOExp, validate_cfg\n")
+    launch = _OWN_ENTRY.format(module="examples.agent.main_agent").replace(
+        "generator.inference_engine.num_engines=4",
+        "generator.num_inference_engines=2 generator.inference_engine_tensor_parallel_size=2",
+    )
+    (tmp_path / "run.sh").write_text(launch)
+    explanation = translator.load(str(tmp_path / "run.sh"))
+    assert explanation.version == "skyrl_train-0.4.0"
+    assert "keys.unknown" not in {n.code for n in explanation.notes}
+    assert explanation.spec.get("topology.rollout_tensor_parallel_size") == 2
+    entry.write_text("from skyrl.train.entrypoints.main_base import BasePPOExp\n")
+    newer = translator.load(str(tmp_path / "run.sh"))
+    assert newer.version == "0.4.0" and "keys.unknown" in {n.code for n in newer.notes}

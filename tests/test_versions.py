@@ -140,6 +140,31 @@ def test_a_pin_rlconf_does_not_read_is_a_warning_and_the_keys_decide(tmp_path) -
     assert explanation.spec.version != "0.8.6"
 
 
+PACKAGE_INFO = (
+    'MAJOR = 0\nMINOR = {minor}\nPATCH = 0\nPRE_RELEASE = "{pre}"\n\nVERSION = (MAJOR, MINOR, PATCH, PRE_RELEASE)\n'
+)
+PACKAGE_INFO += '__version__ = ".".join(map(str, VERSION[:3])) + "".join(VERSION[3:])\n'
+
+
+@pytest.mark.parametrize(("minor", "pre", "read_as"), [(4, "", "0.4.0"), (6, "rc0", "0.5.0")])
+def test_a_nemo_rl_checkouts_package_info_gives_the_version(tmp_path, minor: int, pre: str, read_as: str) -> None:
+    """A NeMo-RL checkout states its version in nemo_rl/package_info.py as MAJOR, MINOR, PATCH and PRE_RELEASE
+    (its __version__ is computed, not a literal: no version is taken from it). 0.4.0 is read as itself; 0.6.0rc0,
+    main between 0.5.0 and 0.6.0, as 0.5.0, the release before it."""
+    from translator import api
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "nemo_rl").mkdir()
+    (tmp_path / "nemo_rl" / "package_info.py").write_text(PACKAGE_INFO.format(minor=minor, pre=pre))
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("grpo:\n  num_prompts_per_step: 16\n  num_generations_per_prompt: 4\n")
+    explanation = api.explain(str(recipe), framework="nemo-rl")
+    assert explanation.spec.version == read_as
+    assert "version.project" in {n.code for n in explanation.notes}
+    # a pre-release lies between the release before it and its own: both are candidates (check runs both)
+    assert explanation.candidates == (("0.5.0", "0.6.0") if pre else None)
+
+
 def test_ranges_state_no_version_and_the_search_stops_at_the_repository_root(tmp_path) -> None:
     from translator import api
 

@@ -401,7 +401,12 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
         if any(n.code == "keys.unknown-in-version" for n in explanation.notes):
             return []  # the config has keys of a later release: the copy may be a snapshot past the one read
         kept = {code: _kept_by_copy(explanation.own_code, at_start[code]) for code in {f.rule for f in found}}
-        found = [f for f in found if kept[f.rule]]
+        found = [
+            f
+            for f in found
+            if kept[f.rule]
+            and not (at_start[f.rule].refuses_unknown_name and _value_named_by_copy(explanation.own_code, f))
+        ]
         for f in found:
             f.message += f" ({kept[f.rule]})"
     rules = rules_for(explanation.framework)
@@ -432,6 +437,16 @@ def _kept_by_copy(own: tuple[str, ...], rule: Any) -> str | None:
     if rule.first_step_message and (where := rejected_keys.kept_by_own_code(own, rule.first_step_message)):
         return f"{FIRST_STEP}: {where}"
     return None
+
+
+_WORD = lazy(r"[A-Za-z_][\w.-]{2,63}")  # a name a copy may define (not a path, a number or a sentence)
+
+
+def _value_named_by_copy(own: tuple[str, ...], finding: Finding) -> bool:
+    """Whether the copy's code writes one of the finding's text values as a literal (a fork's own estimator or
+    mode, "mbpo"): the copy may accept what the release's check refuses, so its kept check proves nothing."""
+    words = [v for v in finding.values.values() if isinstance(v, str) and _WORD.fullmatch(v)]
+    return any(rejected_keys.names_value(own, word) for word in words)
 
 
 def _stops_at_start(explanation: Explanation) -> ConfigError:

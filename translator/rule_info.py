@@ -32,6 +32,9 @@ class RuleInfo:
     message: str = ""  # the framework's own error text the rule mirrors ({…}: a value of the config)
     message_from: str = ""  # the package whose text ``message`` is, where not the framework's ("" = its own)
     first_step_message: str = ""  # the framework's text for the same failure at the first training step
+    # The check refuses a name the release does not define (an estimator, a mode): a copy whose code writes the
+    # name as a literal may define it, so the copy keeping the check's text proves nothing
+    refuses_unknown_name: bool = False
     source: str = ""  # the docs section and framework file the rule cites
     versions: str = ""
     # The framework's own code raises it before training starts: `explain` refuses such a config
@@ -49,6 +52,7 @@ class RuleInfo:
             "message": self.message,
             "message_from": self.message_from,
             "first_step_message": self.first_step_message,
+            "refuses_unknown_name": self.refuses_unknown_name,
             "source": self.source,
             "at_start": self.at_start,
         }

@@ -252,13 +252,21 @@ class Dialect:
                 f"{self.name} {spelled} is older than the oldest supported version, {self.versions[0]}",
                 hint=f"rlconf reads {self.name} {self.versions[0]} to {self.versions[-1]}",
             )
+        listed = next((v for v in self.versions if version_key(v) == wanted), None)
+        if listed is not None:  # its code lies between the two: both are candidates, as for a band
+            self.__dict__["_band_candidates"] = (older[-1], listed)
         self.pending_notes.append(
             (
                 "info",
                 "version.pre-release",
                 f"{self.name} {spelled} is a pre-release of {release}; it is read "
-                f"as {older[-1]}, the newest release before it (pass --from "
-                f"{self.name}@{release} if it already has {release}'s changes)",
+                f"as {older[-1]}, the newest release before it"
+                + (
+                    f", and checked against {listed} too (quantities the two read differently are assumed)"
+                    if listed
+                    else ""
+                )
+                + f" (pass --from {self.name}@{release} if it already has {release}'s changes)",
             )
         )
         return older[-1]

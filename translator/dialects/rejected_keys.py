@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from os import PathLike
 from typing import Any
 
@@ -139,20 +140,40 @@ def kept_by_own_code(folders: tuple[str, ...], message: str) -> str | None:
     """Where the copy's code (the packages ``folders``) holds the fixed text of a framework's error ``message`` (its
     longest part between values, ``{…}``): 'file:line', the copy keeps that check. None when the text is too short
     to pick out one check or no file of the copy holds it (read bounded: the project's first files only)."""
+    literal = fixed_text(message)
+    if len(literal) < MIN_KEPT_TEXT:
+        return None
+    return _in_own_code(folders, lambda text: line_of(text, literal))
+
+
+def names_value(folders: tuple[str, ...], value: str) -> str | None:
+    """Where the copy's code (the packages ``folders``) writes ``value`` as a string literal ("mbpo"): 'file:line',
+    a copy that may accept the value a framework's check refuses (a fork's own estimator); None when none does."""
+    quoted = re.compile(rf"[\"']{re.escape(value)}[\"']")
+
+    def line(text: str) -> int | None:
+        found = quoted.search(text)
+        return text.count("\n", 0, found.start()) + 1 if found else None
+
+    return _in_own_code(folders, line)
+
+
+def _in_own_code(folders: tuple[str, ...], line: Callable[[str], int | None]) -> str | None:
+    """'file:line' of the first of the copy's .py files (outside tests; read bounded: the project's first files)
+    where ``line`` finds what it looks for; None when none holds it."""
     from translator.sources.code import MAX_FILE_BYTES, project_files, project_root
     from translator.sources.files import read_text
 
-    literal = fixed_text(message)
-    if len(literal) < MIN_KEPT_TEXT or not folders:
+    if not folders:
         return None
     root = project_root(folders[0])
     for path in project_files(root):
         if not path.endswith(".py") or _in_tests(path) or not any(path.startswith(f + os.sep) for f in folders):
             continue
         text = read_text(path, MAX_FILE_BYTES)
-        line = line_of(text, literal) if text else None
-        if line is not None:
-            return f"{os.path.relpath(path, root)}:{line}"
+        found = line(text) if text else None
+        if found is not None:
+            return f"{os.path.relpath(path, root)}:{found}"
     return None
 
 

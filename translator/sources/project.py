@@ -63,7 +63,10 @@ _TOML_GIT = lazy(
 )
 _TAG = lazy(r"v?(\d+(?:\.\d+)+(?:[.-]?(?:dev|a|b|rc|post)\.?\d*)?)")
 _COMMIT = lazy(r"[0-9a-f]{7,40}")
-_DUNDER_VERSION = lazy(r"^__version__\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
+# the literal is the whole value (`__version__ = ".".join(...)` states none)
+_DUNDER_VERSION = lazy(r"^__version__\s*=\s*[\"']([^\"']+)[\"']\s*(?:#.*)?$", re.MULTILINE)
+# NVIDIA's package_info.py: MAJOR = 0, MINOR = 5, PATCH = 0, PRE_RELEASE = "rc0", joined into __version__
+_VERSION_PART = lazy(r"^(MAJOR|MINOR|PATCH)\s*=\s*(\d+)\s*$|^PRE_RELEASE\s*=\s*[\"']([\w.]*)[\"']", re.MULTILINE)
 
 
 @record
@@ -297,7 +300,12 @@ def _copy_version(path: str) -> str | None:
         return None
     if path.endswith(".py"):
         match = _DUNDER_VERSION.search(text)
-        return match.group(1) if match else None
+        if match:
+            return match.group(1)
+        parts = {m.group(1) or "PRE_RELEASE": m.group(2) or m.group(3) or "" for m in _VERSION_PART.finditer(text)}
+        if not {"MAJOR", "MINOR", "PATCH"} <= set(parts):
+            return None
+        return ".".join(parts[k] for k in ("MAJOR", "MINOR", "PATCH")) + parts.get("PRE_RELEASE", "")
     text = text.strip()
     return text if text and len(text) < 100 and "\n" not in text else None
 

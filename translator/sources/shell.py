@@ -1373,9 +1373,9 @@ class _Reader:
             m = _PARAM.match(inner, 1)
             assert m is not None
             value = self.use(m.group(1))
-            if value is None:
+            if value is None:  # never set here (a `read -a`, the environment): its length is not known, not 0
                 self.missing(m.group(1))
-            value = value or ""
+                return [("$((${" + inner + "}))", False)]  # arithmetic kept as text: symbolic, naming the variable
             if m.group(2):
                 return [(str(len(self.arrays.get(m.group(1), value.split()))), split)]
             return [(str(len(value)), split)]

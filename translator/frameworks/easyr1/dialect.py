@@ -12,6 +12,8 @@ upstream verl; the launcher (``verl.trainer.main`` with ``config=``) and the key
 from __future__ import annotations
 
 import math
+import os
+import posixpath
 import re
 from fractions import Fraction
 from functools import lru_cache
@@ -170,6 +172,7 @@ class EasyR1Dialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
         entity_from_environment(spec, native.wandb_entity)
+        _refuse_missing_files(source, values, spec, version)
         self._account(values, version, spec, notes)
         if native.launch is not None and native.launch[0]:
             from translator.dialects import forkbatch
@@ -391,6 +394,41 @@ def reward_key(version: str) -> str:
         if at_least(version, "0.3.0")
         else "worker.reward.compute_score"
     )
+
+
+def _refuse_missing_files(source: Source, values: Values, spec: RunSpec, version: str) -> None:
+    """A file the config names relative to where the run starts that EasyR1 opens at start-up (the reward file;
+    the prompt template, which the dataset opens) → ConfigError when its folder (a folder of its own, not where the
+    run starts) is in the project but the file is not: the run stops before training. A folder the project lacks too
+    may be made by the user's setup, and a file beside the script may be written by it: neither is judged."""
+    if source.base_dir is None or source.files:
+        return
+    from translator.sources.code import project_root
+
+    where = list(dict.fromkeys([os.getcwd(), os.fspath(source.base_dir), project_root(os.fspath(source.base_dir))]))
+    named = [
+        (
+            reward_key(version),
+            spec.reward.function_path,
+            "EasyR1 drops a reward file that does not exist "
+            "(RewardConfig.post_init) and then stops: 'Reward function is not provided.'",
+        ),
+        ("data.format_prompt", values.values.get("data.format_prompt"), "the dataset opens it (FileNotFoundError)"),
+    ]
+    for key, path, why in named:
+        if not isinstance(path, str) or path.startswith(("/", "~")) or "$" in path:
+            continue
+        if not posixpath.dirname(posixpath.normpath(path)):  # beside where the run starts: the script may write it
+            continue
+        folders = [os.path.dirname(os.path.join(base, path)) for base in where]
+        if any(os.path.isfile(os.path.join(base, path)) for base in where) or not any(map(os.path.isdir, folders)):
+            continue
+        raise ConfigError(
+            f"{key} names {path}, which is not in the project (its folder is): {why} at start-up",
+            file=source.name,
+            key=key,
+            hint="add the file to the project, or name one that is there",
+        )
 
 
 def _band_value(table: dict[str, Any], version: str) -> Any:
@@ -1246,6 +1284,11 @@ class _Interpreter:
     def run_length(self) -> None:
         v, s, notes = self.v, self.spec, self.notes
         key = "trainer.total_epochs" if at_least(self.version, "0.3.1") else "trainer.total_episodes"
+        other = "trainer.total_episodes" if key == "trainer.total_epochs" else "trainer.total_epochs"
+        if other in v and key not in v:
+            # the other era's name only: EasyR1's structured config refuses a key it lacks, so the code that runs
+            # with it (a copy between the releases) has that name; the release read would refuse it at start-up
+            key = other
         epochs = v.number(key)
         if s.plan.total_steps is not None and at_least(self.version, "0.3.1"):
             # "if specified, total_epochs is ignored": the data iterator restarts until max_steps.

@@ -184,6 +184,7 @@ RULES: tuple[R, ...] = (
         ("error",),
         "algorithm.adv_estimator names an estimator EasyR1 does not have.",
         message="Unknown advantage estimator: {…}.",
+        refuses_unknown_name=True,
         at_start=True,
     ),
     R(

@@ -37,9 +37,31 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import parse_override
-from translator.sources.shell import unwrap_command
+from translator.sources.shell import ShellCommand, ShellScript, parse_shell, unwrap_command
 
 _ENTRY = re.compile(ENTRY)
+# NeMo-RL's Slurm launcher runs the command held in $COMMAND on the Ray head node (ray.sub:101,200-210@v0.7.0;
+# NeMo-RL's cluster guide: `COMMAND="uv run ./examples/run_grpo.py ..." sbatch ... ray.sub`)
+_RAY_SUB, _HELD = "ray.sub", "COMMAND"
+
+
+def _held_by_ray_sub(script: ShellScript, source: Source) -> list[ShellCommand]:
+    """The commands of $COMMAND where the script submits ray.sub (the variable given as the submission's prefix
+    assignment, else as the script leaves it), on the submission's line."""
+    held: list[ShellCommand] = []
+    for command in script.commands:
+        if not any(posixpath.basename(word) == _RAY_SUB for word in command.argv):
+            continue
+        body = command.assignments.get(_HELD) or script.variables.get(_HELD)
+        if not body:
+            continue
+        inner = parse_shell(body, {**script.variables, **command.assignments}, source=f"{source.name} ${_HELD}")
+        for found in inner.commands:
+            found.line, found.cwd = command.line, command.cwd
+            held.append(found)
+    return held
+
+
 _REF = re.compile(r"\$\{([^${}]*)\}")
 _RESOLVERS: dict[str, Callable[[Any, Any], Any]] = {"mul": lambda a, b: a * b, "div": lambda a, b: a / b, "max": max}
 _UNSET = object()
@@ -132,6 +154,9 @@ class NemoRLDialect(Dialect):
     versions = VERSIONS
     changes = CHANGES
     description = "NeMo-RL (uv run examples/run_grpo.py --config FILE.yaml key=value ..., or its YAML recipe)"
+    # a checkout of NeMo-RL (the project is a fork, or runs from one): MAJOR.MINOR.PATCH + PRE_RELEASE; main between
+    # releases says the next one with "rc0" (so does the v0.5.0 tag)
+    version_files = (("nemo_rl/package_info.py", None),)
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:
@@ -210,7 +235,7 @@ class NemoRLDialect(Dialect):
     def _collect_script(self, source: Source, options: ReadOptions, native: _Native, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         launches = []
-        for command in script.commands:
+        for command in [*script.commands, *_held_by_ray_sub(script, source)]:
             argv = unwrap_command(command.argv)
             index = next((i for i, w in enumerate(argv) if _ENTRY.search(w)), None)
             if index is not None:

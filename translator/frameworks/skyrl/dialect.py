@@ -76,6 +76,22 @@ def _entry(argv: list[str]) -> tuple[int, str] | None:
     return None
 
 
+_OLD_IMPORT = re.compile(r"^\s*(?:from|import)\s+skyrl_train\b", re.M)
+
+
+def _imports_old_package(source: Source, command: Any, module: str) -> bool:
+    """Whether a project's own entry module (or script) builds on the skyrl_train package (the Hydra era: it
+    imports skyrl_train, as integrations built on main_base's experiment and validate_cfg do), read from its file
+    in the project; False when the file is not there."""
+    from translator.dialects.forkbatch import locate
+    from translator.sources.code import MAX_FILE_BYTES
+    from translator.sources.files import read_text
+
+    found = locate(source, command.cwd, module)
+    text = read_text(found[1], MAX_FILE_BYTES) if found else None
+    return bool(text and _OLD_IMPORT.search(text))
+
+
 def data_loader(spec: RunSpec) -> DataLoader:
     """What SkyRL reads from a row: main_base builds PromptDataset without a prompt key, so its default column
     `prompt` (skyrl/train/entrypoints/main_base.py@skyrl-v0.3.0:78-83, skyrl/train/dataset/dataset.py:23), handed
@@ -112,8 +128,10 @@ class SkyrlDialect(Dialect):
         command = launches[0]
         note_launch(notes, source, command, launches)
         index, module = _entry(command.argv)  # type: ignore[misc]
-        old = module == "skyrl_train.entrypoints.main_base"
         own_entry = module not in T.ENTRY and not ENTRY_PATTERN.fullmatch(module)
+        old = module == "skyrl_train.entrypoints.main_base" or (
+            own_entry and _imports_old_package(source, command, module)
+        )
         fully_async = module not in T.ENTRY and not own_entry
         version = self._version(old, options.version, source, notes)
         origin = f"{source.name}:{command.line}"

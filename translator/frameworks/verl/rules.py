@@ -179,6 +179,7 @@ RULES: tuple[R, ...] = (
         message="Invalid loss_agg_mode: {…}",
         source="docs/frameworks/verl.md §3.1",
         versions="0.4.1 –",
+        refuses_unknown_name=True,
         at_start=True,
     ),
     R(
@@ -281,6 +282,7 @@ RULES: tuple[R, ...] = (
         "and the strategy drop or wait",
         message="Invalid max off policy strategy: {…}, must be one of ['drop', 'wait']",
         versions="0.9.0 –",
+        refuses_unknown_name=True,
         at_start=True,
     ),
     R(
@@ -412,6 +414,7 @@ RULES: tuple[R, ...] = (
         message="Unknown trainer '{…}'. Available trainers: {…}.",
         source="trainer_base.py@v0.9.1",
         versions="0.9.0 –",
+        refuses_unknown_name=True,
         at_start=True,
     ),
     R(
