@@ -818,3 +818,67 @@ def test_a_vendored_copy_states_its_release(tmp_path: Path, monkeypatch: pytest.
     # without the copy's statement the keys fit 0.3.2 too, where the micro-batches are packed by tokens (unknown)
     (copy / "__init__.py").write_text("")
     assert translator.explain(str(script)).plan["micro_batch_per_device"] is None
+
+
+COPY_CONFIG = """\
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional
+
+
+@dataclass
+class ActorConfig:
+    global_batch_size: int = 256
+    my_fork_coeff: float = 0.0
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class WorkerConfig:
+    actor: ActorConfig = field(default_factory=ActorConfig)
+    rollout: Optional["RolloutConfig"] = None
+
+
+@dataclass
+class RolloutConfig:
+    n: int = 1
+
+
+@dataclass
+class DataConfig:
+    rollout_batch_size: int = 512
+
+
+@dataclass
+class PPOConfig:
+    data: DataConfig = field(default_factory=DataConfig)
+    worker: WorkerConfig = field(default_factory=WorkerConfig)
+"""
+
+
+@pytest.mark.parametrize(
+    ("override", "refused"),
+    [
+        ("algorrithm.use_pad=true", "'algorrithm'"),  # a misspelt section: no field of PPOConfig
+        ("worker.actor.entropy_coeff=0.01", "'worker.actor.entropy_coeff'"),  # upstream's, dropped by the copy
+        ("worker.actor.my_fork_coeff=0.1", None),  # the fork's own field
+        ("worker.actor.extra.anything=1", None),  # inside a dict field: any key
+        ("worker.rollout.n=4", None),  # through Optional["RolloutConfig"]
+    ],
+)
+def test_a_copys_own_dataclasses_decide_which_keys_stop_it(tmp_path: Path, override: str, refused: str | None) -> None:
+    # the project's copy of EasyR1 (verl/__init__.py 0.3.2 beside verl/trainer/, verl/trainer/main.py the entry)
+    # merges the config into its own PPOConfig: a key no dataclass of the copy declares raises ConfigKeyError
+    (tmp_path / ".git").mkdir()
+    trainer = tmp_path / "verl" / "trainer"
+    trainer.mkdir(parents=True)
+    (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.2"\n')
+    (trainer / "__init__.py").write_text("")
+    (trainer / "main.py").write_text("from verl.trainer.config import PPOConfig\n")
+    (trainer / "config.py").write_text(COPY_CONFIG)
+    script = tmp_path / "run.sh"
+    script.write_text(launch("data.rollout_batch_size=64", "worker.rollout.n=4", override))
+    if refused is None:
+        assert translator.explain(str(script)).spec.plan.prompts_per_step == 64
+    else:
+        with pytest.raises(translator.ConfigError, match=f"declares no {refused}"):
+            translator.explain(str(script))

@@ -56,6 +56,17 @@ def test_touch_kinds() -> None:
     assert kinds == [(1, "group"), (2, "rows"), (4, "size"), (5, "batches")]
 
 
+def test_a_held_out_loader_forms_no_training_batch() -> None:
+    # a monitoring or validation loader's batch_size sizes the held-out data only; the training loader's counts
+    code = (
+        "self.monitor_dataloader = DataLoader(dataset=m, batch_size=len(m))\n"
+        "self.val_dataloader = DataLoader(dataset=v, batch_size=len(v))\n"
+        "self.train_dataloader = DataLoader(dataset=t, batch_size=size)\n"
+    )
+    kinds = [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")]
+    assert kinds == [(3, "size")]
+
+
 # Small projects written for these tests (each a copy of a framework with its own batch-sizing code).
 FORKS = Path(__file__).resolve().parent / "data" / "forks"
 WORKERS = FORKS / "verl_workers" / "scripts"

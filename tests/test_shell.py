@@ -905,3 +905,31 @@ def test_the_length_of_a_variable_never_set_is_unknown_not_zero() -> None:
     words = script.commands[-1].argv[1:]
     assert [symbolic_names(w) for w in words] == [["G"], ["U"]]
     assert parse_shell("G=(a b c)\necho ${#G[@]}\n").commands[-1].argv[1:] == ["3"]
+
+
+def test_an_empty_value_the_comment_asks_to_fill_in_is_a_placeholder() -> None:
+    # KEY=""  # Provide your key here: the user fills it in before running, so it is unknown (symbolic), not the
+    # empty string bash would drop the word for; an empty value with another comment stays empty
+    script = parse_shell(
+        'KEY=""  # Provide your wandb key here before running\nEMPTY="" # no tags\necho $KEY x$EMPTY\n'
+    )
+    assert script.commands[-1].argv[1:] == ["${KEY}", "x"]
+    assert "shell.placeholder" in {n.code for n in script.notes}
+    given = parse_shell('KEY=""  # fill in\necho $KEY\n', {"KEY": "abc"})
+    assert given.commands[-1].argv[1:] == ["abc"]
+    # an empty secret needs no comment: a key or token is never committed
+    secret = parse_shell('WANDB_KEY=""\nHF_TOKEN=\nMONKEY=""\necho $WANDB_KEY $HF_TOKEN x$MONKEY\n')
+    assert secret.commands[-1].argv[1:] == ["${WANDB_KEY}", "${HF_TOKEN}", "x"]
+
+
+@pytest.mark.parametrize("ending", ["\\\\", "\\ ", ""])
+def test_options_on_a_line_the_one_before_does_not_continue_onto_stop_the_read(ending: str) -> None:
+    # "\\" at a line's end is an escaped backslash, "\ " a space escaped: either ends the command there, as no "\"
+    # does; bash then runs "--n-samples-per-prompt" as a command (not found), and train.py runs without it
+    import translator
+    from translator.sources.files import Source
+
+    text = f"python3 train.py --rollout-batch-size 8 {ending}\n   --n-samples-per-prompt 4 --global-batch-size 32\n"
+    with pytest.raises(ConfigError, match="'--n-samples-per-prompt' runs as a command") as error:
+        translator.load(Source(text, "run.sh"), framework="slime")
+    assert error.value.line == 2

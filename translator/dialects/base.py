@@ -383,6 +383,7 @@ def _parsed(source: Source, env: Mapping[str, str]) -> ShellScript:
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
     """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
     script = _parsed(source, env)
+    _refuse_flags_run_as_commands(script, source)
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
@@ -397,6 +398,21 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
             source_keys=unset,
         )
     return script
+
+
+def _refuse_flags_run_as_commands(script: ShellScript, source: Source) -> None:
+    r"""A command whose program word is an option (``--rollout-batch-size 8`` on a line of its own) is one bash
+    cannot run ("command not found"): the line before it ended its command, so the launch runs without the options
+    that follow (a line ending in ``\`` escapes the backslash; a space after ``\`` breaks the continuation)."""
+    for command in script.commands:
+        if command.argv and command.argv[0].startswith("-") and command.argv[0] != "-":
+            raise ConfigError(
+                f"'{command.argv[0]}' runs as a command (bash: command not found): the line before it does not "
+                "continue onto it, so the launch runs without the options from here on",
+                file=source.name,
+                line=command.line,
+                hint="end each continued line with a single '\\' and nothing after it",
+            )
 
 
 def _note_vanishing_values(command: ShellCommand, name: str, notes: NoteList) -> None:

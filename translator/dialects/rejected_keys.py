@@ -40,7 +40,10 @@ def refuse(dialect: Any, reading: Reading, notes: list[Note], name: str, base_di
     flags = bool(getattr(dialect, "rejects_unknown_flags", False))
     if not every_key and not flags:
         return
-    if reading.arguments_known is False or not runs_release_code(dialect, reading, notes, base_dir):
+    if reading.arguments_known is False:
+        return
+    if not runs_release_code(dialect, reading, notes, base_dir):
+        _refuse_by_the_copy(dialect, reading, notes, name, base_dir)
         return
     origins = getattr(reading.native, "origins", {})
 
@@ -68,6 +71,34 @@ def refuse(dialect: Any, reading: Reading, notes: list[Note], name: str, base_di
         key=key,
         hint=f"{dialect.name} {reading.spec.version} stops at start-up on such a key; remove or rename it",
     )
+
+
+def _refuse_by_the_copy(
+    dialect: Any, reading: Reading, notes: list[Note], name: str, base_dir: str | PathLike[str] | None
+) -> None:
+    """Where the launch runs the project's one copy of the framework and the dialect can read that copy's schema
+    (``missing_in_copy``: the first part of a key the copy's config classes certainly lack), a key the copy lacks
+    stops the launch at start-up as the release's parser would."""
+    checker = getattr(dialect, "missing_in_copy", None)
+    if checker is None or reading.native is None:
+        return
+    folders = own_code_folders(dialect, reading, notes, base_dir)
+    if len(folders) != 1:  # several copies: which one runs is not certain
+        return
+    for key in reading.native.values:
+        part = checker(folders[0], key)
+        if part is None:
+            continue
+        file, line = origin(reading.native, [key], name)
+        where = os.path.relpath(folders[0], os.fspath(base_dir)) if base_dir is not None else folders[0]
+        raise ConfigError(
+            f"'{key}': the project's copy of {dialect.name} ({where}) declares no '{part}', so its structured "
+            "config stops at start-up (ConfigKeyError)",
+            file=file,
+            line=line,
+            key=key,
+            hint="remove or rename the key (the copy's config dataclasses list the keys it takes)",
+        )
 
 
 def origin(native: Any, keys: list[str], name: str) -> tuple[str, int | None]:

@@ -753,6 +753,13 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
     for top in nodes:
         elements = _element_names(top)
         shown = {id(inner) for call in ast.walk(top) if _shows(call) for inner in ast.walk(call)}
+        # what builds a validation, test or monitoring loader forms no training batch
+        shown |= {
+            id(inner)
+            for assign in ast.walk(top)
+            if isinstance(assign, ast.Assign) and any(_NOT_TRAINING.search(ast.unparse(t)) for t in assign.targets)
+            for inner in ast.walk(assign.value)
+        }
         # a count handed to another call (range(len(batch)), x.reshape(len(batch), n)) or formatted only reads
         # the size: it neither compares nor computes one
         handed = {
@@ -772,6 +779,8 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
 
 
 _SHOWING = ("print", "pprint", "info", "debug", "warning", "warn", "error", "log", "write", "set_postfix")
+# the name a loader or dataset of held-out data is kept under (self.val_dataloader, monitor_dataset, test_loader)
+_NOT_TRAINING = lazy(r"(?:^|[._])(?:val|valid|validation|eval|test|monitor)[a-z]*_(?:data(?:set|loader)?|loader)\b")
 
 
 def _shows(node: ast.AST) -> bool:

@@ -19,6 +19,12 @@ from typing import Any
 from translator.errors import ConfigError
 from translator.records import record
 
+# A comment asking the user to supply a value left empty: "Provide your wandb key here", "fill in", "set this", "TODO"
+_FILL_IN = re.compile(
+    r"\b(?:your|provide|fill(?:ed)?\s+in|replace|insert|paste|enter|todo|set\s+(?:it|this|them)|set\s+\S+\s+here)\b",
+    re.IGNORECASE,
+)
+_SECRET_NAME = re.compile(r"(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD)$", re.IGNORECASE)
 SYMBOLIC = re.compile(r"\$\{([A-Za-z_]\w*|\d+)\}|\$\(\((.*?)\)\)|\$\((?!\()[^)]*\)|`[^`]*`")
 
 
@@ -593,6 +599,7 @@ class _Reader:
         self.after_command = 0  # the token index after the command being read
         self.jump_to: int | None = None  # where run() continues when a loop is read again
         self.toks = _Lexer(text, source, self.notes).tokens()
+        self.text_lines = text.split("\n")  # to read the comment beside an assignment
 
     def note(self, code: str, message: str) -> None:
         self.notes.append(ShellNote(self.line, code, message))
@@ -1093,7 +1100,7 @@ class _Reader:
             return  # element assignment A[i]=x: arrays are kept only as joined strings
         name, raw = m.group(1), w.text[m.end() :]
         self.line = w.line
-        if self.gpu_count_unknown(name, raw):
+        if self.gpu_count_unknown(name, raw) or self.left_to_fill_in(name, raw, w.line):
             return
         outer, self.unresolved = self.unresolved, {}
         items: list[str] | None = None
@@ -1125,6 +1132,26 @@ class _Reader:
             self.arrays.pop(name, None)
         self.taint(name, self.unresolved)
         self.unresolved = outer | self.unresolved
+
+    def left_to_fill_in(self, name: str, raw: str, line: int) -> bool:
+        """``KEY=""  # Provide your key here``: an empty value whose comment asks the user to fill it in, or an empty
+        secret (``WANDB_KEY=""``, ``HF_TOKEN=""``), is a placeholder, not the empty string the script runs with: NAME
+        is left unset (a word built from it is unknown, naming NAME), or keeps the value --env gave it."""
+        if raw not in ("", '""', "''"):
+            return False
+        text = self.text_lines[line - 1] if 0 < line <= len(self.text_lines) else ""
+        comment = text.partition("#")[2] if "#" in text else ""
+        # a secret is never committed: an empty API key or token is one the user supplies
+        if not _FILL_IN.search(comment) and not _SECRET_NAME.search(name):
+            return False
+        if name in self.given:
+            self.vars[name] = self.given[name]
+            return True
+        for table in (self.vars, self.arrays, self.tainted):
+            table.pop(name, None)
+        why = f"#{comment}" if comment else "a secret's name"
+        self.note("shell.placeholder", f"{name} is left empty for the user to fill in ({why}); read as unknown")
+        return True
 
     def gpu_count_unknown(self, name: str, raw: str) -> bool:
         """``NAME=$(nvidia-smi -L | wc -l)`` and the like, when the count is not known statically: NAME is left

@@ -136,6 +136,14 @@ class EasyR1Dialect(Dialect):
     # at each release tag: "0.3.0" from v0.3.0 until v0.3.1, then "0.3.2.dev0" until v0.3.2); verl/trainer beside
     # it tells EasyR1's package from another named verl.
     version_files = (("verl/__init__.py", "verl/trainer"),)
+
+    def missing_in_copy(self, folder: str, key: str) -> str | None:
+        """The first part of ``key`` the project's copy (its package ``folder``) declares in no config dataclass
+        (translator/frameworks/easyr1/copy_schema.py); None where it is declared or cannot be judged."""
+        from translator.frameworks.easyr1.copy_schema import missing_part
+
+        return missing_part(folder, key)
+
     description = "EasyR1 (python3 -m verl.trainer.main config=BASE.yaml key=value ..., or its YAML config)"
 
     def resolve_version(self, version: str | None) -> str:

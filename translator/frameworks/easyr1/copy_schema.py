@@ -1,0 +1,75 @@
+"""The config schema of a project's own copy of EasyR1, read from its dataclasses (never imported): EasyR1 merges
+the YAML and the command line into its structured ``PPOConfig`` (``verl/trainer/main.py``, OmegaConf.merge), which
+raises ConfigKeyError on a key no dataclass of the copy declares. A fork adds fields of its own and drops some of
+upstream's, so a copy is judged by its own classes, not by a release's."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from functools import lru_cache
+
+ROOT_CLASS = "PPOConfig"
+MAX_FILES = 400  # the copy's .py files read (bounded, as every reading of a project is)
+# Optional[X], "X", X | None: the dataclass a field holds
+_WRAPPED = re.compile(r"^(?:Optional\[(.+)\]|(.+?)\s*\|\s*None|None\s*\|\s*(.+))$")
+
+
+@lru_cache(maxsize=16)
+def dataclasses_of(folder: str) -> dict[str, dict[str, str] | None]:
+    """Class name → {field: annotation} of every ``@dataclass`` in the copy's package ``folder``; None for a name
+    two classes share with different fields (which one a field means is not known)."""
+    from translator.sources.code import MAX_FILE_BYTES
+    from translator.sources.files import read_text
+
+    found: dict[str, dict[str, str] | None] = {}
+    seen = 0
+    for base, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in ("tests", "test", "__pycache__"))
+        for name in sorted(f for f in files if f.endswith(".py")):
+            seen += 1
+            if seen > MAX_FILES:
+                return found
+            text = read_text(os.path.join(base, name), MAX_FILE_BYTES)
+            try:
+                tree = ast.parse(text or "")
+            except (SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+                    fields = {
+                        item.target.id: ast.unparse(item.annotation)
+                        for item in node.body
+                        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                    }
+                    if node.name in found and found[node.name] != fields:
+                        found[node.name] = None
+                    else:
+                        found.setdefault(node.name, fields)
+    return found
+
+
+def _held_class(annotation: str) -> str:
+    text = annotation.strip().strip("'\"")
+    match = _WRAPPED.match(text)
+    if match:
+        text = next(g for g in match.groups() if g).strip().strip("'\"")
+    return text
+
+
+def missing_part(folder: str, key: str) -> str | None:
+    """The first part of dotted ``key`` that the copy's dataclasses certainly lack ('algorrithm', or
+    'worker.actor.entropy_coeff'); None when every part is declared or the walk reaches a field whose type is not
+    one of the copy's dataclasses (a dict, a scalar, a type rlconf cannot resolve: not judged)."""
+    classes = dataclasses_of(folder)
+    current = ROOT_CLASS
+    parts = key.split(".")
+    for i, part in enumerate(parts):
+        fields = classes.get(current)
+        if fields is None:
+            return None
+        if part not in fields:
+            return ".".join(parts[: i + 1])
+        current = _held_class(fields[part])
+    return None
