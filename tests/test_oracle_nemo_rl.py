@@ -38,6 +38,8 @@ import pytest
 
 from tests.conftest import CASES, Case, case_id, translatable
 from translator import dialects, load, translate
+from translator.frameworks.nemo_rl.dialect import held_by_ray_sub
+from translator.sources.files import Source
 from translator.sources.shell import parse_shell, unwrap_command
 
 SRC = os.environ.get("RLCONF_NEMO_RL_SRC")
@@ -99,7 +101,9 @@ def loaded(recipe: Path, overrides: list[str], tag: str = TAG) -> dict[str, Any]
 
 def launch_line(text: str) -> tuple[str | None, list[str]]:
     """(--config, overrides) of the run_grpo launch in a script, read with rlconf's shell parser (never run)."""
-    for command in parse_shell(text, {}).commands:
+    script = parse_shell(text, {})
+    # a launch held in $COMMAND for NeMo-RL's ray.sub is the one the job runs
+    for command in [*script.commands, *held_by_ray_sub(script, Source(text, "run.sh"))]:
         argv = unwrap_command(command.argv)
         index = next((i for i, w in enumerate(argv) if "run_grpo" in w), None)
         if index is None:

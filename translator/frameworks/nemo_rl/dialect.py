@@ -45,7 +45,7 @@ _ENTRY = re.compile(ENTRY)
 _RAY_SUB, _HELD = "ray.sub", "COMMAND"
 
 
-def _held_by_ray_sub(script: ShellScript, source: Source) -> list[ShellCommand]:
+def held_by_ray_sub(script: ShellScript, source: Source) -> list[ShellCommand]:
     """The commands of $COMMAND where the script submits ray.sub (the variable given as the submission's prefix
     assignment, else as the script leaves it), on the submission's line."""
     held: list[ShellCommand] = []
@@ -235,7 +235,7 @@ class NemoRLDialect(Dialect):
     def _collect_script(self, source: Source, options: ReadOptions, native: _Native, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         launches = []
-        for command in [*script.commands, *_held_by_ray_sub(script, source)]:
+        for command in [*script.commands, *held_by_ray_sub(script, source)]:
             argv = unwrap_command(command.argv)
             index = next((i for i, w in enumerate(argv) if _ENTRY.search(w)), None)
             if index is not None:
