@@ -22,6 +22,7 @@ from translator.sources.files import Source, guess_suffix, read_source
 
 if TYPE_CHECKING:
     from translator.checks import CheckReport, Finding
+    from translator.rule_info import RuleInfo
 
 
 @record
@@ -426,7 +427,7 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
 FIRST_STEP = "the project's own code stops on it at the first training step"
 
 
-def _kept_by_copy(own: tuple[str, ...], rule: Any) -> str | None:
+def _kept_by_copy(own: tuple[str, ...], rule: RuleInfo) -> str | None:
     """How the project's copy of the framework (its packages ``own``) stops on ``rule``: the file:line holding the
     rule's start-up check, else the one holding its first-step assert; None when it holds neither. A text of
     another package (argparse, DeepSpeed, Python itself) tells nothing of what the copy keeps."""
