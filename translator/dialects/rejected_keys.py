@@ -148,12 +148,12 @@ def own_code_folders(
         os.path.join(path[: -len(os.sep + marker)], marker.split("/")[0])
         for marker in (entry.copy_markers if entry is not None else ())
         for path in files_ending(root, marker)
-        if not _in_tests(path)
+        if not in_tests(path)
     ]
     return tuple(dict.fromkeys(found))
 
 
-def _in_tests(path: str) -> bool:
+def in_tests(path: str) -> bool:
     """Whether a file is a test or test data (a project's tests may quote a framework's messages)."""
     return any(part in ("tests", "test", "testing") for part in path.split(os.sep)[:-1])
 
@@ -199,7 +199,7 @@ def _in_own_code(folders: tuple[str, ...], line: Callable[[str], int | None]) ->
         return None
     root = project_root(folders[0])
     for path in project_files(root):
-        if not path.endswith(".py") or _in_tests(path) or not any(path.startswith(f + os.sep) for f in folders):
+        if not path.endswith(".py") or in_tests(path) or not any(path.startswith(f + os.sep) for f in folders):
             continue
         text = read_text(path, MAX_FILE_BYTES)
         found = line(text) if text else None

@@ -18,35 +18,35 @@ _WRAPPED = re.compile(r"^(?:Optional\[(.+)\]|(.+?)\s*\|\s*None|None\s*\|\s*(.+))
 
 @lru_cache(maxsize=16)
 def dataclasses_of(folder: str) -> dict[str, dict[str, str] | None]:
-    """Class name → {field: annotation} of every ``@dataclass`` in the copy's package ``folder``; None for a name
-    two classes share with different fields (which one a field means is not known)."""
-    from translator.sources.code import MAX_FILE_BYTES
+    """Class name → {field: annotation} of every ``@dataclass`` in the copy's package ``folder`` (its .py files in
+    the project's file index, outside tests, at most MAX_FILES); None for a name two classes share with different
+    fields (which one a field means is not known)."""
+    from translator.dialects.rejected_keys import in_tests
+    from translator.sources.code import MAX_FILE_BYTES, project_files, project_root
     from translator.sources.files import read_text
 
     found: dict[str, dict[str, str] | None] = {}
-    seen = 0
-    for base, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in ("tests", "test", "__pycache__"))
-        for name in sorted(f for f in files if f.endswith(".py")):
-            seen += 1
-            if seen > MAX_FILES:
-                return found
-            text = read_text(os.path.join(base, name), MAX_FILE_BYTES)
-            try:
-                tree = ast.parse(text or "")
-            except (SyntaxError, ValueError):
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in node.decorator_list):
-                    fields = {
-                        item.target.id: ast.unparse(item.annotation)
-                        for item in node.body
-                        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
-                    }
-                    if node.name in found and found[node.name] != fields:
-                        found[node.name] = None
-                    else:
-                        found.setdefault(node.name, fields)
+    inside = [
+        p
+        for p in project_files(project_root(folder))
+        if p.startswith(folder + os.sep) and p.endswith(".py") and not in_tests(p)
+    ]
+    for path in inside[:MAX_FILES]:
+        try:
+            tree = ast.parse(read_text(path, MAX_FILE_BYTES) or "")
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+                fields = {
+                    item.target.id: ast.unparse(item.annotation)
+                    for item in node.body
+                    if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                }
+                if node.name in found and found[node.name] != fields:
+                    found[node.name] = None
+                else:
+                    found.setdefault(node.name, fields)
     return found
 
 

@@ -1292,7 +1292,7 @@ class _Interpreter:
     def run_length(self) -> None:
         v, s, notes = self.v, self.spec, self.notes
         key = "trainer.total_epochs" if at_least(self.version, "0.3.1") else "trainer.total_episodes"
-        other = "trainer.total_episodes" if key == "trainer.total_epochs" else "trainer.total_epochs"
+        other = next((o if key == n else n for o, n, _ in RENAMES if key in (o, n)), key)
         if other in v and key not in v:
             # the other era's name only: EasyR1's structured config refuses a key it lacks, so the code that runs
             # with it (a copy between the releases) has that name; the release read would refuse it at start-up

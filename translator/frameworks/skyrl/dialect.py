@@ -79,7 +79,7 @@ def _entry(argv: list[str]) -> tuple[int, str] | None:
 _OLD_IMPORT = re.compile(r"^\s*(?:from|import)\s+skyrl_train\b", re.M)
 
 
-def _imports_old_package(source: Source, command: Any, module: str) -> bool:
+def _imports_old_package(source: Source, cwd: str | None, module: str) -> bool:
     """Whether a project's own entry module (or script) builds on the skyrl_train package (the Hydra era: it
     imports skyrl_train, as integrations built on main_base's experiment and validate_cfg do), read from its file
     in the project; False when the file is not there."""
@@ -87,7 +87,7 @@ def _imports_old_package(source: Source, command: Any, module: str) -> bool:
     from translator.sources.code import MAX_FILE_BYTES
     from translator.sources.files import read_text
 
-    found = locate(source, command.cwd, module)
+    found = locate(source, cwd, module)
     text = read_text(found[1], MAX_FILE_BYTES) if found else None
     return bool(text and _OLD_IMPORT.search(text))
 
@@ -130,7 +130,7 @@ class SkyrlDialect(Dialect):
         index, module = _entry(command.argv)  # type: ignore[misc]
         own_entry = module not in T.ENTRY and not ENTRY_PATTERN.fullmatch(module)
         old = module == "skyrl_train.entrypoints.main_base" or (
-            own_entry and _imports_old_package(source, command, module)
+            own_entry and _imports_old_package(source, command.cwd, module)
         )
         fully_async = module not in T.ENTRY and not own_entry
         version = self._version(old, options.version, source, notes)
