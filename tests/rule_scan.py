@@ -27,6 +27,9 @@ SINKS = {
 }
 # f-string placeholders that hold a framework's name
 FRAMEWORK_NAMES = ("spec.framework", "dialect.name", "self.name", "explanation.framework")
+# placeholders that hold one of a few frameworks' names: the launch helper of slime's Python drivers, which slime and
+# its fork Miles share (translator/frameworks/slime/driver.py Helper.code)
+SOME_FRAMEWORKS = {"helper.code": ("slime", "miles")}
 
 
 @dataclass
@@ -133,7 +136,11 @@ class Scanner:
             else:
                 shown = ast.unparse(part.value)  # type: ignore[attr-defined]
                 options = (
-                    set(self.frameworks) if shown in FRAMEWORK_NAMES else self.values(part.value, module, depth + 1)
+                    set(self.frameworks)
+                    if shown in FRAMEWORK_NAMES
+                    else set(SOME_FRAMEWORKS[shown])
+                    if shown in SOME_FRAMEWORKS
+                    else self.values(part.value, module, depth + 1)
                 )  # type: ignore[attr-defined]
             texts = {t + o for t in texts for o in options}
         return texts

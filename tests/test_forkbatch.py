@@ -5,10 +5,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from translator import api
 from translator.certainty import plan_certainty
 from translator.dialects.fork_tables import UPSTREAM_WORKER
 from translator.dialects.forkbatch import worker_bands
+from translator.errors import ConfigError
 from translator.sources.code import (
     batch_touches,
     normalisation_touches,
@@ -360,3 +363,29 @@ def test_an_easyr1_copy_with_upstreams_statements_is_verified(tmp_path: Path) ->
     explanation = api.explain(str(_easyr1_copy(tmp_path, "")))
     assert (explanation.spec.plan.prompts_per_step, explanation.spec.plan.samples_per_step) == (64, 256)
     assert "framework.fork-verified" in {n.code for n in explanation.notes}
+
+
+OWN_CONFIG = FORKS / "verl_own_config" / "scripts"
+
+
+def test_the_copys_own_config_gives_the_defaults_the_run_uses() -> None:
+    # own_default.sh: the copy's main_ppo composes config/ppo_trainer.yaml, which turns use_dynamic_bsz on (verl
+    # 0.4.1's own default is off) with 8192 tokens per GPU; the launch leaves both. Micro-batches are packed by tokens:
+    # micro and accumulation unknown. The rest is the launch's and the copy's: 32 prompts × n 4 = 128 samples; the
+    # copy's ppo_mini_batch_size 16 prompts × 4 = 64 samples per optimizer step → 2 steps; dp = 4 GPUs.
+    explanation = api.explain(str(OWN_CONFIG / "own_default.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (32, 128, 64)
+    assert (plan.optimizer_steps_per_step, plan.data_parallel_size) == (2, 4)
+    assert plan.micro_batch_per_device is None and plan.grad_accum_steps is None
+    note = next(n for n in explanation.notes if n.code == "framework.copy-defaults")
+    assert "actor_rollout_ref.actor.use_dynamic_bsz=True (the release's False)" in note.message
+
+
+def test_an_override_of_a_key_the_copys_config_lacks_stops_hydra() -> None:
+    # absent_key.sh sets extra.alpha without '+': Hydra refuses to override a key the composed config lacks
+    # ("Could not override 'extra.alpha'"); with '+' (appended_key.sh) it adds it and the launch runs.
+    with pytest.raises(ConfigError) as refused:
+        api.explain(str(OWN_CONFIG / "absent_key.sh"), "verl@0.4.1")
+    assert refused.value.line == 3 and "'extra.alpha' is not in the config" in refused.value.message
+    assert api.explain(str(OWN_CONFIG / "appended_key.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32

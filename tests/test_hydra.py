@@ -92,3 +92,22 @@ def test_compose_follows_hydras_order_packages_and_overrides() -> None:
     # A sweep reads its first value, and says so.
     config, _, notes = compose(read, "main", ["+task=math,other"])
     assert config["batch"] == 8 and notes == ["'+task=math,other' sweeps 2 values: the first is read"]
+
+
+def test_compose_places_a_defaults_entry_at_its_package_and_names_missing_files() -> None:
+    from translator.sources.hydra import compose
+
+    files = {
+        "trainer.yaml": "defaults:\n  - actor@model.actor: dp\n  - ref@model.ref: dp\n  - _self_\nlr: 1\n",
+        "actor/dp.yaml": "# @package _global_\nmini: 8\n",
+    }
+
+    def read(relative: str) -> tuple[str, str] | None:
+        return (relative, files[relative]) if relative in files else None
+
+    # Hydra: `group@pkg: option` places the option's keys at pkg, over the file's own header (_global_ here);
+    # ref/dp.yaml is not there, so the config lacks what it would hold, and `missing` says so.
+    missing: list[str] = []
+    config, _, _ = compose(read, "trainer", [], missing)
+    assert config == {"model": {"actor": {"mini": 8}}, "lr": 1}
+    assert missing == ["ref/dp.yaml"]

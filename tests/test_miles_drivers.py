@@ -1,4 +1,4 @@
-"""Miles' Python drivers (translator/frameworks/miles/driver.py over translator/sources/pydriver.py): the static
+"""Miles' Python drivers (translator/frameworks/slime/driver.py over translator/sources/pydriver.py): the static
 string evaluator, the launch it hands the slime argument reader, and (with RLCONF_MILES_SRC naming a Miles v0.1.0
 checkout) six of Miles' own drivers against plans derived by hand from their source, and every run*.py read
 without a crash. The fixtures fixtures/miles/driver_*.py (tests/test_fixtures.py) cover each shape with a driver of

@@ -45,9 +45,9 @@ LOSSY_ROUND_TRIP = {
     "verl/ppo_gae_ulysses_sp2": {"samples_per_prompt", "prompts_per_step"},
 }
 NEEDS_WORLD_SIZE = {"trl/recipe_only_no_world_size", "verl/unset_nodes_symbolic"}  # the node count is a variable
-# No round trip: a trainer of no known TRL lineage leaves the step's counts unknown; a 320-sample step in
-# mini-batches of 256 (a partial last one) has no TRL spelling.
-NO_ROUND_TRIP = {"trl/fork_trainer_unknown", "verl/vendored_v01_n_agent_mini256"}
+# No round trip: a trainer of no known TRL lineage, or one that sets its batch fields itself, leaves the step's
+# counts unknown; a 320-sample step in mini-batches of 256 (a partial last one) has no TRL spelling.
+NO_ROUND_TRIP = {"trl/fork_trainer_unknown", "trl/fork_trainer_rewrites", "verl/vendored_v01_n_agent_mini256"}
 
 
 @pytest.mark.parametrize(

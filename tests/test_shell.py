@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from translator.api import explain
 from translator.errors import ConfigError
-from translator.sources.shell import ShellCommand, ShellScript, parse_shell, symbolic_names, unwrap_command
+from translator.sources.shell import (
+    BRANCH,
+    ShellCommand,
+    ShellScript,
+    parse_shell,
+    symbolic_names,
+    unwrap_command,
+)
 
 
 def argvs(script: ShellScript) -> list[list[str]]:
@@ -961,3 +971,90 @@ def test_options_on_a_line_the_one_before_does_not_continue_onto_stop_the_read(e
     with pytest.raises(ConfigError, match="'--n-samples-per-prompt' runs as a command") as error:
         translator.load(Source(text, "run.sh"), framework="slime")
     assert error.value.line == 2
+
+
+def test_options_the_branches_of_an_undecided_if_give_are_read_where_they_agree() -> None:
+    # bash runs one branch by $NODES (not known here); the else branch exits, so no way reaches the launch with setup
+    # unset. --actor_num_nodes is 1 on both ways (known); --actor_num_gpus_per_node is 4 or 8 (unknown, naming the
+    # chain and NODES, which decides it); --colocate is given on one way only (a switch cannot be written unknown).
+    script = parse_shell(
+        'if [ "$NODES" -eq 1 ]; then\n  setup="--actor_num_nodes 1 --actor_num_gpus_per_node 4 --colocate"\n'
+        'elif [ "$NODES" -eq 2 ]; then\n  setup="--actor_num_nodes 1 --actor_num_gpus_per_node 8"\n'
+        'else\n  echo "unsupported"\n  exit 1\nfi\npython3 -m openrlhf.cli.train_ppo_ray $setup --seed 1\n'
+    )
+    assert script.commands[-1].argv == [
+        "python3",
+        "-m",
+        "openrlhf.cli.train_ppo_ray",
+        "--actor_num_nodes",
+        "1",
+        "--actor_num_gpus_per_node",
+        "$(--actor_num_gpus_per_node in setup set by the if at line 1)${NODES}",
+        "--seed",
+        "1",
+    ]
+    [dependent] = [n for n in script.notes if n.code == "shell.branch-dependent" and "setup depends" in n.message]
+    assert "unset" not in dependent.message  # the exiting branch is no way through
+
+
+def test_hydra_overrides_the_branches_give_are_read_where_they_agree() -> None:
+    # without an else, a way leaves EXTRA unset: trainer.nnodes=1 is on both branches but not on that way (unknown)
+    script = parse_shell(
+        'if [ "$BIG" = 1 ]; then\n  EXTRA="trainer.nnodes=1 data.train_batch_size=512"\n'
+        'elif [ "$BIG" = 2 ]; then\n  EXTRA="trainer.nnodes=1 data.train_batch_size=256"\nfi\n'
+        "python3 -m verl.trainer.main_ppo $EXTRA\n"
+    )
+    argv = script.commands[-1].argv
+    assert argv[3:] == [
+        "trainer.nnodes=$(trainer.nnodes in EXTRA set by the if at line 1)${BIG}",
+        "data.train_batch_size=$(data.train_batch_size in EXTRA set by the if at line 1)${BIG}",
+    ]
+
+
+def test_sbatch_directives_set_the_allocation_variables() -> None:
+    # sbatch(1): --nodes=2 exports SLURM_JOB_NUM_NODES=2, --gpus-per-node=4 SLURM_GPUS_PER_NODE=4; `scontrol show
+    # hostnames $SLURM_JOB_NODELIST` prints one host per node, so the array holds 2 words
+    script = parse_shell(
+        "#!/bin/bash\n#SBATCH --nodes=2  # two nodes\n#SBATCH --gpus-per-node=4\nset -x\n"
+        "HOSTS=($(scontrol show hostnames $SLURM_JOB_NODELIST))\n"
+        "torchrun --nnodes ${#HOSTS[@]} --nproc_per_node $SLURM_GPUS_PER_NODE train.py\n"
+    )
+    assert script.commands[-1].argv[:5] == ["torchrun", "--nnodes", "2", "--nproc_per_node", "4"]
+    assert codes(script).count("shell.sbatch") == 3  # SLURM_JOB_NUM_NODES, SLURM_NNODES, SLURM_GPUS_PER_NODE
+    # a directive after the first command is a comment to sbatch; --env gives what the environment holds
+    later = parse_shell("echo hi\n#SBATCH --nodes=2\ntorchrun --nnodes $SLURM_JOB_NUM_NODES x.py\n")
+    assert later.commands[-1].argv[2] == "${SLURM_JOB_NUM_NODES}"
+    given = parse_shell("#SBATCH -N 2\ntorchrun --nnodes $SLURM_JOB_NUM_NODES x.py\n", env={"SLURM_JOB_NUM_NODES": "3"})
+    assert given.commands[-1].argv[2] == "3"
+
+
+def test_the_length_of_an_array_of_a_commands_words_is_unknown() -> None:
+    # NODES=($(cat hosts)) holds as many elements as the command prints words: not 1, whatever the text kept
+    script = parse_shell(
+        "NODES=($(cat hosts.txt))\npython x.py --n ${#NODES[@]}\nNODES=(a b)\npython x.py ${#NODES[@]}\n"
+    )
+    assert script.commands[0].argv[-1] == "$((${#NODES[@]}))"
+    assert symbolic_names(script.commands[0].argv[-1])
+    assert script.commands[1].argv[-1] == "2"
+
+
+def test_a_chain_can_be_read_one_way_at_a_time() -> None:
+    # the chain at line 1 leaves --g unknown; its ways are the if (0) and the elif (1): the else exits, so it is none
+    text = (
+        'if [ "$1" = a ]; then\n  s="--g 4"\nelif [ "$1" = b ]; then\n  s="--g 8"\nelse\n  exit 1\nfi\npython x.py $s\n'
+    )
+    script = parse_shell(text)
+    assert script.chains == {1: [0, 1]}
+    assert [parse_shell(text, env={f"{BRANCH}1": str(way)}).commands[-1].argv[-1] for way in (0, 1)] == ["4", "8"]
+
+
+def test_plan_quantities_every_way_agrees_on_are_known() -> None:
+    # layout.sh picks 4 or 8 actor GPUs by its argument (else it exits). OpenRLHF 0.9: 256 prompts × 4 = 1024
+    # samples, 128 per optimizer step → 8 optimizer steps on both ways, so that is known; the data-parallel size
+    # (4 or 8) and the accumulation (128 ÷ (micro 4 × DP) = 8 or 4) differ between the ways and stay unknown.
+    explanation = explain(str(Path(__file__).parent / "data" / "ways" / "layout.sh"), "openrlhf@0.9.0")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (256, 1024, 8)
+    assert plan.data_parallel_size is None and plan.grad_accum_steps is None
+    assert explanation.certainty["optimizer_steps_per_step"].level == "derived"
+    assert any(n.code == "shell.same-every-way" for n in explanation.notes)

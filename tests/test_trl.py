@@ -490,3 +490,41 @@ def test_a_dataclass_built_from_values_of_its_own_is_not_read_as_defaults(tmp_pa
     script.write_text(DATACLASS_SCRIPT.format(build=build))
     plan = translator.explain(str(script), framework="trl@1.16.0").spec.plan
     assert plan.micro_batch_per_device is None and plan.samples_per_optimizer_step is None
+
+
+PRUNE = Path(__file__).resolve().parent / "data" / "forks" / "trl_prune"
+
+
+def test_a_trainer_that_sets_its_group_itself_leaves_the_counts_unknown_only_when_its_switch_is_on() -> None:
+    # PruneTrainer is TRL 0.15's shape (RepeatRandomSampler, generation from _prepare_inputs). With the project's
+    # own `prune` at its default False (PruneConfig), __init__ copies num_generations as TRL does, and the plan is
+    # 0.15.2's: 8 completions per process per micro-step × 2 processes = 16 samples = 2 prompts × 8; × GAS 4 = 64
+    # per optimizer step; a generation per micro-step → 1/4 optimizer step per round.
+    plain = translator.explain(str(PRUNE / "plain.sh"), "trl@0.15.2").spec.plan
+    assert (plain.prompts_per_step, plain.samples_per_step, plain.samples_per_optimizer_step) == (2, 16, 64)
+    assert plain.optimizer_steps_per_step == 0.25
+    # --prune true: self.num_generations = int(8 × 0.5) (engine.py:10), which no TRL release's trainer does
+    pruned = translator.explain(str(PRUNE / "pruned.sh"), "trl@0.15.2")
+    assert pruned.spec.plan.samples_per_prompt is None and pruned.spec.plan.prompts_per_step is None
+    assert pruned.spec.plan.grad_accum_steps == 4 and pruned.spec.plan.data_parallel_size == 2
+    note = next(n for n in pruned.notes if n.code == "framework.fork-trainer-unknown")
+    assert "engine.py:10 self.num_generations" in note.message
+
+
+CHOICE = Path(__file__).resolve().parent / "data" / "forks" / "trl_choice"
+
+
+def test_the_scripts_own_options_give_the_config_and_pick_the_trainer() -> None:
+    # train.py parses its options in parse_args() (returning the name it binds) from its __main__ block; GRPOConfig
+    # takes per_device 2, GAS 3, num_generations 4 from their defaults. --trainer keeps "grpo": TRL's own trainer
+    # (0.18: a round of 2 × 2 processes × GAS 3 = 12 completions = 3 prompts × 4, one optimizer step of 12).
+    stock = translator.explain(str(CHOICE / "stock.sh"), "trl@0.18.0")
+    assert (stock.spec.plan.prompts_per_step, stock.spec.plan.samples_per_optimizer_step) == (3, 12)
+    assert not any(n.code == "framework.fork-trainer" for n in stock.notes)
+    # --trainer mine: the `elif args.trainer.lower() == "mine"` branch builds the project's MyTrainer (TRL 0.14's
+    # shape: per_device counts prompts): 2 prompts × 4 = 8 completions per process per micro-step, × 2 processes =
+    # 16 per round (4 prompts); × GAS 3 = 48 per optimizer step, 1/3 optimizer step per round.
+    mine = translator.explain(str(CHOICE / "mine.sh"), "trl@0.18.0")
+    plan = mine.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (4, 16, 48)
+    assert any(n.code == "framework.fork-trainer" for n in mine.notes)

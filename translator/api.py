@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from fractions import Fraction
+from math import prod
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
@@ -287,6 +288,7 @@ def load(
     else:
         dialect, version = dialects.detect(source), None
     reading = dialect.read(source, ReadOptions(version=version, env=env, num_processes=num_processes))
+    _settle_ways(dialect, source, ReadOptions(version=version, env=env, num_processes=num_processes), reading)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen
@@ -319,6 +321,51 @@ def load(
     if find_start_errors:
         explanation.start_errors = start_errors(explanation, source.text)
     return explanation
+
+
+MAX_WAYS = 12  # combinations of ways through a script's undecided chains read one at a time
+
+
+def _settle_ways(dialect: Any, source: Source, options: ReadOptions, reading: Reading) -> None:
+    """A plan quantity left unknown because a variable depends on which branch of an undecided chain runs (the
+    script's argument picks a GPU layout) is read again once per way through the chains: where every way gives the
+    same value (the layouts differ in what the quantity does not depend on), it is that value, derived; otherwise
+    it stays unknown. A way that launches no training or stops at start-up (refused) trains nothing: the ways that
+    read decide."""
+    from itertools import product
+
+    from translator.plan import PLAN_FIELDS, Derivation
+    from translator.sources.shell import BRANCH
+
+    open_fields = [name for name in PLAN_FIELDS if getattr(reading.spec.plan, name) is None and name != "total_steps"]
+    chains = sorted(reading.branch_ways.items())[:3]
+    if not open_fields or not chains or prod(len(ways) for _, ways in chains) > MAX_WAYS:
+        return
+    plans = []
+    for choice in product(*(ways for _, ways in chains)):
+        chosen = {f"{BRANCH}{line}": str(way) for (line, _), way in zip(chains, choice, strict=True)}
+        try:
+            plans.append(dialect.read(source, replace(options, env={**options.env, **chosen})).spec.plan)
+        except ConfigError:
+            continue
+    if not plans:
+        return
+    where = ", ".join(f"line {line}" for line, _ in chains)
+    settled = []
+    for name in open_fields:
+        values = {getattr(plan, name) for plan in plans}
+        if len(values) == 1 and None not in values:
+            setattr(reading.spec.plan, name, values.pop())
+            reading.spec.derivations[f"plan.{name}"] = Derivation(
+                f"the same on each of the {len(plans)} ways through the undecided chain at {where} (read once per way)"
+            )
+            settled.append(name)
+    if settled:
+        reading.notes.info(
+            "shell.same-every-way",
+            f"{source.name}: {', '.join(settled)} come out the same on each way through the undecided chain at "
+            f"{where}, read once per way; what differs between the ways stays unknown",
+        )
 
 
 CLUSTER_COUNTS = (

@@ -621,6 +621,14 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
+        "framework.copy-defaults",
+        "note",
+        "verl",
+        ("info",),
+        "The launched copy's own Hydra config sets defaults other than the release's; the run uses the copy's.",
+        source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
+    ),
+    R(
         "framework.fork-group-key",
         "note",
         "all",
@@ -1357,6 +1365,20 @@ RULES: tuple[R, ...] = (
         "--num-processes.",
     ),
     R("shell.heredoc-skipped", "note", "all", ("info",), "A here-document body is not read."),
+    R(
+        "shell.same-every-way",
+        "note",
+        "all",
+        ("info",),
+        "Plan quantities an undecided if leaves unknown come out the same on every way through it: read per way.",
+    ),
+    R(
+        "shell.sbatch",
+        "note",
+        "all",
+        ("info",),
+        "A batch script's #SBATCH directive sets the SLURM variable sbatch exports for it (node, task and GPU counts).",
+    ),
     R(
         "shell.function-called",
         "note",

@@ -70,6 +70,9 @@ class Reading:
     # Whether every argument the launched program's parser takes is known (False: a project script whose parser
     # rlconf could not read in full, so no key is refused as unknown); None: the dialect does not say.
     arguments_known: bool | None = None
+    # The launch script's undecided chains that left a variable unknown: the chain's line → its ways (branch numbers
+    # for translator.sources.shell.BRANCH), to read the plan once per way.
+    branch_ways: dict[int, list[int]] = field(default_factory=dict)
 
 
 class Dialect:
@@ -287,12 +290,14 @@ class Dialect:
 
 
 _unset: list[list[str]] = []  # per read in progress: the variables its shell scripts never set (read_script)
+_chains: list[dict[int, list[int]]] = []  # per read in progress: its scripts' undecided chains (read_script)
 
 
 def _with_unknowns(read: Any) -> Any:
     def wrapped(self: Dialect, source: Source, options: ReadOptions) -> Reading:
         handed_out.append([])
         _unset.append([])
+        _chains.append({})
         project = project_version(self, source) if options.version is None else None
         if project and project.read_as:
             options = dataclasses.replace(options, version=project.read_as)
@@ -314,9 +319,11 @@ def _with_unknowns(read: Any) -> Any:
             ) from None
         else:
             reading.spec.shell_variables = list(dict.fromkeys(_unset[-1]))
+            reading.branch_ways = dict(_chains[-1])
         finally:
             handed_out.pop()
             _unset.pop()
+            _chains.pop()
         band = self.__dict__.get("_band_candidates")
         if band and reading.candidates is None:  # a release between two listed ones: both are candidates
             reading.candidates = band
@@ -389,6 +396,8 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
     if _unset:
         _unset[-1].extend(unset)
+    if _chains:
+        _chains[-1].update(script.chains)
     if unset:
         shown = ", ".join(f"${n}" for n in unset)
         notes.info(

@@ -33,9 +33,9 @@ from translator.sources.code import (
     KeyEffects,
     Project,
     Touch,
-    _dotted,
     batch_touches,
     behind_switch,
+    dotted_path,
     normalisation_touches,
     normalising_functions,
     project_root,
@@ -44,7 +44,7 @@ from translator.sources.code import (
     untaken,
     validation_function,
 )
-from translator.sources.files import Source, flatten, load_yaml, read_text
+from translator.sources.files import Source, flatten, read_text
 from translator.sources.pyconfig import Override
 
 # The plan quantities each kind of batch-forming code decides (the data-parallel size is the launch's GPU
@@ -474,11 +474,24 @@ def _compare_trainer(
         )
 
 
-def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict[str, Any]] | None:
-    """The Hydra config the launched entry file names (``@hydra.main(config_path=..., config_name=...)``), when
-    the entry is project code (a copy or fork of the framework kept in the project): its path as messages show it
-    and its dotted keys. A fork's own config may add keys (with their defaults) that its code forms batches by
-    even when the launch sets none of them. None when the entry is not project code or names no readable config."""
+@record
+class EntryConfig:
+    """The Hydra config a launched entry of the project's own names (``@hydra.main(config_path, config_name)``),
+    composed as Hydra would from its folder: the primary file as messages show it, its dotted keys, and whether
+    every file its defaults list names was found (else a key missing from ``keys`` may be in a file not read)."""
+
+    where: str
+    keys: dict[str, Any]
+    complete: bool
+    tree: dict[str, Any]  # the composed config itself
+    groups: frozenset[str]  # its folder's config groups (a launch word `group=option` chooses one)
+
+
+def entry_config(source: Source, cwd: str | None, entry: str) -> EntryConfig | None:
+    """The Hydra config of the launched entry when the entry is project code (a copy or fork of the framework kept
+    in the project); None when it is not, or names no config rlconf can read."""
+    from translator.sources.hydra import compose
+
     found = locate(source, cwd, entry)
     if found is None:
         return None
@@ -487,7 +500,7 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict
     if tree is None:
         return None
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _dotted(node.func) == "hydra.main"):
+        if not (isinstance(node, ast.Call) and dotted_path(node.func) == "hydra.main"):
             continue
         words = {
             k.arg: k.value.value
@@ -496,16 +509,30 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> tuple[str, dict
         }
         if "config_name" not in words:
             continue
-        name = words["config_name"].removesuffix(".yaml") + ".yaml"
-        config = os.path.normpath(os.path.join(os.path.dirname(path), words.get("config_path", "."), name))
-        if not (project.inside(config) and os.path.isfile(config)):
-            return None
-        text = read_text(config, MAX_CONFIG_BYTES)
+        folder = os.path.normpath(os.path.join(os.path.dirname(path), words.get("config_path", ".")))
+
+        def read(relative: str, folder: str = folder) -> tuple[str, str] | None:
+            file = os.path.normpath(os.path.join(folder, relative))
+            text = read_text(file, MAX_CONFIG_BYTES) if project.inside(file) and os.path.isfile(file) else None
+            return None if text is None else (project.rel(file), text)
+
+        missing: list[str] = []
         try:
-            data = load_yaml(text, config) if text is not None else None
+            config, files, _ = compose(read, words["config_name"].removesuffix(".yaml"), [], missing)
         except ConfigError:
             return None
-        return (project.rel(config), flatten(data)) if isinstance(data, dict) else None
+        if not files:
+            return None
+        keys = flatten(config)
+        # a group file with a defaults list of its own, or a search path, brings keys not composed here
+        nested = any(part == "defaults" for key in keys for part in key.split(".")) or "hydra" in config
+        groups = frozenset(
+            os.path.relpath(os.path.join(top, name), folder)
+            for top, names, _ in os.walk(folder)
+            for name in names
+            if top.count(os.sep) - folder.count(os.sep) < 2
+        )
+        return EntryConfig(files[0], keys, not missing and not nested, config, groups)
     return None
 
 

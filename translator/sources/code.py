@@ -127,6 +127,7 @@ class ArgumentFields:
     external: tuple[str, ...]
     path: str
     line: int
+    defaults: dict[str, Any]  # a field's default where it is a literal (``x: bool = False``, ``field(default=4)``)
 
     @property
     def complete(self) -> bool:
@@ -134,12 +135,27 @@ class ArgumentFields:
         return not self.external
 
 
+_NO_DEFAULT: Any = object()
+
+
+def _literal_default(value: ast.expr | None) -> Any:
+    """A dataclass field's default when it is a literal: ``= 4`` or ``= field(default=4, ...)``."""
+    if isinstance(value, ast.Call) and dotted_path(value.func) in ("field", "dataclasses.field"):
+        value = next((k.value for k in value.keywords if k.arg == "default"), None)
+    if value is None:
+        return _NO_DEFAULT
+    try:
+        return ast.literal_eval(value)
+    except ValueError:
+        return _NO_DEFAULT
+
+
 @record
 class Candidate:
     """A trainer class a script may instantiate, and the config flag that picks it (flag, value) if one does."""
 
     cls: ClassInfo | str
-    condition: tuple[str, bool] | None = None
+    condition: tuple[str, Any] | None = None  # (the script option, the value that picks this class)
 
 
 @record
@@ -335,7 +351,7 @@ class Project:
             if isinstance(node, ast.ClassDef) and node.name == name:
                 info = ClassInfo(name, path, node)
                 for base in node.bases:
-                    base_name = _dotted(base)
+                    base_name = dotted_path(base)
                     if base_name:
                         head = base_name.split(".")[-1]
                         found = self.find_class(head, path, depth + 1) if head != name else None
@@ -364,15 +380,18 @@ class Project:
             named = next((k.value for k in node.keywords if k.arg == "dataclass_types"), None)
             if named is not None:
                 given = named
-            elif node.args and _dotted(node.func) and str(_dotted(node.func)).split(".")[-1] in ARGUMENT_PARSERS:
+            elif (
+                node.args and dotted_path(node.func) and str(dotted_path(node.func)).split(".")[-1] in ARGUMENT_PARSERS
+            ):
                 given = node.args[0]
             else:
                 continue
             items = given.elts if isinstance(given, (ast.Tuple, ast.List)) else [given]
-            names = [_dotted(item) for item in items]
+            names = [dotted_path(item) for item in items]
             if not names or any(n is None for n in names):
                 continue
             fields: set[str] = set()
+            defaults: dict[str, Any] = {}
             external: list[str] = []
             for name in names:
                 found = self._qualified_class(str(name), path, tree)
@@ -380,15 +399,21 @@ class Project:
                     external.append(found or str(name))
                     continue
                 for info in found.lineage():
-                    fields.update(
-                        item.target.id
-                        for item in info.node.body
-                        if isinstance(item, ast.AnnAssign)
-                        and isinstance(item.target, ast.Name)
-                        and "ClassVar" not in ast.unparse(item.annotation)
-                    )
+                    for item in info.node.body:
+                        if not (
+                            isinstance(item, ast.AnnAssign)
+                            and isinstance(item.target, ast.Name)
+                            and "ClassVar" not in ast.unparse(item.annotation)
+                        ):
+                            continue
+                        fields.add(item.target.id)
+                        default = _literal_default(item.value)
+                        if default is not _NO_DEFAULT:
+                            defaults.setdefault(item.target.id, default)  # a subclass's default comes first
                 external += [b for b in found.external_bases() if b not in _FIELDLESS_BASES]
-            return ArgumentFields(frozenset(fields), tuple(map(str, names)), tuple(external), path, node.lineno)
+            return ArgumentFields(
+                frozenset(fields), tuple(map(str, names)), tuple(external), path, node.lineno, defaults
+            )
         return None
 
     def _qualified_class(self, name: str, path: str, tree: ast.Module) -> ClassInfo | str | None:
@@ -413,18 +438,20 @@ class Project:
         tree = self.tree(path)
         if tree is None:
             return []
-        assigned: dict[str, list[tuple[str, tuple[str, bool] | None]]] = {}
+        guards = _branch_guards(tree)
+        assigned: dict[str, list[tuple[str, tuple[str, Any] | None]]] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign):
-                names = _conditional_names(node.value, None)
+                names = _conditional_names(node.value, guards.get(id(node)))
                 for target in node.targets:
                     if isinstance(target, ast.Name) and names:
                         assigned.setdefault(target.id, []).extend(names)
-        wanted: list[tuple[str, tuple[str, bool] | None]] = []
+        wanted: list[tuple[str, tuple[str, Any] | None]] = []
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 called = node.func.id
-                for item in [(called, None)] if "Trainer" in called else assigned.get(called, []):
+                guard = guards.get(id(node))
+                for item in [(called, guard)] if "Trainer" in called else assigned.get(called, []):
                     if item not in wanted:
                         wanted.append(item)
         found: list[Candidate] = []
@@ -623,7 +650,51 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
     return (dotted, missing) if missing else None
 
 
-def _conditional_names(node: ast.expr, condition: tuple[str, bool] | None) -> list[tuple[str, tuple[str, bool] | None]]:
+def _option_test(test: ast.expr) -> tuple[str, Any] | None:
+    """(option, value) of a branch test on a script option: ``args.flag`` (True), ``not args.flag`` (False),
+    ``args.name == "x"`` or ``args.name.lower() == "x"`` ("x")."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute):
+        return test.operand.attr, False
+    if isinstance(test, ast.Attribute):
+        return test.attr, True
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+    ):
+        left = test.left
+        if isinstance(left, ast.Call) and isinstance(left.func, ast.Attribute) and left.func.attr == "lower":
+            left = left.func.value
+        if isinstance(left, ast.Attribute):
+            return left.attr, test.comparators[0].value
+    return None
+
+
+def _branch_guards(tree: ast.AST) -> dict[int, tuple[str, Any]]:
+    """id(node) → the script-option test of the innermost ``if``/``elif`` branch holding it (an ``else`` body is
+    not a test of its own: its nodes keep the enclosing one)."""
+    guards: dict[int, tuple[str, Any]] = {}
+
+    def mark(statements: list[ast.stmt], guard: tuple[str, Any] | None) -> None:
+        for statement in statements:
+            if isinstance(statement, ast.If):
+                mark(statement.body, _option_test(statement.test) or guard)
+                mark(statement.orelse, guard)
+                continue
+            for block in ("body", "orelse", "finalbody"):  # inner branches first: their own tests win
+                inner = getattr(statement, block, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    mark(inner, guard)
+            if guard is not None:
+                for node in ast.walk(statement):
+                    guards.setdefault(id(node), guard)
+
+    mark(getattr(tree, "body", []), None)
+    return guards
+
+
+def _conditional_names(node: ast.expr, condition: tuple[str, Any] | None) -> list[tuple[str, tuple[str, Any] | None]]:
     """Names containing 'Trainer' in an expression, each with the flag test that selects it (``A if args.flag
     else B``, ``A if not args.flag else B``); other expressions give their names unconditioned."""
     if isinstance(node, ast.IfExp):
@@ -632,18 +703,18 @@ def _conditional_names(node: ast.expr, condition: tuple[str, bool] | None) -> li
             test, negated = test.operand, True
         flag = test.attr if isinstance(test, ast.Attribute) else None
 
-        def when(value: bool) -> tuple[str, bool] | None:
+        def when(value: bool) -> tuple[str, Any] | None:
             return (flag, value != negated) if flag else None
 
         return _conditional_names(node.body, when(True)) + _conditional_names(node.orelse, when(False))
     return [(n.id, condition) for n in ast.walk(node) if isinstance(n, ast.Name) and "Trainer" in n.id]
 
 
-def _dotted(node: ast.expr) -> str | None:
+def dotted_path(node: ast.expr) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
+        inner = dotted_path(node.value)
         return f"{inner}.{node.attr}" if inner else None
     return None
 
@@ -820,7 +891,7 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
         if isinstance(func, ast.Attribute) and name in _REPEAT_CALLS:
             # the count's last word is part of the shape: upstream repeats by rollout.n
             times = next((k.value for k in node.keywords if k.arg == "repeat_times"), None)
-            count = (_dotted(times) or "?").split(".")[-1] if times is not None else None
+            count = (dotted_path(times) or "?").split(".")[-1] if times is not None else None
             words = ",".join(
                 sorted(f"{k.arg}={count}" if k.arg == "repeat_times" else str(k.arg) for k in node.keywords if k.arg)
             )
@@ -1146,11 +1217,11 @@ class KeyEffects:
             if tree is None or leaf not in _leaves_read(tree):
                 continue  # no statement of this file reads the key: nothing can follow from it
             aliases = {
-                _dotted(t)
+                dotted_path(t)
                 for n in ast.walk(tree)
                 if isinstance(n, ast.Assign)
                 and parent is not None
-                and (_dotted(n.value) or "").split(".")[-1] == parent
+                and (dotted_path(n.value) or "").split(".")[-1] == parent
                 for t in n.targets
             } - {None}
 
@@ -1164,7 +1235,7 @@ class KeyEffects:
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     else None
                 )
-                text = _dotted(base) if base is not None else None
+                text = dotted_path(base) if base is not None else None
                 near = text is not None and (text.split(".")[-1] == parent or text in aliases)
                 return near or not ambiguous_leaf
 
@@ -1235,7 +1306,7 @@ def _dataset_spans(tree: ast.Module) -> list[tuple[int, int]]:
     return [
         (node.lineno, node.end_lineno or node.lineno)
         for node in ast.walk(tree)
-        if isinstance(node, ast.ClassDef) and any(_DATASET_BASE.search(_dotted(b) or "") for b in node.bases)
+        if isinstance(node, ast.ClassDef) and any(_DATASET_BASE.search(dotted_path(b) or "") for b in node.bases)
     ]
 
 

@@ -310,14 +310,18 @@ def _at(package: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def compose(
-    read: Callable[[str], tuple[str, str] | None], config_name: str, words: list[str]
+    read: Callable[[str], tuple[str, str] | None],
+    config_name: str,
+    words: list[str],
+    missing: list[str] | None = None,
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """A Hydra (1.1+) config as ``@hydra.main`` composes it from the launch's words, statically: the primary config
     ``config_name``, its defaults list (config groups, ``_self_`` last unless placed), the command line's group
     choices (``group=option``, ``+group=option``, ``~group``) and value overrides (``a.b=1``, ``+a.b=1``,
     ``++a.b=1``, ``~a.b``); a group file's ``# @package`` header places it (``_global_``: the root; by default the
     group's path). ``read(relative path)`` gives (file as shown, its text) of a file in the config folder, or None.
-    Returns (the config, the files read, notes: a sweep's further runs, options not followed)."""
+    Returns (the config, the files read, notes: a sweep's further runs, options not followed); ``missing`` collects
+    the files the defaults list names that ``read`` does not find."""
     notes: list[str] = []
     files: list[str] = []
     choices: dict[str, str | None] = {}
@@ -356,6 +360,8 @@ def compose(
     def load(relative: str) -> tuple[dict[str, Any], str | None]:
         found = read(relative)
         if found is None:
+            if missing is not None:
+                missing.append(relative)
             return {}, None
         shown, data_text = found
         files.append(shown)
@@ -367,30 +373,32 @@ def compose(
 
     primary, _ = load(f"{config_name}.yaml")
     defaults = primary.pop("defaults", None) or []
-    order: list[tuple[str, str | None]] = []
+    order: list[tuple[str, str | None, str | None]] = []  # (group, option, the package the entry places it at)
     for entry in defaults:
         if entry == "_self_":
-            order.append(("_self_", None))
+            order.append(("_self_", None, None))
         elif isinstance(entry, Mapping) and len(entry) == 1:
             ((group, option),) = entry.items()
-            group = str(group).split("@")[0].removeprefix("override ").strip()
-            order.append((group, choices.pop(group, option)))
+            group, _, placed = str(group).removeprefix("override ").removeprefix("optional ").strip().partition("@")
+            order.append((group, choices.pop(group, option), placed or None))
         elif isinstance(entry, str):
             group, _, option = entry.rpartition("/")
-            order.append((group or entry, option if group else None) if group else (entry, None))
-    order += [(g, o) for g, o in choices.items() if o is not None] + added
-    if ("_self_", None) not in order:
-        order.append(("_self_", None))
+            order.append((group, option, None) if group else (entry, None, None))
+    order += [(g, o, None) for g, o in choices.items() if o is not None] + [(g, o, None) for g, o in added]
+    if ("_self_", None, None) not in order:
+        order.append(("_self_", None, None))
     config: dict[str, Any] = {}
-    for group, option in order:
+    for group, option, at in order:
         if group == "_self_":
             _merge(config, primary)
-        elif option is not None:
-            data, package = load(f"{group}/{option}.yaml")
-            _merge(config, _at(package or group.replace("/", "."), data))
-        elif group and not option and not group.endswith(".yaml"):
-            data, package = load(f"{group}.yaml")  # a plain config of the folder (`- base`)
-            _merge(config, _at(package or "", data))
+            continue
+        relative = f"{group}/{option}.yaml" if option is not None else f"{group}.yaml"
+        if option is None and (not group or group.endswith(".yaml")):
+            continue
+        data, package = load(relative)
+        default_package = group.replace("/", ".") if option is not None else ""  # `- base`: the folder's own
+        if data:
+            _merge(config, _at(at or package or default_package, data))
     for op, key, text in values:
         parts = key.split(".")
         node = config

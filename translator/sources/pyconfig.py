@@ -64,6 +64,8 @@ class PythonConfig:
     imports: list[str]  # modules imported at module level (``import a.b`` → "a.b", ``from a import b`` → "a")
     call: ConfigCall | None
     own_arguments: bool = False  # the script parses its command line with its own argparse options
+    # those options' values as the launch sets them (dest → value; an option whose value is not known is absent)
+    argument_values: dict[str, Any] = field(default_factory=dict)
 
 
 def parse(source: Source) -> ast.Module:
@@ -231,8 +233,9 @@ def read_config(
     arguments = script_arguments(tree, argv) if argv is not None else None
     names = set(classes)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _callee(n) in names]
+    given = dict(arguments.values) if arguments is not None else {}
     if not calls:
-        return PythonConfig(imports(tree), None)
+        return PythonConfig(imports(tree), None, arguments is not None, given)
     calls.sort(key=lambda c: (c.lineno, c.col_offset))
     chosen = calls[0]
     if len(calls) > 1:
@@ -266,7 +269,7 @@ def read_config(
         read.unknown[f"positional {ast.unparse(argument)}"] = (
             f"{source.name}:{chosen.lineno}: a positional argument is not read"
         )
-    return PythonConfig(imports(tree), read, arguments is not None)
+    return PythonConfig(imports(tree), read, arguments is not None, given)
 
 
 @dataclass
@@ -314,18 +317,37 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
     """The script's ``parser.add_argument(...)`` options with the launch's words (``--x 1``, ``--x=1``, a
     ``store_true`` flag), when it parses them into a module-level name (``args = parser.parse_args()``, or ``args =
     get_args()`` whose function returns ``parser.parse_args()``); None when it has no such parser."""
+
+    def parsed_names(body: list[ast.stmt]) -> set[str]:  # names a body binds to parser.parse_args()
+        return {
+            node.targets[0].id
+            for node in body
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and _callee(node.value) == "parse_args"
+        }
+
+    # a function returning parser.parse_args(), directly or through a name it binds to it (`args = ...; return args`)
     returns_parse = {
         node.name
         for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef)
         and any(
-            isinstance(r, ast.Return) and isinstance(r.value, ast.Call) and _callee(r.value) == "parse_args"
+            isinstance(r, ast.Return)
+            and (
+                (isinstance(r.value, ast.Call) and _callee(r.value) == "parse_args")
+                or (isinstance(r.value, ast.Name) and r.value.id in parsed_names(node.body))
+            )
             for r in ast.walk(node)
         )
     }
+    # bound at module level, or in its `if __name__ == "__main__":` block
+    top = tree.body + [s for node in tree.body if isinstance(node, ast.If) for s in node.body]
     namespaces = frozenset(
         node.targets[0].id
-        for node in tree.body
+        for node in top
         if isinstance(node, ast.Assign)
         and len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)

@@ -108,6 +108,10 @@ class _Branch:
     line: int = 0
     kind: str = "if"  # the chain's statement: if, or case
     names: list[str] = field(default_factory=list)
+    exits: bool = False  # the branch being read ends the script (`exit`): no way continues through it
+    start: int = 0  # the line of the chain's `if` (or `case`)
+    index: int = 0  # the branch being read: 0 for the `if`, 1 for the first `elif` or `else`, ...
+    ways: list[int] = field(default_factory=list)  # an undecidable chain: the branches that do not exit
 
 
 class _Variables(dict[str, str]):
@@ -148,6 +152,13 @@ class ShellScript:
     commands: list[ShellCommand]
     variables: dict[str, str]
     notes: list[ShellNote]
+    # the undecided chains that leave a variable unknown: the line of each → its ways (branch numbers, see BRANCH)
+    chains: dict[int, list[int]] = field(default_factory=dict)
+
+
+# An env key that chooses a way through an undecided chain: `@branch:12` = "1" reads only the first `elif` of the
+# chain at line 12 (0: its `if`; one past its last branch: none runs). Not a shell name, so never a variable.
+BRANCH = "@branch:"
 
 
 @record
@@ -493,6 +504,44 @@ def _blank_split(text: str) -> list[str]:
     return [" ".join(words) for words in parts]
 
 
+_SBATCH = re.compile(r"#SBATCH\s+(.*)")
+_SBATCH_SHORT = {"-N": "--nodes", "-n": "--ntasks"}
+_SBATCH_EXPORTS = {  # sbatch(1) at slurm-24-11: the variables set for a directive given as a whole number
+    "--nodes": ("SLURM_JOB_NUM_NODES", "SLURM_NNODES"),
+    "--ntasks": ("SLURM_NTASKS", "SLURM_NPROCS"),
+    "--ntasks-per-node": ("SLURM_NTASKS_PER_NODE",),
+    "--gpus-per-node": ("SLURM_GPUS_PER_NODE",),
+}
+# `scontrol show hostnames $SLURM_JOB_NODELIST`: one line per node of the allocation
+_ALLOCATION_HOSTS = re.compile(r'scontrol\s+show\s+hostnames?\s+"?\$\{?(?:SLURM_JOB_NODELIST|SLURM_NODELIST)\}?"?\s*')
+_ABSENT: Any = object()
+_VALUE_WORD = re.compile(r"-?\d[\d.eE+-]*|[^-].*")
+_OVERRIDE_WORD = re.compile(r"[+~]{0,2}[A-Za-z_][\w.\-/@]*=.*")
+
+
+def _options(words: list[str]) -> list[tuple[str, str | None]] | None:
+    """``words`` as (option, value) pairs: ``--a 1`` → ("--a", "1"), ``--a=1`` and ``key=1`` → ("--a=", "1") and
+    ("key=", "1"), a switch → ("--a", None). None when a word is neither an option nor an option's value."""
+    out: list[tuple[str, str | None]] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if (word.startswith("--") and "=" in word) or _OVERRIDE_WORD.fullmatch(word):
+            name, _, value = word.partition("=")
+            out.append((name + "=", value))
+        elif word.startswith("-") and len(word) > 1:
+            following = words[i + 1] if i + 1 < len(words) else None
+            if following is not None and _VALUE_WORD.fullmatch(following) and not _OVERRIDE_WORD.fullmatch(following):
+                out.append((word, following))
+                i += 1
+            else:
+                out.append((word, None))
+        else:
+            return None
+        i += 1
+    return out
+
+
 def _split(pieces: list[tuple[str, bool]]) -> list[str]:
     """Word splitting: pieces are (text, splittable); only unquoted expansion results split on blanks."""
     fields: list[str] = []
@@ -575,6 +624,13 @@ class _Reader:
         listing: Listing | None = None,
     ) -> None:
         self.source, self.depth, self.include, self.listing = source, depth, include, listing
+        # A chain's way chosen by the caller: `@branch:LINE` = N in env reads only branch N of the chain at LINE.
+        self.forced = {
+            int(k[len(BRANCH) :]): int(v)
+            for k, v in (env or {}).items()
+            if k.startswith(BRANCH) and k[len(BRANCH) :].isdigit() and v.isdigit()
+        }
+        env = {k: v for k, v in (env or {}).items() if not k.startswith(BRANCH)}
         self.given: dict[str, str] = dict(env or {})  # what the caller (--env) gave: nested readers get the outer's
         self.branches: list[_Branch] = []  # the open if-chains, innermost last
         self.vars: _Variables = _Variables(env or {}, self.branches)
@@ -608,14 +664,48 @@ class _Reader:
         self.namerefs: dict[str, str] = {}  # local -n NAME=OTHER: NAME reads and writes OTHER
         # the symbolic value of a variable an undecided if-chain sets -> the values its branches give
         self.alternatives: dict[str, list[str]] = {}
+        self.ways: dict[str, list[str]] = {}  # a branch-dependent marker → its value on each way ("" unset)
+        self.uncounted: set[str] = set()  # arrays holding the words of a command not run: their length is unknown
+        self.chains: dict[int, list[int]] = {}  # undecided chains that left a variable unknown → their ways
+        self.unrun_words = False  # whether an unquoted command substitution was kept as text since last reset
 
     def note(self, code: str, message: str) -> None:
         self.notes.append(ShellNote(self.line, code, message))
+
+    def sbatch_environment(self) -> None:
+        """A batch script's ``#SBATCH`` directives (those before its first command, as sbatch reads them): the
+        variables sbatch exports for them (sbatch(1), "OUTPUT ENVIRONMENT VARIABLES") are set as the script runs
+        under sbatch, unless --env gives them."""
+        for number, line in enumerate(self.text_lines, 1):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                return
+            directive = _SBATCH.match(text)
+            if directive is None:
+                continue
+            words = directive.group(1).split("#")[0].split()
+            for k, word in enumerate(words):
+                option, _, value = word.partition("=")
+                if not value and option[:2] in _SBATCH_SHORT and len(option) > 2:
+                    option, value = option[:2], option[2:]  # -N2
+                if not value and k + 1 < len(words):
+                    value = words[k + 1]
+                names = _SBATCH_EXPORTS.get(_SBATCH_SHORT.get(option, option), ())
+                if not value.isdigit():
+                    continue
+                for name in names:
+                    if name not in self.given:
+                        self.vars[name] = value
+                        self.exported.add(name)
+                        self.line = number
+                        self.note("shell.sbatch", f"{option} {value}: sbatch sets {name}={value} for the script")
 
     def run(self, sourced: bool = False) -> ShellScript:
         """Read the whole script. Functions it never calls have their bodies read at its end, as top-level
         commands (a call rlconf does not see, such as one inside ``$(...)``, may run them); a sourced file leaves
         that to the script that sources it."""
+        if self.depth == 0 and not sourced:
+            self.sbatch_environment()
         self.walk(0, len(self.toks))
         if not sourced:
             for name, (toks, first, last, where) in list(self.functions.items()):
@@ -628,7 +718,7 @@ class _Reader:
                     )
                     self.call(name, [], toks, first, last, where)
         self.notes.sort(key=lambda n: n.line)
-        return ShellScript(self.commands, self.vars, self.notes)
+        return ShellScript(self.commands, self.vars, self.notes, self.chains)
 
     def walk(self, i: int, stop: int) -> None:
         """Read the commands of the tokens from ``i`` up to ``stop``."""
@@ -820,13 +910,17 @@ class _Reader:
                     del self.given[key]
                 self.given.update({str(n): a for n, a in enumerate(args, 1)})
             return
+        if rest[0].text == "exit":  # a branch that ends the script leaves no way through its chain
+            undecided = [frame for frame in self.branches if frame.before is not None]
+            if undecided:
+                undecided[-1].exits = True
         if rest[0].text == "unset":
             for w in rest[1:]:
                 self.vars.pop(w.text, None)
                 self.arrays.pop(w.text, None)
                 self.tainted.pop(w.text, None)
             return
-        placed = [(f, w.line, w.text) for w in rest for f in self.fields(w)]
+        placed = [(o, w.line, w.text) for w in rest for f in self.fields(w) for o in self.options_of(f)]
         argv = [f for f, _, _ in placed]
         vanishing = [
             i
@@ -991,8 +1085,10 @@ class _Reader:
 
         if keyword == "if":
             outer = self.skipping()
-            decided = None if outer else decide()
+            forced = self.forced.get(self.line)  # a way chosen by the caller (reading each way of a chain)
+            decided = None if outer else (forced == 0) if forced is not None else decide()
             frame = _Branch(not outer and decided is not False, decided is True or outer, decided is not None)
+            frame.start = self.line
             if decided is None and not outer:  # each branch is read from the variables as they are here
                 frame.before, frame.line = {}, self.line
                 frame.names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", " ".join(w.text for w in condition))
@@ -1002,26 +1098,58 @@ class _Reader:
             return
         frame = frames[-1]
         if frame.before is not None and keyword in ("elif", "else", "fi"):
-            frame.ends.append({name: self.vars.get(name) for name in frame.changed})
-            frame.changed = set()
+            end = {name: self.vars.get(name) for name in frame.changed}
+            if not frame.exits:
+                frame.ends.append(end)
+                frame.ways.append(frame.index)
+            frame.changed, frame.exits = set(), False
             frame.has_else = frame.has_else or keyword == "else"
             if keyword == "fi":
                 self.join_branches(frame)
             else:
-                self.vars.restore({name: frame.before[name] for name in frame.ends[-1]})
+                self.vars.restore({name: frame.before[name] for name in end})
         if keyword == "fi":
             frames.pop()
             return
+        frame.index += 1
         outer = any(not f.reading for f in frames[:-1])
         if not frame.decidable or outer:  # undecidable chain: every branch is read (or none, inside a skipped one)
             frame.reading = not outer
             return
-        decided = True if keyword == "else" else (None if frame.taken else decide())
+        chosen = self.forced.get(frame.start)
+        if chosen is not None:
+            decided = frame.index == chosen
+        else:
+            decided = True if keyword == "else" else (None if frame.taken else decide())
         if decided is None and keyword == "elif" and not frame.taken:
             frame.reading, frame.decidable = True, False  # from here on the chain cannot be decided
             return
         frame.reading = not frame.taken and decided is True
         frame.taken = frame.taken or decided is True
+
+    def options_of(self, word: str) -> list[str]:
+        """``word``, or where it is a branch-dependent variable whose value on every way through its chain is a run
+        of options (``--a 1 --b``, ``key=value``), those options: each with the value every way gives it, or with a
+        value naming the chain (unknown, like the variable) where the ways differ or some way leaves it out. A
+        launch then reads what the branches agree on instead of a default the variable may override."""
+        marker = next((m for m in self.ways if word.startswith(m)), None)
+        ways = [_options([w for w in _blank_split(value) if w]) for value in self.ways[marker]] if marker else []
+        if marker is None or not ways or any(way is None for way in ways):
+            return [word]
+        unknown_suffix = word[len(marker) :]
+        out: list[str] = []
+        for name in dict.fromkeys(name for way in ways for name, _ in way or []):
+            values = [dict(way or []).get(name, _ABSENT) for way in ways]
+            agreed = values[0] if all(v == values[0] for v in values) else _ABSENT
+            if agreed is None or (agreed is _ABSENT and any(v is None for v in values)):
+                if agreed is _ABSENT:  # a switch only some ways give: it cannot be written as unknown
+                    self.note("shell.branch-dependent", f"{name}: {marker[2:-1]} gives it on some ways only; not read")
+                    continue
+                out.append(name)
+                continue
+            value = agreed if agreed is not _ABSENT else f"$({name.rstrip('=')} in {marker[2:]}{unknown_suffix}"
+            out += [name + value] if name.endswith("=") else [name, value]
+        return out
 
     def join_branches(self, frame: _Branch) -> None:
         """After an if-chain whose condition is not decided: a variable every way through it leaves the same is
@@ -1033,6 +1161,9 @@ class _Reader:
         assert before is not None
         # each way through leaves a variable its branch did not change as it was before the chain
         ways = [{**before, **end} for end in frame.ends] + ([] if frame.has_else else [before])
+        ways = ways or [before]  # every branch exits: what follows never runs, and is read as it was before
+        # the branches a caller may choose to read the chain one way at a time (past the last: no branch runs)
+        self.chains[frame.start] = frame.ways + ([] if frame.has_else else [frame.index + 1])
         for name in before:
             values = {way[name] for way in ways}
             if len(values) == 1:
@@ -1050,6 +1181,7 @@ class _Reader:
             unset = [n for n in dict.fromkeys(frame.names) if n not in self.given]
             marker = f"$({name} set by the {frame.kind} at line {frame.line})"
             self.alternatives[marker] = sorted(set_values)
+            self.ways[marker] = [way[name] or "" for way in ways]
             self.vars[name] = marker + "".join(f"${{{n}}}" for n in unset)
             self.arrays.pop(name, None)
             self.note(
@@ -1226,7 +1358,12 @@ class _Reader:
             inner = _Lexer(raw[1:-1], self.source, self.notes).tokens()
             for t in inner:
                 t.line += w.line - 1
+            self.unrun_words = False
             items = [f for t in inner if t.kind == "word" for f in self.globbed(t)]
+            if self.unrun_words:  # NAME=($(cmd)): as many elements as cmd prints words
+                self.uncounted.add(name)
+            else:
+                self.uncounted.discard(name)
             self.refuse_long_array(name, len(items))
             value = " ".join(items)
         else:
@@ -1420,6 +1557,7 @@ class _Reader:
                 result = self.expr(s[i + 2 : j - 1] if c == "$" else s[i + 1 : j - 1])
                 if result is None:
                     self.note("shell.command-substitution", f"{s[i:j]} is not run; kept as text")
+                    self.unrun_words = self.unrun_words or not quoted  # its output's words are not known
                 # an unquoted result splits into words like any expansion (a file list)
                 out.append((s[i:j], False) if result is None else (result, not quoted))
                 i = j
@@ -1435,8 +1573,12 @@ class _Reader:
     def expr(self, body: str) -> str | None:
         """The output of a substitution whose result is pure string or number work, else None (no other command
         is run or imitated): ``expr A OP B`` on whole numbers (scripts compute token budgets so), ``dirname X``,
-        ``basename X``, and ``cd DIR && pwd`` (the script-folder idiom ``$(cd "$(dirname "$0")/.." && pwd)``,
-        kept relative to the directory the script runs in)."""
+        ``basename X``, ``realpath X`` / ``readlink -f X`` (symbolic links are not followed), and ``cd DIR && pwd``
+        (the script-folder idiom ``$(cd "$(dirname "$0")/.." && pwd)``), kept relative to the directory the script
+        runs in."""
+        nodes = self.vars.get("SLURM_JOB_NUM_NODES", "")
+        if _ALLOCATION_HOSTS.fullmatch(body) and nodes.isdigit():  # the hosts are not known, their number is
+            return "\n".join(f"$(host{k}-of-the-allocation)" for k in range(1, int(nodes) + 1))
         if _VISIBLE_GPUS.fullmatch(body):
             visible = self.use("CUDA_VISIBLE_DEVICES")
             if visible is not None and not symbolic_names(visible) and not self.tainted.get("CUDA_VISIBLE_DEVICES"):
@@ -1455,6 +1597,10 @@ class _Reader:
             return None
         if words[:1] == ["expr"] and len(words) == 4:
             return _expr(*words[1:])
+        if len(words) == 3 and words[:2] in (["readlink", "-f"], ["readlink", "-e"], ["readlink", "-m"]):
+            words = ["realpath", words[2]]
+        if len(words) == 2 and words[0] == "realpath":  # paths stay relative to where the script runs, as with pwd
+            return posixpath.normpath(words[1])
         if len(words) == 2 and words[0] in ("dirname", "basename"):
             path = words[1].rstrip("/") or "/"
             return (posixpath.dirname(path) or ".") if words[0] == "dirname" else posixpath.basename(path)
@@ -1521,6 +1667,9 @@ class _Reader:
             if value is None:  # never set here (a `read -a`, the environment): its length is not known, not 0
                 self.missing(m.group(1))
                 return [("$((${" + inner + "}))", False)]  # arithmetic kept as text: symbolic, naming the variable
+            if m.group(2) and m.group(1) in self.uncounted:
+                self.note("shell.command-substitution", f"${{{inner}}}: {m.group(1)} holds a command's words")
+                return [("$((${" + inner + "}))", False)]
             if m.group(2):
                 return [(str(len(self.arrays.get(m.group(1), value.split()))), split)]
             return [(str(len(value)), split)]

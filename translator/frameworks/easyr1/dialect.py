@@ -1130,9 +1130,18 @@ class _Interpreter:
             override = {
                 key.removeprefix(prefix): self.v.get(key) for key in list(self.v.values) if key.startswith(prefix)
             }
-        s.evaluation.temperature = float(override.get("temperature", s.sampling.temperature or 1.0))
-        s.evaluation.top_p = float(override.get("top_p", s.sampling.top_p or 1.0))
-        s.evaluation.samples_per_prompt = int(override.get("n", 1))
+        for name, convert, fallback in (
+            ("temperature", float, s.sampling.temperature or 1.0),
+            ("top_p", float, s.sampling.top_p or 1.0),
+            ("n", int, 1),
+        ):
+            value = override.get(name, fallback)
+            try:
+                number = convert(value)
+            except (TypeError, ValueError):
+                key = f"{VAL_OVERRIDE}.{name}"
+                raise self.v._error(key, f"{key} must be a number, got {value!r}", f"set {key} to a number") from None
+            setattr(s.evaluation, "samples_per_prompt" if name == "n" else name, number)
 
     def min_lr(self) -> None:
         """optim.min_lr_ratio is the floor of the cosine schedule (0.3.3.dev0, default 0); the constant

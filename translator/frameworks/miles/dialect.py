@@ -10,10 +10,9 @@ and nothing sets a global batch that neither ``--global-batch-size`` nor ``--num
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from translator.dialects.base import Reading, ReadOptions, fmt
+from translator.dialects.base import fmt
 from translator.frameworks.miles.tables import (
     CHANGES,
     DEFAULTS,
@@ -23,10 +22,10 @@ from translator.frameworks.miles.tables import (
     MEGATRON_ONLY,
     VERSIONS,
 )
-from translator.frameworks.slime.dialect import SlimeDialect, SlimeReader, SlimeWriter, parse_flags
+from translator.frameworks.slime.dialect import SlimeDialect, SlimeReader, SlimeWriter
+from translator.frameworks.slime.driver import Helper
 from translator.notes import NoteList
 from translator.plan import RunSpec
-from translator.sources.files import Source
 
 
 def backend_of(flags: dict[str, Any]) -> str:
@@ -46,17 +45,16 @@ class MilesDialect(SlimeDialect):
     # parser's parse_args): rlconf has no Miles schema to tell one, so no key is reported as unknown.
     rejects_unknown_keys = True
 
-    def read(self, source: Source, options: ReadOptions) -> Reading:
-        if source.suffix != ".py":
-            return super().read(source, options)
-        # a Python driver that builds the command (translator/frameworks/miles/driver.py)
-        from translator.frameworks.miles.driver import read_driver
-
-        notes = NoteList()
-        launch = read_driver(source, options.env, notes)
-        flags, _ = parse_flags(launch.words, f"{source.name}:{launch.line}", notes)
-        origins = {key: launch.origins.get(key, f"{source.name}:{launch.line}") for key in flags}
-        return self.read_flags(source, options, notes, flags, origins, os.path.basename(launch.entry))
+    def helper(self) -> Helper:
+        # Miles' command_utils.py@v0.1.0: ExecuteTrainConfig adds output_dir, and more hardware is listed
+        return Helper(
+            "Miles",
+            "v0.1.0",
+            "miles",
+            {"cuda_core_dump": False, "extra_env_vars": "", "output_dir": "/root/shared_data"},
+            {"H100": 8, "H200": 8, "B200": 8, "B300": 8, "GB200": 4, "GB300": 4, "MI350X": 8, "MI355X": 8},
+            {"H100": "Hopper", "GB200": "Blackwell", "GB300": "Blackwell"},
+        )
 
     def defaults(self, flags: dict[str, Any]) -> dict[str, Any]:
         return FSDP_DEFAULTS if backend_of(flags) == "fsdp" else DEFAULTS

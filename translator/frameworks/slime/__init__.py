@@ -18,7 +18,9 @@ FRAMEWORK = Framework(
     rules="translator.frameworks.slime.rules:RULES",
     detection=Detection(
         # `python3 train.py` / `train_async.py` (usually after `ray job submit ... --`) with slime's own flags
-        script=r"python[\d.]*\s+(\S*/)?train(_async)?\.py\b[\s\S]*--(rollout-batch-size|n-samples-per-prompt)\b",
+        script=r"python[\d.]*\s+(\S*/)?train(_async)?\.py\b[\s\S]*--(rollout-batch-size|n-samples-per-prompt)\b"
+        # or a Python driver that builds the command and runs it through slime's launch helper (driver.py)
+        r"|\bslime\.utils\.external_utils\b[\s\S]*\bexecute_train\w*\s*\(",
         arguments=r"^--(rollout-batch-size|n-samples-per-prompt|num-steps-per-rollout|actor-num-gpus-per-node)(=|$)",
     ),
     native=NativeRules(

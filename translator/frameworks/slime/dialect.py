@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import os
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from translator.dialects.base import (
     Dialect,
@@ -49,6 +49,9 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
+
+if TYPE_CHECKING:
+    from translator.frameworks.slime.driver import Helper
 
 SECRET_PLACEHOLDER = "<redacted>"
 # slime's kl-loss-type → canonical estimator (low_var_kl is k3 clamped, as verl's reader counts it); and back.
@@ -93,8 +96,21 @@ class SlimeDialect(Dialect):
         return SlimeWriter(spec, version, notes)
 
     # ---------------------------------------------------------------- reading
+    def helper(self) -> Helper:
+        """The framework's launch helper that Python drivers call (translator/frameworks/slime/driver.py)."""
+        from translator.frameworks.slime.driver import SLIME_HELPER
+
+        return SLIME_HELPER
+
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()
+        if source.suffix == ".py":  # a Python driver that builds the command (translator/frameworks/slime/driver.py)
+            from translator.frameworks.slime.driver import read_driver
+
+            launch = read_driver(source, options.env, notes, self.helper())
+            flags, _ = parse_flags(launch.words, f"{source.name}:{launch.line}", notes)
+            origins = {key: launch.origins.get(key, f"{source.name}:{launch.line}") for key in flags}
+            return self.read_flags(source, options, notes, flags, origins, os.path.basename(launch.entry))
         script = read_script(source, options.env, notes)
         launches = [(c, argv, i) for c in script.commands for argv in [unwrap_command(c.argv)] if (i := _entry(argv))]
         if not launches:
@@ -316,7 +332,8 @@ class SlimeReader:
         t.tensor_parallel_size, t.pipeline_parallel_size, t.context_parallel_size = tp, pp, cp
         t.training_backend = str(v.get("train-backend"))
         colocate = v.flag("colocate")
-        rollout = v.positive_int("rollout-num-gpus")
+        # 0: no local SGLang engine (external ones serve the rollout; slime/ray/rollout.py:1244-1245@v0.3.1)
+        rollout = 0 if str(v.get("rollout-num-gpus")).strip() == "0" else v.positive_int("rollout-num-gpus")
         # Under --colocate SGLang shares the actor GPUs (rollout_num_gpus then defaults to all of them): none of
         # its own (slime/utils/arguments.py:1875-1889@v0.3.1).
         t.rollout_gpus = 0 if colocate else rollout

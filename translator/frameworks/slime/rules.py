@@ -249,4 +249,33 @@ RULES: tuple[R, ...] = (
         ("warning",),
         "From 0.2.2, no --global-batch-size nor --num-steps-per-rollout: the plan takes Megatron's gbs = micro × DP.",
     ),
+    R(
+        "slime.driver-defaults",
+        "note",
+        "slime",
+        ("info",),
+        "A Python driver is read with its dataclass's defaults (--env FIELD=VALUE sets a field).",
+    ),
+    R(
+        "slime.driver-unread",
+        "note",
+        "slime",
+        ("warning",),
+        "A piece of a Python driver's train_args that rlconf cannot compute (file:line): the words it is part of "
+        "are unknown.",
+    ),
+    R(
+        "slime.driver-open-flags",
+        "note",
+        "slime",
+        ("info",),
+        "A Python driver's train_args holds a piece that may set flags: the plan flags the rest lacks are unknown.",
+    ),
+    R(
+        "slime.model-args",
+        "note",
+        "slime",
+        ("info",),
+        "The model's flags execute_train adds from scripts/models/<type>.sh are the architecture's: not read.",
+    ),
 )

@@ -78,7 +78,7 @@ from translator.frameworks.trl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, quotient
-from translator.sources.code import Candidate, ClassInfo, Project, launched_scripts, mentions
+from translator.sources.code import Candidate, ClassInfo, Project, dotted_path, launched_scripts, mentions
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
@@ -150,6 +150,8 @@ class NativeTrl:
         self.fork_trainer: ForkTrainer | None = None  # the project's own trainer class, when it forms batches itself
         # fields of the project's own argument dataclasses the launched script hands TrlParser (ScriptArguments)
         self.own_fields: frozenset[str] = frozenset()
+        self.own_defaults: dict[str, Any] = {}  # their literal defaults (a switch of the project's own trainer)
+        self.script_arguments: dict[str, Any] = {}  # a script's own argparse options, as the launch sets them
         # whether those and TRL's are all the arguments the launched program takes (TRL's own script; a project
         # script whose parser is read in full)
         self.arguments_known = True
@@ -303,7 +305,7 @@ class TrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
-        if fork is not None and fork.lineage is None:
+        if fork is not None and (fork.lineage is None or fork.rewrites):
             _fork_unknown(spec, fork, notes)
         self._account(values, version, spec, notes, native.own_fields)
         reading = Reading(spec, notes, values)
@@ -370,11 +372,10 @@ class TrlDialect(Dialect):
                 serve = _serve_options(argv[2:])
                 memory = serve.get("--gpu_memory_utilization") or serve.get("--gpu-memory-utilization")
                 native.server_memory = _fraction(memory)
-                port = serve.get("--port")
-                native.server_port = int(port) if port and port.isdigit() else None
-                tp = serve.get("--tensor_parallel_size") or serve.get("--tensor-parallel-size") or "1"
-                dp = serve.get("--data_parallel_size") or serve.get("--data-parallel-size") or "1"
-                native.server_layout = (int(tp), int(dp)) if tp.isdigit() and dp.isdigit() else None
+                native.server_port = _count(serve.get("--port"))
+                tp = _count(serve.get("--tensor_parallel_size") or serve.get("--tensor-parallel-size") or "1")
+                dp = _count(serve.get("--data_parallel_size") or serve.get("--data-parallel-size") or "1")
+                native.server_layout = (tp, dp) if tp is not None and dp is not None else None
             elif (index := _training_script_index(argv)) is not None:
                 if index and python_script.trains_without_trl(source, command.cwd, argv[index]):
                     skipped.append(argv[index])  # a project script that imports no trl: a data builder, a test
@@ -430,7 +431,9 @@ class TrlDialect(Dialect):
             own = _own_argument_fields(source, command.cwd, argv[script_index])
             # Open-R1's grpo.py, when the checkout lacks it, takes Open-R1's arguments and TRL's
             upstream = native.open_r1_script and script_name == "grpo.py"
-            native.own_fields, native.arguments_known = own if own is not None else (frozenset(), bool(upstream))
+            native.own_fields, native.arguments_known, native.own_defaults = (
+                own if own is not None else (frozenset(), bool(upstream), {})
+            )
         if builder is not None:
             notes.info(
                 "framework.trl-trainer",
@@ -459,6 +462,9 @@ class TrlDialect(Dialect):
         if argv[0].startswith("torchrun") and "--nnodes" in launcher_options and native.world_size:
             nodes = _whole(launcher_options["--nnodes"], "--nnodes", origin)
             native.world_size = native.world_size * nodes if nodes else None
+            if nodes and native.world_size_from:
+                native.world_size_from = native.world_size_from.replace(" on ", f" × nnodes {nodes} on ")
+                native.accelerate.setdefault("num_machines", nodes)
         if argv[0].startswith("python") and native.world_size is None:
             native.world_size, native.world_size_from = 1, "a plain python launch (one process)"
         native.visible_gpus, native.visible_from = _visible_gpus(command, argv, launcher_options, native, origin)
@@ -522,7 +528,14 @@ class TrlDialect(Dialect):
             python_script.apply_overrides(training_script, known, native, notes, options.env)
         if argv[script_index].endswith(".py"):
             native.fork_trainer = _fork_trainer(
-                source, command.cwd, argv[script_index], lambda key: _flag_value(native.values, key)
+                source,
+                command.cwd,
+                argv[script_index],
+                lambda key: (
+                    native.script_arguments[key]
+                    if key in native.script_arguments
+                    else _flag_value({**native.own_defaults, **native.values}, key)
+                ),
             )
 
     def _world_size(self, native: NativeTrl, options: ReadOptions, notes: NoteList) -> None:
@@ -1083,9 +1096,14 @@ def _server_gpus(argv: list[str], visible: str | None) -> int:
     if visible:
         return len([d for d in visible.split(",") if d.strip()])
     options = _serve_options(argv[2:])
-    tp = options.get("--tensor_parallel_size") or options.get("--tensor-parallel-size") or "1"
-    dp = options.get("--data_parallel_size") or options.get("--data-parallel-size") or "1"
-    return int(tp) * int(dp) if tp.isdigit() and dp.isdigit() else 1
+    tp = _count(options.get("--tensor_parallel_size") or options.get("--tensor-parallel-size") or "1")
+    dp = _count(options.get("--data_parallel_size") or options.get("--data-parallel-size") or "1")
+    return tp * dp if tp is not None and dp is not None else 1
+
+
+def _count(text: str | None) -> int | None:
+    """A server option's whole number; None when absent, not digits, or past any real count (an edited script)."""
+    return int(text) if text and text.isdigit() and len(text) <= 9 else None
 
 
 @dataclass
@@ -1096,11 +1114,11 @@ class ForkTrainer:
     where: str  # 'path:line ClassName' (several candidates joined)
     lineage: Lineage | None
     code_line: str  # path:line of its generation / batching code
+    # 'path:line args.FIELD': where it sets a batch field of the parsed config (no TRL release's GRPOTrainer does)
+    rewrites: tuple[str, ...] = ()
 
 
-def _fork_trainer(
-    source: Source, cwd: str | None, script: str, flag: Callable[[str], bool | None]
-) -> ForkTrainer | None:
+def _fork_trainer(source: Source, cwd: str | None, script: str, flag: Callable[[str], Any]) -> ForkTrainer | None:
     """Follow the launched script to the trainer class it instantiates (through the project's imports); None when
     the script is not in the project or its trainer is TRL's own (imported from trl, or a project subclass that
     overrides none of the batch-forming methods). ``flag`` gives a config flag's value (None if not known): it
@@ -1109,9 +1127,9 @@ def _fork_trainer(
         candidates = [
             c
             for c in _trainer_module(project, path)[1]
-            if c.condition is None or flag(c.condition[0]) in (None, c.condition[1])
+            if c.condition is None or _may_be(flag(c.condition[0]), c.condition[1])
         ]
-        found = [_classify(project, c.cls) for c in candidates if isinstance(c.cls, ClassInfo)]
+        found = [_classify(project, c.cls, flag) for c in candidates if isinstance(c.cls, ClassInfo)]
         forks = [f for f in found if f is not None]
         if not forks:
             return None
@@ -1149,12 +1167,15 @@ def _trl_own_trainer(source: Source, cwd: str | None, script: str) -> str | None
     return None
 
 
-def _own_argument_fields(source: Source, cwd: str | None, script: str) -> tuple[frozenset[str], bool] | None:
+def _own_argument_fields(
+    source: Source, cwd: str | None, script: str
+) -> tuple[frozenset[str], bool, dict[str, Any]] | None:
     """The fields of the project's own dataclasses the launched script (or a module it imports) hands its
     argument parser (TrlParser((ScriptArguments, GRPOConfig, ModelConfig)) takes them besides TRL's), and whether
     they and TRL's are all it takes: not when that file also adds options of its own (``add_argument``) or keeps
-    the arguments no field takes (``parse_known_args``, ``return_remaining_strings=True``). None: the script is
-    not in the project (whatever the launch runs is not at hand), or builds no parser rlconf reads."""
+    the arguments no field takes (``parse_known_args``, ``return_remaining_strings=True``), and their literal
+    defaults. None: the script is not in the project (whatever the launch runs is not at hand), or builds no parser
+    rlconf reads."""
     launched = next(iter(launched_scripts(source, cwd, script)), None)
     if launched is None:
         return None
@@ -1162,7 +1183,7 @@ def _own_argument_fields(source: Source, cwd: str | None, script: str) -> tuple[
     for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
         fields = project.argument_fields(module)
         if fields is not None:
-            return fields.fields, not _takes_more_arguments(project.tree(module))
+            return fields.fields, not _takes_more_arguments(project.tree(module)), fields.defaults
     return None
 
 
@@ -1196,13 +1217,25 @@ _CADENCE_QUANTITIES = (
 
 
 def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
-    text = (
-        f"{fork.where} is the project's own trainer; its batch-forming code ({fork.code_line}) matches no TRL "
-        "release's GRPOTrainer, so how many completions a micro-step holds and when it generates are not known"
+    if fork.rewrites:
+        lines = list(fork.rewrites)
+        text = (
+            f"{fork.where} is the project's own trainer and sets the parsed config's batch fields itself "
+            f"({', '.join(fork.rewrites)}; no TRL release's GRPOTrainer does), so the batch it forms is not the "
+            "configured one"
+        )
+    else:
+        lines = [fork.code_line]
+        text = (
+            f"{fork.where} is the project's own trainer; its batch-forming code ({fork.code_line}) matches no TRL "
+            "release's GRPOTrainer, so how many completions a micro-step holds and when it generates are not known"
+        )
+    names = _CADENCE_QUANTITIES + tuple(
+        quantity for field, quantity in _REWRITTEN.items() if any(r.endswith(f".{field}") for r in fork.rewrites)
     )
-    for name in _CADENCE_QUANTITIES:
+    for name in names:
         setattr(spec.plan, name, None)
-        spec.derivations[f"plan.{name}"] = Derivation(text, [fork.code_line], UNKNOWN)
+        spec.derivations[f"plan.{name}"] = Derivation(text, lines, UNKNOWN)
     notes.warning(
         "framework.fork-trainer-unknown",
         f"{text}: prompts/samples per step, samples per optimizer "
@@ -1210,6 +1243,85 @@ def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
         "generation and sampler code, then pass --from trl@VERSION of the release it follows)",
         source_keys=[fork.where],
     )
+
+
+# Config fields a trainer may rewrite after parsing → the quantity a rewrite leaves unknown besides the cadence ones.
+_REWRITTEN = {
+    "per_device_train_batch_size": "micro_batch_per_device",
+    "gradient_accumulation_steps": "grad_accum_steps",
+    "num_generations": "samples_per_prompt",
+    "steps_per_generation": "optimizer_steps_per_step",
+    "generation_batch_size": "samples_per_step",
+    "num_iterations": "optimizer_steps_per_step",
+}
+
+
+def _config_rewrites(
+    project: Project,
+    methods: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]],
+    flag: Callable[[str], bool | None],
+) -> tuple[str, ...]:
+    """'path:line NAME.FIELD' for each statement of the trainer's project methods that sets a batch field of the
+    parsed config (``args.per_device_train_batch_size = ...``, ``self.args.num_generations = ...``) or the
+    trainer's own copy of one to anything but the config's value (``self.num_generations = int(args.x * 0.5)``;
+    TRL's GRPOTrainer only copies ``self.num_generations = args.num_generations``). A statement in a branch of
+    ``if args.FLAG:`` that the launch's value of FLAG does not take (``flag``) is skipped."""
+    found: list[str] = []
+
+    def visit(statements: list[ast.stmt], path: str) -> None:
+        for node in statements:
+            if isinstance(node, ast.If):
+                name = dotted_path(node.test) or ""
+                owner, _, leaf = name.rpartition(".")
+                taken = flag(leaf) if owner in ("args", "self.args", "self") else None
+                visit(node.body if taken is not False else [], path)
+                visit(node.orelse if taken is not True else [], path)
+                continue
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                else []
+            )
+            value = getattr(node, "value", None)
+            for target in targets:
+                if not (isinstance(target, ast.Attribute) and target.attr in _REWRITTEN):
+                    continue
+                holder = dotted_path(target.value)
+                copied = (
+                    isinstance(node, ast.Assign)
+                    and isinstance(value, ast.expr)
+                    and dotted_path(value)
+                    in (
+                        f"args.{target.attr}",
+                        f"self.args.{target.attr}",
+                    )
+                )
+                if holder in ("args", "self.args") or (holder == "self" and not copied):
+                    found.append(f"{project.rel(path)}:{node.lineno} {holder}.{target.attr}")
+            for block in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(node, block, None)
+                if isinstance(inner, list) and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    visit(
+                        [s for s in inner if isinstance(s, ast.stmt)]
+                        + [s for h in inner if isinstance(h, ast.ExceptHandler) for s in h.body],
+                        path,
+                    )
+
+    for path, method in methods.values():
+        visit(method.body, path)
+    return tuple(found)
+
+
+def _may_be(value: Any, wanted: Any) -> bool:
+    """Whether an option whose value is ``value`` (None: not known) may select a branch that wants ``wanted``;
+    text compares without case (the test is often ``args.x.lower() == "grpo"``)."""
+    if value is None:
+        return True
+    if isinstance(value, str) and isinstance(wanted, str):
+        return value.lower() == wanted.lower()
+    return bool(value == wanted)
 
 
 def _flag_value(values: dict[str, Any], key: str) -> bool | None:
@@ -1223,7 +1335,7 @@ def _flag_value(values: dict[str, Any], key: str) -> bool | None:
     return True if text in ("true", "1", "yes", "") else False if text in ("false", "0", "no") else None
 
 
-def _classify(project: Project, info: ClassInfo) -> ForkTrainer | None:
+def _classify(project: Project, info: ClassInfo, flag: Callable[[str], bool | None]) -> ForkTrainer | None:
     methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     owner: dict[str, str] = {}
     for cls in info.lineage():
@@ -1258,7 +1370,10 @@ def _classify(project: Project, info: ClassInfo) -> ForkTrainer | None:
         name = overrides[0] if overrides else "compute_loss"
         method = methods.get(name)
         code_line = f"{project.rel(owner.get(name, info.path))}:{method.lineno if method else info.node.lineno}"
-    return ForkTrainer(where, lineage, code_line)
+    rewrites = _config_rewrites(
+        project, {name: (owner.get(name, info.path), node) for name, node in methods.items()}, flag
+    )
+    return ForkTrainer(where, lineage, code_line, rewrites)
 
 
 _GENERATE_CALLS = ("generate", "_generate", "_generate_and_score_completions", "_generate_completions")

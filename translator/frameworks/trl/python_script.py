@@ -115,6 +115,7 @@ def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str,
     it, which its own argparse options take (``GRPOConfig(num_generations=args.num_generations)``). Whether the
     script parses them with its own options (then they are its arguments, not TRL's)."""
     config = read_config(script, CONFIG_CLASSES, CONSUMER, argv)
+    native.script_arguments = config.argument_values
     if config.call is not None:
         merge(config, script.name, native, notes, env)
     return config.call is not None and config.own_arguments

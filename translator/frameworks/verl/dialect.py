@@ -81,7 +81,7 @@ from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
-from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations
+from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations, scalar
 from translator.sources.shell import program_index, unwrap_command
 
 _STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
@@ -94,6 +94,7 @@ class NativeVerl:
         self.values: dict[str, Any] = {}
         self.origins: dict[str, str] = {}
         self.appended: set[str] = set()  # keys written with '+' (absent from that version's config)
+        self.plain: dict[str, str] = {}  # keys written without '+' or '++' → where (Hydra wants them in the config)
         self.entry = "core"  # core | dapo | fully_async
         self.megatron = False
         self.config_name: str | None = None
@@ -145,6 +146,7 @@ class VerlDialect(Dialect):
         defaults = defaults_for(version)
         if native.entry == "fully_async":
             defaults = {**defaults, **FULLY_ASYNC_DEFAULTS}
+        defaults = self._copy_config(source, native, defaults, notes)
         values = Values(native.values, native.origins, defaults, source.name)
         spec = RunSpec(framework=self.name, version=version)
         interpreter = _Interpreter(values, native, version, spec, notes)
@@ -195,6 +197,50 @@ class VerlDialect(Dialect):
         )
 
     @staticmethod
+    def _copy_config(source: Source, native: NativeVerl, defaults: dict[str, Any], notes: NoteList) -> dict[str, Any]:
+        """When the launched entry is the project's own (a copy or fork of verl) and composes its own config: an
+        override of a key that config lacks, written without '+', stops Hydra at start-up (ConfigError); a default
+        the copy's config sets otherwise than the release's is the one the run uses (returned in ``defaults``)."""
+        if native.launch is None or native.config_name is not None:
+            return defaults
+        from translator.dialects import forkbatch
+
+        config = forkbatch.entry_config(source, native.launch[1], native.launch[0])
+        if config is None:
+            return defaults
+        if config.complete:
+            for key, origin in native.plain.items():
+                if key.replace(".", "/") not in config.groups and _absent(config.tree, key):
+                    file, _, line = origin.rpartition(":")
+                    raise ConfigError(
+                        f"'{key}' is not in the config the launched entry composes ({config.where}), and the launch "
+                        f"sets it without '+': Hydra stops at start-up (\"Could not override '{key}'. To append to "
+                        f'your config use +{key}=...")',
+                        file=file,
+                        line=int(line) if line.isdigit() else None,
+                        hint=f"write +{key}=... to add the key, or correct its name to one {config.where} has",
+                    )
+        own = {
+            key: value
+            for key, value in config.keys.items()
+            if key in defaults
+            and key not in native.values
+            and not (isinstance(value, str) and "${" in value)
+            and not isinstance(value, (dict, list))
+            and scalar(str(value)) != scalar(str(defaults[key]))
+        }
+        if own:
+            shown = ", ".join(f"{k}={v} (the release's {defaults[k]})" for k, v in list(own.items())[:4])
+            notes.info(
+                "framework.copy-defaults",
+                f"the launched entry's own config {config.where} sets defaults of its own: {shown}"
+                + (f" and {len(own) - 4} more" if len(own) > 4 else "")
+                + "; the run uses them",
+                source_keys=[config.where],
+            )
+        return {**defaults, **own}
+
+    @staticmethod
     def _fork_config_keys(
         source: Source, native: NativeVerl, fork_key: Callable[[str], bool], notes: NoteList
     ) -> dict[str, Any]:
@@ -207,7 +253,7 @@ class VerlDialect(Dialect):
         found = forkbatch.entry_config(source, native.launch[1], native.launch[0])
         if found is None:
             return {}
-        where, keys = found
+        where, keys = found.where, found.keys
         added = {
             k: v
             for k, v in keys.items()
@@ -323,6 +369,8 @@ class VerlDialect(Dialect):
                 continue
             if override.op == "+":
                 native.appended.add(override.key)
+            elif not override.op:
+                native.plain[override.key] = origin
             native.set(override.key, override.value, origin)
         if native.config_name and "megatron" in native.config_name:
             native.megatron = True
@@ -542,6 +590,19 @@ def renamed_for(key: str, version: str) -> tuple[str, str]:
         if key == new and not at_least(version, since):
             key = old
     return key, why
+
+
+def _absent(tree: dict[str, Any], key: str) -> bool:
+    """Whether the dotted ``key`` is certainly not in the composed config ``tree``: a mapping on its path lacks the
+    next part (a part that holds no mapping, such as null, is not judged)."""
+    node: Any = tree
+    for part in key.split("."):
+        if not isinstance(node, dict):
+            return False
+        if part not in node:
+            return True
+        node = node[part]
+    return False
 
 
 def defaults_for(version: str) -> dict[str, Any]:

@@ -1,13 +1,15 @@
-"""Miles' Python drivers (``scripts/run_*.py``, ``examples/**/run*.py``): the command they build, read statically.
+"""Python drivers of slime and Miles (``scripts/run_*.py``, ``examples/**/run*.py``, a project's ``configs/*.py``):
+the command they build, read statically.
 
 A driver keeps its options in ``@dataclass class ScriptArgs(U.ExecuteTrainConfig)``, builds the training flags as
 a string in a function and passes it to ``U.execute_train(train_args=..., megatron_model_type=...,
-train_script=...)`` (miles/utils/external_utils/command_utils.py@v0.1.0), which runs ``ray job submit -- python3
-<train_script> <model args> <train_args>``: the model args are ``scripts/models/<megatron_model_type>.py``'s
-``model_args()`` (the architecture: no batch flag; not read, as a shell launch's ``MODEL_ARGS`` is not), the
-rest is what the driver built. The string is evaluated with the dataclass defaults (what ``python run_x.py`` with
-no options runs) by translator/sources/pydriver.py; a piece it cannot compute leaves only the flags it holds
-unknown.
+train_script=...)`` (slime/utils/external_utils/command_utils.py from slime v0.2.0 on, and Miles' copy of it at
+miles/utils/external_utils/command_utils.py@v0.1.0), which runs ``ray job submit -- python3 <train_script> <model
+args> <train_args>``: the model args are the architecture's (slime: ``scripts/models/<megatron_model_type>.sh``'s
+``MODEL_ARGS``; Miles: ``scripts/models/<megatron_model_type>.py``'s ``model_args()``; no batch flag; not read, as
+a shell launch's ``MODEL_ARGS`` is not), the rest is what the driver built. The string is evaluated with the
+dataclass defaults (what ``python run_x.py`` with no options runs) by translator/sources/pydriver.py; a piece it
+cannot compute leaves only the flags it holds unknown.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from translator.errors import ConfigError
-from translator.frameworks.miles import LAUNCH
 from translator.frameworks.slime.tables import SWITCHES
 from translator.notes import NoteList
 from translator.sources.files import Source
@@ -38,11 +39,32 @@ from translator.sources.pydriver import (
 
 CALL = "execute_train"
 CONFIG_BASE = "ExecuteTrainConfig"
-# ExecuteTrainConfig's own fields (command_utils.py@v0.1.0 ExecuteTrainConfig): num_nodes from SLURM_JOB_NUM_NODES.
-BASE_FIELDS: dict[str, Any] = {"cuda_core_dump": False, "extra_env_vars": "", "output_dir": "/root/shared_data"}
-# command_utils.py@v0.1.0 NUM_GPUS_OF_HARDWARE, which drivers index by their `hardware` field
-NUM_GPUS_OF_HARDWARE = {"H100": 8, "H200": 8, "B200": 8, "B300": 8, "GB200": 4, "GB300": 4, "MI350X": 8, "MI355X": 8}
-GENERATION_HARDWARE = {"H100": "Hopper", "GB200": "Blackwell", "GB300": "Blackwell"}  # command_utils.py@v0.1.0
+LAUNCH = r"python[\d.]*\s+(?:\S*/)?train(?:_async)?\.py\b"  # the command execute_train submits
+
+
+@dataclass(frozen=True)
+class Helper:
+    """A framework's launch helper module (``<package>/utils/external_utils/command_utils.py`` at ``tag``): the
+    fields of its ExecuteTrainConfig besides num_nodes (which it takes from SLURM_JOB_NUM_NODES), and the tables
+    drivers index by their ``hardware`` field."""
+
+    label: str
+    tag: str
+    code: str  # the framework's name, its note codes' prefix (slime.driver-defaults, miles.driver-defaults)
+    base_fields: dict[str, Any]
+    num_gpus_of_hardware: dict[str, int]
+    generation_hardware: dict[str, str]
+
+
+# slime's at v0.3.1 (unchanged in these fields since v0.2.0, where command_utils.py first appears)
+SLIME_HELPER = Helper(
+    "slime",
+    "v0.3.1",
+    "slime",
+    {"cuda_core_dump": False, "extra_env_vars": ""},
+    {"H100": 8, "GB200": 4, "GB300": 4},
+    {"H100": "Hopper", "GB200": "Blackwell", "GB300": "Blackwell"},
+)
 # The valued flags the batch plan reads (translator/frameworks/slime/dialect.py SlimeReader): a loose unknown piece
 # of train_args may set any of them.
 PLAN_FLAGS = (
@@ -74,16 +96,16 @@ def is_driver(tree: ast.Module) -> bool:
     return any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(tree))
 
 
-def _refuse_other_launchers(tree: ast.Module, source: Source) -> None:
-    """A driver calling a launch helper other than execute_train (an ``execute_train_npu`` that no Miles release
-    defines: command_utils.py@v0.1.0 has execute_train only) is not read: what it runs is not known."""
+def _refuse_other_launchers(tree: ast.Module, source: Source, helper: Helper) -> None:
+    """A driver calling a launch helper other than execute_train (an ``execute_train_npu`` that the framework's
+    command_utils.py does not define: it has execute_train only) is not read: what it runs is not known."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = ast.unparse(node.func).rpartition(".")[2]
             if name.startswith(CALL) and name != CALL:
                 raise ConfigError(
-                    f"the driver launches through {name}, which Miles' command_utils does not define (v0.1.0 has "
-                    f"{CALL} only): its import fails, and what it would run is not known",
+                    f"the driver launches through {name}, which {helper.label}'s command_utils does not define "
+                    f"({helper.tag} has {CALL} only): its import fails, and what it would run is not known",
                     file=source.name,
                     line=node.lineno,
                     hint=f"launch through U.{CALL}, or pass the command the driver runs (a train.py launch script)",
@@ -92,18 +114,21 @@ def _refuse_other_launchers(tree: ast.Module, source: Source) -> None:
 
 def _wandb(node: ast.Call, evaluator: Evaluator) -> Any:
     # get_default_wandb_args returns the --use-wandb/--wandb-* logging flags, or "" without WANDB_API_KEY
-    # (command_utils.py@v0.1.0 get_default_wandb_args): no plan flag either way.
+    # (command_utils.py get_default_wandb_args, slime and Miles alike): no plan flag either way.
     return ""
 
 
-def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> DriverLaunch:
+def read_driver(source: Source, env: Mapping[str, str], notes: NoteList, helper: Helper) -> DriverLaunch:
     """The flags the driver passes ``execute_train`` with its dataclass defaults (``--env FIELD=VALUE`` sets a
-    field, as ``--field VALUE`` on the driver's command line would)."""
+    field, as ``--field VALUE`` on the driver's command line would), through ``helper``'s command_utils."""
     tree = parse(source)
     evaluator = Evaluator(
         source.name,
-        {**BASE_FIELDS, "num_nodes": int(env.get("SLURM_JOB_NUM_NODES", "1"))},
-        names={"U.NUM_GPUS_OF_HARDWARE": NUM_GPUS_OF_HARDWARE, "U.GENERATION_HARDWARE": GENERATION_HARDWARE},
+        {**helper.base_fields, "num_nodes": int(env.get("SLURM_JOB_NUM_NODES", "1"))},
+        names={
+            "U.NUM_GPUS_OF_HARDWARE": helper.num_gpus_of_hardware,
+            "U.GENERATION_HARDWARE": helper.generation_hardware,
+        },
         helpers={"get_default_wandb_args": _wandb},
         env=env,
         watched=frozenset({CALL}),
@@ -125,7 +150,7 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
     given = [key for key in env if key in annotations]
     if config is not None:
         notes.info(
-            "miles.driver-defaults",
+            f"{helper.code}.driver-defaults",
             f"{source.name}: the driver's options are {config.name}'s defaults (line {config.lineno}), what "
             "`python "
             + os.path.basename(source.name)
@@ -142,9 +167,9 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         if post is not None:
             stopped = run_function(evaluator, post, scope, config.name)
             _stopped(stopped, source)
-    _refuse_other_launchers(tree, source)
+    _refuse_other_launchers(tree, source, helper)
     if not is_driver(tree):
-        return _self_run(tree, source, scope, evaluator, env, notes)
+        return _self_run(tree, source, scope, evaluator, env, notes, helper)
     functions = [
         f
         for f in ast.walk(tree)
@@ -155,7 +180,7 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
         raise ConfigError(
             f"the call to {CALL} is not inside a function",
             file=source.name,
-            hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train",
+            hint=f"rlconf reads a {helper.label} driver whose function builds train_args and calls U.execute_train",
         )
     stopped = run_function(evaluator, functions[0], scope, config.name if config else None)
     _stopped(stopped, source)
@@ -168,7 +193,7 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList) -> Driv
             hint="set the options that choose the branch with --env FIELD=VALUE",
         )
     call, keywords = calls[-1]
-    return _launch(source, call, keywords, env, notes, evaluator.flag_lines)
+    return _launch(source, call, keywords, env, notes, evaluator.flag_lines, helper)
 
 
 # What runs a command a script built itself (subprocess.run(["bash", "-c", cmd]), os.system(cmd), …)
@@ -188,6 +213,7 @@ def _self_run(
     evaluator: Evaluator,
     env: Mapping[str, str],
     notes: NoteList,
+    helper: Helper,
 ) -> DriverLaunch:
     """A script that builds its ``… python3 train.py <flags>`` command at module level and runs it itself: the
     flags are the words after train.py in the text the runner is given (the last element of a list: bash -c)."""
@@ -211,18 +237,18 @@ def _self_run(
                 rest = Text(tuple(p for p in rest.pieces if p not in model))
             script = os.path.basename(found.group(0).split()[-1])
             notes.info(
-                "miles.driver-defaults",
+                f"{helper.code}.driver-defaults",
                 f"{source.name}:{call.lineno}: the script builds its launch command itself and runs it with "
                 f"{ast.unparse(call.func)}; the flags after {script} are read"
                 + (" (the model's flags, from a model-argument helper, are not: the architecture)" if model else ""),
             )
             keywords = {"train_args": rest, "train_script": script}
-            return _launch(source, call, keywords, env, notes, evaluator.flag_lines)
+            return _launch(source, call, keywords, env, notes, evaluator.flag_lines, helper)
     raise ConfigError(
         f"the script calls no {CALL}, and runs no command it builds with python3 train.py at its top level",
         file=source.name,
-        hint="rlconf reads a Miles driver whose function builds train_args and calls U.execute_train; pass the "
-        "train.py command it runs as a launch script",
+        hint=f"rlconf reads a {helper.label} driver whose function builds train_args and calls U.execute_train; "
+        "pass the train.py command it runs as a launch script",
     )
 
 
@@ -272,6 +298,7 @@ def _launch(
     env: Mapping[str, str],
     notes: NoteList,
     flag_lines: Mapping[str, int],
+    helper: Helper,
 ) -> DriverLaunch:
     """The words after ``python3 <entry>``; each flag's origin is the line of the literal that writes it (the
     call's line for one an unknown piece may hold)."""
@@ -301,7 +328,7 @@ def _launch(
     text = Text(tuple(pieces))
     for unknown in dict.fromkeys(text.unknowns):
         notes.warning(
-            "miles.driver-unread",
+            f"{helper.code}.driver-unread",
             f"{unknown.origin}: {unknown.why}; the words of train_args it is part of (flags or their values) are "
             "unknown",
         )
@@ -312,9 +339,9 @@ def _launch(
     if model is not None:
         shown = model if isinstance(model, str) else "(computed)"
         notes.info(
-            "miles.model-args",
-            f"{where}: execute_train puts the model's flags first (scripts/models/{shown}.py model_args(): the "
-            "architecture, no batch flag); they are not read",
+            f"{helper.code}.model-args",
+            f"{where}: execute_train puts the model's flags first (scripts/models/{shown}: the architecture, no "
+            "batch flag); they are not read",
         )
     rendered = _separated(text)
     try:
@@ -340,7 +367,7 @@ def _launch(
             kept += [f"--{flag}", loose[0]]
         if open_flags:
             notes.info(
-                "miles.driver-open-flags",
+                f"{helper.code}.driver-open-flags",
                 f"{where}: train_args holds pieces rlconf cannot compute ({', '.join(loose)}); the plan flags the "
                 f"rest lacks may be among them, so they are unknown: {', '.join('--' + f for f in open_flags)}",
             )
