@@ -13,6 +13,8 @@ from translator.dialects.fork_tables import UPSTREAM_WORKER
 from translator.dialects.forkbatch import worker_bands
 from translator.errors import ConfigError
 from translator.sources.code import (
+    KeyEffects,
+    Project,
     batch_touches,
     normalisation_touches,
     normalising_functions,
@@ -389,3 +391,30 @@ def test_an_override_of_a_key_the_copys_config_lacks_stops_hydra() -> None:
         api.explain(str(OWN_CONFIG / "absent_key.sh"), "verl@0.4.1")
     assert refused.value.line == 3 and "'extra.alpha' is not in the config" in refused.value.message
     assert api.explain(str(OWN_CONFIG / "appended_key.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32
+
+
+def test_a_count_that_sizes_one_value_per_row_forms_no_batch() -> None:
+    # a per-row weight list ([1.0] * len(batch.batch)) keeps the rows; a count compared against a size does not
+    code = "weights = np.array([1.0] * len(batch.batch))\nmask = len(batch) * [0]\nif len(batch) < size:\n    pass\n"
+    assert [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")] == [(3, "rows")]
+
+
+def test_a_read_of_a_section_upstream_also_has_is_the_fork_keys_only_under_its_own_parent(tmp_path: Path) -> None:
+    # env.rollout.n (a fork's) and actor_rollout_ref.rollout.n (upstream's) end alike: `self.config.rollout.n` in a
+    # worker is upstream's key (line 2); `config.env.rollout.n` is the fork's (line 3)
+    (tmp_path / ".git").mkdir()
+    code = tmp_path / "w.py"
+    code.write_text(
+        "def f(self, config, batch):\n    self.ppo_mini_batch_size *= self.config.rollout.n\n"
+        "    return batch.repeat(repeat_times=config.env.rollout.n)\n"
+    )
+    effects = KeyEffects(Project(str(tmp_path), str(tmp_path)), [str(code)])
+    assert [t.line for t in effects.effects("env.rollout.n", 8, True, True)] == [3]
+    # when upstream has no key ending in rollout.n, either read may be the fork key's
+    assert sorted(t.line for t in effects.effects("env.rollout.n", 8, True, False)) == [2, 3]
+
+
+def test_a_batch_indexed_by_its_loops_own_index_forms_no_batch() -> None:
+    # batch_kwargs[i] for i in range(...) reads or fills one row at a time; batch[keep] selects rows
+    code = "for i in range(size):\n    batch_kwargs[i]['x'] = values[i]\nbatch = batch[keep]\n"
+    assert [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")] == [(3, "rows")]

@@ -320,3 +320,77 @@ def test_sglang_flags_take_the_words_after_them() -> None:
     assert [n.message for n in stray.notes if n.code == "keys.unrecognised-argument"] == [
         "launch.sh:1: '7' is not a --flag; train.py takes no positional arguments"
     ]
+
+
+def _slime_project(root: Path) -> Path:
+    """A project keeping its own copy of slime (written here, not in the repository: a bare train.py there would be
+    what other scripts' `python3 train.py` finds): the copy's arguments add --expand-steps, its rollout sizes the
+    optimizer batch from what was collected when that flag is on; two custom generate functions."""
+    files = {
+        "slime/__init__.py": "",
+        "slime/utils/__init__.py": "",
+        "slime/ray/__init__.py": "",
+        "slime/utils/arguments.py": (
+            "def add_rollout_arguments(parser):\n"
+            '    parser.add_argument("--rollout-batch-size", type=int)\n'
+            '    parser.add_argument("--expand-steps", "--expand_steps", dest="expand_steps", action="store_true")\n'
+        ),
+        "slime/ray/rollout.py": (
+            "class RolloutManager:\n    def convert(self, data):\n"
+            '        expand = getattr(self.args, "expand_steps", False)\n        if expand:\n'
+            "            self.global_batch_size = len(data) // 2\n        return data\n"
+        ),
+        "train.py": (
+            "from slime.ray.rollout import RolloutManager\nfrom slime.utils.arguments import add_rollout_arguments\n"
+        ),
+        "one_sample.py": (
+            "async def _finish(sample):\n    return sample\n\n\n"
+            "async def generate(args, sample, sampling_params):\n    if sample.prompt is None:\n"
+            "        return [sample]\n    done = await _finish(sample)\n    return done\n"
+        ),
+        "fan_out.py": (
+            "async def generate(args, sample, sampling_params):\n    turns = [sample]\n"
+            "    for _ in range(3):\n        turns.append(sample)\n    return turns\n"
+        ),
+    }
+    (root / ".git").mkdir()
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    launch = (
+        "python3 train.py --rollout-batch-size 16 --n-samples-per-prompt 8 --global-batch-size 64 "
+        "--actor-num-nodes 1 --actor-num-gpus-per-node 4 --tensor-model-parallel-size 1 --micro-batch-size 2"
+    )
+    (root / "expand.sh").write_text(f"{launch} --expand-steps\n")
+    for name in ("one_sample", "fan_out"):
+        (root / f"{name}.sh").write_text(f"{launch} --custom-generate-function-path {name}.generate\n")
+    return root
+
+
+def test_a_custom_generate_function_that_returns_one_sample_keeps_the_group(tmp_path: Path) -> None:
+    # one_sample.generate returns [sample], or what _finish returns: its `sample`: n 8 samples per prompt.
+    # 16 × 8 = 128 samples, gbs 64 → 2 optimizer steps; DP = 4 GPUs ÷ TP 1; accumulation 64 ÷ (micro 2 × DP 4) = 8.
+    plan = translator.explain(str(_slime_project(tmp_path) / "one_sample.sh"), "slime@0.3.1").spec.plan
+    assert (plan.samples_per_prompt, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 128, 2)
+    assert (plan.data_parallel_size, plan.grad_accum_steps) == (4, 8)
+
+
+def test_a_custom_generate_function_that_may_return_several_samples_leaves_the_group_unknown(tmp_path: Path) -> None:
+    # fan_out.generate returns a list it grows (one sample per turn, line 5): slime flattens it into the step, so
+    # the samples per prompt and per step, and the optimizer steps, are unknown; --global-batch-size 64 still fixes
+    # each optimizer step (64 samples, accumulation 64 ÷ (2 × 4) = 8).
+    explanation = translator.explain(str(_slime_project(tmp_path) / "fan_out.sh"), "slime@0.3.1")
+    plan = explanation.spec.plan
+    assert plan.samples_per_prompt is None and plan.samples_per_step is None and plan.optimizer_steps_per_step is None
+    assert (plan.prompts_per_step, plan.samples_per_optimizer_step, plan.grad_accum_steps) == (16, 64, 8)
+    note = next(n for n in explanation.notes if n.code == "slime.custom-generate")
+    assert "fan_out.py:5" in note.message
+
+
+def test_a_flag_of_the_projects_own_copy_that_sizes_batches_leaves_them_unknown(tmp_path: Path) -> None:
+    # --expand-steps is defined by the copy's slime/utils/arguments.py, by no slime release; the copy's rollout
+    # reads it (getattr(self.args, "expand_steps", False)) and then sets global_batch_size from what was collected
+    explanation = translator.explain(str(_slime_project(tmp_path) / "expand.sh"), "slime@0.3.1")
+    assert explanation.spec.plan.samples_per_optimizer_step is None
+    note = next(n for n in explanation.notes if n.code == "framework.fork-batch-key")
+    assert "'expand_steps'" in note.message and "slime/ray/rollout.py:5" in note.message

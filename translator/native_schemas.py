@@ -523,6 +523,10 @@ def known_in_any(framework: str, key: str) -> bool:
 @lru_cache(maxsize=16)  # the schemas do not change in a process; every read of a framework that asks, asks
 def leaves(framework: str) -> frozenset[str]:
     """The last words of every key the shipped schemas of ``framework`` declare."""
-    return frozenset(
-        p.rpartition(".")[2] for _, _, path in available().get(framework, []) for p in _load(path).properties
-    )
+    return frozenset(p.rpartition(".")[2] for p in keys(framework))
+
+
+@lru_cache(maxsize=16)
+def keys(framework: str) -> frozenset[str]:
+    """Every key the shipped schemas of ``framework`` (any release) declare."""
+    return frozenset(p for _, _, path in available().get(framework, []) for p in _load(path).properties)

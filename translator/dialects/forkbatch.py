@@ -219,7 +219,8 @@ def check(
     launch_values: Mapping[str, Any] | None = None,
 ) -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
-    ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a leaf is also an upstream key's;
+    ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a key's last words (``n``, ``rollout.n``)
+    also end an upstream key (:func:`suffixes` builds it);
     ``launch_values``: every key the launch sets (``values`` holds those the reader left), which decide the
     branches of the entry that pick the code it runs."""
     if entry is None:
@@ -242,12 +243,13 @@ def check(
     read_for_keys: set[tuple[str, int]] = set()  # statements the keys' reading already accounts for
     for key in (k for k in launch_values or {} if k not in values and fork_key(k)):
         # a fork key the reader interprets itself (Search-R1's rollout.n_agent): its code is already in the plan
-        leaf = key.lstrip("+-").split(".")[-1].replace("-", "_")
-        interpreted = effects.effects(key.lstrip("+-").replace("-", "_"), chosen[key], ambiguous(leaf))
+        bare = key.lstrip("+-").replace("-", "_")
+        interpreted = effects.effects(bare, chosen[key], *_ambiguity(bare, ambiguous))
         read_for_keys.update((t.path, t.line) for t in interpreted)
     for key in keys:
         leaf = key.lstrip("+-").split(".")[-1].replace("-", "_")
-        touches = effects.effects(key.lstrip("+-").replace("-", "_"), values[key], ambiguous(leaf))
+        bare = key.lstrip("+-").replace("-", "_")
+        touches = effects.effects(bare, values[key], *_ambiguity(bare, ambiguous))
         read_for_keys.update((t.path, t.line) for t in touches)
         # a branch the key picks may hold upstream's own repeat by rollout.n: that forms batches as upstream does
         touches = [t for t in touches if not (t.kind == "group" and t.signature in upstream and "=" in t.signature)]
@@ -279,6 +281,19 @@ def check(
         _compare_trainer(
             project, path, lineage, version, assumed, workers, read_for_keys, leaves, unset_switch, spec, notes
         )
+
+
+def _ambiguity(key: str, ambiguous: Callable[[str], bool]) -> tuple[bool, bool]:
+    """Whether the key's leaf, and its section and leaf (``rollout.n`` of ``env.rollout.n``), also end an upstream
+    key: a read of ``x.rollout.n`` is then upstream's ``actor_rollout_ref.rollout.n`` unless it names ``env``."""
+    parts = key.split(".")
+    return ambiguous(parts[-1]), len(parts) > 2 and ambiguous(".".join(parts[-2:]))
+
+
+def suffixes(keys: Iterable[str]) -> Callable[[str], bool]:
+    """Whether a dotted suffix (``n``, ``rollout.n``) ends one of ``keys``."""
+    ends = {".".join(parts[i:]) for key in keys for parts in [key.split(".")] for i in range(len(parts))}
+    return ends.__contains__
 
 
 # Upstream's repeat of each prompt's row by the group size, to line the prompts up with the generated samples

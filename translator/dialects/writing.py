@@ -171,7 +171,7 @@ def hydra_quoted(text: str) -> str:
     """A Hydra quoted string. Hydra 1.1+ unescapes only backslashes that precede a quote (or the closing one):
     those are doubled and the quote escaped; every other backslash is literal."""
     body = re.sub(r'(\\*)"', lambda m: m.group(1) * 2 + '\\"', text)
-    body = re.sub(r"(\\+)$", lambda m: m.group(1) * 2, body)
+    body = re.sub(r"(\\+)\Z", lambda m: m.group(1) * 2, body)  # \Z: $ would match before a final newline
     return f'"{body}"'
 
 

@@ -741,8 +741,9 @@ def _head(statement: ast.stmt) -> list[ast.AST]:
 
 
 def _leaves_read(tree: ast.Module) -> frozenset[str]:
-    """Every leaf :func:`_reads_leaf` can match in the file (an attribute read, a subscript or ``.get`` by a string),
-    found in one walk and kept with the tree: a key's effects are looked for only in files that read its leaf."""
+    """Every leaf :func:`_reads_leaf` can match in the file (an attribute read, a subscript, ``.get`` or
+    ``getattr`` by a string), found in one walk and kept with the tree: a key's effects are looked for only in files
+    that read its leaf."""
     entry = _LEAVES.get(id(tree))
     if entry is not None and entry[0] is tree:
         return entry[1]
@@ -754,6 +755,14 @@ def _leaves_read(tree: ast.Module) -> frozenset[str]:
             leaves.add(str(node.slice.value))
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             leaves.add(str(node.args[0].value))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)
+        ):
+            leaves.add(str(node.args[1].value))
     if len(_LEAVES) > MAX_CACHED:
         _LEAVES.clear()
     _LEAVES[id(tree)] = (tree, frozenset(leaves))
@@ -765,6 +774,14 @@ def _reads_leaf(node: ast.AST, leaf: str) -> bool:
         return True
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == leaf:
         return True
+    if (  # getattr(args, "leaf", default)
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+    ):
+        return node.args[1].value == leaf
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -831,13 +848,21 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
             if isinstance(assign, ast.Assign) and any(_NOT_TRAINING.search(ast.unparse(t)) for t in assign.targets)
             for inner in ast.walk(assign.value)
         }
-        # a count handed to another call (range(len(batch)), x.reshape(len(batch), n)) or formatted only reads
-        # the size: it neither compares nor computes one
+        # a count handed to another call (range(len(batch)), x.reshape(len(batch), n)), formatted, or sizing a
+        # list of one value per row only reads the size: it neither compares nor computes one
         handed = {
             id(argument)
             for parent in ast.walk(top)
             if isinstance(parent, (ast.Call, ast.FormattedValue))
             for argument in (parent.args if isinstance(parent, ast.Call) else [parent.value])
+        }
+        # a count that sizes a list of one value per row ([1.0] * len(batch)) keeps the rows as they are
+        handed |= {
+            id(side)
+            for parent in ast.walk(top)
+            if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult)
+            for side, other in ((parent.left, parent.right), (parent.right, parent.left))
+            if isinstance(other, ast.List)
         }
         for node in ast.walk(top):
             touch = _touch(node)
@@ -871,11 +896,15 @@ def _element_names(tree: ast.AST) -> frozenset[str]:
 
 
 def _on_an_element(node: ast.AST, touch: tuple[str, str, str], elements: frozenset[str]) -> bool:
-    """A row operation called on one element of an iteration (``text.split(sep)`` for each decoded text): it
-    works inside one sample, not on a batch's rows."""
+    """A row operation called on one element of an iteration (``text.split(sep)`` for each decoded text), or a
+    batch indexed by the loop's own index (``batch_kwargs[i]`` for ``i`` in ``range(batch_size)``): it works on
+    one sample at a time, not on which rows the batch holds."""
+    if touch[0] != "rows":
+        return False
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Name) and node.slice.id in elements
     return (
-        touch[0] == "rows"
-        and isinstance(node, ast.Call)
+        isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id in elements
@@ -1193,35 +1222,52 @@ class KeyEffects:
             self._indexes[path] = _Index(function, statements)
         return self._indexes[path]
 
-    def effects(self, key: str, value: object, ambiguous_leaf: bool) -> list[Touch]:
+    def effects(self, key: str, value: object, ambiguous_leaf: bool, ambiguous_parent: bool = False) -> list[Touch]:
+        """The batch-forming statements that follow from reading ``key`` (its value ``value``). ``ambiguous_leaf``:
+        upstream has a key of the same last word, so a read counts only under the key's section name (or an alias
+        of it); ``ambiguous_parent``: upstream has one of the same section and last word too, so a read counts
+        only under the section's own parent as well (``env.rollout.n`` read as ``cfg.env.rollout.n``)."""
         # A config read again as each candidate release asks the same of the same trees: answered once per process.
         trees = [(path, self.project.tree(path)) for path in self.paths]
-        cache_key = (tuple((path, id(tree)) for path, tree in trees), key, repr(value), ambiguous_leaf)
+        cache_key = (
+            tuple((path, id(tree)) for path, tree in trees),
+            key,
+            repr(value),
+            ambiguous_leaf,
+            ambiguous_parent,
+        )
         cached = _EFFECTS.get(cache_key)
         if cached is not None and all(a is b for (_, a), b in zip(trees, cached[0], strict=True)):
             return list(cached[1])
-        found = self._effects(trees, key, value, ambiguous_leaf)
+        found = self._effects(trees, key, value, ambiguous_leaf, ambiguous_parent)
         if len(_EFFECTS) > MAX_CACHED:
             _EFFECTS.clear()
         _EFFECTS[cache_key] = ([tree for _, tree in trees], found)
         return list(found)
 
     def _effects(
-        self, trees: list[tuple[str, ast.Module | None]], key: str, value: object, ambiguous_leaf: bool
+        self,
+        trees: list[tuple[str, ast.Module | None]],
+        key: str,
+        value: object,
+        ambiguous_leaf: bool,
+        ambiguous_parent: bool,
     ) -> list[Touch]:
         parts = key.lstrip("+").split(".")
         leaf, parent = parts[-1], parts[-2] if len(parts) > 1 else None
+        grandparent = parts[-3] if ambiguous_parent and len(parts) > 2 else None
         truth = _truth(value)
         found: list[Touch] = []
         for path, tree in trees:
             if tree is None or leaf not in _leaves_read(tree):
                 continue  # no statement of this file reads the key: nothing can follow from it
+            section = [grandparent, parent] if grandparent is not None else [parent]
             aliases = {
                 dotted_path(t)
                 for n in ast.walk(tree)
                 if isinstance(n, ast.Assign)
                 and parent is not None
-                and (dotted_path(n.value) or "").split(".")[-1] == parent
+                and (dotted_path(n.value) or "").split(".")[-len(section) :] == section
                 for t in n.targets
             } - {None}
 
@@ -1236,7 +1282,10 @@ class KeyEffects:
                     else None
                 )
                 text = dotted_path(base) if base is not None else None
-                near = text is not None and (text.split(".")[-1] == parent or text in aliases)
+                words = text.split(".") if text is not None else []
+                near = bool(words) and (
+                    (words[-1] == parent and (grandparent is None or words[-2:-1] == [grandparent])) or text in aliases
+                )
                 return near or not ambiguous_leaf
 
             found += self._follow(path, tree, matches, truth, value, depth=0)
@@ -1369,7 +1418,7 @@ def _arithmetic(node: ast.AST) -> bool:
         or (
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Name)
-            and n.func.id in ("int", "float", "bool", "min", "max", "round")
+            and n.func.id in ("int", "float", "bool", "min", "max", "round", "getattr")
         )
         or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get")
         for n in ast.walk(node)

@@ -185,7 +185,6 @@ class EasyR1Dialect(Dialect):
         if native.launch is not None and native.launch[0]:
             from translator.dialects import forkbatch
 
-            leaves = {k.rpartition(".")[2] for k in all_keys()}
             assumed = any(n.code == "version.assumed" for n in notes)
             # EasyR1's trainer is not verl's RayPPOTrainer: only the keys are compared here, not the fit
             unused = values.unused()
@@ -195,7 +194,7 @@ class EasyR1Dialect(Dialect):
                 native.launch[0],
                 unused,
                 lambda key: not known_anywhere(key),
-                lambda leaf: leaf in leaves,
+                forkbatch.suffixes(all_keys()),
                 version,
                 assumed,
                 False,

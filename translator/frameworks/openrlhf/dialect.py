@@ -284,7 +284,6 @@ class OpenRlhfDialect(Dialect):
             return
         from translator.dialects import forkbatch
 
-        leaves = {n.rpartition(".")[2] for n in _ALL_NAMES}
         unknown = {n: v for n, v in foreign.items() if n not in _ALL_NAMES}
         assumed = any(n.code == "version.assumed" for n in notes)
         forkbatch.check(
@@ -293,7 +292,7 @@ class OpenRlhfDialect(Dialect):
             native.launch[0],
             unknown,
             lambda name: name not in _ALL_NAMES,
-            lambda leaf: leaf in leaves,
+            forkbatch.suffixes(_ALL_NAMES),
             version,
             assumed,
             native.fork_entry,

@@ -125,7 +125,78 @@ class SlimeDialect(Dialect):
         flags, origins = parse_flags(argv[index + 1 :], f"{source.name}:{command.line}", notes)
         reading = self.read_flags(source, options, notes, flags, origins, entry)
         _ray_head(command, reading.spec)
+        self._own_flags(source, command.cwd, argv[index], flags, reading)
+        self._custom_generate(source, command.cwd, flags, reading)
         return reading
+
+    def _custom_generate(self, source: Source, cwd: str | None, flags: dict[str, Any], reading: Reading) -> None:
+        """``--custom-generate-function-path module.func``: the project's function makes each of a prompt's
+        ``n`` samples and may return several (slime/rollout/sglang_rollout.py:298-305@v0.3.1: a fan-out of
+        prefix-chained samples is flattened into the step). Read, never run: when every ``return`` of the function
+        gives one sample (``return sample``, ``return [sample]``), the group is ``n``; otherwise the samples per
+        prompt, and every count built on them, are unknown, naming the function and the return that decides."""
+        from translator.dialects import forkbatch
+
+        path = flags.get("custom-generate-function-path")
+        if not isinstance(path, str) or "." not in path:
+            return
+        module, _, name = path.rpartition(".")
+        found = forkbatch.locate(source, cwd, module)
+        why = returns_one_sample(found[0].tree(found[1]) if found else None, name)
+        if why is None:
+            return
+        spec, v = reading.spec, reading.native
+        shown = f"{found[0].rel(found[1])}:{why[0]}" if found and why[0] else path
+        fixed_gbs = v is not None and "global-batch-size" in v
+        quantities = ["samples_per_prompt", "samples_per_step", "optimizer_steps_per_step"]
+        quantities += [] if fixed_gbs else ["samples_per_optimizer_step", "grad_accum_steps"]
+        text = (
+            f"unknown: the custom generate function {path} ({shown}) {why[1]}, so a prompt's samples may be more than n"
+        )
+        for quantity in quantities:
+            setattr(spec.plan, quantity, None)
+            spec.derivations[f"plan.{quantity}"] = Derivation(text, ["custom-generate-function-path"], "unknown")
+        reading.notes.warning(
+            "slime.custom-generate",
+            f"--custom-generate-function-path {path}: {why[1]} ({shown}); slime flattens what it returns into the "
+            f"step, so the samples per prompt and the counts built on them are unknown (read the function and pass "
+            "the plan by hand)",
+            source_keys=["custom-generate-function-path"],
+        )
+
+    def _own_flags(self, source: Source, cwd: str | None, entry: str, flags: dict[str, Any], reading: Reading) -> None:
+        """Flags that the project's own copy of the framework defines (its ``<package>/utils/arguments.py`` beside
+        the launched entry) and no release does, read in the copy's code where it forms batches
+        (translator/dialects/forkbatch.py): an undocumented way of forming the step is unknown, not upstream's."""
+        from translator import native_schemas
+        from translator.dialects import forkbatch
+
+        found = forkbatch.locate(source, cwd, entry)
+        if found is None:
+            return
+        path = found[1]
+        defined = argument_dests(os.path.join(os.path.dirname(path), self.name, "utils", "arguments.py"))
+        upstream = {key.replace("-", "_") for key in native_schemas.keys(self.name)}
+        own = {
+            name.replace("-", "_"): value
+            for name, value in flags.items()
+            if name.replace("-", "_") in defined - upstream
+        }
+        if own:
+            forkbatch.check(
+                source,
+                cwd,
+                entry,
+                own,
+                lambda key: True,
+                forkbatch.suffixes(upstream),
+                reading.spec.version or self.default_version,
+                any(n.code == "version.assumed" for n in reading.notes),
+                False,
+                reading.spec,
+                reading.notes,
+                lineage=self.name,
+            )
 
     def read_flags(
         self,
@@ -217,6 +288,90 @@ def _ray_head(command: ShellCommand, spec: RunSpec) -> None:
                     f"ray job submit --address {address}: the Ray head", "--address"
                 )
             return
+
+
+def returns_one_sample(tree: Any, name: str, depth: int = 0) -> tuple[int, str] | None:
+    """None when the module-level function ``name`` of ``tree`` returns one sample on every ``return``: its own
+    parameter, a list holding one item, a name bound to what another function of the module returns when that one
+    does, or any name when the function is annotated ``-> Sample``; else (line, what) of the first return that may
+    give more, or (0, why) when the function is not found."""
+    import ast
+
+    functions = {
+        n.name: n
+        for n in (tree.body if tree is not None else [])
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    function = functions.get(name)
+    if function is None:
+        return 0, "is not a function rlconf finds in the project"
+    parameters = {a.arg for a in function.args.args}
+    annotated = function.returns is not None and ast.unparse(function.returns).split(".")[-1] == "Sample"
+
+    def returns(body: list[ast.stmt]) -> list[ast.Return]:
+        out: list[ast.Return] = []
+        for statement in body:
+            if isinstance(statement, ast.Return):
+                out.append(statement)
+            elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for block in ("body", "orelse", "finalbody"):
+                    out += returns([s for s in getattr(statement, block, []) if isinstance(s, ast.stmt)])
+                for handler in getattr(statement, "handlers", []):
+                    out += returns(handler.body)
+        return out
+
+    def from_single_function(variable: str) -> bool:
+        # every binding of the name is (await) f(...) of a module function that itself returns one sample
+        values = [
+            n.value
+            for n in ast.walk(function)
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == variable for t in n.targets)
+        ]
+        calls = [v.value if isinstance(v, ast.Await) else v for v in values]
+        return (
+            bool(calls)
+            and depth < 3
+            and all(
+                isinstance(c, ast.Call)
+                and isinstance(c.func, ast.Name)
+                and c.func.id in functions
+                and returns_one_sample(tree, c.func.id, depth + 1) is None
+                for c in calls
+            )
+        )
+
+    for found in returns(function.body):
+        value = found.value
+        single = (
+            isinstance(value, ast.Name) and (value.id in parameters or annotated or from_single_function(value.id))
+        ) or (isinstance(value, ast.List) and len(value.elts) == 1 and not isinstance(value.elts[0], ast.Starred))
+        if not single:
+            shown = ast.unparse(value) if value is not None else "None"
+            return found.lineno, f"returns {shown[:60]}, which may hold several samples"
+    return None
+
+
+def argument_dests(path: str) -> frozenset[str]:
+    """The destinations (``dynamic_history``) of every ``add_argument("--dynamic-history", ...)`` in a Python file
+    (read, never run); empty when the file is missing or is not Python."""
+    import ast
+
+    from translator.sources.files import read_text
+
+    text = read_text(path, 4_000_000) if os.path.isfile(path) else None
+    try:
+        tree = ast.parse(text) if text else None
+    except SyntaxError:
+        tree = None
+    dests: set[str] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+            words = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            dests.update(w[2:].replace("-", "_") for w in words if w.startswith("--"))
+            dests.update(
+                str(k.value.value) for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)
+            )
+    return frozenset(dests)
 
 
 def parse_flags(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:

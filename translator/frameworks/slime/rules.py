@@ -250,6 +250,13 @@ RULES: tuple[R, ...] = (
         "From 0.2.2, no --global-batch-size nor --num-steps-per-rollout: the plan takes Megatron's gbs = micro × DP.",
     ),
     R(
+        "slime.custom-generate",
+        "note",
+        "slime",
+        ("warning",),
+        "A custom generate function that may return several samples per call leaves the samples per prompt unknown.",
+    ),
+    R(
         "slime.driver-defaults",
         "note",
         "slime",

@@ -169,9 +169,13 @@ class VerlDialect(Dialect):
 
         known = self.keys_in(version) or set()
 
-        def upstream_leaf(leaf: str) -> bool:
+        upstream_ends: list[Callable[[str], bool]] = []
+
+        def upstream_leaf(suffix: str) -> bool:
             # asked only for a fork key found in the project's code: every release's schema is loaded then
-            return leaf in native_schemas.leaves(self.name) or any(k.rpartition(".")[2] == leaf for k in KNOWN_KEYS)
+            if not upstream_ends:
+                upstream_ends.append(forkbatch.suffixes(native_schemas.keys(self.name) | KNOWN_KEYS))
+            return upstream_ends[0](suffix)
 
         def fork_key(key: str) -> bool:
             bare = key.lstrip("+")

@@ -1,3 +1,3 @@
 #!/bin/bash
 # The project's trainer.
-accelerate launch --num_processes 2 train.py --trainer mine
+accelerate launch --num_processes 2 choose_trainer.py --trainer mine
