@@ -882,3 +882,25 @@ def test_a_copys_own_dataclasses_decide_which_keys_stop_it(tmp_path: Path, overr
     else:
         with pytest.raises(translator.ConfigError, match=f"declares no {refused}"):
             translator.explain(str(script))
+
+
+def test_a_copys_declared_keys_follow_its_config_dataclasses(tmp_path: Path) -> None:
+    # PPOConfig holds worker: WorkerConfig, which holds actor: ActorConfig; a dict field is a leaf
+    from translator.frameworks.easyr1.copy_schema import declared_keys
+
+    (tmp_path / ".git").mkdir()
+    package = tmp_path / "verl"
+    package.mkdir()
+    (package / "config.py").write_text(
+        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass ActorConfig:\n"
+        "    dynamic_batching: bool = True\n    micro: int = 4\n\n\n@dataclass\nclass WorkerConfig:\n"
+        "    actor: ActorConfig = field(default_factory=ActorConfig)\n"
+        "    extra: dict = field(default_factory=dict)\n\n\n@dataclass\nclass PPOConfig:\n"
+        "    worker: WorkerConfig = field(default_factory=WorkerConfig)\n    seed: int = 1\n"
+    )
+    assert declared_keys(str(package)) == {
+        "worker.actor.dynamic_batching",
+        "worker.actor.micro",
+        "worker.extra",
+        "seed",
+    }

@@ -418,3 +418,45 @@ def test_a_batch_indexed_by_its_loops_own_index_forms_no_batch() -> None:
     # batch_kwargs[i] for i in range(...) reads or fills one row at a time; batch[keep] selects rows
     code = "for i in range(size):\n    batch_kwargs[i]['x'] = values[i]\nbatch = batch[keep]\n"
     assert [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")] == [(3, "rows")]
+
+
+def test_an_installed_copy_of_verl_is_the_code_python_m_runs(tmp_path: Path) -> None:
+    # The project keeps a checkout of verl in its folder verl/ (the package at verl/verl, installed with `cd verl;
+    # pip install -e .`): the run folder's verl/ is no package, so `python3 -m verl.trainer.main_ppo` runs the copy,
+    # whose config packs micro-batches by tokens (use_dynamic_bsz True): micro and accumulation unknown, and a key
+    # the copy's config lacks is refused
+    copy = tmp_path / "verl" / "verl"
+    (tmp_path / ".git").mkdir()
+    for folder in ("", "trainer", "version"):
+        (copy / folder).mkdir(parents=True, exist_ok=True)
+    (copy / "__init__.py").write_text("")
+    (copy / "trainer" / "__init__.py").write_text("")
+    (copy / "version" / "version").write_text("0.4.1\n")
+    source = OWN_CONFIG.parent / "verl" / "trainer"
+    (copy / "trainer" / "main_ppo.py").write_text((source / "main_ppo.py").read_text())
+    (copy / "trainer" / "config").mkdir()
+    (copy / "trainer" / "config" / "ppo_trainer.yaml").write_text((source / "config" / "ppo_trainer.yaml").read_text())
+    (tmp_path / "run.sh").write_text((OWN_CONFIG / "own_default.sh").read_text())
+    explanation = api.explain(str(tmp_path / "run.sh"))
+    assert explanation.spec.plan.micro_batch_per_device is None
+    assert any(n.code == "framework.copy-defaults" for n in explanation.notes)
+    (tmp_path / "absent.sh").write_text((OWN_CONFIG / "absent_key.sh").read_text())
+    with pytest.raises(ConfigError, match=r"'extra\.alpha' is not in the config"):
+        api.explain(str(tmp_path / "absent.sh"))
+
+
+def test_a_fork_keys_read_behind_a_switch_the_launch_leaves_off_forms_nothing(tmp_path: Path) -> None:
+    # trainer.resample_multiplier scales the loader's batch only under `if config.trainer.resample:` (line 3); with
+    # resample False (the launch's or the copy's config's value) that code never runs
+    (tmp_path / ".git").mkdir()
+    code = tmp_path / "t.py"
+    code.write_text(
+        "def f(self, config):\n    train_batch_size = config.data.train_batch_size\n    if config.trainer.resample:\n"
+        "        train_batch_size *= config.trainer.resample_multiplier\n"
+        "    return DataLoader(batch_size=train_batch_size)\n"
+    )
+    project = Project(str(tmp_path), str(tmp_path))
+    off = KeyEffects(project, [str(code)], {"resample": False, "resample_multiplier": 2})
+    assert off.effects("trainer.resample_multiplier", 2, False) == []
+    on = KeyEffects(project, [str(code)], {"resample": True, "resample_multiplier": 2})
+    assert [t.line for t in on.effects("trainer.resample_multiplier", 2, False)] == [4, 5]

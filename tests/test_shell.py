@@ -1058,3 +1058,21 @@ def test_plan_quantities_every_way_agrees_on_are_known() -> None:
     assert plan.data_parallel_size is None and plan.grad_accum_steps is None
     assert explanation.certainty["optimizer_steps_per_step"].level == "derived"
     assert any(n.code == "shell.same-every-way" for n in explanation.notes)
+
+
+def test_a_command_handed_to_a_launcher_as_an_option_is_read_as_run() -> None:
+    # CMD is built with printf '%q ' (each word quoted for a later shell); the launcher gets it as --train-cmd and
+    # runs it: X=2 reaches run.sh's environment, whose X=${X:-1} keeps 2; LOAD holds LOAD_DIR=/ckpt on one way of
+    # an undecided if only, so that assignment's value is unknown (it reaches the command as such)
+    files = {"run.sh": 'X=${X:-1}\nif [ "$X" = 2 ]; then python train.py --n 8; else python train.py --n 4; fi\n'}
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        return (files[path], path) if path in files else None
+
+    script = parse_shell(
+        'LOAD=()\nif [ -n "$RESUME" ]; then LOAD=(LOAD_DIR=/ckpt); fi\n'
+        'CMD=$(printf \'%q \' X=2 "${LOAD[@]}" bash run.sh)\nlauncher --train-cmd "$CMD"\n',
+        include=include,
+    )
+    assert ["python", "train.py", "--n", "8"] in argvs(script)
+    assert "shell.command-option" in codes(script)

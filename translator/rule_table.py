@@ -1366,6 +1366,13 @@ RULES: tuple[R, ...] = (
     ),
     R("shell.heredoc-skipped", "note", "all", ("info",), "A here-document body is not read."),
     R(
+        "shell.command-option",
+        "note",
+        "all",
+        ("info",),
+        'A launcher is handed a whole command as an option\'s value (--train-cmd "bash run.sh"): it is read as run.',
+    ),
+    R(
         "shell.same-every-way",
         "note",
         "all",

@@ -49,6 +49,10 @@ class ReadOptions:
     env: Mapping[str, str] = field(default_factory=dict)
     num_processes: int | None = None  # training world size where the config does not state it
     companion: tuple[str, str] | None = None  # (version, where) the project pins Dialect.companion at
+    # The folder holding the framework's package in a copy the project keeps (its version file said so): an
+    # editable install of it (`cd verl; pip install -e .`) is what `python -m verl...` runs when the run folder
+    # does not hold the package itself.
+    copy_dir: str | None = None
 
 
 @record
@@ -128,6 +132,15 @@ class Dialect:
     def keys_in(self, version: str) -> set[str] | None:
         """The config keys ``version`` has (to tell a pre-release copy's era from its own config); None: unknown."""
         del version
+        return None
+
+    # A copy whose config is classes, not a file (EasyR1's dataclasses): the package folder they are read from.
+    copy_package: str | None = None
+
+    def copy_keys(self, copy_dir: str) -> set[str] | None:
+        """The dotted keys a project's copy of the framework declares in its config classes (``copy_dir``: the
+        folder holding the package); None where the dialect reads the copy's config file instead."""
+        del copy_dir
         return None
 
     def writable(self, version: str) -> str:
@@ -303,6 +316,8 @@ def _with_unknowns(read: Any) -> Any:
             options = dataclasses.replace(options, version=project.read_as)
         if project and project.companion and options.companion is None:
             options = dataclasses.replace(options, companion=(project.companion.version, project.companion.where))
+        if project and project.used and project.used.kind == "copy" and project.used.copy_dir:
+            options = dataclasses.replace(options, copy_dir=project.used.copy_dir)
         try:
             reading = read(self, source, options)
         except (TypeError, ValueError, ZeroDivisionError) as error:

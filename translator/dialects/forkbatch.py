@@ -86,6 +86,15 @@ _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
 MAX_CONFIG_BYTES = 2_000_000  # a Hydra config is a few kB
 
 
+def installed_copy(source: Source, cwd: str | None, entry: str, copy_dir: str | None) -> str | None:
+    """The folder to look ``python -m <entry>`` up from: ``cwd`` when the project code is found from there (see
+    :func:`locate`), else the folder holding the package of a copy of the framework the project keeps and installs
+    (``cd verl && pip install -e .``: the module runs from that copy), when the module is there."""
+    if copy_dir is None or entry.endswith(".py") or "/" in entry or locate(source, cwd, entry) is not None:
+        return cwd
+    return copy_dir if locate(source, copy_dir, entry) is not None else cwd
+
+
 def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] | None:
     """The project and the entry's file: ``pkg.mod`` (python -m) or a script path, looked up from the working
     directory, then from the launching script's folder; None when the entry is not project code."""
@@ -237,7 +246,7 @@ def check(
     chosen = {**(launch_values or {}), **values}
     leaves = {key.lstrip("+-").split(".")[-1]: value for key, value in chosen.items()}
     files = project.reachable(path, leaves=leaves)
-    effects = KeyEffects(project, files)
+    effects = KeyEffects(project, files, leaves)
     upstream = upstream_signatures(lineage, version, True)
     workers = compare_workers(project, files, lineage, version, values, spec, notes)
     read_for_keys: set[tuple[str, int]] = set()  # statements the keys' reading already accounts for
@@ -465,9 +474,15 @@ def _compare_trainer(
     trainer = "; ".join(names)
     if extra:
         where, lines = _places(project, extra)
+        decided = _decided(extra, workers)
+        gen = spec.derivations.get("plan.prompts_per_step")
+        if "samples_per_step" in decided and gen is not None and "data.gen_batch_size" in gen.keys:
+            # the step's prompts were read as the generation batch by upstream's trainer, which trains on all of
+            # it; a trainer that filters or resamples rows may train on fewer (DAPO keeps train_batch_size)
+            decided.add("prompts_per_step")
         _unknown(
             spec,
-            _decided(extra, workers),
+            decided,
             [trainer, *lines],
             f"the project's trainer {trainer} forms batches with code upstream's fit does not have ({where})",
         )

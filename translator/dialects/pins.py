@@ -222,7 +222,7 @@ def _readable(dialect: Dialect, used: Evidence) -> tuple[str | None, str, tuple[
     score_before = len(keys & dropped) + len(added - keys)
     from translator.sources.project import shown
 
-    config = shown(os.path.join(used.copy_dir or "", dialect.copy_config or ""))
+    config = shown(os.path.join(used.copy_dir or "", dialect.copy_config or dialect.copy_package or ""))
     if score_itself > score_before:
         sample = ", ".join(sorted(keys & added)[:2]) or ", ".join(sorted(dropped - keys)[:2])
         return (
@@ -246,9 +246,13 @@ def _readable(dialect: Dialect, used: Evidence) -> tuple[str | None, str, tuple[
 
 
 def _copy_keys(dialect: Dialect, used: Evidence) -> set[str] | None:
-    """The dotted keys of a copy's own config file (None: the copy has none rlconf can read)."""
-    if not dialect.copy_config or not used.copy_dir:
+    """The dotted keys of a copy's own config file, or of its config classes where the dialect reads those
+    (:meth:`Dialect.copy_keys`); None: the copy has none rlconf can read."""
+    if not used.copy_dir:
         return None
+    declared = dialect.copy_keys(used.copy_dir)
+    if declared is not None or not dialect.copy_config:
+        return declared
     from translator.sources.files import flatten, load_yaml, read_text
     from translator.sources.project import MAX_FILE_BYTES
 

@@ -1203,10 +1203,11 @@ class KeyEffects:
     also through a name assigned that section); a leaf alone only when no upstream key ends with it. Reads in
     validation functions are skipped. A statement's effect is itself and the block its test guards (only the
     branch the launch's value takes, when the test is the value itself); a value assigned to a name or an
-    attribute is followed to the statements that use it (two hops). ``x *= key`` with the value 1 does nothing."""
+    attribute is followed to the statements that use it (two hops). ``x *= key`` with the value 1 does nothing.
+    A read in a branch that the launch's values (``leaves``: leaf → value) do not take runs nothing."""
 
-    def __init__(self, project: Project, paths: list[str]) -> None:
-        self.project, self.paths = project, paths
+    def __init__(self, project: Project, paths: list[str], leaves: Mapping[str, object] | None = None) -> None:
+        self.project, self.paths, self.leaves = project, paths, dict(leaves or {})
         self._indexes: dict[str, _Index] = {}
 
     def _index(self, path: str, tree: ast.Module) -> _Index:
@@ -1235,6 +1236,7 @@ class KeyEffects:
             repr(value),
             ambiguous_leaf,
             ambiguous_parent,
+            repr(sorted(self.leaves.items(), key=str)),
         )
         cached = _EFFECTS.get(cache_key)
         if cached is not None and all(a is b for (_, a), b in zip(trees, cached[0], strict=True)):
@@ -1316,6 +1318,8 @@ class KeyEffects:
                 continue
             if not any(matches(n) for e in _head(statement) for n in ast.walk(e)):
                 continue
+            if depth == 0 and self.leaves and untaken(tree, statement.lineno, self.leaves):
+                continue  # behind another key's switch that the launch leaves off
             nodes, carried = _effect(statement, matches, truth, value)
             if _only_as_keyword(statement, matches):
                 nodes, carried = [], None  # passed as another argument (shuffle=...): not a batch size

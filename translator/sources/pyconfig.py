@@ -318,7 +318,7 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
     ``store_true`` flag), when it parses them into a module-level name (``args = parser.parse_args()``, or ``args =
     get_args()`` whose function returns ``parser.parse_args()``); None when it has no such parser."""
 
-    def parsed_names(body: list[ast.stmt]) -> set[str]:  # names a body binds to parser.parse_args()
+    def bound(body: list[ast.stmt], callees: set[str]) -> set[str]:  # names a body binds to a call of callees
         return {
             node.targets[0].id
             for node in body
@@ -326,7 +326,7 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
             and isinstance(node.value, ast.Call)
-            and _callee(node.value) == "parse_args"
+            and _callee(node.value) in callees
         }
 
     # a function returning parser.parse_args(), directly or through a name it binds to it (`args = ...; return args`)
@@ -338,22 +338,14 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
             isinstance(r, ast.Return)
             and (
                 (isinstance(r.value, ast.Call) and _callee(r.value) == "parse_args")
-                or (isinstance(r.value, ast.Name) and r.value.id in parsed_names(node.body))
+                or (isinstance(r.value, ast.Name) and r.value.id in bound(node.body, {"parse_args"}))
             )
             for r in ast.walk(node)
         )
     }
     # bound at module level, or in its `if __name__ == "__main__":` block
     top = tree.body + [s for node in tree.body if isinstance(node, ast.If) for s in node.body]
-    namespaces = frozenset(
-        node.targets[0].id
-        for node in top
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and isinstance(node.value, ast.Call)
-        and (_callee(node.value) == "parse_args" or _callee(node.value) in returns_parse)
-    )
+    namespaces = frozenset(bound(top, {"parse_args", *returns_parse}))
     options: dict[str, _Option] = {}  # option word → the option
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _callee(node) == "add_argument":

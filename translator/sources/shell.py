@@ -9,9 +9,11 @@ from __future__ import annotations
 import ast
 import bisect
 import fnmatch
+import itertools
 import operator
 import posixpath
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from typing import Any
@@ -504,6 +506,8 @@ def _blank_split(text: str) -> list[str]:
     return [" ".join(words) for words in parts]
 
 
+# An option whose value is a whole command line a launcher runs (--train-cmd, --command, --cmd)
+_COMMAND_OPTION = re.compile(r"--(?:[\w-]+[-_])?(?:cmd|command)")
 _SBATCH = re.compile(r"#SBATCH\s+(.*)")
 _SBATCH_SHORT = {"-N": "--nodes", "-n": "--ntasks"}
 _SBATCH_EXPORTS = {  # sbatch(1) at slurm-24-11: the variables set for a directive given as a whole number
@@ -512,6 +516,7 @@ _SBATCH_EXPORTS = {  # sbatch(1) at slurm-24-11: the variables set for a directi
     "--ntasks-per-node": ("SLURM_NTASKS_PER_NODE",),
     "--gpus-per-node": ("SLURM_GPUS_PER_NODE",),
 }
+_PRINTF_QUOTED = re.compile(r"""printf\s+(?:'%q '|"%q "|'%q'|%q)\s+(.*)""", re.S)
 # `scontrol show hostnames $SLURM_JOB_NODELIST`: one line per node of the allocation
 _ALLOCATION_HOSTS = re.compile(r'scontrol\s+show\s+hostnames?\s+"?\$\{?(?:SLURM_JOB_NODELIST|SLURM_NODELIST)\}?"?\s*')
 _ABSENT: Any = object()
@@ -961,6 +966,10 @@ class _Reader:
         if keys is not None:  # tmux send-keys "python -m ..." C-m: the command typed into a session
             self.nested(keys, words[0].line, assignments)
             return
+        for option, value in itertools.pairwise(argv):  # launcher --train-cmd "bash run.sh": the command it is handed
+            if _COMMAND_OPTION.fullmatch(option) and " " in value.strip() and not symbolic_names(value.split()[0]):
+                self.note("shell.command-option", f"{option} hands a command to {argv[0]}: it is read as run")
+                self.nested(value, words[0].line, assignments)
         call = _script_call(unwrap_command(argv, {**self.vars, **assignments}))
         if call is not None:
             self.run_script(*call, words[0].line, assignments)
@@ -998,6 +1007,8 @@ class _Reader:
             given.update({str(i): a for i, a in enumerate(args, 1)})
         else:
             given.update({k: v for k, v in self.given.items() if k.isdigit()})
+        # `X=1 bash run.sh`: the child's environment holds X=1, which its `X=${X:-d}` keeps
+        given.update({k: v for k, v in assignments.items() if not symbolic_names(v)})
         inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include, self.listing)
         inner.given, inner.cwd, inner.expanded = given, self.cwd, self.expanded
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
@@ -1058,7 +1069,7 @@ class _Reader:
         if self.depth >= _MAX_NESTING:
             self.note("shell.control-flow-skipped", f"a command body nested more than {_MAX_NESTING} deep is not read")
             return
-        inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1)
+        inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1, self.include, self.listing)
         inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
         inner.given = self.given
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
@@ -1127,14 +1138,30 @@ class _Reader:
         frame.reading = not frame.taken and decided is True
         frame.taken = frame.taken or decided is True
 
-    def options_of(self, word: str) -> list[str]:
+    def way_words(self, value: str, depth: int) -> list[str]:
+        """A branch's value split into words, a word left by an earlier undecided chain (``PERF_ARGS+=(...)`` under
+        two ifs) standing for the options it holds (:meth:`options_of`)."""
+        markers = sorted((m for m in self.ways if m in value), key=len, reverse=True)
+        for k, m in enumerate(markers):
+            value = value.replace(m, f"\x00{k}\x00")
+        words = [w for w in _blank_split(value) if w]
+        out: list[str] = []
+        for w in words:
+            for k, m in enumerate(markers):
+                w = w.replace(f"\x00{k}\x00", m)
+            out += self.options_of(w, depth + 1)
+        return out
+
+    def options_of(self, word: str, depth: int = 0) -> list[str]:
         """``word``, or where it is a branch-dependent variable whose value on every way through its chain is a run
         of options (``--a 1 --b``, ``key=value``), those options: each with the value every way gives it, or with a
         value naming the chain (unknown, like the variable) where the ways differ or some way leaves it out. A
         launch then reads what the branches agree on instead of a default the variable may override."""
         marker = next((m for m in self.ways if word.startswith(m)), None)
-        ways = [_options([w for w in _blank_split(value) if w]) for value in self.ways[marker]] if marker else []
-        if marker is None or not ways or any(way is None for way in ways):
+        if marker is None or depth > 4:
+            return [word]
+        ways = [_options(self.way_words(value, depth)) for value in self.ways[marker]]
+        if not ways or any(way is None for way in ways):
             return [word]
         unknown_suffix = word[len(marker) :]
         out: list[str] = []
@@ -1576,6 +1603,11 @@ class _Reader:
         ``basename X``, ``realpath X`` / ``readlink -f X`` (symbolic links are not followed), and ``cd DIR && pwd``
         (the script-folder idiom ``$(cd "$(dirname "$0")/.." && pwd)``), kept relative to the directory the script
         runs in."""
+        quoted = _PRINTF_QUOTED.match(body.strip())
+        if quoted:  # printf '%q ' WORDS: each word quoted for the shell, joined (a command built to run later)
+            tokens = _Lexer(quoted.group(1), self.source, []).tokens()
+            fields = [o for t in tokens if t.kind == "word" for f in self.fields(t) for o in self.options_of(f)]
+            return " ".join(f if symbolic_names(f) else shlex.quote(f) for f in fields) + " "
         nodes = self.vars.get("SLURM_JOB_NUM_NODES", "")
         if _ALLOCATION_HOSTS.fullmatch(body) and nodes.isdigit():  # the hosts are not known, their number is
             return "\n".join(f"$(host{k}-of-the-allocation)" for k in range(1, int(nodes) + 1))

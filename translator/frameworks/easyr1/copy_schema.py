@@ -73,3 +73,23 @@ def missing_part(folder: str, key: str) -> str | None:
             return ".".join(parts[: i + 1])
         current = _held_class(fields[part])
     return None
+
+
+def declared_keys(folder: str) -> set[str] | None:
+    """Every dotted key the copy's config classes declare, from PPOConfig down through the fields that hold one of
+    its dataclasses; None when the copy has no PPOConfig rlconf can read."""
+    classes = dataclasses_of(folder)
+    if classes.get(ROOT_CLASS) is None:
+        return None
+    found: set[str] = set()
+
+    def walk(name: str, prefix: str, depth: int) -> None:
+        for field, annotation in (classes.get(name) or {}).items():
+            held = _held_class(annotation)
+            if classes.get(held) is not None and depth < 8:
+                walk(held, f"{prefix}{field}.", depth + 1)
+            else:
+                found.add(prefix + field)
+
+    walk(ROOT_CLASS, "", 0)
+    return found

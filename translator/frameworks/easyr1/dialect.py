@@ -137,6 +137,16 @@ class EasyR1Dialect(Dialect):
     # it tells EasyR1's package from another named verl.
     version_files = (("verl/__init__.py", "verl/trainer"),)
 
+    copy_package = "verl"
+
+    def keys_in(self, version: str) -> set[str] | None:
+        return {key for key in all_keys() if valid_in(key, version)}
+
+    def copy_keys(self, copy_dir: str) -> set[str] | None:
+        from translator.frameworks.easyr1.copy_schema import declared_keys
+
+        return declared_keys(os.path.join(copy_dir, self.copy_package))
+
     def missing_in_copy(self, folder: str, key: str) -> str | None:
         """The first part of ``key`` the project's copy (its package ``folder``) declares in no config dataclass
         (translator/frameworks/easyr1/copy_schema.py); None where it is declared or cannot be judged."""
@@ -227,7 +237,9 @@ class EasyR1Dialect(Dialect):
         native.wandb_entity = exported(script, command, "WANDB_ENTITY")
         origin = f"{source.name}:{command.line}"
         entry = unwrap_command(command.argv)[-len(words) - 1] if words else ""
-        native.launch = entry, command.cwd
+        from translator.dialects.forkbatch import installed_copy
+
+        native.launch = entry, installed_copy(source, command.cwd, entry, options.copy_dir)
         if entry != ENTRY_MODULE and not entry.endswith("verl/trainer/main.py"):
             native.fork_entry = True
             notes.warning(

@@ -306,7 +306,9 @@ class VerlDialect(Dialect):
             module = _entry_module(argv)
             if module:
                 command, entry_argv = candidate, argv[argv.index(module) + 1 :]
-                native.launch = module, candidate.cwd
+                from translator.dialects.forkbatch import installed_copy
+
+                native.launch = module, installed_copy(source, candidate.cwd, module, options.copy_dir)
                 native.entry = (
                     "fully_async" if FULLY_ASYNC_ENTRY.fullmatch(module) else ENTRY_MODULES.get(module, "core")
                 )
