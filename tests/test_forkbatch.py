@@ -399,16 +399,21 @@ def test_a_count_that_sizes_one_value_per_row_forms_no_batch() -> None:
     assert [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")] == [(3, "rows")]
 
 
+def _key_effects(root: Path, code: str, leaves: dict[str, object] | None = None) -> KeyEffects:
+    """KeyEffects over one file of ``code`` in a project at ``root`` (written once; ``leaves``: the launch's values)."""
+    (root / ".git").mkdir(exist_ok=True)
+    (root / "code.py").write_text(code)
+    return KeyEffects(Project(str(root), str(root)), [str(root / "code.py")], leaves)
+
+
 def test_a_read_of_a_section_upstream_also_has_is_the_fork_keys_only_under_its_own_parent(tmp_path: Path) -> None:
     # env.rollout.n (a fork's) and actor_rollout_ref.rollout.n (upstream's) end alike: `self.config.rollout.n` in a
     # worker is upstream's key (line 2); `config.env.rollout.n` is the fork's (line 3)
-    (tmp_path / ".git").mkdir()
-    code = tmp_path / "w.py"
-    code.write_text(
+    effects = _key_effects(
+        tmp_path,
         "def f(self, config, batch):\n    self.ppo_mini_batch_size *= self.config.rollout.n\n"
-        "    return batch.repeat(repeat_times=config.env.rollout.n)\n"
+        "    return batch.repeat(repeat_times=config.env.rollout.n)\n",
     )
-    effects = KeyEffects(Project(str(tmp_path), str(tmp_path)), [str(code)])
     assert [t.line for t in effects.effects("env.rollout.n", 8, True, True)] == [3]
     # when upstream has no key ending in rollout.n, either read may be the fork key's
     assert sorted(t.line for t in effects.effects("env.rollout.n", 8, True, False)) == [2, 3]
@@ -448,15 +453,12 @@ def test_an_installed_copy_of_verl_is_the_code_python_m_runs(tmp_path: Path) -> 
 def test_a_fork_keys_read_behind_a_switch_the_launch_leaves_off_forms_nothing(tmp_path: Path) -> None:
     # trainer.resample_multiplier scales the loader's batch only under `if config.trainer.resample:` (line 3); with
     # resample False (the launch's or the copy's config's value) that code never runs
-    (tmp_path / ".git").mkdir()
-    code = tmp_path / "t.py"
-    code.write_text(
+    code = (
         "def f(self, config):\n    train_batch_size = config.data.train_batch_size\n    if config.trainer.resample:\n"
         "        train_batch_size *= config.trainer.resample_multiplier\n"
         "    return DataLoader(batch_size=train_batch_size)\n"
     )
-    project = Project(str(tmp_path), str(tmp_path))
-    off = KeyEffects(project, [str(code)], {"resample": False, "resample_multiplier": 2})
+    off = _key_effects(tmp_path, code, {"resample": False, "resample_multiplier": 2})
     assert off.effects("trainer.resample_multiplier", 2, False) == []
-    on = KeyEffects(project, [str(code)], {"resample": True, "resample_multiplier": 2})
+    on = _key_effects(tmp_path, code, {"resample": True, "resample_multiplier": 2})
     assert [t.line for t in on.effects("trainer.resample_multiplier", 2, False)] == [4, 5]
