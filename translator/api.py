@@ -287,8 +287,9 @@ def load(
         dialect, version = dialects.parse_framework(framework)
     else:
         dialect, version = dialects.detect(source), None
-    reading = dialect.read(source, ReadOptions(version=version, env=env, num_processes=num_processes))
-    _settle_ways(dialect, source, ReadOptions(version=version, env=env, num_processes=num_processes), reading)
+    options = ReadOptions(version=version, env=env, num_processes=num_processes)
+    reading = dialect.read(source, options)
+    _settle_ways(dialect, source, options, reading)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen

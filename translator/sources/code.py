@@ -650,7 +650,7 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
     return (dotted, missing) if missing else None
 
 
-def _option_test(test: ast.expr) -> tuple[str, Any] | None:
+def option_test(test: ast.expr) -> tuple[str, Any] | None:
     """(option, value) of a branch test on a script option: ``args.flag`` (True), ``not args.flag`` (False),
     ``args.name == "x"`` or ``args.name.lower() == "x"`` ("x")."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute):
@@ -679,7 +679,7 @@ def _branch_guards(tree: ast.AST) -> dict[int, tuple[str, Any]]:
     def mark(statements: list[ast.stmt], guard: tuple[str, Any] | None) -> None:
         for statement in statements:
             if isinstance(statement, ast.If):
-                mark(statement.body, _option_test(statement.test) or guard)
+                mark(statement.body, option_test(statement.test) or guard)
                 mark(statement.orelse, guard)
                 continue
             for block in ("body", "orelse", "finalbody"):  # inner branches first: their own tests win

@@ -297,6 +297,18 @@ class _Option:
         return self.action in ("store_true", "store_false")
 
 
+def option_names(tree: ast.Module) -> frozenset[str]:
+    """Every name an ``add_argument(...)`` of ``tree`` is given on a command line or stored under: its long option
+    words without the dashes (``--dynamic-history`` → ``dynamic_history``, aliases too) and its ``dest``."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        option = _option(node) if isinstance(node, ast.Call) and _callee(node) == "add_argument" else None
+        if option is not None:
+            names.add(option.dest)
+            names.update(w[2:].replace("-", "_") for w in option.words if w.startswith("--"))
+    return frozenset(names)
+
+
 def _option(call: ast.Call) -> _Option | None:
     words = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     keywords = {k.arg: k.value for k in call.keywords if k.arg}

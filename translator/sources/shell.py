@@ -113,7 +113,7 @@ class _Branch:
     exits: bool = False  # the branch being read ends the script (`exit`): no way continues through it
     start: int = 0  # the line of the chain's `if` (or `case`)
     index: int = 0  # the branch being read: 0 for the `if`, 1 for the first `elif` or `else`, ...
-    ways: list[int] = field(default_factory=list)  # an undecidable chain: the branches that do not exit
+    not_exiting: list[int] = field(default_factory=list)  # an undecidable chain: its branches that do not exit
 
 
 class _Variables(dict[str, str]):
@@ -667,9 +667,8 @@ class _Reader:
         self.called: set[str] = set()
         self.calls = 0  # calls open now: bounded by _MAX_NESTING (a function calling itself)
         self.namerefs: dict[str, str] = {}  # local -n NAME=OTHER: NAME reads and writes OTHER
-        # the symbolic value of a variable an undecided if-chain sets -> the values its branches give
-        self.alternatives: dict[str, list[str]] = {}
-        self.ways: dict[str, list[str]] = {}  # a branch-dependent marker → its value on each way ("" unset)
+        # the symbolic value of a variable an undecided if-chain sets → its value on each way through it ("" unset)
+        self.ways: dict[str, list[str]] = {}
         self.uncounted: set[str] = set()  # arrays holding the words of a command not run: their length is unknown
         self.chains: dict[int, list[int]] = {}  # undecided chains that left a variable unknown → their ways
         self.unrun_words = False  # whether an unquoted command substitution was kept as text since last reset
@@ -1041,12 +1040,12 @@ class _Reader:
     def one_of_the_branches(self, path: str) -> tuple[str, str] | None:
         """A script path built from a variable an undecided if-chain sets: the one script its branches' values name
         in the project (the others name none, or the same file), with a note; None when none or several do."""
-        marker = next((m for m in self.alternatives if path.startswith(m)), None)
+        marker = next((m for m in self.ways if path.startswith(m)), None)
         if marker is None or self.include is None:
             return None
         tail = re.sub(r"^(\$\{\w+\})+", "", path[len(marker) :])  # the condition's names appended to the marker
         found = {}
-        for value in self.alternatives[marker]:
+        for value in dict.fromkeys(v for v in self.ways[marker] if v):
             candidate = value + tail
             hit = self.include(candidate, self.cwd) if not symbolic_names(candidate) else None
             if hit is not None:
@@ -1112,7 +1111,7 @@ class _Reader:
             end = {name: self.vars.get(name) for name in frame.changed}
             if not frame.exits:
                 frame.ends.append(end)
-                frame.ways.append(frame.index)
+                frame.not_exiting.append(frame.index)
             frame.changed, frame.exits = set(), False
             frame.has_else = frame.has_else or keyword == "else"
             if keyword == "fi":
@@ -1190,7 +1189,7 @@ class _Reader:
         ways = [{**before, **end} for end in frame.ends] + ([] if frame.has_else else [before])
         ways = ways or [before]  # every branch exits: what follows never runs, and is read as it was before
         # the branches a caller may choose to read the chain one way at a time (past the last: no branch runs)
-        self.chains[frame.start] = frame.ways + ([] if frame.has_else else [frame.index + 1])
+        self.chains[frame.start] = frame.not_exiting + ([] if frame.has_else else [frame.index + 1])
         for name in before:
             values = {way[name] for way in ways}
             if len(values) == 1:
@@ -1207,7 +1206,6 @@ class _Reader:
                 continue
             unset = [n for n in dict.fromkeys(frame.names) if n not in self.given]
             marker = f"$({name} set by the {frame.kind} at line {frame.line})"
-            self.alternatives[marker] = sorted(set_values)
             self.ways[marker] = [way[name] or "" for way in ways]
             self.vars[name] = marker + "".join(f"${{{n}}}" for n in unset)
             self.arrays.pop(name, None)

@@ -170,12 +170,14 @@ class SlimeDialect(Dialect):
         (translator/dialects/forkbatch.py): an undocumented way of forming the step is unknown, not upstream's."""
         from translator import native_schemas
         from translator.dialects import forkbatch
+        from translator.sources.pyconfig import option_names
 
         found = forkbatch.locate(source, cwd, entry)
         if found is None:
             return
-        path = found[1]
-        defined = argument_dests(os.path.join(os.path.dirname(path), self.name, "utils", "arguments.py"))
+        project, path = found
+        arguments = project.tree(os.path.join(os.path.dirname(path), self.name, "utils", "arguments.py"))
+        defined = option_names(arguments) if arguments is not None else frozenset()
         upstream = {key.replace("-", "_") for key in native_schemas.keys(self.name)}
         own = {
             name.replace("-", "_"): value
@@ -349,29 +351,6 @@ def returns_one_sample(tree: Any, name: str, depth: int = 0) -> tuple[int, str] 
             shown = ast.unparse(value) if value is not None else "None"
             return found.lineno, f"returns {shown[:60]}, which may hold several samples"
     return None
-
-
-def argument_dests(path: str) -> frozenset[str]:
-    """The destinations (``dynamic_history``) of every ``add_argument("--dynamic-history", ...)`` in a Python file
-    (read, never run); empty when the file is missing or is not Python."""
-    import ast
-
-    from translator.sources.files import read_text
-
-    text = read_text(path, 4_000_000) if os.path.isfile(path) else None
-    try:
-        tree = ast.parse(text) if text else None
-    except SyntaxError:
-        tree = None
-    dests: set[str] = set()
-    for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
-            words = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-            dests.update(w[2:].replace("-", "_") for w in words if w.startswith("--"))
-            dests.update(
-                str(k.value.value) for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)
-            )
-    return frozenset(dests)
 
 
 def parse_flags(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:

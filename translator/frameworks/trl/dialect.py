@@ -78,7 +78,7 @@ from translator.frameworks.trl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, quotient
-from translator.sources.code import Candidate, ClassInfo, Project, dotted_path, launched_scripts, mentions
+from translator.sources.code import Candidate, ClassInfo, Project, dotted_path, launched_scripts, mentions, option_test
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
@@ -1259,21 +1259,21 @@ _REWRITTEN = {
 def _config_rewrites(
     project: Project,
     methods: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]],
-    flag: Callable[[str], bool | None],
+    flag: Callable[[str], Any],
 ) -> tuple[str, ...]:
     """'path:line NAME.FIELD' for each statement of the trainer's project methods that sets a batch field of the
     parsed config (``args.per_device_train_batch_size = ...``, ``self.args.num_generations = ...``) or the
     trainer's own copy of one to anything but the config's value (``self.num_generations = int(args.x * 0.5)``;
     TRL's GRPOTrainer only copies ``self.num_generations = args.num_generations``). A statement in a branch of
-    ``if args.FLAG:`` that the launch's value of FLAG does not take (``flag``) is skipped."""
+    ``if args.FLAG:`` or ``if args.name == "x":`` that the launch's value does not take (``flag``) is skipped."""
     found: list[str] = []
 
     def visit(statements: list[ast.stmt], path: str) -> None:
         for node in statements:
             if isinstance(node, ast.If):
-                name = dotted_path(node.test) or ""
-                owner, _, leaf = name.rpartition(".")
-                taken = flag(leaf) if owner in ("args", "self.args", "self") else None
+                test = option_test(node.test)
+                value = flag(test[0]) if test is not None else None
+                taken = None if test is None or value is None else _may_be(value, test[1])
                 visit(node.body if taken is not False else [], path)
                 visit(node.orelse if taken is not True else [], path)
                 continue
@@ -1335,7 +1335,7 @@ def _flag_value(values: dict[str, Any], key: str) -> bool | None:
     return True if text in ("true", "1", "yes", "") else False if text in ("false", "0", "no") else None
 
 
-def _classify(project: Project, info: ClassInfo, flag: Callable[[str], bool | None]) -> ForkTrainer | None:
+def _classify(project: Project, info: ClassInfo, flag: Callable[[str], Any]) -> ForkTrainer | None:
     methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     owner: dict[str, str] = {}
     for cls in info.lineage():

@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Callable, Collection
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from translator.checks.findings import divisors, largest_divisor
 from translator.concordance import not_written
@@ -84,6 +84,9 @@ from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations, scalar
 from translator.sources.shell import program_index, unwrap_command
 
+if TYPE_CHECKING:
+    from translator.dialects.forkbatch import EntryConfig
+
 _STANDARD_CONFIGS = {"ppo_trainer", "ppo_megatron_trainer", "dapo_trainer"}
 
 
@@ -95,6 +98,7 @@ class NativeVerl:
         self.origins: dict[str, str] = {}
         self.appended: set[str] = set()  # keys written with '+' (absent from that version's config)
         self.plain: dict[str, str] = {}  # keys written without '+' or '++' → where (Hydra wants them in the config)
+        self.entry_config: EntryConfig | None = None  # the Hydra config the launched copy's own entry names
         self.entry = "core"  # core | dapo | fully_async
         self.megatron = False
         self.config_name: str | None = None
@@ -184,7 +188,7 @@ class VerlDialect(Dialect):
         assumed = any(n.code == "version.assumed" for n in notes)
         # keys the reader interprets (a fork key it knows, such as rollout.n_agent) are not left to the code
         unused = {k: v for k, v in native.values.items() if k in values.unused()}
-        unused = {**self._fork_config_keys(source, native, fork_key, notes), **unused}
+        unused = {**self._fork_config_keys(native, fork_key, notes), **unused}
         forkbatch.check(
             source,
             native.launch[1],
@@ -205,12 +209,12 @@ class VerlDialect(Dialect):
         """When the launched entry is the project's own (a copy or fork of verl) and composes its own config: an
         override of a key that config lacks, written without '+', stops Hydra at start-up (ConfigError); a default
         the copy's config sets otherwise than the release's is the one the run uses (returned in ``defaults``)."""
-        if native.launch is None or native.config_name is not None:
+        if native.launch is None:
             return defaults
         from translator.dialects import forkbatch
 
-        config = forkbatch.entry_config(source, native.launch[1], native.launch[0])
-        if config is None:
+        config = native.entry_config = forkbatch.entry_config(source, native.launch[1], native.launch[0])
+        if config is None or native.config_name is not None:
             return defaults
         if config.complete:
             for key, origin in native.plain.items():
@@ -245,16 +249,11 @@ class VerlDialect(Dialect):
         return {**defaults, **own}
 
     @staticmethod
-    def _fork_config_keys(
-        source: Source, native: NativeVerl, fork_key: Callable[[str], bool], notes: NoteList
-    ) -> dict[str, Any]:
+    def _fork_config_keys(native: NativeVerl, fork_key: Callable[[str], bool], notes: NoteList) -> dict[str, Any]:
         """The keys upstream lacks that the launched entry's own Hydra config (a copy or fork kept in the project)
         sets and the launch does not: the fork's code may form batches by their defaults (a group size of its
         own), so they are read in its code like keys the launch sets."""
-        from translator.dialects import forkbatch
-
-        assert native.launch is not None
-        found = forkbatch.entry_config(source, native.launch[1], native.launch[0])
+        found = native.entry_config  # composed by _copy_config
         if found is None:
             return {}
         where, keys = found.where, found.keys
