@@ -271,7 +271,11 @@ def test_a_step_not_made_of_whole_dataloader_draws_stops_at_start() -> None:
     text = fixture.replace("num_prompts_per_step: 64", "num_prompts_per_step: 60")
     with pytest.raises(translator.ConfigError, match="but got 60 and 16"):
         translator.explain(Source(text, "recipe.yaml"), framework="nemo-rl@0.7.0")
-    single = text.replace("use_multiple_dataloader: true", "use_multiple_dataloader: false")
+    # (and 60 × 8 = 480 samples split into whole global batches of 96 on 4 ranks: 480 % 128 would stop the first
+    # training call, batched_data_dict.py:395-397@v0.7.0)
+    single = text.replace("use_multiple_dataloader: true", "use_multiple_dataloader: false").replace(
+        "train_global_batch_size: 128", "train_global_batch_size: 96"
+    )
     explanation = translator.explain(Source(single, "recipe.yaml"), framework="nemo-rl@0.7.0")
     assert explanation.spec.plan.total_steps is None  # min(300, 2 passes × batches): the dataset decides
 

@@ -1,7 +1,8 @@
 """Oracle: SkyRL loads its own config from every launch script rlconf writes for it and validates the batch sizes
 as its trainer does before training; on SkyRL's own fixtures, `rlconf check` gives SkyRL's verdict in its words.
 
-What runs is SkyRL itself (the skyrl 0.3.0 wheel, ``pip download --no-deps skyrl==0.3.0``, unpacked):
+What runs is SkyRL itself (a skyrl wheel, ``pip download --no-deps skyrl==0.4.0``, unpacked; ``RLCONF_SKYRL_VERSION``
+names its release, 0.3.0 when unset, and .ci/run runs the newest, 0.4.0, and 0.3.0):
 ``SkyRLTrainConfig.from_cli_overrides(words)`` (OmegaConf.from_cli of the written ``key=value`` words merged onto
 the dataclass defaults; an unknown key or a value of the wrong type is an error there) and then
 ``validate_batch_sizes(cfg)`` (skyrl/train/utils/utils.py:58-190@skyrl-v0.3.0). Its config needs Python >= 3.12
@@ -38,11 +39,11 @@ PYTHON = os.environ.get("RLCONF_SKYRL_PYTHON")
 if not PYTHON:
     pytest.skip(
         "RLCONF_SKYRL_PYTHON is not set: SkyRL's config loads only on Python >= 3.12 (name such an interpreter "
-        "with skyrl 0.3.0 importable, or on RLCONF_SKYRL_PATH)",
+        "with skyrl importable, or on RLCONF_SKYRL_PATH)",
         allow_module_level=True,
     )
 
-VERSION = "0.3.0"  # the wheel the oracle runs
+VERSION = os.environ.get("RLCONF_SKYRL_VERSION", "0.3.0")  # the wheel the oracle runs
 MODULE = "skyrl.train.entrypoints.main_base"
 
 RUNNER = textwrap.dedent(

@@ -450,7 +450,7 @@ def test_unterminated_heredoc_is_a_note() -> None:
 
 def test_heredoc_inside_command_substitution() -> None:
     script = parse_shell("MSG=$(cat <<EOT\nit's here\nEOT\n)\necho 'after'\n")
-    assert script.variables["MSG"] == "$(cat <<EOT\nit's here\nEOT\n)"
+    assert script.variables["MSG"] == "it's here"  # the heredoc's text is what cat prints
     assert argvs(script) == [["echo", "after"]]
     assert script.commands[0].line == 5
 
@@ -1076,3 +1076,17 @@ def test_a_command_handed_to_a_launcher_as_an_option_is_read_as_run() -> None:
     )
     assert ["python", "train.py", "--n", "8"] in argvs(script)
     assert "shell.command-option" in codes(script)
+
+
+def test_a_command_captured_from_a_heredoc_is_read_as_run() -> None:
+    # CMD=$(cat <<EOF …): the heredoc's text, its ${N} expanded (the delimiter is not quoted) and its backslash-
+    # newlines joined, is the command the launcher runs; with <<'EOF' the text stays as written ($N unexpanded)
+    files = {"run.sh": "python train.py --n ${N:-4} --tag ${TAG:-none}\n"}
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        return (files[path], path) if path in files else None
+
+    captured = 'N=8\nCMD=$(\n  cat <<EOF\nN=${N} \\\nTAG=xy \\\nbash run.sh\nEOF\n)\nlauncher --train-cmd "$CMD"\n'
+    assert ["python", "train.py", "--n", "8", "--tag", "xy"] in argvs(parse_shell(captured, include=include))
+    literal = captured.replace("<<EOF", "<<'EOF'")
+    assert ["python", "train.py", "--n", "4", "--tag", "xy"] not in argvs(parse_shell(literal, include=include))

@@ -143,6 +143,9 @@ def test_token_budget_exists_from_0_3_0() -> None:
     older = translator.load(Source(text, "run.sh"), framework="skyrl@0.2.0")
     assert "keys.unknown-in-version" in {n.code for n in older.notes}
     assert older.plan["micro_batch_per_device"] == 1
+    # a token budget that is not a number (a list) is one input error naming the key, not a comparison crash
+    with pytest.raises(translator.ConfigError, match="max_tokens_per_microbatch must be a number"):
+        translator.load(Source(NEW + 'trainer.max_tokens_per_microbatch="[1, 2]"', "run.sh"), framework="skyrl@0.3.0")
 
 
 def test_fully_async_entry_point_gives_the_policy_lag() -> None:

@@ -348,6 +348,11 @@ def _slime_project(root: Path) -> Path:
             "async def generate(args, sample, sampling_params):\n    if sample.prompt is None:\n"
             "        return [sample]\n    done = await _finish(sample)\n    return done\n"
         ),
+        "annotated.py": (
+            "from agent_loop import run_episode\n\n\n"
+            "async def generate(args, sample, sampling_params) -> Sample:\n"
+            "    return await run_episode(args, sample, sampling_params, max_turns=8)\n"
+        ),
         "fan_out.py": (
             "async def generate(args, sample, sampling_params):\n    turns = [sample]\n"
             "    for _ in range(3):\n        turns.append(sample)\n    return turns\n"
@@ -362,7 +367,7 @@ def _slime_project(root: Path) -> Path:
         "--actor-num-nodes 1 --actor-num-gpus-per-node 4 --tensor-model-parallel-size 1 --micro-batch-size 2"
     )
     (root / "expand.sh").write_text(f"{launch} --expand-steps\n")
-    for name in ("one_sample", "fan_out"):
+    for name in ("one_sample", "annotated", "fan_out"):
         (root / f"{name}.sh").write_text(f"{launch} --custom-generate-function-path {name}.generate\n")
     return root
 
@@ -373,6 +378,13 @@ def test_a_custom_generate_function_that_returns_one_sample_keeps_the_group(tmp_
     plan = translator.explain(str(_slime_project(tmp_path) / "one_sample.sh"), "slime@0.3.1").spec.plan
     assert (plan.samples_per_prompt, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 128, 2)
     assert (plan.data_parallel_size, plan.grad_accum_steps) == (4, 8)
+
+
+def test_a_custom_generate_function_annotated_to_return_a_sample_keeps_the_group(tmp_path: Path) -> None:
+    # annotated.generate returns what an imported helper returns, and states `-> Sample`: one sample per call, so
+    # the plan is one_sample's (16 × 8 = 128 samples, 2 optimizer steps of 64)
+    plan = translator.explain(str(_slime_project(tmp_path) / "annotated.sh"), "slime@0.3.1").spec.plan
+    assert (plan.samples_per_prompt, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 128, 2)
 
 
 def test_a_custom_generate_function_that_may_return_several_samples_leaves_the_group_unknown(tmp_path: Path) -> None:

@@ -37,8 +37,9 @@ class RuleInfo:
     refuses_unknown_name: bool = False
     source: str = ""  # the docs section and framework file the rule cites
     versions: str = ""
-    # The framework's own code raises it before training starts: `explain` refuses such a config
-    # (exit 2) where the launch certainly runs the release's code (translator/api.py ``start_errors``).
+    # The framework's own code raises it before training starts, or at the first training call before any
+    # optimizer step (the run never trains): `explain` refuses such a config (exit 2) where the launch certainly
+    # runs the release's code (translator/api.py ``start_errors``).
     at_start: bool = False
 
     def to_dict(self) -> dict[str, Any]:

@@ -516,6 +516,11 @@ _SBATCH_EXPORTS = {  # sbatch(1) at slurm-24-11: the variables set for a directi
     "--ntasks-per-node": ("SLURM_NTASKS_PER_NODE",),
     "--gpus-per-node": ("SLURM_GPUS_PER_NODE",),
 }
+# `cat <<EOF` (or <<-, <<'EOF'), its text, and the delimiter line: the whole of a $(...) that captures a heredoc
+_CAT_HEREDOC = re.compile(
+    r"cat[ \t]*<<(?P<dash>-?)[ \t]*(?P<quote>['\"]?)(?P<delim>[\w.-]+)(?P=quote)[ \t]*\n(?P<text>.*?)\n\t*(?P=delim)",
+    re.S,
+)
 _PRINTF_QUOTED = re.compile(r"""printf\s+(?:'%q '|"%q "|'%q'|%q)\s+(.*)""", re.S)
 # `scontrol show hostnames $SLURM_JOB_NODELIST`: one line per node of the allocation
 _ALLOCATION_HOSTS = re.compile(r'scontrol\s+show\s+hostnames?\s+"?\$\{?(?:SLURM_JOB_NODELIST|SLURM_NODELIST)\}?"?\s*')
@@ -1601,6 +1606,11 @@ class _Reader:
         ``basename X``, ``realpath X`` / ``readlink -f X`` (symbolic links are not followed), and ``cd DIR && pwd``
         (the script-folder idiom ``$(cd "$(dirname "$0")/.." && pwd)``), kept relative to the directory the script
         runs in."""
+        if heredoc := _CAT_HEREDOC.fullmatch(body.strip()):  # $(cat <<EOF … EOF): the text, expanded unless quoted
+            strip_tabs, literal, text = heredoc["dash"], heredoc["quote"], heredoc["text"]
+            if strip_tabs:
+                text = re.sub(r"(?m)^\t+", "", text)
+            return text if literal else "".join(t for t, _ in self.pieces(text.replace('"', '\\"'), True))
         quoted = _PRINTF_QUOTED.match(body.strip())
         if quoted:  # printf '%q ' WORDS: each word quoted for the shell, joined (a command built to run later)
             tokens = _Lexer(quoted.group(1), self.source, []).tokens()

@@ -480,6 +480,16 @@ class _Interpreter:
                 v.positive_int("grpo.async_grpo.max_trajectory_age_steps") if asynchronous else 0
             )
         plan.complete()
+        step, gbs = plan.samples_per_step, plan.samples_per_optimizer_step
+        if isinstance(step, int) and isinstance(gbs, int) and step % gbs:
+            # No partial global batch and no accumulation over steps: the first training call asserts whole ones
+            # (batched_data_dict.py:395-397@v0.7.0), so the run makes no optimizer step at all.
+            plan.optimizer_steps_per_step = None
+            self.spec.derivations["plan.optimizer_steps_per_step"] = Derivation(
+                f"{step} samples per step are not whole global batches of {gbs}: the first training call stops",
+                ["policy.train_global_batch_size"],
+                "unknown",
+            )
 
     def other(self) -> None:
         v, s = self.v, self.spec

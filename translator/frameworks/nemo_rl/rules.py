@@ -122,6 +122,7 @@ RULES: tuple[R, ...] = (
         "The first training call splits a step's samples into whole global batches of train_global_batch_size.",
         message="Total batch size ({…}) is not a multiple of batch_size ({…})",
         source="nemo_rl/distributed/batched_data_dict.py:395-397@v0.7.0",
+        at_start=True,
     ),
     R(
         "nemo-rl.gbs-multiple-of-dp",
@@ -131,6 +132,7 @@ RULES: tuple[R, ...] = (
         "The first training call shards each global batch over the data-parallel ranks.",
         message="Batch size ({…}) is not a multiple of shards ({…})",
         source="nemo_rl/distributed/batched_data_dict.py:398-401@v0.7.0",
+        at_start=True,
     ),
     R(
         "nemo-rl.async-dp",
@@ -142,6 +144,7 @@ RULES: tuple[R, ...] = (
         "by data_parallel size {…}.",
         source="nemo_rl/algorithms/grpo.py:3747-3750@v0.7.0",
         versions="0.4.0 –",
+        at_start=True,
     ),
     R(
         "nemo-rl.learning-rate-range",

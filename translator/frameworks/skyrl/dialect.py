@@ -352,7 +352,7 @@ class _Reader:
             "derived",
         )
         plan.optimizer_steps_per_step = train // mini * epochs
-        tokens = self.count(T.TOKENS) if T.exists(T.TOKENS, self.version) and (v.get(T.TOKENS) or -1) > 0 else None
+        tokens = self.count(T.TOKENS) if T.exists(T.TOKENS, self.version) and (v.number(T.TOKENS) or -1) > 0 else None
         dp = plan.data_parallel_size
         if tokens is not None:
             # config.py:944-955: > 0 packs micro-batches by tokens, replacing both sample counts

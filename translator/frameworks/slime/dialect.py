@@ -294,9 +294,10 @@ def _ray_head(command: ShellCommand, spec: RunSpec) -> None:
 
 def returns_one_sample(tree: Any, name: str, depth: int = 0) -> tuple[int, str] | None:
     """None when the module-level function ``name`` of ``tree`` returns one sample on every ``return``: its own
-    parameter, a list holding one item, a name bound to what another function of the module returns when that one
-    does, or any name when the function is annotated ``-> Sample``; else (line, what) of the first return that may
-    give more, or (0, why) when the function is not found."""
+        parameter, a list holding one item, a name bound to what another function of the module returns when that one
+        does, or anything but a list or tuple when the function is annotated ``-> Sample`` (its author's statement,
+    trusted as for a name); else (line, what) of the first return that may
+        give more, or (0, why) when the function is not found."""
     import ast
 
     functions = {
@@ -344,12 +345,16 @@ def returns_one_sample(tree: Any, name: str, depth: int = 0) -> tuple[int, str] 
 
     for found in returns(function.body):
         value = found.value
+        one_item = isinstance(value, ast.List) and len(value.elts) == 1 and not isinstance(value.elts[0], ast.Starred)
         single = (
-            isinstance(value, ast.Name) and (value.id in parameters or annotated or from_single_function(value.id))
-        ) or (isinstance(value, ast.List) and len(value.elts) == 1 and not isinstance(value.elts[0], ast.Starred))
+            one_item
+            or (isinstance(value, ast.Name) and (value.id in parameters or from_single_function(value.id)))
+            or (annotated and value is not None and not isinstance(value, (ast.List, ast.Tuple, ast.ListComp)))
+        )
         if not single:
             shown = ast.unparse(value) if value is not None else "None"
-            return found.lineno, f"returns {shown[:60]}, which may hold several samples"
+            shown = shown if len(shown) <= 60 else shown[:59] + "…"
+            return found.lineno, f"returns {shown}, which may hold several samples"
     return None
 
 
