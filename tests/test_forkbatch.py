@@ -462,3 +462,30 @@ def test_a_fork_keys_read_behind_a_switch_the_launch_leaves_off_forms_nothing(tm
     assert off.effects("trainer.resample_multiplier", 2, False) == []
     on = _key_effects(tmp_path, code, {"resample": True, "resample_multiplier": 2})
     assert [t.line for t in on.effects("trainer.resample_multiplier", 2, False)] == [4, 5]
+
+
+def test_a_copys_group_files_compose_and_a_key_under_a_null_is_refused(tmp_path: Path) -> None:
+    # The copy's ppo_trainer.yaml places ref/dp_ref.yaml at actor_rollout_ref.ref; that file's own defaults list
+    # brings ref/ref.yaml (model: {path: base}) and then sets model: null over it. The composition is complete, so
+    # `actor_rollout_ref.ref.model.path=…` without '+' overrides a key under a null, which Hydra 1.3 refuses
+    # ("Could not override 'actor_rollout_ref.ref.model.path'"); the same key with '+' is added and the launch runs
+    # (32 prompts, from the launch).
+    source = OWN_CONFIG.parent / "verl" / "trainer"
+    (tmp_path / ".git").mkdir()
+    trainer = tmp_path / "verl" / "trainer"
+    (trainer / "config" / "ref").mkdir(parents=True)
+    (tmp_path / "verl" / "__init__.py").write_text("")
+    (trainer / "__init__.py").write_text("")
+    (trainer / "main_ppo.py").write_text((source / "main_ppo.py").read_text())
+    own = (source / "config" / "ppo_trainer.yaml").read_text()
+    (trainer / "config" / "ppo_trainer.yaml").write_text(
+        "defaults:\n  - ref@actor_rollout_ref.ref: dp_ref\n  - _self_\n" + own
+    )
+    (trainer / "config" / "ref" / "dp_ref.yaml").write_text("defaults:\n  - ref\n  - _self_\nmodel: null\n")
+    (trainer / "config" / "ref" / "ref.yaml").write_text("model:\n  path: base\nlog_prob_micro_batch_size: null\n")
+    launch = "python3 -m verl.trainer.main_ppo data.train_batch_size=32 {}actor_rollout_ref.ref.model.path=big\n"
+    (tmp_path / "plain.sh").write_text(launch.format(""))
+    (tmp_path / "plus.sh").write_text(launch.format("+"))
+    with pytest.raises(ConfigError, match=r"'actor_rollout_ref\.ref\.model\.path' is not in the config"):
+        api.explain(str(tmp_path / "plain.sh"), "verl@0.4.1")
+    assert api.load(str(tmp_path / "plus.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32

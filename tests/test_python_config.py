@@ -123,6 +123,9 @@ def test_the_script_is_never_run(tmp_path: Path) -> None:
     assert explanation.plan["prompts_per_step"] == 1
     assert explanation.plan["samples_per_optimizer_step"] == 8
     assert explanation.plan["micro_batch_per_device"] == 4
+    # the file does not say how it is launched: one process is assumed, and so are the counts resting on it
+    levels = {name: explanation.certainty[name].level for name in ("data_parallel_size", "prompts_per_step")}
+    assert levels == {"data_parallel_size": "assumed", "prompts_per_step": "assumed"}
 
 
 def test_an_unread_batch_value_is_asked_for_and_can_be_passed(tmp_path: Path) -> None:
@@ -241,3 +244,19 @@ def test_a_scripts_own_options_feed_its_config_call() -> None:
     assert config.own_arguments and config.call is not None
     assert config.call.values == {"per_device_train_batch_size": 3, "learning_rate": 1e-6, "bf16": True}
     assert "num_generations" in config.call.unknown
+
+
+def test_options_parsed_inside_main_take_their_defaults(tmp_path: Path) -> None:
+    # args = parse_args() inside main(), --num-generations defaulting to 4 and read into GRPOConfig: run as
+    # written, num_generations = per-device 4, accumulation 1 (a required --model does not matter to the batch)
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import argparse\nfrom trl import GRPOConfig\n\n\ndef parse_args():\n"
+        "    parser = argparse.ArgumentParser()\n    parser.add_argument('--model', required=True)\n"
+        "    parser.add_argument('--num-generations', type=int, default=4)\n    return parser.parse_args()\n\n\n"
+        "def main():\n    args = parse_args()\n"
+        "    config = GRPOConfig(output_dir='o', num_generations=args.num_generations,"
+        " per_device_train_batch_size=args.num_generations, gradient_accumulation_steps=1)\n"
+    )
+    plan = translator.explain(str(script), framework="trl@1.16.0").spec.plan
+    assert (plan.samples_per_prompt, plan.micro_batch_per_device, plan.grad_accum_steps) == (4, 4, 1)

@@ -528,3 +528,20 @@ def test_the_scripts_own_options_give_the_config_and_pick_the_trainer() -> None:
     plan = mine.spec.plan
     assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (4, 16, 48)
     assert any(n.code == "framework.fork-trainer" for n in mine.notes)
+
+
+def test_a_launch_lines_process_count_from_an_unset_variable_overrides_the_accelerate_file(tmp_path: Path) -> None:
+    # accelerate launch takes --num_processes over the config file's num_processes (accelerate's launch_command
+    # fills only the options the line leaves unset): with $GPUS never set, the 8 in acc.yaml is not the run's world
+    # size, so the data-parallel size and the global counts are unknown; --env GPUS=4 gives 4 ranks, so
+    # 4 × per_device_train_batch_size 8 = 32 completions per round, 32 / num_generations 8 = 4 prompts.
+    (tmp_path / "acc.yaml").write_text("distributed_type: MULTI_GPU\nnum_processes: 8\n")
+    (tmp_path / "recipe.yaml").write_text("per_device_train_batch_size: 8\nnum_generations: 8\n")
+    (tmp_path / "run.sh").write_text(
+        "accelerate launch --config_file acc.yaml --num_processes=$GPUS src/open_r1/grpo.py --config recipe.yaml\n"
+    )
+    unset = translator.load(str(tmp_path / "run.sh"), framework="trl@0.16.0")
+    assert unset.plan["data_parallel_size"] is None and unset.plan["prompts_per_step"] is None
+    assert any("${GPUS}" in n.message for n in unset.notes if n.code == "topology.world-size-not-stated")
+    given = translator.load(str(tmp_path / "run.sh"), framework="trl@0.16.0", env={"GPUS": "4"})
+    assert (given.plan["data_parallel_size"], given.plan["prompts_per_step"]) == (4, 4)

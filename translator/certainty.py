@@ -50,6 +50,9 @@ def plan_certainty(
     if any(n.code in VERIFIED_CODE_NOTES for n in notes):
         fork = None  # the fork's trainer forms batches with upstream's statements only (forkbatch.py)
     inferred = next((n for n in notes if n.code == "version.assumed"), None)
+    # a count derived from an assumed world size (a script taken as one process) is assumed too
+    world = spec.derivations.get("plan.data_parallel_size")
+    assumed_keys = set(world.keys) if world is not None and world.origin == "assumed" else set()
     out = {}
     for name in PLAN_FIELDS:
         value = getattr(spec.plan, name)
@@ -62,7 +65,8 @@ def plan_certainty(
         origin = derivation.origin if derivation is not None else "derived"
         why = derivation.text if derivation is not None else "derived"
         others = {v: plan[name] for v, plan in (other_versions or {}).items() if plan.get(name) != value}
-        if origin == "assumed":
+        rests_on_assumption = derivation is not None and bool(assumed_keys & set(derivation.keys))
+        if origin == "assumed" or (origin == "derived" and rests_on_assumption):
             out[name] = Certainty("assumed", why)
         elif others:
             differ = ", ".join(f"{_shown(v)} as {version}" for version, v in others.items())

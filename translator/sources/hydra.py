@@ -8,6 +8,7 @@ Grammar (Hydra 1.3): ``key=value`` overrides an existing key, ``+key=value`` app
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -303,6 +304,14 @@ def _merge(into: dict[str, Any], data: Mapping[str, Any]) -> None:
             into[key] = dict(value) if isinstance(value, Mapping) else value
 
 
+_CHOICE = lazy(r"\$\{([\w/.]+)\}")
+_MAX_NESTING = 8  # defaults lists inside group files, nested this deep at most
+
+
+def _joined(package: str, relative: str) -> str:
+    return ".".join(p for p in (package, relative) if p)
+
+
 def _at(package: str, data: dict[str, Any]) -> dict[str, Any]:
     for part in reversed([p for p in package.split(".") if p and p != "_global_"]):
         data = {part: data}
@@ -382,11 +391,63 @@ def compose(
             group, _, placed = str(group).removeprefix("override ").removeprefix("optional ").strip().partition("@")
             order.append((group, choices.pop(group, option), placed or None))
         elif isinstance(entry, str):
-            group, _, option = entry.rpartition("/")
-            order.append((group, option, None) if group else (entry, None, None))
+            name, _, placed = entry.partition("@")  # a file of the folder, at a package of its own
+            group, _, option = name.rpartition("/")
+            order.append((group, option, placed or None) if group else (name, None, placed or None))
     order += [(g, o, None) for g, o in choices.items() if o is not None] + [(g, o, None) for g, o in added]
+    # an option may name another group's choice: `- actor@x: ${model_engine}_actor`
+    picked = {g: o for g, o, _ in order if o is not None and g != "_self_"}
+    order = [
+        (g, _CHOICE.sub(lambda m: picked.get(m[1], m[0]), o) if isinstance(o, str) else o, at) for g, o, at in order
+    ]
     if ("_self_", None, None) not in order:
         order.append(("_self_", None, None))
+
+    def place(data: dict[str, Any], folder: str, package: str, depth: int) -> dict[str, Any]:
+        """A group file's content at ``package``, after what its own defaults list brings (Hydra 1.1+: a group
+        is relative to the file's folder unless written /absolute, its package relative to the file's, `- name`
+        a file of the same folder at the same package, ``_self_`` last unless placed)."""
+        entries = data.pop("defaults", None) or []
+        out: dict[str, Any] = {}
+        placed_self = False
+        for entry in entries if isinstance(entries, list) else []:
+            if entry == "_self_":
+                _merge(out, _at(package, data))
+                placed_self = True
+                continue
+            if isinstance(entry, str):
+                path = entry[1:] if entry.startswith("/") else posixpath.normpath(posixpath.join(folder, entry))
+                child, _ = load(f"{path}.yaml") if depth < _MAX_NESTING else ({}, None)
+                _merge(out, place(child, posixpath.dirname(path), package, depth + 1))
+                continue
+            if not isinstance(entry, Mapping) or len(entry) != 1:
+                continue
+            ((spec, option),) = entry.items()
+            spec = str(spec).removeprefix("optional ").strip()
+            group, _, at = spec.partition("@")
+            group = group.strip()
+            whole = group[1:] if group.startswith("/") else posixpath.normpath(posixpath.join(folder, group))
+            if (
+                spec.startswith("override ")
+                or whole.startswith("..")
+                or (not at and ".." in group)
+                or depth >= (_MAX_NESTING)
+            ):
+                if missing is not None:  # an override of another choice, or a placement not worked out here
+                    missing.append(f"{spec} (not composed)")
+                continue
+            option = choices.pop(whole, option)
+            if option is None:
+                continue
+            child, header = load(f"{whole}/{option}.yaml")
+            where = _joined(package, at or group.lstrip("/").replace("/", "."))
+            if header is not None and not at:
+                where = "" if header == "_global_" else header
+            _merge(out, place(child, whole, where, depth + 1))
+        if not placed_self:
+            _merge(out, _at(package, data))
+        return out
+
     config: dict[str, Any] = {}
     for group, option, at in order:
         if group == "_self_":
@@ -398,7 +459,8 @@ def compose(
         data, package = load(relative)
         default_package = group.replace("/", ".") if option is not None else ""  # `- base`: the folder's own
         if data:
-            _merge(config, _at(at or package or default_package, data))
+            folder = group if option is not None else posixpath.dirname(group)
+            _merge(config, place(data, folder, at or package or default_package, 1))
     for op, key, text in values:
         parts = key.split(".")
         node = config

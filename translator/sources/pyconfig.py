@@ -327,8 +327,9 @@ def _option(call: ast.Call) -> _Option | None:
 
 def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
     """The script's ``parser.add_argument(...)`` options with the launch's words (``--x 1``, ``--x=1``, a
-    ``store_true`` flag), when it parses them into a module-level name (``args = parser.parse_args()``, or ``args =
-    get_args()`` whose function returns ``parser.parse_args()``); None when it has no such parser."""
+    ``store_true`` flag), when it parses them into a name bound at module level or at the top of a function (``args
+    = parser.parse_args()``, or ``args = get_args()`` whose function returns ``parser.parse_args()``); None when it
+    has no such parser."""
 
     def bound(body: list[ast.stmt], callees: set[str]) -> set[str]:  # names a body binds to a call of callees
         return {
@@ -355,8 +356,9 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
             for r in ast.walk(node)
         )
     }
-    # bound at module level, or in its `if __name__ == "__main__":` block
-    top = tree.body + [s for node in tree.body if isinstance(node, ast.If) for s in node.body]
+    # bound at module level, in its `if __name__ == "__main__":` block, or at the top of a function (`def main():
+    # args = parse_args()`)
+    top = tree.body + [s for node in tree.body if isinstance(node, (ast.If, ast.FunctionDef)) for s in node.body]
     namespaces = frozenset(bound(top, {"parse_args", *returns_parse}))
     options: dict[str, _Option] = {}  # option word → the option
     for node in ast.walk(tree):

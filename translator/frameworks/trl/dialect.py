@@ -137,6 +137,7 @@ class NativeTrl:
         self.accelerate_name: str | None = None
         self.world_size: int | None = None
         self.world_size_from: str | None = None
+        self.world_size_assumed = False  # a script given on its own: one process if run as written
         self.rollout_gpus: int | None = None  # GPUs of a `trl vllm-serve` process
         self.trl_serve_line: str | None = None  # where the script runs `trl vllm-serve` (TRL's CLI, 0.16+)
         self.server_memory: float | None = None  # its --gpu_memory_utilization
@@ -539,7 +540,8 @@ class TrlDialect(Dialect):
             )
 
     def _world_size(self, native: NativeTrl, options: ReadOptions, notes: NoteList) -> None:
-        if native.world_size is None and native.accelerate.get("num_processes") is not None:
+        # the launch line's count overrides the accelerate file's, even when it is a variable left unset
+        if native.world_size is None and native.world_size_word is None and "num_processes" in native.accelerate:
             native.world_size = _whole(native.accelerate["num_processes"], "num_processes", native.accelerate_name)
             native.world_size_from = f"num_processes {native.world_size} in {native.accelerate_name}"
         if native.world_size is None:
@@ -549,6 +551,13 @@ class TrlDialect(Dialect):
                 notes.info(
                     "topology.world-size-from-option",
                     f"the config does not state the world size; --num-processes {options.num_processes} is used",
+                )
+            elif native.world_size_word is not None:
+                notes.warning(
+                    "topology.world-size-not-stated",
+                    f"the launch line's process count {native.world_size_word} depends on a variable the script "
+                    "never sets (it overrides the accelerate config's), so the global batch quantities are unknown; "
+                    "pass --num-processes N or --env NAME=N",
                 )
             else:
                 notes.warning(
@@ -1512,7 +1521,7 @@ class _Interpreter:
         if world is not None:
             self.spec.plan.data_parallel_size = world
             self.spec.derivations["plan.data_parallel_size"] = Derivation(
-                f"{native.world_size_from}", ["num_processes"], "config"
+                f"{native.world_size_from}", ["num_processes"], "assumed" if native.world_size_assumed else "config"
             )
 
     def batch(self) -> None:
@@ -1597,6 +1606,7 @@ class _Interpreter:
             f"{fmt(plan.micro_batch_per_device)} completions × {world} processes × gradient_accumulation_steps {gas}",
             "per_device_train_batch_size",
             "gradient_accumulation_steps",
+            "num_processes",
         )
         if per_round_per_process is None:
             return
@@ -1606,8 +1616,11 @@ class _Interpreter:
         d["plan.samples_per_step"] = derived(
             f"{per_round_per_process} completions per process per round × {world} processes",
             "per_device_train_batch_size",
+            "num_processes",
         )
-        d["plan.prompts_per_step"] = derived(f"{samples} completions ÷ num_generations {group}", "num_generations")
+        d["plan.prompts_per_step"] = derived(
+            f"{samples} completions ÷ num_generations {group}", "num_generations", "num_processes"
+        )
         if samples % group:
             valid = [g for g in divisors(samples) if g >= 2][:24]
             notes.warning(

@@ -64,7 +64,7 @@ def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList, 
 
 def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
     """A training script given itself: its GRPOConfig call (ConfigError when it has none). Run as written (``python
-    script.py``, no arguments: its own options take their defaults) it is one process."""
+    script.py``, no arguments: its own options take their defaults) it is one process, an assumption."""
     config = read_config(source, CONFIG_CLASSES, CONSUMER, [])
     if config.call is None:
         raise ConfigError(
@@ -73,7 +73,9 @@ def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping
             hint="pass the script that builds the GRPOConfig (or its launch script), or a TRL recipe YAML",
         )
     merge(config, source.name, native, notes, env)
-    native.world_size, native.world_size_from = 1, "a Python script run as written (one process)"
+    # the file does not say how it is launched (python, accelerate launch, torchrun): one process is assumed
+    native.world_size, native.world_size_assumed = 1, True
+    native.world_size_from = "a Python script run as written (python script.py: one process; pass --num-processes N)"
 
 
 def launched(source: Source, cwd: str | None, script: str) -> Source | None:

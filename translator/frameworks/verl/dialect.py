@@ -599,11 +599,15 @@ def renamed_for(key: str, version: str) -> tuple[str, str]:
 
 def _absent(tree: dict[str, Any], key: str) -> bool:
     """Whether the dotted ``key`` is certainly not in the composed config ``tree``: a mapping on its path lacks the
-    next part (a part that holds no mapping, such as null, is not judged)."""
+    next part, or a part on it holds null or a plain value (Hydra 1.3 refuses `a.b.c=1` where `a.b` is null or 1,
+    "Could not override 'a.b.c'"); an interpolation there (``${...}``, which may resolve to a mapping) is not
+    judged."""
     node: Any = tree
     for part in key.split("."):
-        if not isinstance(node, dict):
+        if isinstance(node, str) and "${" in node:
             return False
+        if not isinstance(node, dict):
+            return True
         if part not in node:
             return True
         node = node[part]
