@@ -328,9 +328,10 @@ def compose(
     ``config_name``, its defaults list (config groups, ``_self_`` last unless placed), the command line's group
     choices (``group=option``, ``+group=option``, ``~group``) and value overrides (``a.b=1``, ``+a.b=1``,
     ``++a.b=1``, ``~a.b``); a group file's ``# @package`` header places it (``_global_``: the root; by default the
-    group's path). ``read(relative path)`` gives (file as shown, its text) of a file in the config folder, or None.
-    Returns (the config, the files read, notes: a sweep's further runs, options not followed); ``missing`` collects
-    the files the defaults list names that ``read`` does not find."""
+    group's path), and its own defaults list is composed in turn (``place``). ``read(relative path)`` gives (file
+    as shown, its text) of a file in the config folder, or None. Returns (the config, the files read, notes: a
+    sweep's further runs, options not followed); ``missing`` collects the files the defaults lists name that
+    ``read`` does not find, and the entries not composed here."""
     notes: list[str] = []
     files: list[str] = []
     choices: dict[str, str | None] = {}
@@ -408,6 +409,10 @@ def compose(
         is relative to the file's folder unless written /absolute, its package relative to the file's, `- name`
         a file of the same folder at the same package, ``_self_`` last unless placed)."""
         entries = data.pop("defaults", None) or []
+        if depth > _MAX_NESTING and entries:
+            if missing is not None:
+                missing.append(f"defaults nested deeper than {_MAX_NESTING} (not composed)")
+            entries = []
         out: dict[str, Any] = {}
         placed_self = False
         for entry in entries if isinstance(entries, list) else []:
@@ -417,7 +422,7 @@ def compose(
                 continue
             if isinstance(entry, str):
                 path = entry[1:] if entry.startswith("/") else posixpath.normpath(posixpath.join(folder, entry))
-                child, _ = load(f"{path}.yaml") if depth < _MAX_NESTING else ({}, None)
+                child, _ = load(f"{path}.yaml")
                 _merge(out, place(child, posixpath.dirname(path), package, depth + 1))
                 continue
             if not isinstance(entry, Mapping) or len(entry) != 1:
@@ -427,12 +432,7 @@ def compose(
             group, _, at = spec.partition("@")
             group = group.strip()
             whole = group[1:] if group.startswith("/") else posixpath.normpath(posixpath.join(folder, group))
-            if (
-                spec.startswith("override ")
-                or whole.startswith("..")
-                or (not at and ".." in group)
-                or depth >= (_MAX_NESTING)
-            ):
+            if spec.startswith("override ") or whole.startswith("..") or (not at and ".." in group):
                 if missing is not None:  # an override of another choice, or a placement not worked out here
                     missing.append(f"{spec} (not composed)")
                 continue

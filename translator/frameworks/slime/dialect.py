@@ -294,10 +294,9 @@ def _ray_head(command: ShellCommand, spec: RunSpec) -> None:
 
 def returns_one_sample(tree: Any, name: str, depth: int = 0) -> tuple[int, str] | None:
     """None when the module-level function ``name`` of ``tree`` returns one sample on every ``return``: its own
-        parameter, a list holding one item, a name bound to what another function of the module returns when that one
-        does, or anything but a list or tuple when the function is annotated ``-> Sample`` (its author's statement,
-    trusted as for a name); else (line, what) of the first return that may
-        give more, or (0, why) when the function is not found."""
+    parameter, a list holding one item, a name bound to what another function of the module returns when that one
+    does, or anything but a list or tuple when the function is annotated ``-> Sample`` (its author's statement); else
+    (line, what) of the first return that may give more, or (0, why) when the function is not found."""
     import ast
 
     functions = {
