@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from translator.sources.hydra import UNRESOLVED, parse_override, parse_value, resolve_interpolations
@@ -70,6 +72,11 @@ def test_a_written_value_with_a_comma_is_a_quoted_string_not_a_sweep() -> None:
     assert override is not None and override.value == "token_k1,seq_max_k2"
 
 
+def _reader(files: dict[str, str]) -> Callable[[str], tuple[str, str] | None]:
+    """compose's ``read`` over a config folder held as {relative path: text}."""
+    return lambda relative: (relative, files[relative]) if relative in files else None
+
+
 def test_compose_follows_hydras_order_packages_and_overrides() -> None:
     from translator.sources.hydra import compose
 
@@ -80,17 +87,14 @@ def test_compose_follows_hydras_order_packages_and_overrides() -> None:
         "task/math.yaml": "# @package _global_\nlr: 3.0e-06\nbatch: 8\n",
     }
 
-    def read(relative: str) -> tuple[str, str] | None:
-        return (relative, files[relative]) if relative in files else None
-
     # By Hydra's rules: the defaults list puts model/small under `model`, then _self_ (main.yaml) over it
     # (layers 2); the command line picks model=large instead of small (so layers 32 from it, then _self_'s 2),
     # appends task/math at the root (`_global_`: lr 3e-6 over main's 1e-6, batch 8), and sets model.width 128.
-    config, read_files, notes = compose(read, "main", ["model=large", "+task=math", "model.width=128", "-m"])
+    config, read_files, notes = compose(_reader(files), "main", ["model=large", "+task=math", "model.width=128", "-m"])
     assert config == {"lr": 3e-06, "model": {"layers": 2, "width": 128}, "batch": 8}
     assert read_files == ["main.yaml", "model/large.yaml", "task/math.yaml"] and notes == []
     # A sweep reads its first value, and says so.
-    config, _, notes = compose(read, "main", ["+task=math,other"])
+    config, _, notes = compose(_reader(files), "main", ["+task=math,other"])
     assert config["batch"] == 8 and notes == ["'+task=math,other' sweeps 2 values: the first is read"]
 
 
@@ -102,13 +106,10 @@ def test_compose_places_a_defaults_entry_at_its_package_and_names_missing_files(
         "actor/dp.yaml": "# @package _global_\nmini: 8\n",
     }
 
-    def read(relative: str) -> tuple[str, str] | None:
-        return (relative, files[relative]) if relative in files else None
-
     # Hydra: `group@pkg: option` places the option's keys at pkg, over the file's own header (_global_ here);
     # ref/dp.yaml is not there, so the config lacks what it would hold, and `missing` says so.
     missing: list[str] = []
-    config, _, _ = compose(read, "trainer", [], missing)
+    config, _, _ = compose(_reader(files), "trainer", [], missing)
     assert config == {"model": {"actor": {"mini": 8}}, "lr": 1}
     assert missing == ["ref/dp.yaml"]
 
@@ -132,9 +133,6 @@ def test_compose_follows_the_defaults_lists_of_group_files() -> None:
         "base.yaml": "k: 3\n",
     }
 
-    def read(relative: str) -> tuple[str, str] | None:
-        return (relative, files[relative]) if relative in files else None
-
     # Worked out by Hydra 1.3's rules (and checked against hydra.compose on the same files): ${engine} is the
     # engine group's choice, dp, so ref/dp_ref.yaml is placed at a.ref. Its own defaults list: `- ref` is
     # ref/ref.yaml at the same package; `../engine@fsdp_config` is engine/dp.yaml at a.ref.fsdp_config (the
@@ -143,7 +141,7 @@ def test_compose_follows_the_defaults_lists_of_group_files() -> None:
     # base.yaml at b. extra/x.yaml overrides another group's choice from inside: not worked out here, so the
     # composition says so in `missing`.
     missing: list[str] = []
-    config, _, _ = compose(read, "main", [], missing)
+    config, _, _ = compose(_reader(files), "main", [], missing)
     assert config == {
         "engine": {"kind": "dp"},
         "a": {
