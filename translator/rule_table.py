@@ -1776,6 +1776,14 @@ RULES: tuple[R, ...] = (
         "The project installs the framework from a commit, not a release, so the matching release is unknown.",
     ),
     R(
+        "version.imports-unreleased",
+        "note",
+        "trl",
+        ("warning",),
+        "The training code imports names from trl that no release rlconf knows has all of; the version is "
+        "inferred without them.",
+    ),
+    R(
         "version.project-unsupported",
         "note",
         "all",

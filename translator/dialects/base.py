@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import posixpath
+import sys
 from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
@@ -18,6 +19,8 @@ from translator.dialects.pins import project_version
 from translator.dialects.provenance import derived as derived
 from translator.dialects.provenance import from_config as from_config
 from translator.dialects.provenance import track_provenance as track_provenance
+from translator.dialects.release_names import Installed
+from translator.dialects.release_names import load as load_release_names
 from translator.dialects.unknowns import UNKNOWN as UNKNOWN
 from translator.dialects.unknowns import Unknown as Unknown
 from translator.dialects.unknowns import blocking_keys, handed_out
@@ -53,6 +56,10 @@ class ReadOptions:
     # editable install of it (`cd verl; pip install -e .`) is what `python -m verl...` runs when the run folder
     # does not hold the package itself.
     copy_dir: str | None = None
+    # The releases the project's statements leave possible (a commit pin between two releases); None: the version
+    # alone, (): any release that fits the keys
+    candidates: tuple[str, ...] | None = None
+    version_where: str | None = None  # the file and line the project states the version at
 
 
 @record
@@ -109,6 +116,21 @@ class Dialect:
     # Releases without an entry of their own that behave like a listed one, checked in the source at both tags:
     # release → (the listed release, why).
     same_as: dict[str, tuple[str, str]] = {}  # noqa: RUF012
+
+    # The names each module of the framework's package defines per release, a file beside the dialect's module
+    # (scripts/gen_release_names.py)
+    release_names: str | None = None
+
+    def installed(self, options: ReadOptions, stated: str, version: str) -> Installed | None:
+        """The release(s) of the framework the launched code imports, when the project (or --from) states them as
+        ``stated`` and keeps no copy of its own (``version``: the listed release it reads as); None: not judged."""
+        if self.release_names is None or not options.version or options.candidates == () or options.copy_dir:
+            return None
+        owner = next(c for c in type(self).__mro__ if "release_names" in vars(c))  # a subclass's file is its parent's
+        table = os.path.join(os.path.dirname(sys.modules[owner.__module__].__file__ or ""), self.release_names)
+        releases = options.candidates or (stated if stated in load_release_names(table).releases else version,)
+        where = f"from {options.version_where}" if options.version_where else "as --from names it"
+        return Installed(self.name, table, releases, where)
 
     def project_evidence(self, source: Source) -> list[Evidence]:
         """What the script's project states about this framework's version (:mod:`translator.sources.project`):
@@ -313,7 +335,10 @@ def _with_unknowns(read: Any) -> Any:
         _chains.append({})
         project = project_version(self, source) if options.version is None else None
         if project and project.read_as:
-            options = dataclasses.replace(options, version=project.read_as)
+            where = project.used.where if project.used else None
+            options = dataclasses.replace(
+                options, version=project.read_as, candidates=project.candidates, version_where=where
+            )
         if project and project.companion and options.companion is None:
             options = dataclasses.replace(options, companion=(project.companion.version, project.companion.where))
         if project and project.used and project.used.kind == "copy" and project.used.copy_dir:

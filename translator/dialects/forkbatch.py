@@ -23,6 +23,7 @@ from typing import Any
 
 from translator.dialects.base import UNKNOWN, version_key
 from translator.dialects.fork_tables import UPSTREAM_FIT, UPSTREAM_WORKER
+from translator.dialects.release_names import Installed
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.patterns import lazy
@@ -226,19 +227,24 @@ def check(
     notes: NoteList,
     lineage: str = "verl",
     launch_values: Mapping[str, Any] | None = None,
+    installed: Installed | None = None,
 ) -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
     ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a key's last words (``n``, ``rollout.n``)
     also end an upstream key (:func:`suffixes` builds it);
     ``launch_values``: every key the launch sets (``values`` holds those the reader left), which decide the
-    branches of the entry that pick the code it runs."""
+    branches of the entry that pick the code it runs; ``installed``: the framework release the project installs
+    (its imports from it are checked)."""
     if entry is None:
         return
     found = locate(source, cwd, entry)
     if found is None:
         return
     project, path = found
-    refuse_missing_import(project, path, None if entry.endswith(".py") or "/" in entry else entry, source.name)
+    module = None if entry.endswith(".py") or "/" in entry else entry
+    refuse_missing_import(project, path, module, source.name)
+    if installed is not None:  # the release the project installs must have what the entry imports from it
+        installed.refuse_unavailable(project.package_imports(path, module, installed.package))
     keys = [k for k in values if fork_key(k)]
     if not keys and lineage not in UPSTREAM_FIT:
         return

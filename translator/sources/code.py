@@ -504,32 +504,55 @@ class Project:
         key = (self.root, os.path.realpath(entry), module)
         if key in _MISSING:
             return _MISSING[key]
-        search = os.path.dirname(os.path.realpath(entry))
-        if module:  # pkg/sub/mod.py run as pkg.sub.mod: Python looks up pkg from the folder above pkg
-            for _ in range(module.count(".") + entry.endswith("__init__.py")):
-                search = os.path.dirname(search)
+        result = next((m for _, _, m in self._startup(entry, _search_folder(entry, module)) if m is not None), None)
+        if len(_MISSING) > MAX_CACHED:
+            _MISSING.clear()
+        _MISSING[key] = result
+        return result
+
+    def package_imports(self, entry: str, module: str | None, package: str) -> list[PackageImport]:
+        """Each import of the installed ``package`` at the top of a file the launched ``entry`` runs at start-up
+        (as :meth:`missing_import` follows them); none when the project holds a package of that name where Python
+        finds it first (its own copy is what runs)."""
+        search = _search_folder(entry, module)
+        if os.path.isdir(os.path.join(search, package)) or os.path.isfile(os.path.join(search, package + ".py")):
+            return []
+        found: list[PackageImport] = []
+        for path, tree, _ in self._startup(entry, search):
+            for node in tree.body:
+                if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                    if node.module.split(".")[0] == package:
+                        names = tuple(a.name for a in node.names if a.name != "*")
+                        found.append(PackageImport(self.rel(path), node.lineno, node.module, names))
+                elif isinstance(node, ast.Import):
+                    found += [
+                        PackageImport(self.rel(path), node.lineno, a.name)
+                        for a in node.names
+                        if a.name.split(".")[0] == package
+                    ]
+        return found
+
+    def _startup(self, entry: str, search: str) -> Iterator[tuple[str, ast.Module, MissingImport | None]]:
+        """The project files the launched ``entry`` imports at start-up, following the imports at the top of each
+        (not under ``try``/``if``/``def``) into the project's own packages, each with its first import that finds
+        no module or name (None: all resolve)."""
         seen: list[str] = []
         queue = [os.path.realpath(entry)]
-        result = None
-        while queue and result is None and len(seen) < MAX_FILES:
+        while queue and len(seen) < MAX_FILES:
             current = queue.pop(0)
             tree = self.tree(current) if current not in seen else None
             if tree is None:
                 continue
             seen.append(current)
+            missing = None
             for node in tree.body:
                 for dotted, folder, names in _top_imports(node, current, search):
                     resolved = _resolve(folder, dotted, names)
                     if isinstance(resolved, tuple):
-                        result = MissingImport(current, node.lineno, *resolved)
-                        break
-                    queue += [p for p in resolved if self.inside(p) and p not in seen]
-                if result is not None:
-                    break
-        if len(_MISSING) > MAX_CACHED:
-            _MISSING.clear()
-        _MISSING[key] = result
-        return result
+                        missing = missing or MissingImport(current, node.lineno, *resolved)
+                    else:
+                        queue += [p for p in resolved if self.inside(p) and p not in seen]
+            yield current, tree, missing
 
     # ------------------------------------------------------------ key reads
     def reads(self, leaf: str, paths: list[str]) -> list[Read]:
@@ -560,6 +583,27 @@ class MissingImport:
     line: int
     module: str
     name: str = ""  # a name imported from ``module`` that it neither defines nor holds ("": the module is missing)
+
+
+@record
+class PackageImport:
+    """An import of an installed package at start-up: where (file relative to the project, line), the module, the
+    names taken from it."""
+
+    path: str
+    line: int
+    module: str
+    names: tuple[str, ...] = ()
+
+
+def _search_folder(entry: str, module: str | None) -> str:
+    """The folder Python looks top-level packages up in for the launched ``entry``: the script's own, or for
+    ``python -m pkg.sub.mod`` the folder above ``pkg``."""
+    search = os.path.dirname(os.path.realpath(entry))
+    if module:
+        for _ in range(module.count(".") + entry.endswith("__init__.py")):
+            search = os.path.dirname(search)
+    return search
 
 
 def _top_imports(node: ast.stmt, path: str, search: str) -> list[tuple[str, str, tuple[str, ...]]]:

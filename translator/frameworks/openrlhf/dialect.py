@@ -22,6 +22,7 @@ from translator.checks.findings import divisors
 from translator.concordance import not_written
 from translator.dialects.base import (
     Dialect,
+    Installed,
     Reading,
     ReadOptions,
     Values,
@@ -234,6 +235,7 @@ class OpenRlhfDialect(Dialect):
     pip_name = "openrlhf"
     # OpenRLHF's checkout, or a project that vendors it (MM-EUREKA): setup.py reads the version from version.txt.
     version_files = (("version.txt", "openrlhf"),)
+    release_names = "release_names.txt"  # scripts/gen_release_names.py
 
     rejects_unknown_keys = True  # argparse's parse_args(): "unrecognized arguments"
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
@@ -266,7 +268,9 @@ class OpenRlhfDialect(Dialect):
                 f"{spec.topology.training_gpus} training processes",
             )
         self._account(flags, foreign, version, spec, notes)
-        self._fork_code(source, native, foreign, version, spec, notes)
+        self._fork_code(
+            source, native, foreign, version, spec, notes, self.installed(options, options.version or "", version)
+        )
         return Reading(spec, notes, flags)
 
     def _fork_code(
@@ -277,6 +281,7 @@ class OpenRlhfDialect(Dialect):
         version: str,
         spec: RunSpec,
         notes: NoteList,
+        installed: Installed | None,
     ) -> None:
         """Flags no OpenRLHF release has, read in the project's code, and the project's own copy of the strategy's
         batch sizing (translator/dialects/forkbatch.py)."""
@@ -299,6 +304,7 @@ class OpenRlhfDialect(Dialect):
             spec,
             notes,
             lineage="openrlhf",
+            installed=installed,
         )
 
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeOpenRlhf:

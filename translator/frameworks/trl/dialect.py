@@ -78,7 +78,16 @@ from translator.frameworks.trl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, quotient
-from translator.sources.code import Candidate, ClassInfo, Project, dotted_path, launched_scripts, mentions, option_test
+from translator.sources.code import (
+    Candidate,
+    ClassInfo,
+    PackageImport,
+    Project,
+    dotted_path,
+    launched_scripts,
+    mentions,
+    option_test,
+)
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
@@ -163,6 +172,7 @@ class NativeTrl:
         self.world_size_word: str | None = None  # the launch line's process count as written (maybe "${NPROC}")
         self.visible_gpus: int | None = None  # GPUs the training processes see, when the launch states it
         self.visible_from: str | None = None  # where: CUDA_VISIBLE_DEVICES or accelerate's gpu_ids
+        self.trl_imports: list[PackageImport] = []  # the training code's imports of trl at start-up
 
 
 def data_loader(spec: RunSpec) -> DataLoader:
@@ -223,6 +233,7 @@ class TrlDialect(Dialect):
     # (parse_args_into_dataclasses: "Some specified arguments are not used by the HfArgumentParser")
     rejects_unknown_flags = True
     commit_bands = os.path.join(os.path.dirname(__file__), "commits.txt")
+    release_names = "release_names.txt"  # scripts/gen_release_names.py
     same_as = SAME_AS
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
 
@@ -235,6 +246,7 @@ class TrlDialect(Dialect):
         notes = NoteList()
         if source.suffix == ".py":
             python_script.read_python(source, native, notes, options.env)
+            native.trl_imports = python_script.script_imports(source)
             python_script.apply_overrides(source, _known_fields(), native, notes, options.env)
         elif source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
@@ -247,6 +259,9 @@ class TrlDialect(Dialect):
             return self._hand_over(native.variant, source, options)
         self._world_size(native, options, notes)
         version, transformers = split_target(self._version(native, options.version, notes))
+        installed = self.installed(options, split_target(options.version or "")[0], version)
+        if installed is not None and native.release is None:  # a variant's release is not trl's
+            installed.refuse_unavailable(native.trl_imports)
         fork = native.fork_trainer
         if fork is not None and fork.lineage is not None:
             notes.warning(
@@ -418,7 +433,7 @@ class TrlDialect(Dialect):
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
-        training_script = python_script.launched(source, command.cwd, argv[script_index])
+        training_script = python_script.launched(source, command.cwd, argv[script_index], native)
         own_options = False
         if training_script is not None and script_name.endswith(".py"):
             # a script that builds its GRPOConfig itself is read, not a fork
@@ -576,8 +591,14 @@ class TrlDialect(Dialect):
             return self.trl_release(explicit)
         keys = set(native.values)
         bounded = sorted(k for k in keys if k in KEY_RANGE)
+        importable, imports_why = self._importable(native, notes)
         fits = [v for v in VERSIONS if all(_has_key(v, k) for k in bounded)]
-        if not bounded:
+        fits = [v for v in fits if v in importable] or fits
+        if not bounded and importable != VERSIONS:
+            open_r1 = bool(keys & OPEN_R1_KEYS) and OPEN_R1_TRL_VERSION in importable
+            version = OPEN_R1_TRL_VERSION if open_r1 else importable[-1]
+            why = f"the {'release Open-R1 pins' if open_r1 else 'newest release'} in which {imports_why}"
+        elif not bounded:
             version, why = (
                 (OPEN_R1_TRL_VERSION, "Open-R1 recipes run with the TRL its setup.py pins")
                 if keys & OPEN_R1_KEYS
@@ -592,6 +613,8 @@ class TrlDialect(Dialect):
                 if open_r1
                 else "the newest release with "
             ) + f"every version-specific key: {spans}"
+            if importable != VERSIONS and version in importable:
+                why += f", and in which {imports_why}"
         else:
             # Keys of releases that never coexisted: the release that has most of them.
             version = max(VERSIONS, key=lambda v: (sum(_has_key(v, k) for k in bounded), VERSIONS.index(v)))
@@ -606,6 +629,25 @@ class TrlDialect(Dialect):
             why = "the release with most of the version-specific keys"
         notes.info("version.assumed", f"assumed trl {version}: {why}; pass --from trl@VERSION to choose")
         return version
+
+    @staticmethod
+    def _importable(native: NativeTrl, notes: NoteList) -> tuple[tuple[str, ...], str]:
+        """The listed releases at which the training code's trl imports all work (every one when the imports do
+        not tell, or when no release has them all: then a note), and what narrows them, for the assumption's why."""
+        allowed, narrowest = python_script.releases_allowing(native.trl_imports)
+        if narrowest is None:
+            return VERSIONS, ""
+        what = f"{os.path.basename(narrowest.path)}:{narrowest.line} imports from {narrowest.module}"
+        importable = tuple(v for v in VERSIONS if v in allowed)
+        if not importable:
+            notes.warning(
+                "version.imports-unreleased",
+                f"{what} names that no trl release from {VERSIONS[0]} to {VERSIONS[-1]} has all of (a development "
+                "install, or a name a later release removed?); the version is inferred without them",
+                source_keys=[f"{narrowest.path}:{narrowest.line}"],
+            )
+            return VERSIONS, ""
+        return importable, f"{what} work (trl {allowed[0]}–{allowed[-1]})"
 
     def _account(
         self, values: Values, version: str, spec: RunSpec, notes: NoteList, own: frozenset[str] = frozenset()

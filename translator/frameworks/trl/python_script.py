@@ -5,12 +5,15 @@ variant of TRL it runs (a package imported before trl that patches GRPOConfig)."
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from translator.dialects import release_names as release_names_module
+from translator.dialects.release_names import ReleaseNames
 from translator.errors import ConfigError
 from translator.notes import NoteList
-from translator.sources.code import launched_scripts, refuse_missing_import
+from translator.sources.code import PackageImport, Project, launched_scripts, project_root, refuse_missing_import
 from translator.sources.files import Source
 from translator.sources.pyconfig import PythonConfig, overrides, read_config
 
@@ -78,14 +81,37 @@ def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping
     native.world_size_from = "a Python script run as written (python script.py: one process; pass --num-processes N)"
 
 
-def launched(source: Source, cwd: str | None, script: str) -> Source | None:
-    """The .py a launch line runs, when it is in the project (or among the files held in memory)."""
+def launched(source: Source, cwd: str | None, script: str, native: NativeTrl) -> Source | None:
+    """The .py a launch line runs, when it is in the project (or among the files held in memory); its imports of
+    trl at start-up go to ``native.trl_imports``."""
     if script in source.files:  # files held in memory (a translation read back)
         return source.sibling(script, "training script")
     for project, path in launched_scripts(source, cwd, script):
         refuse_missing_import(project, path, None, source.name)
+        native.trl_imports = project.package_imports(path, None, "trl")
         return source.sibling(str(path), "training script")
     return None
+
+
+# The names each trl module defines per release (scripts/gen_release_names.py, from the PyPI wheels)
+RELEASE_NAMES = os.path.join(os.path.dirname(__file__), "release_names.txt")
+
+
+def script_imports(source: Source) -> list[PackageImport]:
+    """The imports of trl a training script given itself makes at start-up."""
+    if source.files or source.base_dir is None or not os.path.isfile(source.name):
+        return []
+    folder = os.path.dirname(os.path.realpath(source.name))
+    return Project(project_root(folder), folder).package_imports(source.name, None, "trl")
+
+
+def release_names() -> ReleaseNames:
+    return release_names_module.load(RELEASE_NAMES)
+
+
+def releases_allowing(imports: Sequence[PackageImport]) -> tuple[tuple[str, ...], PackageImport | None]:
+    """The trl releases at which every import works, and the import that narrows them most (None: none does)."""
+    return release_names_module.releases_allowing(release_names(), imports)
 
 
 def trains_without_trl(source: Source, cwd: str | None, script: str) -> bool:

@@ -16,6 +16,7 @@ from translator.checks.findings import divisors, largest_divisor
 from translator.concordance import not_written
 from translator.dialects.base import (
     Dialect,
+    Installed,
     Reading,
     ReadOptions,
     Values,
@@ -133,6 +134,7 @@ class VerlDialect(Dialect):
     # the copy's own trainer config tells a pre-release copy's era.
     version_files = (("verl/version/version", None), ("verl/verl/version/version", None))
     copy_config = "verl/trainer/config/ppo_trainer.yaml"
+    release_names = "release_names.txt"  # scripts/gen_release_names.py
 
     def keys_in(self, version: str) -> set[str] | None:
         return {
@@ -158,11 +160,20 @@ class VerlDialect(Dialect):
             interpreter.run()
         entity_from_environment(spec, native.wandb_entity)
         self._account(values, native, version, spec, notes)
-        self._fork_code(source, native, values, version, spec, notes)
+        self._fork_code(
+            source, native, values, version, spec, notes, self.installed(options, options.version or "", version)
+        )
         return Reading(spec, notes, values)
 
     def _fork_code(
-        self, source: Source, native: NativeVerl, values: Values, version: str, spec: RunSpec, notes: NoteList
+        self,
+        source: Source,
+        native: NativeVerl,
+        values: Values,
+        version: str,
+        spec: RunSpec,
+        notes: NoteList,
+        installed: Installed | None,
     ) -> None:
         """Keys upstream never had, and a fork entry's own trainer, read in the project's code
         (translator/dialects/forkbatch.py)."""
@@ -202,6 +213,7 @@ class VerlDialect(Dialect):
             spec,
             notes,
             launch_values=native.values,
+            installed=installed,
         )
 
     @staticmethod
