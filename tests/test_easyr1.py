@@ -904,3 +904,33 @@ def test_a_copys_declared_keys_follow_its_config_dataclasses(tmp_path: Path) -> 
         "worker.extra",
         "seed",
     }
+
+
+def test_a_copys_own_dataclass_defaults_are_the_runs(tmp_path: Path) -> None:
+    # the copy's ActorConfig declares ppo_epochs: int = 2 (EasyR1's is 1, verl/workers/actor/config.py@v0.3.2) and
+    # the launch does not set it: OmegaConf.structured(PPOConfig()) starts from the copy's defaults, so each
+    # step's 64 prompts × 4 = 256 samples make 256 ÷ (global_batch_size 32 × n 4) = 2 updates per epoch, × 2 epochs
+    (tmp_path / ".git").mkdir()
+    trainer = tmp_path / "verl" / "trainer"
+    trainer.mkdir(parents=True)
+    (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.2"\n')
+    (trainer / "__init__.py").write_text("")
+    (trainer / "main.py").write_text("from verl.trainer.config import PPOConfig\n")
+    (trainer / "config.py").write_text(
+        COPY_CONFIG.replace("    my_fork_coeff", "    ppo_epochs: int = 2\n    my_fork_coeff")
+    )
+    script = tmp_path / "run.sh"
+    script.write_text(launch("data.rollout_batch_size=64", "worker.rollout.n=4", "worker.actor.global_batch_size=32"))
+    explanation = translator.explain(str(script))
+    assert (explanation.spec.plan.epochs_per_step, explanation.spec.plan.optimizer_steps_per_step) == (2, 4)
+    assert any(n.code == "framework.copy-defaults" and "ppo_epochs=2" in n.message for n in explanation.notes)
+    # set on the launch line, the value is the launch's
+    script.write_text(
+        launch(
+            "data.rollout_batch_size=64",
+            "worker.rollout.n=4",
+            "worker.actor.global_batch_size=32",
+            "worker.actor.ppo_epochs=1",
+        )
+    )
+    assert translator.explain(str(script)).spec.plan.epochs_per_step == 1

@@ -133,3 +133,20 @@ def test_a_framework_module_no_release_has_stops_the_launch(tmp_path: Path) -> N
         init.write_text("")
     explanation = translator.explain(str(tmp_path / "run.sh"), framework="openrlhf@0.7.3")
     assert "framework.fork" in {n.code for n in explanation.notes}
+
+
+def test_a_script_path_the_cd_target_does_not_hold_stops_the_launch(tmp_path: Path) -> None:
+    # `cd src/app` then `torchrun src/app/train.py`: the path is read from src/app, where src/app/src/app/train.py
+    # does not exist (the project holds src/app/train.py only): torchrun's worker cannot open the file
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src" / "app").mkdir(parents=True)
+    (tmp_path / "src" / "app" / "train.py").write_text(
+        "from trl import GRPOConfig, GRPOTrainer\n\nargs = GRPOConfig(output_dir='o', num_generations=4)\n"
+    )
+    flags = "--per_device_train_batch_size 4 --num_generations 4"
+    (tmp_path / "broken.sh").write_text(f"cd src/app\ntorchrun --nproc_per_node 2 src/app/train.py {flags}\n")
+    with pytest.raises(translator.ConfigError, match=r"changes into src/app and then runs src/app/train\.py"):
+        translator.explain(str(tmp_path / "broken.sh"))
+    # the same launch with the path relative to the folder it changes into reads
+    (tmp_path / "fine.sh").write_text(f"cd src/app\ntorchrun --nproc_per_node 2 train.py {flags}\n")
+    assert translator.explain(str(tmp_path / "fine.sh")).spec.plan.samples_per_prompt == 4

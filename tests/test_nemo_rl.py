@@ -293,3 +293,47 @@ def test_a_command_exported_for_ray_sub_is_the_launch() -> None:
     # without ray.sub the variable is only text: no launch
     with pytest.raises(translator.ConfigError, match="no NeMo-RL launch command found"):
         translator.explain(Source(launch.replace("ray.sub", "other.sub"), "submit.sh"), framework="nemo-rl@0.7.0")
+
+
+def test_a_release_recipe_the_project_lacks_is_the_releases(tmp_path: Path) -> None:
+    # --config examples/configs/grpo_math_8B.yaml, run in the release's checkout (not in this project):
+    # grpo_math_8B.yaml (the same batch keys at v0.3.1–v0.7.0) sets 64 prompts × 32 generations and a global batch
+    # of 512 samples; the launch's 2 nodes × 8 GPUs, colocated, dtensor TP 1: 16 DP ranks; 2048 ÷ 512 = 4 updates
+    (tmp_path / ".git").mkdir()
+    script = tmp_path / "run.sh"
+    script.write_text(
+        "cd /opt/nemo-rl\nuv run python examples/run_grpo_math.py --config examples/configs/grpo_math_8B.yaml "
+        "cluster.num_nodes=2 cluster.gpus_per_node=8 grpo.max_num_steps=100\n"
+    )
+    explanation = translator.explain(str(script))
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_optimizer_step) == (64, 32, 512)
+    assert (plan.data_parallel_size, plan.optimizer_steps_per_step) == (16, 4)
+    assert any(n.code == "input.release-recipe" for n in explanation.notes)
+
+
+def test_a_word_that_is_no_override_stops_the_releases_run_grpo(tmp_path: Path) -> None:
+    # examples/run_grpo.py:58,79@v0.7.0: parse_known_args leaves every word but --config to
+    # parse_hydra_overrides, whose parser raises OverridesError on '--model' (no key=value)
+    (tmp_path / ".git").mkdir()
+    script = tmp_path / "run.sh"
+    script.write_text("uv run examples/run_grpo.py --config examples/configs/grpo_math_1B.yaml --model m\n")
+    with pytest.raises(translator.ConfigError, match=r"'--model' is not a key=value override.*OverridesError"):
+        translator.explain(str(script))
+
+
+def test_a_project_script_named_like_the_entry_that_never_imports_nemo_rl_is_not_read_as_it(tmp_path: Path) -> None:
+    # run_grpo.py of the project's own, building another framework's command: not NeMo-RL's entry
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "run_grpo.py").write_text("import subprocess\n\nsubprocess.run(['python3', '-m', 'other.main'])\n")
+    script = tmp_path / "run.sh"
+    script.write_text("python run_grpo.py --model m --batch_size 8\n")
+    with pytest.raises(translator.ConfigError, match="imports nemo_rl: it is not"):
+        translator.explain(str(script), framework="nemo-rl")
+    # a project copy of the entry that imports nemo_rl is read, its own words left to its parser (8 prompts × 16
+    # generations = 128 samples, one global batch of 128)
+    (tmp_path / "run_grpo.py").write_text("from nemo_rl.utils.config import load_config\n")
+    script.write_text("python run_grpo.py grpo.num_prompts_per_step=8 policy.train_global_batch_size=128 --my-flag\n")
+    explanation = translator.explain(str(script), framework="nemo-rl")
+    assert explanation.spec.plan.prompts_per_step == 8
+    assert any(n.code == "keys.unrecognised-argument" for n in explanation.notes)

@@ -1163,3 +1163,42 @@ def test_a_node_count_the_script_never_sets_leaves_only_the_counts_built_on_it_u
     given = translator.load(Source(text, "run.sh"), framework="openrlhf@0.8.5", env={"NNODES": "1", "ENGINES": "8"})
     assert (given.plan["data_parallel_size"], given.plan["grad_accum_steps"]) == (8, 4)
     assert given.plan["optimizer_steps_per_step"] == 4
+
+
+COPY_LAUNCH = (
+    "python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 --ref_num_nodes 1 "
+    "--ref_num_gpus_per_node 8 --colocate_all_models --vllm_num_engines 4 --vllm_tensor_parallel_size 2 "
+    "--pretrain m --remote_rm_url r.py --n_samples_per_prompt 8 --rollout_batch_size 128 "
+    "--micro_rollout_batch_size 16 --train_batch_size 128 --micro_train_batch_size 8 --prompt_data d "
+    "--input_key q --advantage_estimator group_norm {extra}\n"
+)
+
+
+def _copy_project(root: Path, extra: str, declared: tuple[str, ...]) -> Path:
+    """A project keeping its own OpenRLHF (version.txt 0.9.11 beside openrlhf/) whose train_ppo_ray parser
+    declares the launch's flags and ``declared``; the launch adds ``extra``."""
+    (root / ".git").mkdir(parents=True)
+    (root / "version.txt").write_text("0.9.11\n")
+    cli = root / "openrlhf" / "cli"
+    cli.mkdir(parents=True)
+    (root / "openrlhf" / "__init__.py").write_text("")
+    (cli / "__init__.py").write_text("")
+    flags = [w for w in COPY_LAUNCH.split() if w.startswith("--")] + list(declared)
+    body = "".join(f"parser.add_argument({flag!r})\n" for flag in flags)
+    (cli / "train_ppo_ray.py").write_text(
+        f"import argparse\n\nparser = argparse.ArgumentParser()\n{body}args = parser.parse_args()\n"
+    )
+    (root / "run.sh").write_text(COPY_LAUNCH.format(extra=extra))
+    return root / "run.sh"
+
+
+def test_a_flag_the_projects_copy_does_not_declare_stops_the_launch(tmp_path: Path) -> None:
+    # the copy's train_ppo_ray declares --enable_vllm_is_correction, not --vllm_enable_is_correction, and no option
+    # starts with the latter (argparse's prefix matching): parse_args exits with "unrecognized arguments"
+    script = _copy_project(tmp_path / "a", "--vllm_enable_is_correction", ("--enable_vllm_is_correction",))
+    with pytest.raises(translator.ConfigError, match=r"declares no '--vllm_enable_is_correction'.*unrecognized"):
+        translator.explain(str(script))
+    # a flag of the copy's own, and a unique prefix of one (argparse takes --enable_vllm for the full option), read
+    own = _copy_project(tmp_path / "b", "--my_flag 1 --enable_vllm", ("--my_flag", "--enable_vllm_is_correction"))
+    # 128 prompts × 8 = 1024 samples, 128 per update: 8 optimizer steps per step
+    assert translator.explain(str(own)).spec.plan.optimizer_steps_per_step == 8

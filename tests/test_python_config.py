@@ -260,3 +260,34 @@ def test_options_parsed_inside_main_take_their_defaults(tmp_path: Path) -> None:
     )
     plan = translator.explain(str(script), framework="trl@1.16.0").spec.plan
     assert (plan.samples_per_prompt, plan.micro_batch_per_device, plan.grad_accum_steps) == (4, 4, 1)
+
+
+def _config_script(tmp_path: Path, arguments: str) -> Path:
+    script = tmp_path / "train.py"
+    script.write_text(f"from trl import GRPOConfig\n\nconfig = GRPOConfig(output_dir='o', {arguments})\n")
+    return script
+
+
+def test_a_start_up_error_at_every_world_size_refuses_a_script_of_assumed_size(tmp_path: Path) -> None:
+    # trl 0.18.0 GRPOConfig.__post_init__ (grpo_config.py:537-546): generation_batch_size 1 given, the valid group
+    # sizes are the divisors ≥ 2 of 1, none, so num_generations 4 raises ValueError whatever the process count:
+    # refused although the world size (one process, as written) is only assumed
+    script = _config_script(
+        tmp_path,
+        "per_device_train_batch_size=1, gradient_accumulation_steps=4, num_generations=4, generation_batch_size=1",
+    )
+    with pytest.raises(ConfigError, match="evenly divisible by the number of generations"):
+        translator.explain(str(script), framework="trl@0.18.0")
+
+
+def test_a_start_up_error_of_the_assumed_world_size_only_is_not_refused(tmp_path: Path) -> None:
+    # num_generations 3, 1 completion per device per micro-step, 1 micro-step per generation: the generation batch
+    # is the process count, 1 as assumed (3 is not a divisor of 1: an error), but 3 processes give 3: it may run
+    script = _config_script(tmp_path, "per_device_train_batch_size=1, gradient_accumulation_steps=1, num_generations=3")
+    explanation = translator.explain(str(script), framework="trl@0.18.0")
+    assert explanation.spec.plan.samples_per_prompt == 3
+    assert explanation.certainty["data_parallel_size"].level == "assumed"
+    # --num-processes states what was assumed: read, and at 3 processes 1 prompt × 3 per generation round
+    stated = translator.explain(str(script), framework="trl@0.18.0", num_processes=3)
+    assert stated.certainty["data_parallel_size"].level != "assumed"
+    assert stated.spec.plan.prompts_per_step == 1

@@ -1090,3 +1090,30 @@ def test_a_command_captured_from_a_heredoc_is_read_as_run() -> None:
     assert ["python", "train.py", "--n", "8", "--tag", "xy"] in argvs(parse_shell(captured, include=include))
     literal = captured.replace("<<EOF", "<<'EOF'")
     assert ["python", "train.py", "--n", "4", "--tag", "xy"] not in argvs(parse_shell(literal, include=include))
+
+
+@pytest.mark.parametrize(
+    "sink",
+    [
+        "kubectl exec -i $POD -c ray-head -- /bin/bash",
+        "ssh -p 22 head-node",
+        "docker exec -i trainer bash -s",
+        "bash",
+    ],
+)
+def test_a_script_piped_into_a_shell_is_read(sink: str) -> None:
+    # bash reads the echoed text as its script from standard input: its commands are the launch's, on the line of
+    # the shell; the text passes through `tr -d '\r'` unchanged in what matters here
+    script = parse_shell(
+        "JOB=$(cat <<EOF\ncd /opt/app\nuv run python train.py --steps 3\nEOF\n)\n"
+        f"echo \"$JOB\" | tr -d '\\r' | {sink}\n"
+    )
+    python = [c for c in script.commands if "python" in c.argv]
+    assert len(python) == 1 and python[0].argv[-3:] == ["train.py", "--steps", "3"]
+    assert python[0].line == 6 and python[0].cwd == "/opt/app"
+
+
+def test_text_piped_into_another_program_is_not_a_script() -> None:
+    # grep reads the text as data; bash -c runs its own argument, not the piped text
+    script = parse_shell('JOB="python train.py"\necho "$JOB" | grep train\necho "$JOB" | bash -c "echo hi"\n')
+    assert not any("train.py" in c.argv for c in script.commands)

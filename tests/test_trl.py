@@ -545,3 +545,20 @@ def test_a_launch_lines_process_count_from_an_unset_variable_overrides_the_accel
     assert any("${GPUS}" in n.message for n in unset.notes if n.code == "topology.world-size-not-stated")
     given = translator.load(str(tmp_path / "run.sh"), framework="trl@0.16.0", env={"GPUS": "4"})
     assert (given.plan["data_parallel_size"], given.plan["prompts_per_step"]) == (4, 4)
+
+
+def test_trl_016_run_length_counts_the_optimizer_steps_that_generate(tmp_path: Path) -> None:
+    # trl 0.16.0 grpo_trainer.py _prepare_inputs:646-650: on an optimizer step whose global_step % num_iterations
+    # == 0 every micro-step generates; the other steps reuse the buffer. max_steps 5000, num_iterations 3: global
+    # steps 0, 3, …, 4998 generate, 1667 of them, × gradient_accumulation_steps 8 = 13336 rounds (not 5000 × 8 / 3)
+    recipe_file = tmp_path / "recipe.yaml"
+    recipe_file.write_text(
+        "per_device_train_batch_size: 1\ngradient_accumulation_steps: 8\nnum_generations: 7\nnum_iterations: 3\n"
+        "max_steps: 5000\n"
+    )
+    explanation = translator.explain(str(recipe_file), "trl@0.16.0", num_processes=7)
+    assert explanation.spec.plan.total_steps == 13336
+    # written back for 0.16.0, max_steps 5000 gives those 13336 rounds again (5001 = ceil(13336 × 3 / 8) would too,
+    # but the source's own count is kept)
+    translation = translator.translate(explanation, to="trl@0.16.0")
+    assert recipe(translation)["max_steps"] == 5000

@@ -39,6 +39,8 @@ class Explanation:
     # the config as one of them.
     candidates: tuple[str, ...] | None = field(default=None, repr=False)
     reread: Any = field(default=None, repr=False, compare=False)
+    # A world size that is only assumed (a script given alone): how to read the config at a given world size.
+    reread_world: Any = field(default=None, repr=False, compare=False)
     # Whether the launch certainly runs the release's own code (no fork, no copy in the project, no install from
     # a branch): only then is what that code refuses at start-up certain to stop this launch.
     release_code: bool = field(default=False, repr=False, compare=False)
@@ -319,6 +321,10 @@ def load(
         explanation.reread = lambda version: load(
             source, f"{dialect.name}@{version}", env, num_processes, refuse_rejected_keys=refuse_rejected_keys
         )
+    if num_processes is None and getattr(explanation.certainty.get("data_parallel_size"), "level", "") == "assumed":
+        explanation.reread_world = lambda world: load(
+            source, framework, env, world, refuse_rejected_keys=refuse_rejected_keys
+        )
     if find_start_errors:
         explanation.start_errors = start_errors(explanation, source.text)
     return explanation
@@ -442,7 +448,9 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
         rules_table = load_object(entry.rules) if entry is not None and entry.rules else ()
         at_start.update({rule.code: rule for rule in rules_table if rule.at_start})
     found = [f for f in errors if f.rule in at_start]
-    if not found or any(c.level == "assumed" for c in explanation.certainty.values()):
+    if found and any(c.level == "assumed" for c in explanation.certainty.values()):
+        found = _at_every_world_size(explanation, found, text)
+    if not found:
         return []
     if not explanation.release_code:  # the project's own code runs: only the checks it keeps
         if any(n.code.startswith(("framework.fork-batch", "framework.fork-trainer")) for n in explanation.notes):
@@ -470,6 +478,32 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
             )
         ]
     return found
+
+
+# The training world sizes an error must stand at when the world size is only assumed (a script given alone)
+WORLD_SIZES = (*range(1, 17), 24, 32, 48, 64, 96, 128)
+
+
+def _at_every_world_size(explanation: Explanation, found: list[Finding], text: str) -> list[Finding]:
+    """The errors that stand whatever the world size, where that is the only assumption (read at each of
+    WORLD_SIZES, no quantity is assumed any more): a group size that divides no generation batch the config
+    fixes, say. None otherwise: an assumed world size or default may be what breaks the rule."""
+    from translator.rules import filter_report
+
+    if explanation.reread_world is None:
+        return []
+    standing = {(f.rule, tuple(f.keys)) for f in found}
+    for world in WORLD_SIZES:
+        try:
+            other = explanation.reread_world(world)
+        except ConfigError:
+            return []
+        if any(c.level == "assumed" for c in other.certainty.values()):
+            return []  # something else is assumed too
+        standing &= {(f.rule, tuple(f.keys)) for f in filter_report(check(other), text, None).errors}
+        if not standing:
+            return []
+    return [f for f in found if (f.rule, tuple(f.keys)) in standing]
 
 
 FIRST_STEP = "the project's own code stops on it at the first training step"

@@ -623,9 +623,10 @@ RULES: tuple[R, ...] = (
     R(
         "framework.copy-defaults",
         "note",
-        "verl",
+        "all",
         ("info",),
-        "The launched copy's own Hydra config sets defaults other than the release's; the run uses the copy's.",
+        "The launched copy's own config (verl: its Hydra YAML; EasyR1: its config dataclasses) sets defaults other "
+        "than the release's; the run uses the copy's.",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -1774,6 +1775,14 @@ RULES: tuple[R, ...] = (
         "all",
         ("warning",),
         "The project installs the framework from a commit, not a release, so the matching release is unknown.",
+    ),
+    R(
+        "input.release-recipe",
+        "note",
+        "nemo-rl",
+        ("info",),
+        "The launch names a release recipe the project does not hold (it runs in the release's checkout); the "
+        "release's own, held as data, is read.",
     ),
     R(
         "version.imports-unreleased",

@@ -85,19 +85,21 @@ def _refuse_by_the_copy(
     folders = own_code_folders(dialect, reading, notes, base_dir)
     if len(folders) != 1:  # several copies: which one runs is not certain
         return
-    for key in reading.native.values:
-        part = checker(folders[0], key)
+    # the keys read, and those the reader could not place (flags no release declares, as written)
+    unplaced = [k for n in notes if n.code in ("keys.unknown", "keys.unknown-in-version") for k in n.source_keys]
+    for key in dict.fromkeys([*reading.native.values, *unplaced]):
+        part = checker(folders[0], key, reading.native)
         if part is None:
             continue
         file, line = origin(reading.native, [key], name)
         where = os.path.relpath(folders[0], os.fspath(base_dir)) if base_dir is not None else folders[0]
         raise ConfigError(
-            f"'{key}': the project's copy of {dialect.name} ({where}) declares no '{part}', so its structured "
-            "config stops at start-up (ConfigKeyError)",
+            f"'{key}': the project's copy of {dialect.name} ({where}) declares no '{part}', so it stops at "
+            f"start-up ({dialect.copy_refusal})",
             file=file,
             line=line,
             key=key,
-            hint="remove or rename the key (the copy's config dataclasses list the keys it takes)",
+            hint=f"remove or rename the key (the copy's {dialect.copy_declares} list the keys it takes)",
         )
 
 

@@ -47,13 +47,42 @@ def run_dirs(source: Source, cwd: str | None) -> list[str]:
 
 def launched_scripts(source: Source, cwd: str | None, script: str) -> Iterator[tuple[Project, str]]:
     """(project, path) of the script a launch line runs, found from each folder the launch may run in
-    (:func:`run_dirs`), when the script is in that project."""
+    (:func:`run_dirs`), when the script is in that project. A launch that changes into a folder of the project
+    (``cd sub``, relative) and then runs a relative path that folder does not hold stops at start-up (Python
+    "can't open file"): ConfigError, even where the path exists from elsewhere in the project."""
     near = str(source.base_dir) if source.base_dir is not None and not source.files else None
+    if near is not None and cwd:
+        _refuse_path_the_cd_lacks(source.name, near, cwd, script)
     for run_dir in run_dirs(source, cwd):
         project = Project(project_root(run_dir), run_dir)
         path = project.script(script, near=near)
         if path is not None:
             yield project, path
+
+
+def _refuse_path_the_cd_lacks(name: str, near: str, cwd: str, script: str) -> None:
+    """Stop (ConfigError) on a relative script path that the project folder a relative ``cd`` enters (from the
+    working directory or the launching script's folder ``near``) does not hold, while another folder of the project
+    does: Python cannot open the file. A path or folder with a variable, a ``cd`` out of the project, and a path
+    the project holds nowhere are not judged."""
+    if not script.endswith(".py") or {"$", "`"} & set(cwd + script) or os.path.isabs(cwd) or os.path.isabs(script):
+        return
+    root = project_root(near)
+    entered = [
+        d
+        for d in (os.path.realpath(os.path.join(b, cwd)) for b in (os.getcwd(), near))
+        if os.path.isdir(d) and (d == root or d.startswith(root + os.sep))
+    ]
+    elsewhere = entered and not any(os.path.isfile(os.path.join(d, script)) for d in entered)
+    # only where the file is in the project under another folder: a checkout without it tells nothing of the cd
+    if elsewhere and files_ending(root, script.removeprefix("./")):
+        raise ConfigError(
+            f"the launch changes into {cwd} and then runs {script}, which {cwd} does not hold "
+            f'({os.path.join(cwd, script)} is not in the project): Python stops with "can\'t open file" '
+            "before training",
+            file=name,
+            hint=f"write the script's path relative to {cwd}, or remove the cd",
+        )
 
 
 def refuse_missing_import(project: Project, path: str, module: str | None, launch: str) -> None:
@@ -495,6 +524,20 @@ class Project:
         _REACHABLE[key] = tuple(order)
         return order
 
+    def imports(self, entry: str, package: str) -> bool:
+        """Whether ``entry`` or a project file it reaches imports ``package`` (anywhere in the file); True when a
+        file cannot be read (nothing to tell by)."""
+        for path in self.reachable(entry):
+            tree = self.tree(path)
+            if tree is None:
+                return True
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import) and any(a.name.split(".")[0] == package for a in node.names):
+                    return True
+                if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == package:
+                    return True
+        return False
+
     def missing_import(self, entry: str, module: str | None) -> MissingImport | None:
         """The first module the launched ``entry`` certainly fails to import at start-up: one that an import at the
         top of a file it runs (not under ``try``/``if``/``def``) names inside a package of the project's own, where
@@ -692,6 +735,26 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
         return None
     missing = next((name for name in names if not re.search(rf"\b{re.escape(name)}\b", text)), None)
     return (dotted, missing) if missing else None
+
+
+def argparse_options(path: str) -> frozenset[str] | None:
+    """The option strings (``--flag``) a module's ``add_argument`` calls declare; None when they cannot all be
+    known: a name that is not a literal, ``parse_known_args`` (unknown flags pass), no parser, or no such file."""
+    text = read_text(path, MAX_FILE_BYTES)
+    if text is None or "parse_known_args" in text:
+        return None
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    options: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+            for argument in node.args:
+                if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+                    return None
+                options.add(argument.value)
+    return frozenset(options) or None
 
 
 def option_test(test: ast.expr) -> tuple[str, Any] | None:

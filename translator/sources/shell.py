@@ -663,6 +663,7 @@ class _Reader:
         # ... shift``), the token index its body starts at, its condition, and the rounds read so far; else None
         self.replays: list[tuple[int, list[_Tok], int, int] | None] = []
         self.after_command = 0  # the token index after the command being read
+        self.piped_text: str | None = None  # the text a command pipes on (echo "$JOB" |): maybe a shell's script
         self.jump_to: int | None = None  # where run() continues when a loop is read again
         self.toks = _Lexer(text, source, self.notes).tokens()
         self.text_lines = text.split("\n")  # to read the comment beside an assignment
@@ -789,11 +790,38 @@ class _Reader:
                 else:
                     break
             background = i < stop and toks[i].kind == "op" and toks[i].text == "&"
+            piped = i < stop and toks[i].kind == "op" and toks[i].text == "|"
             if words:
                 self.after_command = i
-                self.command(words, background)
+                if not self.pipe_into_shell(words, piped):
+                    self.command(words, background)
                 if self.jump_to is not None:  # an argument loop is read again from its body's start
                     i, self.jump_to = self.jump_to, None
+
+    def pipe_into_shell(self, words: list[_Tok], piped: bool) -> bool:
+        """A script fed to a shell on its standard input (``echo "$JOB" | tr -d '\\r' | kubectl exec -i POD --
+        /bin/bash``, ``| ssh host``, ``| docker exec -i c bash``): the echoed text is read as commands of this script
+        (:meth:`nested`), on the shell's line; True when ``words`` was that shell. ``piped``: a ``|`` follows."""
+        text, self.piped_text = self.piped_text, None
+        head = words[0].text
+        if self.skipping() or (text is None and not (piped and head in ("echo", "printf"))):
+            return False  # words are expanded only where they may matter (an expansion may count or note)
+        argv = [self.value(w.text) for w in words]
+        if text is not None and _reads_stdin_script(argv):
+            self.nested(text, words[0].line, {}, piped=True)
+            return True
+        if not piped:
+            return False
+        if argv[0] == "echo":
+            arguments = argv[1:]
+            while arguments and arguments[0] in ("-e", "-n", "-E", "-ne", "-en"):
+                arguments = arguments[1:]
+            self.piped_text = " ".join(arguments)
+        elif argv[0] == "printf" and len(argv) == 3 and argv[1] in ("%s", "%s\\n"):
+            self.piped_text = argv[2]
+        elif text is not None and argv[0] in _TEXT_FILTERS:  # the text passes on (tr -d '\\r', cat)
+            self.piped_text = text
+        return False
 
     def define(self, name: _Tok, i: int) -> int | None:
         """A function definition whose body's ``{`` is at or after token ``i`` (past newlines): kept to be read
@@ -1065,7 +1093,7 @@ class _Reader:
         )
         return hit
 
-    def nested(self, body: str, line: int, assignments: dict[str, str]) -> None:
+    def nested(self, body: str, line: int, assignments: dict[str, str], piped: bool = False) -> None:
         """The commands of a ``bash -c BODY`` / ``sbatch --wrap BODY`` with several statements, read as part of this
         script (on the lines the body sits on): the program is among them, not necessarily the last. The body sees
         the variables set so far (bash's child sees the exported ones; a script that relies on an unexported one
@@ -1080,12 +1108,13 @@ class _Reader:
         inner.expanded = self.expanded
         script = inner.run()
         self.expanded = inner.expanded
+        shift = (lambda _: line) if piped else (lambda inner: inner + line - 1)  # a piped text sits elsewhere
         for command in script.commands:
-            command.line += line - 1
+            command.line = shift(command.line)
             command.assignments = {**assignments, **command.assignments}  # the child's environment has them
             self.commands.append(command)
         for shell_note in script.notes:
-            self.notes.append(ShellNote(shell_note.line + line - 1, shell_note.code, shell_note.message))
+            self.notes.append(ShellNote(shift(shell_note.line), shell_note.code, shell_note.message))
 
     # ---------------------------------------------------------------- if / elif / else / fi
     # A condition whose operands are all known ([ -n "$X" ], [[ "$A" == b ]], [ "$N" -gt 1 ]) is decided and only
@@ -1974,6 +2003,31 @@ _RAY_VALUE = {
     "--headers",
 }
 _SHELLS = {"bash", "sh", "zsh", "dash"}
+_TEXT_FILTERS = {"tr", "cat", "sed", "dos2unix"}  # pass a piped script on (to a shell reading it)
+_SSH_VALUE = {f"-{c}" for c in "BDEFIJLOQRSWbceilmopw"}  # ssh's options that take a value
+
+
+def _reads_stdin_script(argv: list[str]) -> bool:
+    """Whether a command runs a shell that reads its script from standard input: ``bash`` (``-s``, ``-l``, ``-x``;
+    no ``-c``, no script file), behind ``kubectl exec ... --``, ``docker``/``podman exec [-i] NAME``, ``ssh
+    [options] HOST``, or the wrappers :func:`unwrap_command` strips."""
+    words = unwrap_command(argv, None) or argv
+    if not words:
+        return False
+    prog = posixpath.basename(words[0])
+    if prog == "kubectl" and "--" in words:
+        return _reads_stdin_script(words[words.index("--") + 1 :])
+    if prog in ("docker", "podman") and words[1:2] == ["exec"]:
+        rest = _skip_options(words[2:], {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file"})
+        return len(rest) >= 2 and _reads_stdin_script(rest[1:])
+    if prog == "ssh":
+        rest = _skip_options(words[1:], _SSH_VALUE)
+        return len(rest) == 1 or (len(rest) >= 2 and _reads_stdin_script(rest[1:]))
+    if prog not in _SHELLS:
+        return False
+    return all(w.startswith("-") and "c" not in w[1:] for w in words[1:])
+
+
 _CONTAINER_VALUE = {
     "--bind",
     "-B",

@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 
 ROOT_CLASS = "PPOConfig"
 MAX_FILES = 400  # the copy's .py files read (bounded, as every reading of a project is)
@@ -16,16 +18,37 @@ MAX_FILES = 400  # the copy's .py files read (bounded, as every reading of a pro
 _WRAPPED = re.compile(r"^(?:Optional\[(.+)\]|(.+?)\s*\|\s*None|None\s*\|\s*(.+))$")
 
 
-@lru_cache(maxsize=16)
 def dataclasses_of(folder: str) -> dict[str, dict[str, str] | None]:
     """Class name → {field: annotation} of every ``@dataclass`` in the copy's package ``folder`` (its .py files in
     the project's file index, outside tests, at most MAX_FILES); None for a name two classes share with different
     fields (which one a field means is not known)."""
+    return _parsed(folder)[0]
+
+
+_NO_DEFAULT = object()
+
+
+def _literal_default(value: ast.expr | None) -> Any:
+    """A field's default when it is a literal (``= 2``, ``= field(default=2)``); _NO_DEFAULT otherwise."""
+    if isinstance(value, ast.Call) and ast.unparse(value.func).endswith("field"):
+        value = next((k.value for k in value.keywords if k.arg == "default"), None)
+    if value is None:
+        return _NO_DEFAULT
+    try:
+        return ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NO_DEFAULT
+
+
+@lru_cache(maxsize=16)
+def _parsed(folder: str) -> tuple[dict[str, dict[str, str] | None], dict[str, dict[str, Any]]]:
+    """dataclasses_of, and class name → {field: literal default} (fields with one)."""
     from translator.dialects.rejected_keys import in_tests
     from translator.sources.code import MAX_FILE_BYTES, project_files, project_root
     from translator.sources.files import read_text
 
     found: dict[str, dict[str, str] | None] = {}
+    defaults: dict[str, dict[str, Any]] = {}
     inside = [
         p
         for p in project_files(project_root(folder))
@@ -47,7 +70,13 @@ def dataclasses_of(folder: str) -> dict[str, dict[str, str] | None]:
                     found[node.name] = None
                 else:
                     found.setdefault(node.name, fields)
-    return found
+                    defaults.setdefault(node.name, {})
+                    for item in node.body:
+                        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                            default = _literal_default(item.value)
+                            if default is not _NO_DEFAULT:
+                                defaults[node.name][item.target.id] = default
+    return found, defaults
 
 
 def _held_class(annotation: str) -> str:
@@ -75,21 +104,33 @@ def missing_part(folder: str, key: str) -> str | None:
     return None
 
 
-def declared_keys(folder: str) -> set[str] | None:
-    """Every dotted key the copy's config classes declare, from PPOConfig down through the fields that hold one of
-    its dataclasses; None when the copy has no PPOConfig rlconf can read."""
-    classes = dataclasses_of(folder)
-    if classes.get(ROOT_CLASS) is None:
-        return None
-    found: set[str] = set()
+def _leaves(classes: dict[str, dict[str, str] | None]) -> Iterator[tuple[str, str, str]]:
+    """(dotted key, class, field) of every field from PPOConfig down through the fields holding one of its
+    dataclasses, to the fields that hold none (nested at most 8 deep)."""
 
-    def walk(name: str, prefix: str, depth: int) -> None:
+    def walk(name: str, prefix: str, depth: int) -> Iterator[tuple[str, str, str]]:
         for field, annotation in (classes.get(name) or {}).items():
             held = _held_class(annotation)
             if classes.get(held) is not None and depth < 8:
-                walk(held, f"{prefix}{field}.", depth + 1)
+                yield from walk(held, f"{prefix}{field}.", depth + 1)
             else:
-                found.add(prefix + field)
+                yield prefix + field, name, field
 
-    walk(ROOT_CLASS, "", 0)
-    return found
+    return walk(ROOT_CLASS, "", 0)
+
+
+def declared_keys(folder: str) -> set[str] | None:
+    """Every dotted key the copy's config classes declare; None when the copy has no PPOConfig rlconf can read."""
+    classes = dataclasses_of(folder)
+    if classes.get(ROOT_CLASS) is None:
+        return None
+    return {key for key, _, _ in _leaves(classes)}
+
+
+def declared_defaults(folder: str) -> dict[str, Any]:
+    """Dotted key → the literal default the copy's config classes give it (a fork that changes a default, say
+    ``ppo_epochs: int = 2``); {} when the copy has no PPOConfig rlconf can read."""
+    classes, defaults = _parsed(folder)
+    if classes.get(ROOT_CLASS) is None:
+        return {}
+    return {key: defaults[name][field] for key, name, field in _leaves(classes) if field in defaults.get(name, {})}

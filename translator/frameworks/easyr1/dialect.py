@@ -147,7 +147,10 @@ class EasyR1Dialect(Dialect):
 
         return declared_keys(os.path.join(copy_dir, self.copy_package))
 
-    def missing_in_copy(self, folder: str, key: str) -> str | None:
+    copy_refusal = "ConfigKeyError from its structured config"
+    copy_declares = "config dataclasses"
+
+    def missing_in_copy(self, folder: str, key: str, native: object) -> str | None:
         """The first part of ``key`` the project's copy (its package ``folder``) declares in no config dataclass
         (translator/frameworks/easyr1/copy_schema.py); None where it is declared or cannot be judged."""
         from translator.frameworks.easyr1.copy_schema import missing_part
@@ -179,7 +182,7 @@ class EasyR1Dialect(Dialect):
                     self.name, source, native.launch, all_keys(), native.values, native.origins, notes
                 )
         version = self._version(native, options.version, notes)
-        defaults = defaults_for(version)
+        defaults = self._copy_defaults(source, native, defaults_for(version), notes)
         # OmegaConf resolves ${a.b} (and ${oc.env:NAME}) when the config becomes the PPOConfig dataclass.
         for key, value in list(native.values.items()):
             native.values[key] = resolve_interpolations(
@@ -214,6 +217,40 @@ class EasyR1Dialect(Dialect):
                 launch_values=native.values,
             )
         return Reading(spec, notes, values)
+
+    @staticmethod
+    def _copy_defaults(
+        source: Source, native: NativeEasyR1, defaults: dict[str, Any], notes: NoteList
+    ) -> dict[str, Any]:
+        """When the launched entry is the project's copy of EasyR1, the defaults its config dataclasses set
+        otherwise than the release's (a fork's ``ppo_epochs: int = 2``) are the ones the run uses."""
+        if native.launch is None or not native.launch[0].startswith("verl."):
+            return defaults
+        from translator.dialects import forkbatch
+        from translator.frameworks.easyr1.copy_schema import declared_defaults
+
+        found = forkbatch.locate(source, native.launch[1], native.launch[0])
+        marker = os.sep + "verl" + os.sep
+        if found is None or marker not in found[1]:
+            return defaults
+        package = found[1][: found[1].rindex(marker) + len(marker) - 1]
+        own = {
+            key: value
+            for key, value in declared_defaults(package).items()
+            if key in defaults
+            and key not in native.values
+            and not isinstance(value, (dict, list))
+            and scalar(str(value)) != scalar(str(defaults[key]))
+        }
+        if own:
+            shown = ", ".join(f"{k}={v} (the release's {defaults[k]})" for k, v in list(own.items())[:4])
+            notes.info(
+                "framework.copy-defaults",
+                f"the project's copy of EasyR1 ({found[0].rel(package)}) gives its config classes defaults of "
+                f"its own: {shown}" + (f" and {len(own) - 4} more" if len(own) > 4 else "") + "; the run uses them",
+                source_keys=[found[0].rel(package)],
+            )
+        return {**defaults, **own}
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)

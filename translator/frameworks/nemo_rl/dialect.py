@@ -32,9 +32,19 @@ from translator.dialects.formatting import fmt
 from translator.dialects.writing import omegaconf_values, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.framework import DataLoader
-from translator.frameworks.nemo_rl.tables import BASE, BASE_FILES, BASE_PATH, CHANGES, DATA_SECTION, ENTRY, VERSIONS
+from translator.frameworks.nemo_rl.tables import (
+    BASE,
+    BASE_FILES,
+    BASE_PATH,
+    CHANGES,
+    DATA_SECTION,
+    ENTRY,
+    RELEASE_RECIPES,
+    VERSIONS,
+)
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
+from translator.sources.code import launched_scripts
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import parse_override
 from translator.sources.shell import ShellCommand, ShellScript, parse_shell, unwrap_command
@@ -250,6 +260,18 @@ class NemoRLDialect(Dialect):
         note_launch(notes, source, command, [c for c, _ in launches])
         require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
+        argv = unwrap_command(command.argv)
+        entry = next(w for w in argv if _ENTRY.search(w))
+        own = next(iter(launched_scripts(source, command.cwd, entry)), None)
+        if own is not None and not own[0].imports(own[1], "nemo_rl"):
+            raise ConfigError(
+                f"{entry} is the project's own script ({own[0].rel(own[1])}), and neither it nor a module it imports "
+                "imports nemo_rl: it is not NeMo-RL's run_grpo.py, and what it launches is not read",
+                file=source.name,
+                line=command.line,
+                hint="pass the config or the command that script runs (with --from FRAMEWORK where it is another "
+                "framework's)",
+            )
         config = None
         overrides = []
         i = 0
@@ -262,10 +284,20 @@ class NemoRLDialect(Dialect):
                 config, i = word.partition("=")[2], i + 1
                 continue
             override = parse_override(word)
+            if override is None and own is None:
+                # the release's run_grpo.py hands every word but --config to Hydra's override parser
+                # (parse_known_args, then parse_hydra_overrides: examples/run_grpo.py:58,79@v0.7.0)
+                raise ConfigError(
+                    f"'{word}' is not a key=value override: NeMo-RL's run_grpo.py passes it to Hydra's override "
+                    "parser, which stops at start-up (OverridesError: Failed to parse Hydra overrides)",
+                    file=source.name,
+                    line=command.line,
+                    hint="write it as key=value (a NeMo-RL config key), or remove it",
+                )
             if override is None:
                 notes.warning(
                     "keys.unrecognised-argument",
-                    f"{origin}: '{word}' is not a key=value override; ignored",
+                    f"{origin}: '{word}' is not a key=value override; ignored (the project's own {entry} may take it)",
                     source_keys=[word],
                 )
             else:
@@ -273,8 +305,19 @@ class NemoRLDialect(Dialect):
             i += 1
         # run_grpo.py's --config default is examples/configs/grpo_math_1B.yaml (examples/run_grpo.py@v0.7.0).
         config = config or BASE_PATH
+        recipe = RELEASE_RECIPES.get(posixpath.basename(config))
         if _is_base(config):
             native.base_named = config
+        elif recipe is not None and not source.has_sibling(config):
+            # a release recipe the project does not hold (the launch runs in the release's checkout): its keys
+            native.base_named = BASE_PATH
+            native.merge(recipe, f"{config} (the release's, held as data)")
+            notes.info(
+                "input.release-recipe",
+                f"{config} is not in the project: the release's own (grpo_math_1B.yaml's values, then its own, the "
+                "same in every release rlconf reads) is used",
+                source_keys=[config],
+            )
         else:
             self._merge_file(source.sibling(config, "config (--config)"), native, 0)
         for override in overrides:
@@ -458,11 +501,20 @@ class _Interpreter:
         # steps of num_prompts_per_step prompts each (grpo.py:1397-1401@v0.6.0, 2221-2225@v0.7.0;
         # data/dataloader.py:18-70@v0.7.0 asserts each step's count)
         multiple = at_least(self.version, "0.6.0") and v.flag("data.use_multiple_dataloader")
-        if multiple:
+        # async_grpo_train loops `while step < max_num_steps` with no epoch bound (grpo.py:1782@v0.4.0,
+        # 3650@v0.7.0); its collector makes one pass over the data (trajectory_collector.py:252@v0.7.0), so a dataset
+        # too small for those steps stalls the run rather than ending it sooner
+        asynchronous = at_least(self.version, "0.4.0") and v.flag("grpo.async_grpo.enabled")
+        if multiple or asynchronous:
             steps = v.positive_int("grpo.max_num_steps")
+            why, key = (
+                ("data.use_multiple_dataloader", "data.use_multiple_dataloader")
+                if multiple
+                else ("the async loop runs to it", "grpo.async_grpo.enabled")
+            )
             self.spec.derivations["plan.total_steps"] = Derivation(
-                f"grpo.max_num_steps {steps} (data.use_multiple_dataloader: grpo.max_num_epochs is ignored)",
-                ["grpo.max_num_steps", "data.use_multiple_dataloader"],
+                f"grpo.max_num_steps {steps} ({why}: grpo.max_num_epochs is ignored)",
+                ["grpo.max_num_steps", key],
                 "config" if "grpo.max_num_steps" in v.values else "default",
             )
             plan.total_steps = steps

@@ -24,6 +24,41 @@ TAGS: dict[str, str] = {v: f"v{v}" for v in VERSIONS}
 # The entry points a launch runs (examples/run_grpo.py@v0.7.0; run_grpo_math.py in the older releases).
 ENTRY = r"(^|/)run_grpo\w*\.py$"
 BASE_FILES = ("grpo_math_1B.yaml",)  # base recipes held as data (file name under examples/configs/)
+# Release recipes that inherit the base, held as data for a launch whose --config names one the project does not
+# hold (it runs in the release's container, `cd /opt/nemo-rl`): examples/configs/grpo_math_8B.yaml, the keys that
+# are the same at v0.3.1, v0.4.0, v0.5.0, v0.6.0 and v0.7.0 (0.7.0 adds grpo.async_grpo and cluster.segment_size,
+# 0.6.0 drops policy.fsdp_offload_enabled and activation_checkpointing_enabled: none decides the batch).
+RELEASE_RECIPES: dict[str, dict[str, Any]] = {
+    "grpo_math_8B.yaml": {
+        "grpo.num_prompts_per_step": 64,
+        "grpo.num_generations_per_prompt": 32,
+        "policy.model_name": "meta-llama/Llama-3.1-8B-Instruct",
+        "policy.tokenizer.name": "${policy.model_name}",
+        "policy.train_global_batch_size": 512,
+        "policy.train_micro_batch_size": 1,
+        "policy.generation_batch_size": 32,
+        "policy.logprob_batch_size": 2,
+        "policy.max_total_sequence_length": 4096,
+        "policy.precision": "bfloat16",
+        "policy.dtensor_cfg.enabled": True,
+        "policy.optimizer.name": "torch.optim.AdamW",
+        "policy.optimizer.kwargs.lr": 3.0e-7,
+        "policy.optimizer.kwargs.weight_decay": 0.01,
+        "policy.optimizer.kwargs.betas": [0.9, 0.999],
+        "policy.optimizer.kwargs.eps": 1e-8,
+        "policy.generation.backend": "vllm",
+        "policy.generation.max_new_tokens": "${policy.max_total_sequence_length}",
+        "policy.generation.temperature": 1.0,
+        "policy.generation.top_p": 1.0,
+        "policy.generation.top_k": None,
+        "policy.generation.vllm_cfg.tensor_parallel_size": 1,
+        "policy.generation.vllm_cfg.gpu_memory_utilization": 0.6,
+        "policy.generation.vllm_cfg.max_model_len": "${policy.max_total_sequence_length}",
+        "policy.generation.vllm_cfg.enforce_eager": False,
+        "cluster.gpus_per_node": 8,
+        "cluster.num_nodes": 1,
+    },
+}
 BASE_PATH = "examples/configs/grpo_math_1B.yaml"
 
 _MB = "${mul:${policy.max_total_sequence_length}, ${policy.train_micro_batch_size}}"

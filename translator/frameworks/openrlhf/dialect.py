@@ -12,6 +12,7 @@ argparse error.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Collection
 from fractions import Fraction
 from functools import lru_cache
@@ -199,6 +200,7 @@ class _Flags(Values):
     ) -> None:
         super().__init__(values, origins, defaults, source_name)
         self.written = written  # internal → native name as written
+        self.entry: str | None = None  # the launched module (openrlhf.cli.train_ppo_ray)
 
     def _error(self, key: str, message: str, hint: str) -> ConfigError:
         native = self.written.get(key, key)
@@ -238,6 +240,30 @@ class OpenRlhfDialect(Dialect):
     release_names = "release_names.txt"  # scripts/gen_release_names.py
 
     rejects_unknown_keys = True  # argparse's parse_args(): "unrecognized arguments"
+    copy_refusal = "argparse: unrecognized arguments"
+    copy_declares = "add_argument calls"
+
+    def missing_in_copy(self, folder: str, key: str, native: object) -> str | None:
+        """The flag of ``key`` (a key read, or a flag as written) when the project's copy (its package
+        ``folder``) runs a launched module whose parser certainly lacks it (translator/sources/code.py
+        ``argparse_options``: every option is a literal, none starts with the flag, so argparse's prefix
+        matching cannot take it); None otherwise."""
+        from translator.sources.code import argparse_options
+
+        entry = getattr(native, "entry", None)
+        if not entry or not entry.startswith(self.name + "."):
+            return None
+        values, written = getattr(native, "values", {}), getattr(native, "written", {})
+        # a key read is named internally (actor.num_nodes): the flag is as the launch wrote it
+        as_written = written.get(key) if key in values else key
+        if not as_written:
+            return None
+        flag = "--" + str(as_written).lstrip("-")
+        options = argparse_options(os.path.join(folder, *entry.split(".")[1:]) + ".py")
+        if options is None or any(option.startswith(flag) for option in options):
+            return None
+        return flag
+
     description = "OpenRLHF (python -m openrlhf.cli.train_ppo_ray flags, usually behind ray job submit)"
 
     # ---------------------------------------------------------------- reading
@@ -249,6 +275,7 @@ class OpenRlhfDialect(Dialect):
         flags = _Flags(
             values, {k: native.origins[w] for k, w in written.items()}, defaults_for(version), source.name, written
         )
+        flags.entry = native.launch[0] if native.launch else None  # the module a copy's parser is read from
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, flags):
             _Interpreter(flags, version, spec, notes, native.fork_entry).run()

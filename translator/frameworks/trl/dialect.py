@@ -555,6 +555,8 @@ class TrlDialect(Dialect):
             )
 
     def _world_size(self, native: NativeTrl, options: ReadOptions, notes: NoteList) -> None:
+        if native.world_size_assumed and options.num_processes is not None:  # the user states what was assumed
+            native.world_size, native.world_size_assumed = None, False
         # the launch line's count overrides the accelerate file's, even when it is a variable left unset
         if native.world_size is None and native.world_size_word is None and "num_processes" in native.accelerate:
             native.world_size = _whole(native.accelerate["num_processes"], "num_processes", native.accelerate_name)
@@ -1633,7 +1635,19 @@ class _Interpreter:
             "steps_per_generation",
         )
         max_steps = v.number("max_steps")
-        if max_steps and max_steps > 0 and plan.optimizer_steps_per_step:
+        if max_steps and max_steps > 0 and plan.optimizer_steps_per_step and not at_least(version, "0.17.0"):
+            # ≤ 0.16 generates on every micro-step of an optimizer step whose global_step % num_iterations == 0
+            # (grpo_trainer.py _prepare_inputs@v0.16.0:646), the others reuse the buffer: whole optimizer steps count
+            generating = math.ceil(Fraction(int(max_steps), iterations))
+            plan.total_steps = gas * generating
+            self.spec.run_length.total_optimizer_steps = int(max_steps)
+            d["plan.total_steps"] = derived(
+                f"gradient_accumulation_steps {gas} rounds × {generating} of max_steps {int(max_steps)} optimizer "
+                f"steps that generate (one in every num_iterations {iterations}, from the first)",
+                "max_steps",
+                "num_iterations",
+            )
+        elif max_steps and max_steps > 0 and plan.optimizer_steps_per_step:
             plan.total_steps = math.ceil(Fraction(int(max_steps)) / Fraction(plan.optimizer_steps_per_step))
             self.spec.run_length.total_optimizer_steps = int(max_steps)
             d["plan.total_steps"] = derived(
@@ -2495,6 +2509,20 @@ class _Writer:
         )
         return fallback
 
+    def max_steps(self, rounds: int, per_round: Fraction) -> int:
+        """max_steps (optimizer steps) for ``rounds`` generation rounds: the source's own optimizer step count
+        where it gives exactly that many rounds on this release, else ceil(rounds × optimizer steps per round)."""
+        total = self.spec.run_length.total_optimizer_steps
+        wanted = int(total) if total is not None and total == int(total) else None
+        gas, iterations = self.spec.plan.grad_accum_steps, self.spec.plan.epochs_per_step or 1
+        if wanted and not at_least(self.version, "0.17.0") and gas:
+            # ≤ 0.16: every micro-step of each num_iterations-th optimizer step generates (the reader's total_steps)
+            if gas * math.ceil(Fraction(wanted) / Fraction(iterations)) == rounds:
+                return wanted
+        elif wanted and math.ceil(Fraction(wanted) / per_round) == rounds:
+            return wanted
+        return math.ceil(rounds * per_round)
+
     def other(self) -> dict[str, Any]:
         s, version, notes = self.spec, self.version, self.notes
         out: dict[str, Any] = {}
@@ -2528,7 +2556,7 @@ class _Writer:
         if s.run_length.dataset_passes is not None:
             out["num_train_epochs"] = s.run_length.dataset_passes
         if s.plan.total_steps is not None and s.plan.optimizer_steps_per_step:
-            out["max_steps"] = math.ceil(s.plan.total_steps * Fraction(s.plan.optimizer_steps_per_step))
+            out["max_steps"] = self.max_steps(s.plan.total_steps, Fraction(s.plan.optimizer_steps_per_step))
             self.max_optimizer_steps = out["max_steps"]
         out.update(self.schedule())
         if s.asynchrony.max_steps_ahead:
