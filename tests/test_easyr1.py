@@ -855,6 +855,18 @@ class PPOConfig:
 """
 
 
+def _easyr1_copy(root: Path, config: str) -> None:
+    """A project (top marked by .git) keeping its own EasyR1: verl/__init__.py 0.3.2 beside verl/trainer/, whose
+    main.py is the entry and config.py holds ``config`` (its dataclasses)."""
+    (root / ".git").mkdir()
+    trainer = root / "verl" / "trainer"
+    trainer.mkdir(parents=True)
+    (root / "verl" / "__init__.py").write_text('__version__ = "0.3.2"\n')
+    (trainer / "__init__.py").write_text("")
+    (trainer / "main.py").write_text("from verl.trainer.config import PPOConfig\n")
+    (trainer / "config.py").write_text(config)
+
+
 @pytest.mark.parametrize(
     ("override", "refused"),
     [
@@ -868,13 +880,7 @@ class PPOConfig:
 def test_a_copys_own_dataclasses_decide_which_keys_stop_it(tmp_path: Path, override: str, refused: str | None) -> None:
     # the project's copy of EasyR1 (verl/__init__.py 0.3.2 beside verl/trainer/, verl/trainer/main.py the entry)
     # merges the config into its own PPOConfig: a key no dataclass of the copy declares raises ConfigKeyError
-    (tmp_path / ".git").mkdir()
-    trainer = tmp_path / "verl" / "trainer"
-    trainer.mkdir(parents=True)
-    (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.2"\n')
-    (trainer / "__init__.py").write_text("")
-    (trainer / "main.py").write_text("from verl.trainer.config import PPOConfig\n")
-    (trainer / "config.py").write_text(COPY_CONFIG)
+    _easyr1_copy(tmp_path, COPY_CONFIG)
     script = tmp_path / "run.sh"
     script.write_text(launch("data.rollout_batch_size=64", "worker.rollout.n=4", override))
     if refused is None:
@@ -910,15 +916,7 @@ def test_a_copys_own_dataclass_defaults_are_the_runs(tmp_path: Path) -> None:
     # the copy's ActorConfig declares ppo_epochs: int = 2 (EasyR1's is 1, verl/workers/actor/config.py@v0.3.2) and
     # the launch does not set it: OmegaConf.structured(PPOConfig()) starts from the copy's defaults, so each
     # step's 64 prompts × 4 = 256 samples make 256 ÷ (global_batch_size 32 × n 4) = 2 updates per epoch, × 2 epochs
-    (tmp_path / ".git").mkdir()
-    trainer = tmp_path / "verl" / "trainer"
-    trainer.mkdir(parents=True)
-    (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.2"\n')
-    (trainer / "__init__.py").write_text("")
-    (trainer / "main.py").write_text("from verl.trainer.config import PPOConfig\n")
-    (trainer / "config.py").write_text(
-        COPY_CONFIG.replace("    my_fork_coeff", "    ppo_epochs: int = 2\n    my_fork_coeff")
-    )
+    _easyr1_copy(tmp_path, COPY_CONFIG.replace("    my_fork_coeff", "    ppo_epochs: int = 2\n    my_fork_coeff"))
     script = tmp_path / "run.sh"
     script.write_text(launch("data.rollout_batch_size=64", "worker.rollout.n=4", "worker.actor.global_batch_size=32"))
     explanation = translator.explain(str(script))

@@ -96,6 +96,40 @@ def installed_copy(source: Source, cwd: str | None, entry: str, copy_dir: str | 
     return copy_dir if locate(source, copy_dir, entry) is not None else cwd
 
 
+def copy_defaults(
+    declared: Mapping[str, Any],
+    defaults: dict[str, Any],
+    launch: Mapping[str, Any],
+    what: str,
+    where: str,
+    notes: NoteList,
+) -> dict[str, Any]:
+    """``defaults`` with those a copy of the framework sets otherwise (``declared``, in ``what``, at the file or
+    folder ``where``) for the keys the ``launch`` leaves: the run uses the copy's (``framework.copy-defaults``). An
+    interpolation, a mapping or a list keeps the release's default."""
+    from translator.sources.hydra import scalar
+
+    own = {
+        key: value
+        for key, value in declared.items()
+        if key in defaults
+        and key not in launch
+        and not (isinstance(value, str) and "${" in value)
+        and not isinstance(value, (dict, list))
+        and scalar(str(value)) != scalar(str(defaults[key]))
+    }
+    if own:
+        shown = ", ".join(f"{k}={v} (the release's {defaults[k]})" for k, v in list(own.items())[:4])
+        notes.info(
+            "framework.copy-defaults",
+            f"{what} ({where}) sets defaults of its own: {shown}"
+            + (f" and {len(own) - 4} more" if len(own) > 4 else "")
+            + "; the run uses them",
+            source_keys=[where],
+        )
+    return {**defaults, **own}
+
+
 def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] | None:
     """The project and the entry's file: ``pkg.mod`` (python -m) or a script path, looked up from the working
     directory, then from the launching script's folder; None when the entry is not project code."""

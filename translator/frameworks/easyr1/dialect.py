@@ -234,23 +234,9 @@ class EasyR1Dialect(Dialect):
         if found is None or marker not in found[1]:
             return defaults
         package = found[1][: found[1].rindex(marker) + len(marker) - 1]
-        own = {
-            key: value
-            for key, value in declared_defaults(package).items()
-            if key in defaults
-            and key not in native.values
-            and not isinstance(value, (dict, list))
-            and scalar(str(value)) != scalar(str(defaults[key]))
-        }
-        if own:
-            shown = ", ".join(f"{k}={v} (the release's {defaults[k]})" for k, v in list(own.items())[:4])
-            notes.info(
-                "framework.copy-defaults",
-                f"the project's copy of EasyR1 ({found[0].rel(package)}) gives its config classes defaults of "
-                f"its own: {shown}" + (f" and {len(own) - 4} more" if len(own) > 4 else "") + "; the run uses them",
-                source_keys=[found[0].rel(package)],
-            )
-        return {**defaults, **own}
+        where = found[0].rel(package)
+        what = "the config classes of the project's copy of EasyR1"
+        return forkbatch.copy_defaults(declared_defaults(package), defaults, native.values, what, where, notes)
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)

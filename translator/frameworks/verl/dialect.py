@@ -82,7 +82,7 @@ from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source, flatten, load_yaml_mapping
-from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations, scalar
+from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations
 from translator.sources.shell import program_index, unwrap_command
 
 if TYPE_CHECKING:
@@ -240,25 +240,8 @@ class VerlDialect(Dialect):
                         line=int(line) if line.isdigit() else None,
                         hint=f"write +{key}=... to add the key, or correct its name to one {config.where} has",
                     )
-        own = {
-            key: value
-            for key, value in config.keys.items()
-            if key in defaults
-            and key not in native.values
-            and not (isinstance(value, str) and "${" in value)
-            and not isinstance(value, (dict, list))
-            and scalar(str(value)) != scalar(str(defaults[key]))
-        }
-        if own:
-            shown = ", ".join(f"{k}={v} (the release's {defaults[k]})" for k, v in list(own.items())[:4])
-            notes.info(
-                "framework.copy-defaults",
-                f"the launched entry's own config {config.where} sets defaults of its own: {shown}"
-                + (f" and {len(own) - 4} more" if len(own) > 4 else "")
-                + "; the run uses them",
-                source_keys=[config.where],
-            )
-        return {**defaults, **own}
+        what = "the launched entry's own config"
+        return forkbatch.copy_defaults(config.keys, defaults, native.values, what, config.where, notes)
 
     @staticmethod
     def _fork_config_keys(native: NativeVerl, fork_key: Callable[[str], bool], notes: NoteList) -> dict[str, Any]:
