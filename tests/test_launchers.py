@@ -67,6 +67,23 @@ def test_skypilot_task_is_a_launcher_not_a_config(tmp_path: Path) -> None:
     assert (plan["samples_per_prompt"], plan["samples_per_step"]) == (8, 512)  # envs N=8: 64 × 8
 
 
+@pytest.mark.parametrize(("counts", "known"), [(("8", "8"), True), (("8", "4"), False)])
+def test_skypilot_candidate_resources_give_the_gpus_they_share(
+    tmp_path: Path, counts: tuple[str, str], known: bool
+) -> None:
+    # `resources: ordered:` lists candidates SkyPilot picks one of: SKYPILOT_NUM_GPUS_PER_NODE is their common count
+    task = tmp_path / "task.yaml"
+    task.write_text(
+        f"resources:\n  ordered:\n    - accelerators: H200:{counts[0]}\n      cloud: gcp\n"
+        f"    - accelerators: H100:{counts[1]}\n      cloud: aws\nnum_nodes: 1\n"
+        "run: |\n  python3 -m openrlhf.cli.train_ppo_ray "
+        + OPENRLHF_FLAGS.replace("--actor_num_gpus_per_node 8", "--actor_num_gpus_per_node $SKYPILOT_NUM_GPUS_PER_NODE")
+        + "\n"
+    )
+    plan = translator.explain(str(task)).plan
+    assert (plan["data_parallel_size"] == 8) if known else plan["data_parallel_size"] is None
+
+
 def test_env_overrides_the_task_envs(tmp_path: Path) -> None:
     task = tmp_path / "task.yaml"
     task.write_text(
@@ -132,3 +149,21 @@ def test_several_launches_are_noted(tmp_path: Path) -> None:
     script.write_text(line + "echo done\n" + line + line)
     notes = [n for n in translator.explain(str(script)).notes if n.code == "launch.several"]
     assert len(notes) == 1 and "line 1 is read" in notes[0].message and "3, 4" in notes[0].message
+
+
+def test_a_wrapper_is_told_by_the_arguments_its_called_scripts_program_takes(tmp_path: Path) -> None:
+    # run.sh hands SkyRL overrides to common.sh, which launches the project's own entry module through an array:
+    # neither names a known entry point; the program's arguments (trainer.*, generator.*) are SkyRL's
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "common.sh").write_text(
+        'while [[ $# -gt 0 ]]; do\n  case "$1" in\n    --) shift; OVERRIDES=("$@"); break ;;\n'
+        '    *) shift ;;\n  esac\ndone\nCMD=(python -m mylab.main_fleet)\nCMD+=("${OVERRIDES[@]}")\n"${CMD[@]}"\n'
+    )
+    run = tmp_path / "run.sh"
+    run.write_text(
+        "bash common.sh --quiet -- trainer.train_batch_size=16 trainer.policy_mini_batch_size=16 "
+        "generator.n_samples_per_prompt=8 trainer.placement.policy_num_gpus_per_node=8\n"
+    )
+    assert dialects.detect(read_source(str(run))).name == "skyrl"
+    # 16 prompts × 8 samples per step
+    assert translator.explain(str(run)).plan["samples_per_step"] == 128

@@ -1117,3 +1117,20 @@ def test_text_piped_into_another_program_is_not_a_script() -> None:
     # grep reads the text as data; bash -c runs its own argument, not the piped text
     script = parse_shell('JOB="python train.py"\necho "$JOB" | grep train\necho "$JOB" | bash -c "echo hi"\n')
     assert not any("train.py" in c.argv for c in script.commands)
+
+
+def test_break_ends_an_argument_loop() -> None:
+    # run.sh calls run_common.sh with `--fast -- x=1 y=2`; its `--) shift; REST=("$@"); break` ends the argument
+    # loop there: the words after `--` are REST's, and no later round reads one of them as an unknown option
+    called = (
+        'MODE=a\nwhile [[ $# -gt 0 ]]; do\n  case "$1" in\n    --fast) MODE=fast; shift ;;\n'
+        '    --) shift; REST=("$@"); break ;;\n    *) echo "unknown $1"; exit 1 ;;\n  esac\ndone\n'
+        'python train.py --mode "$MODE" "${REST[@]}"\n'
+    )
+    script = parse_shell(
+        "bash run_common.sh --fast -- x=1 y=2\n",
+        include=lambda path, cwd: (called, "run_common.sh") if path == "run_common.sh" else None,
+    )
+    python = [c for c in script.commands if c.argv[0] == "python"]
+    assert python and python[0].argv == ["python", "train.py", "--mode", "fast", "x=1", "y=2"]
+    assert not [c for c in script.commands if c.argv[0] == "echo"]

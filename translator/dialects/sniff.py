@@ -112,9 +112,20 @@ def detect(source: Source) -> Dialect:
             return registry.get(framework.name)
     called = _called_scripts(source)
     if called:  # a wrapper: the scripts it runs or sources hold the launch (`export N=2; bash examples/run.sh`)
-        for framework in frameworks:  # by a known entry point only: a wrapper's commands carry many arguments
-            if matches(framework, called, ".sh"):
+        text = "\n".join(" ".join(argv) for argv in called)
+        for framework in frameworks:  # by a known entry point: a wrapper's commands carry many arguments
+            if matches(framework, text, ".sh"):
                 return registry.get(framework.name)
+        from translator.sources.shell import program_index, unwrap_command
+
+        for argv in called:  # else by the arguments of a Python program a called script runs (a fork's entry),
+            words = unwrap_command(argv)  # in the order the launch script's own arguments are told by
+            index = program_index(words)
+            if index is None:
+                continue
+            for framework in frameworks:
+                if program_arguments(framework.name, words, index):
+                    return registry.get(framework.name)
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
     raise ConfigError(
         f"cannot tell which framework this is from its {what}",
@@ -133,12 +144,12 @@ def _written_by_rlconf(text: str, frameworks: list[Framework]) -> Framework | No
     return next((f for f in frameworks if normal(f.label) == found[0].package or f.name == found[0].package), None)
 
 
-def _called_scripts(source: Source) -> str:
-    """The commands a launch script runs, one per line as the shell reader expands them, when it runs or sources
-    project scripts (whose commands are among them); "" for a config file or a script that runs none. The commands,
-    not the called files' text: a wrapper's other lines (paths, comments) would match loose patterns."""
+def _called_scripts(source: Source) -> list[list[str]]:
+    """The commands a launch script runs, as the shell reader expands them, when it runs or sources project scripts
+    (whose commands are among them); [] for a config file or a script that runs none. The commands, not the called
+    files' text: a wrapper's other lines (paths, comments) would match loose patterns."""
     if source.suffix in YAML_SUFFIXES or source.suffix in PLAN_SUFFIXES or source.files:
-        return ""
+        return []
     from translator.dialects.base import script_files
     from translator.sources.shell import parse_shell
 
@@ -154,5 +165,5 @@ def _called_scripts(source: Source) -> str:
     try:
         script = parse_shell(source.text, source=source.name, include=include)
     except ConfigError:
-        return ""
-    return "\n".join(" ".join(command.argv) for command in script.commands) if followed else ""
+        return []
+    return [command.argv for command in script.commands] if followed else []

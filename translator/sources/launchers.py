@@ -69,14 +69,29 @@ def _skypilot_provided(data: dict[str, Any]) -> dict[str, str]:
     if isinstance(nodes, int) and not isinstance(nodes, bool):
         provided["SKYPILOT_NUM_NODES"] = str(nodes)
     resources = found if isinstance(found := data.get("resources"), dict) else {}
-    accelerators = resources.get("accelerators")
+    # `ordered:` / `any_of:` list candidate resources, one of which SkyPilot picks: a count they all share is known
+    candidates = [c for key in ("ordered", "any_of") for c in resources.get(key) or [] if isinstance(c, dict)]
+    counts = {_accelerator_count(c.get("accelerators", resources.get("accelerators"))) for c in candidates}
+    count = (
+        _accelerator_count(resources.get("accelerators"))
+        if not candidates
+        else counts.pop()
+        if len(counts) == 1
+        else None
+    )
+    if count is not None:
+        provided["SKYPILOT_NUM_GPUS_PER_NODE"] = count
+    return provided
+
+
+def _accelerator_count(accelerators: Any) -> str | None:
+    """The GPUs per node of a SkyPilot ``accelerators`` value (``H100:8``, ``{H100: 8}``); None when not one count."""
     if isinstance(accelerators, dict) and len(accelerators) == 1:
         accelerators = "{}:{}".format(*next(iter(accelerators.items())))
     if isinstance(accelerators, str) and ":" in accelerators:
         count = accelerators.rpartition(":")[2].strip()
-        if count.isdigit():
-            provided["SKYPILOT_NUM_GPUS_PER_NODE"] = count
-    return provided
+        return count if count.isdigit() else None
+    return None
 
 
 def _text(value: Any) -> str:

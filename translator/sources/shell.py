@@ -894,6 +894,8 @@ class _Reader:
             words = words[1:]
         if self.skipping():
             return
+        if words and words[0].text == "break" and self.replays and self.replays[-1] is not None:
+            self.replays[-1] = None  # an argument loop left by `break` (`--) shift; REST=("$@"); break`): done
         while words:
             kw = words[0].text
             if kw in _OPENERS and not (kw in ("if", "elif") and self.decided()) and not decided_loop:
