@@ -152,3 +152,16 @@ def test_an_openrlhf_entry_importing_what_the_pinned_release_lacks_is_refused(tm
     script = _entry_project(tmp_path, "openrlhf==0.8.0", "train_ppo_ray", imports, OPENRLHF_LAUNCH)
     result = CliRunner().invoke(main, ["explain", str(script)])
     assert result.exit_code == 2 and "aggregate_loss from openrlhf.models" in result.output
+
+
+def test_a_lock_entry_installed_from_git_is_no_release(tmp_path: Path) -> None:
+    # uv.lock locks verl from a fork's git repository: its `version = "0.3.0.post1"` is the fork's own metadata,
+    # and the fork may define names no release has, so the entry's imports are not judged against a release
+    imports = "from verl.trainer.ppo.core_algos import agg_loss"
+    script = _entry_project(tmp_path, "", "main_ppo", imports, VERL_LAUNCH)
+    (tmp_path / "requirements.txt").unlink()
+    (tmp_path / "uv.lock").write_text(
+        'version = 1\n\n[[package]]\nname = "verl"\nversion = "0.3.0.post1"\n'
+        'source = { git = "https://github.com/someone/verl-fork?rev=main#fc628e73f3bc4c5b4ea30163a8f38e65751a9962" }\n'
+    )
+    assert translator.explain(str(script)).spec.plan.optimizer_steps_per_step == 2

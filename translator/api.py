@@ -289,7 +289,12 @@ def load(
         dialect, version = dialects.parse_framework(framework)
     else:
         dialect, version = dialects.detect(source), None
-    options = ReadOptions(version=version, env=env, num_processes=num_processes)
+    options = ReadOptions(
+        version=version,
+        env=env,
+        num_processes=num_processes,
+        release_installed="as --from names it" if version else None,
+    )
     reading = dialect.read(source, options)
     _settle_ways(dialect, source, options, reading)
     _refuse_huge_cluster(reading.spec, source.name)

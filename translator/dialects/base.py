@@ -59,7 +59,9 @@ class ReadOptions:
     # The releases the project's statements leave possible (a commit pin between two releases); None: the version
     # alone, (): any release that fits the keys
     candidates: tuple[str, ...] | None = None
-    version_where: str | None = None  # the file and line the project states the version at
+    # Where the release the launched code imports is stated, when that is certain ("from requirements.txt:3", "as
+    # --from names it"); None: a copy, a git install of the package anywhere in the project, or no statement
+    release_installed: str | None = None
 
 
 @record
@@ -124,13 +126,12 @@ class Dialect:
     def installed(self, options: ReadOptions, stated: str, version: str) -> Installed | None:
         """The release(s) of the framework the launched code imports, when the project (or --from) states them as
         ``stated`` and keeps no copy of its own (``version``: the listed release it reads as); None: not judged."""
-        if self.release_names is None or not options.version or options.candidates == () or options.copy_dir:
+        if self.release_names is None or not options.release_installed or options.candidates == () or options.copy_dir:
             return None
         owner = next(c for c in type(self).__mro__ if "release_names" in vars(c))  # a subclass's file is its parent's
         table = os.path.join(os.path.dirname(sys.modules[owner.__module__].__file__ or ""), self.release_names)
         releases = options.candidates or (stated if stated in load_release_names(table).releases else version,)
-        where = f"from {options.version_where}" if options.version_where else "as --from names it"
-        return Installed(self.name, table, releases, where)
+        return Installed(self.name, table, releases, options.release_installed)
 
     def project_evidence(self, source: Source) -> list[Evidence]:
         """What the script's project states about this framework's version (:mod:`translator.sources.project`):
@@ -335,9 +336,15 @@ def _with_unknowns(read: Any) -> Any:
         _chains.append({})
         project = project_version(self, source) if options.version is None else None
         if project and project.read_as:
-            where = project.used.where if project.used else None
+            # a release installed from PyPI (a pin, or a commit of the framework's own history): not when the project
+            # also installs the package from git (a fork's repository, a branch)
+            used = project.used
+            certain = used is not None and used.kind in ("pin", "git-commit") and not project.commits
             options = dataclasses.replace(
-                options, version=project.read_as, candidates=project.candidates, version_where=where
+                options,
+                version=project.read_as,
+                candidates=project.candidates,
+                release_installed=f"from {used.where}" if certain and used is not None else None,
             )
         if project and project.companion and options.companion is None:
             options = dataclasses.replace(options, companion=(project.companion.version, project.companion.where))
