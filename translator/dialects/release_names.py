@@ -92,13 +92,13 @@ class Installed:
 def releases_allowing(
     table: ReleaseNames, imports: Sequence[PackageImport]
 ) -> tuple[tuple[str, ...], PackageImport | None]:
-    """The releases at which every import works, and the import that narrows them most (None: none does)."""
+    """The releases at which every import works, and the last import that narrows them (None: none does)."""
     allowed, narrowest = set(table.releases), None
     for found in imports:
         for name in found.names or (None,):
             works = set(table.releases_with(found.module, name))
             if not allowed <= works:
-                narrowest = narrowest if narrowest and len(works & allowed) >= len(allowed) else found
+                narrowest = found
                 allowed &= works
     return tuple(r for r in table.releases if r in allowed), narrowest
 

@@ -110,7 +110,7 @@ def release_names() -> ReleaseNames:
 
 
 def releases_allowing(imports: Sequence[PackageImport]) -> tuple[tuple[str, ...], PackageImport | None]:
-    """The trl releases at which every import works, and the import that narrows them most (None: none does)."""
+    """The trl releases at which every import works, and the last import that narrows them (None: none does)."""
     return release_names_module.releases_allowing(release_names(), imports)
 
 
