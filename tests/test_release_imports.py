@@ -18,7 +18,8 @@ from click.testing import CliRunner
 
 import translator
 from translator.cli import main
-from translator.frameworks.trl import python_script
+from translator.dialects.registry import get as get_dialect
+from translator.dialects.release_names import load
 
 CONFIG = (
     "    args = GRPOConfig(output_dir='o', per_device_train_batch_size=4, num_generations=8,\n"
@@ -99,7 +100,9 @@ def test_imports_bound_the_assumed_release(tmp_path: Path) -> None:
 
 
 def test_the_release_table_reads_as_the_wheels_say() -> None:
-    table = python_script.release_names()
+    path = get_dialect("trl").release_table()
+    assert path is not None
+    table = load(path)
     assert table.releases_with("trl.extras.profiling", "profiling_decorator")[0] == "0.16.0"
     assert table.releases_with("trl.import_utils", "is_rich_available")[-1] == "0.17.0"
     assert table.missing("trl", "GRPOTrainer", "0.14.0") is None

@@ -123,13 +123,19 @@ class Dialect:
     # (scripts/gen_release_names.py)
     release_names: str | None = None
 
+    def release_table(self) -> str | None:
+        """The path of :attr:`release_names` (a subclass's file is the parent's that names it); None: none."""
+        if self.release_names is None:
+            return None
+        owner = next(c for c in type(self).__mro__ if "release_names" in vars(c))
+        return os.path.join(os.path.dirname(sys.modules[owner.__module__].__file__ or ""), self.release_names)
+
     def installed(self, options: ReadOptions, stated: str, version: str) -> Installed | None:
         """The release(s) of the framework the launched code imports, when the project (or --from) states them as
         ``stated`` and keeps no copy of its own (``version``: the listed release it reads as); None: not judged."""
-        if self.release_names is None or not options.release_installed or options.candidates == () or options.copy_dir:
+        table = self.release_table()
+        if table is None or not options.release_installed or options.candidates == () or options.copy_dir:
             return None
-        owner = next(c for c in type(self).__mro__ if "release_names" in vars(c))  # a subclass's file is its parent's
-        table = os.path.join(os.path.dirname(sys.modules[owner.__module__].__file__ or ""), self.release_names)
         releases = options.candidates or (stated if stated in load_release_names(table).releases else version,)
         return Installed(self.name, table, releases, options.release_installed)
 

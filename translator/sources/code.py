@@ -738,23 +738,15 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
 
 
 def argparse_options(path: str) -> frozenset[str] | None:
-    """The option strings (``--flag``) a module's ``add_argument`` calls declare; None when they cannot all be
-    known: a name that is not a literal, ``parse_known_args`` (unknown flags pass), no parser, or no such file."""
+    """The option words the module at ``path`` declares (:func:`translator.sources.pyconfig.option_words`); None
+    when they cannot all be known or the file cannot be read."""
+    from translator.sources.pyconfig import option_words
+
     text = read_text(path, MAX_FILE_BYTES)
-    if text is None or "parse_known_args" in text:
-        return None
     try:
-        tree = ast.parse(text)
+        return option_words(ast.parse(text)) if text is not None else None
     except SyntaxError:
         return None
-    options: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
-            for argument in node.args:
-                if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
-                    return None
-                options.add(argument.value)
-    return frozenset(options) or None
 
 
 def option_test(test: ast.expr) -> tuple[str, Any] | None:

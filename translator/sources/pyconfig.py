@@ -309,6 +309,20 @@ def option_names(tree: ast.Module) -> frozenset[str]:
     return frozenset(names)
 
 
+def option_words(tree: ast.Module) -> frozenset[str] | None:
+    """Every option word (``--flag``, ``-f``) the ``add_argument(...)`` calls of ``tree`` declare; None when they
+    cannot all be known: a word that is not a literal, ``parse_known_args`` (unknown flags pass), or no option."""
+    words: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node) == "parse_known_args":
+            return None
+        if isinstance(node, ast.Call) and _callee(node) == "add_argument":
+            if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args):
+                return None
+            words.update(a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    return frozenset(words) or None
+
+
 def _option(call: ast.Call) -> _Option | None:
     words = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     keywords = {k.arg: k.value for k in call.keywords if k.arg}

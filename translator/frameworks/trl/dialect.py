@@ -46,6 +46,8 @@ from translator.dialects.base import (
     track_provenance,
     version_key,
 )
+from translator.dialects.release_names import load as load_release_names
+from translator.dialects.release_names import releases_allowing
 from translator.dialects.settings import Setting, read_settings, write_settings
 from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, requirements, source_label
 from translator.errors import ConfigError
@@ -632,11 +634,12 @@ class TrlDialect(Dialect):
         notes.info("version.assumed", f"assumed trl {version}: {why}; pass --from trl@VERSION to choose")
         return version
 
-    @staticmethod
-    def _importable(native: NativeTrl, notes: NoteList) -> tuple[tuple[str, ...], str]:
+    def _importable(self, native: NativeTrl, notes: NoteList) -> tuple[tuple[str, ...], str]:
         """The listed releases at which the training code's trl imports all work (every one when the imports do
         not tell, or when no release has them all: then a note), and what narrows them, for the assumption's why."""
-        allowed, narrowest = python_script.releases_allowing(native.trl_imports)
+        table = self.release_table()
+        assert table is not None  # TRL names its release_names file
+        allowed, narrowest = releases_allowing(load_release_names(table), native.trl_imports)
         if narrowest is None:
             return VERSIONS, ""
         what = f"{os.path.basename(narrowest.path)}:{narrowest.line} imports from {narrowest.module}"

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from translator.dialects import release_names as release_names_module
-from translator.dialects.release_names import ReleaseNames
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.sources.code import PackageImport, Project, launched_scripts, project_root, refuse_missing_import
@@ -93,25 +91,12 @@ def launched(source: Source, cwd: str | None, script: str, native: NativeTrl) ->
     return None
 
 
-# The names each trl module defines per release (scripts/gen_release_names.py, from the PyPI wheels)
-RELEASE_NAMES = os.path.join(os.path.dirname(__file__), "release_names.txt")
-
-
 def script_imports(source: Source) -> list[PackageImport]:
     """The imports of trl a training script given itself makes at start-up."""
     if source.files or source.base_dir is None or not os.path.isfile(source.name):
         return []
     folder = os.path.dirname(os.path.realpath(source.name))
     return Project(project_root(folder), folder).package_imports(source.name, None, "trl")
-
-
-def release_names() -> ReleaseNames:
-    return release_names_module.load(RELEASE_NAMES)
-
-
-def releases_allowing(imports: Sequence[PackageImport]) -> tuple[tuple[str, ...], PackageImport | None]:
-    """The trl releases at which every import works, and the last import that narrows them (None: none does)."""
-    return release_names_module.releases_allowing(release_names(), imports)
 
 
 def trains_without_trl(source: Source, cwd: str | None, script: str) -> bool:
