@@ -17,6 +17,7 @@ import pytest
 import translator
 from tests.conftest import CASES, FIXTURES, case_id, expect_finding, findings_of, read_back, translatable
 from translator.api import check
+from translator.errors import ConfigError
 from translator.frameworks.slime.tables import DEFAULTS
 from translator.sources.files import Source
 
@@ -406,3 +407,34 @@ def test_a_flag_of_the_projects_own_copy_that_sizes_batches_leaves_them_unknown(
     assert explanation.spec.plan.samples_per_optimizer_step is None
     note = next(n for n in explanation.notes if n.code == "framework.fork-batch-key")
     assert "'expand_steps'" in note.message and "slime/ray/rollout.py:5" in note.message
+
+
+def _job(pythonpath: str, module: str) -> str:
+    """A ray job submission of the project's train.py with the job's PYTHONPATH and a custom generate module."""
+    return (
+        'ray job submit --address="http://127.0.0.1:8265" '
+        f'--runtime-env-json=\'{{"env_vars": {{"PYTHONPATH": "{pythonpath}"}}}}\' -- '
+        "python3 train.py --rollout-batch-size 16 --n-samples-per-prompt 8 --global-batch-size 64 "
+        f"--actor-num-nodes 1 --actor-num-gpus-per-node 4 --custom-generate-function-path {module}.generate\n"
+    )
+
+
+def test_a_function_module_the_job_cannot_import_is_refused(tmp_path: Path) -> None:
+    # slime imports --custom-generate-function-path's module in the job (load_function, slime/utils/misc.py:39
+    # @v0.3.1); the job's sys.path is train.py's folder (the project root) and its PYTHONPATH. search/agent.py is in
+    # the project, but neither the root nor /opt/Megatron-LM:tools holds agent.py: ModuleNotFoundError, exit 2.
+    root = _slime_project(tmp_path)
+    (root / "search").mkdir()
+    (root / "search" / "agent.py").write_text("async def generate(args, sample, sampling_params):\n    return sample\n")
+    (root / "tools").mkdir()
+    (root / "job.sh").write_text(_job("/opt/Megatron-LM:tools", "agent"))
+    with pytest.raises(ConfigError, match=r"module agent is search/agent\.py in the project.*ModuleNotFoundError"):
+        translator.explain(str(root / "job.sh"), "slime@0.3.1")
+    # the same module on the job's PYTHONPATH is read: 16 × 8 = 128 samples, 2 optimizer steps of 64
+    (root / "reached.sh").write_text(_job("/opt/Megatron-LM:search", "agent"))
+    plan = translator.explain(str(root / "reached.sh"), "slime@0.3.1").spec.plan
+    assert (plan.samples_per_step, plan.optimizer_steps_per_step) == (128, 2)
+    # a PYTHONPATH that extends the cluster's own ($PYTHONPATH, which Ray expands) may reach it: not refused, and
+    # the function read is then none rlconf can place, so the samples per step are unknown, not n's 128
+    (root / "open.sh").write_text(_job("$PYTHONPATH:tools", "agent"))
+    assert translator.explain(str(root / "open.sh"), "slime@0.3.1").spec.plan.samples_per_step is None

@@ -283,6 +283,23 @@ def files_ending(root: str, tail: str) -> list[str]:
     return [p for p in files_named(root, parts[-1] if parts else "") if p.endswith(end)]
 
 
+def module_elsewhere(root: str, dotted: str, path: list[str]) -> str | None:
+    """The project file of module ``dotted`` when no folder of ``path`` (the run's ``sys.path`` folders) holds its
+    top-level module or package, so that importing it stops with ModuleNotFoundError; None when one does, or when
+    the project does not hold the module (it may be installed) or holds it only inside an installable package (a
+    folder with setup.py or pyproject.toml, which pip may have installed)."""
+    top = dotted.split(".")[0]
+    if any(os.path.isfile(os.path.join(f, top + ".py")) or os.path.isdir(os.path.join(f, top)) for f in path):
+        return None
+    relative = dotted.replace(".", "/")
+    for tail in (relative + ".py", relative + "/__init__.py"):
+        for found in files_ending(root, tail):
+            holder = found[: -len(tail)]
+            if not any(os.path.isfile(os.path.join(holder, f)) for f in ("setup.py", "pyproject.toml")):
+                return found
+    return None
+
+
 class Project:
     """The Python files of one project, parsed on demand within the reading bounds."""
 

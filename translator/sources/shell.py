@@ -2252,6 +2252,33 @@ def _launched(argv: list[str], start: int) -> int | None:
     return None
 
 
+def ray_job_env(argv: list[str]) -> dict[str, str] | None:
+    """The environment a ``ray job submit`` gives its entrypoint (``--runtime-env-json``'s ``env_vars``); {} when
+    the command is no job submission or sets none; None when it names a runtime env this reader does not see (a
+    ``--runtime-env`` file, JSON it cannot parse)."""
+    import json
+
+    if argv[:3] != ["ray", "job", "submit"]:
+        return {}
+    words = argv[3 : argv.index("--")] if "--" in argv else argv[3:]
+    env: dict[str, str] = {}
+    for i, word in enumerate(words):
+        name, eq, value = word.partition("=")
+        if name == "--runtime-env":
+            return None
+        if name != "--runtime-env-json":
+            continue
+        text = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        found = data.get("env_vars") if isinstance(data, dict) else None
+        if isinstance(found, dict):
+            env.update({str(k): str(v) for k, v in found.items()})
+    return env
+
+
 def unwrap_command(argv: list[str], env: Mapping[str, str] | None = None) -> list[str]:
     """Strip wrappers (nohup, env, srun, uv run, ray job submit --, bash -c, ...) down to the real program."""
     argv = list(argv)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 import os
+import re
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -52,8 +54,10 @@ from translator.sources.shell import ShellCommand, symbolic_names, unwrap_comman
 
 if TYPE_CHECKING:
     from translator.frameworks.slime.driver import Helper
+    from translator.sources.code import Project
 
 SECRET_PLACEHOLDER = "<redacted>"
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")  # module.function, as load_function takes it
 # slime's kl-loss-type → canonical estimator (low_var_kl is k3 clamped, as verl's reader counts it); and back.
 KL_TYPES = {"k1": "k1", "k2": "k2", "k3": "k3", "low_var_kl": "k3"}
 KL_WRITTEN = {"k1": "k1", "k2": "k2", "k3": "low_var_kl"}
@@ -126,10 +130,20 @@ class SlimeDialect(Dialect):
         reading = self.read_flags(source, options, notes, flags, origins, entry)
         _ray_head(command, reading.spec)
         self._own_flags(source, command.cwd, argv[index], flags, reading)
-        self._custom_generate(source, command.cwd, flags, reading)
+        job = _job_path(source, command, argv[index], script.variables)
+        if job is not None:
+            _refuse_unreachable_functions(source, command.line, flags, *job)
+        self._custom_generate(source, command.cwd, flags, reading, job)
         return reading
 
-    def _custom_generate(self, source: Source, cwd: str | None, flags: dict[str, Any], reading: Reading) -> None:
+    def _custom_generate(
+        self,
+        source: Source,
+        cwd: str | None,
+        flags: dict[str, Any],
+        reading: Reading,
+        job: tuple[Project, list[str]] | None = None,
+    ) -> None:
         """``--custom-generate-function-path module.func``: the project's function makes each of a prompt's
         ``n`` samples and may return several (slime/rollout/sglang_rollout.py:298-305@v0.3.1: a fan-out of
         prefix-chained samples is flattened into the step). Read, never run: when every ``return`` of the function
@@ -141,7 +155,7 @@ class SlimeDialect(Dialect):
         if not isinstance(path, str) or "." not in path:
             return
         module, _, name = path.rpartition(".")
-        found = forkbatch.locate(source, cwd, module)
+        found = _on_job_path(job, module) or forkbatch.locate(source, cwd, module)
         why = returns_one_sample(found[0].tree(found[1]) if found else None, name)
         if why is None:
             return
@@ -266,6 +280,72 @@ def _entry(argv: list[str]) -> int | None:
         if os.path.basename(word) in ENTRY_POINTS and os.path.basename(argv[i - 1]).startswith("python"):
             return i
     return None
+
+
+def _job_path(
+    source: Source, command: ShellCommand, entry: str, variables: Mapping[str, str]
+) -> tuple[Project, list[str]] | None:
+    """The project and the folders of the job's ``sys.path`` inside or outside it: the entry script's folder, then
+    each PYTHONPATH folder (relative ones from the run folder). None when the entry is not the project's or the
+    script does not state PYTHONPATH with every part known (in the job's ``--runtime-env-json``, the command's own
+    assignment or the script's variable: an unstated one is the user's environment's)."""
+    from translator.sources.code import launched_scripts
+    from translator.sources.shell import ray_job_env
+
+    job_env = ray_job_env(command.argv)
+    if job_env is None:
+        return None
+    stated = [job_env.get("PYTHONPATH"), command.assignments.get("PYTHONPATH"), variables.get("PYTHONPATH")]
+    parts = [part for value in stated if value is not None for part in value.split(":") if part]
+    # Ray expands ${NAME} in env_vars too (the cluster's value): any $ leaves a folder unknown
+    if all(value is None for value in stated) or any("$" in part or "`" in part for part in parts):
+        return None
+    found = next(launched_scripts(source, command.cwd, entry), None)
+    if found is None:
+        return None
+    project, script = found
+    return project, [os.path.dirname(script)] + [os.path.join(project.run_dir, part) for part in parts]
+
+
+def _on_job_path(job: tuple[Project, list[str]] | None, module: str) -> tuple[Project, str] | None:
+    """(project, file) of ``module`` as the job imports it: the first folder of its path that holds it."""
+    if job is None:
+        return None
+    project, path = job
+    relative = module.replace(".", os.sep)
+    for folder in path:
+        for candidate in (os.path.join(folder, relative + ".py"), os.path.join(folder, relative, "__init__.py")):
+            if os.path.isfile(candidate) and project.inside(candidate):
+                return project, candidate
+    return None
+
+
+def _refuse_unreachable_functions(
+    source: Source, line: int, flags: dict[str, Any], project: Project, path: list[str]
+) -> None:
+    """Stop (ConfigError) on a ``--*-path module.function`` flag whose module the project holds in a folder the
+    job cannot import from (``path``: its ``sys.path`` folders, :func:`_job_path`). slime imports each such module
+    (load_function, slime/utils/misc.py:39@v0.3.1) in the job, whose ``sys.path`` is the entry script's folder and
+    its PYTHONPATH (Ray workers take the driver's), so the run stops with ModuleNotFoundError before the first
+    training step."""
+    from translator.sources.code import module_elsewhere
+
+    for flag, value in flags.items():
+        if not (flag.endswith("-path") and isinstance(value, str) and _DOTTED.fullmatch(value)):
+            continue
+        module = value.rpartition(".")[0]
+        held = module_elsewhere(project.root, module, path)
+        if held is not None:
+            shown = ":".join(project.rel(folder) for folder in path if project.inside(folder))
+            raise ConfigError(
+                f"--{flag} {value}: the module {module} is {project.rel(held)} in the project, which the job "
+                f"cannot import (its sys.path: {shown} and outside the project): slime stops with "
+                "ModuleNotFoundError before the first training step",
+                file=source.name,
+                line=line,
+                hint=f"add {os.path.dirname(project.rel(held)) or '.'} to the job's PYTHONPATH, or name the module "
+                "as it is imported from a folder on it",
+            )
 
 
 def _ray_head(command: ShellCommand, spec: RunSpec) -> None:
