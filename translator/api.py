@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from translator import dialects
 from translator.certainty import Certainty, assumed, plan_certainty
-from translator.dialects import rejected_keys
+from translator.dialects import device_keys, rejected_keys
 from translator.dialects.base import MAX_GPUS, Reading, ReadOptions, Values, unknown_because
 from translator.errors import ConfigError
 from translator.notes import Note, NoteList
@@ -297,6 +297,7 @@ def load(
     )
     reading = dialect.read(source, options)
     _settle_ways(dialect, source, options, reading)
+    device_keys.apply(reading)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen

@@ -339,6 +339,52 @@ def _ambiguity(key: str, ambiguous: Callable[[str], bool]) -> tuple[bool, bool]:
     return ambiguous(parts[-1]), len(parts) > 2 and ambiguous(".".join(parts[-2:]))
 
 
+# The plan quantities each derived one is computed from (the plan's own arithmetic, the same in every framework).
+_BUILT_FROM = {
+    "samples_per_step": ("prompts_per_step", "samples_per_prompt"),
+    "optimizer_steps_per_step": ("samples_per_step", "samples_per_optimizer_step", "epochs_per_step"),
+    "grad_accum_steps": ("samples_per_optimizer_step", "data_parallel_size", "micro_batch_per_device"),
+}
+
+
+def entry_arguments_unknown(spec: RunSpec, arguments: list[str], launch_keys: Iterable[str], where: str) -> None:
+    """A fork entry that takes options of its own (``--config run.yaml``) builds the framework's config itself, so a
+    plan quantity read from a default, or from a key the launch does not set, may be anything that config says:
+    unknown, naming the options; a quantity computed from one of those is unknown too. What the launch sets itself
+    (the framework's overrides it passes on) stays."""
+    from translator.plan import PLAN_FIELDS
+
+    set_here = {key.lstrip("+~") for key in launch_keys}
+    shown = " ".join(arguments[:4])
+    why = (
+        f"unknown: the launched entry ({where}) takes options of its own ({shown}) and builds the config from them; "
+        "rlconf reads only the overrides the launch passes"
+    )
+    unknown: set[str] = set()
+    for name in PLAN_FIELDS:
+        derivation = spec.derivations.get(f"plan.{name}")
+        if getattr(spec.plan, name) is None or derivation is None:
+            continue
+        if (
+            derivation.origin == "default"
+            or any(key.lstrip("+~") not in set_here for key in derivation.keys)
+            or (not derivation.keys and name not in _BUILT_FROM)
+        ):
+            unknown.add(name)
+    changed = True
+    while changed:
+        changed = False
+        for name, parts in _BUILT_FROM.items():
+            if name not in unknown and unknown & set(parts) and getattr(spec.plan, name) is not None:
+                derivation = spec.derivations.get(f"plan.{name}")
+                if derivation is None or derivation.origin != "config":
+                    unknown.add(name)
+                    changed = True
+    for name in unknown:
+        setattr(spec.plan, name, None)
+        spec.derivations[f"plan.{name}"] = Derivation(why, [], "unknown")
+
+
 def suffixes(keys: Iterable[str]) -> Callable[[str], bool]:
     """Whether a dotted suffix (``n``, ``rollout.n``) ends one of ``keys``."""
     ends = {".".join(parts[i:]) for key in keys for parts in [key.split(".")] for i in range(len(parts))}

@@ -133,7 +133,8 @@ def own_code_folders(
     dialect: Any, reading: Reading, notes: list[Note], base_dir: str | PathLike[str] | None
 ) -> tuple[str, ...]:
     """The packages of the framework's copies kept in the project (the folder holding each of its registration's
-    ``copy_markers``, outside test folders), when the launch may run such a copy instead of the release; () when it
+    ``copy_markers``, outside test folders, and the ``copy_entries`` files beside it), when the launch may run
+    such a copy instead of the release; () when it
     runs the release's code, when the code it runs is not here (an install from a git branch), or no copy is."""
     if base_dir is None or reading.native is None:
         return ()
@@ -146,11 +147,16 @@ def own_code_folders(
 
     entry = registry.lookup(dialect.name)
     root = project_root(str(base_dir))
-    found = [
-        os.path.join(path[: -len(os.sep + marker)], marker.split("/")[0])
+    homes = [
+        (path[: -len(os.sep + marker)], marker.split("/")[0])
         for marker in (entry.copy_markers if entry is not None else ())
         for path in files_ending(root, marker)
         if not in_tests(path)
+    ]
+    found = [os.path.join(home, package) for home, package in homes]
+    beside = entry.copy_entries if entry is not None else ()
+    found += [
+        os.path.join(home, name) for home, _ in homes for name in beside if os.path.isfile(os.path.join(home, name))
     ]
     return tuple(dict.fromkeys(found))
 
@@ -201,7 +207,11 @@ def _in_own_code(folders: tuple[str, ...], line: Callable[[str], int | None]) ->
         return None
     root = project_root(folders[0])
     for path in project_files(root):
-        if not path.endswith(".py") or in_tests(path) or not any(path.startswith(f + os.sep) for f in folders):
+        if (
+            not path.endswith(".py")
+            or in_tests(path)
+            or not any(path == f or path.startswith(f + os.sep) for f in folders)
+        ):
             continue
         text = read_text(path, MAX_FILE_BYTES)
         found = line(text) if text else None

@@ -110,22 +110,25 @@ def detect(source: Source) -> Dialect:
     for framework in frameworks:  # no known entry point: a fork's own one, told by the arguments it takes
         if matches_arguments(framework, source.text, source.suffix):
             return registry.get(framework.name)
-    called = _called_scripts(source)
-    if called:  # a wrapper: the scripts it runs or sources hold the launch (`export N=2; bash examples/run.sh`)
-        text = "\n".join(" ".join(argv) for argv in called)
+    commands, followed = _commands(source)
+    if followed:  # a wrapper: the scripts it runs or sources hold the launch (`export N=2; bash examples/run.sh`)
+        text = "\n".join(" ".join(argv) for argv in commands)
         for framework in frameworks:  # by a known entry point: a wrapper's commands carry many arguments
             if matches(framework, text, ".sh"):
                 return registry.get(framework.name)
-        from translator.sources.shell import program_index, unwrap_command
+    from translator.sources.shell import program_index, unwrap_command
 
-        for argv in called:  # else by the arguments of a Python program a called script runs (a fork's entry),
-            words = unwrap_command(argv)  # in the order the launch script's own arguments are told by
-            index = program_index(words)
-            if index is None:
-                continue
-            for framework in frameworks:
-                if program_arguments(framework.name, words, index):
-                    return registry.get(framework.name)
+    # else by the arguments of a Python program the script (or one it calls) runs, as the shell reader expands its
+    # words: a fork's entry, or an interpreter named by a variable ("${PYTHON_BIN}" "${ROOT}/train.py" --flags);
+    # in the order the launch script's own arguments are told by
+    for argv in commands:
+        words = unwrap_command(argv)
+        index = program_index(words)
+        if index is None:
+            continue
+        for framework in frameworks:
+            if program_arguments(framework.name, words, index):
+                return registry.get(framework.name)
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
     raise ConfigError(
         f"cannot tell which framework this is from its {what}",
@@ -144,12 +147,12 @@ def _written_by_rlconf(text: str, frameworks: list[Framework]) -> Framework | No
     return next((f for f in frameworks if normal(f.label) == found[0].package or f.name == found[0].package), None)
 
 
-def _called_scripts(source: Source) -> list[list[str]]:
-    """The commands a launch script runs, as the shell reader expands them, when it runs or sources project scripts
-    (whose commands are among them); [] for a config file or a script that runs none. The commands, not the called
-    files' text: a wrapper's other lines (paths, comments) would match loose patterns."""
+def _commands(source: Source) -> tuple[list[list[str]], bool]:
+    """The commands a launch script runs, as the shell reader expands them (with those of the project scripts it
+    runs or sources), and whether it runs or sources any; ([], False) for a config file. The commands, not the
+    called files' text: a wrapper's other lines (paths, comments) would match loose patterns."""
     if source.suffix in YAML_SUFFIXES or source.suffix in PLAN_SUFFIXES or source.files:
-        return []
+        return [], False
     from translator.dialects.base import script_files
     from translator.sources.shell import parse_shell
 
@@ -165,5 +168,5 @@ def _called_scripts(source: Source) -> list[list[str]]:
     try:
         script = parse_shell(source.text, source=source.name, include=include)
     except ConfigError:
-        return []
-    return [command.argv for command in script.commands] if followed else []
+        return [], False
+    return [command.argv for command in script.commands], bool(followed)

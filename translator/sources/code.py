@@ -575,7 +575,9 @@ class Project:
         (as :meth:`missing_import` follows them); none when the project holds a package of that name where Python
         finds it first (its own copy is what runs)."""
         search = _search_folder(entry, module)
-        if os.path.isdir(os.path.join(search, package)) or os.path.isfile(os.path.join(search, package + ".py")):
+        if any(
+            os.path.isdir(os.path.join(f, package)) or os.path.isfile(os.path.join(f, package + ".py")) for f in search
+        ):
             return []
         found: list[PackageImport] = []
         for path, tree, _ in self._startup(entry, search):
@@ -592,7 +594,7 @@ class Project:
                     ]
         return found
 
-    def _startup(self, entry: str, search: str) -> Iterator[tuple[str, ast.Module, MissingImport | None]]:
+    def _startup(self, entry: str, search: tuple[str, ...]) -> Iterator[tuple[str, ast.Module, MissingImport | None]]:
         """The project files the launched ``entry`` imports at start-up, following the imports at the top of each
         (not under ``try``/``if``/``def``) into the project's own packages, each with its first import that finds
         no module or name (None: all resolve)."""
@@ -656,22 +658,37 @@ class PackageImport:
     names: tuple[str, ...] = ()
 
 
-def _search_folder(entry: str, module: str | None) -> str:
-    """The folder Python looks top-level packages up in for the launched ``entry``: the script's own, or for
-    ``python -m pkg.sub.mod`` the folder above ``pkg``."""
+def _search_folder(entry: str, module: str | None) -> tuple[str, ...]:
+    """The folders Python looks top-level packages up in for the launched ``entry``, first first: the script's
+    own, or for ``python -m pkg.sub.mod`` the folder above ``pkg``. A script inside a package of an installable
+    project (``openrlhf/cli/train_ppo.py`` under a folder with setup.py or pyproject.toml) imports that package
+    from the project's own install (``pip install -e .``): the folder above the package comes next."""
     search = os.path.dirname(os.path.realpath(entry))
     if module:
         for _ in range(module.count(".") + entry.endswith("__init__.py")):
             search = os.path.dirname(search)
-    return search
+        return (search,)
+    top = search
+    while _regular_package(top) and _regular_package(os.path.dirname(top)):
+        top = os.path.dirname(top)
+    home = os.path.dirname(top)
+    installable = any(os.path.isfile(os.path.join(home, f)) for f in ("setup.py", "pyproject.toml"))
+    return (search, home) if _regular_package(top) and installable else (search,)
 
 
-def _top_imports(node: ast.stmt, path: str, search: str) -> list[tuple[str, str, tuple[str, ...]]]:
+def _top_imports(node: ast.stmt, path: str, search: tuple[str, ...]) -> list[tuple[str, str, tuple[str, ...]]]:
     """(dotted module, the folder it is looked up in, names imported from it) of a top-level import statement,
-    for modules of a package found in ``search`` (absolute) or relative to ``path``'s package."""
+    for modules of a package found first in one of ``search`` (absolute) or relative to ``path``'s package."""
+
+    def package_home(dotted: str) -> str | None:
+        top = dotted.split(".")[0]
+        for folder in search:
+            if _module_file(folder, top) is not None or os.path.isdir(os.path.join(folder, top)):
+                return folder if _regular_package(os.path.join(folder, top)) else None
+        return None
+
     if isinstance(node, ast.Import):
-        tops = [a.name for a in node.names]
-        return [(name, search, ()) for name in tops if _regular_package(os.path.join(search, name.split(".")[0]))]
+        return [(a.name, home, ()) for a in node.names if (home := package_home(a.name)) is not None]
     if not isinstance(node, ast.ImportFrom):
         return []
     names = tuple(a.name for a in node.names if a.name != "*")
@@ -681,7 +698,8 @@ def _top_imports(node: ast.stmt, path: str, search: str) -> list[tuple[str, str,
             folder = os.path.dirname(folder)
         return [(node.module or "", folder, names)] if _regular_package(folder) else []
     module = node.module or ""
-    return [(module, search, names)] if _regular_package(os.path.join(search, module.split(".")[0])) else []
+    home = package_home(module)
+    return [(module, home, names)] if home is not None else []
 
 
 _SUFFIXES = (".py", ".pyc", ".so", ".pyd", ".abi3.so")

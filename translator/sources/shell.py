@@ -2258,7 +2258,7 @@ def ray_job_env(argv: list[str]) -> dict[str, str] | None:
     ``--runtime-env`` file, JSON it cannot parse)."""
     import json
 
-    if argv[:3] != ["ray", "job", "submit"]:
+    if not argv or posixpath.basename(argv[0]) != "ray" or argv[1:3] != ["job", "submit"]:
         return {}
     words = argv[3 : argv.index("--")] if "--" in argv else argv[3:]
     env: dict[str, str] = {}

@@ -128,6 +128,7 @@ class NativeOI:
         self.origin = ""
         self.mason: dict[str, str] = {}
         self.launch: tuple[str, str | None] | None = None  # the program word as launched, the launch's cd
+        self.own_program = False  # the project holds its own copy of the program the launch runs
 
 
 class OpenInstructDialect(Dialect):
@@ -174,6 +175,10 @@ class OpenInstructDialect(Dialect):
             self._note_drifting_defaults(native, version, notes)
         values = Values(native.values, native.origins, defaults_for(native.kind, version), source.name)
         spec = RunSpec(framework=self.name, version=version)
+        if native.launch is not None:
+            from translator.frameworks.open_instruct import forks
+
+            native.own_program = forks.locate(source, native.launch[1], native.launch[0]) is not None
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
         own = None
@@ -199,6 +204,8 @@ class OpenInstructDialect(Dialect):
             native = NativeOI()
             native.kind, native.origin = PROGRAMS[native.program][0], source.name
             self._merge_yaml(source, native)
+            # the program that reads it: the project's own copy where the project holds one (forks.locate)
+            native.launch = f"open_instruct/{native.program}", None
             return native
         script = read_script(source, options.env, notes)
         found = [
@@ -542,14 +549,16 @@ def _show(value: Any) -> str:
     return fmt(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
-def _whole_list(values: Values, key: str) -> list[int]:
-    """A list of positive whole numbers (``--num_learners_per_node 8 8``); ConfigError naming the key."""
+def _whole_list(values: Values, key: str, zero_allowed: bool = False) -> list[int]:
+    """A list of positive whole numbers (``--num_learners_per_node 8 8``); ConfigError naming the key. Upstream's
+    learner placement gives each entry a Ray bundle of that many GPUs, and Ray refuses a bundle of none; a
+    project's own copy of the program may place no learner on a node (``4 0``: ``zero_allowed``)."""
     raw = values.get(key)
     items = raw if isinstance(raw, list) else [raw]
     numbers = []
     for item in items:
         text = str(item)
-        if not re.fullmatch(r"\d{1,18}", text) or int(text) <= 0:
+        if not re.fullmatch(r"\d{1,18}", text) or int(text) < (0 if zero_allowed else 1):
             raise _config_error(
                 values,
                 key,
@@ -557,8 +566,8 @@ def _whole_list(values: Values, key: str) -> list[int]:
                 f"write --{key} 8 8 for two nodes of 8 GPUs",
             )
         numbers.append(int(text))
-    if not numbers:
-        raise _config_error(values, key, f"{key} needs at least one number", f"write --{key} 8")
+    if not any(numbers):
+        raise _config_error(values, key, f"{key} needs at least one learner GPU", f"write --{key} 8")
     return numbers
 
 
@@ -601,7 +610,7 @@ class _Interpreter:
     def topology(self) -> None:
         v, t, plan, notes = self.v, self.spec.topology, self.spec.plan, self.notes
         key = "actor_num_gpus_per_node" if self.gtrl else "num_learners_per_node"
-        learners = _whole_list(v, key)
+        learners = _whole_list(v, key, zero_allowed=self.native.own_program)
         single = bool(v.flag("single_gpu_mode")) if self.has("single_gpu_mode") else False
         engines = v.positive_int("vllm_num_engines")
         rollout_tp = v.positive_int("vllm_tensor_parallel_size")

@@ -33,4 +33,5 @@ FRAMEWORK = Framework(
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
     copy_markers=("slime/utils/arguments.py",),
+    copy_entries=("train.py", "train_async.py"),
 )

@@ -1401,6 +1401,8 @@ def _classify(project: Project, info: ClassInfo, flag: Callable[[str], Any]) -> 
     signatures = _signatures(methods)
     overrides = [m for m in BATCH_METHODS if m in methods]
     from_trl = any(b.split(".")[0] == "trl" for b in info.external_bases())
+    if from_trl and not {"_get_train_sampler", "get_train_dataloader"} & set(methods):
+        signatures["inherited_sampler"] = ("", 0)  # the installed TRL's sampler feeds it, not the Trainer's default
     if from_trl and not overrides and "generate_in_loss" not in signatures:
         return None  # TRL's own batching: the installed release's semantics
     where = f"{project.rel(info.path)}:{info.node.lineno} {info.name}"

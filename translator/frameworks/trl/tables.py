@@ -616,6 +616,11 @@ ACCELERATE_VALUE_OPTIONS = frozenset(
 #   generate_in_loss       generation inside compute_loss, num_return_sequences / repeat by num_generations, fed by
 #                          the Trainer's default sampler: per_device_train_batch_size counts prompts (0.14)
 #   repeat_sampler         RepeatRandomSampler / RepeatSampler(mini_repeat_count=self.num_generations ...)
+#   inherited_sampler      the class derives from TRL's GRPOTrainer and keeps its sampler (the installed release's)
+# A trainer that generates in _prepare_inputs but is fed by transformers' default sampler (R1-V's
+# Qwen2VLGRPOVLLMTrainer, src/r1-v/src/open_r1/trainer/vllm_grpo_trainer.py: it gathers each rank's
+# per_device_train_batch_size prompts and asks vLLM for num_generations completions of each) counts prompts per
+# device as TRL 0.14 does, and generates every micro-step as 0.14 and 0.15 both do: 0.14's arithmetic.
 @dataclass(frozen=True)
 class Lineage:
     release: str  # the TRL release whose batching rlconf applies
@@ -632,6 +637,13 @@ LINEAGES = (
         "TRL 0.15–0.16 (a generation every micro-step, buffered per accumulation step)",
         ("buffer_per_micro_step",),
         ("generate_every", "steps_per_generation"),
+    ),
+    Lineage(
+        "0.14.0",
+        "a generation every micro-step in _prepare_inputs from the default sampler (per_device_train_batch_size "
+        "counts prompts)",
+        ("generate_in_prepare",),
+        ("repeat_sampler", "inherited_sampler", "buffer_per_micro_step", "generate_every", "steps_per_generation"),
     ),
     Lineage(
         "0.15.2",

@@ -105,6 +105,7 @@ class NativeVerl:
         self.config_name: str | None = None
         self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
         self.fork_entry = False  # launched through a module or script that is not verl's own
+        self.entry_options: list[str] = []  # a fork entry's own options (words not overrides: --config FILE)
         self.wandb_entity: str | None = None  # WANDB_ENTITY as the launch sees it (verl has no config key)
 
     def set(self, key: str, value: Any, origin: str) -> None:
@@ -163,6 +164,10 @@ class VerlDialect(Dialect):
         self._fork_code(
             source, native, values, version, spec, notes, self.installed(options, options.version or "", version)
         )
+        if native.entry_options and native.launch is not None:
+            from translator.dialects.forkbatch import entry_arguments_unknown
+
+            entry_arguments_unknown(spec, native.entry_options, native.values, native.launch[0])
         return Reading(spec, notes, values)
 
     def _fork_code(
@@ -353,6 +358,8 @@ class VerlDialect(Dialect):
             if override is None and word[:1].isspace():
                 refuse_escaped_space(word, origin)  # `\ #` at a line's end: the command ended on that line
             if override is None:
+                if native.fork_entry and word.startswith("-"):
+                    native.entry_options.append(word)
                 notes.warning(
                     "keys.unrecognised-argument",
                     f"{origin}: '{word}' is not a Hydra override; ignored",

@@ -1,0 +1,240 @@
+"""Shapes of projects built on the frameworks (forks, copies, wrappers), each written here as a small project of
+its own in a temporary folder, with the plan derived by hand from the code it imitates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import translator
+from translator.errors import ConfigError
+from translator.sources.files import Source
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    (root / ".git").mkdir(parents=True)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+SKYRL = (
+    "python -m skyrl.train.entrypoints.main_base trainer.placement.policy_num_nodes=1 "
+    "trainer.placement.policy_num_gpus_per_node=4 trainer.train_batch_size=64 trainer.policy_mini_batch_size=32 "
+    "generator.n_samples_per_prompt=5 trainer.micro_train_batch_size_per_gpu=1 "
+)
+
+
+def test_a_parallelism_no_release_has_leaves_the_data_parallel_size_unknown() -> None:
+    # SkyRL: DP = policy GPUs 4 ÷ Ulysses SP 1 = 4; accumulation = 32 prompts × 5 ÷ 4 ranks ÷ micro 1 = 40.
+    plain = translator.load(Source(SKYRL, "run.sh"), framework="skyrl").spec.plan
+    assert (plain.data_parallel_size, plain.grad_accum_steps) == (4, 40)
+    # A fork's own FSDP context parallelism of 2 (no SkyRL release has the key) splits those 4 GPUs its own way:
+    # the ranks and the accumulation built on them are unknown; the step's sizes, read from the keys, stay.
+    forked = translator.load(
+        Source(SKYRL + "trainer.policy.fsdp_config.context_parallel_size=2", "run.sh"), framework="skyrl"
+    )
+    plan = forked.spec.plan
+    assert plan.data_parallel_size is None and plan.grad_accum_steps is None
+    assert (plan.samples_per_step, plan.samples_per_optimizer_step, plan.micro_batch_per_device) == (320, 160, 1)
+    note = next(n for n in forked.notes if n.code == "plan.unmodelled-devices")
+    assert "context_parallel_size=2" in note.message
+    # a size of 1 divides nothing: the plan is the release's
+    one = translator.load(
+        Source(SKYRL + "trainer.policy.fsdp_config.context_parallel_size=1", "run.sh"), framework="skyrl"
+    )
+    assert one.spec.plan.data_parallel_size == 4
+
+
+JUDGE = """defaults: ../../grpo_math_1B.yaml
+policy:
+  train_micro_batch_size: 2
+  max_total_sequence_length: 1024
+cluster:
+  gpus_per_node: 4
+env:
+  math:
+    judge:
+      enabled: {enabled}
+      resources:
+        gpus_per_node: 2
+        num_nodes: 1
+"""
+
+
+def test_gpus_a_project_reserves_for_a_model_of_its_own_leave_the_policy_ranks_unknown() -> None:
+    # NeMo-RL 0.5.0's grpo_math_1B: colocated generation, so the policy trains on the cluster's 4 GPUs (DP 4).
+    off = translator.load(Source(JUDGE.format(enabled="false"), "recipe.yaml"), framework="nemo-rl@0.5.0")
+    assert off.spec.plan.data_parallel_size == 4
+    # An environment section of the project's asking for 2 GPUs of its own (no release places it): the project's
+    # code may take them from the policy, so its ranks are unknown (the fork this imitates left 4 - 2 GPUs).
+    on = translator.load(Source(JUDGE.format(enabled="true"), "recipe.yaml"), framework="nemo-rl@0.5.0")
+    assert on.spec.plan.data_parallel_size is None
+    assert any("gpus_per_node=2" in n.message for n in on.notes if n.code == "plan.unmodelled-devices")
+
+
+def test_a_fork_entry_with_options_of_its_own_keeps_only_what_the_launch_sets(tmp_path: Path) -> None:
+    # pkg.main_x reads --config and builds verl's overrides itself (as a TTT-style driver does); rlconf reads only
+    # the overrides passed on the line. Set there: 64 prompts × rollout.n 4 = 256 samples, mini-batch 16 prompts ×
+    # 4 = 64 samples per optimizer step. Not set (verl's defaults, which the --config file may change): the GPUs
+    # (so DP and the accumulation), the epochs (so the optimizer steps per step).
+    root = _project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/main_x.py": "import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--config')\n",
+            "run.sh": (
+                "python -m pkg.main_x --config run.yaml data.train_batch_size=64 actor_rollout_ref.rollout.n=4 "
+                "actor_rollout_ref.actor.ppo_mini_batch_size=16 "
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 actor_rollout_ref.rollout.name=vllm\n"
+            ),
+        },
+    )
+    plan = translator.explain(str(root / "run.sh"), "verl@0.7.1").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (64, 4, 256)
+    assert (plan.samples_per_optimizer_step, plan.micro_batch_per_device) == (64, 2)
+    assert plan.data_parallel_size is None and plan.grad_accum_steps is None
+    assert plan.epochs_per_step is None and plan.optimizer_steps_per_step is None
+
+
+def _openrlhf_fork(root: Path, installable: bool) -> Path:
+    files = {
+        "openrlhf/__init__.py": "",
+        "openrlhf/cli/__init__.py": "",
+        "openrlhf/cli/train_ppo.py": "from openrlhf.trainer.ppo_utils.reward_funcs import reward\n",
+        "openrlhf/trainer/__init__.py": "",
+        "openrlhf/trainer/ppo_utils/__init__.py": "",
+        "openrlhf/trainer/ppo_utils/math_reward_funcs.py": "def reward(x):\n    return 1.0\n",
+        "run.sh": (
+            "torchrun --nproc_per_node 2 openrlhf/cli/train_ppo.py --pretrain m --rollout_batch_size 8 "
+            "--micro_rollout_batch_size 2 --n_samples_per_prompt 4 --train_batch_size 16 --micro_train_batch_size 2\n"
+        ),
+    }
+    if installable:
+        files["setup.py"] = "from setuptools import setup\nsetup(name='openrlhf')\n"
+    return _project(root, files)
+
+
+def test_a_script_inside_an_installable_package_imports_that_package_from_the_project(tmp_path: Path) -> None:
+    # torchrun openrlhf/cli/train_ppo.py puts openrlhf/cli on sys.path, not the project root: `openrlhf` comes from
+    # the install, which for a project with setup.py is the project itself (pip install -e .). Its
+    # openrlhf/trainer/ppo_utils has no reward_funcs module (renamed math_reward_funcs): ModuleNotFoundError.
+    root = _openrlhf_fork(tmp_path / "installable", installable=True)
+    with pytest.raises(ConfigError, match=r"ppo_utils\.reward_funcs.*ModuleNotFoundError"):
+        translator.explain(str(root / "run.sh"))
+    # without setup.py or pyproject.toml the package may be another install: not judged
+    root = _openrlhf_fork(tmp_path / "plain", installable=False)
+    assert translator.explain(str(root / "run.sh")).spec.framework == "openrlhf"
+
+
+R1V_TRAINER = """# Written for rlconf's tests (not runnable): R1-V's vLLM trainer shape. The default sampler gives each rank
+# per_device_train_batch_size prompts; every micro-step _prepare_inputs asks vLLM for num_generations of each.
+from transformers import Trainer
+
+
+class VLLMTrainer(Trainer):
+    def _prepare_inputs(self, inputs):
+        prompts = [x["prompt"] for x in inputs]
+        outputs = self.llm.generate(prompts, sampling_params=self.sampling_params)
+        return self._score(outputs)
+"""
+
+R1V_SCRIPT = """from trainer import VLLMTrainer
+from trl import GRPOConfig, TrlParser
+
+if __name__ == "__main__":
+    parser = TrlParser((GRPOConfig,))
+    (config,) = parser.parse_args_and_config()
+    trainer = VLLMTrainer(model="m", args=config)
+    trainer.train()
+"""
+
+
+def test_a_trainer_generating_each_micro_step_from_the_default_sampler_counts_prompts_per_device(
+    tmp_path: Path,
+) -> None:
+    # per_device_train_batch_size 1 prompt × 2 processes = 2 prompts per micro-step, × num_generations 4 = 8
+    # completions (4 per rank per forward/backward); one generation per micro-step, an update every GAS 2: 0.5
+    # optimizer steps per round, 16 completions per optimizer step.
+    root = _project(
+        tmp_path,
+        {
+            "trainer.py": R1V_TRAINER,
+            "grpo.py": R1V_SCRIPT,
+            "run.sh": (
+                "torchrun --nproc_per_node 2 grpo.py --output_dir out --per_device_train_batch_size 1 "
+                "--gradient_accumulation_steps 2 --num_generations 4\n"
+            ),
+        },
+    )
+    plan = translator.explain(str(root / "run.sh"), "trl@0.14.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.micro_batch_per_device) == (2, 8, 4)
+    assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step) == (16, 0.5)
+
+
+def test_a_config_file_of_a_project_with_its_own_open_instruct_copy_is_read_against_that_copy(tmp_path: Path) -> None:
+    # The copy places no learner on the second node ("4 0"), which upstream's Ray bundles refuse and the copy
+    # takes: the learners are 4 + 0 = 4. Its grpo_fast.py forms batches with code no upstream snapshot has (it
+    # rewrites num_learners_per_node from the Ray cluster), so the quantities that code decides are unknown.
+    root = _project(
+        tmp_path,
+        {
+            "open_instruct/__init__.py": "",
+            "open_instruct/grpo_fast.py": (
+                "def main(args):\n"
+                "    if len(args.num_learners_per_node) == 1:\n"
+                "        args.num_learners_per_node = [args.num_learners_per_node[0]] * len(ray.nodes())\n"
+                "    args.world_size = sum(args.num_learners_per_node)\n"
+            ),
+            "configs/run.yaml": (
+                "num_unique_prompts_rollout: 8\nnum_samples_per_prompt_rollout: 8\nnum_learners_per_node:\n"
+                "  - 4\n  - 0\nvllm_num_engines: 4\n"
+            ),
+        },
+    )
+    explanation = translator.explain(str(root / "configs" / "run.yaml"), "open-instruct")
+    assert explanation.spec.topology.training_gpus == 4
+    assert explanation.spec.plan.data_parallel_size is None
+    assert any(n.code == "framework.fork-batch-code" for n in explanation.notes)
+    # without a copy, upstream's placement refuses the empty bundle
+    (root / "open_instruct" / "grpo_fast.py").unlink()
+    with pytest.raises(ConfigError, match="positive whole numbers"):
+        translator.explain(str(root / "configs" / "run.yaml"), "open-instruct")
+
+
+def test_a_copys_entry_beside_its_package_keeps_the_start_up_check(tmp_path: Path) -> None:
+    # The project keeps slime's code (slime/utils/arguments.py) and its train_async.py beside it, which asserts
+    # `not args.colocate` (train_async.py:11@v0.3.1; line 2 here): a launch of it with --colocate stops at start-up.
+    root = _project(
+        tmp_path,
+        {
+            "slime/__init__.py": "",
+            "slime/utils/__init__.py": "",
+            "slime/utils/arguments.py": "def parse_args():\n    pass\n",
+            "train_async.py": 'def train(args):\n    assert not args.colocate, "Colocation is not supported for async '
+            'training."\n',
+            "run.sh": (
+                "python3 train_async.py --actor-num-nodes 1 --actor-num-gpus-per-node 4 --colocate "
+                "--rollout-batch-size 8 --n-samples-per-prompt 4 --global-batch-size 32\n"
+            ),
+        },
+    )
+    with pytest.raises(ConfigError, match=r"Colocation is not supported.*train_async\.py:2"):
+        translator.explain(str(root / "run.sh"))
+
+
+def test_a_launch_whose_interpreter_is_a_variable_is_told_by_its_arguments(tmp_path: Path) -> None:
+    # "${PYTHON_BIN:-/opt/venv/bin/python}" names no python on the launch line; the expanded command runs a
+    # python program with slime's --rollout-batch-size: slime. 8 prompts × 4 = 32 samples, one step of 32.
+    script = (
+        'PYTHON_BIN="${PYTHON_BIN:-/opt/venv/bin/python}"\n'
+        'ENTRY="${ENTRY:-train.py}"\n'
+        '"${PYTHON_BIN}" "${ENTRY}" --actor-num-nodes 1 --actor-num-gpus-per-node 4 --rollout-batch-size 8 '
+        "--n-samples-per-prompt 4 --global-batch-size 32 --num-rollout 10\n"
+    )
+    (tmp_path / "run.sh").write_text(script)
+    explanation = translator.explain(str(tmp_path / "run.sh"))
+    assert explanation.spec.framework == "slime"
+    assert (explanation.spec.plan.samples_per_step, explanation.spec.plan.optimizer_steps_per_step) == (32, 1)

@@ -1,0 +1,97 @@
+"""Keys that place devices, which the release does not have and the reader did not read.
+
+A fork adds a parallelism of its own (FSDP context parallelism beside the release's Ulysses sequence parallelism)
+or reserves GPUs for a model of its own (an LLM judge with ``resources.gpus_per_node``): the project's code then
+divides or takes the devices the reader counted as the policy's, so the data-parallel size it derived from the
+release's keys may be wrong. Such a key, set to a value that divides (a parallel size above 1) or takes (a GPU or
+node count above 0) in a section that is not switched off, makes the data-parallel size unknown, and with it the
+one quantity of samples per optimizer step = data-parallel size × micro-batch × accumulation that was derived
+rather than read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from translator.dialects.base import Reading
+from translator.plan import Derivation
+
+# A size of a parallelism (context_parallel_size, ulysses_sequence_parallel_size, cp_size) or a count of devices
+# (gpus_per_node, num_gpus, num_nodes, nnodes).
+_DIVIDES = re.compile(r"(?:^|_)(?:parallel(?:ism)?_size|[cdeptu]p_size|(?:context|sequence|expert)_parallel)$")
+_TAKES = re.compile(r"(?:^|_)(?:gpus?(?:_per_node)?|nodes|nnodes)$")
+_DERIVED_FROM_WORLD = ("grad_accum_steps", "micro_batch_per_device", "samples_per_optimizer_step")
+
+
+def _switched_off(key: str, values: Mapping[str, Any]) -> bool:
+    """Whether a section holding ``key`` has ``enabled: false`` (or ``enable``)."""
+    parts = key.split(".")
+    for depth in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:depth])
+        if any(values.get(f"{prefix}.{switch}") is False for switch in ("enabled", "enable")):
+            return True
+    return False
+
+
+def _places_devices(leaf: str, value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    return (bool(_DIVIDES.search(leaf)) and value > 1) or (bool(_TAKES.search(leaf)) and value > 0)
+
+
+def unmodelled_device_keys(reading: Reading) -> list[str]:
+    """The launch's keys that place devices (module doc) and that no release of the framework declares (or its
+    version declares only as part of a free-form section), which the reader did not read."""
+    from translator import native_schemas
+
+    native, spec = reading.native, reading.spec
+    if native is None or not spec.version:
+        return []
+    found = []
+    for key, value in native.values.items():
+        bare = key.lstrip("+~-")
+        if key in native.used or bare in native.used or not _places_devices(bare.split(".")[-1], value):
+            continue
+        if _switched_off(bare, native.values):
+            continue
+        if (
+            native_schemas.in_no_release(spec.framework, bare)
+            or native_schemas.declares(spec.framework, spec.version, bare) is False
+        ):
+            found.append(key)
+    return found
+
+
+def apply(reading: Reading) -> None:
+    """Unknown data-parallel size (and the quantity derived from it) when the launch sets device keys the reader
+    does not model (module doc); a warning names them."""
+    spec = reading.spec
+    if spec.plan.data_parallel_size is None:
+        return
+    keys = unmodelled_device_keys(reading)
+    if not keys:
+        return
+    native = reading.native
+    assert native is not None
+    shown = ", ".join(f"{k}={native.values[k]} ({native.origins.get(k, native.source_name)})" for k in keys[:3])
+    why = (
+        f"unknown: {shown} places devices in a way no {spec.framework} release has; the project's own code decides "
+        "how many ranks train the policy"
+    )
+    spec.plan.data_parallel_size = None
+    spec.derivations["plan.data_parallel_size"] = Derivation(why, keys, "unknown")
+    for quantity in _DERIVED_FROM_WORLD:
+        derivation = spec.derivations.get(f"plan.{quantity}")
+        if getattr(spec.plan, quantity) is not None and (derivation is None or derivation.origin != "config"):
+            setattr(spec.plan, quantity, None)
+            spec.derivations[f"plan.{quantity}"] = Derivation(why, keys, "unknown")
+            break
+    reading.notes.warning(
+        "plan.unmodelled-devices",
+        f"{shown}: a device placement no {spec.framework} release has (a fork's own parallelism or reserved "
+        "GPUs); the data-parallel size and the per-rank counts built on it are unknown (read the project's code "
+        "and pass them by hand)",
+        source_keys=keys,
+    )
