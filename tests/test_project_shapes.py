@@ -129,8 +129,8 @@ def test_a_script_inside_an_installable_package_imports_that_package_from_the_pr
     assert translator.explain(str(root / "run.sh")).spec.framework == "openrlhf"
 
 
-R1V_TRAINER = """# Written for rlconf's tests (not runnable): R1-V's vLLM trainer shape. The default sampler gives each rank
-# per_device_train_batch_size prompts; every micro-step _prepare_inputs asks vLLM for num_generations of each.
+R1V_TRAINER = """# Written for rlconf's tests (not runnable): R1-V's vLLM trainer shape. The default sampler gives each
+# rank per_device_train_batch_size prompts; every micro-step _prepare_inputs asks vLLM for num_generations of each.
 from transformers import Trainer
 
 
