@@ -297,7 +297,7 @@ def load(
     )
     reading = dialect.read(source, options)
     _settle_ways(dialect, source, options, reading)
-    device_keys.apply(reading)
+    device_keys.apply(reading, dialect.policy_gets_the_rest)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen
@@ -442,6 +442,8 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     candidate release; a rule the config silences (``# rlconf: ignore[…]``) does not count."""
     if not explanation.release_code and not explanation.own_code:
         return []
+    if any(n.code == "framework.fork-entry-options" for n in explanation.notes):
+        return []  # the entry builds the config from options of its own: the checks would see part of it
     from translator.checks import rules_for
     from translator.dialects import registry
     from translator.framework import load as load_object

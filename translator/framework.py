@@ -113,6 +113,8 @@ class Framework:
     # paths (their endings) of files only a copy of the framework's own code has: a project holding one may run
     # that copy, whose parser may take keys the release's does not
     copy_markers: tuple[str, ...] = ()
+    # the top-level names its Python package is imported by (a project's own entry that imports it runs on it)
+    packages: tuple[str, ...] = ()
     # entry scripts a copy keeps beside its package rather than in it (slime's train.py): its code too
     copy_entries: tuple[str, ...] = ()
 

@@ -594,6 +594,15 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md#forks-of-open-instruct",
     ),
     R(
+        "framework.fork-entry-options",
+        "note",
+        "all",
+        ("warning",),
+        "A fork's entry builds the config from options of its own (--config FILE): what the launch's overrides "
+        "leave unset is unknown.",
+        source="docs/launch-scripts.md#fork-entries-with-options-of-their-own",
+    ),
+    R(
         "framework.fork-batch-code",
         "note",
         "all",
@@ -1045,6 +1054,15 @@ RULES: tuple[R, ...] = (
         "all",
         ("warning",),
         "The source's LR schedule is not in EasyR1 (constant or cosine); the nearest is written.",
+    ),
+    R(
+        "plan.unmodelled-devices",
+        "note",
+        "all",
+        ("warning",),
+        "A key no release has places devices (a fork's own parallelism or reserved GPUs): the data-parallel size "
+        "and the per-rank counts built on it are unknown.",
+        source="docs/launch-scripts.md#device-keys-no-release-has",
     ),
     R(
         "plan.assumed",

@@ -3,10 +3,11 @@
 A fork adds a parallelism of its own (FSDP context parallelism beside the release's Ulysses sequence parallelism)
 or reserves GPUs for a model of its own (an LLM judge with ``resources.gpus_per_node``): the project's code then
 divides or takes the devices the reader counted as the policy's, so the data-parallel size it derived from the
-release's keys may be wrong. Such a key, set to a value that divides (a parallel size above 1) or takes (a GPU or
-node count above 0) in a section that is not switched off, makes the data-parallel size unknown, and with it the
-one quantity of samples per optimizer step = data-parallel size × micro-batch × accumulation that was derived
-rather than read.
+release's keys may be wrong. Such a key, set to a value that divides (a parallel size above 1), or, where the
+policy trains on the GPUs other roles leave (``Dialect.policy_gets_the_rest``), takes (a GPU or node count above
+0), in a section that is not switched off, makes the data-parallel size unknown, and with it the one quantity of
+samples per optimizer step = data-parallel size × micro-batch × accumulation that was derived rather than read.
+Where each role states its own GPUs (a trainer pool and a rollout pool), another role's count takes nothing.
 """
 
 from __future__ import annotations
@@ -35,13 +36,13 @@ def _switched_off(key: str, values: Mapping[str, Any]) -> bool:
     return False
 
 
-def _places_devices(leaf: str, value: Any) -> bool:
+def _places_devices(leaf: str, value: Any, takes: bool) -> bool:
     if isinstance(value, bool) or not isinstance(value, int):
         return False
-    return (bool(_DIVIDES.search(leaf)) and value > 1) or (bool(_TAKES.search(leaf)) and value > 0)
+    return (bool(_DIVIDES.search(leaf)) and value > 1) or (takes and bool(_TAKES.search(leaf)) and value > 0)
 
 
-def unmodelled_device_keys(reading: Reading) -> list[str]:
+def unmodelled_device_keys(reading: Reading, takes: bool) -> list[str]:
     """The launch's keys that place devices (module doc) and that no release of the framework declares (or its
     version declares only as part of a free-form section), which the reader did not read."""
     from translator import native_schemas
@@ -52,7 +53,7 @@ def unmodelled_device_keys(reading: Reading) -> list[str]:
     found = []
     for key, value in native.values.items():
         bare = key.lstrip("+~-")
-        if key in native.used or bare in native.used or not _places_devices(bare.split(".")[-1], value):
+        if key in native.used or bare in native.used or not _places_devices(bare.split(".")[-1], value, takes):
             continue
         if _switched_off(bare, native.values):
             continue
@@ -64,13 +65,13 @@ def unmodelled_device_keys(reading: Reading) -> list[str]:
     return found
 
 
-def apply(reading: Reading) -> None:
+def apply(reading: Reading, policy_gets_the_rest: bool) -> None:
     """Unknown data-parallel size (and the quantity derived from it) when the launch sets device keys the reader
     does not model (module doc); a warning names them."""
     spec = reading.spec
     if spec.plan.data_parallel_size is None:
         return
-    keys = unmodelled_device_keys(reading)
+    keys = unmodelled_device_keys(reading, policy_gets_the_rest)
     if not keys:
         return
     native = reading.native

@@ -119,6 +119,26 @@ _VERL_SIZE = (
     "log_prob_micro_batch_size //= size() // ulysses_sequence_parallel_size",
 )
 
+# Worked out on the wheels 0.6.0, 0.6.1, 0.7.0 and 0.7.1 (every signature of the verl package outside tests; the
+# 0.4.1 set above is that of the 0.4.1 wheel, and 0.5.0's equals it)
+_VERL_ROLES = (
+    "ppo_mini_batch_size = ppo_mini_batch_size * rollout_n",
+    "ppo_mini_batch_size_per_dp = ppo_mini_batch_size // get_data_parallel_size()",
+)
+_VERL_ENGINE = (
+    "ppo_mini_batch_size = ppo_mini_batch_size",
+    "ppo_mini_batch_size = ppo_mini_batch_size * n",
+    "ppo_micro_batch_size = pop()",
+    "ppo_micro_batch_size_per_gpu = pop()",
+    "ppo_max_token_len_per_gpu = pop()",
+    "micro_batch_size_per_gpu = ppo_micro_batch_size_per_gpu",
+    "max_token_len_per_gpu = ppo_max_token_len_per_gpu",
+    "infer_micro_batch_size_per_gpu = ppo_micro_batch_size_per_gpu",
+    "infer_micro_batch_size_per_gpu = log_prob_micro_batch_size_per_gpu",
+    "infer_max_token_len_per_gpu = ppo_max_token_len_per_gpu",
+    "infer_max_token_len_per_gpu = log_prob_max_token_len_per_gpu",
+)
+
 _EASYR1_ACCUM = "gradient_accumulation = global_batch_size_per_device // micro_batch_size_per_device_for_update"
 
 UPSTREAM_WORKER: dict[str, WorkerSizes] = {
@@ -130,6 +150,13 @@ UPSTREAM_WORKER: dict[str, WorkerSizes] = {
             "0.2.0.post2": frozenset((*_VERL_MICRO, *_VERL_SHAPE0)),
             "0.3.0": frozenset((*_VERL_MICRO, *_VERL_SIZE)),
             "0.4.1": frozenset((*_VERL_MICRO, *_VERL_SIZE, "ppo_mini_batch_size *= rollout_n")),
+            # 0.6.0 adds the new-style roles (verl/workers/roles/actor.py, critic.py)
+            "0.6.0": frozenset((*_VERL_MICRO, *_VERL_SIZE, "ppo_mini_batch_size *= rollout_n", *_VERL_ROLES)),
+            # 0.7.0 sizes the engine workers' mini-batch in the trainer (ray_trainer.py _update_actor/_update_critic:
+            # ppo_mini_batch_size × rollout.n) and copies the micro-batch and token settings in engine_workers.py
+            "0.7.0": frozenset(
+                (*_VERL_MICRO, *_VERL_SIZE, "ppo_mini_batch_size *= rollout_n", *_VERL_ROLES, *_VERL_ENGINE)
+            ),
             "0.8.0": None,
         },
     ),

@@ -347,11 +347,14 @@ _BUILT_FROM = {
 }
 
 
-def entry_arguments_unknown(spec: RunSpec, arguments: list[str], launch_keys: Iterable[str], where: str) -> None:
+def entry_arguments_unknown(
+    spec: RunSpec, arguments: list[str], launch_keys: Iterable[str], where: str, notes: NoteList
+) -> None:
     """A fork entry that takes options of its own (``--config run.yaml``) builds the framework's config itself, so a
     plan quantity read from a default, or from a key the launch does not set, may be anything that config says:
     unknown, naming the options; a quantity computed from one of those is unknown too. What the launch sets itself
-    (the framework's overrides it passes on) stays."""
+    (the framework's overrides it passes on) stays. The note (``framework.fork-entry-options``) also tells the
+    start-up checks that the config they see is not the whole run's."""
     from translator.plan import PLAN_FIELDS
 
     set_here = {key.lstrip("+~") for key in launch_keys}
@@ -383,6 +386,12 @@ def entry_arguments_unknown(spec: RunSpec, arguments: list[str], launch_keys: It
     for name in unknown:
         setattr(spec.plan, name, None)
         spec.derivations[f"plan.{name}"] = Derivation(why, [], "unknown")
+    notes.warning(
+        "framework.fork-entry-options",
+        f"{where} takes options of its own ({shown}) and builds the config from them: only the overrides the launch "
+        "passes are read, and the quantities they do not set are unknown (pass the config it builds to read it)",
+        source_keys=arguments[:1],
+    )
 
 
 def suffixes(keys: Iterable[str]) -> Callable[[str], bool]:

@@ -107,10 +107,13 @@ def detect(source: Source) -> Dialect:
     for framework in order:
         if matches(framework, source.text, source.suffix):  # imports only the dialect that matches
             return registry.get(framework.name)
-    for framework in frameworks:  # no known entry point: a fork's own one, told by the arguments it takes
+    commands, followed = _commands(source)
+    imported = _imported_by_entries(source, commands, frameworks)
+    if imported is not None:  # no known entry point: the project's own entry, told by the framework it imports
+        return registry.get(imported.name)
+    for framework in frameworks:  # or by the arguments it takes
         if matches_arguments(framework, source.text, source.suffix):
             return registry.get(framework.name)
-    commands, followed = _commands(source)
     if followed:  # a wrapper: the scripts it runs or sources hold the launch (`export N=2; bash examples/run.sh`)
         text = "\n".join(" ".join(argv) for argv in commands)
         for framework in frameworks:  # by a known entry point: a wrapper's commands carry many arguments
@@ -145,6 +148,46 @@ def _written_by_rlconf(text: str, frameworks: list[Framework]) -> Framework | No
     if not found:
         return None
     return next((f for f in frameworks if normal(f.label) == found[0].package or f.name == found[0].package), None)
+
+
+def _imported_by_entries(source: Source, commands: list[list[str]], frameworks: list[Framework]) -> Framework | None:
+    """The one framework whose package the project's own launched Python entries import (at their top, in the
+    entry file itself), when exactly one framework owns the names they import; None otherwise (no project entry,
+    none or several imported, or a package two frameworks share)."""
+    import ast
+    import os
+
+    from translator.sources.code import Project, project_root, run_dirs
+    from translator.sources.shell import program_index, unwrap_command
+
+    if source.base_dir is None or source.files:
+        return None
+    owners: set[str] = set()
+    for argv in commands:
+        words = unwrap_command(argv)
+        index = program_index(words)
+        if index is None:
+            continue
+        module = index > 0 and words[index - 1] in ("-m", "--module")
+        for run_dir in run_dirs(source, None):
+            project = Project(project_root(run_dir), run_dir)
+            path = project.module(words[index]) if module else project.script(words[index])
+            tree = project.tree(path) if path is not None else None
+            if tree is None:
+                continue
+            names = {
+                (a.name if isinstance(node, ast.Import) else node.module or "").split(".")[0]
+                for node in tree.body
+                if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0)
+                for a in (node.names if isinstance(node, ast.Import) else node.names[:1])
+            }
+            owners |= {f.name for f in frameworks if names & set(f.packages)}
+            break
+    shared = {p for f in frameworks for p in f.packages if sum(p in g.packages for g in frameworks) > 1}
+    found = [f for f in frameworks if f.name in owners]
+    if len(found) != 1 or set(found[0].packages) & shared:
+        return None
+    return found[0] if os.fspath(source.base_dir) else None
 
 
 def _commands(source: Source) -> tuple[list[list[str]], bool]:

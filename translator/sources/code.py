@@ -661,7 +661,7 @@ class PackageImport:
 def _search_folder(entry: str, module: str | None) -> tuple[str, ...]:
     """The folders Python looks top-level packages up in for the launched ``entry``, first first: the script's
     own, or for ``python -m pkg.sub.mod`` the folder above ``pkg``. A script inside a package of an installable
-    project (``openrlhf/cli/train_ppo.py`` under a folder with setup.py or pyproject.toml) imports that package
+    project (``pkg/cli/train.py`` under a folder with setup.py or pyproject.toml) imports that package
     from the project's own install (``pip install -e .``): the folder above the package comes next."""
     search = os.path.dirname(os.path.realpath(entry))
     if module:

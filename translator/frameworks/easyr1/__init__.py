@@ -32,4 +32,5 @@ FRAMEWORK = Framework(
     reward_path_key="worker.reward.reward_function",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     copy_markers=("verl/trainer/main.py",),
+    packages=("verl",),  # as verl's: an import of it tells neither
 )

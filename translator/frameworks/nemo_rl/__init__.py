@@ -41,4 +41,5 @@ FRAMEWORK = Framework(
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
     copy_markers=("nemo_rl/algorithms/grpo.py",),
+    packages=("nemo_rl",),
 )

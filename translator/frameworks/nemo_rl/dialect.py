@@ -167,6 +167,8 @@ class NemoRLDialect(Dialect):
     # a checkout of NeMo-RL (the project is a fork, or runs from one): MAJOR.MINOR.PATCH + PRE_RELEASE; main between
     # releases says the next one with "rc0" (so does the v0.5.0 tag)
     version_files = (("nemo_rl/package_info.py", None),)
+    # policy GPUs = the cluster's less the generation's (and, from 0.6.0, a reward model's): grpo.py setup()
+    policy_gets_the_rest = True
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

@@ -48,4 +48,5 @@ FRAMEWORK = Framework(
     ),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     copy_markers=("open_instruct/grpo_fast.py", "open_instruct/grpo.py"),
+    packages=("open_instruct",),
 )

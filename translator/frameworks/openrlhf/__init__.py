@@ -34,4 +34,5 @@ FRAMEWORK = Framework(
     data_loader_for="translator.frameworks.openrlhf.dialect:data_loader",
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     copy_markers=("openrlhf/cli/train_ppo_ray.py",),
+    packages=("openrlhf",),
 )

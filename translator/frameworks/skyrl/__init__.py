@@ -31,4 +31,5 @@ FRAMEWORK = Framework(
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
     copy_markers=("skyrl/train/entrypoints/main_base.py", "skyrl_train/entrypoints/main_base.py"),
+    packages=("skyrl", "skyrl_train"),
 )

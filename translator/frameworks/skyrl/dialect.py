@@ -50,6 +50,7 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
 from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations, scalar
+from translator.sources.shell import ShellCommand, program_index, unwrap_command
 
 # The launch module: main_base of either package, or a fully-async entry point of one's own (the skyrl
 # examples' main_dapo_fully_async: a subclass of main_base's experiment with FullyAsyncRayPPOTrainer).
@@ -73,6 +74,31 @@ def _entry(argv: list[str]) -> tuple[int, str] | None:
         own = not name.startswith(("skyrl.", "skyrl_train."))
         if runs and i > 0 and own and program_arguments("skyrl", argv, i):
             return i, name
+    return None
+
+
+def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] | None:
+    """(index, name) of a project's own Python entry that imports the skyrl (or skyrl_train) package at its top,
+    whatever overrides it takes: a fork's entry whose keys rlconf's patterns do not know."""
+    import ast
+
+    from translator.dialects.forkbatch import locate
+
+    argv = command.argv
+    words = unwrap_command(argv)
+    found = program_index(words)
+    if found is None or words[found].startswith(("skyrl.", "skyrl_train.")):
+        return None
+    index = len(argv) - len(words) + found
+    name = words[found].replace("/", ".").removesuffix(".py") if found and words[found - 1] == "-m" else words[found]
+    located = locate(source, command.cwd, words[found])
+    tree = located[0].tree(located[1]) if located is not None else None
+    for node in tree.body if tree is not None else []:
+        imported = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            imported = [node.module or ""]
+        if any(n.split(".")[0] in ("skyrl", "skyrl_train") for n in imported):
+            return index, name
     return None
 
 
@@ -118,7 +144,8 @@ class SkyrlDialect(Dialect):
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()
         script = read_script(source, options.env, notes)
-        launches = [c for c in script.commands if _entry(c.argv)]
+        entries = {id(c): e for c in script.commands if (e := _entry(c.argv) or _importing_entry(source, c))}
+        launches = [c for c in script.commands if id(c) in entries]
         if not launches:
             raise ConfigError(
                 "no SkyRL launch command found",
@@ -127,7 +154,7 @@ class SkyrlDialect(Dialect):
             )
         command = launches[0]
         note_launch(notes, source, command, launches)
-        index, module = _entry(command.argv)  # type: ignore[misc]
+        index, module = entries[id(command)]
         own_entry = module not in T.ENTRY and not ENTRY_PATTERN.fullmatch(module)
         old = module == "skyrl_train.entrypoints.main_base" or (
             own_entry and _imports_old_package(source, command.cwd, module)

@@ -34,4 +34,5 @@ FRAMEWORK = Framework(
     # a copy of the framework's code kept in the project: the launch may run it (translator/dialects/rejected_keys.py)
     copy_markers=("slime/utils/arguments.py",),
     copy_entries=("train.py", "train_async.py"),
+    packages=("slime",),
 )

@@ -44,4 +44,5 @@ FRAMEWORK = Framework(
     schema_companions=("transformers",),  # TrainingArguments of the transformers release a run uses
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     copy_markers=("trl/trainer/grpo_trainer.py",),
+    packages=("trl",),
 )

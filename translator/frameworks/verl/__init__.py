@@ -46,4 +46,5 @@ FRAMEWORK = Framework(
     ),
     concordance=os.path.join(os.path.dirname(__file__), "concordance.yaml"),
     copy_markers=("verl/trainer/main_ppo.py",),
+    packages=("verl",),
 )

@@ -167,7 +167,7 @@ class VerlDialect(Dialect):
         if native.entry_options and native.launch is not None:
             from translator.dialects.forkbatch import entry_arguments_unknown
 
-            entry_arguments_unknown(spec, native.entry_options, native.values, native.launch[0])
+            entry_arguments_unknown(spec, native.entry_options, native.values, native.launch[0], notes)
         return Reading(spec, notes, values)
 
     def _fork_code(
