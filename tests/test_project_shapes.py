@@ -238,3 +238,108 @@ def test_a_launch_whose_interpreter_is_a_variable_is_told_by_its_arguments(tmp_p
     explanation = translator.explain(str(tmp_path / "run.sh"))
     assert explanation.spec.framework == "slime"
     assert (explanation.spec.plan.samples_per_step, explanation.spec.plan.optimizer_steps_per_step) == (32, 1)
+
+
+_VERL_07_TRAINER = """class RayPPOTrainer:
+    def _update_actor(self, batch):
+        ppo_mini_batch_size = self.config.actor_rollout_ref.actor.ppo_mini_batch_size
+        ppo_mini_batch_size = ppo_mini_batch_size * self.config.actor_rollout_ref.rollout.n{extra}
+        self.sizes.append(ppo_mini_batch_size)
+        return self.actor_rollout_wg.update_actor(batch)
+
+    def fit(self):
+        return self._update_actor(None)
+"""
+
+
+def test_a_verl_07_copy_sizing_the_mini_batch_in_its_trainer_as_upstream_keeps_the_plan(tmp_path: Path) -> None:
+    # verl 0.7's trainer sizes the engine workers' mini-batch itself (ray_trainer.py _update_actor: mini 8 prompts
+    # × rollout.n 4 = 32 samples); a copy doing the same keeps the plan: 16 × 4 = 64 samples → 2 optimizer steps
+    # of 32; 32 / 2 ranks / micro 2 = 8 micro-batches. A copy multiplying by 2 more sizes its own way: unknown.
+    launch = (
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=16 actor_rollout_ref.rollout.n=4 "
+        "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=8 "
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=2 trainer.nnodes=1\n"
+    )
+    entry = "from verl.trainer.ray_trainer import RayPPOTrainer\n\n\ndef main(config):\n    RayPPOTrainer().fit()\n"
+    for name, extra in (("same", ""), ("own", " * 2")):
+        root = _project(
+            tmp_path / name,
+            {
+                "verl/__init__.py": "",
+                "verl/version/version": "0.7.1\n",
+                "verl/trainer/__init__.py": "",
+                "verl/trainer/main_ppo.py": entry,
+                "verl/trainer/ray_trainer.py": _VERL_07_TRAINER.format(extra=extra),
+                "run.sh": launch,
+            },
+        )
+        explanation = translator.explain(str(root / "run.sh"), "verl@0.7.1")
+        plan = explanation.spec.plan
+        if name == "same":
+            assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step, plan.grad_accum_steps) == (32, 2, 8)
+        else:
+            assert plan.samples_per_optimizer_step is None and plan.grad_accum_steps is None
+
+
+def test_a_project_entry_is_told_by_the_framework_it_imports(tmp_path: Path) -> None:
+    # The entry's keys are of no pattern rlconf knows (trainer.n_samples_per_prompt is the fork's), but it imports
+    # skyrl: SkyRL, read with main_base's semantics and noted as a fork; an import of a package two frameworks
+    # share (verl: verl's and EasyR1's) tells neither.
+    root = _project(
+        tmp_path,
+        {
+            "exp/__init__.py": "",
+            "exp/main_mine.py": "from skyrl.train.entrypoints.main_base import BasePPOExp\n",
+            "run.sh": "python -m exp.main_mine trainer.train_batch_size=32 trainer.n_samples_per_prompt=8\n",
+        },
+    )
+    explanation = translator.explain(str(root / "run.sh"))
+    assert explanation.spec.framework == "skyrl"
+    assert any(n.code == "framework.fork" for n in explanation.notes)
+
+
+def test_an_import_from_a_folder_another_machine_had_stops_the_run(tmp_path: Path) -> None:
+    # grpo.py puts /home/author/other/src on sys.path (outside the project, absent here) and then imports
+    # loaders.weather, which neither the standard library nor the project holds: ModuleNotFoundError at start-up.
+    # json (the standard library) and helpers (the script's own folder) after it import fine.
+    script = (
+        "import sys\n\nsys.path.append('/home/author/other/src')\n\nimport json\nfrom helpers import f\n"
+        "from loaders.weather import Dataset\nfrom trl import GRPOConfig, GRPOTrainer\n\n"
+        "if __name__ == '__main__':\n    GRPOTrainer(model='m', args=GRPOConfig(output_dir='o')).train()\n"
+    )
+
+    def project(name: str, text: str) -> Path:
+        return _project(
+            tmp_path / name,
+            {
+                "helpers.py": "def f():\n    return 1\n",
+                "grpo.py": text,
+                "run.sh": "accelerate launch --num_processes 2 grpo.py --per_device_train_batch_size 4\n",
+            },
+        )
+
+    root = project("published", script)
+    with pytest.raises(ConfigError, match=r"grpo\.py:7.*loaders\.weather.*/home/author/other/src"):
+        translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    # the folder on this machine (the author's own): not judged
+    other = tmp_path / "other_src"
+    other.mkdir()
+    root = project("authors", script.replace("/home/author/other/src", str(other)))
+    assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"
+
+
+def test_a_file_holding_only_arguments_is_read_as_passed_to_their_launch(tmp_path: Path) -> None:
+    # The file runs nothing; a job script passes $TRAINING_ARGS to grpo_fast.py. Its words are Open-Instruct's:
+    # 4 prompts × 4 samples = 16 per step, in one mini-batch; 2 learners; 1600 episodes // 16 = 100 steps.
+    (tmp_path / "args.sh").write_text(
+        'export MAX_JOB_CHAINS=0\nTRAINING_ARGS="\\\n    --num_unique_prompts_rollout 4 \\\n'
+        "    --num_samples_per_prompt_rollout 4 \\\n    --num_mini_batches 1 \\\n    --num_learners_per_node 2 \\\n"
+        '    --total_episodes 1600 \\\n    --vllm_num_engines 1 \\\n"\n'
+    )
+    explanation = translator.explain(str(tmp_path / "args.sh"))
+    plan = explanation.spec.plan
+    assert explanation.spec.framework == "open-instruct"
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (4, 16, 16)
+    assert (plan.data_parallel_size, plan.total_steps) == (2, 100)
+    assert any(n.code == "input.arguments-only" for n in explanation.notes)

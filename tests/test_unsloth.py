@@ -118,13 +118,34 @@ def test_translating_an_unsloth_script_writes_the_plan_that_runs() -> None:
 
 
 def test_writing_trl_notes_a_batch_unsloth_would_rewrite() -> None:
-    # 2 completions × GA 4 × 1 process = 8 = one group: valid TRL, kept as written; under unsloth 2025.8.9,
-    # 2 % 8 ≠ 0 → 8: 8 × 4 = 32 completions per optimizer step instead of 8. 2026.10.9: 8 % 8 = 0, no rewrite.
+    # 2 completions × GA 4 × 1 process = 8 = one group: valid TRL, kept as written; under unsloth 2025.3.19 and
+    # 2025.8.9 (rl_replacements.py:309-321@2025.3.19, rl.py:600-608@2025.8.9), 2 % 8 ≠ 0 → 8: 8 × 4 = 32
+    # completions per optimizer step instead of 8. 2026.10.9: (4 × 1 × 2) % 8 = 0, no rewrite.
     recipe = Source(
         "per_device_train_batch_size: 2\ngradient_accumulation_steps: 4\nnum_generations: 8\n", "recipe.yaml"
     )
     explanation = translator.load(recipe, framework="trl@1.16.0", num_processes=1)
     translation = translator.translate(explanation, to="trl@1.16.0")
     notes = [n.message for n in translation.notes if n.code == "unsloth.plan-rewritten"]
-    assert len(notes) == 1 and "unsloth 2025.8.9 would set per_device_train_batch_size 2" in notes[0]
+    assert len(notes) == 1 and "unsloth 2025.3.19, 2025.8.9 would set per_device_train_batch_size 2" in notes[0]
     assert "32 completions per optimizer step instead of 8" in notes[0]
+
+
+def test_a_trl_pin_beside_unsloth_decides_the_trl_it_runs(tmp_path: Path) -> None:
+    # requirements.txt installs unsloth from a commit (no release) and pins trl==0.15.2: only unsloth 2025.3.19
+    # (trl <= 0.15.2) and 2025.8.9 (trl >= 0.7.9) install beside it; both rewrite per_device_train_batch_size 1
+    # to num_generations 8 (1 % 8 ≠ 0). TRL 0.15.2 generates every micro-step: 8 completions = 1 prompt per
+    # micro-step, one optimizer step every GAS 4 (0.25 per generation round), 32 completions per optimizer step.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_text(
+        "unsloth @ git+https://github.com/unslothai/unsloth.git@0887650427\ntrl==0.15.2\n"
+    )
+    (tmp_path / "train.py").write_text(
+        "import unsloth\nfrom trl import GRPOConfig\n"
+        "args = GRPOConfig(per_device_train_batch_size=1, gradient_accumulation_steps=4, num_generations=8)\n"
+    )
+    explanation = translator.explain(str(tmp_path / "train.py"))
+    plan = explanation.spec.plan
+    assert explanation.spec.framework == "unsloth" and explanation.spec.version in ("2025.3.19", "2025.8.9")
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.micro_batch_per_device) == (1, 8, 8)
+    assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step) == (32, 0.25)

@@ -295,7 +295,17 @@ def load(
         num_processes=num_processes,
         release_installed="as --from names it" if version else None,
     )
+    held = _arguments_only(dialect, source)
+    if held is not None:  # a file of arguments: read as passed to the launch that takes them
+        source = replace(source, text=f"{source.text.rstrip()}\n{held[1]} ${held[0]}\n")
     reading = dialect.read(source, options)
+    if held is not None:
+        reading.notes.info(
+            "input.arguments-only",
+            f"{source.name} runs no program: its {held[0]} holds {dialect.name}'s arguments, read as passed to "
+            f"`{held[1]}` (the job script that passes them on may add more: read it to see them all)",
+            source_keys=[held[0]],
+        )
     _settle_ways(dialect, source, options, reading)
     device_keys.apply(reading, dialect.policy_gets_the_rest)
     _refuse_huge_cluster(reading.spec, source.name)
@@ -334,6 +344,15 @@ def load(
     if find_start_errors:
         explanation.start_errors = start_errors(explanation, source.text)
     return explanation
+
+
+def _arguments_only(dialect: Any, source: Source) -> tuple[str, str] | None:
+    """(variable, launch) when ``source`` is a script of ``dialect``'s arguments that runs nothing
+    (translator/dialects/sniff.py ``arguments_only``)."""
+    from translator.dialects.sniff import arguments_only
+
+    held = arguments_only(source) if not source.files else None
+    return (held[1], held[2]) if held is not None and held[0] == dialect.name else None
 
 
 MAX_WAYS = 12  # combinations of ways through a script's undecided chains read one at a time

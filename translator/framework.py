@@ -28,6 +28,9 @@ class Detection:
     # Frameworks whose argument namespace, when a command has it too, makes the command theirs (a fork that keeps
     # some of this framework's sections beside its own).
     yields_to: tuple[str, ...] = ()
+    # The launch that takes those arguments: a script holding only them, in a variable another script passes on
+    # (TRAINING_ARGS="--a 1 ..." sourced by a job script), is read as that launch with them.
+    launch: str | None = None
 
 
 @record(frozen=True)

@@ -1056,6 +1056,14 @@ RULES: tuple[R, ...] = (
         "The source's LR schedule is not in EasyR1 (constant or cosine); the nearest is written.",
     ),
     R(
+        "input.arguments-only",
+        "note",
+        "all",
+        ("info",),
+        "The script runs no program: its variable of one framework's arguments is read as passed to its launch.",
+        source="docs/launch-scripts.md#files-that-hold-only-arguments",
+    ),
+    R(
         "plan.unmodelled-devices",
         "note",
         "all",

@@ -132,6 +132,9 @@ def detect(source: Source) -> Dialect:
         for framework in frameworks:
             if program_arguments(framework.name, words, index):
                 return registry.get(framework.name)
+    held = arguments_only(source)
+    if held is not None:  # a file of arguments another script passes on: by their namespace
+        return registry.get(held[0])
     what = "launcher" if source.suffix not in (".yaml", ".yml", ".json", ".toml") else "key structure"
     raise ConfigError(
         f"cannot tell which framework this is from its {what}",
@@ -148,6 +151,49 @@ def _written_by_rlconf(text: str, frameworks: list[Framework]) -> Framework | No
     if not found:
         return None
     return next((f for f in frameworks if normal(f.label) == found[0].package or f.name == found[0].package), None)
+
+
+MIN_HELD_ARGUMENTS = 3  # a variable of fewer words is no argument list
+
+
+def arguments_only(source: Source) -> tuple[str, str, str] | None:
+    """(framework, variable, launch) for a script that runs no program and holds one framework's arguments in a
+    variable (``TRAINING_ARGS="--num_unique_prompts_rollout 8 ..."``, sourced by a job script that passes them
+    on): the framework whose argument namespace its words have (the only one), the variable holding the most of
+    them, and the launch that takes them (``Detection.launch``). None for anything else."""
+    import shlex
+
+    from translator.sources.shell import parse_shell, program_index, unwrap_command
+
+    if source.suffix in YAML_SUFFIXES + PLAN_SUFFIXES:
+        return None
+    try:
+        script = parse_shell(source.text, source=source.name)
+    except ConfigError:
+        return None
+    if any(program_index(unwrap_command(c.argv)) is not None for c in script.commands):
+        return None
+    found: dict[str, tuple[int, str]] = {}  # framework → (words of its namespace, variable)
+    for name, value in script.variables.items():
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            continue
+        if len(words) < MIN_HELD_ARGUMENTS:
+            continue
+        for framework in registry.registered():
+            pattern, launch = framework.detection.arguments, framework.detection.launch
+            if pattern is None or launch is None:
+                continue
+            count = sum(1 for w in words if _compiled(pattern).search(w))
+            if count and count > found.get(framework.name, (0, ""))[0]:
+                found[framework.name] = (count, name)
+    if len(found) != 1:
+        return None
+    ((framework_name, (_, variable)),) = found.items()
+    launch = registry.framework(framework_name).detection.launch
+    assert launch is not None
+    return framework_name, variable, launch
 
 
 def _imported_by_entries(source: Source, commands: list[list[str]], frameworks: list[Framework]) -> Framework | None:

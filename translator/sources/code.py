@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field, replace
 from typing import Any
@@ -101,6 +102,15 @@ def refuse_missing_import(project: Project, path: str, module: str | None, launc
             line=missing.line,
             hint=f"define {missing.name} in the project's {missing.module or 'package'} (is its copy older than the "
             "script?), or launch the release's own code",
+        )
+    if missing.via:
+        raise ConfigError(
+            f"{started} (run by {launch}) imports {missing.module} at start-up from {missing.via}, which it adds to "
+            "sys.path and which is neither in the project nor on this machine: Python stops with "
+            "ModuleNotFoundError before training",
+            file=project.rel(missing.path),
+            line=missing.line,
+            hint=f"put the project that holds {missing.module} at {missing.via}, or point sys.path at it",
         )
     raise ConfigError(
         f"{started} (run by {launch}) imports {missing.module} at start-up, and the project has no such module: "
@@ -607,7 +617,11 @@ class Project:
                 continue
             seen.append(current)
             missing = None
+            absent: str | None = None  # a folder outside the project, not on this machine, put on sys.path above
             for node in tree.body:
+                absent = absent or self._absent_path_entry(node)
+                if absent is not None and missing is None:
+                    missing = self._from_absent_folder(node, current, search, absent)
                 for dotted, folder, names in _top_imports(node, current, search):
                     resolved = _resolve(folder, dotted, names)
                     if isinstance(resolved, tuple):
@@ -615,6 +629,40 @@ class Project:
                     else:
                         queue += [p for p in resolved if self.inside(p) and p not in seen]
             yield current, tree, missing
+
+    def _absent_path_entry(self, node: ast.stmt) -> str | None:
+        """The folder of a top-level ``sys.path.append('/abs/dir')`` (or ``insert(i, ...)``) that is outside the
+        project and does not exist on this machine (the author's checkout of another project); None otherwise."""
+        call = node.value if isinstance(node, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and dotted_path(call.func) in ("sys.path.append", "sys.path.insert")):
+            return None
+        arg = call.args[-1] if call.args else None
+        folder = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+        if folder is None or not os.path.isabs(folder) or os.path.exists(folder) or self.inside(folder):
+            return None
+        return folder
+
+    def _from_absent_folder(
+        self, node: ast.stmt, path: str, search: tuple[str, ...], absent: str
+    ) -> MissingImport | None:
+        """An import, after ``absent`` went on sys.path, of a top-level module that neither the standard library
+        nor the folders the file imports from hold: it can only come from that absent folder."""
+        if isinstance(node, ast.Import):
+            tops = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            tops = [node.module]
+        else:
+            return None
+        folders = (os.path.dirname(os.path.realpath(path)), *search, self.root, os.path.join(self.root, "src"))
+        folders = tuple(f for f in folders if os.path.isdir(f))
+        for dotted in tops:
+            top = dotted.split(".")[0]
+            if top in sys.stdlib_module_names or any(
+                _module_file(f, top) is not None or os.path.isdir(os.path.join(f, top)) for f in folders
+            ):
+                continue
+            return MissingImport(path, node.lineno, dotted, via=absent)
+        return None
 
     # ------------------------------------------------------------ key reads
     def reads(self, leaf: str, paths: list[str]) -> list[Read]:
@@ -645,6 +693,7 @@ class MissingImport:
     line: int
     module: str
     name: str = ""  # a name imported from ``module`` that it neither defines nor holds ("": the module is missing)
+    via: str = ""  # the folder, outside the project and absent here, the file adds to sys.path to import it from
 
 
 @record

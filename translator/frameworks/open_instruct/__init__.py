@@ -30,6 +30,7 @@ FRAMEWORK = Framework(
             r"^--(num_learners_per_node|dataset_mixer_list|num_unique_prompts_rollout"
             r"|num_samples_per_prompt_rollout)(=|$)"
         ),
+        launch="python open_instruct/grpo_fast.py",
     ),
     native=NativeRules(
         flags=True,

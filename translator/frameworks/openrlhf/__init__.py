@@ -20,6 +20,7 @@ FRAMEWORK = Framework(
             r"^--(actor_num_gpus_per_node|actor_num_nodes|micro_train_batch_size|n_samples_per_prompt"
             r"|micro_rollout_batch_size|(actor|rollout|train|ref|critic)\.\w+)(=|$)"
         ),
+        launch="python3 -m openrlhf.cli.train_ppo_ray",
     ),
     native=NativeRules(
         flags=True,

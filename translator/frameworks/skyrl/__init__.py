@@ -18,6 +18,7 @@ FRAMEWORK = Framework(
     detection=Detection(
         script=r"-m\s+(skyrl\.train\.entrypoints\.main_base|skyrl_train\.entrypoints\.main_base|[\w.]*main_\w*fully_async)\b",
         arguments=r"^(trainer\.(policy_mini_batch_size|placement\.\w+|micro_train_batch_size_per_gpu)|generator\.n_samples_per_prompt)=",
+        launch="python -m skyrl.train.entrypoints.main_base",
     ),
     native=NativeRules(
         unknown_keys="from_cli_overrides (OmegaConf merged onto the dataclass config) rejects a key the config lacks",

@@ -22,6 +22,7 @@ FRAMEWORK = Framework(
         # or a Python driver that builds the command and runs it through slime's launch helper (driver.py)
         r"|\bslime\.utils\.external_utils\b[\s\S]*\bexecute_train\w*\s*\(",
         arguments=r"^--(rollout-batch-size|n-samples-per-prompt|num-steps-per-rollout|actor-num-gpus-per-node)(=|$)",
+        launch="python3 train.py",
     ),
     native=NativeRules(
         flags=True,

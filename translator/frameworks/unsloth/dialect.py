@@ -18,6 +18,7 @@ from translator.frameworks.unsloth.tables import (
     RELEASES,
     REWRITE,
     SECOND_LINE,
+    TRL_ALLOWED,
     TRL_FOR,
     fires,
 )
@@ -38,23 +39,38 @@ class UnslothDialect(TrlDialect):
     changes = CHANGES
     pip_name = "unsloth"
     version_files = (("unsloth/__init__.py", None),)
-    companion = None  # type: ignore[assignment]  # no companion pin: the release chooses the TRL
+    # the project's trl pin beside its unsloth statement: the TRL it runs, and the Unsloth releases that allow it
+    companion = "trl"
     description = "Unsloth on TRL (a Python script: `from unsloth import ...` then trl.GRPOConfig / GRPOTrainer)"
 
     def resolve_version(self, version: str | None) -> str:
         return Dialect.resolve_version(self, version)
 
     def read(self, source: Source, options: ReadOptions) -> Reading:
-        release = self.resolve_version(options.version)
+        pinned = options.companion  # (trl version, where) the project pins beside unsloth
+        allowed = [r for r in RELEASES if pinned is not None and allows(r, pinned[0])]
+        release = self.resolve_version(options.version or (allowed[-1] if allowed else None))
         native = NativeTrl()
         native.release = release
-        reading = self.read_native(source, replace(options, version=TRL_FOR[release]), native)
+        trl = pinned[0] if pinned is not None and release in allowed else TRL_FOR[release]
+        reading = self.read_native(source, replace(options, version=trl, companion=None), native)
         trl_version = reading.spec.version
-        reading.notes.info(
-            "version.assumed",
-            f"unsloth {release} is read with the newest TRL it allows, {TRL_FOR[release]} (read as trl "
-            f"{trl_version}'s batching), with Unsloth's own GRPOConfig defaults",
-        )
+        if pinned is not None and release in allowed:
+            reading.notes.info(
+                "version.project",
+                f"trl {pinned[0]} from {pinned[1]}: unsloth {release} is read with it (read as trl {trl_version}'s "
+                f"batching), with Unsloth's own GRPOConfig defaults; the unsloth releases that allow it: "
+                f"{', '.join(allowed)}",
+                source_keys=[pinned[1]],
+            )
+            if options.version is None:
+                reading.candidates = tuple(allowed)
+        else:
+            reading.notes.info(
+                "version.assumed",
+                f"unsloth {release} is read with the newest TRL it allows, {TRL_FOR[release]} (read as trl "
+                f"{trl_version}'s batching), with Unsloth's own GRPOConfig defaults",
+            )
         reading.spec.version = release
         if reading.native is not None:
             reading.native.trl_version = trl_version  # type: ignore[attr-defined]
@@ -136,3 +152,15 @@ class UnslothDialect(TrlDialect):
             + ("" if not counts_world else f" (WORLD_SIZE {world}: {native.world_size_from or 'one process'})"),
             source_keys=[PDTBS, "num_generations", "gradient_accumulation_steps"],
         )
+
+
+def allows(release: str, trl: str) -> bool:
+    """Whether unsloth ``release`` installs beside trl ``trl`` (tables.TRL_ALLOWED)."""
+    from translator.dialects.base import version_key
+
+    low, high, left_out = TRL_ALLOWED[release]
+    key = version_key(trl)
+    if key is None or trl in left_out:
+        return False
+    low_key, high_key = version_key(low), version_key(high) if high else None
+    return (low_key is None or key >= low_key) and (high_key is None or key <= high_key)

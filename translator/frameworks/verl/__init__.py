@@ -27,6 +27,7 @@ FRAMEWORK = Framework(
         ),
         # EasyR1's worker.* / config= namespace makes a command EasyR1's (it, too, keeps data.* and trainer.*)
         yields_to=("easyr1",),
+        launch="python3 -m verl.trainer.main_ppo",
     ),
     native=NativeRules(
         unknown_keys="Hydra rejects an override of a key the config lacks",
