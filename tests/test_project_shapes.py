@@ -343,3 +343,28 @@ def test_a_file_holding_only_arguments_is_read_as_passed_to_their_launch(tmp_pat
     assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (4, 16, 16)
     assert (plan.data_parallel_size, plan.total_steps) == (2, 100)
     assert any(n.code == "input.arguments-only" for n in explanation.notes)
+
+
+def test_a_script_reading_an_option_its_parser_lacks_stops_at_start_up(tmp_path: Path) -> None:
+    # The copy's train_ppo.py parses --pretrain and --micro_train_batch_size only, then train(args) passes
+    # args.search_algo to the trainer (line 4): argparse's Namespace has no such attribute, so the launch stops.
+    # getattr(args, "x", None) and an option the script sets itself (args.y = 1) are fine.
+    cli = (
+        "import argparse\n\n\ndef train(args):\n    args.y = 1\n    getattr(args, 'x', None)\n"
+        "    return dict(micro=args.micro_train_batch_size, y=args.y, algo=args.search_algo)\n\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--pretrain', type=str)\n"
+        "    parser.add_argument('--micro_train_batch_size', type=int, default=2)\n"
+        "    args = parser.parse_args()\n    train(args)\n"
+    )
+    root = _project(
+        tmp_path,
+        {
+            "openrlhf/__init__.py": "",
+            "openrlhf/cli/__init__.py": "",
+            "openrlhf/cli/train_ppo.py": cli,
+            "run.sh": "deepspeed --module openrlhf.cli.train_ppo --pretrain m --micro_train_batch_size 2\n",
+        },
+    )
+    with pytest.raises(ConfigError, match=r"train_ppo\.py:7.*args\.search_algo.*AttributeError"):
+        translator.explain(str(root / "run.sh"), "openrlhf@0.5.5")

@@ -40,7 +40,7 @@ from translator.sources.code import (
     normalisation_touches,
     normalising_functions,
     project_root,
-    refuse_missing_import,
+    refuse_startup_failures,
     run_dirs,
     untaken,
     validation_function,
@@ -84,6 +84,8 @@ TRAINER_AFFECTS = {
 }
 TRAINER_AFFECTS["batches"] = tuple(dict.fromkeys(TRAINER_AFFECTS["group"] + TRAINER_AFFECTS["size"]))
 _ALL = tuple(dict.fromkeys(q for qs in AFFECTS.values() for q in qs))
+# The leaf names of a group size (samples per prompt): a fork's own key of that name sets its group
+_GROUP_LEAF = lazy(r"n|n_samples(_per_prompt)?|num_samples(_per_prompt)?|group_(n|size)|num_generations|rollout_n")
 MAX_CONFIG_BYTES = 2_000_000  # a Hydra config is a few kB
 
 
@@ -276,7 +278,7 @@ def check(
         return
     project, path = found
     module = None if entry.endswith(".py") or "/" in entry else entry
-    refuse_missing_import(project, path, module, source.name)
+    refuse_startup_failures(project, path, module, source.name)
     if installed is not None:  # the release the project installs must have what the entry imports from it
         installed.refuse_unavailable(project.package_imports(path, module, installed.package))
     keys = [k for k in values if fork_key(k)]
@@ -309,6 +311,9 @@ def check(
         if touches:
             where, lines = _places(project, touches)
             decided = _decided(touches, workers)
+            if _GROUP_LEAF.fullmatch(leaf):  # a key named as a group size sets the group, whatever its code counts
+                same = workers is not None and workers.same
+                decided |= set((TRAINER_AFFECTS if same else AFFECTS)["group"])
             what = "filters or counts the dataset's rows" if decided == {"total_steps"} else "forms batches"
             _unknown(spec, decided, [key, *lines], f"'{key}' is the fork's own key, and its code {what} ({where})")
             notes.warning(

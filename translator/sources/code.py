@@ -86,6 +86,91 @@ def _refuse_path_the_cd_lacks(name: str, near: str, cwd: str, script: str) -> No
         )
 
 
+def refuse_startup_failures(project: Project, path: str, module: str | None, launch: str) -> None:
+    """Stop (ConfigError) when the launched code certainly fails at start-up: an import that finds nothing
+    (:func:`refuse_missing_import`), or a read of an option its own parser does not define
+    (:func:`unparsed_option`)."""
+    refuse_missing_import(project, path, module, launch)
+    read = unparsed_option(project.tree(path))
+    if read is not None:
+        line, name = read
+        raise ConfigError(
+            f"{module or project.rel(path)} (run by {launch}) reads args.{name} before training, and its parser "
+            f"defines no --{name}: Python stops with AttributeError: 'Namespace' object has no attribute '{name}'",
+            file=project.rel(path),
+            line=line,
+            hint=f"add parser.add_argument('--{name}', ...) to the script, or remove the read",
+        )
+
+
+def unparsed_option(tree: ast.Module | None) -> tuple[int, str] | None:
+    """(line, name) of the first ``args.NAME`` that a script's main path certainly reads and its own parser does
+    not define: the module's ``if __name__ == "__main__":`` block builds an ``argparse.ArgumentParser`` of literal
+    options only (no parents, no parse_known_args, the parser handed to no other function) and passes the parsed
+    ``args`` to a function of the module, whose top-level statements (not under if/for/while/try) read it. A name
+    the module assigns (``args.x = ...``, setattr) or reads with getattr is not judged."""
+    from translator.sources.pyconfig import option_names, option_words
+
+    if tree is None or option_words(tree) is None:
+        return None
+    main = next((n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)), None)
+    if main is None:
+        return None
+    calls = [n for n in ast.walk(main) if isinstance(n, ast.Call)]
+    parser_built = any(dotted_path(c.func) in ("argparse.ArgumentParser", "ArgumentParser") for c in calls)
+    handed = any(
+        isinstance(a, ast.Name) and a.id == "parser" for c in calls for a in [*c.args, *(k.value for k in c.keywords)]
+    )
+    if not parser_built or handed or any(k.arg == "parents" for c in calls for k in c.keywords):
+        return None
+    defined = option_names(tree)
+    assigned = {
+        t.attr
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Attribute)
+    }
+    if any(isinstance(n, ast.Call) and dotted_path(n.func) in ("setattr", "vars") for n in ast.walk(tree)):
+        return None
+    parsed = next(
+        (
+            n.targets[0].id
+            for n in ast.walk(main)
+            if isinstance(n, ast.Assign)
+            and isinstance(n.targets[0], ast.Name)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Attribute)
+            and n.value.func.attr == "parse_args"
+        ),
+        None,
+    )
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    # the module's function main calls with the parsed options, and the parameter that receives them
+    called = [
+        (functions[c.func.id], functions[c.func.id].args.args[i].arg)
+        for c in calls
+        if isinstance(c.func, ast.Name) and c.func.id in functions
+        for i, a in enumerate(c.args)
+        if isinstance(a, ast.Name) and a.id == parsed and i < len(functions[c.func.id].args.args)
+    ]
+    for function, param in called[:1]:
+        for statement in function.body:
+            if isinstance(statement, (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.FunctionDef)):
+                continue
+            for node in ast.walk(statement):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.ctx, ast.Load)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == param
+                    and node.attr not in defined
+                    and node.attr not in assigned
+                ):
+                    return node.lineno, node.attr
+    return None
+
+
 def refuse_missing_import(project: Project, path: str, module: str | None, launch: str) -> None:
     """Stop (ConfigError) when the launched code certainly fails to import one of the project's own modules at
     start-up (:meth:`Project.missing_import`): the run never starts, so no plan of it is stated."""
@@ -219,6 +304,11 @@ _EFFECTS: dict[tuple[Any, ...], tuple[list[ast.Module | None], list[Touch]]] = {
 # (root, run dir, file, limit, leaves) → the project files reachable from the file through imports
 _REACHABLE: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _MISSING: dict[tuple[str, str, str | None], MissingImport | None] = {}  # Project.missing_import, per process
+# per parsed tree or node (kept beside, so a reused id is told apart): dataset class spans, sizing functions,
+# statements
+_STATEMENTS: dict[int, tuple[ast.AST, list[ast.stmt]]] = {}
+_SPANS: dict[int, tuple[ast.Module, list[tuple[int, int]]]] = {}
+_NORMALISING: dict[tuple[int, tuple[str, ...]], tuple[ast.Module, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}
 
 
 def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
@@ -316,6 +406,7 @@ class Project:
     def __init__(self, root: str, run_dir: str) -> None:
         self.root, self.run_dir = os.path.realpath(root), os.path.realpath(run_dir)
         self._trees: dict[str, ast.Module | None] = {}
+        self._real: dict[str, str] = {}  # a path as asked → its real path
         self._bytes = 0
 
     def inside(self, path: str) -> bool:
@@ -323,7 +414,10 @@ class Project:
         return os.path.commonpath([real, self.root]) == self.root
 
     def tree(self, path: str) -> ast.Module | None:
-        path = os.path.realpath(path)
+        real = self._real.get(path)
+        if real is None:  # resolving links costs a system call per part: once per path asked
+            real = self._real[path] = os.path.realpath(path)
+        path = real
         if path in self._trees:
             return self._trees[path]
         tree, size = None, 0
@@ -903,11 +997,19 @@ def dotted_path(node: ast.expr) -> str | None:
 
 
 def _statements(tree: ast.AST) -> list[ast.stmt]:
-    return [
+    """Every statement under ``tree`` but definitions, breadth first; kept per node (asked once per key and way)."""
+    cached = _STATEMENTS.get(id(tree))
+    if cached is not None and cached[0] is tree:
+        return cached[1]
+    if len(_STATEMENTS) > MAX_CACHED:
+        _STATEMENTS.clear()
+    found = [
         n
         for n in ast.walk(tree)
         if isinstance(n, ast.stmt) and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     ]
+    _STATEMENTS[id(tree)] = (tree, found)
+    return found
 
 
 def _head(statement: ast.stmt) -> list[ast.AST]:
@@ -1183,7 +1285,20 @@ def _shape(node: ast.expr) -> str:
 
 def normalising_functions(tree: ast.Module, anchors: tuple[str, ...]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The functions of a file that assign one of ``anchors`` (the last name of a per-device size the worker
-    computes), innermost first: where a worker normalises its batch sizes or its actor splits and accumulates."""
+    computes), innermost first: where a worker normalises its batch sizes or its actor splits and accumulates.
+    Kept per parsed tree: a config read again as each release and each way through a script asks the same."""
+    key = (id(tree), anchors)
+    cached = _NORMALISING.get(key)
+    if cached is not None and cached[0] is tree:
+        return list(cached[1])
+    result = _normalising_functions(tree, anchors)
+    if len(_NORMALISING) > MAX_CACHED:
+        _NORMALISING.clear()
+    _NORMALISING[key] = (tree, result)
+    return list(result)
+
+
+def _normalising_functions(tree: ast.Module, anchors: tuple[str, ...]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1241,7 +1356,17 @@ def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
     for node in ast.walk(function):
         if not isinstance(node, ast.If):
             continue
+        if not any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in node.body + node.orelse):
+            continue  # the statement is in neither branch of this if
+        words = {
+            w
+            for n in ast.walk(node.test)
+            for w in (getattr(n, "attr", None), getattr(n, "value", None))
+            if isinstance(w, str)
+        }
         for leaf, value in leaves.items():
+            if leaf not in words:
+                continue  # the test reads no such leaf (as cfg.x, cfg["x"] or cfg.get("x"))
 
             def reads(n: ast.AST, leaf: str = leaf) -> bool:
                 return _reads_leaf(n, leaf)
@@ -1474,10 +1599,12 @@ class KeyEffects:
                 return near or not ambiguous_leaf
 
             found += self._follow(path, tree, matches, truth, value, depth=0)
-        spans = {path: _dataset_spans(tree) for path, tree in trees if tree is not None}
+        by_path = dict(trees)
         unique: dict[tuple[str, int, str], Touch] = {}
         for touch in found:
-            if any(start <= touch.line <= end for start, end in spans.get(touch.path, ())):
+            tree_of = by_path.get(touch.path)
+            spans = _dataset_spans(tree_of) if tree_of is not None else []
+            if any(start <= touch.line <= end for start, end in spans):
                 touch = replace(touch, kind="dataset", what=f"{touch.what} in a dataset class")
             unique.setdefault((touch.path, touch.line, touch.kind), touch)
         return list(unique.values())
@@ -1538,12 +1665,19 @@ _DATASET_BASE = lazy(r"(?:^|\.)\w*Dataset$")
 def _dataset_spans(tree: ast.Module) -> list[tuple[int, int]]:
     """The line spans of the classes deriving from a dataset class (``torch.utils.data.Dataset``,
     ``IterableDataset``, a project ``RLHFDataset``): what they filter or count is the dataset's rows, read once
-    before training, not a step's batch."""
-    return [
+    before training, not a step's batch. Kept per parsed tree."""
+    cached = _SPANS.get(id(tree))
+    if cached is not None and cached[0] is tree:
+        return cached[1]
+    if len(_SPANS) > MAX_CACHED:
+        _SPANS.clear()
+    spans = [
         (node.lineno, node.end_lineno or node.lineno)
         for node in ast.walk(tree)
         if isinstance(node, ast.ClassDef) and any(_DATASET_BASE.search(dotted_path(b) or "") for b in node.bases)
     ]
+    _SPANS[id(tree)] = (tree, spans)
+    return spans
 
 
 def _effect(

@@ -40,7 +40,7 @@ from translator.sources.code import (
     Project,
     _touch,
     project_root,
-    refuse_missing_import,
+    refuse_startup_failures,
     run_dirs,
     validation_function,
 )
@@ -346,7 +346,7 @@ def check(
     if found is None:
         return ()
     project, launched = found
-    refuse_missing_import(project, launched, None, source.name)
+    refuse_startup_failures(project, launched, None, source.name)
     extra: list[tuple[str, Statement]] = []
     elsewhere: dict[str, list[str]] = {}  # band version → places whose signature only that band has
     compared: list[str] = []

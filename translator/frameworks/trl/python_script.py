@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
-from translator.sources.code import PackageImport, Project, launched_scripts, project_root, refuse_missing_import
+from translator.sources.code import PackageImport, Project, launched_scripts, project_root, refuse_startup_failures
 from translator.sources.files import Source
 from translator.sources.pyconfig import PythonConfig, overrides, read_config
 
@@ -85,7 +85,7 @@ def launched(source: Source, cwd: str | None, script: str, native: NativeTrl) ->
     if script in source.files:  # files held in memory (a translation read back)
         return source.sibling(script, "training script")
     for project, path in launched_scripts(source, cwd, script):
-        refuse_missing_import(project, path, None, source.name)
+        refuse_startup_failures(project, path, None, source.name)
         native.trl_imports = project.package_imports(path, None, "trl")
         return source.sibling(str(path), "training script")
     return None
