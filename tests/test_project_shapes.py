@@ -347,7 +347,7 @@ def test_a_file_holding_only_arguments_is_read_as_passed_to_their_launch(tmp_pat
 
 def test_a_script_reading_an_option_its_parser_lacks_stops_at_start_up(tmp_path: Path) -> None:
     # The copy's train_ppo.py parses --pretrain and --micro_train_batch_size only, then train(args) passes
-    # args.search_algo to the trainer (line 4): argparse's Namespace has no such attribute, so the launch stops.
+    # args.search_algo to the trainer (line 7): argparse's Namespace has no such attribute, so the launch stops.
     # getattr(args, "x", None) and an option the script sets itself (args.y = 1) are fine.
     cli = (
         "import argparse\n\n\ndef train(args):\n    args.y = 1\n    getattr(args, 'x', None)\n"

@@ -3,11 +3,12 @@
 A fork adds a parallelism of its own (FSDP context parallelism beside the release's Ulysses sequence parallelism)
 or reserves GPUs for a model of its own (an LLM judge with ``resources.gpus_per_node``): the project's code then
 divides or takes the devices the reader counted as the policy's, so the data-parallel size it derived from the
-release's keys may be wrong. Such a key, set to a value that divides (a parallel size above 1), or, where the
-policy trains on the GPUs other roles leave (``Dialect.policy_gets_the_rest``), takes (a GPU or node count above
-0), in a section that is not switched off, makes the data-parallel size unknown, and with it the one quantity of
-samples per optimizer step = data-parallel size × micro-batch × accumulation that was derived rather than read.
-Where each role states its own GPUs (a trainer pool and a rollout pool), another role's count takes nothing.
+release's keys may be wrong. Such a key, set to a value that divides (a parallel size above 1 in the policy's own
+training section: a generation engine's, a teacher's or a judge's parallelism is theirs) or, where the policy
+trains on the GPUs other roles leave (``Dialect.policy_gets_the_rest``: NeMo-RL's environments), takes (a GPU or
+node count above 0), in a section that is not switched off, makes the data-parallel size unknown, and with it the
+per-rank count (micro-batch or accumulation) derived from it. Where each role states its own GPUs (a trainer pool
+and a rollout pool), another role's count takes nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +24,16 @@ from translator.plan import Derivation
 # (gpus_per_node, num_gpus, num_nodes, nnodes).
 _DIVIDES = re.compile(r"(?:^|_)(?:parallel(?:ism)?_size|[cdeptu]p_size|(?:context|sequence|expert)_parallel)$")
 _TAKES = re.compile(r"(?:^|_)(?:gpus?(?:_per_node)?|nodes|nnodes)$")
-_DERIVED_FROM_WORLD = ("grad_accum_steps", "micro_batch_per_device", "samples_per_optimizer_step")
+# Where a parallel size divides the policy's GPUs: a section of the policy's training (its segments name the policy
+# or actor, none another model or an engine: a generation engine's or a teacher's parallelism is theirs)
+_POLICY_WORDS = ("policy", "actor")
+_OTHER_WORDS = (
+    "generation", "rollout", "inference", "vllm", "sglang", "trtllm", "ref", "critic", "reward", "judge", "teacher",
+    "env",
+)  # fmt: skip
+# The per-rank counts computed from the data-parallel size (samples per optimizer step is global everywhere the
+# rule applies: a config key of its own, not rank arithmetic)
+_DERIVED_FROM_WORLD = ("grad_accum_steps", "micro_batch_per_device")
 
 
 def _switched_off(key: str, values: Mapping[str, Any]) -> bool:
@@ -36,13 +46,22 @@ def _switched_off(key: str, values: Mapping[str, Any]) -> bool:
     return False
 
 
-def _places_devices(leaf: str, value: Any, takes: bool) -> bool:
+def _places_devices(key: str, value: Any, takes_in: tuple[str, ...]) -> bool:
+    """Whether ``key`` = ``value`` divides the policy's GPUs (a parallel size above 1 in the policy's training
+    section) or takes some (a GPU or node count above 0 in a section ``takes_in`` names)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return False
-    return (bool(_DIVIDES.search(leaf)) and value > 1) or (takes and bool(_TAKES.search(leaf)) and value > 0)
+    segments = key.split(".")
+    leaf, sections = segments[-1], [s.lower() for s in segments[:-1]]
+    own = any(w in s for s in sections for w in _POLICY_WORDS) and not any(
+        w in s for s in sections for w in _OTHER_WORDS
+    )
+    divides = own and bool(_DIVIDES.search(leaf)) and value > 1
+    takes = key.startswith(takes_in) and bool(takes_in) and bool(_TAKES.search(leaf)) and value > 0
+    return divides or takes
 
 
-def unmodelled_device_keys(reading: Reading, takes: bool) -> list[str]:
+def unmodelled_device_keys(reading: Reading, takes_in: tuple[str, ...]) -> list[str]:
     """The launch's keys that place devices (module doc) and that no release of the framework declares (or its
     version declares only as part of a free-form section), which the reader did not read."""
     from translator import native_schemas
@@ -53,7 +72,7 @@ def unmodelled_device_keys(reading: Reading, takes: bool) -> list[str]:
     found = []
     for key, value in native.values.items():
         bare = key.lstrip("+~-")
-        if key in native.used or bare in native.used or not _places_devices(bare.split(".")[-1], value, takes):
+        if key in native.used or bare in native.used or not _places_devices(bare, value, takes_in):
             continue
         if _switched_off(bare, native.values):
             continue
@@ -65,7 +84,7 @@ def unmodelled_device_keys(reading: Reading, takes: bool) -> list[str]:
     return found
 
 
-def apply(reading: Reading, policy_gets_the_rest: bool) -> None:
+def apply(reading: Reading, policy_gets_the_rest: tuple[str, ...]) -> None:
     """Unknown data-parallel size (and the quantity derived from it) when the launch sets device keys the reader
     does not model (module doc); a warning names them."""
     spec = reading.spec

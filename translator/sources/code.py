@@ -179,31 +179,31 @@ def refuse_missing_import(project: Project, path: str, module: str | None, launc
         return
     started = module or project.rel(path)
     if missing.name:
-        raise ConfigError(
-            f"{started} (run by {launch}) imports {missing.name} from {missing.module or 'its package'} at start-up, "
-            "which the project's module neither defines nor holds as a submodule: Python stops with ImportError "
-            "before training",
-            file=project.rel(missing.path),
-            line=missing.line,
-            hint=f"define {missing.name} in the project's {missing.module or 'package'} (is its copy older than the "
-            "script?), or launch the release's own code",
+        message = (
+            f"imports {missing.name} from {missing.module or 'its package'} at start-up, which the project's module "
+            "neither defines nor holds as a submodule: Python stops with ImportError before training"
         )
-    if missing.via:
-        raise ConfigError(
-            f"{started} (run by {launch}) imports {missing.module} at start-up from {missing.via}, which it adds to "
-            "sys.path and which is neither in the project nor on this machine: Python stops with "
-            "ModuleNotFoundError before training",
-            file=project.rel(missing.path),
-            line=missing.line,
-            hint=f"put the project that holds {missing.module} at {missing.via}, or point sys.path at it",
+        hint = (
+            f"define {missing.name} in the project's {missing.module or 'package'} (is its copy older than the "
+            "script?), or launch the release's own code"
+        )
+    elif missing.via:
+        message = (
+            f"imports {missing.module} at start-up from {missing.via}, which it adds to sys.path and which is neither "
+            "in the project nor on this machine: Python stops with ModuleNotFoundError before training"
+        )
+        hint = f"put the project that holds {missing.module} at {missing.via}, or point sys.path at it"
+    else:
+        message = (
+            f"imports {missing.module} at start-up, and the project has no such module: Python stops with "
+            "ModuleNotFoundError before training"
+        )
+        hint = (
+            f"add {missing.module.replace('.', '/')}.py to the project (is it left out by a .gitignore rule?), "
+            "or launch the release's own code"
         )
     raise ConfigError(
-        f"{started} (run by {launch}) imports {missing.module} at start-up, and the project has no such module: "
-        "Python stops with ModuleNotFoundError before training",
-        file=project.rel(missing.path),
-        line=missing.line,
-        hint=f"add {missing.module.replace('.', '/')}.py to the project (is it left out by a .gitignore rule?), "
-        "or launch the release's own code",
+        f"{started} (run by {launch}) {message}", file=project.rel(missing.path), line=missing.line, hint=hint
     )
 
 
