@@ -307,7 +307,7 @@ def load(
             source_keys=[held[0]],
         )
     _settle_ways(dialect, source, options, reading)
-    device_keys.apply(reading, dialect.policy_gets_the_rest)
+    device_keys.apply(reading, dialect.gpus_taken_by)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen

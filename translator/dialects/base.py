@@ -122,10 +122,10 @@ class Dialect:
     # The names each module of the framework's package defines per release, a file beside the dialect's module
     # (scripts/gen_release_names.py)
     release_names: str | None = None
-    # Where the policy trains on the cluster's GPUs that other roles leave (NeMo-RL): the sections whose GPU counts,
-    # when the reader does not model them, may shrink it (translator/dialects/device_keys.py); () where each role
-    # states its own GPUs.
-    policy_gets_the_rest: tuple[str, ...] = ()
+    # Where the policy trains on the cluster's GPUs that other roles leave (NeMo-RL): a pattern of the keys whose GPU
+    # counts, when the reader does not model them, may shrink it (translator/dialects/device_keys.py); None where
+    # each role states its own GPUs.
+    gpus_taken_by: str | None = None
 
     def release_table(self) -> str | None:
         """The path of :attr:`release_names` (a subclass's file is the parent's that names it); None: none."""

@@ -5,8 +5,8 @@ or reserves GPUs for a model of its own (an LLM judge with ``resources.gpus_per_
 divides or takes the devices the reader counted as the policy's, so the data-parallel size it derived from the
 release's keys may be wrong. Such a key, set to a value that divides (a parallel size above 1 in the policy's own
 training section: a generation engine's, a teacher's or a judge's parallelism is theirs) or, where the policy
-trains on the GPUs other roles leave (``Dialect.policy_gets_the_rest``: NeMo-RL's environments), takes (a GPU or
-node count above 0), in a section that is not switched off, makes the data-parallel size unknown, and with it the
+trains on the GPUs other roles leave (``Dialect.gpus_taken_by``: NeMo-RL's environments' ``resources``), takes (a
+GPU or node count above 0), in a section that is not switched off, makes the data-parallel size unknown, and with it the
 per-rank count (micro-batch or accumulation) derived from it. Where each role states its own GPUs (a trainer pool
 and a rollout pool), another role's count takes nothing.
 """
@@ -20,10 +20,8 @@ from typing import Any
 from translator.dialects.base import Reading
 from translator.plan import Derivation
 
-# A size of a parallelism (context_parallel_size, ulysses_sequence_parallel_size, cp_size) or a count of devices
-# (gpus_per_node, num_gpus, num_nodes, nnodes).
+# A size of a parallelism (context_parallel_size, ulysses_sequence_parallel_size, cp_size)
 _DIVIDES = re.compile(r"(?:^|_)(?:parallel(?:ism)?_size|[cdeptu]p_size|(?:context|sequence|expert)_parallel)$")
-_TAKES = re.compile(r"(?:^|_)(?:gpus?(?:_per_node)?|nodes|nnodes)$")
 # Where a parallel size divides the policy's GPUs: a section of the policy's training (its segments name the policy
 # or actor, none another model or an engine: a generation engine's or a teacher's parallelism is theirs)
 _POLICY_WORDS = ("policy", "actor")
@@ -46,9 +44,9 @@ def _switched_off(key: str, values: Mapping[str, Any]) -> bool:
     return False
 
 
-def _places_devices(key: str, value: Any, takes_in: tuple[str, ...]) -> bool:
+def _places_devices(key: str, value: Any, taken_by: str | None) -> bool:
     """Whether ``key`` = ``value`` divides the policy's GPUs (a parallel size above 1 in the policy's training
-    section) or takes some (a GPU or node count above 0 in a section ``takes_in`` names)."""
+    section) or takes some (a GPU or node count above 0 of a key ``taken_by`` matches)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return False
     segments = key.split(".")
@@ -57,11 +55,11 @@ def _places_devices(key: str, value: Any, takes_in: tuple[str, ...]) -> bool:
         w in s for s in sections for w in _OTHER_WORDS
     )
     divides = own and bool(_DIVIDES.search(leaf)) and value > 1
-    takes = key.startswith(takes_in) and bool(takes_in) and bool(_TAKES.search(leaf)) and value > 0
+    takes = taken_by is not None and re.fullmatch(taken_by, key) is not None and value > 0
     return divides or takes
 
 
-def unmodelled_device_keys(reading: Reading, takes_in: tuple[str, ...]) -> list[str]:
+def unmodelled_device_keys(reading: Reading, taken_by: str | None) -> list[str]:
     """The launch's keys that place devices (module doc) and that no release of the framework declares (or its
     version declares only as part of a free-form section), which the reader did not read."""
     from translator import native_schemas
@@ -72,7 +70,7 @@ def unmodelled_device_keys(reading: Reading, takes_in: tuple[str, ...]) -> list[
     found = []
     for key, value in native.values.items():
         bare = key.lstrip("+~-")
-        if key in native.used or bare in native.used or not _places_devices(bare, value, takes_in):
+        if key in native.used or bare in native.used or not _places_devices(bare, value, taken_by):
             continue
         if _switched_off(bare, native.values):
             continue
@@ -84,13 +82,13 @@ def unmodelled_device_keys(reading: Reading, takes_in: tuple[str, ...]) -> list[
     return found
 
 
-def apply(reading: Reading, policy_gets_the_rest: tuple[str, ...]) -> None:
+def apply(reading: Reading, gpus_taken_by: str | None) -> None:
     """Unknown data-parallel size (and the quantity derived from it) when the launch sets device keys the reader
     does not model (module doc); a warning names them."""
     spec = reading.spec
     if spec.plan.data_parallel_size is None:
         return
-    keys = unmodelled_device_keys(reading, policy_gets_the_rest)
+    keys = unmodelled_device_keys(reading, gpus_taken_by)
     if not keys:
         return
     native = reading.native

@@ -167,9 +167,9 @@ class NemoRLDialect(Dialect):
     # a checkout of NeMo-RL (the project is a fork, or runs from one): MAJOR.MINOR.PATCH + PRE_RELEASE; main between
     # releases says the next one with "rc0" (so does the v0.5.0 tag)
     version_files = (("nemo_rl/package_info.py", None),)
-    # policy GPUs = the cluster's less the generation's and, from 0.6.0, a reward model environment's (grpo.py
-    # setup()): an environment's GPUs rlconf does not model may take from the policy
-    policy_gets_the_rest = ("env.",)
+    # policy GPUs = the cluster's less the generation's and, from 0.6.0, a reward model environment's `resources`
+    # (grpo.py setup()): an environment's `resources` rlconf does not model may take from the policy
+    gpus_taken_by = r"env\..+\.resources\.(gpus_per_node|num_nodes)"
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

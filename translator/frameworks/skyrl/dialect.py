@@ -93,13 +93,19 @@ def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] |
     name = words[found].replace("/", ".").removesuffix(".py") if found and words[found - 1] == "-m" else words[found]
     located = locate(source, command.cwd, words[found])
     tree = located[0].tree(located[1]) if located is not None else None
+    modules: list[str] = []
+    names: list[str] = []
     for node in tree.body if tree is not None else []:
-        imported = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-        if isinstance(node, ast.ImportFrom) and not node.level:
-            imported = [node.module or ""]
-        if any(n.split(".")[0] in ("skyrl", "skyrl_train") for n in imported):
-            return index, name
-    return None
+        if isinstance(node, ast.Import):
+            modules += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            modules.append(node.module or "")
+            names += [a.name for a in node.names]
+    if not any(m.split(".")[0] in ("skyrl", "skyrl_train") for m in modules):
+        return None
+    # SkyRL's supervised fine-tuning (skyrl.train.sft_trainer.SFTTrainer) trains no RL policy
+    sft = any("sft" in part for m in modules for part in m.split(".")) or any(n.startswith("SFT") for n in names)
+    return None if sft else (index, name)
 
 
 _OLD_IMPORT = re.compile(r"^\s*(?:from|import)\s+skyrl_train\b", re.M)
