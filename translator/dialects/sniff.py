@@ -201,7 +201,6 @@ def _imported_by_entries(source: Source, commands: list[list[str]], frameworks: 
     entry file itself), when exactly one framework owns the names they import; None otherwise (no project entry,
     none or several imported, or a package two frameworks share)."""
     import ast
-    import os
 
     from translator.sources.code import Project, project_root, run_dirs
     from translator.sources.shell import program_index, unwrap_command
@@ -233,7 +232,7 @@ def _imported_by_entries(source: Source, commands: list[list[str]], frameworks: 
     found = [f for f in frameworks if f.name in owners]
     if len(found) != 1 or set(found[0].packages) & shared:
         return None
-    return found[0] if os.fspath(source.base_dir) else None
+    return found[0]
 
 
 def _commands(source: Source) -> tuple[list[list[str]], bool]:
