@@ -5,7 +5,7 @@ or reserves GPUs for a model of its own (an LLM judge with ``resources.gpus_per_
 divides or takes the devices the reader counted as the policy's, so the data-parallel size it derived from the
 release's keys may be wrong. Such a key, set to a value that divides (a parallel size above 1 in the policy's own
 training section: a generation engine's, a teacher's or a judge's parallelism is theirs) or, where the policy
-trains on the GPUs other roles leave (``Dialect.gpus_taken_by``: NeMo-RL's environments' ``resources``), takes (a
+trains on the GPUs other roles leave (``Dialect.gpus_taken_by``: a framework's environment ``resources``), takes (a
 GPU or node count above 0), in a section that is not switched off, makes the data-parallel size unknown, and with it the
 per-rank count (micro-batch or accumulation) derived from it. Where each role states its own GPUs (a trainer pool
 and a rollout pool), another role's count takes nothing.
