@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from translator.errors import ConfigError
 from translator.patterns import lazy
@@ -307,8 +307,8 @@ _MISSING: dict[tuple[str, str, str | None], MissingImport | None] = {}  # Projec
 # per parsed tree or node (kept beside, so a reused id is told apart): dataset class spans, sizing functions,
 # statements
 _STATEMENTS: dict[int, tuple[ast.AST, list[ast.stmt]]] = {}
-_SPANS: dict[int, tuple[ast.Module, list[tuple[int, int]]]] = {}
-_NORMALISING: dict[tuple[int, tuple[str, ...]], tuple[ast.Module, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}
+_SPANS: dict[int, tuple[ast.AST, list[tuple[int, int]]]] = {}
+_NORMALISING: dict[tuple[int, tuple[str, ...]], tuple[ast.AST, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}
 
 
 def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
@@ -998,18 +998,32 @@ def dotted_path(node: ast.expr) -> str | None:
 
 def _statements(tree: ast.AST) -> list[ast.stmt]:
     """Every statement under ``tree`` but definitions, breadth first; kept per node (asked once per key and way)."""
-    cached = _STATEMENTS.get(id(tree))
+    return _kept(
+        _STATEMENTS,
+        id(tree),
+        tree,
+        lambda: [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.stmt) and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        ],
+    )
+
+
+T = TypeVar("T")
+
+
+def _kept(cache: dict[Any, tuple[ast.AST, T]], key: Any, tree: ast.AST, compute: Callable[[], T]) -> T:
+    """What ``compute`` gives for ``tree``, computed once per process (the tree kept beside, so that a reused id
+    is told apart; the cache emptied past MAX_CACHED entries)."""
+    cached = cache.get(key)
     if cached is not None and cached[0] is tree:
         return cached[1]
-    if len(_STATEMENTS) > MAX_CACHED:
-        _STATEMENTS.clear()
-    found = [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.stmt) and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-    ]
-    _STATEMENTS[id(tree)] = (tree, found)
-    return found
+    if len(cache) > MAX_CACHED:
+        cache.clear()
+    value = compute()
+    cache[key] = (tree, value)
+    return value
 
 
 def _head(statement: ast.stmt) -> list[ast.AST]:
@@ -1287,15 +1301,10 @@ def normalising_functions(tree: ast.Module, anchors: tuple[str, ...]) -> list[as
     """The functions of a file that assign one of ``anchors`` (the last name of a per-device size the worker
     computes), innermost first: where a worker normalises its batch sizes or its actor splits and accumulates.
     Kept per parsed tree: a config read again as each release and each way through a script asks the same."""
-    key = (id(tree), anchors)
-    cached = _NORMALISING.get(key)
-    if cached is not None and cached[0] is tree:
-        return list(cached[1])
-    result = _normalising_functions(tree, anchors)
-    if len(_NORMALISING) > MAX_CACHED:
-        _NORMALISING.clear()
-    _NORMALISING[key] = (tree, result)
-    return list(result)
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = _kept(
+        _NORMALISING, (id(tree), anchors), tree, lambda: _normalising_functions(tree, anchors)
+    )
+    return list(found)
 
 
 def _normalising_functions(tree: ast.Module, anchors: tuple[str, ...]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -1666,18 +1675,16 @@ def _dataset_spans(tree: ast.Module) -> list[tuple[int, int]]:
     """The line spans of the classes deriving from a dataset class (``torch.utils.data.Dataset``,
     ``IterableDataset``, a project ``RLHFDataset``): what they filter or count is the dataset's rows, read once
     before training, not a step's batch. Kept per parsed tree."""
-    cached = _SPANS.get(id(tree))
-    if cached is not None and cached[0] is tree:
-        return cached[1]
-    if len(_SPANS) > MAX_CACHED:
-        _SPANS.clear()
-    spans = [
-        (node.lineno, node.end_lineno or node.lineno)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ClassDef) and any(_DATASET_BASE.search(dotted_path(b) or "") for b in node.bases)
-    ]
-    _SPANS[id(tree)] = (tree, spans)
-    return spans
+    return _kept(
+        _SPANS,
+        id(tree),
+        tree,
+        lambda: [
+            (node.lineno, node.end_lineno or node.lineno)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef) and any(_DATASET_BASE.search(dotted_path(b) or "") for b in node.bases)
+        ],
+    )
 
 
 def _effect(
