@@ -200,9 +200,7 @@ def _imported_by_entries(source: Source, commands: list[list[str]], frameworks: 
     """The one framework whose package the project's own launched Python entries import (at their top, in the
     entry file itself), when exactly one framework owns the names they import; None otherwise (no project entry,
     none or several imported, or a package two frameworks share)."""
-    import ast
-
-    from translator.sources.code import Project, project_root, run_dirs
+    from translator.sources.code import Project, project_root, run_dirs, top_imports
     from translator.sources.shell import program_index, unwrap_command
 
     if source.base_dir is None or source.files:
@@ -220,12 +218,7 @@ def _imported_by_entries(source: Source, commands: list[list[str]], frameworks: 
             tree = project.tree(path) if path is not None else None
             if tree is None:
                 continue
-            names = {
-                (a.name if isinstance(node, ast.Import) else node.module or "").split(".")[0]
-                for node in tree.body
-                if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0)
-                for a in (node.names if isinstance(node, ast.Import) else node.names[:1])
-            }
+            names = {module.split(".")[0] for module in top_imports(tree)[0]}
             owners |= {f.name for f in frameworks if names & set(f.packages)}
             break
     shared = {p for f in frameworks for p in f.packages if sum(p in g.packages for g in frameworks) > 1}

@@ -383,6 +383,20 @@ def files_ending(root: str, tail: str) -> list[str]:
     return [p for p in files_named(root, parts[-1] if parts else "") if p.endswith(end)]
 
 
+def top_imports(tree: ast.Module | None) -> tuple[list[str], list[str]]:
+    """The modules a file imports absolutely at its top (``import a.b``, ``from a.b import c``), and the names it
+    imports from them (``c``); none for a file not read."""
+    modules: list[str] = []
+    names: list[str] = []
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, ast.Import):
+            modules += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            modules.append(node.module or "")
+            names += [a.name for a in node.names]
+    return modules, names
+
+
 def module_elsewhere(root: str, dotted: str, path: list[str]) -> str | None:
     """The project file of module ``dotted`` when no folder of ``path`` (the run's ``sys.path`` folders) holds its
     top-level module or package, so that importing it stops with ModuleNotFoundError; None when one does, or when

@@ -80,9 +80,8 @@ def _entry(argv: list[str]) -> tuple[int, str] | None:
 def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] | None:
     """(index, name) of a project's own Python entry that imports the skyrl (or skyrl_train) package at its top,
     whatever overrides it takes: a fork's entry whose keys rlconf's patterns do not know."""
-    import ast
-
     from translator.dialects.forkbatch import locate
+    from translator.sources.code import top_imports
 
     argv = command.argv
     words = unwrap_command(argv)
@@ -93,14 +92,7 @@ def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] |
     name = words[found].replace("/", ".").removesuffix(".py") if found and words[found - 1] == "-m" else words[found]
     located = locate(source, command.cwd, words[found])
     tree = located[0].tree(located[1]) if located is not None else None
-    modules: list[str] = []
-    names: list[str] = []
-    for node in tree.body if tree is not None else []:
-        if isinstance(node, ast.Import):
-            modules += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and not node.level:
-            modules.append(node.module or "")
-            names += [a.name for a in node.names]
+    modules, names = top_imports(tree)
     if not any(m.split(".")[0] in ("skyrl", "skyrl_train") for m in modules):
         return None
     # SkyRL's supervised fine-tuning (skyrl.train.sft_trainer.SFTTrainer) trains no RL policy
