@@ -890,6 +890,42 @@ def test_a_copys_own_dataclasses_decide_which_keys_stop_it(tmp_path: Path, overr
             translator.explain(str(script))
 
 
+@pytest.mark.parametrize(
+    ("opens", "override", "refused"),
+    [
+        ("OmegaConf.set_struct(config, False)\n", "algorrithm.use_pad=true", None),  # the root takes new keys
+        ("OmegaConf.set_struct(config, False)\n", "worker.my_key=1", "'worker.my_key'"),  # its sections do not
+        (
+            "OmegaConf.set_struct(config, False)\nfor key in config:\n    OmegaConf.set_struct(config[key], False)\n",
+            "worker.my_key=1",
+            None,
+        ),
+        (  # a section's own dataclass below the top-level ones keeps its flag
+            "OmegaConf.set_struct(config, False)\nfor key in config:\n    OmegaConf.set_struct(config[key], False)\n",
+            "worker.actor.my_key=1",
+            "'worker.actor.my_key'",
+        ),
+    ],
+)
+def test_a_copys_entry_that_opens_its_config_takes_new_keys(
+    tmp_path: Path, opens: str, override: str, refused: str | None
+) -> None:
+    # OmegaConf.set_struct(node, False) lets a merge add keys to that node only: each dataclass node of
+    # OmegaConf.structured(PPOConfig()) has its own flag (checked on omegaconf 2.4.0: opening the root alone, a new
+    # key under data raises ConfigKeyError; opening data too, to_object sets it as an attribute)
+    _easyr1_copy(tmp_path, COPY_CONFIG)
+    main = tmp_path / "verl" / "trainer" / "main.py"
+    built = "from omegaconf import OmegaConf\nconfig = OmegaConf.structured(PPOConfig())\n"
+    main.write_text(main.read_text() + built + opens)
+    script = tmp_path / "run.sh"
+    script.write_text(launch("data.rollout_batch_size=64", "worker.rollout.n=4", override))
+    if refused is None:
+        translator.explain(str(script))
+    else:
+        with pytest.raises(translator.ConfigError, match=f"declares no {refused}"):
+            translator.explain(str(script))
+
+
 def test_a_copys_declared_keys_follow_its_config_dataclasses(tmp_path: Path) -> None:
     # PPOConfig holds worker: WorkerConfig, which holds actor: ActorConfig; a dict field is a leaf
     from translator.frameworks.easyr1.copy_schema import declared_keys

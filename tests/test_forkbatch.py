@@ -489,3 +489,87 @@ def test_a_copys_group_files_compose_and_a_key_under_a_null_is_refused(tmp_path:
     with pytest.raises(ConfigError, match=r"'actor_rollout_ref\.ref\.model\.path' is not in the config"):
         api.explain(str(tmp_path / "plain.sh"), "verl@0.4.1")
     assert api.load(str(tmp_path / "plus.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32
+
+
+def test_what_reads_a_setting_or_a_size_already_formed_forms_no_batch() -> None:
+    # OmegaConf.select reads a setting; a path split by os.sep (or what a str method returns) splits text; a
+    # container built with an existing batch's own size, a local name for the configured group size, and a class's
+    # own progress report keep the rows as they are. A configured size passed on (line 7) and a computed group
+    # (line 8) are batch code.
+    code = (
+        "if OmegaConf.select(self.config, 'critic.optim'):\n    pass\n"
+        "name = path.strip(os.sep).split(os.sep)[-1]\n"
+        "td = TensorDict(tensors, batch_size=batch.batch.batch_size)\n"
+        "rollout_n = self.config.worker.rollout.n\n"
+        "self._progress('STEP', rollout_n=rollout_n)\n"
+        "td = TensorDict(tensors, batch_size=self.config.data.batch_size)\n"
+        "n = self.config.worker.rollout.n * 2\n"
+    )
+    assert [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")] == [(7, "size"), (8, "group")]
+
+
+_SWITCHED_FIT = """from verl.protocol import DataProto
+
+
+class RayPPOTrainer:
+    def __init__(self, config):
+        self.config = config
+
+    def _accumulate(self, batch):
+        again = self.actor_rollout_wg.generate_sequences(batch)
+        batch = DataProto.concat([batch, again])
+        return DataProto.concat([batch, again])
+
+    def fit(self):
+        for batch_dict in self.train_dataloader:
+            batch = DataProto.from_single_dict(batch_dict)
+            gen = self.actor_rollout_wg.generate_sequences(batch)
+            batch = batch.repeat(repeat_times=self.config.worker.rollout.n, interleave=True)
+            batch = batch.union(gen)
+{call}            self.actor_rollout_wg.update_actor(batch)
+"""
+
+
+@pytest.mark.parametrize("switched", [True, False])
+def test_a_method_the_trainer_calls_only_behind_a_switch_the_launch_leaves_unset_is_not_run(
+    tmp_path: Path, switched: bool
+) -> None:
+    # fit calls _accumulate (two concats: EasyR1's fit has one) only under `if self.config.trainer.get("resample",
+    # False):`, a key neither the launch nor EasyR1's config sets: that method never runs, and the fixture's plan
+    # holds (64 prompts × n 4 = 256 samples per step). Called unconditionally, its joined batches leave the step's
+    # group and samples unknown, as a second rollout in fit does.
+    script = _easyr1_copy(tmp_path, "")
+    guard = '            if self.config.trainer.get("resample", False):\n    ' if switched else ""
+    call = f"{guard}            batch = self._accumulate(batch)\n"
+    (tmp_path / "verl" / "trainer" / "ray_trainer.py").write_text(_SWITCHED_FIT.format(call=call))
+    explanation = api.explain(str(script))
+    plan = explanation.spec.plan
+    if switched:
+        assert (plan.prompts_per_step, plan.samples_per_step) == (64, 256)
+        assert "framework.fork-verified" in {n.code for n in explanation.notes}
+    else:
+        assert (plan.samples_per_prompt, plan.samples_per_step) == (None, None)
+        warning = next(n for n in explanation.notes if n.code == "framework.fork-batch-code")
+        assert "verl/trainer/ray_trainer.py:10" in warning.message
+
+
+def test_a_fork_key_stored_as_it_is_is_judged_by_its_uses(tmp_path: Path) -> None:
+    # self.infer_batch_size = int(config.get("infer_batch_size", 8)) stores the key (line 3): only what uses it
+    # forms batches. Chunking the inputs for generation (lines 5-6) keeps every row; splitting the batch by it
+    # (line 8) does, and that line is the key's effect.
+    chunked = (
+        "class Rollout:\n    def __init__(self, config):\n"
+        '        self.infer_batch_size = int(config.get("infer_batch_size", 8))\n'
+        "    def generate(self, inputs):\n        for start in range(0, len(inputs), self.infer_batch_size):\n"
+        "            self.engine.generate(inputs[start : start + self.infer_batch_size])\n"
+    )
+    assert _key_effects(tmp_path, chunked).effects("rollout.infer_batch_size", 8, False) == []
+    split = chunked + "    def update(self, batch):\n        return batch.split(self.infer_batch_size)\n"
+    touches = _key_effects(tmp_path, split).effects("rollout.infer_batch_size", 8, False)
+    assert [(t.line, t.kind) for t in touches] == [(8, "rows")]
+    # another file of the run reading an attribute of that name (a subclass's use, not followed): the store counts
+    (tmp_path / "code.py").write_text(chunked)
+    (tmp_path / "other.py").write_text("def g(self, batch):\n    return batch[: self.infer_batch_size]\n")
+    files = [str(tmp_path / "code.py"), str(tmp_path / "other.py")]
+    effects = KeyEffects(Project(str(tmp_path), str(tmp_path)), files)
+    assert 3 in [t.line for t in effects.effects("rollout.infer_batch_size", 8, False)]

@@ -368,3 +368,58 @@ def test_a_script_reading_an_option_its_parser_lacks_stops_at_start_up(tmp_path:
     )
     with pytest.raises(ConfigError, match=r"train_ppo\.py:7.*args\.search_algo.*AttributeError"):
         translator.explain(str(root / "run.sh"), "openrlhf@0.5.5")
+
+
+SINGLE_JOB = """read -r -d '' training_commands <<EOF
+openrlhf.cli.train_ppo \\
+   --pretrain Qwen/Qwen2.5-1.5B-Instruct \\
+   --rollout_batch_size 128 \\
+   --micro_rollout_batch_size 8 \\
+   --n_samples_per_prompt 4 \\
+   --train_batch_size 64 \\
+   --micro_train_batch_size 4 \\
+   --max_epochs 1 \\
+   --prompt_data data/train
+EOF
+deepspeed {launcher}--module $training_commands
+"""
+
+
+def test_openrlhfs_single_job_entry_trains_on_the_launchers_processes() -> None:
+    # OpenRLHF ≤ 0.6.1's openrlhf.cli.train_ppo runs under DeepSpeed alone: its ranks are the launcher's processes
+    # (--include localhost:0,1,2,3 → 4), not --actor_num_gpus_per_node's default 8. Each rank loads
+    # rollout_batch_size // 4 = 32 prompts: 128 prompts × n 4 = 512 samples; train_batch_size 64 global → 512 / 64 =
+    # 8 updates; accumulation 64 // micro 4 // 4 ranks = 4 (openrlhf/cli/train_ppo.py@v0.6.1, deepspeed.py).
+    explanation = translator.load(Source(SINGLE_JOB.format(launcher="--include localhost:0,1,2,3 "), "run.sh"))
+    assert explanation.spec.framework == "openrlhf"
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (128, 512, 64)
+    assert (plan.optimizer_steps_per_step, plan.data_parallel_size, plan.grad_accum_steps) == (8, 4, 4)
+    assert "framework.fork" not in {n.code for n in explanation.notes}  # train_ppo is OpenRLHF's own entry
+    # with no count on the line, deepspeed starts one process per GPU of the machine: the ranks and the
+    # accumulation are unknown, and the step's 128 prompts hold only if the processes divide them
+    unknown = translator.load(Source(SINGLE_JOB.format(launcher=""), "run.sh"))
+    plan = unknown.spec.plan
+    assert (plan.data_parallel_size, plan.grad_accum_steps) == (None, None)
+    assert plan.prompts_per_step == 128
+    assert unknown.spec.derivations["plan.prompts_per_step"].origin == "assumed"
+
+
+R1V_SBATCH = """#!/bin/bash
+#SBATCH --gres=gpu:a100:2
+#SBATCH --cpus-per-gpu=10
+deepspeed src/open_r1/grpo.py --output_dir out --model_name_or_path Qwen/Qwen2.5-0.5B-Instruct \\
+    --dataset_name data --per_device_train_batch_size 4 --gradient_accumulation_steps 2 --num_generations 8
+"""
+
+
+def test_a_batch_jobs_gpus_are_the_processes_of_a_launcher_that_takes_every_gpu() -> None:
+    # deepspeed with no GPU count starts one process per visible GPU; Slurm sets CUDA_VISIBLE_DEVICES to the job's
+    # --gres=gpu:a100:2 → 2 ranks. TRL 1.16: generation batch 4 × 2 ranks × GA 2 = 16 completions = 2 prompts × 8
+    # (grpo_config.py: generation_batch_size = per_device × world × steps_per_generation (GA)).
+    explanation = translator.load(Source(R1V_SBATCH, "run.sh"), framework="trl@1.16.0")
+    plan = explanation.spec.plan
+    assert (plan.data_parallel_size, plan.samples_per_step, plan.prompts_per_step) == (2, 16, 2)
+    # the same launch run by hand, outside Slurm: the machine's GPUs decide
+    plain = translator.load(Source(R1V_SBATCH.replace("#SBATCH --gres=gpu:a100:2\n", ""), "run.sh"), "trl@1.16.0")
+    assert plain.spec.plan.data_parallel_size is None

@@ -1020,7 +1020,9 @@ def test_sbatch_directives_set_the_allocation_variables() -> None:
         "torchrun --nnodes ${#HOSTS[@]} --nproc_per_node $SLURM_GPUS_PER_NODE train.py\n"
     )
     assert script.commands[-1].argv[:5] == ["torchrun", "--nnodes", "2", "--nproc_per_node", "4"]
-    assert codes(script).count("shell.sbatch") == 3  # SLURM_JOB_NUM_NODES, SLURM_NNODES, SLURM_GPUS_PER_NODE
+    # SLURM_JOB_NUM_NODES, SLURM_NNODES, SLURM_GPUS_PER_NODE, and SLURM_GPUS_ON_NODE (the node's GPUs)
+    assert codes(script).count("shell.sbatch") == 4
+    assert script.commands[-1].allocated_gpus == 4
     # a directive after the first command is a comment to sbatch; --env gives what the environment holds
     later = parse_shell("echo hi\n#SBATCH --nodes=2\ntorchrun --nnodes $SLURM_JOB_NUM_NODES x.py\n")
     assert later.commands[-1].argv[2] == "${SLURM_JOB_NUM_NODES}"
@@ -1134,3 +1136,40 @@ def test_break_ends_an_argument_loop() -> None:
     python = [c for c in script.commands if c.argv[0] == "python"]
     assert python and python[0].argv == ["python", "train.py", "--mode", "fast", "x=1", "y=2"]
     assert not [c for c in script.commands if c.argv[0] == "echo"]
+
+
+def test_read_takes_a_here_documents_text_into_a_variable() -> None:
+    # OpenRLHF's example idiom: `read -r -d '' NAME <<EOF` sets NAME to the whole body, expanded (the delimiter is
+    # unquoted; a backslash-newline joins lines), trimmed of blanks at both ends; `$NAME` unquoted then splits
+    script = parse_shell(
+        "MODEL=m1\nread -r -d '' cmd <<EOF\nopenrlhf.cli.train_ppo \\\n   --pretrain $MODEL \\\n   --bf16\nEOF\n"
+        "deepspeed --module $cmd\n"
+    )
+    assert script.commands[-1].argv == ["deepspeed", "--module", "openrlhf.cli.train_ppo", "--pretrain", "m1", "--bf16"]
+    assert "shell.heredoc-skipped" not in codes(script)
+    # a quoted delimiter keeps the text as written; without -d, read takes the first line only
+    quoted = parse_shell(
+        "read -r -d '' cmd <<'EOF'\nrun $MODEL\nEOF\nread first <<EOF\na b\nc\nEOF\necho $cmd $first\n"
+    )
+    assert quoted.commands[-1].argv == ["echo", "run", "$MODEL", "a", "b"]
+    # a here-document no command of rlconf's reads is still noted
+    assert codes(parse_shell("cat > f.txt <<EOF\nx\nEOF\n")) == ["shell.heredoc-skipped"]
+
+
+def test_an_array_extended_in_an_undecided_branch_keeps_what_it_held() -> None:
+    # EVAL is a default the environment may override, so the `if` is undecided: CMD holds the program and its
+    # options on every way, and only what the branch appends depends on the way (--eval-interval: given on some
+    # ways only, so its value is unknown, naming the chain)
+    script = parse_shell(
+        'EVAL="${EVAL:-false}"\nCMD=(python3 train.py --rollout-batch-size 32)\n'
+        'if [[ "$EVAL" == "true" ]]; then\n  CMD+=(--eval-interval 5)\nfi\n"${CMD[@]}"\n'
+    )
+    argv = script.commands[-1].argv
+    assert argv[:4] == ["python3", "train.py", "--rollout-batch-size", "32"]
+    assert argv[4:] == ["--eval-interval", "$(--eval-interval in CMD set by the if at line 3)${EVAL}"]
+    # set otherwise on some way (not appended), the whole array depends on the way, as before
+    other = parse_shell(
+        'EVAL="${EVAL:-false}"\nCMD=(python3 train.py)\nif [[ "$EVAL" == "true" ]]; then\n  CMD=(python3 eval.py)\nfi\n'
+        '"${CMD[@]}"\n'
+    )
+    assert other.commands[-1].argv[0].startswith("$(CMD set by the if at line 3)")

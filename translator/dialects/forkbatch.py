@@ -506,12 +506,14 @@ def trainer_touches(
                 continue
             seen.add(name)
             node, owner = methods[name]
-            touches += [
-                t
-                for t in batch_touches(list(node.body), owner)
-                if not untaken(node, t.line, leaves or {})
-                and not (unset_switch is not None and behind_switch(node, t.line, unset_switch))
-            ]
+
+            def runs(line: int, node: ast.AST = node) -> bool:
+                return not untaken(node, line, leaves or {}) and not (
+                    unset_switch is not None and behind_switch(node, line, unset_switch)
+                )
+
+            touches += [t for t in batch_touches(list(node.body), owner) if runs(t.line)]
+            # a method called only in a branch the launch does not take (if cfg.rejection_sample: ...) is not run
             queue += [
                 n.func.attr
                 for n in ast.walk(node)
@@ -519,6 +521,8 @@ def trainer_touches(
                 and isinstance(n.func, ast.Attribute)
                 and isinstance(n.func.value, ast.Name)
                 and n.func.value.id == "self"
+                and n.func.attr not in seen
+                and runs(n.lineno)
             ]
     return (names, touches) if names else None
 

@@ -1132,6 +1132,10 @@ _ROW_CALLS = ("split", "chunk", "select", "select_idxs", "filter", "index_select
 _CONCAT_CALLS = ("concat", "cat", "interleave_batches")
 _GROUP_NAMES = ("n", "num_return_sequences", "num_generations", "rollout_n")
 _TENSOR_MODULES = ("torch", "np", "numpy", "F")
+# a config library's query (OmegaConf.select(cfg, "a.b")) reads a setting, never rows
+_CONFIG_MODULES = ("OmegaConf", "omegaconf")
+# str methods: a split of what they return (path.strip(sep).split(sep)) splits text, not rows
+_TEXT_METHODS = ("strip", "rstrip", "lstrip", "lower", "upper", "replace", "decode", "format", "join")
 _VALIDATION = lazy(r"(^|_)(val|valid|validate|validation|eval|evaluate|evaluation|test)(_|$)")
 
 
@@ -1187,7 +1191,20 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
     return found
 
 
-_SHOWING = ("print", "pprint", "info", "debug", "warning", "warn", "error", "log", "write", "set_postfix")
+_SHOWING = (
+    "print",
+    "pprint",
+    "info",
+    "debug",
+    "warning",
+    "warn",
+    "error",
+    "log",
+    "write",
+    "set_postfix",
+    "progress",
+    "report",
+)
 # the name a loader or dataset of held-out data is kept under (self.val_dataloader, monitor_dataset, test_loader)
 _NOT_TRAINING = lazy(r"(?:^|[._])(?:val|valid|validation|eval|test|monitor)[a-z]*_(?:data(?:set|loader)?|loader)\b")
 
@@ -1197,7 +1214,8 @@ def _shows(node: ast.AST) -> bool:
     if not isinstance(node, ast.Call):
         return False
     func = node.func
-    return (func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else "") in _SHOWING
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name.lstrip("_") in _SHOWING  # a class's own reporter (self._progress(...)) shows too
 
 
 def _element_names(tree: ast.AST) -> frozenset[str]:
@@ -1243,9 +1261,10 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
         if (
             isinstance(func, ast.Attribute)
             and name in _ROW_CALLS
-            and not (node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+            and not _splits_text(node)
             # torch.masked_select(diff, mask): a tensor library's function on a metric, unless it is handed a batch
             and not (isinstance(func.value, ast.Name) and func.value.id in _TENSOR_MODULES and "batch" not in args)
+            and not (isinstance(func.value, ast.Name) and func.value.id in _CONFIG_MODULES)
         ):
             return "rows", f"selects or splits rows ({name})", f"{name}({words})"
         if name == "len" and "batch" in args:
@@ -1255,7 +1274,7 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
             if keyword.arg in (*_GROUP_NAMES, "n_samples", "repeat_times") and not one:
                 # a literal 1 asks one output per input (a later turn of a multi-turn rollout): no group
                 return "group", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
-            if keyword.arg and "batch_size" in keyword.arg:
+            if keyword.arg and "batch_size" in keyword.arg and not _size_of_a_batch(keyword.value):
                 return "size", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
     if (
         isinstance(node, ast.Subscript)
@@ -1359,10 +1378,19 @@ def normalisation_touches(function: ast.FunctionDef | ast.AsyncFunctionDef, path
 
 def _measures(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> bool:
     """``n = x.shape[0]``, ``n = x.size(0)``, ``n = len(x)``: a local name that reads the size of a batch already
-    formed (a loss's loop bound) decides no size."""
+    formed (a loss's loop bound) decides no size; ``rollout_n = self.config.worker.rollout.n``, a local name for the
+    configured group size, decides no group either."""
     if not isinstance(node, ast.Assign) or not all(isinstance(t, ast.Name) for t in node.targets):
         return False
     value = node.value
+    if isinstance(value, ast.Attribute) and value.attr in _GROUP_NAMES:
+        return all(isinstance(t, ast.Name) and t.id in _GROUP_NAMES for t in node.targets)
+    return _size_of_a_batch(value)
+
+
+def _size_of_a_batch(value: ast.expr) -> bool:
+    """``x.shape[0]``, ``x.size(0)``, ``len(x)``, ``batch.batch.batch_size``: the size of a batch already formed,
+    read (to build a container of the same rows), not decided."""
     if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute):
         return value.value.attr == "shape"
     if isinstance(value, ast.Call):
@@ -1370,7 +1398,30 @@ def _measures(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> bool:
         return (isinstance(func, ast.Name) and func.id == "len") or (
             isinstance(func, ast.Attribute) and func.attr == "size" and bool(value.args)
         )
+    if isinstance(value, ast.Attribute) and value.attr == "batch_size":
+        base = (dotted_path(value.value) or "").split(".")
+        # a batch object's own size, not a configured one (self.config.data.batch_size, args.batch_size)
+        return any("batch" in part for part in base) and not any(
+            part in ("config", "cfg", "args", "conf") for part in base
+        )
     return False
+
+
+def _splits_text(node: ast.Call) -> bool:
+    """A split of text: by a literal string or a path separator, or of what a str method returns."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "split"):
+        return bool(node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+    if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return True
+    if node.args and (dotted_path(node.args[0]) or "") in ("os.sep", "os.path.sep", "os.linesep"):
+        return True
+    receiver = func.value
+    return (
+        isinstance(receiver, ast.Call)
+        and isinstance(receiver.func, ast.Attribute)
+        and receiver.func.attr in _TEXT_METHODS
+    )
 
 
 def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
@@ -1632,6 +1683,14 @@ class KeyEffects:
             unique.setdefault((touch.path, touch.line, touch.kind), touch)
         return list(unique.values())
 
+    def _uses_all_here(self, path: str, target: ast.Name | ast.Attribute) -> bool:
+        """Whether every use of what ``target`` names is in ``path``, where its uses are followed: a local name
+        always; an attribute (self.x) when no other file read reads an attribute of that name (a subclass's)."""
+        if isinstance(target, ast.Name):
+            return True
+        others = (self.project.tree(p) for p in self.paths if p != path)
+        return not any(tree is not None and target.attr in _leaves_read(tree) for tree in others)
+
     def _follow(
         self,
         path: str,
@@ -1656,6 +1715,8 @@ class KeyEffects:
             nodes, carried = _effect(statement, matches, truth, value)
             if _only_as_keyword(statement, matches):
                 nodes, carried = [], None  # passed as another argument (shuffle=...): not a batch size
+            if carried is not None and depth < 2 and carried[1] and self._uses_all_here(path, carried[0]):
+                nodes = []  # the value stored as it is (self.x = cfg.x) decides nothing: its uses, followed, do
             found += batch_touches(nodes, path)
             if carried is None or depth >= 2:
                 continue

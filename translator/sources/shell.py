@@ -67,6 +67,8 @@ class ShellCommand:
     # CUDA_VISIBLE_DEVICES as the command sees it, when the script (or --env) fixes it: None when unset (the
     # machine's GPUs), built from unknowns, or only a default the environment may override (X=${X:-d})
     visible_devices: str | None = None
+    # the GPUs a Slurm batch job's allocation gives each node (#SBATCH --gres=gpu:N), when the script states it
+    allocated_gpus: int | None = None
 
 
 @record
@@ -168,6 +170,8 @@ class _Tok:
     kind: str  # "word", "op" or "nl"
     text: str
     line: int
+    # a here-document's delimiter word: its body (tabs stripped for <<-) and whether the delimiter was quoted
+    heredoc: tuple[str, bool] | None = None
 
 
 class _Unclosed(Exception):
@@ -351,7 +355,8 @@ class _Lexer:
     def tokens(self) -> list[_Tok]:
         s, n, i = self.s, len(self.s), 0
         toks: list[_Tok] = []
-        pending: list[tuple[str, bool, int]] = []  # heredocs whose bodies start after the next newline
+        pending: list[tuple[str, bool, int]] = []  # heredocs whose bodies start after the next newline (delimiter
+        # word, <<-, its token's index)
         want_delim: str | None = None
         dbracket = False  # inside [[ ... ]], && || < > ( ) are test operands, not operators
         while i < n:
@@ -365,7 +370,7 @@ class _Lexer:
             line = self.line_at(i)  # for the token that starts here (not for each blank)
             if c == "\n":
                 toks.append(_Tok("nl", "\n", line))
-                i = self._skip_heredocs(i + 1, pending)
+                i = self._skip_heredocs(i + 1, pending, toks)
                 pending, dbracket = [], False  # an unclosed [[ must not swallow later lines
             elif not dbracket and s.startswith("((", i):  # arithmetic command / C-style for
                 j = self.end(i)
@@ -396,11 +401,11 @@ class _Lexer:
                     continue
                 toks.append(_Tok("word", raw, line))
                 if want_delim:
-                    pending.append((re.sub(r"[\"'\\]", "", raw), want_delim == "<<-", line))
+                    pending.append((raw, want_delim == "<<-", len(toks) - 1))
                     want_delim = None
                 dbracket = (raw == "[[") or (dbracket and raw != "]]")
         if pending:
-            self._skip_heredocs(n, pending)
+            self._skip_heredocs(n, pending, toks)
         return toks
 
     def _word(self, i: int, dbracket: bool) -> tuple[str, int]:
@@ -443,11 +448,25 @@ class _Lexer:
                 i = j
         return "".join(buf), i
 
-    def _skip_heredocs(self, i: int, pending: list[tuple[str, bool, int]]) -> int:
-        for delim, strip_tabs, line in pending:
+    def _skip_heredocs(self, i: int, pending: list[tuple[str, bool, int]], toks: list[_Tok]) -> int:
+        """Past the bodies of the pending here-documents, each kept with its delimiter word's token (the command
+        that reads it may use it: ``read -r -d '' ARGS <<EOF``)."""
+        for raw, strip_tabs, index in pending:
+            delim = re.sub(r"[\"'\\]", "", raw)
+            start = i
             i, closed = _heredoc_end(self.s, i, delim, strip_tabs)
-            state = "" if closed else " (never terminated; skipped to end of file)"
-            self.notes.append(ShellNote(line, "shell.heredoc-skipped", f"here-document <<{delim} body not read{state}"))
+            if not closed:
+                self.notes.append(
+                    ShellNote(
+                        toks[index].line,
+                        "shell.heredoc-skipped",
+                        f"here-document <<{delim} body not read (never terminated; skipped to end of file)",
+                    )
+                )
+                continue
+            lines = self.s[start:i].removesuffix("\n").split("\n")[:-1]
+            body = "\n".join(line.lstrip("\t") if strip_tabs else line for line in lines)
+            toks[index] = _Tok("word", raw, toks[index].line, (body, delim != raw))
         return i
 
 
@@ -509,13 +528,27 @@ def _blank_split(text: str) -> list[str]:
 # An option whose value is a whole command line a launcher runs (--train-cmd, --command, --cmd)
 _COMMAND_OPTION = re.compile(r"--(?:[\w-]+[-_])?(?:cmd|command)")
 _SBATCH = re.compile(r"#SBATCH\s+(.*)")
-_SBATCH_SHORT = {"-N": "--nodes", "-n": "--ntasks"}
+_SBATCH_SHORT = {"-N": "--nodes", "-n": "--ntasks", "-G": "--gpus"}
 _SBATCH_EXPORTS = {  # sbatch(1) at slurm-24-11: the variables set for a directive given as a whole number
     "--nodes": ("SLURM_JOB_NUM_NODES", "SLURM_NNODES"),
     "--ntasks": ("SLURM_NTASKS", "SLURM_NPROCS"),
     "--ntasks-per-node": ("SLURM_NTASKS_PER_NODE",),
     "--gpus-per-node": ("SLURM_GPUS_PER_NODE",),
 }
+# directives that count GPUs: --gres gpu[:type][:N] (among other resources), the others [type:]N
+_SBATCH_GPUS = ("--gres", "--gpus-per-node", "--gpus")
+
+
+def _sbatch_gpus(option: str, value: str) -> str | None:
+    """The N of a GPU directive: --gres's ``gpu[:type][:N]`` item (N 1 when left out), or ``[type:]N``."""
+    if option == "--gres":
+        items = [item.split(":") for item in value.split(",") if item.split(":")[0] == "gpu"]
+        if not items:
+            return None
+        return "1" if len(items[0]) == 1 else items[0][-1]
+    return value.split(":")[-1]
+
+
 # `cat <<EOF` (or <<-, <<'EOF'), its text, and the delimiter line: the whole of a $(...) that captures a heredoc
 _CAT_HEREDOC = re.compile(
     r"cat[ \t]*<<(?P<dash>-?)[ \t]*(?P<quote>['\"]?)(?P<delim>[\w.-]+)(?P=quote)[ \t]*\n(?P<text>.*?)\n\t*(?P=delim)",
@@ -686,10 +719,11 @@ class _Reader:
         """A batch script's ``#SBATCH`` directives (those before its first command, as sbatch reads them): the
         variables sbatch exports for them (sbatch(1), "OUTPUT ENVIRONMENT VARIABLES") are set as the script runs
         under sbatch, unless --env gives them."""
+        stated: dict[str, tuple[str, int]] = {}  # long option → (whole number, line)
         for number, line in enumerate(self.text_lines, 1):
             text = line.strip()
             if text and not text.startswith("#"):
-                return
+                break
             directive = _SBATCH.match(text)
             if directive is None:
                 continue
@@ -700,15 +734,35 @@ class _Reader:
                     option, value = option[:2], option[2:]  # -N2
                 if not value and k + 1 < len(words):
                     value = words[k + 1]
-                names = _SBATCH_EXPORTS.get(_SBATCH_SHORT.get(option, option), ())
-                if not value.isdigit():
-                    continue
-                for name in names:
-                    if name not in self.given:
-                        self.vars[name] = value
-                        self.exported.add(name)
-                        self.line = number
-                        self.note("shell.sbatch", f"{option} {value}: sbatch sets {name}={value} for the script")
+                option = _SBATCH_SHORT.get(option, option)
+                count = _sbatch_gpus(option, value) if option in _SBATCH_GPUS else value
+                if count is not None and count.isdigit():
+                    stated[option] = (count, number)
+        # the GPUs of each node of the allocation (the batch step's SLURM_GPUS_ON_NODE; Slurm sets
+        # CUDA_VISIBLE_DEVICES to them): --gres=gpu[:type]:N and --gpus-per-node are per node, --gpus per job
+        one_node = stated.get("--nodes", ("1", 0))[0] == "1"
+        per_node = next((o for o in ("--gres", "--gpus-per-node", "--gpus") if o in stated), None)
+        for option, (value, number) in stated.items():
+            for name in _SBATCH_EXPORTS.get(option, ()):
+                self._sbatch_sets(name, option, value, number)
+        if per_node is not None and (per_node != "--gpus" or one_node):
+            self._sbatch_sets("SLURM_GPUS_ON_NODE", per_node, *stated[per_node])
+
+    def _sbatch_sets(self, name: str, option: str, value: str, number: int) -> None:
+        if name not in self.given:
+            self.vars[name] = value
+            self.exported.add(name)
+            self.line = number
+            self.note("shell.sbatch", f"{option} {value}: sbatch sets {name}={value} for the script")
+
+    def allocated_gpus(self, assignments: Mapping[str, str]) -> int | None:
+        """The GPUs a batch job's allocation gives each node (SLURM_GPUS_ON_NODE from its #SBATCH directives or
+        --env), when the script leaves that as it is: the devices every process of the node sees."""
+        name = "SLURM_GPUS_ON_NODE"
+        value = assignments.get(name, self.vars.get(name) if name in self.exported else None)
+        if value is None or self.tainted.get(name) or not value.isdigit():
+            return None
+        return int(value)
 
     def run(self, sourced: bool = False) -> ShellScript:
         """Read the whole script. Functions it never calls have their bodies read at its end, as top-level
@@ -756,6 +810,7 @@ class _Reader:
                 i += 1  # separators and subshell parentheses between commands
                 continue
             words: list[_Tok] = []
+            documents: list[_Tok] = []  # here-documents the command reads
             while i < stop:
                 t = toks[i]
                 if t.kind == "word":
@@ -769,6 +824,8 @@ class _Reader:
                             words, i = [], end + 1
                             break
                 elif "<" in t.text or ">" in t.text:  # a redirection: drop it and its target
+                    if i + 1 < len(toks) and toks[i + 1].heredoc is not None:
+                        documents.append(toks[i + 1])
                     i += 2 if i + 1 < len(toks) and toks[i + 1].kind == "word" else 1
                 elif (
                     t.text == "("
@@ -791,12 +848,45 @@ class _Reader:
                     break
             background = i < stop and toks[i].kind == "op" and toks[i].text == "&"
             piped = i < stop and toks[i].kind == "op" and toks[i].text == "|"
+            if words and documents and not self.skipping() and self.read_document(words, documents[-1]):
+                continue
+            for document in documents:
+                self.line = document.line
+                self.note("shell.heredoc-skipped", f"here-document <<{document.text} body not read")
             if words:
                 self.after_command = i
                 if not self.pipe_into_shell(words, piped):
                     self.command(words, background)
                 if self.jump_to is not None:  # an argument loop is read again from its body's start
                     i, self.jump_to = self.jump_to, None
+
+    def read_document(self, words: list[_Tok], document: _Tok) -> bool:
+        """``read [-r] [-d ''] NAME <<EOF``: NAME set to the here-document's text (expanded unless its delimiter
+        is quoted; with -d '' all of it, else its first line; leading and trailing blanks trimmed, as read does
+        with the default IFS). True when ``words`` was that command."""
+        argv = [self.value(w.text) for w in words]
+        if argv[0] != "read" or document.heredoc is None:
+            return False
+        names, whole, k = [], False, 1
+        while k < len(argv):
+            if argv[k] == "-d" and k + 1 < len(argv):
+                whole, k = argv[k + 1] == "", k + 2
+                continue
+            if argv[k].startswith("-"):
+                if any(flag in argv[k] for flag in "anpt"):  # an array, a prompt, a count or a timeout
+                    return False
+            else:
+                names.append(argv[k])
+            k += 1
+        if len(names) != 1 or not names[0].isidentifier():
+            return False
+        body, literal = document.heredoc
+        if not literal:
+            body = body.replace("\\\n", "")  # a backslash-newline joins the lines of an unquoted one
+        text = (body if whole else body.split("\n")[0]).strip(" \t\n")
+        raw = shlex.quote(text) if literal else '"' + text.replace('"', '\\"') + '"'  # expanded as in "..."
+        self.assign(_Tok("word", f"{names[0]}={raw}", words[0].line))
+        return True
 
     def pipe_into_shell(self, words: list[_Tok], piped: bool) -> bool:
         """A script fed to a shell on its standard input (``echo "$JOB" | tr -d '\\r' | kubectl exec -i POD --
@@ -990,6 +1080,7 @@ class _Reader:
                 self.cwd,
                 vanishing,
                 self.visible_devices(assignments),
+                self.allocated_gpus(assignments),
             )
         )
         body = _nested_body(argv, {**self.vars, **assignments})
@@ -1243,14 +1334,33 @@ class _Reader:
             unset = [n for n in dict.fromkeys(frame.names) if n not in self.given]
             marker = f"$({name} set by the {frame.kind} at line {frame.line})"
             self.ways[marker] = [way[name] or "" for way in ways]
-            self.vars[name] = marker + "".join(f"${{{n}}}" for n in unset)
-            self.arrays.pop(name, None)
+            unknown = marker + "".join(f"${{{n}}}" for n in unset)
+            kept = self.kept_items(name, before[name], [way[name] for way in ways])
+            if kept is not None:  # every way appends to what the array held: that stays, the tails are the ways
+                self.ways[marker] = [(way[name] or "")[len(before[name] or "") :].strip() for way in ways]
+                self.arrays[name] = [*kept, unknown]
+                self.vars[name] = f"{before[name]} {unknown}"
+            else:
+                self.vars[name] = unknown
+                self.arrays.pop(name, None)
             self.note(
                 "shell.branch-dependent",
                 f"{name} depends on which branch of the {frame.kind} at line {frame.line} runs "
                 f"({', '.join(sorted(repr(v) if v is not None else 'unset' for v in values))}): unknown"
                 + (f" (pass --env {'=... --env '.join(unset)}=... to decide it)" if unset else ""),
             )
+
+    def kept_items(self, name: str, before: str | None, values: list[str | None]) -> list[str] | None:
+        """The items an array held before an undecided chain when every way through it only appends to them
+        (``CMD+=(--eval-interval 5)`` in an ``if``): the command stays known, only the appended options depend on the
+        way. None when some way sets it otherwise, or it held nothing."""
+        items = self.arrays.get(name)
+        if not before or items is None:
+            return None
+        if not all(v is not None and (v == before or v.startswith(before + " ")) for v in values):
+            return None
+        count = next((k for k in range(len(items) + 1) if " ".join(items[:k]) == before), None)
+        return items[:count] if count is not None else None
 
     def skipping(self) -> bool:
         return any(not frame.reading for frame in self.branches)

@@ -89,8 +89,9 @@ def _held_class(annotation: str) -> str:
 
 def missing_part(folder: str, key: str) -> str | None:
     """The first part of dotted ``key`` that the copy's dataclasses certainly lack ('algorrithm', or
-    'worker.actor.entropy_coeff'); None when every part is declared or the walk reaches a field whose type is not
-    one of the copy's dataclasses (a dict, a scalar, a type rlconf cannot resolve: not judged)."""
+    'worker.actor.entropy_coeff'); None when every part is declared, when the walk reaches a field whose type is not
+    one of the copy's dataclasses (a dict, a scalar, a type rlconf cannot resolve: not judged), or when the copy's
+    entry opens the node that lacks it to new keys (:func:`opened_depth`)."""
     classes = dataclasses_of(folder)
     current = ROOT_CLASS
     parts = key.split(".")
@@ -99,9 +100,43 @@ def missing_part(folder: str, key: str) -> str | None:
         if fields is None:
             return None
         if part not in fields:
-            return ".".join(parts[: i + 1])
+            return None if i < opened_depth(folder) else ".".join(parts[: i + 1])
         current = _held_class(fields[part])
     return None
+
+
+ENTRY = ("trainer", "main.py")  # the copy's entry, verl/trainer/main.py, which builds and merges the config
+
+
+@lru_cache(maxsize=16)
+def opened_depth(folder: str) -> int:
+    """How deep the copy's entry opens its structured config to new keys before merging (a fork's main calling
+    ``OmegaConf.set_struct(config, False)``: 1, the root takes new top-level keys; ``set_struct(config[key], False)``
+    for each key: 2, each top-level section takes new keys too); 0 when it opens none (OmegaConf then raises
+    ConfigKeyError on a key no dataclass declares). Deeper sections keep their own flag."""
+    from translator.sources.code import MAX_FILE_BYTES
+    from translator.sources.files import read_text
+
+    try:
+        tree = ast.parse(read_text(os.path.join(folder, *ENTRY), MAX_FILE_BYTES) or "")
+    except (OSError, SyntaxError, ValueError):
+        return 0
+    depth = 0
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func).endswith("set_struct")
+            and len(node.args) == 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value is False
+        ):
+            continue
+        target = node.args[0]
+        if isinstance(target, ast.Name):
+            depth = max(depth, 1)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            depth = max(depth, 2)
+    return depth
 
 
 def _leaves(classes: dict[str, dict[str, str] | None]) -> Iterator[tuple[str, str, str]]:

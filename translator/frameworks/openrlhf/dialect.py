@@ -96,6 +96,7 @@ from translator.frameworks.openrlhf.tables import (
     SECRET_FLAGS,
     SECRET_PLACEHOLDER,
     SETTINGS,
+    SINGLE_JOB_ENTRY,
     STORE_TRUE,
     TOKEN_MEAN_LOSS_SINCE,
     TWO_VALUES,
@@ -106,6 +107,7 @@ from translator.frameworks.openrlhf.tables import (
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact, quotient
 from translator.sources.files import Source
+from translator.sources.processes import Processes, processes
 from translator.sources.shell import program_index, symbolic_names, unwrap_command
 
 _ALL_NAMES = ALL_FLAT | ALL_DOTTED
@@ -185,6 +187,7 @@ class NativeOpenRlhf:
         self.ray_address: str | None = None  # `ray job submit --address`: the Ray head's dashboard
         self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
         self.fork_entry = False  # launched through a module or script that is not OpenRLHF's own
+        self.single_job: Processes | None = None  # the launcher's processes, for the single-job entry (train_ppo)
 
 
 class _Flags(Values):
@@ -278,7 +281,7 @@ class OpenRlhfDialect(Dialect):
         flags.entry = native.launch[0] if native.launch else None  # the module a copy's parser is read from
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, flags):
-            _Interpreter(flags, version, spec, notes, native.fork_entry).run()
+            _Interpreter(flags, version, spec, notes, native.fork_entry, native.single_job).run()
         try:
             host = urlsplit(native.ray_address).hostname if native.ray_address else None
         except ValueError:  # not an address (a malformed IPv6 literal): nothing to carry
@@ -354,8 +357,11 @@ class OpenRlhfDialect(Dialect):
             )
         command, words = found
         require_resolved(command, source)
-        entry = unwrap_command(command.argv)[-len(words) - 1]
-        if entry != ENTRY_MODULE and not entry.endswith("openrlhf/cli/train_ppo_ray.py"):
+        argv = unwrap_command(command.argv)
+        entry = argv[-len(words) - 1]
+        single_job = entry == SINGLE_JOB_ENTRY or entry.endswith("openrlhf/cli/train_ppo.py")
+        own_entry = single_job or entry == ENTRY_MODULE or entry.endswith("openrlhf/cli/train_ppo_ray.py")
+        if not own_entry:
             from translator.dialects.forkbatch import refuse_absent_module
 
             refuse_absent_module(source, command.cwd, entry, CLI_MODULES, command.line, "OpenRLHF", ENTRY_MODULE)
@@ -367,7 +373,11 @@ class OpenRlhfDialect(Dialect):
             )
         native = NativeOpenRlhf()
         native.launch = entry, command.cwd
-        native.fork_entry = entry != ENTRY_MODULE and not entry.endswith("openrlhf/cli/train_ppo_ray.py")
+        native.fork_entry = not own_entry
+        if single_job:  # the words before the entry (and its -m / --module): the launcher's
+            launcher = argv[: -len(words) - 1]
+            launcher = launcher[:-1] if launcher[-1:] in (["-m"], ["--module"]) else launcher
+            native.single_job = processes(launcher, command, f"{source.name}:{command.line}")
         native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"
         for name, value in _parse_arguments(words, origin, notes):
@@ -634,9 +644,18 @@ def _flag_text(name: str, value: Any, live: Collection[str]) -> str:
 class _Interpreter:
     """Turns OpenRLHF flags into the canonical model, with derivations and notes."""
 
-    def __init__(self, values: _Flags, version: str, spec: RunSpec, notes: NoteList, fork_entry: bool = False) -> None:
+    def __init__(
+        self,
+        values: _Flags,
+        version: str,
+        spec: RunSpec,
+        notes: NoteList,
+        fork_entry: bool = False,
+        single_job: Processes | None = None,
+    ) -> None:
         self.v, self.version, self.spec, self.notes = values, version, spec, notes
         self.fork_entry = fork_entry  # a fork's own entry module: its parser may take values upstream's refuses
+        self.single_job = single_job  # the launcher's processes, for the single-job entry (SINGLE_JOB_ENTRY)
 
     # Flag names as the user wrote them (else as this version spells them), for derivations and notes.
     def k(self, internal: str) -> str:
@@ -680,6 +699,23 @@ class _Interpreter:
             # complete() would compute them from the configured sizes; OpenRLHF's floors give none.
             setattr(self.spec.plan, name, None)
         self.describe_derived()
+        if self.single_job is not None and self.single_job.per_node is None:
+            self.world_unknown(self.single_job.why)
+
+    def world_unknown(self, why: str) -> None:
+        """The single-job entry's processes are not known (the plan was computed with one): the data-parallel
+        size and the per-rank accumulation are unknown, and the step's prompts hold only if the processes divide
+        the rollout batch (each loads rollout_batch_size // processes prompts)."""
+        plan, derivations = self.spec.plan, self.spec.derivations
+        because = f"unknown: {why} (pass --num-processes N)"
+        for name in ("data_parallel_size", "grad_accum_steps"):
+            setattr(plan, name, None)
+            derivations[f"plan.{name}"] = Derivation(because, [], "unknown")
+        for name in ("prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"):
+            derivation = derivations.get(f"plan.{name}")
+            if getattr(plan, name) is not None and derivation is not None:
+                derivation.text += ", if the launcher's processes divide the rollout batch"
+                derivation.origin = "assumed"
 
     # ---------------------------------------------------------------- topology
     def topology(self) -> None:
@@ -687,6 +723,9 @@ class _Interpreter:
         t.nodes = v.positive_int("actor.num_nodes")
         t.gpus_per_node = v.positive_int("actor.num_gpus_per_node")
         assert t.nodes is not None and t.gpus_per_node is not None  # OpenRLHF's argparse defaults set both
+        single = self.single_job
+        if single is not None:  # DeepSpeed's processes are the actor's; unknown ones: computed with one
+            t.nodes, t.gpus_per_node = single.nodes or 1, single.per_node or 1
         world = t.nodes * t.gpus_per_node
         t.training_gpus = world
         ring = v.positive_int("ds.ring_attn_size") or 1
@@ -724,6 +763,12 @@ class _Interpreter:
             "ds.ring_attn_size",
             "ds.tensor_parallel_size",
         )
+        if single is not None and single.per_node is not None:
+            self.spec.derivations["plan.data_parallel_size"] = Derivation(
+                f"{single.why} ({SINGLE_JOB_ENTRY}: DeepSpeed's processes) ÷ (ring_attn_size {ring} × DeepSpeed "
+                f"tensor parallel {tp})",
+                [self.k("ds.ring_attn_size"), self.k("ds.tensor_parallel_size")],
+            )
         raw_engines = v.get("vllm.num_engines")
         # --vllm_num_engines 0 is how releases up to 0.7.5 are told to generate with the actor
         engines = None if str(raw_engines).strip() == "0" else v.positive_int("vllm.num_engines")

@@ -158,6 +158,11 @@ CHANGES = {
 DOTTED_SINCE = "0.10.2"  # commit ed62d0e2: every flag renamed, no aliases (a wrong-scheme flag is an argparse error)
 LAST_FLAT = "0.10.1"
 ENTRY_MODULE = "openrlhf.cli.train_ppo_ray"
+# The single-job PPO entry of releases up to 0.6.1 (deepspeed --module openrlhf.cli.train_ppo): DeepSpeed alone, no
+# Ray, so the actor's ranks are the launcher's processes, not --actor_num_nodes × --actor_num_gpus_per_node
+# (openrlhf/cli/train_ppo.py@v0.6.1: strategy = get_strategy(args); the prompt loader's batch is
+# rollout_batch_size // strategy.world_size, as train_ppo_ray's up to 0.7.0)
+SINGLE_JOB_ENTRY = "openrlhf.cli.train_ppo"
 # Every module of openrlhf/cli in the releases rlconf reads (the wheels' RECORD, 0.4.3 – 0.11.2): `python -m` of any
 # other openrlhf.cli module stops with "No module named …" unless the project holds it.
 CLI_MODULES = frozenset(

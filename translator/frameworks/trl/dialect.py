@@ -92,6 +92,7 @@ from translator.sources.code import (
 )
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
+from translator.sources.processes import VALUE_OPTIONS, default_processes, launcher_of, visible_gpus
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
 
 _FLAG_OPTIONS = {
@@ -472,20 +473,28 @@ class TrlDialect(Dialect):
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
             native.accelerate = load_yaml_mapping(accelerate_source)
             native.accelerate_name = accelerate_source.name
+        launcher = launcher_of(argv[:script_index])
+        native.visible_gpus, native.visible_from = _visible_gpus(command, argv, launcher_options, native, origin)
         for flag in ("--num_processes", "--num-processes", "--nproc_per_node", "--nproc-per-node"):
             if flag in launcher_options:
-                native.world_size = _whole(launcher_options[flag], flag, origin)
-                native.world_size_word = launcher_options[flag]
+                word = launcher_options[flag]
+                native.world_size_word = word
+                if launcher == "torchrun" and word in ("gpu", "auto"):  # one process per visible GPU
+                    native.world_size = native.visible_gpus
+                    native.world_size_from = f"{flag.lstrip('-')} {word}: one per GPU, {native.visible_from}"
+                    continue
+                native.world_size = _whole(word, flag, origin)
                 native.world_size_from = f"{flag.lstrip('-')} {native.world_size} on the launch line"
-        if argv[0].startswith("torchrun") and "--nnodes" in launcher_options and native.world_size:
+        if launcher == "torchrun" and "--nnodes" in launcher_options and native.world_size:
             nodes = _whole(launcher_options["--nnodes"], "--nnodes", origin)
             native.world_size = native.world_size * nodes if nodes else None
             if nodes and native.world_size_from:
                 native.world_size_from = native.world_size_from.replace(" on ", f" × nnodes {nodes} on ")
                 native.accelerate.setdefault("num_machines", nodes)
-        if argv[0].startswith("python") and native.world_size is None:
-            native.world_size, native.world_size_from = 1, "a plain python launch (one process)"
-        native.visible_gpus, native.visible_from = _visible_gpus(command, argv, launcher_options, native, origin)
+        if native.world_size is None and native.world_size_word is None:
+            native.world_size, native.world_size_from = default_processes(
+                launcher, launcher_options, native.visible_gpus, native.visible_from, origin
+            )
         if "--num_machines" in launcher_options:
             native.accelerate["num_machines"] = _whole(launcher_options["--num_machines"], "--num_machines", origin)
         for flag, variable in _NODE_VARIABLES.items():
@@ -1031,7 +1040,7 @@ def _options(words: list[str]) -> dict[str, str]:
         flag, eq, value = word.partition("=")
         if eq:
             found[flag] = value
-        elif flag in ACCELERATE_VALUE_OPTIONS and flag not in _FLAG_OPTIONS:
+        elif flag in (ACCELERATE_VALUE_OPTIONS | VALUE_OPTIONS) and flag not in _FLAG_OPTIONS:
             found[flag] = next(iterator, "")
         else:
             found[flag] = "true"
@@ -1130,18 +1139,17 @@ def _visible_gpus(
     """How many GPUs the training processes see (torch.cuda.device_count()), when the launch states it: accelerate
     launch sets CUDA_VISIBLE_DEVICES to its gpu_ids (flag or config) unless that is "all"
     (accelerate/utils/launch.py@v1.3.0: prepare_simple_launcher_cmd_env, prepare_multi_gpu_env,
-    prepare_deepspeed_cmd_env); else the script's CUDA_VISIBLE_DEVICES. None leaves the machine's count unknown."""
+    prepare_deepspeed_cmd_env); else what the script states (its CUDA_VISIBLE_DEVICES, a Slurm job's GPUs). None
+    leaves the machine's count unknown."""
     gpu_ids = options.get("--gpu_ids", options.get("--gpu-ids"))
     where = f"--gpu_ids on {origin}"
     if gpu_ids is None and native.accelerate.get("gpu_ids") is not None:
         gpu_ids, where = str(native.accelerate["gpu_ids"]), f"gpu_ids in {native.accelerate_name}"
-    accelerate = argv[0].rsplit("/", 1)[-1] == "accelerate" or "accelerate.commands.launch" in argv[:3]
+    accelerate = launcher_of(argv) == "accelerate"
     if accelerate and gpu_ids is not None and gpu_ids != "all":
         devices, where = gpu_ids, f"{where} ({gpu_ids})"
-    elif command.visible_devices is not None:
-        devices, where = command.visible_devices, f"CUDA_VISIBLE_DEVICES={command.visible_devices} for {origin}"
     else:
-        return None, None
+        return visible_gpus(command, origin)
     if symbolic_names(devices):
         return None, None
     count = len([d for d in devices.split(",") if d.strip()])
