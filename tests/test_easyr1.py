@@ -305,6 +305,24 @@ def test_a_reward_file_missing_from_its_folder_in_the_project_stops_the_read(tmp
     assert translator.load(str(script), framework="easyr1@0.3.2").spec.reward.function_path == "./rewards/mine.py"
 
 
+def test_a_template_file_missing_from_its_folder_is_dropped_not_refused(tmp_path: Path) -> None:
+    # examples/format_prompt/ holds math.jinja only: DataConfig.post_init sets a format_prompt that does not exist
+    # to None (verl/trainer/config.py@v0.3.1, since 7f9d952) and the run trains on the bare prompts: the plan is
+    # read, with a warning naming the file
+    (tmp_path / ".git").mkdir()
+    templates = tmp_path / "examples" / "format_prompt"
+    templates.mkdir(parents=True)
+    (templates / "math.jinja").write_text("{{ content }}\n")
+    script = tmp_path / "run.sh"
+    script.write_text(launch("worker.rollout.n=4", "data.format_prompt=./examples/format_prompt/gone.jinja"))
+    explanation = translator.load(str(script), framework="easyr1@0.3.2")
+    assert explanation.spec.plan.samples_per_prompt == 4
+    warning = next(n for n in explanation.notes if n.code == "data.template-dropped")
+    assert "gone.jinja" in warning.message
+    script.write_text(launch("worker.rollout.n=4", "data.format_prompt=./examples/format_prompt/math.jinja"))
+    assert "data.template-dropped" not in {n.code for n in translator.load(str(script), "easyr1@0.3.2").notes}
+
+
 def test_critic_batch_for_gae() -> None:
     # §1: the critic normalises like the actor: global 64 prompts × n 2 = 128 samples, 128 // 8 = 16 per GPU.
     explanation = load(

@@ -573,3 +573,59 @@ def test_a_fork_key_stored_as_it_is_is_judged_by_its_uses(tmp_path: Path) -> Non
     files = [str(tmp_path / "code.py"), str(tmp_path / "other.py")]
     effects = KeyEffects(Project(str(tmp_path), str(tmp_path)), files)
     assert 3 in [t.line for t in effects.effects("rollout.infer_batch_size", 8, False)]
+
+
+_DISPATCHING_FIT = """from verl.protocol import DataProto
+
+
+class RayPPOTrainer:
+    def __init__(self, config):
+        self.config = config
+        self.async_mode = True
+
+    def _use_lookahead(self):
+        \"\"\"Whether to run the lookahead loop.\"\"\"
+        return self.async_mode and self.config.trainer.get("enable_lookahead", False)
+
+    def fit(self):
+        if {test}:
+            return self._fit_lookahead()
+        return self._fit_standard()
+
+    def _fit_lookahead(self):
+        for batch_dict in self.train_dataloader:
+            batch = DataProto.from_single_dict(batch_dict)
+            again = self.actor_rollout_wg.generate_sequences(batch)
+            batch = DataProto.concat([batch, again])
+            batch = DataProto.concat([batch, again])
+
+    def _fit_standard(self):
+        for batch_dict in self.train_dataloader:
+            batch = DataProto.from_single_dict(batch_dict)
+            gen = self.actor_rollout_wg.generate_sequences(batch)
+            batch = batch.repeat(repeat_times=self.config.worker.rollout.n, interleave=True)
+            batch = batch.union(gen)
+            self.actor_rollout_wg.update_actor(batch)
+"""
+
+
+@pytest.mark.parametrize(
+    ("test", "verified"),
+    [
+        ("self._use_lookahead()", True),  # a predicate: what it returns, off while enable_lookahead is unset
+        ("not self.config.trainer.get('enable_lookahead', False)", False),  # the unset switch's else is the run's
+        ("self.async_mode or self.config.trainer.get('enable_lookahead', False)", False),  # not decided: both run
+    ],
+)
+def test_a_branch_is_skipped_only_where_an_unset_switch_decides_it(tmp_path: Path, test: str, verified: bool) -> None:
+    # _fit_lookahead joins two batches (EasyR1's fit has one concat); _fit_standard has only EasyR1's statements.
+    # Where the test is off with the fork's switch unset, fit runs _fit_standard alone and the copy is verified
+    # (64 prompts × n 4 = 256 samples); where it is on, or undecided, _fit_lookahead's joins leave the group unknown.
+    script = _easyr1_copy(tmp_path, "")
+    (tmp_path / "verl" / "trainer" / "ray_trainer.py").write_text(_DISPATCHING_FIT.format(test=test))
+    explanation = api.explain(str(script))
+    if verified:
+        assert explanation.spec.plan.samples_per_step == 256
+        assert "framework.fork-verified" in {n.code for n in explanation.notes}
+    else:
+        assert explanation.spec.plan.samples_per_step is None

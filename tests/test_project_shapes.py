@@ -423,3 +423,84 @@ def test_a_batch_jobs_gpus_are_the_processes_of_a_launcher_that_takes_every_gpu(
     # the same launch run by hand, outside Slurm: the machine's GPUs decide
     plain = translator.load(Source(R1V_SBATCH.replace("#SBATCH --gres=gpu:a100:2\n", ""), "run.sh"), "trl@1.16.0")
     assert plain.spec.plan.data_parallel_size is None
+
+
+ACCELERATE_DS = """compute_environment: LOCAL_MACHINE
+distributed_type: DEEPSPEED
+num_processes: 2
+deepspeed_config:
+  deepspeed_config_file: ds_stage2.json
+"""
+TRAIN = (
+    "from trl import GRPOConfig, GRPOTrainer, TrlParser\n(args,) = TrlParser((GRPOConfig,)).parse_args_and_config()\n"
+    "GRPOTrainer(model='m', reward_funcs=[], args=args).train()\n"
+)
+
+
+@pytest.mark.parametrize("held", ["absent", "present", "written"])
+def test_an_accelerate_config_naming_an_absent_deepspeed_file_stops_at_start_up(tmp_path: Path, held: str) -> None:
+    # accelerate's DeepSpeed plugin loads deepspeed_config_file when the trainer starts (HfDeepSpeedConfig raises on
+    # a path that does not exist): absent from the project, and written by no launch script, the run never trains.
+    # Present (or written by the script before the launch) the plan is read: 2 processes × 4 × GA 2 = 16
+    # completions = 2 prompts × 8 (TRL 1.16: generation batch = per-device × processes × steps_per_generation).
+    write = "cat > ds_stage2.json <<EOF\n{}\nEOF\n" if held == "written" else ""
+    files = {
+        "acc.yaml": ACCELERATE_DS,
+        "train.py": TRAIN,
+        "run.sh": write + "accelerate launch --config_file acc.yaml train.py --output_dir o "
+        "--per_device_train_batch_size 4 --gradient_accumulation_steps 2 --num_generations 8\n",
+    }
+    if held == "present":
+        files["ds_stage2.json"] = "{}\n"
+    root = _project(tmp_path, files)
+    if held == "absent":
+        with pytest.raises(
+            ConfigError, match=r"deepspeed_config_file names ds_stage2\.json, which is not in the project"
+        ):
+            translator.explain(str(root / "run.sh"), "trl@1.16.0")
+    else:
+        assert translator.explain(str(root / "run.sh"), "trl@1.16.0").spec.plan.samples_per_step == 16
+
+
+NEMO_ENTRY = """import argparse
+import os
+
+from nemo_rl.utils.config import load_config
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--config", type=str, default=None)
+args, overrides = parser.parse_known_args()
+if not args.config:
+    args.config = os.path.join(os.path.dirname(__file__), "my_recipe.yaml")
+config = load_config(args.config)
+"""
+
+
+def test_a_project_entrys_own_default_config_is_the_runs(tmp_path: Path) -> None:
+    # The project's NeMo-RL entry, launched without --config, loads my_recipe.yaml beside itself (not the release's
+    # grpo_math_1B.yaml, whose 32 prompts × 16 would be the plan otherwise): 64 prompts per step, 8 generations.
+    root = _project(
+        tmp_path,
+        {
+            "examples/mine/run_grpo_mine.py": NEMO_ENTRY,
+            "examples/mine/my_recipe.yaml": "grpo:\n  num_prompts_per_step: 64\n  num_generations_per_prompt: 8\n",
+            "run.sh": "uv run python examples/mine/run_grpo_mine.py cluster.gpus_per_node=8\n",
+        },
+    )
+    plan = translator.explain(str(root / "run.sh"), "nemo-rl@0.7.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt) == (64, 8)
+
+
+def test_a_module_the_projects_own_package_lacks_stops_python_m(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # python -m verl.trainer.main_fork from a folder holding verl/ as a regular package: Python imports verl from
+    # there (the run folder is first on sys.path with -m) and stops with "No module named" when the file is absent.
+    launch = (
+        "python3 -m verl.trainer.main_fork data.train_batch_size=64 actor_rollout_ref.rollout.n=4 "
+        "actor_rollout_ref.actor.ppo_mini_batch_size=32 trainer.n_gpus_per_node=8\n"
+    )
+    files = {"verl/__init__.py": "", "verl/trainer/__init__.py": "", "run.sh": launch}
+    monkeypatch.chdir(_project(tmp_path, files))  # rlconf runs where the user runs the script
+    with pytest.raises(ConfigError, match=r"No module named verl\.trainer\.main_fork"):
+        translator.explain("run.sh", "verl@0.4.1")

@@ -499,6 +499,14 @@ RULES: tuple[R, ...] = (
         "as trainer.max_steps.",
     ),
     R(
+        "data.template-dropped",
+        "note",
+        "easyr1",
+        ("warning",),
+        "The prompt template file the config names is not in the project: EasyR1 drops it and trains on the "
+        "prompts without it.",
+    ),
+    R(
         "data.missing",
         "note",
         "all",

@@ -25,8 +25,7 @@ _VERL_0_7 = {
 # EasyR1: RayPPOTrainer.fit (verl/trainer/ray_trainer.py) at every commit of hiyouga/EasyR1 up to each band's
 # snapshot (EasyR1 tags rarely, and projects copy it between tags): each signature's largest count over them
 _EASYR1_FEB = {"repeat(interleave,repeat_times=n)": 1}
-_EASYR1_MARCH = {**_EASYR1_FEB, "split()": 1}  # 63bcc86 (2025-03-06): the batch split for balancing
-_EASYR1_0_3_0 = {**_EASYR1_MARCH, "set n =": 1}  # 39cab8f (2025-04-03)
+_EASYR1_0_3_0 = {**_EASYR1_FEB, "set n =": 1}  # 39cab8f (2025-04-03)
 # a8f5db7..5fde9d5 (2025-06-15..18): online filtering draws batches until the rollout batch is full
 _EASYR1_0_3_1 = {
     **_EASYR1_0_3_0,
@@ -58,9 +57,12 @@ UPSTREAM_FIT: dict[str, dict[str, Mapping[str, int]]] = {
             "len(batch)": 2,
         },
     },
+    # OpenRLHF: the PPOTrainer.fit that openrlhf/cli/train_ppo.py and train_ppo_ray.py build, in each wheel from 0.4.1
+    # to 0.7.0 (the same in every one: the prompt loader); from 0.7.1 the Ray entry builds no trainer whose fit rlconf
+    # follows (its loop runs in Ray actors)
+    "openrlhf": {"0.4.1": {"DataLoader(batch_size=)": 1}, "0.7.1": {}},
     "easyr1": {
         "0.2.0.dev20250223": _EASYR1_FEB,
-        "0.2.0.dev20250316": _EASYR1_MARCH,
         "0.3.0": _EASYR1_0_3_0,
         "0.3.1": _EASYR1_0_3_1,
         "0.3.2": _EASYR1_0_3_1,

@@ -15,6 +15,7 @@ prompts or sizes the step leaves the per-update quantities known (TRAINER_AFFECT
 from __future__ import annotations
 
 import ast
+import copy
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -168,6 +169,27 @@ def refuse_absent_module(
     )
 
 
+def refuse_module_its_package_lacks(source: Source, cwd: str | None, entry: str) -> None:
+    """Stop (ConfigError) on ``python -m a.b.c`` run from a folder (where rlconf runs, after the launch's ``cd``)
+    that holds ``a`` as a regular package (``a/__init__.py``) but not ``a/b/c``: Python imports ``a`` from that
+    folder (the first entry of sys.path with -m), so it stops with 'No module named a.b.c' before training."""
+    parts = entry.split(".")
+    if entry.endswith(".py") or "/" in entry or len(parts) < 2 or not all(p.isidentifier() for p in parts):
+        return
+    run_dir = os.path.join(os.getcwd(), cwd or "")
+    if {"$", "`"} & set(cwd or "") or not os.path.isfile(os.path.join(run_dir, parts[0], "__init__.py")):
+        return
+    module = os.path.join(run_dir, *parts)
+    if os.path.isfile(module + ".py") or os.path.isfile(os.path.join(module, "__main__.py")):
+        return
+    raise ConfigError(
+        f"python -m {entry}: the folder the launch runs in holds the package '{parts[0]}' without that module, "
+        f"so Python stops with 'No module named {entry}' before training",
+        file=source.name,
+        hint="launch a module the package holds, or add it to the project",
+    )
+
+
 def apply_overrides(
     found: Iterable[Override],
     values: dict[str, Any],
@@ -275,6 +297,7 @@ def check(
         return
     found = locate(source, cwd, entry)
     if found is None:
+        refuse_module_its_package_lacks(source, cwd, entry)
         return
     project, path = found
     module = None if entry.endswith(".py") or "/" in entry else entry
@@ -506,10 +529,11 @@ def trainer_touches(
                 continue
             seen.add(name)
             node, owner = methods[name]
+            tests = _with_predicates(node, methods)  # `if self._use_x():` read as what _use_x returns
 
-            def runs(line: int, node: ast.AST = node) -> bool:
-                return not untaken(node, line, leaves or {}) and not (
-                    unset_switch is not None and behind_switch(node, line, unset_switch)
+            def runs(line: int, tests: ast.AST = tests) -> bool:
+                return not untaken(tests, line, leaves or {}) and not (
+                    unset_switch is not None and behind_switch(tests, line, unset_switch)
                 )
 
             touches += [t for t in batch_touches(list(node.body), owner) if runs(t.line)]
@@ -525,6 +549,34 @@ def trainer_touches(
                 and runs(n.lineno)
             ]
     return (names, touches) if names else None
+
+
+def _with_predicates(
+    function: ast.AST, methods: Mapping[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]]
+) -> ast.AST:
+    """A copy of ``function`` whose calls of the class's predicates (``self._should_x()``: a method whose body only
+    returns an expression) stand for that expression, on the same lines: a branch it guards is then decided as an
+    ``if`` on the expression would be."""
+    returned = {}
+    for name, (method, _) in methods.items():
+        body = [s for s in method.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+            returned[name] = body[0].value
+
+    class Inline(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            func = node.func
+            if (
+                not node.args
+                and isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+                and func.attr in returned
+            ):
+                return ast.copy_location(copy.deepcopy(returned[func.attr]), node)
+            return self.generic_visit(node)
+
+    return Inline().visit(copy.deepcopy(function)) if returned else function
 
 
 def upstream_signatures(lineage: str, version: str, assumed: bool) -> Counter[str]:

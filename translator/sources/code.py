@@ -941,6 +941,39 @@ def argparse_options(path: str) -> frozenset[str] | None:
         return None
 
 
+def path_default(path: str, option: str) -> str | None:
+    """The path the script at ``path`` uses for its option ``option`` (``config``) when the launch gives none: a
+    literal ``add_argument("--config", default="x.yaml")`` (relative to where the run starts), or one the script
+    sets when it is unset, ``args.config = os.path.join(os.path.dirname(__file__), "x.yaml")`` (made absolute
+    from the script's folder). None when neither is there (or there are several)."""
+    text = read_text(path, MAX_FILE_BYTES)
+    try:
+        tree = ast.parse(text or "")
+    except SyntaxError:
+        return None
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+            named = any(isinstance(a, ast.Constant) and a.value == f"--{option}" for a in node.args)
+            default = next((k.value for k in node.keywords if k.arg == "default"), None)
+            if named and isinstance(default, ast.Constant) and isinstance(default.value, str):
+                found.add(default.value)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Attribute)
+            and node.targets[0].attr == option
+        ):
+            value = node.value
+            if not (isinstance(value, ast.Call) and dotted_path(value.func) == "os.path.join" and value.args):
+                continue
+            first, *rest = value.args
+            beside = ast.unparse(first) in ("os.path.dirname(__file__)", "os.path.dirname(os.path.abspath(__file__))")
+            if beside and rest and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in rest):
+                found.add(os.path.join(os.path.dirname(path), *(str(getattr(a, "value", "")) for a in rest)))
+    return found.pop() if len(found) == 1 else None
+
+
 def option_test(test: ast.expr) -> tuple[str, Any] | None:
     """(option, value) of a branch test on a script option: ``args.flag`` (True), ``not args.flag`` (False),
     ``args.name == "x"`` or ``args.name.lower() == "x"`` ("x")."""
@@ -1242,7 +1275,55 @@ def _on_an_element(node: ast.AST, touch: tuple[str, str, str], elements: frozens
     )
 
 
+# calls that generate completions for a batch of prompts (a trainer's rollout, an experience maker)
+_GENERATE_CALLS = frozenset(
+    {"generate", "generate_sequences", "make_experience", "make_experience_list", "rollout", "generate_rollouts"}
+)
+
+
+def _repeats_generation(node: ast.For) -> bool:
+    """``for _ in range(k): ... make_experience(prompts)``: the same prompts generated for again on each round (a
+    group of k formed by the loop), unlike a loop whose variable picks what each round generates for (chunks)."""
+    if not (isinstance(node.iter, ast.Call) and dotted_path(node.iter.func) == "range"):
+        return False
+    bound = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    # names the body computes from the loop's variable pick per round too (prompts = batch[i : i + size])
+    assignments = [n for n in _outside_loops(node.body) if isinstance(n, ast.Assign)]
+    for _ in range(3):
+        bound |= {
+            t.id
+            for a in assignments
+            if any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(a.value))
+            for target in a.targets
+            for t in ast.walk(target)
+            if isinstance(t, ast.Name)
+        }
+    for inner in _outside_loops(node.body):
+        if not isinstance(inner, ast.Call):
+            continue
+        func = inner.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        arguments = [*inner.args, *(k.value for k in inner.keywords)]
+        used = {n.id for a in arguments for n in ast.walk(a) if isinstance(n, ast.Name)}
+        if name in _GENERATE_CALLS and not used & bound:
+            return True
+    return False
+
+
+def _outside_loops(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of ``statements`` outside any loop they hold (an epoch loop's inner loop over a data loader draws
+    new prompts on each round: what it generates is no repeat of the outer loop)."""
+    stack: list[ast.AST] = list(statements)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
 def _touch(node: ast.AST) -> tuple[str, str, str] | None:
+    if isinstance(node, ast.For) and _repeats_generation(node):
+        return "group", "generates for the same prompts on each round of a loop", "for range() generate"
     if isinstance(node, ast.Call):
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
@@ -1271,7 +1352,9 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
             return "rows", "counts a batch's rows (len)", "len(batch)"
         for keyword in node.keywords:
             one = isinstance(keyword.value, ast.Constant) and keyword.value.value == 1
-            if keyword.arg in (*_GROUP_NAMES, "n_samples", "repeat_times") and not one:
+            # the configured group size passed on as it is (rollout_n=self.config.worker.rollout.n) forms no new one
+            configured = _configured_group(keyword.value)
+            if keyword.arg in (*_GROUP_NAMES, "n_samples", "repeat_times") and not one and not configured:
                 # a literal 1 asks one output per input (a later turn of a multi-turn rollout): no group
                 return "group", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
             if keyword.arg and "batch_size" in keyword.arg and not _size_of_a_batch(keyword.value):
@@ -1379,13 +1462,23 @@ def normalisation_touches(function: ast.FunctionDef | ast.AsyncFunctionDef, path
 def _measures(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> bool:
     """``n = x.shape[0]``, ``n = x.size(0)``, ``n = len(x)``: a local name that reads the size of a batch already
     formed (a loss's loop bound) decides no size; ``rollout_n = self.config.worker.rollout.n``, a local name for the
-    configured group size, decides no group either."""
+    configured group size, decides no group either, nor does a local name for a configured size of the same name."""
     if not isinstance(node, ast.Assign) or not all(isinstance(t, ast.Name) for t in node.targets):
         return False
     value = node.value
-    if isinstance(value, ast.Attribute) and value.attr in _GROUP_NAMES:
+    if _configured_group(value):
         return all(isinstance(t, ast.Name) and t.id in _GROUP_NAMES for t in node.targets)
+    if isinstance(value, ast.Attribute) and _on_a_config(value):
+        # a local name for a configured size (rollout_batch_size = self.args.rollout_batch_size) decides no size
+        return all(isinstance(t, ast.Name) and t.id == value.attr for t in node.targets)
     return _size_of_a_batch(value)
+
+
+def _configured_group(value: ast.expr) -> bool:
+    """A read of a release's own configured group size, as it is: ``actor_rollout_ref.rollout.n``,
+    ``worker.rollout.n``, a worker's ``config.rollout.n`` (not a fork's ``agent_grpo.n`` or ``env.rollout.n``)."""
+    words = (dotted_path(value) or "").split(".")
+    return len(words) > 2 and words[-2:] == ["rollout", "n"] and words[-3] in ("actor_rollout_ref", "worker", "config")
 
 
 def _size_of_a_batch(value: ast.expr) -> bool:
@@ -1426,12 +1519,19 @@ def _splits_text(node: ast.Call) -> bool:
 
 def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
     """Whether the statement at ``line`` sits in a branch of an ``if`` on exactly a config leaf (``cfg.x`` or
-    ``not cfg.x``) that the launch's value of that leaf (``leaves``) does not take."""
+    ``not cfg.x``), or on a comparison of one with literals (``cfg.mode == "ema"``), that the launch's value of
+    that leaf (``leaves``) does not take."""
     for node in ast.walk(function):
         if not isinstance(node, ast.If):
             continue
         if not any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in node.body + node.orelse):
             continue  # the statement is in neither branch of this if
+        compared = _comparison_taken(node.test, {}, leaves)
+        if compared is not None:
+            skipped = node.orelse if compared else node.body
+            if any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in skipped):
+                return True
+            continue
         words = {
             w
             for n in ast.walk(node.test)
@@ -1455,8 +1555,10 @@ def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
 
 
 def behind_switch(function: ast.AST, line: int, switch: Callable[[str], bool]) -> bool:
-    """Whether the statement at ``line`` sits in a branch of an ``if`` whose test reads a config leaf ``switch``
-    accepts (``cfg.x``, ``cfg.get("x")``, ``cfg["x"]``, or a local name bound to such a read)."""
+    """Whether the statement at ``line`` sits in a branch of an ``if`` that is not taken while every config leaf
+    ``switch`` accepts (``cfg.x``, ``cfg.get("x")``, ``cfg["x"]``, or a local name bound to such a read) has its
+    unset value: the ``.get`` default, else off. ``if cfg.x:`` and ``if a and cfg.x:`` skip their body, ``if not
+    cfg.x:`` its ``else``; a test that does not decide (``a or cfg.x``) skips neither."""
     bound = {
         target.id: node.value
         for node in ast.walk(function)
@@ -1464,19 +1566,43 @@ def behind_switch(function: ast.AST, line: int, switch: Callable[[str], bool]) -
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+
+    def unset(read: ast.expr) -> bool | None:
+        found = _leaf_read(read, bound)
+        if found is None or not switch(found[0]) or not _on_a_config(bound.get(getattr(read, "id", ""), read)):
+            return None
+        return False if found[1] is _UNSET else _truth(found[1])
+
     for node in ast.walk(function):
         if not isinstance(node, ast.If):
             continue
-        if not any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in node.body + node.orelse):
-            continue
-        # the whole read (cfg.a.x), not its parts (cfg.a) nor the method of a .get call
-        parts = {id(n.value) for n in ast.walk(node.test) if isinstance(n, ast.Attribute)}
-        parts |= {id(n.func) for n in ast.walk(node.test) if isinstance(n, ast.Call)}
-        for read in ast.walk(node.test):
-            found = _leaf_read(read, bound) if isinstance(read, ast.expr) and id(read) not in parts else None
-            if found is not None and switch(found[0]):
-                return True
+        taken = _test_truth(node.test, unset)
+        skipped = node.body if taken is False else node.orelse if taken is True else []
+        if any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in skipped):
+            return True
     return False
+
+
+def _on_a_config(read: ast.expr) -> bool:
+    """A read of a config's setting (``self.config.trainer.x``, ``cfg.get("x")``, ``args.x``), not of an object's
+    own attribute (``self.async_rollout_mode``): only a setting can be a switch the launch leaves unset."""
+    base = read.func.value if isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute) else read
+    words = (dotted_path(base) or "").lower().split(".")
+    return any(w in ("config", "cfg", "conf", "args", "hparams") or w.endswith(("_config", "_cfg")) for w in words)
+
+
+def _test_truth(test: ast.expr, leaf: Callable[[ast.expr], bool | None]) -> bool | None:
+    """The truth of an ``if`` test built from reads whose truth ``leaf`` gives (None: not known) with ``not``,
+    ``and`` and ``or``; None when that does not decide it."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _test_truth(test.operand, leaf)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp):
+        values = [_test_truth(v, leaf) for v in test.values]
+        if isinstance(test.op, ast.And):
+            return False if False in values else True if all(v is True for v in values) else None
+        return True if True in values else False if all(v is False for v in values) else None
+    return leaf(test)
 
 
 def untaken_lines(tree: ast.AST, leaves: Mapping[str, object]) -> set[int]:

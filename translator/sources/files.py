@@ -81,6 +81,18 @@ class Source:
         return True
 
 
+def absent_from_project(source: Source, relative: str, scripts: str) -> bool:
+    """Whether the file a config names relative to where the run starts is certainly not there: not found from the
+    source's folder or the working directory, while its folder is (a folder the project lacks too may be made by
+    the user's setup), and not named in the launch's own text ``scripts`` (a script may write a file it names)."""
+    if source.files or source.base_dir is None or relative.startswith(("/", "~")) or "$" in relative:
+        return False
+    if source.has_sibling(relative) or os.path.basename(relative) in scripts:
+        return False
+    folder = os.path.dirname(relative)
+    return any(os.path.isdir(os.path.join(base, folder)) for base in (os.fspath(source.base_dir), os.getcwd()))
+
+
 def below(path: str, folder: str) -> bool:
     """Whether a resolved path lies in the folder tree of ``folder`` (links resolved; '..' cannot escape)."""
     root = os.path.realpath(folder)

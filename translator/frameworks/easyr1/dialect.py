@@ -193,7 +193,7 @@ class EasyR1Dialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
         entity_from_environment(spec, native.wandb_entity)
-        _refuse_missing_files(source, values, spec, version)
+        _refuse_missing_files(source, values, spec, version, notes)
         self._account(values, version, spec, notes)
         if native.launch is not None and native.launch[0]:
             from translator.dialects import forkbatch
@@ -214,29 +214,46 @@ class EasyR1Dialect(Dialect):
                 spec,
                 notes,
                 lineage="easyr1",
-                launch_values=native.values,
+                # the copy's own defaults decide its branches where the launch leaves a key (filter_mode: "default")
+                launch_values={**self._copy_declared(source, native), **native.values},
             )
         return Reading(spec, notes, values)
 
     @staticmethod
-    def _copy_defaults(
-        source: Source, native: NativeEasyR1, defaults: dict[str, Any], notes: NoteList
-    ) -> dict[str, Any]:
-        """When the launched entry is the project's copy of EasyR1, the defaults its config dataclasses set
-        otherwise than the release's (a fork's ``ppo_epochs: int = 2``) are the ones the run uses."""
+    def _copy_package(source: Source, native: NativeEasyR1) -> tuple[str, str] | None:
+        """(the package folder, as the project names it) of the project's copy of EasyR1 the launched entry is in;
+        None when the entry is not in one."""
         if native.launch is None or not native.launch[0].startswith("verl."):
-            return defaults
+            return None
         from translator.dialects import forkbatch
-        from translator.frameworks.easyr1.copy_schema import declared_defaults
 
         found = forkbatch.locate(source, native.launch[1], native.launch[0])
         marker = os.sep + "verl" + os.sep
         if found is None or marker not in found[1]:
-            return defaults
+            return None
         package = found[1][: found[1].rindex(marker) + len(marker) - 1]
-        where = found[0].rel(package)
+        return package, found[0].rel(package)
+
+    def _copy_declared(self, source: Source, native: NativeEasyR1) -> dict[str, Any]:
+        """Every literal default the copy's config classes give (its own keys too); {} without a copy."""
+        from translator.frameworks.easyr1.copy_schema import declared_defaults
+
+        copy = self._copy_package(source, native)
+        return declared_defaults(copy[0]) if copy is not None else {}
+
+    def _copy_defaults(
+        self, source: Source, native: NativeEasyR1, defaults: dict[str, Any], notes: NoteList
+    ) -> dict[str, Any]:
+        """When the launched entry is the project's copy of EasyR1, the defaults its config dataclasses set
+        otherwise than the release's (a fork's ``ppo_epochs: int = 2``) are the ones the run uses."""
+        from translator.dialects import forkbatch
+        from translator.frameworks.easyr1.copy_schema import declared_defaults
+
+        copy = self._copy_package(source, native)
+        if copy is None:
+            return defaults
         what = "the config classes of the project's copy of EasyR1"
-        return forkbatch.copy_defaults(declared_defaults(package), defaults, native.values, what, where, notes)
+        return forkbatch.copy_defaults(declared_defaults(copy[0]), defaults, native.values, what, copy[1], notes)
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
@@ -438,26 +455,22 @@ def reward_key(version: str) -> str:
     )
 
 
-def _refuse_missing_files(source: Source, values: Values, spec: RunSpec, version: str) -> None:
-    """A file the config names relative to where the run starts that EasyR1 opens at start-up (the reward file;
-    the prompt template, which the dataset opens) → ConfigError when its folder (a folder of its own, not where the
-    run starts) is in the project but the file is not: the run stops before training. A folder the project lacks too
-    may be made by the user's setup, and a file beside the script may be written by it: neither is judged."""
+def _refuse_missing_files(source: Source, values: Values, spec: RunSpec, version: str, notes: NoteList) -> None:
+    """A file the config names relative to where the run starts, whose folder (a folder of its own, not where the run
+    starts) is in the project but the file is not. The reward file → ConfigError: EasyR1 drops it
+    (RewardConfig.post_init) and then stops before training. The prompt template → a warning: DataConfig.post_init
+    drops a template file that does not exist (`self.format_prompt = None`, verl/trainer/config.py since
+    hiyouga/EasyR1@7f9d952, the commit that made it a file; `get_abs_path` from ebf1a3c) and the run trains on the
+    prompts without it. A folder the project lacks too may be made by the user's setup, and a file beside the script
+    may be written by it: neither is judged."""
     if source.base_dir is None or source.files:
         return
     from translator.sources.code import project_root
 
     where = list(dict.fromkeys([os.getcwd(), os.fspath(source.base_dir), project_root(os.fspath(source.base_dir))]))
-    named = [
-        (
-            reward_key(version),
-            spec.reward.function_path,
-            "EasyR1 drops a reward file that does not exist "
-            "(RewardConfig.post_init) and then stops: 'Reward function is not provided.'",
-        ),
-        ("data.format_prompt", values.values.get("data.format_prompt"), "the dataset opens it (FileNotFoundError)"),
-    ]
-    for key, path, why in named:
+    reward = reward_key(version)
+    named = [(reward, spec.reward.function_path), ("data.format_prompt", values.values.get("data.format_prompt"))]
+    for key, path in named:
         if not isinstance(path, str) or path.startswith(("/", "~")) or "$" in path:
             continue
         if not posixpath.dirname(posixpath.normpath(path)):  # beside where the run starts: the script may write it
@@ -465,8 +478,17 @@ def _refuse_missing_files(source: Source, values: Values, spec: RunSpec, version
         folders = [os.path.dirname(os.path.join(base, path)) for base in where]
         if any(os.path.isfile(os.path.join(base, path)) for base in where) or not any(map(os.path.isdir, folders)):
             continue
+        if key != reward:
+            notes.warning(
+                "data.template-dropped",
+                f"{key} names {path}, which is not in the project (its folder is): EasyR1 drops a template file "
+                "that does not exist (DataConfig.post_init) and trains on the prompts without it",
+                source_keys=[key],
+            )
+            continue
         raise ConfigError(
-            f"{key} names {path}, which is not in the project (its folder is): {why} at start-up",
+            f"{key} names {path}, which is not in the project (its folder is): EasyR1 drops a reward file that does "
+            "not exist (RewardConfig.post_init) and then stops at start-up: 'Reward function is not provided.'",
             file=source.name,
             key=key,
             hint="add the file to the project, or name one that is there",

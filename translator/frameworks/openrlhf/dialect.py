@@ -188,6 +188,7 @@ class NativeOpenRlhf:
         self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
         self.fork_entry = False  # launched through a module or script that is not OpenRLHF's own
         self.single_job: Processes | None = None  # the launcher's processes, for the single-job entry (train_ppo)
+        self.typed: dict[str, str] = {}  # a flag → its abbreviation as typed (argparse expands unique prefixes)
 
 
 class _Flags(Values):
@@ -204,6 +205,7 @@ class _Flags(Values):
         super().__init__(values, origins, defaults, source_name)
         self.written = written  # internal → native name as written
         self.entry: str | None = None  # the launched module (openrlhf.cli.train_ppo_ray)
+        self.typed: dict[str, str] = {}  # a flag → its abbreviation as typed
 
     def _error(self, key: str, message: str, hint: str) -> ConfigError:
         native = self.written.get(key, key)
@@ -261,7 +263,8 @@ class OpenRlhfDialect(Dialect):
         as_written = written.get(key) if key in values else key
         if not as_written:
             return None
-        flag = "--" + str(as_written).lstrip("-")
+        # as typed: a copy whose parser has --eval_data takes it as itself, not as release's --eval_dataset
+        flag = "--" + str(getattr(native, "typed", {}).get(as_written, as_written)).lstrip("-")
         options = argparse_options(os.path.join(folder, *entry.split(".")[1:]) + ".py")
         if options is None or any(option.startswith(flag) for option in options):
             return None
@@ -279,6 +282,7 @@ class OpenRlhfDialect(Dialect):
             values, {k: native.origins[w] for k, w in written.items()}, defaults_for(version), source.name, written
         )
         flags.entry = native.launch[0] if native.launch else None  # the module a copy's parser is read from
+        flags.typed = native.typed
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, flags):
             _Interpreter(flags, version, spec, notes, native.fork_entry, native.single_job).run()
@@ -380,7 +384,9 @@ class OpenRlhfDialect(Dialect):
             native.single_job = processes(launcher, command, f"{source.name}:{command.line}")
         native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"
-        for name, value in _parse_arguments(words, origin, notes):
+        for name, value, typed in _parse_arguments(words, origin, notes):
+            if typed != name:
+                native.typed[name] = typed
             if name in SECRET_FLAGS:
                 # An API key: keep that it is set, never its value.
                 notes.info(
@@ -546,9 +552,14 @@ def _entry_index(argv: list[str]) -> int | None:
             return i
         if word.endswith("openrlhf/cli/train_ppo_ray.py"):
             return i
-    # A fork's own entry point (lmm_r1.cli.train_ppo_ray) that takes OpenRLHF's flags
+    # A fork's own entry point (lmm_r1.cli.train_ppo_ray) that takes OpenRLHF's flags; not OpenRLHF's other
+    # programs (train_sft, train_dpo, train_rm: no RL run), whatever flags they share
     index = program_index(argv)
-    return index if index is not None and program_arguments("openrlhf", argv, index) else None
+    if index is None or not program_arguments("openrlhf", argv, index):
+        return None
+    module = argv[index].removesuffix(".py").replace("/", ".")
+    other = next((m for m in CLI_MODULES if module.endswith(m)), None)
+    return None if other is not None and other not in (ENTRY_MODULE, SINGLE_JOB_ENTRY) else index
 
 
 def _expand(name: str) -> str:
@@ -559,10 +570,11 @@ def _expand(name: str) -> str:
     return matches[0] if len(matches) == 1 else name
 
 
-def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tuple[str, Any]]:
-    """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, two-value and many-value flags."""
+def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tuple[str, Any, str]]:
+    """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, two-value and many-value flags, each as
+    (the flag it is, its value, the flag as typed: an abbreviation is expanded)."""
     queue = list(words)
-    parsed: list[tuple[str, Any]] = []
+    parsed: list[tuple[str, Any, str]] = []
     i = 0
     while i < len(queue):
         word = queue[i]
@@ -579,7 +591,7 @@ def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tup
         if name != raw:
             notes.info("keys.abbreviated", f"--{raw} is argparse's abbreviation of --{name}", source_keys=[raw])
         if eq:
-            parsed.append((name, inline))
+            parsed.append((name, inline, raw))
             continue
         following: list[str] = []
         while i < len(queue) and not queue[i].startswith("--"):
@@ -615,7 +627,7 @@ def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tup
                 f"{origin}: '{word}' after --{name} is not a value it takes",
                 source_keys=[name],
             )
-        parsed.append((name, value))
+        parsed.append((name, value, raw))
     return parsed
 
 
@@ -711,11 +723,15 @@ class _Interpreter:
         for name in ("data_parallel_size", "grad_accum_steps"):
             setattr(plan, name, None)
             derivations[f"plan.{name}"] = Derivation(because, [], "unknown")
+        rollout = self.f("rollout.batch_size")
         for name in ("prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"):
-            derivation = derivations.get(f"plan.{name}")
-            if getattr(plan, name) is not None and derivation is not None:
-                derivation.text += ", if the launcher's processes divide the rollout batch"
-                derivation.origin = "assumed"
+            if getattr(plan, name) is not None:
+                derivations[f"plan.{name}"] = Derivation(
+                    f"the same for any number of processes that divides {rollout} (each loads its share); "
+                    f"the launcher's count is not stated",
+                    [self.k("rollout.batch_size")],
+                    "assumed",
+                )
 
     # ---------------------------------------------------------------- topology
     def topology(self) -> None:

@@ -90,7 +90,7 @@ from translator.sources.code import (
     mentions,
     option_test,
 )
-from translator.sources.files import Source, flatten, load_yaml_mapping
+from translator.sources.files import Source, absent_from_project, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
 from translator.sources.processes import VALUE_OPTIONS, default_processes, launcher_of, visible_gpus
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
@@ -473,6 +473,7 @@ class TrlDialect(Dialect):
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
             native.accelerate = load_yaml_mapping(accelerate_source)
             native.accelerate_name = accelerate_source.name
+            _refuse_absent_deepspeed_file(source, native.accelerate, accelerate_source.name)
         launcher = launcher_of(argv[:script_index])
         native.visible_gpus, native.visible_from = _visible_gpus(command, argv, launcher_options, native, origin)
         for flag in ("--num_processes", "--num-processes", "--nproc_per_node", "--nproc-per-node"):
@@ -1131,6 +1132,22 @@ def _experimental(argv: list[str], source: Source) -> None:
                 file=source.name,
                 hint=f"pin trl=={last} to run it, or move the recipe to GRPOTrainer",
             )
+
+
+def _refuse_absent_deepspeed_file(source: Source, accelerate: Mapping[str, Any], where: str) -> None:
+    """An accelerate config whose ``deepspeed_config.deepspeed_config_file`` is not in the project (and no launch
+    script writes it): accelerate's DeepSpeed plugin cannot load it (HfDeepSpeedConfig: "Expected a string path to an
+    existing deepspeed config ...") when the trainer starts, so the run stops before training."""
+    section = accelerate.get("deepspeed_config")
+    named = section.get("deepspeed_config_file") if isinstance(section, Mapping) else None
+    if isinstance(named, str) and absent_from_project(source, named, source.text):
+        raise ConfigError(
+            f"deepspeed_config_file names {named}, which is not in the project: accelerate's DeepSpeed plugin "
+            "cannot load it, and the run stops at start-up",
+            file=where,
+            key="deepspeed_config.deepspeed_config_file",
+            hint="add the DeepSpeed config to the project, or name one that is there",
+        )
 
 
 def _visible_gpus(
