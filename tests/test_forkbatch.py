@@ -629,3 +629,19 @@ def test_a_branch_is_skipped_only_where_an_unset_switch_decides_it(tmp_path: Pat
         assert "framework.fork-verified" in {n.code for n in explanation.notes}
     else:
         assert explanation.spec.plan.samples_per_step is None
+
+
+def test_a_comparison_with_the_runs_value_decides_a_branch() -> None:
+    # `if cfg.filter_mode == "ema_std":` with the copy's default "default": the body (line 3) is not run, the else
+    # (line 5) is; with "ema_std" the other way round; a value not known decides neither
+    code = "def fit(cfg):\n    if cfg.filter_mode == 'ema_std':\n        a = 1\n    else:\n        b = 2\n"
+    function = ast.parse(code).body[0]
+    assert (untaken(function, 3, {"filter_mode": "default"}), untaken(function, 5, {"filter_mode": "default"})) == (
+        True,
+        False,
+    )
+    assert (untaken(function, 3, {"filter_mode": "ema_std"}), untaken(function, 5, {"filter_mode": "ema_std"})) == (
+        False,
+        True,
+    )
+    assert not untaken(function, 3, {}) and not untaken(function, 5, {})

@@ -1202,3 +1202,14 @@ def test_a_flag_the_projects_copy_does_not_declare_stops_the_launch(tmp_path: Pa
     own = _copy_project(tmp_path / "b", "--my_flag 1 --enable_vllm", ("--my_flag", "--enable_vllm_is_correction"))
     # 128 prompts × 8 = 1024 samples, 128 per update: 8 optimizer steps per step
     assert translator.explain(str(own)).spec.plan.optimizer_steps_per_step == 8
+
+
+def test_openrlhfs_other_programs_are_no_rl_launch() -> None:
+    # openrlhf.cli.train_sft shares flags with the PPO entry (--pretrain, --micro_train_batch_size) but trains no RL
+    # policy: no plan is read from it, and the message says which program it is
+    script = (
+        "read -r -d '' training_commands <<EOF\nopenrlhf.cli.train_sft \\\n   --pretrain m \\\n"
+        "   --micro_train_batch_size 2\nEOF\ndeepspeed --module $training_commands\n"
+    )
+    with pytest.raises(translator.ConfigError, match=r"openrlhf\.cli\.train_sft is OpenRLHF's program of another kind"):
+        translator.load(script, framework="openrlhf")

@@ -3,6 +3,7 @@ its own in a temporary folder, with the plan derived by hand from the code it im
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -504,3 +505,91 @@ def test_a_module_the_projects_own_package_lacks_stops_python_m(
     monkeypatch.chdir(_project(tmp_path, files))  # rlconf runs where the user runs the script
     with pytest.raises(ConfigError, match=r"No module named verl\.trainer\.main_fork"):
         translator.explain("run.sh", "verl@0.4.1")
+
+
+SKYRL_CONFIG = """from dataclasses import dataclass, field
+
+
+@dataclass
+class BaseConfig:
+    pass
+
+
+@dataclass
+class DataConfig(BaseConfig):
+    train_data: list = field(default_factory=list)
+
+
+@dataclass
+class TrainerConfig(BaseConfig):
+    train_batch_size: int = 1024
+    policy_mini_batch_size: int = 256
+
+
+@dataclass
+class SkyRLTrainConfig(BaseConfig):
+    data: DataConfig = field(default_factory=DataConfig)
+    trainer: TrainerConfig = field(default_factory=TrainerConfig)
+
+    @classmethod
+    def from_cli_overrides(cls, args):
+        return cls()
+"""
+SKYRL_OWN_ENTRY = """import sys
+from dataclasses import dataclass, field
+from typing import Optional
+
+from skyrl.train.config.config import SkyRLTrainConfig
+
+
+@dataclass
+class RateLimit:
+    per_second: int = 1
+
+
+@dataclass
+class MyConfig(SkyRLTrainConfig):
+    rate: Optional[RateLimit] = field(default_factory=RateLimit)
+
+
+def main():
+    cfg = MyConfig.from_cli_overrides(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("key", "refused"),
+    [
+        ("trainer.train_batch_size=64", None),  # declared by the base class the project holds
+        ("rate.per_second=4", None),  # the entry's own section, through Optional[...]
+        ("data.chat_template=x", "data.chat_template"),  # DataConfig declares no chat_template
+        ("rate.burst=2", "rate.burst"),
+    ],
+)
+def test_a_skyrl_entrys_own_config_class_decides_which_keys_stop_it(
+    tmp_path: Path, key: str, refused: str | None
+) -> None:
+    # skyrl's from_cli_overrides builds the class with build_nested_dataclass, which raises ValueError "Invalid fields
+    # {...} for X" on a key a level's dataclass lacks (skyrl/train/config/config.py@skyrl-v0.3.0): the project's own
+    # subclass MyConfig (its own field `rate`) and the skyrl copy it imports decide
+    root = _project(
+        tmp_path,
+        {
+            "skyrl/__init__.py": "",
+            "skyrl/train/__init__.py": "",
+            "skyrl/train/config/__init__.py": "",
+            "skyrl/train/config/config.py": SKYRL_CONFIG,
+            "entry/__init__.py": "",
+            "entry/main_mine.py": SKYRL_OWN_ENTRY,
+            "run.sh": f"cd $(dirname $0)\npython -m entry.main_mine trainer.policy_mini_batch_size=32 {key}\n",
+        },
+    )
+    if refused is None:
+        translator.explain(str(root / "run.sh"), "skyrl@0.3.0")
+    else:
+        with pytest.raises(ConfigError, match=rf"declare no '{re.escape(refused)}'"):
+            translator.explain(str(root / "run.sh"), "skyrl@0.3.0")

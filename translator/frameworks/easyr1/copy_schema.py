@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
+from translator.sources.dataclass_schema import held_class
+
 ROOT_CLASS = "PPOConfig"
 MAX_FILES = 400  # the copy's .py files read (bounded, as every reading of a project is)
-# Optional[X], "X", X | None: the dataclass a field holds
-_WRAPPED = re.compile(r"^(?:Optional\[(.+)\]|(.+?)\s*\|\s*None|None\s*\|\s*(.+))$")
 
 
 def dataclasses_of(folder: str) -> dict[str, dict[str, str] | None]:
@@ -79,14 +78,6 @@ def _parsed(folder: str) -> tuple[dict[str, dict[str, str] | None], dict[str, di
     return found, defaults
 
 
-def _held_class(annotation: str) -> str:
-    text = annotation.strip().strip("'\"")
-    match = _WRAPPED.match(text)
-    if match:
-        text = next(g for g in match.groups() if g).strip().strip("'\"")
-    return text
-
-
 def missing_part(folder: str, key: str) -> str | None:
     """The first part of dotted ``key`` that the copy's dataclasses certainly lack ('algorrithm', or
     'worker.actor.entropy_coeff'); None when every part is declared, when the walk reaches a field whose type is not
@@ -101,7 +92,7 @@ def missing_part(folder: str, key: str) -> str | None:
             return None
         if part not in fields:
             return None if i < opened_depth(folder) else ".".join(parts[: i + 1])
-        current = _held_class(fields[part])
+        current = held_class(fields[part])
     return None
 
 
@@ -145,7 +136,7 @@ def _leaves(classes: dict[str, dict[str, str] | None]) -> Iterator[tuple[str, st
 
     def walk(name: str, prefix: str, depth: int) -> Iterator[tuple[str, str, str]]:
         for field, annotation in (classes.get(name) or {}).items():
-            held = _held_class(annotation)
+            held = held_class(annotation)
             if classes.get(held) is not None and depth < 8:
                 yield from walk(held, f"{prefix}{field}.", depth + 1)
             else:

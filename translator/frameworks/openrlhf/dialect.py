@@ -354,8 +354,10 @@ class OpenRlhfDialect(Dialect):
         if found is not None:
             note_launch(notes, source, found[0], launches)
         if found is None:
+            others = [w for c in script.commands for w in unwrap_command(c.argv) if w in CLI_MODULES]
             raise ConfigError(
-                "no OpenRLHF launch command found",
+                "no OpenRLHF launch command found"
+                + (f" ({others[0]} is OpenRLHF's program of another kind: it trains no RL policy)" if others else ""),
                 file=source.name,
                 hint=f"expected a line like 'python3 -m {ENTRY_MODULE} --rollout.batch_size 128 ...'",
             )

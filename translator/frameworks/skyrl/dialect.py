@@ -8,8 +8,10 @@ TP×PP×CP are the data-parallel ranks (skyrl/train/utils/utils.py validate_batc
 
 from __future__ import annotations
 
+import ast
 import math
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, cast
 
@@ -75,6 +77,48 @@ def _entry(argv: list[str]) -> tuple[int, str] | None:
         if runs and i > 0 and own and program_arguments("skyrl", argv, i):
             return i, name
     return None
+
+
+def _refuse_keys_the_entry_class_lacks(
+    source: Source, command: ShellCommand, module: str, given: Mapping[str, Any]
+) -> None:
+    """A project entry of the skyrl package builds its own config class (``cfg = MyConfig.from_cli_overrides(
+    sys.argv[1:])``, a subclass of SkyRLTrainConfig) with ``build_nested_dataclass``, which checks each level's keys
+    (``validate_dict_keys_against_dataclass``: ValueError "Invalid fields {...} for X",
+    skyrl/train/config/config.py@skyrl-v0.3.0): a launch key that class's tree certainly lacks stops the run at
+    start-up. The tree is read from the entry and the project modules it imports; a class not found there (the
+    installed release's) is not judged."""
+    from translator.dialects.forkbatch import locate
+    from translator.sources.dataclass_schema import dataclasses_in, missing_part
+
+    found = locate(source, command.cwd, module)
+    tree = found[0].tree(found[1]) if found is not None else None
+    if found is None or tree is None:
+        return
+    roots = {
+        call.func.value.id
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "from_cli_overrides"
+        and isinstance(call.func.value, ast.Name)
+    }
+    if len(roots) != 1:
+        return
+    project, path = found
+    trees = [t for t in (project.tree(p) for p in project.reachable(path, limit=60)) if t is not None]
+    classes, root = dataclasses_in(trees), roots.pop()
+    for key in given:
+        part = missing_part(classes, root, key.lstrip("+"))
+        if part is not None:
+            raise ConfigError(
+                f"'{key}': {project.rel(path)} builds {root} from the launch's keys, and its dataclasses declare no "
+                f"'{part}': SkyRL's build_nested_dataclass stops at start-up (ValueError: Invalid fields)",
+                file=source.name,
+                line=command.line,
+                key=key,
+                hint=f"remove or rename the key (the fields of {root} and of the dataclasses it holds are the keys)",
+            )
 
 
 def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] | None:
@@ -181,6 +225,8 @@ class SkyrlDialect(Dialect):
             # '+key' appends a key in the Hydra app; the skyrl package refuses it (checks.py plus-prefix).
             value = override.value if old else yaml_value(word.partition("=")[2])
             given[("+" if override.op else "") + override.key] = value
+        if own_entry and not old:
+            _refuse_keys_the_entry_class_lacks(source, command, module, given)
         defaults = T.defaults_for(version)
         for key, value in list(given.items()):
             resolved = resolve_interpolations(value, lambda k: given.get(k, defaults.get(k, UNRESOLVED)), options.env)
