@@ -504,6 +504,8 @@ def test_what_reads_a_setting_or_a_size_already_formed_forms_no_batch() -> None:
         "self._progress('STEP', rollout_n=rollout_n)\n"
         "td = TensorDict(tensors, batch_size=self.config.data.batch_size)\n"
         "n = self.config.worker.rollout.n * 2\n"
+        # one value per row written into a batch's column: the repeat forms no rows
+        "mini_batch.batch['w'] = var.unsqueeze(1).expand(prompts, n).reshape(size)\n"
     )
     assert [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")] == [(7, "size"), (8, "group")]
 

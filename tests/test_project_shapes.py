@@ -593,3 +593,69 @@ def test_a_skyrl_entrys_own_config_class_decides_which_keys_stop_it(
     else:
         with pytest.raises(ConfigError, match=rf"declare no '{re.escape(refused)}'"):
             translator.explain(str(root / "run.sh"), "skyrl@0.3.0")
+
+
+_TRL016_CHECK = """
+    def __init__(self, model, args):
+        global_batch_size = args.per_device_train_batch_size * self.accelerator.num_processes
+        possible_values = [n for n in range(2, global_batch_size + 1) if global_batch_size % n == 0]
+        if self.num_generations not in possible_values:
+            raise ValueError(
+                f"The global train batch size ({self.accelerator.num_processes} x {args.per_device_train_batch_size}) "
+                f"must be evenly divisible by the number of generations per prompt ({self.num_generations}). Given "
+                f"the current train batch size, the valid values for the number of generations are: {possible_values}."
+            )
+"""
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_trainer_copy_that_keeps_its_releases_check_stops_as_that_release(
+    tmp_path: Path, kept: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The project's trainer forms batches as TRL 0.16 does (fixtures/trl/fork_beside_script: 3 processes × 4
+    # completions = a global batch of 12). num_generations 5 divides no 12: TRL 0.16's __init__ raises "The global
+    # train batch size (3 x 4) must be evenly divisible by the number of generations per prompt (5)" (0.16's
+    # wording, grpo_trainer.py@v0.16.0:430-433). A copy holding that check stops at start-up whatever trl is
+    # installed; a copy without it is read, the error left to `check`.
+    import shutil
+
+    shutil.copytree(Path(__file__).resolve().parent.parent / "fixtures" / "trl" / "fork_beside_script", tmp_path / "p")
+    root = tmp_path / "p"
+    (root / ".git").mkdir()
+    trainer = root / "src" / "xr" / "x_trainer.py"
+    if kept:
+        trainer.write_text(
+            trainer.read_text().replace(
+                "class XGRPOTrainer(GRPOTrainer):\n", "class XGRPOTrainer(GRPOTrainer):" + _TRL016_CHECK
+            )
+        )
+    run = root / "scripts" / "run.sh"
+    run.write_text(run.read_text().replace("--num_generations 6", "--num_generations 5"))
+    monkeypatch.chdir(root)  # the script names src/xr/grpo.py from the project's top
+    if kept:
+        with pytest.raises(ConfigError, match=r"the project's own code keeps this check: src/xr/x_trainer\.py"):
+            translator.explain(str(run))
+    else:
+        assert translator.explain(str(run)).spec.plan.samples_per_prompt == 5
+
+
+def test_a_skyrl_copy_that_renames_legacy_keys_first_is_not_judged_by_its_dataclasses(tmp_path: Path) -> None:
+    # A later upstream's from_cli_overrides translates legacy flat keys (generator.num_inference_engines →
+    # generator.inference_engine.num_engines) before build_nested_dataclass sees them: which keys it takes is not
+    # the dataclasses' alone, so a key they lack is read, not refused
+    translating = SKYRL_CONFIG.replace(
+        "        return cls()", "        args = translate_legacy_config(args)\n        return cls()"
+    )
+    root = _project(
+        tmp_path,
+        {
+            "skyrl/__init__.py": "",
+            "skyrl/train/__init__.py": "",
+            "skyrl/train/config/__init__.py": "",
+            "skyrl/train/config/config.py": translating,
+            "entry/__init__.py": "",
+            "entry/main_mine.py": SKYRL_OWN_ENTRY,
+            "run.sh": "cd $(dirname $0)\npython -m entry.main_mine data.chat_template=x\n",
+        },
+    )
+    translator.explain(str(root / "run.sh"), "skyrl@0.3.0")

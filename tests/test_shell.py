@@ -1173,3 +1173,13 @@ def test_an_array_extended_in_an_undecided_branch_keeps_what_it_held() -> None:
         '"${CMD[@]}"\n'
     )
     assert other.commands[-1].argv[0].startswith("$(CMD set by the if at line 3)")
+
+
+def test_a_condition_of_several_commands_is_not_decided_from_its_first() -> None:
+    # `if [ "$A" = "0" ] || [ "${RANK:-}" = "0" ]`: A is known ("", so the first test is false) but RANK is the
+    # environment's: bash runs the second test, so IS_HEAD may be 1 and the launch under it may run
+    script = parse_shell(
+        'A=""\nIS_HEAD=0\nif [ "$A" = "0" ] || [ "${RANK:-}" = "0" ]; then IS_HEAD=1; fi\n'
+        'if [ "$IS_HEAD" = "1" ]; then\n  python3 -m verl.trainer.main_ppo data.train_batch_size=8\nfi\n'
+    )
+    assert any(c.argv[:3] == ["python3", "-m", "verl.trainer.main_ppo"] for c in script.commands)

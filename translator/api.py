@@ -475,13 +475,21 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
         rules_table = load_object(entry.rules) if entry is not None and entry.rules else ()
         at_start.update({rule.code: rule for rule in rules_table if rule.at_start})
     found = [f for f in errors if f.rule in at_start]
-    if found and any(c.level == "assumed" for c in explanation.certainty.values()):
+    assumed = [c for c in explanation.certainty.values() if c.level == "assumed"]
+    if found and assumed and (explanation.reread is None or explanation.reread_world is not None):
+        # an assumed world size (or another assumption): only what stands at every world size; an uncertain
+        # release alone is settled below, candidate by candidate
         found = _at_every_world_size(explanation, found, text)
     if not found:
         return []
     if not explanation.release_code:  # the project's own code runs: only the checks it keeps
-        if any(n.code.startswith(("framework.fork-batch", "framework.fork-trainer")) for n in explanation.notes):
-            return []  # its code forms batches its own way: the values its checks read may not be the config's
+        # code that forms batches its own way (a fork's batch code, a trainer copy of no known lineage) may feed its
+        # checks other values than the config's; a trainer copy of a known release's lineage forms them as that one
+        if any(
+            n.code.startswith("framework.fork-batch") or n.code == "framework.fork-trainer-unknown"
+            for n in explanation.notes
+        ):
+            return []
         if any(n.code == "keys.unknown-in-version" for n in explanation.notes):
             return []  # the config has keys of a later release: the copy may be a snapshot past the one read
         kept = {code: _kept_by_copy(explanation.own_code, at_start[code]) for code in {f.rule for f in found}}
@@ -542,8 +550,9 @@ def _kept_by_copy(own: tuple[str, ...], rule: RuleInfo) -> str | None:
     another package (argparse, DeepSpeed, Python itself) tells nothing of what the copy keeps."""
     if rule.message_from:
         return None
-    if where := rejected_keys.kept_by_own_code(own, rule.message):
-        return f"the project's own code keeps this check: {where}"
+    for message in (rule.message, *rule.earlier_messages):
+        if where := rejected_keys.kept_by_own_code(own, message):
+            return f"the project's own code keeps this check: {where}"
     if rule.first_step_message and (where := rejected_keys.kept_by_own_code(own, rule.first_step_message)):
         return f"{FIRST_STEP}: {where}"
     return None

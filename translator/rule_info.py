@@ -20,7 +20,8 @@ class RuleInfo:
     ``kept_by_own_code``). ``message_from`` names the package whose text it is where that is not the framework's
     code ("argparse", "deepspeed", "megatron", "omegaconf", "python", "transformers"): a copy of the framework
     cannot be recognised by such a text, so `explain` never refuses a launch running the project's own copy on
-    such a rule (only a launch certain to run the release's code). ``first_step_message`` is the framework's text
+    such a rule (only a launch certain to run the release's code); ``earlier_messages`` are earlier releases'
+    wordings of the same raise. ``first_step_message`` is the framework's text
     for the same condition where its code stops on it only at the first training step (an assert deep in the
     batch split): a copy that lacks the start-up check but keeps this one stops all the same, a step later."""
 
@@ -32,6 +33,8 @@ class RuleInfo:
     message: str = ""  # the framework's own error text the rule mirrors ({…}: a value of the config)
     message_from: str = ""  # the package whose text ``message`` is, where not the framework's ("" = its own)
     first_step_message: str = ""  # the framework's text for the same failure at the first training step
+    # the framework's earlier wordings of the same raise (a copy taken from an older release keeps those)
+    earlier_messages: tuple[str, ...] = ()
     # The check refuses a name the release does not define (an estimator, a mode): a copy whose code writes the
     # name as a literal may define it, so the copy keeping the check's text proves nothing
     refuses_unknown_name: bool = False

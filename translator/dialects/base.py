@@ -86,6 +86,9 @@ class Reading:
     # The launch script's undecided chains that left a variable unknown: the chain's line → its ways (branch numbers
     # for translator.sources.shell.BRANCH), to read the plan once per way.
     branch_ways: dict[int, list[int]] = field(default_factory=dict)
+    # Project files of the launched code's own that may keep the framework's start-up checks (a trainer copied from
+    # a release's lineage), wherever the framework itself comes from.
+    own_files: tuple[str, ...] = ()
 
 
 class Dialect:

@@ -134,14 +134,16 @@ def own_code_folders(
 ) -> tuple[str, ...]:
     """The packages of the framework's copies kept in the project (the folder holding each of its registration's
     ``copy_markers``, outside test folders, and the ``copy_entries`` files beside it), when the launch may run
-    such a copy instead of the release; () when it
-    runs the release's code, when the code it runs is not here (an install from a git branch), or no copy is."""
+    such a copy instead of the release, after the launched code's own files (``Reading.own_files``); only those
+    when it runs the release's code, when the release's code is not here (an install from a git branch), or no
+    copy is."""
+    own = reading.own_files  # the launched code's own files (a trainer copy) count wherever the framework is from
     if base_dir is None or reading.native is None:
-        return ()
+        return own
     if reading.own_copy is None and not any(n.code.startswith(_OWN_CODE_NOTES) for n in notes):
-        return ()
+        return own
     if installed_from_a_branch(dialect, str(base_dir)):
-        return ()
+        return own
     from translator.dialects import registry
     from translator.sources.code import files_ending, project_root
 
@@ -158,7 +160,7 @@ def own_code_folders(
     found += [
         os.path.join(home, name) for home, _ in homes for name in beside if os.path.isfile(os.path.join(home, name))
     ]
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys([*own, *found]))
 
 
 def in_tests(path: str) -> bool:

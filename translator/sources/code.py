@@ -1206,6 +1206,15 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
             if isinstance(parent, (ast.Call, ast.FormattedValue))
             for argument in (parent.args if isinstance(parent, ast.Call) else [parent.value])
         }
+        # values written into a column of a batch (batch.batch["w"] = w.expand(n_prompts, n).reshape(-1)) are one
+        # per row: repeating them there forms no rows
+        shown |= {
+            id(inner)
+            for assign in ast.walk(top)
+            if isinstance(assign, ast.Assign) and all(isinstance(t, ast.Subscript) for t in assign.targets)
+            for inner in ast.walk(assign.value)
+            if isinstance(inner, ast.Call) and (_touch(inner) or ("",))[0] == "group"
+        }
         # a count that sizes a list of one value per row ([1.0] * len(batch)) keeps the rows as they are
         handed |= {
             id(side)
@@ -1248,7 +1257,8 @@ def _shows(node: ast.AST) -> bool:
         return False
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    return name.lstrip("_") in _SHOWING  # a class's own reporter (self._progress(...)) shows too
+    bare = name.lstrip("_")  # a class's own reporter (self._progress(...)) shows too
+    return bare in _SHOWING or bare.endswith(("_log", "_debug")) or bare.startswith(("log_", "debug_"))
 
 
 def _element_names(tree: ast.AST) -> frozenset[str]:

@@ -697,6 +697,7 @@ class _Reader:
         self.replays: list[tuple[int, list[_Tok], int, int] | None] = []
         self.after_command = 0  # the token index after the command being read
         self.piped_text: str | None = None  # the text a command pipes on (echo "$JOB" |): maybe a shell's script
+        self.joined_condition = False  # the command being read is followed by || or &&
         self.jump_to: int | None = None  # where run() continues when a loop is read again
         self.toks = _Lexer(text, source, self.notes).tokens()
         self.text_lines = text.split("\n")  # to read the comment beside an assignment
@@ -848,6 +849,8 @@ class _Reader:
                     break
             background = i < stop and toks[i].kind == "op" and toks[i].text == "&"
             piped = i < stop and toks[i].kind == "op" and toks[i].text == "|"
+            # `if [ a ] || [ b ]; then`: the test read here is only the first of the condition's commands
+            self.joined_condition = i < stop and toks[i].kind == "op" and toks[i].text in ("||", "&&")
             if words and documents and not self.skipping() and self.read_document(words, documents[-1]):
                 continue
             for document in documents:
@@ -1218,6 +1221,8 @@ class _Reader:
         frames = self.branches
 
         def decide() -> bool | None:
+            if outcome is None and self.joined_condition:
+                return None  # a condition of several commands (`[ a ] || [ b ]`) is not decided from its first
             return self.decide(condition) if outcome is None else outcome()
 
         if keyword == "if":

@@ -87,7 +87,7 @@ def _refuse_keys_the_entry_class_lacks(
     (``validate_dict_keys_against_dataclass``: ValueError "Invalid fields {...} for X",
     skyrl/train/config/config.py@skyrl-v0.3.0): a launch key that class's tree certainly lacks stops the run at
     start-up. The tree is read from the entry and the project modules it imports; a class not found there (the
-    installed release's) is not judged."""
+    installed release's), or a ``from_cli_overrides`` that renames keys first (legacy flat keys), is not judged."""
     from translator.dialects.forkbatch import locate
     from translator.sources.dataclass_schema import dataclasses_in, missing_part
 
@@ -107,6 +107,8 @@ def _refuse_keys_the_entry_class_lacks(
         return
     project, path = found
     trees = [t for t in (project.tree(p) for p in project.reachable(path, limit=60)) if t is not None]
+    if any(_translates_keys(t) for t in trees):
+        return  # keys renamed before the dataclasses see them (a later upstream's legacy flat keys): not judged
     classes, root = dataclasses_in(trees), roots.pop()
     for key in given:
         part = missing_part(classes, root, key.lstrip("+"))
@@ -119,6 +121,20 @@ def _refuse_keys_the_entry_class_lacks(
                 key=key,
                 hint=f"remove or rename the key (the fields of {root} and of the dataclasses it holds are the keys)",
             )
+
+
+_RENAMES = re.compile(r"legacy|translate|migrate|rename|alias", re.I)
+
+
+def _translates_keys(tree: ast.Module) -> bool:
+    """Whether a ``from_cli_overrides`` of the file rewrites the keys before building the config (a call named for
+    it: ``translate_legacy_config``), so which keys it takes is not its dataclasses' alone."""
+    return any(
+        isinstance(node, ast.FunctionDef)
+        and node.name == "from_cli_overrides"
+        and any(isinstance(call, ast.Call) and _RENAMES.search(ast.unparse(call.func)) for call in ast.walk(node))
+        for node in ast.walk(tree)
+    )
 
 
 def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] | None:

@@ -193,10 +193,11 @@ class SlimeDialect(Dialect):
         arguments = project.tree(os.path.join(os.path.dirname(path), self.name, "utils", "arguments.py"))
         defined = option_names(arguments) if arguments is not None else frozenset()
         upstream = {key.replace("-", "_") for key in native_schemas.keys(self.name)}
+        read = reading.native.used if reading.native is not None else set()  # the reader's own: not the fork's
         own = {
             name.replace("-", "_"): value
             for name, value in flags.items()
-            if name.replace("-", "_") in defined - upstream
+            if name.replace("-", "_") in defined - upstream and name not in read
         }
         if own:
             forkbatch.check(

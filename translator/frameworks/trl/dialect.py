@@ -327,7 +327,8 @@ class TrlDialect(Dialect):
         if fork is not None and (fork.lineage is None or fork.rewrites):
             _fork_unknown(spec, fork, notes)
         self._account(values, version, spec, notes, native.own_fields)
-        reading = Reading(spec, notes, values)
+        own_files = fork.files if fork is not None and fork.lineage is not None and not fork.rewrites else ()
+        reading = Reading(spec, notes, values, own_files=own_files)
         reading.own_flags = frozenset(k for k in native.values if k in native.own_fields)
         reading.arguments_known = native.arguments_known
         return reading
@@ -382,6 +383,7 @@ class TrlDialect(Dialect):
         launch = None
         launches = []
         skipped: list[str] = []
+        grpo: dict[int, bool] = {}  # a launch's command → whether its script names GRPO
         for command in script.commands:
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
@@ -399,8 +401,11 @@ class TrlDialect(Dialect):
                 if index and python_script.trains_without_trl(source, command.cwd, argv[index]):
                     skipped.append(argv[index])  # a project script that imports no trl: a data builder, a test
                     continue
+                if launch is not None and grpo.get(id(launch[0])) and not _names_grpo(source, command, argv[index]):
+                    continue  # an SFT or evaluation script after the GRPO launch: the GRPO run is the one read
                 launch = (command, argv)
                 launches.append(command)
+                grpo[id(command)] = _names_grpo(source, command, argv[index])
             else:
                 _experimental(argv, source)
         if launch is None:
@@ -1150,6 +1155,21 @@ def _refuse_absent_deepspeed_file(source: Source, accelerate: Mapping[str, Any],
         )
 
 
+def _names_grpo(source: Source, command: ShellCommand, script: str) -> bool:
+    """Whether the launched script is a GRPO one: its path says so (``grpo.py``, ``trl grpo``), or the project's file
+    itself names GRPO (``GRPOTrainer``, ``GRPOConfig``); an SFT or evaluation script of the project does not."""
+    if "grpo" in script.lower():
+        return True
+    for project, path in launched_scripts(source, command.cwd, script):
+        tree = project.tree(path)
+        return tree is not None and any(
+            "GRPO" in (n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else "")
+            or (isinstance(n, ast.alias) and "GRPO" in n.name)
+            for n in ast.walk(tree)
+        )
+    return False
+
+
 def _visible_gpus(
     command: ShellCommand, argv: list[str], options: Mapping[str, str], native: NativeTrl, origin: str
 ) -> tuple[int | None, str | None]:
@@ -1197,6 +1217,7 @@ class ForkTrainer:
     code_line: str  # path:line of its generation / batching code
     # 'path:line args.FIELD': where it sets a batch field of the parsed config (no TRL release's GRPOTrainer does)
     rewrites: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()  # the files of the class and of its project bases (they may keep TRL's checks)
 
 
 def _fork_trainer(source: Source, cwd: str | None, script: str, flag: Callable[[str], Any]) -> ForkTrainer | None:
@@ -1216,10 +1237,11 @@ def _fork_trainer(source: Source, cwd: str | None, script: str, flag: Callable[[
             return None
         releases = {f.lineage.release if f.lineage else None for f in forks}
         if len(releases) == 1:
+            files = tuple(dict.fromkeys(path for f in forks for path in f.files))
             return (
                 forks[0]
                 if len(forks) == 1
-                else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage, forks[0].code_line)
+                else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage, forks[0].code_line, (), files)
             )
         # Candidates of different lineages (trainer_cls = A if flag else B): which one runs is not read here.
         return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks))
@@ -1456,7 +1478,7 @@ def _classify(project: Project, info: ClassInfo, flag: Callable[[str], Any]) -> 
     rewrites = _config_rewrites(
         project, {name: (owner.get(name, info.path), node) for name, node in methods.items()}, flag
     )
-    return ForkTrainer(where, lineage, code_line, rewrites)
+    return ForkTrainer(where, lineage, code_line, rewrites, tuple(dict.fromkeys([info.path, *owner.values()])))
 
 
 _GENERATE_CALLS = ("generate", "_generate", "_generate_and_score_completions", "_generate_completions")

@@ -125,9 +125,16 @@ RULES: tuple[R, ...] = (
         "trl",
         ("error", "skipped"),
         "The generation batch (global) must be divisible by num_generations.",
-        # the newest wording; 0.15 – 0.21 'The global/effective train batch size … must be evenly divisible by the
-        # number of generations per prompt …'
         message="generation_batch_size ({…}) must be divisible by num_generations ({…}).",
+        # grpo_trainer.py@v0.16.0:430-433 (0.15–0.16) and @v0.17.0:604-607 (0.17, then grpo_config.py to 0.21)
+        earlier_messages=(
+            "The global train batch size ({…} x {…}) must be evenly divisible by the number of generations per "
+            "prompt ({…}). Given the current train batch size, the valid values for the number of generations are: "
+            "{…}.",
+            "The effective train batch size ({…} x {…} x {…}) must be evenly divisible by the number of generations "
+            "per prompt ({…}). Given the current effective train batch size, the valid values for the number of "
+            "generations are: {…}.",
+        ),
         versions="0.15.0 –",
         at_start=True,
     ),
