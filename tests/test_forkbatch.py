@@ -510,26 +510,13 @@ def test_what_reads_a_setting_or_a_size_already_formed_forms_no_batch() -> None:
     assert [(t.line, t.kind) for t in batch_touches(list(ast.parse(code).body), "f.py")] == [(7, "size"), (8, "group")]
 
 
-_SWITCHED_FIT = """from verl.protocol import DataProto
-
-
-class RayPPOTrainer:
-    def __init__(self, config):
-        self.config = config
-
-    def _accumulate(self, batch):
-        again = self.actor_rollout_wg.generate_sequences(batch)
-        batch = DataProto.concat([batch, again])
-        return DataProto.concat([batch, again])
-
-    def fit(self):
-        for batch_dict in self.train_dataloader:
-            batch = DataProto.from_single_dict(batch_dict)
-            gen = self.actor_rollout_wg.generate_sequences(batch)
-            batch = batch.repeat(repeat_times=self.config.worker.rollout.n, interleave=True)
-            batch = batch.union(gen)
-{call}            self.actor_rollout_wg.update_actor(batch)
-"""
+# fit with a method of the copy's own that joins a second rollout twice (EasyR1's fit has one concat)
+_SWITCHED_FIT = _EASYR1_FIT.replace(
+    "    def fit(self):",
+    "    def _accumulate(self, batch):\n        again = self.actor_rollout_wg.generate_sequences(batch)\n"
+    "        batch = DataProto.concat([batch, again])\n        return DataProto.concat([batch, again])\n\n"
+    "    def fit(self):",
+).replace("{extra}", "{call}")
 
 
 @pytest.mark.parametrize("switched", [True, False])
@@ -577,15 +564,15 @@ def test_a_fork_key_stored_as_it_is_is_judged_by_its_uses(tmp_path: Path) -> Non
     assert 3 in [t.line for t in effects.effects("rollout.infer_batch_size", 8, False)]
 
 
-_DISPATCHING_FIT = """from verl.protocol import DataProto
-
-
-class RayPPOTrainer:
-    def __init__(self, config):
-        self.config = config
-        self.async_mode = True
-
-    def _use_lookahead(self):
+# fit dispatches to a lookahead loop (two concats) or to EasyR1's own loop (_fit_standard)
+_DISPATCHING_FIT = (
+    _EASYR1_FIT.replace(
+        "        self.config = config\n", "        self.config = config\n        self.async_mode = True\n"
+    )
+    .replace("{extra}", "")
+    .replace(
+        "    def fit(self):",
+        """    def _use_lookahead(self):
         \"\"\"Whether to run the lookahead loop.\"\"\"
         return self.async_mode and self.config.trainer.get("enable_lookahead", False)
 
@@ -601,14 +588,9 @@ class RayPPOTrainer:
             batch = DataProto.concat([batch, again])
             batch = DataProto.concat([batch, again])
 
-    def _fit_standard(self):
-        for batch_dict in self.train_dataloader:
-            batch = DataProto.from_single_dict(batch_dict)
-            gen = self.actor_rollout_wg.generate_sequences(batch)
-            batch = batch.repeat(repeat_times=self.config.worker.rollout.n, interleave=True)
-            batch = batch.union(gen)
-            self.actor_rollout_wg.update_actor(batch)
-"""
+    def _fit_standard(self):""",
+    )
+)
 
 
 @pytest.mark.parametrize(

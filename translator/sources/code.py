@@ -1352,7 +1352,7 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
         if (
             isinstance(func, ast.Attribute)
             and name in _ROW_CALLS
-            and not _splits_text(node)
+            and not _on_text(node)
             # torch.masked_select(diff, mask): a tensor library's function on a metric, unless it is handed a batch
             and not (isinstance(func.value, ast.Name) and func.value.id in _TENSOR_MODULES and "batch" not in args)
             and not (isinstance(func.value, ast.Name) and func.value.id in _CONFIG_MODULES)
@@ -1510,13 +1510,15 @@ def _size_of_a_batch(value: ast.expr) -> bool:
     return False
 
 
-def _splits_text(node: ast.Call) -> bool:
-    """A split of text: by a literal string or a path separator, or of what a str method returns."""
-    func = node.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "split"):
-        return bool(node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+def _on_text(node: ast.Call) -> bool:
+    """A row call that works on text, not rows: one given a literal string first (``split(",")``,
+    ``select("col")``), a split by a path separator, or a split of what a str method returns
+    (``path.strip(os.sep).split(os.sep)``)."""
     if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
         return True
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "split"):
+        return False
     if node.args and (dotted_path(node.args[0]) or "") in ("os.sep", "os.path.sep", "os.linesep"):
         return True
     receiver = func.value

@@ -92,7 +92,7 @@ from translator.sources.code import (
 )
 from translator.sources.files import Source, absent_from_project, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
-from translator.sources.processes import VALUE_OPTIONS, default_processes, launcher_of, visible_gpus
+from translator.sources.processes import VALUE_OPTIONS, default_processes, launcher_of, options_of, visible_gpus
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
 
 _FLAG_OPTIONS = {
@@ -108,6 +108,8 @@ _FLAG_OPTIONS = {
     "--tpu",
     "--standalone",
 }
+# the launcher options (accelerate's, torchrun's, deepspeed's) that take a value
+_LAUNCHER_VALUE_OPTIONS = (ACCELERATE_VALUE_OPTIONS | VALUE_OPTIONS) - _FLAG_OPTIONS
 
 
 # Run settings outside the plan (translator/dialects/settings.py): GRPO has no discount, λ or value clip; names
@@ -436,7 +438,7 @@ class TrlDialect(Dialect):
         origin = f"{source.name}:{command.line}"
         script_index = _training_script_index(argv)
         assert script_index is not None  # the launch was chosen for having one
-        launcher_options = _options(argv[:script_index])
+        launcher_options = options_of(argv[:script_index], _LAUNCHER_VALUE_OPTIONS)
         script_args = argv[script_index + 1 :]
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
@@ -1034,23 +1036,6 @@ def _training_script_index(argv: list[str]) -> int | None:
             if launcher in ("accelerate", "torchrun", "deepspeed") or launcher.startswith("python"):
                 return i
     return None
-
-
-def _options(words: list[str]) -> dict[str, str]:
-    """Launcher options (`--opt value`, `--opt=value`) before the training script."""
-    found: dict[str, str] = {}
-    iterator = iter(words[1:])
-    for word in iterator:
-        if not word.startswith("-"):
-            continue
-        flag, eq, value = word.partition("=")
-        if eq:
-            found[flag] = value
-        elif flag in (ACCELERATE_VALUE_OPTIONS | VALUE_OPTIONS) and flag not in _FLAG_OPTIONS:
-            found[flag] = next(iterator, "")
-        else:
-            found[flag] = "true"
-    return found
 
 
 def _live_values_to_command_line(
