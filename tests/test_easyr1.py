@@ -283,14 +283,18 @@ def test_the_run_length_key_the_config_names_is_read_in_either_era() -> None:
     assert load(launch("worker.rollout.n=4"), framework="easyr1@0.3.0").spec.run_length.dataset_passes == 10
 
 
+def _project_holding(root: Path, name: str, text: str) -> Path:
+    """A project at ``root`` holding one file; the path of its (not yet written) launch script."""
+    (root / ".git").mkdir()
+    (root / name).parent.mkdir(parents=True)
+    (root / name).write_text(text)
+    return root / "run.sh"
+
+
 def test_a_reward_file_missing_from_its_folder_in_the_project_stops_the_read(tmp_path: Path) -> None:
     # examples/reward_function/ holds math.py only: a launch naming ./examples/reward_function/gone.py:score stops
     # at start-up (RewardConfig.post_init drops the missing file, then "Reward function is not provided.")
-    (tmp_path / ".git").mkdir()
-    rewards = tmp_path / "examples" / "reward_function"
-    rewards.mkdir(parents=True)
-    (rewards / "math.py").write_text("def score(reports):\n    return []\n")
-    script = tmp_path / "run.sh"
+    script = _project_holding(tmp_path, "examples/reward_function/math.py", "def score(reports):\n    return []\n")
     script.write_text(
         launch("worker.rollout.n=4", "worker.reward.reward_function=./examples/reward_function/gone.py:score")
     )
@@ -309,11 +313,7 @@ def test_a_template_file_missing_from_its_folder_is_dropped_not_refused(tmp_path
     # examples/format_prompt/ holds math.jinja only: DataConfig.post_init sets a format_prompt that does not exist
     # to None (verl/trainer/config.py@v0.3.1, since 7f9d952) and the run trains on the bare prompts: the plan is
     # read, with a warning naming the file
-    (tmp_path / ".git").mkdir()
-    templates = tmp_path / "examples" / "format_prompt"
-    templates.mkdir(parents=True)
-    (templates / "math.jinja").write_text("{{ content }}\n")
-    script = tmp_path / "run.sh"
+    script = _project_holding(tmp_path, "examples/format_prompt/math.jinja", "{{ content }}\n")
     script.write_text(launch("worker.rollout.n=4", "data.format_prompt=./examples/format_prompt/gone.jinja"))
     explanation = translator.load(str(script), framework="easyr1@0.3.2")
     assert explanation.spec.plan.samples_per_prompt == 4

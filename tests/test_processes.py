@@ -47,5 +47,16 @@ def test_processes_a_launcher_starts(script: str, expected: int | None) -> None:
 
 
 def test_a_count_that_is_no_number_is_refused() -> None:
-    with pytest.raises(ConfigError, match="--num_gpus must be a whole number above 0, got 'x'"):
+    with pytest.raises(ConfigError, match="--num_gpus must be a whole number, got 'x'"):
         _count("deepspeed --num_gpus x train.py")
+
+
+def test_an_elastic_node_range_leaves_a_trl_launchs_world_size_unknown() -> None:
+    # torchrun --nnodes 1:4 runs on as many nodes as join (1 to 4): the processes are 2 per node × an unknown count
+    import translator
+
+    launch = (
+        "torchrun --nproc_per_node 2 --nnodes 1:4 train_grpo.py --output_dir o --per_device_train_batch_size 4 "
+        "--num_generations 8\n"
+    )
+    assert translator.load(launch, framework="trl@1.16.0").spec.plan.data_parallel_size is None

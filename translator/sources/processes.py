@@ -13,12 +13,13 @@ CUDA_VISIBLE_DEVICES to them). accelerate's count comes from a config file of th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from translator.errors import ConfigError
 from translator.records import record
 from translator.sources.shell import ShellCommand, symbolic_names
 
-MAX_PROCESSES = 1_000_000  # past any real cluster: an edited script
+MAX_PROCESSES = 2**53  # past any real launch (and past what a float holds exactly)
 # deepspeed launcher options that take a value (deepspeed/launcher/runner.py@v0.19.8 parse_args), torchrun's
 # (torch/distributed/run.py@v2.13.0 get_args_parser) that rlconf reads or must step over, and accelerate's count
 VALUE_OPTIONS = frozenset(
@@ -86,18 +87,28 @@ def options_of(words: list[str], takes_value: frozenset[str] = VALUE_OPTIONS) ->
     return found
 
 
-def whole(value: str, option: str, where: str) -> int | None:
-    """A launcher's count: None when it depends on a variable the script never sets."""
-    if symbolic_names(value):
+def whole(value: Any, option: str, where: str | None) -> int | None:
+    """A launcher's count; None when it depends on a variable the script never sets (the world size is then unknown:
+    --num-processes gives it). Not a whole number, not above 0, or past any real launch: ConfigError."""
+    if symbolic_names(str(value)):
         return None
-    if not value.isdigit() or not 0 < int(value) <= MAX_PROCESSES:
+    hint = f"set {option} to a positive integer"
+    try:
+        number = int(str(value))
+    except ValueError:
         raise ConfigError(
-            f"{option} must be a whole number above 0, got {value!r}",
+            f"{option} must be a whole number, got {value!r}", file=where, key=option, hint=hint
+        ) from None
+    if number <= 0:
+        raise ConfigError(f"{option} must be greater than 0, got {number}", file=where, key=option, hint=hint)
+    if number > MAX_PROCESSES:
+        raise ConfigError(
+            f"{option} {number} is larger than any real launch",
             file=where,
             key=option,
-            hint=f"set {option} to a positive integer",
+            hint=f"set {option} to the number of processes (below {MAX_PROCESSES})",
         )
-    return int(value)
+    return number
 
 
 def visible_gpus(command: ShellCommand, where: str) -> tuple[int | None, str | None]:

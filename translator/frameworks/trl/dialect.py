@@ -28,7 +28,6 @@ from translator.checks.findings import divisors
 from translator.concordance import not_written
 from translator.dialects import registry
 from translator.dialects.base import (
-    MAX_COUNT,
     UNKNOWN,
     Dialect,
     Reading,
@@ -92,7 +91,14 @@ from translator.sources.code import (
 )
 from translator.sources.files import Source, absent_from_project, flatten, load_yaml_mapping
 from translator.sources.hydra import scalar
-from translator.sources.processes import VALUE_OPTIONS, default_processes, launcher_of, options_of, visible_gpus
+from translator.sources.processes import (
+    VALUE_OPTIONS,
+    default_processes,
+    launcher_of,
+    options_of,
+    visible_gpus,
+    whole,
+)
 from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
 
 _FLAG_OPTIONS = {
@@ -491,10 +497,11 @@ class TrlDialect(Dialect):
                     native.world_size = native.visible_gpus
                     native.world_size_from = f"{flag.lstrip('-')} {word}: one per GPU, {native.visible_from}"
                     continue
-                native.world_size = _whole(word, flag, origin)
+                native.world_size = whole(word, flag, origin)
                 native.world_size_from = f"{flag.lstrip('-')} {native.world_size} on the launch line"
         if launcher == "torchrun" and "--nnodes" in launcher_options and native.world_size:
-            nodes = _whole(launcher_options["--nnodes"], "--nnodes", origin)
+            span = launcher_options["--nnodes"]  # MIN:MAX is an elastic range: as many nodes as join (unknown)
+            nodes = None if ":" in span else whole(span, "--nnodes", origin)
             native.world_size = native.world_size * nodes if nodes else None
             if nodes and native.world_size_from:
                 native.world_size_from = native.world_size_from.replace(" on ", f" × nnodes {nodes} on ")
@@ -504,7 +511,7 @@ class TrlDialect(Dialect):
                 launcher, launcher_options, native.visible_gpus, native.visible_from, origin
             )
         if "--num_machines" in launcher_options:
-            native.accelerate["num_machines"] = _whole(launcher_options["--num_machines"], "--num_machines", origin)
+            native.accelerate["num_machines"] = whole(launcher_options["--num_machines"], "--num_machines", origin)
         for flag, variable in _NODE_VARIABLES.items():
             value = launcher_options.get(flag, launcher_options.get(flag.replace("_", "-")))
             if value is not None:
@@ -578,7 +585,7 @@ class TrlDialect(Dialect):
             native.world_size, native.world_size_assumed = None, False
         # the launch line's count overrides the accelerate file's, even when it is a variable left unset
         if native.world_size is None and native.world_size_word is None and "num_processes" in native.accelerate:
-            native.world_size = _whole(native.accelerate["num_processes"], "num_processes", native.accelerate_name)
+            native.world_size = whole(native.accelerate["num_processes"], "num_processes", native.accelerate_name)
             native.world_size_from = f"num_processes {native.world_size} in {native.accelerate_name}"
         if native.world_size is None:
             if options.num_processes is not None:
@@ -1533,31 +1540,6 @@ def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> d
     if hit is not None:
         found["repeat_sampler"] = ("_get_train_sampler", getattr(hit, "lineno", 0))
     return found
-
-
-def _whole(value: Any, key: str, where: str | None) -> int | None:
-    """A launcher count; None when it depends on a variable the script never sets (the world size is then unknown,
-    as for a recipe alone: --num-processes gives it)."""
-    if symbolic_names(str(value)):
-        return None
-    try:
-        number = int(str(value))
-    except ValueError:
-        raise ConfigError(
-            f"{key} must be a whole number, got {value!r}", file=where, key=key, hint=f"set {key} to a positive integer"
-        ) from None
-    if number <= 0:
-        raise ConfigError(
-            f"{key} must be greater than 0, got {number}", file=where, key=key, hint=f"set {key} to a positive integer"
-        )
-    if number > MAX_COUNT:
-        raise ConfigError(
-            f"{key} {number} is larger than any real launch",
-            file=where,
-            key=key,
-            hint=f"set {key} to the number of processes (below {MAX_COUNT})",
-        )
-    return number
 
 
 class _Interpreter:
