@@ -402,6 +402,7 @@ def test_openrlhfs_single_job_entry_trains_on_the_launchers_processes() -> None:
     unknown = translator.load(Source(SINGLE_JOB.format(launcher=""), "run.sh"))
     plan = unknown.spec.plan
     assert (plan.data_parallel_size, plan.grad_accum_steps) == (None, None)
+    assert (unknown.spec.topology.gpus_per_node, unknown.spec.topology.training_gpus) == (None, None)
     assert plan.prompts_per_step == 128
     assert unknown.spec.derivations["plan.prompts_per_step"].origin == "assumed"
 

@@ -720,11 +720,14 @@ class _Interpreter:
         """The single-job entry's processes are not known (the plan was computed with one): the data-parallel
         size and the per-rank accumulation are unknown, and the step's prompts hold only if the processes divide
         the rollout batch (each loads rollout_batch_size // processes prompts)."""
-        plan, derivations = self.spec.plan, self.spec.derivations
+        plan, derivations, topology = self.spec.plan, self.spec.derivations, self.spec.topology
         because = f"unknown: {why} (pass --num-processes N)"
         for name in ("data_parallel_size", "grad_accum_steps"):
             setattr(plan, name, None)
             derivations[f"plan.{name}"] = Derivation(because, [], "unknown")
+        for name in ("nodes", "gpus_per_node", "training_gpus"):  # computed with one process: no real count
+            setattr(topology, name, None)
+            derivations[f"topology.{name}"] = Derivation(because, [], "unknown")
         rollout = self.f("rollout.batch_size")
         for name in ("prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"):
             if getattr(plan, name) is not None:
