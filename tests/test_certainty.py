@@ -46,7 +46,9 @@ def test_unknown_says_why_and_what_to_pass(tmp_path: Path) -> None:
     prompts = translator.explain(script).certainty["prompts_per_step"]
     assert (prompts.level, prompts.why, prompts.hint) == ("unknown", "depends on $BATCH", "pass --env BATCH=...")
     # A TRL recipe alone does not state the number of training processes.
-    recipe = translator.explain(FIXTURES / "trl" / "recipe_only_no_world_size.yaml").certainty
+    recipe = translator.explain(
+        FIXTURES / "trl" / "recipe_only_no_world_size" / "recipe_only_no_world_size.yaml"
+    ).certainty
     assert (recipe["data_parallel_size"].level, recipe["data_parallel_size"].hint) == (
         "unknown",
         "pass --num-processes N",
@@ -110,7 +112,9 @@ def test_a_release_inferred_from_the_keys_makes_what_the_releases_disagree_on_as
     # (inferred): per_device_train_batch_size 8 completions × 7 processes × gradient_accumulation_steps 1 = 56
     # completions per optimizer step. Read as trl 0.14.0 (docs/frameworks/trl.md: 0.14 counts pdtbs in prompts and
     # overrides the defaults to pdtbs 1, GAS 8): 1 prompt × num_generations 8 × 7 processes × 8 = 448.
-    sure = translator.explain(FIXTURES / "trl" / "trl014_defaults_recipe_only.yaml", num_processes=7).certainty
+    sure = translator.explain(
+        FIXTURES / "trl" / "trl014_defaults_recipe_only" / "trl014_defaults_recipe_only.yaml", num_processes=7
+    ).certainty
     per_update = sure["samples_per_optimizer_step"]
     assert per_update.level == "assumed" and "448 as 0.14.0" in per_update.why
     assert per_update.hint is not None and "--from trl@" in per_update.hint
@@ -118,7 +122,9 @@ def test_a_release_inferred_from_the_keys_makes_what_the_releases_disagree_on_as
     assert sure["samples_per_prompt"].level == "default"
     # Stated with --from, the release is no longer in doubt.
     stated = translator.explain(
-        FIXTURES / "trl" / "trl014_defaults_recipe_only.yaml", framework="trl@0.18.0", num_processes=7
+        FIXTURES / "trl" / "trl014_defaults_recipe_only" / "trl014_defaults_recipe_only.yaml",
+        framework="trl@0.18.0",
+        num_processes=7,
     ).certainty
     assert stated["samples_per_optimizer_step"].level != "assumed"
 

@@ -16,7 +16,7 @@ from translator import dialects
 from translator.cli import main
 from translator.sources.files import Source
 
-NO_WORLD = FIXTURES / "trl" / "recipe_only_no_world_size.yaml"
+NO_WORLD = FIXTURES / "trl" / "recipe_only_no_world_size" / "recipe_only_no_world_size.yaml"
 
 
 def run(*args: object) -> tuple[int, str]:

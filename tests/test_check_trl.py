@@ -694,7 +694,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     code, out = cli("check", clean, "--from", "trl@1.16.0")
     assert code == 1 and "Unknown arguments from config file: ['--warmup_ratio', '0.02']" in out
     assert "fix: warmup_ratio=(remove), warmup_steps=0.02" in out
-    warned = FIXTURES / "trl" / "recipe_only_np8.yaml"
+    warned = FIXTURES / "trl" / "recipe_only_np8" / "recipe_only_np8.yaml"
     assert cli("check", warned, "--num-processes", "8", "--from", "trl@0.27.0+transformers4.56.2")[0] == 0
     assert cli("check", warned, "--num-processes", "8", "--from", "trl@0.27.0+transformers4.56.2", "--strict")[0] == 1
     broken = tmp_path / "recipe.yaml"

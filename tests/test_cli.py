@@ -128,7 +128,9 @@ def test_translate_exits_1_when_what_it_wrote_cannot_start() -> None:
 
 
 def test_translate_refuses_without_a_world_size() -> None:
-    code, _, err = run("translate", FIXTURES / "trl" / "recipe_only_no_world_size.yaml", "--to", "verl")
+    code, _, err = run(
+        "translate", FIXTURES / "trl" / "recipe_only_no_world_size" / "recipe_only_no_world_size.yaml", "--to", "verl"
+    )
     assert code == 2 and "--num-processes" in err
 
 
@@ -148,7 +150,7 @@ def test_standard_input() -> None:
 
 
 def test_num_processes_supplies_the_world_size() -> None:
-    recipe = FIXTURES / "trl" / "recipe_only_no_world_size.yaml"
+    recipe = FIXTURES / "trl" / "recipe_only_no_world_size" / "recipe_only_no_world_size.yaml"
     code, out, _ = run("explain", recipe, "--num-processes", "4", "--format", "json")
     assert code == 0 and json.loads(out)["plan"]["data_parallel_size"] == 4
 

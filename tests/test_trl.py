@@ -73,7 +73,7 @@ def test_warmup_of_a_known_run_is_whole_steps() -> None:
 
 
 def test_a_key_the_transformers_lacks_is_dropped_with_a_note() -> None:
-    text = (TRL / "recipe_only_np8.yaml").read_text() + "\nlogging_dir: runs/x\n"
+    text = (TRL / "recipe_only_np8" / "recipe_only_np8.yaml").read_text() + "\nlogging_dir: runs/x\n"
     source = Source(text, "recipe.yaml")
     newest = translator.translate(source, to="trl@1.16.0", framework="trl@0.27.0", num_processes=8)
     assert "logging_dir" not in recipe(newest)
@@ -105,7 +105,7 @@ def test_min_lr_ratio_is_written_where_the_scheduler_reads_it() -> None:
 
 
 def test_cosine_with_min_lr_without_its_floor_is_an_error() -> None:
-    text = (TRL / "recipe_only_np8.yaml").read_text() + "\nlr_scheduler_type: cosine_with_min_lr\n"
+    text = (TRL / "recipe_only_np8" / "recipe_only_np8.yaml").read_text() + "\nlr_scheduler_type: cosine_with_min_lr\n"
     text = text.replace("lr_scheduler_type: cosine\n", "") if text.count("lr_scheduler_type") > 1 else text
     report = translator.check(Source(text, "recipe.yaml"), framework="trl@0.27.0+transformers4.56.2", num_processes=8)
     assert "trl.cosine-min-lr-unset" in {f.rule for f in report.errors}
@@ -562,3 +562,74 @@ def test_trl_016_run_length_counts_the_optimizer_steps_that_generate(tmp_path: P
     # but the source's own count is kept)
     translation = translator.translate(explanation, to="trl@0.16.0")
     assert recipe(translation)["max_steps"] == 5000
+
+
+# ---------------------------------------------------------------- a recipe read on its own: the scripts that read it
+ROLLOUT_TRAINER = (
+    "from transformers import Trainer\n\n\n"
+    "class RolloutGRPOTrainer(Trainer):\n"
+    "    def training_step(self, model, inputs, num_items_in_batch=None):\n"
+    "        batch = self.engine.generate(inputs, n=self.args.num_generations)\n"
+    "        return self.update(model, batch)\n"
+)
+READER = (
+    "from trl import GRPOConfig, TrlParser\n{imports}\n\n"
+    "if __name__ == '__main__':\n"
+    "    args = TrlParser((GRPOConfig,)).parse_args_and_config()[0]\n"
+    "    {trainer}(model='m', args=args).train()\n"
+)
+OWN_READER = READER.format(imports="from rl.engine import RolloutGRPOTrainer", trainer="RolloutGRPOTrainer")
+TRL_READER = READER.format(imports="from trl import GRPOTrainer", trainer="GRPOTrainer")
+# 8 completions per process per micro-step (per_device 8), 4 micro-steps per optimizer step, groups of 8
+RECIPE = "per_device_train_batch_size: 8\ngradient_accumulation_steps: 4\nnum_generations: 8\nnum_iterations: 2\n"
+
+
+def _recipe_project(tmp_path: Path, scripts: dict[str, str]) -> Path:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(install_requires=['trl==0.18.0'])\n")
+    for name, text in {"src/rl/engine.py": ROLLOUT_TRAINER, **scripts}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "recipes").mkdir()
+    (tmp_path / "recipes" / "grpo.yaml").write_text(RECIPE)
+    return tmp_path / "recipes" / "grpo.yaml"
+
+
+def test_a_recipe_whose_reader_builds_the_projects_own_trainer_has_that_trainers_unknown_cadence(
+    tmp_path: Path,
+) -> None:
+    # The only script that parses a recipe (TrlParser) and builds a GRPO trainer builds RolloutGRPOTrainer, a
+    # transformers Trainer generating in training_step: no TRL lineage. How many completions a micro-step holds,
+    # when it generates and how many passes it makes are in its code: every count built on them is unknown, not
+    # trl 0.18.0's (8 prompts per round, num_iterations 2 passes).
+    recipe = _recipe_project(tmp_path, {"src/rl/grpo.py": OWN_READER})
+    read = translator.explain(str(recipe), num_processes=2)
+    plan = read.spec.plan
+    assert plan.prompts_per_step is None and plan.optimizer_steps_per_step is None and plan.epochs_per_step is None
+    assert (plan.samples_per_prompt, plan.data_parallel_size, plan.grad_accum_steps) == (8, 2, 4)
+    note = next(n for n in read.notes if n.code == "framework.fork-trainer-unknown")
+    assert "src/rl/engine.py:4 RolloutGRPOTrainer" in note.message
+
+
+def test_a_recipe_read_by_scripts_with_different_trainers_names_them_and_leaves_the_cadence_unknown(
+    tmp_path: Path,
+) -> None:
+    # Two readers: one builds TRL's own GRPOTrainer, the other the project's trainer; the recipe names neither, so
+    # which batching it trains with depends on the script launched.
+    recipe = _recipe_project(tmp_path, {"src/rl/grpo.py": OWN_READER, "scripts/stock_grpo.py": TRL_READER})
+    read = translator.explain(str(recipe), num_processes=2)
+    assert read.spec.plan.samples_per_step is None and read.spec.plan.epochs_per_step is None
+    note = next(n for n in read.notes if n.code == "framework.fork-trainer-unknown")
+    assert "scripts/stock_grpo.py (trl.GRPOTrainer)" in note.message and "src/rl/grpo.py (" in note.message
+
+
+def test_a_recipe_whose_readers_build_trls_trainer_is_read_as_the_release(tmp_path: Path) -> None:
+    # Only TRL's own GRPOTrainer reads it: trl 0.18.0 (setup.py's pin). A round is per_device 8 × 2 processes ×
+    # GAS 4 = 64 completions = 8 prompts × 8, two passes (num_iterations 2) of one optimizer step each (64 / 64):
+    # 2 optimizer steps per round.
+    recipe = _recipe_project(tmp_path, {"scripts/stock_grpo.py": TRL_READER})
+    read = translator.explain(str(recipe), num_processes=2)
+    plan = read.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (8, 64, 64)
+    assert (plan.optimizer_steps_per_step, plan.epochs_per_step) == (2, 2)
+    assert not any(n.code.startswith("framework.fork-trainer") for n in read.notes)

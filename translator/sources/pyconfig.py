@@ -282,7 +282,7 @@ class Arguments:
 
 
 @dataclass
-class _Option:
+class DeclaredOption:
     """One ``add_argument(...)`` call: its option words, where its value goes, its action, default and type."""
 
     words: list[str]
@@ -302,7 +302,7 @@ def option_names(tree: ast.Module) -> frozenset[str]:
     words without the dashes (``--dynamic-history`` → ``dynamic_history``, aliases too) and its ``dest``."""
     names: set[str] = set()
     for node in ast.walk(tree):
-        option = _option(node) if isinstance(node, ast.Call) and _callee(node) == "add_argument" else None
+        option = declared_option(node) if isinstance(node, ast.Call) and _callee(node) == "add_argument" else None
         if option is not None:
             names.add(option.dest)
             names.update(w[2:].replace("-", "_") for w in option.words if w.startswith("--"))
@@ -323,7 +323,7 @@ def option_words(tree: ast.Module) -> frozenset[str] | None:
     return frozenset(words) or None
 
 
-def _option(call: ast.Call) -> _Option | None:
+def declared_option(call: ast.Call) -> DeclaredOption | None:
     words = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     keywords = {k.arg: k.value for k in call.keywords if k.arg}
     dest = keywords.get("dest")
@@ -336,7 +336,7 @@ def _option(call: ast.Call) -> _Option | None:
     given = keywords.get("type")
     convert = {"int": int, "float": float, "str": str}.get(given.id if isinstance(given, ast.Name) else "")
     readable = "nargs" not in keywords and (action is None or kind in ("store", "store_true", "store_false"))
-    return _Option(words, name, kind, keywords.get("default"), convert, readable)
+    return DeclaredOption(words, name, kind, keywords.get("default"), convert, readable)
 
 
 def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
@@ -374,10 +374,10 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
     # args = parse_args()`)
     top = tree.body + [s for node in tree.body if isinstance(node, (ast.If, ast.FunctionDef)) for s in node.body]
     namespaces = frozenset(bound(top, {"parse_args", *returns_parse}))
-    options: dict[str, _Option] = {}  # option word → the option
+    options: dict[str, DeclaredOption] = {}  # option word → the option
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _callee(node) == "add_argument":
-            option = _option(node)
+            option = declared_option(node)
             if option is not None:
                 options.update(dict.fromkeys(option.words, option))
     if not namespaces or not options:

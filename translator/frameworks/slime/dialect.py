@@ -130,6 +130,7 @@ class SlimeDialect(Dialect):
         reading = self.read_flags(source, options, notes, flags, origins, entry)
         _ray_head(command, reading.spec)
         self._own_flags(source, command.cwd, argv[index], flags, reading)
+        self._copy_stops(source, command.cwd, argv[index], flags, command.line)
         job = _job_path(source, command, argv[index], script.variables)
         if job is not None:
             _refuse_unreachable_functions(source, command.line, flags, *job)
@@ -186,12 +187,10 @@ class SlimeDialect(Dialect):
         from translator.dialects import forkbatch
         from translator.sources.pyconfig import option_names
 
-        found = forkbatch.locate(source, cwd, entry)
-        if found is None:
+        copy = self._copy_arguments(source, cwd, entry)
+        if copy is None:
             return
-        project, path = found
-        arguments = project.tree(os.path.join(os.path.dirname(path), self.name, "utils", "arguments.py"))
-        defined = option_names(arguments) if arguments is not None else frozenset()
+        defined = option_names(copy[2]) if copy[2] is not None else frozenset()
         upstream = {key.replace("-", "_") for key in native_schemas.keys(self.name)}
         read = reading.native.used if reading.native is not None else set()  # the reader's own: not the fork's
         own = {
@@ -213,6 +212,38 @@ class SlimeDialect(Dialect):
                 reading.spec,
                 reading.notes,
                 lineage=self.name,
+            )
+
+    def _copy_arguments(self, source: Source, cwd: str | None, entry: str) -> tuple[Project, str, Any] | None:
+        """The project's copy of the framework that the launched entry runs: (project, its arguments module's path,
+        that module's tree or None)."""
+        from translator.dialects import forkbatch
+
+        found = forkbatch.locate(source, cwd, entry)
+        if found is None:
+            return None
+        project, path = found
+        arguments = os.path.join(os.path.dirname(path), self.name, "utils", "arguments.py")
+        return project, arguments, project.tree(arguments)
+
+    def _copy_stops(self, source: Source, cwd: str | None, entry: str, flags: dict[str, Any], line: int) -> None:
+        """Stop (ConfigError) where the copy's own argument parsing (its ``parse_args`` and the functions of that
+        module it hands the arguments to) raises or asserts for certain on the launch's flags
+        (translator/sources/startup.py): the run stops there before training, whatever rlconf reads of it."""
+        from translator.sources.startup import first_stop
+
+        copy = self._copy_arguments(source, cwd, entry)
+        if copy is None or copy[2] is None:
+            return
+        project, path, tree = copy
+        stop = first_stop(tree, "parse_args", {name.replace("-", "_"): value for name, value in flags.items()})
+        if stop is not None:
+            raise ConfigError(
+                f"the launch stops at start-up in {project.rel(path)}:{stop.line} (the project's {self.label} "
+                f"argument checks, which this launch's flags reach): {stop.message}",
+                file=source.name,
+                line=line,
+                hint="change the flags that check tests, as its message asks",
             )
 
     def read_flags(

@@ -80,6 +80,7 @@ from translator.native_schemas import lacks
 from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, quotient
 from translator.sources.code import (
+    MAX_FILE_BYTES,
     Candidate,
     ClassInfo,
     PackageImport,
@@ -88,8 +89,10 @@ from translator.sources.code import (
     launched_scripts,
     mentions,
     option_test,
+    project_files,
+    project_root,
 )
-from translator.sources.files import Source, absent_from_project, flatten, load_yaml_mapping
+from translator.sources.files import Source, absent_from_project, flatten, load_yaml_mapping, read_text
 from translator.sources.hydra import scalar
 from translator.sources.processes import (
     VALUE_OPTIONS,
@@ -264,6 +267,7 @@ class TrlDialect(Dialect):
             if re.search(ACCELERATE_KEYS, source.text, re.M) and not re.search(RECIPE_KEYS, source.text, re.M):
                 return self._read_accelerate_only(data, source, options)
             self._merge_recipe(native, data, source.name)
+            native.fork_trainer = _recipe_trainer(source, lambda key: _flag_value(native.values, key))
         else:
             self._read_script(source, options, native, notes)
         if native.variant is not None and native.release is None and not options.version:
@@ -1210,6 +1214,8 @@ class ForkTrainer:
     # 'path:line args.FIELD': where it sets a batch field of the parsed config (no TRL release's GRPOTrainer does)
     rewrites: tuple[str, ...] = ()
     files: tuple[str, ...] = ()  # the files of the class and of its project bases (they may keep TRL's checks)
+    # 'script (trainer)': a recipe's readers among the project's scripts, when they build different trainers
+    readers: tuple[str, ...] = ()
 
 
 def _fork_trainer(source: Source, cwd: str | None, script: str, flag: Callable[[str], Any]) -> ForkTrainer | None:
@@ -1218,26 +1224,78 @@ def _fork_trainer(source: Source, cwd: str | None, script: str, flag: Callable[[
     overrides none of the batch-forming methods). ``flag`` gives a config flag's value (None if not known): it
     picks between the classes of ``trainer_cls = A if args.use_vllm else B``."""
     for project, path in launched_scripts(source, cwd, script):
-        candidates = [
-            c
-            for c in _trainer_module(project, path)[1]
-            if c.condition is None or _may_be(flag(c.condition[0]), c.condition[1])
-        ]
-        found = [_classify(project, c.cls, flag) for c in candidates if isinstance(c.cls, ClassInfo)]
-        forks = [f for f in found if f is not None]
-        if not forks:
-            return None
-        releases = {f.lineage.release if f.lineage else None for f in forks}
-        if len(releases) == 1:
-            files = tuple(dict.fromkeys(path for f in forks for path in f.files))
-            return (
-                forks[0]
-                if len(forks) == 1
-                else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage, forks[0].code_line, (), files)
-            )
-        # Candidates of different lineages (trainer_cls = A if flag else B): which one runs is not read here.
-        return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks))
+        return _trainer_of(project, path, flag)
     return None
+
+
+def _trainer_of(project: Project, path: str, flag: Callable[[str], Any]) -> ForkTrainer | None:
+    """The project trainer a script (``path``) builds, as :func:`_fork_trainer` reads it."""
+    candidates = [
+        c
+        for c in _trainer_module(project, path)[1]
+        if c.condition is None or _may_be(flag(c.condition[0]), c.condition[1])
+    ]
+    found = [_classify(project, c.cls, flag) for c in candidates if isinstance(c.cls, ClassInfo)]
+    return _one_trainer([f for f in found if f is not None])
+
+
+def _one_trainer(forks: list[ForkTrainer]) -> ForkTrainer | None:
+    """The trainer that one of several candidate classes (or scripts) stands for: None when none is the project's
+    own; their lineage when they share one; else a trainer of no lineage (which one runs is not read here)."""
+    if not forks:
+        return None
+    releases = {f.lineage.release if f.lineage else None for f in forks}
+    if len(releases) == 1:
+        files = tuple(dict.fromkeys(path for f in forks for path in f.files))
+        return (
+            forks[0]
+            if len(forks) == 1
+            else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage, forks[0].code_line, (), files)
+        )
+    return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks))
+
+
+_RECIPE_READERS = 40  # project scripts that parse a recipe, read at most
+_RECIPE_SCAN = 3_000  # project Python files searched for them
+
+
+def _recipe_trainer(source: Source, flag: Callable[[str], Any]) -> ForkTrainer | None:
+    """The trainer a recipe read on its own trains with: TrlParser's ``--config`` hands it to a project script, so
+    the recipe's readers are the project's scripts that build a TrlParser and a GRPO trainer, the nearest first
+    (those under the recipe's folder, else under the folder above, up to its package: a folder with setup.py,
+    setup.cfg or pyproject.toml, or the project's root). When they all build TRL's own, None; when they build one
+    project trainer (one lineage), that one; when they build different ones, a trainer of no lineage whose
+    ``readers`` name the scripts (which one the user launches is not in the recipe)."""
+    if source.files or source.base_dir is None:
+        return None
+    folder = os.path.realpath(source.base_dir)  # the recipe's folder
+    root = project_root(folder)
+    project = Project(root, root)
+    scripts = [path for path in project_files(root) if path.endswith(".py")][:_RECIPE_SCAN]
+    verdicts: dict[str, ForkTrainer | None] = {}
+    while not verdicts:
+        for path in scripts:
+            if len(verdicts) >= _RECIPE_READERS or not path.startswith(folder + os.sep):
+                continue
+            if "TrlParser" not in (read_text(path, MAX_FILE_BYTES) or ""):
+                continue
+            found = _trainer_module(project, path)[1]
+            if any("GRPO" in (c.cls.name if isinstance(c.cls, ClassInfo) else str(c.cls)) for c in found):
+                verdicts[project.rel(path)] = _trainer_of(project, path, flag)
+        if folder == root or not folder.startswith(root) or _is_package(folder):
+            break
+        folder = os.path.dirname(folder)
+    forks = [f for f in verdicts.values() if f is not None]
+    if len(forks) == len(verdicts):
+        return _one_trainer(forks)
+    if not forks:
+        return None
+    readers = tuple(f"{rel} ({f.where if f else 'trl.GRPOTrainer'})" for rel, f in verdicts.items())
+    return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks), readers=readers)
+
+
+def _is_package(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in ("setup.py", "setup.cfg", "pyproject.toml"))
 
 
 def _trainer_module(project: Project, path: str) -> tuple[str, list[Candidate]]:
@@ -1299,8 +1357,9 @@ def _false(node: ast.expr) -> bool:
 
 _TRAINER_SEARCH_FILES = 40  # project modules searched for the trainer a launched script builds (breadth first)
 
-# What a trainer that matches no TRL lineage leaves open: how many completions a micro-step holds and when
-# generation happens, hence every count built on them (the group size, world size and accumulation stay known).
+# What a project trainer leaves open: how many completions a micro-step holds and when generation happens, hence
+# every count built on them (the group size, world size and accumulation stay known). One that matches no TRL
+# lineage also decides how often it trains on them (epochs_per_step; a lineage's is its release's num_iterations).
 _CADENCE_QUANTITIES = (
     "prompts_per_step",
     "samples_per_step",
@@ -1319,23 +1378,32 @@ def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
             f"({', '.join(fork.rewrites)}; no TRL release's GRPOTrainer does), so the batch it forms is not the "
             "configured one"
         )
+    elif fork.readers:
+        lines = [r.split(" ", 1)[0] for r in fork.readers]
+        text = (
+            f"the recipe is read by the project's scripts {'; '.join(fork.readers)}, which build different trainers, "
+            "so which one's batching it trains with depends on the script launched (explain that launch instead)"
+        )
     else:
         lines = [fork.code_line]
         text = (
             f"{fork.where} is the project's own trainer; its batch-forming code ({fork.code_line}) matches no TRL "
             "release's GRPOTrainer, so how many completions a micro-step holds and when it generates are not known"
         )
-    names = _CADENCE_QUANTITIES + tuple(
-        quantity for field, quantity in _REWRITTEN.items() if any(r.endswith(f".{field}") for r in fork.rewrites)
+    names = (
+        _CADENCE_QUANTITIES
+        + (() if fork.lineage else ("epochs_per_step",))
+        + tuple(
+            quantity for field, quantity in _REWRITTEN.items() if any(r.endswith(f".{field}") for r in fork.rewrites)
+        )
     )
     for name in names:
         setattr(spec.plan, name, None)
         spec.derivations[f"plan.{name}"] = Derivation(text, lines, UNKNOWN)
     notes.warning(
         "framework.fork-trainer-unknown",
-        f"{text}: prompts/samples per step, samples per optimizer "
-        "step, optimizer steps per step and the micro-batch are left unknown (read the trainer's "
-        "generation and sampler code, then pass --from trl@VERSION of the release it follows)",
+        f"{text}: {', '.join(names)} are left unknown (read the trainer's generation and sampler code, then pass "
+        "--from trl@VERSION of the release it follows)",
         source_keys=[fork.where],
     )
 
