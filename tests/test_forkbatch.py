@@ -393,6 +393,17 @@ def test_an_override_of_a_key_the_copys_config_lacks_stops_hydra() -> None:
     assert api.explain(str(OWN_CONFIG / "appended_key.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32
 
 
+def test_appending_a_key_the_copys_config_sets_stops_hydra_and_over_a_null_does_not() -> None:
+    # Hydra 1.3's '+key=value' adds a key only where the composed config holds none or null there
+    # (config_loader_impl.py:370-380 in hydra-core 1.3.8, "Could not append to config. An item is already at ..."):
+    # trainer.nnodes is 1 in the copy's config (refused, line 5 of the script); trainer.rollout_data_dir is null
+    # (appended: the launch runs with its 32 prompts).
+    with pytest.raises(ConfigError) as refused:
+        api.explain(str(OWN_CONFIG / "appended_present.sh"), "verl@0.4.1")
+    assert refused.value.line == 3 and "An item is already at 'trainer.nnodes'" in refused.value.message
+    assert api.explain(str(OWN_CONFIG / "appended_null.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32
+
+
 def test_a_count_that_sizes_one_value_per_row_forms_no_batch() -> None:
     # a per-row weight list ([1.0] * len(batch.batch)) keeps the rows; a count compared against a size does not
     code = "weights = np.array([1.0] * len(batch.batch))\nmask = len(batch) * [0]\nif len(batch) < size:\n    pass\n"

@@ -633,3 +633,17 @@ def test_a_recipe_whose_readers_build_trls_trainer_is_read_as_the_release(tmp_pa
     assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (8, 64, 64)
     assert (plan.optimizer_steps_per_step, plan.epochs_per_step) == (2, 2)
     assert not any(n.code.startswith("framework.fork-trainer") for n in read.notes)
+
+
+def test_a_recipe_the_projects_readme_launches_with_one_script_is_read_with_that_scripts_trainer(
+    tmp_path: Path,
+) -> None:
+    # The same two readers, and a README whose command (continued over a backslash) runs scripts/stock_grpo.py
+    # with this recipe: TRL's own trainer, trl 0.18.0, so the plan of the previous test (8 prompts, 64 samples,
+    # two passes of one optimizer step each).
+    recipe = _recipe_project(tmp_path, {"src/rl/grpo.py": OWN_READER, "scripts/stock_grpo.py": TRL_READER})
+    (tmp_path / "README.md").write_text(
+        "```shell\naccelerate launch --num_processes 2 scripts/stock_grpo.py \\\n    --config recipes/grpo.yaml\n```\n"
+    )
+    plan = translator.explain(str(recipe), num_processes=2).spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 64, 2)

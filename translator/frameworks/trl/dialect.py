@@ -1268,7 +1268,7 @@ def _recipe_trainer(source: Source, flag: Callable[[str], Any]) -> ForkTrainer |
     ``readers`` name the scripts (which one the user launches is not in the recipe)."""
     if source.files or source.base_dir is None:
         return None
-    folder = os.path.realpath(source.base_dir)  # the recipe's folder
+    folder = folder0 = os.path.realpath(source.base_dir)  # the recipe's folder
     root = project_root(folder)
     project = Project(root, root)
     scripts = [path for path in project_files(root) if path.endswith(".py")][:_RECIPE_SCAN]
@@ -1285,6 +1285,9 @@ def _recipe_trainer(source: Source, flag: Callable[[str], Any]) -> ForkTrainer |
         if folder == root or not folder.startswith(root) or _is_package(folder):
             break
         folder = os.path.dirname(folder)
+    named = _named_readers(root, os.path.relpath(os.path.join(folder0, os.path.basename(source.name)), root))
+    if named and set(named) <= set(verdicts):  # the project's own launch lines say which script reads it
+        verdicts = {rel: verdicts[rel] for rel in named}
     forks = [f for f in verdicts.values() if f is not None]
     if len(forks) == len(verdicts):
         return _one_trainer(forks)
@@ -1292,6 +1295,26 @@ def _recipe_trainer(source: Source, flag: Callable[[str], Any]) -> ForkTrainer |
         return None
     readers = tuple(f"{rel} ({f.where if f else 'trl.GRPOTrainer'})" for rel, f in verdicts.items())
     return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks), readers=readers)
+
+
+_LAUNCH_TEXTS = (".md", ".sh", ".bash", ".slurm", ".sbatch", ".txt")
+_CONTINUED = re.compile(r"\\\n\s*")
+
+
+def _named_readers(root: str, recipe: str) -> list[str]:
+    """The project scripts (paths from ``root``) that the project's own launch lines run with the recipe
+    (``recipe``: its path from ``root``): a README's or a script's command naming both a ``.py`` file and the
+    recipe (``accelerate launch ... src/pkg/grpo.py --config recipes/x.yaml``), lines joined at a trailing
+    backslash. Empty when no such line names it."""
+    found: list[str] = []
+    pattern = re.compile(rf"(?:^|[\s=\"'(])(?:\./)?{re.escape(recipe)}(?:$|[\s\"')])")
+    for path in project_files(root)[:_RECIPE_SCAN]:
+        if not path.endswith(_LAUNCH_TEXTS) or not (text := read_text(path, MAX_FILE_BYTES)) or recipe not in text:
+            continue
+        for line in _CONTINUED.sub(" ", text).splitlines():
+            if pattern.search(line):
+                found += [w.removeprefix("./") for w in re.findall(r"[\w./-]+\.py\b", line)]
+    return list(dict.fromkeys(found))
 
 
 def _is_package(folder: str) -> bool:

@@ -97,7 +97,7 @@ class NativeVerl:
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
         self.origins: dict[str, str] = {}
-        self.appended: set[str] = set()  # keys written with '+' (absent from that version's config)
+        self.appended: dict[str, str] = {}  # keys written with '+' (absent from that version's config) → where
         self.plain: dict[str, str] = {}  # keys written without '+' or '++' → where (Hydra wants them in the config)
         self.entry_config: EntryConfig | None = None  # the Hydra config the launched copy's own entry names
         self.entry = "core"  # core | dapo | fully_async
@@ -234,6 +234,20 @@ class VerlDialect(Dialect):
         if config is None or native.config_name is not None:
             return defaults
         if config.complete:
+            for key, origin in native.appended.items():
+                appended = str(native.values.get(key, "")).strip()
+                if appended.startswith(("{", "[")) or key.replace(".", "/") in config.groups:
+                    continue  # Hydra merges a mapping or list into the item there
+                if _set_in(config.tree, key):
+                    file, _, line = origin.rpartition(":")
+                    raise ConfigError(
+                        f"'{key}' is already in the config the launched entry composes ({config.where}), and the "
+                        f"launch appends it with '+': Hydra stops at start-up (\"Could not append to config. An item "
+                        f"is already at '{key}'\")",
+                        file=file,
+                        line=int(line) if line.isdigit() else None,
+                        hint=f"write {key}=... (without '+') to override it, or ++{key}=... to set it either way",
+                    )
             for key, origin in native.plain.items():
                 if key.replace(".", "/") not in config.groups and _absent(config.tree, key):
                     file, _, line = origin.rpartition(":")
@@ -375,7 +389,7 @@ class VerlDialect(Dialect):
                 native.values.pop(override.key, None)
                 continue
             if override.op == "+":
-                native.appended.add(override.key)
+                native.appended[override.key] = origin
             elif not override.op:
                 native.plain[override.key] = origin
             native.set(override.key, override.value, origin)
@@ -420,11 +434,11 @@ class VerlDialect(Dialect):
             )
         elif keys & set(DEPRECATED_GLOBAL_MICRO) or "trainer.use_legacy_worker_impl" in keys:
             version, why = "0.7.1", "the deprecated global micro-batch keys are honoured only up to 0.7"
-        elif keys & {"data.sampler.class_path", f"{ROLLOUT}.skip_rollout"} and not keys & native.appended:
+        elif keys & {"data.sampler.class_path", f"{ROLLOUT}.skip_rollout"} and not keys & native.appended.keys():
             version, why = "0.7.1", "data.sampler.* and rollout.skip_rollout were removed in 0.8.0"
         elif "data.gen_batch_size" in native.appended:
             version, why = "0.8.0", "'+data.gen_batch_size' appends a key that 0.9 already has"
-        elif any(k.startswith(f"{ROLLOUT}.skip.") for k in keys - native.appended):
+        elif any(k.startswith(f"{ROLLOUT}.skip.") for k in keys - native.appended.keys()):
             version, why = "0.8.0", "rollout.skip.* exists in 0.8.0 only (0.9 moved it to skip.rollout.*)"
         else:
             version, why = self.default_version, "the newest known release"
@@ -597,6 +611,18 @@ def renamed_for(key: str, version: str) -> tuple[str, str]:
         if key == new and not at_least(version, since):
             key = old
     return key, why
+
+
+def _set_in(tree: dict[str, Any], key: str) -> bool:
+    """Whether the dotted ``key`` certainly holds a value in the composed config ``tree``: Hydra 1.3 refuses to
+    append it with '+' then, and appends over a null (config_loader_impl.py:370-380 in hydra-core 1.3.8: ``OmegaConf.select(cfg,
+    key) is None``). A missing value (``???``) or an interpolation is not judged."""
+    node: Any = tree
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return node is not None and not (isinstance(node, str) and (node == "???" or "${" in node))
 
 
 def _absent(tree: dict[str, Any], key: str) -> bool:
