@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from translator.sources.pyconfig import OPERATORS
+from translator.sources.pyconfig import COMPARISONS, OPERATORS
 
 MAX_DEPTH = 40  # nested expressions deeper than this are left unknown
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
@@ -26,18 +26,7 @@ MAX_TEXT = 1_000_000  # a string built longer than this (characters) is not a co
 MAX_INT_BITS = 256  # an operand larger than this is no config value (and products of such grow without bound)
 
 _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {**OPERATORS, ast.Pow: operator.pow}
-_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-}
+
 _BUILTINS: dict[str, Callable[..., Any]] = {"max": max, "min": min, "int": int, "str": str, "bool": bool, "len": len}
 
 
@@ -330,7 +319,7 @@ class Evaluator:
                 if any(isinstance(x, (Unknown, Text)) for x in (left, right)):
                     return self.unknown(node, f"'{ast.unparse(node)}' compares a value rlconf cannot read")
                 try:
-                    if not _COMPARE[type(op)](left, right):
+                    if not COMPARISONS[type(op)](left, right):
                         return False
                 except TypeError:
                     return self.unknown(node, f"'{ast.unparse(node)}' is not computed")

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import operator
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from translator.sources.pyconfig import DeclaredOption, declared_option
+from translator.sources.pyconfig import COMPARISONS, OPERATORS, DeclaredOption, declared_option
 
 UNKNOWN: Any = type("Unknown", (), {"__repr__": lambda self: "UNKNOWN"})()
 MAX_DEPTH = 4  # functions of the module followed from the parsing function, nested
@@ -115,27 +114,12 @@ class _Returned(Exception):
     pass
 
 
+# identity is read only against None: two equal words of a launch need not be one object
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
+    **COMPARISONS,
     ast.Is: lambda a, b: a is b if b is None or a is None else UNKNOWN,
     ast.IsNot: lambda a, b: a is not b if b is None or a is None else UNKNOWN,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
 }
-_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Div: operator.truediv,
-}
-
 _BUILTINS: dict[str, Callable[[Any], Any]] = {"len": len, "bool": bool, "int": int, "float": float, "str": str}
 
 
@@ -280,11 +264,11 @@ class _Run:
             if left is UNKNOWN or right is UNKNOWN:
                 return UNKNOWN
             return _COMPARE[type(node.ops[0])](left, right)
-        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
             left, right = self.value(node.left, local), self.value(node.right, local)
             if left is UNKNOWN or right is UNKNOWN:
                 return UNKNOWN
-            return _ARITHMETIC[type(node.op)](left, right)
+            return OPERATORS[type(node.op)](left, right)
         if isinstance(node, (ast.Tuple, ast.List)):
             items = [self.value(e, local) for e in node.elts]
             return UNKNOWN if any(i is UNKNOWN for i in items) else tuple(items)

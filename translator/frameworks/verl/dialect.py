@@ -239,25 +239,21 @@ class VerlDialect(Dialect):
                 if appended.startswith(("{", "[")) or key.replace(".", "/") in config.groups:
                     continue  # Hydra merges a mapping or list into the item there
                 if _set_in(config.tree, key):
-                    file, _, line = origin.rpartition(":")
-                    raise ConfigError(
+                    _hydra_stops(
+                        origin,
                         f"'{key}' is already in the config the launched entry composes ({config.where}), and the "
                         f"launch appends it with '+': Hydra stops at start-up (\"Could not append to config. An item "
                         f"is already at '{key}'\")",
-                        file=file,
-                        line=int(line) if line.isdigit() else None,
-                        hint=f"write {key}=... (without '+') to override it, or ++{key}=... to set it either way",
+                        f"write {key}=... (without '+') to override it, or ++{key}=... to set it either way",
                     )
             for key, origin in native.plain.items():
                 if key.replace(".", "/") not in config.groups and _absent(config.tree, key):
-                    file, _, line = origin.rpartition(":")
-                    raise ConfigError(
+                    _hydra_stops(
+                        origin,
                         f"'{key}' is not in the config the launched entry composes ({config.where}), and the launch "
                         f"sets it without '+': Hydra stops at start-up (\"Could not override '{key}'. To append to "
                         f'your config use +{key}=...")',
-                        file=file,
-                        line=int(line) if line.isdigit() else None,
-                        hint=f"write +{key}=... to add the key, or correct its name to one {config.where} has",
+                        f"write +{key}=... to add the key, or correct its name to one {config.where} has",
                     )
         what = "the launched entry's own config"
         return forkbatch.copy_defaults(config.keys, defaults, native.values, what, config.where, notes)
@@ -613,10 +609,16 @@ def renamed_for(key: str, version: str) -> tuple[str, str]:
     return key, why
 
 
+def _hydra_stops(origin: str, message: str, hint: str) -> None:
+    """ConfigError at the override's ``origin`` ('file:line')."""
+    file, _, line = origin.rpartition(":")
+    raise ConfigError(message, file=file, line=int(line) if line.isdigit() else None, hint=hint)
+
+
 def _set_in(tree: dict[str, Any], key: str) -> bool:
     """Whether the dotted ``key`` certainly holds a value in the composed config ``tree``: Hydra 1.3 refuses to
-    append it with '+' then, and appends over a null (config_loader_impl.py:370-380 in hydra-core 1.3.8: ``OmegaConf.select(cfg,
-    key) is None``). A missing value (``???``) or an interpolation is not judged."""
+    append it with '+' then, and appends over a null (hydra-core 1.3.8, config_loader_impl.py:370-380:
+    ``OmegaConf.select(cfg, key) is None``). A missing value (``???``) or an interpolation is not judged."""
     node: Any = tree
     for part in key.split("."):
         if not isinstance(node, dict) or part not in node:
