@@ -100,7 +100,7 @@ def first_stop(tree: ast.Module, function: str, given: Mapping[str, Any]) -> Sto
         run.body(start.body, {}, depth=0)
     except _Stopped as stopped:
         return stopped.stop
-    except _Returned:
+    except (_Returned, _Exhausted):
         pass
     return None
 
@@ -112,6 +112,10 @@ class _Stopped(Exception):
 
 class _Returned(Exception):
     pass
+
+
+class _Exhausted(Exception):
+    """More statements than MAX_STATEMENTS: nothing is reported."""
 
 
 # identity is read only against None: two equal words of a launch need not be one object
@@ -139,7 +143,7 @@ class _Run:
         for statement in statements:
             self.statements += 1
             if self.statements > MAX_STATEMENTS:
-                raise _Returned
+                raise _Exhausted
             self.statement(statement, local, depth)
 
     def statement(self, node: ast.stmt, local: dict[str, Any], depth: int) -> None:
@@ -147,6 +151,10 @@ class _Run:
             truth = self.truth(node.test, local)
             if truth is UNKNOWN:
                 self.forget(node.body + node.orelse, local)
+                if any(isinstance(n, ast.Return) for n in ast.walk(node)):
+                    # it may return here: what follows may not run, and what it would set is not known
+                    self.all_unknown = True
+                    raise _Returned
             else:
                 self.body(node.body if truth else node.orelse, local, depth)
         elif isinstance(node, ast.Assert):
