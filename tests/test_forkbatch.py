@@ -404,6 +404,29 @@ def test_appending_a_key_the_copys_config_sets_stops_hydra_and_over_a_null_does_
     assert api.explain(str(OWN_CONFIG / "appended_null.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32
 
 
+DAPO_COPY = FORKS / "verl_dapo_copy" / "run_dapo.sh"
+
+
+@pytest.mark.parametrize(("env", "total_steps"), [({}, None), ({"FILTER": "False"}, 100)])
+def test_a_dapo_copy_on_the_launchs_pythonpath_is_read_and_its_run_counts_generation_batches(
+    env: dict[str, str], total_steps: int | None
+) -> None:
+    # run_dapo.sh puts examples/ on PYTHONPATH and runs recipe.dapo.main_dapo: the project's copy, whose fit holds
+    # verl 0.5.0's DAPO statements (a repeat by n for generation and one for training, a kept-rows index, a concat):
+    # verified, so the plan is DAPO's: 16 prompts (train_batch_size) × n 4 = 64 samples; mini 8 prompts × 4 = 32
+    # per optimizer step → 2; 4 ranks, micro 2 → 32 / 4 / 2 = 4 micro-batches. Its loop ends when gen_steps, which
+    # counts generation batches (one more per refill group filtering asks for), reaches total_training_steps 100:
+    # with filtering on, how many training steps that is depends on the data (unknown); off, one generation batch
+    # per training step: 100.
+    read = api.explain(str(DAPO_COPY), "verl@0.5.0", env=env)
+    plan = read.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (16, 64, 32)
+    assert (plan.optimizer_steps_per_step, plan.data_parallel_size, plan.grad_accum_steps) == (2, 4, 4)
+    assert plan.total_steps == total_steps
+    assert any(n.code == "framework.fork-verified" for n in read.notes)
+    assert any(n.code == "framework.fork-run-length" for n in read.notes) == (total_steps is None)
+
+
 def test_a_count_that_sizes_one_value_per_row_forms_no_batch() -> None:
     # a per-row weight list ([1.0] * len(batch.batch)) keeps the rows; a count compared against a size does not
     code = "weights = np.array([1.0] * len(batch.batch))\nmask = len(batch) * [0]\nif len(batch) < size:\n    pass\n"

@@ -680,6 +680,15 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
+        "framework.fork-run-length",
+        "note",
+        "all",
+        ("warning",),
+        "The launched trainer ends the run on a counter other than its training steps (verl 0.5.0's DAPO: "
+        "generation batches): the run length is unknown.",
+        source="docs/launch-scripts.md#what-a-trainer-counts-toward-the-run-length",
+    ),
+    R(
         "framework.fork-trainer",
         "note",
         "all",

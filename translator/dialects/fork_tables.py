@@ -22,6 +22,7 @@ _VERL_0_7 = {
     "set ppo_mini_batch_size =": 4,
     "assign_non_tensor(global_batch_size=)": 2,
 }
+_VERL_DAPO = {"batch[index]": 1, "concat()": 1, "repeat(interleave,repeat_times=n)": 1}
 # EasyR1: RayPPOTrainer.fit (verl/trainer/ray_trainer.py) at every commit of hiyouga/EasyR1 up to each band's
 # snapshot (EasyR1 tags rarely, and projects copy it between tags): each signature's largest count over them
 _EASYR1_FEB = {"repeat(interleave,repeat_times=n)": 1}
@@ -56,6 +57,14 @@ UPSTREAM_FIT: dict[str, dict[str, Mapping[str, int]]] = {
             "concat()": 1,
             "len(batch)": 2,
         },
+    },
+    # verl's DAPO recipe (recipe/dapo/dapo_ray_trainer.py RayDAPOTrainer.fit, a loop of its own that draws generation
+    # batches until group filtering keeps train_batch_size prompts) at every commit of volcengine/verl that changed
+    # it, from its addition (3a27a98, 2025-04-04) to its move out of verl (2bb42ba, 2026-01-06): the second repeat
+    # by n came with 3f929af (2025-07-07, in 0.5.0). The recipe is never in a wheel: a DAPO run is a checkout's copy.
+    "verl-dapo": {
+        "0.4.1": _VERL_DAPO,
+        "0.5.0": {**_VERL_DAPO, "repeat(interleave,repeat_times=n)": 2},
     },
     # OpenRLHF: the PPOTrainer.fit that openrlhf/cli/train_ppo.py and train_ppo_ray.py build, in each wheel from 0.4.1
     # to 0.7.0 (the same in every one: the prompt loader); from 0.7.1 the Ray entry builds no trainer whose fit rlconf

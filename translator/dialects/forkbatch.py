@@ -90,13 +90,47 @@ _GROUP_LEAF = lazy(r"n|n_samples(_per_prompt)?|num_samples(_per_prompt)?|group_(
 MAX_CONFIG_BYTES = 2_000_000  # a Hydra config is a few kB
 
 
-def installed_copy(source: Source, cwd: str | None, entry: str, copy_dir: str | None) -> str | None:
+def installed_copy(
+    source: Source, cwd: str | None, entry: str, copy_dir: str | None, pythonpath: str | None = None
+) -> str | None:
     """The folder to look ``python -m <entry>`` up from: ``cwd`` when the project code is found from there (see
-    :func:`locate`), else the folder holding the package of a copy of the framework the project keeps and installs
-    (``cd verl && pip install -e .``: the module runs from that copy), when the module is there."""
-    if copy_dir is None or entry.endswith(".py") or "/" in entry or locate(source, cwd, entry) is not None:
+    :func:`locate`), else a folder of the launch's PYTHONPATH (``pythonpath``, as the script sets it) that holds
+    it, else the folder holding the package of a copy of the framework the project
+    keeps and installs (``cd verl && pip install -e .``: the module runs from that copy), when the module is there."""
+    if entry.endswith(".py") or "/" in entry or locate(source, cwd, entry) is not None:
+        return cwd
+    for part in (pythonpath or "").split(":"):
+        if part and not set("$`~") & set(part):
+            # from the command's folder; or from where rlconf runs, for a folder the shell reader resolved
+            # from the script's own (``$(cd "$(dirname "$0")" && pwd)/examples``)
+            for folder in dict.fromkeys((os.path.normpath(os.path.join(cwd or ".", part)), os.path.abspath(part))):
+                if locate(source, folder, entry) is not None:
+                    return folder
+    if copy_dir is None:
         return cwd
     return copy_dir if locate(source, copy_dir, entry) is not None else cwd
+
+
+def run_counter(source: Source, cwd: str | None, entry: str, total: str) -> tuple[str, str] | None:
+    """What the launched entry's own trainer counts toward the run's length: the first ``self.X >= self.<total>``
+    (or ``self.<total> <= self.X``) in the entry or the project modules it imports (at most 40), as ``(X,
+    'file:line')``; None when the entry is not project code or no such comparison is there."""
+    found = locate(source, cwd, entry)
+    if found is None:
+        return None
+    project, path = found
+    for module in project.reachable(path, limit=40):
+        for node in ast.walk(project.tree(module) or ast.Module([], [])):
+            if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+                continue
+            left, right = node.left, node.comparators[0]
+            if isinstance(node.ops[0], ast.LtE):
+                left, right = right, left
+            elif not isinstance(node.ops[0], ast.GtE):
+                continue
+            if isinstance(right, ast.Attribute) and right.attr == total and isinstance(left, ast.Attribute):
+                return left.attr, f"{project.rel(module)}:{node.lineno}"
+    return None
 
 
 def copy_defaults(
@@ -286,15 +320,18 @@ def check(
     lineage: str = "verl",
     launch_values: Mapping[str, Any] | None = None,
     installed: Installed | None = None,
+    fit_lineage: str | None = None,
 ) -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
     ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a key's last words (``n``, ``rollout.n``)
     also end an upstream key (:func:`suffixes` builds it);
     ``launch_values``: every key the launch sets (``values`` holds those the reader left), which decide the
     branches of the entry that pick the code it runs; ``installed``: the framework release the project installs
-    (its imports from it are checked)."""
+    (its imports from it are checked); ``fit_lineage``: the UPSTREAM_FIT table the entry's trainer is compared
+    with, when it is not ``lineage``'s own (a recipe's trainer: verl's DAPO)."""
     if entry is None:
         return
+    fit_lineage = fit_lineage or lineage
     found = locate(source, cwd, entry)
     if found is None:
         refuse_module_its_package_lacks(source, cwd, entry)
@@ -305,14 +342,14 @@ def check(
     if installed is not None:  # the release the project installs must have what the entry imports from it
         installed.refuse_unavailable(project.package_imports(path, module, installed.package))
     keys = [k for k in values if fork_key(k)]
-    if not keys and lineage not in UPSTREAM_FIT:
+    if not keys and fit_lineage not in UPSTREAM_FIT:
         return
     # code behind a branch the launch's values do not take is not run (the legacy or the engine workers)
     chosen = {**(launch_values or {}), **values}
     leaves = {key.lstrip("+-").split(".")[-1]: value for key, value in chosen.items()}
     files = project.reachable(path, leaves=leaves)
     effects = KeyEffects(project, files, leaves)
-    upstream = upstream_signatures(lineage, version, True)
+    upstream = upstream_signatures(fit_lineage, version, True)
     workers = compare_workers(project, files, lineage, version, values, spec, notes)
     read_for_keys: set[tuple[str, int]] = set()  # statements the keys' reading already accounts for
     for key in (k for k in launch_values or {} if k not in values and fork_key(k)):
@@ -346,7 +383,7 @@ def check(
                 "code and state them by hand)",
                 source_keys=[key],
             )
-    if lineage in UPSTREAM_FIT:
+    if fit_lineage in UPSTREAM_FIT:
         # a copy launched through upstream's own entry may be taken at any commit: it is compared with every band
         assumed = version_assumed or not fork_entry
 
@@ -356,7 +393,7 @@ def check(
             return leaf not in leaves and not ambiguous(leaf)
 
         _compare_trainer(
-            project, path, lineage, version, assumed, workers, read_for_keys, leaves, unset_switch, spec, notes
+            project, path, fit_lineage, version, assumed, workers, read_for_keys, leaves, unset_switch, spec, notes
         )
 
 

@@ -279,7 +279,10 @@ class EasyR1Dialect(Dialect):
         entry = unwrap_command(command.argv)[-len(words) - 1] if words else ""
         from translator.dialects.forkbatch import installed_copy
 
-        native.launch = entry, installed_copy(source, command.cwd, entry, options.copy_dir)
+        native.launch = (
+            entry,
+            installed_copy(source, command.cwd, entry, options.copy_dir, exported(script, command, "PYTHONPATH")),
+        )
         if entry != ENTRY_MODULE and not entry.endswith("verl/trainer/main.py"):
             native.fork_entry = True
             notes.warning(

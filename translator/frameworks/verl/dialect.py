@@ -219,6 +219,40 @@ class VerlDialect(Dialect):
             notes,
             launch_values=native.values,
             installed=installed,
+            fit_lineage="verl-dapo" if native.entry == "dapo" else None,
+        )
+        self._run_counter(source, native, spec, notes)
+
+    @staticmethod
+    def _run_counter(source: Source, native: NativeVerl, spec: RunSpec, notes: NoteList) -> None:
+        """trainer.total_training_steps ends the run when the trainer's own counter reaches it: verl's fit counts
+        training steps (``self.global_steps >= self.total_training_steps``), but the DAPO recipe of verl 0.5.0
+        (recipe/dapo/dapo_ray_trainer.py:131@v0.5.0) counts generation batches (``self.gen_steps``), one more for
+        every refill group filtering asks for. The recipe is never in the wheel: its code is the project's, read
+        where the launch runs it. A counter other than the training steps leaves the run's length in steps unknown,
+        except DAPO's without group filtering (one generation batch per training step)."""
+        from translator.dialects import forkbatch
+
+        if native.launch is None or spec.plan.total_steps is None:
+            return
+        found = forkbatch.run_counter(source, native.launch[1], native.launch[0], "total_training_steps")
+        if found is None or found[0] == "global_steps":
+            return
+        counter, where = found
+        if counter == "gen_steps" and spec.generation.filter_groups is False:
+            return
+        text = (
+            f"unknown: the launched trainer ends the run when self.{counter} reaches trainer.total_training_steps "
+            f"{spec.plan.total_steps} ({where}), not when its training steps do, so how many steps it trains "
+            "depends on its loop"
+            + (" (group filtering adds a generation batch per refill)" if counter == "gen_steps" else "")
+        )
+        spec.plan.total_steps = None
+        spec.derivations["plan.total_steps"] = Derivation(text, [where], "unknown")
+        notes.warning(
+            "framework.fork-run-length",
+            f"{text[len('unknown: ') :]} (read that loop to state the run length)",
+            source_keys=["trainer.total_training_steps"],
         )
 
     @staticmethod
@@ -317,7 +351,12 @@ class VerlDialect(Dialect):
                 command, entry_argv = candidate, argv[argv.index(module) + 1 :]
                 from translator.dialects.forkbatch import installed_copy
 
-                native.launch = module, installed_copy(source, candidate.cwd, module, options.copy_dir)
+                native.launch = (
+                    module,
+                    installed_copy(
+                        source, candidate.cwd, module, options.copy_dir, exported(script, candidate, "PYTHONPATH")
+                    ),
+                )
                 native.entry = (
                     "fully_async" if FULLY_ASYNC_ENTRY.fullmatch(module) else ENTRY_MODULES.get(module, "core")
                 )
