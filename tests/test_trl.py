@@ -647,3 +647,46 @@ def test_a_recipe_the_projects_readme_launches_with_one_script_is_read_with_that
     )
     plan = translator.explain(str(recipe), num_processes=2).spec.plan
     assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 64, 2)
+
+
+# ---------------------------------------------------------------- which program a launch runs
+def test_a_launch_of_the_projects_module_with_python_m_is_read_as_its_file(tmp_path: Path) -> None:
+    # `accelerate launch -m rl.train_grpo` runs rl/train_grpo.py from the run folder, a module of the project
+    # building TRL's own GRPOTrainer (trl 0.18.0, pinned): a round is per_device 8 × 2 processes × GAS 2 = 32
+    # completions = 4 prompts × 8, one optimizer step of 32.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(install_requires=['trl==0.18.0'])\n")
+    (tmp_path / "rl").mkdir()
+    (tmp_path / "rl" / "__init__.py").write_text("")
+    (tmp_path / "rl" / "train_grpo.py").write_text(TRL_READER)
+    (tmp_path / "run.sh").write_text(
+        "accelerate launch --num_processes 2 -m rl.train_grpo --output_dir o --per_device_train_batch_size 8 "
+        "--gradient_accumulation_steps 2 --num_generations 8\n"
+    )
+    plan = translator.explain(str(tmp_path / "run.sh")).spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (4, 32, 32)
+    assert (plan.optimizer_steps_per_step, plan.data_parallel_size) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("program", "trainer", "launch"),
+    [
+        ("sft.py", "SFTTrainer", "accelerate launch --num_processes 2 sft.py --output_dir o"),
+        ("rl/ppo.py", "PPOTrainer", "python -m rl.ppo --output_dir o"),
+    ],
+)
+def test_a_launch_of_another_trl_trainer_is_refused_naming_it(
+    tmp_path: Path, program: str, trainer: str, launch: str
+) -> None:
+    # The launched program builds TRL's SFTTrainer / PPOTrainer: its batches are not GRPO's, and no plan is read.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / program).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "rl" / "__init__.py").parent.mkdir(exist_ok=True)
+    (tmp_path / "rl" / "__init__.py").write_text("")
+    (tmp_path / program).write_text(
+        f"from trl import {trainer}, TrlParser\nargs = TrlParser(()).parse_args_and_config()\n"
+        f"{trainer}(model='m', args=args).train()\n"
+    )
+    (tmp_path / "run.sh").write_text(launch + "\n")
+    with pytest.raises(ConfigError, match=rf"builds trl\.{trainer}: rlconf reads TRL's GRPOTrainer"):
+        translator.explain(str(tmp_path / "run.sh"))

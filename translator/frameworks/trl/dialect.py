@@ -395,6 +395,7 @@ class TrlDialect(Dialect):
         launch = None
         launches = []
         skipped: list[str] = []
+        others: list[str] = []  # launches of TRL trainers other than GRPO's ('sft.py builds trl.SFTTrainer')
         grpo: dict[int, bool] = {}  # a launch's command → whether its script names GRPO
         for command in script.commands:
             argv = unwrap_command(command.argv)
@@ -409,9 +410,17 @@ class TrlDialect(Dialect):
                 tp = _count(serve.get("--tensor_parallel_size") or serve.get("--tensor-parallel-size") or "1")
                 dp = _count(serve.get("--data_parallel_size") or serve.get("--data-parallel-size") or "1")
                 native.server_layout = (tp, dp) if tp is not None and dp is not None else None
-            elif (index := _training_script_index(argv)) is not None:
+            elif (index := _training_script_index(argv, source, command.cwd)) is not None:
+                shown = argv[index]
+                if index and argv[index - 1] in ("-m", "--module") and not argv[index].startswith("trl."):
+                    # the project's own module, run as a script: read as the file it is
+                    argv = [*argv[: index - 1], _module_file(source, command.cwd, argv[index]), *argv[index + 1 :]]
+                    index -= 1
                 if index and python_script.trains_without_trl(source, command.cwd, argv[index]):
                     skipped.append(argv[index])  # a project script that imports no trl: a data builder, a test
+                    continue
+                if index and (other := _other_trl_trainer(source, command.cwd, argv[index])):
+                    others.append(f"{shown} builds {other}")
                     continue
                 if launch is not None and grpo.get(id(launch[0])) and not _names_grpo(source, command, argv[index]):
                     continue  # an SFT or evaluation script after the GRPO launch: the GRPO run is the one read
@@ -427,7 +436,8 @@ class TrlDialect(Dialect):
                     f" ({', '.join(skipped)}: import no trl and name no trainer, so they train nothing)"
                     if skipped
                     else ""
-                ),
+                )
+                + (f" ({'; '.join(others)}: rlconf reads TRL's GRPOTrainer and its forks only)" if others else ""),
                 file=source.name,
                 hint="expected 'accelerate launch ... src/open_r1/grpo.py --config recipe.yaml'",
             )
@@ -1032,14 +1042,24 @@ def defaults_for(version: str) -> dict[str, Any]:
     return defaults
 
 
-def _training_script_index(argv: list[str]) -> int | None:
-    """Index of the training script (grpo.py, `trl grpo`) in a launch command, if this is one."""
+def _training_script_index(argv: list[str], source: Source | None = None, cwd: str | None = None) -> int | None:
+    """Index of the training script (grpo.py, `trl grpo`, `-m trl.scripts.grpo`, `-m` a module of the project that
+    imports trl) in a launch command, if this is one."""
     if not argv:
         return None
     if argv[:2] == ["trl", "grpo"]:
         return 1
+    launcher = argv[0].rsplit("/", 1)[-1]
     for i, word in enumerate(argv[:-1]):
         if word in ("-m", "--module") and argv[i + 1].startswith("trl.scripts."):
+            return i + 1
+        if (
+            word in ("-m", "--module")
+            and source is not None
+            and (launcher in ("accelerate", "torchrun", "deepspeed") or launcher.startswith("python"))
+            and (found := _module_file(source, cwd, argv[i + 1])) != argv[i + 1]
+            and not python_script.trains_without_trl(source, cwd, found)
+        ):
             return i + 1
     for i, word in enumerate(argv):
         if word.endswith(".py") and ("grpo" in word or i > 0) and not word.startswith("-"):
@@ -1149,6 +1169,32 @@ def _refuse_absent_deepspeed_file(source: Source, accelerate: Mapping[str, Any],
             key="deepspeed_config.deepspeed_config_file",
             hint="add the DeepSpeed config to the project, or name one that is there",
         )
+
+
+def _module_file(source: Source, cwd: str | None, module: str) -> str:
+    """The project file ``python -m module`` runs (its absolute path), else the module's name as it is."""
+    from translator.dialects.forkbatch import locate
+
+    found = locate(source, cwd, module)
+    return found[1] if found is not None else module
+
+
+# TRL's trainers whose batches rlconf does not read (every one but GRPOTrainer)
+_OTHER_TRL_TRAINER = re.compile(r"trl(\.\w+)*\.(?!GRPO)\w*Trainer")
+
+
+def _other_trl_trainer(source: Source, cwd: str | None, script: str) -> str | None:
+    """The TRL trainer other than GRPO's (``trl.SFTTrainer``, ``trl.PPOTrainer``) that the launched project script
+    builds, when every trainer it builds is one (directly or through a project subclass of one); None otherwise."""
+    for project, path in launched_scripts(source, cwd, script):
+        found = _trainer_module(project, path)[1]
+        names = [
+            c.cls if isinstance(c.cls, str) else next(iter(c.cls.external_bases()), "") if c.cls else "" for c in found
+        ]
+        if names and all(_OTHER_TRL_TRAINER.fullmatch(n) for n in names):
+            return ", ".join(dict.fromkeys(names))
+        return None
+    return None
 
 
 def _names_grpo(source: Source, command: ShellCommand, script: str) -> bool:
