@@ -690,3 +690,23 @@ def test_a_launch_of_another_trl_trainer_is_refused_naming_it(
     (tmp_path / "run.sh").write_text(launch + "\n")
     with pytest.raises(ConfigError, match=rf"builds trl\.{trainer}: rlconf reads TRL's GRPOTrainer"):
         translator.explain(str(tmp_path / "run.sh"))
+
+
+def test_a_recipe_the_project_runs_with_its_sft_script_is_no_grpo_recipe(tmp_path: Path) -> None:
+    # recipes/sft/config.yaml sits in a folder named for scripts/sft.py (Open-R1's recipes/<model>/<script>/ layout),
+    # which builds TRL's SFTTrainer: not a GRPO run, refused naming the script; recipes/grpo/config.yaml is read by
+    # scripts/grpo.py, TRL's own GRPOTrainer (trl 0.18.0): a plan.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(install_requires=['trl==0.18.0'])\n")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "grpo.py").write_text(TRL_READER)
+    (tmp_path / "scripts" / "sft.py").write_text(
+        READER.format(imports="from trl import SFTTrainer", trainer="SFTTrainer").replace("GRPOConfig", "SFTConfig")
+    )
+    for task in ("sft", "grpo"):
+        (tmp_path / "recipes" / task).mkdir(parents=True)
+        (tmp_path / "recipes" / task / "config.yaml").write_text(RECIPE)
+    with pytest.raises(ConfigError, match=r"no GRPO recipe: .*scripts/sft\.py, which builds trl\.SFTTrainer"):
+        translator.explain(str(tmp_path / "recipes" / "sft" / "config.yaml"), num_processes=2)
+    plan = translator.explain(str(tmp_path / "recipes" / "grpo" / "config.yaml"), num_processes=2).spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 64, 2)

@@ -1187,13 +1187,17 @@ def _other_trl_trainer(source: Source, cwd: str | None, script: str) -> str | No
     """The TRL trainer other than GRPO's (``trl.SFTTrainer``, ``trl.PPOTrainer``) that the launched project script
     builds, when every trainer it builds is one (directly or through a project subclass of one); None otherwise."""
     for project, path in launched_scripts(source, cwd, script):
-        found = _trainer_module(project, path)[1]
-        names = [
-            c.cls if isinstance(c.cls, str) else next(iter(c.cls.external_bases()), "") if c.cls else "" for c in found
-        ]
-        if names and all(_OTHER_TRL_TRAINER.fullmatch(n) for n in names):
-            return ", ".join(dict.fromkeys(names))
-        return None
+        return _other_trainers(_trainer_module(project, path)[1])
+    return None
+
+
+def _other_trainers(found: list[Candidate]) -> str | None:
+    """The TRL trainers other than GRPO's that ``found`` (a script's trainer classes) are, when all are."""
+    names = [
+        c.cls if isinstance(c.cls, str) else next(iter(c.cls.external_bases()), "") if c.cls else "" for c in found
+    ]
+    if names and all(_OTHER_TRL_TRAINER.fullmatch(n) for n in names):
+        return ", ".join(dict.fromkeys(names))
     return None
 
 
@@ -1307,32 +1311,48 @@ _RECIPE_SCAN = 3_000  # project Python files searched for them
 
 def _recipe_trainer(source: Source, flag: Callable[[str], Any]) -> ForkTrainer | None:
     """The trainer a recipe read on its own trains with: TrlParser's ``--config`` hands it to a project script, so
-    the recipe's readers are the project's scripts that build a TrlParser and a GRPO trainer, the nearest first
-    (those under the recipe's folder, else under the folder above, up to its package: a folder with setup.py,
-    setup.cfg or pyproject.toml, or the project's root). When they all build TRL's own, None; when they build one
-    project trainer (one lineage), that one; when they build different ones, a trainer of no lineage whose
-    ``readers`` name the scripts (which one the user launches is not in the recipe)."""
+    the recipe's readers are the project's scripts that build a TrlParser and a trainer, the nearest first (those
+    under the recipe's folder, else under the folder above, up to its package: a folder with setup.py, setup.cfg or
+    pyproject.toml, or the project's root). The project says which of them reads this recipe where its own launch
+    lines run it (:func:`_named_readers`), else where a reader's name is a folder of the recipe's path (Open-R1's
+    ``recipes/<model>/<script>/config.yaml`` run by ``<script>.py``). Readers that build only TRL trainers other than
+    GRPO's (``sft.py``) make the recipe no GRPO recipe: ConfigError naming them. Of the GRPO readers: when they all
+    build TRL's own, None; when they build one project trainer (one lineage), that one; when they build different
+    ones, a trainer of no lineage whose ``readers`` name the scripts."""
     if source.files or source.base_dir is None:
         return None
-    folder = folder0 = os.path.realpath(source.base_dir)  # the recipe's folder
+    folder = recipe_folder = os.path.realpath(source.base_dir)
     root = project_root(folder)
     project = Project(root, root)
     scripts = [path for path in project_files(root) if path.endswith(".py")][:_RECIPE_SCAN]
-    verdicts: dict[str, ForkTrainer | None] = {}
-    while not verdicts:
+    verdicts: dict[str, ForkTrainer | None] = {}  # GRPO readers → their project trainer (None: TRL's own)
+    others: dict[str, str] = {}  # readers that build other TRL trainers → which
+    while not verdicts and not others:
         for path in scripts:
-            if len(verdicts) >= _RECIPE_READERS or not path.startswith(folder + os.sep):
+            if len(verdicts) + len(others) >= _RECIPE_READERS or not path.startswith(folder + os.sep):
                 continue
             if "TrlParser" not in (read_text(path, MAX_FILE_BYTES) or ""):
                 continue
             found = _trainer_module(project, path)[1]
             if any("GRPO" in (c.cls.name if isinstance(c.cls, ClassInfo) else str(c.cls)) for c in found):
                 verdicts[project.rel(path)] = _trainer_of(project, path, flag)
+            elif other := _other_trainers(found):
+                others[project.rel(path)] = other
         if folder == root or not folder.startswith(root) or _is_package(folder):
             break
         folder = os.path.dirname(folder)
-    named = _named_readers(root, os.path.relpath(os.path.join(folder0, os.path.basename(source.name)), root))
-    if named and set(named) <= set(verdicts):  # the project's own launch lines say which script reads it
+    recipe = os.path.relpath(os.path.join(recipe_folder, os.path.basename(source.name)), root)
+    named = _named_readers(root, recipe) or [
+        rel for rel in (*verdicts, *others) if os.path.splitext(os.path.basename(rel))[0] in recipe.split(os.sep)[:-1]
+    ]
+    if named and set(named) <= set(others):
+        shown = "; ".join(f"{rel}, which builds {others[rel]}," for rel in named)
+        raise ConfigError(
+            f"no GRPO recipe: the project runs it with {shown} and rlconf reads TRL's GRPOTrainer and its forks only",
+            file=source.name,
+            hint="explain a GRPO recipe or launch script",
+        )
+    if named and set(named) <= set(verdicts):
         verdicts = {rel: verdicts[rel] for rel in named}
     forks = [f for f in verdicts.values() if f is not None]
     if len(forks) == len(verdicts):
