@@ -7,6 +7,7 @@ rlconf's output.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -307,6 +308,11 @@ def test_a_reward_file_missing_from_its_folder_in_the_project_stops_the_read(tmp
     # a folder the project lacks as well (made by the user's setup, or a lone script) is not judged
     script.write_text(launch("worker.rollout.n=4", "worker.reward.reward_function=./rewards/mine.py:score"))
     assert translator.load(str(script), framework="easyr1@0.3.2").spec.reward.function_path == "./rewards/mine.py"
+    # so is one under a folder the project holds (examples/) when the project has no copy of EasyR1's code
+    script.write_text(
+        launch("worker.rollout.n=4", "worker.reward.reward_function=./examples/score_function/story.py:score")
+    )
+    assert translator.load(str(script), framework="easyr1@0.3.2").spec.reward.function_name == "score"
 
 
 def test_a_template_file_missing_from_its_folder_is_dropped_not_refused(tmp_path: Path) -> None:
@@ -986,3 +992,47 @@ def test_a_copys_own_dataclass_defaults_are_the_runs(tmp_path: Path) -> None:
         )
     )
     assert translator.explain(str(script)).spec.plan.epochs_per_step == 1
+
+
+def test_a_copys_reward_module_missing_under_a_folder_the_project_holds_stops_the_read(tmp_path: Path) -> None:
+    # The copy says 0.3.0 (verl/__init__.py) but its RewardConfig declares 0.3.1's reward_function, which the launch
+    # sets. The project holds examples/reward_function/math.py; ./examples/score_function/story.py is not there, nor
+    # its folder: the copy's own code, which no setup writes, so RewardConfig.post_init drops it and the run stops
+    # ("Reward function is not provided."). The module that is there is read.
+    config = COPY_CONFIG.replace(
+        "@dataclass\nclass WorkerConfig:\n",
+        "@dataclass\nclass RewardConfig:\n    reward_function: Optional[str] = None\n\n\n"
+        "@dataclass\nclass WorkerConfig:\n    reward: RewardConfig = field(default_factory=RewardConfig)\n",
+    )
+    _easyr1_copy(tmp_path, config)
+    (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.0"\n')
+    (tmp_path / "examples" / "reward_function").mkdir(parents=True)
+    (tmp_path / "examples" / "reward_function" / "math.py").write_text("def compute_score(reports):\n    return []\n")
+    script = tmp_path / "run.sh"
+    script.write_text(
+        launch("worker.rollout.n=4", "worker.reward.reward_function=./examples/score_function/story.py:compute_score")
+    )
+    with pytest.raises(translator.ConfigError, match=r"worker\.reward\.reward_function names \./examples/score_funct"):
+        translator.explain(str(script))
+    script.write_text(
+        launch("worker.rollout.n=4", "worker.reward.reward_function=./examples/reward_function/math.py:compute_score")
+    )
+    assert translator.explain(str(script)).spec.plan.samples_per_prompt == 4
+
+
+@pytest.mark.parametrize(
+    ("script", "refused"),
+    [
+        # a space after a line-ending backslash: bash ends the command at that line, with the word ' ' in it
+        ("python3 -m verl.trainer.main \\\n    worker.rollout.n=4 \\ \n    data.rollout_batch_size=64\n", "' '"),
+        (launch("worker.rollout.n=4", "--resume"), "'--resume'"),
+    ],
+)
+def test_a_word_without_an_equals_sign_stops_easyr1(script: str, refused: str) -> None:
+    # verl/trainer/main.py builds its config with OmegaConf.from_cli(), whose merge_with_dotlist reads a word without
+    # '=' as a key with no value; merging that into the structured PPOConfig raises ConfigKeyError "Key ' ' not in
+    # 'PPOConfig'" (checked with omegaconf 2.3.0). A word naming a config section ('trainer') is not judged.
+    with pytest.raises(translator.ConfigError, match=rf"{re.escape(refused)} is not a key=value override.*Key"):
+        translator.load(Source(script, "run.sh"))
+    read = translator.load(Source(launch("worker.rollout.n=4", "trainer"), "run.sh"))
+    assert "keys.unrecognised-argument" in {n.code for n in read.notes}

@@ -660,3 +660,24 @@ def test_a_skyrl_copy_that_renames_legacy_keys_first_is_not_judged_by_its_datacl
         },
     )
     translator.explain(str(root / "run.sh"), "skyrl@0.3.0")
+
+
+def test_a_file_the_entrys_own_parser_opens_from_another_folder_stops_the_read(tmp_path: Path) -> None:
+    # The project's own OpenRLHF entry src/train_ppo.py opens --input_template as it parses
+    # (type=argparse.FileType('r')); run from the project's top, template/chat.in is not there (the project holds
+    # src/template/chat.in): argparse exits at start-up. Named from the top (src/template/chat.in) it is read.
+    entry = (
+        "import argparse\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--input_template', type=argparse.FileType('r'), default=None)\n"
+        "parser.add_argument('--rollout_batch_size', type=int)\nargs = parser.parse_args()\n"
+    )
+    launch = (
+        "deepspeed src/train_ppo.py --input_template {} --rollout_batch_size 8 --n_samples_per_prompt 4 "
+        "--train_batch_size 32 --micro_train_batch_size 2 --micro_rollout_batch_size 4 --actor_num_gpus_per_node 4\n"
+    )
+    root = _project(tmp_path, {"src/train_ppo.py": entry, "src/template/chat.in": "User: {}\n"})
+    (root / "run.sh").write_text(launch.format("template/chat.in"))
+    with pytest.raises(ConfigError, match=r"--input_template template/chat\.in: src/train_ppo\.py's parser opens it"):
+        translator.explain(str(root / "run.sh"))
+    (root / "run.sh").write_text(launch.format("src/template/chat.in"))
+    assert translator.explain(str(root / "run.sh")).spec.framework == "openrlhf"

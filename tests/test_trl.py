@@ -710,3 +710,59 @@ def test_a_recipe_the_project_runs_with_its_sft_script_is_no_grpo_recipe(tmp_pat
         translator.explain(str(tmp_path / "recipes" / "sft" / "config.yaml"), num_processes=2)
     plan = translator.explain(str(tmp_path / "recipes" / "grpo" / "config.yaml"), num_processes=2).spec.plan
     assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 64, 2)
+
+
+def test_a_trainer_that_generates_a_count_of_its_own_in_compute_loss_leaves_the_group_unknown(tmp_path: Path) -> None:
+    # CaptionTrainer generates in compute_loss like R1-V's trainers, but twice per example in a loop of its own and
+    # with no generation config built from num_generations: --num_generations 4 is not its group size. No TRL
+    # lineage, so the cadence counts and the group are unknown; the processes (2) and accumulation (1) stay.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "rl").mkdir()
+    (tmp_path / "rl" / "__init__.py").write_text("")
+    (tmp_path / "rl" / "engine.py").write_text(
+        "from transformers import GenerationConfig, Trainer\n\n\n"
+        "class CaptionTrainer(Trainer):\n"
+        "    def __init__(self, args, **kwargs):\n"
+        "        self.num_generations = args.num_generations\n"
+        "        self.generation_config = GenerationConfig(num_return_sequences=self.num_generations)\n\n"
+        "    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):\n"
+        "        captions = []\n"
+        "        for example in inputs:\n"
+        "            for _ in range(2):\n"
+        "                captions.append(model.generate(**example, max_new_tokens=50, do_sample=True))\n"
+        "        return self.score(captions)\n"
+    )
+    (tmp_path / "rl" / "train_grpo.py").write_text(
+        READER.format(imports="from rl.engine import CaptionTrainer", trainer="CaptionTrainer")
+    )
+    (tmp_path / "run.sh").write_text(
+        "torchrun --nproc_per_node 2 rl/train_grpo.py --output_dir o --per_device_train_batch_size 1 "
+        "--gradient_accumulation_steps 1 --num_generations 4\n"
+    )
+    read = translator.explain(str(tmp_path / "run.sh"), "trl@0.14.0")
+    plan = read.spec.plan
+    assert plan.samples_per_prompt is None and plan.prompts_per_step is None
+    assert (plan.data_parallel_size, plan.grad_accum_steps) == (2, 1)
+    note = next(n for n in read.notes if n.code == "framework.fork-trainer-unknown")
+    assert "generates without num_generations" in note.message
+
+
+def test_a_deepspeed_file_named_from_another_folder_than_the_run_starts_in_stops_the_read(tmp_path: Path) -> None:
+    # The run starts in src/app (where src/grpo.py is, as the launch names it); --deepspeed names
+    # src/app/ds/zero2.json, written from the repository's root: from src/app it is not there, and
+    # TrainingArguments stops at start-up. Named from src/app (ds/zero2.json) the plan is read.
+    (tmp_path / ".git").mkdir()
+    app = tmp_path / "src" / "app"
+    (app / "src").mkdir(parents=True)
+    (app / "ds").mkdir()
+    (app / "ds" / "zero2.json").write_text("{}\n")
+    (app / "src" / "grpo.py").write_text(TRL_READER)
+    launch = (
+        "torchrun --nproc_per_node 2 src/grpo.py --output_dir o --deepspeed {} --per_device_train_batch_size 8 "
+        "--num_generations 8\n"
+    )
+    (app / "run.sh").write_text(launch.format("src/app/ds/zero2.json"))
+    with pytest.raises(ConfigError, match=r"--deepspeed src/app/ds/zero2\.json is not in the folder the run starts"):
+        translator.explain(str(app / "run.sh"), "trl@0.18.0")
+    (app / "run.sh").write_text(launch.format("ds/zero2.json"))
+    assert translator.explain(str(app / "run.sh"), "trl@0.18.0").spec.plan.data_parallel_size == 2

@@ -929,6 +929,49 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
     return (dotted, missing) if missing else None
 
 
+def refuse_unopened_file_options(source: Source, cwd: str | None, entry: str, words: list[str], line: int) -> None:
+    """Stop (ConfigError) where the launched project script's own parser opens an option's file as it parses
+    (``add_argument("--x", type=argparse.FileType("r"))``) and the launch gives it a relative path the folder the run
+    starts in does not hold while the project holds it elsewhere (a path written from another folder): argparse
+    exits at start-up ("can't open 'x'"). A path with a variable, and one the project holds nowhere (the user's
+    setup may make it), are not judged."""
+    for project, path in launched_scripts(source, cwd, entry):
+        if entry.endswith(".py") and not os.path.isfile(os.path.join(project.run_dir, entry)):
+            return  # the script found elsewhere: which folder the user runs it from is not known
+        tree = project.tree(path)
+        opened: set[str] = set()
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+                kind = next((k.value for k in node.keywords if k.arg == "type"), None)
+                mode = kind.args[0] if isinstance(kind, ast.Call) and kind.args else None
+                if (
+                    isinstance(kind, ast.Call)
+                    and (dotted_path(kind.func) or "").endswith("FileType")
+                    and (mode is None or (isinstance(mode, ast.Constant) and "r" in str(mode.value)))
+                ):
+                    opened.update(
+                        a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                    )
+        for i, word in enumerate(words):
+            flag, eq, inline = word.partition("=")
+            given = inline if eq else words[i + 1] if i + 1 < len(words) else ""
+            if flag not in opened or not given or given.startswith("-") or set("$`~") & set(given):
+                continue
+            if os.path.isabs(given) or os.path.isfile(os.path.join(project.run_dir, given)):
+                continue
+            held = files_ending(project.root, given)
+            if held:
+                raise ConfigError(
+                    f"{flag} {given}: {project.rel(path)}'s parser opens it as it parses (argparse.FileType), and "
+                    f"the folder the run starts in ({project.rel(project.run_dir) or '.'}) does not hold it (the "
+                    f"project holds {project.rel(held[0])}): argparse exits at start-up (\"can't open '{given}'\")",
+                    file=source.name,
+                    line=line,
+                    hint="name the file from the folder the run starts in",
+                )
+        return
+
+
 def argparse_options(path: str) -> frozenset[str] | None:
     """The option words the module at ``path`` declares (:func:`translator.sources.pyconfig.option_words`); None
     when they cannot all be known or the file cannot be read."""

@@ -193,7 +193,9 @@ class EasyR1Dialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
         entity_from_environment(spec, native.wandb_entity)
-        _refuse_missing_files(source, values, spec, version, notes)
+        copy = self._copy_package(source, native)
+        declared = self.copy_keys(os.path.dirname(copy[0])) if copy else None
+        _refuse_missing_files(source, values, spec, version, notes, declared)
         self._account(values, version, spec, notes)
         if native.launch is not None and native.launch[0]:
             from translator.dialects import forkbatch
@@ -293,6 +295,19 @@ class EasyR1Dialect(Dialect):
         overrides: list[tuple[str, Any]] = []
         for word in words:
             key, eq, text = word.partition("=")
+            if not eq and not native.fork_entry and word.split(".")[0] not in _CONFIG_CLASSES and "$" not in word:
+                # OmegaConf.from_cli reads a word without '=' as a key with no value (merge_with_dotlist), and
+                # merging that into the structured PPOConfig stops (checked with omegaconf 2.3.0)
+                raise ConfigError(
+                    f"'{word}' is not a key=value override: EasyR1's OmegaConf.from_cli reads it as a key, and "
+                    f"merging it into PPOConfig stops at start-up (ConfigKeyError: {key_error(word)})",
+                    file=source.name,
+                    line=command.line,
+                    hint="remove the word (a space after a line-ending backslash ends the command there: "
+                    "delete the space)"
+                    if not word.strip()
+                    else "remove the word, or write it as key=value",
+                )
             if not eq or not _KEY.match(key):
                 notes.warning(
                     "keys.unrecognised-argument",
@@ -447,6 +462,9 @@ def key_error(key: str) -> str:
     return f"Key '{parts[0]}' not in 'PPOConfig'"
 
 
+_REWARD_KEYS = ("worker.reward.reward_function", "worker.reward.score_function", "worker.reward.compute_score")
+
+
 def reward_key(version: str) -> str:
     """The key naming the reward in a band (workers/reward/config.py)."""
     return (
@@ -458,27 +476,41 @@ def reward_key(version: str) -> str:
     )
 
 
-def _refuse_missing_files(source: Source, values: Values, spec: RunSpec, version: str, notes: NoteList) -> None:
+def _refuse_missing_files(
+    source: Source, values: Values, spec: RunSpec, version: str, notes: NoteList, declared: set[str] | None = None
+) -> None:
     """A file the config names relative to where the run starts, whose folder (a folder of its own, not where the run
     starts) is in the project but the file is not. The reward file → ConfigError: EasyR1 drops it
     (RewardConfig.post_init) and then stops before training. The prompt template → a warning: DataConfig.post_init
     drops a template file that does not exist (`self.format_prompt = None`, verl/trainer/config.py since
     hiyouga/EasyR1@7f9d952, the commit that made it a file; `get_abs_path` from ebf1a3c) and the run trains on the
     prompts without it. A folder the project lacks too may be made by the user's setup, and a file beside the script
-    may be written by it: neither is judged."""
+    may be written by it: neither is judged, except for a reward module (a .py file) in a project that holds a copy
+    of EasyR1 (``declared``: its dataclasses' keys): project code, which no setup step writes, judged where the
+    project holds the top folder of its path."""
     if source.base_dir is None or source.files:
         return
     from translator.sources.code import project_root
 
     where = list(dict.fromkeys([os.getcwd(), os.fspath(source.base_dir), project_root(os.fspath(source.base_dir))]))
     reward = reward_key(version)
-    named = [(reward, spec.reward.function_path), ("data.format_prompt", values.values.get("data.format_prompt"))]
+    # a copy between releases names its reward by the key its own dataclasses declare (0.3.0's copy, 0.3.1's key)
+    own = [k for k in _REWARD_KEYS if declared and k in declared and k != reward and values.values.get(k)]
+    path = spec.reward.function_path or (values.values.get(own[0]) if own else None)
+    reward = reward if spec.reward.function_path or not own else own[0]
+    named = [(reward, path), ("data.format_prompt", values.values.get("data.format_prompt"))]
     for key, path in named:
         if not isinstance(path, str) or path.startswith(("/", "~")) or "$" in path:
             continue
         if not posixpath.dirname(posixpath.normpath(path)):  # beside where the run starts: the script may write it
             continue
         folders = [os.path.dirname(os.path.join(base, path)) for base in where]
+        if key == reward and declared is not None and posixpath.splitext(path.split(":")[0])[1] == ".py":
+            # in a project holding EasyR1's own code, a reward module is project code that no setup step writes:
+            # judged where the project holds the path's top folder
+            top = posixpath.normpath(path).split("/")[0]
+            folders = [os.path.join(base, top) for base in where if top not in ("", ".", "..")]
+            path = path.split(":")[0]
         if any(os.path.isfile(os.path.join(base, path)) for base in where) or not any(map(os.path.isdir, folders)):
             continue
         if key != reward:
@@ -490,7 +522,7 @@ def _refuse_missing_files(source: Source, values: Values, spec: RunSpec, version
             )
             continue
         raise ConfigError(
-            f"{key} names {path}, which is not in the project (its folder is): EasyR1 drops a reward file that does "
+            f"{key} names {path}, which is not in the project: EasyR1 drops a reward file that does "
             "not exist (RewardConfig.post_init) and then stops at start-up: 'Reward function is not provided.'",
             file=source.name,
             key=key,

@@ -377,6 +377,10 @@ class OpenRlhfDialect(Dialect):
                 f"point; it is read with {ENTRY_MODULE}'s semantics, and flags it adds are reported as "
                 "unknown to OpenRLHF",
             )
+        if not own_entry:
+            from translator.sources.code import refuse_unopened_file_options
+
+            refuse_unopened_file_options(source, command.cwd, entry, words, command.line)
         native = NativeOpenRlhf()
         native.launch = entry, command.cwd
         native.fork_entry = not own_entry

@@ -86,6 +86,7 @@ from translator.sources.code import (
     PackageImport,
     Project,
     dotted_path,
+    files_ending,
     launched_scripts,
     mentions,
     option_test,
@@ -583,6 +584,9 @@ class TrlDialect(Dialect):
         if training_script is not None and script_name.endswith(".py"):
             python_script.apply_overrides(training_script, known, native, notes, options.env)
         if argv[script_index].endswith(".py"):
+            _refuse_deepspeed_file_the_run_folder_lacks(
+                source, command, argv[script_index], native.values.get("deepspeed")
+            )
             native.fork_trainer = _fork_trainer(
                 source,
                 command.cwd,
@@ -1171,6 +1175,29 @@ def _refuse_absent_deepspeed_file(source: Source, accelerate: Mapping[str, Any],
         )
 
 
+def _refuse_deepspeed_file_the_run_folder_lacks(source: Source, command: ShellCommand, script: str, given: Any) -> None:
+    """``--deepspeed path.json`` is opened from the folder the run starts in (TrainingArguments.__post_init__ hands
+    it to HfTrainerDeepSpeedConfig, which raises on a path that is not a file). Where the launched script is found
+    from a run folder that does not hold that path while the project holds it elsewhere (a path written from the
+    repository's root, run from a subfolder), the run stops at start-up: ConfigError. A path with a variable, an
+    absolute one, and one the project holds nowhere (made by the user's setup) are not judged."""
+    if not isinstance(given, str) or not given.endswith(".json") or set("$`~") & set(given) or os.path.isabs(given):
+        return
+    for project, _ in launched_scripts(source, command.cwd, script):
+        if not os.path.isfile(os.path.join(project.run_dir, script)):
+            return  # the script found elsewhere: which folder the user runs it from is not known
+        if os.path.isfile(os.path.join(project.run_dir, given)) or not files_ending(project.root, given):
+            return
+        raise ConfigError(
+            f"--deepspeed {given} is not in the folder the run starts in ({project.rel(project.run_dir) or '.'}, "
+            f"where {script} is), though the project holds {project.rel(files_ending(project.root, given)[0])}: "
+            'TrainingArguments stops at start-up ("Expected a string path to an existing deepspeed config")',
+            file=source.name,
+            line=command.line,
+            hint="name the file from the folder the run starts in",
+        )
+
+
 def _module_file(source: Source, cwd: str | None, module: str) -> str:
     """The project file ``python -m module`` runs (its absolute path), else the module's name as it is."""
     from translator.dialects.forkbatch import locate
@@ -1266,6 +1293,7 @@ class ForkTrainer:
     files: tuple[str, ...] = ()  # the files of the class and of its project bases (they may keep TRL's checks)
     # 'script (trainer)': a recipe's readers among the project's scripts, when they build different trainers
     readers: tuple[str, ...] = ()
+    own_group: bool = False  # it generates without num_generations (a count of its own): the group is not known
 
 
 def _fork_trainer(source: Source, cwd: str | None, script: str, flag: Callable[[str], Any]) -> ForkTrainer | None:
@@ -1479,9 +1507,12 @@ def _fork_unknown(spec: RunSpec, fork: ForkTrainer, notes: NoteList) -> None:
             f"{fork.where} is the project's own trainer; its batch-forming code ({fork.code_line}) matches no TRL "
             "release's GRPOTrainer, so how many completions a micro-step holds and when it generates are not known"
         )
+    if fork.own_group:
+        text += "; it generates without num_generations, so its group size is not the configured one either"
     names = (
         _CADENCE_QUANTITIES
         + (() if fork.lineage else ("epochs_per_step",))
+        + (("samples_per_prompt",) if fork.own_group else ())
         + tuple(
             quantity for field, quantity in _REWRITTEN.items() if any(r.endswith(f".{field}") for r in fork.rewrites)
         )
@@ -1627,10 +1658,48 @@ def _classify(project: Project, info: ClassInfo, flag: Callable[[str], Any]) -> 
     rewrites = _config_rewrites(
         project, {name: (owner.get(name, info.path), node) for name, node in methods.items()}, flag
     )
-    return ForkTrainer(where, lineage, code_line, rewrites, tuple(dict.fromkeys([info.path, *owner.values()])))
+    generating = [
+        node
+        for name, node in methods.items()
+        if name != "__init__"
+        and any(
+            isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in _GENERATE_CALLS
+            for c in ast.walk(node)
+        )
+    ]
+    own_group = (
+        lineage is None and bool(generating) and not _grouped_by_num_generations(generating, methods.get("__init__"))
+    )
+    files = tuple(dict.fromkeys([info.path, *owner.values()]))
+    return ForkTrainer(where, lineage, code_line, rewrites, files, own_group=own_group)
 
 
 _GENERATE_CALLS = ("generate", "_generate", "_generate_and_score_completions", "_generate_completions")
+
+
+def _grouped_by_num_generations(
+    loss: list[ast.FunctionDef | ast.AsyncFunctionDef], init: ast.FunctionDef | ast.AsyncFunctionDef | None
+) -> bool:
+    """Whether the completions compute_loss generates come in groups of num_generations, as R1-V's do: the loss code
+    names num_generations (``num_return_sequences=self.num_generations``, a repeat by it, vLLM's ``n=``), or a
+    generating call takes ``generation_config=`` and __init__ builds that config from num_generations
+    (``GenerationConfig(num_return_sequences=self.num_generations)``). A loss that generates a number of its own
+    (``for _ in range(2): model.generate(...)``) forms groups of that number, not of the configured one."""
+    if mentions(list(loss), ("num_generations",)) is not None:
+        return True
+    configured = any(
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in _GENERATE_CALLS
+        and mentions([*call.args, *(k.value for k in call.keywords)], _CONFIGS) is not None
+        for node in loss
+        for call in ast.walk(node)
+    )
+    return configured and init is not None and mentions([init], ("num_generations",)) is not None
+
+
+# the generation settings a trainer builds once (in __init__) and hands each generating call
+_CONFIGS = ("generation_config", "sampling_params")
 
 
 def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, tuple[str, int]]:
@@ -1690,7 +1759,7 @@ def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> d
     prepared, lossy = generation(prepare), generation(loss)
     if prepared:
         found["generate_in_prepare"] = prepared
-    if lossy and not prepared:
+    if lossy and not prepared and _grouped_by_num_generations(loss, methods.get("__init__")):
         found["generate_in_loss"] = lossy
     sampler = closure("_get_train_sampler") + closure("get_train_dataloader")
     hit = mentions(list(sampler), ("RepeatRandomSampler", "RepeatSampler"))

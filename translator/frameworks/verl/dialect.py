@@ -181,11 +181,17 @@ class VerlDialect(Dialect):
         installed: Installed | None,
     ) -> None:
         """Keys upstream never had, and a fork entry's own trainer, read in the project's code
-        (translator/dialects/forkbatch.py)."""
-        if native.launch is None:
-            return
+        (translator/dialects/forkbatch.py). A config read alone runs under the project's own copy of verl's entry,
+        where the project holds one: its keys are read in that copy's code."""
         from translator import native_schemas
         from translator.dialects import forkbatch
+
+        launch = native.launch
+        core = "verl.trainer.main_ppo"
+        if launch is None and source.suffix in (".yaml", ".yml") and forkbatch.locate(source, None, core) is not None:
+            launch = (core, None)
+        if launch is None:
+            return
 
         known = self.keys_in(version) or set()
 
@@ -207,8 +213,8 @@ class VerlDialect(Dialect):
         unused = {**self._fork_config_keys(native, fork_key, notes), **unused}
         forkbatch.check(
             source,
-            native.launch[1],
-            native.launch[0],
+            launch[1],
+            launch[0],
             unused,
             fork_key,
             upstream_leaf,
@@ -221,10 +227,10 @@ class VerlDialect(Dialect):
             installed=installed,
             fit_lineage="verl-dapo" if native.entry == "dapo" else None,
         )
-        self._run_counter(source, native, spec, notes)
+        self._run_counter(source, launch, spec, notes)
 
     @staticmethod
-    def _run_counter(source: Source, native: NativeVerl, spec: RunSpec, notes: NoteList) -> None:
+    def _run_counter(source: Source, launch: tuple[str, str | None], spec: RunSpec, notes: NoteList) -> None:
         """trainer.total_training_steps ends the run when the trainer's own counter reaches it: verl's fit counts
         training steps (``self.global_steps >= self.total_training_steps``), but the DAPO recipe of verl 0.5.0
         (recipe/dapo/dapo_ray_trainer.py:131@v0.5.0) counts generation batches (``self.gen_steps``), one more for
@@ -233,9 +239,9 @@ class VerlDialect(Dialect):
         except DAPO's without group filtering (one generation batch per training step)."""
         from translator.dialects import forkbatch
 
-        if native.launch is None or spec.plan.total_steps is None:
+        if spec.plan.total_steps is None:
             return
-        found = forkbatch.run_counter(source, native.launch[1], native.launch[0], "total_training_steps")
+        found = forkbatch.run_counter(source, launch[1], launch[0], "total_training_steps")
         if found is None or found[0] == "global_steps":
             return
         counter, where = found
