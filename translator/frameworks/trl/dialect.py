@@ -1323,14 +1323,15 @@ def _one_trainer(forks: list[ForkTrainer]) -> ForkTrainer | None:
     if not forks:
         return None
     releases = {f.lineage.release if f.lineage else None for f in forks}
+    where, own_group = "; ".join(f.where for f in forks), any(f.own_group for f in forks)
     if len(releases) == 1:
         files = tuple(dict.fromkeys(path for f in forks for path in f.files))
         return (
             forks[0]
             if len(forks) == 1
-            else ForkTrainer("; ".join(f.where for f in forks), forks[0].lineage, forks[0].code_line, (), files)
+            else ForkTrainer(where, forks[0].lineage, forks[0].code_line, (), files, own_group=own_group)
         )
-    return ForkTrainer("; ".join(f.where for f in forks), None, "; ".join(f.code_line for f in forks))
+    return ForkTrainer(where, None, "; ".join(f.code_line for f in forks), own_group=own_group)
 
 
 _RECIPE_READERS = 40  # project scripts that parse a recipe, read at most
