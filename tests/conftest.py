@@ -86,6 +86,15 @@ def has_group(case: Case) -> bool:
     return case.expected["plan"]["samples_per_prompt"] is not None and case_id(case) not in COMPUTED_AT_RUN
 
 
+def write_project(root: Path, files: dict[str, str]) -> Path:
+    """A project at ``root`` (its top marked by .git) holding ``files`` (path → text); returns ``root``."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
 def case_id(case: Case) -> str:
     return f"{case.framework}/{case.name}"
 

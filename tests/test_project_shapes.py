@@ -9,17 +9,9 @@ from pathlib import Path
 import pytest
 
 import translator
+from tests.conftest import write_project
 from translator.errors import ConfigError
 from translator.sources.files import Source
-
-
-def _project(root: Path, files: dict[str, str]) -> Path:
-    (root / ".git").mkdir(parents=True)
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    return root
-
 
 SKYRL = (
     "python -m skyrl.train.entrypoints.main_base trainer.placement.policy_num_nodes=1 "
@@ -81,7 +73,7 @@ def test_a_fork_entry_with_options_of_its_own_keeps_only_what_the_launch_sets(tm
     # the overrides passed on the line. Set there: 64 prompts × rollout.n 4 = 256 samples, mini-batch 16 prompts ×
     # 4 = 64 samples per optimizer step. Not set (verl's defaults, which the --config file may change): the GPUs
     # (so DP and the accumulation), the epochs (so the optimizer steps per step).
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "pkg/__init__.py": "",
@@ -115,10 +107,10 @@ def _openrlhf_fork(root: Path, installable: bool) -> Path:
     }
     if installable:
         files["setup.py"] = "from setuptools import setup\nsetup(name='openrlhf')\n"
-    return _project(root, files)
+    return write_project(root, files)
 
 
-def test_a_script_inside_an_installable_package_imports_that_package_from_the_project(tmp_path: Path) -> None:
+def test_a_script_inside_an_installable_package_imports_that_package_from_thewrite_project(tmp_path: Path) -> None:
     # torchrun openrlhf/cli/train_ppo.py puts openrlhf/cli on sys.path, not the project root: `openrlhf` comes from
     # the install, which for a project with setup.py is the project itself (pip install -e .). Its
     # openrlhf/trainer/ppo_utils has no reward_funcs module (renamed math_reward_funcs): ModuleNotFoundError.
@@ -159,7 +151,7 @@ def test_a_trainer_generating_each_micro_step_from_the_default_sampler_counts_pr
     # per_device_train_batch_size 1 prompt × 2 processes = 2 prompts per micro-step, × num_generations 4 = 8
     # completions (4 per rank per forward/backward); one generation per micro-step, an update every GAS 2: 0.5
     # optimizer steps per round, 16 completions per optimizer step.
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "trainer.py": R1V_TRAINER,
@@ -179,7 +171,7 @@ def test_a_config_file_of_a_project_with_its_own_open_instruct_copy_is_read_agai
     # The copy places no learner on the second node ("4 0"), which upstream's Ray bundles refuse and the copy
     # takes: the learners are 4 + 0 = 4. Its grpo_fast.py forms batches with code no upstream snapshot has (it
     # rewrites num_learners_per_node from the Ray cluster), so the quantities that code decides are unknown.
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "open_instruct/__init__.py": "",
@@ -208,7 +200,7 @@ def test_a_config_file_of_a_project_with_its_own_open_instruct_copy_is_read_agai
 def test_a_copys_entry_beside_its_package_keeps_the_start_up_check(tmp_path: Path) -> None:
     # The project keeps slime's code (slime/utils/arguments.py) and its train_async.py beside it, which asserts
     # `not args.colocate` (train_async.py:11@v0.3.1; line 2 here): a launch of it with --colocate stops at start-up.
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "slime/__init__.py": "",
@@ -264,7 +256,7 @@ def test_a_verl_07_copy_sizing_the_mini_batch_in_its_trainer_as_upstream_keeps_t
     )
     entry = "from verl.trainer.ray_trainer import RayPPOTrainer\n\n\ndef main(config):\n    RayPPOTrainer().fit()\n"
     for name, extra in (("same", ""), ("own", " * 2")):
-        root = _project(
+        root = write_project(
             tmp_path / name,
             {
                 "verl/__init__.py": "",
@@ -287,7 +279,7 @@ def test_a_project_entry_is_told_by_the_framework_it_imports(tmp_path: Path) -> 
     # The entry's keys are of no pattern rlconf knows (trainer.n_samples_per_prompt is the fork's), but it imports
     # skyrl: SkyRL, read with main_base's semantics and noted as a fork; an import of a package two frameworks
     # share (verl: verl's and EasyR1's) tells neither.
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "exp/__init__.py": "",
@@ -311,7 +303,7 @@ def test_an_import_from_a_folder_another_machine_had_stops_the_run(tmp_path: Pat
     )
 
     def project(name: str, text: str) -> Path:
-        return _project(
+        return write_project(
             tmp_path / name,
             {
                 "helpers.py": "def f():\n    return 1\n",
@@ -358,7 +350,7 @@ def test_a_script_reading_an_option_its_parser_lacks_stops_at_start_up(tmp_path:
         "    parser.add_argument('--micro_train_batch_size', type=int, default=2)\n"
         "    args = parser.parse_args()\n    train(args)\n"
     )
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "openrlhf/__init__.py": "",
@@ -454,7 +446,7 @@ def test_an_accelerate_config_naming_an_absent_deepspeed_file_stops_at_start_up(
     }
     if held == "present":
         files["ds_stage2.json"] = "{}\n"
-    root = _project(tmp_path, files)
+    root = write_project(tmp_path, files)
     if held == "absent":
         with pytest.raises(
             ConfigError, match=r"deepspeed_config_file names ds_stage2\.json, which is not in the project"
@@ -481,7 +473,7 @@ config = load_config(args.config)
 def test_a_project_entrys_own_default_config_is_the_runs(tmp_path: Path) -> None:
     # The project's NeMo-RL entry, launched without --config, loads my_recipe.yaml beside itself (not the release's
     # grpo_math_1B.yaml, whose 32 prompts × 16 would be the plan otherwise): 64 prompts per step, 8 generations.
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "examples/mine/run_grpo_mine.py": NEMO_ENTRY,
@@ -503,7 +495,7 @@ def test_a_module_the_projects_own_package_lacks_stops_python_m(
         "actor_rollout_ref.actor.ppo_mini_batch_size=32 trainer.n_gpus_per_node=8\n"
     )
     files = {"verl/__init__.py": "", "verl/trainer/__init__.py": "", "run.sh": launch}
-    monkeypatch.chdir(_project(tmp_path, files))  # rlconf runs where the user runs the script
+    monkeypatch.chdir(write_project(tmp_path, files))  # rlconf runs where the user runs the script
     with pytest.raises(ConfigError, match=r"No module named verl\.trainer\.main_fork"):
         translator.explain("run.sh", "verl@0.4.1")
 
@@ -577,7 +569,7 @@ def test_a_skyrl_entrys_own_config_class_decides_which_keys_stop_it(
     # skyrl's from_cli_overrides builds the class with build_nested_dataclass, which raises ValueError "Invalid fields
     # {...} for X" on a key a level's dataclass lacks (skyrl/train/config/config.py@skyrl-v0.3.0): the project's own
     # subclass MyConfig (its own field `rate`) and the skyrl copy it imports decide
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "skyrl/__init__.py": "",
@@ -647,7 +639,7 @@ def test_a_skyrl_copy_that_renames_legacy_keys_first_is_not_judged_by_its_datacl
     translating = SKYRL_CONFIG.replace(
         "        return cls()", "        args = translate_legacy_config(args)\n        return cls()"
     )
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "skyrl/__init__.py": "",
@@ -675,7 +667,7 @@ def test_a_file_the_entrys_own_parser_opens_from_another_folder_stops_the_read(t
         "deepspeed src/train_ppo.py --input_template {} --rollout_batch_size 8 --n_samples_per_prompt 4 "
         "--train_batch_size 32 --micro_train_batch_size 2 --micro_rollout_batch_size 4 --actor_num_gpus_per_node 4\n"
     )
-    root = _project(tmp_path, {"src/train_ppo.py": entry, "src/template/chat.in": "User: {}\n"})
+    root = write_project(tmp_path, {"src/train_ppo.py": entry, "src/template/chat.in": "User: {}\n"})
     (root / "run.sh").write_text(launch.format("template/chat.in"))
     with pytest.raises(ConfigError, match=r"--input_template template/chat\.in: src/train_ppo\.py's parser opens it"):
         translator.explain(str(root / "run.sh"))

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import translator
+from tests.conftest import write_project
 from translator.errors import ConfigError
 from translator.sources.files import Source
 from translator.sources.pyconfig import parse
@@ -141,10 +142,7 @@ def test_a_copys_launch_that_its_own_argument_checks_refuse_is_refused(tmp_path:
             "--rollout-batch-size 8 --n-samples-per-prompt 4 --global-batch-size 32\n"
         ),
     }
-    (tmp_path / ".git").mkdir()
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    write_project(tmp_path, files)
     line = LINE['raise ValueError("the fsdp backend is experimental")']
     with pytest.raises(ConfigError, match=rf"slime/utils/arguments\.py:{line} .*the fsdp backend is experimental"):
         translator.explain(str(tmp_path / "run.sh"))

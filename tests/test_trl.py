@@ -12,7 +12,7 @@ import yaml
 
 import translator
 import translator.dialects
-from tests.conftest import FIXTURES, read_back
+from tests.conftest import FIXTURES, read_back, write_project
 from translator import ConfigError
 from translator.sources.files import Source
 
@@ -584,15 +584,12 @@ TRL_READER = READER.format(imports="from trl import GRPOTrainer", trainer="GRPOT
 RECIPE = "per_device_train_batch_size: 8\ngradient_accumulation_steps: 4\nnum_generations: 8\nnum_iterations: 2\n"
 
 
+PIN_018 = {"setup.py": "from setuptools import setup\nsetup(install_requires=['trl==0.18.0'])\n"}
+
+
 def _recipe_project(tmp_path: Path, scripts: dict[str, str]) -> Path:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(install_requires=['trl==0.18.0'])\n")
-    for name, text in {"src/rl/engine.py": ROLLOUT_TRAINER, **scripts}.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    (tmp_path / "recipes").mkdir()
-    (tmp_path / "recipes" / "grpo.yaml").write_text(RECIPE)
-    return tmp_path / "recipes" / "grpo.yaml"
+    files = {**PIN_018, "src/rl/engine.py": ROLLOUT_TRAINER, **scripts, "recipes/grpo.yaml": RECIPE}
+    return write_project(tmp_path, files) / "recipes" / "grpo.yaml"
 
 
 def test_a_recipe_whose_reader_builds_the_projects_own_trainer_has_that_trainers_unknown_cadence(
@@ -654,15 +651,11 @@ def test_a_launch_of_the_projects_module_with_python_m_is_read_as_its_file(tmp_p
     # `accelerate launch -m rl.train_grpo` runs rl/train_grpo.py from the run folder, a module of the project
     # building TRL's own GRPOTrainer (trl 0.18.0, pinned): a round is per_device 8 × 2 processes × GAS 2 = 32
     # completions = 4 prompts × 8, one optimizer step of 32.
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(install_requires=['trl==0.18.0'])\n")
-    (tmp_path / "rl").mkdir()
-    (tmp_path / "rl" / "__init__.py").write_text("")
-    (tmp_path / "rl" / "train_grpo.py").write_text(TRL_READER)
-    (tmp_path / "run.sh").write_text(
+    launch = (
         "accelerate launch --num_processes 2 -m rl.train_grpo --output_dir o --per_device_train_batch_size 8 "
         "--gradient_accumulation_steps 2 --num_generations 8\n"
     )
+    write_project(tmp_path, {**PIN_018, "rl/__init__.py": "", "rl/train_grpo.py": TRL_READER, "run.sh": launch})
     plan = translator.explain(str(tmp_path / "run.sh")).spec.plan
     assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (4, 32, 32)
     assert (plan.optimizer_steps_per_step, plan.data_parallel_size) == (1, 2)
@@ -679,15 +672,11 @@ def test_a_launch_of_another_trl_trainer_is_refused_naming_it(
     tmp_path: Path, program: str, trainer: str, launch: str
 ) -> None:
     # The launched program builds TRL's SFTTrainer / PPOTrainer: its batches are not GRPO's, and no plan is read.
-    (tmp_path / ".git").mkdir()
-    (tmp_path / program).parent.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "rl" / "__init__.py").parent.mkdir(exist_ok=True)
-    (tmp_path / "rl" / "__init__.py").write_text("")
-    (tmp_path / program).write_text(
+    text = (
         f"from trl import {trainer}, TrlParser\nargs = TrlParser(()).parse_args_and_config()\n"
         f"{trainer}(model='m', args=args).train()\n"
     )
-    (tmp_path / "run.sh").write_text(launch + "\n")
+    write_project(tmp_path, {"rl/__init__.py": "", program: text, "run.sh": launch + "\n"})
     with pytest.raises(ConfigError, match=rf"builds trl\.{trainer}: rlconf reads TRL's GRPOTrainer"):
         translator.explain(str(tmp_path / "run.sh"))
 
@@ -696,16 +685,9 @@ def test_a_recipe_the_project_runs_with_its_sft_script_is_no_grpo_recipe(tmp_pat
     # recipes/sft/config.yaml sits in a folder named for scripts/sft.py (Open-R1's recipes/<model>/<script>/ layout),
     # which builds TRL's SFTTrainer: not a GRPO run, refused naming the script; recipes/grpo/config.yaml is read by
     # scripts/grpo.py, TRL's own GRPOTrainer (trl 0.18.0): a plan.
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(install_requires=['trl==0.18.0'])\n")
-    (tmp_path / "scripts").mkdir()
-    (tmp_path / "scripts" / "grpo.py").write_text(TRL_READER)
-    (tmp_path / "scripts" / "sft.py").write_text(
-        READER.format(imports="from trl import SFTTrainer", trainer="SFTTrainer").replace("GRPOConfig", "SFTConfig")
-    )
-    for task in ("sft", "grpo"):
-        (tmp_path / "recipes" / task).mkdir(parents=True)
-        (tmp_path / "recipes" / task / "config.yaml").write_text(RECIPE)
+    sft = READER.format(imports="from trl import SFTTrainer", trainer="SFTTrainer").replace("GRPOConfig", "SFTConfig")
+    files = {"scripts/grpo.py": TRL_READER, "scripts/sft.py": sft, "recipes/sft/config.yaml": RECIPE}
+    write_project(tmp_path, {**PIN_018, **files, "recipes/grpo/config.yaml": RECIPE})
     with pytest.raises(ConfigError, match=r"no GRPO recipe: .*scripts/sft\.py, which builds trl\.SFTTrainer"):
         translator.explain(str(tmp_path / "recipes" / "sft" / "config.yaml"), num_processes=2)
     plan = translator.explain(str(tmp_path / "recipes" / "grpo" / "config.yaml"), num_processes=2).spec.plan
@@ -716,10 +698,7 @@ def test_a_trainer_that_generates_a_count_of_its_own_in_compute_loss_leaves_the_
     # CaptionTrainer generates in compute_loss like R1-V's trainers, but twice per example in a loop of its own and
     # with no generation config built from num_generations: --num_generations 4 is not its group size. No TRL
     # lineage, so the cadence counts and the group are unknown; the processes (2) and accumulation (1) stay.
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "rl").mkdir()
-    (tmp_path / "rl" / "__init__.py").write_text("")
-    (tmp_path / "rl" / "engine.py").write_text(
+    engine = (
         "from transformers import GenerationConfig, Trainer\n\n\n"
         "class CaptionTrainer(Trainer):\n"
         "    def __init__(self, args, **kwargs):\n"
@@ -732,13 +711,13 @@ def test_a_trainer_that_generates_a_count_of_its_own_in_compute_loss_leaves_the_
         "                captions.append(model.generate(**example, max_new_tokens=50, do_sample=True))\n"
         "        return self.score(captions)\n"
     )
-    (tmp_path / "rl" / "train_grpo.py").write_text(
-        READER.format(imports="from rl.engine import CaptionTrainer", trainer="CaptionTrainer")
-    )
-    (tmp_path / "run.sh").write_text(
+    script = READER.format(imports="from rl.engine import CaptionTrainer", trainer="CaptionTrainer")
+    launch = (
         "torchrun --nproc_per_node 2 rl/train_grpo.py --output_dir o --per_device_train_batch_size 1 "
         "--gradient_accumulation_steps 1 --num_generations 4\n"
     )
+    files = {"rl/__init__.py": "", "rl/engine.py": engine, "rl/train_grpo.py": script, "run.sh": launch}
+    write_project(tmp_path, files)
     read = translator.explain(str(tmp_path / "run.sh"), "trl@0.14.0")
     plan = read.spec.plan
     assert plan.samples_per_prompt is None and plan.prompts_per_step is None
@@ -751,12 +730,7 @@ def test_a_deepspeed_file_named_from_another_folder_than_the_run_starts_in_stops
     # The run starts in src/app (where src/grpo.py is, as the launch names it); --deepspeed names
     # src/app/ds/zero2.json, written from the repository's root: from src/app it is not there, and
     # TrainingArguments stops at start-up. Named from src/app (ds/zero2.json) the plan is read.
-    (tmp_path / ".git").mkdir()
-    app = tmp_path / "src" / "app"
-    (app / "src").mkdir(parents=True)
-    (app / "ds").mkdir()
-    (app / "ds" / "zero2.json").write_text("{}\n")
-    (app / "src" / "grpo.py").write_text(TRL_READER)
+    app = write_project(tmp_path, {"src/app/ds/zero2.json": "{}\n", "src/app/src/grpo.py": TRL_READER}) / "src" / "app"
     launch = (
         "torchrun --nproc_per_node 2 src/grpo.py --output_dir o --deepspeed {} --per_device_train_batch_size 8 "
         "--num_generations 8\n"

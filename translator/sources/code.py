@@ -929,6 +929,16 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
     return (dotted, missing) if missing else None
 
 
+def held_elsewhere(project: Project, given: str) -> str | None:
+    """Where the project holds the relative path ``given`` (as the project names it) when the folder the run starts
+    in does not: a path written from another folder. None when the run folder holds it, when it is absolute or has
+    a variable, or when the project holds it nowhere (the user's setup may make it)."""
+    if os.path.isabs(given) or set("$`~") & set(given) or os.path.isfile(os.path.join(project.run_dir, given)):
+        return None
+    held = files_ending(project.root, given)
+    return project.rel(held[0]) if held else None
+
+
 def refuse_unopened_file_options(source: Source, cwd: str | None, entry: str, words: list[str], line: int) -> None:
     """Stop (ConfigError) where the launched project script's own parser opens an option's file as it parses
     (``add_argument("--x", type=argparse.FileType("r"))``) and the launch gives it a relative path the folder the run
@@ -955,16 +965,14 @@ def refuse_unopened_file_options(source: Source, cwd: str | None, entry: str, wo
         for i, word in enumerate(words):
             flag, eq, inline = word.partition("=")
             given = inline if eq else words[i + 1] if i + 1 < len(words) else ""
-            if flag not in opened or not given or given.startswith("-") or set("$`~") & set(given):
+            if flag not in opened or not given or given.startswith("-"):
                 continue
-            if os.path.isabs(given) or os.path.isfile(os.path.join(project.run_dir, given)):
-                continue
-            held = files_ending(project.root, given)
+            held = held_elsewhere(project, given)
             if held:
                 raise ConfigError(
                     f"{flag} {given}: {project.rel(path)}'s parser opens it as it parses (argparse.FileType), and "
                     f"the folder the run starts in ({project.rel(project.run_dir) or '.'}) does not hold it (the "
-                    f"project holds {project.rel(held[0])}): argparse exits at start-up (\"can't open '{given}'\")",
+                    f"project holds {held}): argparse exits at start-up (\"can't open '{given}'\")",
                     file=source.name,
                     line=line,
                     hint="name the file from the folder the run starts in",

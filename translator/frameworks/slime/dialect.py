@@ -10,6 +10,7 @@ PP × CP). Each rollout batch is trained on once.
 
 from __future__ import annotations
 
+import ast
 import math
 import os
 import re
@@ -214,7 +215,9 @@ class SlimeDialect(Dialect):
                 lineage=self.name,
             )
 
-    def _copy_arguments(self, source: Source, cwd: str | None, entry: str) -> tuple[Project, str, Any] | None:
+    def _copy_arguments(
+        self, source: Source, cwd: str | None, entry: str
+    ) -> tuple[Project, str, ast.Module | None] | None:
         """The project's copy of the framework that the launched entry runs: (project, its arguments module's path,
         that module's tree or None)."""
         from translator.dialects import forkbatch
@@ -233,9 +236,11 @@ class SlimeDialect(Dialect):
         from translator.sources.startup import first_stop
 
         copy = self._copy_arguments(source, cwd, entry)
-        if copy is None or copy[2] is None:
+        if copy is None:
             return
         project, path, tree = copy
+        if tree is None:
+            return
         stop = first_stop(tree, "parse_args", {name.replace("-", "_"): value for name, value in flags.items()})
         if stop is not None:
             raise ConfigError(

@@ -86,7 +86,7 @@ from translator.sources.code import (
     PackageImport,
     Project,
     dotted_path,
-    files_ending,
+    held_elsewhere,
     launched_scripts,
     mentions,
     option_test,
@@ -1181,16 +1181,17 @@ def _refuse_deepspeed_file_the_run_folder_lacks(source: Source, command: ShellCo
     from a run folder that does not hold that path while the project holds it elsewhere (a path written from the
     repository's root, run from a subfolder), the run stops at start-up: ConfigError. A path with a variable, an
     absolute one, and one the project holds nowhere (made by the user's setup) are not judged."""
-    if not isinstance(given, str) or not given.endswith(".json") or set("$`~") & set(given) or os.path.isabs(given):
+    if not isinstance(given, str) or not given.endswith(".json"):
         return
     for project, _ in launched_scripts(source, command.cwd, script):
         if not os.path.isfile(os.path.join(project.run_dir, script)):
             return  # the script found elsewhere: which folder the user runs it from is not known
-        if os.path.isfile(os.path.join(project.run_dir, given)) or not files_ending(project.root, given):
+        held = held_elsewhere(project, given)
+        if held is None:
             return
         raise ConfigError(
             f"--deepspeed {given} is not in the folder the run starts in ({project.rel(project.run_dir) or '.'}, "
-            f"where {script} is), though the project holds {project.rel(files_ending(project.root, given)[0])}: "
+            f"where {script} is), though the project holds {held}: "
             'TrainingArguments stops at start-up ("Expected a string path to an existing deepspeed config")',
             file=source.name,
             line=command.line,
