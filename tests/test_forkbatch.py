@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import write_project
 from translator import api
 from translator.certainty import plan_certainty
 from translator.dialects.fork_tables import UPSTREAM_WORKER
@@ -15,7 +16,10 @@ from translator.errors import ConfigError
 from translator.sources.code import (
     KeyEffects,
     Project,
+    RunConfig,
     batch_touches,
+    decided_away,
+    instance_settings,
     normalisation_touches,
     normalising_functions,
     untaken,
@@ -663,3 +667,133 @@ def test_a_comparison_with_the_runs_value_decides_a_branch() -> None:
         True,
     )
     assert not untaken(function, 3, {}) and not untaken(function, 5, {})
+
+
+# A verl copy whose trainer keeps a row filter of its own behind a flag __init__ sets from the config (or behind
+# an early return on it). Its fit has no other batch-forming statement; the filter indexes the batch by a mask
+# (`batch[keep]`), which upstream's fit never does.
+_FLAGGED_TRAINER = """class RayPPOTrainer:
+    def __init__(self, config):
+        self.config = config
+        self.use_row_filter = False
+        if hasattr(self.config.algorithm, "row_filter") and self.config.algorithm.row_filter.enable:
+            self.use_row_filter = True
+
+    def _filter_rows(self, batch):
+        if not self.use_row_filter:
+            return batch
+        keep = batch.scores > 0
+        return batch[keep]
+
+    def fit(self):
+        for batch in self.train_dataloader:
+{call}
+"""
+_BASE_CONFIG = (
+    "data:\n  train_batch_size: 1024\nactor_rollout_ref:\n  rollout:\n    n: 1\n  actor:\n"
+    "    ppo_mini_batch_size: 256\n    ppo_micro_batch_size_per_gpu: null\n"
+    "trainer:\n  n_gpus_per_node: 8\n  nnodes: 1\nalgorithm:\n  gamma: 1.0\n"
+)
+_FILTER_OFF = _BASE_CONFIG + "  row_filter:\n    enable: false\n"
+_FLAGGED_CALLS = {
+    "flag": "            if self.use_row_filter:\n                batch = batch[batch.scores > 0]\n",
+    "early return": "            batch = self._filter_rows(batch)\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_FLAGGED_CALLS))
+@pytest.mark.parametrize(
+    ("config", "launch", "verified"),
+    [
+        (_FILTER_OFF, "", True),  # the switch off in the copy's config
+        (_FILTER_OFF, " algorithm.row_filter.enable=true", False),  # on
+        (_BASE_CONFIG, "", True),  # the whole config has no row_filter: hasattr is false
+        # a defaults list naming a file the copy lacks: row_filter may be there, so the flag is not decided
+        ("defaults:\n  - extra\n  - _self_\n" + _BASE_CONFIG, "", False),
+    ],
+)
+def test_a_trainer_flag_set_from_the_config_decides_whether_its_code_runs(
+    tmp_path: Path, shape: str, config: str, launch: str, verified: bool
+) -> None:
+    # Plan (verl 0.4.1 semantics): 16 prompts × rollout.n 4 = 64 samples per step; mini-batch 8 prompts × 4 = 32
+    # samples per update, 2 updates per step. Where the flag is off, the filter never runs and the copy's fit is
+    # upstream's; where it is on or not decided, the filtered step's samples are unknown.
+    root = write_project(
+        tmp_path,
+        {
+            "verl/__init__.py": "",
+            "verl/version/version": "0.4.1\n",
+            "verl/trainer/__init__.py": "",
+            "verl/trainer/main_ppo.py": (
+                "import hydra\n\nfrom verl.trainer.ray_trainer import RayPPOTrainer\n\n\n"
+                '@hydra.main(config_path="config", config_name="ppo_trainer", version_base=None)\n'
+                "def main(config):\n    RayPPOTrainer(config).fit()\n"
+            ),
+            "verl/trainer/config/ppo_trainer.yaml": config,
+            "verl/trainer/ray_trainer.py": _FLAGGED_TRAINER.format(call=_FLAGGED_CALLS[shape]),
+            "run.sh": (
+                "python3 -m verl.trainer.main_ppo data.train_batch_size=16 actor_rollout_ref.rollout.n=4 "
+                "actor_rollout_ref.actor.ppo_mini_batch_size=8 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+                f"trainer.n_gpus_per_node=2 trainer.nnodes=1{launch}\n"
+            ),
+        },
+    )
+    explanation = api.explain(str(root / "run.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    codes = {n.code for n in explanation.notes}
+    if verified:
+        assert (plan.samples_per_step, plan.optimizer_steps_per_step) == (64, 2)
+        assert "framework.fork-verified" in codes
+    else:
+        assert plan.samples_per_step is None
+        assert "framework.fork-batch-code" in codes
+
+
+@pytest.mark.parametrize(
+    ("test", "complete", "truth"),
+    [
+        ("self.config.algorithm.filter.enable", False, False),  # the value, false
+        ("not self.config.algorithm.filter.enable", False, True),
+        ("hasattr(self.config.algorithm, 'filter')", False, True),  # a mapping the config holds
+        ("hasattr(self.config, 'layback')", True, False),  # the whole config lacks it
+        ("hasattr(self.config, 'layback')", False, None),  # a config not known whole may hold it elsewhere
+        ("self.config.algorithm.get('layback', None) is None", True, True),  # .get gives its default
+        ("self.config.algorithm.get('layback', None) is None", False, None),
+        ("config.algorithm.mode == 'ema'", False, True),
+        ("cfg.algorithm.mode in ['std', 'none']", False, False),
+        ("self.config.algorithm.filter.enable or self.config.unknown_key", False, None),  # or: not decided
+        ("self.config.algorithm.filter.enable and self.config.unknown_key", False, False),  # and: one false
+        ("ef_config.enable", True, None),  # a local alias of a sub-config is not the config's root
+    ],
+)
+def test_the_runs_config_decides_a_test_three_ways(test: str, complete: bool, truth: bool | None) -> None:
+    config = RunConfig({"algorithm.filter.enable": False, "algorithm.mode": "ema"}, complete)
+    assert config.truth(ast.parse(test, mode="eval").body) is truth
+
+
+def test_an_early_return_the_config_takes_skips_the_rest_of_its_block() -> None:
+    # line 3 returns when the switch is off (it is): line 4 does not run; with the switch on, it does
+    code = "def f(self, batch):\n    if not self.config.x.enable:\n        return batch\n    return batch[batch.keep]\n"
+    function = ast.parse(code).body[0]
+    assert decided_away(function, 4, RunConfig({"x.enable": False}, False))
+    assert not decided_away(function, 4, RunConfig({"x.enable": True}, False))
+    assert not decided_away(function, 4, RunConfig({}, False))
+
+
+def test_a_flag_init_sets_under_a_config_test_holds_that_test() -> None:
+    # self.use_x is False, set True only under `if cfg.x.enable:`; self.mode = config.mode is a direct setting;
+    # self.n is set twice (in __init__ and in reset), so it holds nothing
+    code = (
+        "class T:\n    def __init__(self, config):\n        self.use_x = False\n"
+        "        if config.x.enable:\n            self.use_x = True\n        self.mode = config.mode\n"
+        "        self.both = self.use_x and self.mode\n        self.n = 1\n    def reset(self):\n        self.n = 2\n"
+    )
+    cls = ast.parse(code).body[0]
+    assert isinstance(cls, ast.ClassDef)
+    methods = [m for m in cls.body if isinstance(m, ast.FunctionDef)]
+    settings = instance_settings(methods[0], methods)
+    assert {k: ast.unparse(v) for k, v in settings.items()} == {
+        "use_x": "config.x.enable",
+        "mode": "config.mode",
+        "both": "config.x.enable and config.mode",
+    }

@@ -34,15 +34,19 @@ from translator.sources.code import (
     ClassInfo,
     KeyEffects,
     Project,
+    RunConfig,
     Touch,
     batch_touches,
     behind_switch,
+    decided_away,
     dotted_path,
+    instance_settings,
     normalisation_touches,
     normalising_functions,
     project_root,
     refuse_startup_failures,
     run_dirs,
+    substitute,
     untaken,
     validation_function,
 )
@@ -321,6 +325,7 @@ def check(
     launch_values: Mapping[str, Any] | None = None,
     installed: Installed | None = None,
     fit_lineage: str | None = None,
+    whole_config: Mapping[str, Any] | None = None,
 ) -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
     ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a key's last words (``n``, ``rollout.n``)
@@ -328,7 +333,8 @@ def check(
     ``launch_values``: every key the launch sets (``values`` holds those the reader left), which decide the
     branches of the entry that pick the code it runs; ``installed``: the framework release the project installs
     (its imports from it are checked); ``fit_lineage``: the UPSTREAM_FIT table the entry's trainer is compared
-    with, when it is not ``lineage``'s own (a recipe's trainer: verl's DAPO)."""
+    with, when it is not ``lineage``'s own (a recipe's trainer: verl's DAPO); ``whole_config``: the dotted keys of
+    the whole config the entry composes, when known (a key neither it nor the launch holds is not in the run's)."""
     if entry is None:
         return
     fit_lineage = fit_lineage or lineage
@@ -392,8 +398,22 @@ def check(
             # of a key it lacks), so the branch it guards is not the run's
             return leaf not in leaves and not ambiguous(leaf)
 
+        run_config = RunConfig(
+            {**(whole_config or {}), **{k.lstrip("+-"): v for k, v in chosen.items()}}, whole_config is not None
+        )
         _compare_trainer(
-            project, path, fit_lineage, version, assumed, workers, read_for_keys, leaves, unset_switch, spec, notes
+            project,
+            path,
+            fit_lineage,
+            version,
+            assumed,
+            workers,
+            read_for_keys,
+            leaves,
+            unset_switch,
+            run_config,
+            spec,
+            notes,
         )
 
 
@@ -538,12 +558,14 @@ def trainer_touches(
     path: str,
     leaves: Mapping[str, Any] | None = None,
     unset_switch: Callable[[str], bool] | None = None,
+    config: RunConfig | None = None,
 ) -> tuple[list[str], list[Touch]] | None:
     """The project trainer classes the entry instantiates and the batch-forming statements of their ``fit`` (and
     the project methods it calls through ``self.``), save those in a branch the launch's values (``leaves``: config
-    leaf → value) do not take or behind a switch the launch leaves unset (``unset_switch``: whether a leaf is
-    one); None when the entry instantiates no project trainer with a ``fit`` of its own (upstream's trainer
-    runs)."""
+    leaf → value) do not take, behind a switch the launch leaves unset (``unset_switch``: whether a leaf is
+    one), or that the run's ``config`` decides away (a branch on it, or on a flag ``__init__`` sets from it, not
+    taken; an early ``return`` taken); None when the entry instantiates no project trainer with a ``fit`` of its
+    own (upstream's trainer runs)."""
     classes = [c.cls for c in project.trainer_classes(path) if isinstance(c.cls, ClassInfo)]
     if not classes:
         # the entry may build the trainer in a module it imports (a task runner): look one import deep
@@ -558,6 +580,8 @@ def trainer_touches(
                 methods.setdefault(name, (node, cls.path))
         if "fit" not in methods:
             continue
+        init = methods.get("__init__")
+        settings = instance_settings(init[0], [m for m, _ in methods.values()]) if init else {}
         names.append(f"{project.rel(info.path)}:{info.node.lineno} {info.name}")
         queue, seen = ["fit"], set[str]()
         while queue and len(seen) < 24:
@@ -566,11 +590,14 @@ def trainer_touches(
                 continue
             seen.add(name)
             node, owner = methods[name]
-            tests = _with_predicates(node, methods)  # `if self._use_x():` read as what _use_x returns
+            # `if self._use_x():` read as what _use_x returns, `if self.use_x:` as what __init__ set it to
+            tests = substitute(_with_predicates(node, methods), settings)
 
             def runs(line: int, tests: ast.AST = tests) -> bool:
-                return not untaken(tests, line, leaves or {}) and not (
-                    unset_switch is not None and behind_switch(tests, line, unset_switch)
+                return not (
+                    untaken(tests, line, leaves or {})
+                    or (unset_switch is not None and behind_switch(tests, line, unset_switch))
+                    or (config is not None and decided_away(tests, line, config))
                 )
 
             touches += [t for t in batch_touches(list(node.body), owner) if runs(t.line)]
@@ -653,10 +680,11 @@ def _compare_trainer(
     read_for_keys: set[tuple[str, int]],
     leaves: Mapping[str, Any],
     unset_switch: Callable[[str], bool],
+    config: RunConfig,
     spec: RunSpec,
     notes: NoteList,
 ) -> None:
-    found = trainer_touches(project, path, leaves, unset_switch)
+    found = trainer_touches(project, path, leaves, unset_switch, config)
     if found is None:
         return
     names, touches = found

@@ -10,6 +10,7 @@ project root.
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import re
 import sys
@@ -2077,3 +2078,203 @@ def _number(value: object) -> float | None:
         return float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
     except ValueError:
         return None
+
+
+_UNDECIDED = object()  # a config read whose value the run's config does not give
+_CONFIG_ROOTS = ("config", "cfg", "conf", "args")
+
+
+@record
+class RunConfig:
+    """The run's config as dotted keys (``algorithm.filter.enable`` → value), and whether it is the whole config:
+    a key it lacks is then absent from the run (``hasattr`` is false, ``.get`` gives its default)."""
+
+    values: Mapping[str, object]
+    complete: bool
+
+    def value(self, read: ast.expr) -> object:
+        """What a read of the config (``self.config.a.b``, ``cfg.a.get("b", d)``, ``getattr(args, "b", d)``)
+        gives: the value; a dict for a mapping the config holds below it; _UNDECIDED when not known."""
+        key, default = _config_key(read)
+        if key is None:
+            return _UNDECIDED
+        if key in self.values:
+            return self.values[key]
+        if any(k.startswith(f"{key}.") for k in self.values):
+            return {}
+        if default is not _UNSET:
+            return default if self.complete else _UNDECIDED
+        return _UNDECIDED
+
+    def truth(self, test: ast.expr) -> bool | None:
+        """The truth of an ``if`` test on the config, three-valued (None: the config does not decide it):
+        ``not``, ``and``, ``or``; a read's truth; ``is None`` / ``is not None``; ``==``, ``!=``, ``in`` with
+        literals; ``hasattr(cfg.a, "b")``."""
+        return _test_truth(test, self._leaf)
+
+    def _leaf(self, test: ast.expr) -> bool | None:
+        if isinstance(test, ast.Constant):
+            return bool(test.value)
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr":
+            name = test.args[1] if len(test.args) == 2 else None
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                return None
+            base, _ = _config_key(test.args[0])
+            if base is None and not _is_config_root(test.args[0]):
+                return None
+            key = f"{base}.{name.value}" if base else name.value
+            held = key in self.values or any(k.startswith(f"{key}.") for k in self.values)
+            return True if held else (False if self.complete else None)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            value = self.value(test.left)
+            right = test.comparators[0]
+            if value is _UNDECIDED:
+                return None
+            op = test.ops[0]
+            if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
+                return (value is None) == isinstance(op, ast.Is)
+            try:
+                literal = ast.literal_eval(right)
+            except ValueError:
+                return None
+            if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(literal, (str, int, float, bool)):
+                return (str(value).lower() == str(literal).lower()) == isinstance(op, ast.Eq)
+            if isinstance(op, (ast.In, ast.NotIn)) and isinstance(literal, (list, tuple, set)):
+                return (str(value).lower() in {str(x).lower() for x in literal}) == isinstance(op, ast.In)
+            return None
+        value = self.value(test)
+        if value is _UNDECIDED:
+            return None
+        return bool(value) if isinstance(value, dict) else _truth(value)
+
+
+def _config_key(read: ast.expr) -> tuple[str | None, object]:
+    """(dotted key below the config's root, the ``.get`` / ``getattr`` default or _UNSET) of a read of the run's
+    config (``self.config.a.b``, ``config.a.get("b", d)``, ``getattr(self.args, "b", d)``); (None, _UNSET) for
+    anything else (a local alias of a sub-config is not the root)."""
+    if isinstance(read, ast.Call) and read.args:
+        func, given = read.func, read.args
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(given) in (2, 3):
+            inner, name, rest = given[0], given[1], given[2:]
+        elif isinstance(func, ast.Attribute) and func.attr == "get" and len(given) in (1, 2):
+            inner, name, rest = func.value, given[0], given[1:] or [ast.Constant(None)]
+        else:
+            return None, _UNSET
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            return None, _UNSET
+        base, _ = _config_key(inner)
+        if base is None and not _is_config_root(inner):
+            return None, _UNSET
+        default = _UNSET if not rest else rest[0].value if isinstance(rest[0], ast.Constant) else _UNDECIDED
+        return (f"{base}.{name.value}" if base else name.value), default
+    if isinstance(read, ast.Subscript) and isinstance(read.slice, ast.Constant) and isinstance(read.slice.value, str):
+        base, _ = _config_key(read.value)
+        if base is None and not _is_config_root(read.value):
+            return None, _UNSET
+        return (f"{base}.{read.slice.value}" if base else read.slice.value), _UNSET
+    if isinstance(read, ast.Attribute):
+        if _is_config_root(read.value):
+            return read.attr, _UNSET
+        base, _ = _config_key(read.value)
+        return (f"{base}.{read.attr}" if base else None), _UNSET
+    return None, _UNSET
+
+
+def _is_config_root(node: ast.expr) -> bool:
+    """``config``, ``cfg``, ``args`` or ``self.config``: the root of the run's config as a trainer holds it."""
+    path = dotted_path(node) or ""
+    return path.removeprefix("self.") in _CONFIG_ROOTS
+
+
+def decided_away(function: ast.AST, line: int, config: RunConfig) -> bool:
+    """Whether the statement at ``line`` does not run under the run's ``config``: it sits in a branch of an ``if``
+    the config decides against, or after an ``if`` the config takes whose body ends in ``return`` or ``raise``
+    (``if not self.config.x.enable: return``)."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.If) and any(_holds(s, line) for s in node.body + node.orelse):
+            taken = config.truth(node.test)
+            if taken is not None and any(_holds(s, line) for s in (node.orelse if taken else node.body)):
+                return True
+        for block in (getattr(node, name, None) for name in ("body", "orelse", "finalbody")):
+            if not isinstance(block, list):
+                continue
+            for index, statement in enumerate(block):
+                if (
+                    isinstance(statement, ast.If)
+                    and statement.body
+                    and isinstance(statement.body[-1], (ast.Return, ast.Raise))
+                    and any(_holds(s, line) for s in block[index + 1 :])
+                    and config.truth(statement.test) is True
+                ):
+                    return True
+    return False
+
+
+def _holds(statement: ast.AST, line: int) -> bool:
+    return getattr(statement, "lineno", 0) <= line <= (getattr(statement, "end_lineno", None) or 0)
+
+
+def instance_settings(
+    init: ast.FunctionDef | ast.AsyncFunctionDef, methods: list[ast.FunctionDef | ast.AsyncFunctionDef]
+) -> dict[str, ast.expr]:
+    """What each of a class's settings (``self.x``, set in ``__init__`` and nowhere else among ``methods``) holds,
+    as an expression: ``self.x = <expr>`` at the top of ``__init__``; or a flag first set false (``self.x =
+    False``) and set ``True`` only in the body of one ``if <test>:`` there, which then holds ``<test>``. An earlier
+    setting read in a later one stands for its expression."""
+    stores: dict[str, int] = {}
+    for method in methods:
+        for node in ast.walk(method):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _on_self(node):
+                stores[node.attr] = stores.get(node.attr, 0) + 1
+    found: dict[str, ast.expr] = {}
+    off: set[str] = set()
+    for statement in init.body:
+        if isinstance(statement, ast.If) and not statement.orelse:
+            for inner in statement.body:
+                name = _self_assigned(inner)
+                if name in off and stores.get(name) == 2 and _constant(inner, True):
+                    found[name] = substitute(statement.test, found)
+            continue
+        name = _self_assigned(statement)
+        if name is None or not isinstance(statement, ast.Assign):
+            continue
+        if _constant(statement, False) or _constant(statement, None):
+            off.add(name)
+        elif stores.get(name) == 1:
+            found[name] = substitute(statement.value, found)
+    return found
+
+
+def _on_self(node: ast.Attribute) -> bool:
+    return isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _self_assigned(statement: ast.stmt) -> str | None:
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        if isinstance(target, ast.Attribute) and _on_self(target):
+            return target.attr
+    return None
+
+
+def _constant(statement: ast.stmt, value: object) -> bool:
+    return (
+        isinstance(statement, ast.Assign)
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value is value
+    )
+
+
+def substitute(tree: ast.AST, settings: Mapping[str, ast.expr]) -> Any:
+    """A copy of ``tree`` in which each read of a setting (``self.x``) stands for the expression it holds, on the
+    read's line."""
+    if not settings:
+        return tree
+
+    class Inline(ast.NodeTransformer):
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            if isinstance(node.ctx, ast.Load) and _on_self(node) and node.attr in settings:
+                return ast.copy_location(copy.deepcopy(settings[node.attr]), node)
+            return self.generic_visit(node)
+
+    return Inline().visit(copy.deepcopy(tree))

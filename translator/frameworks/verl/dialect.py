@@ -188,10 +188,14 @@ class VerlDialect(Dialect):
 
         launch = native.launch
         core = "verl.trainer.main_ppo"
+        composed = native.entry_config
         if launch is None and source.suffix in (".yaml", ".yml") and forkbatch.locate(source, None, core) is not None:
             launch = (core, None)
+            composed = forkbatch.entry_config(source, None, core)
         if launch is None:
             return
+        # the entry's own config, whole, with the launch's values over it is the run's: a key it lacks is not set
+        whole = composed.keys if composed is not None and composed.complete and native.config_name is None else None
 
         known = self.keys_in(version) or set()
 
@@ -226,6 +230,7 @@ class VerlDialect(Dialect):
             launch_values=native.values,
             installed=installed,
             fit_lineage="verl-dapo" if native.entry == "dapo" else None,
+            whole_config=whole,
         )
         self._run_counter(source, launch, spec, notes)
 
