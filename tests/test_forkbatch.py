@@ -293,6 +293,19 @@ def test_a_count_handed_to_another_call_forms_no_batch() -> None:
     assert [(t.line, t.kind) for t in touches] == [(4, "rows"), (6, "rows")]
 
 
+def test_a_count_kept_only_to_size_values_beside_the_rows_forms_no_batch() -> None:
+    # size = len(batch.batch) (line 1) is only handed to np.full, a slice bound of another list and compared with
+    # that list's length: it pads per-row values, and forms no batch. The same count compared with a configured
+    # size (line 7: `if n < self.config.target`) may decide which rows train.
+    code = (
+        "size = len(new_batch.batch)\nif len(values) == size:\n    col = np.array(values)\n"
+        "else:\n    col = np.full(size, 0.0)\n    col[: len(values)] = values[:size]\n"
+        "n = len(batch)\nif n < self.config.target:\n    pass\n"
+    )
+    touches = batch_touches(list(ast.parse(code).body), "f.py")
+    assert [(t.line, t.kind) for t in touches] == [(7, "rows")]
+
+
 def test_an_update_cut_to_the_whole_step_is_unknown_with_the_step() -> None:
     # verl cuts a mini-batch larger than the step to the step's samples: 256 samples read with upstream's group,
     # a mini-batch of 4096 → one update of all 256. A fork's own group makes the step's samples unknown, and the

@@ -1240,6 +1240,7 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
     """The batch-forming operations under ``nodes``: repeating / concatenating batches, splitting, filtering or
     indexing their rows, counting them, and setting batch sizes or group sizes (assignments and keywords)."""
     found: list[Touch] = []
+    side_counts = _sizing_side_values(nodes)
     for top in nodes:
         elements = _element_names(top)
         shown = {id(inner) for call in ast.walk(top) if _shows(call) for inner in ast.walk(call)}
@@ -1279,10 +1280,56 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
             touch = _touch(node)
             if touch is None or id(node) in shown or _on_an_element(node, touch, elements):
                 continue
-            if touch[2] == "len(batch)" and id(node) in handed:
+            if touch[2] == "len(batch)" and (id(node) in handed or id(node) in side_counts):
                 continue
             found.append(Touch(path, getattr(node, "lineno", 0), *touch))
     return found
+
+
+def _sizing_side_values(nodes: list[ast.AST]) -> set[int]:
+    """The counts of a batch's rows kept under a local name (``size = len(batch.batch)``) that is only read to size
+    values beside the rows: handed to a call (``np.full(size, v)``), a slice bound (``values[:size]``), or
+    compared with another list's length (``len(values) == size``). Such a count neither compares the batch with a
+    configured size nor cuts it."""
+    uses: dict[str, list[ast.AST]] = {}
+    parents: dict[int, ast.AST] = {}
+    for parent in (n for top in nodes for n in ast.walk(top)):
+        for child in ast.iter_child_nodes(parent):
+            parents[id(child)] = parent
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                uses.setdefault(child.id, []).append(child)
+
+    def side_read(use: ast.AST) -> bool:
+        parent = parents.get(id(use))
+        if (isinstance(parent, ast.Call) and use in parent.args) or isinstance(parent, ast.Slice):
+            return True
+        if isinstance(parent, ast.Compare):
+            others = [parent.left, *parent.comparators]
+            return all(o is use or (isinstance(o, ast.Call) and _counts_values(o)) for o in others)
+        return False
+
+    found: set[int] = set()
+    for node in (n for top in nodes for n in ast.walk(top)):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and uses.get(node.targets[0].id)
+            and all(side_read(u) for u in uses[node.targets[0].id])
+        ):
+            found.add(id(node.value))
+    return found
+
+
+def _counts_values(call: ast.Call) -> bool:
+    """``len(values)`` of a list that is not a batch."""
+    return (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "len"
+        and len(call.args) == 1
+        and "batch" not in (dotted_path(call.args[0]) or "batch")
+    )
 
 
 _SHOWING = (
