@@ -810,3 +810,72 @@ def test_a_flag_init_sets_under_a_config_test_holds_that_test() -> None:
         "mode": "config.mode",
         "both": "config.x.enable and config.mode",
     }
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_group_filtering_a_pre_09_copy_defines_itself_leaves_the_step_unknown(tmp_path: Path, enabled: bool) -> None:
+    # verl's main_ppo before 0.9 has no group filter: data.gen_batch_size 384 is the dataloader batch and a step
+    # trains on all of it (384 prompts × rollout.n 16 = 6144 samples). A copy whose own config defines
+    # algorithm.filter_groups runs its own filter when the launch turns it on: how many of the 384 prompts a step
+    # trains on is its trainer's (verl 0.9 and DAPO trim to train_batch_size), so the step is unknown; the
+    # mini-batch (64 prompts × 16 = 1024 samples) is the workers', and stays.
+    config = _BASE_CONFIG.replace("  train_batch_size: 1024\n", "  train_batch_size: 1024\n  gen_batch_size: null\n")
+    config += "  filter_groups:\n    enable: false\n    metric: acc\n"
+    root = write_project(
+        tmp_path,
+        {
+            "verl/__init__.py": "",
+            "verl/version/version": "0.4.1\n",
+            "verl/trainer/__init__.py": "",
+            "verl/trainer/main_ppo.py": (
+                '@hydra.main(config_path="config", config_name="ppo_trainer", version_base=None)\n'
+                "def main(config):\n    pass\n"
+            ),
+            "verl/trainer/config/ppo_trainer.yaml": config,
+            "run.sh": (
+                "python3 -m verl.trainer.main_ppo data.train_batch_size=128 data.gen_batch_size=384 "
+                f"algorithm.filter_groups.enable={enabled} actor_rollout_ref.rollout.n=16 "
+                "actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+                "trainer.n_gpus_per_node=8 trainer.nnodes=1\n"
+            ),
+        },
+    )
+    explanation = api.explain(str(root / "run.sh"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert plan.samples_per_optimizer_step == 1024
+    codes = {n.code for n in explanation.notes}
+    if enabled:
+        assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (None, None, None)
+        assert "framework.fork-group-filter" in codes
+    else:
+        assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (384, 6144, 6)
+        assert "semantics.gen-batch-size-replaces-train-batch" in codes
+
+
+def test_a_config_read_alone_runs_with_the_project_entry_that_composes_it(tmp_path: Path) -> None:
+    # train.py's @hydra.main(config_path="config", config_name="base") composes config/base.yaml: it is the run's
+    # entry. It sets data.train_batch_size from two keys of its own (line 7), so the step's prompts are unknown;
+    # data.max_prompt_length is null, which verl's entry would need, but this entry is the project's: unknown, not
+    # an error. The mini-batch (8 prompts × rollout.n 2 = 16 samples) is the config's.
+    root = write_project(
+        tmp_path,
+        {
+            "train.py": (
+                "import hydra\n\n\n"
+                '@hydra.main(version_base=None, config_path="config", config_name="base")\n'
+                "def main(config):\n    groups = config.env.groups\n"
+                "    config.data.train_batch_size = groups * config.env.size\n    run(config)\n"
+            ),
+            "config/base.yaml": (
+                "env:\n  groups: 8\n  size: 16\ndata:\n  train_batch_size: null\n  max_prompt_length: null\n"
+                "actor_rollout_ref:\n  rollout:\n    n: 2\n  actor:\n    ppo_mini_batch_size: 8\n"
+                "    ppo_micro_batch_size_per_gpu: 1\ntrainer:\n  n_gpus_per_node: 1\n  nnodes: 1\n"
+            ),
+        },
+    )
+    explanation = api.explain(str(root / "config" / "base.yaml"), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_optimizer_step) == (None, 16)
+    assert explanation.spec.lengths.max_prompt_tokens is None
+    codes = {n.code for n in explanation.notes}
+    assert {"input.code-sets-value", "framework.fork-null-keys"} <= codes

@@ -673,3 +673,21 @@ def test_a_file_the_entrys_own_parser_opens_from_another_folder_stops_the_read(t
         translator.explain(str(root / "run.sh"))
     (root / "run.sh").write_text(launch.format("src/template/chat.in"))
     assert translator.explain(str(root / "run.sh")).spec.framework == "openrlhf"
+
+
+@pytest.mark.parametrize("holds_folder", [True, False])
+def test_a_launched_script_the_project_holds_nowhere_stops_the_run_where_its_folder_is_the_projects(
+    tmp_path: Path, holds_folder: bool
+) -> None:
+    # The launch runs src/open_r1/grpo_missing.py from the project's root. Where the project holds src/open_r1/
+    # (under another folder) with other scripts but not this one, Python cannot open the file: refused. A project
+    # without that folder launches a checkout the user makes beside it (Open-R1's own): read as given.
+    files = {"run.sh": "torchrun --nproc_per_node 2 src/open_r1/grpo_missing.py --num_generations 4\n"}
+    if holds_folder:
+        files["src/lab/src/open_r1/grpo.py"] = "from trl import GRPOTrainer\n"
+    root = write_project(tmp_path, files)
+    if holds_folder:
+        with pytest.raises(ConfigError, match=r"src/open_r1/grpo_missing\.py.*holds nowhere.*can't open file"):
+            translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    else:
+        assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"

@@ -437,7 +437,8 @@ def test_heredoc_bodies_are_skipped() -> None:
         "cat <<-EOT\n\tindented\n\tEOT\necho done\n"
     )
     assert argvs(script) == [["cat"], ["cat"], ["tee", "x"], ["cat"], ["echo", "done"]]
-    assert codes(script) == ["shell.heredoc-skipped"] * 3
+    # the first is written to cfg.yaml (kept for a command that runs it: none here)
+    assert codes(script) == ["shell.heredoc-written"] + ["shell.heredoc-skipped"] * 2
     assert script.commands[-1].line == 11
     assert all(c.unresolved == [] for c in script.commands)
 
@@ -1153,7 +1154,7 @@ def test_read_takes_a_here_documents_text_into_a_variable() -> None:
     )
     assert quoted.commands[-1].argv == ["echo", "run", "$MODEL", "a", "b"]
     # a here-document no command of rlconf's reads is still noted
-    assert codes(parse_shell("cat > f.txt <<EOF\nx\nEOF\n")) == ["shell.heredoc-skipped"]
+    assert codes(parse_shell("cat <<EOF | grep x\nx\nEOF\n")) == ["shell.heredoc-skipped"]
 
 
 def test_an_array_extended_in_an_undecided_branch_keeps_what_it_held() -> None:
@@ -1183,3 +1184,64 @@ def test_a_condition_of_several_commands_is_not_decided_from_its_first() -> None
         'if [ "$IS_HEAD" = "1" ]; then\n  python3 -m verl.trainer.main_ppo data.train_batch_size=8\nfi\n'
     )
     assert any(c.argv[:3] == ["python3", "-m", "verl.trainer.main_ppo"] for c in script.commands)
+
+
+_MANIFEST = """TMP=$(mktemp /tmp/job.XXXX.yaml)
+STEPS=50
+cat > "$TMP" <<END
+apiVersion: batch/v1
+kind: Job
+spec:
+  template:
+    spec:
+      containers:
+      - name: trainer
+        command: ["/bin/bash", "-c"]
+        args:
+        - |
+          export GPUS=8
+          python3 train.py --num-rollout ${STEPS} --gpus \\$GPUS
+END
+kubectl apply -n ns -f "$TMP"
+"""
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        # a manifest written to a file, then submitted: its container's `bash -c` script runs; ${STEPS} is expanded
+        # as the outer script writes the file, \$GPUS is left for the container's shell, which sets it
+        (_MANIFEST, ["python3", "train.py", "--num-rollout", "50", "--gpus", "8"]),
+        # the same manifest handed on standard input
+        (
+            _MANIFEST.replace('cat > "$TMP" <<END', "kubectl apply -f - <<END").replace(
+                'kubectl apply -n ns -f "$TMP"\n', ""
+            ),
+            ["python3", "train.py", "--num-rollout", "50", "--gpus", "8"],
+        ),
+        # a container that runs the program directly
+        (
+            "cat > job.yaml <<'END'\nspec:\n  containers:\n  - command: [python3, train.py]\n    args: [--lr, '1']\n"
+            "END\nkubectl create -f job.yaml\n",
+            ["python3", "train.py", "--lr", "1"],
+        ),
+        # a batch script written and submitted; a quoted delimiter keeps $N for the job's own shell
+        (
+            "cat > job.sh <<'EOF'\n#!/bin/bash\nN=4\ntorchrun --nproc_per_node $N train.py\nEOF\nsbatch -N 1 job.sh\n",
+            ["torchrun", "--nproc_per_node", "4", "train.py"],
+        ),
+        (
+            "N=2\nsbatch --gres=gpu:2 <<EOF\n#!/bin/bash\ntorchrun --nproc_per_node $N train.py\nEOF\n",
+            ["torchrun", "--nproc_per_node", "2", "train.py"],
+        ),
+    ],
+)
+def test_a_job_the_script_writes_and_submits_is_read_as_run(script: str, expected: list[str]) -> None:
+    assert expected in argvs(parse_shell(script))
+
+
+def test_a_written_file_nothing_runs_is_only_data() -> None:
+    # cfg.txt is written but never run (cat prints it): nothing in it is a command
+    script = parse_shell("cat > cfg.txt <<EOF\npython3 train.py\nEOF\ncat cfg.txt\n")
+    assert ["python3", "train.py"] not in argvs(script)
+    assert "shell.heredoc-written" in codes(script)

@@ -186,6 +186,67 @@ def locate(source: Source, cwd: str | None, entry: str) -> tuple[Project, str] |
     return None
 
 
+def hydra_entry_naming(source: Source) -> str | None:
+    """The project script whose ``@hydra.main(config_path=..., config_name=...)`` composes the config file
+    ``source`` (read alone): the run's entry, as the project's own instructions launch it (``python train.py
+    --config-name base``). Looked for in the config's folder and each folder above it up to the project's top,
+    where a script's ``config_path`` can reach it; None when no script there names it."""
+    from translator.sources.hydra import hydra_main
+
+    if source.base_dir is None or source.files:
+        return None
+    config = os.path.realpath(os.path.join(str(source.base_dir), os.path.basename(source.name)))
+    folder = os.path.dirname(config)
+    root = project_root(folder)
+    while True:
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.endswith(".py"))
+        except OSError:
+            names = []
+        for name in names[:_MAX_ENTRY_CANDIDATES]:
+            path = os.path.join(folder, name)
+            text = read_text(path, MAX_CONFIG_BYTES)
+            if text is None or "hydra.main" not in text:
+                continue
+            try:
+                found = hydra_main(ast.parse(text))
+            except (SyntaxError, ValueError):
+                continue
+            if found is not None:
+                named = os.path.join(folder, found[0], found[1] + ".yaml")
+                if os.path.realpath(named) == config:
+                    return path
+        if folder == root or os.path.dirname(folder) == folder:
+            return None
+        folder = os.path.dirname(folder)
+
+
+_MAX_ENTRY_CANDIDATES = 200  # scripts looked at per folder
+
+
+def null_numbers_unknown(
+    values: dict[str, Any], defaults: Mapping[str, Any], entry: str, where: str, notes: NoteList
+) -> None:
+    """Keys the config leaves null where the framework's own entry needs a number (``data.max_prompt_length:
+    null``), in a run of the project's own entry (``entry``, at ``where``): that code, not the framework's, decides
+    what they mean (it may never read them), so each stands for an unknown value instead of stopping the read."""
+    nulls = [
+        key
+        for key, value in values.items()
+        if value is None and isinstance(defaults.get(key), (int, float)) and not isinstance(defaults.get(key), bool)
+    ]
+    for key in nulls:
+        values[key] = f"$({key} left null for {entry})"
+    if nulls:
+        notes.info(
+            "framework.fork-null-keys",
+            f"the config leaves {', '.join(nulls[:4])}{' and more' if len(nulls) > 4 else ''} null, which the "
+            f"framework's entry needs as numbers; the project's own entry {where} runs instead, and what it makes "
+            "of them is not read: unknown",
+            source_keys=nulls,
+        )
+
+
 def refuse_absent_module(
     source: Source, cwd: str | None, entry: str, modules: frozenset[str], line: int, label: str, instead: str
 ) -> None:

@@ -940,6 +940,36 @@ def held_elsewhere(project: Project, given: str) -> str | None:
     return project.rel(held[0]) if held else None
 
 
+def refuse_script_the_project_lacks(source: Source, cwd: str | None, script: str, line: int | None) -> None:
+    """Stop (ConfigError) where a launch runs a relative ``.py`` path that no folder the run may start in holds,
+    nor any other folder of the project, while the project holds the path's own folder (``src/open_r1/`` with other
+    scripts): the file was renamed or never committed, and Python stops with "can't open file". A path with a
+    variable, an absolute one, and one whose folder the project lacks (a checkout of another repository the user
+    makes beside it) are not judged."""
+    if not script.endswith(".py") or os.path.isabs(script) or set("$`~*") & set(script):
+        return
+    folder = os.path.dirname(os.path.normpath(script))
+    if not folder or next(launched_scripts(source, cwd, script), None) is not None:
+        return
+    near = str(source.base_dir) if source.base_dir is not None and not source.files else None
+    dirs = [near] if near is not None else run_dirs(source, cwd)
+    if not dirs:
+        return
+    root = project_root(dirs[0])  # the launching script's project
+    tail = os.sep + folder.removeprefix("./")
+    if files_ending(root, script) or not any(
+        p.endswith(".py") and os.path.dirname(p).endswith(tail) for p in project_files(root)
+    ):
+        return
+    raise ConfigError(
+        f"the launch runs {script}, which the project holds nowhere, though it holds {folder}/ with other scripts: "
+        'Python stops with "can\'t open file" before training',
+        file=source.name,
+        line=line,
+        hint=f"correct the path to a script the project holds in {folder}/, or commit the script",
+    )
+
+
 def refuse_unopened_file_options(source: Source, cwd: str | None, entry: str, words: list[str], line: int) -> None:
     """Stop (ConfigError) where the launched project script's own parser opens an option's file as it parses
     (``add_argument("--x", type=argparse.FileType("r"))``) and the launch gives it a relative path the folder the run

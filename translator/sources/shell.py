@@ -697,6 +697,8 @@ class _Reader:
         self.replays: list[tuple[int, list[_Tok], int, int] | None] = []
         self.after_command = 0  # the token index after the command being read
         self.piped_text: str | None = None  # the text a command pipes on (echo "$JOB" |): maybe a shell's script
+        # files the script writes from a here-document (cat > job.sh <<EOF): path as written -> (text, line)
+        self.written: dict[str, tuple[str, int]] = {}
         self.joined_condition = False  # the command being read is followed by || or &&
         self.jump_to: int | None = None  # where run() continues when a loop is read again
         self.toks = _Lexer(text, source, self.notes).tokens()
@@ -812,6 +814,7 @@ class _Reader:
                 continue
             words: list[_Tok] = []
             documents: list[_Tok] = []  # here-documents the command reads
+            targets: list[_Tok] = []  # the files its output is written to (> FILE)
             while i < stop:
                 t = toks[i]
                 if t.kind == "word":
@@ -827,6 +830,8 @@ class _Reader:
                 elif "<" in t.text or ">" in t.text:  # a redirection: drop it and its target
                     if i + 1 < len(toks) and toks[i + 1].heredoc is not None:
                         documents.append(toks[i + 1])
+                    elif t.text in (">", ">|") and i + 1 < len(toks) and toks[i + 1].kind == "word":
+                        targets.append(toks[i + 1])
                     i += 2 if i + 1 < len(toks) and toks[i + 1].kind == "word" else 1
                 elif (
                     t.text == "("
@@ -851,8 +856,11 @@ class _Reader:
             piped = i < stop and toks[i].kind == "op" and toks[i].text == "|"
             # `if [ a ] || [ b ]; then`: the test read here is only the first of the condition's commands
             self.joined_condition = i < stop and toks[i].kind == "op" and toks[i].text in ("||", "&&")
-            if words and documents and not self.skipping() and self.read_document(words, documents[-1]):
-                continue
+            if words and documents and not self.skipping():
+                if self.read_document(words, documents[-1]) or self.run_document(words, documents[-1]):
+                    continue
+                if self.write_document(words, documents[-1], targets):
+                    documents = documents[:-1]
             for document in documents:
                 self.line = document.line
                 self.note("shell.heredoc-skipped", f"here-document <<{document.text} body not read")
@@ -890,6 +898,58 @@ class _Reader:
         raw = shlex.quote(text) if literal else '"' + text.replace('"', '\\"') + '"'  # expanded as in "..."
         self.assign(_Tok("word", f"{names[0]}={raw}", words[0].line))
         return True
+
+    def document_text(self, document: _Tok) -> str:
+        """A here-document's text as the command reading it gets it: expanded as in double quotes (``\\$`` stays
+        ``$`` for the shell that later runs it), or as written when its delimiter is quoted (``<<'EOF'``)."""
+        assert document.heredoc is not None
+        body, literal = document.heredoc
+        if literal:
+            return body
+        return "".join(t for t, _ in self.pieces(body.replace("\\\n", "").replace('"', '\\"'), True))
+
+    def write_document(self, words: list[_Tok], document: _Tok, targets: list[_Tok]) -> bool:
+        """``cat > FILE <<EOF`` (or ``tee FILE``): FILE holds the here-document's text from here on, for a later
+        command that runs it (``sbatch FILE``, ``bash FILE``, ``kubectl apply -f FILE``). True when ``words`` was
+        that command."""
+        argv = [self.value(w.text) for w in words]
+        if argv[0] == "cat" and len(argv) == 1 and len(targets) == 1:
+            paths = [self.value(targets[0].text)]
+        elif argv[0] == "tee" and len(argv) > 1 and not targets:
+            paths = [a for a in argv[1:] if not a.startswith("-")]
+        else:
+            return False
+        text = self.document_text(document)
+        for path in paths:
+            self.written[path] = (text, document.line)
+        self.line = document.line
+        self.note(
+            "shell.heredoc-written",
+            f"here-document <<{document.text} is written to {' '.join(paths)}: read where a later command runs it",
+        )
+        return True
+
+    def run_document(self, words: list[_Tok], document: _Tok) -> bool:
+        """A here-document handed to a program that runs it: a shell reading its script from standard input
+        (``bash <<EOF``, ``ssh HOST <<EOF``, ``sbatch <<EOF``) or Kubernetes (``kubectl apply -f - <<EOF``) reads
+        it as commands (:meth:`run_text`). True when ``words`` was such a command."""
+        argv = [self.value(w.text) for w in words]
+        how = _runs_text(argv, "-")
+        if how is None:
+            return False
+        self.run_text(how, self.document_text(document), words[0].line)
+        return True
+
+    def run_text(self, how: str, text: str, line: int) -> None:
+        """Commands a program runs from ``text`` (a file the script wrote, or a here-document), read as part of this
+        script on ``line``: the whole text for a shell or a batch system, the shell scripts of the containers of
+        Kubernetes manifests (``command: [bash, -c]`` with the script in ``args``, or a program run directly)."""
+        if how == "shell":
+            self.nested(text, line, {}, piped=True)
+            return
+        for script in _manifest_scripts(text):
+            self.nested(script, line, {}, piped=True)
+        self.note("shell.manifest", "the Kubernetes manifest's container commands are read as run")
 
     def pipe_into_shell(self, words: list[_Tok], piped: bool) -> bool:
         """A script fed to a shell on its standard input (``echo "$JOB" | tr -d '\\r' | kubectl exec -i POD --
@@ -1098,6 +1158,13 @@ class _Reader:
             if _COMMAND_OPTION.fullmatch(option) and " " in value.strip() and not symbolic_names(value.split()[0]):
                 self.note("shell.command-option", f"{option} hands a command to {argv[0]}: it is read as run")
                 self.nested(value, words[0].line, assignments)
+        unwrapped = unwrap_command(argv, {**self.vars, **assignments}) or argv
+        for path, (text, _) in list(self.written.items()):
+            how = _runs_text(argv, path) or _runs_text(unwrapped, path)
+            if how is not None:
+                self.note("shell.written-file", f"{path} was written by this script from a here-document: read as run")
+                self.run_text(how, text, words[0].line)
+                return
         call = _script_call(unwrap_command(argv, {**self.vars, **assignments}))
         if call is not None:
             self.run_script(*call, words[0].line, assignments)
@@ -1138,7 +1205,7 @@ class _Reader:
         # `X=1 bash run.sh`: the child's environment holds X=1, which its `X=${X:-d}` keeps
         given.update({k: v for k, v in assignments.items() if not symbolic_names(v)})
         inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include, self.listing)
-        inner.given, inner.cwd, inner.expanded = given, self.cwd, self.expanded
+        inner.given, inner.cwd, inner.expanded, inner.written = given, self.cwd, self.expanded, self.written
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         if sourced:  # a sourced file sees the functions defined so far, and those it defines stay defined
@@ -1199,6 +1266,7 @@ class _Reader:
             return
         inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1, self.include, self.listing)
         inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
+        inner.written = self.written
         inner.given = self.given
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         inner.expanded = self.expanded
@@ -2122,6 +2190,62 @@ _RAY_VALUE = {
 _SHELLS = {"bash", "sh", "zsh", "dash"}
 _TEXT_FILTERS = {"tr", "cat", "sed", "dos2unix"}  # pass a piped script on (to a shell reading it)
 _SSH_VALUE = {f"-{c}" for c in "BDEFIJLOQRSWbceilmopw"}  # ssh's options that take a value
+
+
+def _runs_text(argv: list[str], path: str) -> str | None:
+    """How a command runs the text of ``path`` ("-": its standard input): "shell" for a shell or ``sbatch`` given
+    it as its script, "manifest" for ``kubectl apply|create -f PATH``; None when it does not run it."""
+    if not argv:
+        return None
+    prog = posixpath.basename(argv[0])
+    if prog == "kubectl" and len(argv) > 2 and argv[1] in ("apply", "create"):
+        files = [b for a, b in itertools.pairwise(argv) if a in ("-f", "--filename")]
+        files += [a.split("=", 1)[1] for a in argv if a.startswith("--filename=")]
+        return "manifest" if path in files else None
+    if path == "-":
+        words = unwrap_command(argv, None) or argv
+        stdin_batch = posixpath.basename(words[0]) == "sbatch" and all(w.startswith("-") for w in words[1:])
+        return "shell" if stdin_batch or _reads_stdin_script(argv) else None
+    if prog == "sbatch":
+        rest = _skip_options(argv[1:], _SRUN_VALUE)
+        return "shell" if rest[:1] == [path] else None
+    if prog in _SHELLS:
+        rest = [w for w in argv[1:] if not w.startswith("-")]
+        return "shell" if rest[:1] == [path] and not any(w.startswith("-") and "c" in w[1:] for w in argv[1:]) else None
+    return None
+
+
+def _manifest_scripts(text: str) -> list[str]:
+    """The shell scripts the containers of Kubernetes manifests run (``command: ["/bin/bash", "-c"]`` with the
+    script in ``args``, or the program and its arguments joined as a command line), loaded with yaml.safe_load_all;
+    none for text that is not YAML."""
+    import yaml
+
+    scripts: list[str] = []
+    try:
+        documents = list(yaml.safe_load_all(text))
+    except yaml.YAMLError:
+        return []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for container in node.get("containers") or [] if isinstance(node.get("containers"), list) else []:
+                if isinstance(container, dict):
+                    line = [str(w) for w in (container.get("command") or []) + (container.get("args") or [])]
+                    shell = len(line) > 2 and posixpath.basename(line[0]) in _SHELLS and line[1].startswith("-")
+                    if shell and "c" in line[1][1:]:
+                        scripts.append(line[2])
+                    elif line:
+                        scripts.append(shlex.join(line))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for document in documents:
+        walk(document)
+    return scripts
 
 
 def _reads_stdin_script(argv: list[str]) -> bool:

@@ -92,6 +92,7 @@ from translator.sources.code import (
     option_test,
     project_files,
     project_root,
+    refuse_script_the_project_lacks,
 )
 from translator.sources.files import Source, absent_from_project, flatten, load_yaml_mapping, read_text
 from translator.sources.hydra import scalar
@@ -584,6 +585,7 @@ class TrlDialect(Dialect):
         if training_script is not None and script_name.endswith(".py"):
             python_script.apply_overrides(training_script, known, native, notes, options.env)
         if argv[script_index].endswith(".py"):
+            refuse_script_the_project_lacks(source, command.cwd, argv[script_index], command.line)
             _refuse_deepspeed_file_the_run_folder_lacks(
                 source, command, argv[script_index], native.values.get("deepspeed")
             )

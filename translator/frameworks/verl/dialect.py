@@ -7,6 +7,7 @@ per data-parallel rank, Ulysses SP or Megatron TP×PP×CP divide the GPUs into d
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Callable, Collection
 from fractions import Fraction
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from translator.checks.findings import divisors, largest_divisor
 from translator.concordance import not_written
 from translator.dialects.base import (
+    UNKNOWN,
     Dialect,
     Installed,
     Reading,
@@ -332,6 +334,17 @@ class VerlDialect(Dialect):
         native = NativeVerl()
         if source.suffix in (".yaml", ".yml"):
             native.merge_yaml(load_yaml_mapping(source), source.name)
+            from translator.dialects import forkbatch
+
+            entry = forkbatch.hydra_entry_naming(source)
+            if entry is not None and not entry.endswith(os.path.join("verl", "trainer", "main_ppo.py")):
+                # the project's own entry composes this config (python train.py --config-name base): it runs
+                native.launch, native.fork_entry = (entry, None), True
+                forkbatch.apply_entry_overrides(
+                    self.name, source, native.launch, KNOWN_KEYS, native.values, native.origins, notes
+                )
+                shown = os.path.relpath(entry, os.path.dirname(os.path.abspath(source.name)))
+                forkbatch.null_numbers_unknown(native.values, DEFAULTS, "the project's entry", shown, notes)
         else:
             self._collect_script(source, options, native, notes)
             if native.launch is not None and native.fork_entry:
@@ -736,6 +749,7 @@ class _Interpreter:
         self.micro_counts_prompts = not at_least(version, "0.2.0")
         self.mode = self.trainer_mode()
         self.sync_steps = 1  # parameter_sync_step: local updates (LR scheduler steps) per step
+        self.filtered_by_own_trainer = False  # group filtering of a copy's own trainer decides the step
 
     def trainer_mode(self) -> str | None:
         """The v1 trainer's mode (0.9: trainer.use_v1, default true), None for the RayPPOTrainer loop
@@ -777,6 +791,19 @@ class _Interpreter:
         describe_mini_batch_plan(self.spec)
         if self.sync_steps > 1 and own is not None:
             self.spec.derivations["plan.optimizer_steps_per_step"] = own
+        if self.filtered_by_own_trainer:
+            why = "unknown: the launched copy's own trainer filters groups (see framework.fork-group-filter)"
+            for name in ("prompts_per_step", "samples_per_step", "optimizer_steps_per_step"):
+                setattr(self.spec.plan, name, None)
+                self.spec.derivations[f"plan.{name}"] = Derivation(why, ["algorithm.filter_groups.enable"], UNKNOWN)
+
+    def own_group_filter(self) -> bool:
+        """Whether group filtering is on in a run whose code is a copy of verl that defines it in its own config
+        (verl's main_ppo before 0.9 has none: Hydra would reject the key, and ``+key`` would be ignored)."""
+        config = self.native.entry_config
+        return bool(self.v.flag("algorithm.filter_groups.enable")) and any(
+            key.startswith("algorithm.filter_groups.") for key in (config.keys if config else ())
+        )
 
     def note_origin(self, field: str, text: str, *keys: str) -> None:
         origin = "config" if any(k in self.v for k in keys) else "default"
@@ -1179,6 +1206,18 @@ class _Interpreter:
                 source_keys=["data.gen_batch_size"],
             )
             self.spec.extras.append(Extra("verl", "data.gen_batch_size", gen))
+        elif self.own_group_filter():
+            plan.prompts_per_step = gen  # the arithmetic goes on; run() leaves the step's quantities unknown
+            self.filtered_by_own_trainer = True
+            notes.warning(
+                "framework.fork-group-filter",
+                f"algorithm.filter_groups is on, and verl's main_ppo before 0.9 has no group filter: the launched "
+                f"copy's config ({self.native.entry_config.where if self.native.entry_config else ''}) defines it, so "
+                f"its own trainer decides how many of the data.gen_batch_size {gen} prompts a step trains on "
+                f"(verl 0.9 and the DAPO recipe train data.train_batch_size {train}); the step's prompts, samples and "
+                "optimizer steps are unknown (read its fit and state them by hand)",
+                source_keys=["algorithm.filter_groups.enable", "data.gen_batch_size"],
+            )
         else:
             plan.prompts_per_step = gen
             self.note_origin(
