@@ -282,28 +282,30 @@ def test_what_a_print_or_a_log_reads_forms_no_batch() -> None:
     assert [(t.line, t.kind) for t in touches] == [(3, "rows")]
 
 
-def test_a_count_handed_to_another_call_forms_no_batch() -> None:
-    # range(len(batch)) and x.reshape(len(batch), n) only read the size (lines 1-2); a count compared (line 3) or
-    # computed with (line 4) may decide which rows train
-    code = (
-        "for i in range(len(batch)):\n    pass\nr = x.reshape(len(batch), n)\n"
-        "if len(batch) < target:\n    pass\nsteps = len(batch) // mini\n"
-    )
+@pytest.mark.parametrize(
+    ("code", "lines"),
+    [
+        # range(len(batch)) and x.reshape(len(batch), n) only read the size (lines 1-2); a count compared (line 4)
+        # or computed with (line 6) may decide which rows train
+        (
+            "for i in range(len(batch)):\n    pass\nr = x.reshape(len(batch), n)\n"
+            "if len(batch) < target:\n    pass\nsteps = len(batch) // mini\n",
+            [4, 6],
+        ),
+        # size = len(batch.batch) (line 1) is only handed to np.full, a slice bound of another list and compared
+        # with that list's length: it pads per-row values. The same count compared with a configured size (line 7:
+        # `if n < self.config.target`) may decide which rows train.
+        (
+            "size = len(new_batch.batch)\nif len(values) == size:\n    col = np.array(values)\n"
+            "else:\n    col = np.full(size, 0.0)\n    col[: len(values)] = values[:size]\n"
+            "n = len(batch)\nif n < self.config.target:\n    pass\n",
+            [7],
+        ),
+    ],
+)
+def test_a_count_that_only_reads_the_size_forms_no_batch(code: str, lines: list[int]) -> None:
     touches = batch_touches(list(ast.parse(code).body), "f.py")
-    assert [(t.line, t.kind) for t in touches] == [(4, "rows"), (6, "rows")]
-
-
-def test_a_count_kept_only_to_size_values_beside_the_rows_forms_no_batch() -> None:
-    # size = len(batch.batch) (line 1) is only handed to np.full, a slice bound of another list and compared with
-    # that list's length: it pads per-row values, and forms no batch. The same count compared with a configured
-    # size (line 7: `if n < self.config.target`) may decide which rows train.
-    code = (
-        "size = len(new_batch.batch)\nif len(values) == size:\n    col = np.array(values)\n"
-        "else:\n    col = np.full(size, 0.0)\n    col[: len(values)] = values[:size]\n"
-        "n = len(batch)\nif n < self.config.target:\n    pass\n"
-    )
-    touches = batch_touches(list(ast.parse(code).body), "f.py")
-    assert [(t.line, t.kind) for t in touches] == [(7, "rows")]
+    assert [(t.line, t.kind) for t in touches] == [(line, "rows") for line in lines]
 
 
 def test_an_update_cut_to_the_whole_step_is_unknown_with_the_step() -> None:
@@ -702,6 +704,31 @@ _FLAGGED_TRAINER = """class RayPPOTrainer:
         for batch in self.train_dataloader:
 {call}
 """
+
+
+def _verl_04_copy(root: Path, config: str, launch: str, trainer: str | None = None) -> Path:
+    """A project holding a copy of verl 0.4.1 whose main_ppo composes ``config`` (its ppo_trainer.yaml) and runs
+    ``trainer`` (its ray_trainer.py), launched by run.sh (``launch``); returns run.sh."""
+    entry = '@hydra.main(config_path="config", config_name="ppo_trainer", version_base=None)\ndef main(config):\n'
+    files = {
+        "verl/__init__.py": "",
+        "verl/version/version": "0.4.1\n",
+        "verl/trainer/__init__.py": "",
+        "verl/trainer/config/ppo_trainer.yaml": config,
+        "run.sh": launch,
+    }
+    if trainer is None:
+        files["verl/trainer/main_ppo.py"] = entry + "    pass\n"
+    else:
+        files["verl/trainer/main_ppo.py"] = (
+            "import hydra\n\nfrom verl.trainer.ray_trainer import RayPPOTrainer\n\n\n"
+            + entry
+            + "    RayPPOTrainer(config).fit()\n"
+        )
+        files["verl/trainer/ray_trainer.py"] = trainer
+    return write_project(root, files) / "run.sh"
+
+
 _BASE_CONFIG = (
     "data:\n  train_batch_size: 1024\nactor_rollout_ref:\n  rollout:\n    n: 1\n  actor:\n"
     "    ppo_mini_batch_size: 256\n    ppo_micro_batch_size_per_gpu: null\n"
@@ -731,27 +758,15 @@ def test_a_trainer_flag_set_from_the_config_decides_whether_its_code_runs(
     # Plan (verl 0.4.1 semantics): 16 prompts × rollout.n 4 = 64 samples per step; mini-batch 8 prompts × 4 = 32
     # samples per update, 2 updates per step. Where the flag is off, the filter never runs and the copy's fit is
     # upstream's; where it is on or not decided, the filtered step's samples are unknown.
-    root = write_project(
+    script = _verl_04_copy(
         tmp_path,
-        {
-            "verl/__init__.py": "",
-            "verl/version/version": "0.4.1\n",
-            "verl/trainer/__init__.py": "",
-            "verl/trainer/main_ppo.py": (
-                "import hydra\n\nfrom verl.trainer.ray_trainer import RayPPOTrainer\n\n\n"
-                '@hydra.main(config_path="config", config_name="ppo_trainer", version_base=None)\n'
-                "def main(config):\n    RayPPOTrainer(config).fit()\n"
-            ),
-            "verl/trainer/config/ppo_trainer.yaml": config,
-            "verl/trainer/ray_trainer.py": _FLAGGED_TRAINER.format(call=_FLAGGED_CALLS[shape]),
-            "run.sh": (
-                "python3 -m verl.trainer.main_ppo data.train_batch_size=16 actor_rollout_ref.rollout.n=4 "
-                "actor_rollout_ref.actor.ppo_mini_batch_size=8 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
-                f"trainer.n_gpus_per_node=2 trainer.nnodes=1{launch}\n"
-            ),
-        },
+        config,
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=16 actor_rollout_ref.rollout.n=4 "
+        "actor_rollout_ref.actor.ppo_mini_batch_size=8 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+        f"trainer.n_gpus_per_node=2 trainer.nnodes=1{launch}\n",
+        _FLAGGED_TRAINER.format(call=_FLAGGED_CALLS[shape]),
     )
-    explanation = api.explain(str(root / "run.sh"), "verl@0.4.1")
+    explanation = api.explain(str(script), "verl@0.4.1")
     plan = explanation.spec.plan
     codes = {n.code for n in explanation.notes}
     if verified:
@@ -821,26 +836,15 @@ def test_group_filtering_a_pre_09_copy_defines_itself_leaves_the_step_unknown(tm
     # mini-batch (64 prompts × 16 = 1024 samples) is the workers', and stays.
     config = _BASE_CONFIG.replace("  train_batch_size: 1024\n", "  train_batch_size: 1024\n  gen_batch_size: null\n")
     config += "  filter_groups:\n    enable: false\n    metric: acc\n"
-    root = write_project(
+    script = _verl_04_copy(
         tmp_path,
-        {
-            "verl/__init__.py": "",
-            "verl/version/version": "0.4.1\n",
-            "verl/trainer/__init__.py": "",
-            "verl/trainer/main_ppo.py": (
-                '@hydra.main(config_path="config", config_name="ppo_trainer", version_base=None)\n'
-                "def main(config):\n    pass\n"
-            ),
-            "verl/trainer/config/ppo_trainer.yaml": config,
-            "run.sh": (
-                "python3 -m verl.trainer.main_ppo data.train_batch_size=128 data.gen_batch_size=384 "
-                f"algorithm.filter_groups.enable={enabled} actor_rollout_ref.rollout.n=16 "
-                "actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
-                "trainer.n_gpus_per_node=8 trainer.nnodes=1\n"
-            ),
-        },
+        config,
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=128 data.gen_batch_size=384 "
+        f"algorithm.filter_groups.enable={enabled} actor_rollout_ref.rollout.n=16 "
+        "actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+        "trainer.n_gpus_per_node=8 trainer.nnodes=1\n",
     )
-    explanation = api.explain(str(root / "run.sh"), "verl@0.4.1")
+    explanation = api.explain(str(script), "verl@0.4.1")
     plan = explanation.spec.plan
     assert plan.samples_per_optimizer_step == 1024
     codes = {n.code for n in explanation.notes}

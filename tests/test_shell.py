@@ -1245,3 +1245,16 @@ def test_a_written_file_nothing_runs_is_only_data() -> None:
     script = parse_shell("cat > cfg.txt <<EOF\npython3 train.py\nEOF\ncat cfg.txt\n")
     assert ["python3", "train.py"] not in argvs(script)
     assert "shell.heredoc-written" in codes(script)
+
+
+def test_a_manifest_of_an_unexpected_shape_runs_nothing_and_breaks_nothing() -> None:
+    # a command given as a string (not a list), a manifest that is not YAML, and an alias bomb: read as running
+    # nothing, never an error
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + k)}: &{chr(98 + k)} [*{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}, "
+        f"*{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}, *{chr(97 + k)}]\n"
+        for k in range(8)
+    )
+    for body in ("spec:\n  containers:\n  - command: python train.py\n", "spec: [unclosed\n", bomb):
+        script = parse_shell(f"kubectl apply -f - <<'END'\n{body}END\n")
+        assert not [c for c in script.commands if c.argv[0] == "python"]

@@ -224,19 +224,17 @@ def hydra_entry_naming(source: Source) -> str | None:
 _MAX_ENTRY_CANDIDATES = 200  # scripts looked at per folder
 
 
-def null_numbers_unknown(
-    values: dict[str, Any], defaults: Mapping[str, Any], entry: str, where: str, notes: NoteList
-) -> None:
+def null_numbers_unknown(values: dict[str, Any], defaults: Mapping[str, Any], where: str, notes: NoteList) -> None:
     """Keys the config leaves null where the framework's own entry needs a number (``data.max_prompt_length:
-    null``), in a run of the project's own entry (``entry``, at ``where``): that code, not the framework's, decides
-    what they mean (it may never read them), so each stands for an unknown value instead of stopping the read."""
+    null``), in a run of the project's own entry (at ``where``): that code, not the framework's, decides what they
+    mean (it may never read them), so each stands for an unknown value instead of stopping the read."""
     nulls = [
         key
         for key, value in values.items()
         if value is None and isinstance(defaults.get(key), (int, float)) and not isinstance(defaults.get(key), bool)
     ]
     for key in nulls:
-        values[key] = f"$({key} left null for {entry})"
+        values[key] = f"$({key} left null for {where})"
     if nulls:
         notes.info(
             "framework.fork-null-keys",

@@ -956,7 +956,7 @@ def refuse_script_the_project_lacks(source: Source, cwd: str | None, script: str
     if not dirs:
         return
     root = project_root(dirs[0])  # the launching script's project
-    tail = os.sep + folder.removeprefix("./")
+    tail = os.sep + folder
     if files_ending(root, script) or not any(
         p.endswith(".py") and os.path.dirname(p).endswith(tail) for p in project_files(root)
     ):

@@ -697,8 +697,8 @@ class _Reader:
         self.replays: list[tuple[int, list[_Tok], int, int] | None] = []
         self.after_command = 0  # the token index after the command being read
         self.piped_text: str | None = None  # the text a command pipes on (echo "$JOB" |): maybe a shell's script
-        # files the script writes from a here-document (cat > job.sh <<EOF): path as written -> (text, line)
-        self.written: dict[str, tuple[str, int]] = {}
+        # files the script writes from a here-document (cat > job.sh <<EOF): path as written -> text
+        self.written: dict[str, str] = {}
         self.joined_condition = False  # the command being read is followed by || or &&
         self.jump_to: int | None = None  # where run() continues when a loop is read again
         self.toks = _Lexer(text, source, self.notes).tokens()
@@ -921,7 +921,7 @@ class _Reader:
             return False
         text = self.document_text(document)
         for path in paths:
-            self.written[path] = (text, document.line)
+            self.written[path] = text
         self.line = document.line
         self.note(
             "shell.heredoc-written",
@@ -1159,7 +1159,7 @@ class _Reader:
                 self.note("shell.command-option", f"{option} hands a command to {argv[0]}: it is read as run")
                 self.nested(value, words[0].line, assignments)
         unwrapped = unwrap_command(argv, {**self.vars, **assignments}) or argv
-        for path, (text, _) in list(self.written.items()):
+        for path, text in list(self.written.items()):
             how = _runs_text(argv, path) or _runs_text(unwrapped, path)
             if how is not None:
                 self.note("shell.written-file", f"{path} was written by this script from a here-document: read as run")
@@ -2217,34 +2217,38 @@ def _runs_text(argv: list[str], path: str) -> str | None:
 
 def _manifest_scripts(text: str) -> list[str]:
     """The shell scripts the containers of Kubernetes manifests run (``command: ["/bin/bash", "-c"]`` with the
-    script in ``args``, or the program and its arguments joined as a command line), loaded with yaml.safe_load_all;
-    none for text that is not YAML."""
-    import yaml
+    script in ``args``, or the program and its arguments joined as a command line); none for text that is not
+    YAML. Each document is loaded as config files are (translator/sources/yamlfile.py: safe, alias bombs
+    refused)."""
+    from translator.sources.yamlfile import load_yaml
 
     scripts: list[str] = []
-    try:
-        documents = list(yaml.safe_load_all(text))
-    except yaml.YAMLError:
-        return []
+
+    def words(value: object) -> list[str]:
+        return [str(w) for w in value] if isinstance(value, list) else []
 
     def walk(node: object) -> None:
-        if isinstance(node, dict):
-            for container in node.get("containers") or [] if isinstance(node.get("containers"), list) else []:
-                if isinstance(container, dict):
-                    line = [str(w) for w in (container.get("command") or []) + (container.get("args") or [])]
-                    shell = len(line) > 2 and posixpath.basename(line[0]) in _SHELLS and line[1].startswith("-")
-                    if shell and "c" in line[1][1:]:
-                        scripts.append(line[2])
-                    elif line:
-                        scripts.append(shlex.join(line))
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
+        if isinstance(node, list):
             for value in node:
                 walk(value)
+        if not isinstance(node, dict):
+            return
+        containers = node.get("containers")
+        for container in containers if isinstance(containers, list) else []:
+            if isinstance(container, dict):
+                line = words(container.get("command")) + words(container.get("args"))
+                if len(line) > 2 and posixpath.basename(line[0]) in _SHELLS and re.fullmatch(r"-\w*c\w*", line[1]):
+                    scripts.append(line[2])
+                elif line:
+                    scripts.append(shlex.join(line))
+        for value in node.values():
+            walk(value)
 
-    for document in documents:
-        walk(document)
+    for document in re.split(r"(?m)^---[ \t]*$", text):
+        try:
+            walk(load_yaml(document, "manifest"))
+        except ConfigError:
+            continue
     return scripts
 
 

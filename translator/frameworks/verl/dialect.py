@@ -344,7 +344,7 @@ class VerlDialect(Dialect):
                     self.name, source, native.launch, KNOWN_KEYS, native.values, native.origins, notes
                 )
                 shown = os.path.relpath(entry, os.path.dirname(os.path.abspath(source.name)))
-                forkbatch.null_numbers_unknown(native.values, DEFAULTS, "the project's entry", shown, notes)
+                forkbatch.null_numbers_unknown(native.values, DEFAULTS, shown, notes)
         else:
             self._collect_script(source, options, native, notes)
             if native.launch is not None and native.fork_entry:
@@ -1207,12 +1207,13 @@ class _Interpreter:
             )
             self.spec.extras.append(Extra("verl", "data.gen_batch_size", gen))
         elif self.own_group_filter():
+            assert self.native.entry_config is not None  # own_group_filter read it
             plan.prompts_per_step = gen  # the arithmetic goes on; run() leaves the step's quantities unknown
             self.filtered_by_own_trainer = True
             notes.warning(
                 "framework.fork-group-filter",
                 f"algorithm.filter_groups is on, and verl's main_ppo before 0.9 has no group filter: the launched "
-                f"copy's config ({self.native.entry_config.where if self.native.entry_config else ''}) defines it, so "
+                f"copy's config ({self.native.entry_config.where}) defines it, so "
                 f"its own trainer decides how many of the data.gen_batch_size {gen} prompts a step trains on "
                 f"(verl 0.9 and the DAPO recipe train data.train_batch_size {train}); the step's prompts, samples and "
                 "optimizer steps are unknown (read its fit and state them by hand)",
