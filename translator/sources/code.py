@@ -14,7 +14,7 @@ import copy
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import field, replace
 from typing import Any, TypeVar
 
@@ -940,13 +940,18 @@ def held_elsewhere(project: Project, given: str) -> str | None:
     return project.rel(held[0]) if held else None
 
 
-def refuse_script_the_project_lacks(source: Source, cwd: str | None, script: str, line: int | None) -> None:
+def refuse_script_the_project_lacks(
+    source: Source, cwd: str | None, script: str, line: int | None, upstream: Iterable[str] = ()
+) -> None:
     """Stop (ConfigError) where a launch runs a relative ``.py`` path that no folder the run may start in holds,
-    nor any other folder of the project, while the project holds the path's own folder (``src/open_r1/`` with other
+    nor any other folder of the project, while the project holds the path's own folder (``src/pkg/`` with other
     scripts): the file was renamed or never committed, and Python stops with "can't open file". A path with a
-    variable, an absolute one, and one whose folder the project lacks (a checkout of another repository the user
-    makes beside it) are not judged."""
+    variable, an absolute one, one whose folder the project lacks (a checkout of another repository the user makes
+    beside it), and one ending as a script of the framework's own repository does (``upstream``: such a checkout
+    holds it) are not judged."""
     if not script.endswith(".py") or os.path.isabs(script) or set("$`~*") & set(script):
+        return
+    if any(f"/{os.path.normpath(script)}".endswith(f"/{tail}") for tail in upstream):
         return
     folder = os.path.dirname(os.path.normpath(script))
     if not folder or next(launched_scripts(source, cwd, script), None) is not None:

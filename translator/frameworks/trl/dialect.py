@@ -216,6 +216,9 @@ def data_loader(spec: RunSpec) -> DataLoader:
 # binary_code_reward hands on; ioi_code_reward zips kwargs["id"] :389) and TRL's own script's
 # (trl/scripts/grpo.py@v1.16.0:84-89: accuracy_reward and reasoning_accuracy_reward take `solution`,
 # trl/rewards/accuracy_rewards.py@v1.16.0:28-30, :223-225).
+# Training scripts the frameworks' own repositories hold, which a checkout of them beside the project provides:
+# Open-R1's (open-r1:src/open_r1/@1416fa0 grpo.py, sft.py) and TRL's (trl:trl/scripts/@v0.18.0 grpo.py, sft.py).
+UPSTREAM_SCRIPTS = ("open_r1/grpo.py", "open_r1/sft.py", "trl/scripts/grpo.py", "trl/scripts/sft.py")
 REWARD_COLUMNS_OPEN_R1 = {
     "accuracy": "solution",
     "length": "solution",
@@ -585,7 +588,7 @@ class TrlDialect(Dialect):
         if training_script is not None and script_name.endswith(".py"):
             python_script.apply_overrides(training_script, known, native, notes, options.env)
         if argv[script_index].endswith(".py"):
-            refuse_script_the_project_lacks(source, command.cwd, argv[script_index], command.line)
+            refuse_script_the_project_lacks(source, command.cwd, argv[script_index], command.line, UPSTREAM_SCRIPTS)
             _refuse_deepspeed_file_the_run_folder_lacks(
                 source, command, argv[script_index], native.values.get("deepspeed")
             )
