@@ -1036,3 +1036,37 @@ def test_a_word_without_an_equals_sign_stops_easyr1(script: str, refused: str) -
         translator.load(Source(script, "run.sh"))
     read = translator.load(Source(launch("worker.rollout.n=4", "trainer"), "run.sh"))
     assert "keys.unrecognised-argument" in {n.code for n in read.notes}
+
+
+@pytest.mark.parametrize(("declared", "stops"), [("10240", False), ("", True)])
+def test_a_copys_own_default_for_a_key_the_checks_carry_is_the_runs(tmp_path: Path, declared: str, stops: bool) -> None:
+    # vllm_rollout_spmd.py raises when max_num_batched_tokens < prompt_length + response_length; EasyR1's
+    # RolloutConfig default is 8192 (verl/workers/rollout/config.py@v0.3.2). 6144 + 4096 = 10240 tokens: a copy
+    # declaring max_num_batched_tokens: int = 10240 starts (10240 is not less than 10240); one that keeps
+    # EasyR1's 8192 stops at start-up, and the read is refused.
+    field = f"    max_num_batched_tokens: int = {declared}\n" if declared else ""
+    lengths = "    max_prompt_length: int = 512\n    max_response_length: int = 512\n"
+    config = COPY_CONFIG.replace("    n: int = 1\n", "    n: int = 1\n" + field)
+    _easyr1_copy(
+        tmp_path, config.replace("    rollout_batch_size: int = 512\n", "    rollout_batch_size: int = 512\n" + lengths)
+    )
+    rollout = tmp_path / "verl" / "workers" / "rollout"
+    rollout.mkdir(parents=True)
+    (rollout / "vllm_rollout_spmd.py").write_text(  # the copy keeps the check
+        "def check(config):\n    if config.max_num_batched_tokens < config.prompt_length + config.response_length:\n"
+        '        raise ValueError("max_num_batched_tokens should be greater than prompt_length + response_length.")\n'
+    )
+    script = tmp_path / "run.sh"
+    script.write_text(
+        launch(
+            "data.rollout_batch_size=64",
+            "worker.rollout.n=4",
+            "data.max_prompt_length=6144",
+            "data.max_response_length=4096",
+        )
+    )
+    if stops:
+        with pytest.raises(translator.ConfigError, match="max_num_batched_tokens should be greater"):
+            translator.explain(str(script))
+    else:
+        assert translator.explain(str(script)).spec.plan.prompts_per_step == 64

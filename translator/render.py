@@ -57,7 +57,9 @@ def explanation_text(explanation: Explanation) -> str:
     state = {True: "on-policy", False: "off-policy", None: "unknown"}[policy["on_policy"]]
     lines += ["", f"Policy: {state}"] + [f"  {reason}" for reason in policy["reasons"]]
     run = run_length(spec, explanation.dataset_size)
-    lines += ["", "The whole run:", *_run_lines(run)]
+    steps = spec.derivations.get("plan.total_steps")
+    why = steps.text.removeprefix("unknown: ") if steps is not None and steps.origin == "unknown" else None
+    lines += ["", "The whole run:", *_run_lines(run, why)]
     for section in SECTIONS:
         if section == "plan":
             continue
@@ -91,12 +93,13 @@ def _provenance(spec: Any, dotted: str) -> str:
     return f"  ({label}{derivation.text})"
 
 
-def _run_lines(run: dict[str, Any]) -> list[str]:
+def _run_lines(run: dict[str, Any], why: str | None = None) -> list[str]:
+    """The whole run's lines; ``why``: why the plan's total_steps is unknown, when it says."""
     if run["steps"] is None:
         known = [f"{name.replace('_', ' ')}: {fmt(run[name])}" for name in ("dataset_passes",) if run[name] is not None]
-        return [f"  {line}" for line in known] + [
-            "  steps: unknown (depends on the dataset size; pass --dataset-size PROMPTS)"
-        ]
+        if why is None or "dataset" in why:
+            why = "depends on the dataset size; pass --dataset-size PROMPTS"
+        return [f"  {line}" for line in known] + [f"  steps: unknown ({why})"]
     lines = [f"  {plural(run['steps'], 'step', 'steps')} ({run['basis']})"]
     for name, one, many in (
         ("optimizer_steps", "optimizer step", "optimizer steps"),

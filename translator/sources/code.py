@@ -179,6 +179,14 @@ def refuse_missing_import(project: Project, path: str, module: str | None, launc
     if missing is None:
         return
     started = module or project.rel(path)
+    if missing.syntax:
+        raise ConfigError(
+            f"{started} (run by {launch}) imports {project.rel(missing.path)} at start-up, which no Python compiles "
+            f"({missing.syntax}): Python stops with SyntaxError before training",
+            file=project.rel(missing.path),
+            line=missing.line,
+            hint="fix the syntax at that line",
+        )
     if missing.name:
         message = (
             f"imports {missing.name} from {missing.module or 'its package'} at start-up, which the project's module "
@@ -332,6 +340,46 @@ def _parsed(path: str, limit: int) -> tuple[ast.Module | None, int]:
     return _TREES[key], stat.st_size
 
 
+# SyntaxError messages of code no Python release compiles (CPython 3.10-3.14 give them alike); other syntax errors
+# may be a later release's syntax (a match statement, a type alias) and are not judged
+_NEVER_COMPILES = (
+    "keyword argument repeated",
+    "positional argument follows keyword argument",
+    "unterminated string literal",
+    "unterminated triple-quoted string literal",
+)
+
+
+def _repeated_keyword(tree: ast.Module) -> tuple[int, str, str, str, str] | None:
+    """(line, module, name, via, syntax) for a MissingImport of a call that gives one keyword argument twice
+    (``f(a=1, a=2)``): ``ast.parse`` accepts it, but Python's compiler refuses the whole file ("keyword argument
+    repeated"), so importing it stops with SyntaxError; None when no call does."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            given = [k for k in node.keywords if k.arg is not None]
+            twice = next((k for i, k in enumerate(given) if k.arg in [g.arg for g in given[:i]]), None)
+            if twice is not None:
+                return twice.lineno, "", "", "", f"keyword argument repeated: {twice.arg}"
+    return None
+
+
+def syntax_error(path: str) -> tuple[int, str, str, str, str] | None:
+    """(line, module, name, via, syntax) for a MissingImport of a project file no Python release compiles
+    (:data:`_NEVER_COMPILES`); None when it compiles, or fails for another reason."""
+    text = read_text(path, MAX_FILE_BYTES)
+    if text is None:
+        return None
+    try:
+        ast.parse(text, filename=path)
+    except SyntaxError as error:
+        message = error.msg or ""
+        if message.startswith(_NEVER_COMPILES):
+            return error.lineno or 1, os.path.basename(path), "", "", message
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
+
+
 def copy_in_project(folder: str, markers: tuple[str, ...]) -> str | None:
     """The folder (relative to the project's root) of a copy of a framework's code in the project ``folder``
     belongs to: the one holding a file that ends with one of ``markers``; the root itself when the project is too
@@ -402,17 +450,62 @@ def module_elsewhere(root: str, dotted: str, path: list[str]) -> str | None:
     """The project file of module ``dotted`` when no folder of ``path`` (the run's ``sys.path`` folders) holds its
     top-level module or package, so that importing it stops with ModuleNotFoundError; None when one does, or when
     the project does not hold the module (it may be installed) or holds it only inside an installable package (a
-    folder with setup.py or pyproject.toml, which pip may have installed)."""
+    folder with setup.py or pyproject.toml, or below one, which pip may have installed)."""
     top = dotted.split(".")[0]
     if any(os.path.isfile(os.path.join(f, top + ".py")) or os.path.isdir(os.path.join(f, top)) for f in path):
         return None
     relative = dotted.replace(".", "/")
     for tail in (relative + ".py", relative + "/__init__.py"):
         for found in files_ending(root, tail):
-            holder = found[: -len(tail)]
-            if not any(os.path.isfile(os.path.join(holder, f)) for f in ("setup.py", "pyproject.toml")):
+            if not _installable_above(found[: -len(tail)], root):
                 return found
     return None
+
+
+def _installable_above(folder: str, root: str) -> bool:
+    """Whether ``folder`` or a folder above it up to ``root`` holds setup.py or pyproject.toml: pip (or ``uv run``)
+    may have installed the packages in it (a ``src/`` layout's are found from the project's top)."""
+    current = os.path.realpath(folder)
+    root = os.path.realpath(root)
+    while True:
+        if any(os.path.isfile(os.path.join(current, f)) for f in ("setup.py", "pyproject.toml")):
+            return True
+        if current == root or os.path.dirname(current) == current or not current.startswith(root):
+            return False
+        current = os.path.dirname(current)
+
+
+def refuse_import_off_the_path(project: Project, script: str, launch: str, path_set: bool) -> None:
+    """Stop (ConfigError) where a script launched by its path (``python src/pkg/train.py``, ``accelerate launch
+    ...``: Python puts only the script's folder on ``sys.path``) imports at its top a module the project holds
+    only from another folder (``from src.pkg.configs import X`` run from the repository's root), outside any
+    installable package: ModuleNotFoundError at start-up. Not judged where the launch sets PYTHONPATH
+    (``path_set``), or for an import under ``try``/``if``."""
+    tree = project.tree(script)
+    if path_set or tree is None:
+        return
+    folder = [os.path.dirname(os.path.realpath(script))]
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            modules = [node.module]
+        else:
+            continue
+        for dotted in modules:
+            if dotted.split(".")[0] in sys.stdlib_module_names:
+                continue
+            held = module_elsewhere(project.root, dotted, folder)
+            if held is not None:
+                raise ConfigError(
+                    f"{project.rel(script)} (run by {launch}) imports {dotted} at start-up; the project holds it as "
+                    f"{project.rel(held)}, but a script run by its path has only its own folder on sys.path: Python "
+                    "stops with ModuleNotFoundError before training",
+                    file=project.rel(script),
+                    line=node.lineno,
+                    hint="run it as a module from the folder that holds the package (python -m ...), set "
+                    "PYTHONPATH, or import it as the script's folder sees it",
+                )
 
 
 class Project:
@@ -723,11 +816,19 @@ class Project:
             current = queue.pop(0)
             tree = self.tree(current) if current not in seen else None
             if tree is None:
+                broken = syntax_error(current) if current not in seen and len(seen) else None
+                if broken is not None:  # a module the launch imports that no Python compiles
+                    seen.append(current)
+                    yield current, ast.Module(body=[], type_ignores=[]), MissingImport(current, *broken)
                 continue
             seen.append(current)
-            missing = None
+            repeated = _repeated_keyword(tree)
+            missing = MissingImport(current, *repeated) if repeated is not None else None
             absent: str | None = None  # a folder outside the project, not on this machine, put on sys.path above
             for node in tree.body:
+                added = _path_entry_from_file(node, current)
+                if added is not None and os.path.isdir(added) and added not in search:
+                    search = (*search, added)  # sys.path.insert(0, <the file's folder>/..): imports below see it
                 absent = absent or self._absent_path_entry(node)
                 if absent is not None and missing is None:
                     missing = self._from_absent_folder(node, current, search, absent)
@@ -803,6 +904,7 @@ class MissingImport:
     module: str
     name: str = ""  # a name imported from ``module`` that it neither defines nor holds ("": the module is missing)
     via: str = ""  # the folder, outside the project and absent here, the file adds to sys.path to import it from
+    syntax: str = ""  # the file imported does not compile in any Python release: the error
 
 
 @record
@@ -832,6 +934,46 @@ def _search_folder(entry: str, module: str | None) -> tuple[str, ...]:
     home = os.path.dirname(top)
     installable = any(os.path.isfile(os.path.join(home, f)) for f in ("setup.py", "pyproject.toml"))
     return (search, home) if _regular_package(top) and installable else (search,)
+
+
+def _path_entry_from_file(node: ast.stmt, path: str) -> str | None:
+    """The folder a top-level ``sys.path.insert(i, X)`` / ``sys.path.append(X)`` adds, where X is built from the
+    file's own place: ``os.path.join(os.path.dirname(__file__), "..", "..")``, ``os.path.dirname(
+    os.path.abspath(__file__))`` and the like, or ``str(Path(__file__).resolve().parents[1])``; None otherwise."""
+    call = node.value if isinstance(node, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and dotted_path(call.func) in ("sys.path.append", "sys.path.insert")):
+        return None
+    return _file_relative(call.args[-1], path) if call.args else None
+
+
+def _file_relative(node: ast.expr, path: str) -> str | None:
+    """The path an expression built from ``__file__`` names (``path`` standing for it); None when it is not one."""
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return path
+    if isinstance(node, ast.Call):
+        name = dotted_path(node.func) or ""
+        inner = _file_relative(node.args[0], path) if node.args else None
+        if name in ("os.path.dirname", "dirname") and inner is not None:
+            return os.path.dirname(inner)
+        if name in ("os.path.abspath", "os.path.realpath", "abspath", "realpath", "str", "Path", "pathlib.Path"):
+            return os.path.realpath(inner) if inner is not None else None
+        if name in ("os.path.join", "join") and inner is not None:
+            parts = [a.value for a in node.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            return os.path.normpath(os.path.join(inner, *parts)) if len(parts) == len(node.args) - 1 else None
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("resolve", "absolute"):
+            base = _file_relative(node.func.value, path)
+            return os.path.realpath(base) if base is not None else None
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        base = _file_relative(node.value, path)
+        return os.path.dirname(base) if base is not None else None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "parents":
+        base = _file_relative(node.value.value, path)
+        index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if base is not None and isinstance(index, int) and 0 <= index < 8:
+            for _ in range(index + 1):
+                base = os.path.dirname(base)
+            return base
+    return None
 
 
 def _top_imports(node: ast.stmt, path: str, search: tuple[str, ...]) -> list[tuple[str, str, tuple[str, ...]]]:

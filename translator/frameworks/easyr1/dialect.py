@@ -249,13 +249,18 @@ class EasyR1Dialect(Dialect):
         """When the launched entry is the project's copy of EasyR1, the defaults its config dataclasses set
         otherwise than the release's (a fork's ``ppo_epochs: int = 2``) are the ones the run uses."""
         from translator.dialects import forkbatch
+        from translator.frameworks.easyr1.checks import EXTRA_DEFAULTS
         from translator.frameworks.easyr1.copy_schema import declared_defaults
 
         copy = self._copy_package(source, native)
         if copy is None:
             return defaults
         what = "the config classes of the project's copy of EasyR1"
-        return forkbatch.copy_defaults(declared_defaults(copy[0]), defaults, native.values, what, copy[1], notes)
+        # the checks' own defaults (max_num_batched_tokens) count too, where the copy changes them
+        merged = forkbatch.copy_defaults(
+            declared_defaults(copy[0]), {**EXTRA_DEFAULTS, **defaults}, native.values, what, copy[1], notes
+        )
+        return {key: value for key, value in merged.items() if key in defaults or value != EXTRA_DEFAULTS[key]}
 
     def _collect_script(self, source: Source, options: ReadOptions, native: NativeEasyR1, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)

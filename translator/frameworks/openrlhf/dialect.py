@@ -378,8 +378,9 @@ class OpenRlhfDialect(Dialect):
                 "unknown to OpenRLHF",
             )
         if not own_entry:
-            from translator.sources.code import refuse_unopened_file_options
+            from translator.sources.code import refuse_script_the_project_lacks, refuse_unopened_file_options
 
+            refuse_script_the_project_lacks(source, command.cwd, entry, command.line)
             refuse_unopened_file_options(source, command.cwd, entry, words, command.line)
         native = NativeOpenRlhf()
         native.launch = entry, command.cwd

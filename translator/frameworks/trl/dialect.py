@@ -48,6 +48,7 @@ from translator.dialects.base import (
 from translator.dialects.release_names import load as load_release_names
 from translator.dialects.release_names import releases_allowing
 from translator.dialects.settings import Setting, read_settings, write_settings
+from translator.dialects.unknowns import Unknown
 from translator.dialects.writing import env_assignment, flag_words, live_names, plan_summary, requirements, source_label
 from translator.errors import ConfigError
 from translator.framework import DataLoader
@@ -468,11 +469,17 @@ class TrlDialect(Dialect):
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
-        training_script = python_script.launched(source, command.cwd, argv[script_index], native)
+        path_set = "PYTHONPATH" in assigned
+        training_script = python_script.launched(source, command.cwd, argv[script_index], native, path_set)
         own_options = False
         if training_script is not None and script_name.endswith(".py"):
-            # a script that builds its GRPOConfig itself is read, not a fork
+            # a script that builds its GRPOConfig itself is read, not a fork; so is the module it hands that to
             own_options = python_script.follow(training_script, native, notes, options.env, script_args)
+            handed = (
+                python_script.delegate(source, command.cwd, argv[script_index]) if not native.python_script else None
+            )
+            if handed is not None:
+                own_options = python_script.follow(handed, native, notes, options.env, script_args)
         builder = (
             _trl_own_trainer(source, command.cwd, argv[script_index])
             if script_name.endswith(".py") and native.python_script is None
@@ -1887,7 +1894,9 @@ class _Interpreter:
             "steps_per_generation",
         )
         max_steps = v.number("max_steps")
-        if max_steps and max_steps > 0 and plan.optimizer_steps_per_step and not at_least(version, "0.17.0"):
+        if isinstance(max_steps, Unknown):
+            plan.total_steps = max_steps  # unknown, naming what it depends on (not the dataset: max_steps wins)
+        elif max_steps and max_steps > 0 and plan.optimizer_steps_per_step and not at_least(version, "0.17.0"):
             # ≤ 0.16 generates on every micro-step of an optimizer step whose global_step % num_iterations == 0
             # (grpo_trainer.py _prepare_inputs@v0.16.0:646), the others reuse the buffer: whole optimizer steps count
             generating = math.ceil(Fraction(int(max_steps), iterations))
@@ -2054,7 +2063,9 @@ class _Interpreter:
             o.warmup_ratio = v.number("warmup_ratio")
         o.weight_decay = v.number("weight_decay")
         o.grad_clip = v.number("max_grad_norm")
-        s.run_length.dataset_passes = v.number("num_train_epochs")
+        # a max_steps the config does not give decides the run instead of the epochs: how many passes is unknown
+        unknown_steps = isinstance(v.number("max_steps"), Unknown)
+        s.run_length.dataset_passes = None if unknown_steps else v.number("num_train_epochs")
         g = s.generation
         use_vllm = bool(v.flag("use_vllm"))
         g.rollout_backend = "vllm" if use_vllm else "hf"
@@ -2200,6 +2211,8 @@ class _Interpreter:
     def rollout_steps(self, optimizer_steps: float | None, key: str) -> int | None:
         """A cadence in optimizer steps as rollout steps (exact when it is a whole number of them)."""
         per_step = self.spec.plan.optimizer_steps_per_step
+        if isinstance(optimizer_steps, Unknown):
+            return optimizer_steps  # unknown, naming what it depends on
         if optimizer_steps is None or optimizer_steps <= 0 or not per_step:
             return None
         steps = Fraction(int(optimizer_steps)) / Fraction(per_step)

@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
 from translator.notes import NoteList
-from translator.sources.code import PackageImport, Project, launched_scripts, project_root, refuse_startup_failures
+from translator.sources.code import (
+    PackageImport,
+    Project,
+    dotted_path,
+    launched_scripts,
+    project_root,
+    refuse_import_off_the_path,
+    refuse_startup_failures,
+)
 from translator.sources.files import Source
 from translator.sources.pyconfig import PythonConfig, overrides, read_config
 
@@ -79,24 +87,29 @@ def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping
     native.world_size_from = "a Python script run as written (python script.py: one process; pass --num-processes N)"
 
 
-def launched(source: Source, cwd: str | None, script: str, native: NativeTrl) -> Source | None:
+def launched(source: Source, cwd: str | None, script: str, native: NativeTrl, path_set: bool = False) -> Source | None:
     """The .py a launch line runs, when it is in the project (or among the files held in memory); its imports of
-    trl at start-up go to ``native.trl_imports``."""
+    trl at start-up go to ``native.trl_imports``. ``path_set``: the launch sets PYTHONPATH."""
     if script in source.files:  # files held in memory (a translation read back)
         return source.sibling(script, "training script")
     for project, path in launched_scripts(source, cwd, script):
         refuse_startup_failures(project, path, None, source.name)
+        if script.endswith(".py"):
+            refuse_import_off_the_path(project, path, source.name, path_set)
         native.trl_imports = project.package_imports(path, None, "trl")
         return source.sibling(str(path), "training script")
     return None
 
 
 def script_imports(source: Source) -> list[PackageImport]:
-    """The imports of trl a training script given itself makes at start-up."""
+    """The imports of trl a training script given itself makes at start-up (after its own start-up checks:
+    :func:`refuse_startup_failures`)."""
     if source.files or source.base_dir is None or not os.path.isfile(source.name):
         return []
     folder = os.path.dirname(os.path.realpath(source.name))
-    return Project(project_root(folder), folder).package_imports(source.name, None, "trl")
+    project = Project(project_root(folder), folder)
+    refuse_startup_failures(project, source.name, None, source.name)
+    return project.package_imports(source.name, None, "trl")
 
 
 def trains_without_trl(source: Source, cwd: str | None, script: str) -> bool:
@@ -132,6 +145,29 @@ def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str,
     if config.call is not None:
         merge(config, script.name, native, notes, env)
     return config.call is not None and config.own_arguments
+
+
+def delegate(source: Source, cwd: str | None, script: str) -> Source | None:
+    """The project module a launched script hands the training to (``from training.grpo import main; main()``),
+    when the script builds no GRPOConfig itself and exactly one project module it reaches does: that module reads
+    the launch's arguments (``sys.argv`` is the script's) and builds the config. None otherwise."""
+    for project, path in launched_scripts(source, cwd, script):
+        found = [
+            module
+            for module in project.reachable(path, limit=_DELEGATE_FILES)[1:]
+            if _builds_config(project.tree(module))
+        ]
+        return source.sibling(found[0], "training module") if len(found) == 1 else None
+    return None
+
+
+_DELEGATE_FILES = 12  # modules a launched script's imports reach, searched for the one that builds the config
+
+
+def _builds_config(tree: ast.Module | None) -> bool:
+    return tree is not None and any(
+        isinstance(n, ast.Call) and (dotted_path(n.func) or "").split(".")[-1] in CONFIG_CLASSES for n in ast.walk(tree)
+    )
 
 
 def apply_overrides(
