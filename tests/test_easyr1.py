@@ -1038,12 +1038,14 @@ def test_a_word_without_an_equals_sign_stops_easyr1(script: str, refused: str) -
     assert "keys.unrecognised-argument" in {n.code for n in read.notes}
 
 
-@pytest.mark.parametrize(("declared", "stops"), [("10240", False), ("", True)])
+@pytest.mark.parametrize(("declared", "stops"), [("10240", False), ("", True), ("4096", False)])
 def test_a_copys_own_default_for_a_key_the_checks_carry_is_the_runs(tmp_path: Path, declared: str, stops: bool) -> None:
     # vllm_rollout_spmd.py raises when max_num_batched_tokens < prompt_length + response_length; EasyR1's
     # RolloutConfig default is 8192 (verl/workers/rollout/config.py@v0.3.2). 6144 + 4096 = 10240 tokens: a copy
     # declaring max_num_batched_tokens: int = 10240 starts (10240 is not less than 10240); one that keeps
-    # EasyR1's 8192 stops at start-up, and the read is refused.
+    # EasyR1's 8192 stops at start-up, and the read is refused. A copy declaring a default of its own that fails
+    # the check (4096) may hold it for a path of its code the run never takes (a fork's rollout server): check
+    # reports the error, the read is not refused on it.
     field = f"    max_num_batched_tokens: int = {declared}\n" if declared else ""
     lengths = "    max_prompt_length: int = 512\n    max_response_length: int = 512\n"
     config = COPY_CONFIG.replace("    n: int = 1\n", "    n: int = 1\n" + field)
@@ -1070,3 +1072,5 @@ def test_a_copys_own_default_for_a_key_the_checks_carry_is_the_runs(tmp_path: Pa
             translator.explain(str(script))
     else:
         assert translator.explain(str(script)).spec.plan.prompts_per_step == 64
+        rules = {f.rule for f in translator.check(str(script)).errors}
+        assert ("easyr1.max-num-batched-tokens" in rules) == (declared == "4096")

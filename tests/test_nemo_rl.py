@@ -337,3 +337,21 @@ def test_a_project_script_named_like_the_entry_that_never_imports_nemo_rl_is_not
     explanation = translator.explain(str(script), framework="nemo-rl")
     assert explanation.spec.plan.prompts_per_step == 8
     assert any(n.code == "keys.unrecognised-argument" for n in explanation.notes)
+
+
+def test_a_word_that_only_mentions_the_entry_is_not_the_launch_and_unknown_words_leave_the_plan_unknown(
+    tmp_path: Path,
+) -> None:
+    # `echo "entry: examples/run_grpo.py"` runs no training: the uv run line is the launch. Its overrides are
+    # grpo.num_prompts_per_step=8 and the words $(cat extra.conf) prints, which rlconf does not run: they may
+    # override anything, so only what the launch's own override sets stays known (8 prompts per step); the group,
+    # read from the base's default, is unknown.
+    script = tmp_path / "run.sh"
+    script.write_text(
+        'echo "entry: examples/run_grpo.py"\nEXTRA="$(cat extra.conf)"\n'
+        'uv run python examples/run_grpo.py grpo.num_prompts_per_step=8 "${EXTRA}"\n'
+    )
+    explanation = translator.explain(str(script), "nemo-rl@0.7.0")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt) == (8, None)
+    assert "input.unknown-overrides" in {n.code for n in explanation.notes}

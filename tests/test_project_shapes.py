@@ -691,3 +691,99 @@ def test_a_launched_script_the_project_holds_nowhere_stops_the_run_where_its_fol
             translator.explain(str(root / "run.sh"), "trl@0.18.0")
     else:
         assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"
+
+
+def test_a_module_the_script_imports_that_no_python_compiles_stops_the_run(tmp_path: Path) -> None:
+    # train.py puts its folder's parent's parent on sys.path (os.path.join(os.path.dirname(__file__), "..", ".."))
+    # and imports pkg.helpers, whose call gives `retries` twice (line 4): ast.parse accepts the file, Python's
+    # compiler does not ("keyword argument repeated"), so the import stops the run. Given once, it reads.
+    helpers = "def fetch(**kwargs):\n    return kwargs\n\nDATA = fetch(url='x', retries=1,\n    retries=2)\n"
+    for name, text in (("twice", helpers), ("once", helpers.replace(",\n    retries=2", ""))):
+        root = write_project(
+            tmp_path / name,
+            {
+                "pkg/__init__.py": "",
+                "pkg/helpers.py": text,
+                "pkg/scripts/train.py": (
+                    "import os\nimport sys\n\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..'))\n"
+                    "from pkg.helpers import DATA\nfrom trl import GRPOConfig, GRPOTrainer\n\n"
+                    "GRPOTrainer(model='m', args=GRPOConfig(output_dir='o', num_generations=2)).train()\n"
+                ),
+            },
+        )
+        script = root / "pkg" / "scripts" / "train.py"
+        if name == "twice":
+            with pytest.raises(ConfigError, match=r"pkg/helpers\.py:5.*keyword argument repeated: retries"):
+                translator.explain(str(script), "trl@0.18.0")
+        else:
+            translator.explain(str(script), "trl@0.18.0")
+
+
+@pytest.mark.parametrize("installable", [False, True])
+def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(tmp_path: Path, installable: bool) -> None:
+    # accelerate launch src/app/grpo.py: Python puts src/app/ on sys.path, not the repository's root, so
+    # `from src.app.configs import X` finds no module src (ModuleNotFoundError). A project with a pyproject.toml at
+    # its root may be installed (pip install -e .): not judged.
+    files = {
+        "src/__init__.py": "",
+        "src/app/__init__.py": "",
+        "src/app/configs.py": "X = 1\n",
+        "src/app/grpo.py": "from src.app.configs import X\nfrom trl import GRPOConfig, GRPOTrainer\n",
+        "run.sh": "accelerate launch --num_processes 2 src/app/grpo.py --num_generations 4\n",
+    }
+    if installable:
+        files["pyproject.toml"] = "[project]\nname = 'app'\n"
+    root = write_project(tmp_path, files)
+    if installable:
+        translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    else:
+        with pytest.raises(ConfigError, match=r"src\.app\.configs.*ModuleNotFoundError"):
+            translator.explain(str(root / "run.sh"), "trl@0.18.0")
+
+
+def test_a_script_that_hands_the_training_to_a_module_is_read_with_that_modules_config(tmp_path: Path) -> None:
+    # scripts/train.py only calls app.grpo.main, which parses its own --steps and builds GRPOConfig(
+    # per_device_train_batch_size=2, gradient_accumulation_steps=4, num_generations=8, max_steps=<from --steps in an
+    # if-chain>): one process, 2 × 4 = 8 completions per optimizer step = 1 prompt × 8; max_steps is not a literal,
+    # so the run's length is unknown (not the dataset's: max_steps decides it)
+    module = (
+        "import argparse\nfrom trl import GRPOConfig, GRPOTrainer\n\n\ndef main():\n"
+        "    parser = argparse.ArgumentParser()\n    parser.add_argument('--steps', type=int, default=None)\n"
+        "    args = parser.parse_args()\n    if args.steps:\n        max_steps = args.steps\n    else:\n"
+        "        max_steps = 300\n    config = GRPOConfig(output_dir='o', per_device_train_batch_size=2,\n"
+        "        gradient_accumulation_steps=4, num_generations=8, max_steps=max_steps)\n"
+        "    GRPOTrainer(model='m', args=config).train()\n"
+    )
+    root = write_project(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'app'\n",
+            "src/app/__init__.py": "",
+            "src/app/grpo.py": module,
+            "scripts/train.py": "from app.grpo import main\n\nmain()\n",
+            "run.sh": "python scripts/train.py --steps 50\n",
+        },
+    )
+    plan = translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.micro_batch_per_device, plan.grad_accum_steps) == (
+        1,
+        8,
+        2,
+        4,
+    )
+    assert plan.total_steps is None
+
+
+def test_an_openrlhf_launch_of_a_script_its_project_no_longer_holds_stops_the_run(tmp_path: Path) -> None:
+    # the fork moved examples/train_ppo_ray.py to old/train_ppo_ray.py; examples/ still holds other scripts: Python
+    # cannot open the path the launch names
+    root = write_project(
+        tmp_path,
+        {
+            "examples/train_sft.py": "",
+            "old/train_ppo_ray.py": "",
+            "run.sh": "python3 examples/train_ppo_ray.py --pretrain m --actor_num_gpus_per_node 2\n",
+        },
+    )
+    with pytest.raises(ConfigError, match=r"examples/train_ppo_ray\.py.*holds nowhere"):
+        translator.explain(str(root / "run.sh"), "openrlhf@0.7.0")

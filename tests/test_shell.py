@@ -1258,3 +1258,55 @@ def test_a_manifest_of_an_unexpected_shape_runs_nothing_and_breaks_nothing() -> 
     for body in ("spec:\n  containers:\n  - command: python train.py\n", "spec: [unclosed\n", bomb):
         script = parse_shell(f"kubectl apply -f - <<'END'\n{body}END\n")
         assert not [c for c in script.commands if c.argv[0] == "python"]
+
+
+def test_a_file_test_on_a_path_of_the_project_is_decided(tmp_path: Path) -> None:
+    # `[[ -f run.py ]]` in the project: the checkout is the user's, so the file's presence decides the branch; a
+    # path outside the project (/etc/x) stays undecided
+    from translator.dialects.base import read_script
+    from translator.notes import NoteList
+    from translator.sources.files import Source
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "exp").mkdir()
+    (tmp_path / "exp" / "other.py").write_text("")
+    text = 'if [[ -f "exp/run.py" ]]; then E=exp/run.py; else E=examples/run_grpo.py; fi\npython "$E" --x 1\n'
+    script_path = tmp_path / "run.sh"
+    script_path.write_text(text)
+
+    def entry() -> str:
+        source = Source(script_path.read_text(), str(script_path), base_dir=str(tmp_path))
+        return read_script(source, {}, NoteList()).commands[-1].argv[1]
+
+    assert entry() == "examples/run_grpo.py"
+    (tmp_path / "exp" / "run.py").write_text("")
+    script_path.write_text(text + "# the file is there now\n")  # (a parse is kept per text)
+    assert entry() == "exp/run.py"
+    script_path.write_text(text.replace('"exp/run.py" ]]', '"/etc/rlconf-absent" ]]'))
+    assert entry().startswith("$(E set by the if")
+
+
+def test_a_wrapper_that_runs_its_first_argument_is_read_as_that_script() -> None:
+    # boot.py ends in runpy.run_path(sys.argv[1], run_name="__main__") after setting sys.argv to the rest: the
+    # launch runs train.py with those arguments. A script that only reads sys.argv[1] as data is no wrapper.
+    boot = (
+        "import runpy, sys\nentry = sys.argv[1]\nsys.argv = sys.argv[1:]\nrunpy.run_path(entry, run_name='__main__')\n"
+    )
+    files = {"boot.py": boot, "plain.py": "import sys\nprint(sys.argv[1])\n"}
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        return (files[path], path) if path in files else None
+
+    assert argvs(parse_shell("python boot.py train.py --lr 1\n", include=include)) == [
+        ["python", "train.py", "--lr", "1"]
+    ]
+    assert argvs(parse_shell("python plain.py train.py\n", include=include)) == [["python", "plain.py", "train.py"]]
+
+
+def test_an_array_an_undecided_chain_left_unknown_stays_one_unknown_word_when_appended_to() -> None:
+    # O is set in one branch of an undecided if and empty on the other way: unknown. O+=(c=3) then holds that
+    # unknown word and c=3; the unknown word is not split into the words of its marker
+    script = parse_shell('O=()\nif [[ -n "$X" ]]; then\n  O=(--a 1)\nfi\nO+=("c=3")\npython x.py "${O[@]}"\n')
+    argv = script.commands[-1].argv
+    assert argv[-1] == "c=3" and all(" " not in word or word.startswith("$(") for word in argv)
+    assert not any(word in ("set", "by", "the") for word in argv)

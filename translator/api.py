@@ -461,8 +461,8 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     candidate release; a rule the config silences (``# rlconf: ignore[…]``) does not count."""
     if not explanation.release_code and not explanation.own_code:
         return []
-    if any(n.code == "framework.fork-entry-options" for n in explanation.notes):
-        return []  # the entry builds the config from options of its own: the checks would see part of it
+    if any(n.code in ("framework.fork-entry-options", "input.unknown-overrides") for n in explanation.notes):
+        return []  # options of the entry's own, or words rlconf cannot read: the checks would see part of the config
     from translator.checks import rules_for
     from translator.dialects import registry
     from translator.framework import load as load_object
@@ -492,6 +492,10 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
             return []
         if any(n.code == "keys.unknown-in-version" for n in explanation.notes):
             return []  # the config has keys of a later release: the copy may be a snapshot past the one read
+        # a default the copy sets otherwise than the release may belong to a path of its code the run never takes
+        # (a fork's server mode): an error built on it is reported by check, not certain enough to stop the read
+        copied = {k for n in explanation.notes if n.code == "framework.copy-defaults" for k in n.source_keys[1:]}
+        found = [f for f in found if not copied & set(f.keys)]
         kept = {code: _kept_by_copy(explanation.own_code, at_start[code]) for code in {f.rule for f in found}}
         found = [
             f

@@ -680,6 +680,14 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
+        "input.unknown-overrides",
+        "note",
+        "all",
+        ("warning",),
+        "The launch passes words whose value rlconf cannot read; what its own overrides do not set is unknown.",
+        source="docs/launch-scripts.md",
+    ),
+    R(
         "framework.fork-null-keys",
         "note",
         "all",

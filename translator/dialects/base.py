@@ -7,7 +7,7 @@ import dataclasses
 import os
 import posixpath
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -536,19 +536,29 @@ def script_listing(source: Source) -> Listing:
             return None
         from translator.sources.code import project_root
 
+        inside = False
         for base in (os.fspath(source.base_dir), os.getcwd()):
             folder = os.path.normpath(os.path.join(base, cwd or ""))
             if not below(os.path.realpath(os.path.join(folder, posixpath.dirname(pattern))), project_root(base)):
                 continue  # outside the project the script belongs to
+            inside = True
+            if kind in _FILE_TESTS:  # `[[ -f path ]]`: the path itself, when it is there
+                if _FILE_TESTS[kind](os.path.join(folder, pattern)):
+                    return [pattern]
+                continue
             found = sorted(glob.glob(pattern, root_dir=folder))[:MAX_LISTED]
             if kind is not None:
                 test = os.path.isfile if kind == "f" else os.path.isdir
                 found = [f for f in found if test(os.path.join(folder, f))]
             if found:
                 return found
-        return None
+        return [] if inside and kind in _FILE_TESTS else None
 
     return listing
+
+
+# `test`'s file operators the shell reader decides for a path inside the project (its checkout is the user's)
+_FILE_TESTS: dict[str, Callable[[str], bool]] = {"-f": os.path.isfile, "-d": os.path.isdir, "-e": os.path.exists}
 
 
 def exported(script: ShellScript, command: ShellCommand, name: str) -> str | None:

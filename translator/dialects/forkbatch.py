@@ -166,7 +166,7 @@ def copy_defaults(
             f"{what} ({where}) sets defaults of its own: {shown}"
             + (f" and {len(own) - 4} more" if len(own) > 4 else "")
             + "; the run uses them",
-            source_keys=[where],
+            source_keys=[where, *own],
         )
     return {**defaults, **own}
 
@@ -499,14 +499,27 @@ def entry_arguments_unknown(
     unknown, naming the options; a quantity computed from one of those is unknown too. What the launch sets itself
     (the framework's overrides it passes on) stays. The note (``framework.fork-entry-options``) also tells the
     start-up checks that the config they see is not the whole run's."""
-    from translator.plan import PLAN_FIELDS
-
-    set_here = {key.lstrip("+~") for key in launch_keys}
     shown = " ".join(arguments[:4])
     why = (
         f"unknown: the launched entry ({where}) takes options of its own ({shown}) and builds the config from them; "
         "rlconf reads only the overrides the launch passes"
     )
+    unknown_unless_set(spec, launch_keys, why)
+    notes.warning(
+        "framework.fork-entry-options",
+        f"{where} takes options of its own ({shown}) and builds the config from them: only the overrides the launch "
+        "passes are read, and the quantities they do not set are unknown (pass the config it builds to read it)",
+        source_keys=arguments[:1],
+    )
+
+
+def unknown_unless_set(spec: RunSpec, launch_keys: Iterable[str], why: str) -> None:
+    """Where something rlconf cannot read may set any key (options an entry builds its config from, words of a
+    launch whose value is not known): a plan quantity read from a default, or from a key the launch does not set
+    itself, is unknown (``why``), and so is one computed from those. What the launch sets itself stays."""
+    from translator.plan import PLAN_FIELDS
+
+    set_here = {key.lstrip("+~") for key in launch_keys}
     unknown: set[str] = set()
     for name in PLAN_FIELDS:
         derivation = spec.derivations.get(f"plan.{name}")
@@ -530,12 +543,6 @@ def entry_arguments_unknown(
     for name in unknown:
         setattr(spec.plan, name, None)
         spec.derivations[f"plan.{name}"] = Derivation(why, [], "unknown")
-    notes.warning(
-        "framework.fork-entry-options",
-        f"{where} takes options of its own ({shown}) and builds the config from them: only the overrides the launch "
-        "passes are read, and the quantities they do not set are unknown (pass the config it builds to read it)",
-        source_keys=arguments[:1],
-    )
 
 
 def suffixes(keys: Iterable[str]) -> Callable[[str], bool]:

@@ -234,7 +234,7 @@ def _commands(source: Source) -> tuple[list[list[str]], bool]:
     called files' text: a wrapper's other lines (paths, comments) would match loose patterns."""
     if source.suffix in YAML_SUFFIXES or source.suffix in PLAN_SUFFIXES or source.files:
         return [], False
-    from translator.dialects.base import script_files
+    from translator.dialects.base import script_files, script_listing
     from translator.sources.shell import parse_shell
 
     followed: list[str] = []
@@ -247,7 +247,7 @@ def _commands(source: Source) -> tuple[list[list[str]], bool]:
         return found
 
     try:
-        script = parse_shell(source.text, source=source.name, include=include)
+        script = parse_shell(source.text, source=source.name, include=include, listing=script_listing(source))
     except ConfigError:
         return [], False
     return [command.argv for command in script.commands], bool(followed)

@@ -450,29 +450,24 @@ def module_elsewhere(root: str, dotted: str, path: list[str]) -> str | None:
     """The project file of module ``dotted`` when no folder of ``path`` (the run's ``sys.path`` folders) holds its
     top-level module or package, so that importing it stops with ModuleNotFoundError; None when one does, or when
     the project does not hold the module (it may be installed) or holds it only inside an installable package (a
-    folder with setup.py or pyproject.toml, or below one, which pip may have installed)."""
+    folder with setup.py or pyproject.toml, or the src/ of one, which pip may have installed)."""
     top = dotted.split(".")[0]
     if any(os.path.isfile(os.path.join(f, top + ".py")) or os.path.isdir(os.path.join(f, top)) for f in path):
         return None
     relative = dotted.replace(".", "/")
     for tail in (relative + ".py", relative + "/__init__.py"):
         for found in files_ending(root, tail):
-            if not _installable_above(found[: -len(tail)], root):
+            if not _installable(found[: -len(tail)]):
                 return found
     return None
 
 
-def _installable_above(folder: str, root: str) -> bool:
-    """Whether ``folder`` or a folder above it up to ``root`` holds setup.py or pyproject.toml: pip (or ``uv run``)
-    may have installed the packages in it (a ``src/`` layout's are found from the project's top)."""
-    current = os.path.realpath(folder)
-    root = os.path.realpath(root)
-    while True:
-        if any(os.path.isfile(os.path.join(current, f)) for f in ("setup.py", "pyproject.toml")):
-            return True
-        if current == root or os.path.dirname(current) == current or not current.startswith(root):
-            return False
-        current = os.path.dirname(current)
+def _installable(folder: str) -> bool:
+    """Whether pip (or ``uv run``) may have installed the top-level packages in ``folder``: it holds setup.py or
+    pyproject.toml, or it is the ``src/`` of a folder that does (a src layout)."""
+    folder = os.path.realpath(folder)
+    homes = [folder] + ([os.path.dirname(folder)] if os.path.basename(folder) == "src" else [])
+    return any(os.path.isfile(os.path.join(home, f)) for home in homes for f in ("setup.py", "pyproject.toml"))
 
 
 def refuse_import_off_the_path(project: Project, script: str, launch: str, path_set: bool) -> None:
@@ -1080,6 +1075,38 @@ def held_elsewhere(project: Project, given: str) -> str | None:
         return None
     held = files_ending(project.root, given)
     return project.rel(held[0]) if held else None
+
+
+def runs_first_argument(text: str) -> bool:
+    """Whether a Python script's own code runs the script or module its first argument names as ``__main__``
+    (``runpy.run_path(sys.argv[1], ...)``, ``runpy.run_module(sys.argv[1], ...)``, or a name bound to
+    ``sys.argv[1]`` handed to them): a wrapper around the program it is given. Read, never run."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+    def first_argument(node: ast.expr) -> bool:
+        return (
+            isinstance(node, ast.Subscript)
+            and dotted_path(node.value) == "sys.argv"
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == 1
+        )
+
+    bound = {
+        t.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and first_argument(n.value)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and dotted_path(node.func) in ("runpy.run_path", "runpy.run_module"):
+            given = node.args[0] if node.args else None
+            if given is not None and (first_argument(given) or (isinstance(given, ast.Name) and given.id in bound)):
+                return True
+    return False
 
 
 def refuse_script_the_project_lacks(

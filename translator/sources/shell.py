@@ -1113,6 +1113,14 @@ class _Reader:
                 self.tainted.pop(w.text, None)
             return
         placed = [(o, w.line, w.text) for w in rest for f in self.fields(w) for o in self.options_of(f)]
+        wrapper = self.wrapper_script([f for f, _, _ in placed])
+        if wrapper is not None:  # python boot.py train.py ARGS runs train.py ARGS
+            self.note(
+                "shell.wrapper-script",
+                f"{placed[wrapper][0]} runs the script its first argument names (runpy): read as a launch of "
+                f"{placed[wrapper + 1][0]}",
+            )
+            del placed[wrapper]
         argv = [f for f, _, _ in placed]
         vanishing = [
             i
@@ -1168,6 +1176,24 @@ class _Reader:
         call = _script_call(unwrap_command(argv, {**self.vars, **assignments}))
         if call is not None:
             self.run_script(*call, words[0].line, assignments)
+
+    def wrapper_script(self, argv: list[str]) -> int | None:
+        """The index of a project script the command runs with Python (``python boot.py train.py ARGS``) whose own
+        code runs the script its first argument names as ``__main__`` (``runpy.run_path(sys.argv[1])``, or
+        ``run_module``), with the rest as its arguments: the launch is that script's. None otherwise."""
+        for i, word in enumerate(argv[:-1]):
+            if not re.fullmatch(r"python[\d.]*", posixpath.basename(word)):
+                continue
+            script = argv[i + 1]
+            if not script.endswith(".py") or self.include is None or symbolic_names(script):
+                return None
+            found = self.include(script, self.cwd)
+            if found is None:
+                return None
+            from translator.sources.code import runs_first_argument  # here: most scripts run no wrapper
+
+            return i + 1 if runs_first_argument(found[0]) else None
+        return None
 
     def visible_devices(self, assignments: Mapping[str, str]) -> str | None:
         """CUDA_VISIBLE_DEVICES for a command with these prefix assignments, when the script states it for certain."""
@@ -1466,6 +1492,11 @@ class _Reader:
             result = argv[0] != ""
         elif len(argv) == 2 and argv[0] in ("-n", "-z"):
             result = (argv[1] != "") == (argv[0] == "-n")
+        elif len(argv) == 2 and argv[0] in ("-f", "-d", "-e") and self.listing is not None and argv[1]:
+            # a path of the project (its checkout is the user's): there or not; elsewhere undecided
+            if not set("*?[") & set(argv[1]):
+                found = self.listing(argv[1], self.cwd, argv[0])
+                result = None if found is None else bool(found)
         elif len(argv) == 3 and argv[1] in ("=", "==", "!=") and not re.search(r"[*?\[]", argv[2]):
             result = (argv[0] == argv[2]) == (argv[1] != "!=")
         elif len(argv) == 3 and argv[1] in _INT_TESTS and all(re.fullmatch(r"-?\d{1,18}", a) for a in argv[::2]):
@@ -1615,7 +1646,10 @@ class _Reader:
         if m.group(3) and name in self.vars:  # +=
             value = self.vars[name] + (" " if items is not None and self.vars[name] else "") + value
             if items is not None:
-                items = self.arrays.get(name, self.vars[name].split()) + items
+                held = self.vars[name]
+                # an array an undecided chain left unknown is one unknown element, not the words of its marker
+                known = [held] if any(held.startswith(m) for m in self.ways) else held.split()
+                items = self.arrays.get(name, known) + items
                 self.refuse_long_array(name, len(items))
             elif len(value) > MAX_VALUE_CHARS:
                 self.spend([(value, False)])  # the same message as for any value past the limit

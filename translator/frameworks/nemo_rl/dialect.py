@@ -47,7 +47,14 @@ from translator.plan import Derivation, Extra, RunSpec
 from translator.sources.code import launched_scripts, path_default
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import parse_override
-from translator.sources.shell import ShellCommand, ShellScript, parse_shell, unwrap_command
+from translator.sources.shell import (
+    ShellCommand,
+    ShellScript,
+    parse_shell,
+    program_index,
+    symbolic_names,
+    unwrap_command,
+)
 
 _ENTRY = re.compile(ENTRY)
 # NeMo-RL's Slurm launcher runs the command held in $COMMAND on the Ray head node (ray.sub:101,200-210@v0.7.0;
@@ -110,6 +117,8 @@ class _Native:
         self.values: dict[str, Any] = {}
         self.origins: dict[str, str] = {}
         self.base_named: str | None = None  # the base recipe a `defaults:` or --config named, when held as data
+        self.unknown_words: list[str] = []  # launch words whose value is not known: they may hold any override
+        self.override_keys: list[str] = []  # the keys the launch's own overrides set
         self.replaced: set[str] = set()  # top-level sections a recipe replaces whole (`_override_: true`)
 
     def merge(self, flat: dict[str, Any], origin: str | dict[str, str]) -> None:
@@ -199,6 +208,23 @@ class NemoRLDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
+        if native.unknown_words:
+            from translator.dialects.forkbatch import unknown_unless_set
+
+            shown = " ".join(native.unknown_words[:2])
+            unknown_unless_set(
+                spec,
+                native.override_keys,
+                f"unknown: the launch passes words whose value rlconf cannot read ({shown}); any override there may "
+                "set it",
+            )
+            notes.warning(
+                "input.unknown-overrides",
+                f"the launch passes {shown}, whose value rlconf cannot read: any key=value override may be among "
+                "them, so the plan quantities the launch's own overrides do not set are unknown (pass --env with "
+                "the values, or the overrides as written)",
+                source_keys=native.unknown_words[:1],
+            )
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
         return Reading(spec, notes, values)
@@ -250,8 +276,11 @@ class NemoRLDialect(Dialect):
         launches = []
         for command in [*script.commands, *held_by_ray_sub(script, source)]:
             argv = unwrap_command(command.argv)
-            index = next((i for i, w in enumerate(argv) if _ENTRY.search(w)), None)
-            if index is not None:
+            # the program the command runs: a script python (or a launcher) runs, else the command's own word
+            # (`uv run examples/run_grpo.py`); a word that only mentions the entry (`echo entry: ...`) runs nothing
+            index = program_index(argv) if argv else None
+            index = 0 if index is None else index
+            if argv and _ENTRY.search(argv[index]):
                 launches.append((command, argv[index + 1 :]))
         if not launches:
             raise ConfigError(
@@ -287,6 +316,10 @@ class NemoRLDialect(Dialect):
                 config, i = word.partition("=")[2], i + 1
                 continue
             override = parse_override(word)
+            if override is None and symbolic_names(word) and not word.partition("=")[1]:
+                native.unknown_words.append(word)  # an array or variable rlconf cannot read: any override there
+                i += 1
+                continue
             if override is None and own is None:
                 # the release's run_grpo.py hands every word but --config to Hydra's override parser
                 # (parse_known_args, then parse_hydra_overrides: examples/run_grpo.py:58,79@v0.7.0)
@@ -305,6 +338,7 @@ class NemoRLDialect(Dialect):
                 )
             else:
                 overrides.append(override)
+                native.override_keys.append(override.key)
             i += 1
         # run_grpo.py's --config default is examples/configs/grpo_math_1B.yaml (examples/run_grpo.py@v0.7.0); a
         # project's own entry (run_grpo_nemo_gym.py) may name another, or set one beside itself when none is given

@@ -265,8 +265,8 @@ class TrlDialect(Dialect):
         """The read itself; ``native`` may come with a variant's release (a variant's dialect reads through this)."""
         notes = NoteList()
         if source.suffix == ".py":
+            native.trl_imports = python_script.script_imports(source)  # (its start-up stops first)
             python_script.read_python(source, native, notes, options.env)
-            native.trl_imports = python_script.script_imports(source)
             python_script.apply_overrides(source, _known_fields(), native, notes, options.env)
         elif source.suffix in (".yaml", ".yml"):
             data = load_yaml_mapping(source)
