@@ -719,11 +719,14 @@ def test_a_module_the_script_imports_that_no_python_compiles_stops_the_run(tmp_p
             translator.explain(str(script), "trl@0.18.0")
 
 
-@pytest.mark.parametrize("installable", [False, True])
-def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(tmp_path: Path, installable: bool) -> None:
+@pytest.mark.parametrize("installable", [False, True, "declared"])
+def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(
+    tmp_path: Path, installable: bool | str
+) -> None:
     # accelerate launch src/app/grpo.py: Python puts src/app/ on sys.path, not the repository's root, so
     # `from src.app.configs import X` finds no module src (ModuleNotFoundError). A project with a pyproject.toml at
-    # its root may be installed (pip install -e .): not judged.
+    # its root may be installed (pip install -e .), and one whose requirements name the module's package may have
+    # it installed: neither is judged.
     files = {
         "src/__init__.py": "",
         "src/app/__init__.py": "",
@@ -731,8 +734,10 @@ def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(tmp_p
         "src/app/grpo.py": "from src.app.configs import X\nfrom trl import GRPOConfig, GRPOTrainer\n",
         "run.sh": "accelerate launch --num_processes 2 src/app/grpo.py --num_generations 4\n",
     }
-    if installable:
+    if installable is True:
         files["pyproject.toml"] = "[project]\nname = 'app'\n"
+    if installable == "declared":
+        files["requirements.txt"] = "trl==0.18.0\nsrc>=1.0\n"
     root = write_project(tmp_path, files)
     if installable:
         translator.explain(str(root / "run.sh"), "trl@0.18.0")

@@ -470,6 +470,24 @@ def _installable(folder: str) -> bool:
     return any(os.path.isfile(os.path.join(home, f)) for home in homes for f in ("setup.py", "pyproject.toml"))
 
 
+def _declared_dependency(root: str, name: str) -> bool:
+    """Whether the project's own dependency files at its top (requirements*.txt, setup.py, pyproject.toml,
+    environment.yml) name ``name``: an installed package of that name may be what the import finds."""
+    pattern = re.compile(rf"(?m)(^|[\s\"'\[,])[\"']?{re.escape(name)}([\s\"'<>=~!;\[,]|$)", re.IGNORECASE)
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return False
+    for file in names:
+        if file in ("setup.py", "pyproject.toml", "environment.yml") or (
+            file.startswith("requirements") and file.endswith(".txt")
+        ):
+            text = read_text(os.path.join(root, file), MAX_FILE_BYTES) or ""
+            if pattern.search(text):
+                return True
+    return False
+
+
 def refuse_import_off_the_path(project: Project, script: str, launch: str, path_set: bool) -> None:
     """Stop (ConfigError) where a script launched by its path (``python src/pkg/train.py``, ``accelerate launch
     ...``: Python puts only the script's folder on ``sys.path``) imports at its top a module the project holds
@@ -488,10 +506,14 @@ def refuse_import_off_the_path(project: Project, script: str, launch: str, path_
         else:
             continue
         for dotted in modules:
-            if dotted.split(".")[0] in sys.stdlib_module_names:
+            top = dotted.split(".")[0]
+            if top in sys.stdlib_module_names or _declared_dependency(project.root, top):
                 continue
             held = module_elsewhere(project.root, dotted, folder)
-            if held is not None:
+            relative = dotted.replace(".", "/")
+            tail = relative + ("/__init__.py" if held is not None and held.endswith("/__init__.py") else ".py")
+            # only a module at the project's top (run from there): one deeper may be another package's copy
+            if held is not None and os.path.normpath(held[: -len(tail)]) == project.root:
                 raise ConfigError(
                     f"{project.rel(script)} (run by {launch}) imports {dotted} at start-up; the project holds it as "
                     f"{project.rel(held)}, but a script run by its path has only its own folder on sys.path: Python "

@@ -246,9 +246,6 @@ class OpenInstructDialect(Dialect):
         native.origin = f"{source.name}:{command.line}"
         native.mason = _mason_options(command.argv)
         native.launch = argv[index], command.cwd
-        from translator.sources.code import refuse_script_the_project_lacks
-
-        refuse_script_the_project_lacks(source, command.cwd, argv[index], command.line)
         end = next((i for i in range(index + 1, len(argv)) if argv[i] in _SEPARATORS), len(argv))
         self._parse_flags(argv[index + 1 : end], native, source, notes)
         return native
