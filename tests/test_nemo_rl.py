@@ -355,3 +355,20 @@ def test_a_word_that_only_mentions_the_entry_is_not_the_launch_and_unknown_words
     plan = explanation.spec.plan
     assert (plan.prompts_per_step, plan.samples_per_prompt) == (8, None)
     assert "input.unknown-overrides" in {n.code for n in explanation.notes}
+
+
+def test_a_branch_dependent_word_whose_ways_set_no_plan_key_is_not_read(tmp_path: Path) -> None:
+    # JUDGE and NL are empty, or overrides of env.* keys (which decide no plan quantity), by ifs on unset variables
+    # (6 × 3 ways: more than rlconf reads one at a time), handed inside a `bash -c` command: whichever way runs, the
+    # plan is the launch's (32 prompts per step, the base's group of 16)
+    script = tmp_path / "run.sh"
+    script.write_text(
+        'JUDGE=""\nif [[ -n "$URL" ]]; then\n  JUDGE="++env.judge.url=$URL"\n  if [[ -n "$MODEL" ]]; then\n'
+        '    JUDGE="${JUDGE} env.judge.model=$MODEL"\n  fi\nelif [[ -n "$M2" ]]; then\n  JUDGE="env.judge.model=$M2"\n'
+        'fi\nNL=""\nif [[ -n "$NURL" ]]; then\n  NL="++env.nl.url=$NURL"\nelif [[ -n "$NM" ]]; then\n'
+        '  NL="env.nl.model=$NM"\nfi\nbash -c "cd /opt/nemo-rl && uv run python examples/run_grpo.py '
+        'grpo.num_prompts_per_step=32 ${JUDGE:+${JUDGE}} ${NL:+${NL}}"\n'
+    )
+    explanation = translator.explain(str(script), "nemo-rl@0.7.0")
+    assert (explanation.spec.plan.prompts_per_step, explanation.spec.plan.samples_per_prompt) == (32, 16)
+    assert "input.unknown-overrides" not in {n.code for n in explanation.notes}

@@ -1310,3 +1310,15 @@ def test_an_array_an_undecided_chain_left_unknown_stays_one_unknown_word_when_ap
     argv = script.commands[-1].argv
     assert argv[-1] == "c=3" and all(" " not in word or word.startswith("$(") for word in argv)
     assert not any(word in ("set", "by", "the") for word in argv)
+
+
+def test_a_script_exec_runs_leaves_its_variables_as_the_last() -> None:
+    # `exec launch.sh` replaces the script: what launch.sh sets (COMMAND) is what the script ends with
+    files = {"./launch.sh": 'export COMMAND="uv run examples/run_grpo.py --config c.yaml"\nsbatch ray.sub\n'}
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        return (files[path], path) if path in files else None
+
+    script = parse_shell("export N=1\nexec ./launch.sh\n", include=include)
+    assert script.variables["COMMAND"] == "uv run examples/run_grpo.py --config c.yaml"
+    assert "COMMAND" not in parse_shell("export N=1\nbash ./launch.sh\n", include=include).variables

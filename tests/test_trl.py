@@ -712,8 +712,8 @@ def test_a_trainer_that_generates_a_count_of_its_own_in_compute_loss_leaves_the_
         "        return self.score(captions)\n"
     )
     script = READER.format(imports="from rl.engine import CaptionTrainer", trainer="CaptionTrainer")
-    launch = (
-        "torchrun --nproc_per_node 2 rl/train_grpo.py --output_dir o --per_device_train_batch_size 1 "
+    launch = (  # PYTHONPATH=.: the script imports rl.engine, which only the project's top holds
+        "PYTHONPATH=. torchrun --nproc_per_node 2 rl/train_grpo.py --output_dir o --per_device_train_batch_size 1 "
         "--gradient_accumulation_steps 1 --num_generations 4\n"
     )
     files = {"rl/__init__.py": "", "rl/engine.py": engine, "rl/train_grpo.py": script, "run.sh": launch}

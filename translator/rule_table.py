@@ -1451,6 +1451,14 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md",
     ),
     R(
+        "shell.wrapper-script",
+        "note",
+        "all",
+        ("info",),
+        "A project script that runs the script its first argument names (runpy) is read as a launch of that script.",
+        source="docs/launch-scripts.md",
+    ),
+    R(
         "shell.manifest",
         "note",
         "all",

@@ -488,14 +488,24 @@ def _declared_dependency(root: str, name: str) -> bool:
     return False
 
 
+def _told_to_set_pythonpath(root: str) -> bool:
+    """Whether the project's README at its top tells the user to set PYTHONPATH (``export PYTHONPATH=.``): the
+    user's environment then puts the project's folders on sys.path."""
+    try:
+        names = [n for n in os.listdir(root) if n.lower().startswith("readme")]
+    except OSError:
+        return False
+    return any("PYTHONPATH" in (read_text(os.path.join(root, n), MAX_FILE_BYTES) or "") for n in names)
+
+
 def refuse_import_off_the_path(project: Project, script: str, launch: str, path_set: bool) -> None:
     """Stop (ConfigError) where a script launched by its path (``python src/pkg/train.py``, ``accelerate launch
     ...``: Python puts only the script's folder on ``sys.path``) imports at its top a module the project holds
     only from another folder (``from src.pkg.configs import X`` run from the repository's root), outside any
     installable package: ModuleNotFoundError at start-up. Not judged where the launch sets PYTHONPATH
-    (``path_set``), or for an import under ``try``/``if``."""
+    (``path_set``) or the project's README tells the user to, or for an import under ``try``/``if``."""
     tree = project.tree(script)
-    if path_set or tree is None:
+    if path_set or tree is None or _told_to_set_pythonpath(project.root):
         return
     folder = [os.path.dirname(os.path.realpath(script))]
     for node in tree.body:

@@ -158,6 +158,9 @@ class ShellScript:
     notes: list[ShellNote]
     # the undecided chains that leave a variable unknown: the line of each → its ways (branch numbers, see BRANCH)
     chains: dict[int, list[int]] = field(default_factory=dict)
+    # the marker an undecided chain leaves in a variable's value ("$(X set by the if at line 3)") → the value each
+    # way through it gives (a marker of another chain inside one stands for that chain's ways)
+    ways: dict[str, list[str]] = field(default_factory=dict)
 
 
 # An env key that chooses a way through an undecided chain: `@branch:12` = "1" reads only the first `elif` of the
@@ -785,7 +788,7 @@ class _Reader:
                     )
                     self.call(name, [], toks, first, last, where)
         self.notes.sort(key=lambda n: n.line)
-        return ShellScript(self.commands, self.vars, self.notes, self.chains)
+        return ShellScript(self.commands, self.vars, self.notes, self.chains, self.ways)
 
     def walk(self, i: int, stop: int) -> None:
         """Read the commands of the tokens from ``i`` up to ``stop``."""
@@ -1175,7 +1178,7 @@ class _Reader:
                 return
         call = _script_call(unwrap_command(argv, {**self.vars, **assignments}))
         if call is not None:
-            self.run_script(*call, words[0].line, assignments)
+            self.run_script(*call, words[0].line, assignments, replaces=argv[0] == "exec")
 
     def wrapper_script(self, argv: list[str]) -> int | None:
         """The index of a project script the command runs with Python (``python boot.py train.py ARGS``) whose own
@@ -1210,11 +1213,14 @@ class _Reader:
             value = self.vars.get(name)
         return value if value is not None and not symbolic_names(value) else None
 
-    def run_script(self, path: str, args: list[str], sourced: bool, line: int, assignments: dict[str, str]) -> None:
+    def run_script(
+        self, path: str, args: list[str], sourced: bool, line: int, assignments: dict[str, str], replaces: bool = False
+    ) -> None:
         """A script of the project this one runs (``bash x.sh ARGS``, ``./x.sh``, ``exec sh x.sh``) or sources
         (``source x.sh``, ``. x.sh``), read as part of this one: its commands count as run from this line. A child
         sees the variables set so far (bash's child sees the exported ones) and ARGS as $1, $2, ...; a sourced file
-        shares this script's variables, and what it sets stays set."""
+        shares this script's variables, and what it sets stays set. A script ``exec`` runs (``replaces``) takes this
+        one's place: the variables it leaves are the script's last."""
         found = self.include(path, self.cwd) if self.include is not None and not symbolic_names(path) else None
         if found is None and self.include is not None:
             found = self.one_of_the_branches(path)
@@ -1232,6 +1238,7 @@ class _Reader:
         given.update({k: v for k, v in assignments.items() if not symbolic_names(v)})
         inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include, self.listing)
         inner.given, inner.cwd, inner.expanded, inner.written = given, self.cwd, self.expanded, self.written
+        inner.ways = self.ways  # a chain inside the called script leaves its marker in the commands read here
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         if sourced:  # a sourced file sees the functions defined so far, and those it defines stay defined
@@ -1249,7 +1256,7 @@ class _Reader:
             f"{'sourced' if sourced else 'called'} script {name} is read as part of this one"
             + (f" (arguments: {' '.join(args)})" if args else ""),
         )
-        if sourced:
+        if sourced or replaces:
             for name in set(self.vars) | set(inner.vars):  # what the sourced file set stays set here
                 if name not in inner.vars:
                     self.vars.pop(name, None)
@@ -1292,7 +1299,7 @@ class _Reader:
             return
         inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1, self.include, self.listing)
         inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
-        inner.written = self.written
+        inner.written, inner.ways = self.written, self.ways
         inner.given = self.given
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         inner.expanded = self.expanded

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from translator.concordance import not_written
+from translator.concordance import not_written, shapes_plan
 from translator.dialects.base import (
     Dialect,
     Reading,
@@ -107,6 +107,28 @@ def data_loader(spec: RunSpec) -> DataLoader | None:
         (("answer", "output"),),  # output_key: the answer column
         instead="" if version == "0.4.0" else "messages",
     )
+
+
+def _way_keys(word: str, ways: dict[str, list[str]], depth: int = 0) -> set[str] | None:
+    """The keys the overrides a branch-dependent word may stand for set, over every way through its chain (and the
+    chains whose markers its ways hold); None when a way gives anything else, or the word is no chain's marker."""
+    marker = next((m for m in ways if word.startswith(m)), None)
+    if marker is None or depth > 4:
+        return None
+    keys: set[str] = set()
+    for value in ways[marker]:
+        for part in re.findall(r"\$\([^)]*\)\S*|\S+", value):  # a marker is one word, spaces and all
+            if any(part.startswith(m) for m in ways):
+                inner = _way_keys(part, ways, depth + 1)
+                if inner is None:
+                    return None
+                keys |= inner
+                continue
+            override = parse_override(part)
+            if override is None:
+                return None
+            keys.add(override.key)
+    return keys
 
 
 class _Native:
@@ -317,7 +339,16 @@ class NemoRLDialect(Dialect):
                 continue
             override = parse_override(word)
             if override is None and symbolic_names(word) and not word.partition("=")[1]:
-                native.unknown_words.append(word)  # an array or variable rlconf cannot read: any override there
+                keys = _way_keys(word, script.ways)
+                if keys is not None and not any(shapes_plan(self.name, key) for key in keys):
+                    notes.warning(  # every way through the chain that sets it gives overrides of keys outside the plan
+                        "keys.unrecognised-argument",
+                        f"{origin}: '{word}' depends on a branch; each way gives only overrides of keys that decide "
+                        f"no plan quantity ({', '.join(sorted(keys)[:3])}): not read",
+                        source_keys=[word],
+                    )
+                else:
+                    native.unknown_words.append(word)  # an array or variable rlconf cannot read: any override there
                 i += 1
                 continue
             if override is None and own is None:
