@@ -792,3 +792,23 @@ def test_an_openrlhf_launch_of_a_script_its_project_no_longer_holds_stops_the_ru
     )
     with pytest.raises(ConfigError, match=r"examples/train_ppo_ray\.py.*holds nowhere"):
         translator.explain(str(root / "run.sh"), "openrlhf@0.7.0")
+
+
+def test_an_accelerate_config_the_script_leaves_unknown_is_not_opened(tmp_path: Path) -> None:
+    # ACCELERATE_CONFIG comes from the environment (or a branch): which file is not known, so it is not opened (no
+    # "not found"); the launch's own --num_processes 2 gives the processes, 2 data-parallel ranks; the machines
+    # the file might name are unknown
+    root = write_project(
+        tmp_path,
+        {
+            "train.py": "from trl import GRPOConfig, GRPOTrainer\n",
+            "run.sh": (
+                'accelerate launch --config_file "${ACCELERATE_CONFIG}" --num_processes 2 train.py '
+                "--per_device_train_batch_size 4 --num_generations 4\n"
+            ),
+        },
+    )
+    explanation = translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    assert explanation.spec.plan.data_parallel_size == 2
+    assert explanation.spec.topology.nodes is None
+    assert "input.accelerate-config-unknown" in {n.code for n in explanation.notes}

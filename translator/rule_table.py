@@ -680,6 +680,14 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
+        "input.accelerate-config-unknown",
+        "note",
+        "trl",
+        ("warning",),
+        "The accelerate config's path depends on what the script leaves unknown: its machines and backend are unknown.",
+        source="docs/launch-scripts.md",
+    ),
+    R(
         "input.unknown-overrides",
         "note",
         "all",

@@ -161,6 +161,7 @@ class NativeTrl:
         self.origins: dict[str, str] = {}
         self.accelerate: dict[str, Any] = {}
         self.accelerate_name: str | None = None
+        self.accelerate_unknown: str | None = None  # the accelerate config's path, when the script leaves it unknown
         self.world_size: int | None = None
         self.world_size_from: str | None = None
         self.world_size_assumed = False  # a script given on its own: one process if run as written
@@ -508,7 +509,18 @@ class TrlDialect(Dialect):
                 "batching trains differently)",
             )
         accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
-        if accelerate_file:
+        if accelerate_file and symbolic_names(accelerate_file):
+            # which file depends on a variable or a branch: its settings (machines, backend) are not read
+            native.accelerate_unknown = accelerate_file
+            notes.warning(
+                "input.accelerate-config-unknown",
+                f"{origin}: the accelerate config ({accelerate_file}) depends on what the script leaves unknown: its "
+                "settings are not read, so the machines and the backend are unknown"
+                + ("" if "--num_processes" in launcher_options else ", and so are the processes")
+                + " (pass --env with the variable, or explain with the config named)",
+                source_keys=["--config_file"],
+            )
+        elif accelerate_file:
             accelerate_source = source.sibling(accelerate_file, "accelerate config")
             native.accelerate = load_yaml_mapping(accelerate_source)
             native.accelerate_name = accelerate_source.name
@@ -1798,9 +1810,13 @@ class _Interpreter:
         t, native = self.spec.topology, self.native
         world = native.world_size
         t.training_gpus = world
-        machines = native.accelerate.get("num_machines") or 1
-        t.nodes = int(machines) if str(machines).isdigit() else 1
-        t.gpus_per_node = world // t.nodes if world and world % t.nodes == 0 else None
+        machines = native.accelerate.get("num_machines")
+        if machines is None and native.accelerate_unknown:
+            t.nodes = None  # the unknown accelerate config may name several machines
+        else:
+            t.nodes = int(str(machines)) if str(machines).isdigit() else 1
+        nodes = t.nodes
+        t.gpus_per_node = world // nodes if world and nodes and world % nodes == 0 else None
         kind = str(native.accelerate.get("distributed_type", "")).upper()
         deepspeed = native.accelerate.get("deepspeed_config") or {}
         if not isinstance(deepspeed, dict):  # accelerate reads it as a mapping of DeepSpeed settings
