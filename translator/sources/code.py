@@ -350,22 +350,22 @@ _NEVER_COMPILES = (
 )
 
 
-def _repeated_keyword(tree: ast.Module) -> tuple[int, str, str, str, str] | None:
-    """(line, module, name, via, syntax) for a MissingImport of a call that gives one keyword argument twice
-    (``f(a=1, a=2)``): ``ast.parse`` accepts it, but Python's compiler refuses the whole file ("keyword argument
-    repeated"), so importing it stops with SyntaxError; None when no call does."""
+def _repeated_keyword(tree: ast.Module, path: str) -> MissingImport | None:
+    """A call in the file at ``path`` that gives one keyword argument twice (``f(a=1, a=2)``): ``ast.parse`` accepts
+    it, but Python's compiler refuses the whole file ("keyword argument repeated"), so importing it stops with
+    SyntaxError; None when no call does."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             given = [k for k in node.keywords if k.arg is not None]
             twice = next((k for i, k in enumerate(given) if k.arg in [g.arg for g in given[:i]]), None)
             if twice is not None:
-                return twice.lineno, "", "", "", f"keyword argument repeated: {twice.arg}"
+                return MissingImport(path, twice.lineno, "", syntax=f"keyword argument repeated: {twice.arg}")
     return None
 
 
-def syntax_error(path: str) -> tuple[int, str, str, str, str] | None:
-    """(line, module, name, via, syntax) for a MissingImport of a project file no Python release compiles
-    (:data:`_NEVER_COMPILES`); None when it compiles, or fails for another reason."""
+def syntax_error(path: str) -> MissingImport | None:
+    """The error of a project file no Python release compiles (:data:`_NEVER_COMPILES`); None when it compiles, or
+    fails for another reason (a later release's syntax)."""
     text = read_text(path, MAX_FILE_BYTES)
     if text is None:
         return None
@@ -374,7 +374,7 @@ def syntax_error(path: str) -> tuple[int, str, str, str, str] | None:
     except SyntaxError as error:
         message = error.msg or ""
         if message.startswith(_NEVER_COMPILES):
-            return error.lineno or 1, os.path.basename(path), "", "", message
+            return MissingImport(path, error.lineno or 1, "", syntax=message)
     except (ValueError, RecursionError, MemoryError):
         return None
     return None
@@ -457,9 +457,16 @@ def module_elsewhere(root: str, dotted: str, path: list[str]) -> str | None:
     relative = dotted.replace(".", "/")
     for tail in (relative + ".py", relative + "/__init__.py"):
         for found in files_ending(root, tail):
-            if not _installable(found[: -len(tail)]):
+            if not _installable(module_home(found, dotted)):
                 return found
     return None
+
+
+def module_home(file: str, dotted: str) -> str:
+    """The folder a module's file (``.../pkg/mod.py`` or ``.../pkg/mod/__init__.py``) is imported from as
+    ``dotted`` (``pkg.mod``): the one that must be on sys.path."""
+    tail = dotted.replace(".", "/") + ("/__init__.py" if file.endswith("/__init__.py") else ".py")
+    return os.path.normpath(file[: -len(tail)])
 
 
 def _installable(folder: str) -> bool:
@@ -520,10 +527,8 @@ def refuse_import_off_the_path(project: Project, script: str, launch: str, path_
             if top in sys.stdlib_module_names or _declared_dependency(project.root, top):
                 continue
             held = module_elsewhere(project.root, dotted, folder)
-            relative = dotted.replace(".", "/")
-            tail = relative + ("/__init__.py" if held is not None and held.endswith("/__init__.py") else ".py")
             # only a module at the project's top (run from there): one deeper may be another package's copy
-            if held is not None and os.path.normpath(held[: -len(tail)]) == project.root:
+            if held is not None and module_home(held, dotted) == project.root:
                 raise ConfigError(
                     f"{project.rel(script)} (run by {launch}) imports {dotted} at start-up; the project holds it as "
                     f"{project.rel(held)}, but a script run by its path has only its own folder on sys.path: Python "
@@ -843,14 +848,14 @@ class Project:
             current = queue.pop(0)
             tree = self.tree(current) if current not in seen else None
             if tree is None:
-                broken = syntax_error(current) if current not in seen and len(seen) else None
-                if broken is not None:  # a module the launch imports that no Python compiles
+                # a module the launched file imports (not that file: it is read otherwise) that no Python compiles
+                broken = syntax_error(current) if current not in seen and seen else None
+                if broken is not None:
                     seen.append(current)
-                    yield current, ast.Module(body=[], type_ignores=[]), MissingImport(current, *broken)
+                    yield current, ast.Module(body=[], type_ignores=[]), broken
                 continue
             seen.append(current)
-            repeated = _repeated_keyword(tree)
-            missing = MissingImport(current, *repeated) if repeated is not None else None
+            missing = _repeated_keyword(tree, current)
             absent: str | None = None  # a folder outside the project, not on this machine, put on sys.path above
             for node in tree.body:
                 added = _path_entry_from_file(node, current)
@@ -2005,18 +2010,20 @@ def _comparison_taken(test: ast.expr, bound: Mapping[str, ast.expr], leaves: Map
     value = leaves.get(leaf, default)
     if value is _UNSET:
         return None
-    right = test.comparators[0]
+    return _compared(value, test.ops[0], test.comparators[0])
+
+
+def _compared(value: object, op: ast.cmpop, right: ast.expr) -> bool | None:
+    """``value OP literal`` for ``==``, ``!=`` with a scalar and ``in``, ``not in`` with a list, compared as text
+    without case (a YAML ``True`` and a Python ``"true"`` are the same switch); None for anything else."""
     try:
         literal = ast.literal_eval(right)
     except ValueError:
         return None
-    op = test.ops[0]
-    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(literal, (str, int, float, bool)) and literal is not None:
-        same = str(value).lower() == str(literal).lower()
-        return same if isinstance(op, ast.Eq) else not same
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(literal, (str, int, float, bool)):
+        return (str(value).lower() == str(literal).lower()) == isinstance(op, ast.Eq)
     if isinstance(op, (ast.In, ast.NotIn)) and isinstance(literal, (list, tuple, set)):
-        inside = str(value).lower() in {str(x).lower() for x in literal}
-        return inside if isinstance(op, ast.In) else not inside
+        return (str(value).lower() in {str(x).lower() for x in literal}) == isinstance(op, ast.In)
     return None
 
 
@@ -2416,15 +2423,7 @@ class RunConfig:
             op = test.ops[0]
             if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
                 return (value is None) == isinstance(op, ast.Is)
-            try:
-                literal = ast.literal_eval(right)
-            except ValueError:
-                return None
-            if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(literal, (str, int, float, bool)):
-                return (str(value).lower() == str(literal).lower()) == isinstance(op, ast.Eq)
-            if isinstance(op, (ast.In, ast.NotIn)) and isinstance(literal, (list, tuple, set)):
-                return (str(value).lower() in {str(x).lower() for x in literal}) == isinstance(op, ast.In)
-            return None
+            return _compared(value, op, right)
         value = self.value(test)
         if value is _UNDECIDED:
             return None

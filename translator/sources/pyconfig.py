@@ -113,6 +113,12 @@ def _callee(call: ast.Call) -> str | None:
     return None
 
 
+def config_calls(tree: ast.AST, classes: Iterable[str]) -> list[ast.Call]:
+    """The calls in ``tree`` of one of ``classes`` (by the called name's last part)."""
+    names = set(classes)
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _callee(n) in names]
+
+
 def _module_level(tree: ast.Module) -> list[ast.AST]:
     """The module's statements and expressions outside function and class bodies (whose names are local, unless
     declared global: a ``global`` statement makes the name unreadable, below)."""
@@ -243,8 +249,7 @@ def read_config(
     options (``args.x`` in the call) take (:func:`script_arguments`)."""
     tree = parse(source)
     arguments = script_arguments(tree, argv) if argv is not None else None
-    names = set(classes)
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _callee(n) in names]
+    calls = config_calls(tree, classes)
     given = dict(arguments.values) if arguments is not None else {}
     if not calls:
         return PythonConfig(imports(tree), None, arguments is not None, given)

@@ -14,14 +14,13 @@ from translator.notes import NoteList
 from translator.sources.code import (
     PackageImport,
     Project,
-    dotted_path,
     launched_scripts,
     project_root,
     refuse_import_off_the_path,
     refuse_startup_failures,
 )
 from translator.sources.files import Source
-from translator.sources.pyconfig import PythonConfig, overrides, read_config
+from translator.sources.pyconfig import PythonConfig, config_calls, overrides, read_config
 
 if TYPE_CHECKING:
     from translator.frameworks.trl.dialect import NativeTrl
@@ -155,19 +154,13 @@ def delegate(source: Source, cwd: str | None, script: str) -> Source | None:
         found = [
             module
             for module in project.reachable(path, limit=_DELEGATE_FILES)[1:]
-            if _builds_config(project.tree(module))
+            if (tree := project.tree(module)) is not None and config_calls(tree, CONFIG_CLASSES)
         ]
         return source.sibling(found[0], "training module") if len(found) == 1 else None
     return None
 
 
 _DELEGATE_FILES = 12  # modules a launched script's imports reach, searched for the one that builds the config
-
-
-def _builds_config(tree: ast.Module | None) -> bool:
-    return tree is not None and any(
-        isinstance(n, ast.Call) and (dotted_path(n.func) or "").split(".")[-1] in CONFIG_CLASSES for n in ast.walk(tree)
-    )
 
 
 def apply_overrides(
