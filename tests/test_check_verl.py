@@ -318,6 +318,26 @@ VIOLATIONS = [
         "data size must be divisible by force_group_size * micro_batch_size_per_gpu",
         "prepare_micro_batches assert",
     ),
+    # engine/utils.py@v0.8.0 prepare_micro_batches: the same assert from 0.7.1 on (0.8's default engine workers).
+    Violation(
+        "micro-engine-0.8",
+        "0.8.0",
+        {f"{ACTOR}.ppo_micro_batch_size_per_gpu": 24},
+        "verl.micro-batch-divides-mini",
+        "error",
+        "data size must be divisible by force_group_size * micro_batch_size_per_gpu",
+        "prepare_micro_batches assert",
+    ),
+    # engine/utils.py@v0.6.1: data.split(24) of a rank's 64 samples gives 24, 24 and 16, no assert.
+    Violation(
+        "micro-engine-0.6",
+        "0.6.1",
+        {f"{ACTOR}.ppo_micro_batch_size_per_gpu": 24, "trainer.use_legacy_worker_impl": "disable"},
+        "verl.micro-batch-divides-mini",
+        "warning",
+        "64 samples per rank do not split into micro-batches of 24: the engine runs 2 of 24 and one of 16",
+        "TensorDict.split keeps a short last piece",
+    ),
     # §1 / §3.2: rollout TP 3 × DP 1 × PP 1 does not divide the 8 colocated GPUs.
     Violation(
         "rollout-tp",

@@ -1074,3 +1074,28 @@ def test_a_copys_own_default_for_a_key_the_checks_carry_is_the_runs(tmp_path: Pa
         assert translator.explain(str(script)).spec.plan.prompts_per_step == 64
         rules = {f.rule for f in translator.check(str(script)).errors}
         assert ("easyr1.max-num-batched-tokens" in rules) == (declared == "4096")
+
+
+def test_a_copys_key_of_another_release_does_not_hide_its_start_up_stop(tmp_path: Path) -> None:
+    # The copy calls itself 0.3.3.dev0, a release without worker.reward.reward_type, but its own RewardConfig declares
+    # it: the key is the copy's, not a sign that the copy is a snapshot of another release. Its protocol.py keeps
+    # DataProto.chunk's assert, so 4 prompts chunked over the default 8 GPUs (trainer.n_gpus_per_node 8, nnodes 1)
+    # stop the first rollout: 4 % 8 != 0. With 8 prompts the chunk is equal and the plan is read.
+    config = COPY_CONFIG.replace(
+        "@dataclass\nclass WorkerConfig:\n",
+        '@dataclass\nclass RewardConfig:\n    reward_type: str = "batch"\n\n\n'
+        "@dataclass\nclass WorkerConfig:\n    reward: RewardConfig = field(default_factory=RewardConfig)\n",
+    )
+    _easyr1_copy(tmp_path, config)
+    (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.3.dev0"\n')
+    (tmp_path / "verl" / "protocol.py").write_text(
+        "def chunk(self, chunks):\n"
+        '    assert len(self) % chunks == 0, f"only support equal chunk. Got size of DataProto {len(self)} and chunk '
+        '{chunks}."\n'
+    )
+    script = tmp_path / "run.sh"
+    script.write_text(launch("data.rollout_batch_size=4", "worker.rollout.n=1", "worker.reward.reward_type=batch"))
+    with pytest.raises(translator.ConfigError, match=r"Got size of DataProto 4 and chunk 8.*verl/protocol\.py:2"):
+        translator.explain(str(script))
+    script.write_text(launch("data.rollout_batch_size=8", "worker.rollout.n=1", "worker.reward.reward_type=batch"))
+    assert translator.explain(str(script)).spec.plan.prompts_per_step == 8

@@ -827,32 +827,71 @@ def test_a_flag_init_sets_under_a_config_test_holds_that_test() -> None:
     }
 
 
-@pytest.mark.parametrize("enabled", [True, False])
-def test_group_filtering_a_pre_09_copy_defines_itself_leaves_the_step_unknown(tmp_path: Path, enabled: bool) -> None:
+# A copy's own group filter in the shape of the DAPO recipe's loop (recipe/dapo/dapo_ray_trainer.py@v0.5.0 fit): draw
+# rounds until train_batch_size prompts are kept, then cut to train_batch_size × n; keep_all_batches (a fork's key)
+# keeps every kept row instead.
+_REFILL_TRAINER = """class RayPPOTrainer:
+    def fit(self):
+        batch, num_prompt_in_batch = None, 0
+        for new_batch in self.train_dataloader:
+            new_batch = new_batch.repeat(repeat_times=self.config.actor_rollout_ref.rollout.n, interleave=True)
+            if not self.config.algorithm.filter_groups.enable:
+                batch = new_batch
+            else:
+                kept_prompt_uids = self.kept_prompt_uids(new_batch)
+                new_batch = new_batch[self.rows_of(kept_prompt_uids)]
+                batch = new_batch if batch is None else DataProto.concat([batch, new_batch])
+                num_prompt_in_batch += len(kept_prompt_uids)
+                prompt_bsz = self.config.data.train_batch_size
+                if num_prompt_in_batch < prompt_bsz:
+                    continue
+                if not self.config.algorithm.filter_groups.keep_all_batches:
+                    traj_bsz = self.config.data.train_batch_size * self.config.actor_rollout_ref.rollout.n
+                    batch = batch[:traj_bsz]
+                else:
+                    traj_bsz = len(batch) // 8 * 8
+                    batch = batch[:traj_bsz]
+            self.actor_rollout_wg.update_actor(batch)
+            batch, num_prompt_in_batch = None, 0
+"""
+
+
+@pytest.mark.parametrize(
+    ("enabled", "trainer", "keep_all", "step"),
+    [
+        (True, _REFILL_TRAINER, False, (128, 2048, 2)),  # the DAPO loop: 128 prompts × 16, 2048 ÷ 1024 updates
+        (True, _REFILL_TRAINER, True, (None, None, None)),  # every kept row: as many as the filter keeps
+        (True, _REFILL_TRAINER.replace("batch = batch[:traj_bsz]", "pass"), False, (None, None, None)),  # no cut
+        (True, None, False, (None, None, None)),  # no trainer of its own to read
+        (False, _REFILL_TRAINER, False, (384, 6144, 6)),  # off: the dataloader batch of 384 prompts is the step's
+    ],
+)
+def test_group_filtering_a_pre_09_copy_defines_itself_is_read_from_its_fit(
+    tmp_path: Path, enabled: bool, trainer: str | None, keep_all: bool, step: tuple[int | None, ...]
+) -> None:
     # verl's main_ppo before 0.9 has no group filter: data.gen_batch_size 384 is the dataloader batch and a step
-    # trains on all of it (384 prompts × rollout.n 16 = 6144 samples). A copy whose own config defines
-    # algorithm.filter_groups runs its own filter when the launch turns it on: how many of the 384 prompts a step
-    # trains on is its trainer's (verl 0.9 and DAPO trim to train_batch_size), so the step is unknown; the
-    # mini-batch (64 prompts × 16 = 1024 samples) is the workers', and stays.
+    # trains on all of it (384 prompts × rollout.n 16 = 6144 samples, ÷ mini-batch 64 × 16 = 1024: 6 updates). A copy
+    # whose own config defines algorithm.filter_groups runs its own filter when the launch turns it on: a step
+    # trains on train_batch_size 128 prompts only where its fit refills and cuts as the DAPO recipe does; else how
+    # many it keeps is its own (unknown). The mini-batch (64 prompts × 16 = 1024 samples) is the workers', and stays.
     config = _BASE_CONFIG.replace("  train_batch_size: 1024\n", "  train_batch_size: 1024\n  gen_batch_size: null\n")
-    config += "  filter_groups:\n    enable: false\n    metric: acc\n"
+    config += "  filter_groups:\n    enable: false\n    metric: acc\n    keep_all_batches: false\n"
     script = _verl_04_copy(
         tmp_path,
         config,
         "python3 -m verl.trainer.main_ppo data.train_batch_size=128 data.gen_batch_size=384 "
-        f"algorithm.filter_groups.enable={enabled} actor_rollout_ref.rollout.n=16 "
-        "actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
-        "trainer.n_gpus_per_node=8 trainer.nnodes=1\n",
+        f"algorithm.filter_groups.enable={enabled} algorithm.filter_groups.keep_all_batches={keep_all} "
+        "actor_rollout_ref.rollout.n=16 actor_rollout_ref.actor.ppo_mini_batch_size=64 "
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=8 trainer.nnodes=1\n",
+        trainer,
     )
     explanation = api.explain(str(script), "verl@0.4.1")
     plan = explanation.spec.plan
     assert plan.samples_per_optimizer_step == 1024
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == step
     codes = {n.code for n in explanation.notes}
-    if enabled:
-        assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (None, None, None)
-        assert "framework.fork-group-filter" in codes
-    else:
-        assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (384, 6144, 6)
+    assert ("framework.fork-group-filter" in codes) == enabled
+    if not enabled:
         assert "semantics.gen-batch-size-replaces-train-batch" in codes
 
 

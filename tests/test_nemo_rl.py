@@ -372,3 +372,15 @@ def test_a_branch_dependent_word_whose_ways_set_no_plan_key_is_not_read(tmp_path
     explanation = translator.explain(str(script), "nemo-rl@0.7.0")
     assert (explanation.spec.plan.prompts_per_step, explanation.spec.plan.samples_per_prompt) == (32, 16)
     assert "input.unknown-overrides" not in {n.code for n in explanation.notes}
+
+
+def test_an_entry_given_as_a_variables_default_is_nemo_rls() -> None:
+    # ENTRY="${ENTRY:-examples/run_grpo_sliding_puzzle.py}" (one of NeMo-RL's own GRPO examples) is the program the
+    # launch runs: the script is NeMo-RL's, not a TRL script of a similar name
+    from translator.dialects.sniff import detect
+
+    text = (
+        'export ENTRY="${ENTRY:-examples/run_grpo_sliding_puzzle.py}"\n'
+        'uv run python "$ENTRY" --config examples/configs/grpo_sliding_puzzle.yaml grpo.num_prompts_per_step=8\n'
+    )
+    assert detect(Source(text, "run.sh")).name == "nemo-rl"

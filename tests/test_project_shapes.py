@@ -749,8 +749,9 @@ def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(
 def test_a_script_that_hands_the_training_to_a_module_is_read_with_that_modules_config(tmp_path: Path) -> None:
     # scripts/train.py only calls app.grpo.main, which parses its own --steps and builds GRPOConfig(
     # per_device_train_batch_size=2, gradient_accumulation_steps=4, num_generations=8, max_steps=<from --steps in an
-    # if-chain>): one process, 2 × 4 = 8 completions per optimizer step = 1 prompt × 8; max_steps is not a literal,
-    # so the run's length is unknown (not the dataset's: max_steps decides it)
+    # if-chain>): one process, 2 × 4 = 8 completions per optimizer step = 1 prompt × 8 (trl 0.18: a generation
+    # round spans steps_per_generation = accumulation 4 micro-steps, one optimizer step); --steps 50 takes the if:
+    # max_steps 50 optimizer steps = 50 rounds
     module = (
         "import argparse\nfrom trl import GRPOConfig, GRPOTrainer\n\n\ndef main():\n"
         "    parser = argparse.ArgumentParser()\n    parser.add_argument('--steps', type=int, default=None)\n"
@@ -776,7 +777,7 @@ def test_a_script_that_hands_the_training_to_a_module_is_read_with_that_modules_
         2,
         4,
     )
-    assert plan.total_steps is None
+    assert plan.total_steps == 50
 
 
 def test_an_openrlhf_launch_of_a_script_its_project_no_longer_holds_stops_the_run(tmp_path: Path) -> None:
@@ -812,3 +813,52 @@ def test_an_accelerate_config_the_script_leaves_unknown_is_not_opened(tmp_path: 
     assert explanation.spec.plan.data_parallel_size == 2
     assert explanation.spec.topology.nodes is None
     assert "input.accelerate-config-unknown" in {n.code for n in explanation.notes}
+
+
+_ROWS_TRAINER = _VERL_07_TRAINER.replace(
+    "        self.sizes.append(ppo_mini_batch_size)\n",
+    "        rows = self.config.actor_rollout_ref.actor.get('rows_per_update', None)\n"
+    "        if rows == 0:\n            ppo_mini_batch_size = int(batch.batch_size[0])\n"
+    "        elif rows:\n            ppo_mini_batch_size = int(rows)\n"
+    "        self.sizes.append(ppo_mini_batch_size)\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("rows", "update"), [("null", (32, 2, 8)), ("0", (None, None, None)), ("48", (None, None, None))]
+)
+def test_a_fork_keys_branches_its_value_leaves_are_not_its_code(
+    tmp_path: Path, rows: str, update: tuple[int | None, ...]
+) -> None:
+    # The copy's own actor.rows_per_update (null in its config) is read into a local and tested `rows == 0` and
+    # `elif rows:`: null takes neither branch, so the mini-batch is upstream 0.7's (8 prompts × rollout.n 4 = 32
+    # samples; 16 × 4 = 64 per step → 2 optimizer steps; 32 / 2 ranks / micro 2 = 8 micro-batches). 0 or 48 take a
+    # branch that sizes the mini-batch its own way: unknown.
+    config = (
+        "data:\n  train_batch_size: 1024\nactor_rollout_ref:\n  rollout:\n    n: 1\n    name: null\n  actor:\n"
+        f"    ppo_mini_batch_size: 256\n    ppo_micro_batch_size_per_gpu: null\n    rows_per_update: {rows}\n"
+        "trainer:\n  n_gpus_per_node: 8\n  nnodes: 1\n"
+    )
+    entry = (
+        "import hydra\n\nfrom verl.trainer.ray_trainer import RayPPOTrainer\n\n\n"
+        '@hydra.main(config_path="config", config_name="ppo_trainer", version_base=None)\n'
+        "def main(config):\n    RayPPOTrainer().fit()\n"
+    )
+    root = write_project(
+        tmp_path,
+        {
+            "verl/__init__.py": "",
+            "verl/version/version": "0.7.1\n",
+            "verl/trainer/__init__.py": "",
+            "verl/trainer/config/ppo_trainer.yaml": config,
+            "verl/trainer/main_ppo.py": entry,
+            "verl/trainer/ray_trainer.py": _ROWS_TRAINER.format(extra=""),
+            "run.sh": (
+                "python3 -m verl.trainer.main_ppo data.train_batch_size=16 actor_rollout_ref.rollout.n=4 "
+                "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_mini_batch_size=8 "
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=2 trainer.nnodes=1\n"
+            ),
+        },
+    )
+    plan = translator.explain(str(root / "run.sh"), "verl@0.7.1").spec.plan
+    assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step, plan.grad_accum_steps) == update

@@ -291,3 +291,119 @@ def test_a_start_up_error_of_the_assumed_world_size_only_is_not_refused(tmp_path
     stated = translator.explain(str(script), framework="trl@0.18.0", num_processes=3)
     assert stated.certainty["data_parallel_size"].level != "assumed"
     assert stated.spec.plan.prompts_per_step == 1
+
+
+_HYDRA_TRAIN = """import hydra
+from trl import GRPOConfig, GRPOTrainer
+
+
+@hydra.main(version_base=None, config_path="config", config_name="train")
+def main(cfg):
+    grpo = cfg.training.grpo
+    args = GRPOConfig(
+        output_dir="out",
+        seed=int(cfg.seed),
+        per_device_train_batch_size=cfg.training.grpo.per_device,
+        gradient_accumulation_steps=cfg["training"]["grpo"].accumulation,
+        num_generations=cfg.training.grpo.get("group", 2),
+        steps_per_generation=cfg.training.grpo.get("rounds", 2),
+        max_steps=cfg.training.grpo.max_steps,
+        **cfg.training.extra,
+    )
+    GRPOTrainer(model="m", args=args, reward_funcs=[]).train()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+# config/train.yaml, composed by @hydra.main: _self_ after the defaults, so its own values win over group files;
+# max_steps interpolates another key; extra is unpacked into GRPOConfig whole.
+_HYDRA_CONFIG = """defaults:
+  - _self_
+seed: 7
+training:
+  grpo:
+    per_device: 8
+    accumulation: 4
+    group: 8
+    max_steps: ${training.steps}
+  steps: 120
+  extra:
+    num_iterations: 2
+"""
+
+
+def test_a_hydra_script_building_its_config_from_the_composed_config_is_read_with_the_overrides(
+    tmp_path: Path,
+) -> None:
+    # trl 1.16 (grpo_config.py __post_init__): generation_batch_size = per_device 8 × 2 processes × steps_per_generation
+    # (rounds, absent: the .get default 2) = 32 completions = 4 prompts × num_generations 8; the launch's Hydra
+    # override training.grpo.accumulation=2 beats the file's 4, so an optimizer step is 8 × 2 × 2 = 32 completions;
+    # a round spans 2 micro-steps per process, trained num_iterations 2 times: 2 × 2 / 2 = 2 optimizer steps per
+    # round; max_steps ${training.steps} = 120 optimizer steps → 60 rounds.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "train.yaml").write_text(_HYDRA_CONFIG)
+    (tmp_path / "train.py").write_text(_HYDRA_TRAIN)
+    (tmp_path / "run.sh").write_text(
+        "accelerate launch --num_processes 2 train.py training.grpo.accumulation=2 +run_name=x\n"
+    )
+    explanation = translator.explain(str(tmp_path / "run.sh"), framework="trl@1.16.0")
+    plan = explanation.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (4, 8, 32)
+    assert (plan.samples_per_optimizer_step, plan.grad_accum_steps, plan.epochs_per_step) == (32, 2, 2)
+    assert (plan.optimizer_steps_per_step, plan.total_steps) == (2, 60)
+    assert not any(n.code == "keys.unknown" for n in explanation.notes)  # the config's keys are not TRL's flags
+    assert any("Hydra overrides" in n.message for n in explanation.notes if n.code == "input.script-arguments")
+
+
+def test_a_chain_the_composed_config_lacks_is_unknown() -> None:
+    text = _HYDRA_TRAIN.replace("cfg.training.grpo.per_device", "cfg.training.grpo.missing")
+    config = read_config(Source(text, "train.py"), ["GRPOConfig"], argv=[], compose=lambda words: {"seed": 1})
+    assert config.composed_by_hydra and config.call is not None
+    assert config.call.values["seed"] == 1
+    assert "per_device_train_batch_size" in config.call.unknown
+
+
+_STEPS_SCRIPT = """import argparse
+from trl import GRPOConfig
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=None)
+    parser.add_argument("--test", action="store_true")
+    args = parser.parse_args()
+    if args.test:
+        max_steps = 3
+    elif args.steps:
+        max_steps = args.steps
+    else:
+        max_steps = 300
+    group = 8
+    config = GRPOConfig(
+        output_dir="o",
+        per_device_train_batch_size=2,
+        gradient_accumulation_steps=4,
+        num_generations=group,
+        max_steps=max_steps,
+    )
+    return config
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize(("words", "steps"), [("--steps 120", 120), ("--test --steps 120", 3), ("", 300)])
+def test_a_local_name_an_if_chain_on_the_options_binds_is_read(tmp_path: Path, words: str, steps: int) -> None:
+    # main() binds max_steps by an if-chain on its own options (--test: 3, else --steps, else 300) and group = 8
+    # before GRPOConfig: trl 1.16 with 1 process, 2 completions × 4 accumulation = 8 = 1 prompt × 8 per round, one
+    # optimizer step per round, so the run is max_steps rounds.
+    (tmp_path / "train.py").write_text(_STEPS_SCRIPT)
+    (tmp_path / "run.sh").write_text(f"python train.py {words}\n")
+    plan = translator.explain(str(tmp_path / "run.sh"), framework="trl@1.16.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.optimizer_steps_per_step) == (1, 8, 1)
+    assert plan.total_steps == steps

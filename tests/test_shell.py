@@ -1021,9 +1021,11 @@ def test_sbatch_directives_set_the_allocation_variables() -> None:
         "torchrun --nnodes ${#HOSTS[@]} --nproc_per_node $SLURM_GPUS_PER_NODE train.py\n"
     )
     assert script.commands[-1].argv[:5] == ["torchrun", "--nnodes", "2", "--nproc_per_node", "4"]
-    # SLURM_JOB_NUM_NODES, SLURM_NNODES, SLURM_GPUS_PER_NODE, and SLURM_GPUS_ON_NODE (the node's GPUs)
-    assert codes(script).count("shell.sbatch") == 4
+    # SLURM_JOB_NUM_NODES, SLURM_NNODES, SLURM_GPUS_PER_NODE, SLURM_GPUS_ON_NODE (the node's GPUs) and
+    # CUDA_VISIBLE_DEVICES (Slurm's GRES plugin lists the node's allocated GPUs for the batch step)
+    assert codes(script).count("shell.sbatch") == 5
     assert script.commands[-1].allocated_gpus == 4
+    assert script.variables["CUDA_VISIBLE_DEVICES"] == "0,1,2,3"
     # a directive after the first command is a comment to sbatch; --env gives what the environment holds
     later = parse_shell("echo hi\n#SBATCH --nodes=2\ntorchrun --nnodes $SLURM_JOB_NUM_NODES x.py\n")
     assert later.commands[-1].argv[2] == "${SLURM_JOB_NUM_NODES}"
@@ -1322,3 +1324,45 @@ def test_a_script_exec_runs_leaves_its_variables_as_the_last() -> None:
     script = parse_shell("export N=1\nexec ./launch.sh\n", include=include)
     assert script.variables["COMMAND"] == "uv run examples/run_grpo.py --config c.yaml"
     assert "COMMAND" not in parse_shell("export N=1\nbash ./launch.sh\n", include=include).variables
+
+
+def test_read_splits_a_here_string_into_an_array_at_ifs() -> None:
+    # `IFS=, read -ra GPUS <<< "$CUDA_VISIBLE_DEVICES"` (bash(1) read: the words split at IFS, -a into an array):
+    # under #SBATCH --gres=gpu:2 Slurm lists 2 GPUs, so ${#GPUS[@]} is 2; with IFS's blanks, runs of them are one
+    # separator; without the allocation the variable is the environment's and the array's length is unknown
+    text = (
+        "#!/bin/bash\n#SBATCH --gres=gpu:2\nIFS=',' read -ra GPUS <<< \"${CUDA_VISIBLE_DEVICES}\"\n"
+        'read -r -a WORDS <<< "a  b c"\npython x.py --n ${#GPUS[@]} --w ${#WORDS[@]}\n'
+    )
+    assert parse_shell(text).commands[-1].argv[-4:] == ["--n", "2", "--w", "3"]
+    unknown = parse_shell(text.replace("#SBATCH --gres=gpu:2\n", "")).commands[-1].argv
+    assert unknown[-3] == "$((${#GPUS[@]}))" and symbolic_names(unknown[-3])
+
+
+def test_a_substitution_printing_a_project_file_reads_its_text() -> None:
+    # $(cat F), $(< F), $(head -n 1 F) print the file; tr -d '[:space:]' drops its blanks; $(...) cuts the trailing
+    # newlines. A file the project does not hold, or one at an absolute path (the machine's), stays unknown.
+    files = {"cluster": "h100\nspare\n", "gpus.txt": " 4 \n"}
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        return (files[path], path) if path in files else None
+
+    script = parse_shell(
+        'A=$(cat cluster)\nB="$(< gpus.txt)"\nC=$(head -n 1 cluster)\nD="$(tr -d \'[:space:]\' < gpus.txt)"\n'
+        "E=$(cat absent)\nF=$(cat /etc/hostname)\n",
+        include=include,
+    )
+    assert [script.variables[name] for name in "ABCD"] == ["h100\nspare", " 4 ", "h100", "4"]
+    assert all(symbolic_names(script.variables[name]) for name in "EF")
+    assert codes(script).count("shell.file-read") == 4
+
+
+def test_an_environment_default_that_is_never_empty_decides_an_emptiness_test() -> None:
+    # ENTRY=${ENTRY:-a.py}: whatever the environment holds, `:-` leaves ENTRY non-empty, so `[[ -z "$ENTRY" ]]` is
+    # false and the script runs a.py (or the environment's value); MODE=${MODE:-} may be empty: undecided, both read
+    script = parse_shell(
+        'export ENTRY="${ENTRY:-a.py}"\nif [[ -z "${ENTRY:-}" ]]; then ENTRY=b.py; fi\npython "$ENTRY"\n'
+        'MODE=${MODE:-}\nif [ -n "$MODE" ]; then N=2; else N=1; fi\npython x.py --n "$N"\n'
+    )
+    assert script.commands[0].argv == ["python", "a.py"]
+    assert symbolic_names(script.commands[-1].argv[-1])

@@ -490,8 +490,9 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
             for n in explanation.notes
         ):
             return []
-        if any(n.code == "keys.unknown-in-version" for n in explanation.notes):
-            return []  # the config has keys of a later release: the copy may be a snapshot past the one read
+        other_release = [k for n in explanation.notes if n.code == "keys.unknown-in-version" for k in n.source_keys]
+        if other_release and not _declared_by_copy(explanation, other_release):
+            return []  # the config has keys of another release: the copy may be a snapshot other than the one read
         # a default the copy sets otherwise than the release may belong to a path of its code the run never takes
         # (a fork's server mode): an error built on it is reported by check, not certain enough to stop the read
         copied = {k for n in explanation.notes if n.code == "framework.copy-defaults" for k in n.source_keys[1:]}
@@ -517,6 +518,16 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
             )
         ]
     return found
+
+
+def _declared_by_copy(explanation: Explanation, keys: list[str]) -> bool:
+    """Whether the project's one copy of the framework declares every one of ``keys`` in its own config classes
+    (:meth:`Dialect.copy_keys`): then they are the copy's keys, not a sign that it is a snapshot of another
+    release than the one read."""
+    if len(explanation.own_code) != 1:
+        return False
+    declared = dialects.get(explanation.framework).copy_keys(os.path.dirname(explanation.own_code[0]))
+    return declared is not None and set(keys) <= declared
 
 
 # The training world sizes an error must stand at when the world size is only assumed (a script given alone)

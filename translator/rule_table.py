@@ -1493,7 +1493,16 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "A batch script's #SBATCH directive sets the SLURM variable sbatch exports for it (node, task and GPU counts).",
+        "An #SBATCH directive sets the SLURM variables sbatch exports (node, task and GPU counts; a GPU count also "
+        "sets CUDA_VISIBLE_DEVICES).",
+    ),
+    R(
+        "shell.file-read",
+        "note",
+        "all",
+        ("info",),
+        "A $(cat FILE), $(< FILE), $(head -n 1 FILE) or $(tr -d '[:space:]' < FILE) prints a project file's text: "
+        "the file is read (bounded), never run.",
     ),
     R(
         "shell.function-called",

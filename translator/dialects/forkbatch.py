@@ -385,6 +385,7 @@ def check(
     installed: Installed | None = None,
     fit_lineage: str | None = None,
     whole_config: Mapping[str, Any] | None = None,
+    refill: bool = False,
 ) -> None:
     """Mark the plan quantities that a fork's own keys or own trainer form differently unknown (see module doc).
     ``fork_key``: whether upstream lacks a key; ``ambiguous``: whether a key's last words (``n``, ``rollout.n``)
@@ -393,7 +394,8 @@ def check(
     branches of the entry that pick the code it runs; ``installed``: the framework release the project installs
     (its imports from it are checked); ``fit_lineage``: the UPSTREAM_FIT table the entry's trainer is compared
     with, when it is not ``lineage``'s own (a recipe's trainer: verl's DAPO); ``whole_config``: the dotted keys of
-    the whole config the entry composes, when known (a key neither it nor the launch holds is not in the run's)."""
+    the whole config the entry composes, when known (a key neither it nor the launch holds is not in the run's);
+    ``refill``: the plan was read as the DAPO recipe's loop, which the trainer's fit must hold (:func:`refill_cut`)."""
     if entry is None:
         return
     fit_lineage = fit_lineage or lineage
@@ -474,6 +476,33 @@ def check(
             spec,
             notes,
         )
+        if refill:
+            _refill_held(project, path, run_config, spec, notes)
+
+
+def _refill_held(project: Project, path: str, config: RunConfig, spec: RunSpec, notes: NoteList) -> None:
+    """A step read as the DAPO recipe's loop trains on data.train_batch_size prompts only where the trainer's fit
+    refills and cuts as that loop does; otherwise how many it keeps is the fit's own."""
+    where = refill_cut(project, path, config)
+    if where is not None:
+        notes.info(
+            "framework.fork-verified",
+            f"the launched trainer draws more rows while fewer than data.train_batch_size prompts are kept and cuts "
+            f"them to data.train_batch_size × rollout.n ({where}): a step trains on data.train_batch_size prompts",
+            source_keys=[where],
+        )
+        return
+    why = (
+        "the launched trainer filters groups, but its fit does not both draw more rows while fewer than "
+        "data.train_batch_size prompts are kept and cut them to data.train_batch_size × rollout.n"
+    )
+    _unknown(spec, {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"}, [path], why)
+    notes.warning(
+        "framework.fork-batch-code",
+        f"{why}: how many prompts a step trains on is its own; the step's prompts, samples and optimizer steps are "
+        "unknown (read its fit and state them by hand)",
+        source_keys=[path],
+    )
 
 
 def _ambiguity(key: str, ambiguous: Callable[[str], bool]) -> tuple[bool, bool]:
@@ -632,13 +661,33 @@ def trainer_touches(
     one), or that the run's ``config`` decides away (a branch on it, or on a flag ``__init__`` sets from it, not
     taken; an early ``return`` taken); None when the entry instantiates no project trainer with a ``fit`` of its
     own (upstream's trainer runs)."""
+    found = _fit_methods(project, path, leaves, unset_switch, config)
+    if found is None:
+        return None
+    names, methods = found
+    touches = [t for node, owner, runs in methods for t in batch_touches(list(node.body), owner) if runs(t.line)]
+    return names, touches
+
+
+_FitMethod = tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, Callable[[int], bool]]
+
+
+def _fit_methods(
+    project: Project,
+    path: str,
+    leaves: Mapping[str, Any] | None = None,
+    unset_switch: Callable[[str], bool] | None = None,
+    config: RunConfig | None = None,
+) -> tuple[list[str], list[_FitMethod]] | None:
+    """The trainer classes the entry instantiates (as ``trainer_touches`` names them) and the methods their ``fit``
+    runs: each with its file and whether a line of it runs (see ``trainer_touches``); None without such a class."""
     classes = [c.cls for c in project.trainer_classes(path) if isinstance(c.cls, ClassInfo)]
     if not classes:
         # the entry may build the trainer in a module it imports (a task runner): look one import deep
         for other in project.reachable(path, limit=12)[1:]:
             classes += [c.cls for c in project.trainer_classes(other) if isinstance(c.cls, ClassInfo)]
     names: list[str] = []
-    touches: list[Touch] = []
+    found: list[_FitMethod] = []
     for info in classes:
         methods: dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]] = {}
         for cls in info.lineage():
@@ -666,7 +715,7 @@ def trainer_touches(
                     or (config is not None and decided_away(tests, line, config))
                 )
 
-            touches += [t for t in batch_touches(list(node.body), owner) if runs(t.line)]
+            found.append((node, owner, runs))
             # a method called only in a branch the launch does not take (if cfg.rejection_sample: ...) is not run
             queue += [
                 n.func.attr
@@ -678,7 +727,79 @@ def trainer_touches(
                 and n.func.attr not in seen
                 and runs(n.lineno)
             ]
-    return (names, touches) if names else None
+    return (names, found) if names else None
+
+
+def refill_cut(project: Project, path: str, config: RunConfig) -> str | None:
+    """Where the launched trainer's fit, on the run's path, cuts the rows it kept to ``data.train_batch_size ×
+    rollout.n`` after drawing more while fewer prompts are kept (the DAPO recipe's loop, recipe/dapo/
+    dapo_ray_trainer.py@v0.5.0: ``if num_prompt_in_batch < prompt_bsz: ... continue`` and ``batch =
+    batch[:traj_bsz]`` with ``traj_bsz = train_batch_size * rollout.n``): then every step trains on exactly that
+    many. None when its fit does not hold both."""
+    found = _fit_methods(project, path, config=config)
+    if found is None:
+        return None
+    for node, owner, runs in found[1]:
+        bound: dict[str, set[str | None]] = {}  # each name's assignments: train_batch_size, × n, or other
+        for statement in ast.walk(node):
+            if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                for target in statement.targets if isinstance(statement, ast.Assign) else [statement.target]:
+                    if isinstance(target, ast.Name):
+                        kind = _train_batch_product(statement.value) if isinstance(statement, ast.Assign) else None
+                        bound.setdefault(target.id, set()).add(kind)
+        # a name bound to one of them everywhere (prompt_bsz, traj_bsz), not also to a count of its own
+        sized = {name: kinds.pop() for name, kinds in bound.items() if len(kinds) == 1 and None not in kinds}
+        refills = any(
+            isinstance(test := statement.test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Lt)
+            and _train_batch_product(test.comparators[0], sized) == "prompts"
+            and any(isinstance(inner, ast.Continue) for inner in ast.walk(statement))
+            and runs(statement.lineno)
+            for statement in ast.walk(node)
+            if isinstance(statement, ast.If)
+        )
+        for block in (b for n in ast.walk(node) for b in _blocks(n)):
+            for index, statement in enumerate(block):
+                if not (
+                    refills
+                    and isinstance(statement, ast.Assign)
+                    and isinstance(cut := statement.value, ast.Subscript)
+                    and isinstance(cut.slice, ast.Slice)
+                    and cut.slice.lower is None
+                    and cut.slice.step is None
+                    and cut.slice.upper is not None
+                    and runs(statement.lineno)
+                ):
+                    continue
+                # the bound is the name's last assignment before the cut in its block, else its one binding
+                local = dict(sized)
+                for earlier in block[:index]:
+                    if isinstance(earlier, ast.Assign):
+                        for target in earlier.targets:
+                            if isinstance(target, ast.Name):
+                                local[target.id] = _train_batch_product(earlier.value, sized)
+                if _train_batch_product(cut.slice.upper, local) == "samples":
+                    return f"{project.rel(owner)}:{statement.lineno}"
+    return None
+
+
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    return [b for name in ("body", "orelse", "finalbody") if isinstance(b := getattr(node, name, None), list)]
+
+
+def _train_batch_product(node: ast.expr, sized: Mapping[str, str | None] | None = None) -> str | None:
+    """ "prompts" for a read of ``data.train_batch_size``, "samples" for it times ``rollout.n`` (either order),
+    following names ``sized`` binds to either; None otherwise."""
+    if isinstance(node, ast.Name) and sized is not None:
+        return sized.get(node.id)
+    if (dotted_path(node) or "").endswith("data.train_batch_size"):
+        return "prompts"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        for one, other in ((node.left, node.right), (node.right, node.left)):
+            if _train_batch_product(one, sized) == "prompts" and (dotted_path(other) or "").endswith("rollout.n"):
+                return "samples"
+    return None
 
 
 def _with_predicates(
@@ -763,7 +884,8 @@ def _compare_trainer(
         where, lines = _places(project, extra)
         decided = _decided(extra, workers)
         gen = spec.derivations.get("plan.prompts_per_step")
-        if "samples_per_step" in decided and gen is not None and "data.gen_batch_size" in gen.keys:
+        refilled = spec.generation.prompts_per_round is not None  # a loop that draws rounds until a step is full
+        if "samples_per_step" in decided and (refilled or (gen is not None and "data.gen_batch_size" in gen.keys)):
             # the step's prompts were read as the generation batch by upstream's trainer, which trains on all of
             # it; a trainer that filters or resamples rows may train on fewer (DAPO keeps train_batch_size)
             decided.add("prompts_per_step")

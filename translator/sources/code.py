@@ -317,6 +317,7 @@ _MISSING: dict[tuple[str, str, str | None], MissingImport | None] = {}  # Projec
 # statements
 _STATEMENTS: dict[int, tuple[ast.AST, list[ast.stmt]]] = {}
 _SPANS: dict[int, tuple[ast.AST, list[tuple[int, int]]]] = {}
+_FUNCTIONS: dict[int, tuple[ast.AST, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}
 _NORMALISING: dict[tuple[int, tuple[str, ...]], tuple[ast.AST, list[ast.FunctionDef | ast.AsyncFunctionDef]]] = {}
 
 
@@ -1878,7 +1879,10 @@ def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
             continue
         if not any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in node.body + node.orelse):
             continue  # the statement is in neither branch of this if
-        compared = _comparison_taken(node.test, {}, leaves)
+        aliases = _aliases(function, node.lineno)
+        compared = _comparison_taken(node.test, aliases, leaves)
+        if compared is None:
+            compared = _alias_truth(node.test, aliases, leaves)
         if compared is not None:
             skipped = node.orelse if compared else node.body
             if any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in skipped):
@@ -1904,6 +1908,44 @@ def untaken(function: ast.AST, line: int, leaves: Mapping[str, object]) -> bool:
             if any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in skipped):
                 return True
     return False
+
+
+def _aliases(tree: ast.AST, line: int) -> dict[str, ast.expr]:
+    """The local names the innermost function of ``tree`` around ``line`` binds once, to what (``rows =
+    cfg.get("rows", None)``): a test of such a name is a test of the read."""
+    functions = _kept(
+        _FUNCTIONS,
+        id(tree),
+        tree,
+        lambda: [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))],
+    )
+    around = [f for f in functions if f.lineno <= line <= (f.end_lineno or f.lineno)]
+    if not around:
+        return {}
+    function = min(around, key=lambda f: (f.end_lineno or f.lineno) - f.lineno)
+    bound: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for target in _targets(node):
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(node.value if isinstance(node, ast.Assign) else target)
+    return {name: values[0] for name, values in bound.items() if len(values) == 1}
+
+
+def _alias_truth(test: ast.expr, aliases: Mapping[str, ast.expr], leaves: Mapping[str, object]) -> bool | None:
+    """Whether ``if NAME:`` (or ``if not NAME:``) runs its body, NAME bound to a config read whose value (or
+    ``get`` default) the launch decides."""
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if not (isinstance(test, ast.Name) and test.id in aliases):
+        return None
+    read = _leaf_read(test, aliases)
+    if read is None:
+        return None
+    value = leaves.get(read[0], read[1])
+    truth = None if value is _UNSET else _truth(value)
+    return None if truth is None else truth != negated
 
 
 def behind_switch(function: ast.AST, line: int, switch: Callable[[str], bool]) -> bool:
@@ -2183,8 +2225,19 @@ class KeyEffects:
     ) -> list[Touch]:
         index = self._index(path, tree)
         statements = index.statements.get(id(within), []) if within is not None else _statements(tree)
+        # the branches an `if` on the value itself leaves (`if rows == 0:` with rows None): nothing in them runs
+        skipped = [
+            (inner.lineno, inner.end_lineno or inner.lineno)
+            for statement in statements
+            if isinstance(statement, ast.If)
+            and any(matches(n) for n in ast.walk(statement.test))
+            and (taken := _taken(statement.test, matches, truth, value)) is not None
+            for inner in (statement.orelse if taken else statement.body)
+        ]
         found: list[Touch] = []
         for statement in statements:
+            if any(start <= statement.lineno <= end for start, end in skipped):
+                continue
             function = index.function.get(id(statement))
             if validation_function(getattr(function, "name", None)):
                 continue
@@ -2248,10 +2301,10 @@ def _effect(
     """The nodes a read in ``statement`` acts on, and the name/attribute it is stored in (with whether it is the
     value itself, so its truth carries over) to follow."""
     if isinstance(statement, (ast.If, ast.While)):
-        taken = _decided(statement.test, matches, truth)
+        taken = _taken(statement.test, matches, truth, value)
         if taken is None:
             return [statement.test, *statement.body, *statement.orelse], None
-        return list(statement.body if taken else statement.orelse), None
+        return _branch(statement.body if taken else statement.orelse, matches, truth, value), None
     if isinstance(statement, (ast.For, ast.With)):
         return [*_head(statement), *statement.body], None
     if (
@@ -2334,6 +2387,31 @@ def _is_read(node: ast.AST, matches: Callable[[ast.AST], bool]) -> bool:
     ):
         node = node.args[0]
     return matches(node)
+
+
+def _taken(test: ast.expr, matches: Callable[[ast.AST], bool], truth: bool | None, value: object) -> bool | None:
+    """Whether an ``if`` on the value runs its body: a test of its truth (``_decided``), or of the value, known,
+    against a literal (``rows == 0``)."""
+    decided = _decided(test, matches, truth)
+    if decided is not None or truth is None:
+        return decided
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and matches(test.left):
+        return _compared(value, test.ops[0], test.comparators[0])
+    return None
+
+
+def _branch(
+    statements: list[ast.stmt], matches: Callable[[ast.AST], bool], truth: bool | None, value: object
+) -> list[ast.AST]:
+    """The statements of a branch taken, with an ``elif`` (or a nested ``if``) on the same value decided too."""
+    out: list[ast.AST] = []
+    for statement in statements:
+        taken = _taken(statement.test, matches, truth, value) if isinstance(statement, ast.If) else None
+        if isinstance(statement, ast.If) and taken is not None:
+            out += _branch(statement.body if taken else statement.orelse, matches, truth, value)
+        else:
+            out.append(statement)
+    return out
 
 
 def _decided(test: ast.expr, matches: Callable[[ast.AST], bool], truth: bool | None) -> bool | None:

@@ -10,7 +10,6 @@ caller can say what to pass instead.
 from __future__ import annotations
 
 import ast
-import operator
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -18,28 +17,9 @@ from typing import Any
 
 from translator.errors import ConfigError
 from translator.sources.files import Source
+from translator.sources.pydriver import OPERATORS, Evaluator, Record, Unknown, module_scope, run_function
 
 MAX_DEPTH = 20  # nested arithmetic deeper than this is not a config value; it is left unknown
-OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-}
-COMPARISONS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-}
 
 
 class _NotLiteral(Exception):
@@ -75,9 +55,10 @@ class PythonConfig:
 
     imports: list[str]  # modules imported at module level (``import a.b`` → "a.b", ``from a import b`` → "a")
     call: ConfigCall | None
-    own_arguments: bool = False  # the script parses its command line with its own argparse options
+    own_arguments: bool = False  # the script parses its command line with its own options (argparse, Hydra)
     # those options' values as the launch sets them (dest → value; an option whose value is not known is absent)
     argument_values: dict[str, Any] = field(default_factory=dict)
+    composed_by_hydra: bool = False  # the options are Hydra overrides of the script's own composed config
 
 
 def parse(source: Source) -> ast.Module:
@@ -176,14 +157,18 @@ def _evaluate(
     arithmetic of those; _NotLiteral saying why otherwise."""
     if depth > MAX_DEPTH:
         raise _NotLiteral("an expression nested too deeply")
-    if (
-        arguments is not None
-        and isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id in arguments.namespaces
-        and node.attr in arguments.values
-    ):
-        return arguments.values[node.attr]
+    if arguments is not None and (found := arguments.lookup(node, constants, depth)) is not _ABSENT:
+        return found
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        name = _callee(node)
+        if name in _CONVERSIONS and isinstance(node.func, ast.Name) and name not in constants:
+            value = _evaluate(node.args[0], constants, depth + 1, arguments)
+            try:
+                return _CONVERSIONS[name](value)
+            except (TypeError, ValueError):
+                raise _NotLiteral(f"'{ast.unparse(node)}' is not a {name}") from None
+        if name == "to_container":  # OmegaConf.to_container(cfg.x): the mapping itself
+            return _evaluate(node.args[0], constants, depth + 1, arguments)
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, (ast.List, ast.Tuple)):
@@ -223,6 +208,18 @@ def _evaluate(
     raise _NotLiteral(f"'{ast.unparse(node)}' is computed when the script runs")
 
 
+_CONVERSIONS: dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "str": str, "bool": bool}
+_ABSENT: Any = object()  # a lookup that found nothing
+
+
+def _rooted(node: ast.expr) -> tuple[str, list[str]] | None:
+    """``cfg.a.b`` / ``cfg["a"].b`` → ("cfg", ["a", "b"]); None when the chain does not start at a variable."""
+    parts = _chain(node)
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return (node.id, parts) if parts is not None and isinstance(node, ast.Name) else None
+
+
 def _consumed(tree: ast.Module, consumer: tuple[str, str], calls: list[ast.Call]) -> ast.Call | None:
     """The config call that a ``Trainer(args=...)`` call receives, directly or through a module-level name."""
     trainer, keyword = consumer
@@ -241,18 +238,25 @@ def _consumed(tree: ast.Module, consumer: tuple[str, str], calls: list[ast.Call]
 
 
 def read_config(
-    source: Source, classes: Iterable[str], consumer: tuple[str, str] | None = None, argv: list[str] | None = None
+    source: Source,
+    classes: Iterable[str],
+    consumer: tuple[str, str] | None = None,
+    argv: list[str] | None = None,
+    compose: Callable[[list[str]], dict[str, Any]] | None = None,
 ) -> PythonConfig:
     """The script's imports and the keyword arguments of its call to one of ``classes`` (by the called name's last
     part). With several such calls, the one ``consumer`` = (trainer class, keyword) receives is read; ConfigError
     when that does not single one out. ``argv``: the words the launch passes the script, which its own argparse
-    options (``args.x`` in the call) take (:func:`script_arguments`)."""
+    options (``args.x`` in the call) take (:func:`script_arguments`), or, in a script whose ``@hydra.main``
+    function builds the config from its parameter (``cfg.a.b``), the Hydra overrides ``compose`` composes the
+    script's own config with (:func:`hydra_arguments`)."""
     tree = parse(source)
-    arguments = script_arguments(tree, argv) if argv is not None else None
+    hydra = hydra_arguments(tree, argv, compose) if argv is not None and compose is not None else None
+    arguments = hydra or (script_arguments(tree, argv) if argv is not None else None)
     calls = config_calls(tree, classes)
     given = dict(arguments.values) if arguments is not None else {}
     if not calls:
-        return PythonConfig(imports(tree), None, arguments is not None, given)
+        return PythonConfig(imports(tree), None, arguments is not None, given, hydra is not None)
     calls.sort(key=lambda c: (c.lineno, c.col_offset))
     chosen = calls[0]
     if len(calls) > 1:
@@ -273,6 +277,12 @@ def read_config(
     for kw in chosen.keywords:
         line = getattr(kw, "lineno", chosen.lineno)
         if kw.arg is None:
+            with suppress(_NotLiteral):
+                unpacked = _evaluate(kw.value, constants, arguments=arguments)
+                if isinstance(unpacked, dict) and all(isinstance(k, str) for k in unpacked):
+                    read.values.update(unpacked)
+                    read.origins.update(dict.fromkeys(unpacked, f"{source.name}:{line}"))
+                    continue
             read.unknown[f"**{ast.unparse(kw.value)}"] = (
                 f"{source.name}:{line}: the arguments unpacked from '{ast.unparse(kw.value)}' are not read"
             )
@@ -282,11 +292,47 @@ def read_config(
             read.origins[kw.arg] = f"{source.name}:{line}"
         except _NotLiteral as why:
             read.unknown[kw.arg] = f"{source.name}:{line}: {why}"
+    if read.unknown and hydra is None:
+        _read_in_function(tree, chosen, source.name, arguments, read)
     for argument in chosen.args:
         read.unknown[f"positional {ast.unparse(argument)}"] = (
             f"{source.name}:{chosen.lineno}: a positional argument is not read"
         )
-    return PythonConfig(imports(tree), read, arguments is not None, given)
+    return PythonConfig(imports(tree), read, arguments is not None, given, hydra is not None)
+
+
+def _read_in_function(
+    tree: ast.Module, call: ast.Call, file: str, arguments: Arguments | None, read: ConfigCall
+) -> None:
+    """The keywords a module-level reading left unknown that the function holding ``call`` computes before it:
+    its statements run statically up to the call (translator/sources/pydriver.py), local names bound by plain
+    assignments and by ``if`` chains the options decide (``if args.test: max_steps = 3 elif args.steps: ...``)."""
+    functions = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and any(inner is call for inner in ast.walk(node))
+    ]
+    if not functions:
+        return
+    function = min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno)  # the innermost
+    callee = _callee(call) or ""
+    options = Record("Namespace", tuple((arguments.values if arguments is not None else {}).items()))
+    evaluator = Evaluator(
+        file,
+        fields={},
+        watched=frozenset({callee}),
+        # `args = parser.parse_args()`: the options as the launch sets them (an option not known is unknown)
+        helpers={"parse_args": lambda node, evaluator: options} if arguments is not None else {},
+        functions={f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and f is not function},
+    )
+    evaluator.module = module_scope(tree, evaluator)
+    run_function(evaluator, function, evaluator.module, None)
+    computed = next((kw for node, kw in evaluator.calls.get(callee, []) if node is call), {})
+    for key in list(read.unknown):
+        value = computed.get(key)
+        if isinstance(value, (bool, int, float, str)) and not isinstance(value, Unknown):
+            read.values[key] = value
+            read.origins[key] = read.unknown.pop(key).split(": ", 1)[0]
 
 
 @dataclass
@@ -295,7 +341,49 @@ class Arguments:
     option's value (dest → the launch's word, converted by the option's type, else its default)."""
 
     namespaces: frozenset[str]
-    values: dict[str, Any]
+    values: dict[str, Any]  # nested for a composed config: cfg.a.b is values["a"]["b"]
+
+    def lookup(self, node: ast.expr, constants: dict[str, ast.expr | None], depth: int) -> Any:
+        """The value ``node`` reads from the options (``args.x``, ``cfg.a.b``, ``cfg.a.get("b", 1)``), with
+        ``${a.b}`` interpolations resolved; _ABSENT when it reads none of them."""
+        default: ast.expr | None = None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and 1 <= len(node.args) <= 2
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            rooted = _rooted(node.func.value)
+            if rooted is not None:
+                rooted = (rooted[0], [*rooted[1], node.args[0].value])
+                default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+        else:
+            rooted = _rooted(node) if isinstance(node, (ast.Attribute, ast.Subscript)) else None
+        if rooted is None or rooted[0] not in self.namespaces:
+            return _ABSENT
+        found = self._at(rooted[1])
+        if found is _ABSENT:
+            return _ABSENT if default is None else _evaluate(default, constants, depth + 1, self)
+        from translator.sources.hydra import UNRESOLVED, resolve_interpolations
+
+        def at(key: str) -> Any:
+            value = self._at(key.split("."))
+            return UNRESOLVED if value is _ABSENT else value
+
+        found = resolve_interpolations(found, at, {})
+        if isinstance(found, str) and "${" in found:
+            raise _NotLiteral(f"'{ast.unparse(node)}' holds an interpolation resolved when the script runs")
+        return found
+
+    def _at(self, parts: list[str]) -> Any:
+        value: Any = self.values
+        for part in parts:
+            if not isinstance(value, dict) or part not in value:
+                return _ABSENT
+            value = value[part]
+        return value
 
 
 @dataclass
@@ -427,6 +515,23 @@ def script_arguments(tree: ast.Module, argv: list[str]) -> Arguments | None:
             except ValueError:
                 values[option.dest] = inline  # a shell variable's text: kept as written (symbolic)
     return Arguments(namespaces, values)
+
+
+def hydra_arguments(
+    tree: ast.Module, argv: list[str], compose: Callable[[list[str]], dict[str, Any]]
+) -> Arguments | None:
+    """The config a ``@hydra.main`` function receives as its first parameter (``def main(cfg): ...``), composed by
+    ``compose`` from the launch's words (Hydra overrides), when that function builds one of the script's config
+    calls from it; None otherwise."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef) or not node.args.args:
+            continue
+        if not any(isinstance(d, ast.Call) and ast.unparse(d.func) == "hydra.main" for d in node.decorator_list):
+            continue
+        parameter = node.args.args[0].arg
+        if any(isinstance(n, ast.Name) and n.id == parameter for n in ast.walk(node)):
+            return Arguments(frozenset({parameter}), compose(argv))
+    return None
 
 
 # Calls that parse the command line into a dataclass of the script's own, each option a field with the field's

@@ -228,6 +228,7 @@ _BARE = re.compile(r"[^\\$`'\"]+")  # a run of text no quote, backslash or expan
 # redirections, the second without a target, and stop)
 _PLACEHOLDER = re.compile(r"(<[A-Za-z_][\w./:-]*>)(?=[ \t]*(?:\\\n|\n|;|#|$))")
 _BARE_QUOTED = re.compile(r"[^\\$`]+")  # the same inside "..."
+_MAX_NODE_GPUS = 1024  # GPUs of one node past any real machine: their device list is not written out
 _ASSIGN = re.compile(r"([A-Za-z_]\w*)(\[[^\]]*\])?(\+?)=")
 _NAME = re.compile(r"[A-Za-z_]\w*|[0-9@*#?$!-]")
 _PARAM = re.compile(r"([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?")
@@ -682,6 +683,7 @@ class _Reader:
         self.vars: _Variables = _Variables(env or {}, self.branches)
         self.cwd: str | None = None  # where `cd` commands moved, relative to the directory the script runs in
         self.overridable: set[str] = set()  # variables set only as an environment default: X=${X:-d}
+        self.never_empty: set[str] = set()  # those of them no environment can leave empty (d is not empty)
         # variables the script exports (export X, declare -x X, after set -a): only these reach a program it runs,
         # besides those already in the environment
         self.exported: set[str] = set(env or {})
@@ -753,6 +755,18 @@ class _Reader:
                 self._sbatch_sets(name, option, value, number)
         if per_node is not None and (per_node != "--gpus" or one_node):
             self._sbatch_sets("SLURM_GPUS_ON_NODE", per_node, *stated[per_node])
+            count, number = stated[per_node]
+            if int(count) <= _MAX_NODE_GPUS and "CUDA_VISIBLE_DEVICES" not in self.given:
+                # the devices of the allocation, numbered from 0 under Slurm's device constraint (their count is
+                # what the script can rely on)
+                self.vars["CUDA_VISIBLE_DEVICES"] = ",".join(map(str, range(int(count))))
+                self.exported.add("CUDA_VISIBLE_DEVICES")
+                self.line = number
+                self.note(
+                    "shell.sbatch",
+                    f"{per_node} {count}: Slurm sets CUDA_VISIBLE_DEVICES to the allocation's {count} GPU(s) for "
+                    "the script (read as " + self.vars["CUDA_VISIBLE_DEVICES"] + ")",
+                )
 
     def _sbatch_sets(self, name: str, option: str, value: str, number: int) -> None:
         if name not in self.given:
@@ -817,6 +831,7 @@ class _Reader:
                 continue
             words: list[_Tok] = []
             documents: list[_Tok] = []  # here-documents the command reads
+            strings: list[_Tok] = []  # here-strings it reads (<<< WORD)
             targets: list[_Tok] = []  # the files its output is written to (> FILE)
             while i < stop:
                 t = toks[i]
@@ -833,6 +848,8 @@ class _Reader:
                 elif "<" in t.text or ">" in t.text:  # a redirection: drop it and its target
                     if i + 1 < len(toks) and toks[i + 1].heredoc is not None:
                         documents.append(toks[i + 1])
+                    elif t.text == "<<<" and i + 1 < len(toks) and toks[i + 1].kind == "word":
+                        strings.append(toks[i + 1])
                     elif t.text in (">", ">|") and i + 1 < len(toks) and toks[i + 1].kind == "word":
                         targets.append(toks[i + 1])
                     i += 2 if i + 1 < len(toks) and toks[i + 1].kind == "word" else 1
@@ -859,6 +876,8 @@ class _Reader:
             piped = i < stop and toks[i].kind == "op" and toks[i].text == "|"
             # `if [ a ] || [ b ]; then`: the test read here is only the first of the condition's commands
             self.joined_condition = i < stop and toks[i].kind == "op" and toks[i].text in ("||", "&&")
+            if words and strings and not self.skipping() and self.read_string(words, strings[-1]):
+                continue
             if words and documents and not self.skipping():
                 if self.read_document(words, documents[-1]) or self.run_document(words, documents[-1]):
                     continue
@@ -900,6 +919,49 @@ class _Reader:
         text = (body if whole else body.split("\n")[0]).strip(" \t\n")
         raw = shlex.quote(text) if literal else '"' + text.replace('"', '\\"') + '"'  # expanded as in "..."
         self.assign(_Tok("word", f"{names[0]}={raw}", words[0].line))
+        return True
+
+    def read_string(self, words: list[_Tok], string: _Tok) -> bool:
+        """``[IFS=,] read [-r] [-a] NAME <<< WORD``: NAME set to WORD (with -a, an array of its fields split at
+        IFS; an array of a word the script leaves unknown has an unknown length). True when ``words`` was that
+        command."""
+        argv = [w.text for w in words]
+        separators, k = self.vars.get("IFS", " \t\n"), 0
+        while k < len(argv) and (assigned := _ASSIGN.match(argv[k])):
+            if assigned.group(1) == "IFS":
+                separators = self.value(argv[k][assigned.end() :])
+            k += 1
+        if k == len(argv) or argv[k] != "read":
+            return False
+        names, array = [], False
+        for word in argv[k + 1 :]:
+            if word.startswith("-"):
+                if set(word[1:]) - {"r", "a"}:  # a delimiter, a count, a prompt or a timeout
+                    return False
+                array = array or "a" in word
+            else:
+                names.append(word)
+        if len(names) != 1 or not names[0].isidentifier() or not separators:
+            return False
+        name = names[0]
+        outer, self.unresolved = self.unresolved, {}
+        text = self.value(string.text)
+        blanks = "".join(c for c in separators if c in " \t\n")
+        if array:
+            fields = re.split(f"[{re.escape(separators)}]", text.strip(blanks)) if text.strip(blanks) else []
+            items = [f.strip(blanks) for f in fields]
+            if items and items[-1] == "" and blanks != separators:
+                items.pop()  # read drops an empty last field
+            items = [f for f in items if f] if not set(separators) - set(blanks) else items
+            self.arrays[name] = items
+            (self.uncounted.add if self.unresolved else self.uncounted.discard)(name)
+            self.vars[name] = " ".join(items)
+        else:
+            self.arrays.pop(name, None)
+            self.vars[name] = text.strip(blanks)
+        self.line = words[0].line
+        self.taint(name, self.unresolved)
+        self.unresolved = outer | self.unresolved
         return True
 
     def document_text(self, document: _Tok) -> str:
@@ -1240,6 +1302,7 @@ class _Reader:
         inner.given, inner.cwd, inner.expanded, inner.written = given, self.cwd, self.expanded, self.written
         inner.ways = self.ways  # a chain inside the called script leaves its marker in the commands read here
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
+        inner.never_empty = set(self.never_empty)
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         if sourced:  # a sourced file sees the functions defined so far, and those it defines stay defined
             inner.functions, inner.called, inner.namerefs = self.functions, self.called, self.namerefs
@@ -1264,6 +1327,7 @@ class _Reader:
                     self.vars[name] = inner.vars[name]
             self.cwd = inner.cwd
             self.arrays, self.tainted, self.overridable = inner.arrays, inner.tainted, inner.overridable
+            self.never_empty = inner.never_empty
             self.exported, self.allexport = inner.exported, inner.allexport
 
     def one_of_the_branches(self, path: str) -> tuple[str, str] | None:
@@ -1479,7 +1543,13 @@ class _Reader:
         script never sets, or sets only as a default the environment may override (``X=${X:-0}``), is not known:
         such a condition is left undecided (every branch is read)."""
         names = re.findall(r"\$\{?#?([A-Za-z_]\w*)", " ".join(w.text for w in condition))
-        if any(n not in self.vars or (n in self.overridable and n not in self.given) for n in names):
+        # whether an environment default is empty is decided even where its value is not (`[[ -z "$X" ]]`)
+        texts = [w.text for w in condition]
+        texts = texts[1:-1] if texts[:1] in (["["], ["[["]) and texts[-1:] in (["]"], ["]]"]) else texts[1:]
+        texts = texts[1:] if texts[:1] == ["!"] else texts
+        emptiness = len(texts) == 2 and texts[0] in ("-z", "-n") and names[:1] == names[-1:]
+        emptiness = emptiness and texts[1].strip('"').startswith("$") and names[0] in self.never_empty
+        if any(n not in self.vars or (n in self.overridable and n not in self.given and not emptiness) for n in names):
             return None
         saved = dict(self.unresolved)
         argv = [f for w in condition for f in _split(self.pieces(w.text, False))]
@@ -1666,6 +1736,11 @@ class _Reader:
             self.overridable.add(name)
         else:
             self.overridable.discard(name)
+        # X=${X:-d} with d not empty: whatever the environment holds, X is not empty (`:-` replaces an empty one)
+        if default and default.group(1) == name and ":-" in raw and value and not symbolic_names(value):
+            self.never_empty.add(name)
+        else:
+            self.never_empty.discard(name)
         if items is not None:
             self.arrays[name] = items
         else:
@@ -1883,6 +1958,8 @@ class _Reader:
         # output sent to /dev/null changes no result: `cd -- DIR &>/dev/null && pwd`
         quiet = {i for i, t in enumerate(tokens[1:], 1) if t.text == "/dev/null" and tokens[i - 1].text in _QUIET}
         tokens = [t for i, t in enumerate(tokens) if i not in quiet and i + 1 not in quiet]
+        if (text := self.file_text(tokens)) is not None:
+            return text
         if any(t.kind == "op" and t.text not in ("&&", ";") for t in tokens):
             return None
         words = [self.value(t.text) for t in tokens if t.kind == "word"]
@@ -1904,6 +1981,35 @@ class _Reader:
         if words == ["pwd"]:
             return self.cwd or "."
         return self.listed(words)
+
+    def file_text(self, tokens: list[_Tok]) -> str | None:
+        """The output of a substitution that prints a project file's text: ``cat FILE``, ``< FILE``, ``head -n 1
+        FILE`` (or ``head -1``), ``tr -d '[:space:]' < FILE`` (the blanks dropped), with its trailing newlines cut as
+        ``$(...)`` cuts them; the file is read bounded, never run. None for anything else."""
+        shape = [t.text if t.kind == "op" else "W" for t in tokens]
+        words = [self.value(t.text) for t in tokens if t.kind == "word"]
+        if shape == ["W", "W"] and words[0] == "cat":
+            path, keep = words[1], None
+        elif shape == ["<", "W"]:
+            path, keep = words[0], None
+        elif words[:1] == ["head"] and "<" not in shape and words[1:-1] in (["-1"], ["-n1"], ["-n", "1"]):
+            path, keep = words[-1], "first"
+        elif shape == ["W", "W", "W", "<", "W"] and words[:2] == ["tr", "-d"] and words[2] in _TR_SETS:
+            path, keep = words[3], words[2]
+        else:
+            return None
+        if self.include is None or symbolic_names(path) or posixpath.isabs(path):
+            return None  # a file outside the project (an absolute path) is the machine's, not the script's
+        found = self.include(path, self.cwd)
+        if found is None or len(found[0]) > _MAX_FILE_TEXT:
+            return None
+        text = found[0]
+        if keep == "first":
+            text = text.split("\n", 1)[0]
+        elif keep is not None:
+            text = "".join(c for c in text if c not in _TR_SETS[keep])
+        self.note("shell.file-read", f"$(...) prints {found[1]}'s text, read here (never run)")
+        return text.rstrip("\n")
 
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
         if s.startswith("$((", i):
@@ -2359,6 +2465,9 @@ _NUMACTL_VALUE = {
     "--physcpubind",
 }
 _STDBUF_VALUE = {"-i", "-o", "-e"}
+# `tr -d SET` sets a substitution may delete from a file's text, and their characters
+_TR_SETS = {"[:space:]": " \t\n\r\v\f", "[:blank:]": " \t", "\\n": "\n", "\n": "\n", " \\n": " \n"}
+_MAX_FILE_TEXT = 65_536  # a file a substitution prints is a name or a short list, not data
 _QUIET = {">", "&>", "1>", "2>", ">>", "&>>", "2>>"}  # redirections whose target /dev/null drops the output
 _MAX_NESTING = 8  # bash -c inside bash -c ...: real scripts nest once or twice
 _PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program

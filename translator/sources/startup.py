@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from translator.sources.pyconfig import COMPARISONS, OPERATORS, DeclaredOption, declared_option
+from translator.sources.pyconfig import DeclaredOption, declared_option
+from translator.sources.pydriver import COMPARISONS, OPERATORS
 
 UNKNOWN: Any = type("Unknown", (), {"__repr__": lambda self: "UNKNOWN"})()
 MAX_DEPTH = 4  # functions of the module followed from the parsing function, nested

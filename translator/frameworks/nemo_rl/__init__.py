@@ -21,7 +21,7 @@ FRAMEWORK = Framework(
         # runs a TRL-style script of the same name
         script=(
             r"(?m)^(?![^\n]*\b(?:accelerate\s+launch|torchrun|deepspeed)\b)[^\n]*?(?:^|[\s/\"'=])"
-            r"run_grpo\w*\.py(?:[\s\"']|$)"
+            r"run_grpo\w*\.py(?:[\s\"'}]|$)"  # (`}`: the default of ${ENTRY:-examples/run_grpo.py})
         ),
         # NeMo-RL's load_config takes `defaults:` as a file path (a recipe inheriting another); Hydra's is a list
         # (or a list of such paths: `defaults:` then `  - parent.yaml`; Hydra's entries are names, not files)

@@ -180,6 +180,7 @@ class NativeTrl:
         self.own_fields: frozenset[str] = frozenset()
         self.own_defaults: dict[str, Any] = {}  # their literal defaults (a switch of the project's own trainer)
         self.script_arguments: dict[str, Any] = {}  # a script's own argparse options, as the launch sets them
+        self.composed_by_hydra = False  # those are Hydra overrides of the script's own composed config
         # whether those and TRL's are all the arguments the launched program takes (TRL's own script; a project
         # script whose parser is read in full)
         self.arguments_known = True
@@ -554,8 +555,9 @@ class TrlDialect(Dialect):
             value = launcher_options.get(flag, launcher_options.get(flag.replace("_", "-")))
             if value is not None:
                 native.addresses[flag] = value or (f"${{{variable}}}" if variable in native.node_variables else None)
-        composed = _hydra_recipe(training_script) if training_script is not None else None
-        if composed is not None:  # the script composes its arguments with Hydra: the launch's words are Hydra's
+        # a script that composes TRL's arguments with Hydra (not its own config call's): the words are Hydra's
+        composed = python_script.hydra_recipe(training_script) if training_script and not own_options else None
+        if composed is not None:
             config, files, hydra_notes = composed(script_args)
             for text in hydra_notes:
                 notes.info("input.hydra-composed", f"{origin}: {text}")
@@ -575,9 +577,14 @@ class TrlDialect(Dialect):
             given = " ".join(script_args)
             notes.info(
                 "input.script-arguments",
-                f"{origin}: the launch's arguments ({given}) are {script_name}'s own argparse options; its "
-                "GRPOConfig call was read with their values, and the options it does not pass there are the "
-                "script's own",
+                f"{origin}: the launch's arguments ({given}) are "
+                + (
+                    f"Hydra overrides of {script_name}'s own config; its GRPOConfig call was read from the config "
+                    "they compose"
+                    if native.composed_by_hydra
+                    else f"{script_name}'s own argparse options; its GRPOConfig call was read with their values, "
+                    "and the options it does not pass there are the script's own"
+                ),
                 source_keys=[w.lstrip("-").partition("=")[0] for w in script_args if w.startswith("--")],
             )
             recipe, flags = None, {}
@@ -991,33 +998,6 @@ def _has_key(version: str, key: str) -> bool:
 def _span(key: str) -> str:
     since, until = KEY_RANGE[key]
     return f"{since}–{until}" if until else f"{since} on"
-
-
-def _hydra_recipe(
-    script: Source,
-) -> Callable[[list[str]], tuple[dict[str, Any], list[str], list[str]]] | None:
-    """A training script that composes its arguments with ``@hydra.main`` (its config folder beside it): how the
-    launch's words compose them (translator/sources/hydra.py ``compose``); None for any other script."""
-    from translator.sources.files import read_text
-    from translator.sources.hydra import compose, hydra_main
-    from translator.sources.pyconfig import parse
-
-    if script.files or not script.name.endswith(".py"):
-        return None
-    found = hydra_main(parse(script))
-    if found is None:
-        return None
-    config_path, config_name = found
-    folder = os.path.normpath(os.path.join(os.path.dirname(script.name), config_path))
-
-    def read(relative: str) -> tuple[str, str] | None:
-        path = os.path.normpath(os.path.join(folder, relative))
-        if not path.startswith(folder + os.sep) or not os.path.isfile(path):
-            return None
-        text = read_text(path, 2_000_000)  # a config is a few kB
-        return (os.path.relpath(path), text) if text is not None else None
-
-    return lambda words: compose(read, config_name, words)
 
 
 def _drops_extra_keys(script: Source | None) -> bool:

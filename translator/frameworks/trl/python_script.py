@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from translator.errors import ConfigError
@@ -139,11 +139,41 @@ def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str,
     """The .py a launch line runs, when it builds a GRPOConfig itself; ``argv`` are the words the launch passes
     it, which its own argparse options take (``GRPOConfig(num_generations=args.num_generations)``). Whether the
     script parses them with its own options (then they are its arguments, not TRL's)."""
-    config = read_config(script, CONFIG_CLASSES, CONSUMER, argv)
+    recipe = hydra_recipe(script)
+    compose = (lambda words: recipe(words)[0]) if recipe is not None else None
+    config = read_config(script, CONFIG_CLASSES, CONSUMER, argv, compose)
     native.script_arguments = config.argument_values
+    native.composed_by_hydra = config.composed_by_hydra
     if config.call is not None:
         merge(config, script.name, native, notes, env)
     return config.call is not None and config.own_arguments
+
+
+def hydra_recipe(
+    script: Source,
+) -> Callable[[list[str]], tuple[dict[str, Any], list[str], list[str]]] | None:
+    """A training script that composes its arguments with ``@hydra.main`` (its config folder beside it): how the
+    launch's words compose them (translator/sources/hydra.py ``compose``); None for any other script."""
+    from translator.sources.files import read_text
+    from translator.sources.hydra import compose, hydra_main
+    from translator.sources.pyconfig import parse
+
+    if script.files or not script.name.endswith(".py"):
+        return None
+    found = hydra_main(parse(script))
+    if found is None:
+        return None
+    config_path, config_name = found
+    folder = os.path.normpath(os.path.join(os.path.dirname(script.name), config_path))
+
+    def read(relative: str) -> tuple[str, str] | None:
+        path = os.path.normpath(os.path.join(folder, relative))
+        if not path.startswith(folder + os.sep) or not os.path.isfile(path):
+            return None
+        text = read_text(path, 2_000_000)  # a config is a few kB
+        return (os.path.relpath(path), text) if text is not None else None
+
+    return lambda words: compose(read, config_name, words)
 
 
 def delegate(source: Source, cwd: str | None, script: str) -> Source | None:

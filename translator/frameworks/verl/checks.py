@@ -405,23 +405,20 @@ def micro_vs_mini(view: View) -> list[Finding]:
         ]
     if view.dynamic or not per_gpu or (view.int(MINI) or 1) * view.n % dp or local % per_gpu == 0:
         return []  # (the engine asserts mini × n % DP first: mini_per_rank)
-    if view.since("0.9.0"):
+    if view.since("0.7.1"):  # engine/utils.py prepare_micro_batches asserts the split (0.7.1 on)
         message = "data size must be divisible by force_group_size * micro_batch_size_per_gpu"
-    else:  # the engine chunks the rank's mini-batch into local // micro pieces
-        chunks = local // per_gpu
-        if chunks and local % chunks == 0:
-            return [
-                finding(
-                    view,
-                    "verl.micro-batch-divides-mini",
-                    "warning",
-                    f"{local} samples per rank do not split into micro-batches of {per_gpu}: the engine cuts "
-                    f"them into {chunks} micro-batches of {local // chunks}",
-                    [MINI, N, MICRO_GPU],
-                )
-            ]
-        message = f"expecting td with length divisible by chunks, but got {local} and {chunks}"
-    return [finding(view, "verl.micro-batch-divides-mini", "error", message, [MINI, N, MICRO_GPU])]
+        return [finding(view, "verl.micro-batch-divides-mini", "error", message, [MINI, N, MICRO_GPU])]
+    # 0.6's engine (use_legacy_worker_impl=disable) splits the rank's samples into pieces of the micro-batch size
+    return [
+        finding(
+            view,
+            "verl.micro-batch-divides-mini",
+            "warning",
+            f"{local} samples per rank do not split into micro-batches of {per_gpu}: the engine runs "
+            f"{local // per_gpu} of {per_gpu} and one of {local % per_gpu}",
+            [MINI, N, MICRO_GPU],
+        )
+    ]
 
 
 def deprecated_micro(view: View) -> list[Finding]:

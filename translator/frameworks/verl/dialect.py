@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from translator.checks.findings import divisors, largest_divisor
 from translator.concordance import not_written
 from translator.dialects.base import (
-    UNKNOWN,
     Dialect,
     Installed,
     Reading,
@@ -164,7 +163,14 @@ class VerlDialect(Dialect):
         entity_from_environment(spec, native.wandb_entity)
         self._account(values, native, version, spec, notes)
         self._fork_code(
-            source, native, values, version, spec, notes, self.installed(options, options.version or "", version)
+            source,
+            native,
+            values,
+            version,
+            spec,
+            notes,
+            self.installed(options, options.version or "", version),
+            interpreter.filtered_by_own_trainer,
         )
         if native.entry_options and native.launch is not None:
             from translator.dialects.forkbatch import entry_arguments_unknown
@@ -181,10 +187,12 @@ class VerlDialect(Dialect):
         spec: RunSpec,
         notes: NoteList,
         installed: Installed | None,
+        own_filter: bool = False,
     ) -> None:
         """Keys upstream never had, and a fork entry's own trainer, read in the project's code
         (translator/dialects/forkbatch.py). A config read alone runs under the project's own copy of verl's entry,
-        where the project holds one: its keys are read in that copy's code."""
+        where the project holds one: its keys are read in that copy's code. ``own_filter``: the copy's own trainer
+        filters groups, read as the DAPO recipe's loop: its fit is compared with that loop's."""
         from translator import native_schemas
         from translator.dialects import forkbatch
 
@@ -231,7 +239,8 @@ class VerlDialect(Dialect):
             notes,
             launch_values=native.values,
             installed=installed,
-            fit_lineage="verl-dapo" if native.entry == "dapo" else None,
+            fit_lineage="verl-dapo" if native.entry == "dapo" or own_filter else None,
+            refill=own_filter,
             whole_config=whole,
         )
         self._run_counter(source, launch, spec, notes)
@@ -791,11 +800,6 @@ class _Interpreter:
         describe_mini_batch_plan(self.spec)
         if self.sync_steps > 1 and own is not None:
             self.spec.derivations["plan.optimizer_steps_per_step"] = own
-        if self.filtered_by_own_trainer:
-            why = "unknown: the launched copy's own trainer filters groups (see framework.fork-group-filter)"
-            for name in ("prompts_per_step", "samples_per_step", "optimizer_steps_per_step"):
-                setattr(self.spec.plan, name, None)
-                self.spec.derivations[f"plan.{name}"] = Derivation(why, ["algorithm.filter_groups.enable"], UNKNOWN)
 
     def own_group_filter(self) -> bool:
         """Whether group filtering is on in a run whose code is a copy of verl that defines it in its own config
@@ -1208,15 +1212,21 @@ class _Interpreter:
             self.spec.extras.append(Extra("verl", "data.gen_batch_size", gen))
         elif self.own_group_filter():
             assert self.native.entry_config is not None  # own_group_filter read it
-            plan.prompts_per_step = gen  # the arithmetic goes on; run() leaves the step's quantities unknown
+            # read as the DAPO recipe's loop (draw data.gen_batch_size prompts a round until group filtering keeps
+            # data.train_batch_size, train on those); the copy's fit is compared with that loop's statements after
+            # reading (framework.fork-verified, or framework.fork-batch-code leaving the step unknown)
             self.filtered_by_own_trainer = True
+            self.spec.generation.prompts_per_round = gen
+            self.spec.derivations["generation.prompts_per_round"] = from_config(
+                f"data.gen_batch_size {gen} prompts", "data.gen_batch_size"
+            )
             notes.warning(
                 "framework.fork-group-filter",
                 f"algorithm.filter_groups is on, and verl's main_ppo before 0.9 has no group filter: the launched "
-                f"copy's config ({self.native.entry_config.where}) defines it, so "
-                f"its own trainer decides how many of the data.gen_batch_size {gen} prompts a step trains on "
-                f"(verl 0.9 and the DAPO recipe train data.train_batch_size {train}); the step's prompts, samples and "
-                "optimizer steps are unknown (read its fit and state them by hand)",
+                f"copy's config ({self.native.entry_config.where}) defines it, so its own trainer decides how many "
+                f"of the data.gen_batch_size {gen} prompts a round draws a step trains on; it is read as the DAPO "
+                f"recipe's loop, which refills until data.train_batch_size {train} prompts are kept, where the copy's "
+                "fit has that loop's statements only",
                 source_keys=["algorithm.filter_groups.enable", "data.gen_batch_size"],
             )
         else:
