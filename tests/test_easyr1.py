@@ -1099,3 +1099,28 @@ def test_a_copys_key_of_another_release_does_not_hide_its_start_up_stop(tmp_path
         translator.explain(str(script))
     script.write_text(launch("data.rollout_batch_size=8", "worker.rollout.n=1", "worker.reward.reward_type=batch"))
     assert translator.explain(str(script)).spec.plan.prompts_per_step == 8
+
+
+def test_a_copys_key_of_another_release_leaves_its_sections_checks_to_check(tmp_path: Path) -> None:
+    # The copy says 0.3.1.dev0 and is read as 0.3.0, but its RewardConfig declares 0.3.1's reward_function (set here)
+    # and its code raises "Reward function is not provided." without one: read as 0.3.0, the reward section has no
+    # score_function, an error in the section whose keys are another release's. Not certain: the plan is read (check
+    # reports it).
+    config = COPY_CONFIG.replace(
+        "@dataclass\nclass WorkerConfig:\n",
+        "@dataclass\nclass RewardConfig:\n    reward_function: Optional[str] = None\n\n\n"
+        "@dataclass\nclass WorkerConfig:\n    reward: RewardConfig = field(default_factory=RewardConfig)\n",
+    )
+    _easyr1_copy(tmp_path, config)
+    (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.1.dev0"\n')
+    (tmp_path / "verl" / "workers" / "reward").mkdir(parents=True)
+    (tmp_path / "verl" / "workers" / "reward" / "function.py").write_text(
+        'def check(config):\n    if config.reward_function is None:\n        raise ValueError("Reward function is not '
+        'provided.")\n'
+    )
+    (tmp_path / "r.py").write_text("def fn(reports):\n    return []\n")
+    script = tmp_path / "run.sh"
+    script.write_text(
+        launch("data.rollout_batch_size=8", "worker.rollout.n=1", "worker.reward.reward_function=./r.py:fn")
+    )
+    assert translator.explain(str(script)).spec.plan.prompts_per_step == 8

@@ -1362,7 +1362,8 @@ def test_an_environment_default_that_is_never_empty_decides_an_emptiness_test() 
     # false and the script runs a.py (or the environment's value); MODE=${MODE:-} may be empty: undecided, both read
     script = parse_shell(
         'export ENTRY="${ENTRY:-a.py}"\nif [[ -z "${ENTRY:-}" ]]; then ENTRY=b.py; fi\npython "$ENTRY"\n'
-        'MODE=${MODE:-}\nif [ -n "$MODE" ]; then N=2; else N=1; fi\npython x.py --n "$N"\n'
+        'MODE=${MODE:-}\nif [ -n "$MODE" ]; then N=2; else N=1; fi\nif [ -z "$(hostname)" ]; then exit 1; fi\n'
+        'python x.py --n "$N"\n'
     )
     assert script.commands[0].argv == ["python", "a.py"]
     assert symbolic_names(script.commands[-1].argv[-1])

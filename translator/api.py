@@ -493,6 +493,10 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
         other_release = [k for n in explanation.notes if n.code == "keys.unknown-in-version" for k in n.source_keys]
         if other_release and not _declared_by_copy(explanation, other_release):
             return []  # the config has keys of another release: the copy may be a snapshot other than the one read
+        # declared by the copy, they are its keys; but the release read may take their section otherwise (another
+        # release's reward_function beside its score_function): an error in that section is not certain
+        sections = {k.rpartition(".")[0] for k in other_release}
+        found = [f for f in found if not any(k.rpartition(".")[0] in sections for k in f.keys)]
         # a default the copy sets otherwise than the release may belong to a path of its code the run never takes
         # (a fork's server mode): an error built on it is reported by check, not certain enough to stop the read
         copied = {k for n in explanation.notes if n.code == "framework.copy-defaults" for k in n.source_keys[1:]}

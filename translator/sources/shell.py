@@ -1547,7 +1547,7 @@ class _Reader:
         texts = [w.text for w in condition]
         texts = texts[1:-1] if texts[:1] in (["["], ["[["]) and texts[-1:] in (["]"], ["]]"]) else texts[1:]
         texts = texts[1:] if texts[:1] == ["!"] else texts
-        emptiness = len(texts) == 2 and texts[0] in ("-z", "-n") and names[:1] == names[-1:]
+        emptiness = len(texts) == 2 and texts[0] in ("-z", "-n") and len(set(names)) == 1
         emptiness = emptiness and texts[1].strip('"').startswith("$") and names[0] in self.never_empty
         if any(n not in self.vars or (n in self.overridable and n not in self.given and not emptiness) for n in names):
             return None
