@@ -407,3 +407,19 @@ def test_a_local_name_an_if_chain_on_the_options_binds_is_read(tmp_path: Path, w
     plan = translator.explain(str(tmp_path / "run.sh"), framework="trl@1.16.0").spec.plan
     assert (plan.prompts_per_step, plan.samples_per_prompt, plan.optimizer_steps_per_step) == (1, 8, 1)
     assert plan.total_steps == steps
+
+
+def test_the_parsed_options_passed_to_a_function_are_read_there(tmp_path: Path) -> None:
+    # args = parser.parse_args() at module level, then main(args): inside, max_steps = args.steps * 2 if
+    # args.double else args.steps; --steps 7 --double gives 14 optimizer steps, one per generation round (trl 1.16,
+    # 1 process: 2 completions × 4 accumulation = 8 = 1 prompt × 8): 14 steps
+    (tmp_path / "train.py").write_text(
+        "import argparse\nfrom trl import GRPOConfig\n\n\ndef main(args):\n"
+        "    steps = args.steps * 2 if args.double else args.steps\n"
+        "    return GRPOConfig(output_dir='o', per_device_train_batch_size=2, gradient_accumulation_steps=4,\n"
+        "                      num_generations=8, max_steps=steps)\n\n\nif __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n    parser.add_argument('--steps', type=int, default=10)\n"
+        "    parser.add_argument('--double', action='store_true')\n    args = parser.parse_args()\n    main(args)\n"
+    )
+    (tmp_path / "run.sh").write_text("python train.py --steps 7 --double\n")
+    assert translator.explain(str(tmp_path / "run.sh"), framework="trl@1.16.0").spec.plan.total_steps == 14

@@ -1367,3 +1367,13 @@ def test_an_environment_default_that_is_never_empty_decides_an_emptiness_test() 
     )
     assert script.commands[0].argv == ["python", "a.py"]
     assert symbolic_names(script.commands[-1].argv[-1])
+
+
+def test_a_redirection_to_nothing_stops_bash() -> None:
+    # `python x.py >` at the end of a line: bash reports "syntax error near unexpected token `newline'" and stops
+    # (exit 2); a redirection with its file, a here-string, a process substitution and 2>&1 are fine
+    with pytest.raises(ConfigError, match=r"syntax error near unexpected token `newline'") as caught:
+        parse_shell("export A=1\npython x.py --n 2 >\n")
+    assert caught.value.line == 2
+    script = parse_shell("python x.py > log 2>&1\ncat <<< word\ndiff <(a) <(b)\n")
+    assert script.commands[0].argv == ["python", "x.py"]

@@ -316,10 +316,13 @@ def _read_in_function(
         return
     function = min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno)  # the innermost
     callee = _callee(call) or ""
-    options = Record("Namespace", tuple((arguments.values if arguments is not None else {}).items()))
+    values = arguments.values if arguments is not None else {}
+    options = Record("Namespace", tuple(values.items()))
     evaluator = Evaluator(
         file,
-        fields={},
+        # a parameter named as the parsed options are bound (`args = parser.parse_args(); main(args)`) holds them
+        fields=dict(values),
+        config_names=arguments.namespaces if arguments is not None else frozenset(),
         watched=frozenset({callee}),
         # `args = parser.parse_args()`: the options as the launch sets them (an option not known is unknown)
         helpers={"parse_args": lambda node, evaluator: options} if arguments is not None else {},

@@ -846,6 +846,8 @@ class _Reader:
                             words, i = [], end + 1
                             break
                 elif "<" in t.text or ">" in t.text:  # a redirection: drop it and its target
+                    if i + 1 >= len(toks) or toks[i + 1].kind != "word":
+                        self.redirection_without_target(t, toks[i + 1] if i + 1 < len(toks) else None)
                     if i + 1 < len(toks) and toks[i + 1].heredoc is not None:
                         documents.append(toks[i + 1])
                     elif t.text == "<<<" and i + 1 < len(toks) and toks[i + 1].kind == "word":
@@ -920,6 +922,21 @@ class _Reader:
         raw = shlex.quote(text) if literal else '"' + text.replace('"', '\\"') + '"'  # expanded as in "..."
         self.assign(_Tok("word", f"{names[0]}={raw}", words[0].line))
         return True
+
+    def redirection_without_target(self, redirection: _Tok, following: _Tok | None) -> None:
+        """``export KEY=<your_key_here>``: a redirection with no file after it is a syntax error; bash stops the
+        script there (exit 2), whatever comes after."""
+        if self.skipping():
+            return
+        shown = "newline" if following is None or following.kind == "nl" else following.text
+        raise ConfigError(
+            f"syntax error near unexpected token `{shown}': '{redirection.text}' redirects to nothing, so bash stops "
+            "the script here",
+            file=self.source,
+            line=redirection.line,
+            hint=f"quote the value that holds '{redirection.text}' (a placeholder such as <your_key_here>), or give "
+            "the redirection a file",
+        )
 
     def read_string(self, words: list[_Tok], string: _Tok) -> bool:
         """``[IFS=,] read [-r] [-a] NAME <<< WORD``: NAME set to WORD (with -a, an array of its fields split at
