@@ -862,3 +862,59 @@ def test_a_fork_keys_branches_its_value_leaves_are_not_its_code(
     )
     plan = translator.explain(str(root / "run.sh"), "verl@0.7.1").spec.plan
     assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step, plan.grad_accum_steps) == update
+
+
+def test_a_script_given_itself_that_hands_the_training_to_a_module_is_read_through_it(tmp_path: Path) -> None:
+    # main.py builds no config: it imports model/loader.py (which imports unsloth) and then train_module/train.py
+    # (which imports trl and builds GRPOConfig(per_device_train_batch_size=1, gradient_accumulation_steps=1,
+    # num_generations=4, max_steps=50)). Python runs unsloth's import first, so Unsloth patches GRPOConfig and raises
+    # the per-device batch to num_generations (unsloth/models/rl.py: 1 × 1 × 1 is no multiple of 4): 4 completions
+    # per micro-step = 1 prompt × 4, one process as written, 50 steps. The train module given itself (no __main__
+    # block) runs in the one script that imports it, main.py: the same.
+    root = write_project(
+        tmp_path,
+        {
+            "model/__init__.py": "",
+            "model/loader.py": "from unsloth import FastLanguageModel\n\n\ndef load():\n    return FastLanguageModel\n",
+            "train_module/__init__.py": "",
+            "train_module/train.py": (
+                "from trl import GRPOConfig, GRPOTrainer\n\n\ndef train_model(model):\n"
+                "    args = GRPOConfig(output_dir='o', per_device_train_batch_size=1, gradient_accumulation_steps=1,\n"
+                "                      num_generations=4, max_steps=50)\n"
+                "    GRPOTrainer(model=model, args=args, reward_funcs=[]).train()\n"
+            ),
+            "main.py": (
+                "from model.loader import load\nfrom train_module.train import train_model\n\n\n"
+                "def main():\n    train_model(load())\n\n\nif __name__ == '__main__':\n    main()\n"
+            ),
+        },
+    )
+    for given in ("main.py", "train_module/train.py"):
+        explanation = translator.explain(str(root / given))
+        plan = explanation.spec.plan
+        assert explanation.spec.framework == "unsloth", given
+        assert (plan.prompts_per_step, plan.samples_per_prompt, plan.micro_batch_per_device, plan.total_steps) == (
+            1,
+            4,
+            4,
+            50,
+        )
+
+
+def test_a_script_run_by_its_path_cannot_import_relatively(tmp_path: Path) -> None:
+    # accelerate launch src/training/grpo.py: Python runs the file as __main__ of no package, so `from .cli import
+    # grpo` raises ImportError (attempted relative import with no known parent package) before training; a script
+    # that sets __package__ first (PEP 366) may
+    script = "from .cli import grpo\nfrom trl import GRPOConfig\n\nGRPOConfig(output_dir='o', num_generations=4)\n"
+    files = {
+        "src/training/__init__.py": "",
+        "src/training/cli.py": "grpo = 1\n",
+        "src/training/grpo.py": script,
+        "run.sh": "accelerate launch --num_processes 2 src/training/grpo.py --per_device_train_batch_size 4\n",
+    }
+    root = write_project(tmp_path / "relative", files)
+    with pytest.raises(ConfigError, match=r"grpo\.py:1.*attempted relative import with no known parent package"):
+        translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    files["src/training/grpo.py"] = "__package__ = 'training'\n" + script
+    root = write_project(tmp_path / "pep366", files)
+    assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"

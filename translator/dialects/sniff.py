@@ -7,6 +7,7 @@ registry's order (translator/frameworks/__init__.py says why that order).
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 
@@ -107,6 +108,9 @@ def detect(source: Source) -> Dialect:
     for framework in order:
         if matches(framework, source.text, source.suffix):  # imports only the dialect that matches
             return registry.get(framework.name)
+    reached = _reached_by_script(source, frameworks)
+    if reached is not None:  # a Python script that hands the training to a project module (`from train import run`)
+        return registry.get(reached.name)
     commands, followed = _commands(source)
     imported = _imported_by_entries(source, commands, frameworks)
     if imported is not None:  # no known entry point: the project's own entry, told by the framework it imports
@@ -194,6 +198,29 @@ def arguments_only(source: Source) -> tuple[str, str, str] | None:
     launch = registry.framework(framework_name).detection.launch
     assert launch is not None
     return framework_name, variable, launch
+
+
+def _reached_by_script(source: Source, frameworks: list[Framework]) -> Framework | None:
+    """For a Python script given itself: the framework whose launch pattern the project modules it imports match
+    (the module that builds the config), the first module reached deciding between several (a module importing a
+    patching variant of a framework first is the one Python runs first); None when none does."""
+    if source.suffix != ".py" or source.base_dir is None or source.files or not os.path.isfile(source.name):
+        return None
+    from translator.sources.code import Project, project_root
+    from translator.sources.files import read_text
+
+    folder = os.path.dirname(os.path.realpath(source.name))
+    project = Project(project_root(folder), folder)
+    for path in project.reachable(source.name, limit=_REACHED_FILES)[1:]:
+        text = read_text(path, _MODULE_BYTES)
+        found = [f for f in frameworks if text is not None and matches(f, text, ".py")]
+        if found:
+            return found[0]
+    return None
+
+
+_REACHED_FILES = 12  # project modules a script given itself imports, searched for the one that trains
+_MODULE_BYTES = 2_000_000
 
 
 def _imported_by_entries(source: Source, commands: list[list[str]], frameworks: list[Framework]) -> Framework | None:

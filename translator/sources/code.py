@@ -513,6 +513,24 @@ def refuse_import_off_the_path(project: Project, script: str, launch: str, path_
     installable package: ModuleNotFoundError at start-up. Not judged where the launch sets PYTHONPATH
     (``path_set``) or the project's README tells the user to, or for an import under ``try``/``if``."""
     tree = project.tree(script)
+    body = tree.body if tree is not None else []
+    relative = next((n for n in body if isinstance(n, ast.ImportFrom) and n.level), None)
+    sets_package = relative is not None and any(  # PEP 366: `__package__ = "pkg"` before it makes it work
+        isinstance(n, ast.Name) and n.id == "__package__" and isinstance(n.ctx, ast.Store)
+        for statement in body
+        if statement.lineno < relative.lineno
+        for n in ast.walk(statement)
+    )
+    if relative is not None and not sets_package:  # whatever PYTHONPATH holds: a script run by its path is no package's
+        raise ConfigError(
+            f"{project.rel(script)} (run by {launch}) imports {'.' * relative.level}{relative.module or ''} "
+            "relatively at start-up, but a script run by its path belongs to no package: Python stops with "
+            "ImportError (attempted relative import with no known parent package) before training",
+            file=project.rel(script),
+            line=relative.lineno,
+            hint="run it as a module of its package (python -m pkg.script, accelerate launch -m pkg.script) or "
+            "import absolutely",
+        )
     if path_set or tree is None or _told_to_set_pythonpath(project.root):
         return
     folder = [os.path.dirname(os.path.realpath(script))]
@@ -785,6 +803,36 @@ class Project:
             _REACHABLE.clear()
         _REACHABLE[key] = tuple(order)
         return order
+
+    def first_import(self, entry: str, packages: Iterable[str], limit: int = MAX_FILES) -> str | None:
+        """Which of ``packages`` the program started at ``entry`` imports first, as Python runs the module-level
+        imports: in order, each project module's own imports before the next statement's (depth first, a module
+        once); None when it imports none of them (within ``limit`` files)."""
+        wanted, seen = set(packages), set[str]()
+
+        def walk(path: str) -> str | None:
+            if path in seen or len(seen) >= limit:
+                return None
+            seen.add(path)
+            tree = self.tree(path)
+            for node in tree.body if tree is not None else []:
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom) and not node.level
+                    else []
+                )
+                for name in names:
+                    if name.split(".")[0] in wanted:
+                        return name.split(".")[0]
+                    inner = self.module(name, path)
+                    found = walk(os.path.realpath(inner)) if inner is not None else None
+                    if found is not None:
+                        return found
+            return None
+
+        return walk(os.path.realpath(entry))
 
     def imports(self, entry: str, package: str) -> bool:
         """Whether ``entry`` or a project file it reaches imports ``package`` (anywhere in the file); True when a
@@ -1709,6 +1757,8 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
                 # a literal 1 asks one output per input (a later turn of a multi-turn rollout): no group
                 return "group", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
             if keyword.arg and "batch_size" in keyword.arg and not _size_of_a_batch(keyword.value):
+                if any(k.arg == "forward_only" and _constant_true(k.value) for k in node.keywords):
+                    continue  # a forward pass only (log-probabilities): no update's batch
                 return "size", f"passes {keyword.arg}= to {name}()", f"{name}({keyword.arg}=)"
     if (
         isinstance(node, ast.Subscript)
@@ -1851,13 +1901,25 @@ def _size_of_a_batch(value: ast.expr) -> bool:
     return False
 
 
+def _constant_true(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
 def _on_text(node: ast.Call) -> bool:
-    """A row call that works on text, not rows: one given a literal string first (``split(",")``,
-    ``select("col")``), a split by a path separator, or a split of what a str method returns
-    (``path.strip(os.sep).split(os.sep)``)."""
+    """A row call that works on text or fields, not rows: one given a literal string first (``split(",")``,
+    ``select("col")``), a ``select`` of named fields only (``select(batch_keys=[...])``), a split by a path
+    separator, or a split of what a str method returns (``path.strip(os.sep).split(os.sep)``)."""
     if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
         return True
     func = node.func
+    if (  # DataProto.select(batch_keys=[...], non_tensor_batch_keys=[...]): fields of every row, not rows
+        isinstance(func, ast.Attribute)
+        and func.attr == "select"
+        and not node.args
+        and node.keywords
+        and all(k.arg is not None and (k.arg.endswith("_keys") or k.arg == "deepcopy") for k in node.keywords)
+    ):
+        return True
     if not (isinstance(func, ast.Attribute) and func.attr == "split"):
         return False
     if node.args and (dotted_path(node.args[0]) or "") in ("os.sep", "os.path.sep", "os.linesep"):

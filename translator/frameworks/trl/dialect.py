@@ -481,7 +481,7 @@ class TrlDialect(Dialect):
                 python_script.delegate(source, command.cwd, argv[script_index]) if not native.python_script else None
             )
             if handed is not None:
-                own_options = python_script.follow(handed, native, notes, options.env, script_args)
+                own_options = python_script.follow(handed, native, notes, options.env, script_args, training_script)
         builder = (
             _trl_own_trainer(source, command.cwd, argv[script_index])
             if script_name.endswith(".py") and native.python_script is None

@@ -12,15 +12,17 @@ from typing import TYPE_CHECKING, Any
 from translator.errors import ConfigError
 from translator.notes import NoteList
 from translator.sources.code import (
+    MAX_FILE_BYTES,
     PackageImport,
     Project,
     launched_scripts,
+    project_files,
     project_root,
     refuse_import_off_the_path,
     refuse_startup_failures,
 )
-from translator.sources.files import Source
-from translator.sources.pyconfig import PythonConfig, config_calls, overrides, read_config
+from translator.sources.files import Source, read_text
+from translator.sources.pyconfig import PythonConfig, config_calls, overrides, parse, read_config
 
 if TYPE_CHECKING:
     from translator.frameworks.trl.dialect import NativeTrl
@@ -30,6 +32,42 @@ CONFIG_CLASSES = ("GRPOConfig", "UnslothGRPOConfig")
 CONSUMER = ("GRPOTrainer", "args")  # with several config calls, the one the trainer receives is read
 # A package that patches TRL's GRPOConfig when imported before trl → the dialect of that variant.
 VARIANTS = {"unsloth": "unsloth"}
+
+
+_ENTRY_SCAN = 3_000  # project Python files searched for the one script that imports a module given itself
+
+
+def _importing_entry(source: Source) -> Source | None:
+    """The program a module given itself runs in: for a file with no ``if __name__ == "__main__":`` block (a module,
+    not a script), the one project script (a file with such a block) whose imports reach it; None otherwise."""
+    if source.files or source.base_dir is None or not os.path.isfile(source.name):
+        return None
+    if _runs_as_main(parse(source)):
+        return None
+    module = os.path.realpath(source.name)
+    root = project_root(os.path.dirname(module))
+    entries = []
+    for path in [p for p in project_files(root) if p.endswith(".py")][:_ENTRY_SCAN]:
+        if os.path.realpath(path) == module or "__main__" not in (read_text(path, MAX_FILE_BYTES) or ""):
+            continue
+        project = Project(root, os.path.dirname(path))
+        tree = project.tree(path)
+        if tree is not None and _runs_as_main(tree) and module in project.reachable(path, limit=_DELEGATE_FILES):
+            entries.append(path)
+    return source.sibling(entries[0], "entry script") if len(entries) == 1 else None
+
+
+def _runs_as_main(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) for node in tree.body)
+
+
+def program_variant(entry: Source, fallback: str | None) -> str | None:
+    """The TRL variant the program started at ``entry`` runs, by the imports Python runs from it in order: a patching
+    package (Unsloth) imported, anywhere in the project's modules, before trl is; None when trl comes first;
+    ``fallback`` (the config's own file's imports) when the entry is not a project file."""
+    for project, path in launched_scripts(entry, None, entry.name):
+        return VARIANTS.get(project.first_import(path, ("trl", *VARIANTS)) or "")
+    return fallback
 
 
 def variant_of(config: PythonConfig) -> str | None:
@@ -71,16 +109,23 @@ def merge(config: PythonConfig, where: str, native: NativeTrl, notes: NoteList, 
 
 
 def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str]) -> None:
-    """A training script given itself: its GRPOConfig call (ConfigError when it has none). Run as written (``python
-    script.py``, no arguments: its own options take their defaults) it is one process, an assumption."""
+    """A training script given itself: its GRPOConfig call, or that of the one project module it hands the training
+    to (``from train_module.train import train_model``; ConfigError when there is neither). Run as written
+    (``python script.py``, no arguments: its own options take their defaults) it is one process, an assumption."""
     config = read_config(source, CONFIG_CLASSES, CONSUMER, [])
+    where = source.name
+    if config.call is None:
+        handed = delegate(source, None, source.name)
+        config = read_config(handed, CONFIG_CLASSES, CONSUMER, []) if handed is not None else config
+        where = handed.name if handed is not None else where
     if config.call is None:
         raise ConfigError(
             "no GRPOConfig(...) call found",
             file=source.name,
             hint="pass the script that builds the GRPOConfig (or its launch script), or a TRL recipe YAML",
         )
-    merge(config, source.name, native, notes, env)
+    merge(config, where, native, notes, env)
+    native.variant = program_variant(_importing_entry(source) or source, native.variant)
     # the file does not say how it is launched (python, accelerate launch, torchrun): one process is assumed
     native.world_size, native.world_size_assumed = 1, True
     native.world_size_from = "a Python script run as written (python script.py: one process; pass --num-processes N)"
@@ -135,10 +180,18 @@ def _trains(node: ast.AST) -> bool:
     return "Trainer" in name or "GRPO" in name
 
 
-def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str, str], argv: list[str]) -> bool:
+def follow(
+    script: Source,
+    native: NativeTrl,
+    notes: NoteList,
+    env: Mapping[str, str],
+    argv: list[str],
+    entry: Source | None = None,
+) -> bool:
     """The .py a launch line runs, when it builds a GRPOConfig itself; ``argv`` are the words the launch passes
     it, which its own argparse options take (``GRPOConfig(num_generations=args.num_generations)``). Whether the
-    script parses them with its own options (then they are its arguments, not TRL's)."""
+    script parses them with its own options (then they are its arguments, not TRL's). ``entry``: the program the
+    launch starts, when ``script`` is a module it hands the training to (its imports decide the variant)."""
     recipe = hydra_recipe(script)
     compose = (lambda words: recipe(words)[0]) if recipe is not None else None
     config = read_config(script, CONFIG_CLASSES, CONSUMER, argv, compose)
@@ -146,6 +199,7 @@ def follow(script: Source, native: NativeTrl, notes: NoteList, env: Mapping[str,
     native.composed_by_hydra = config.composed_by_hydra
     if config.call is not None:
         merge(config, script.name, native, notes, env)
+        native.variant = program_variant(entry or script, native.variant)
     return config.call is not None and config.own_arguments
 
 
