@@ -879,6 +879,15 @@ class PPOConfig:
 """
 
 
+def _with_reward_config(field_line: str) -> str:
+    """COPY_CONFIG with a RewardConfig holding one field (``field_line``) under worker.reward."""
+    return COPY_CONFIG.replace(
+        "@dataclass\nclass WorkerConfig:\n",
+        f"@dataclass\nclass RewardConfig:\n    {field_line}\n\n\n"
+        "@dataclass\nclass WorkerConfig:\n    reward: RewardConfig = field(default_factory=RewardConfig)\n",
+    )
+
+
 def _easyr1_copy(root: Path, config: str) -> None:
     """A project (top marked by .git) keeping its own EasyR1: verl/__init__.py 0.3.2 beside verl/trainer/, whose
     main.py is the entry and config.py holds ``config`` (its dataclasses)."""
@@ -999,11 +1008,7 @@ def test_a_copys_reward_module_missing_under_a_folder_the_project_holds_stops_th
     # sets. The project holds examples/reward_function/math.py; ./examples/score_function/story.py is not there, nor
     # its folder: the copy's own code, which no setup writes, so RewardConfig.post_init drops it and the run stops
     # ("Reward function is not provided."). The module that is there is read.
-    config = COPY_CONFIG.replace(
-        "@dataclass\nclass WorkerConfig:\n",
-        "@dataclass\nclass RewardConfig:\n    reward_function: Optional[str] = None\n\n\n"
-        "@dataclass\nclass WorkerConfig:\n    reward: RewardConfig = field(default_factory=RewardConfig)\n",
-    )
+    config = _with_reward_config("reward_function: Optional[str] = None")
     _easyr1_copy(tmp_path, config)
     (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.0"\n')
     (tmp_path / "examples" / "reward_function").mkdir(parents=True)
@@ -1081,11 +1086,7 @@ def test_a_copys_key_of_another_release_does_not_hide_its_start_up_stop(tmp_path
     # it: the key is the copy's, not a sign that the copy is a snapshot of another release. Its protocol.py keeps
     # DataProto.chunk's assert, so 4 prompts chunked over the default 8 GPUs (trainer.n_gpus_per_node 8, nnodes 1)
     # stop the first rollout: 4 % 8 != 0. With 8 prompts the chunk is equal and the plan is read.
-    config = COPY_CONFIG.replace(
-        "@dataclass\nclass WorkerConfig:\n",
-        '@dataclass\nclass RewardConfig:\n    reward_type: str = "batch"\n\n\n'
-        "@dataclass\nclass WorkerConfig:\n    reward: RewardConfig = field(default_factory=RewardConfig)\n",
-    )
+    config = _with_reward_config('reward_type: str = "batch"')
     _easyr1_copy(tmp_path, config)
     (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.3.dev0"\n')
     (tmp_path / "verl" / "protocol.py").write_text(
@@ -1106,11 +1107,7 @@ def test_a_copys_key_of_another_release_leaves_its_sections_checks_to_check(tmp_
     # and its code raises "Reward function is not provided." without one: read as 0.3.0, the reward section has no
     # score_function, an error in the section whose keys are another release's. Not certain: the plan is read (check
     # reports it).
-    config = COPY_CONFIG.replace(
-        "@dataclass\nclass WorkerConfig:\n",
-        "@dataclass\nclass RewardConfig:\n    reward_function: Optional[str] = None\n\n\n"
-        "@dataclass\nclass WorkerConfig:\n    reward: RewardConfig = field(default_factory=RewardConfig)\n",
-    )
+    config = _with_reward_config("reward_function: Optional[str] = None")
     _easyr1_copy(tmp_path, config)
     (tmp_path / "verl" / "__init__.py").write_text('__version__ = "0.3.1.dev0"\n')
     (tmp_path / "verl" / "workers" / "reward").mkdir(parents=True)

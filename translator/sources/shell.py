@@ -924,8 +924,8 @@ class _Reader:
         return True
 
     def redirection_without_target(self, redirection: _Tok, following: _Tok | None) -> None:
-        """``export KEY=<your_key_here>``: a redirection with no file after it is a syntax error; bash stops the
-        script there (exit 2), whatever comes after."""
+        """``python x.py >`` at a line's end: a redirection with no file after it is a syntax error; bash stops the
+        script there (exit 2), whatever comes after. (A ``<placeholder>`` ending a line's words is read as text.)"""
         if self.skipping():
             return
         shown = "newline" if following is None or following.kind == "nl" else following.text
@@ -934,8 +934,7 @@ class _Reader:
             "the script here",
             file=self.source,
             line=redirection.line,
-            hint=f"quote the value that holds '{redirection.text}' (a placeholder such as <your_key_here>), or give "
-            "the redirection a file",
+            hint=f"give the redirection '{redirection.text}' a file, or quote the text that holds it",
         )
 
     def read_string(self, words: list[_Tok], string: _Tok) -> bool:

@@ -208,9 +208,7 @@ def hydra_recipe(
 ) -> Callable[[list[str]], tuple[dict[str, Any], list[str], list[str]]] | None:
     """A training script that composes its arguments with ``@hydra.main`` (its config folder beside it): how the
     launch's words compose them (translator/sources/hydra.py ``compose``); None for any other script."""
-    from translator.sources.files import read_text
     from translator.sources.hydra import compose, hydra_main
-    from translator.sources.pyconfig import parse
 
     if script.files or not script.name.endswith(".py"):
         return None
