@@ -104,6 +104,11 @@ def refuse_startup_failures(project: Project, path: str, module: str | None, lau
         )
 
 
+def main_block(tree: ast.Module) -> ast.If | None:
+    """The module's ``if __name__ == "__main__":`` block (a script's, not a module's), if it has one."""
+    return next((n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)), None)
+
+
 def unparsed_option(tree: ast.Module | None) -> tuple[int, str] | None:
     """(line, name) of the first ``args.NAME`` that a script's main path certainly reads and its own parser does
     not define: the module's ``if __name__ == "__main__":`` block builds an ``argparse.ArgumentParser`` of literal
@@ -114,7 +119,7 @@ def unparsed_option(tree: ast.Module | None) -> tuple[int, str] | None:
 
     if tree is None or option_words(tree) is None:
         return None
-    main = next((n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)), None)
+    main = main_block(tree)
     if main is None:
         return None
     calls = [n for n in ast.walk(main) if isinstance(n, ast.Call)]
@@ -1989,19 +1994,15 @@ def _aliases(tree: ast.AST, line: int) -> dict[str, ast.expr]:
 
 
 def _alias_truth(test: ast.expr, aliases: Mapping[str, ast.expr], leaves: Mapping[str, object]) -> bool | None:
-    """Whether ``if NAME:`` (or ``if not NAME:``) runs its body, NAME bound to a config read whose value (or
-    ``get`` default) the launch decides."""
-    negated = False
-    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        test, negated = test.operand, not negated
-    if not (isinstance(test, ast.Name) and test.id in aliases):
-        return None
-    read = _leaf_read(test, aliases)
-    if read is None:
-        return None
-    value = leaves.get(read[0], read[1])
-    truth = None if value is _UNSET else _truth(value)
-    return None if truth is None else truth != negated
+    """Whether ``if NAME:`` (or ``not NAME``, and their ``and``/``or``) runs its body, NAME bound to a config read
+    whose value (or ``get`` default) the launch decides."""
+
+    def alias(read: ast.expr) -> bool | None:
+        found = _leaf_read(read, aliases) if isinstance(read, ast.Name) and read.id in aliases else None
+        value = leaves.get(found[0], found[1]) if found is not None else _UNSET
+        return None if value is _UNSET else _truth(value)
+
+    return _test_truth(test, alias)
 
 
 def behind_switch(function: ast.AST, line: int, switch: Callable[[str], bool]) -> bool:

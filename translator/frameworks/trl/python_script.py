@@ -16,6 +16,7 @@ from translator.sources.code import (
     PackageImport,
     Project,
     launched_scripts,
+    main_block,
     project_files,
     project_root,
     refuse_import_off_the_path,
@@ -42,7 +43,7 @@ def _importing_entry(source: Source) -> Source | None:
     not a script), the one project script (a file with such a block) whose imports reach it; None otherwise."""
     if source.files or source.base_dir is None or not os.path.isfile(source.name):
         return None
-    if _runs_as_main(parse(source)):
+    if main_block(parse(source)) is not None:
         return None
     module = os.path.realpath(source.name)
     root = project_root(os.path.dirname(module))
@@ -52,13 +53,9 @@ def _importing_entry(source: Source) -> Source | None:
             continue
         project = Project(root, os.path.dirname(path))
         tree = project.tree(path)
-        if tree is not None and _runs_as_main(tree) and module in project.reachable(path, limit=_DELEGATE_FILES):
+        if tree is not None and main_block(tree) and module in project.reachable(path, limit=_DELEGATE_FILES):
             entries.append(path)
     return source.sibling(entries[0], "entry script") if len(entries) == 1 else None
-
-
-def _runs_as_main(tree: ast.Module) -> bool:
-    return any(isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) for node in tree.body)
 
 
 def program_variant(entry: Source, fallback: str | None) -> str | None:
