@@ -336,12 +336,29 @@ def test_if_block_is_read_sequentially() -> None:
     assert sorted(codes(script)) == ["shell.branch-dependent"] + ["shell.control-flow-skipped"] * 2
 
 
-def test_for_loop_takes_first_item() -> None:
+def test_for_loop_launches_its_first_round() -> None:
+    # a loop launching one run per item: the first is the run rlconf reads; bash leaves the last item in SEED
     script = parse_shell("for SEED in 1 2 3; do\n  python train.py --seed $SEED\ndone\n")
     assert argvs(script) == [["python", "train.py", "--seed", "1"]]
-    assert script.variables["SEED"] == "1"
+    assert script.variables["SEED"] == "3"
     assert codes(script) == ["shell.control-flow-skipped"]
-    assert "SEED='1'" in script.notes[0].message
+    assert "3 items read once per item" in script.notes[0].message
+
+
+def test_for_loop_rounds_accumulate() -> None:
+    # every round appends: bash runs the body once per item, so ARGS holds all three (not the first only)
+    script = parse_shell(
+        'ARGS=()\nfor k in a=1 b=2 c=3; do\n  case $k in b=*) ;; *) ARGS+=("x.$k") ;; esac\ndone\n'
+        'python train.py "${ARGS[@]}"\n'
+    )
+    assert argvs(script) == [["python", "train.py", "x.a=1", "x.c=3"]]
+
+
+def test_for_loop_rounds_are_bounded() -> None:
+    # 600 items (past the 512 rounds read in one script): the loop is read once, with its first item, as before
+    items = " ".join(str(n) for n in range(600))
+    script = parse_shell(f"N=0\nfor i in {items}; do\n  N=$i\ndone\npython train.py --n $N\n")
+    assert argvs(script) == [["python", "train.py", "--n", "0"]]
 
 
 def test_while_until_and_c_style_for() -> None:
@@ -1288,6 +1305,51 @@ def test_a_file_test_on_a_path_of_the_project_is_decided(tmp_path: Path) -> None
     assert entry().startswith("$(E set by the if")
 
 
+def _launch_of(tmp_path: Path, text: str, files: dict[str, str]) -> list[str]:
+    """The last command a script in a project checkout at ``tmp_path`` runs, read with the project's files."""
+    from translator.dialects.base import read_script
+    from translator.notes import NoteList
+    from translator.sources.files import Source
+
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    for name, body in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(body)
+    script_path = tmp_path / "exp" / "run.sh"
+    script_path.parent.mkdir(exist_ok=True)
+    script_path.write_text(text)
+    source = Source(text, str(script_path), base_dir=str(script_path.parent))
+    return read_script(source, {}, NoteList()).commands[-1].argv
+
+
+def test_a_while_read_loop_over_a_project_file_reads_each_line(tmp_path: Path) -> None:
+    # overrides kept one per line in a file of the project, comments and blank lines dropped by grep -v in a
+    # function; the folder is found by $(cd ... && pwd), an absolute path inside the checkout. bash runs the body
+    # once per line grep prints: OVERRIDES holds both overrides.
+    conf = "# topology\na.b=1\n\n  c.d=2\n"
+    text = (
+        'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\nROOT="$(cd "$HERE/.." && pwd)"\n'
+        'read_conf() { [[ -f "$1" ]] && grep -vE \'^[[:space:]]*(#|$)\' "$1" || true; }\nOVERRIDES=()\n'
+        'while IFS= read -r l; do [[ -n "$l" ]] && OVERRIDES+=("$l"); done < <(read_conf "$ROOT/cluster/o.conf")\n'
+        'python train.py "${OVERRIDES[@]}"\n'
+    )
+    assert _launch_of(tmp_path, text, {"cluster/o.conf": conf}) == ["python", "train.py", "a.b=1", "  c.d=2"]
+
+
+def test_a_while_read_loop_follows_read_itself(tmp_path: Path) -> None:
+    # `read` without IFS= trims each line's blanks; the last line has no newline, so `read` fails there and the body
+    # never sees it (x=3 is not passed)
+    text = 'A=()\nwhile read -r x; do A+=("--$x"); done < ../args.txt\npython train.py "${A[@]}"\n'
+    assert _launch_of(tmp_path, text, {"args.txt": "  x=1\nx=2 \nx=3"}) == ["python", "train.py", "--x=1", "--x=2"]
+
+
+def test_a_while_read_loop_rlconf_cannot_follow_is_read_once(tmp_path: Path) -> None:
+    # without -r, read turns backslashes into escapes (not followed); a file outside the project is the machine's
+    for loop_input, files in (("../args.txt", {"args.txt": "a\\b\n"}), ("/etc/hostname", {})):
+        text = f'A=()\nwhile read x; do A+=("$x"); done < {loop_input}\npython train.py "${{A[@]}}"\n'
+        assert symbolic_names(_launch_of(tmp_path, text, files)[-1])
+
+
 def test_a_wrapper_that_runs_its_first_argument_is_read_as_that_script() -> None:
     # boot.py ends in runpy.run_path(sys.argv[1], run_name="__main__") after setting sys.argv to the rest: the
     # launch runs train.py with those arguments. A script that only reads sys.argv[1] as data is no wrapper.
@@ -1344,7 +1406,7 @@ def test_a_substitution_printing_a_project_file_reads_its_text() -> None:
     # newlines. A file the project does not hold, or one at an absolute path (the machine's), stays unknown.
     files = {"cluster": "h100\nspare\n", "gpus.txt": " 4 \n"}
 
-    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+    def include(path: str, cwd: str | None, inside: bool = False) -> tuple[str, str] | None:
         return (files[path], path) if path in files else None
 
     script = parse_shell(

@@ -1501,8 +1501,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "A $(cat FILE), $(< FILE), $(head -n 1 FILE) or $(tr -d '[:space:]' < FILE) prints a project file's text: "
-        "the file is read (bounded), never run.",
+        "$(cat FILE), $(< FILE), $(head -n 1 FILE), $(tr -d SET < FILE) or a `while read` loop's input is a project "
+        "file's text: read (bounded), never run.",
     ),
     R(
         "shell.function-called",

@@ -508,17 +508,30 @@ def script_files(source: Source) -> Include:
     script has moved to (``cd``), then as :meth:`Source.sibling` finds it (the script's folder, the working
     directory); read bounded, never run."""
 
-    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+    def include(path: str, cwd: str | None, inside: bool = False) -> tuple[str, str] | None:
         tried = [posixpath.join(cwd, path)] if cwd and not posixpath.isabs(path) else []
         for candidate in [*tried, path]:
             try:
                 found = source.sibling(candidate, "script")
             except ConfigError:
                 continue
+            if inside and not _in_project(source, found.name):
+                return None  # the machine's file (the author's /home/me/x), not the project's
             return found.text, found.name
         return None
 
     return include
+
+
+def _in_project(source: Source, path: str) -> bool:
+    """Whether ``path`` is a file of the project ``source`` belongs to (its checkout, found from the script's folder
+    and from the working directory as :func:`script_listing` finds it)."""
+    from translator.sources.code import project_root
+
+    if source.files:
+        return True  # files held in memory are the project's
+    bases = [os.fspath(source.base_dir)] if source.base_dir is not None else []
+    return any(below(os.path.realpath(path), project_root(base)) for base in [*bases, os.getcwd()])
 
 
 MAX_LISTED = 1000  # paths one glob or find in a launch script may list

@@ -267,9 +267,9 @@ def _commands(source: Source) -> tuple[list[list[str]], bool]:
     followed: list[str] = []
     files = script_files(source)
 
-    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
-        found = files(path, cwd)
-        if found is not None:
+    def include(path: str, cwd: str | None, inside: bool = False) -> tuple[str, str] | None:
+        found = files(path, cwd, inside)
+        if found is not None and not inside:  # a script run or sourced, not a file's text read
             followed.append(found[1])
         return found
 

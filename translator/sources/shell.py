@@ -15,8 +15,8 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field
-from typing import Any
+from dataclasses import field, replace
+from typing import Any, Protocol
 
 from translator.errors import ConfigError
 from translator.records import record
@@ -91,6 +91,19 @@ class _Case:
     line: int
     expects_pattern: bool = True
     opened: bool = False
+
+
+@record
+class _Rounds:
+    """A loop read once per item: ``for X in a b c``, or ``while read -r X; do ... done < FILE`` once per line of a
+    project file. Bash leaves what the rounds set in the variables; of the commands, the first round's are read (a
+    loop launching one run per item launches the first as rlconf reads it)."""
+
+    start: int  # the token index its body starts at
+    name: str
+    items: list[str]
+    index: int = 0  # the item the round being read has
+    first_commands: int = -1  # len(commands) after the first round: later rounds' commands are dropped
 
 
 @record
@@ -246,6 +259,8 @@ _ARITH_OPS: dict[type, Callable[[int, int], int]] = {
 _DECLARE = {"export", "local", "declare", "typeset", "readonly"}
 _OPENERS = {"if", "while", "until"}
 _MAX_ARGUMENT_ROUNDS = 256  # rounds of an argument loop read (one per option, at most)
+_MAX_LOOP_ROUNDS = 512  # rounds of for and while-read loops read in one script, all loops together
+_READ_LINE = re.compile(r"(?:(IFS=) )?read( -r)? ([A-Za-z_]\w*)")  # while [IFS=] read [-r] NAME
 _INT_TESTS: dict[str, Callable[[int, int], bool]] = {
     "-eq": lambda a, b: a == b,
     "-ne": lambda a, b: a != b,
@@ -699,7 +714,8 @@ class _Reader:
         self.loops: list[bool] = []  # per open while/until/for/select: whether it pushed a never-run branch
         # per open loop: for an argument loop read again for each argument (``while [[ $# -gt 0 ]]; do case "$1"
         # ... shift``), the token index its body starts at, its condition, and the rounds read so far; else None
-        self.replays: list[tuple[int, list[_Tok], int, int] | None] = []
+        self.replays: list[tuple[int, list[_Tok], int, int] | _Rounds | None] = []
+        self.rounds_left = _MAX_LOOP_ROUNDS
         self.after_command = 0  # the token index after the command being read
         self.piped_text: str | None = None  # the text a command pipes on (echo "$JOB" |): maybe a shell's script
         # files the script writes from a here-document (cat > job.sh <<EOF): path as written -> text
@@ -1609,10 +1625,13 @@ class _Reader:
         never runs its body: the body is skipped like an if-branch not taken. Whether the condition was decided."""
         kw = words[0].text
         decided = None
-        if kw in ("while", "until") and not self.skipping():
+        rounds = self.line_rounds(words) if kw == "while" and not self.skipping() else None
+        if rounds is not None:
+            decided = bool(rounds.items)
+        elif kw in ("while", "until") and not self.skipping():
             decided = self.decide(words[1:])
         runs = decided is not None and decided == (kw == "while")
-        if decided is not None:
+        if decided is not None and rounds is None:
             self.note(
                 "shell.control-flow-skipped",
                 f"`{kw}` loop body " + ("read once" if runs else "not read: the loop never runs here"),
@@ -1624,13 +1643,135 @@ class _Reader:
         # arguments its `shift` left
         argument_loop = kw == "while" and runs and re.search(r"\$\{?[#1]", " ".join(w.text for w in words[1:]))
         self.replays.append((self.after_command, words[1:], 1, len(self.arguments())) if argument_loop else None)
+        if rounds is not None and runs:
+            self.start_rounds(rounds)
         return decided is not None
 
-    def replay(self, loop: tuple[int, list[_Tok], int, int] | None) -> None:
+    def line_rounds(self, words: list[_Tok]) -> _Rounds | None:
+        """``while [IFS=] read [-r] NAME; do ... done < FILE`` (or ``< <(cat FILE)``, ``< <(grep ... FILE)``, or a
+        function printing such a file): a round per line of the project file, NAME each line as ``read`` sets it
+        (blanks at its ends trimmed unless ``IFS=``; a last line with no newline ends the loop unread, as ``read``
+        fails there). None when the input or a line's value is not known (a backslash without ``-r``)."""
+        shape = _READ_LINE.fullmatch(" ".join(w.text for w in words[1:]))
+        end = self.loop_end(self.after_command)
+        if shape is None or end is None or end + 2 >= len(self.toks):
+            return None
+        if self.toks[end + 1].text != "<" or self.toks[end + 2].kind != "word":
+            return None
+        source = self.toks[end + 2].text
+        printed = self.printed(source[2:-1]) if source.startswith("<(") and source.endswith(")") else None
+        if printed is None and not source.startswith("<("):
+            found = self.project_file(self.value(source))
+            printed = found[0] if found is not None else None
+        if printed is None:
+            return None
+        lines = printed.split("\n")[:-1]  # the text after the last newline is never a round
+        if shape.group(1) is None:
+            lines = [line.strip(" \t") for line in lines]
+        if (shape.group(2) is None and any("\\" in line for line in lines)) or len(lines) > _MAX_ARGUMENT_ROUNDS:
+            return None
+        self.note("shell.file-read", f"`while read` loop over the {len(lines)} line(s) of {source}, read once per line")
+        return _Rounds(self.after_command, shape.group(3), lines)
+
+    def loop_end(self, start: int) -> int | None:
+        """The index of the ``done`` that closes the loop whose ``do`` comes first from token ``start``."""
+        depth = 0
+        for k in range(start, len(self.toks)):
+            tok, before = self.toks[k], self.toks[k - 1]
+            if tok.kind != "word" or (before.kind == "word" and before.text not in ("do", "then", "else", "{")):
+                continue  # only a word in command position opens or closes a loop's body
+            depth += (tok.text == "do") - (tok.text == "done")
+            if depth == 0 and tok.text == "done":
+                return k
+        return None
+
+    def printed(self, command: str) -> str | None:
+        """What a process substitution's command prints when that is a project file's lines: ``cat FILE``, ``grep
+        [-v] [-E] PATTERN FILE`` (every line it prints ends with a newline), or a call of a function whose body
+        runs one such command on its arguments. None for anything else."""
+        words = [t for t in _Lexer(command, self.source, []).tokens() if t.kind == "word"]
+        if not words:
+            return None
+        if words[0].text in self.functions:
+            toks, first, last, _ = self.functions[words[0].text]
+            body = toks[first + 1 : last]
+            runs = [k for k, t in enumerate(body) if t.kind == "word" and t.text in ("cat", "grep")]
+            if len(runs) != 1:
+                return None
+            self.called.add(words[0].text)
+            args = [self.value(w.text) for w in words[1:]]
+            numbered = {k: v for k, v in self.given.items() if k.isdigit()}
+            for key in numbered:
+                del self.given[key]
+            self.given.update({str(n): a for n, a in enumerate(args, 1)})
+            try:
+                stop = next((k for k in range(runs[0], len(body)) if body[k].kind != "word"), len(body))
+                argv = [self.value(w.text) for w in body[runs[0] : stop]]
+            finally:
+                for key in [k for k in self.given if k.isdigit()]:
+                    del self.given[key]
+                self.given.update(numbered)
+        else:
+            argv = [self.value(w.text) for w in words]
+        return self.printed_lines(argv)
+
+    def printed_lines(self, argv: list[str]) -> str | None:
+        """The text ``cat FILE`` or ``grep [-v] [-E] PATTERN FILE`` prints (a project file), or None."""
+        if len(argv) == 2 and argv[0] == "cat":
+            found = self.project_file(argv[1])
+            return found[0] if found is not None else None
+        flags = [a for a in argv[1:-2] if a.startswith("-")]
+        if argv[0] != "grep" or len(argv) < 3 or len(flags) != len(argv) - 3 or set("".join(flags)) - set("-vE"):
+            return None
+        pattern = _posix_classes(argv[-2]) if "E" in "".join(flags) else argv[-2]
+        if "E" not in "".join(flags) and re.search(r"[\\(){}|+?]", pattern):
+            return None  # a basic regular expression whose syntax Python's differs from
+        found = self.project_file(argv[-1])
+        try:
+            matcher = re.compile(pattern)
+        except re.error:
+            return None
+        if found is None:
+            return None
+        lines = found[0].split("\n")
+        if found[0].endswith("\n"):
+            lines.pop()  # the newline ends the last line; no empty line follows it
+        invert = "v" in "".join(flags)
+        return "".join(line + "\n" for line in lines if bool(matcher.search(line)) != invert)
+
+    def start_rounds(self, rounds: _Rounds) -> None:
+        """Read a loop's body once per item (:class:`_Rounds`), starting with the first."""
+        self.vars[rounds.name] = rounds.items[0]
+        self.replays[-1] = rounds
+        self.rounds_left -= 1
+
+    def next_round(self, rounds: _Rounds) -> None:
+        """At a loop's ``done``: the next item's round, or after the last, the commands of the rounds after the
+        first dropped."""
+        if rounds.index == 0:
+            rounds.first_commands = len(self.commands)
+        if rounds.index + 1 >= len(rounds.items) or self.rounds_left <= 0:
+            del self.commands[rounds.first_commands :]
+            if rounds.index + 1 < len(rounds.items):
+                self.note(
+                    "shell.control-flow-skipped",
+                    f"loops read for more than {_MAX_LOOP_ROUNDS} rounds: "
+                    f"`{rounds.name}` stops at item {rounds.index + 1}",
+                )
+            return
+        self.rounds_left -= 1
+        self.vars[rounds.name] = rounds.items[rounds.index + 1]
+        self.loops.append(False)
+        self.replays.append(replace(rounds, index=rounds.index + 1))
+        self.jump_to = rounds.start
+
+    def replay(self, loop: tuple[int, list[_Tok], int, int] | _Rounds | None) -> None:
         """At an argument loop's ``done``: read its body again while its condition holds and its ``shift`` used up
         arguments (at most ``_MAX_ARGUMENT_ROUNDS`` rounds)."""
         if loop is None or self.skipping():
             return
+        if isinstance(loop, _Rounds):
+            return self.next_round(loop)
         start, condition, rounds, left = loop
         now = len(self.arguments())
         if now >= left or rounds >= _MAX_ARGUMENT_ROUNDS or self.decide(condition) is not True:
@@ -1697,6 +1838,13 @@ class _Reader:
             if items:
                 self.vars[name] = items[0]
                 self.taint(name, self.unresolved)
+            if texts[0] == "for" and len(items) > 1 and self.replays and len(items) <= self.rounds_left:
+                self.start_rounds(_Rounds(self.after_command, name, items))
+                self.note(
+                    "shell.control-flow-skipped",
+                    f"`for {name}` loop over {len(items)} items read once per item (the commands of its first round)",
+                )
+                return
             self.note(
                 "shell.control-flow-skipped",
                 f"`for {name}` loop over {len(items)} item(s) read once"
@@ -2014,10 +2162,8 @@ class _Reader:
             path, keep = words[3], words[2]
         else:
             return None
-        if self.include is None or symbolic_names(path) or posixpath.isabs(path):
-            return None  # a file outside the project (an absolute path) is the machine's, not the script's
-        found = self.include(path, self.cwd)
-        if found is None or len(found[0]) > _MAX_FILE_TEXT:
+        found = self.project_file(path)
+        if found is None:
             return None
         text = found[0]
         if keep == "first":
@@ -2026,6 +2172,14 @@ class _Reader:
             text = "".join(c for c in text if c not in _TR_SETS[keep])
         self.note("shell.file-read", f"$(...) prints {found[1]}'s text, read here (never run)")
         return text.rstrip("\n")
+
+    def project_file(self, path: str) -> tuple[str, str] | None:
+        """(text, name) of the project file ``path`` names, read bounded: None for a path not known, one outside the
+        project (the machine's, like the author's /home/me/x, not the script's), or a file past ``_MAX_FILE_TEXT``."""
+        if self.include is None or symbolic_names(path):
+            return None
+        found = self.include(path, self.cwd, inside=True)
+        return found if found is not None and len(found[0]) <= _MAX_FILE_TEXT else None
 
     def dollar(self, s: str, i: int, quoted: bool, out: list[tuple[str, bool]]) -> int:
         if s.startswith("$((", i):
@@ -2188,8 +2342,31 @@ class _Reader:
         return full if result is None or missing else result
 
 
-# (a path as the script spells it, the directory the script has moved to) → (text, name) of that project file, or None
-Include = Callable[[str, "str | None"], "tuple[str, str] | None"]
+_POSIX_CLASSES = {
+    "[:space:]": r"\s",
+    "[:blank:]": r" \t",
+    "[:digit:]": r"0-9",
+    "[:alpha:]": r"A-Za-z",
+    "[:alnum:]": r"A-Za-z0-9",
+    "[:upper:]": r"A-Z",
+    "[:lower:]": r"a-z",
+}
+
+
+def _posix_classes(pattern: str) -> str:
+    """An extended regular expression (grep -E) in Python's syntax: its POSIX classes inside brackets spelled out."""
+    for name, spelled in _POSIX_CLASSES.items():
+        pattern = pattern.replace(name, spelled)
+    return pattern
+
+
+class Include(Protocol):
+    """(a path as the script spells it, the directory the script has moved to) → (text, name) of that file, or None;
+    with ``inside`` only a file of the project the script belongs to (an absolute path below its root)."""
+
+    def __call__(self, path: str, cwd: str | None, inside: bool = False) -> tuple[str, str] | None: ...
+
+
 # (glob pattern, folder the script moved to, "f" files / "d" folders / None both) → the matching paths as bash
 # spells them, sorted; None when the files are not at hand
 Listing = Callable[[str, "str | None", "str | None"], "list[str] | None"]
