@@ -312,6 +312,28 @@ def test_a_release_recipe_the_project_lacks_is_the_releases(tmp_path: Path) -> N
     assert any(n.code == "input.release-recipe" for n in explanation.notes)
 
 
+def test_a_config_named_by_the_absolute_path_of_the_folder_the_launch_moved_to_is_the_projects(
+    tmp_path: Path,
+) -> None:
+    # the project is the author's container checkout at /opt/nemo-rl (not on this machine): `cd /opt/nemo-rl` and
+    # `--config /opt/nemo-rl/examples/configs/mine.yaml` name the project's own recipe, which inherits the release's
+    # grpo_math_1B.yaml and sets 16 prompts × 4 generations and a global batch of 32 samples: 2 updates per step
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "examples" / "configs").mkdir(parents=True)
+    (tmp_path / "examples" / "configs" / "mine.yaml").write_text(
+        "defaults: grpo_math_1B.yaml\ngrpo:\n  num_prompts_per_step: 16\n  num_generations_per_prompt: 4\n"
+        "policy:\n  train_global_batch_size: 32\n"
+    )
+    script = tmp_path / "run.sh"
+    script.write_text(
+        'ROOT=${ROOT:-/opt/nemo-rl}\ncd "$ROOT"\n'
+        'uv run examples/run_grpo.py --config "$ROOT/examples/configs/mine.yaml"\n'
+    )
+    plan = translator.explain(str(script)).spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_optimizer_step) == (16, 4, 32)
+    assert plan.optimizer_steps_per_step == 2
+
+
 def test_a_word_that_is_no_override_stops_the_releases_run_grpo(tmp_path: Path) -> None:
     # examples/run_grpo.py:58,79@v0.7.0: parse_known_args leaves every word but --config to
     # parse_hydra_overrides, whose parser raises OverridesError on '--model' (no key=value)

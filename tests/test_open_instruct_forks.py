@@ -60,6 +60,7 @@ def test_checks_logs_metrics_and_evaluation_form_nothing() -> None:
             logger.info(f"{args.num_unique_prompts_rollout} prompts")
             metrics = {"episode": args.num_samples_per_prompt_rollout}
             eval_freq = max(1, args.num_training_steps // 10)
+            bundles = [{"GPU": n, "CPU": n * 7} for n in args.actor_num_gpus_per_node]  # placement: CPUs per GPU
 
         def evaluate(args):
             queries = [q for q in queries for _ in range(args.num_samples_per_prompt_rollout)]

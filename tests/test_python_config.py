@@ -59,6 +59,27 @@ def test_module_constants_and_arithmetic() -> None:
     }
 
 
+def test_constants_imported_from_a_module_beside_the_script_are_read(tmp_path: Path) -> None:
+    # python src/train.py puts src/ first on sys.path, so `from config import ARGS` is src/config.py's ARGS; its
+    # values read the module's own LENGTH (512). A name the script binds itself, read by an imported value, leaves
+    # that value unknown (the script's GROUP is not config.py's).
+    (tmp_path / "config.py").write_text(
+        "LENGTH = 512\nGROUP = 4\nARGS = {'num_generations': 8, 'max_completion_length': LENGTH, 'max_steps': 250}\n"
+        "OTHER = {'num_generations': GROUP}\n"
+    )
+    script = tmp_path / "train.py"
+    script.write_text("from config import ARGS\nfrom trl import GRPOConfig\nconfig = GRPOConfig(**ARGS)\n")
+    found = read_config(Source(script.read_text(), str(script), base_dir=str(tmp_path)), ["GRPOConfig"])
+    assert found.call is not None and found.call.values == {
+        "num_generations": 8,
+        "max_completion_length": 512,
+        "max_steps": 250,
+    }
+    script.write_text("from config import OTHER\nfrom trl import GRPOConfig\nGROUP = 2\nconfig = GRPOConfig(**OTHER)\n")
+    found = read_config(Source(script.read_text(), str(script), base_dir=str(tmp_path)), ["GRPOConfig"])
+    assert found.call is not None and found.call.values == {} and "**OTHER" in found.call.unknown
+
+
 @pytest.mark.parametrize(
     "prelude,value,why",
     [

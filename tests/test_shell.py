@@ -979,16 +979,34 @@ def test_an_empty_value_the_comment_asks_to_fill_in_is_a_placeholder() -> None:
 
 
 @pytest.mark.parametrize("ending", ["\\\\", "\\ ", ""])
-def test_options_on_a_line_the_one_before_does_not_continue_onto_stop_the_read(ending: str) -> None:
+def test_options_on_a_line_the_one_before_does_not_continue_onto_are_not_passed(ending: str) -> None:
     # "\\" at a line's end is an escaped backslash, "\ " a space escaped: either ends the command there, as no "\"
-    # does; bash then runs "--n-samples-per-prompt" as a command (not found), and train.py runs without it
+    # does; bash then runs "--n-samples-per-prompt" as a command (not found), and train.py runs without it: slime's
+    # own default of one sample per prompt (--n-samples-per-prompt defaults to 1), with an error note naming both
     import translator
     from translator.sources.files import Source
 
     text = f"python3 train.py --rollout-batch-size 8 {ending}\n   --n-samples-per-prompt 4 --global-batch-size 32\n"
-    with pytest.raises(ConfigError, match="'--n-samples-per-prompt' runs as a command") as error:
-        translator.load(Source(text, "run.sh"), framework="slime")
-    assert error.value.line == 2
+    explanation = translator.load(Source(text, "run.sh"), framework="slime")
+    assert explanation.spec.plan.samples_per_prompt == 1
+    (note,) = [n for n in explanation.notes if n.code == "shell.options-run-as-command"]
+    assert note.severity == "error" and "run.sh:2:" in note.message
+    assert note.source_keys == ["--n-samples-per-prompt", "--global-batch-size"]
+
+
+def test_a_launch_cut_off_from_its_program_stops_the_read() -> None:
+    # a blank line after `ray job submit ... \` ends the submit there; the next line runs "--" as a command (not
+    # found), so the trainer it names never starts: refused
+    import translator
+    from translator.sources.files import Source
+
+    text = (
+        "ray job submit --address=http://127.0.0.1:8265 \\\n\n  -- python3 -m verl.trainer.main_ppo "
+        "data.train_batch_size=8\n"
+    )
+    with pytest.raises(ConfigError, match="'--' runs as a command") as error:
+        translator.load(Source(text, "run.sh"), framework="verl")
+    assert error.value.line == 3
 
 
 def test_options_the_branches_of_an_undecided_if_give_are_read_where_they_agree() -> None:

@@ -419,6 +419,14 @@ def test_project_scripts_that_import_no_trl_are_no_training_launch(tmp_path: Pat
     )
     plan = translator.explain(str(script), framework="trl").spec.plan
     assert (plan.samples_per_prompt, plan.prompts_per_step) == (4, 1)
+    # an evaluation script named like GRPO after the launch, using only trl's prompt helpers, trains nothing: the
+    # launch read is still train.py's (were eval_grpo.py read, its 8 generations would be TRL's default)
+    (tmp_path / "src" / "eval_grpo.py").write_text(
+        "from trl.data_utils import maybe_apply_chat_template\nfrom transformers import AutoModel\n"
+    )
+    script.write_text(script.read_text() + "python src/eval_grpo.py --model o\n")
+    plan = translator.explain(str(script), framework="trl").spec.plan
+    assert (plan.samples_per_prompt, plan.prompts_per_step) == (4, 1)
 
 
 DATACLASS_SCRIPT = """\

@@ -1561,6 +1561,14 @@ RULES: tuple[R, ...] = (
         "A <placeholder> the user is to fill in (bash would read redirections and stop) is read as that text.",
     ),
     R(
+        "shell.options-run-as-command",
+        "note",
+        "all",
+        ("error",),
+        "Options on a line the line before does not continue onto run as a command bash cannot find: the launch runs "
+        "without them.",
+    ),
+    R(
         "shell.vanishing-value",
         "note",
         "all",

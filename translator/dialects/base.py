@@ -450,7 +450,7 @@ def _parsed(source: Source, env: Mapping[str, str]) -> ShellScript:
 def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> ShellScript:
     """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
     script = _parsed(source, env)
-    _refuse_flags_run_as_commands(script, source)
+    _flags_run_as_commands(script, source, notes)
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
@@ -469,19 +469,50 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     return script
 
 
-def _refuse_flags_run_as_commands(script: ShellScript, source: Source) -> None:
+def _flags_run_as_commands(script: ShellScript, source: Source, notes: NoteList) -> None:
     r"""A command whose program word is an option (``--rollout-batch-size 8`` on a line of its own) is one bash
-    cannot run ("command not found"): the line before it ended its command, so the launch runs without the options
-    that follow (a line ending in ``\`` escapes the backslash; a space after ``\`` breaks the continuation)."""
+    cannot run ("command not found"): the line before it ended its command (a line ending in ``\\`` escapes the
+    backslash; a space after ``\`` or a blank line breaks the continuation). Where those words hold the program the
+    launch runs (``-- python3 -m pkg.train ...`` after ``ray job submit``), the training never starts:
+    ConfigError. Otherwise the launch runs without those options: the plan is read as bash runs it, with an error
+    note naming what it drops (exit 1)."""
     for command in script.commands:
-        if command.argv and command.argv[0].startswith("-") and command.argv[0] != "-":
-            raise ConfigError(
-                f"'{command.argv[0]}' runs as a command (bash: command not found): the line before it does not "
-                "continue onto it, so the launch runs without the options from here on",
-                file=source.name,
-                line=command.line,
-                hint="end each continued line with a single '\\' and nothing after it",
-            )
+        if not command.argv or not command.argv[0].startswith("-") or command.argv[0] == "-":
+            continue
+        message = (
+            f"'{command.argv[0]}' runs as a command (bash: command not found): the line before it does not continue "
+            "onto it, so the launch runs without the options from here on"
+        )
+        hint = "end each continued line with a single '\\' and nothing after it"
+        if any(_names_program(word) for word in command.argv[1:]):
+            raise ConfigError(message, file=source.name, line=command.line, hint=hint)
+        dropped = [word for word in command.argv if word.startswith("-")]
+        notes.error(
+            "shell.options-run-as-command",
+            f"{source.name}:{command.line}: {message} ({', '.join(dropped[:6])}"
+            f"{' …' if len(dropped) > 6 else ''} are not passed; the plan is read without them); {hint}",
+            source_keys=dropped,
+        )
+
+
+def _names_program(word: str) -> bool:
+    """A word that names a program or the script a launch runs (``python3``, ``torchrun``, ``train.py``, ``-m``)."""
+    name = word.rsplit("/", 1)[-1]
+    return (
+        word in ("-m", "--module")
+        or name.endswith((".py", ".sh"))
+        or name.startswith("python")
+        or name
+        in (
+            "torchrun",
+            "deepspeed",
+            "accelerate",
+            "ray",
+            "uv",
+            "bash",
+            "sh",
+        )
+    )
 
 
 def _note_vanishing_values(command: ShellCommand, name: str, notes: NoteList) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import copy
 import os
+import posixpath
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -36,6 +37,17 @@ def project_root(start: str) -> str:
     from translator.sources.project import project_root as root_and_above
 
     return root_and_above(os.path.realpath(start))[0]
+
+
+def in_run_dir(path: str, cwd: str | None) -> str:
+    """A path the launch names inside the folder it moved to when that folder is not on this machine (``cd
+    /opt/project`` in the author's container, then ``--config /opt/project/examples/x.yaml``): the same path from
+    the folders that stand for it (:func:`run_dirs`), i.e. relative; any other path as it is."""
+    if cwd and posixpath.isabs(cwd) and posixpath.isabs(path) and not os.path.isdir(cwd):
+        prefix = cwd.rstrip("/") + "/"
+        if path.startswith(prefix):
+            return path[len(prefix) :]
+    return path
 
 
 def run_dirs(source: Source, cwd: str | None) -> list[str]:

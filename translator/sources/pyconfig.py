@@ -150,6 +150,48 @@ def _constants(tree: ast.Module) -> dict[str, ast.expr | None]:
     return bound
 
 
+def _with_imported(tree: ast.Module, source: Source) -> dict[str, ast.expr | None]:
+    """:func:`_constants`, with each name the script imports from a module of its own folder (``from config import
+    TRAINING_ARGS``, config.py beside it: sys.path[0] of a script run by its path) bound to that module's constant.
+    The module's other constants come along for the expression to read (``"max_steps": MAX_STEPS``) unless the
+    script binds a name of its own that the expression reads: that import stays unknown."""
+    constants = _constants(tree)
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+            continue
+        try:
+            module = source.sibling(node.module.replace(".", "/") + ".py", "module")
+            theirs = _constants(ast.parse(module.text))
+        except (ConfigError, SyntaxError, ValueError):
+            continue
+        # names this import binds to the module's own (from config import A, B): they read the same there
+        same = {alias.name for alias in node.names if alias.asname in (None, alias.name)}
+        for alias in node.names:
+            value = theirs.get(alias.name)
+            name = alias.asname or alias.name
+            if value is None or constants.get(name, ...) is not None:
+                continue
+            reads = _names_read(value, theirs)
+            if any(theirs.get(n) is None or (n in constants and n not in same) for n in reads):
+                continue  # the expression reads a name the script binds itself, or one its module does not fix
+            constants[name] = value
+            constants.update({n: theirs[n] for n in reads})
+    return constants
+
+
+def _names_read(node: ast.expr, constants: dict[str, ast.expr | None]) -> set[str]:
+    """The module names ``node`` reads, through the constants they name (bounded by the module's size)."""
+    found: set[str] = set()
+    queue = [node]
+    while queue:
+        for name in (n.id for n in ast.walk(queue.pop()) if isinstance(n, ast.Name)):
+            if name not in found:
+                found.add(name)
+                if (value := constants.get(name)) is not None:
+                    queue.append(value)
+    return found
+
+
 def _evaluate(
     node: ast.expr, constants: dict[str, ast.expr | None], depth: int = 0, arguments: Arguments | None = None
 ) -> Any:
@@ -272,7 +314,7 @@ def read_config(
                 + (f"{consumer[0]}({consumer[1]}=config)" if consumer else "the trainer's argument"),
             )
         chosen = picked
-    constants = _constants(tree)
+    constants = _with_imported(tree, source)
     read = ConfigCall(chosen.lineno)
     for kw in chosen.keywords:
         line = getattr(kw, "lineno", chosen.lineno)

@@ -87,6 +87,7 @@ from translator.frameworks.easyr1.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
+from translator.sources.code import in_run_dir
 from translator.sources.files import Source, flatten, load_yaml_mapping, refuse_alias_bomb
 from translator.sources.hydra import UNRESOLVED, resolve_interpolations, scalar
 from translator.sources.shell import program_index, unwrap_command
@@ -321,7 +322,7 @@ class EasyR1Dialect(Dialect):
                 )
                 continue
             if key == "config":
-                native.base = text  # OmegaConf.from_cli pops `config`; the last one given wins
+                native.base = in_run_dir(text, command.cwd)  # OmegaConf.from_cli pops `config`; the last one wins
                 continue
             overrides.append((key, _dotlist_value(text)))
         if native.base:

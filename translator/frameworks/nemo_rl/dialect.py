@@ -44,7 +44,7 @@ from translator.frameworks.nemo_rl.tables import (
 )
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
-from translator.sources.code import launched_scripts, path_default
+from translator.sources.code import in_run_dir, launched_scripts, path_default
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import parse_override
 from translator.sources.shell import (
@@ -375,7 +375,7 @@ class NemoRLDialect(Dialect):
         # project's own entry (run_grpo_nemo_gym.py) may name another, or set one beside itself when none is given
         if config is None and own is not None:
             config = path_default(own[1], "config")
-        config = config or BASE_PATH
+        config = in_run_dir(config, command.cwd) if config else BASE_PATH
         recipe = RELEASE_RECIPES.get(posixpath.basename(config))
         if _is_base(config):
             native.base_named = config

@@ -99,8 +99,10 @@ LEAVES: dict[str, str] = {
         ("filter_zero_std_samples", "active_sampling", "non_zero_std_mask", "non_zero_gradient_index"), "rows"
     ),
 }
-# Assignments to metrics, logs, evaluation settings or timeouts: they read the sizes but form nothing.
-_RECORDS = re.compile(r"metric|stats|log|eval|timeout|ratio", re.IGNORECASE)
+# Assignments to metrics, logs, evaluation settings or timeouts: they read the sizes but form nothing; nor do Ray
+# placement bundles (the CPUs a learner's GPU comes with: `bundles = [{"GPU": n, "CPU": n * 10} for n in ...]`),
+# which place the learners that the launch's counts make.
+_RECORDS = re.compile(r"metric|stats|log|eval|timeout|ratio|bundle", re.IGNORECASE)
 _OTHER_MODEL = re.compile(r"(^|_|\.|\b)(rm|reward|judge|verifier|eval|tokeni[sz]e|embed)", re.IGNORECASE)
 _LOGGING = frozenset(("print", "info", "warning", "warn", "debug", "error", "exception", "log", "write"))
 

@@ -168,11 +168,19 @@ def trains_without_trl(source: Source, cwd: str | None, script: str) -> bool:
 
 
 def _trains(node: ast.AST) -> bool:
-    """An import of trl or Unsloth, or a name of a trainer (``GRPOTrainer``, a project's ``Trainer`` wrapper)."""
+    """An import of trl or Unsloth, or a name of a trainer (``GRPOTrainer``, a project's ``Trainer`` wrapper). Of
+    trl, an import of its helpers alone (``from trl.data_utils import maybe_apply_chat_template``: an evaluation
+    script formatting prompts) trains nothing."""
     if isinstance(node, ast.Import):
         return any(a.name.split(".")[0] in ("trl", "unsloth") for a in node.names)
     if isinstance(node, ast.ImportFrom):
-        return (node.module or "").split(".")[0] in ("trl", "unsloth")
+        package = (node.module or "").split(".")[0]
+        helpers_only = (
+            package == "trl"
+            and "." in (node.module or "")
+            and not any(a.name == "*" or "Trainer" in a.name or "Config" in a.name for a in node.names)
+        )
+        return package in ("trl", "unsloth") and not helpers_only
     name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
     return "Trainer" in name or "GRPO" in name
 
