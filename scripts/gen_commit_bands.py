@@ -24,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository's
 
 from translator.schema_gen import git
 
-RELEASE_TAG = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")  # final releases only (no rc, dev or post tags)
+# final releases (no rc or dev tags); a release tagged only as post-releases (verl's v0.3.0.post0, .post1) is its
+# first post tag, and its later post tags are commits after it
+RELEASE_TAG = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?")
 
 
 def main() -> None:
@@ -39,10 +41,15 @@ def main() -> None:
     for tag in git(args.repo, "tag").split():
         found = RELEASE_TAG.fullmatch(tag)
         if found:
-            tags.append((tuple(int(p) for p in found.groups()), tag))
+            post = -1 if found[4] is None else int(found[4])
+            tags.append((tuple(int(p) for p in found.groups()[:3]), post, tag))
     tags.sort()
+    firsts: dict[tuple[int, ...], str] = {}
+    for number, _, tag in tags:
+        firsts.setdefault(number, tag)
+    releases = list(firsts.items())
     lines, seen = [], set()
-    for number, tag in tags:
+    for number, tag in releases:
         commits = git(args.repo, "rev-list", f"{tag}^{{commit}}").split()
         new = [c for c in commits if c not in seen]
         seen.update(commits)
@@ -54,8 +61,8 @@ def main() -> None:
         if between and lines[:-1]:  # commits older than the oldest release read are not listed
             lines.append(f"before {version} {' '.join(between)}")
     head = [c[:8] for c in git(args.repo, "rev-list", "HEAD").split() if c not in seen]
-    if head and tags:
-        lines.append(f"after {'.'.join(map(str, tags[-1][0]))} {' '.join(head)}")
+    if head and releases:
+        lines.append(f"after {'.'.join(map(str, releases[-1][0]))} {' '.join(head)}")
     head_commit, head_date = git(args.repo, "log", "-1", "--format=%H %cs").split()
     header = f"# from {args.source or args.repo} at {head_commit} ({head_date}): scripts/gen_commit_bands.py"
     with open(args.out, "w", encoding="utf-8") as out:

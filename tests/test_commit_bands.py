@@ -37,6 +37,15 @@ def test_a_commit_between_releases_is_read_as_the_one_before_and_checked_against
     assert "precedes 0.16.0" in why
 
 
+def test_a_verl_main_commit_is_placed_by_the_release_branch_forked_after_it() -> None:
+    # verl tags releases on release branches: 4f630d4b is on main after v0.3.0.post1's fork point and before
+    # v0.4.0's (verl/commits.txt "before 0.4.0", from volcengine/verl's history); 0.3.0 is the release before.
+    placed = _commit_release(registry.get("verl"), Evidence("verl", "4f630d4b", "Dockerfile", 1, "git-commit", 0))
+    assert placed is not None
+    read_as, why, candidates = placed
+    assert read_as == "0.3.0" and candidates[0] == "0.3.0" and "precedes 0.4.0" in why
+
+
 def test_a_commit_the_table_does_not_hold_places_nothing() -> None:
     assert _commit_release(registry.get("trl"), _pin("deadbeefdeadbeef")) is None
     assert _commit_release(registry.get("trl"), _pin("9f7")) is None  # too short to name one commit
@@ -61,10 +70,12 @@ def test_the_generator_places_each_commit_of_a_small_history(tmp_path: os.PathLi
 
     git("init", "-q")
     made = []
-    for n in range(6):  # c0 (tag v0.1.0), c1, c2 (tag v0.2.0), c3, c4 (tag v0.2.1rc1: not a release), c5
+    # c0 (tag v0.1.0), c1, c2 (tag v0.2.0), c3 (tag v0.2.0.post1: a later post tag of 0.2.0, no release of its own),
+    # c4 (tag v0.2.1rc1: not a release), c5
+    for n in range(6):
         git("commit", "-q", "--allow-empty", "-m", f"c{n}")
         made.append(git("rev-parse", "HEAD"))
-        tag = {0: "v0.1.0", 2: "v0.2.0", 4: "v0.2.1rc1"}.get(n)
+        tag = {0: "v0.1.0", 2: "v0.2.0", 3: "v0.2.0.post1", 4: "v0.2.1rc1"}.get(n)
         if tag:
             git("tag", tag)
     out = os.path.join(tmp_path, "bands.txt")

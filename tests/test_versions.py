@@ -253,6 +253,31 @@ def test_install_lines_readme_blocks_and_git_pins_are_read(tmp_path) -> None:
     }
 
 
+def test_a_clone_fixed_to_a_ref_is_a_git_pin(tmp_path) -> None:
+    """Clones written by hand; each (package, ref, kind) follows from the command that fixes it: a checkout after
+    `cd` in the same RUN (inside a subshell too), `-b TAG` on the clone, a checkout on a later line of a script. A
+    clone of the default branch, and `checkout -b` (a new branch), fix nothing."""
+    from translator.sources.project import evidence
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile.train").write_text(
+        "FROM x\nRUN git clone https://github.com/volcengine/verl.git verl_pkg && \\\n"
+        "    cd verl_pkg && (git checkout 4f630d4b || true)\n"
+        "RUN git clone --depth 1 -b v0.8.5 https://github.com/OpenRLHF/OpenRLHF.git\n"
+        "RUN git clone https://github.com/huggingface/trl.git && cd trl && git checkout -b mine\n"
+    )
+    (tmp_path / "setup.sh").write_text(
+        "git clone https://github.com/hiyouga/EasyR1.git\ncd EasyR1\ngit checkout v0.3.2\npip install -e .\n"
+    )
+    found = {(e.package, e.version, e.kind) for e in evidence(str(tmp_path))}
+    assert found == {
+        ("verl", "4f630d4b", "git-commit"),
+        ("openrlhf", "0.8.5", "git-tag"),
+        ("easyr1", "0.3.2", "git-tag"),
+    }
+
+
 def test_a_commit_pin_names_no_release_and_the_keys_decide(tmp_path) -> None:
     from translator import api
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -242,6 +243,11 @@ def _evidence(
     for folder in folders:
         distance = _distance(folder, anchors)
         candidates.extend((distance, path, how) for path, how in _stating_files(folder))
+    # the image a project builds for all its launches (docker/Dockerfile.train, .devcontainer/Dockerfile): one folder
+    # past the root
+    for folder in _image_folders(root):
+        distance = _distance(root, anchors) + 1
+        candidates.extend((distance, path, how) for path, how in _stating_files(folder) if how == "install")
     budget = MAX_BYTES
     for distance, path, how in sorted(candidates)[:MAX_FILES]:
         size, statements = _file_statements(path, how, budget)
@@ -257,6 +263,18 @@ def _evidence(
 # folder's listing and each file's statements are kept per process, keyed by modification time and size.
 _LISTINGS: dict[tuple[str, int], tuple[tuple[str, str], ...]] = {}
 _STATEMENTS: dict[tuple[str, str, int, int], tuple[Evidence, ...]] = {}
+
+
+_IMAGE_FOLDER = re.compile(r"\.?(docker\w*|devcontainer|containers?)", re.IGNORECASE)
+
+
+def _image_folders(root: str) -> list[str]:
+    """The project's top-level folders that hold the images it builds (docker/, dockerfiles/, .devcontainer/)."""
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    return [os.path.join(root, n) for n in names if _IMAGE_FOLDER.fullmatch(n) and os.path.isdir(os.path.join(root, n))]
 
 
 def _stating_files(folder: str) -> tuple[tuple[str, str], ...]:
@@ -374,6 +392,7 @@ def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]
     name = shown(path)
     fenced = installing = continued = False
     poetry = False
+    commands: list[tuple[int, str]] = []  # the lines of an install file (Dockerfile, script) that run as commands
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if how == "readme" and stripped.startswith("```"):
@@ -381,6 +400,8 @@ def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]
             continue
         if how == "readme" and not fenced:
             continue
+        if how == "install" and not stripped.startswith("#"):
+            commands.append((number, line.split(" #", 1)[0]))
         if stripped.startswith("["):
             poetry = stripped.startswith("[tool.poetry") and "dependencies" in stripped
         code = line.split(" #", 1)[0] if not stripped.startswith("#") else ""
@@ -402,8 +423,75 @@ def _statements(text: str, path: str, how: str, distance: int) -> list[Evidence]
             version = _TAG.fullmatch(ref)[1] if kind == "git-tag" else ref  # type: ignore[index]
             found.append(Evidence(normal(source[1]), version, name, number, kind, distance, None, weight))
         for match in _GIT.finditer(code):
-            ref = match[2]
-            kind = "git-tag" if _TAG.fullmatch(ref) else "git-commit" if _COMMIT.fullmatch(ref) else "git-ref"
-            version = _TAG.fullmatch(ref)[1] if kind == "git-tag" else ref  # type: ignore[index]
-            found.append(Evidence(normal(match[1]), version, name, number, kind, distance, None, weight))
+            found.append(_git_evidence(match[1], match[2], name, number, distance, weight))
+    return found + [
+        _git_evidence(package, ref, name, number, distance, weight) for number, package, ref in _clones(commands)
+    ]
+
+
+def _git_evidence(package: str, ref: str, file: str, line: int, distance: int, weight: int) -> Evidence:
+    """A git pin of ``package`` to ``ref``: a release tag (v0.4.0), a commit (7 to 40 hex digits) or a branch."""
+    kind = "git-tag" if _TAG.fullmatch(ref) else "git-commit" if _COMMIT.fullmatch(ref) else "git-ref"
+    version = _TAG.fullmatch(ref)[1] if kind == "git-tag" else ref  # type: ignore[index]
+    return Evidence(normal(package), version, file, line, kind, distance, None, weight)
+
+
+_CLONE_VALUE_OPTIONS = frozenset(("-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "-j", "--jobs"))
+
+
+def _clones(commands: list[tuple[int, str]]) -> list[tuple[int, str, str]]:
+    """(line, package, ref) of each ``git clone [-b REF] URL [DIR]`` that a later ``git checkout REF`` (or ``git
+    reset --hard REF``) in the same command or one of the next few fixes to a ref (a Dockerfile's ``RUN git clone
+    https://github.com/org/fw.git && cd fw && git checkout 4f80e465``; ``-b v0.4.0``): the package is the
+    repository's name. A clone of the default branch with no checkout names no ref and no version."""
+    logical: list[tuple[int, list[str]]] = []  # commands with their continued lines joined, split into words
+    start, held = 0, ""
+    for number, line in commands:
+        start, held = (start, held) if held else (number, "")
+        held += line.rstrip()
+        if held.endswith("\\"):
+            held = held[:-1] + " "
+            continue
+        logical.append((start, re.sub(r"[\"'()]", " ", held).replace(";", " ; ").split()))
+        held = ""
+    found: list[tuple[int, str, str]] = []
+    for k, (number, words) in enumerate(logical):
+        for i in [i for i in range(len(words) - 1) if words[i] == "git" and words[i + 1] == "clone"]:
+            ref, url, j = None, None, i + 2
+            while j < len(words) and url is None:
+                word = words[j]
+                if word in _CLONE_VALUE_OPTIONS:
+                    ref = words[j + 1] if word in ("-b", "--branch") and j + 1 < len(words) else ref
+                    j += 2
+                    continue
+                if word.startswith("--branch="):
+                    ref = word.partition("=")[2]
+                elif not word.startswith("-"):
+                    url = word
+                j += 1
+            package = posixpath.basename((url or "").rstrip("/")).removesuffix(".git")
+            if not url or "/" not in url or not re.fullmatch(r"[\w.-]+", package):
+                continue
+            later = [w for _, ws in logical[k : k + 6] for w in ws]
+            rest = later[later.index(url) + 1 :] if url in later else []
+            until = next((n for n in range(len(rest) - 1) if rest[n : n + 2] == ["git", "clone"]), len(rest))
+            checkout = _checked_out(rest[:until])
+            if checkout or ref:
+                found.append((number, package, checkout or ref or ""))
     return found
+
+
+def _checked_out(words: list[str]) -> str | None:
+    """The ref a ``git checkout REF`` / ``git -C DIR checkout REF`` / ``git reset --hard REF`` among ``words`` names
+    (not ``checkout -b NEW``, which makes a branch)."""
+    for n in range(len(words) - 2):
+        if words[n] != "git":
+            continue
+        rest = words[n + 1 : n + 5]
+        if rest[:1] == ["-C"]:
+            rest = rest[2:]
+        if rest[:1] == ["checkout"] and len(rest) > 1 and not rest[1].startswith("-"):
+            return rest[1]
+        if rest[:2] == ["reset", "--hard"] and len(rest) > 2:
+            return rest[2]
+    return None

@@ -14,7 +14,8 @@ import operator
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import field, replace
 from typing import Any, Protocol
 
@@ -1099,27 +1100,35 @@ class _Reader:
         if self.calls >= _MAX_NESTING:
             self.note("shell.control-flow-skipped", f"function {name}: calls nested more than {_MAX_NESTING} deep")
             return
-        numbered = {k: v for k, v in self.given.items() if k.isdigit()}
-        for key in numbered:
-            del self.given[key]
-        self.given.update({str(n): a for n, a in enumerate(args, 1)})
         saved, self.toks = self.toks, toks
         namerefs = dict(self.namerefs)  # local -n names end with the call
         self.calls += 1
         try:
-            self.walk(first + 1, last)
+            with self.arguments_as(args):
+                self.walk(first + 1, last)
         finally:
             self.calls -= 1
             self.toks = saved
             self.namerefs.clear()
             self.namerefs.update(namerefs)
-            for key in [k for k in self.given if k.isdigit()]:
-                del self.given[key]
-            self.given.update(numbered)
         if where != self.source:
             for command in self.commands[commands:]:
                 command.line = line
             self.notes[notes:] = [ShellNote(line, n.code, f"{where}:{n.line}: {n.message}") for n in self.notes[notes:]]
+
+    @contextmanager
+    def arguments_as(self, args: list[str]) -> Iterator[None]:
+        """$1, $2, ... are ``args`` inside the block (a function's call), the script's own again after it."""
+        numbered = {k: v for k, v in self.given.items() if k.isdigit()}
+        for key in numbered:
+            del self.given[key]
+        self.given.update({str(n): a for n, a in enumerate(args, 1)})
+        try:
+            yield
+        finally:
+            for key in [k for k in self.given if k.isdigit()]:
+                del self.given[key]
+            self.given.update(numbered)
 
     def command(self, words: list[_Tok], background: bool) -> None:
         self.line = words[0].line
@@ -1699,18 +1708,9 @@ class _Reader:
             if len(runs) != 1:
                 return None
             self.called.add(words[0].text)
-            args = [self.value(w.text) for w in words[1:]]
-            numbered = {k: v for k, v in self.given.items() if k.isdigit()}
-            for key in numbered:
-                del self.given[key]
-            self.given.update({str(n): a for n, a in enumerate(args, 1)})
-            try:
-                stop = next((k for k in range(runs[0], len(body)) if body[k].kind != "word"), len(body))
+            stop = next((k for k in range(runs[0], len(body)) if body[k].kind != "word"), len(body))
+            with self.arguments_as([self.value(w.text) for w in words[1:]]):
                 argv = [self.value(w.text) for w in body[runs[0] : stop]]
-            finally:
-                for key in [k for k in self.given if k.isdigit()]:
-                    del self.given[key]
-                self.given.update(numbered)
         else:
             argv = [self.value(w.text) for w in words]
         return self.printed_lines(argv)

@@ -129,6 +129,7 @@ class VerlDialect(Dialect):
     # the releases its plan arithmetic branches on
     plan_bands = ("0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.1", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
     changes = CHANGES
+    commit_bands = os.path.join(os.path.dirname(__file__), "commits.txt")  # scripts/gen_commit_bands.py
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
     writes_from = "0.3.0"  # 0.1's and 0.2's micro-batch keys and missing epoch loop are read, not written
     pip_name = "verl"
