@@ -981,17 +981,28 @@ def test_an_empty_value_the_comment_asks_to_fill_in_is_a_placeholder() -> None:
 @pytest.mark.parametrize("ending", ["\\\\", "\\ ", ""])
 def test_options_on_a_line_the_one_before_does_not_continue_onto_are_not_passed(ending: str) -> None:
     # "\\" at a line's end is an escaped backslash, "\ " a space escaped: either ends the command there, as no "\"
-    # does; bash then runs "--n-samples-per-prompt" as a command (not found), and train.py runs without it: slime's
-    # own default of one sample per prompt (--n-samples-per-prompt defaults to 1), with an error note naming both
+    # does; bash then runs "--n-samples-per-prompt" as a command (not found), and train.py runs without it. Options
+    # that set the batch plan (slime's samples per prompt and global batch): the run differs from the one written,
+    # refused. Options that set none (--seed, --save-interval): read as bash runs it, with an error note naming them.
     import translator
     from translator.sources.files import Source
 
     text = f"python3 train.py --rollout-batch-size 8 {ending}\n   --n-samples-per-prompt 4 --global-batch-size 32\n"
+    for framework in ("slime", "miles"):  # Miles has no concordance of its own: any framework's plan keys count
+        with pytest.raises(
+            ConfigError, match=r"'--n-samples-per-prompt' runs as a command.*set the batch plan"
+        ) as error:
+            translator.load(Source(text, "run.sh"), framework=framework)
+        assert error.value.line == 2
+    text = (
+        "python3 train.py --rollout-batch-size 8 --n-samples-per-prompt 4 --global-batch-size 32 "
+        f"{ending}\n   --seed 42 --save-interval 20\n"
+    )
     explanation = translator.load(Source(text, "run.sh"), framework="slime")
-    assert explanation.spec.plan.samples_per_prompt == 1
+    assert explanation.spec.plan.samples_per_prompt == 4
     (note,) = [n for n in explanation.notes if n.code == "shell.options-run-as-command"]
     assert note.severity == "error" and "run.sh:2:" in note.message
-    assert note.source_keys == ["--n-samples-per-prompt", "--global-batch-size"]
+    assert note.source_keys == ["--seed", "--save-interval"]
 
 
 def test_a_launch_cut_off_from_its_program_stops_the_read() -> None:

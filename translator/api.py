@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import field, replace
 from fractions import Fraction
@@ -306,6 +307,7 @@ def load(
             f"`{held[1]}` (the job script that passes them on may add more: read it to see them all)",
             source_keys=[held[0]],
         )
+    _refuse_cut_off_plan_options(dialect.name, source, reading)
     _settle_ways(dialect, source, options, reading)
     device_keys.apply(reading, dialect.gpus_taken_by)
     _refuse_huge_cluster(reading.spec, source.name)
@@ -353,6 +355,45 @@ def _arguments_only(dialect: Any, source: Source) -> tuple[str, str] | None:
 
     held = arguments_only(source) if not source.files else None
     return (held[1], held[2]) if held is not None and held[0] == dialect.name else None
+
+
+def _refuse_cut_off_plan_options(framework: str, source: Source, reading: Reading) -> None:
+    """Options a broken line continuation cut off from the launch (``shell.options-run-as-command``) that set a plan
+    quantity of the framework (``--n-samples-per-prompt``, its concordance says so): the run bash starts differs from
+    the one written in just what rlconf reports, so the file is refused, naming them; other options (``--seed``) stay
+    an error note on a plan read as bash runs the launch."""
+    from translator.concordance import names, shapes_plan
+
+    for note in reading.notes:
+        if note.code != "shell.options-run-as-command":
+            continue
+        # a framework without a concordance of its own (Miles, slime's fork): any framework's plan keys
+        frameworks = [framework] if framework in names() else names()
+        shaping = [
+            option
+            for option in note.source_keys
+            if any(
+                shapes_plan(name, key)
+                for name in frameworks
+                for key in _spellings(option.lstrip("-").partition("=")[0])
+            )
+        ]
+        placed = re.match(
+            rf"{re.escape(source.name)}:(\d+): (.*) \(-[^()]* are not passed; [^()]*\); (end each .*)$", note.message
+        )
+        if shaping and placed:
+            raise ConfigError(
+                f"{placed[2]} ({', '.join(shaping[:4])} set the batch plan: the run is not the one written)",
+                file=source.name,
+                line=int(placed[1]),
+                hint=placed[3],
+            )
+
+
+def _spellings(key: str) -> set[str]:
+    """A command-line option's key as a framework's concordance may spell it (``n-samples-per-prompt`` or
+    ``n_samples_per_prompt``)."""
+    return {key, key.replace("-", "_")}
 
 
 MAX_WAYS = 12  # combinations of ways through a script's undecided chains read one at a time

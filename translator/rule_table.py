@@ -1565,8 +1565,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("error",),
-        "Options on a line the line before does not continue onto run as a command bash cannot find: the launch runs "
-        "without them.",
+        "Options (none setting the plan) on a line the line before does not continue onto run as a command bash "
+        "cannot find: the launch runs without them.",
     ),
     R(
         "shell.vanishing-value",

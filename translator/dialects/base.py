@@ -475,7 +475,7 @@ def _flags_run_as_commands(script: ShellScript, source: Source, notes: NoteList)
     backslash; a space after ``\`` or a blank line breaks the continuation). Where those words hold the program the
     launch runs (``-- python3 -m pkg.train ...`` after ``ray job submit``), the training never starts:
     ConfigError. Otherwise the launch runs without those options: the plan is read as bash runs it, with an error
-    note naming what it drops (exit 1)."""
+    note naming what it drops (translator/api.py refuses the file where one of them sets a plan quantity)."""
     for command in script.commands:
         if not command.argv or not command.argv[0].startswith("-") or command.argv[0] == "-":
             continue
@@ -495,23 +495,14 @@ def _flags_run_as_commands(script: ShellScript, source: Source, notes: NoteList)
         )
 
 
+_LAUNCHERS = frozenset(("torchrun", "deepspeed", "accelerate", "ray", "uv", "bash", "sh"))
+
+
 def _names_program(word: str) -> bool:
     """A word that names a program or the script a launch runs (``python3``, ``torchrun``, ``train.py``, ``-m``)."""
     name = word.rsplit("/", 1)[-1]
     return (
-        word in ("-m", "--module")
-        or name.endswith((".py", ".sh"))
-        or name.startswith("python")
-        or name
-        in (
-            "torchrun",
-            "deepspeed",
-            "accelerate",
-            "ray",
-            "uv",
-            "bash",
-            "sh",
-        )
+        word in ("-m", "--module") or name.endswith((".py", ".sh")) or name.startswith("python") or (name in _LAUNCHERS)
     )
 
 
