@@ -38,9 +38,10 @@ def test_a_commit_between_releases_is_read_as_the_one_before_and_checked_against
 
 
 def test_a_verl_main_commit_is_placed_by_the_release_branch_forked_after_it() -> None:
-    # verl tags releases on release branches: 4f630d4b is on main after v0.3.0.post1's fork point and before
-    # v0.4.0's (verl/commits.txt "before 0.4.0", from volcengine/verl's history); 0.3.0 is the release before.
-    placed = _commit_release(registry.get("verl"), Evidence("verl", "4f630d4b", "Dockerfile", 1, "git-commit", 0))
+    # verl tags releases on release branches: cfead14a is a commit of main (2025-06-06), an ancestor of v0.4.0's fork
+    # point on main and of neither v0.3.0.post0 nor .post1 (git merge-base --is-ancestor in volcengine/verl), so it
+    # may hold some of 0.4.0's changes; 0.3.0 is the release before.
+    placed = _commit_release(registry.get("verl"), Evidence("verl", "cfead14a", "Dockerfile", 1, "git-commit", 0))
     assert placed is not None
     read_as, why, candidates = placed
     assert read_as == "0.3.0" and candidates[0] == "0.3.0" and "precedes 0.4.0" in why

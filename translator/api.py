@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import field, replace
 from fractions import Fraction
@@ -358,35 +357,30 @@ def _arguments_only(dialect: Any, source: Source) -> tuple[str, str] | None:
 
 
 def _refuse_cut_off_plan_options(framework: str, source: Source, reading: Reading) -> None:
-    """Options a broken line continuation cut off from the launch (``shell.options-run-as-command``) that set a plan
-    quantity of the framework (``--n-samples-per-prompt``, its concordance says so): the run bash starts differs from
-    the one written in just what rlconf reports, so the file is refused, naming them; other options (``--seed``) stay
-    an error note on a plan read as bash runs the launch."""
+    """Options a broken line continuation cut off from the launch (:class:`CutOff`) that set a plan quantity of the
+    framework (``--n-samples-per-prompt``, its concordance says so): the run bash starts differs from the one written
+    in just what rlconf reports, so the file is refused, naming them; other options (``--seed``) stay an error note
+    on a plan read as bash runs the launch."""
     from translator.concordance import names, shapes_plan
 
-    for note in reading.notes:
-        if note.code != "shell.options-run-as-command":
-            continue
-        # a framework without a concordance of its own (Miles, slime's fork): any framework's plan keys
-        frameworks = [framework] if framework in names() else names()
+    # a framework without a concordance of its own (Miles, slime's fork): any framework's plan keys
+    frameworks = [framework] if framework in names() else names()
+    for cut in reading.cut_off:
         shaping = [
             option
-            for option in note.source_keys
+            for option in cut.options
             if any(
                 shapes_plan(name, key)
                 for name in frameworks
                 for key in _spellings(option.lstrip("-").partition("=")[0])
             )
         ]
-        placed = re.match(
-            rf"{re.escape(source.name)}:(\d+): (.*) \(-[^()]* are not passed; [^()]*\); (end each .*)$", note.message
-        )
-        if shaping and placed:
+        if shaping:
             raise ConfigError(
-                f"{placed[2]} ({', '.join(shaping[:4])} set the batch plan: the run is not the one written)",
+                f"{cut.message} ({', '.join(shaping[:4])} set the batch plan: the run is not the one written)",
                 file=source.name,
-                line=int(placed[1]),
-                hint=placed[3],
+                line=cut.line,
+                hint=cut.hint,
             )
 
 

@@ -47,6 +47,17 @@ from translator.sources.shell import Include, Listing, ShellCommand, ShellScript
 
 
 @record
+class CutOff:
+    """Options on a line the line before does not continue onto: bash runs them as a command of their own (not
+    found), and the launch runs without them."""
+
+    line: int
+    message: str
+    hint: str
+    options: list[str]
+
+
+@record
 class ReadOptions:
     version: str | None = None  # None: infer from the keys, else the newest known
     env: Mapping[str, str] = field(default_factory=dict)
@@ -86,6 +97,8 @@ class Reading:
     # The launch script's undecided chains that left a variable unknown: the chain's line → its ways (branch numbers
     # for translator.sources.shell.BRANCH), to read the plan once per way.
     branch_ways: dict[int, list[int]] = field(default_factory=dict)
+    # Options a broken line continuation cut off the launch (bash runs them as a command of their own)
+    cut_off: list[CutOff] = field(default_factory=list)
     # Project files of the launched code's own that may keep the framework's start-up checks (a trainer copied from
     # a release's lineage), wherever the framework itself comes from.
     own_files: tuple[str, ...] = ()
@@ -340,6 +353,7 @@ class Dialect:
 
 _unset: list[list[str]] = []  # per read in progress: the variables its shell scripts never set (read_script)
 _chains: list[dict[int, list[int]]] = []  # per read in progress: its scripts' undecided chains (read_script)
+_cut_offs: list[list[CutOff]] = []  # per read in progress: options its scripts cut off their launch (read_script)
 
 
 def _with_unknowns(read: Any) -> Any:
@@ -347,6 +361,7 @@ def _with_unknowns(read: Any) -> Any:
         handed_out.append([])
         _unset.append([])
         _chains.append({})
+        _cut_offs.append([])
         project = project_version(self, source) if options.version is None else None
         if project and project.read_as:
             # a release installed from PyPI (a pin, or a commit of the framework's own history): not when the project
@@ -380,10 +395,12 @@ def _with_unknowns(read: Any) -> Any:
         else:
             reading.spec.shell_variables = list(dict.fromkeys(_unset[-1]))
             reading.branch_ways = dict(_chains[-1])
+            reading.cut_off = list(_cut_offs[-1])
         finally:
             handed_out.pop()
             _unset.pop()
             _chains.pop()
+            _cut_offs.pop()
         band = self.__dict__.get("_band_candidates")
         if band and reading.candidates is None:  # a release between two listed ones: both are candidates
             reading.candidates = band
@@ -493,6 +510,8 @@ def _flags_run_as_commands(script: ShellScript, source: Source, notes: NoteList)
             f"{' …' if len(dropped) > 6 else ''} are not passed; the plan is read without them); {hint}",
             source_keys=dropped,
         )
+        if _cut_offs:
+            _cut_offs[-1].append(CutOff(command.line, message, hint, dropped))
 
 
 _LAUNCHERS = frozenset(("torchrun", "deepspeed", "accelerate", "ray", "uv", "bash", "sh"))
