@@ -483,6 +483,18 @@ def test_a_read_of_a_section_upstream_also_has_is_the_fork_keys_only_under_its_o
     assert sorted(t.line for t in effects.effects("env.rollout.n", 8, True, False)) == [2, 3]
 
 
+def test_a_split_by_a_text_value_of_the_key_forms_no_batch(tmp_path: Path) -> None:
+    # resp.split(cfg.tool.stop)[0] cuts a completion's text at a stop string (the launch's value "</call>"): no rows
+    # are split; a key whose value is a number splits a batch into chunks of that many rows (DataProto.split(size))
+    effects = _key_effects(
+        tmp_path,
+        "def f(self, resp, batch):\n    resp = resp.split(self.config.tool.stop)[0]\n"
+        "    return batch.split(self.config.tool.stop)\n",
+    )
+    assert effects.effects("tool.stop", "</call>", False) == []
+    assert [(t.line, t.kind) for t in effects.effects("tool.stop", 4, False)] == [(2, "rows"), (3, "rows")]
+
+
 def test_a_batch_indexed_by_its_loops_own_index_forms_no_batch() -> None:
     # batch_kwargs[i] for i in range(...) reads or fills one row at a time; batch[keep] selects rows
     code = "for i in range(size):\n    batch_kwargs[i]['x'] = values[i]\nbatch = batch[keep]\n"

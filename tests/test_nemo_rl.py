@@ -277,7 +277,49 @@ def test_a_step_not_made_of_whole_dataloader_draws_stops_at_start() -> None:
         "train_global_batch_size: 128", "train_global_batch_size: 96"
     )
     explanation = translator.explain(Source(single, "recipe.yaml"), framework="nemo-rl@0.7.0")
-    assert explanation.spec.plan.total_steps is None  # min(300, 2 passes × batches): the dataset decides
+    # min(300, 2 passes × batches): 300 steps only with 300 × 60 / 2 = 9,000 prompts, assumed (a cap the dataset may
+    # pre-empt); 100 prompts give 2 × floor(100 / 60) = 2 steps
+    assert explanation.spec.plan.total_steps == 300 and explanation.spec.run_length.step_cap == 300
+    assert explanation.certainty["total_steps"].level == "assumed"
+    assert "at least 9,000 prompts" in explanation.certainty["total_steps"].why
+    with_data = translator.explain(Source(single, "recipe.yaml"), framework="nemo-rl@0.7.0", dataset_size=100)
+    assert with_data.to_dict()["run"]["steps"] == 2
+    # 60,000 prompts: 2 × 1,000 = 2,000 steps of data, so max_num_steps 300 ends the run
+    with_data = translator.explain(Source(single, "recipe.yaml"), framework="nemo-rl@0.7.0", dataset_size=60_000)
+    assert with_data.to_dict()["run"]["steps"] == 300
+
+
+def test_a_step_limit_past_any_common_dataset_is_not_the_run_length() -> None:
+    # grpo_math_1B.yaml's max_num_steps 1,000,000 over 1 epoch of 64 prompts per step needs 64,000,000 prompts:
+    # the dataset ends the run first (grpo.py:818-822@v0.7.0), so the length is unknown; the cap stays the run's
+    # limit: with 6,400 prompts the run is floor(6400 / 64) = 100 steps, and a translation writes the same two limits
+    recipe = {"defaults": "../../grpo_math_1B.yaml", "grpo": {"num_prompts_per_step": 64, "max_num_epochs": 1}}
+    source = Source(yaml.safe_dump(recipe), "recipe.yaml")
+    explanation = translator.explain(source, framework="nemo-rl@0.7.0")
+    assert explanation.spec.plan.total_steps is None and explanation.spec.run_length.step_cap == 1_000_000
+    assert "64,000,000 prompts" in explanation.certainty["total_steps"].why
+    assert translator.explain(source, framework="nemo-rl@0.7.0", dataset_size=6400).to_dict()["run"]["steps"] == 100
+    written = translator.translate(explanation, to="verl@0.9.1").files["launch.sh"]
+    assert "trainer.total_training_steps=1000000" in written and "trainer.total_epochs=1" in written
+    # async GRPO ignores max_num_epochs (5 here) but its collector passes over the data once: the same one-pass bound
+    fixture = (ROOT / "fixtures" / "nemo-rl" / "async_megatron_2node.yaml").read_text()
+    text = fixture.replace(
+        "  num_generations_per_prompt: 8\n", "  num_generations_per_prompt: 8\n  max_num_epochs: 5\n"
+    )
+    spec = translator.explain(Source(text, "recipe.yaml"), framework="nemo-rl@0.7.0").spec
+    assert spec.plan.total_steps is None and spec.run_length.dataset_passes == 1
+
+
+def test_a_run_length_resting_on_the_dataset_does_not_hide_a_start_up_stop() -> None:
+    # TP 4 with train_micro_batch_size 1 ≠ logprob_batch_size 4 stops at start-up (lm_policy.py:178-194@v0.7.0);
+    # max_num_steps 20 over one pass of 32 prompts is assumed (640 prompts), but no start-up check reads it
+    recipe = {
+        "defaults": "../../grpo_math_1B.yaml",
+        "grpo": {"max_num_steps": 20},
+        "policy": {"train_micro_batch_size": 1, "logprob_batch_size": 4, "dtensor_cfg": {"tensor_parallel_size": 4}},
+    }
+    with pytest.raises(translator.ConfigError, match="batch-variant accuracy issue with TP>=4"):
+        translator.explain(Source(yaml.safe_dump(recipe), "recipe.yaml"), framework="nemo-rl@0.7.0")
 
 
 def test_a_command_exported_for_ray_sub_is_the_launch() -> None:

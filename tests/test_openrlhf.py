@@ -17,6 +17,7 @@ import translator
 from tests.conftest import CASES, FIXTURES, Case, case_id, differing, noted
 from tests.test_cli import assert_input_error, run
 from translator.dialects.base import at_least
+from translator.errors import ConfigError
 from translator.frameworks.openrlhf.dialect import defaults_for, flag_exists, spelled
 from translator.frameworks.openrlhf.tables import ALL_DOTTED, ALL_FLAT, DOTTED_TO_FLAT, FLAT_TO_DOTTED, VERSIONS
 from translator.sources.files import Source
@@ -1104,6 +1105,17 @@ def test_ray_head_address_is_the_launch_host() -> None:
     assert source.spec.launch.main_process_host == "10.1.2.3"
     text = translator.translate(source, to="openrlhf@0.10.1").files["launch.sh"]
     assert "ray job submit --address=http://10.1.2.3:8265 " in text
+
+
+def test_a_runtime_env_ray_cannot_parse_stops_the_job_before_it_starts() -> None:
+    # Ray's job CLI json.loads --runtime-env-json before submitting (parse_runtime_env_args): "working_dir":
+    # pkg/openrlhf" lacks its opening quote, so the job is never submitted; quoted, the env_vars reach the job
+    job = 'ray job submit --runtime-env-json=\'{{"working_dir": {}, "env_vars": {{"A": "1"}}}}\' -- python3 -m '
+    flags = "openrlhf.cli.train_ppo_ray --actor.num_gpus_per_node 8 --rollout.n_samples_per_prompt 8\n"
+    with pytest.raises(ConfigError, match=r"--runtime-env-json is not JSON \(Expecting value: line 1 column 17"):
+        translator.load(Source(job.format('pkg/openrlhf"') + flags, "launch.sh"), framework="openrlhf@0.9.0")
+    read = translator.load(Source(job.format('"pkg/openrlhf"') + flags, "launch.sh"), framework="openrlhf@0.9.0")
+    assert read.spec.plan.samples_per_prompt == 8
 
 
 def test_several_datasets_need_probabilities_up_to_0_6_4() -> None:

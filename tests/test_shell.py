@@ -432,6 +432,40 @@ def test_a_function_reads_its_arguments_and_fills_the_callers_array_by_reference
     assert argvs(script) == [["python", "-m", "pkg.main", "a=1", "b=2", "c=3"]]
 
 
+def test_what_a_function_prints_is_its_command_substitutions_value() -> None:
+    # bash: n_gpus() echoes its second argument when that is not empty and returns (N_GPUS defaults to 2, so the
+    # `if` is decided and the python fallback never runs); its `local` variables and X=9 die with the subshell
+    script = parse_shell(
+        'n_gpus() {\n  local given="${2:-}"\n  X=9\n  if [ -n "$given" ]; then\n    echo "$given"\n    return\n'
+        '  fi\n  python - "$1" <<EOF\nprint(1)\nEOF\n}\nN_GPUS="${N_GPUS:-2}"\nN=$(n_gpus "0,1" "$N_GPUS")\n'
+        "python train.py --n $N ${X:-none} $(printf '%s' \"$(n_gpus a)\")\n"
+    )
+    # without a second argument the function runs python: what it prints is not known, and the substitution stays
+    # text (printf '%s' of it is not evaluated either)
+    assert argvs(script)[-1][:4] == ["python", "train.py", "--n", "2"]
+    assert argvs(script)[-1][4] == "none"
+    assert "shell.function-output" in codes(script)
+    # what it prints to stderr (a warning) is not its output
+    script = parse_shell('f() {\n  echo "warn" >&2\n  echo 4\n}\nN=$(f)\npython t.py --n $N\n')
+    assert argvs(script) == [["python", "t.py", "--n", "4"]]
+
+
+def test_a_function_whose_output_depends_on_an_undecided_branch_prints_nothing_known() -> None:
+    # MODE is never set: which echo runs is not known, so $(pick) stays a command substitution kept as text
+    script = parse_shell(
+        'pick() {\n  if [ "$MODE" = a ]; then\n    echo 1\n  else\n    echo 2\n  fi\n}\npython t.py --n $(pick)\n'
+    )
+    assert argvs(script)[0] == ["python", "t.py", "--n", "$(pick)"]
+    assert "shell.function-output" not in codes(script)
+
+
+def test_a_comment_in_backquotes_inside_a_continued_command_is_no_word() -> None:
+    # bash: `# a note` is a command substitution of nothing (a comment), so it adds no word to the command
+    script = parse_shell("python t.py \\\n  `# the batch` \\\n  --n 2\n")
+    assert argvs(script) == [["python", "t.py", "--n", "2"]]
+    assert "shell.command-substitution" not in codes(script)
+
+
 def test_a_sourced_path_one_branch_names_is_followed() -> None:
     # ROOT is $SLURM_DIR on one way through the if, "." on the other; only ./lib.sh is a file of the project
     files = {"lib.sh": "run() { python x.py; }\n"}

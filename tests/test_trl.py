@@ -5,6 +5,8 @@ worked out by hand in the comments from TRL's and transformers' own code (docs/f
 from __future__ import annotations
 
 import dataclasses
+import shutil
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -654,6 +656,29 @@ def test_a_recipe_the_projects_readme_launches_with_one_script_is_read_with_that
     assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 64, 2)
 
 
+def test_a_trainer_copy_fed_by_a_sampler_that_repeats_no_prompt_counts_prompts_per_device(tmp_path: Path) -> None:
+    # vlm_fork_pinned's trainer (0.16's buffer per accumulation step) with a _get_train_sampler of its own returning
+    # a RandomSampler and generating num_return_sequences=self.num_generations per prompt: each micro-step a rank
+    # holds per_device 4 prompts × 8 = 32 completions (TRL 0.14's arithmetic): 8 ranks → 32 prompts, 256 samples a
+    # round; GAS 2 → 512 samples per optimizer step, 1/2 optimizer step per round.
+    shutil.copytree(FIXTURES / "trl" / "vlm_fork_pinned", tmp_path / "p")
+    trainer = tmp_path / "p" / "src" / "open_r1" / "trainer" / "grpo_trainer.py"
+    trainer.write_text(
+        trainer.read_text()
+        + "\n    def _get_train_sampler(self, dataset=None):\n        return RandomSampler(self.train_dataset)\n\n"
+        "    def _generate_and_score_completions(self, inputs, model):\n"
+        "        return model.generate(inputs, num_return_sequences=self.num_generations)\n"
+    )
+    read = translator.explain(str(tmp_path / "p" / "run_scripts" / "run_grpo_rec.sh"))
+    plan = read.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (32, 256, 512)
+    assert (plan.optimizer_steps_per_step, plan.micro_batch_per_device) == (Fraction(1, 2), 32)
+    # with num_iterations 2 the buffer is reused across iterations: no release's arithmetic, so unknown
+    script = tmp_path / "p" / "run_scripts" / "run_grpo_rec.sh"
+    script.write_text(script.read_text().replace("--num_generations 8", "--num_generations 8 --num_iterations 2"))
+    assert translator.explain(str(script)).spec.plan.samples_per_step is None
+
+
 # ---------------------------------------------------------------- which program a launch runs
 def test_a_launch_of_the_projects_module_with_python_m_is_read_as_its_file(tmp_path: Path) -> None:
     # `accelerate launch -m rl.train_grpo` runs rl/train_grpo.py from the run folder, a module of the project
@@ -748,3 +773,20 @@ def test_a_deepspeed_file_named_from_another_folder_than_the_run_starts_in_stops
         translator.explain(str(app / "run.sh"), "trl@0.18.0")
     (app / "run.sh").write_text(launch.format("ds/zero2.json"))
     assert translator.explain(str(app / "run.sh"), "trl@0.18.0").spec.plan.data_parallel_size == 2
+
+
+def test_a_launch_whose_script_and_deepspeed_file_no_one_folder_holds_both_stops_the_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # scripts/run/train.sh names src/grpo.py (the project holds it only from the root) and run/zero3.json (held
+    # only from scripts/): from scripts/ Python cannot open src/grpo.py, and from the root TrainingArguments cannot
+    # open run/zero3.json, so the launch stops at start-up from any folder. With the DeepSpeed file named from the
+    # root (scripts/run/zero3.json) the root is where it runs, and the plan is read.
+    write_project(tmp_path, {"scripts/run/zero3.json": "{}\n", "src/grpo.py": TRL_READER})
+    launch = "torchrun --nproc_per_node 2 src/grpo.py --output_dir o --deepspeed {} --num_generations 8\n"
+    (tmp_path / "scripts" / "run" / "train.sh").write_text(launch.format("run/zero3.json"))
+    monkeypatch.chdir(tmp_path / "scripts")
+    with pytest.raises(ConfigError, match=r"run/zero3\.json is not in the folder the run starts in \(\., where src"):
+        translator.explain("run/train.sh", "trl@0.18.0")
+    (tmp_path / "scripts" / "run" / "train.sh").write_text(launch.format("scripts/run/zero3.json"))
+    assert translator.explain("run/train.sh", "trl@0.18.0").spec.plan.data_parallel_size == 2

@@ -308,6 +308,7 @@ def load(
         )
     _refuse_cut_off_plan_options(dialect.name, source, reading)
     _settle_ways(dialect, source, options, reading)
+    _weigh_step_cap(dialect, reading.spec)
     device_keys.apply(reading, dialect.gpus_taken_by)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
@@ -435,6 +436,64 @@ def _settle_ways(dialect: Any, source: Source, options: ReadOptions, reading: Re
         )
 
 
+# Prompts a run's dataset is assumed to hold at most without being told: more than the common RL prompt sets (GSM8K
+# 7,473; MATH 12,000; DAPO-Math-17k; DeepScaleR 40,315) hold. A step limit that needs more is not assumed reached.
+ASSUMED_DATASET_PROMPTS = 100_000
+
+
+def _weigh_step_cap(dialect: Any, spec: RunSpec) -> None:
+    """A run that stops at total_steps C or when its E dataset passes end, whichever comes first (a dialect's
+    ``stops_at_first_limit``; not one whose step limit passes over the data again): C steps only if the dataset
+    holds C × prompts_per_step / E prompts. C stays the run's limit (run_length.step_cap: --dataset-size and
+    translations use it); as the run's length it is assumed, or unknown where that many prompts are more than
+    ASSUMED_DATASET_PROMPTS."""
+    from translator.dialects.base import UNKNOWN
+    from translator.plan import Derivation
+    from translator.summary import plural
+
+    plan, passes = spec.plan, spec.run_length.dataset_passes
+    cap, prompts = plan.total_steps, plan.prompts_per_step
+    if not dialect.stops_at_first_limit or not isinstance(cap, int) or not passes or not prompts:
+        return
+    spec.run_length.step_cap = cap
+    needed = -(-Fraction(cap) * Fraction(prompts) // Fraction(passes).limit_denominator(1000))
+    stated = spec.derivations.get("plan.total_steps")
+    why = stated.text if stated is not None else f"{cap} steps"
+    keys = list(stated.keys) if stated is not None else []
+    condition = (
+        f"if the dataset holds at least {needed:,} prompts ({plural(passes, 'pass', 'passes')} of "
+        f"{plural(prompts, 'prompt', 'prompts')} per step; with fewer, the passes end the run first)"
+    )
+    if needed > ASSUMED_DATASET_PROMPTS:
+        plan.total_steps = None
+        spec.derivations["plan.total_steps"] = Derivation(
+            f"unknown: the run stops at {why} or when its passes over the dataset end, whichever comes first: "
+            f"{cap} steps only {condition} (pass --dataset-size PROMPTS)",
+            keys,
+            UNKNOWN,
+        )
+    else:
+        spec.derivations["plan.total_steps"] = Derivation(f"{why}, {condition}", keys, "assumed")
+
+
+def _assumed_beyond_the_data(explanation: Explanation) -> list[str]:
+    """The assumed plan quantities, leaving out a run length assumed only because the dataset may end the run
+    before its step limit (:func:`_weigh_step_cap`): no start-up check reads it, and it rests on no assumption
+    about the config."""
+    stated = explanation.spec.derivations.get("plan.total_steps")
+    dataset_only = stated is not None and explanation.certainty["total_steps"].why == stated.text
+    return [name for name in assumed(explanation.certainty) if not (name == "total_steps" and dataset_only)]
+
+
+def _limited(spec: RunSpec) -> RunSpec:
+    """The spec to write: a step limit the dataset may pre-empt (run_length.step_cap, plan.total_steps left unknown)
+    is written as the target's step limit, beside the same dataset passes, so that the target stops where the
+    source does."""
+    if spec.plan.total_steps is not None or spec.run_length.step_cap is None:
+        return spec
+    return replace(spec, plan=replace(spec.plan, total_steps=spec.run_length.step_cap))
+
+
 CLUSTER_COUNTS = (
     "nodes",
     "gpus_per_node",
@@ -510,7 +569,7 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
         rules_table = load_object(entry.rules) if entry is not None and entry.rules else ()
         at_start.update({rule.code: rule for rule in rules_table if rule.at_start})
     found = [f for f in errors if f.rule in at_start]
-    assumed = [c for c in explanation.certainty.values() if c.level == "assumed"]
+    assumed = _assumed_beyond_the_data(explanation)
     if found and assumed and (explanation.reread is None or explanation.reread_world is not None):
         # an assumed world size (or another assumption): only what stands at every world size; an uncertain
         # release alone is settled below, candidate by candidate
@@ -587,7 +646,7 @@ def _at_every_world_size(explanation: Explanation, found: list[Finding], text: s
             other = explanation.reread_world(world)
         except ConfigError:
             return []
-        if any(c.level == "assumed" for c in other.certainty.values()):
+        if _assumed_beyond_the_data(other):
             return []  # something else is assumed too
         standing &= {(f.rule, tuple(f.keys)) for f in filter_report(check(other), text, None).errors}
         if not standing:
@@ -649,7 +708,9 @@ def read_back(dialect: Any, files: dict[str, str], main: str, version: str, spec
     the target's own live form ("${HOME}" in a script, ${oc.env:HOME} in OmegaConf YAML); it is read back as the
     source holds it, symbolic: ${HOME}."""
     symbolic = {name: f"${{{name}}}" for name in spec.shell_variables}
-    return dialect.read(Source(files[main], main, None, files), ReadOptions(version=version, env=symbolic))
+    reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version, env=symbolic))
+    _weigh_step_cap(dialect, reading.spec)
+    return reading
 
 
 def translate(
@@ -737,14 +798,17 @@ def translate(
     from translator.wording import settings
 
     certainty = explanation.certainty
-    if on_assumption := assumed(certainty):
+    # a step limit the dataset may pre-empt is written with the same passes: a target that also stops at the first
+    # limit stops where the source does, whatever the dataset holds
+    on_assumption = _assumed_beyond_the_data(explanation) if dialect.stops_at_first_limit else assumed(certainty)
+    if on_assumption:
         notes.info(
             "plan.assumed",
             "the written plan rests on assumptions (exit 1 under --strict): "
             + "; ".join(f"{name} ({certainty[name].why})" for name in on_assumption),
             source_keys=[f"plan.{name}" for name in on_assumption],
         )
-    files = dialect.write(explanation.spec, version, notes)
+    files = dialect.write(_limited(explanation.spec), version, notes)
     main = "launch.sh" if "launch.sh" in files else next(iter(files))
     reading = read_back(dialect, files, main, version, explanation.spec)
     target = reading.spec

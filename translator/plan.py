@@ -149,6 +149,9 @@ class Generation(_Section):
 @record
 class RunLength(_Section):
     dataset_passes: float | None = None  # passes over the prompt dataset
+    # rollout steps the run stops at unless its dataset passes end it sooner (the frameworks that stop at the first
+    # limit reached); kept where plan.total_steps is not stated because the dataset may decide
+    step_cap: int | None = None
     total_optimizer_steps: Number | None = None
     total_samples: int | None = None
 

@@ -1359,6 +1359,13 @@ RULES: tuple[R, ...] = (
         "prompts per step.",
     ),
     R(
+        "semantics.run-length",
+        "note",
+        "all",
+        ("info",),
+        "Async GRPO runs to max_num_steps but passes over the dataset once: a smaller dataset stalls the run after it.",
+    ),
+    R(
         "semantics.ignored-key",
         "note",
         "all",
@@ -1510,6 +1517,13 @@ RULES: tuple[R, ...] = (
         "all",
         ("info",),
         "A shell function is called: its body is read there, with the call's arguments as $1, $2, ...",
+    ),
+    R(
+        "shell.function-output",
+        "note",
+        "all",
+        ("info",),
+        "$(func ARGS) is what the script's function prints: its body read with those arguments, every branch decided.",
     ),
     R(
         "shell.branch-path",

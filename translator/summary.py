@@ -102,7 +102,10 @@ def run_length(spec: RunSpec, dataset_size: int | None = None) -> dict[str, Any]
     if dataset_size and p.prompts_per_step:
         steps_per_pass = math.floor(Fraction(dataset_size) / Fraction(p.prompts_per_step))
         by_passes = math.floor(steps_per_pass * Fraction(passes).limit_denominator(1000)) if passes else None
-        if steps is None and by_passes is not None:
+        cap = spec.run_length.step_cap
+        if steps is None and by_passes is not None and cap is not None and cap < by_passes:
+            steps, basis = cap, f"step_cap {cap}, before dataset_passes × steps per pass ({by_passes})"
+        elif steps is None and by_passes is not None:
             steps, basis = by_passes, "dataset_passes × steps per pass"
         elif steps is not None and by_passes is not None and by_passes < steps and _stops_at_first_limit(spec):
             steps, basis = by_passes, f"dataset_passes × steps per pass, before total_steps {steps}"

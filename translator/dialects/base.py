@@ -43,7 +43,15 @@ from translator.plan import SECTIONS, Derivation, RunSpec
 from translator.records import record
 from translator.sources.files import Source, below
 from translator.sources.project import Evidence
-from translator.sources.shell import Include, Listing, ShellCommand, ShellScript, parse_shell
+from translator.sources.shell import (
+    Include,
+    Listing,
+    ShellCommand,
+    ShellScript,
+    job_runtime_env_json,
+    parse_shell,
+    symbolic_names,
+)
 
 
 @record
@@ -468,6 +476,7 @@ def read_script(source: Source, env: Mapping[str, str], notes: NoteList) -> Shel
     """A launch script read statically (never executed); what the shell reader noticed becomes info notes."""
     script = _parsed(source, env)
     _flags_run_as_commands(script, source, notes)
+    _refuse_unparsable_job_env(script, source)
     for shell_note in script.notes:
         notes.info(shell_note.code, f"{source.name}:{shell_note.line}: {shell_note.message}")
     unset = list(dict.fromkeys(name for c in script.commands for name in c.unresolved))
@@ -512,6 +521,28 @@ def _flags_run_as_commands(script: ShellScript, source: Source, notes: NoteList)
         )
         if _cut_offs:
             _cut_offs[-1].append(CutOff(command.line, message, hint, dropped))
+
+
+def _refuse_unparsable_job_env(script: ShellScript, source: Source) -> None:
+    """A ``ray job submit --runtime-env-json TEXT`` whose TEXT (every part known) is not JSON: Ray's job CLI reads
+    it with ``json.loads`` (``parse_runtime_env_args``, ray/dashboard/modules/dashboard_sdk.py) before it submits
+    anything, so the job never starts: ConfigError."""
+    import json
+
+    for command in script.commands:
+        text = job_runtime_env_json(command.argv)
+        if text is None or symbolic_names(text):
+            continue
+        try:
+            json.loads(text)
+        except ValueError as error:
+            raise ConfigError(
+                f"ray job submit's --runtime-env-json is not JSON ({error}): Ray reads it with json.loads before "
+                "it submits the job, so the training never starts",
+                file=source.name,
+                line=command.line,
+                hint="write the runtime env as JSON (every string in double quotes)",
+            ) from None
 
 
 _LAUNCHERS = frozenset(("torchrun", "deepspeed", "accelerate", "ray", "uv", "bash", "sh"))

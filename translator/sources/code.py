@@ -1170,11 +1170,14 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
     return (dotted, missing) if missing else None
 
 
-def held_elsewhere(project: Project, given: str) -> str | None:
+def held_elsewhere(project: Project, given: str, starts: list[str] | None = None) -> str | None:
     """Where the project holds the relative path ``given`` (as the project names it) when the folder the run starts
-    in does not: a path written from another folder. None when the run folder holds it, when it is absolute or has
-    a variable, or when the project holds it nowhere (the user's setup may make it)."""
-    if os.path.isabs(given) or set("$`~") & set(given) or os.path.isfile(os.path.join(project.run_dir, given)):
+    in (``starts``: each folder it may start in; the run folder by default) does not: a path written from another
+    folder. None when a start folder holds it, when it is absolute or has a variable, or when the project holds it
+    nowhere (the user's setup may make it)."""
+    if os.path.isabs(given) or set("$`~") & set(given):
+        return None
+    if any(os.path.isfile(os.path.join(folder, given)) for folder in starts or [project.run_dir]):
         return None
     held = files_ending(project.root, given)
     return project.rel(held[0]) if held else None
@@ -2319,7 +2322,8 @@ class KeyEffects:
                 nodes, carried = [], None  # passed as another argument (shuffle=...): not a batch size
             if carried is not None and depth < 2 and carried[1] and self._uses_all_here(path, carried[0]):
                 nodes = []  # the value stored as it is (self.x = cfg.x) decides nothing: its uses, followed, do
-            found += batch_touches(nodes, path)
+            text_splits = _text_splits(statement, matches, value)
+            found += [t for t in batch_touches(nodes, path) if not (t.kind == "rows" and t.line in text_splits)]
             if carried is None or depth >= 2:
                 continue
             target, plain = carried
@@ -2508,6 +2512,21 @@ def _truth(value: object) -> bool | None:
         if text in ("false", "no", "off", "null", "none", "", "0")
         else None
     )
+
+
+def _text_splits(statement: ast.stmt, matches: Callable[[ast.AST], bool], value: object) -> set[int]:
+    """The lines of ``statement`` that split or select by the key's value when that value is text, not a number
+    (``resp.split(self.config.tool_call_end)[0]``): a separator or a column name, never a count of rows."""
+    if not isinstance(value, str) or _number(value) is not None:
+        return set()
+    return {
+        node.lineno
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _ROW_CALLS
+        and any(matches(n) for a in node.args for n in ast.walk(a))
+    }
 
 
 def _number(value: object) -> float | None:

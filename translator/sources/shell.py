@@ -108,6 +108,18 @@ class _Rounds:
 
 
 @record
+class _Capture:
+    """A function run for its output (``$(NAME ARGS)``): the lines it has printed so far; whether it has
+    returned; whether something it did leaves its output unknown (another command, an undecided branch, a loop)."""
+
+    branches: int  # the if-chains open when it was called: those it opens itself must be decided
+    loops: int
+    printed: list[str] = field(default_factory=list)
+    returned: bool = False
+    unknown: bool = False
+
+
+@record
 class _Branch:
     """An open if-chain: whether the branch being read is read, whether an earlier one was taken, and whether the
     chain's conditions could all be decided so far."""
@@ -736,6 +748,8 @@ class _Reader:
         self.uncounted: set[str] = set()  # arrays holding the words of a command not run: their length is unknown
         self.chains: dict[int, list[int]] = {}  # undecided chains that left a variable unknown → their ways
         self.unrun_words = False  # whether an unquoted command substitution was kept as text since last reset
+        self.capture: _Capture | None = None  # what a function run for its output ($(NAME ARGS)) has printed
+        self.output_elsewhere = False  # the command being read writes its standard output elsewhere (>&2, > FILE)
 
     def note(self, code: str, message: str) -> None:
         self.notes.append(ShellNote(self.line, code, message))
@@ -850,6 +864,7 @@ class _Reader:
             documents: list[_Tok] = []  # here-documents the command reads
             strings: list[_Tok] = []  # here-strings it reads (<<< WORD)
             targets: list[_Tok] = []  # the files its output is written to (> FILE)
+            self.output_elsewhere = False  # its standard output goes to a file or another stream (>&2, > FILE)
             while i < stop:
                 t = toks[i]
                 if t.kind == "word":
@@ -863,6 +878,7 @@ class _Reader:
                             words, i = [], end + 1
                             break
                 elif "<" in t.text or ">" in t.text:  # a redirection: drop it and its target
+                    self.output_elsewhere = self.output_elsewhere or (">" in t.text and not t.text.startswith("2"))
                     if i + 1 >= len(toks) or toks[i + 1].kind != "word":
                         self.redirection_without_target(t, toks[i + 1] if i + 1 < len(toks) else None)
                     if i + 1 < len(toks) and toks[i + 1].heredoc is not None:
@@ -1151,7 +1167,7 @@ class _Reader:
         if words and words[0].text == "esac" and self.cases:
             self.close_case()
             words = words[1:]
-        if self.skipping():
+        if self.skipping() or (self.capture is not None and self.capture.returned):
             return
         if words and words[0].text == "break" and self.replays and self.replays[-1] is not None:
             self.replays[-1] = None  # an argument loop left by `break` (`--) shift; REST=("$@"); break`): done
@@ -1177,7 +1193,7 @@ class _Reader:
             elif kw not in _CLOSERS and kw != "esac":
                 break
             words = words[1:]
-        if not words:
+        if not words or (self.capture is not None and self.captured(words)):
             return
         self.unresolved = {}
         k = 0
@@ -1694,6 +1710,80 @@ class _Reader:
                 return k
         return None
 
+    def function_output(self, body: str) -> str | None:
+        """What ``$(NAME ARGS)`` prints, NAME a function of the script: its body read with ARGS as $1, $2, ... in a
+        subshell (what it sets is gone after), the lines ``echo``/``printf`` print collected up to a ``return``.
+        None when its output is not decided: it runs another command, or a branch or loop of its own is not
+        decided. Nothing is run."""
+        tokens = _Lexer(body, self.source, []).tokens()
+        if not tokens or any(t.kind != "word" for t in tokens) or tokens[0].text not in self.functions:
+            return None
+        name = tokens[0].text
+        place = (
+            self.line,
+            self.unresolved,
+            self.after_command,
+            self.joined_condition,
+            self.jump_to,
+            self.output_elsewhere,
+        )
+        args = [f for t in tokens[1:] for f in self.fields(t)]
+        before = dict(self.vars)
+        kept = (dict(self.arrays), dict(self.tainted), set(self.overridable), set(self.never_empty), self.cwd)
+        outer, notes, called = self.capture, len(self.notes), set(self.called)
+        capture = self.capture = _Capture(len(self.branches), len(self.loops))
+        self.unresolved = {}
+        try:
+            self.call(name, args, *self.functions[name])
+        finally:
+            self.capture = outer
+            used = self.unresolved  # unset names the function's output was built from: the outer command's too
+            (
+                self.line,
+                self.unresolved,
+                self.after_command,
+                self.joined_condition,
+                self.jump_to,
+                self.output_elsewhere,
+            ) = place
+            self.unresolved.update(used)
+            self.vars.restore(
+                {k: before.get(k) for k in set(before) | set(self.vars) if self.vars.get(k) != before.get(k)}
+            )
+            self.arrays, self.tainted, self.overridable, self.never_empty, self.cwd = kept
+            del self.notes[notes:]
+        if capture.unknown:
+            self.called = called  # its body is read at the end as commands that may run, as before
+            return None
+        output = "".join(capture.printed).rstrip("\n")  # bash drops a substitution's trailing newlines
+        self.note("shell.function-output", f"$({body}) is {output!r}: what function {name} prints (its body read)")
+        return output
+
+    def captured(self, words: list[_Tok]) -> bool:
+        """Inside a function run for its output (:meth:`function_output`): take a command that prints, returns or
+        tests (True); another command leaves the output unknown (True: it is not read as run); assignments and
+        function calls are read as usual (False)."""
+        capture = self.capture
+        assert capture is not None
+        if any(not frame.decidable for frame in self.branches[capture.branches :]) or len(self.loops) > capture.loops:
+            capture.unknown = True
+        words = list(itertools.dropwhile(lambda w: w.text in _OPENERS or w.text in _CLOSERS or w.text == "elif", words))
+        rest = list(itertools.dropwhile(lambda w: _ASSIGN.match(w.text), words))
+        if not rest or rest[0].text in _DECLARE or rest[0].text in self.functions:
+            return False
+        argv = [f for w in rest for f in self.fields(w)]
+        if argv[0] == "return":
+            capture.returned = True
+        elif argv[0] in ("echo", "printf") and self.output_elsewhere:
+            pass  # printed to stderr or a file: not the substitution's output
+        elif argv[0] == "echo" and not any(a.startswith("-") or "\\" in a for a in argv[1:2]):
+            capture.printed.append(" ".join(argv[1:]) + "\n")
+        elif argv[0] == "printf" and len(argv) == 3 and argv[1] in ("%s", "%s\\n", "%d", "%d\\n"):
+            capture.printed.append(argv[2] + ("\n" if argv[1].endswith("\\n") else ""))
+        elif argv[0] not in ("[", "[[", "test", "true", ":"):
+            capture.unknown = True
+        return True
+
     def printed(self, command: str) -> str | None:
         """What a process substitution's command prints when that is a project file's lines: ``cat FILE``, ``grep
         [-v] [-E] PATTERN FILE`` (every line it prints ends with a newline), or a call of a function whose body
@@ -2078,7 +2168,10 @@ class _Reader:
                 i = j
             elif c == "`" or (s.startswith("$(", i) and not s.startswith("$((", i)):
                 j = _end_of(s, i)
-                result = self.expr(s[i + 2 : j - 1] if c == "$" else s[i + 1 : j - 1])
+                inner = s[i + 2 : j - 1] if c == "$" else s[i + 1 : j - 1]
+                result = self.expr(inner)
+                if result is None:
+                    result = self.function_output(inner)
                 if result is None:
                     self.note("shell.command-substitution", f"{s[i:j]} is not run; kept as text")
                     self.unrun_words = self.unrun_words or not quoted  # its output's words are not known
@@ -2119,6 +2212,8 @@ class _Reader:
                 return str(len([d for d in visible.split(",") if d.strip()]))
             return None
         tokens = _Lexer(body, self.source, []).tokens()
+        if not any(t.kind == "word" for t in tokens):
+            return ""  # `# a comment` inside a continued command: a substitution of nothing, as bash runs it
         # output sent to /dev/null changes no result: `cd -- DIR &>/dev/null && pwd`
         quiet = {i for i, t in enumerate(tokens[1:], 1) if t.text == "/dev/null" and tokens[i - 1].text in _QUIET}
         tokens = [t for i, t in enumerate(tokens) if i not in quiet and i + 1 not in quiet]
@@ -2844,25 +2939,37 @@ def ray_job_env(argv: list[str]) -> dict[str, str] | None:
     ``--runtime-env`` file, JSON it cannot parse)."""
     import json
 
-    if not argv or posixpath.basename(argv[0]) != "ray" or argv[1:3] != ["job", "submit"]:
+    words = _job_submit_options(argv)
+    if any(word.partition("=")[0] == "--runtime-env" for word in words):
+        return None
+    text = job_runtime_env_json(argv)
+    if text is None:
         return {}
-    words = argv[3 : argv.index("--")] if "--" in argv else argv[3:]
-    env: dict[str, str] = {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    found = data.get("env_vars") if isinstance(data, dict) else None
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def _job_submit_options(argv: list[str]) -> list[str]:
+    """The options of a ``ray job submit`` (the words before its ``--``); none for any other command."""
+    if not argv or posixpath.basename(argv[0]) != "ray" or argv[1:3] != ["job", "submit"]:
+        return []
+    return argv[3 : argv.index("--")] if "--" in argv else argv[3:]
+
+
+def job_runtime_env_json(argv: list[str]) -> str | None:
+    """The text of a ``ray job submit``'s ``--runtime-env-json`` (the last one given, as its option parser keeps);
+    None for another command or one without it."""
+    words = _job_submit_options(argv)
+    text = None
     for i, word in enumerate(words):
         name, eq, value = word.partition("=")
-        if name == "--runtime-env":
-            return None
-        if name != "--runtime-env-json":
-            continue
-        text = value if eq else (words[i + 1] if i + 1 < len(words) else "")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return None
-        found = data.get("env_vars") if isinstance(data, dict) else None
-        if isinstance(found, dict):
-            env.update({str(k): str(v) for k, v in found.items()})
-    return env
+        if name == "--runtime-env-json":
+            text = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+    return text
 
 
 def unwrap_command(argv: list[str], env: Mapping[str, str] | None = None) -> list[str]:

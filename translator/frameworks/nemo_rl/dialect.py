@@ -565,30 +565,37 @@ class _Interpreter:
             # samples: token-packed micro-batches have no sample count
             plan.micro_batch_per_device = v.positive_int("policy.train_micro_batch_size")
         self.spec.generation.logprob_micro_batch_per_device = v.positive_int("policy.logprob_batch_size")
-        # min(max_num_steps, max_num_epochs × len(dataloader)) (grpo.py:818-822@v0.7.0): the dataset decides; up
-        # to 0.3.1 one pass (`for batch in dataloader`, stopping at max_num_steps: grpo.py:516,808@v0.3.1).
-        v.consume("grpo.max_num_steps")
         # MultipleDataloaderWrapper is an infinite iterator: max_num_epochs is ignored and the run is max_num_steps
         # steps of num_prompts_per_step prompts each (grpo.py:1397-1401@v0.6.0, 2221-2225@v0.7.0;
         # data/dataloader.py:18-70@v0.7.0 asserts each step's count)
         multiple = at_least(self.version, "0.6.0") and v.flag("data.use_multiple_dataloader")
         # async_grpo_train loops `while step < max_num_steps` with no epoch bound (grpo.py:1782@v0.4.0,
-        # 3650@v0.7.0); its collector makes one pass over the data (trajectory_collector.py:252@v0.7.0), so a dataset
-        # too small for those steps stalls the run rather than ending it sooner
+        # 3650@v0.7.0), but its collector makes one pass over the data (trajectory_collector.py:252@v0.7.0): a
+        # dataset too small for those steps stalls the run after that pass
         asynchronous = at_least(self.version, "0.4.0") and v.flag("grpo.async_grpo.enabled")
-        if multiple or asynchronous:
-            steps = v.positive_int("grpo.max_num_steps")
-            why, key = (
-                ("data.use_multiple_dataloader", "data.use_multiple_dataloader")
-                if multiple
-                else ("the async loop runs to it", "grpo.async_grpo.enabled")
+        # min(max_num_steps, max_num_epochs × len(dataloader)) (grpo.py:818-822@v0.7.0); up to 0.3.1 one pass (`for
+        # batch in dataloader`, stopping at max_num_steps: grpo.py:516,808@v0.3.1). Both limits are kept: the run is
+        # max_num_steps long only with enough prompts (translator/api.py weighs that; --dataset-size decides it).
+        steps = v.positive_int("grpo.max_num_steps")
+        plan.total_steps = steps
+        switch = "data.use_multiple_dataloader" if multiple else "grpo.async_grpo.enabled" if asynchronous else None
+        endless = " (data.use_multiple_dataloader: its loaders never end, so grpo.max_num_epochs is ignored)"
+        self.spec.derivations["plan.total_steps"] = Derivation(
+            f"grpo.max_num_steps {steps}{endless if multiple else ''}",
+            ["grpo.max_num_steps", *([switch] if switch else [])],
+            "config" if "grpo.max_num_steps" in v.values else "default",
+        )
+        if multiple:
+            v.consume("grpo.max_num_epochs")
+        elif asynchronous:
+            self.spec.run_length.dataset_passes = 1
+            v.consume("grpo.max_num_epochs")
+            self.notes.info(
+                "semantics.run-length",
+                "async GRPO trains until grpo.max_num_steps and ignores grpo.max_num_epochs, but its trajectory "
+                "collector passes over the dataset once: a dataset of fewer steps' prompts stalls the run after it",
+                source_keys=["grpo.async_grpo.enabled", "grpo.max_num_epochs"],
             )
-            self.spec.derivations["plan.total_steps"] = Derivation(
-                f"grpo.max_num_steps {steps} ({why}: grpo.max_num_epochs is ignored)",
-                ["grpo.max_num_steps", key],
-                "config" if "grpo.max_num_steps" in v.values else "default",
-            )
-            plan.total_steps = steps
         else:
             self.spec.run_length.dataset_passes = 1 if self.version == "0.3.1" else v.number("grpo.max_num_epochs")
         if self.version != "0.3.1":

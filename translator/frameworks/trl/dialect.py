@@ -87,6 +87,7 @@ from translator.sources.code import (
     PackageImport,
     Project,
     dotted_path,
+    files_ending,
     held_elsewhere,
     in_run_dir,
     launched_scripts,
@@ -287,6 +288,9 @@ class TrlDialect(Dialect):
         if installed is not None and native.release is None:  # a variant's release is not trl's
             installed.refuse_unavailable(native.trl_imports)
         fork = native.fork_trainer
+        reused = str(native.values.get("num_iterations", 1)) != "1"  # a buffer reused over iterations
+        if fork is not None and fork.lineage is not None and "plain_sampler" in fork.lineage.requires and reused:
+            fork = native.fork_trainer = replace(fork, lineage=None)  # that arithmetic is no release's
         if fork is not None and fork.lineage is not None:
             notes.warning(
                 "framework.fork-trainer",
@@ -406,6 +410,7 @@ class TrlDialect(Dialect):
         skipped: list[str] = []
         others: list[str] = []  # launches of TRL trainers other than GRPO's ('sft.py builds trl.SFTTrainer')
         grpo: dict[int, bool] = {}  # a launch's command → whether its script names GRPO
+        modules: dict[int, str] = {}  # a launch's command → the project module it runs with -m
         for command in script.commands:
             argv = unwrap_command(command.argv)
             if argv[:2] == ["trl", "vllm-serve"] or argv[:2] == ["vllm", "serve"]:
@@ -422,7 +427,8 @@ class TrlDialect(Dialect):
             elif (index := _training_script_index(argv, source, command.cwd)) is not None:
                 shown = argv[index]
                 if index and argv[index - 1] in ("-m", "--module") and not argv[index].startswith("trl."):
-                    # the project's own module, run as a script: read as the file it is
+                    # the project's own module: read as the file it is (run as a module of its package)
+                    modules[id(command)] = argv[index]
                     argv = [*argv[: index - 1], _module_file(source, command.cwd, argv[index]), *argv[index + 1 :]]
                     index -= 1
                 if index and python_script.trains_without_trl(source, command.cwd, argv[index]):
@@ -473,7 +479,9 @@ class TrlDialect(Dialect):
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
         path_set = "PYTHONPATH" in assigned
-        training_script = python_script.launched(source, command.cwd, argv[script_index], native, path_set)
+        training_script = python_script.launched(
+            source, command.cwd, argv[script_index], native, path_set, modules.get(id(command))
+        )
         own_options = False
         if training_script is not None and script_name.endswith(".py"):
             # a script that builds its GRPOConfig itself is read, not a fork; so is the module it hands that to
@@ -1188,15 +1196,21 @@ def _refuse_deepspeed_file_the_run_folder_lacks(source: Source, command: ShellCo
     absolute one, and one the project holds nowhere (made by the user's setup) are not judged."""
     if not isinstance(given, str) or not given.endswith(".json"):
         return
+    tail = os.path.normpath(script)
     for project, _ in launched_scripts(source, command.cwd, script):
-        if not os.path.isfile(os.path.join(project.run_dir, script)):
-            return  # the script found elsewhere: which folder the user runs it from is not known
-        held = held_elsewhere(project, given)
+        if os.path.isfile(os.path.join(project.run_dir, script)):
+            folders = [project.run_dir]
+        elif os.path.isabs(tail) or tail.startswith(".."):
+            return
+        else:  # the script found from another folder: the run starts in a folder that holds it at that path
+            folders = [path[: -len(tail)].rstrip(os.sep) for path in files_ending(project.root, tail)]
+        held = held_elsewhere(project, given, folders) if folders else None
         if held is None:
             return
+        starts = ", ".join(project.rel(folder) or "." for folder in folders)
         raise ConfigError(
-            f"--deepspeed {given} is not in the folder the run starts in ({project.rel(project.run_dir) or '.'}, "
-            f"where {script} is), though the project holds {held}: "
+            f"--deepspeed {given} is not in the folder the run starts in ({starts}, where {script} is), though the "
+            f"project holds {held}: "
             'TrainingArguments stops at start-up ("Expected a string path to an existing deepspeed config")',
             file=source.name,
             line=command.line,
@@ -1399,6 +1413,8 @@ def _recipe_trainer(source: Source, flag: Callable[[str], Any]) -> ForkTrainer |
 
 
 _LAUNCH_TEXTS = (".md", ".sh", ".bash", ".slurm", ".sbatch", ".txt")
+
+
 _CONTINUED = re.compile(r"\\\n\s*")
 
 
@@ -1674,9 +1690,10 @@ def _classify(project: Project, info: ClassInfo, flag: Callable[[str], Any]) -> 
             for c in ast.walk(node)
         )
     ]
-    own_group = (
-        lineage is None and bool(generating) and not _grouped_by_num_generations(generating, methods.get("__init__"))
-    )
+    grouped = _grouped_by_num_generations(generating, methods.get("__init__"))
+    if lineage is not None and "plain_sampler" in lineage.requires and not grouped:
+        lineage = None  # groups of a count of its own: no release's arithmetic
+    own_group = lineage is None and bool(generating) and not grouped
     files = tuple(dict.fromkeys([info.path, *owner.values()]))
     return ForkTrainer(where, lineage, code_line, rewrites, files, own_group=own_group)
 
@@ -1772,6 +1789,9 @@ def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> d
     hit = mentions(list(sampler), ("RepeatRandomSampler", "RepeatSampler"))
     if hit is not None:
         found["repeat_sampler"] = ("_get_train_sampler", getattr(hit, "lineno", 0))
+    plain = mentions(list(closure("_get_train_sampler")), ("RandomSampler", "SequentialSampler", "DistributedSampler"))
+    if hit is None and plain is not None:
+        found["plain_sampler"] = ("_get_train_sampler", getattr(plain, "lineno", 0))
     return found
 
 

@@ -128,14 +128,17 @@ def read_python(source: Source, native: NativeTrl, notes: NoteList, env: Mapping
     native.world_size_from = "a Python script run as written (python script.py: one process; pass --num-processes N)"
 
 
-def launched(source: Source, cwd: str | None, script: str, native: NativeTrl, path_set: bool = False) -> Source | None:
+def launched(
+    source: Source, cwd: str | None, script: str, native: NativeTrl, path_set: bool = False, module: str | None = None
+) -> Source | None:
     """The .py a launch line runs, when it is in the project (or among the files held in memory); its imports of
-    trl at start-up go to ``native.trl_imports``. ``path_set``: the launch sets PYTHONPATH."""
+    trl at start-up go to ``native.trl_imports``. ``path_set``: the launch sets PYTHONPATH; ``module``: the
+    launch runs the file as that module of its package (``-m pkg.train``), whose relative imports work."""
     if script in source.files:  # files held in memory (a translation read back)
         return source.sibling(script, "training script")
     for project, path in launched_scripts(source, cwd, script):
-        refuse_startup_failures(project, path, None, source.name)
-        if script.endswith(".py"):
+        refuse_startup_failures(project, path, module, source.name)
+        if script.endswith(".py") and module is None:
             refuse_import_off_the_path(project, path, source.name, path_set)
         native.trl_imports = project.package_imports(path, None, "trl")
         return source.sibling(str(path), "training script")

@@ -617,6 +617,8 @@ ACCELERATE_VALUE_OPTIONS = frozenset(
 #                          the Trainer's default sampler: per_device_train_batch_size counts prompts (0.14)
 #   repeat_sampler         RepeatRandomSampler / RepeatSampler(mini_repeat_count=self.num_generations ...)
 #   inherited_sampler      the class derives from TRL's GRPOTrainer and keeps its sampler (the installed release's)
+#   plain_sampler          its own _get_train_sampler returns a sampler that yields each prompt once (RandomSampler,
+#                          SequentialSampler, DistributedSampler) and no repeating one
 # A trainer that generates in _prepare_inputs but is fed by transformers' default sampler (R1-V's
 # Qwen2VLGRPOVLLMTrainer, src/r1-v/src/open_r1/trainer/vllm_grpo_trainer.py: it gathers each rank's
 # per_device_train_batch_size prompts and asks vLLM for num_generations completions of each) counts prompts per
@@ -632,11 +634,20 @@ class Lineage:
 LINEAGES = (
     Lineage("0.18.0", "TRL 0.18+ (steps_per_generation)", ("steps_per_generation",)),
     Lineage("0.17.0", "TRL 0.17 (generate_every)", ("generate_every",), ("steps_per_generation",)),
+    # 0.16's buffering fed by a sampler of its own that repeats no prompt: each micro-step generates num_generations
+    # completions for each of per_device_train_batch_size prompts, as 0.14 does (with num_iterations 1 the buffer
+    # changes no count; rlconf applies it only then)
+    Lineage(
+        "0.14.0",
+        "TRL 0.16's buffering fed by a sampler that repeats no prompt (per_device_train_batch_size counts prompts)",
+        ("buffer_per_micro_step", "plain_sampler"),
+        ("repeat_sampler", "generate_every", "steps_per_generation"),
+    ),
     Lineage(
         "0.16.0",
         "TRL 0.15–0.16 (a generation every micro-step, buffered per accumulation step)",
         ("buffer_per_micro_step",),
-        ("generate_every", "steps_per_generation"),
+        ("generate_every", "steps_per_generation", "plain_sampler"),
     ),
     Lineage(
         "0.14.0",
