@@ -1719,14 +1719,7 @@ class _Reader:
         if not tokens or any(t.kind != "word" for t in tokens) or tokens[0].text not in self.functions:
             return None
         name = tokens[0].text
-        place = (
-            self.line,
-            self.unresolved,
-            self.after_command,
-            self.joined_condition,
-            self.jump_to,
-            self.output_elsewhere,
-        )
+        place = {name: getattr(self, name) for name in _COMMAND_STATE}  # the command whose word this is
         args = [f for t in tokens[1:] for f in self.fields(t)]
         before = dict(self.vars)
         kept = (dict(self.arrays), dict(self.tainted), set(self.overridable), set(self.never_empty), self.cwd)
@@ -1738,14 +1731,8 @@ class _Reader:
         finally:
             self.capture = outer
             used = self.unresolved  # unset names the function's output was built from: the outer command's too
-            (
-                self.line,
-                self.unresolved,
-                self.after_command,
-                self.joined_condition,
-                self.jump_to,
-                self.output_elsewhere,
-            ) = place
+            for attribute, value in place.items():
+                setattr(self, attribute, value)
             self.unresolved.update(used)
             self.vars.restore(
                 {k: before.get(k) for k in set(before) | set(self.vars) if self.vars.get(k) != before.get(k)}
@@ -2758,6 +2745,8 @@ _TR_SETS = {"[:space:]": " \t\n\r\v\f", "[:blank:]": " \t", "\\n": "\n", "\n": "
 _MAX_FILE_TEXT = 65_536  # a file a substitution prints is a name or a short list, not data
 _QUIET = {">", "&>", "1>", "2>", ">>", "&>>", "2>>"}  # redirections whose target /dev/null drops the output
 _MAX_NESTING = 8  # bash -c inside bash -c ...: real scripts nest once or twice
+# what the reader holds of the command being read, kept across a function run for its output inside one of its words
+_COMMAND_STATE = ("line", "unresolved", "after_command", "joined_condition", "jump_to", "output_elsewhere")
 _PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program
 
 
