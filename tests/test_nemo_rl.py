@@ -287,6 +287,13 @@ def test_a_step_not_made_of_whole_dataloader_draws_stops_at_start() -> None:
     # 60,000 prompts: 2 × 1,000 = 2,000 steps of data, so max_num_steps 300 ends the run
     with_data = translator.explain(Source(single, "recipe.yaml"), framework="nemo-rl@0.7.0", dataset_size=60_000)
     assert with_data.to_dict()["run"]["steps"] == 300
+    # verl also stops at whichever limit comes first: both written, it stops where NeMo-RL does, nothing assumed;
+    # TRL's max_steps passes over the data again, so its length rests on the dataset holding 9,000 prompts
+    assumed = {
+        target: [n for n in translator.translate(explanation, to=target).notes if n.code == "plan.assumed"]
+        for target in ("verl@0.9.1", "trl@1.16.0")
+    }
+    assert assumed["verl@0.9.1"] == [] and "plan.total_steps" in assumed["trl@1.16.0"][0].source_keys
 
 
 def test_a_step_limit_past_any_common_dataset_is_not_the_run_length() -> None:

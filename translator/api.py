@@ -480,8 +480,15 @@ def _assumed_beyond_the_data(explanation: Explanation) -> list[str]:
     """The assumed plan quantities, leaving out a run length assumed only because the dataset may end the run
     before its step limit (:func:`_weigh_step_cap`): no start-up check reads it, and it rests on no assumption
     about the config."""
-    stated = explanation.spec.derivations.get("plan.total_steps")
-    dataset_only = stated is not None and explanation.certainty["total_steps"].why == stated.text
+    spec = explanation.spec
+    stated = spec.derivations.get("plan.total_steps")
+    # weighed there (a step limit is kept) and assumed for that alone (no fork or other release changes it)
+    dataset_only = (
+        spec.run_length.step_cap is not None
+        and stated is not None
+        and stated.origin == "assumed"
+        and explanation.certainty["total_steps"].why == stated.text
+    )
     return [name for name in assumed(explanation.certainty) if not (name == "total_steps" and dataset_only)]
 
 

@@ -1413,8 +1413,6 @@ def _recipe_trainer(source: Source, flag: Callable[[str], Any]) -> ForkTrainer |
 
 
 _LAUNCH_TEXTS = (".md", ".sh", ".bash", ".slurm", ".sbatch", ".txt")
-
-
 _CONTINUED = re.compile(r"\\\n\s*")
 
 
