@@ -114,7 +114,8 @@ def test_schema_types_map_the_annotations() -> None:
 
 
 def test_nearest_schema_at_or_below_the_version() -> None:
-    assert native_schemas.schema_for("verl", "0.6.1")["x-version"] == "0.4.1"
+    assert native_schemas.schema_for("verl", "0.6.1")["x-version"] == "0.6.1"
+    assert native_schemas.schema_for("verl", "0.6.0")["x-version"] == "0.6.0"
     assert native_schemas.schema_for("verl", "0.8.0")["x-version"] == "0.8.0"
     assert native_schemas.schema_for("trl", "0.22.2")["x-version"] == "0.18.0"
     assert native_schemas.schema_for("openrlhf", "0.11.2")["x-version"] == "0.11.2"

@@ -317,6 +317,31 @@ def test_a_step_limit_past_any_common_dataset_is_not_the_run_length() -> None:
     assert spec.plan.total_steps is None and spec.run_length.dataset_passes == 1
 
 
+def test_a_step_limit_is_weighed_against_a_dataset_loaded_by_name() -> None:
+    # NeMo-RL's registry names load whole Hub splits (response_datasets/dapo_math.py, gsm8k.py@v0.7.0).
+    # DAPOMath17K: BytedTsinghua-SIA/DAPO-Math-17k train holds 17,917 prompts × 100 = 1,791,700 rows, so
+    # max_num_steps 1000 over one pass of 256 prompts (256,000 prompts, more than rlconf assumes of an unnamed
+    # dataset) is reached: assumed. gsm8k: openai/gsm8k train holds 7,473 < 100 × 128 = 12,800, so the pass ends
+    # the run first (floor(7473 / 128) = 58 steps, drop_last=True, grpo.py:358-363@v0.7.0): not 100.
+    def recipe(name: str, steps: int, prompts: int) -> Source:
+        data = {
+            "defaults": "../../grpo_math_1B.yaml",
+            "grpo": {"num_prompts_per_step": prompts, "max_num_steps": steps, "max_num_epochs": 1},
+            "data": {"train": {"dataset_name": name}},
+        }
+        return Source(yaml.safe_dump(data), "recipe.yaml")
+
+    dapo = translator.explain(recipe("DAPOMath17K", 1000, 256), framework="nemo-rl@0.7.0")
+    assert dapo.spec.plan.total_steps == 1000 and dapo.certainty["total_steps"].level == "assumed"
+    assert "at least 256,000 prompts" in dapo.certainty["total_steps"].why
+    assert "DAPOMath17K holds 1,791,700" in dapo.certainty["total_steps"].why
+    gsm8k = translator.explain(recipe("gsm8k", 100, 128), framework="nemo-rl@0.7.0")
+    assert gsm8k.spec.plan.total_steps is None and gsm8k.spec.run_length.step_cap == 100
+    assert "gsm8k holds 7,473" in gsm8k.certainty["total_steps"].why
+    with_data = translator.explain(recipe("gsm8k", 100, 128), framework="nemo-rl@0.7.0", dataset_size=7473)
+    assert with_data.to_dict()["run"]["steps"] == 58
+
+
 def test_a_run_length_resting_on_the_dataset_does_not_hide_a_start_up_stop() -> None:
     # TP 4 with train_micro_batch_size 1 ≠ logprob_batch_size 4 stops at start-up (lm_policy.py:178-194@v0.7.0);
     # max_num_steps 20 over one pass of 32 prompts is assumed (640 prompts), but no start-up check reads it

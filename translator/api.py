@@ -445,8 +445,9 @@ def _weigh_step_cap(dialect: Any, spec: RunSpec) -> None:
     """A run that stops at total_steps C or when its E dataset passes end, whichever comes first (a dialect's
     ``stops_at_first_limit``; not one whose step limit passes over the data again): C steps only if the dataset
     holds C × prompts_per_step / E prompts. C stays the run's limit (run_length.step_cap: --dataset-size and
-    translations use it); as the run's length it is assumed, or unknown where that many prompts are more than
-    ASSUMED_DATASET_PROMPTS."""
+    translations use it); as the run's length it is assumed where the dataset is one the framework loads by name
+    and holds that many prompts (``named_dataset_prompts``), or, for any other, where that many prompts are at
+    most ASSUMED_DATASET_PROMPTS; else unknown."""
     from translator.dialects.base import UNKNOWN
     from translator.plan import Derivation
     from translator.summary import plural
@@ -464,7 +465,12 @@ def _weigh_step_cap(dialect: Any, spec: RunSpec) -> None:
         f"if the dataset holds at least {needed:,} prompts ({plural(passes, 'pass', 'passes')} of "
         f"{plural(prompts, 'prompt', 'prompts')} per step; with fewer, the passes end the run first)"
     )
-    if needed > ASSUMED_DATASET_PROMPTS:
+    sources = spec.data.train_sources or []
+    named = dialect.named_dataset_prompts.get(sources[0]) if len(sources) == 1 else None
+    if named is not None:
+        held = f"{sources[0]} holds {named[0]:,} ({named[1]})"
+        condition = f"{condition}: {held}"
+    if needed > (named[0] if named is not None else ASSUMED_DATASET_PROMPTS):
         plan.total_steps = None
         spec.derivations["plan.total_steps"] = Derivation(
             f"unknown: the run stops at {why} or when its passes over the dataset end, whichever comes first: "

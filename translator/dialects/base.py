@@ -126,6 +126,9 @@ class Dialect:
     # Whether a run with both a step limit and a number of dataset passes stops at whichever comes first
     # (verl, EasyR1); TRL's max_steps overrides num_train_epochs instead.
     stops_at_first_limit: bool = True
+    # Datasets the framework loads by a name of its own (a registry): name → (training prompts it holds, where that
+    # count comes from). A step limit is weighed against that count instead of an assumed one (api._weigh_step_cap).
+    named_dataset_prompts: dict[str, tuple[int, str]] = {}  # noqa: RUF012
     changes: dict[str, str] = {}  # noqa: RUF012  (version → what changed in it that matters to a config)
     writes_from: str | None = None  # the oldest version the writer writes; older listed ones are read only
     pip_name: str | None = None  # the package a project pins (name==X) to say which release it runs

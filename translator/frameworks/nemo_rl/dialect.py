@@ -39,6 +39,7 @@ from translator.frameworks.nemo_rl.tables import (
     CHANGES,
     DATA_SECTION,
     ENTRY,
+    NAMED_DATASET_PROMPTS,
     RELEASE_RECIPES,
     VERSIONS,
 )
@@ -201,6 +202,7 @@ class NemoRLDialect(Dialect):
     # policy GPUs = the cluster's less the generation's and, from 0.6.0, a reward model environment's `resources`
     # (grpo.py setup()): an environment's `resources` rlconf does not model may take from the policy
     gpus_taken_by = r"env\..+\.resources\.(gpus_per_node|num_nodes)"
+    named_dataset_prompts = NAMED_DATASET_PROMPTS
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

@@ -1,5 +1,5 @@
-"""verl's native schemas (scripts/gen_schemas.py): 0.2.0.post2 / 0.3.0 (the 0.3.0.post1 wheel) / 0.4.1 / 0.7.1 /
-0.8.0 / 0.9.0 / 0.9.1, from the wheel's Hydra YAML defaults. ``_generated_ppo*_trainer.yaml`` (the fully composed
+"""verl's native schemas (scripts/gen_schemas.py): every minor release from 0.2.0.post2 to 0.9.1 (0.3.0 from the
+0.3.0.post1 wheel), from the wheel's Hydra YAML defaults. ``_generated_ppo*_trainer.yaml`` (the fully composed
 configs verl ships since 0.5) where present, else ``ppo_trainer.yaml`` and ``ppo_megatron_trainer.yaml`` composed
 through their ``defaults`` lists (0.4.1 has none). Nested mappings are flattened into dotted keys; the type of a
 key is that of its default (verl's YAML is untyped).
@@ -24,7 +24,7 @@ from translator.schema_gen import (
     write,
 )
 
-VERSIONS = ("0.2.0.post2", "0.3.0", "0.4.1", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
+VERSIONS = ("0.2.0.post2", "0.3.0", "0.4.1", "0.5.0", "0.6.0", "0.6.1", "0.7.0", "0.7.1", "0.8.0", "0.9.0", "0.9.1")
 WHEELS = {"0.3.0": "0.3.0.post1"}  # rlconf's 0.3.0 is read from PyPI's only 0.3.0 wheel
 UNKNOWN = (
     "rejected",
