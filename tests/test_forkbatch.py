@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
 import pytest
@@ -434,6 +435,23 @@ def test_appending_a_key_the_copys_config_sets_stops_hydra_and_over_a_null_does_
     assert api.explain(str(OWN_CONFIG / "appended_null.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32
 
 
+@pytest.mark.parametrize("entry", ["data@data: legacy_data", "optional data@data: legacy_data"])
+def test_a_defaults_entry_whose_file_the_copy_lacks_stops_hydra(tmp_path: Path, entry: str) -> None:
+    # The copy's ppo_trainer.yaml names data/legacy_data in its defaults list and its config folder lacks the file
+    # (a .gitignore's `data/` kept it out of the repository): Hydra stops composing (MissingConfigException "Could
+    # not find 'data/legacy_data'"). An `optional` entry is skipped when its file is missing: the launch runs.
+    shutil.copytree(FORKS / "verl_own_config", tmp_path / "p")
+    (tmp_path / "p" / ".git").mkdir()
+    config = tmp_path / "p" / "verl" / "trainer" / "config" / "ppo_trainer.yaml"
+    config.write_text(f"defaults:\n  - {entry}\n  - _self_\n" + config.read_text())
+    script = tmp_path / "p" / "scripts" / "appended_null.sh"
+    if entry.startswith("optional"):
+        assert api.explain(str(script), "verl@0.4.1").spec.plan.prompts_per_step == 32
+    else:
+        with pytest.raises(ConfigError, match=r"holds no data/legacy_data\.yaml.*MissingConfigException"):
+            api.explain(str(script), "verl@0.4.1")
+
+
 DAPO_COPY = FORKS / "verl_dapo_copy" / "run_dapo.sh"
 
 
@@ -771,8 +789,13 @@ _FLAGGED_CALLS = {
         (_FILTER_OFF, "", True),  # the switch off in the copy's config
         (_FILTER_OFF, " algorithm.row_filter.enable=true", False),  # on
         (_BASE_CONFIG, "", True),  # the whole config has no row_filter: hasattr is false
-        # a defaults list naming a file the copy lacks: row_filter may be there, so the flag is not decided
-        ("defaults:\n  - extra\n  - _self_\n" + _BASE_CONFIG, "", False),
+        # a defaults list naming a file the copy's folder lacks, with a search path that may hold it: row_filter
+        # may be there, so the flag is not decided
+        (
+            "hydra:\n  searchpath:\n    - pkg://other.configs\ndefaults:\n  - extra\n  - _self_\n" + _BASE_CONFIG,
+            "",
+            False,
+        ),
     ],
 )
 def test_a_trainer_flag_set_from_the_config_decides_whether_its_code_runs(

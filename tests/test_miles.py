@@ -62,6 +62,24 @@ def test_a_launch_that_names_miles_is_miles_and_one_that_does_not_stays_slime(
     assert explanation.framework == expected
 
 
+@pytest.mark.parametrize(("copy", "expected"), [("slime", "slime"), ("miles", "miles"), (None, "miles")])
+def test_a_flag_miles_and_a_later_slime_share_is_read_by_the_copy_the_project_holds(
+    tmp_path: Path, copy: str | None, expected: str
+) -> None:
+    # --use-dynamic-global-batch-size marks Miles against slime 0.3.1, but a project that keeps slime's code
+    # (slime/utils/arguments.py beside train.py) and no miles/ runs its slime copy: slime's dialect reads it
+    (tmp_path / ".git").mkdir()
+    if copy is not None:
+        (tmp_path / copy / "utils").mkdir(parents=True)
+        (tmp_path / copy / "utils" / "arguments.py").write_text("def parse_args():\n    pass\n")
+    launch = tmp_path / "run.sh"
+    launch.write_text(script(BASE, "--use-dynamic-global-batch-size", head="").text)
+    assert translator.load(str(launch)).framework == expected
+    # a script that names Miles' checkout runs Miles' code there, whatever copy the project keeps
+    launch.write_text(script(BASE, "--use-dynamic-global-batch-size").text)
+    assert translator.load(str(launch)).framework == "miles"
+
+
 def test_flags_in_arrays_before_the_launch_are_found() -> None:
     text = f"{MARK}ARGS=(\n  --rollout-batch-size 16\n  --n-samples-per-prompt 4\n)\npython3 train.py ${{ARGS[@]}}\n"
     assert translator.load(Source(text, "run.sh", None)).framework == "miles"

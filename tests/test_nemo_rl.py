@@ -435,6 +435,28 @@ def test_a_project_script_named_like_the_entry_that_never_imports_nemo_rl_is_not
     assert any(n.code == "keys.unrecognised-argument" for n in explanation.notes)
 
 
+@pytest.mark.parametrize("loop", ["grpo_train", "sft_train"])
+def test_a_project_entry_of_another_name_that_imports_grpo_train_is_the_launch(tmp_path: Path, loop: str) -> None:
+    # examples/run_rl.py imports grpo_train (here from the project's own algorithms/rloo.py, as run_grpo.py imports
+    # it from grpo.py): NeMo-RL's GRPO entry under another name, read: 8 prompts × 16 generations (the base's) = 128
+    # samples. One that imports sft_train runs SFT: no GRPO launch.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "run_rl.py").write_text(
+        f"from nemo_rl.algorithms.rloo import MasterConfig, {loop}, setup\n"
+    )
+    script = tmp_path / "run.sh"
+    script.write_text(
+        "uv run python examples/run_rl.py grpo.num_prompts_per_step=8 policy.train_global_batch_size=128\n"
+    )
+    if loop == "sft_train":
+        with pytest.raises(translator.ConfigError, match="no NeMo-RL launch command found"):
+            translator.explain(str(script), "nemo-rl@0.7.0")
+        return
+    plan = translator.explain(str(script), "nemo-rl@0.7.0").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (8, 16, 128)
+
+
 def test_a_word_that_only_mentions_the_entry_is_not_the_launch_and_unknown_words_leave_the_plan_unknown(
     tmp_path: Path,
 ) -> None:

@@ -399,6 +399,43 @@ def test_openrlhfs_single_job_entry_trains_on_the_launchers_processes() -> None:
     assert unknown.spec.derivations["plan.prompts_per_step"].origin == "assumed"
 
 
+def test_a_projects_own_entry_started_by_a_process_launcher_trains_on_its_processes(tmp_path: Path) -> None:
+    # The project's own openrlhf.cli.train_barl (an OpenRLHF 0.5-era copy) started by `deepspeed --include
+    # localhost:0,1,2,3 --module`: the launcher's 4 processes are its ranks, as for train_ppo (the previous test's
+    # arithmetic: 128 prompts × 4 = 512 samples, 8 updates of 64, accumulation 64 // 4 // 4 = 4), not Ray's
+    # --actor_num_gpus_per_node default 8.
+    entry = (
+        "import argparse\n\nparser = argparse.ArgumentParser()\n"
+        + "".join(
+            f"parser.add_argument('--{flag}')\n"
+            for flag in (
+                "pretrain",
+                "rollout_batch_size",
+                "micro_rollout_batch_size",
+                "n_samples_per_prompt",
+                "train_batch_size",
+                "micro_train_batch_size",
+                "max_epochs",
+                "prompt_data",
+            )
+        )
+        + "args = parser.parse_args()\n"
+    )
+    files = {
+        "openrlhf/__init__.py": "",
+        "openrlhf/version.txt": "0.5.7.dev\n",
+        "openrlhf/cli/__init__.py": "",
+        "openrlhf/cli/train_barl.py": entry,
+        "run.sh": SINGLE_JOB.replace("openrlhf.cli.train_ppo", "openrlhf.cli.train_barl").format(
+            launcher="--include localhost:0,1,2,3 "
+        ),
+    }
+    root = write_project(tmp_path, files)
+    plan = translator.explain(str(root / "run.sh"), "openrlhf@0.5.7").spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (128, 512, 64)
+    assert (plan.optimizer_steps_per_step, plan.data_parallel_size, plan.grad_accum_steps) == (8, 4, 4)
+
+
 R1V_SBATCH = """#!/bin/bash
 #SBATCH --gres=gpu:a100:2
 #SBATCH --cpus-per-gpu=10
@@ -744,6 +781,29 @@ def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(
     else:
         with pytest.raises(ConfigError, match=r"src\.app\.configs.*ModuleNotFoundError"):
             translator.explain(str(root / "run.sh"), "trl@0.18.0")
+
+
+@pytest.mark.parametrize("backend", ["DEEPSPEED", "MULTI_GPU", "--use_deepspeed"])
+def test_accelerates_deepspeed_launcher_puts_its_folder_on_the_path(tmp_path: Path, backend: str) -> None:
+    # accelerate's DeepSpeed launcher adds the folder it runs in to PYTHONPATH (prepare_deepspeed_cmd_env,
+    # accelerate/utils/launch.py:557@v1.15.0), so `from src.app.configs import X` in src/app/grpo.py, launched from
+    # the repository's root, is found; the multi-GPU launcher does not, and Python stops (ModuleNotFoundError).
+    kind = "MULTI_GPU" if backend == "--use_deepspeed" else backend
+    flag = " --use_deepspeed" if backend == "--use_deepspeed" else ""
+    files = {
+        "src/__init__.py": "",
+        "src/app/__init__.py": "",
+        "src/app/configs.py": "X = 1\n",
+        "src/app/grpo.py": "from src.app.configs import X\nfrom trl import GRPOConfig, GRPOTrainer\n",
+        "acc.yaml": f"distributed_type: {kind}\nnum_processes: 2\n",
+        "run.sh": f"accelerate launch --config_file acc.yaml{flag} src/app/grpo.py --num_generations 4\n",
+    }
+    root = write_project(tmp_path, files)
+    if backend == "MULTI_GPU":
+        with pytest.raises(ConfigError, match=r"src\.app\.configs.*ModuleNotFoundError"):
+            translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    else:
+        assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.plan.data_parallel_size == 2
 
 
 def test_a_script_that_hands_the_training_to_a_module_is_read_with_that_modules_config(tmp_path: Path) -> None:

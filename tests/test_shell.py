@@ -1502,3 +1502,33 @@ def test_a_redirection_to_nothing_stops_bash() -> None:
     assert caught.value.line == 2
     script = parse_shell("python x.py > log 2>&1\ncat <<< word\ndiff <(a) <(b)\n")
     assert script.commands[0].argv == ["python", "x.py"]
+
+
+def test_a_merge_conflict_left_in_a_script_stops_bash() -> None:
+    # `<<<<<<< HEAD` is a here-string to bash, then a syntax error: the file stops being read there (lines 2-6)
+    text = "ARGS=(\n<<<<<<< HEAD\n   --rotary-base 5000000\n=======\n   --rotary-base 1000000\n>>>>>>> origin/main\n)\n"
+    with pytest.raises(ConfigError, match=r"lines 2-6 hold an unresolved git merge conflict") as stop:
+        parse_shell(text, source="models.sh")
+    assert (stop.value.file, stop.value.line) == ("models.sh", 2)
+    # a line of seven '=' alone (a comment banner's cousin) is no conflict
+    assert parse_shell("echo hi\n=======\n").commands[0].argv == ["echo", "hi"]
+
+
+def test_a_script_sourced_from_the_authors_checkout_is_the_projects_file(tmp_path: Path) -> None:
+    # `source /root/repo/scripts/models/m.sh` names the project's scripts/models/m.sh below the author's checkout,
+    # which this machine lacks: the project's file is read (its MODEL_ARGS reach the launch)
+    from tests.conftest import write_project
+
+    root = write_project(
+        tmp_path,
+        {
+            "scripts/models/m.sh": "MODEL_ARGS=(--num-layers 2)\n",
+            "agent/run.sh": "source /root/repo/scripts/models/m.sh\npython3 -m pkg.train ${MODEL_ARGS[@]}\n",
+        },
+    )
+    from translator.dialects.base import script_files
+    from translator.sources.files import read_source
+
+    source = read_source(str(root / "agent" / "run.sh"))
+    script = parse_shell(source.text, source=source.name, include=script_files(source))
+    assert script.commands[-1].argv == ["python3", "-m", "pkg.train", "--num-layers", "2"]

@@ -373,6 +373,55 @@ def _slime_project(root: Path) -> Path:
     return root
 
 
+@pytest.mark.parametrize(
+    ("body", "changed"),
+    [
+        ("    args.n_samples_per_prompt = args.k + 1\n    return base(args, rollout_id)\n", "rollout.py:5"),
+        (
+            "    out = base(args, rollout_id)\n    out.samples = [g[:1] for g in out.samples]\n    return out\n",
+            "rollout.py:6",
+        ),
+        ("    return base(args, rollout_id)\n", None),
+    ],
+)
+def test_a_rollout_function_of_the_project_that_regroups_leaves_the_group_unknown(
+    tmp_path: Path, body: str, changed: str | None
+) -> None:
+    # --rollout-function-path plugins.opsd.generate_rollout (re-exported by the package, which imports its rollout
+    # module): one that sets n_samples_per_prompt on the arguments or replaces the samples it returns decides the
+    # group itself, so the samples per prompt and per step and the optimizer steps are unknown (--global-batch-size
+    # 64 still fixes each optimizer step); one that only calls slime's keeps the plan: 16 × 8 = 128, 2 steps of 64.
+    root = _slime_project(tmp_path)
+    (root / "plugins" / "opsd").mkdir(parents=True)
+    (root / "plugins" / "__init__.py").write_text("")
+    (root / "plugins" / "opsd" / "__init__.py").write_text(
+        "from . import rollout as _rollout\n\n\n"
+        "def generate_rollout(args, rollout_id):\n    return _rollout.generate_rollout(args, rollout_id)\n"
+    )
+    (root / "plugins" / "opsd" / "rollout.py").write_text(
+        "from slime.rollout.sglang_rollout import generate_rollout as base\n\n\n"
+        "def generate_rollout(args, rollout_id):\n" + body
+    )
+    script = root / "opsd.sh"
+    script.write_text(
+        (root / "one_sample.sh")
+        .read_text()
+        .replace(
+            "--custom-generate-function-path one_sample.generate",
+            "--rollout-function-path plugins.opsd.generate_rollout",
+        )
+    )
+    explanation = translator.explain(str(script), "slime@0.3.1")
+    plan = explanation.spec.plan
+    if changed is None:
+        assert (plan.samples_per_prompt, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 128, 2)
+        return
+    assert plan.samples_per_prompt is None and plan.samples_per_step is None and plan.optimizer_steps_per_step is None
+    assert (plan.prompts_per_step, plan.samples_per_optimizer_step) == (16, 64)
+    note = next(n for n in explanation.notes if n.code == "slime.custom-generate")
+    assert f"plugins/opsd/{changed}" in note.message
+
+
 def test_a_custom_generate_function_that_returns_one_sample_keeps_the_group(tmp_path: Path) -> None:
     # one_sample.generate returns [sample], or what _finish returns: its `sample`: n 8 samples per prompt.
     # 16 × 8 = 128 samples, gbs 64 → 2 optimizer steps; DP = 4 GPUs ÷ TP 1; accumulation 64 ÷ (micro 2 × DP 4) = 8.

@@ -111,6 +111,27 @@ def test_a_word_the_shell_leaves_unset_decides_nothing(given: dict[str, object])
     assert stop(**given) is None
 
 
+def test_hasattr_of_a_declared_option_is_true_and_of_another_unknown() -> None:
+    # argparse sets every declared option (its default where the launch gives none): hasattr(args, "n_samples_per_
+    # prompt") holds, and 3 × 1 = 3 < 8 raises; an attribute no parser here declares may be set elsewhere: unknown
+    tree = parse(
+        Source(
+            "import argparse\n\n\ndef parse_args():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('--rollout-batch-size', type=int)\n"
+            "    parser.add_argument('--n-samples-per-prompt', type=int, default=1)\n"
+            "    args = parser.parse_args()\n"
+            "    if hasattr(args, 'elsewhere'):\n        raise ValueError('elsewhere')\n"
+            "    if hasattr(args, 'n_samples_per_prompt'):\n"
+            "        if args.rollout_batch_size * args.n_samples_per_prompt < 8:\n"
+            "            raise ValueError('too few samples')\n",
+            "arguments.py",
+        )
+    )
+    found = first_stop(tree, "parse_args", {"rollout_batch_size": "3"})
+    assert found is not None and (found.line, found.message) == (13, "too few samples")
+    assert first_stop(tree, "parse_args", {"rollout_batch_size": "8"}) is None
+
+
 def test_checks_behind_loops_unknown_tests_or_other_modules_are_not_reported() -> None:
     tree = parse(
         Source(

@@ -679,6 +679,61 @@ def test_a_trainer_copy_fed_by_a_sampler_that_repeats_no_prompt_counts_prompts_p
     assert translator.explain(str(script)).spec.plan.samples_per_step is None
 
 
+def test_a_trainer_copy_repeating_each_item_itself_counts_prompts_per_device(tmp_path: Path) -> None:
+    # vlm_fork_pinned's trainer (0.16's buffer, its RepeatRandomSampler) whose _generate_and_score_completions repeats
+    # each item of the micro-batch num_generations times itself before generating: the sampler's repeats only feed
+    # the same prompt to consecutive micro-steps, and each micro-step a rank holds per_device 4 items × 8 = 32
+    # completions (TRL 0.14's arithmetic): 8 ranks → 32 prompts, 256 samples a round; GAS 2 → 512 samples per
+    # optimizer step, 1/2 optimizer step per round.
+    shutil.copytree(FIXTURES / "trl" / "vlm_fork_pinned", tmp_path / "p")
+    trainer = tmp_path / "p" / "src" / "open_r1" / "trainer" / "grpo_trainer.py"
+    trainer.write_text(
+        trainer.read_text() + "\n    def _generate_and_score_completions(self, inputs, model):\n"
+        "        expanded = []\n"
+        "        for sample in inputs:\n"
+        "            for _ in range(self.num_generations):\n"
+        "                expanded.append(sample)\n"
+        "        return model.generate(expanded)\n"
+    )
+    read = translator.explain(str(tmp_path / "p" / "run_scripts" / "run_grpo_rec.sh"))
+    plan = read.spec.plan
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (32, 256, 512)
+    assert (plan.optimizer_steps_per_step, plan.micro_batch_per_device) == (Fraction(1, 2), 32)
+    note = next(n for n in read.notes if n.code == "framework.fork-trainer")
+    assert "repeats each item of the micro-batch num_generations times itself" in note.message
+
+
+@pytest.mark.parametrize("derived", ["self.answers * self.confidences", "self.answers * self.world_size"])
+def test_a_batch_field_the_projects_argument_class_sets_in_post_init_is_the_runs(tmp_path: Path, derived: str) -> None:
+    # MTPOConfig(GRPOConfig) derives num_generations from two fields of its own in __post_init__ before TRL's own
+    # __post_init__ runs: --answers 4 --confidences 2 give 8 completions per prompt, whatever --num_generations says.
+    # trl 0.18.0 (pinned): a round is per_device 8 × 2 processes × GAS 2 = 32 completions = 4 prompts × 8, one
+    # optimizer step. From world_size (a property, not a field) rlconf cannot compute it: unknown.
+    script = (
+        "from dataclasses import dataclass\nfrom trl import GRPOConfig, GRPOTrainer, TrlParser\n\n\n"
+        "@dataclass\nclass MTPOConfig(GRPOConfig):\n    answers: int = 4\n    confidences: int = 4\n\n"
+        "    def __post_init__(self):\n"
+        f"        total = {derived}\n"
+        "        if total < 2:\n            raise ValueError('too few')\n"
+        "        self.num_generations = total\n        super().__post_init__()\n\n\n"
+        "(args,) = TrlParser((MTPOConfig,)).parse_args_and_config()\nGRPOTrainer(model='m', args=args).train()\n"
+    )
+    launch = (
+        "accelerate launch --num_processes 2 train.py --output_dir o --per_device_train_batch_size 8 "
+        "--gradient_accumulation_steps 2 --num_generations 16 --answers 4 --confidences 2\n"
+    )
+    write_project(tmp_path, {**PIN_018, "train.py": script, "run.sh": launch})
+    read = translator.explain(str(tmp_path / "run.sh"))
+    plan = read.spec.plan
+    if "world_size" in derived:
+        assert plan.samples_per_prompt is None and plan.prompts_per_step is None
+        return
+    assert (plan.samples_per_prompt, plan.prompts_per_step, plan.samples_per_step) == (8, 4, 32)
+    assert (plan.samples_per_optimizer_step, plan.optimizer_steps_per_step) == (32, 1)
+    note = next(n for n in read.notes if n.code == "keys.set-by-post-init")
+    assert note.message.startswith("train.py:14: ") and "num_generations to 8" in note.message
+
+
 # ---------------------------------------------------------------- which program a launch runs
 def test_a_launch_of_the_projects_module_with_python_m_is_read_as_its_file(tmp_path: Path) -> None:
     # `accelerate launch -m rl.train_grpo` runs rl/train_grpo.py from the run folder, a module of the project
@@ -773,6 +828,24 @@ def test_a_deepspeed_file_named_from_another_folder_than_the_run_starts_in_stops
         translator.explain(str(app / "run.sh"), "trl@0.18.0")
     (app / "run.sh").write_text(launch.format("ds/zero2.json"))
     assert translator.explain(str(app / "run.sh"), "trl@0.18.0").spec.plan.data_parallel_size == 2
+
+
+@pytest.mark.parametrize("named", ["scripts/zero3.json", "scripts/zero9.json"])
+def test_a_deepspeed_file_the_project_holds_only_under_another_folder_stops_the_read(
+    tmp_path: Path, named: str
+) -> None:
+    # --deepspeed scripts/zero3.json, run from the root (where src/grpo.py is): the project has no scripts/ folder,
+    # its DeepSpeed configs are under local_scripts/ (moved): TrainingArguments stops at start-up. A name the project
+    # holds nowhere (zero9.json) may be the user's own file: not judged, the plan is read.
+    write_project(tmp_path, {"local_scripts/zero3.json": "{}\n", "src/grpo.py": TRL_READER})
+    launch = f"torchrun --nproc_per_node 2 src/grpo.py --output_dir o --deepspeed {named} --num_generations 8\n"
+    (tmp_path / "local_scripts" / "train.sh").write_text(launch)
+    if named.endswith("zero3.json"):
+        with pytest.raises(ConfigError, match=r"the project holds local_scripts/zero3\.json"):
+            translator.explain(str(tmp_path / "local_scripts" / "train.sh"), "trl@0.18.0")
+    else:
+        read = translator.explain(str(tmp_path / "local_scripts" / "train.sh"), "trl@0.18.0")
+        assert read.spec.plan.data_parallel_size == 2
 
 
 def test_a_launch_whose_script_and_deepspeed_file_no_one_folder_holds_both_stops_the_read(

@@ -8,11 +8,12 @@ file for each rule), never copied from rlconf's output.
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import pytest
 
 import translator
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, write_project
 from translator.api import Translation
 from translator.errors import ConfigError
 from translator.sources.files import Source
@@ -666,3 +667,40 @@ def test_a_comment_after_an_escaped_space_breaks_the_command() -> None:
     with pytest.raises(ConfigError, match="backslash before a space") as refused:
         translator.load(Source(text, "run.sh"), framework="verl")
     assert refused.value.line == 1 or "run.sh:1" in str(refused.value)
+
+
+@pytest.mark.parametrize("run_dir", ["${PROJECT_DIR:-/path/to/proj}", "${oc.env:PROJECT_DIR,/path/to/proj}", "mine"])
+def test_a_config_path_of_the_authors_checkout_is_read_from_the_project_and_its_resolvers_checked(
+    tmp_path: Path, run_dir: str
+) -> None:
+    # --config-path $PROJECT_DIR/configs with PROJECT_DIR defaulting to the author's /path/to/proj: the project holds
+    # configs/grpo.yaml (the same path below that checkout), read from there: n 4 × 32 prompts = 128 samples. Its
+    # hydra.run.dir `${PROJECT_DIR:-...}` is bash's syntax, which OmegaConf reads as a resolver named PROJECT_DIR:
+    # nothing registers one, so resolving the config at start-up stops (UnsupportedInterpolationType); the
+    # oc.env form, or a resolver the project registers ("mine"), runs.
+    launch = (
+        'PROJECT_DIR="${PROJECT_DIR:-/path/to/proj}"\n'
+        'python3 -m verl.trainer.main_ppo --config-path="$PROJECT_DIR/configs" --config-name=grpo '
+        "data.train_batch_size=32\n"
+    )
+    dir_value = "${mine:x}" if run_dir == "mine" else run_dir
+    config = (
+        f"hydra:\n  run:\n    dir: '{dir_value}'\n"
+        "actor_rollout_ref:\n  actor:\n    ppo_mini_batch_size: 16\n    ppo_micro_batch_size_per_gpu: 2\n"
+        "  rollout:\n    n: 4\n    name: vllm\n    log_prob_micro_batch_size_per_gpu: 2\n"
+        "  ref:\n    log_prob_micro_batch_size_per_gpu: 2\n"
+    )
+    files = {"scripts/run.sh": launch, "configs/grpo.yaml": config}
+    if run_dir == "mine":
+        files["tools/resolvers.py"] = (
+            "from omegaconf import OmegaConf\n\nOmegaConf.register_new_resolver('mine', str)\n"
+        )
+    root = write_project(tmp_path, files)
+    if run_dir.startswith("${PROJECT_DIR"):
+        with pytest.raises(ConfigError, match=r"resolver named PROJECT_DIR.*UnsupportedInterpolationType") as refused:
+            translator.explain(str(root / "scripts" / "run.sh"), "verl@0.9.1")
+        assert refused.value.line == 3
+        return
+    read = translator.explain(str(root / "scripts" / "run.sh"), "verl@0.9.1")
+    assert (read.spec.plan.samples_per_prompt, read.spec.plan.samples_per_step) == (4, 128)
+    assert any(n.code == "input.config-in-project" for n in read.notes)

@@ -816,6 +816,14 @@ RULES: tuple[R, ...] = (
         "or the launch script that names both",
     ),
     R(
+        "input.config-in-project",
+        "note",
+        "verl",
+        ("info",),
+        "A --config-path of another machine names a folder the project holds (the same path below the author's "
+        "checkout): its config is read from there.",
+    ),
+    R(
         "input.config-not-found",
         "note",
         "all",
@@ -896,6 +904,14 @@ RULES: tuple[R, ...] = (
         "all",
         ("info",),
         "A flag is an abbreviation that argparse expands to a longer flag; the full name is used.",
+    ),
+    R(
+        "keys.set-by-post-init",
+        "note",
+        "trl",
+        ("info", "warning"),
+        "The project's argument class sets a batch field in its __post_init__: its value (computed from its own "
+        "fields) is the run's, or unknown.",
     ),
     R(
         "keys.conflict",

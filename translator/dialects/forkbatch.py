@@ -924,6 +924,7 @@ class EntryConfig:
     complete: bool
     tree: dict[str, Any]  # the composed config itself
     groups: frozenset[str]  # its folder's config groups (a launch word `group=option` chooses one)
+    absent: tuple[str, ...] = ()  # files its defaults lists name (no `optional` entry) that its folder lacks
 
 
 def entry_config(source: Source, cwd: str | None, entry: str) -> EntryConfig | None:
@@ -956,8 +957,9 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> EntryConfig | N
             return None if text is None else (project.rel(file), text)
 
         missing: list[str] = []
+        absent: list[str] = []
         try:
-            config, files, _ = compose(read, words["config_name"].removesuffix(".yaml"), [], missing)
+            config, files, _ = compose(read, words["config_name"].removesuffix(".yaml"), [], missing, absent)
         except ConfigError:
             return None
         if not files:
@@ -971,7 +973,7 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> EntryConfig | N
             for name in names
             if top.count(os.sep) - folder.count(os.sep) < 2
         )
-        return EntryConfig(files[0], keys, not missing and not nested, config, groups)
+        return EntryConfig(files[0], keys, not missing and not nested, config, groups, tuple(absent))
     return None
 
 

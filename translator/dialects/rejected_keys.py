@@ -87,6 +87,21 @@ def _refuse_by_the_copy(
         return
     # the keys read, and those the reader could not place (flags no release declares, as written)
     unplaced = [k for n in notes if n.code in ("keys.unknown", "keys.unknown-in-version") for k in n.source_keys]
+    nulls = getattr(dialect, "null_in_copy", None)
+    for key, where in reading.native.file_nulls.items():
+        declared = nulls(folders[0], key, reading.native) if nulls is not None else None
+        if declared is not None:
+            file, _, at = where.rpartition(":")
+            file, line = (file, int(at)) if at.isdigit() else (where, None)
+            raise ConfigError(
+                f"'{key}' is null in the config file, and the project's copy of {dialect.name} declares it "
+                f"'{declared}', which takes no None: merging the file into its structured config stops at start-up "
+                f"(ValidationError: Incompatible value 'None' for field of type '{declared}')",
+                file=file,
+                line=line,
+                key=key,
+                hint=f"give {key} a value in the file (the command line's is merged only after it)",
+            )
     for key in dict.fromkeys([*reading.native.values, *unplaced]):
         part = checker(folders[0], key, reading.native)
         if part is None:

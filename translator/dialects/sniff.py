@@ -107,7 +107,7 @@ def detect(source: Source) -> Dialect:
     order = [registry.PLAN, *frameworks] if source.suffix in PLAN_SUFFIXES else [*frameworks, registry.PLAN]
     for framework in order:
         if matches(framework, source.text, source.suffix):  # imports only the dialect that matches
-            return registry.get(framework.name)
+            return registry.get(_copy_held(source, framework, frameworks) or framework.name)
     reached = _reached_by_script(source, frameworks)
     if reached is not None:  # a Python script that hands the training to a project module (`from train import run`)
         return registry.get(reached.name)
@@ -145,6 +145,32 @@ def detect(source: Source) -> Dialect:
         file=source.name,
         hint=f"pass --from FRAMEWORK (one of {', '.join(registry.names())})",
     )
+
+
+def _copy_held(source: Source, framework: Framework, frameworks: list[Framework]) -> str | None:
+    """The framework whose copy the project holds where the launch matched another with the same entry scripts (a
+    fork and its parent, both launching a train.py): a project that holds only the parent's copy (its
+    ``copy_markers``) runs that copy, whatever flags it shares with the fork, unless the script names the fork
+    itself (its name or package). None: the matched one stands."""
+    if not framework.copy_markers or source.base_dir is None or source.files:
+        return None
+    if any(re.search(rf"\b{re.escape(name)}\b", source.text) for name in (framework.name, *framework.packages)):
+        return None  # the script names the matched one (its checkout, its package): that one runs
+    from translator.sources.code import files_ending, project_root
+
+    root = project_root(str(source.base_dir))
+
+    def holds(candidate: Framework) -> bool:
+        return any(next(iter(files_ending(root, marker)), None) for marker in candidate.copy_markers)
+
+    if holds(framework):
+        return None
+    sharing = [
+        f
+        for f in frameworks
+        if f is not framework and f.copy_entries and f.copy_entries == framework.copy_entries and holds(f)
+    ]
+    return sharing[0].name if len(sharing) == 1 else None
 
 
 def _written_by_rlconf(text: str, frameworks: list[Framework]) -> Framework | None:

@@ -54,6 +54,8 @@ class Values:
         self.reads: list[str] = []  # keys in the order they were read (for provenance)
         # key → variables with no known value its value uses: typed getters give None for such a key
         self.unknown: dict[str, list[str]] = {}
+        # key → where a config file leaves it null (a reader that merges the file before the command line sets it)
+        self.file_nulls: dict[str, str] = {}
 
     def _symbolic(self, key: str, value: Any) -> bool:
         """Whether ``value`` depends on a variable the script never sets (kept as ``${NAME}``): then the

@@ -15,7 +15,7 @@ import os
 import posixpath
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import field, replace
 from typing import Any, TypeVar
 
@@ -278,6 +278,8 @@ class ArgumentFields:
     path: str
     line: int
     defaults: dict[str, Any]  # a field's default where it is a literal (``x: bool = False``, ``field(default=4)``)
+    # the classes' own __post_init__ methods (file in the project, method), nearest class first: they may set fields
+    post_inits: tuple[tuple[str, ast.FunctionDef], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -286,6 +288,74 @@ class ArgumentFields:
 
 
 _NO_DEFAULT: Any = object()
+
+_ARITHMETIC: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b if b else None,
+    ast.Mod: lambda a, b: a % b if b else None,
+}
+
+
+def post_init_fields(
+    fields: ArgumentFields, values: Mapping[str, Any], wanted: Collection[str], own: Callable[[str], bool]
+) -> dict[str, tuple[int | None, str]]:
+    """The ``wanted`` fields the argument classes' own ``__post_init__`` set from at least one ``own`` field
+    (``self.num_generations = self.a * self.b``, a and b fields no framework class has), each with its whole-number
+    value computed from ``values`` (the parsed fields, then the literal defaults) or None where it is not plain
+    arithmetic of known ones, and 'file:line' of the assignment. A base's method runs first; an assignment under a
+    condition gives None. Sets from the framework's own fields alone (a copy of its __post_init__) are left out."""
+    known: dict[str, Any] = {**fields.defaults, **values}
+    found: dict[str, tuple[int | None, str]] = {}
+    uses: dict[str, set[str]] = {}  # a local name → the fields its value was computed from
+
+    def used(node: ast.expr) -> set[str]:
+        names: set[str] = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                names.add(sub.attr)
+            elif isinstance(sub, ast.Name):
+                names |= uses.get(sub.id, set())
+        return names
+
+    def number(node: ast.expr, local: Mapping[str, Any]) -> int | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Name):
+            return local.get(node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            value = found[node.attr][0] if node.attr in found else known.get(node.attr)
+            text = str(value)
+            return int(text) if re.fullmatch(r"-?\d{1,18}", text) else None
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            left, right = number(node.left, local), number(node.right, local)
+            return None if left is None or right is None else _ARITHMETIC[type(node.op)](left, right)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" and node.args:
+            return number(node.args[0], local)
+        return None
+
+    def run(statements: list[ast.stmt], path: str, local: dict[str, Any], decided: bool) -> None:
+        for statement in statements:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target, value = statement.targets[0], number(statement.value, local) if decided else None
+                if isinstance(target, ast.Name):
+                    local[target.id], uses[target.id] = value, used(statement.value)
+                elif (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and target.attr in wanted
+                    and any(own(name) for name in used(statement.value))
+                ):
+                    found[target.attr] = (value, f"{path}:{statement.lineno}")
+            elif isinstance(statement, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                for block in ("body", "orelse", "finalbody"):
+                    run(list(getattr(statement, block, [])), path, local, False)
+
+    for path, method in reversed(fields.post_inits):  # a base's __post_init__ runs from super(): its sets go first
+        run(method.body, path, {}, True)
+    return found
 
 
 def _literal_default(value: ast.expr | None) -> Any:
@@ -411,6 +481,21 @@ def copy_in_project(folder: str, markers: tuple[str, ...]) -> str | None:
         if found is not None:
             return os.path.relpath(found[: -len(os.sep + marker)] or os.sep, root)
     return None
+
+
+_REGISTERS = lazy(r"register(?:_new)?_resolver\(\s*(?:name\s*=\s*)?[\"']([^\"']+)[\"']")
+
+
+def registered_resolvers(folder: str) -> frozenset[str]:
+    """The OmegaConf resolver names the Python files of the project ``folder`` belongs to register
+    (``OmegaConf.register_new_resolver("mul", ...)``), read as text."""
+    names: set[str] = set()
+    for path in project_files(project_root(folder)):
+        if path.endswith(".py"):
+            text = read_text(path, MAX_FILE_BYTES) or ""
+            if "_resolver" in text:
+                names.update(m.group(1) for m in _REGISTERS.finditer(text))
+    return frozenset(names)
 
 
 def project_files(root: str) -> tuple[str, ...]:
@@ -719,12 +804,18 @@ class Project:
             fields: set[str] = set()
             defaults: dict[str, Any] = {}
             external: list[str] = []
+            post_inits: list[tuple[str, ast.FunctionDef]] = []
             for name in names:
                 found = self._qualified_class(str(name), path, tree)
                 if not isinstance(found, ClassInfo):
                     external.append(found or str(name))
                     continue
                 for info in found.lineage():
+                    post_inits += [
+                        (self.rel(info.path), item)
+                        for item in info.node.body
+                        if isinstance(item, ast.FunctionDef) and item.name == "__post_init__"
+                    ]
                     for item in info.node.body:
                         if not (
                             isinstance(item, ast.AnnAssign)
@@ -738,7 +829,13 @@ class Project:
                             defaults.setdefault(item.target.id, default)  # a subclass's default comes first
                 external += [b for b in found.external_bases() if b not in _FIELDLESS_BASES]
             return ArgumentFields(
-                frozenset(fields), tuple(map(str, names)), tuple(external), path, node.lineno, defaults
+                frozenset(fields),
+                tuple(map(str, names)),
+                tuple(external),
+                path,
+                node.lineno,
+                defaults,
+                tuple(post_inits),
             )
         return None
 
@@ -811,7 +908,14 @@ class Project:
                 targets: list[str | None] = []
                 if isinstance(node, ast.ImportFrom):
                     targets.append(self._imported(node, current))
-                    if node.module:  # from pkg import module
+                    if node.level:  # from . import module, from .pkg import module
+                        targets += [
+                            self._imported(
+                                ast.ImportFrom(".".join(filter(None, (node.module, a.name))), [], node.level), current
+                            )
+                            for a in node.names
+                        ]
+                    elif node.module:  # from pkg import module
                         targets += [self.module(f"{node.module}.{a.name}", current) for a in node.names]
                 elif isinstance(node, ast.Import):
                     targets += [self.module(a.name, current) for a in node.names]
@@ -850,6 +954,17 @@ class Project:
             return None
 
         return walk(os.path.realpath(entry))
+
+    def imports_name(self, entry: str, package: str, name: str) -> bool:
+        """Whether ``entry`` itself imports ``name`` from a module of ``package`` (``from package.x import name``);
+        False when the file cannot be read."""
+        tree = self.tree(entry)
+        return tree is not None and any(
+            isinstance(node, ast.ImportFrom)
+            and (node.module or "").split(".")[0] == package
+            and any(a.name == name for a in node.names)
+            for node in ast.walk(tree)
+        )
 
     def imports(self, entry: str, package: str) -> bool:
         """Whether ``entry`` or a project file it reaches imports ``package`` (anywhere in the file); True when a
@@ -1168,6 +1283,24 @@ def _names_of_module(path: str, dotted: str, names: tuple[str, ...]) -> tuple[st
         return None
     missing = next((name for name in names if not re.search(rf"\b{re.escape(name)}\b", text)), None)
     return (dotted, missing) if missing else None
+
+
+def project_copy_of(folder: str, absolute: str) -> str | None:
+    """The file of the project ``folder`` belongs to that an absolute path of another machine names (its author's
+    checkout: ``/path/to/repo/configs/x.yaml`` or ``/home/me/repo/configs/x.yaml``): the one project file ending with
+    the longest tail of it of at least two parts. None when the path exists here, or no tail names exactly one
+    file."""
+    if not os.path.isabs(absolute) or os.path.exists(absolute) or set("$`~") & set(absolute):
+        return None
+    root = project_root(folder)
+    parts = [p for p in absolute.split("/") if p]
+    for start in range(1, len(parts) - 1):
+        held = files_ending(root, "/".join(parts[start:]))
+        if len(held) == 1:
+            return held[0]
+        if held:
+            return None  # the tail is ambiguous; a shorter one more so
+    return None
 
 
 def held_elsewhere(project: Project, given: str, starts: list[str] | None = None) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from translator.errors import ConfigError
@@ -258,6 +258,39 @@ def resolve_interpolations(value: Any, lookup: Callable[[str], Any], env: Mappin
     return _INTERPOLATION.sub(replace, value)
 
 
+# The resolvers every Hydra-launched run has: OmegaConf's own (omegaconf/omegaconf.py:104-110@v2.3.0) and Hydra's
+# (hydra/core/utils.py:210-232 setup_globals@v1.3.2).
+BUILT_IN_RESOLVERS = frozenset(
+    {
+        "oc.create",
+        "oc.decode",
+        "oc.deprecated",
+        "oc.env",
+        "oc.select",
+        "oc.dict.keys",
+        "oc.dict.values",
+        "now",
+        "hydra",
+        "python_version",
+    }
+)
+_RESOLVER = lazy(r"(?<!\\)\$\{\s*([A-Za-z_][\w.\-]*)\s*:")
+
+
+def resolvers_used(data: Any, prefix: str = "") -> Iterator[tuple[str, str, str]]:
+    """(dotted key, resolver name, text) of each ``${name:...}`` interpolation in a YAML mapping's string values
+    (``${PROJECT_DIR:-/x}`` is one too: OmegaConf reads bash's default syntax as a resolver named PROJECT_DIR)."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            yield from resolvers_used(value, f"{prefix}{key}.")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from resolvers_used(value, f"{prefix}{index}.")
+    elif isinstance(data, str):
+        for match in _RESOLVER.finditer(data):
+            yield prefix.rstrip("."), match.group(1), data
+
+
 class _Unresolved:
     def __repr__(self) -> str:
         return "<unresolved>"
@@ -323,6 +356,7 @@ def compose(
     config_name: str,
     words: list[str],
     missing: list[str] | None = None,
+    absent: list[str] | None = None,
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """A Hydra (1.1+) config as ``@hydra.main`` composes it from the launch's words, statically: the primary config
     ``config_name``, its defaults list (config groups, ``_self_`` last unless placed), the command line's group
@@ -331,7 +365,8 @@ def compose(
     group's path), and its own defaults list is composed in turn (``place``). ``read(relative path)`` gives (file
     as shown, its text) of a file in the config folder, or None. Returns (the config, the files read, notes: a
     sweep's further runs, options not followed); ``missing`` collects the files the defaults lists name that
-    ``read`` does not find, and the entries not composed here."""
+    ``read`` does not find, and the entries not composed here; ``absent`` those of the files that no ``optional``
+    entry names (Hydra stops on them unless a search path elsewhere holds them)."""
     notes: list[str] = []
     files: list[str] = []
     choices: dict[str, str | None] = {}
@@ -367,11 +402,13 @@ def compose(
                 choices[group] = None  # a group removed from the defaults (or a top-level key deleted, below)
             values.append((override.op, override.key, text))
 
-    def load(relative: str) -> tuple[dict[str, Any], str | None]:
+    def load(relative: str, optional: bool = False) -> tuple[dict[str, Any], str | None]:
         found = read(relative)
         if found is None:
             if missing is not None:
                 missing.append(relative)
+            if absent is not None and not optional:
+                absent.append(relative)
             return {}, None
         shown, data_text = found
         files.append(shown)
@@ -384,12 +421,16 @@ def compose(
     primary, _ = load(f"{config_name}.yaml")
     defaults = primary.pop("defaults", None) or []
     order: list[tuple[str, str | None, str | None]] = []  # (group, option, the package the entry places it at)
+    optional: set[str] = set()  # groups an `optional` entry names: Hydra skips them when their file is missing
     for entry in defaults:
         if entry == "_self_":
             order.append(("_self_", None, None))
         elif isinstance(entry, Mapping) and len(entry) == 1:
             ((group, option),) = entry.items()
-            group, _, placed = str(group).removeprefix("override ").removeprefix("optional ").strip().partition("@")
+            named = str(group).removeprefix("override ")
+            group, _, placed = named.removeprefix("optional ").strip().partition("@")
+            if named.startswith("optional "):
+                optional.add(group)
             order.append((group, choices.pop(group, option), placed or None))
         elif isinstance(entry, str):
             name, _, placed = entry.partition("@")  # a file of the folder, at a package of its own
@@ -428,6 +469,7 @@ def compose(
             if not isinstance(entry, Mapping) or len(entry) != 1:
                 continue
             ((spec, option),) = entry.items()
+            maybe = str(spec).startswith("optional ")
             spec = str(spec).removeprefix("optional ").strip()
             group, _, at = spec.partition("@")
             group = group.strip()
@@ -439,7 +481,7 @@ def compose(
             option = choices.pop(whole, option)
             if option is None:
                 continue
-            child, header = load(f"{whole}/{option}.yaml")
+            child, header = load(f"{whole}/{option}.yaml", maybe)
             where = _joined(package, at or group.lstrip("/").replace("/", "."))
             if header is not None and not at:
                 where = "" if header == "_global_" else header
@@ -456,7 +498,7 @@ def compose(
         relative = f"{group}/{option}.yaml" if option is not None else f"{group}.yaml"
         if option is None and (not group or group.endswith(".yaml")):
             continue
-        data, package = load(relative)
+        data, package = load(relative, group in optional)
         default_package = group.replace("/", ".") if option is not None else ""  # `- base`: the folder's own
         if data:
             folder = group if option is not None else posixpath.dirname(group)

@@ -686,6 +686,27 @@ def _arith(text: str, lookup: Callable[[str], int]) -> int:
     return ev(tree.body)
 
 
+_CONFLICT = re.compile(r"^<{7}(?: .*)?\n(?:.*\n)*?={7}\n(?:.*\n)*?>{7}(?: .*)?$", re.MULTILINE)
+
+
+def _refuse_merge_conflict(text: str, source: str) -> None:
+    """A script holding an unresolved git merge conflict (``<<<<<<< HEAD`` ... ``=======`` ... ``>>>>>>> branch``):
+    bash reads ``<<<<<<<`` as a here-string and stops with a syntax error there, so the script (or the file a
+    script sources) does not run as written: ConfigError naming the lines."""
+    found = _CONFLICT.search(text)
+    if found is None:
+        return
+    first = text.count("\n", 0, found.start()) + 1
+    last = first + found.group(0).count("\n")
+    raise ConfigError(
+        f"lines {first}-{last} hold an unresolved git merge conflict (<<<<<<< … ======= … >>>>>>>): bash stops "
+        "reading the file there with a syntax error (near unexpected token `<<<'), so it does not run as written",
+        file=source,
+        line=first,
+        hint="resolve the conflict: keep one side and delete the marker lines",
+    )
+
+
 class _Reader:
     """Walks the tokens in order, keeping variables, taint and notes as it goes."""
 
@@ -735,6 +756,7 @@ class _Reader:
         self.written: dict[str, str] = {}
         self.joined_condition = False  # the command being read is followed by || or &&
         self.jump_to: int | None = None  # where run() continues when a loop is read again
+        _refuse_merge_conflict(text, source)
         self.toks = _Lexer(text, source, self.notes).tokens()
         self.text_lines = text.split("\n")  # to read the comment beside an assignment
         # shell functions defined so far (here or in a sourced file): name -> (tokens, first, last) of the body's

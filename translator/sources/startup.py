@@ -307,6 +307,12 @@ class _Run:
                 found = self.value(ast.Attribute(node.args[0], attr.value, ast.Load()), local)
                 absent = attr.value not in self.args and not self.all_unknown
                 return self.value(node.args[2], local) if absent and len(node.args) > 2 else found
+        if name == "hasattr" and len(node.args) == 2 and self.is_args(node.args[0], local):
+            attr = node.args[1]
+            # an option the parser declares is always an attribute (argparse sets its default); another may be
+            # set elsewhere (a second parser's namespace merged in), so it is not known to be absent
+            declared = isinstance(attr, ast.Constant) and isinstance(attr.value, str) and attr.value in self.args
+            return True if declared else UNKNOWN
         if name in _BUILTINS and len(node.args) == 1:
             inner = self.value(node.args[0], local)
             return UNKNOWN if inner is UNKNOWN else _BUILTINS[name](inner)

@@ -96,6 +96,20 @@ def missing_part(folder: str, key: str) -> str | None:
     return None
 
 
+def field_type(folder: str, key: str) -> str | None:
+    """The annotation the copy's dataclasses give dotted ``key`` ('bool', 'Optional[str]'); None where a part is
+    not declared or the walk leaves the copy's dataclasses."""
+    classes = dataclasses_of(folder)
+    current, annotation = ROOT_CLASS, None
+    for part in key.split("."):
+        fields = classes.get(current) if current else None
+        if fields is None or part not in fields:
+            return None
+        annotation = fields[part]
+        current = held_class(annotation)
+    return annotation
+
+
 ENTRY = ("trainer", "main.py")  # the copy's entry, verl/trainer/main.py, which builds and merges the config
 
 

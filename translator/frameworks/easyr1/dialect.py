@@ -105,6 +105,8 @@ class NativeEasyR1:
         self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
         self.fork_entry = False  # launched through a module or script that is not EasyR1's own
         self.wandb_entity: str | None = None  # WANDB_ENTITY as the launch sees it (EasyR1 has no config key)
+        # keys the config file leaves null: merged into the structured config before the command line is
+        self.file_nulls: dict[str, str] = {}
 
     def set(self, key: str, value: Any, origin: str) -> None:
         # A mapping replaces nothing wholesale: OmegaConf merges it key by key, as flattening does.
@@ -123,6 +125,8 @@ class NativeEasyR1:
             line = lines.get(key)
             self.values[key] = value
             self.origins[key] = f"{source.name}:{line}" if line else source.name
+            if value is None:
+                self.file_nulls[key] = self.origins[key]
 
 
 class EasyR1Dialect(Dialect):
@@ -150,6 +154,17 @@ class EasyR1Dialect(Dialect):
 
     copy_refusal = "ConfigKeyError from its structured config"
     copy_declares = "config dataclasses"
+
+    def null_in_copy(self, folder: str, key: str, native: object) -> str | None:
+        """The type the project's copy declares ``key`` with where its config file leaves it null and that type
+        takes no None (``enable: bool``): OmegaConf's merge of the file into the structured config, before the
+        command line's, stops (ValidationError "Incompatible value 'None' for field of type 'bool'")."""
+        from translator.frameworks.easyr1.copy_schema import field_type
+
+        if key not in getattr(native, "file_nulls", {}):  # (the reader's Values)
+            return None
+        declared = field_type(folder, key)
+        return declared if declared in ("bool", "int", "float", "str") else None
 
     def missing_in_copy(self, folder: str, key: str, native: object) -> str | None:
         """The first part of ``key`` the project's copy (its package ``folder``) declares in no config dataclass
@@ -190,6 +205,7 @@ class EasyR1Dialect(Dialect):
                 value, lambda ref: native.values.get(ref, defaults.get(ref, UNRESOLVED)), options.env
             )
         values = Values(native.values, native.origins, defaults, source.name)
+        values.file_nulls = native.file_nulls
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()

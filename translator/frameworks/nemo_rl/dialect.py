@@ -295,6 +295,16 @@ class NemoRLDialect(Dialect):
             )
         self._merge_file(found, native, depth + 1)
 
+    @staticmethod
+    def _grpo_entry(source: Source, cwd: str | None, word: str) -> bool:
+        """A project's own entry under another name (examples/run_rl.py) that imports grpo_train from nemo_rl, as
+        run_grpo.py does (examples/run_grpo.py:26@v0.7.0): it runs NeMo-RL's GRPO loop, or the project's copy."""
+        if not word.endswith(".py") or _ENTRY.search(word):
+            return False
+        return any(
+            project.imports_name(path, "nemo_rl", "grpo_train") for project, path in launched_scripts(source, cwd, word)
+        )
+
     def _collect_script(self, source: Source, options: ReadOptions, native: _Native, notes: NoteList) -> None:
         script = read_script(source, options.env, notes)
         launches = []
@@ -304,7 +314,7 @@ class NemoRLDialect(Dialect):
             # (`uv run examples/run_grpo.py`); a word that only mentions the entry (`echo entry: ...`) runs nothing
             index = program_index(argv) if argv else None
             index = 0 if index is None else index
-            if argv and _ENTRY.search(argv[index]):
+            if argv and (_ENTRY.search(argv[index]) or self._grpo_entry(source, command.cwd, argv[index])):
                 launches.append((command, argv[index + 1 :]))
         if not launches:
             raise ConfigError(
@@ -317,7 +327,7 @@ class NemoRLDialect(Dialect):
         require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
         argv = unwrap_command(command.argv)
-        entry = next(w for w in argv if _ENTRY.search(w))
+        entry = next(w for w in argv if _ENTRY.search(w) or self._grpo_entry(source, command.cwd, w))
         own = next(iter(launched_scripts(source, command.cwd, entry)), None)
         if own is not None and not own[0].imports(own[1], "nemo_rl"):
             raise ConfigError(

@@ -107,7 +107,7 @@ from translator.frameworks.openrlhf.tables import (
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact, quotient
 from translator.sources.files import Source
-from translator.sources.processes import Processes, processes
+from translator.sources.processes import Processes, launcher_of, processes
 from translator.sources.shell import program_index, symbolic_names, unwrap_command
 
 _ALL_NAMES = ALL_FLAT | ALL_DOTTED
@@ -367,6 +367,11 @@ class OpenRlhfDialect(Dialect):
         entry = argv[-len(words) - 1]
         single_job = entry == SINGLE_JOB_ENTRY or entry.endswith("openrlhf/cli/train_ppo.py")
         own_entry = single_job or entry == ENTRY_MODULE or entry.endswith("openrlhf/cli/train_ppo_ray.py")
+        launcher = argv[: -len(words) - 1]
+        launcher = launcher[:-1] if launcher[-1:] in (["-m"], ["--module"]) else launcher
+        # a project's own entry started by a process launcher (deepspeed, torchrun) trains in those processes, as the
+        # single-job entry does: a Ray entry is started once (python -m, ray job submit) and places its own actors
+        single_job = single_job or (not own_entry and launcher_of(launcher) in ("deepspeed", "torchrun"))
         if not own_entry:
             from translator.dialects.forkbatch import refuse_absent_module
 
@@ -386,8 +391,6 @@ class OpenRlhfDialect(Dialect):
         native.launch = entry, command.cwd
         native.fork_entry = not own_entry
         if single_job:  # the words before the entry (and its -m / --module): the launcher's
-            launcher = argv[: -len(words) - 1]
-            launcher = launcher[:-1] if launcher[-1:] in (["-m"], ["--module"]) else launcher
             native.single_job = processes(launcher, command, f"{source.name}:{command.line}")
         native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"

@@ -154,31 +154,35 @@ class SlimeDialect(Dialect):
         from translator.dialects import forkbatch
 
         path = flags.get("custom-generate-function-path")
-        if not isinstance(path, str) or "." not in path:
+        if isinstance(path, str) and "." in path:
+            module, _, name = path.rpartition(".")
+            found = _on_job_path(job, module) or forkbatch.locate(source, cwd, module)
+            why = returns_one_sample(found[0].tree(found[1]) if found else None, name)
+            if why is not None:
+                shown = f"{found[0].rel(found[1])}:{why[0]}" if found and why[0] else path
+                _samples_unknown(
+                    reading,
+                    "custom-generate-function-path",
+                    f"the custom generate function {path} ({shown}) {why[1]}, so a prompt's samples may be more than n",
+                    f"{why[1]} ({shown}); slime flattens what it returns into the step",
+                )
+        # --rollout-function-path replaces slime's whole rollout (sglang_rollout.generate_rollout): a project's own
+        # that sets the batch flags or regroups the samples decides the counts itself
+        path = flags.get("rollout-function-path")
+        module = path.rpartition(".")[0] if isinstance(path, str) else ""
+        if not module or module.split(".")[0] in (self.name, "slime"):
             return
-        module, _, name = path.rpartition(".")
         found = _on_job_path(job, module) or forkbatch.locate(source, cwd, module)
-        why = returns_one_sample(found[0].tree(found[1]) if found else None, name)
-        if why is None:
+        if found is None:
             return
-        spec, v = reading.spec, reading.native
-        shown = f"{found[0].rel(found[1])}:{why[0]}" if found and why[0] else path
-        fixed_gbs = v is not None and "global-batch-size" in v
-        quantities = ["samples_per_prompt", "samples_per_step", "optimizer_steps_per_step"]
-        quantities += [] if fixed_gbs else ["samples_per_optimizer_step", "grad_accum_steps"]
-        text = (
-            f"unknown: the custom generate function {path} ({shown}) {why[1]}, so a prompt's samples may be more than n"
-        )
-        for quantity in quantities:
-            setattr(spec.plan, quantity, None)
-            spec.derivations[f"plan.{quantity}"] = Derivation(text, ["custom-generate-function-path"], "unknown")
-        reading.notes.warning(
-            "slime.custom-generate",
-            f"--custom-generate-function-path {path}: {why[1]} ({shown}); slime flattens what it returns into the "
-            f"step, so the samples per prompt and the counts built on them are unknown (read the function and pass "
-            "the plan by hand)",
-            source_keys=["custom-generate-function-path"],
-        )
+        changed = _regroups(found[0], found[1])
+        if changed is not None:
+            _samples_unknown(
+                reading,
+                "rollout-function-path",
+                f"the project's rollout function {path} {changed}",
+                changed,
+            )
 
     def _own_flags(self, source: Source, cwd: str | None, entry: str, flags: dict[str, Any], reading: Reading) -> None:
         """Flags that the project's own copy of the framework defines (its ``<package>/utils/arguments.py`` beside
@@ -407,6 +411,50 @@ def _ray_head(command: ShellCommand, spec: RunSpec) -> None:
                     f"ray job submit --address {address}: the Ray head", "--address"
                 )
             return
+
+
+def _samples_unknown(reading: Reading, flag: str, why: str, note: str) -> None:
+    """A project function decides how many samples a prompt has in the step: those, and the counts built on them
+    (the global batch too where it is not given), are unknown."""
+    spec, v = reading.spec, reading.native
+    fixed_gbs = v is not None and "global-batch-size" in v
+    quantities = ["samples_per_prompt", "samples_per_step", "optimizer_steps_per_step"]
+    quantities += [] if fixed_gbs else ["samples_per_optimizer_step", "grad_accum_steps"]
+    for quantity in quantities:
+        setattr(spec.plan, quantity, None)
+        spec.derivations[f"plan.{quantity}"] = Derivation(f"unknown: {why}", [flag], "unknown")
+    reading.notes.warning(
+        "slime.custom-generate",
+        f"--{flag}: {note}, so the samples per prompt and the counts built on them are unknown (read the function "
+        "and pass the plan by hand)",
+        source_keys=[flag],
+    )
+
+
+# the batch flags a rollout function may set on slime's args before generating
+_ROLLOUT_FLAGS = ("n_samples_per_prompt", "rollout_batch_size", "over_sampling_batch_size", "global_batch_size")
+
+
+def _regroups(project: Project, path: str) -> str | None:
+    """Where the project's rollout module (or a project file it imports) sets a batch flag on the arguments
+    (``args.n_samples_per_prompt = args.k + 1``) or replaces the samples it returns (``output.samples = ...``):
+    'sets X at file:line'; None when it does neither."""
+    for file in project.reachable(path, limit=40):
+        tree = project.tree(file)
+        for node in ast.walk(tree) if tree is not None else ():
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                else []
+            )
+            for target in targets:
+                if isinstance(target, ast.Attribute) and (
+                    target.attr in _ROLLOUT_FLAGS or (target.attr == "samples" and isinstance(node, ast.Assign))
+                ):
+                    return f"sets {ast.unparse(target)} at {project.rel(file)}:{target.lineno}"
+    return None
 
 
 def returns_one_sample(tree: Any, name: str, depth: int = 0) -> tuple[int, str] | None:

@@ -82,17 +82,20 @@ from translator.notes import NoteList, Severity
 from translator.plan import Derivation, Extra, RunSpec, quotient
 from translator.sources.code import (
     MAX_FILE_BYTES,
+    ArgumentFields,
     Candidate,
     ClassInfo,
     PackageImport,
     Project,
     dotted_path,
     files_ending,
+    files_named,
     held_elsewhere,
     in_run_dir,
     launched_scripts,
     mentions,
     option_test,
+    post_init_fields,
     project_files,
     project_root,
     refuse_script_the_project_lacks,
@@ -181,6 +184,7 @@ class NativeTrl:
         # fields of the project's own argument dataclasses the launched script hands TrlParser (ScriptArguments)
         self.own_fields: frozenset[str] = frozenset()
         self.own_defaults: dict[str, Any] = {}  # their literal defaults (a switch of the project's own trainer)
+        self.own_arguments: ArgumentFields | None = None  # those dataclasses (their __post_init__ may set fields)
         self.script_arguments: dict[str, Any] = {}  # a script's own argparse options, as the launch sets them
         self.composed_by_hydra = False  # those are Hydra overrides of the script's own composed config
         # whether those and TRL's are all the arguments the launched program takes (TRL's own script; a project
@@ -280,6 +284,7 @@ class TrlDialect(Dialect):
             native.fork_trainer = _recipe_trainer(source, lambda key: _flag_value(native.values, key))
         else:
             self._read_script(source, options, native, notes)
+            _set_by_post_init(native, notes)
         if native.variant is not None and native.release is None and not options.version:
             return self._hand_over(native.variant, source, options)
         self._world_size(native, options, notes)
@@ -478,7 +483,30 @@ class TrlDialect(Dialect):
         native.open_r1_script = "open_r1" in argv[script_index]
         native.trl_script = argv[script_index] in ("trl.scripts.grpo", "grpo")
         script_name = argv[script_index].rsplit("/", 1)[-1]
-        path_set = "PYTHONPATH" in assigned
+        accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
+        if accelerate_file and symbolic_names(accelerate_file):
+            # which file depends on a variable or a branch: its settings (machines, backend) are not read
+            native.accelerate_unknown = accelerate_file
+            notes.warning(
+                "input.accelerate-config-unknown",
+                f"{origin}: the accelerate config ({accelerate_file}) depends on what the script leaves unknown: its "
+                "settings are not read, so the machines and the backend are unknown"
+                + ("" if "--num_processes" in launcher_options else ", and so are the processes")
+                + " (pass --env with the variable, or explain with the config named)",
+                source_keys=["--config_file"],
+            )
+        elif accelerate_file:
+            accelerate_source = source.sibling(in_run_dir(accelerate_file, command.cwd), "accelerate config")
+            native.accelerate = load_yaml_mapping(accelerate_source)
+            native.accelerate_name = accelerate_source.name
+            _refuse_absent_deepspeed_file(source, native.accelerate, accelerate_source.name)
+        # accelerate's DeepSpeed launcher puts the folder it runs in on PYTHONPATH (prepare_deepspeed_cmd_env,
+        # accelerate/utils/launch.py:557@v1.15.0, the same since 0.26); its other launchers do not
+        deepspeed = (
+            "--use_deepspeed" in argv[:script_index]
+            or str(native.accelerate.get("distributed_type", "")).upper() == "DEEPSPEED"
+        )
+        path_set = "PYTHONPATH" in assigned or (launcher_of(argv[:script_index]) == "accelerate" and deepspeed)
         training_script = python_script.launched(
             source, command.cwd, argv[script_index], native, path_set, modules.get(id(command))
         )
@@ -500,8 +528,8 @@ class TrlDialect(Dialect):
             own = _own_argument_fields(source, command.cwd, argv[script_index])
             # Open-R1's grpo.py, when the checkout lacks it, takes Open-R1's arguments and TRL's
             upstream = native.open_r1_script and script_name == "grpo.py"
-            native.own_fields, native.arguments_known, native.own_defaults = (
-                own if own is not None else (frozenset(), bool(upstream), {})
+            native.own_fields, native.arguments_known, native.own_defaults, native.own_arguments = (
+                own if own is not None else (frozenset(), bool(upstream), {}, None)
             )
         if builder is not None:
             notes.info(
@@ -518,23 +546,6 @@ class TrlDialect(Dialect):
                 "arguments it adds are reported as unknown to TRL (a fork that changed GRPOTrainer's "
                 "batching trains differently)",
             )
-        accelerate_file = launcher_options.get("--config_file") or launcher_options.get("--config-file")
-        if accelerate_file and symbolic_names(accelerate_file):
-            # which file depends on a variable or a branch: its settings (machines, backend) are not read
-            native.accelerate_unknown = accelerate_file
-            notes.warning(
-                "input.accelerate-config-unknown",
-                f"{origin}: the accelerate config ({accelerate_file}) depends on what the script leaves unknown: its "
-                "settings are not read, so the machines and the backend are unknown"
-                + ("" if "--num_processes" in launcher_options else ", and so are the processes")
-                + " (pass --env with the variable, or explain with the config named)",
-                source_keys=["--config_file"],
-            )
-        elif accelerate_file:
-            accelerate_source = source.sibling(in_run_dir(accelerate_file, command.cwd), "accelerate config")
-            native.accelerate = load_yaml_mapping(accelerate_source)
-            native.accelerate_name = accelerate_source.name
-            _refuse_absent_deepspeed_file(source, native.accelerate, accelerate_source.name)
         launcher = launcher_of(argv[:script_index])
         native.visible_gpus, native.visible_from = _visible_gpus(command, argv, launcher_options, native, origin)
         for flag in ("--num_processes", "--num-processes", "--nproc_per_node", "--nproc-per-node"):
@@ -1192,8 +1203,10 @@ def _refuse_deepspeed_file_the_run_folder_lacks(source: Source, command: ShellCo
     """``--deepspeed path.json`` is opened from the folder the run starts in (TrainingArguments.__post_init__ hands
     it to HfTrainerDeepSpeedConfig, which raises on a path that is not a file). Where the launched script is found
     from a run folder that does not hold that path while the project holds it elsewhere (a path written from the
-    repository's root, run from a subfolder), the run stops at start-up: ConfigError. A path with a variable, an
-    absolute one, and one the project holds nowhere (made by the user's setup) are not judged."""
+    repository's root, run from a subfolder), or holds no such path but files of that name in other folders (the
+    configs moved: local_scripts/zero3.json for scripts/zero3.json), the run stops at start-up: ConfigError. A path
+    with a variable, an absolute one, and a name the project holds nowhere (made by the user's setup) are not
+    judged."""
     if not isinstance(given, str) or not given.endswith(".json"):
         return
     tail = os.path.normpath(script)
@@ -1204,8 +1217,13 @@ def _refuse_deepspeed_file_the_run_folder_lacks(source: Source, command: ShellCo
             return
         else:  # the script found from another folder: the run starts in a folder that holds it at that path
             folders = [path[: -len(tail)].rstrip(os.sep) for path in files_ending(project.root, tail)]
-        held = held_elsewhere(project, given, folders) if folders else None
-        if held is None:
+        if not folders or os.path.isabs(given) or set("$`~") & set(given):
+            return
+        if any(os.path.isfile(os.path.join(folder, given)) for folder in folders):
+            return
+        named = files_named(project.root, os.path.basename(given))
+        held = held_elsewhere(project, given, folders) or ", ".join(project.rel(path) for path in named[:3])
+        if not held:
             return
         starts = ", ".join(project.rel(folder) or "." for folder in folders)
         raise ConfigError(
@@ -1458,9 +1476,37 @@ def _trl_own_trainer(source: Source, cwd: str | None, script: str) -> str | None
     return None
 
 
+def _set_by_post_init(native: NativeTrl, notes: NoteList) -> None:
+    """Batch fields the project's own argument class sets in its __post_init__ (MTPOConfig: ``self.num_generations =
+    self.num_answer_generations * self.num_confidence_generations``): that value is the run's, whatever the launch
+    passed; one that is not plain arithmetic of known fields is unknown."""
+    if native.own_arguments is None:
+        return
+    known = _known_fields()
+    own = native.own_arguments.fields - known
+    for key, (value, where) in post_init_fields(
+        native.own_arguments, native.values, _REWRITTEN, own.__contains__
+    ).items():
+        if value is not None:
+            native.values[key], native.origins[key] = value, where
+            notes.info(
+                "keys.set-by-post-init",
+                f"{where}: the project's argument class sets {key} to {value} in __post_init__ (from its own fields)",
+                source_keys=[key],
+            )
+        else:
+            native.values[key], native.origins[key] = f"${{{key}}}", where  # symbolic: the counts on it are unknown
+            notes.warning(
+                "keys.set-by-post-init",
+                f"{where}: the project's argument class sets {key} in __post_init__ from what rlconf cannot compute: "
+                f"{key} is unknown",
+                source_keys=[key],
+            )
+
+
 def _own_argument_fields(
     source: Source, cwd: str | None, script: str
-) -> tuple[frozenset[str], bool, dict[str, Any]] | None:
+) -> tuple[frozenset[str], bool, dict[str, Any], ArgumentFields] | None:
     """The fields of the project's own dataclasses the launched script (or a module it imports) hands its
     argument parser (TrlParser((ScriptArguments, GRPOConfig, ModelConfig)) takes them besides TRL's), and whether
     they and TRL's are all it takes: not when that file also adds options of its own (``add_argument``) or keeps
@@ -1474,7 +1520,7 @@ def _own_argument_fields(
     for module in project.reachable(path, limit=_TRAINER_SEARCH_FILES):
         fields = project.argument_fields(module)
         if fields is not None:
-            return fields.fields, not _takes_more_arguments(project.tree(module)), fields.defaults
+            return fields.fields, not _takes_more_arguments(project.tree(module)), fields.defaults, fields
     return None
 
 
@@ -1724,6 +1770,36 @@ def _grouped_by_num_generations(
 _CONFIGS = ("generation_config", "sampling_params")
 
 
+def _expands_inputs(nodes: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> tuple[str, int] | None:
+    """Where the trainer repeats each item of its micro-batch num_generations times itself before generating
+    (``for sample in inputs: for _ in range(self.num_generations): expanded.append(sample)``, or the comprehension
+    ``[x for x in inputs for _ in range(self.num_generations)]``): each item is then one prompt's group."""
+
+    def repeats(loop_iter: ast.expr) -> bool:
+        return (
+            isinstance(loop_iter, ast.Call)
+            and isinstance(loop_iter.func, ast.Name)
+            and loop_iter.func.id == "range"
+            and mentions(list(loop_iter.args), ("num_generations",)) is not None
+        )
+
+    for node in nodes:
+        for outer in ast.walk(node):
+            if isinstance(outer, ast.For) and not repeats(outer.iter):  # over the items (inputs, zip(inputs, ...))
+                for inner in ast.walk(outer):
+                    appends = inner is not outer and isinstance(inner, ast.For) and repeats(inner.iter)
+                    if appends and any(
+                        isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "append"
+                        for c in ast.walk(inner)
+                    ):
+                        return node.name, getattr(inner, "lineno", 0)
+            if isinstance(outer, ast.ListComp) and len(outer.generators) == 2:
+                first, second = outer.generators
+                if not repeats(first.iter) and repeats(second.iter):
+                    return node.name, outer.lineno
+    return None
+
+
 def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, tuple[str, int]]:
     """The batch-forming signatures (trl_tables.LINEAGES) of a trainer's project methods, each with the method
     name and line where it was seen."""
@@ -1783,6 +1859,9 @@ def _signatures(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> d
         found["generate_in_prepare"] = prepared
     if lossy and not prepared and _grouped_by_num_generations(loss, methods.get("__init__")):
         found["generate_in_loss"] = lossy
+    expanded = _expands_inputs(prepare + loss)
+    if expanded is not None:
+        found["expand_inputs"] = expanded
     sampler = closure("_get_train_sampler") + closure("get_train_dataloader")
     hit = mentions(list(sampler), ("RepeatRandomSampler", "RepeatSampler"))
     if hit is not None:

@@ -617,6 +617,8 @@ ACCELERATE_VALUE_OPTIONS = frozenset(
 #                          the Trainer's default sampler: per_device_train_batch_size counts prompts (0.14)
 #   repeat_sampler         RepeatRandomSampler / RepeatSampler(mini_repeat_count=self.num_generations ...)
 #   inherited_sampler      the class derives from TRL's GRPOTrainer and keeps its sampler (the installed release's)
+#   expand_inputs          it repeats each item of its micro-batch num_generations times itself before generating
+#                          (so each item is a prompt, whatever the sampler feeds it)
 #   plain_sampler          its own _get_train_sampler returns a sampler that yields each prompt once (RandomSampler,
 #                          SequentialSampler, DistributedSampler) and no repeating one
 # A trainer that generates in _prepare_inputs but is fed by transformers' default sampler (R1-V's
@@ -642,6 +644,16 @@ LINEAGES = (
         "TRL 0.16's buffering fed by a sampler that repeats no prompt (per_device_train_batch_size counts prompts)",
         ("buffer_per_micro_step", "plain_sampler"),
         ("repeat_sampler", "generate_every", "steps_per_generation"),
+    ),
+    # a copy that expands each item of the micro-batch into num_generations itself generates that many completions
+    # for each of per_device_train_batch_size items every micro-step, whatever its sampler repeats (a repeating
+    # sampler only feeds the same prompt to consecutive micro-steps): 0.14's arithmetic
+    Lineage(
+        "0.14.0",
+        "a generation every micro-step that repeats each item of the micro-batch num_generations times itself "
+        "(per_device_train_batch_size counts prompts)",
+        ("expand_inputs",),
+        ("generate_every", "steps_per_generation"),
     ),
     Lineage(
         "0.16.0",

@@ -82,6 +82,7 @@ from translator.frameworks.verl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
+from translator.sources.code import project_copy_of
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations
 from translator.sources.shell import program_index, unwrap_command
@@ -120,6 +121,32 @@ class NativeVerl:
         for key, value in flatten({k: v for k, v in data.items() if k not in ("defaults", "hydra")}).items():
             if not key.endswith("._target_"):
                 self.set(key, value, origin)
+
+
+def _resolvable(source: Source, data: dict[str, Any]) -> dict[str, Any]:
+    """``data``, when every ``${name:...}`` interpolation in it (its hydra: section too) names a resolver the run
+    has: verl resolves the whole config at start-up (OmegaConf.resolve, verl/trainer/main_ppo.py:145@v0.9.1) and
+    Hydra its run directory, so an unregistered one (``${PROJECT_DIR:-/x}``, bash's default syntax) stops the run
+    with UnsupportedInterpolationType. ConfigError otherwise."""
+    from translator.sources.hydra import BUILT_IN_RESOLVERS, resolvers_used
+
+    unknown = [used for used in resolvers_used(data) if used[1] not in BUILT_IN_RESOLVERS]
+    if not unknown or source.base_dir is None:
+        return data
+    from translator.sources.code import registered_resolvers
+
+    registered = registered_resolvers(str(source.base_dir))
+    for key, name, text in unknown:
+        if name not in registered:
+            raise ConfigError(
+                f"'{text}' is an OmegaConf interpolation of a resolver named {name}, which neither OmegaConf, Hydra "
+                "nor the project registers: resolving the config at start-up stops with UnsupportedInterpolationType",
+                file=source.name,
+                line=next((i for i, row in enumerate(source.text.splitlines(), 1) if text in row), None),
+                key=key,
+                hint=f"write ${{oc.env:{name},DEFAULT}} for an environment variable with a default, or a value",
+            )
+    return data
 
 
 class VerlDialect(Dialect):
@@ -290,6 +317,18 @@ class VerlDialect(Dialect):
         config = native.entry_config = forkbatch.entry_config(source, native.launch[1], native.launch[0])
         if config is None or native.config_name is not None:
             return defaults
+        # a defaults entry whose file the entry's config folder lacks, with no search path to look elsewhere and
+        # no launch word choosing another option of that group: Hydra stops composing (MissingConfigException)
+        for relative in config.absent:
+            group = os.path.dirname(relative).replace("/", ".")
+            if "hydra" not in config.tree and group not in native.values and "$" not in relative:
+                raise ConfigError(
+                    f"the launched entry's config {config.where} names '{relative.removesuffix('.yaml')}' in its "
+                    f"defaults list, and its config folder holds no {relative}: Hydra stops at start-up "
+                    f"(MissingConfigException: Could not find '{relative.removesuffix('.yaml')}')",
+                    file=config.where,
+                    hint=f"add {relative} to the project (a .gitignore may have kept it out), or change that entry",
+                )
         if config.complete:
             for key, origin in native.appended.items():
                 appended = str(native.values.get(key, "")).strip()
@@ -343,7 +382,7 @@ class VerlDialect(Dialect):
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeVerl:
         native = NativeVerl()
         if source.suffix in (".yaml", ".yml"):
-            native.merge_yaml(load_yaml_mapping(source), source.name)
+            native.merge_yaml(_resolvable(source, load_yaml_mapping(source)), source.name)
             from translator.dialects import forkbatch
 
             entry = forkbatch.hydra_entry_naming(source)
@@ -469,6 +508,16 @@ class VerlDialect(Dialect):
 
     def _load_user_config(self, source: Source, config_path: str | None, native: NativeVerl, notes: NoteList) -> None:
         relative = f"{config_path or '.'}/{native.config_name}.yaml"
+        held = project_copy_of(str(source.base_dir), relative) if source.base_dir is not None else None
+        if held is not None and not source.has_sibling(relative):
+            notes.info(
+                "input.config-in-project",
+                f"--config-path names {os.path.dirname(relative)}, which is not on this machine: its "
+                f"{native.config_name}.yaml is read as the project's {os.path.relpath(held, os.getcwd())} (the "
+                "same path below the author's checkout)",
+                source_keys=["--config-path"],
+            )
+            relative = os.path.relpath(held, source.base_dir)
         if not source.has_sibling(relative):
             notes.warning(
                 "input.config-not-found",
@@ -480,7 +529,7 @@ class VerlDialect(Dialect):
         base = source.sibling(relative, "config")
         overrides = dict(native.values), dict(native.origins)
         native.values.clear()
-        native.merge_yaml(load_yaml_mapping(base), base.name)
+        native.merge_yaml(_resolvable(base, load_yaml_mapping(base)), base.name)
         native.values.update(overrides[0])
         native.origins.update(overrides[1])
 
