@@ -114,6 +114,28 @@ def test_compose_places_a_defaults_entry_at_its_package_and_names_missing_files(
     assert missing == ["ref/dp.yaml"]
 
 
+def test_compose_places_a_nested_files_own_package_and_names_absent_required_files() -> None:
+    from translator.sources.hydra import compose
+
+    files = {
+        "cgrpo.yaml": "defaults:\n  - ppo\n  - _self_\nk: 1\n",
+        "ppo.yaml": (
+            "defaults:\n  - reward_manager@reward_manager\n  - optional extra@extra: x\n  - data@data: legacy\n"
+            "  - _self_\nlr: 1\n"
+        ),
+        "reward_manager.yaml": "name: naive\n",
+    }
+
+    # Hydra: in ppo.yaml (a default of cgrpo.yaml), `- reward_manager@reward_manager` is the folder's own
+    # reward_manager.yaml placed at `reward_manager`; the optional extra/x.yaml is skipped when missing; the
+    # required data/legacy.yaml is missing, which Hydra refuses (absent names it, optional ones not).
+    missing: list[str] = []
+    absent: list[str] = []
+    config, _, _ = compose(_reader(files), "cgrpo", [], missing, absent)
+    assert (config["reward_manager"], config["lr"], config["k"]) == ({"name": "naive"}, 1, 1)
+    assert missing == ["extra/x.yaml", "data/legacy.yaml"] and absent == ["data/legacy.yaml"]
+
+
 def test_compose_follows_the_defaults_lists_of_group_files() -> None:
     from translator.sources.hydra import compose
 

@@ -656,51 +656,40 @@ def test_a_recipe_the_projects_readme_launches_with_one_script_is_read_with_that
     assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 64, 2)
 
 
-def test_a_trainer_copy_fed_by_a_sampler_that_repeats_no_prompt_counts_prompts_per_device(tmp_path: Path) -> None:
-    # vlm_fork_pinned's trainer (0.16's buffer per accumulation step) with a _get_train_sampler of its own returning
-    # a RandomSampler and generating num_return_sequences=self.num_generations per prompt: each micro-step a rank
-    # holds per_device 4 prompts × 8 = 32 completions (TRL 0.14's arithmetic): 8 ranks → 32 prompts, 256 samples a
+_PROMPT_METHODS = {
+    # a _get_train_sampler of its own returning a RandomSampler, generating num_return_sequences=num_generations
+    "plain sampler": "\n    def _get_train_sampler(self, dataset=None):\n"
+    "        return RandomSampler(self.train_dataset)\n\n"
+    "    def _generate_and_score_completions(self, inputs, model):\n"
+    "        return model.generate(inputs, num_return_sequences=self.num_generations)\n",
+    # repeating each item of the micro-batch num_generations times itself before generating
+    "expanded items": "\n    def _generate_and_score_completions(self, inputs, model):\n        expanded = []\n"
+    "        for sample in inputs:\n            for _ in range(self.num_generations):\n"
+    "                expanded.append(sample)\n        return model.generate(expanded)\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_PROMPT_METHODS))
+def test_a_trainer_copy_whose_items_are_prompts_counts_prompts_per_device(tmp_path: Path, shape: str) -> None:
+    # vlm_fork_pinned's trainer (0.16's buffer per accumulation step, which read as 0.16 counts completions per
+    # device) fed by a sampler that repeats no prompt, or expanding each item itself: each micro-step a rank holds
+    # per_device 4 prompts × 8 = 32 completions (TRL 0.14's arithmetic): 8 ranks → 32 prompts, 256 samples a
     # round; GAS 2 → 512 samples per optimizer step, 1/2 optimizer step per round.
     shutil.copytree(FIXTURES / "trl" / "vlm_fork_pinned", tmp_path / "p")
     trainer = tmp_path / "p" / "src" / "open_r1" / "trainer" / "grpo_trainer.py"
-    trainer.write_text(
-        trainer.read_text()
-        + "\n    def _get_train_sampler(self, dataset=None):\n        return RandomSampler(self.train_dataset)\n\n"
-        "    def _generate_and_score_completions(self, inputs, model):\n"
-        "        return model.generate(inputs, num_return_sequences=self.num_generations)\n"
-    )
-    read = translator.explain(str(tmp_path / "p" / "run_scripts" / "run_grpo_rec.sh"))
+    trainer.write_text(trainer.read_text() + _PROMPT_METHODS[shape])
+    script = tmp_path / "p" / "run_scripts" / "run_grpo_rec.sh"
+    read = translator.explain(str(script))
     plan = read.spec.plan
     assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (32, 256, 512)
     assert (plan.optimizer_steps_per_step, plan.micro_batch_per_device) == (Fraction(1, 2), 32)
+    if shape == "expanded items":
+        note = next(n for n in read.notes if n.code == "framework.fork-trainer")
+        assert "repeats each item of the micro-batch num_generations times itself" in note.message
+        return
     # with num_iterations 2 the buffer is reused across iterations: no release's arithmetic, so unknown
-    script = tmp_path / "p" / "run_scripts" / "run_grpo_rec.sh"
     script.write_text(script.read_text().replace("--num_generations 8", "--num_generations 8 --num_iterations 2"))
     assert translator.explain(str(script)).spec.plan.samples_per_step is None
-
-
-def test_a_trainer_copy_repeating_each_item_itself_counts_prompts_per_device(tmp_path: Path) -> None:
-    # vlm_fork_pinned's trainer (0.16's buffer, its RepeatRandomSampler) whose _generate_and_score_completions repeats
-    # each item of the micro-batch num_generations times itself before generating: the sampler's repeats only feed
-    # the same prompt to consecutive micro-steps, and each micro-step a rank holds per_device 4 items × 8 = 32
-    # completions (TRL 0.14's arithmetic): 8 ranks → 32 prompts, 256 samples a round; GAS 2 → 512 samples per
-    # optimizer step, 1/2 optimizer step per round.
-    shutil.copytree(FIXTURES / "trl" / "vlm_fork_pinned", tmp_path / "p")
-    trainer = tmp_path / "p" / "src" / "open_r1" / "trainer" / "grpo_trainer.py"
-    trainer.write_text(
-        trainer.read_text() + "\n    def _generate_and_score_completions(self, inputs, model):\n"
-        "        expanded = []\n"
-        "        for sample in inputs:\n"
-        "            for _ in range(self.num_generations):\n"
-        "                expanded.append(sample)\n"
-        "        return model.generate(expanded)\n"
-    )
-    read = translator.explain(str(tmp_path / "p" / "run_scripts" / "run_grpo_rec.sh"))
-    plan = read.spec.plan
-    assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (32, 256, 512)
-    assert (plan.optimizer_steps_per_step, plan.micro_batch_per_device) == (Fraction(1, 2), 32)
-    note = next(n for n in read.notes if n.code == "framework.fork-trainer")
-    assert "repeats each item of the micro-batch num_generations times itself" in note.message
 
 
 @pytest.mark.parametrize("derived", ["self.answers * self.confidences", "self.answers * self.world_size"])

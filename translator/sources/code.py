@@ -1982,7 +1982,7 @@ def _normalising_functions(tree: ast.Module, anchors: tuple[str, ...]) -> list[a
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             own = [n for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
-            if any(_target_leaf(t) in anchors for n in own for t in _targets(n)):
+            if any(_target_leaf(t) in anchors for n in own for t in assignment_targets(n)):
                 found.append(node)
     # an outer function holding an inner one that normalises is not itself the normaliser
     return [f for f in found if not any(g is not f and any(g is n for n in ast.walk(f)) for g in found)]
@@ -1998,7 +1998,7 @@ def normalisation_touches(function: ast.FunctionDef | ast.AsyncFunctionDef, path
             continue
         if _measures(node):
             continue
-        for target in _targets(node):
+        for target in assignment_targets(node):
             leaf = _target_leaf(target)
             if leaf is None or not _NORMALISED_TARGET.search(leaf):
                 continue
@@ -2135,7 +2135,7 @@ def _aliases(tree: ast.AST, line: int) -> dict[str, ast.expr]:
     bound: dict[str, list[ast.expr]] = {}
     for node in ast.walk(function):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            for target in _targets(node):
+            for target in assignment_targets(node):
                 if isinstance(target, ast.Name):
                     bound.setdefault(target.id, []).append(node.value if isinstance(node, ast.Assign) else target)
     return {name: values[0] for name, values in bound.items() if len(values) == 1}
@@ -2274,8 +2274,11 @@ def _compared(value: object, op: ast.cmpop, right: ast.expr) -> bool | None:
     return None
 
 
-def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]:
-    return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
+def assignment_targets(node: ast.AST) -> list[ast.expr]:
+    """What an assignment statement (``=``, ``+=``, an annotated one) assigns to; [] for any other node."""
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    return [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
 
 
 def _target_leaf(target: ast.expr) -> str | None:

@@ -461,10 +461,11 @@ def compose(
                 _merge(out, _at(package, data))
                 placed_self = True
                 continue
-            if isinstance(entry, str):
-                path = entry[1:] if entry.startswith("/") else posixpath.normpath(posixpath.join(folder, entry))
+            if isinstance(entry, str):  # `- name` or `- name@package`: a file of this folder
+                name, _, at = entry.partition("@")
+                path = name[1:] if name.startswith("/") else posixpath.normpath(posixpath.join(folder, name))
                 child, _ = load(f"{path}.yaml")
-                _merge(out, place(child, posixpath.dirname(path), package, depth + 1))
+                _merge(out, place(child, posixpath.dirname(path), _joined(package, at) if at else package, depth + 1))
                 continue
             if not isinstance(entry, Mapping) or len(entry) != 1:
                 continue

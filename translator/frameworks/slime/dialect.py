@@ -439,17 +439,12 @@ def _regroups(project: Project, path: str) -> str | None:
     """Where the project's rollout module (or a project file it imports) sets a batch flag on the arguments
     (``args.n_samples_per_prompt = args.k + 1``) or replaces the samples it returns (``output.samples = ...``):
     'sets X at file:line'; None when it does neither."""
+    from translator.sources.code import assignment_targets
+
     for file in project.reachable(path, limit=40):
         tree = project.tree(file)
         for node in ast.walk(tree) if tree is not None else ():
-            targets = (
-                node.targets
-                if isinstance(node, ast.Assign)
-                else [node.target]
-                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
-                else []
-            )
-            for target in targets:
+            for target in assignment_targets(node):
                 if isinstance(target, ast.Attribute) and (
                     target.attr in _ROLLOUT_FLAGS or (target.attr == "samples" and isinstance(node, ast.Assign))
                 ):

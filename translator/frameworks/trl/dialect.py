@@ -87,6 +87,7 @@ from translator.sources.code import (
     ClassInfo,
     PackageImport,
     Project,
+    assignment_targets,
     dotted_path,
     files_ending,
     files_named,
@@ -1627,15 +1628,8 @@ def _config_rewrites(
                 visit(node.body if taken is not False else [], path)
                 visit(node.orelse if taken is not True else [], path)
                 continue
-            targets = (
-                node.targets
-                if isinstance(node, ast.Assign)
-                else [node.target]
-                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
-                else []
-            )
             value = getattr(node, "value", None)
-            for target in targets:
+            for target in assignment_targets(node):
                 if not (isinstance(target, ast.Attribute) and target.attr in _REWRITTEN):
                     continue
                 holder = dotted_path(target.value)
@@ -1783,19 +1777,30 @@ def _expands_inputs(nodes: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> tupl
             and mentions(list(loop_iter.args), ("num_generations",)) is not None
         )
 
+    def bound(target: ast.expr) -> set[str]:  # the names a loop binds to each item (sample, or sample, kind)
+        return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
     for node in nodes:
         for outer in ast.walk(node):
             if isinstance(outer, ast.For) and not repeats(outer.iter):  # over the items (inputs, zip(inputs, ...))
+                items = bound(outer.target)
                 for inner in ast.walk(outer):
-                    appends = inner is not outer and isinstance(inner, ast.For) and repeats(inner.iter)
-                    if appends and any(
-                        isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "append"
+                    repeated = inner is not outer and isinstance(inner, ast.For) and repeats(inner.iter)
+                    if repeated and any(  # the item itself appended once per round
+                        isinstance(c, ast.Call)
+                        and isinstance(c.func, ast.Attribute)
+                        and c.func.attr == "append"
+                        and len(c.args) == 1
+                        and isinstance(c.args[0], ast.Name)
+                        and c.args[0].id in items
                         for c in ast.walk(inner)
                     ):
                         return node.name, getattr(inner, "lineno", 0)
             if isinstance(outer, ast.ListComp) and len(outer.generators) == 2:
                 first, second = outer.generators
-                if not repeats(first.iter) and repeats(second.iter):
+                element = outer.elt
+                itself = isinstance(element, ast.Name) and element.id in bound(first.target)
+                if itself and not repeats(first.iter) and repeats(second.iter):
                     return node.name, outer.lineno
     return None
 
