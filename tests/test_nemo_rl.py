@@ -457,6 +457,38 @@ def test_a_project_entry_of_another_name_that_imports_grpo_train_is_the_launch(t
     assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (8, 16, 128)
 
 
+@pytest.mark.parametrize(
+    ("names", "version", "said"),
+    [
+        (11, "0.7.0", "no release returns 11"),
+        (10, "0.7.0", "the releases that return 10 are 0.3.1, 0.4.0, 0.5.0, 0.6.0"),
+        (10, "0.6.0", None),
+        (13, "0.7.0", None),
+    ],
+)
+def test_a_project_entry_unpacking_another_number_than_setup_returns_stops_at_start_up(
+    tmp_path: Path, names: int, version: str, said: str | None
+) -> None:
+    # grpo.setup() returns 10 values from v0.3.1 to v0.6.0 and 13 at v0.7.0 (its last `return`, grpo.py:784@v0.6.0,
+    # :1235@v0.7.0): a project entry unpacking another number stops with ValueError before training (an error note).
+    (tmp_path / ".git").mkdir()
+    targets = ", ".join(f"v{i}" for i in range(names))
+    (tmp_path / "run.py").write_text(
+        "from nemo_rl.algorithms.grpo import MasterConfig, grpo_train, setup\n\n"
+        f"{targets} = setup(config, tokenizer, train, val)\n"
+    )
+    script = tmp_path / "run.sh"
+    script.write_text("uv run python run.py grpo.num_prompts_per_step=8 policy.train_global_batch_size=128\n")
+    notes = [
+        n for n in translator.explain(str(script), f"nemo-rl@{version}").notes if n.code == "nemo-rl.setup-unpacking"
+    ]
+    if said is None:
+        assert notes == []
+    else:
+        assert notes[0].severity == "error" and f"run.py:3 unpacks {names} values" in notes[0].message
+        assert said in notes[0].message
+
+
 def test_a_word_that_only_mentions_the_entry_is_not_the_launch_and_unknown_words_leave_the_plan_unknown(
     tmp_path: Path,
 ) -> None:

@@ -1932,6 +1932,14 @@ RULES: tuple[R, ...] = (
         "The project installs the framework from a commit, not a release, so the matching release is unknown.",
     ),
     R(
+        "nemo-rl.setup-unpacking",
+        "note",
+        "nemo-rl",
+        ("error",),
+        "A project entry unpacks grpo.setup() into another number of names than the release returns: ValueError at "
+        "start-up.",
+    ),
+    R(
         "input.release-recipe",
         "note",
         "nemo-rl",

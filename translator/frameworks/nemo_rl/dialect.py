@@ -8,6 +8,7 @@ data per release (tables.BASE) so that a recipe inheriting it is read without th
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from collections.abc import Callable
@@ -41,11 +42,12 @@ from translator.frameworks.nemo_rl.tables import (
     ENTRY,
     NAMED_DATASET_PROMPTS,
     RELEASE_RECIPES,
+    SETUP_RETURNS,
     VERSIONS,
 )
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec
-from translator.sources.code import in_run_dir, launched_scripts, path_default
+from translator.sources.code import Project, files_ending, in_run_dir, launched_scripts, path_default
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import parse_override
 from translator.sources.shell import (
@@ -143,6 +145,8 @@ class _Native:
         self.unknown_words: list[str] = []  # launch words whose value is not known: they may hold any override
         self.override_keys: list[str] = []  # the keys the launch's own overrides set
         self.replaced: set[str] = set()  # top-level sections a recipe replaces whole (`_override_: true`)
+        # a project entry's `a, b, ... = setup(...)` of the release's grpo.setup: (names, file, line)
+        self.setup_unpacked: tuple[int, str, int] | None = None
 
     def merge(self, flat: dict[str, Any], origin: str | dict[str, str]) -> None:
         for key, value in flat.items():
@@ -190,6 +194,49 @@ def _is_base(name: str) -> bool:
     return posixpath.basename(name) in BASE_FILES
 
 
+def _setup_unpacked(project: Project, entry: str) -> tuple[int, str, int] | None:
+    """(names, file, line) of the entry's ``a, b, ... = setup(...)`` of the release's grpo.setup, where the project
+    holds no nemo_rl copy of its own (whose setup would decide); None when it unpacks none (or with a starred name)."""
+    if files_ending(project.root, "nemo_rl/algorithms/grpo.py"):
+        return None
+    tree = project.tree(entry)
+    for node in ast.walk(tree) if tree is not None else ():
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], (ast.Tuple, ast.List))
+            and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "setup"
+        ):
+            return len(node.targets[0].elts), project.rel(entry), node.lineno
+    return None
+
+
+def _check_setup_unpacking(native: _Native, version: str, notes: NoteList) -> None:
+    """An error note where the project entry unpacks grpo.setup() into another number of names than the release
+    returns (Python's ValueError at start-up), saying which releases would run it."""
+    if native.setup_unpacked is None:
+        return
+    count, file, line = native.setup_unpacked
+    if count == SETUP_RETURNS[version]:
+        return
+    fitting = [v for v, n in SETUP_RETURNS.items() if n == count]
+    notes.error(
+        "nemo-rl.setup-unpacking",
+        f"{file}:{line} unpacks {count} values from nemo_rl.algorithms.grpo.setup(), which returns "
+        f"{SETUP_RETURNS[version]} in NeMo-RL {version}: the entry stops at start-up (ValueError: "
+        f"{'too many' if SETUP_RETURNS[version] > count else 'not enough'} values to unpack); "
+        + (
+            f"the releases that return {count} are {', '.join(fitting)}"
+            if fitting
+            else f"no release returns {count} (the entry was written for a commit between releases)"
+        ),
+        source_keys=[],
+    )
+
+
 class NemoRLDialect(Dialect):
     name = "nemo-rl"
     aliases = ("nemo_rl", "nemorl")
@@ -218,6 +265,7 @@ class NemoRLDialect(Dialect):
                 "version.assumed",
                 f"assumed nemo-rl {version}: the newest release; pass --from nemo-rl@VERSION to choose",
             )
+        _check_setup_unpacking(native, version, notes)
         defaults = native.base(version)
         if native.base_named is None:
             notes.info(
@@ -338,6 +386,8 @@ class NemoRLDialect(Dialect):
                 hint="pass the config or the command that script runs (with --from FRAMEWORK where it is another "
                 "framework's)",
             )
+        if own is not None and own[0].imports_name(own[1], "nemo_rl", "setup"):
+            native.setup_unpacked = _setup_unpacked(own[0], own[1])
         config = None
         overrides = []
         i = 0

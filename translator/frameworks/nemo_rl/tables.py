@@ -34,6 +34,11 @@ NAMED_DATASET_PROMPTS: dict[str, tuple[int, str]] = {
     "GSM8K": (7_473, "openai/gsm8k main train"),
 }
 
+# How many values grpo.setup() returns at each release (the tuple of its last `return`: nemo_rl/algorithms/grpo.py
+# :360@v0.3.1, :526@v0.4.0, :648@v0.5.0, :784@v0.6.0, :1235@v0.7.0; 0.7.0 adds the environment and two more). A
+# project entry unpacking another number stops with ValueError before training.
+SETUP_RETURNS: dict[str, int] = {"0.3.1": 10, "0.4.0": 10, "0.5.0": 10, "0.6.0": 10, "0.7.0": 13}
+
 # The entry points a launch runs (examples/run_grpo.py@v0.7.0; run_grpo_math.py in the older releases).
 ENTRY = r"(^|/)run_grpo\w*\.py$"
 BASE_FILES = ("grpo_math_1B.yaml",)  # base recipes held as data (file name under examples/configs/)
