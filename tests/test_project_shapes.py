@@ -756,6 +756,15 @@ def test_a_module_the_script_imports_that_no_python_compiles_stops_the_run(tmp_p
             translator.explain(str(script), "trl@0.18.0")
 
 
+# src/app/grpo.py imports src.app.configs as the repository's root sees it
+_OFF_PATH_IMPORT = {
+    "src/__init__.py": "",
+    "src/app/__init__.py": "",
+    "src/app/configs.py": "X = 1\n",
+    "src/app/grpo.py": "from src.app.configs import X\nfrom trl import GRPOConfig, GRPOTrainer\n",
+}
+
+
 @pytest.mark.parametrize("installable", [False, True, "declared"])
 def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(
     tmp_path: Path, installable: bool | str
@@ -765,10 +774,7 @@ def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(
     # its root may be installed (pip install -e .), and one whose requirements name the module's package may have
     # it installed: neither is judged.
     files = {
-        "src/__init__.py": "",
-        "src/app/__init__.py": "",
-        "src/app/configs.py": "X = 1\n",
-        "src/app/grpo.py": "from src.app.configs import X\nfrom trl import GRPOConfig, GRPOTrainer\n",
+        **_OFF_PATH_IMPORT,
         "run.sh": "accelerate launch --num_processes 2 src/app/grpo.py --num_generations 4\n",
     }
     if installable is True:
@@ -783,27 +789,35 @@ def test_an_import_of_the_projects_module_off_a_scripts_path_stops_the_run(
             translator.explain(str(root / "run.sh"), "trl@0.18.0")
 
 
-@pytest.mark.parametrize("backend", ["DEEPSPEED", "MULTI_GPU", "--use_deepspeed"])
-def test_accelerates_deepspeed_launcher_puts_its_folder_on_the_path(tmp_path: Path, backend: str) -> None:
+@pytest.mark.parametrize(
+    ("kind", "flags", "found"),
+    [
+        ("DEEPSPEED", "", True),
+        ("MULTI_GPU", "", False),
+        ("MULTI_GPU", " --use_deepspeed", True),
+        ("DEEPSPEED", " --multi_gpu", False),  # the line picks another backend over the config's
+        ("DEEPSPEED", " --cpu", False),  # no DeepSpeed launcher on CPU
+    ],
+)
+def test_accelerates_deepspeed_launcher_puts_its_folder_on_the_path(
+    tmp_path: Path, kind: str, flags: str, found: bool
+) -> None:
     # accelerate's DeepSpeed launcher adds the folder it runs in to PYTHONPATH (prepare_deepspeed_cmd_env,
     # accelerate/utils/launch.py:557@v1.15.0), so `from src.app.configs import X` in src/app/grpo.py, launched from
-    # the repository's root, is found; the multi-GPU launcher does not, and Python stops (ModuleNotFoundError).
-    kind = "MULTI_GPU" if backend == "--use_deepspeed" else backend
-    flag = " --use_deepspeed" if backend == "--use_deepspeed" else ""
+    # the repository's root, is found. accelerate runs it for a DEEPSPEED config unless the line picks another
+    # backend, or for --use_deepspeed, never with --cpu (accelerate/commands/launch.py:1220-1228, 1393-1398); its
+    # other launchers do not, and Python stops (ModuleNotFoundError).
     files = {
-        "src/__init__.py": "",
-        "src/app/__init__.py": "",
-        "src/app/configs.py": "X = 1\n",
-        "src/app/grpo.py": "from src.app.configs import X\nfrom trl import GRPOConfig, GRPOTrainer\n",
+        **_OFF_PATH_IMPORT,
         "acc.yaml": f"distributed_type: {kind}\nnum_processes: 2\n",
-        "run.sh": f"accelerate launch --config_file acc.yaml{flag} src/app/grpo.py --num_generations 4\n",
+        "run.sh": f"accelerate launch --config_file acc.yaml{flags} src/app/grpo.py --num_generations 4\n",
     }
     root = write_project(tmp_path, files)
-    if backend == "MULTI_GPU":
+    if found:
+        assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.plan.data_parallel_size == 2
+    else:
         with pytest.raises(ConfigError, match=r"src\.app\.configs.*ModuleNotFoundError"):
             translator.explain(str(root / "run.sh"), "trl@0.18.0")
-    else:
-        assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.plan.data_parallel_size == 2
 
 
 def test_a_script_that_hands_the_training_to_a_module_is_read_with_that_modules_config(tmp_path: Path) -> None:

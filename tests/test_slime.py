@@ -392,6 +392,12 @@ def test_a_rollout_function_of_the_project_that_regroups_leaves_the_group_unknow
     # group itself, so the samples per prompt and per step and the optimizer steps are unknown (--global-batch-size
     # 64 still fixes each optimizer step); one that only calls slime's keeps the plan: 16 × 8 = 128, 2 steps of 64.
     root = _slime_project(tmp_path)
+    # slime's own rollout module in the project's copy sets flags in its own checks: the framework's code, not the
+    # project's rollout function, so it decides nothing here
+    (root / "slime" / "rollout").mkdir(parents=True, exist_ok=True)
+    (root / "slime" / "rollout" / "sglang_rollout.py").write_text(
+        "def generate_rollout(args, rollout_id):\n    args.global_batch_size = args.rollout_batch_size\n"
+    )
     (root / "plugins" / "opsd").mkdir(parents=True)
     (root / "plugins" / "__init__.py").write_text("")
     (root / "plugins" / "opsd" / "__init__.py").write_text(

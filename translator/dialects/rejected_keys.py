@@ -89,10 +89,9 @@ def _refuse_by_the_copy(
     unplaced = [k for n in notes if n.code in ("keys.unknown", "keys.unknown-in-version") for k in n.source_keys]
     nulls = getattr(dialect, "null_in_copy", None)
     for key, where in reading.native.file_nulls.items():
-        declared = nulls(folders[0], key, reading.native) if nulls is not None else None
+        declared = nulls(folders[0], key) if nulls is not None else None
         if declared is not None:
-            file, _, at = where.rpartition(":")
-            file, line = (file, int(at)) if at.isdigit() else (where, None)
+            file, line = _place(where, name)
             raise ConfigError(
                 f"'{key}' is null in the config file, and the project's copy of {dialect.name} declares it "
                 f"'{declared}', which takes no None: merging the file into its structured config stops at start-up "
@@ -122,7 +121,11 @@ def origin(native: Any, keys: list[str], name: str) -> tuple[str, int | None]:
     """The file and line that set the first of ``keys`` the reader recorded (``name`` and no line where it
     recorded none)."""
     origins = getattr(native, "origins", {})
-    where = next((str(origins[key]) for key in keys if origins.get(key)), "")
+    return _place(next((str(origins[key]) for key in keys if origins.get(key)), ""), name)
+
+
+def _place(where: str, name: str) -> tuple[str, int | None]:
+    """'file:line' (or 'file') as (file, line); ``name`` and no line for nothing."""
     file, _, line = where.rpartition(":")
     return (file, int(line)) if line.isdigit() else (where or name, None)
 

@@ -1303,14 +1303,11 @@ def project_copy_of(folder: str, absolute: str) -> str | None:
     return None
 
 
-def held_elsewhere(project: Project, given: str, starts: list[str] | None = None) -> str | None:
+def held_elsewhere(project: Project, given: str) -> str | None:
     """Where the project holds the relative path ``given`` (as the project names it) when the folder the run starts
-    in (``starts``: each folder it may start in; the run folder by default) does not: a path written from another
-    folder. None when a start folder holds it, when it is absolute or has a variable, or when the project holds it
-    nowhere (the user's setup may make it)."""
-    if os.path.isabs(given) or set("$`~") & set(given):
-        return None
-    if any(os.path.isfile(os.path.join(folder, given)) for folder in starts or [project.run_dir]):
+    in does not: a path written from another folder. None when the run folder holds it, when it is absolute or has
+    a variable, or when the project holds it nowhere (the user's setup may make it)."""
+    if os.path.isabs(given) or set("$`~") & set(given) or os.path.isfile(os.path.join(project.run_dir, given)):
         return None
     held = files_ending(project.root, given)
     return project.rel(held[0]) if held else None

@@ -155,14 +155,12 @@ class EasyR1Dialect(Dialect):
     copy_refusal = "ConfigKeyError from its structured config"
     copy_declares = "config dataclasses"
 
-    def null_in_copy(self, folder: str, key: str, native: object) -> str | None:
-        """The type the project's copy declares ``key`` with where its config file leaves it null and that type
-        takes no None (``enable: bool``): OmegaConf's merge of the file into the structured config, before the
+    def null_in_copy(self, folder: str, key: str) -> str | None:
+        """The type the project's copy declares ``key`` with, for a key its config file leaves null, where that
+        type takes no None (``enable: bool``): OmegaConf's merge of the file into the structured config, before the
         command line's, stops (ValidationError "Incompatible value 'None' for field of type 'bool'")."""
         from translator.frameworks.easyr1.copy_schema import field_type
 
-        if key not in getattr(native, "file_nulls", {}):  # (the reader's Values)
-            return None
         declared = field_type(folder, key)
         return declared if declared in ("bool", "int", "float", "str") else None
 

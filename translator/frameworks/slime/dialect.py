@@ -175,7 +175,7 @@ class SlimeDialect(Dialect):
         found = _on_job_path(job, module) or forkbatch.locate(source, cwd, module)
         if found is None:
             return
-        changed = _regroups(found[0], found[1])
+        changed = _regroups(found[0], found[1], (self.name, "slime"))
         if changed is not None:
             _samples_unknown(
                 reading,
@@ -435,13 +435,16 @@ def _samples_unknown(reading: Reading, flag: str, why: str, note: str) -> None:
 _ROLLOUT_FLAGS = ("n_samples_per_prompt", "rollout_batch_size", "over_sampling_batch_size", "global_batch_size")
 
 
-def _regroups(project: Project, path: str) -> str | None:
-    """Where the project's rollout module (or a project file it imports) sets a batch flag on the arguments
-    (``args.n_samples_per_prompt = args.k + 1``) or replaces the samples it returns (``output.samples = ...``):
-    'sets X at file:line'; None when it does neither."""
+def _regroups(project: Project, path: str, packages: tuple[str, ...]) -> str | None:
+    """Where the project's rollout module (or a project file it imports, outside its copy of the framework's own
+    ``packages``, whose argument checks set flags too) sets a batch flag on the arguments (``args.n_samples_per_prompt
+    = args.k + 1``) or replaces the samples it returns (``output.samples = ...``): 'sets X at file:line'; None when it
+    does neither."""
     from translator.sources.code import assignment_targets
 
     for file in project.reachable(path, limit=40):
+        if project.rel(file).split("/")[0] in packages:
+            continue
         tree = project.tree(file)
         for node in ast.walk(tree) if tree is not None else ():
             for target in assignment_targets(node):

@@ -91,7 +91,6 @@ from translator.sources.code import (
     dotted_path,
     files_ending,
     files_named,
-    held_elsewhere,
     in_run_dir,
     launched_scripts,
     mentions,
@@ -503,11 +502,12 @@ class TrlDialect(Dialect):
             _refuse_absent_deepspeed_file(source, native.accelerate, accelerate_source.name)
         # accelerate's DeepSpeed launcher puts the folder it runs in on PYTHONPATH (prepare_deepspeed_cmd_env,
         # accelerate/utils/launch.py:557@v1.15.0, the same since 0.26); its other launchers do not
-        deepspeed = (
-            "--use_deepspeed" in argv[:script_index]
-            or str(native.accelerate.get("distributed_type", "")).upper() == "DEEPSPEED"
-        )
-        path_set = "PYTHONPATH" in assigned or (launcher_of(argv[:script_index]) == "accelerate" and deepspeed)
+        # (accelerate/commands/launch.py:1220-1228, 1393-1398: the config's backend unless the line picks another)
+        words = argv[:script_index]
+        chosen = {"--multi_gpu", "--use_fsdp", "--tpu", "--use_megatron_lm"} & set(words)
+        configured = str(native.accelerate.get("distributed_type", "")).upper() == "DEEPSPEED" and not chosen
+        deepspeed = ("--use_deepspeed" in words or configured) and "--cpu" not in words
+        path_set = "PYTHONPATH" in assigned or (launcher_of(words) == "accelerate" and deepspeed)
         training_script = python_script.launched(
             source, command.cwd, argv[script_index], native, path_set, modules.get(id(command))
         )
@@ -1222,10 +1222,11 @@ def _refuse_deepspeed_file_the_run_folder_lacks(source: Source, command: ShellCo
             return
         if any(os.path.isfile(os.path.join(folder, given)) for folder in folders):
             return
-        named = files_named(project.root, os.path.basename(given))
-        held = held_elsewhere(project, given, folders) or ", ".join(project.rel(path) for path in named[:3])
-        if not held:
+        # the path below another folder (written from elsewhere), else a file of that name (moved)
+        named = files_ending(project.root, given) or files_named(project.root, os.path.basename(given))
+        if not named:
             return
+        held = ", ".join(project.rel(path) for path in named[:3])
         starts = ", ".join(project.rel(folder) or "." for folder in folders)
         raise ConfigError(
             f"--deepspeed {given} is not in the folder the run starts in ({starts}, where {script} is), though the "

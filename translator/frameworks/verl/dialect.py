@@ -82,7 +82,7 @@ from translator.frameworks.verl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
-from translator.sources.code import project_copy_of
+from translator.sources.code import project_copy_of, registered_resolvers
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations
 from translator.sources.shell import program_index, unwrap_command
@@ -123,18 +123,16 @@ class NativeVerl:
                 self.set(key, value, origin)
 
 
-def _resolvable(source: Source, data: dict[str, Any]) -> dict[str, Any]:
-    """``data``, when every ``${name:...}`` interpolation in it (its hydra: section too) names a resolver the run
-    has: verl resolves the whole config at start-up (OmegaConf.resolve, verl/trainer/main_ppo.py:145@v0.9.1) and
-    Hydra its run directory, so an unregistered one (``${PROJECT_DIR:-/x}``, bash's default syntax) stops the run
-    with UnsupportedInterpolationType. ConfigError otherwise."""
+def _refuse_unresolvable(source: Source, data: dict[str, Any]) -> None:
+    """Stop (ConfigError) where a ``${name:...}`` interpolation in a config's ``data`` (its hydra: section too) names
+    a resolver the run lacks: verl resolves the whole config at start-up (OmegaConf.resolve,
+    verl/trainer/main_ppo.py:145@v0.9.1) and Hydra its run directory, so an unregistered one (``${PROJECT_DIR:-/x}``,
+    bash's default syntax) stops the run with UnsupportedInterpolationType."""
     from translator.sources.hydra import BUILT_IN_RESOLVERS, resolvers_used
 
     unknown = [used for used in resolvers_used(data) if used[1] not in BUILT_IN_RESOLVERS]
     if not unknown or source.base_dir is None:
-        return data
-    from translator.sources.code import registered_resolvers
-
+        return
     registered = registered_resolvers(str(source.base_dir))
     for key, name, text in unknown:
         if name not in registered:
@@ -146,7 +144,6 @@ def _resolvable(source: Source, data: dict[str, Any]) -> dict[str, Any]:
                 key=key,
                 hint=f"write ${{oc.env:{name},DEFAULT}} for an environment variable with a default, or a value",
             )
-    return data
 
 
 class VerlDialect(Dialect):
@@ -382,7 +379,9 @@ class VerlDialect(Dialect):
     def _collect(self, source: Source, options: ReadOptions, notes: NoteList) -> NativeVerl:
         native = NativeVerl()
         if source.suffix in (".yaml", ".yml"):
-            native.merge_yaml(_resolvable(source, load_yaml_mapping(source)), source.name)
+            data = load_yaml_mapping(source)
+            _refuse_unresolvable(source, data)
+            native.merge_yaml(data, source.name)
             from translator.dialects import forkbatch
 
             entry = forkbatch.hydra_entry_naming(source)
@@ -529,7 +528,9 @@ class VerlDialect(Dialect):
         base = source.sibling(relative, "config")
         overrides = dict(native.values), dict(native.origins)
         native.values.clear()
-        native.merge_yaml(_resolvable(base, load_yaml_mapping(base)), base.name)
+        data = load_yaml_mapping(base)
+        _refuse_unresolvable(base, data)
+        native.merge_yaml(data, base.name)
         native.values.update(overrides[0])
         native.origins.update(overrides[1])
 
