@@ -470,7 +470,10 @@ def test_a_project_entry_unpacking_another_number_than_setup_returns_stops_at_st
     tmp_path: Path, names: int, version: str, said: str | None
 ) -> None:
     # grpo.setup() returns 10 values from v0.3.1 to v0.6.0 and 13 at v0.7.0 (its last `return`, grpo.py:784@v0.6.0,
-    # :1235@v0.7.0): a project entry unpacking another number stops with ValueError before training (an error note).
+    # :1235@v0.7.0): a project entry unpacking another number stops with ValueError before training. Under a stated
+    # release that is a refusal; so is a number no release returns (11), whatever release is installed. Under the
+    # assumed newest release (no version given) a number an older release returns (10) is an error note: the user's
+    # install may be that release.
     (tmp_path / ".git").mkdir()
     targets = ", ".join(f"v{i}" for i in range(names))
     (tmp_path / "run.py").write_text(
@@ -479,14 +482,19 @@ def test_a_project_entry_unpacking_another_number_than_setup_returns_stops_at_st
     )
     script = tmp_path / "run.sh"
     script.write_text("uv run python run.py grpo.num_prompts_per_step=8 policy.train_global_batch_size=128\n")
-    notes = [
-        n for n in translator.explain(str(script), f"nemo-rl@{version}").notes if n.code == "nemo-rl.setup-unpacking"
-    ]
     if said is None:
-        assert notes == []
-    else:
-        assert notes[0].severity == "error" and f"run.py:3 unpacks {names} values" in notes[0].message
-        assert said in notes[0].message
+        notes = translator.explain(str(script), f"nemo-rl@{version}").notes
+        assert [n for n in notes if n.code == "nemo-rl.setup-unpacking"] == []
+        return
+    with pytest.raises(translator.ConfigError, match=f"unpacks {names} values") as refused:
+        translator.explain(str(script), f"nemo-rl@{version}")
+    assert refused.value.file == "run.py" and refused.value.line == 3 and said in str(refused.value)
+    if names == 11:
+        with pytest.raises(translator.ConfigError, match="no release returns 11"):
+            translator.explain(str(script), "nemo-rl")
+    else:  # 0.7.0 is the newest release: what rlconf assumes when no version is given
+        (note,) = [n for n in translator.explain(str(script), "nemo-rl").notes if n.code == "nemo-rl.setup-unpacking"]
+        assert note.severity == "error" and f"run.py:3 unpacks {names} values" in note.message and said in note.message
 
 
 def test_a_word_that_only_mentions_the_entry_is_not_the_launch_and_unknown_words_leave_the_plan_unknown(

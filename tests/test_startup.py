@@ -3,6 +3,7 @@ launch's options reach it for certain; the expected stops are read off the small
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 import translator
 from tests.conftest import write_project
 from translator.errors import ConfigError
+from translator.sources.code import Project
 from translator.sources.files import Source
 from translator.sources.pyconfig import parse
 from translator.sources.startup import first_stop, launch_values
@@ -192,3 +194,128 @@ def test_a_check_after_a_return_an_unknown_test_decides_is_not_reported() -> Non
         )
     )
     assert first_stop(tree, "parse_args", {}) is None
+
+
+# The shape of slime's parse_args from v0.2.4: a pre-parse of a few options returns its namespace; a second parser of
+# another module (the inference engine's options, each renamed with a prefix) returns another; both are merged into
+# the arguments field by field; then the module's validation calls a helper of another project module, which hands
+# the arguments on inside a loop to a function that sets one field.
+MERGING = """import argparse
+
+from pkg.engine import engine_parse_args
+from pkg.extra import fill_eval
+
+
+def add_arguments(parser):
+    parser.add_argument("--rollout-batch-size", type=int)
+    parser.add_argument("--global-batch-size", type=int)
+    parser.add_argument("--dynamic-global-batch", action="store_true")
+    parser.add_argument("--eval-data", type=str, default=None)
+    return parser
+
+
+def _pre_parse():
+    temp = argparse.ArgumentParser(add_help=False)
+    temp.add_argument("--debug-train-only", action="store_true", default=False)
+    temp_args, _ = temp.parse_known_args()
+    return temp_args
+
+
+def validate(args):
+    fill_eval(args)
+    if not args.dynamic_global_batch and args.rollout_batch_size < args.global_batch_size:
+        raise ValueError("the rollout holds fewer samples than one global batch")
+
+
+def parse_args():
+    pre = _pre_parse()
+    engine_ns = None
+    if not pre.debug_train_only:
+        engine_ns = engine_parse_args()
+    args = megatron_parse(add_arguments)
+    for key, value in vars(pre).items():
+        setattr(args, key, value)
+    if engine_ns is not None:
+        for key, value in vars(engine_ns).items():
+            setattr(args, key, value)
+    validate(args)
+    return args
+"""
+EXTRA = """def _one(args, name):
+    args.eval_data = name
+
+
+def fill_eval(args):
+    for name in ["a", "b"]:
+        _one(args, name)
+"""
+ENGINE = """def engine_parse_args():
+    parser = make_engine_parser()
+    parser.add_argument("--engine-config", type=str, default=None)
+    return parser.parse_known_args()[0]
+"""
+
+
+def merging_project(tmp_path: Path, extra: str = EXTRA) -> tuple[Project, ast.Module]:
+    write_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/arguments.py": MERGING, "pkg/extra.py": extra, "pkg/engine.py": ENGINE},
+    )
+    project = Project(str(tmp_path), str(tmp_path))
+    tree = project.tree(str(tmp_path / "pkg" / "arguments.py"))
+    assert tree is not None
+    return project, tree
+
+
+def test_namespaces_merged_from_other_parses_keep_the_launchs_values_and_project_helpers_are_followed(
+    tmp_path: Path,
+) -> None:
+    # rollout 16 < global batch 32 without --dynamic-global-batch: validate raises, whatever the merges (they set only
+    # debug_train_only, and engine_* / engine_config) and fill_eval (it sets only eval_data) did.
+    project, tree = merging_project(tmp_path)
+    given = {"rollout_batch_size": "16", "global_batch_size": "32"}
+    engine = {"engine_parse_args": ("engine_", "engine_config")}
+    found = first_stop(tree, "parse_args", given, engine, project.imported_function)
+    assert found is not None and found.message == "the rollout holds fewer samples than one global batch"
+    assert (
+        first_stop(tree, "parse_args", {**given, "dynamic_global_batch": True}, engine, project.imported_function)
+        is None
+    )
+    # Without knowing what the engine's namespace holds, or what the helper may set, nothing is certain.
+    assert first_stop(tree, "parse_args", given, None, project.imported_function) is None
+    assert first_stop(tree, "parse_args", given, engine, None) is None
+    # A helper setting the field the check reads: the check's outcome is not known.
+    project, tree = merging_project(tmp_path, EXTRA.replace("args.eval_data = name", "args.global_batch_size = 1"))
+    assert first_stop(tree, "parse_args", given, engine, project.imported_function) is None
+
+
+def test_a_slime_copy_whose_checks_follow_the_sglang_namespace_merge_is_refused(tmp_path: Path) -> None:
+    # slime's own parse of SGLang's options (sglang_parse_args) holds only sglang_*/router_* fields and those its
+    # module declares by name (translator/frameworks/slime/tables.py PREFIXED_PARSES): merged in, it leaves
+    # --rollout-batch-size 16 and --global-batch-size 32 as they are, so the copy's check stops the launch.
+    arguments = (
+        MERGING.replace(
+            "from pkg.engine import engine_parse_args",
+            "from slime.backends.sglang_utils.arguments import sglang_parse_args",
+        )
+        .replace("from pkg.extra", "from slime.utils.extra")
+        .replace("engine_parse_args()", "sglang_parse_args()")
+    )
+    files = {
+        "slime/__init__.py": "",
+        "slime/utils/__init__.py": "",
+        "slime/utils/arguments.py": arguments,
+        "slime/utils/extra.py": EXTRA,
+        "slime/backends/sglang_utils/arguments.py": ENGINE.replace("engine_parse_args", "sglang_parse_args"),
+        "train.py": "from slime.utils.arguments import parse_args\n\nargs = parse_args()\n",
+        "run.sh": (
+            "python3 train.py --actor-num-nodes 1 --actor-num-gpus-per-node 4 "
+            "--rollout-batch-size 16 --n-samples-per-prompt 1 --global-batch-size 32\n"
+        ),
+    }
+    write_project(tmp_path, files)
+    with pytest.raises(ConfigError, match=r"slime/utils/arguments\.py:\d+ .*fewer samples than one global batch"):
+        translator.explain(str(tmp_path / "run.sh"))
+    (tmp_path / "run.sh").write_text(files["run.sh"].replace("--global-batch-size 32", "--global-batch-size 16"))
+    plan = translator.explain(str(tmp_path / "run.sh")).spec.plan
+    assert (plan.samples_per_step, plan.samples_per_optimizer_step, plan.optimizer_steps_per_step) == (16, 16, 1)

@@ -751,6 +751,28 @@ class Project:
             return None
         return self.module(node.module or "", path)
 
+    def imported_function(self, tree: ast.Module, name: str) -> tuple[ast.Module, ast.FunctionDef] | None:
+        """The project's function ``name`` means in ``tree`` (a module this project parsed) that imports it
+        (``from x import f [as name]``, anywhere in the module): its module's tree and its definition; None when
+        the project does not hold it, or two imports of the name disagree."""
+        path = next((p for p, t in self._trees.items() if t is tree), None)
+        imports = {
+            (node.level, node.module, alias.name): node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+            if (alias.asname or alias.name) == name
+        }
+        if path is None or len(imports) != 1:
+            return None
+        ((_, _, original), node), *_ = imports.items()
+        file = self._imported(node, path)
+        module = self.tree(file) if file is not None else None
+        if module is None:
+            return None
+        function = next((n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == original), None)
+        return (module, function) if function is not None else None
+
     # ------------------------------------------------------------ classes
     def find_class(self, name: str, path: str, depth: int = 0) -> ClassInfo | str | None:
         """The class ``name`` means in ``path``: defined there, imported from a project module (followed, bounded),

@@ -47,6 +47,18 @@ def _declared(tree: ast.Module) -> Iterator[tuple[DeclaredOption | None, ast.Cal
                 yield option, node
 
 
+def declared_dests(tree: ast.Module | None) -> tuple[str, ...] | None:
+    """The dests ``tree`` declares by name (``add_argument("--x", ...)``, ``set_defaults(x=...)``); None without
+    a tree."""
+    if tree is None:
+        return None
+    dests: list[str] = []
+    for option, node in _declared(tree):
+        dests.extend([option.dest] if option else [k.arg for k in node.keywords if k.arg])
+    dests = [d for d in dests if d]
+    return tuple(dict.fromkeys(dests))
+
+
 def launch_values(tree: ast.Module, given: Mapping[str, Any]) -> dict[str, Any]:
     """The parsed options by dest: what the launch gives (``given``: dest → its word, or True for a switch),
     converted by the option's type, else the option's default in ``tree`` (a switch's is False, an option's without
@@ -89,14 +101,23 @@ def _literal(node: ast.expr) -> Any:
         return UNKNOWN
 
 
-def first_stop(tree: ast.Module, function: str, given: Mapping[str, Any]) -> Stop | None:
+def first_stop(
+    tree: ast.Module,
+    function: str,
+    given: Mapping[str, Any],
+    prefixed_parses: Mapping[str, tuple[str, ...]] | None = None,
+    imported: Imported | None = None,
+) -> Stop | None:
     """The first check of ``function`` (a function of ``tree``) that stops the launch for certain. ``given``: the
-    options the launch sets (dest → its word, or True for a switch); the others take their defaults in ``tree``."""
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    start = functions.get(function)
+    options the launch sets (dest → its word, or True for a switch); the others take their defaults in ``tree``.
+    ``prefixed_parses``: functions of other modules that parse the command line into a namespace whose every field
+    starts with one of the prefixes given: merging one in leaves the other fields as they are. ``imported``: the
+    function a name imported into a module means (its module's tree and its definition), where the project holds it;
+    the arguments handed to one are followed into it as into a function of the module."""
+    start = _functions(tree).get(function)
     if start is None:
         return None
-    run = _Run(functions, launch_values(tree, given))
+    run = _Run(tree, launch_values(tree, given), prefixed_parses or {}, imported)
     try:
         run.body(start.body, {}, depth=0)
     except _Stopped as stopped:
@@ -119,6 +140,26 @@ class _Exhausted(Exception):
     """More statements than MAX_STATEMENTS: nothing is reported."""
 
 
+# (module tree, name imported into it) → (the tree of the module defining it, its definition)
+Imported = Callable[[ast.Module, str], "tuple[ast.Module, ast.FunctionDef] | None"]
+
+
+def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+@dataclass(frozen=True)
+class _Namespace:
+    """What another parse of the launch's command line returns: its fields (dest → value as the launch gives it),
+    and, where rlconf cannot list them, the prefixes every other field it may hold starts with."""
+
+    fields: Mapping[str, Any]
+    prefixes: tuple[str, ...] = ()
+
+    def may_set(self, dest: str) -> bool:
+        return dest in self.fields or dest.startswith(self.prefixes)
+
+
 # identity is read only against None: two equal words of a launch need not be one object
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     **COMPARISONS,
@@ -132,8 +173,16 @@ class _Run:
     """One walk of the checks: the parsed arguments as the code has set them so far (``args``), and the name the
     current function calls them by."""
 
-    def __init__(self, functions: dict[str, ast.FunctionDef], args: dict[str, Any]) -> None:
-        self.functions = functions
+    def __init__(
+        self,
+        tree: ast.Module,
+        args: dict[str, Any],
+        prefixed_parses: Mapping[str, tuple[str, ...]],
+        imported: Imported | None,
+    ) -> None:
+        self.tree, self.functions = tree, _functions(tree)  # the module whose code runs now
+        self.imported = imported
+        self.prefixed_parses = prefixed_parses
         self.parsed = dict(args)  # the options as parsed, before the code changes any
         self.args = args
         self.all_unknown = False  # a function rlconf does not read was handed the arguments
@@ -179,6 +228,9 @@ class _Run:
             self.calls(node.value, local, depth)
         elif isinstance(node, ast.With):
             self.body(node.body, local, depth)
+        elif isinstance(node, ast.For) and (merged := self.merged(node, local)) is not None:
+            self.args.update(merged.fields)
+            self.args.update((d, UNKNOWN) for d in self.args if merged.may_set(d) and d not in merged.fields)
         elif isinstance(node, (ast.For, ast.While, ast.Try, ast.Match, ast.AsyncFor, ast.AsyncWith)):
             self.forget([node], local)  # run a number of times, or maybe not at all: what it sets is not known
         elif not isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.Pass, ast.Global)):
@@ -198,37 +250,114 @@ class _Run:
 
     def forget(self, nodes: list[Any], local: dict[str, Any]) -> None:
         """Whatever ``nodes`` may set is unknown after them (names, the arguments' fields, all of them when the
-        arguments are handed to a function)."""
-        for node in (n for top in nodes for n in ast.walk(top)):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        arguments are handed to a function; of a namespace merged in, the fields it may set)."""
+        for node in (n for top in nodes for n in self._walk(top, local)):
+            if isinstance(node, ast.For) and (merged := self.merged(node, local)) is not None:
+                self.args.update((d, UNKNOWN) for d in self.args if merged.may_set(d))
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 local[node.id] = UNKNOWN
             elif (
                 isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and self.is_args(node.value, local)
             ):
                 self.args[node.attr] = UNKNOWN
             elif isinstance(node, ast.Call) and self.hands_args(node, local):
-                self.all_unknown = True
+                stored = self.stored_by(node, local)
+                if stored is None:
+                    self.all_unknown = True
+                else:
+                    self.args.update((d, UNKNOWN) for d in stored)
+
+    def _walk(self, node: Any, local: dict[str, Any]) -> Iterator[Any]:
+        """``ast.walk`` that yields a namespace merge loop but not what it holds (:meth:`merged` says what it sets)."""
+        yield node
+        if isinstance(node, ast.For) and self.merged(node, local) is not None:
+            return
+        for child in ast.iter_child_nodes(node):
+            yield from self._walk(child, local)
+
+    def merged(self, node: ast.For, local: dict[str, Any]) -> _Namespace | None:
+        """The namespace ``for key, value in vars(ns).items(): setattr(args, key, value)`` merges into the
+        arguments, where ``ns`` is one rlconf knows (:class:`_Namespace`); None for another loop."""
+        target, call = node.target, node.iter
+        if not (
+            isinstance(target, ast.Tuple)
+            and len(target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in target.elts)
+            and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "items"
+            and isinstance(inner := call.func.value, ast.Call)
+            and isinstance(inner.func, ast.Name)
+            and inner.func.id == "vars"
+            and len(inner.args) == 1
+            and isinstance(inner.args[0], ast.Name)
+            and len(node.body) == 1
+            and not node.orelse
+            and isinstance(statement := node.body[0], ast.Expr)
+            and isinstance(setter := statement.value, ast.Call)
+            and isinstance(setter.func, ast.Name)
+            and setter.func.id == "setattr"
+            and len(setter.args) == 3
+            and self.is_args(setter.args[0], local)
+            and [getattr(a, "id", None) for a in setter.args[1:]] == [e.id for e in target.elts]  # type: ignore[attr-defined]
+        ):
+            return None
+        namespace = local.get(inner.args[0].id)
+        return namespace if isinstance(namespace, _Namespace) else None
 
     def calls(self, node: ast.expr, local: dict[str, Any], depth: int) -> None:
-        """Follow the calls of ``node`` that hand over the arguments: into a function of the module (its checks
-        run too), else what it may set is unknown."""
+        """Follow the calls of ``node`` that hand over the arguments: into a function of the module, or one the
+        project's module it is imported from defines (its checks run too), else what it may set is unknown."""
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             if not self.hands_args(call, local):
                 continue
-            name = call.func.id if isinstance(call.func, ast.Name) else None
-            function = self.functions.get(name) if name else None
-            if function is None or depth >= MAX_DEPTH:
-                self.all_unknown = True
+            found = self.resolved(self.tree, call)
+            if found is None or depth >= MAX_DEPTH:
+                self.forget([call], local)
                 continue
-            params = [a.arg for a in function.args.args]
-            given = [i for i, a in enumerate(call.args) if self.is_args(a, local)]
-            keyword = [k.arg for k in call.keywords if k.arg and self.is_args(k.value, local)]
-            bound = params[given[0]] if given and given[0] < len(params) else keyword[0] if keyword else None
+            module, function, bound = found
             if bound is None:
                 self.all_unknown = True
                 continue
-            with contextlib.suppress(_Returned):  # its return ends it, not the caller
-                self.body(function.body, {"<args>": bound}, depth + 1)
+            caller = self.tree, self.functions
+            self.tree, self.functions = module, _functions(module) if module is not self.tree else self.functions
+            try:
+                with contextlib.suppress(_Returned):  # its return ends it, not the caller
+                    self.body(function.body, {"<args>": bound}, depth + 1)
+            finally:
+                self.tree, self.functions = caller
+
+    def resolved(self, module: ast.Module, call: ast.Call, param: str | None = None) -> _Callee | None:
+        """The function ``call`` (in ``module``) runs, where it is the module's own or one the project's module
+        it is imported from defines: (its module, its definition, the name it calls the arguments by, or None when
+        they are not handed to one of its parameters). ``param``: the caller's name of the arguments (else the
+        current one)."""
+        name = call.func.id if isinstance(call.func, ast.Name) else None
+        if name is None:
+            return None
+        function = _functions(module).get(name) if module is not self.tree else self.functions.get(name)
+        if function is None and self.imported is not None and (found := self.imported(module, name)):
+            module, function = found
+        if function is None:
+            return None
+        params = [a.arg for a in function.args.args]
+
+        def is_args(node: ast.expr) -> bool:
+            return isinstance(node, ast.Name) and node.id == param if param else self.is_args(node, {})
+
+        given = [i for i, a in enumerate(call.args) if is_args(a)]
+        keyword = [k.arg for k in call.keywords if k.arg and is_args(k.value)]
+        return (
+            module,
+            function,
+            params[given[0]] if given and given[0] < len(params) else keyword[0] if keyword else None,
+        )
+
+    def stored_by(self, call: ast.Call, local: dict[str, Any]) -> set[str] | None:
+        """The fields of the arguments ``call`` may set (the function it runs and those that one hands them to,
+        read without running); None when that is not known (a function rlconf cannot read, a name set by value)."""
+        found = self.resolved(self.tree, call, local.get("<args>", "args"))
+        return None if found is None or found[2] is None else _stores(self, *found, depth=0)
 
     def is_args(self, node: ast.expr, local: dict[str, Any]) -> bool:
         return isinstance(node, ast.Name) and node.id == local.get("<args>", "args")
@@ -263,6 +392,8 @@ class _Run:
             return local.get(node.id, UNKNOWN)
         if isinstance(node, ast.Attribute) and self.is_args(node.value, local):
             return UNKNOWN if self.all_unknown else self.args.get(node.attr, UNKNOWN)
+        if isinstance(node, ast.Attribute) and isinstance(namespace := self.value(node.value, local), _Namespace):
+            return namespace.fields.get(node.attr, UNKNOWN)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             truth = self.truth(node.operand, local)
             return UNKNOWN if truth is UNKNOWN else not truth
@@ -318,11 +449,15 @@ class _Run:
             return UNKNOWN if inner is UNKNOWN else _BUILTINS[name](inner)
         if name in self.functions and not node.args and not node.keywords:
             return self.peeked(self.functions[name])
+        if name is not None and name in self.prefixed_parses and not node.args and not node.keywords:
+            return _Namespace({}, self.prefixed_parses[name])
         return UNKNOWN
 
     def peeked(self, function: ast.FunctionDef) -> Any:
         """A function that parses the command line for one option and returns it (``partial, _ =
-        parser.parse_known_args()`` ... ``return partial.name``): that option's value as the launch gives it."""
+        parser.parse_known_args()`` ... ``return partial.name``): that option's value as the launch gives it. One
+        that returns the namespace itself (``return partial``), with every option it parses declared in its own body:
+        a :class:`_Namespace` of those options as the launch gives them."""
         parsed: set[str] = set()
         for node in ast.walk(function):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
@@ -332,12 +467,66 @@ class _Run:
                         names = target.elts[:1] if isinstance(target, ast.Tuple) else [target]
                         parsed.update(n.id for n in names if isinstance(n, ast.Name))
         returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+        if len(returns) == 1 and isinstance(returns[0].value, ast.Name) and returns[0].value.id in parsed:
+            return self.namespace(function)
         if len(returns) != 1 or not isinstance(returns[0].value, ast.Attribute):
             return UNKNOWN
         value = returns[0].value
         if isinstance(value.value, ast.Name) and value.value.id in parsed:
             return self.parsed.get(value.attr, UNKNOWN)
         return UNKNOWN
+
+    def namespace(self, function: ast.FunctionDef) -> Any:
+        """The namespace ``function`` parses, where its body declares each option itself (``add_argument`` on a
+        parser it makes, no helper handed the parser): those options as the launch gives them; else UNKNOWN."""
+        parsers: set[str] = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                func = node.value.func
+                if isinstance(func, ast.Attribute) and func.attr == "ArgumentParser":
+                    parsers.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        dests: list[str] = []
+        for node in (n for n in ast.walk(function) if isinstance(n, ast.Call)):
+            if any(isinstance(a, ast.Name) and a.id in parsers for a in node.args):
+                return UNKNOWN  # a helper adds options rlconf does not list here
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+                option = declared_option(node)
+                if option is None:
+                    return UNKNOWN
+                dests.append(option.dest)
+        if not parsers or not dests:
+            return UNKNOWN
+        return _Namespace({d: self.parsed.get(d, UNKNOWN) for d in dests})
+
+
+_Callee = tuple[ast.Module, ast.FunctionDef, "str | None"]
+# calls given the arguments that set none of their fields
+_READS_ONLY = frozenset(("getattr", "hasattr", "print", "len", "str", "repr", "isinstance", "type", "id", "bool"))
+
+
+def _stores(run: _Run, module: ast.Module, function: ast.FunctionDef, param: str | None, depth: int) -> set[str] | None:
+    """The fields of ``param`` that ``function`` (of ``module``) may set, following the functions it hands it to;
+    None where that is not known."""
+    if param is None or depth > MAX_DEPTH:
+        return None
+    stored: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == param:
+            if isinstance(node.ctx, (ast.Store, ast.Del)):
+                stored.add(node.attr)
+        elif isinstance(node, ast.Call):
+            handed = [a for a in [*node.args, *(k.value for k in node.keywords)] if getattr(a, "id", None) == param]
+            method = isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", None) == param
+            if method:
+                return None  # param.__dict__.update(...), param.set(...)
+            if not handed or (isinstance(node.func, ast.Name) and node.func.id in _READS_ONLY):
+                continue
+            callee = run.resolved(module, node, param)
+            inner = _stores(run, *callee, depth=depth + 1) if callee is not None else None
+            if inner is None:
+                return None
+            stored |= inner
+    return stored
 
 
 def _exception_text(node: ast.expr | None) -> ast.expr | None:

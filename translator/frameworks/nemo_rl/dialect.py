@@ -214,27 +214,35 @@ def _setup_unpacked(project: Project, entry: str) -> tuple[int, str, int] | None
     return None
 
 
-def _check_setup_unpacking(native: _Native, version: str, notes: NoteList) -> None:
-    """An error note where the project entry unpacks grpo.setup() into another number of names than the release
-    returns (Python's ValueError at start-up), saying which releases would run it."""
+def _check_setup_unpacking(native: _Native, version: str, options: ReadOptions, notes: NoteList) -> None:
+    """Where the project entry unpacks grpo.setup() into another number of names than the release returns
+    (Python's ValueError at start-up): a refusal when the release is stated (the project's pin or --from) or when no
+    release returns that number and the project pins no commit (which might); else an error note under the assumed
+    release. Either says which releases would run it."""
     if native.setup_unpacked is None:
         return
     count, file, line = native.setup_unpacked
     if count == SETUP_RETURNS[version]:
         return
     fitting = [v for v, n in SETUP_RETURNS.items() if n == count]
-    notes.error(
-        "nemo-rl.setup-unpacking",
-        f"{file}:{line} unpacks {count} values from nemo_rl.algorithms.grpo.setup(), which returns "
-        f"{SETUP_RETURNS[version]} in NeMo-RL {version}: the entry stops at start-up (ValueError: "
+    message = (
+        f"unpacks {count} values from nemo_rl.algorithms.grpo.setup(), which returns {SETUP_RETURNS[version]} in "
+        f"NeMo-RL {version}: the entry stops at start-up (ValueError: "
         f"{'too many' if SETUP_RETURNS[version] > count else 'not enough'} values to unpack); "
         + (
             f"the releases that return {count} are {', '.join(fitting)}"
             if fitting
             else f"no release returns {count} (the entry was written for a commit between releases)"
-        ),
-        source_keys=[],
+        )
     )
+    if options.version or (not fitting and options.candidates != ()):  # () : a git pin to a commit, no release
+        raise ConfigError(
+            message,
+            file=file,
+            line=line,
+            hint="unpack as many names as the installed release returns, or install a release that fits",
+        )
+    notes.error("nemo-rl.setup-unpacking", f"{file}:{line} {message}", source_keys=[])
 
 
 class NemoRLDialect(Dialect):
@@ -265,7 +273,7 @@ class NemoRLDialect(Dialect):
                 "version.assumed",
                 f"assumed nemo-rl {version}: the newest release; pass --from nemo-rl@VERSION to choose",
             )
-        _check_setup_unpacking(native, version, notes)
+        _check_setup_unpacking(native, version, options, notes)
         defaults = native.base(version)
         if native.base_named is None:
             notes.info(

@@ -44,6 +44,7 @@ from translator.frameworks.slime.tables import (
     MANY_VALUE_PREFIXES,
     MANY_VALUES,
     MEGATRON_DEFAULT_SINCE,
+    PREFIXED_PARSES,
     SECRET_FLAGS,
     SWITCHES,
     VERSIONS,
@@ -237,7 +238,7 @@ class SlimeDialect(Dialect):
         """Stop (ConfigError) where the copy's own argument parsing (its ``parse_args`` and the functions of that
         module it hands the arguments to) raises or asserts for certain on the launch's flags
         (translator/sources/startup.py): the run stops there before training, whatever rlconf reads of it."""
-        from translator.sources.startup import first_stop
+        from translator.sources.startup import declared_dests, first_stop
 
         copy = self._copy_arguments(source, cwd, entry)
         if copy is None:
@@ -245,7 +246,13 @@ class SlimeDialect(Dialect):
         project, path, tree = copy
         if tree is None:
             return
-        stop = first_stop(tree, "parse_args", {name.replace("-", "_"): value for name, value in flags.items()})
+        parses = {}
+        for function, (module, prefixes) in PREFIXED_PARSES.items():
+            named = declared_dests(project.tree(os.path.normpath(os.path.join(os.path.dirname(path), "..", module))))
+            if named is not None:  # a copy without that module: its merge leaves every field unknown
+                parses[function] = (*prefixes, *named)
+        given = {name.replace("-", "_"): value for name, value in flags.items()}
+        stop = first_stop(tree, "parse_args", given, parses, project.imported_function)
         if stop is not None:
             raise ConfigError(
                 f"the launch stops at start-up in {project.rel(path)}:{stop.line} (the project's {self.label} "

@@ -140,6 +140,15 @@ MANY_VALUE_PREFIXES = ("sglang-",)
 
 ENTRY_POINTS = ("train.py", "train_async.py")
 
+# The other parse whose namespace parse_args merges into its arguments (`for key, value in vars(sglang_ns).items():
+# setattr(args, key, value)`, slime/utils/arguments.py:1575-1580@v0.3.1, since v0.2.4): sglang_parse_args
+# (slime/backends/sglang_utils/arguments.py:188@v0.3.1) parses SGLang's ServerArgs renamed --sglang-* (dest
+# sglang_*) and the router's RouterArgs with use_router_prefix (dest router_*), beside options it declares itself by
+# name (read from the copy). Module path relative to the package folder.
+PREFIXED_PARSES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "sglang_parse_args": ("backends/sglang_utils/arguments.py", ("sglang_", "router_")),
+}
+
 # The estimators each release accepts (cispo from 0.3.0, slime.md §6).
 ESTIMATORS = ("grpo", "gspo", "reinforce_plus_plus", "reinforce_plus_plus_baseline", "ppo")
 CISPO_SINCE = "0.3.0"
