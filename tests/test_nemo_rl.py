@@ -542,3 +542,22 @@ def test_an_entry_given_as_a_variables_default_is_nemo_rls() -> None:
         'uv run python "$ENTRY" --config examples/configs/grpo_sliding_puzzle.yaml grpo.num_prompts_per_step=8\n'
     )
     assert detect(Source(text, "run.sh")).name == "nemo-rl"
+
+
+def test_a_config_path_the_script_makes_at_run_time_leaves_what_the_overrides_do_not_set_unknown(
+    tmp_path: Path,
+) -> None:
+    # The script writes its config at run time under a dated name ($(date ...) is never run): which file the launch
+    # reads is not known, so only what its own override sets (8 prompts per step) is; the group size, the global
+    # batch and the rest are unknown, not read from the base recipe, and the launch is not refused as missing a file.
+    script = tmp_path / "run.sh"
+    script.write_text(
+        'config_path="$RUN_ROOT/grpo_$(date +%Y%m%d).yaml"\n'
+        'python make_config.py "$config_path"\n'
+        'uv run python examples/run_grpo.py --config "$config_path" grpo.num_prompts_per_step=8\n'
+    )
+    reading = translator.explain(str(script), "nemo-rl@0.7.0")
+    plan = reading.spec.plan
+    assert plan.prompts_per_step == 8
+    assert plan.samples_per_prompt is None and plan.samples_per_optimizer_step is None
+    assert any(n.code == "input.config-unknown" and "$(date +%Y%m%d)" in n.message for n in reading.notes)

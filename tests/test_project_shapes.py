@@ -322,6 +322,30 @@ def test_an_import_from_a_folder_another_machine_had_stops_the_run(tmp_path: Pat
     assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"
 
 
+def test_a_script_whose_launch_is_a_function_of_a_sourced_file_is_a_launch_not_a_file_of_arguments(
+    tmp_path: Path,
+) -> None:
+    # run.sh runs no program of its own: it sources common.sh, fills arrays of slime's flags, and calls common.sh's
+    # launch(), which runs train.py with 4 actor GPUs and every array. Read as the launch it is: 2 prompts × 8 = 16
+    # samples, one optimizer step of 16; 4 DP ranks × micro-batch 2 → 16 ÷ 4 ÷ 2 = 2 micro-batches per step (not
+    # TRAIN_ARGS alone as a file of arguments: slime's default 8 GPUs and micro-batch 1).
+    write_project(
+        tmp_path,
+        {
+            "common.sh": "launch() {\n  python3 train.py --actor-num-nodes 1 --actor-num-gpus-per-node 4 "
+            '"${TRAIN_ARGS[@]}" "${PERF_ARGS[@]}"\n}\n',
+            "run.sh": 'source "$(dirname "$0")/common.sh"\nTRAIN_ARGS=(\n  --rollout-batch-size 2\n'
+            "  --n-samples-per-prompt 8\n  --global-batch-size 16\n  --num-rollout 10\n)\n"
+            "PERF_ARGS=(--micro-batch-size 2)\nlaunch\n",
+        },
+    )
+    explanation = translator.explain(str(tmp_path / "run.sh"))
+    plan = explanation.spec.plan
+    assert (plan.samples_per_step, plan.samples_per_optimizer_step, plan.data_parallel_size) == (16, 16, 4)
+    assert (plan.micro_batch_per_device, plan.grad_accum_steps) == (2, 2)
+    assert not any(n.code == "input.arguments-only" for n in explanation.notes)
+
+
 def test_a_file_holding_only_arguments_is_read_as_passed_to_their_launch(tmp_path: Path) -> None:
     # The file runs nothing; a job script passes $TRAINING_ARGS to grpo_fast.py. Its words are Open-Instruct's:
     # 4 prompts × 4 samples = 16 per step, in one mini-batch; 2 learners; 1600 episodes // 16 = 100 steps.
@@ -756,6 +780,33 @@ def test_a_module_the_script_imports_that_no_python_compiles_stops_the_run(tmp_p
             translator.explain(str(script), "trl@0.18.0")
 
 
+@pytest.mark.parametrize("indented", [False, True])
+def test_a_module_of_an_installed_src_layout_package_with_an_indentation_error_stops_the_run(
+    tmp_path: Path, indented: bool
+) -> None:
+    # The project installs src/ (setup.py: package_dir={"": "src"}); torchrun runs src/open_r1/grpo.py, which
+    # imports open_r1.modules from that install; modules/__init__.py imports qwen.py, whose `if` has no indented
+    # body (line 3): IndentationError at start-up in every Python release. Indented, it reads.
+    body = "        return 0\n" if indented else "    return 0\n"
+    root = write_project(
+        tmp_path,
+        {
+            "setup.py": "from setuptools import find_packages, setup\n\nsetup(package_dir={'': 'src'}, "
+            "packages=find_packages('src'))\n",
+            "src/open_r1/__init__.py": "",
+            "src/open_r1/modules/__init__.py": "from .qwen import check\n",
+            "src/open_r1/modules/qwen.py": "def check(points):\n    if len(points) < 2:\n" + body,
+            "src/open_r1/grpo.py": "from open_r1.modules import check\nfrom trl import GRPOConfig, GRPOTrainer\n",
+            "run.sh": "torchrun --nproc_per_node 2 src/open_r1/grpo.py --num_generations 4\n",
+        },
+    )
+    if indented:
+        assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"
+    else:
+        with pytest.raises(ConfigError, match=r"modules/qwen\.py:3.*no Python compiles \(expected an indented block"):
+            translator.explain(str(root / "run.sh"), "trl@0.18.0")
+
+
 # src/app/grpo.py imports src.app.configs as the repository's root sees it
 _OFF_PATH_IMPORT = {
     "src/__init__.py": "",
@@ -992,3 +1043,32 @@ def test_a_script_run_by_its_path_cannot_import_relatively(tmp_path: Path) -> No
     files["src/training/grpo.py"] = "__package__ = 'training'\n" + script
     root = write_project(tmp_path / "pep366", files)
     assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"
+
+
+def test_a_config_at_the_authors_absolute_path_is_read_as_the_projects_file_below_it(tmp_path: Path) -> None:
+    # accelerate --config_file /home/author/open-r1/recipes/accelerate_configs/zero2.yaml: not on this machine, but the
+    # project holds recipes/accelerate_configs/zero2.yaml, the same path below the author's checkout: read, with a
+    # note, so its 3 processes decide the ranks (2 completions × 3 = 6 per micro-step). A tail the project does not
+    # hold stays a file not found.
+    zero2 = "distributed_type: MULTI_GPU\nnum_machines: 1\nnum_processes: 3\n"
+    launch = (
+        "accelerate launch --config_file /home/author/open-r1/recipes/accelerate_configs/{name}.yaml grpo.py "
+        "--per_device_train_batch_size 2 --num_generations 3 --gradient_accumulation_steps 1\n"
+    )
+    root = write_project(
+        tmp_path,
+        {
+            "recipes/accelerate_configs/zero2.yaml": zero2,
+            "grpo.py": "from trl import GRPOConfig, GRPOTrainer\n",
+            "run.sh": launch.format(name="zero2"),
+            "missing.sh": launch.format(name="zero3"),
+        },
+    )
+    explanation = translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    assert (explanation.spec.plan.data_parallel_size, explanation.spec.plan.samples_per_optimizer_step) == (3, 6)
+    assert any(
+        n.code == "input.config-in-project" and "recipes/accelerate_configs/zero2.yaml" in n.message
+        for n in explanation.notes
+    )
+    with pytest.raises(ConfigError, match=r"accelerate config '/home/author/.*zero3\.yaml' not found"):
+        translator.explain(str(root / "missing.sh"), "trl@0.18.0")

@@ -208,6 +208,20 @@ def test_parameter_operators() -> None:
     assert script.commands[0].unresolved == []
 
 
+@pytest.mark.parametrize(("env", "expected"), [(None, "${N}"), ({"N": "4"}, "4"), ({"M": "2"}, "2"), ({"N": ""}, "")])
+def test_a_quoted_word_of_a_variable_left_empty_to_the_environment_is_unknown(
+    env: dict[str, str] | None, expected: str
+) -> None:
+    # N="${N:-${M:-}}": the script gives N no value of its own (the empty default), so a program's "$N" is N, unknown
+    # unless --env gives N or M (an N given empty is empty); the test command still sees the empty string bash would
+    # give it, and an unquoted $N (a list of words that may be empty) is left as bash splits it.
+    script = parse_shell('N="${N:-${M:-}}"\n[ -n "$N" ]\npython3 train.py --gpus "$N" $N --seed 1\n', env=env)
+    test, launch = script.commands
+    assert test.argv == ["[", "-n", "" if expected == "${N}" else expected, "]"]
+    assert launch.argv[:4] == ["python3", "train.py", "--gpus", expected]
+    assert launch.argv[-2:] == ["--seed", "1"] and ("N" in launch.unresolved) == (expected == "${N}")
+
+
 def test_nested_defaults() -> None:
     assert argvs(parse_shell("echo ${A:-${B:-3}}\n")) == [["echo", "3"]]
     assert argvs(parse_shell("echo ${A:-${B:-3}}\n", env={"B": "7"})) == [["echo", "7"]]

@@ -312,6 +312,8 @@ def load(
     device_keys.apply(reading, dialect.gpus_taken_by)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
+    for read in source.relocated:  # the author's path, read as the project's file the user would point it at
+        notes.append(Note("info", "input.config-in-project", read, [], []))
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen
         notes.append(
             Note(
@@ -568,8 +570,9 @@ def start_errors(explanation: Explanation, text: str) -> list[Finding]:
     candidate release; a rule the config silences (``# rlconf: ignore[…]``) does not count."""
     if not explanation.release_code and not explanation.own_code:
         return []
-    if any(n.code in ("framework.fork-entry-options", "input.unknown-overrides") for n in explanation.notes):
-        return []  # options of the entry's own, or words rlconf cannot read: the checks would see part of the config
+    partial = ("framework.fork-entry-options", "input.unknown-overrides", "input.config-unknown")
+    if any(n.code in partial for n in explanation.notes):
+        return []  # options of the entry's own, words or a config rlconf cannot read: the checks see part of it
     from translator.checks import rules_for
     from translator.dialects import registry
     from translator.framework import load as load_object

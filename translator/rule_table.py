@@ -688,6 +688,15 @@ RULES: tuple[R, ...] = (
         source="docs/launch-scripts.md",
     ),
     R(
+        "input.config-unknown",
+        "note",
+        "nemo-rl",
+        ("warning",),
+        "The config file's path depends on what the script leaves unknown (a file it writes at run time): what the "
+        "launch's own overrides do not set is unknown.",
+        source="docs/frameworks/nemo-rl.md",
+    ),
+    R(
         "input.unknown-overrides",
         "note",
         "all",

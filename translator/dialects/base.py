@@ -584,13 +584,9 @@ def script_files(source: Source) -> Include:
     directory); read bounded, never run."""
 
     def include(path: str, cwd: str | None, inside: bool = False) -> tuple[str, str] | None:
+        # an absolute path of the author's checkout (/root/repo/scripts/models/x.sh) is found as the project's own
+        # file at that path below it (Source.sibling)
         tried = [posixpath.join(cwd, path)] if cwd and not posixpath.isabs(path) else []
-        if posixpath.isabs(path) and source.base_dir is not None and not source.files:
-            from translator.sources.code import project_copy_of
-
-            # the author's checkout (/root/repo/scripts/models/x.sh): the project's own file at that path below it
-            held = project_copy_of(os.fspath(source.base_dir), path)
-            tried += [held] if held is not None else []
         for candidate in [*tried, path]:
             try:
                 found = source.sibling(candidate, "script")

@@ -218,12 +218,27 @@ def arguments_only(source: Source) -> tuple[str, str, str] | None:
             count = sum(1 for w in words if _compiled(pattern).search(w))
             if count and count > found.get(framework.name, (0, ""))[0]:
                 found[framework.name] = (count, name)
-    if len(found) != 1:
+    if len(found) != 1 or _runs_a_program(source):
         return None
     ((framework_name, (_, variable)),) = found.items()
     launch = registry.framework(framework_name).detection.launch
     assert launch is not None
     return framework_name, variable, launch
+
+
+def _runs_a_program(source: Source) -> bool:
+    """Whether the script, read with the scripts it sources and the functions it calls, runs a program: a launch
+    inside a function of a sourced file (``source common.sh; launch "$RUN"``) makes it a launch script, not a file
+    of arguments."""
+    from translator.dialects.base import read_script
+    from translator.notes import NoteList
+    from translator.sources.shell import program_index, unwrap_command
+
+    try:
+        script = read_script(source, {}, NoteList())
+    except ConfigError:
+        return False
+    return any(program_index(unwrap_command(c.argv)) is not None for c in script.commands)
 
 
 def _reached_by_script(source: Source, frameworks: list[Framework]) -> Framework | None:

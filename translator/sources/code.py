@@ -435,6 +435,10 @@ _NEVER_COMPILES = (
     "positional argument follows keyword argument",
     "unterminated string literal",
     "unterminated triple-quoted string literal",
+    # IndentationError: the block rules are the same in every release
+    "expected an indented block",
+    "unexpected indent",
+    "unindent does not match any outer indentation level",
 )
 
 
@@ -1156,8 +1160,9 @@ class PackageImport:
 def _search_folder(entry: str, module: str | None) -> tuple[str, ...]:
     """The folders Python looks top-level packages up in for the launched ``entry``, first first: the script's
     own, or for ``python -m pkg.sub.mod`` the folder above ``pkg``. A script inside a package of an installable
-    project (``pkg/cli/train.py`` under a folder with setup.py or pyproject.toml) imports that package
-    from the project's own install (``pip install -e .``): the folder above the package comes next."""
+    project (``pkg/cli/train.py`` under a folder with setup.py or pyproject.toml, or under the ``src/`` of one)
+    imports that package from the project's own install (``pip install -e .``): the folder above the package comes
+    next."""
     search = os.path.dirname(os.path.realpath(entry))
     if module:
         for _ in range(module.count(".") + entry.endswith("__init__.py")):
@@ -1167,8 +1172,7 @@ def _search_folder(entry: str, module: str | None) -> tuple[str, ...]:
     while _regular_package(top) and _regular_package(os.path.dirname(top)):
         top = os.path.dirname(top)
     home = os.path.dirname(top)
-    installable = any(os.path.isfile(os.path.join(home, f)) for f in ("setup.py", "pyproject.toml"))
-    return (search, home) if _regular_package(top) and installable else (search,)
+    return (search, home) if _regular_package(top) and _installable(home) else (search,)
 
 
 def _path_entry_from_file(node: ast.stmt, path: str) -> str | None:

@@ -37,6 +37,7 @@ def symbol(name: str) -> str:
 
 
 _BARE_REFERENCE = re.compile(r"\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})")
+_QUOTED_REFERENCE = re.compile(r'"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"')
 
 
 def symbolic_names(text: str) -> list[str]:
@@ -978,6 +979,17 @@ class _Reader:
         self.assign(_Tok("word", f"{names[0]}={raw}", words[0].line))
         return True
 
+    def left_to_environment(self, field: str, raw: str) -> str:
+        """A program's word ``"$X"`` where the script sets X only as an empty default of the environment
+        (``X="${X:-${Y:-}}"``, neither given by --env): the author leaves X to the environment (an empty word would
+        stop the program's parser), so the word is X, unknown, not the empty string."""
+        reference = _QUOTED_REFERENCE.fullmatch(raw)
+        name = reference and (reference.group(1) or reference.group(2))
+        if field == "" and name and name in self.overridable and name not in self.given:
+            self.missing(name)
+            return symbol(name)
+        return field
+
     def redirection_without_target(self, redirection: _Tok, following: _Tok | None) -> None:
         """``python x.py >`` at a line's end: a redirection with no file after it is a syntax error; bash stops the
         script there (exit 2), whatever comes after. (A ``<placeholder>`` ending a line's words is read as text.)"""
@@ -1266,6 +1278,8 @@ class _Reader:
             )
             del placed[wrapper]
         argv = [f for f, _, _ in placed]
+        if argv[:1] not in (["["], ["[["], ["test"]):
+            argv = [self.left_to_environment(f, raw) for f, _, raw in placed]
         vanishing = [
             i
             for i, (f, _, raw) in enumerate(placed)

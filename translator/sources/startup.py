@@ -25,7 +25,7 @@ MAX_STATEMENTS = 20_000  # statements looked at per read: a bound on time whatev
 @dataclass(frozen=True)
 class Stop:
     """Where the launch stops: the line of the ``raise`` or ``assert`` and its message (the exception's text as
-    written, an f-string's placeholders kept)."""
+    written, an f-string's placeholders filled in where their values are known)."""
 
     line: int
     message: str
@@ -209,9 +209,9 @@ class _Run:
                 self.body(node.body if truth else node.orelse, local, depth)
         elif isinstance(node, ast.Assert):
             if self.truth(node.test, local) is False:
-                raise _Stopped(Stop(node.lineno, _message(node.msg)))
+                raise _Stopped(Stop(node.lineno, self.message(node.msg, local)))
         elif isinstance(node, ast.Raise):
-            raise _Stopped(Stop(node.lineno, _message(_exception_text(node.exc))))
+            raise _Stopped(Stop(node.lineno, self.message(_exception_text(node.exc), local)))
         elif isinstance(node, ast.Return):
             raise _Returned
         elif isinstance(node, ast.Assign):
@@ -453,6 +453,25 @@ class _Run:
             return _Namespace({}, self.prefixed_parses[name])
         return UNKNOWN
 
+    def message(self, node: ast.expr | None, local: dict[str, Any]) -> str:
+        """The exception's text as the launch would print it: an f-string's plain placeholders filled in where their
+        values are known (others kept as written)."""
+        if node is None:
+            return "(no message)"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if not isinstance(node, ast.JoinedStr):
+            return ast.unparse(node)
+        parts: list[str] = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(str(part.value))
+                continue
+            assert isinstance(part, ast.FormattedValue)
+            value = self.value(part.value, local) if part.conversion == -1 and part.format_spec is None else UNKNOWN
+            parts.append("{" + ast.unparse(part.value) + "}" if value is UNKNOWN else str(value))
+        return "".join(parts)
+
     def peeked(self, function: ast.FunctionDef) -> Any:
         """A function that parses the command line for one option and returns it (``partial, _ =
         parser.parse_known_args()`` ... ``return partial.name``): that option's value as the launch gives it. One
@@ -533,11 +552,3 @@ def _exception_text(node: ast.expr | None) -> ast.expr | None:
     if isinstance(node, ast.Call):
         return node.args[0] if node.args else None
     return node
-
-
-def _message(node: ast.expr | None) -> str:
-    if node is None:
-        return "(no message)"
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    return ast.unparse(node)

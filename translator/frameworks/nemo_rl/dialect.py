@@ -144,6 +144,7 @@ class _Native:
         self.base_named: str | None = None  # the base recipe a `defaults:` or --config named, when held as data
         self.unknown_words: list[str] = []  # launch words whose value is not known: they may hold any override
         self.override_keys: list[str] = []  # the keys the launch's own overrides set
+        self.unknown_config: str | None = None  # a --config path holding what rlconf cannot read (made at run time)
         self.replaced: set[str] = set()  # top-level sections a recipe replaces whole (`_override_: true`)
         # a project entry's `a, b, ... = setup(...)` of the release's grpo.setup: (names, file, line)
         self.setup_unpacked: tuple[int, str, int] | None = None
@@ -288,6 +289,23 @@ class NemoRLDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
+        if native.unknown_config is not None:
+            from translator.dialects.forkbatch import unknown_unless_set
+
+            names = ", ".join(symbolic_names(native.unknown_config)[:2])
+            unknown_unless_set(
+                spec,
+                native.override_keys,
+                f"unknown: the config file's path depends on {names}, which rlconf cannot read; the launch's "
+                "overrides do not set it",
+            )
+            notes.warning(
+                "input.config-unknown",
+                f"--config {native.unknown_config}: the path depends on {names} (the script may write the file at "
+                "run time), so which config the launch reads is not known: the plan quantities the launch's own "
+                "overrides do not set are unknown (pass the config file itself, or --env with the values)",
+                source_keys=[native.unknown_config],
+            )
         if native.unknown_words:
             from translator.dialects.forkbatch import unknown_unless_set
 
@@ -447,7 +465,9 @@ class NemoRLDialect(Dialect):
             config = path_default(own[1], "config")
         config = in_run_dir(config, command.cwd) if config else BASE_PATH
         recipe = RELEASE_RECIPES.get(posixpath.basename(config))
-        if _is_base(config):
+        if symbolic_names(config):  # a path rlconf cannot know (made at run time, from the environment): no file
+            native.unknown_config = config
+        elif _is_base(config):
             native.base_named = config
         elif recipe is not None and not source.has_sibling(config):
             # a release recipe the project does not hold (the launch runs in the release's checkout): its keys
@@ -508,7 +528,9 @@ def _entry(version: str) -> str:
 
 def _resolve(value: Any, merged: dict[str, Any], depth: int) -> Any:
     """OmegaConf's interpolation for the forms NeMo-RL's recipes use: ``${a.b}`` and ``${mul:x, y}`` (also div,
-    max); a reference to no key (a shell variable the script never set) stays as written."""
+    max); a reference to no key (a shell variable the script never set) stays as written, and one that cannot be
+    computed because a key it reads holds such a variable keeps that variable (so the value is unknown, not
+    malformed)."""
     if not isinstance(value, str) or "${" not in value or depth > MAX_DEPTH:
         return value
 
@@ -529,8 +551,8 @@ def _resolve(value: Any, merged: dict[str, Any], depth: int) -> Any:
         if match is None:
             break
         found = one(match.group(1))
-        if found is _UNSET:
-            return value
+        if found is _UNSET:  # a shell value substituted so far (the script's unset variable) makes it unknown
+            return text if symbolic_names(text) else value
         if match.group(0) == text:
             return found
         text = text[: match.start()] + str(found) + text[match.end() :]

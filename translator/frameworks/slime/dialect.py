@@ -256,7 +256,7 @@ class SlimeDialect(Dialect):
         if stop is not None:
             raise ConfigError(
                 f"the launch stops at start-up in {project.rel(path)}:{stop.line} (the project's {self.label} "
-                f"argument checks, which this launch's flags reach): {stop.message}",
+                f"argument checks, which this launch's flags reach): {' '.join(stop.message.split())}",
                 file=source.name,
                 line=line,
                 hint="change the flags that check tests, as its message asks",
