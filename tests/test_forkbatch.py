@@ -253,6 +253,44 @@ def test_openrlhf_0_4_copy_sizes_with_upstreams_0_4_statements() -> None:
     assert worker_bands("openrlhf", "0.4.0") is not None and worker_bands("openrlhf", "0.5.3") is None
 
 
+@pytest.mark.parametrize("where", ["openrlhf/trainer/ray/ppo_critic.py", "openrlhf/trainer/ray/workers.py"])
+def test_a_fork_key_that_sizes_only_the_critics_batches_leaves_the_policys_plan(
+    tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The 0.4.3 copy above, plus a key of its own, --critic_micro_train_batch_size, which the copy's critic (a file
+    # named for it, or a class CriticPPOTrainer in another file) takes as its micro-batch: the value model's batches.
+    # The policy's plan stays as upstream's (16 per optimizer step, 4 micro-batches of 2 per rank), with an info
+    # note; the same statement in the actor's class is the policy's own sizing: unknown.
+    shutil.copytree(COPY_04.parent, tmp_path / "p")
+    root = tmp_path / "p"
+    name = "CriticPPOTrainer" if where.endswith("workers.py") else "Critic"
+    critic = f"class {name}:\n"
+    (root / "openrlhf" / "trainer" / "ray").mkdir(parents=True)
+    (root / "openrlhf" / "trainer" / "__init__.py").write_text("")
+    (root / "openrlhf" / "trainer" / "ray" / "__init__.py").write_text("")
+    (root / where).write_text(
+        critic
+        + "    def __init__(self, args):\n        self.micro_train_batch_size = args.critic_micro_train_batch_size\n"
+    )
+    entry = root / "openrlhf" / "cli" / "train_ppo_ray.py"
+    module = where.removesuffix(".py").replace("/", ".")
+    entry.write_text(f"from {module} import {name}\n" + entry.read_text())
+    script = root / "scripts" / "critic.sh"
+    script.write_text((root / "scripts" / "upstream.sh").read_text() + "   --critic_micro_train_batch_size 1\n")
+    script.write_text(script.read_text().replace("--half_accum False\n", "--half_accum False \\\n"))
+    monkeypatch.chdir(root)  # the launch runs python3 -m from the project's root
+    explanation = api.explain(str(script))
+    plan = explanation.spec.plan
+    assert (plan.samples_per_optimizer_step, plan.micro_batch_per_device, plan.grad_accum_steps) == (16, 2, 4)
+    note = next(n for n in explanation.notes if n.code == "framework.fork-batch-key")
+    assert note.severity == "info" and "critic's batches only" in note.message
+    # the same statement in the actor's class: the policy's own sizing, unknown
+    if where.endswith("workers.py"):
+        (root / where).write_text((root / where).read_text().replace(name, "ActorPPOTrainer"))
+        entry.write_text(entry.read_text().replace(name, "ActorPPOTrainer"))
+        assert api.explain(str(script)).spec.plan.micro_batch_per_device is None
+
+
 ENGINE = FORKS / "verl_engine" / "scripts"
 
 
@@ -312,6 +350,12 @@ def test_what_a_print_or_a_log_reads_forms_no_batch() -> None:
             "else:\n    col = np.full(size, 0.0)\n    col[: len(values)] = values[:size]\n"
             "n = len(batch)\nif n < self.config.target:\n    pass\n",
             [7],
+        ),
+        # len(scores) == len(batch) (line 1) checks there is one score per row; len(batch) >= target (line 3) may
+        # decide which rows train
+        (
+            "if len(scores) == len(batch):\n    metrics['s'] = scores\nif len(batch) >= target:\n    pass\n",
+            [3],
         ),
     ],
 )

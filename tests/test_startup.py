@@ -319,3 +319,76 @@ def test_a_slime_copy_whose_checks_follow_the_sglang_namespace_merge_is_refused(
     (tmp_path / "run.sh").write_text(files["run.sh"].replace("--global-batch-size 32", "--global-batch-size 16"))
     plan = translator.explain(str(tmp_path / "run.sh")).spec.plan
     assert (plan.samples_per_step, plan.samples_per_optimizer_step, plan.optimizer_steps_per_step) == (16, 16, 1)
+
+
+ENTRY_SCRIPT = """import argparse
+import os
+
+
+def train(args):
+    pass
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--vllm_num_engines", type=int, default=None)
+    parser.add_argument("--n_samples_per_prompt", type=int, default=1)
+    parser.add_argument("--colocate", action="store_true", default=False)
+    args = parser.parse_args()
+    if os.environ.get("FAST") and args.vllm_num_engines > 0:
+        pass
+    if args.colocate and args.vllm_num_engines > 0:
+        pass
+    if args.vllm_num_engines >= 1 and args.n_samples_per_prompt > 1:
+        print("enable prefix caching")
+    train(args)
+"""
+
+
+@pytest.mark.parametrize(
+    ("given", "stops"),
+    [
+        ({}, True),  # vllm_num_engines keeps its default None: None >= 1 raises TypeError (line 19)
+        ({"vllm_num_engines": "2"}, False),
+        # --colocate makes line 17 compare None > 0 first
+        ({"colocate": True}, True),
+    ],
+)
+def test_a_scripts_main_block_comparing_a_none_default_with_a_number_stops_it(
+    given: dict[str, object], stops: bool
+) -> None:
+    # Python 3 refuses an order comparison of None with a number (TypeError). Line 15's comparison sits behind an
+    # environment variable rlconf does not know, and `and` need not evaluate it: not reported; line 17's only runs
+    # with --colocate (its default False short-circuits it).
+    tree = parse(Source(ENTRY_SCRIPT, "train_ppo_ray.py"))
+    found = first_stop(tree, None, given)
+    if not stops:
+        assert found is None
+        return
+    line = 17 if given.get("colocate") else 19
+    symbol, value = (">", "0") if line == 17 else (">=", "1")
+    assert found is not None and found.line == line
+    assert found.message == (
+        f"TypeError: '{symbol}' not supported between instances of 'NoneType' and 'int' "
+        f"(args.vllm_num_engines {symbol} {value})"
+    )
+
+
+def test_an_openrlhf_forks_entry_script_that_stops_on_its_flags_is_refused(tmp_path: Path) -> None:
+    # A fork runs its own examples/train_ppo_ray.py (the main block above): without --vllm_num_engines its default
+    # None meets `>= 1` and Python stops with TypeError before training; with it the launch reads.
+    launch = (
+        "python3 examples/train_ppo_ray.py --pretrain m --actor_num_nodes 1 --actor_num_gpus_per_node 2 "
+        "--micro_train_batch_size 2 --train_batch_size 16 --micro_rollout_batch_size 4 --rollout_batch_size 32"
+    )
+    write_project(
+        tmp_path,
+        {
+            "examples/train_ppo_ray.py": ENTRY_SCRIPT,
+            "run.sh": launch + "\n",
+            "vllm.sh": launch + " --vllm_num_engines 2\n",
+        },
+    )
+    with pytest.raises(ConfigError, match=r"examples/train_ppo_ray\.py:19 .*TypeError: '>=' not supported"):
+        translator.explain(str(tmp_path / "run.sh"), "openrlhf@0.5.0")
+    assert translator.explain(str(tmp_path / "vllm.sh"), "openrlhf@0.5.0").spec.plan.samples_per_step == 32

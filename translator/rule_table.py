@@ -623,9 +623,9 @@ RULES: tuple[R, ...] = (
         "framework.fork-batch-key",
         "note",
         "all",
-        ("warning",),
+        ("warning", "info"),
         "A key no upstream release has is read by the project's code where batches are formed (a file and line): "
-        "the quantities that code decides are unknown.",
+        "the quantities that code decides are unknown (info: it forms only the critic's batches, not the plan's).",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(

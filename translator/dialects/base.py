@@ -578,18 +578,34 @@ def _note_vanishing_values(command: ShellCommand, name: str, notes: NoteList) ->
         )
 
 
+def sibling_in_project(source: Source, relative: str, what: str) -> Source:
+    """:meth:`Source.sibling`, where an absolute path of the author's machine that this one lacks
+    (``/home/me/repo/configs/x.yaml``) is the project's own file at that path below the checkout (the user points it
+    at theirs): read so, and said in an info note ``input.config-in-project`` (``Source.relocated``)."""
+    if posixpath.isabs(relative) and not os.path.exists(relative) and source.base_dir is not None and not source.files:
+        from translator.sources.code import project_copy_of
+
+        held = project_copy_of(os.fspath(source.base_dir), relative)
+        if held is not None:
+            found = source.sibling(held, what)
+            source.relocated.append(
+                f"{what} '{relative}' is not on this machine: read as the project's "
+                f"{os.path.relpath(held, os.getcwd())} (the same path below the author's checkout)"
+            )
+            return found
+    return source.sibling(relative, what)
+
+
 def script_files(source: Source) -> Include:
     """How the shell reader gets a script the launch runs or sources: the file the path names, from the folder the
     script has moved to (``cd``), then as :meth:`Source.sibling` finds it (the script's folder, the working
     directory); read bounded, never run."""
 
     def include(path: str, cwd: str | None, inside: bool = False) -> tuple[str, str] | None:
-        # an absolute path of the author's checkout (/root/repo/scripts/models/x.sh) is found as the project's own
-        # file at that path below it (Source.sibling)
         tried = [posixpath.join(cwd, path)] if cwd and not posixpath.isabs(path) else []
         for candidate in [*tried, path]:
             try:
-                found = source.sibling(candidate, "script")
+                found = sibling_in_project(source, candidate, "script")
             except ConfigError:
                 continue
             if inside and not _in_project(source, found.name):

@@ -245,6 +245,36 @@ def null_numbers_unknown(values: dict[str, Any], defaults: Mapping[str, Any], wh
         )
 
 
+def refuse_certain_stop(
+    source: Source,
+    project: Project,
+    path: str,
+    function: str | None,
+    flags: Mapping[str, Any],
+    line: int,
+    what: str,
+    prefixed_parses: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
+    """Stop (ConfigError) where the project's code at ``path`` (its ``function``, or the script's main block for
+    None) raises, asserts or compares with None for certain on the launch's ``flags`` (option → word, or True for a
+    switch; translator/sources/startup.py): the run stops there before training, whatever rlconf reads of it."""
+    from translator.sources.startup import first_stop
+
+    tree = project.tree(path)
+    if tree is None:
+        return
+    given = {name.lstrip("-").replace("-", "_"): value for name, value in flags.items()}
+    stop = first_stop(tree, function, given, prefixed_parses, project.imported_function)
+    if stop is not None:
+        raise ConfigError(
+            f"the launch stops at start-up in {project.rel(path)}:{stop.line} ({what}, which this launch's flags "
+            f"reach): {' '.join(stop.message.split())}",
+            file=source.name,
+            line=line,
+            hint="change the flags that check tests, as its message asks",
+        )
+
+
 def refuse_absent_module(
     source: Source, cwd: str | None, entry: str, modules: frozenset[str], line: int, label: str, instead: str
 ) -> None:
@@ -431,6 +461,16 @@ def check(
         read_for_keys.update((t.path, t.line) for t in touches)
         # a branch the key picks may hold upstream's own repeat by rollout.n: that forms batches as upstream does
         touches = [t for t in touches if not (t.kind == "group" and t.signature in upstream and "=" in t.signature)]
+        critic = [t for t in touches if _in_critic_code(project, t)]
+        if critic and len(critic) == len(touches):
+            where, _ = _places(project, critic)
+            notes.info(
+                "framework.fork-batch-key",
+                f"'{key}' is not an upstream key; the project's code that reads it forms the critic's batches only "
+                f"({where}): the policy's plan, which is what rlconf states, does not depend on it",
+                source_keys=[key],
+            )
+        touches = [t for t in touches if t not in critic]
         if values[key] == 1 and not isinstance(values[key], bool):  # a repeat by the key 1 leaves the rows as they are
             touches = [t for t in touches if not (t.kind == "group" and f"repeat_times={leaf})" in t.signature)]
         if _group_key_in_place_of_n(key, values[key], touches, upstream, workers, spec, project, path, notes):
@@ -629,6 +669,21 @@ def _group_key_in_place_of_n(
         source_keys=[key],
     )
     return True
+
+
+def _in_critic_code(project: Project, touch: Touch) -> bool:
+    """Whether a batch-forming statement is the critic's (its file, class or function is named for the critic:
+    verl's dp_critic.py, OpenRLHF's ppo_critic.py, a trainer's _update_critic): the value model's batches, not the
+    policy's, which the plan describes."""
+    if "critic" in os.path.basename(touch.path).lower():
+        return True
+    tree = project.tree(touch.path)
+    return tree is not None and any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and "critic" in node.name.lower()
+        and node.lineno <= touch.line <= (node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+    )
 
 
 def _places(project: Project, touches: list[Any]) -> tuple[str, list[str]]:
@@ -1058,7 +1113,8 @@ def compare_workers(
         for function in normalising_functions(tree, table.anchors):
             functions.setdefault(path, []).append((function.lineno, function.end_lineno or function.lineno))
             touches += [t for t in normalisation_touches(function, path) if not untaken(function, t.line, leaves)]
-    extra = [t for t in touches if t.signature not in known]
+    # the critic's own sizing (a value model's micro-batch) leaves the policy's plan as it is
+    extra = [t for t in touches if t.signature not in known and not _in_critic_code(project, t)]
     if extra:
         where = "; ".join(f"{project.rel(t.path)}:{t.line} {t.signature}" for t in extra[:4])
         lines = [f"{project.rel(t.path)}:{t.line}" for t in extra]

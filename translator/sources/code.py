@@ -1742,6 +1742,17 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
             for side, other in ((parent.left, parent.right), (parent.right, parent.left))
             if isinstance(other, ast.List)
         }
+        # a count compared for equality with another one (len(scores) == len(batch)): a check that there is one value
+        # per row, which keeps the rows as they are
+        handed |= {
+            id(side)
+            for parent in ast.walk(top)
+            if isinstance(parent, ast.Compare)
+            and len(parent.ops) == 1
+            and isinstance(parent.ops[0], (ast.Eq, ast.NotEq))
+            for side, other in ((parent.left, parent.comparators[0]), (parent.comparators[0], parent.left))
+            if isinstance(other, ast.Call) and isinstance(other.func, ast.Name) and other.func.id == "len"
+        }
         for node in ast.walk(top):
             touch = _touch(node)
             if touch is None or id(node) in shown or _on_an_element(node, touch, elements):

@@ -39,7 +39,8 @@ class Source:
     # e.g. '--config ../../etc/recipe.yaml': read, and noted. One list shared by a source and its siblings.
     outside: list[str] = field(default_factory=list)
     # Absolute paths of the author's machine read as the project's own file at the same tail ('/home/me/repo/x.yaml'
-    # → the project's x.yaml): what each was read as. One list shared by a source and its siblings, like ``outside``.
+    # → the project's x.yaml, translator.dialects.base.sibling_in_project): what each was read as. One list shared by
+    # a source and its siblings, like ``outside``.
     relocated: list[str] = field(default_factory=list)
     project: str | None = None  # the first source's folder, which siblings of siblings are measured against
 
@@ -61,17 +62,6 @@ class Source:
             if self.base_dir is not None:
                 candidates.append(Path(self.base_dir) / path)
             candidates.append(Path.cwd() / path)
-        if path.is_absolute() and not path.exists() and self.base_dir is not None:
-            from translator.sources.code import project_copy_of
-
-            # the author's checkout (/home/me/repo/configs/x.yaml): the project's file at that path below it
-            held = project_copy_of(os.fspath(self.base_dir), relative)
-            if held is not None:
-                candidates.append(Path(held))
-                self.relocated.append(
-                    f"{what} '{relative}' is not on this machine: read as the project's "
-                    f"{os.path.relpath(held, os.getcwd())} (the same path below the author's checkout)"
-                )
         for candidate in candidates:
             if candidate.is_file():
                 found = read_source(str(candidate))

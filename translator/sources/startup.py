@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from translator.sources.code import main_block
 from translator.sources.pyconfig import DeclaredOption, declared_option
 from translator.sources.pydriver import COMPARISONS, OPERATORS
 
@@ -103,18 +104,20 @@ def _literal(node: ast.expr) -> Any:
 
 def first_stop(
     tree: ast.Module,
-    function: str,
+    function: str | None,
     given: Mapping[str, Any],
     prefixed_parses: Mapping[str, tuple[str, ...]] | None = None,
     imported: Imported | None = None,
 ) -> Stop | None:
-    """The first check of ``function`` (a function of ``tree``) that stops the launch for certain. ``given``: the
+    """The first check of ``function`` (a function of ``tree``; None: the script's ``if __name__ == "__main__":``
+    block) that stops the launch for certain, or the first comparison there that Python refuses (``None >= 1``,
+    TypeError). ``given``: the
     options the launch sets (dest → its word, or True for a switch); the others take their defaults in ``tree``.
     ``prefixed_parses``: functions of other modules that parse the command line into a namespace whose every field
     starts with one of the prefixes given: merging one in leaves the other fields as they are. ``imported``: the
     function a name imported into a module means (its module's tree and its definition), where the project holds it;
     the arguments handed to one are followed into it as into a function of the module."""
-    start = _functions(tree).get(function)
+    start = _functions(tree).get(function) if function is not None else main_block(tree)
     if start is None:
         return None
     run = _Run(tree, launch_values(tree, given), prefixed_parses or {}, imported)
@@ -138,6 +141,16 @@ class _Returned(Exception):
 
 class _Exhausted(Exception):
     """More statements than MAX_STATEMENTS: nothing is reported."""
+
+
+class _Refused(Exception):
+    """An operation Python refuses on values known for certain (an order comparison with None): TypeError."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+_ORDERS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
 # (module tree, name imported into it) → (the tree of the module defining it, its definition)
@@ -197,6 +210,12 @@ class _Run:
             self.statement(statement, local, depth)
 
     def statement(self, node: ast.stmt, local: dict[str, Any], depth: int) -> None:
+        try:
+            self._statement(node, local, depth)
+        except _Refused as refused:
+            raise _Stopped(Stop(node.lineno, f"TypeError: {refused.message}")) from None
+
+    def _statement(self, node: ast.stmt, local: dict[str, Any], depth: int) -> None:
         if isinstance(node, ast.If):
             truth = self.truth(node.test, local)
             if truth is UNKNOWN:
@@ -382,6 +401,8 @@ class _Run:
     def value(self, node: ast.expr, local: dict[str, Any]) -> Any:
         try:
             return self._value(node, local)
+        except _Refused:
+            raise
         except Exception:
             return UNKNOWN
 
@@ -403,7 +424,18 @@ class _Run:
             left, right = self.value(node.left, local), self.value(node.comparators[0], local)
             if left is UNKNOWN or right is UNKNOWN:
                 return UNKNOWN
-            return _COMPARE[type(node.ops[0])](left, right)
+            operator = node.ops[0]
+            if (
+                isinstance(operator, _ORDERS)
+                and None in (left, right)
+                and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in (left, right))
+            ):
+                symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(operator)]
+                raise _Refused(
+                    f"'{symbol}' not supported between instances of '{type(left).__name__}' and "
+                    f"'{type(right).__name__}' ({ast.unparse(node)})"
+                )
+            return _COMPARE[type(operator)](left, right)
         if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
             left, right = self.value(node.left, local), self.value(node.right, local)
             if left is UNKNOWN or right is UNKNOWN:
@@ -423,7 +455,12 @@ class _Run:
         deciding = isinstance(node.op, ast.Or)  # the value that decides: True for `or`, False for `and`
         result: Any = not deciding
         for operand in node.values:
-            truth = self.truth(operand, local)
+            try:
+                truth = self.truth(operand, local)
+            except _Refused:
+                if result is UNKNOWN:  # an operand before it may decide: Python need not evaluate this one
+                    return UNKNOWN
+                raise
             if truth is deciding:
                 return deciding
             if truth is UNKNOWN:

@@ -40,6 +40,7 @@ from translator.dialects.base import (
     read_script,
     real,
     require_resolved,
+    sibling_in_project,
     track_provenance,
 )
 from translator.dialects.settings import read_settings, write_settings
@@ -341,7 +342,7 @@ class EasyR1Dialect(Dialect):
             overrides.append((key, _dotlist_value(text)))
         if native.base:
             # Resolved relative to the script, then the working directory (EasyR1 runs from its repo root).
-            native.merge_yaml(source.sibling(native.base, "base config (config=)"))
+            native.merge_yaml(sibling_in_project(source, native.base, "base config (config=)"))
         else:
             notes.info(
                 "input.no-base-config",

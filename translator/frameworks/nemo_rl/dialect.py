@@ -27,6 +27,7 @@ from translator.dialects.base import (
     note_launch,
     read_script,
     require_resolved,
+    sibling_in_project,
     track_provenance,
 )
 from translator.dialects.formatting import fmt
@@ -480,7 +481,7 @@ class NemoRLDialect(Dialect):
                 source_keys=[config],
             )
         else:
-            self._merge_file(source.sibling(config, "config (--config)"), native, 0)
+            self._merge_file(sibling_in_project(source, config, "config (--config)"), native, 0)
         for override in overrides:
             if override.op == "~":
                 native.values.pop(override.key, None)

@@ -33,6 +33,7 @@ from translator.dialects.base import (
     fmt,
     note_launch,
     read_script,
+    sibling_in_project,
     track_provenance,
     version_key,
 )
@@ -283,7 +284,7 @@ class OpenInstructDialect(Dialect):
             i += 1
             if not word.startswith("--") or word == "--":
                 if i == 1 and word.endswith((".yaml", ".yml")):  # ArgumentParserPlus: a YAML of the fields first
-                    self._merge_yaml(source.sibling(word, "config"), native)
+                    self._merge_yaml(sibling_in_project(source, word, "config"), native)
                 else:
                     notes.warning(
                         "keys.unrecognised-argument",

@@ -235,32 +235,22 @@ class SlimeDialect(Dialect):
         return project, arguments, project.tree(arguments)
 
     def _copy_stops(self, source: Source, cwd: str | None, entry: str, flags: dict[str, Any], line: int) -> None:
-        """Stop (ConfigError) where the copy's own argument parsing (its ``parse_args`` and the functions of that
-        module it hands the arguments to) raises or asserts for certain on the launch's flags
-        (translator/sources/startup.py): the run stops there before training, whatever rlconf reads of it."""
-        from translator.sources.startup import declared_dests, first_stop
+        """Stop (ConfigError) where the copy's own argument parsing (its ``parse_args`` and the functions it hands
+        the arguments to) stops the launch for certain on its flags (:func:`forkbatch.refuse_certain_stop`)."""
+        from translator.dialects.forkbatch import refuse_certain_stop
+        from translator.sources.startup import declared_dests
 
         copy = self._copy_arguments(source, cwd, entry)
         if copy is None:
             return
-        project, path, tree = copy
-        if tree is None:
-            return
+        project, path, _ = copy
         parses = {}
         for function, (module, prefixes) in PREFIXED_PARSES.items():
             named = declared_dests(project.tree(os.path.normpath(os.path.join(os.path.dirname(path), "..", module))))
             if named is not None:  # a copy without that module: its merge leaves every field unknown
                 parses[function] = (*prefixes, *named)
-        given = {name.replace("-", "_"): value for name, value in flags.items()}
-        stop = first_stop(tree, "parse_args", given, parses, project.imported_function)
-        if stop is not None:
-            raise ConfigError(
-                f"the launch stops at start-up in {project.rel(path)}:{stop.line} (the project's {self.label} "
-                f"argument checks, which this launch's flags reach): {' '.join(stop.message.split())}",
-                file=source.name,
-                line=line,
-                hint="change the flags that check tests, as its message asks",
-            )
+        what = f"the project's {self.label} argument checks"
+        refuse_certain_stop(source, project, path, "parse_args", flags, line, what, parses)
 
     def read_flags(
         self,

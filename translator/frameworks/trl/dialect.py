@@ -42,6 +42,7 @@ from translator.dialects.base import (
     note_launch,
     read_script,
     require_resolved,
+    sibling_in_project,
     track_provenance,
     version_key,
 )
@@ -496,7 +497,9 @@ class TrlDialect(Dialect):
                 source_keys=["--config_file"],
             )
         elif accelerate_file:
-            accelerate_source = source.sibling(in_run_dir(accelerate_file, command.cwd), "accelerate config")
+            accelerate_source = sibling_in_project(
+                source, in_run_dir(accelerate_file, command.cwd), "accelerate config"
+            )
             native.accelerate = load_yaml_mapping(accelerate_source)
             native.accelerate_name = accelerate_source.name
             _refuse_absent_deepspeed_file(source, native.accelerate, accelerate_source.name)
@@ -610,7 +613,7 @@ class TrlDialect(Dialect):
             )
             recipe, flags = None, {}
         if recipe:
-            recipe_source = source.sibling(in_run_dir(recipe, command.cwd), "recipe")
+            recipe_source = sibling_in_project(source, in_run_dir(recipe, command.cwd), "recipe")
             _refuse_other_framework_config(recipe_source, f"{origin}: --config")
             self._merge_recipe(native, load_yaml_mapping(recipe_source), recipe_source.name)
         elif native.python_script is None:  # a script with its own GRPOConfig(...) call needs no recipe
