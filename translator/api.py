@@ -313,7 +313,7 @@ def load(
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
     for read in source.relocated:  # the author's path, read as the project's file the user would point it at
-        notes.append(Note("info", "input.config-in-project", read, [], []))
+        notes.append(Note("warning", "input.config-in-project", read, [], []))
     for read in source.outside:  # read as asked, but a config should not reach out of its project unseen
         notes.append(
             Note(

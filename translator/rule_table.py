@@ -624,8 +624,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("warning", "info"),
-        "A key no upstream release has is read by the project's code where batches are formed (a file and line): "
-        "the quantities that code decides are unknown (info: it forms only the critic's batches, not the plan's).",
+        "A key no upstream release has forms batches in the project's code (file:line): what it decides is unknown "
+        "(info: only the critic's batches).",
         source="docs/launch-scripts.md#forks-of-verl-and-easyr1-that-form-batches-their-own-way",
     ),
     R(
@@ -827,10 +827,10 @@ RULES: tuple[R, ...] = (
     R(
         "input.config-in-project",
         "note",
-        "verl",
-        ("info",),
-        "A --config-path of another machine names a folder the project holds (the same path below the author's "
-        "checkout): its config is read from there.",
+        "all",
+        ("info", "warning"),
+        "A path of the author's machine names a file or folder the project holds below the same path: read from "
+        "there (warning: as written, the launch stops).",
     ),
     R(
         "input.config-not-found",

@@ -581,7 +581,7 @@ def _note_vanishing_values(command: ShellCommand, name: str, notes: NoteList) ->
 def sibling_in_project(source: Source, relative: str, what: str) -> Source:
     """:meth:`Source.sibling`, where an absolute path of the author's machine that this one lacks
     (``/home/me/repo/configs/x.yaml``) is the project's own file at that path below the checkout (the user points it
-    at theirs): read so, and said in an info note ``input.config-in-project`` (``Source.relocated``)."""
+    at theirs): read so, and said in a warning ``input.config-in-project`` (``Source.relocated``)."""
     if posixpath.isabs(relative) and not os.path.exists(relative) and source.base_dir is not None and not source.files:
         from translator.sources.code import project_copy_of
 
@@ -589,8 +589,9 @@ def sibling_in_project(source: Source, relative: str, what: str) -> Source:
         if held is not None:
             found = source.sibling(held, what)
             source.relocated.append(
-                f"{what} '{relative}' is not on this machine: read as the project's "
-                f"{os.path.relpath(held, os.getcwd())} (the same path below the author's checkout)"
+                f"{what} '{relative}' is not on this machine, so the launch as written stops there (file not "
+                f"found): read as the project's {os.path.relpath(held, os.getcwd())}, the same path below the "
+                "author's checkout (point the launch at your checkout)"
             )
             return found
     return source.sibling(relative, what)
