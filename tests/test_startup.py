@@ -284,9 +284,15 @@ def test_namespaces_merged_from_other_parses_keep_the_launchs_values_and_project
     # Without knowing what the engine's namespace holds, or what the helper may set, nothing is certain.
     assert first_stop(tree, "parse_args", given, None, project.imported_function) is None
     assert first_stop(tree, "parse_args", given, engine, None) is None
-    # A helper setting the field the check reads: the check's outcome is not known.
-    project, tree = merging_project(tmp_path, EXTRA.replace("args.eval_data = name", "args.global_batch_size = 1"))
-    assert first_stop(tree, "parse_args", given, engine, project.imported_function) is None
+    # A helper setting the field the check reads, or any field through the namespace's __dict__: the check's outcome
+    # is not known. One appending to another field (args.eval_data.append) changes that field only.
+    for helper in ("args.global_batch_size = 1", "args.__dict__.update(extra)"):
+        project, tree = merging_project(tmp_path / helper[:9], EXTRA.replace("args.eval_data = name", helper))
+        assert first_stop(tree, "parse_args", given, engine, project.imported_function) is None
+    project, tree = merging_project(
+        tmp_path / "append", EXTRA.replace("args.eval_data = name", "args.eval_data.append(name)")
+    )
+    assert first_stop(tree, "parse_args", given, engine, project.imported_function) is not None
 
 
 def test_a_slime_copy_whose_checks_follow_the_sglang_namespace_merge_is_refused(tmp_path: Path) -> None:
@@ -392,3 +398,23 @@ def test_an_openrlhf_forks_entry_script_that_stops_on_its_flags_is_refused(tmp_p
     with pytest.raises(ConfigError, match=r"examples/train_ppo_ray\.py:19 .*TypeError: '>=' not supported"):
         translator.explain(str(tmp_path / "run.sh"), "openrlhf@0.5.0")
     assert translator.explain(str(tmp_path / "vllm.sh"), "openrlhf@0.5.0").spec.plan.samples_per_step == 32
+
+
+def test_a_required_option_the_launch_leaves_out_decides_no_check() -> None:
+    # --rollout-batch-size is required: left out, argparse stops first with its own message; the check below it
+    # (None >= None would raise TypeError) is not what the user meets, so nothing is reported from it.
+    tree = parse(
+        Source(
+            "import argparse\n\n\ndef parse_args():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('--rollout-batch-size', type=int, required=True)\n"
+            "    parser.add_argument('--over-sampling-batch-size', type=int, default=None)\n"
+            "    args = parser.parse_args()\n"
+            "    assert args.over_sampling_batch_size >= args.rollout_batch_size, 'too few'\n",
+            "arguments.py",
+        )
+    )
+    assert first_stop(tree, "parse_args", {}) is None
+    found = first_stop(tree, "parse_args", {"rollout_batch_size": "8"})
+    assert found is not None and found.message.startswith("TypeError: '>=' not supported")
+    assert first_stop(tree, "parse_args", {"rollout_batch_size": "8", "over_sampling_batch_size": "4"}) is not None
+    assert first_stop(tree, "parse_args", {"rollout_batch_size": "8", "over_sampling_batch_size": "16"}) is None

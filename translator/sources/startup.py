@@ -63,8 +63,9 @@ def declared_dests(tree: ast.Module | None) -> tuple[str, ...] | None:
 def launch_values(tree: ast.Module, given: Mapping[str, Any]) -> dict[str, Any]:
     """The parsed options by dest: what the launch gives (``given``: dest → its word, or True for a switch),
     converted by the option's type, else the option's default in ``tree`` (a switch's is False, an option's without
-    one None; ``set_defaults`` replaces it). UNKNOWN where that is not a literal, two declarations disagree, the
-    word holds a variable the shell left unset, or the option takes several words; options ``tree`` does not
+    one None; ``set_defaults`` replaces it). UNKNOWN where that is not a literal, two declarations disagree, a
+    required option is left out, the word holds a variable the shell left unset, or the option takes several words;
+    options ``tree`` does not
     declare are not known (another module's parser gives them their type)."""
     values: dict[str, Any] = {}
     declared: dict[str, DeclaredOption] = {}
@@ -78,6 +79,8 @@ def launch_values(tree: ast.Module, given: Mapping[str, Any]) -> dict[str, Any]:
             default = None if option.default is None else _literal(option.default)
         if option.dest in declared and values.get(option.dest) != default:
             default = UNKNOWN
+        if any(k.arg == "required" and _literal(k.value) is not False for k in node.keywords):
+            default = UNKNOWN  # argparse stops before any check when the launch leaves it out: no value to read
         declared[option.dest], values[option.dest] = option, default
     for dest, word in given.items():
         option = declared.get(dest)
@@ -111,8 +114,8 @@ def first_stop(
 ) -> Stop | None:
     """The first check of ``function`` (a function of ``tree``; None: the script's ``if __name__ == "__main__":``
     block) that stops the launch for certain, or the first comparison there that Python refuses (``None >= 1``,
-    TypeError). ``given``: the
-    options the launch sets (dest → its word, or True for a switch); the others take their defaults in ``tree``.
+    TypeError). ``given``: the options the launch sets (dest → its word, or True for a switch); the others take their
+    defaults in ``tree``.
     ``prefixed_parses``: functions of other modules that parse the command line into a namespace whose every field
     starts with one of the prefixes given: merging one in leaves the other fields as they are. ``imported``: the
     function a name imported into a module means (its module's tree and its definition), where the project holds it;
@@ -318,7 +321,7 @@ class _Run:
             and setter.func.id == "setattr"
             and len(setter.args) == 3
             and self.is_args(setter.args[0], local)
-            and [getattr(a, "id", None) for a in setter.args[1:]] == [e.id for e in target.elts]  # type: ignore[attr-defined]
+            and [_attribute_chain(a) for a in setter.args[1:]] == [_attribute_chain(e) for e in target.elts]
         ):
             return None
         namespace = local.get(inner.args[0].id)
@@ -572,9 +575,11 @@ def _stores(run: _Run, module: ast.Module, function: ast.FunctionDef, param: str
                 stored.add(node.attr)
         elif isinstance(node, ast.Call):
             handed = [a for a in [*node.args, *(k.value for k in node.keywords)] if getattr(a, "id", None) == param]
-            method = isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", None) == param
-            if method:
-                return None  # param.__dict__.update(...), param.set(...)
+            chain = _attribute_chain(node.func)
+            if chain[:1] == [param]:  # a method of the arguments or of one of their fields
+                if len(chain) < 3 or chain[1] == "__dict__":
+                    return None  # param.set(...), param.__dict__.update(...)
+                stored.add(chain[1])  # param.tags.append(x): that field changes
             if not handed or (isinstance(node.func, ast.Name) and node.func.id in _READS_ONLY):
                 continue
             callee = run.resolved(module, node, param)
@@ -583,6 +588,15 @@ def _stores(run: _Run, module: ast.Module, function: ast.FunctionDef, param: str
                 return None
             stored |= inner
     return stored
+
+
+def _attribute_chain(node: ast.expr) -> list[str]:
+    """``a.b.c`` as ["a", "b", "c"] (a name and the attributes read from it); [] for anything else."""
+    names: list[str] = []
+    while isinstance(node, ast.Attribute):
+        names.insert(0, node.attr)
+        node = node.value
+    return [node.id, *names] if isinstance(node, ast.Name) else []
 
 
 def _exception_text(node: ast.expr | None) -> ast.expr | None:
