@@ -401,8 +401,8 @@ def test_an_openrlhf_forks_entry_script_that_stops_on_its_flags_is_refused(tmp_p
 
 
 def test_a_required_option_the_launch_leaves_out_decides_no_check() -> None:
-    # --rollout-batch-size is required: left out, argparse stops first with its own message; the check below it
-    # (None >= None would raise TypeError) is not what the user meets, so nothing is reported from it.
+    # --rollout-batch-size is required: left out, argparse stops first with its own message; no check after the
+    # parse (None >= None would raise TypeError) is what the user meets, so none is reported.
     tree = parse(
         Source(
             "import argparse\n\n\ndef parse_args():\n    parser = argparse.ArgumentParser()\n"

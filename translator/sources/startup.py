@@ -63,9 +63,8 @@ def declared_dests(tree: ast.Module | None) -> tuple[str, ...] | None:
 def launch_values(tree: ast.Module, given: Mapping[str, Any]) -> dict[str, Any]:
     """The parsed options by dest: what the launch gives (``given``: dest → its word, or True for a switch),
     converted by the option's type, else the option's default in ``tree`` (a switch's is False, an option's without
-    one None; ``set_defaults`` replaces it). UNKNOWN where that is not a literal, two declarations disagree, a
-    required option is left out, the word holds a variable the shell left unset, or the option takes several words;
-    options ``tree`` does not
+    one None; ``set_defaults`` replaces it). UNKNOWN where that is not a literal, two declarations disagree, the
+    word holds a variable the shell left unset, or the option takes several words; options ``tree`` does not
     declare are not known (another module's parser gives them their type)."""
     values: dict[str, Any] = {}
     declared: dict[str, DeclaredOption] = {}
@@ -79,8 +78,6 @@ def launch_values(tree: ast.Module, given: Mapping[str, Any]) -> dict[str, Any]:
             default = None if option.default is None else _literal(option.default)
         if option.dest in declared and values.get(option.dest) != default:
             default = UNKNOWN
-        if any(k.arg == "required" and _literal(k.value) is not False for k in node.keywords):
-            default = UNKNOWN  # argparse stops before any check when the launch leaves it out: no value to read
         declared[option.dest], values[option.dest] = option, default
     for dest, word in given.items():
         option = declared.get(dest)
@@ -96,6 +93,16 @@ def launch_values(tree: ast.Module, given: Mapping[str, Any]) -> dict[str, Any]:
             except ValueError:
                 values[dest] = UNKNOWN
     return values
+
+
+def _required_left_out(tree: ast.Module, given: Mapping[str, Any]) -> bool:
+    """Whether ``tree`` declares an option ``required=True`` that the launch does not give."""
+    return any(
+        option is not None
+        and option.dest not in given
+        and any(k.arg == "required" and _literal(k.value) is True for k in node.keywords)
+        for option, node in _declared(tree)
+    )
 
 
 def _literal(node: ast.expr) -> Any:
@@ -121,8 +128,8 @@ def first_stop(
     function a name imported into a module means (its module's tree and its definition), where the project holds it;
     the arguments handed to one are followed into it as into a function of the module."""
     start = _functions(tree).get(function) if function is not None else main_block(tree)
-    if start is None:
-        return None
+    if start is None or _required_left_out(tree, given):
+        return None  # argparse stops first, with a message of its own, on a required option left out
     run = _Run(tree, launch_values(tree, given), prefixed_parses or {}, imported)
     try:
         run.body(start.body, {}, depth=0)
