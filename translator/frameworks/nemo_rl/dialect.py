@@ -302,9 +302,10 @@ class NemoRLDialect(Dialect):
             )
             notes.warning(
                 "input.config-unknown",
-                f"--config {native.unknown_config}: the path depends on {names} (the script may write the file at "
-                "run time), so which config the launch reads is not known: the plan quantities the launch's own "
-                "overrides do not set are unknown (pass the config file itself, or --env with the values)",
+                f"--config {native.unknown_config}: the path depends on {names} (given by the environment, or a "
+                "file the script writes at run time), so which config the launch reads is not known: the plan "
+                "quantities the launch's own overrides do not set are unknown (pass --env with the values, or "
+                "explain the config file itself)",
                 source_keys=[native.unknown_config],
             )
         if native.unknown_words:
