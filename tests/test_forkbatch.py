@@ -259,8 +259,9 @@ def test_a_fork_key_that_sizes_only_the_critics_batches_leaves_the_policys_plan(
 ) -> None:
     # The 0.4.3 copy above, plus a key of its own, --critic_micro_train_batch_size, which the copy's critic (a file
     # named for it, or a class CriticPPOTrainer in another file) takes as its micro-batch: the value model's batches.
-    # The policy's plan stays as upstream's (16 per optimizer step, 4 micro-batches of 2 per rank), with an info
-    # note; the same statement in the actor's class is the policy's own sizing: unknown.
+    # The policy's plan stays as upstream's 0.4.x arithmetic gives it: --train_batch_size 16 samples per optimizer
+    # step, --micro_train_batch_size 2 per rank, 16 // 2 // 2 actor GPUs = 4 micro-batches; with an info note. The
+    # same statement in the actor's class is the policy's own sizing: unknown.
     shutil.copytree(COPY_04.parent, tmp_path / "p")
     root = tmp_path / "p"
     name = "CriticPPOTrainer" if where.endswith("workers.py") else "Critic"

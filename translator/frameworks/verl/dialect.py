@@ -33,6 +33,7 @@ from translator.dialects.base import (
     read_script,
     real,
     require_resolved,
+    sibling_in_project,
     track_provenance,
     version_key,
 )
@@ -82,7 +83,7 @@ from translator.frameworks.verl.tables import (
 from translator.native_schemas import lacks
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
-from translator.sources.code import project_copy_of, registered_resolvers
+from translator.sources.code import registered_resolvers
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations
 from translator.sources.shell import program_index, unwrap_command
@@ -507,17 +508,9 @@ class VerlDialect(Dialect):
 
     def _load_user_config(self, source: Source, config_path: str | None, native: NativeVerl, notes: NoteList) -> None:
         relative = f"{config_path or '.'}/{native.config_name}.yaml"
-        held = project_copy_of(str(source.base_dir), relative) if source.base_dir is not None else None
-        if held is not None and not source.has_sibling(relative):
-            notes.info(
-                "input.config-in-project",
-                f"--config-path names {os.path.dirname(relative)}, which is not on this machine: its "
-                f"{native.config_name}.yaml is read as the project's {os.path.relpath(held, os.getcwd())} (the "
-                "same path below the author's checkout)",
-                source_keys=["--config-path"],
-            )
-            relative = os.path.relpath(held, source.base_dir)
-        if not source.has_sibling(relative):
+        try:  # a --config-path below the author's checkout is the project's folder (sibling_in_project)
+            base = sibling_in_project(source, relative, "config (--config-path, --config-name)")
+        except ConfigError:
             notes.warning(
                 "input.config-not-found",
                 f"--config-name {native.config_name}: '{relative}' was not found, so the values it sets "
@@ -525,7 +518,6 @@ class VerlDialect(Dialect):
                 source_keys=["--config-name"],
             )
             return
-        base = source.sibling(relative, "config")
         overrides = dict(native.values), dict(native.origins)
         native.values.clear()
         data = load_yaml_mapping(base)
