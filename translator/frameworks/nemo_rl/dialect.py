@@ -291,40 +291,31 @@ class NemoRLDialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
         # what the launch reads that rlconf cannot: every quantity its own overrides do not set is unknown
-        unread: list[tuple[str, str, str, str]] = []  # (why, note code, note, the word)
+        from translator.dialects.forkbatch import unknown_unless_set
+
         if native.unknown_config is not None:
             names = ", ".join(symbolic_names(native.unknown_config)[:2])
-            unread.append(
-                (
-                    f"unknown: the config file's path depends on {names}, which rlconf cannot read; the launch's "
-                    "overrides do not set it",
-                    "input.config-unknown",
-                    f"--config {native.unknown_config}: the path depends on {names} (given by the environment, or a "
-                    "file the script writes at run time), so which config the launch reads is not known: the plan "
-                    "quantities the launch's own overrides do not set are unknown (pass --env with the values, or "
-                    "explain the config file itself)",
-                    native.unknown_config,
-                )
+            why = f"the config file's path depends on {names}, which rlconf cannot read; the launch's overrides do not"
+            unknown_unless_set(spec, native.override_keys, f"unknown: {why} set it")
+            notes.warning(
+                "input.config-unknown",
+                f"--config {native.unknown_config}: the path depends on {names} (given by the environment, or a "
+                "file the script writes at run time), so which config the launch reads is not known: the plan "
+                "quantities the launch's own overrides do not set are unknown (pass --env with the values, or "
+                "explain the config file itself)",
+                source_keys=[native.unknown_config],
             )
         if native.unknown_words:
             shown = " ".join(native.unknown_words[:2])
-            unread.append(
-                (
-                    f"unknown: the launch passes words whose value rlconf cannot read ({shown}); any override there "
-                    "may set it",
-                    "input.unknown-overrides",
-                    f"the launch passes {shown}, whose value rlconf cannot read: any key=value override may be among "
-                    "them, so the plan quantities the launch's own overrides do not set are unknown (pass --env with "
-                    "the values, or the overrides as written)",
-                    native.unknown_words[0],
-                )
+            why = f"the launch passes words whose value rlconf cannot read ({shown}); any override there may"
+            unknown_unless_set(spec, native.override_keys, f"unknown: {why} set it")
+            notes.warning(
+                "input.unknown-overrides",
+                f"the launch passes {shown}, whose value rlconf cannot read: any key=value override may be among "
+                "them, so the plan quantities the launch's own overrides do not set are unknown (pass --env with "
+                "the values, or the overrides as written)",
+                source_keys=native.unknown_words[:1],
             )
-        if unread:
-            from translator.dialects.forkbatch import unknown_unless_set
-
-            for why, code, message, word in unread:
-                unknown_unless_set(spec, native.override_keys, why)
-                notes.warning(code, message, source_keys=[word])
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
         return Reading(spec, notes, values)
