@@ -12,7 +12,7 @@ from tests.conftest import write_project
 from translator import api
 from translator.certainty import plan_certainty
 from translator.dialects.fork_tables import UPSTREAM_WORKER
-from translator.dialects.forkbatch import worker_bands
+from translator.dialects.forkbatch import _ambiguity, worker_bands
 from translator.errors import ConfigError
 from translator.sources.code import (
     KeyEffects,
@@ -356,6 +356,16 @@ def test_what_a_print_or_a_log_reads_forms_no_batch() -> None:
         # decide which rows train
         (
             "if len(scores) == len(batch):\n    metrics['s'] = scores\nif len(batch) >= target:\n    pass\n",
+            [3],
+        ),
+        # hits.sum() / len(batch) (line 1) is the fraction of rows that hit: a mean; len(batch) // 4 (line 2) cuts
+        # the batch to a quarter of its rows
+        ("ratio = hits.sum() / len(batch)\nkept = batch[: len(batch) // 4]\n", [2]),
+        # i < len(decoded_batch) (line 2) bounds the loop's own index; n < len(batch) (line 3) compares a size with
+        # the rows
+        (
+            "for i in range(k):\n    t = decoded_batch[i] if i < len(decoded_batch) else None\n"
+            "    if n < len(batch):\n        pass\n",
             [3],
         ),
     ],
@@ -1013,3 +1023,44 @@ def test_a_config_read_alone_runs_with_the_project_entry_that_composes_it(tmp_pa
     assert explanation.spec.lengths.max_prompt_tokens is None
     codes = {n.code for n in explanation.notes}
     assert {"input.code-sets-value", "framework.fork-null-keys"} <= codes
+
+
+def test_a_record_built_inside_a_loop_reads_one_element_by_the_loops_index(tmp_path: Path) -> None:
+    # the fork key tracing.save_text (True) guards a value of one record per row, built inside `for i in range(n)`:
+    # decoded_batch[i] and the bound `i < len(decoded_batch)` read one element (the loop is around the statement,
+    # not in it); the same key guarding batch[keep] (line 6) selects rows
+    code = (
+        "def f(self, decoded_batch, batch, keep):\n    for i in range(len(batch)):\n        record = {'text': "
+        "decoded_batch[i] if (self.config.tracing.save_text and i < len(decoded_batch)) else None}\n"
+        "        self.writer.put(record)\n    if self.config.tracing.save_text:\n        batch = batch[keep]\n"
+    )
+    effects = _key_effects(tmp_path, code)
+    assert [(t.line, t.kind) for t in effects.effects("tracing.save_text", True, False)] == [(6, "rows")]
+
+
+def test_a_text_value_of_a_fork_key_decides_which_branch_of_its_comparisons_runs(tmp_path: Path) -> None:
+    # trainer.algorithm=DCPO: `if alg == "AEPO":` (its quarter cut, line 4) does not run, the DCPO branch (line 6)
+    # does; a value left as a shell variable decides nothing, so both branches count
+    code = (
+        "def fit(self, batch):\n    alg = self.config.trainer.algorithm\n    if alg == 'AEPO':\n"
+        "        batch = batch[: len(batch) // 4]\n    elif alg == 'DCPO':\n"
+        "        batch = batch.repeat(repeat_times=2)\n"
+    )
+    effects = _key_effects(tmp_path, code)
+    assert [t.line for t in effects.effects("trainer.algorithm", "DCPO", False)] == [6]
+    assert sorted(t.line for t in effects.effects("trainer.algorithm", "${ALG}", False)) == [4, 6]
+
+
+def test_a_fork_key_named_as_a_tensor_attribute_is_read_only_under_its_section(tmp_path: Path) -> None:
+    # research.ar.device (a fork's, upstream has no key ending in `device`): `ids.expand(n, -1).to(x.device)` reads
+    # a tensor's device (line 2), not the key; `self.config.ar.device` is the key (line 3)
+    assert _ambiguity("research.ar.device", lambda suffix: False) == (True, False)
+    assert _ambiguity("research.ar.warmup", lambda suffix: False) == (False, False)
+    effects = _key_effects(
+        tmp_path,
+        "def f(self, ids, x, batch):\n    ids = ids.expand(len(batch), -1).to(x.device)\n"
+        "    return batch.repeat(repeat_times=2) if self.config.ar.device == 'cuda' else batch\n",
+    )
+    # read as a leaf anywhere, the tensor's device would count (line 2); under its section only the key's own read
+    assert sorted(t.line for t in effects.effects("research.ar.device", "cuda", False)) == [2, 3]
+    assert [t.line for t in effects.effects("research.ar.device", "cuda", True)] == [3]

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 import translator
-from tests.conftest import ROOT, expect_finding, read_back
+from tests.conftest import ROOT, expect_finding, read_back, write_project
 from translator import native_schemas
 from translator.sources.files import Source
 
@@ -455,6 +455,34 @@ def test_a_project_entry_of_another_name_that_imports_grpo_train_is_the_launch(t
         return
     plan = translator.explain(str(script), "nemo-rl@0.7.0").spec.plan
     assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (8, 16, 128)
+
+
+def test_an_entry_that_only_runs_another_script_of_the_project_is_read_as_that_script(tmp_path: Path) -> None:
+    # exp/b/run.py only runs ../a/run.py as __main__ (runpy.run_path on a path built from __file__), through a boot
+    # script that runs its first argument: the launch is exp/a/run.py's, NeMo-RL's GRPO entry (it imports
+    # grpo_train); read with no --from: 8 prompts × 16 generations (the base recipe's) = 128 samples
+    forward = (
+        "import runpy\nfrom pathlib import Path\n\nif __name__ == '__main__':\n"
+        "    source = Path(__file__).resolve().parent.parent / 'a' / 'run.py'\n"
+        "    runpy.run_path(str(source), run_name='__main__')\n"
+    )
+    boot = (
+        "import runpy, sys\nentry = sys.argv[1]\nsys.argv = sys.argv[1:]\nrunpy.run_path(entry, run_name='__main__')\n"
+    )
+    write_project(
+        tmp_path,
+        {
+            "exp/a/run.py": "from nemo_rl.algorithms.grpo import MasterConfig, grpo_train, setup\n",
+            "exp/b/run.py": forward,
+            "boot.py": boot,
+            "run.sh": "python boot.py exp/b/run.py grpo.num_prompts_per_step=8 policy.train_global_batch_size=128\n",
+        },
+    )
+    explanation = translator.explain(str(tmp_path / "run.sh"))
+    plan = explanation.spec.plan
+    assert explanation.framework == "nemo-rl"
+    assert (plan.prompts_per_step, plan.samples_per_prompt, plan.samples_per_step) == (8, 16, 128)
+    assert any(n.code == "shell.wrapper-script" and "exp/a/run.py" in n.message for n in explanation.notes)
 
 
 @pytest.mark.parametrize(

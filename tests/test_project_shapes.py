@@ -296,6 +296,7 @@ def test_an_import_from_a_folder_another_machine_had_stops_the_run(tmp_path: Pat
     # grpo.py puts /home/author/other/src on sys.path (outside the project, absent here) and then imports
     # loaders.weather, which neither the standard library nor the project holds: ModuleNotFoundError at start-up.
     # json (the standard library) and helpers (the script's own folder) after it import fine.
+    # (`src` names no project: the folder above it, `other`, is the one a README would link.)
     script = (
         "import sys\n\nsys.path.append('/home/author/other/src')\n\nimport json\nfrom helpers import f\n"
         "from loaders.weather import Dataset\nfrom trl import GRPOConfig, GRPOTrainer\n\n"
@@ -315,6 +316,17 @@ def test_an_import_from_a_folder_another_machine_had_stops_the_run(tmp_path: Pat
     root = project("published", script)
     with pytest.raises(ConfigError, match=r"grpo\.py:7.*loaders\.weather.*/home/author/other/src"):
         translator.explain(str(root / "run.sh"), "trl@0.18.0")
+    # a README that links the repository the folder holds (clone it, as its setup says): the user's to provide,
+    # like any package the run imports; one that only mentions the word links nothing
+    linked = "Clone [other](https://github.com/someone/other) first.\n"
+    for name, readme, stops in (("linked", linked, False), ("mentioned", "Other projects exist.\n", True)):
+        root = project(name, script)
+        (root / "README.md").write_text(readme)
+        if stops:
+            with pytest.raises(ConfigError, match=r"loaders\.weather"):
+                translator.explain(str(root / "run.sh"), "trl@0.18.0")
+        else:
+            assert translator.explain(str(root / "run.sh"), "trl@0.18.0").spec.framework == "trl"
     # the folder on this machine (the author's own): not judged
     other = tmp_path / "other_src"
     other.mkdir()
@@ -1072,3 +1084,40 @@ def test_a_config_at_the_authors_absolute_path_is_read_as_the_projects_file_belo
     )
     with pytest.raises(ConfigError, match=r"accelerate config '/home/author/.*zero3\.yaml' not found"):
         translator.explain(str(root / "missing.sh"), "trl@0.18.0")
+
+
+@pytest.mark.parametrize("loops", [True, False])
+def test_a_verl_01_copy_whose_actor_loops_over_ppo_epochs_makes_that_many_passes(tmp_path: Path, loops: bool) -> None:
+    # verl 0.1's dp_actor.update_policy makes one pass whatever ppo_epochs says; a copy that added 0.3.0's loop
+    # (for epoch in range(self.config.ppo_epochs)) makes 2. 64 prompts × 4 = 256 samples in mini-batches of 16 × 4 =
+    # 64: ceil(256 / 64) = 4 updates a pass, 8 with 2 passes
+    body = "        for epoch in range(self.config.ppo_epochs):\n" if loops else "        if True:\n"
+    actor = (
+        "class DataParallelPPOActor:\n    def update_policy(self, data):\n"
+        "        dataloader = data.split(self.config.ppo_mini_batch_size)\n"
+        f"{body}            for batch_idx, d in enumerate(dataloader):\n                pass\n"
+    )
+    launch = (
+        "python3 -m verl.trainer.main_ppo data.train_files=x.parquet data.train_batch_size=64 "
+        "actor_rollout_ref.rollout.n=4 actor_rollout_ref.actor.ppo_mini_batch_size=16 "
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 actor_rollout_ref.actor.ppo_epochs=2 "
+        "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2 "
+        "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=2 trainer.n_gpus_per_node=8 trainer.nnodes=1\n"
+    )
+    root = write_project(
+        tmp_path,
+        {
+            "verl/__init__.py": "",
+            "verl/version/version": "0.1\n",
+            "verl/trainer/__init__.py": "",
+            "verl/trainer/main_ppo.py": "import hydra\n\n@hydra.main(config_path='config', config_name='ppo_trainer')\n"
+            "def main(config):\n    pass\n",
+            "verl/workers/actor/dp_actor.py": actor,
+            "run.sh": launch,
+        },
+    )
+    explanation = translator.explain(str(root / "run.sh"))
+    plan = explanation.spec.plan
+    codes = {n.code for n in explanation.notes}
+    assert (plan.epochs_per_step, plan.optimizer_steps_per_step) == ((2, 8) if loops else (1, 4))
+    assert ("semantics.copy-epoch-loop" in codes) is loops and ("semantics.ignored-key" in codes) is not loops

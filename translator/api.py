@@ -557,8 +557,101 @@ def explain(
     )
     if explanation.start_errors:
         raise _stops_at_start(explanation)
-    explanation.dataset_size = dataset_size
+    explanation.dataset_size = _steps_from_the_dataset(explanation, _base_dir(path_or_text), dataset_size)
     return explanation
+
+
+def _base_dir(path_or_text: str | PathLike[str] | Source) -> str | None:
+    """The folder of the config file given (where its relative paths are looked up first), when it is a file."""
+    if isinstance(path_or_text, Source):
+        return os.fspath(path_or_text.base_dir) if path_or_text.base_dir is not None else None
+    name = os.fspath(path_or_text) if isinstance(path_or_text, (str, PathLike)) else None
+    return os.path.dirname(os.path.abspath(name)) if isinstance(name, str) and _is_file(name) else None
+
+
+def _steps_from_the_dataset(explanation: Explanation, base_dir: str | None, given: int | None) -> int | None:
+    """The prompts in the run's training set (``given`` by --dataset-size, else counted in the project's own files
+    the config names: :func:`translator.sources.rows.counted_rows`) and, for a framework whose loader makes one step
+    of prompts_per_step prompts and drops the last partial batch (``Dialect.steps_per_pass_from_rows``), the run
+    length they give: floor(prompts / prompts_per_step) steps per pass × the passes, or the step limit when it comes
+    first. Only where the run length waits on the dataset alone, and no prompt is dropped first by a rule that
+    needs the tokenizer (overlong prompts) or by the rollouts (group filtering). Returns the prompt count."""
+    from translator.dialects.unknowns import UNKNOWN
+    from translator.plan import Derivation
+    from translator.summary import plural
+
+    spec = explanation.spec
+    plan, passes, cap = spec.plan, spec.run_length.dataset_passes, spec.run_length.step_cap
+    dialect = dialects.get(explanation.framework)
+    stated = spec.derivations.get("plan.total_steps")
+    waits_on_data = (plan.total_steps is None and (stated is None or cap is not None)) or (
+        cap is not None and plan.total_steps == cap and stated is not None and stated.origin == "assumed"
+    )
+    if (
+        not dialect.steps_per_pass_from_rows
+        or not waits_on_data
+        or not plan.prompts_per_step
+        or not passes
+        or passes != int(passes)
+        or spec.data.filter_overlong_prompts
+        or spec.generation.filter_groups
+        or spec.generation.prompts_per_round
+    ):
+        return given
+    counted = (given, f"--dataset-size {given}") if given is not None else _counted_prompts(spec, base_dir)
+    if counted is None:
+        return given
+    prompts, where = counted
+    if spec.data.max_train_prompts and spec.data.max_train_prompts < prompts:
+        prompts, where = spec.data.max_train_prompts, f"{where}, cut to max_train_prompts {spec.data.max_train_prompts}"
+    per_pass = prompts // plan.prompts_per_step
+    steps = per_pass * int(passes)
+    why = (
+        f"{plural(per_pass, 'step', 'steps')} per pass ({where} // {plan.prompts_per_step} prompts per step; the last "
+        f"partial batch is dropped) × {plural(int(passes), 'pass', 'passes')}"
+    )
+    if cap is not None and cap < steps:
+        steps, why = cap, f"the step limit {cap}, reached before the passes end ({why}: {steps})"
+    elif cap is not None:
+        why = f"{why}, before the step limit {cap}"
+    prompt_keys = spec.derivations.get("plan.prompts_per_step")
+    keys = [
+        *(stated.keys if stated is not None and stated.origin != UNKNOWN else []),
+        *(prompt_keys.keys if prompt_keys else []),
+    ]
+    plan.total_steps = steps
+    spec.derivations["plan.total_steps"] = Derivation(why, list(dict.fromkeys(keys)), "derived")
+    explanation.__dict__.pop("_certainty", None)
+    if given is None:
+        explanation.notes.append(
+            Note(
+                "info", "data.rows-counted", f"the run length is read from the training set the project holds: {where}"
+            )
+        )
+    return prompts
+
+
+def _counted_prompts(spec: RunSpec, base_dir: str | None) -> tuple[int, str] | None:
+    """(rows, where they were counted) of the training source when it is one dataset file of the project the config
+    belongs to, found from its folder, the working directory or the project's top (the same file from each that holds
+    it); None otherwise (several sources, a Hub id, a folder, a variable, a file the project lacks or not counted)."""
+    from translator.sources.code import project_root
+    from translator.sources.files import below
+    from translator.sources.rows import counted_rows
+
+    sources = spec.data.train_sources or []
+    if len(sources) != 1:  # several: concatenated by one loader, or a loader each (NeMo-RL): not told here
+        return None
+    start = base_dir or os.getcwd()
+    root = project_root(start)
+    written = sources[0]
+    if "$" in written or not written.strip():
+        return None
+    bases = [] if os.path.isabs(written) else [start, os.getcwd(), root]
+    candidates = {os.path.realpath(os.path.join(b, written)) for b in bases} if bases else {os.path.realpath(written)}
+    found = [c for c in candidates if os.path.isfile(c) and below(c, root)]
+    rows = counted_rows(found[0]) if len(found) == 1 else None
+    return (rows, f"{rows:,} rows in {os.path.relpath(found[0], root)}") if rows is not None else None
 
 
 def start_errors(explanation: Explanation, text: str) -> list[Finding]:

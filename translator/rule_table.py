@@ -521,6 +521,14 @@ RULES: tuple[R, ...] = (
         "EasyR1 reads one training source, so the source's dataset mixture weights are lost.",
     ),
     R(
+        "data.rows-counted",
+        "note",
+        "all",
+        ("info",),
+        "The run length is read from the rows of the training file the project holds (JSON Lines, JSON, Parquet).",
+        source="docs/plan.md",
+    ),
+    R(
         "data.prompt-format",
         "note",
         "all",
@@ -1398,6 +1406,14 @@ RULES: tuple[R, ...] = (
         "The key is set by EasyR1 itself, so the value given has no effect.",
     ),
     R(
+        "semantics.copy-epoch-loop",
+        "note",
+        "all",
+        ("info",),
+        "A verl 0.1-0.2 copy whose FSDP actor loops over ppo_epochs (as 0.3.0 does) makes that many passes a step.",
+        source="docs/frameworks/verl.md",
+    ),
+    R(
         "semantics.implicit-kl-in-reward",
         "note",
         "all",
@@ -1495,7 +1511,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("info",),
-        "A project script that runs the script its first argument names (runpy) is read as a launch of that script.",
+        "A project script that runs another as __main__ (runpy: its first argument, or a path built from its own "
+        "place) is read as a launch of that one.",
         source="docs/launch-scripts.md",
     ),
     R(

@@ -126,6 +126,9 @@ class Dialect:
     # Whether a run with both a step limit and a number of dataset passes stops at whichever comes first
     # (verl, EasyR1); TRL's max_steps overrides num_train_epochs instead.
     stops_at_first_limit: bool = True
+    # Whether the training loader takes prompts_per_step prompts a step and drops the last partial batch, so that one
+    # pass over a training set of P prompts is floor(P / prompts_per_step) steps (api._steps_from_the_dataset).
+    steps_per_pass_from_rows: bool = False
     # Datasets the framework loads by a name of its own (a registry): name → (training prompts it holds, where that
     # count comes from). A step limit is weighed against that count instead of an assumed one (api._weigh_step_cap).
     named_dataset_prompts: dict[str, tuple[int, str]] = {}  # noqa: RUF012

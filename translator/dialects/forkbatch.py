@@ -545,11 +545,18 @@ def _refill_held(project: Project, path: str, config: RunConfig, spec: RunSpec, 
     )
 
 
+# Attributes every tensor and batch object has (``x.device``, ``data.batch.batch_size``): a fork key with such a last
+# word (``research.ar.device``) is read only where its section is named, as a leaf that ends an upstream key is.
+_OBJECT_ATTRIBUTES = frozenset({"device", "dtype", "shape", "batch_size"})
+
+
 def _ambiguity(key: str, ambiguous: Callable[[str], bool]) -> tuple[bool, bool]:
     """Whether the key's leaf, and its section and leaf (``rollout.n`` of ``env.rollout.n``), also end an upstream
-    key: a read of ``x.rollout.n`` is then upstream's ``actor_rollout_ref.rollout.n`` unless it names ``env``."""
+    key (or the leaf names an attribute every tensor has): a read of ``x.rollout.n`` is then upstream's
+    ``actor_rollout_ref.rollout.n`` unless it names ``env``."""
     parts = key.split(".")
-    return ambiguous(parts[-1]), len(parts) > 2 and ambiguous(".".join(parts[-2:]))
+    leaf_shared = ambiguous(parts[-1]) or (len(parts) > 1 and parts[-1] in _OBJECT_ATTRIBUTES)
+    return leaf_shared, len(parts) > 2 and ambiguous(".".join(parts[-2:]))
 
 
 # The plan quantities each derived one is computed from (the plan's own arithmetic, the same in every framework).

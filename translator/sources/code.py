@@ -1089,7 +1089,22 @@ class Project:
         folder = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
         if folder is None or not os.path.isabs(folder) or os.path.exists(folder) or self.inside(folder):
             return None
-        return folder
+        return None if self._documented(folder) else folder
+
+    def _documented(self, folder: str) -> bool:
+        """Whether the project's README links the repository the folder holds (a URL ending in its last folder name
+        that is not a generic one: ``https://github.com/deepseek-ai/DeepSeek-Prover-V1.5`` for
+        ``/home/me/projects/DeepSeek-Prover-V1.5``): a setup step it tells the user to take (clone that project), so
+        the folder is the user's to provide, like any package the run imports."""
+        names = [n for n in reversed(folder.rstrip("/").split("/")) if n and n.lower() not in _GENERIC_FOLDERS]
+        if not names:
+            return False
+        link = re.compile(rf"https?://\S+/{re.escape(names[0])}(?:\.git)?(?=[\s)\]\"'#/>]|$)", re.IGNORECASE)
+        for readme in ("README.md", "README.rst", "README.txt", "README"):
+            text = read_text(os.path.join(self.root, readme), limit=1_000_000)
+            if text is not None and link.search(text):
+                return True
+        return False
 
     def _from_absent_folder(
         self, node: ast.stmt, path: str, search: tuple[str, ...], absent: str
@@ -1202,6 +1217,10 @@ def _file_relative(node: ast.expr, path: str) -> str | None:
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("resolve", "absolute"):
             base = _file_relative(node.func.value, path)
             return os.path.realpath(base) if base is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # Path(__file__).parent / "x" / "run.py"
+        base = _file_relative(node.left, path)
+        part = node.right.value if isinstance(node.right, ast.Constant) else None
+        return os.path.normpath(os.path.join(base, part)) if base is not None and isinstance(part, str) else None
     if isinstance(node, ast.Attribute) and node.attr == "parent":
         base = _file_relative(node.value, path)
         return os.path.dirname(base) if base is not None else None
@@ -1329,6 +1348,10 @@ def project_copy_of(folder: str, absolute: str) -> str | None:
     return None
 
 
+# Folder names that say nothing of which project a folder holds (its own name is the one above them).
+_GENERIC_FOLDERS = frozenset({"src", "lib", "python", "code", "repo", "repos", "projects", "home", "workspace", "work"})
+
+
 def held_elsewhere(project: Project, given: str) -> str | None:
     """Where the project holds the relative path ``given`` (as the project names it) when the folder the run starts
     in does not: a path written from another folder. None when the run folder holds it, when it is absolute or has
@@ -1369,6 +1392,38 @@ def runs_first_argument(text: str) -> bool:
             if given is not None and (first_argument(given) or (isinstance(given, ast.Name) and given.id in bound)):
                 return True
     return False
+
+
+def forwarded_script(text: str, path: str) -> str | None:
+    """The project script a Python script at ``path`` hands its run to: it runs, as ``__main__``, a file whose path
+    it builds from its own place (``runpy.run_path(str(Path(__file__).parent.parent / "x" / "run.py"),
+    run_name="__main__")``, the path given directly or through a name bound once), and the file exists. None when it
+    runs no such file, or more than one. Read, never run."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    bound: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bound.setdefault(node.targets[0].id, []).append(node.value)
+    runs = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and dotted_path(node.func) == "runpy.run_path" and node.args):
+            continue
+        if not any(
+            k.arg == "run_name" and isinstance(k.value, ast.Constant) and k.value.value == "__main__"
+            for k in node.keywords
+        ):
+            continue
+        given = node.args[0]
+        if isinstance(given, ast.Call) and dotted_path(given.func) == "str" and len(given.args) == 1:
+            given = given.args[0]
+        if isinstance(given, ast.Name) and len(bound.get(given.id, ())) == 1:
+            given = bound[given.id][0]
+        runs.append(_file_relative(given, path))
+    target = runs[0] if len(runs) == 1 else None
+    return target if target is not None and target.endswith(".py") and os.path.isfile(target) else None
 
 
 def refuse_script_the_project_lacks(
@@ -1702,13 +1757,14 @@ class Touch:
     signature: str
 
 
-def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
+def batch_touches(nodes: list[ast.AST], path: str, loop_names: frozenset[str] = frozenset()) -> list[Touch]:
     """The batch-forming operations under ``nodes``: repeating / concatenating batches, splitting, filtering or
-    indexing their rows, counting them, and setting batch sizes or group sizes (assignments and keywords)."""
+    indexing their rows, counting them, and setting batch sizes or group sizes (assignments and keywords).
+    ``loop_names``: names the loops around ``nodes`` bind to one element at a time (:func:`enclosing_loop_names`)."""
     found: list[Touch] = []
     side_counts = _sizing_side_values(nodes)
     for top in nodes:
-        elements = _element_names(top)
+        elements = _element_names(top) | loop_names
         shown = {id(inner) for call in ast.walk(top) if _shows(call) for inner in ast.walk(call)}
         # what builds a validation, test or monitoring loader forms no training batch
         shown |= {
@@ -1742,6 +1798,12 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
             for side, other in ((parent.left, parent.right), (parent.right, parent.left))
             if isinstance(other, ast.List)
         }
+        # a count that divides a sum (hits.sum() / len(batch)): a mean or a fraction over the rows, not a size
+        handed |= {
+            id(parent.right)
+            for parent in ast.walk(top)
+            if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div)
+        }
         # a count compared for equality with another one (len(scores) == len(batch)): a check that there is one value
         # per row, which keeps the rows as they are
         handed |= {
@@ -1752,6 +1814,14 @@ def batch_touches(nodes: list[ast.AST], path: str) -> list[Touch]:
             and isinstance(parent.ops[0], (ast.Eq, ast.NotEq))
             for side, other in ((parent.left, parent.comparators[0]), (parent.comparators[0], parent.left))
             if isinstance(other, ast.Call) and isinstance(other.func, ast.Name) and other.func.id == "len"
+        }
+        # a loop's index checked against the count (i < len(decoded)): a bound on one element's index
+        handed |= {
+            id(side)
+            for parent in ast.walk(top)
+            if isinstance(parent, ast.Compare) and len(parent.ops) == 1
+            for side, other in ((parent.left, parent.comparators[0]), (parent.comparators[0], parent.left))
+            if isinstance(other, ast.Name) and other.id in elements
         }
         for node in ast.walk(top):
             touch = _touch(node)
@@ -1840,9 +1910,26 @@ def _shows(node: ast.AST) -> bool:
 def _element_names(tree: ast.AST) -> frozenset[str]:
     """Names bound to one element at a time by a ``for`` or a comprehension (``for text in texts``), save names of a
     batch or its data (``for micro_batch in batches``)."""
-    targets = [n.target for n in ast.walk(tree) if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension))]
+    return _one_at_a_time(n.target for n in ast.walk(tree) if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)))
+
+
+def _one_at_a_time(targets: Iterable[ast.expr]) -> frozenset[str]:
+    """The names loop targets bind, save names of a batch or its data."""
     names = {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
     return frozenset(n for n in names if not any(w in n.lower() for w in ("batch", "data", "sample", "experience")))
+
+
+def enclosing_loop_names(function: ast.AST | None, statement: ast.stmt) -> frozenset[str]:
+    """The names the ``for`` loops of ``function`` that hold ``statement`` bind to one element at a time (``i`` of
+    ``for i in range(n):`` around ``record = {"text": decoded[i]}``), save names of a batch or its data, as
+    :func:`_element_names` keeps them."""
+    if function is None:
+        return frozenset()
+    return _one_at_a_time(
+        n.target
+        for n in ast.walk(function)
+        if isinstance(n, (ast.For, ast.AsyncFor)) and n.lineno < statement.lineno <= (n.end_lineno or n.lineno)
+    )
 
 
 def _on_an_element(node: ast.AST, touch: tuple[str, str, str], elements: frozenset[str]) -> bool:
@@ -2493,7 +2580,9 @@ class KeyEffects:
             if carried is not None and depth < 2 and carried[1] and self._uses_all_here(path, carried[0]):
                 nodes = []  # the value stored as it is (self.x = cfg.x) decides nothing: its uses, followed, do
             text_splits = _text_splits(statement, matches, value)
-            found += [t for t in batch_touches(nodes, path) if not (t.kind == "rows" and t.line in text_splits)]
+            looped = enclosing_loop_names(function, statement)
+            touches = batch_touches(nodes, path, looped)
+            found += [t for t in touches if not (t.kind == "rows" and t.line in text_splits)]
             if carried is None or depth >= 2:
                 continue
             target, plain = carried
@@ -2634,9 +2723,12 @@ def _is_read(node: ast.AST, matches: Callable[[ast.AST], bool]) -> bool:
 
 def _taken(test: ast.expr, matches: Callable[[ast.AST], bool], truth: bool | None, value: object) -> bool | None:
     """Whether an ``if`` on the value runs its body: a test of its truth (``_decided``), or of the value, known,
-    against a literal (``rows == 0``)."""
+    against a literal (``rows == 0``, ``algorithm == "DCPO"``)."""
     decided = _decided(test, matches, truth)
-    if decided is not None or truth is None:
+    # a value known as text (`algorithm=DCPO`: no truth of its own) still decides a comparison with a literal;
+    # an unknown one (None with no truth, or a shell variable left as written) decides nothing
+    known = truth is not None or (isinstance(value, str) and "$" not in value)
+    if decided is not None or not known:
         return decided
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and matches(test.left):
         return _compared(value, test.ops[0], test.comparators[0])

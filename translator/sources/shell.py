@@ -1277,6 +1277,17 @@ class _Reader:
                 f"{placed[wrapper + 1][0]}",
             )
             del placed[wrapper]
+        for _ in range(_MAX_NESTING):  # python run.py, where run.py only runs ../other/run.py as __main__
+            forwarded = self.forwarded_script([f for f, _, _ in placed])
+            if forwarded is None:
+                break
+            at, target = forwarded
+            self.note(
+                "shell.wrapper-script",
+                f"{placed[at][0]} runs {target} as __main__ (runpy, a path it builds from its own place): read as a "
+                "launch of that script",
+            )
+            placed[at] = (target, placed[at][1], target)
         argv = [f for f, _, _ in placed]
         if argv[:1] not in (["["], ["[["], ["test"]):
             argv = [self.left_to_environment(f, raw) for f, _, raw in placed]
@@ -1351,6 +1362,24 @@ class _Reader:
             from translator.sources.code import runs_first_argument  # here: most scripts run no wrapper
 
             return i + 1 if runs_first_argument(found[0]) else None
+        return None
+
+    def forwarded_script(self, argv: list[str]) -> tuple[int, str] | None:
+        """(the index of the project script the command runs with Python, the script that one hands its run to)
+        where it only forwards (:func:`~translator.sources.code.forwarded_script`); None otherwise."""
+        for i, word in enumerate(argv[:-1]):
+            if not re.fullmatch(r"python[\d.]*", posixpath.basename(word)):
+                continue
+            script = argv[i + 1]
+            if not script.endswith(".py") or self.include is None or symbolic_names(script):
+                return None
+            found = self.include(script, self.cwd)
+            if found is None:
+                return None
+            from translator.sources.code import forwarded_script  # here: most scripts forward nowhere
+
+            target = forwarded_script(*found)
+            return (i + 1, target) if target is not None else None
         return None
 
     def visible_devices(self, assignments: Mapping[str, str]) -> str | None:

@@ -138,6 +138,8 @@ class EasyR1Dialect(Dialect):
     changes = CHANGES
     # OmegaConf.merge into the structured PPOConfig raises ConfigKeyError on a key the dataclasses lack.
     rejects_unknown_keys = True
+    # StatefulDataLoader(batch_size=rollout_batch_size, drop_last=True) (verl/trainer/data_loader.py:60-66@b44b311)
+    steps_per_pass_from_rows = True
     # A copy of EasyR1 kept in the project states its release in its package (verl/__init__.py __version__, bumped
     # at each release tag: "0.3.0" from v0.3.0 until v0.3.1, then "0.3.2.dev0" until v0.3.2); verl/trainer beside
     # it tells EasyR1's package from another named verl.

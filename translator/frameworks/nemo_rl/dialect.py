@@ -260,6 +260,8 @@ class NemoRLDialect(Dialect):
     # (grpo.py setup()): an environment's `resources` rlconf does not model may take from the policy
     gpus_taken_by = r"env\..+\.resources\.(gpus_per_node|num_nodes)"
     named_dataset_prompts = NAMED_DATASET_PROMPTS
+    # StatefulDataLoader(batch_size=num_prompts_per_step, drop_last=True) (nemo_rl/algorithms/grpo.py:358-365@v0.7.0)
+    steps_per_pass_from_rows = True
 
     # ---------------------------------------------------------------- reading
     def read(self, source: Source, options: ReadOptions) -> Reading:

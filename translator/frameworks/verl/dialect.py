@@ -158,6 +158,8 @@ class VerlDialect(Dialect):
     description = "verl (Hydra overrides to verl.trainer.main_ppo, or a Hydra YAML config)"
     writes_from = "0.3.0"  # 0.1's and 0.2's micro-batch keys and missing epoch loop are read, not written
     pip_name = "verl"
+    # StatefulDataLoader(batch_size=train_batch_size, drop_last=True) (verl/trainer/ppo/ray_trainer.py:405-412@v0.9.1)
+    steps_per_pass_from_rows = True
     # Projects built on early verl (TinyZero, Logic-RL; rllm as a sub-project) keep a copy with its version file;
     # the copy's own trainer config tells a pre-release copy's era.
     version_files = (("verl/version/version", None), ("verl/verl/version/version", None))
@@ -270,6 +272,63 @@ class VerlDialect(Dialect):
             whole_config=whole,
         )
         self._run_counter(source, launch, spec, notes)
+        self._copy_epoch_loop(source, launch, native, spec, notes)
+
+    @staticmethod
+    def _copy_epoch_loop(
+        source: Source, launch: tuple[str, str | None], native: NativeVerl, spec: RunSpec, notes: NoteList
+    ) -> None:
+        """verl before 0.3.0's FSDP actor makes one pass whatever ppo_epochs says (the reader states 1); a copy the
+        project runs whose ``verl/workers/actor/dp_actor.py`` loops ``for _ in range(self.config.ppo_epochs)`` (the
+        loop 0.3.0 added, kept by many copies of 0.1 and 0.2) makes ppo_epochs passes."""
+        import ast
+
+        from translator.dialects import forkbatch
+        from translator.sources.code import dotted_path, files_ending
+
+        if spec.derivations.get("plan.epochs_per_step", None) is None or not any(
+            n.code == "semantics.ignored-key" and f"{ACTOR}.ppo_epochs" in n.source_keys for n in notes
+        ):
+            return
+        found = forkbatch.locate(source, launch[1], launch[0])
+        actors = files_ending(found[0].root, "verl/workers/actor/dp_actor.py") if found is not None else []
+        tree = found[0].tree(actors[0]) if found is not None and len(actors) == 1 else None
+        loop = next(
+            (
+                node
+                for node in ast.walk(tree or ast.Module(body=[], type_ignores=[]))
+                if isinstance(node, ast.For)
+                and isinstance(node.iter, ast.Call)
+                and dotted_path(node.iter.func) == "range"
+                and len(node.iter.args) == 1
+                and (dotted_path(node.iter.args[0]) or "").endswith("config.ppo_epochs")
+            ),
+            None,
+        )
+        epochs = native.values.get(f"{ACTOR}.ppo_epochs")
+        if loop is None or found is None or not isinstance(epochs, int) or isinstance(epochs, bool):
+            return
+        where = f"{found[0].rel(actors[0])}:{loop.lineno}"
+        notes[:] = [
+            n for n in notes if not (n.code == "semantics.ignored-key" and f"{ACTOR}.ppo_epochs" in n.source_keys)
+        ]
+        steps = spec.plan.optimizer_steps_per_step
+        if steps is not None:  # computed with 1 pass: each pass makes as many updates again
+            spec.plan.optimizer_steps_per_step = steps * epochs
+            stated = spec.derivations.get("plan.optimizer_steps_per_step")
+            if stated is not None:
+                text = stated.text.replace("ppo_epochs 1 ×", f"ppo_epochs {epochs} ×", 1)
+                spec.derivations["plan.optimizer_steps_per_step"] = Derivation(text, stated.keys, stated.origin)
+        spec.plan.epochs_per_step = epochs
+        spec.derivations["plan.epochs_per_step"] = Derivation(
+            f"ppo_epochs {epochs} (the project's copy loops over them: {where})", [f"{ACTOR}.ppo_epochs"], "config"
+        )
+        notes.info(
+            "semantics.copy-epoch-loop",
+            f"{where} loops over ppo_epochs, as verl 0.3.0 does: each step makes {epochs} passes (verl "
+            f"{spec.version}'s own actor makes 1)",
+            source_keys=[f"{ACTOR}.ppo_epochs"],
+        )
 
     @staticmethod
     def _run_counter(source: Source, launch: tuple[str, str | None], spec: RunSpec, notes: NoteList) -> None:
@@ -1616,6 +1675,17 @@ class _Interpreter:
         greedy whatever val_kwargs.temperature says (vllm_rollout generate_sequences: temperature 0, top_p 1)."""
         s, v, version = self.spec, self.v, self.version
         read_settings(s, v, SETTINGS, "verl", version, lambda key: not lacks("verl", version, key))
+        if not at_least(version, "0.3.0"):  # the key came in 0.3.0, off by default; before, the filter always ran
+            s.set(
+                "data.filter_overlong_prompts",
+                True,
+                Derivation(
+                    f"verl {version}'s RLHFDataset always drops prompts longer than data.max_prompt_length "
+                    "(verl/utils/dataset/rl_dataset.py:111-116@v0.2.0.post2)",
+                    [],
+                    "default",
+                ),
+            )
         if s.evaluation.temperature is not None and not v.flag(VAL_DO_SAMPLE, False):
             greedy = f"{VAL_DO_SAMPLE} False: validation decodes greedily"
             s.set("evaluation.temperature", 0.0, Derivation(greedy, [VAL_DO_SAMPLE], v.origin(VAL_DO_SAMPLE)))
