@@ -1064,3 +1064,15 @@ def test_a_fork_key_named_as_a_tensor_attribute_is_read_only_under_its_section(t
     # read as a leaf anywhere, the tensor's device would count (line 2); under its section only the key's own read
     assert sorted(t.line for t in effects.effects("research.ar.device", "cuda", False)) == [2, 3]
     assert [t.line for t in effects.effects("research.ar.device", "cuda", True)] == [3]
+
+
+def test_a_fork_switch_off_in_a_test_joined_by_and_runs_nothing_it_guards(tmp_path: Path) -> None:
+    # `if cfg.curriculum.get('enable', False) and other:` with enable False: Python stops at the first operand,
+    # so the filter it guards (line 3) does not run; with enable True the other operand decides: it may run
+    code = (
+        "def fit(self, batch):\n    if self.config.curriculum.get('enable', False) and self.other != 'x':\n"
+        "        batch = self.filter_fn(batch[keep])\n"
+    )
+    effects = _key_effects(tmp_path, code)
+    assert effects.effects("curriculum.enable", False, False) == []
+    assert [t.line for t in effects.effects("curriculum.enable", True, False)] == [3]

@@ -589,3 +589,13 @@ def test_a_config_path_the_script_makes_at_run_time_leaves_what_the_overrides_do
     assert plan.prompts_per_step == 8
     assert plan.samples_per_prompt is None and plan.samples_per_optimizer_step is None
     assert any(n.code == "input.config-unknown" and "$(date +%Y%m%d)" in n.message for n in reading.notes)
+
+
+def test_a_step_limit_whose_steps_per_pass_are_unknown_leaves_the_run_length_unknown(tmp_path: Path) -> None:
+    # grpo.max_num_steps=30, but the config (${CFG}) the prompts per step come from is not known: NeMo-RL stops at
+    # 30 steps or when its passes over the dataset end (grpo.py: min of the two), so neither is the run's length
+    script = tmp_path / "run.sh"
+    script.write_text("uv run examples/run_grpo.py --config ${CFG} grpo.max_num_steps=30\n")
+    explanation = translator.explain(str(script), "nemo-rl@0.7.0")
+    assert explanation.spec.plan.total_steps is None
+    assert "whichever comes first" in explanation.certainty["total_steps"].why

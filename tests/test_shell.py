@@ -1546,3 +1546,24 @@ def test_a_script_sourced_from_the_authors_checkout_is_the_projects_file(tmp_pat
     source = read_source(str(root / "agent" / "run.sh"))
     script = parse_shell(source.text, source=source.name, include=script_files(source))
     assert script.commands[-1].argv == ["python3", "-m", "pkg.train", "--num-layers", "2"]
+
+
+def test_a_sourced_file_sees_the_callers_name_as_0_and_builds_a_path_with_basename_and_sed() -> None:
+    # tests/run-a.sh sources common.env, which names the experiment after $0 (the caller, not common.env) and
+    # turns its folder into the config's with sed: examples/recipes/run-a.yaml
+    common = (
+        'EXP=$(basename $0 .sh)\nCONFIG=$(echo tests/${EXP}.yaml | sed "s#tests#examples/recipes#")\n'
+        'ALL=$(echo a-a-a | sed "s/a/b/g")\nODD=$(echo a.b | sed "s/a.b/c/")\n'
+    )
+
+    def include(path: str, cwd: str | None) -> tuple[str, str] | None:
+        return (common, "tests/common.env") if path.endswith("common.env") else None
+
+    script = parse_shell(
+        'source tests/common.env\npython train.py --config "$CONFIG" --x "$ALL" --y "$ODD"\n',
+        source="tests/run-a.sh",
+        include=include,
+    )
+    argv = script.commands[-1].argv
+    # a pattern sed reads as a regular expression ("a.b": any character) is not imitated
+    assert argv[2:6] == ["--config", "examples/recipes/run-a.yaml", "--x", "b-b-b"] and symbolic_names(argv[7])

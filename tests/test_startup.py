@@ -418,3 +418,52 @@ def test_a_required_option_the_launch_leaves_out_decides_no_check() -> None:
     assert found is not None and found.message.startswith("TypeError: '>=' not supported")
     assert first_stop(tree, "parse_args", {"rollout_batch_size": "8", "over_sampling_batch_size": "4"}) is not None
     assert first_stop(tree, "parse_args", {"rollout_batch_size": "8", "over_sampling_batch_size": "16"}) is None
+
+
+INT_FLAGS = {
+    "actor_num_nodes": 1,
+    "actor_num_gpus_per_node": 2,
+    "micro_train_batch_size": 2,
+    "train_batch_size": 16,
+    "micro_rollout_batch_size": 4,
+    "rollout_batch_size": 32,
+    "vllm_num_engines": 2,
+}
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_a_field_the_parser_never_declares_stops_the_copy_where_its_helper_reads_it(
+    tmp_path: Path, parents: bool
+) -> None:
+    # A project's copy of OpenRLHF's own entry (openrlhf/cli/train_ppo_ray.py) hands the parsed arguments to
+    # get_strategy, which openrlhf/utils/__init__.py re-exports from utils/utils.py, whose line 2 reads
+    # args.close_fsdp: the parser declares no such option, so Python stops with AttributeError there. With a parent
+    # parser (options rlconf does not list) the field may exist: nothing is reported.
+    parser = "argparse.ArgumentParser(parents=[base])" if parents else "argparse.ArgumentParser()"
+    entry = (
+        "import argparse\n\nfrom openrlhf.utils import get_strategy\n\n\ndef train(args):\n"
+        "    strategy = get_strategy(args)\n\n\nif __name__ == '__main__':\n"
+        f"    base = argparse.ArgumentParser(add_help=False)\n    parser = {parser}\n"
+        + "".join(f"    parser.add_argument('--{name}', type=int, default=None)\n" for name in INT_FLAGS)
+        + "    parser.add_argument('--pretrain', type=str, default=None)\n"
+        "    args = parser.parse_args()\n    train(args)\n"
+    )
+    launch = "python3 -m openrlhf.cli.train_ppo_ray --pretrain m " + " ".join(
+        f"--{name} {value}" for name, value in INT_FLAGS.items()
+    )
+    root = write_project(
+        tmp_path,
+        {
+            "openrlhf/__init__.py": "",
+            "openrlhf/cli/__init__.py": "",
+            "openrlhf/cli/train_ppo_ray.py": entry,
+            "openrlhf/utils/__init__.py": "from .utils import get_strategy\n",
+            "openrlhf/utils/utils.py": "def get_strategy(args):\n    if not args.close_fsdp:\n        return 1\n",
+            "run.sh": launch + "\n",
+        },
+    )
+    if parents:
+        assert translator.explain(str(root / "run.sh"), "openrlhf@0.5.0").spec.plan.prompts_per_step == 32
+        return
+    with pytest.raises(ConfigError, match=r"openrlhf/utils/utils\.py:2 .*AttributeError: .*'close_fsdp'"):
+        translator.explain(str(root / "run.sh"), "openrlhf@0.5.0")

@@ -704,3 +704,26 @@ def test_a_config_path_of_the_authors_checkout_is_read_from_the_project_and_its_
     read = translator.explain(str(root / "scripts" / "run.sh"), "verl@0.9.1")
     assert (read.spec.plan.samples_per_prompt, read.spec.plan.samples_per_step) == (4, 128)
     assert any(n.code == "input.config-in-project" for n in read.notes)
+
+
+@pytest.mark.parametrize(("micro", "per_rank"), [(2, 0), (4, 1)])
+def test_a_global_micro_batch_smaller_than_the_ranks_stops_the_run(tmp_path: Path, micro: int, per_rank: int) -> None:
+    # verl 0.1's workers divide the global ppo_micro_batch_size by the world size (2 // 4 = 0, 4 // 4 = 1): a
+    # micro-batch of 0 samples splits each mini-batch into pieces of 0 (dp_actor split(0)) at the first step. The
+    # project runs its own copy of verl, so the release's start-up assertion is not certain to be the one it runs;
+    # the empty micro-batch stops it all the same
+    launch = (
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=4 actor_rollout_ref.actor.ppo_mini_batch_size=4 "
+        f"actor_rollout_ref.actor.ppo_micro_batch_size={micro} actor_rollout_ref.rollout.log_prob_micro_batch_size=4 "
+        "actor_rollout_ref.ref.log_prob_micro_batch_size=4 trainer.n_gpus_per_node=4 trainer.nnodes=1\n"
+    )
+    entry = (
+        "import hydra\n\n@hydra.main(config_path='config', config_name='ppo_trainer')\ndef main(config):\n    pass\n"
+    )
+    files = {"verl/__init__.py": "", "verl/version/version": "0.1\n", "verl/trainer/__init__.py": ""}
+    root = write_project(tmp_path, {**files, "verl/trainer/main_ppo.py": entry, "run.sh": launch})
+    if per_rank == 0:
+        with pytest.raises(translator.ConfigError, match="0 samples per micro-batch per rank"):
+            translator.explain(str(root / "run.sh"))
+    else:
+        assert translator.explain(str(root / "run.sh")).spec.plan.micro_batch_per_device == per_rank

@@ -395,3 +395,24 @@ def test_a_copy_in_a_src_layout_states_its_release(tmp_path) -> None:
     copies = (("verl", "verl/version/version", None),)
     found = [(e.package, e.version, e.kind) for e in evidence(str(tmp_path / "scripts" / "train"), copies)]
     assert found == [("verl", "0.4.1", "copy")]
+
+
+def test_a_reading_as_another_release_compares_with_no_release_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A project whose statements leave several releases (candidates) is read again as each of them to compare
+    # plans; that reading, even when the project leaves the same candidates, must not compare again (it recursed
+    # without end, which bash users saw as "input nested too deeply", exit 2, on a valid launch)
+    import translator
+
+    dialect = get("verl")
+    read = type(dialect).read
+
+    def read_with_candidates(self, source, options):  # type: ignore[no-untyped-def]
+        reading = read(self, source, options)
+        reading.candidates = ("0.8.0", "0.9.1")
+        return reading
+
+    monkeypatch.setattr(type(dialect), "read", read_with_candidates)
+    script = Path(__file__).resolve().parent.parent / "fixtures" / "verl" / "v07_run_parts.sh"
+    explanation = translator.explain(str(script))
+    assert explanation.certainty["prompts_per_step"].level in ("read", "assumed")
+    assert explanation.reread is not None and explanation.reread("0.8.0").reread is None

@@ -267,6 +267,8 @@ def load(
     stdin_text: str | None = None,
     refuse_rejected_keys: bool = False,
     find_start_errors: bool = False,
+    *,
+    other_releases: bool = True,
 ) -> Explanation:
     """Read a config (a path, ``-`` for standard input, or the text itself) into the canonical model.
 
@@ -275,7 +277,8 @@ def load(
     Raises ConfigError for bad input, and with ``refuse_rejected_keys`` for a key the release's parser refuses
     (explain and translate: no plan of a launch that stops at start-up; check reports such keys as findings).
     With ``find_start_errors`` the errors the release's start-up checks certainly raise are kept in
-    ``start_errors`` (explain refuses the config, translate notes them).
+    ``start_errors`` (explain refuses the config, translate notes them). ``other_releases`` False: the config is
+    read as one other release only, for the comparison of plans (that reading compares with no release in turn).
     """
     if num_processes is not None and (
         isinstance(num_processes, bool) or not isinstance(num_processes, int) or num_processes <= 0
@@ -337,9 +340,14 @@ def load(
     explanation.own_code = rejected_keys.own_code_folders(dialect, reading, notes, source.base_dir)
     if reading.candidates is not None:
         explanation.candidates = reading.candidates
-    if reading.candidates is not None or any(n.code == "version.assumed" for n in notes):
+    if other_releases and (reading.candidates is not None or any(n.code == "version.assumed" for n in notes)):
         explanation.reread = lambda version: load(
-            source, f"{dialect.name}@{version}", env, num_processes, refuse_rejected_keys=refuse_rejected_keys
+            source,
+            f"{dialect.name}@{version}",
+            env,
+            num_processes,
+            refuse_rejected_keys=refuse_rejected_keys,
+            other_releases=False,
         )
     if num_processes is None and getattr(explanation.certainty.get("data_parallel_size"), "level", "") == "assumed":
         explanation.reread_world = lambda world: load(
@@ -456,9 +464,19 @@ def _weigh_step_cap(dialect: Any, spec: RunSpec) -> None:
 
     plan, passes = spec.plan, spec.run_length.dataset_passes
     cap, prompts = plan.total_steps, plan.prompts_per_step
-    if not dialect.stops_at_first_limit or not isinstance(cap, int) or not passes or not prompts:
+    if not dialect.stops_at_first_limit or not isinstance(cap, int) or not passes:
         return
     spec.run_length.step_cap = cap
+    if not prompts:  # how many steps a pass makes is not known, so neither is which limit comes first
+        stated = spec.derivations.get("plan.total_steps")
+        plan.total_steps = None
+        spec.derivations["plan.total_steps"] = Derivation(
+            f"unknown: the run stops at {stated.text if stated is not None else f'{cap} steps'} or when its passes "
+            "over the dataset end, whichever comes first, and the prompts per step are unknown",
+            list(stated.keys) if stated is not None else [],
+            UNKNOWN,
+        )
+        return
     needed = -(-Fraction(cap) * Fraction(prompts) // Fraction(passes).limit_denominator(1000))
     stated = spec.derivations.get("plan.total_steps")
     why = stated.text if stated is not None else f"{cap} steps"
@@ -557,8 +575,26 @@ def explain(
     )
     if explanation.start_errors:
         raise _stops_at_start(explanation)
+    _refuse_empty_micro_batch(explanation)
     explanation.dataset_size = _steps_from_the_dataset(explanation, _base_dir(path_or_text), dataset_size)
     return explanation
+
+
+def _refuse_empty_micro_batch(explanation: Explanation) -> None:
+    """A micro-batch of 0 samples per rank (a global micro-batch smaller than the ranks a framework's workers divide
+    it over: ``ppo_micro_batch_size //= world_size``) → ConfigError: the update splits each mini-batch into pieces of
+    0 samples and stops at the first step (``split(0)``, a modulo by 0)."""
+    spec = explanation.spec
+    if spec.plan.micro_batch_per_device != 0:
+        return
+    derivation = spec.derivations.get("plan.micro_batch_per_device")
+    raise ConfigError(
+        f"0 samples per micro-batch per rank ({derivation.text if derivation is not None else 'derived'}): the update "
+        "splits each mini-batch into micro-batches of 0 samples and stops at its first step",
+        file=explanation.source,
+        key=", ".join(derivation.keys) if derivation is not None and derivation.keys else None,
+        hint="give a micro-batch of at least one sample per rank (a global one at least the data-parallel ranks)",
+    )
 
 
 def _base_dir(path_or_text: str | PathLike[str] | Source) -> str | None:

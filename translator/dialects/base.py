@@ -145,6 +145,9 @@ class Dialect:
     companion: str | None = None
     # The framework's commit bands (scripts/gen_commit_bands.py): which releases a pinned git commit lies between.
     commit_bands: str | None = None
+    # The day each release was published (scripts/gen_release_dates.py): which releases a branch pin (git+…@main)
+    # lies between at the day of the project's own commit.
+    release_dates: str | None = None
     # Releases without an entry of their own that behave like a listed one, checked in the source at both tags:
     # release → (the listed release, why).
     same_as: dict[str, tuple[str, str]] = {}  # noqa: RUF012

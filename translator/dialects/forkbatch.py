@@ -266,8 +266,9 @@ def refuse_certain_stop(
     given = {name.lstrip("-").replace("-", "_"): value for name, value in flags.items()}
     stop = first_stop(tree, function, given, prefixed_parses, project.imported_function)
     if stop is not None:
+        held = (project.path_of(stop.module) if stop.module is not None else None) or path
         raise ConfigError(
-            f"the launch stops at start-up in {project.rel(path)}:{stop.line} ({what}, which this launch's flags "
+            f"the launch stops at start-up in {project.rel(held)}:{stop.line} ({what}, which this launch's flags "
             f"reach): {' '.join(stop.message.split())}",
             file=source.name,
             line=line,

@@ -46,6 +46,8 @@ class ProjectVersion:
                 if used.kind == "git-tag"
                 else "a git pin to a commit"
                 if used.kind == "git-commit"
+                else "a git pin to a branch"
+                if used.kind == "git-ref"
                 else "a pin"
             )
             if self.read_as:
@@ -127,7 +129,7 @@ def project_version(dialect: Dialect, source: Source) -> ProjectVersion | None:
             candidates = tuple(sorted(resolved, key=lambda v: version_key(split_version(v)) or ()))
     if commits and used is None:
         for commit in commits:
-            placed = _commit_release(dialect, commit)
+            placed = _commit_release(dialect, commit) or _dated_branch(dialect, commit, source)
             if placed is not None:
                 read_as, why, candidates = placed
                 used, commits = commit, [c for c in commits if c is not commit]
@@ -188,6 +190,49 @@ def _commit_release(dialect: Dialect, commit: Evidence) -> tuple[str, str, tuple
         + (f", checked against the releases after it ({', '.join(newer)})" if newer else ""),
         (read, *newer),
     )
+
+
+@functools.lru_cache(maxsize=8)
+def _release_dates(path: str) -> tuple[tuple[str, str], ...]:
+    """(release, day published as YYYY-MM-DD), oldest first, from a dialect's release_dates file."""
+    with open(path, encoding="utf-8") as f:
+        rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
+    return tuple((row[0], row[1]) for row in rows if len(row) == 2)
+
+
+def _dated_branch(dialect: Dialect, pin: Evidence, source: Source) -> tuple[str, str, tuple[str, ...]] | None:
+    """(version to read with, how it was placed, the releases to check against) for a pin to a branch
+    (``git+…@main``) in a checkout whose own commit has a date D (:func:`translator.sources.gitdate.commit_date`):
+    the branch held then the last release published by D and changes toward the next, so it is read as that
+    release and checked against both. None without the project's commit date or the dialect's release dates."""
+    from translator.sources.code import project_root
+    from translator.sources.gitdate import commit_date
+
+    if pin.kind != "git-ref" or not dialect.release_dates or source.base_dir is None:
+        return None
+    day = commit_date(project_root(os.fspath(source.base_dir)))
+    if day is None:
+        return None
+    dates = _release_dates(dialect.release_dates)
+    before = [(v, d) for v, d in dates if d <= day.isoformat()]
+    after = [(v, d) for v, d in dates if d > day.isoformat()]
+    if not before:
+        return None
+    (release, published), following = before[-1], after[0] if after else None
+    read = _resolved(dialect, release)
+    if read is None:
+        return None
+    later = _resolved(dialect, following[0]) if following else None
+    why = (
+        f"; {pin.version} is dated by the project's own commit ({day.isoformat()}): the branch then held {release} "
+        f"(published {published})"
+        + (f" and changes toward {following[0]} (published {following[1]})" if following else "")
+        + f", read as {read}"
+        + (f", checked against {later} too" if later and later != read else "")
+        + f", and against {dialect.versions[-1]}, the newest (installed today, {pin.version} is the branch as it "
+        "is now)"
+    )
+    return read, why, tuple(dict.fromkeys(v for v in (read, later, dialect.versions[-1]) if v))
 
 
 def _resolved(dialect: Dialect, version: str) -> str | None:

@@ -755,11 +755,18 @@ class Project:
             return None
         return self.module(node.module or "", path)
 
-    def imported_function(self, tree: ast.Module, name: str) -> tuple[ast.Module, ast.FunctionDef] | None:
+    def path_of(self, tree: ast.Module) -> str | None:
+        """The path of a module this project parsed (:meth:`tree`), by the tree itself."""
+        return next((p for p, t in self._trees.items() if t is tree), None)
+
+    def imported_function(
+        self, tree: ast.Module, name: str, depth: int = 0
+    ) -> tuple[ast.Module, ast.FunctionDef] | None:
         """The project's function ``name`` means in ``tree`` (a module this project parsed) that imports it
-        (``from x import f [as name]``, anywhere in the module): its module's tree and its definition; None when
-        the project does not hold it, or two imports of the name disagree."""
-        path = next((p for p, t in self._trees.items() if t is tree), None)
+        (``from x import f [as name]``, anywhere in the module; through a package's ``__init__`` that imports it in
+        turn): its module's tree and its definition; None when the project does not hold it, or two imports of the
+        name disagree."""
+        path = self.path_of(tree)
         imports = {
             (node.level, node.module, alias.name): node
             for node in ast.walk(tree)
@@ -775,6 +782,8 @@ class Project:
         if module is None:
             return None
         function = next((n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == original), None)
+        if function is None and depth < 4:  # a package re-exporting it (`from .utils import get_strategy`)
+            return self.imported_function(module, original, depth + 1)
         return (module, function) if function is not None else None
 
     # ------------------------------------------------------------ classes
@@ -2724,6 +2733,12 @@ def _is_read(node: ast.AST, matches: Callable[[ast.AST], bool]) -> bool:
 def _taken(test: ast.expr, matches: Callable[[ast.AST], bool], truth: bool | None, value: object) -> bool | None:
     """Whether an ``if`` on the value runs its body: a test of its truth (``_decided``), or of the value, known,
     against a literal (``rows == 0``, ``algorithm == "DCPO"``)."""
+    if isinstance(test, ast.BoolOp):  # `key and other`: false when the key is; `key or other`: true when it is
+        parts = [_taken(operand, matches, truth, value) for operand in test.values]
+        deciding = isinstance(test.op, ast.Or)
+        if deciding in parts:
+            return deciding
+        return (not deciding) if all(p is not None for p in parts) else None
     decided = _decided(test, matches, truth)
     # a value known as text (`algorithm=DCPO`: no truth of its own) still decides a comparison with a literal;
     # an unknown one (None with no truth, or a shell variable left as written) decides nothing

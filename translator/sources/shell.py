@@ -721,6 +721,7 @@ class _Reader:
         listing: Listing | None = None,
     ) -> None:
         self.source, self.depth, self.include, self.listing = source, depth, include, listing
+        self.program = source  # $0: the script bash runs (a sourced file's is its caller's)
         # A chain's way chosen by the caller: `@branch:LINE` = N in env reads only branch N of the chain at LINE.
         self.forced = {
             int(k[len(BRANCH) :]): int(v)
@@ -1422,6 +1423,7 @@ class _Reader:
         given.update({k: v for k, v in assignments.items() if not symbolic_names(v)})
         inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include, self.listing)
         inner.given, inner.cwd, inner.expanded, inner.written = given, self.cwd, self.expanded, self.written
+        inner.program = self.program if sourced else name
         inner.ways = self.ways  # a chain inside the called script leaves its marker in the commands read here
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
         inner.never_empty = set(self.never_empty)
@@ -1486,7 +1488,7 @@ class _Reader:
         inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1, self.include, self.listing)
         inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
         inner.written, inner.ways = self.written, self.ways
-        inner.given = self.given
+        inner.given, inner.program = self.given, self.program
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
         inner.expanded = self.expanded
         script = inner.run()
@@ -2271,6 +2273,8 @@ class _Reader:
         tokens = [t for i, t in enumerate(tokens) if i not in quiet and i + 1 not in quiet]
         if (text := self.file_text(tokens)) is not None:
             return text
+        if (text := self.echo_sed(tokens)) is not None:
+            return text
         if any(t.kind == "op" and t.text not in ("&&", ";") for t in tokens):
             return None
         words = [self.value(t.text) for t in tokens if t.kind == "word"]
@@ -2287,11 +2291,34 @@ class _Reader:
         if len(words) == 2 and words[0] in ("dirname", "basename"):
             path = words[1].rstrip("/") or "/"
             return (posixpath.dirname(path) or ".") if words[0] == "dirname" else posixpath.basename(path)
+        if len(words) == 3 and words[0] == "basename":  # basename PATH SUFFIX: the suffix cut, unless it is all
+            name = posixpath.basename(words[1].rstrip("/") or "/")
+            return name[: -len(words[2])] if words[2] and name.endswith(words[2]) and name != words[2] else name
         if len(words) == 3 and words[0] == "cd" and words[2] == "pwd":
             return posixpath.normpath(words[1])
         if words == ["pwd"]:
             return self.cwd or "."
         return self.listed(words)
+
+    def echo_sed(self, tokens: list[_Tok]) -> str | None:
+        """The output of ``echo WORDS | sed 's#FROM#TO#'`` (also ``sed -e``, the ``g`` flag, any delimiter) where FROM
+        is plain text (no character a sed pattern treats specially) and TO holds no ``&`` or backslash: the words
+        joined by a space, FROM replaced by TO (the first time, or every time with ``g``). None for anything else."""
+        shape = [t.text if t.kind == "op" else "W" for t in tokens]
+        if "|" not in shape or shape.count("|") != 1 or any(k not in ("W", "|") for k in shape):
+            return None
+        bar = shape.index("|")
+        left = [self.value(t.text) for t in tokens[:bar]]
+        right = [self.value(t.text) for t in tokens[bar + 1 :]]
+        if right[1:2] == ["-e"]:
+            right = right[:1] + right[2:]
+        if left[:1] != ["echo"] or len(right) != 2 or right[0] != "sed" or any(symbolic_names(w) for w in left):
+            return None
+        found = re.fullmatch(r"s(.)(.*?)\1(.*?)\1(g?)", right[1], re.DOTALL)
+        if found is None or re.search(r"[][.*^$\\]", found[2]) or not found[2] or re.search(r"[&\\]", found[3]):
+            return None
+        text = " ".join(left[1:])
+        return text.replace(found[2], found[3], -1 if found[4] else 1)
 
     def file_text(self, tokens: list[_Tok]) -> str | None:
         """The output of a substitution that prints a project file's text: ``cat FILE``, ``< FILE``, ``head -n 1
@@ -2357,8 +2384,10 @@ class _Reader:
                     "none (pass --env 1=VALUE --env 2=VALUE ... for the ones it is run with)",
                 )
             return str(len(args)) if name == "#" else " ".join(args)
-        if name in ("0", "BASH_SOURCE"):  # ${BASH_SOURCE[0]}: the script itself, as $0
+        if name == "BASH_SOURCE":  # ${BASH_SOURCE[0]}: the file being read (a sourced one's own name)
             return self.source
+        if name == "0":  # the script bash runs: in a sourced file, the one that sourced it
+            return self.program
         if name.isdigit():
             return self.given.get(name)  # --env 1=VALUE: the argument the script is run with
         if name in ("$", "?", "!", "-"):

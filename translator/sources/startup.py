@@ -30,6 +30,7 @@ class Stop:
 
     line: int
     message: str
+    module: ast.Module | None = None  # the module holding the line (a helper's, imported), else the one walked
 
 
 def _declared(tree: ast.Module) -> Iterator[tuple[DeclaredOption | None, ast.Call]]:
@@ -105,6 +106,33 @@ def _required_left_out(tree: ast.Module, given: Mapping[str, Any]) -> bool:
     )
 
 
+def _fields_complete(tree: ast.Module) -> bool:
+    """Whether the fields of the arguments ``tree`` parses are exactly the options it declares: it builds one
+    ``argparse.ArgumentParser`` (no ``parents``), declares every option with a literal name (``add_argument`` on it or
+    on a group of it, or a helper given it with the option's name), and hands the parser to nothing else."""
+    parsers: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name == "ArgumentParser" and any(k.arg == "parents" for k in node.value.keywords):
+                return False
+            if name in ("ArgumentParser", "add_argument_group", "add_mutually_exclusive_group"):
+                parsers.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    if not parsers:
+        return False
+    for node in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "add_argument":
+            if declared_option(node) is None:
+                return False
+        elif any(isinstance(a, ast.Name) and a.id in parsers for a in [*node.args, *(k.value for k in node.keywords)]):
+            declares = any(isinstance(a, ast.Constant) and str(a.value).startswith("--") for a in node.args)
+            if not declares or declared_option(node) is None:
+                return False  # a helper adds options rlconf does not list
+    return True
+
+
 def _literal(node: ast.expr) -> Any:
     try:
         return ast.literal_eval(node)
@@ -154,10 +182,11 @@ class _Exhausted(Exception):
 
 
 class _Refused(Exception):
-    """An operation Python refuses on values known for certain (an order comparison with None): TypeError."""
+    """An operation Python refuses on values known for certain: an order comparison with None (TypeError), a field
+    the parsed arguments certainly lack (AttributeError)."""
 
-    def __init__(self, message: str) -> None:
-        self.message = message
+    def __init__(self, message: str, error: str = "TypeError") -> None:
+        self.message, self.error = message, error
 
 
 _ORDERS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -209,6 +238,9 @@ class _Run:
         self.parsed = dict(args)  # the options as parsed, before the code changes any
         self.args = args
         self.all_unknown = False  # a function rlconf does not read was handed the arguments
+        # every field the parsed arguments can hold is known: the module's parser declares each option it has by a
+        # literal name (:func:`_fields_complete`), and no namespace that may hold others was merged in
+        self.fields_known = _fields_complete(tree)
         self.statements = 0
 
     # ------------------------------------------------------------ statements
@@ -223,7 +255,7 @@ class _Run:
         try:
             self._statement(node, local, depth)
         except _Refused as refused:
-            raise _Stopped(Stop(node.lineno, f"TypeError: {refused.message}")) from None
+            raise _Stopped(Stop(node.lineno, f"{refused.error}: {refused.message}", self.tree)) from None
 
     def _statement(self, node: ast.stmt, local: dict[str, Any], depth: int) -> None:
         if isinstance(node, ast.If):
@@ -238,9 +270,9 @@ class _Run:
                 self.body(node.body if truth else node.orelse, local, depth)
         elif isinstance(node, ast.Assert):
             if self.truth(node.test, local) is False:
-                raise _Stopped(Stop(node.lineno, self.message(node.msg, local)))
+                raise _Stopped(Stop(node.lineno, self.message(node.msg, local), self.tree))
         elif isinstance(node, ast.Raise):
-            raise _Stopped(Stop(node.lineno, self.message(_exception_text(node.exc), local)))
+            raise _Stopped(Stop(node.lineno, self.message(_exception_text(node.exc), local), self.tree))
         elif isinstance(node, ast.Return):
             raise _Returned
         elif isinstance(node, ast.Assign):
@@ -258,6 +290,7 @@ class _Run:
         elif isinstance(node, ast.With):
             self.body(node.body, local, depth)
         elif isinstance(node, ast.For) and (merged := self.merged(node, local)) is not None:
+            self.fields_known = self.fields_known and not merged.prefixes
             self.args.update(merged.fields)
             self.args.update((d, UNKNOWN) for d in self.args if merged.may_set(d) and d not in merged.fields)
         elif isinstance(node, (ast.For, ast.While, ast.Try, ast.Match, ast.AsyncFor, ast.AsyncWith)):
@@ -422,6 +455,8 @@ class _Run:
         if isinstance(node, ast.Name):
             return local.get(node.id, UNKNOWN)
         if isinstance(node, ast.Attribute) and self.is_args(node.value, local):
+            if self.fields_known and not self.all_unknown and node.attr not in self.args:
+                raise _Refused(f"'Namespace' object has no attribute '{node.attr}'", "AttributeError")
             return UNKNOWN if self.all_unknown else self.args.get(node.attr, UNKNOWN)
         if isinstance(node, ast.Attribute) and isinstance(namespace := self.value(node.value, local), _Namespace):
             return namespace.fields.get(node.attr, UNKNOWN)

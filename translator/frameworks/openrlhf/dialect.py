@@ -414,13 +414,14 @@ class OpenRlhfDialect(Dialect):
                 )
             native.flags[name] = value
             native.origins[name] = origin
-        if not own_entry:  # the project's own entry script: its own checks after parsing run first
-            from translator.dialects import forkbatch
+        # the project's own entry script, or its copy of OpenRLHF's (whose helpers it may have changed): its own
+        # checks after parsing run first
+        from translator.dialects import forkbatch
 
-            located = forkbatch.locate(source, command.cwd, entry)
-            if located is not None:
-                what = "the project's entry script"
-                forkbatch.refuse_certain_stop(source, *located, None, native.flags, command.line, what)
+        located = forkbatch.locate(source, command.cwd, entry)
+        if located is not None:
+            what = "the project's entry script" if not own_entry else "the project's copy of OpenRLHF's entry"
+            forkbatch.refuse_certain_stop(source, *located, None, native.flags, command.line, what)
         return native
 
     def _version(self, native: NativeOpenRlhf, explicit: str | None, notes: NoteList) -> str:

@@ -262,6 +262,7 @@ class TrlDialect(Dialect):
     # (parse_args_into_dataclasses: "Some specified arguments are not used by the HfArgumentParser")
     rejects_unknown_flags = True
     commit_bands = os.path.join(os.path.dirname(__file__), "commits.txt")
+    release_dates = os.path.join(os.path.dirname(__file__), "release_dates.txt")  # scripts/gen_release_dates.py
     release_names = "release_names.txt"  # scripts/gen_release_names.py
     same_as = SAME_AS
     description = "TRL GRPOTrainer / Open-R1 (recipe YAML + accelerate config + accelerate launch)"
