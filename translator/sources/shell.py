@@ -1347,41 +1347,36 @@ class _Reader:
         if call is not None:
             self.run_script(*call, words[0].line, assignments, replaces=argv[0] == "exec")
 
+    def python_script(self, argv: list[str]) -> tuple[int, tuple[str, str]] | None:
+        """(the index of the project script the command runs with Python, its text and name), for
+        ``python SCRIPT.py ...`` where the project holds SCRIPT; None otherwise."""
+        for i, word in enumerate(argv[:-1]):
+            if not re.fullmatch(r"python[\d.]*", posixpath.basename(word)):
+                continue
+            script = argv[i + 1]
+            if not script.endswith(".py") or self.include is None or symbolic_names(script):
+                return None
+            found = self.include(script, self.cwd)
+            return (i + 1, found) if found is not None else None
+        return None
+
     def wrapper_script(self, argv: list[str]) -> int | None:
         """The index of a project script the command runs with Python (``python boot.py train.py ARGS``) whose own
         code runs the script its first argument names as ``__main__`` (``runpy.run_path(sys.argv[1])``, or
         ``run_module``), with the rest as its arguments: the launch is that script's. None otherwise."""
-        for i, word in enumerate(argv[:-1]):
-            if not re.fullmatch(r"python[\d.]*", posixpath.basename(word)):
-                continue
-            script = argv[i + 1]
-            if not script.endswith(".py") or self.include is None or symbolic_names(script):
-                return None
-            found = self.include(script, self.cwd)
-            if found is None:
-                return None
-            from translator.sources.code import runs_first_argument  # here: most scripts run no wrapper
+        from translator.sources.code import runs_first_argument  # here: most scripts run no wrapper
 
-            return i + 1 if runs_first_argument(found[0]) else None
-        return None
+        run = self.python_script(argv)
+        return run[0] if run is not None and runs_first_argument(run[1][0]) else None
 
     def forwarded_script(self, argv: list[str]) -> tuple[int, str] | None:
         """(the index of the project script the command runs with Python, the script that one hands its run to)
         where it only forwards (:func:`~translator.sources.code.forwarded_script`); None otherwise."""
-        for i, word in enumerate(argv[:-1]):
-            if not re.fullmatch(r"python[\d.]*", posixpath.basename(word)):
-                continue
-            script = argv[i + 1]
-            if not script.endswith(".py") or self.include is None or symbolic_names(script):
-                return None
-            found = self.include(script, self.cwd)
-            if found is None:
-                return None
-            from translator.sources.code import forwarded_script  # here: most scripts forward nowhere
+        from translator.sources.code import forwarded_script  # here: most scripts forward nowhere
 
-            target = forwarded_script(*found)
-            return (i + 1, target) if target is not None else None
-        return None
+        run = self.python_script(argv)
+        target = forwarded_script(*run[1]) if run is not None else None
+        return (run[0], target) if run is not None and target is not None else None
 
     def visible_devices(self, assignments: Mapping[str, str]) -> str | None:
         """CUDA_VISIBLE_DEVICES for a command with these prefix assignments, when the script states it for certain."""
