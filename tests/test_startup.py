@@ -467,3 +467,21 @@ def test_a_field_the_parser_never_declares_stops_the_copy_where_its_helper_reads
         return
     with pytest.raises(ConfigError, match=r"openrlhf/utils/utils\.py:2 .*AttributeError: .*'close_fsdp'"):
         translator.explain(str(root / "run.sh"), "openrlhf@0.5.0")
+
+
+@pytest.mark.parametrize(
+    ("parse", "stops"),
+    [
+        ("args = parser.parse_args()", True),  # the parser's own fields: `missing` is not one
+        ("args = load_config(parser)", False),  # a function decides the fields (the parser is handed to it)
+        ("args = get_args()", False),  # another call makes the arguments: its fields are not the parser's
+    ],
+)
+def test_a_field_is_known_absent_only_from_the_parsers_own_parse(parse: str, stops: bool) -> None:
+    code = (
+        "import argparse\n\nif __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+        f"    parser.add_argument('--n', type=int, default=1)\n    {parse}\n    if args.missing:\n        pass\n"
+    )
+    stop = first_stop(ast.parse(code), None, {})
+    assert (stop is not None and "AttributeError" in stop.message and stop.line == 7) is stops
+    assert stop is None or stops

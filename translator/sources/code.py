@@ -1769,7 +1769,7 @@ class Touch:
 def batch_touches(nodes: list[ast.AST], path: str, loop_names: frozenset[str] = frozenset()) -> list[Touch]:
     """The batch-forming operations under ``nodes``: repeating / concatenating batches, splitting, filtering or
     indexing their rows, counting them, and setting batch sizes or group sizes (assignments and keywords).
-    ``loop_names``: names the loops around ``nodes`` bind to one element at a time (:func:`enclosing_loop_names`)."""
+    ``loop_names``: names the loops around ``nodes`` bind to one element at a time (:func:`_enclosing_loop_names`)."""
     found: list[Touch] = []
     side_counts = _sizing_side_values(nodes)
     for top in nodes:
@@ -1928,7 +1928,7 @@ def _one_at_a_time(targets: Iterable[ast.expr]) -> frozenset[str]:
     return frozenset(n for n in names if not any(w in n.lower() for w in ("batch", "data", "sample", "experience")))
 
 
-def enclosing_loop_names(function: ast.AST | None, statement: ast.stmt) -> frozenset[str]:
+def _enclosing_loop_names(function: ast.AST | None, statement: ast.stmt) -> frozenset[str]:
     """The names the ``for`` loops of ``function`` that hold ``statement`` bind to one element at a time (``i`` of
     ``for i in range(n):`` around ``record = {"text": decoded[i]}``), save names of a batch or its data, as
     :func:`_element_names` keeps them."""
@@ -2589,7 +2589,7 @@ class KeyEffects:
             if carried is not None and depth < 2 and carried[1] and self._uses_all_here(path, carried[0]):
                 nodes = []  # the value stored as it is (self.x = cfg.x) decides nothing: its uses, followed, do
             text_splits = _text_splits(statement, matches, value)
-            looped = enclosing_loop_names(function, statement)
+            looped = _enclosing_loop_names(function, statement)
             touches = batch_touches(nodes, path, looped)
             found += [t for t in touches if not (t.kind == "rows" and t.line in text_splits)]
             if carried is None or depth >= 2:

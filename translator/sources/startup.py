@@ -301,8 +301,11 @@ class _Run:
     def assign(self, target: ast.expr, value: ast.expr, local: dict[str, Any]) -> None:
         if isinstance(target, ast.Name):
             if self.is_args(target, local) and isinstance(value, ast.Call) and not self.hands_args(value, local):
-                # the arguments parsed again (``args = parse(...)``): the options as the launch gives them
+                # the arguments parsed again (``args = parse(...)``): the options as the launch gives them; from a
+                # call other than a parser's own parse, their fields are that function's to decide
+                parses = isinstance(value.func, ast.Attribute) and value.func.attr in ("parse_args", "parse_known_args")
                 self.args, self.all_unknown = dict(self.parsed), False
+                self.fields_known = self.fields_known and parses
                 return
             local[target.id] = self.value(value, local)
         elif isinstance(target, ast.Attribute) and self.is_args(target.value, local):
