@@ -402,7 +402,16 @@ def test_data_files_and_resume_path_rules() -> None:
     # trainer/data_loader.py builds both data sets at start-up; ray_trainer._load_checkpoint wants global_step_N.
     report = run({**BASE, "data.val_files": "", "trainer.load_checkpoint_path": "/ckpt/run/step_40"}, "0.3.2")
     assert [f.keys for f in findings_of(report, "easyr1.data-missing")] == [["data.val_files"]]
+    # from 0.3.1 TrainerConfig.post_init drops a path that does not exist when the run starts (config.py@v0.3.1):
+    # the stop happens only if it exists on the user's machine, so the finding warns; 0.3.0 stops on it always
     resume = findings_of(report, "easyr1.resume-path")
-    assert [f.message for f in resume] == ["`load_checkpoint_path` should end with `global_step_*`."]
+    assert [(f.severity, f.message.split(" (")[0]) for f in resume] == [
+        ("warning", "`load_checkpoint_path` should end with `global_step_*`.")
+    ]
+    assert "only if the path exists when the run starts" in resume[0].message
+    before = run({**BASE, "trainer.load_checkpoint_path": "/ckpt/run/step_40"}, "0.3.0")
+    assert [(f.severity, f.message) for f in findings_of(before, "easyr1.resume-path")] == [
+        ("error", "`load_checkpoint_path` should end with `global_step_*`.")
+    ]
     fine = run({**BASE, "trainer.load_checkpoint_path": "/ckpt/run/global_step_40/"}, "0.3.2")
     assert not findings_of(fine, "easyr1.resume-path")

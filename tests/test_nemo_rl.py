@@ -4,6 +4,7 @@ docs/frameworks/nemo-rl.md (the base recipe examples/configs/grpo_math_1B.yaml o
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -599,3 +600,75 @@ def test_a_step_limit_whose_steps_per_pass_are_unknown_leaves_the_run_length_unk
     explanation = translator.explain(str(script), "nemo-rl@0.7.0")
     assert explanation.spec.plan.total_steps is None
     assert "whichever comes first" in explanation.certainty["total_steps"].why
+
+
+_SUITE_ENV = (
+    'SCRIPT_DIR=$( cd -- "$( dirname -- "${BASH_SOURCE[0]}" )" &> /dev/null && pwd)\n'
+    "EXP_NAME=${EXP_NAME:-$(basename $0 .sh)}\n"
+    "CONFIG_PATH=$(echo $SCRIPT_DIR/${EXP_NAME}.yaml | sed 's#tests/suite#examples/recipes#')\n"
+)
+
+
+def test_a_wrapper_that_names_its_base_launch_with_sed_runs_it_with_its_own_recipe(tmp_path: Path) -> None:
+    # tests/suite/grpo-a-wrap_b.sh sources wrap.env, which cuts the suffix with `sed -E 's/-wrap_(a|b)$//'`:
+    # grpo-a; it exports EXP_NAME=grpo-a-wrap_b and runs grpo-a.sh, whose common.env keeps that EXP_NAME, so the
+    # config is examples/recipes/grpo-a-wrap_b.yaml. That recipe inherits grpo-a.yaml (16 prompts × 4 generations
+    # = 64 samples per step, global batch 32) and halves the global batch: 64 / 16 = 4 updates per step, where the
+    # base launch alone makes 64 / 32 = 2.
+    root = write_project(
+        tmp_path,
+        {
+            "tests/suite/common.env": _SUITE_ENV,
+            "tests/suite/wrap.env": (
+                'WRAP_NAME=$(basename "$0" .sh)\nBASE=$(echo "$WRAP_NAME" | sed -E \'s/-wrap_(a|b)$//\')\n'
+            ),
+            "tests/suite/grpo-a.sh": (
+                'SCRIPT_DIR=$( cd -- "$( dirname -- "${BASH_SOURCE[0]}" )" &> /dev/null && pwd)\n'
+                "source $SCRIPT_DIR/common.env\nuv run examples/run_grpo.py --config $CONFIG_PATH "
+                "grpo.max_num_steps=10 $@\n"
+            ),
+            "tests/suite/grpo-a-wrap_b.sh": (
+                'SCRIPT_DIR=$( cd -- "$( dirname -- "${BASH_SOURCE[0]}" )" &> /dev/null && pwd)\n'
+                'source "$SCRIPT_DIR/wrap.env"\nexport EXP_NAME="$WRAP_NAME"\nbash "$SCRIPT_DIR/$BASE.sh" "$@"\n'
+            ),
+            "examples/recipes/grpo-a.yaml": (
+                "defaults: ../configs/grpo_math_1B.yaml\ngrpo:\n  num_prompts_per_step: 16\n"
+                "  num_generations_per_prompt: 4\npolicy:\n  train_global_batch_size: 32\n"
+            ),
+            "examples/recipes/grpo-a-wrap_b.yaml": "defaults: grpo-a.yaml\npolicy:\n  train_global_batch_size: 16\n",
+        },
+    )
+    wrapped = translator.explain(str(root / "tests/suite/grpo-a-wrap_b.sh"), framework="nemo-rl@0.7.0").spec.plan
+    base = translator.explain(str(root / "tests/suite/grpo-a.sh"), framework="nemo-rl@0.7.0").spec.plan
+    assert (wrapped.samples_per_step, wrapped.samples_per_optimizer_step, wrapped.optimizer_steps_per_step) == (
+        64,
+        16,
+        4,
+    )
+    assert (base.samples_per_optimizer_step, base.optimizer_steps_per_step) == (32, 2)
+
+
+@pytest.mark.parametrize("exported", [False, True])
+def test_the_launchs_nrl_ignore_tp_accuracy_check_lets_tp4_run_with_unequal_micro_batches(
+    tmp_path: Path, exported: bool
+) -> None:
+    # lm_policy.py:178-194@v0.7.0: TP 4 with train_micro_batch_size 1 ≠ logprob_batch_size 4 stops at start-up
+    # unless the environment holds NRL_IGNORE_TP_ACCURACY_CHECK (any non-empty value); the launch's export is it.
+    # 8 GPUs ÷ TP 4 = 2 DP ranks; 32 × 16 = 512 samples per step, global batch 512: 1 update.
+    root = write_project(
+        tmp_path,
+        {
+            "run.sh": ("export NRL_IGNORE_TP_ACCURACY_CHECK=1\n" if exported else "")
+            + "uv run examples/run_grpo.py --config examples/configs/grpo_math_1B.yaml cluster.gpus_per_node=8 "
+            "policy.dtensor_cfg.tensor_parallel_size=4 policy.train_micro_batch_size=1 policy.logprob_batch_size=4\n"
+        },
+    )
+    message = "There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend."
+    if not exported:
+        with pytest.raises(translator.ConfigError, match=re.escape(message)):
+            translator.explain(str(root / "run.sh"), framework="nemo-rl@0.7.0")
+        return
+    explanation = translator.load(str(root / "run.sh"), framework="nemo-rl@0.7.0")
+    assert (explanation.spec.plan.data_parallel_size, explanation.spec.plan.optimizer_steps_per_step) == (2, 1)
+    skipped = message + " (NRL_IGNORE_TP_ACCURACY_CHECK=1 set by the launch: NeMo-RL skips the check)"
+    expect_finding(translator.check(explanation), "nemo-rl.tp4-micro-equals-logprob", "warning", skipped)

@@ -76,6 +76,31 @@ def test_a_string_or_a_receiver_does_not_change_the_signature() -> None:
     assert one == two == [("ds_config['…'] = per_device_train_batch_size", ("size", "update"))]
 
 
+def test_a_lazily_imported_helper_and_an_explicit_base_init_are_upstreams_calls() -> None:
+    # a copy that imports at run time (so Ray can pickle its actor) calls get_train_ds_config through a local name,
+    # and its base class's __init__ with self: the same statements as upstream's direct call and super().__init__
+    lazy = """
+        def load(self, args):
+            local_utils = __import__("open_instruct.utils", fromlist=[""])
+            local_get_train_ds_config = getattr(local_utils, "get_train_ds_config")
+            ds_config = local_get_train_ds_config(stage=args.deepspeed_stage, bf16=True)
+            ds_config["train_micro_batch_size_per_gpu"] = args.per_device_train_batch_size
+            RayProcess.__init__(self, world_size, rank, local_rank, master_addr, master_port)
+    """
+    direct = """
+        def load(self, args):
+            ds_config = get_train_ds_config(stage=args.deepspeed_stage, bf16=True)
+            ds_config["train_micro_batch_size_per_gpu"] = args.per_device_train_batch_size
+            super().__init__(world_size, rank, local_rank, master_addr, master_port)
+    """
+    assert _signatures(lazy) == _signatures(direct) and _signatures(direct)
+    # an alias of anything else (a plain attribute) keeps its own name
+    call = "ds_config = {}(size=args.per_device_train_batch_size)\n"
+    other = "def load(self, args):\n    get = self.helpers.get_train_ds_config\n    " + call.format("get")
+    upstream = "def load(self, args):\n    " + call.format("get_train_ds_config")
+    assert _signatures(other) and _signatures(upstream) and _signatures(other) != _signatures(upstream)
+
+
 def test_every_kind_decides_plan_quantities() -> None:
     from translator.plan import PLAN_FIELDS
 

@@ -1553,7 +1553,7 @@ def test_a_sourced_file_sees_the_callers_name_as_0_and_builds_a_path_with_basena
     # turns its folder into the config's with sed: examples/recipes/run-a.yaml
     common = (
         'EXP=$(basename $0 .sh)\nCONFIG=$(echo tests/${EXP}.yaml | sed "s#tests#examples/recipes#")\n'
-        'ALL=$(echo a-a-a | sed "s/a/b/g")\nODD=$(echo a.b | sed "s/a.b/c/")\n'
+        'ALL=$(echo a-a-a | sed "s/a/b/g")\nODD=$(echo a.b | sed "s/a/\\\\U&/")\n'
     )
 
     def include(path: str, cwd: str | None) -> tuple[str, str] | None:
@@ -1565,5 +1565,23 @@ def test_a_sourced_file_sees_the_callers_name_as_0_and_builds_a_path_with_basena
         include=include,
     )
     argv = script.commands[-1].argv
-    # a pattern sed reads as a regular expression ("a.b": any character) is not imitated
+    # GNU sed's case conversion (\U) is not imitated: the value stays unknown
     assert argv[2:6] == ["--config", "examples/recipes/run-a.yaml", "--x", "b-b-b"] and symbolic_names(argv[7])
+
+
+@pytest.mark.parametrize(
+    ("condition", "taken"),
+    [
+        ('[ -n "$A" ] && [ "$A" != "" ]', True),  # A=x: both true
+        ('[ -n "$B" ] && [ "$B" != "" ]', False),  # B empty: the first is false, so is the whole
+        ('[ -z "$A" ] || [ "$A" = x ]', True),
+        ('[ "$A" = x ] || [ "$U" = z ]', True),  # true || anything: bash never runs the second test
+        ('[ "$B" = x ] && [ "$U" = z ]', False),  # false && anything
+        ('[ "$A" = y ] || [ "$U" = z ]', None),  # false || (U never set): undecided, both branches read
+        ('[ "$A" = x ] && [ "$A" = x ] || [ "$U" = z ]', True),  # left to right: (true && true) || ?
+    ],
+)
+def test_a_condition_of_tests_joined_by_and_or_is_decided_left_to_right(condition: str, taken: bool | None) -> None:
+    script = parse_shell(f"A=x\nB=\nV=no\nif {condition}; then\n  V=yes\nfi\npython t.py --v $V\n", source="r.sh")
+    value = script.commands[-1].argv[-1]
+    assert symbolic_names(value) != [] if taken is None else value == ("yes" if taken else "no"), value

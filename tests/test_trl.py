@@ -521,6 +521,63 @@ def test_a_trainer_that_sets_its_group_itself_leaves_the_counts_unknown_only_whe
     assert "engine.py:10 self.num_generations" in note.message
 
 
+_EVAL_GROUP_TRAINER = """from transformers import Trainer
+from trl.trainer.grpo_trainer import RepeatRandomSampler
+
+
+class EvalGroupTrainer(Trainer):
+    def __init__(self, model, args):
+        self.num_generations = args.num_generations
+        self.train_num_generations = args.num_generations
+        self.eval_num_generations = args.eval_num_generations or args.num_generations
+        self.half_num_generations = args.num_generations // 2
+        super().__init__(model=model, args=args)
+
+    def _get_train_sampler(self):
+        return RepeatRandomSampler(self.train_dataset, self.num_generations)
+
+    def _prepare_inputs(self, inputs):
+        return self._generate_and_score_completions(inputs)
+
+    def switch_group(self):
+        if self.control.should_evaluate:
+            self.num_generations = self.eval_num_generations
+        else:
+            self.num_generations = TRAINING
+"""
+
+
+@pytest.mark.parametrize(
+    ("training", "same_as_trl"), [("self.train_num_generations", True), ("self.half_num_generations", False)]
+)
+def test_a_trainer_that_switches_its_group_for_evaluation_keeps_the_training_group(
+    tmp_path: Path, training: str, same_as_trl: bool
+) -> None:
+    # The Trainer sets control.should_evaluate while it evaluates: the trainer's evaluation group (its own
+    # eval_num_generations) forms no training batch. In training it restores self.train_num_generations, a copy of
+    # args.num_generations: TRL 0.15.2's plan, as in the test above (2 processes × 8 = 16 completions = 2 prompts × 8,
+    # × GAS 4 = 64 per optimizer step). Restoring half the group instead is the trainer's own batch: unknown.
+    launch = (
+        "accelerate launch --num_processes 2 src/rl/train_grpo.py --output_dir out --per_device_train_batch_size 8 "
+        "--gradient_accumulation_steps 4 --num_generations 8\n"
+    )
+    entry = (PRUNE / "src/rl/train_grpo.py").read_text().replace("PruneTrainer", "EvalGroupTrainer")
+    entry = entry.replace("prune: bool = field(default=False", "eval_num_generations: int = field(default=0")
+    write_project(
+        tmp_path,
+        {
+            "run.sh": launch,
+            "src/rl/train_grpo.py": entry,
+            "src/rl/engine.py": _EVAL_GROUP_TRAINER.replace("TRAINING", training),
+        },
+    )
+    plan = translator.explain(str(tmp_path / "run.sh"), "trl@0.15.2").spec.plan
+    if same_as_trl:
+        assert (plan.prompts_per_step, plan.samples_per_step, plan.samples_per_optimizer_step) == (2, 16, 64)
+    else:
+        assert plan.samples_per_prompt is None and plan.prompts_per_step is None
+
+
 CHOICE = Path(__file__).resolve().parent / "data" / "forks" / "trl_choice"
 
 

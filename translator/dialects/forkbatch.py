@@ -590,6 +590,24 @@ def entry_arguments_unknown(
     )
 
 
+def unknown_launch_words(spec: RunSpec, notes: NoteList, words: list[str], launch_keys: Iterable[str]) -> None:
+    """Words of the launch whose value rlconf cannot read (a variable the script never sets, a command that
+    depends on an undecided branch) may hold any key=value override: the plan quantities the launch's own overrides
+    do not set are unknown, with a warning naming the words."""
+    if not words:
+        return
+    shown = " ".join(words[:2])
+    why = f"the launch passes words whose value rlconf cannot read ({shown}); any override there may"
+    unknown_unless_set(spec, launch_keys, f"unknown: {why} set it")
+    notes.warning(
+        "input.unknown-overrides",
+        f"the launch passes {shown}, whose value rlconf cannot read: any key=value override may be among "
+        "them, so the plan quantities the launch's own overrides do not set are unknown (pass --env with "
+        "the values, or the overrides as written)",
+        source_keys=words[:1],
+    )
+
+
 def unknown_unless_set(spec: RunSpec, launch_keys: Iterable[str], why: str) -> None:
     """Where something rlconf cannot read may set any key (options an entry builds its config from, words of a
     launch whose value is not known): a plan quantity read from a default, or from a key the launch does not set

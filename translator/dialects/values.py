@@ -56,6 +56,8 @@ class Values:
         self.unknown: dict[str, list[str]] = {}
         # key → where a config file leaves it null (a reader that merges the file before the command line sets it)
         self.file_nulls: dict[str, str] = {}
+        # environment variables the launch command sees (as its script sets them) that a framework's checks read
+        self.environment: dict[str, str] = {}
 
     def _symbolic(self, key: str, value: Any) -> bool:
         """Whether ``value`` depends on a variable the script never sets (kept as ``${NAME}``): then the

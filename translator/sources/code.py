@@ -1371,6 +1371,17 @@ def held_elsewhere(project: Project, given: str) -> str | None:
     return project.rel(held[0]) if held else None
 
 
+def names_assigned(tree: ast.AST, value: Callable[[ast.expr], bool]) -> set[str]:
+    """The plain names an assignment anywhere in ``tree`` binds to an expression ``value`` accepts."""
+    return {
+        target.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and value(node.value)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
 def runs_first_argument(text: str) -> bool:
     """Whether a Python script's own code runs the script or module its first argument names as ``__main__``
     (``runpy.run_path(sys.argv[1], ...)``, ``runpy.run_module(sys.argv[1], ...)``, or a name bound to
@@ -1388,13 +1399,7 @@ def runs_first_argument(text: str) -> bool:
             and node.slice.value == 1
         )
 
-    bound = {
-        t.id
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Assign) and first_argument(n.value)
-        for t in n.targets
-        if isinstance(t, ast.Name)
-    }
+    bound = names_assigned(tree, first_argument)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and dotted_path(node.func) in ("runpy.run_path", "runpy.run_module"):
             given = node.args[0] if node.args else None

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from translator.errors import ConfigError
 from translator.records import record
+from translator.sources.textfilter import run_filters
 
 # A comment asking the user to supply a value left empty: "Provide your wandb key here", "fill in", "set this", "TODO"
 _FILL_IN = re.compile(
@@ -1506,7 +1507,7 @@ class _Reader:
 
         def decide() -> bool | None:
             if outcome is None and self.joined_condition:
-                return None  # a condition of several commands (`[ a ] || [ b ]`) is not decided from its first
+                return self.decide_joined(condition)
             return self.decide(condition) if outcome is None else outcome()
 
         if keyword == "if":
@@ -1705,6 +1706,29 @@ class _Reader:
             f"{'false' if result == negate else 'true'} here (its operands are known)",
         )
         return result != negate
+
+    def decide_joined(self, first: list[_Tok]) -> bool | None:
+        """A condition of tests joined by ``&&`` and ``||`` (``[ -n "$X" ] && [ "$X" != no ]``), the first's words
+        given, the rest read from the tokens after it up to the end of the line: bash evaluates them left to right
+        with equal precedence. Known where each test that can change the outcome is decided (``false && ?`` is
+        false, ``true || ?`` true); else None."""
+        result, i = self.decide(first), self.after_command
+        while i < len(self.toks) and self.toks[i].kind == "op" and self.toks[i].text in ("&&", "||"):
+            joiner, i = self.toks[i].text, i + 1
+            test = []
+            while i < len(self.toks) and self.toks[i].kind == "word":
+                test.append(self.toks[i])
+                i += 1
+            if not test or test[0].text in ("then", "do"):
+                return None
+            if (joiner == "&&" and result is False) or (joiner == "||" and result is True):
+                continue  # bash does not run it: the outcome stands
+            decided = self.decide(test)
+            if joiner == "&&":
+                result = False if decided is False else None if None in (result, decided) else True
+            else:
+                result = True if decided is True else None if None in (result, decided) else False
+        return result
 
     def open_loop(self, words: list[_Tok]) -> bool:
         """A loop opens (its ``done`` closes it). A ``while``/``until`` whose condition is decided (its operands
@@ -2268,7 +2292,7 @@ class _Reader:
         tokens = [t for i, t in enumerate(tokens) if i not in quiet and i + 1 not in quiet]
         if (text := self.file_text(tokens)) is not None:
             return text
-        if (text := self.echo_sed(tokens)) is not None:
+        if (text := self.echo_filters(tokens)) is not None:
             return text
         if any(t.kind == "op" and t.text not in ("&&", ";") for t in tokens):
             return None
@@ -2295,25 +2319,23 @@ class _Reader:
             return self.cwd or "."
         return self.listed(words)
 
-    def echo_sed(self, tokens: list[_Tok]) -> str | None:
-        """The output of ``echo WORDS | sed 's#FROM#TO#'`` (also ``sed -e``, the ``g`` flag, any delimiter) where FROM
-        is plain text (no character a sed pattern treats specially) and TO holds no ``&`` or backslash: the words
-        joined by a space, FROM replaced by TO (the first time, or every time with ``g``). None for anything else."""
+    def echo_filters(self, tokens: list[_Tok]) -> str | None:
+        """The output of ``echo WORDS | FILTER | ...`` where each filter is a ``sed``, ``cut`` or ``tr`` that
+        textfilter computes exactly: the words joined by a space, run through them. None for anything else."""
         shape = [t.text if t.kind == "op" else "W" for t in tokens]
-        if "|" not in shape or shape.count("|") != 1 or any(k not in ("W", "|") for k in shape):
+        if "|" not in shape or any(k not in ("W", "|") for k in shape):
             return None
-        bar = shape.index("|")
-        left = [self.value(t.text) for t in tokens[:bar]]
-        right = [self.value(t.text) for t in tokens[bar + 1 :]]
-        if right[1:2] == ["-e"]:
-            right = right[:1] + right[2:]
-        if left[:1] != ["echo"] or len(right) != 2 or right[0] != "sed" or any(symbolic_names(w) for w in left):
+        commands: list[list[str]] = [[]]
+        for t, kind in zip(tokens, shape, strict=True):
+            if kind == "|":
+                commands.append([])
+            else:
+                commands[-1].append(self.value(t.text))
+        if commands[0][:1] != ["echo"] or any(symbolic_names(w) for words in commands for w in words):
             return None
-        found = re.fullmatch(r"s(.)(.*?)\1(.*?)\1(g?)", right[1], re.DOTALL)
-        if found is None or re.search(r"[][.*^$\\]", found[2]) or not found[2] or re.search(r"[&\\]", found[3]):
+        if commands[0][1:2] == ["-n"] or not all(commands[1:]):
             return None
-        text = " ".join(left[1:])
-        return text.replace(found[2], found[3], -1 if found[4] else 1)
+        return run_filters(commands[1:], " ".join(commands[0][1:]))
 
     def file_text(self, tokens: list[_Tok]) -> str | None:
         """The output of a substitution that prints a project file's text: ``cat FILE``, ``< FILE``, ``head -n 1

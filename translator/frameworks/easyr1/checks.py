@@ -382,19 +382,21 @@ def data_files(view: View) -> list[Finding]:
 
 
 def resume_path(view: View) -> list[Finding]:
-    """ray_trainer.py _load_checkpoint (from 2025-03): a resume path must name a global_step_N directory."""
+    """ray_trainer.py _load_checkpoint (from 2025-03): a resume path must name a global_step_N directory. From
+    0.3.1, TrainerConfig.post_init (verl/trainer/config.py@v0.3.1) first drops a path that does not exist when the
+    run starts ("Model checkpoint ... not found."): whether it does on the user's machine is not known here, so the
+    finding only warns."""
     path = view.get("trainer.load_checkpoint_path")
     if not path or not view.since(MARCH) or "global_step_" in str(path).strip("/").rsplit("/", 1)[-1]:
         return []
-    return [
-        finding(
-            view,
-            "easyr1.resume-path",
-            "error",
-            "`load_checkpoint_path` should end with `global_step_*`.",
-            ["trainer.load_checkpoint_path"],
+    message = "`load_checkpoint_path` should end with `global_step_*`."
+    if view.since("0.3.1"):
+        message += (
+            " (EasyR1 stops on it only if the path exists when the run starts: one that does not is dropped with "
+            '"Model checkpoint ... not found." and the run starts without resuming)'
         )
-    ]
+    severity = "warning" if view.since("0.3.1") else "error"
+    return [finding(view, "easyr1.resume-path", severity, message, ["trainer.load_checkpoint_path"])]
 
 
 RULES: tuple[Callable[[View], list[Finding]], ...] = (

@@ -91,7 +91,7 @@ from translator.plan import Derivation, Extra, RunSpec
 from translator.sources.code import in_run_dir
 from translator.sources.files import Source, flatten, load_yaml_mapping, refuse_alias_bomb
 from translator.sources.hydra import UNRESOLVED, resolve_interpolations, scalar
-from translator.sources.shell import program_index, unwrap_command
+from translator.sources.shell import program_index, symbolic_names, unwrap_command
 
 _KEY = re.compile(r"^[A-Za-z_][\w-]*(\.[\w-]+)*$")
 
@@ -106,6 +106,8 @@ class NativeEasyR1:
         self.launch: tuple[str, str | None] | None = None  # the launched module or script, and its cwd
         self.fork_entry = False  # launched through a module or script that is not EasyR1's own
         self.wandb_entity: str | None = None  # WANDB_ENTITY as the launch sees it (EasyR1 has no config key)
+        self.unknown_words: list[str] = []  # launch words whose value is not known: they may hold any override
+        self.override_keys: list[str] = []  # the keys the launch's own key=value words set
         # keys the config file leaves null: merged into the structured config before the command line is
         self.file_nulls: dict[str, str] = {}
 
@@ -211,6 +213,10 @@ class EasyR1Dialect(Dialect):
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
         entity_from_environment(spec, native.wandb_entity)
+        if native.unknown_words:
+            from translator.dialects.forkbatch import unknown_launch_words
+
+            unknown_launch_words(spec, notes, native.unknown_words, native.override_keys)
         copy = self._copy_package(source, native)
         declared = self.copy_keys(os.path.dirname(copy[0])) if copy else None
         _refuse_missing_files(source, values, spec, version, notes, declared)
@@ -331,6 +337,9 @@ class EasyR1Dialect(Dialect):
                     if not word.strip()
                     else "remove the word, or write it as key=value",
                 )
+            if not eq and symbolic_names(word):
+                native.unknown_words.append(word)  # an unset variable, a branch-dependent command: any override
+                continue
             if not eq or not _KEY.match(key):
                 notes.warning(
                     "keys.unrecognised-argument",
@@ -353,6 +362,7 @@ class EasyR1Dialect(Dialect):
             )
         for key, value in overrides:
             native.set(key, value, origin)
+            native.override_keys.append(key)
 
     def _version(self, native: NativeEasyR1, explicit: str | None, notes: NoteList) -> str:
         """The band whose schema accepts the most of the config's keys (ties: the newest)."""

@@ -19,7 +19,7 @@ from translator.checks.findings import (
     suggest,
 )
 from translator.dialects.base import Values
-from translator.frameworks.nemo_rl.tables import CHECK_SINCE
+from translator.frameworks.nemo_rl.tables import CHECK_SINCE, IGNORE_TP_CHECK
 from translator.plan import RunSpec
 
 P, N = "grpo.num_prompts_per_step", "grpo.num_generations_per_prompt"
@@ -37,14 +37,19 @@ FORCE = "loss_fn.force_on_policy_ratio"
 
 
 class View(SettingsAccess):
-    """The merged settings and what NeMo-RL derives from them (the training world, DP)."""
+    """The merged settings, the launch's environment variables NeMo-RL reads, and what NeMo-RL derives from
+    them (the training world, DP)."""
+
+    def __init__(self, values: Mapping[str, Any], version: str, environment: Mapping[str, str]) -> None:
+        super().__init__(values, version)
+        self.environment = dict(environment)
 
     @classmethod
     def of(cls, native: Values, version: str) -> View:
-        return cls({**native.defaults, **native.values}, version)
+        return cls({**native.defaults, **native.values}, version, native.environment)
 
     def changed(self, changes: Mapping[str, Any]) -> View:
-        return View({**self.values, **changes}, self.version)
+        return View({**self.values, **changes}, self.version, self.environment)
 
     def parallel(self) -> tuple[str, str, str | None]:
         """The TP, CP and PP keys of the backend in use."""
@@ -126,21 +131,20 @@ def world(view: View) -> list[Finding]:
 
 
 def tp_accuracy(view: View) -> list[Finding]:
-    """lm_policy.py:178-194@v0.7.0 (the first line of its message; NRL_IGNORE_TP_ACCURACY_CHECK skips it)."""
+    """lm_policy.py:178-194@v0.7.0 (the first line of its message). The launch's NRL_IGNORE_TP_ACCURACY_CHECK
+    skips it (os.environ.get, any non-empty value): then the finding only warns that the run goes on."""
     tp, _, _ = view.model_parallel()
     if not _since(view, "tp4-micro-equals-logprob") or tp < 4 or view.flag(FORCE):
         return []
     if view.int(MBS) == view.int(LPBS):
         return []
-    return [
-        finding(
-            view,
-            "nemo-rl.tp4-micro-equals-logprob",
-            "error",
-            "There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend.",
-            [MBS, LPBS, view.parallel()[0]],
+    message = "There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend."
+    if view.environment.get(IGNORE_TP_CHECK):
+        message += (
+            f" ({IGNORE_TP_CHECK}={view.environment[IGNORE_TP_CHECK]} set by the launch: NeMo-RL skips the check)"
         )
-    ]
+    severity = "warning" if view.environment.get(IGNORE_TP_CHECK) else "error"
+    return [finding(view, "nemo-rl.tp4-micro-equals-logprob", severity, message, [MBS, LPBS, view.parallel()[0]])]
 
 
 def force_on_policy(view: View) -> list[Finding]:

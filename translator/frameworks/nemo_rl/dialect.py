@@ -24,6 +24,7 @@ from translator.dialects.base import (
     ReadOptions,
     Values,
     at_least,
+    exported,
     note_launch,
     read_script,
     require_resolved,
@@ -41,6 +42,7 @@ from translator.frameworks.nemo_rl.tables import (
     CHANGES,
     DATA_SECTION,
     ENTRY,
+    IGNORE_TP_CHECK,
     NAMED_DATASET_PROMPTS,
     RELEASE_RECIPES,
     SETUP_RETURNS,
@@ -149,6 +151,7 @@ class _Native:
         self.replaced: set[str] = set()  # top-level sections a recipe replaces whole (`_override_: true`)
         # a project entry's `a, b, ... = setup(...)` of the release's grpo.setup: (names, file, line)
         self.setup_unpacked: tuple[int, str, int] | None = None
+        self.environment: dict[str, str] = {}  # what the launch exports of the variables NeMo-RL's checks read
 
     def merge(self, flat: dict[str, Any], origin: str | dict[str, str]) -> None:
         for key, value in flat.items():
@@ -289,11 +292,12 @@ class NemoRLDialect(Dialect):
         resolved = {k: _resolve(v, merged, 0) for k, v in native.values.items()}
         base_resolved = {k: _resolve(v, merged, 0) for k, v in defaults.items()}
         values = Values(resolved, native.origins, base_resolved, source.name)
+        values.environment = native.environment
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, version, spec, notes).run()
         # what the launch reads that rlconf cannot: every quantity its own overrides do not set is unknown
-        from translator.dialects.forkbatch import unknown_unless_set
+        from translator.dialects.forkbatch import unknown_launch_words, unknown_unless_set
 
         if native.unknown_config is not None:
             names = ", ".join(symbolic_names(native.unknown_config)[:2])
@@ -307,17 +311,7 @@ class NemoRLDialect(Dialect):
                 "explain the config file itself)",
                 source_keys=[native.unknown_config],
             )
-        if native.unknown_words:
-            shown = " ".join(native.unknown_words[:2])
-            why = f"the launch passes words whose value rlconf cannot read ({shown}); any override there may"
-            unknown_unless_set(spec, native.override_keys, f"unknown: {why} set it")
-            notes.warning(
-                "input.unknown-overrides",
-                f"the launch passes {shown}, whose value rlconf cannot read: any key=value override may be among "
-                "them, so the plan quantities the launch's own overrides do not set are unknown (pass --env with "
-                "the values, or the overrides as written)",
-                source_keys=native.unknown_words[:1],
-            )
+        unknown_launch_words(spec, notes, native.unknown_words, native.override_keys)
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
         return Reading(spec, notes, values)
@@ -393,6 +387,8 @@ class NemoRLDialect(Dialect):
             )
         command, words = launches[0]
         note_launch(notes, source, command, [c for c, _ in launches])
+        if ignore := exported(script, command, IGNORE_TP_CHECK):
+            native.environment[IGNORE_TP_CHECK] = ignore
         require_resolved(command, source)
         origin = f"{source.name}:{command.line}"
         argv = unwrap_command(command.argv)

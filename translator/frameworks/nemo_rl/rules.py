@@ -40,7 +40,7 @@ RULES: tuple[R, ...] = (
         "nemo-rl.tp4-micro-equals-logprob",
         "check",
         "nemo-rl",
-        ("error",),
+        ("error", "warning"),
         "From 0.6.0, with TP ≥ 4 the training and log-prob micro-batches must be equal (unless "
         "NRL_IGNORE_TP_ACCURACY_CHECK is set or force_on_policy_ratio is on).",
         message="There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend.",

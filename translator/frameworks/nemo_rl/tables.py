@@ -194,3 +194,6 @@ CHECK_SINCE: dict[str, str] = {
     "async-dp": "0.4.0",
     "prompts-per-dataloader": "0.6.0",
 }
+
+# lm_policy.py:178-179@v0.7.0: an environment variable whose any non-empty value skips the TP>=4 micro-batch check
+IGNORE_TP_CHECK = "NRL_IGNORE_TP_ACCURACY_CHECK"

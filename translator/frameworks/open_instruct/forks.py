@@ -39,6 +39,7 @@ from translator.sources.code import (
     ArgumentFields,
     Project,
     _touch,
+    names_assigned,
     project_root,
     refuse_startup_failures,
     run_dirs,
@@ -118,10 +119,24 @@ class Statement:
 
 class _Cut(ast.NodeTransformer):
     """Dotted names to their last part (``self.args.x`` → ``x``), strings to '…': what a rename of the config
-    object or a reworded message leaves alone."""
+    object or a reworded message leaves alone. A local alias of an imported name (``aliases``) is that name, and
+    ``Base.__init__(self, ...)`` is ``super().__init__(...)``: how a copy that imports lazily calls the same code."""
+
+    def __init__(self, aliases: dict[str, str] | None = None) -> None:
+        self.aliases = aliases or {}
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         return ast.Name(node.attr, ast.Load())
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(self.aliases[node.id], node.ctx) if node.id in self.aliases else node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        func, args = node.func, node.args
+        explicit_base = isinstance(func, ast.Attribute) and func.attr == "__init__" and isinstance(func.value, ast.Name)
+        if explicit_base and args and isinstance(args[0], ast.Name) and args[0].id == "self":
+            node.args = args[1:]
+        return self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return ast.Constant("…") if isinstance(node.value, str) else node
@@ -194,9 +209,40 @@ def _kinds(head: ast.AST) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def _lazy_import_aliases(tree: ast.Module) -> dict[str, str]:
+    """Names bound to an attribute of a module imported at run time: ``m = __import__("pkg.mod")`` then ``f =
+    getattr(m, "f")``, or ``f = __import__("pkg", fromlist=["f"]).f`` (a copy that keeps heavy imports local so Ray
+    can pickle its actors): name → the attribute's own name."""
+    modules = names_assigned(tree, _imports_at_run_time)
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            continue
+        value = node.value
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "getattr"
+            and len(value.args) == 2
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id in modules
+            and isinstance(value.args[1], ast.Constant)
+            and isinstance(value.args[1].value, str)
+        ):
+            aliases[node.targets[0].id] = value.args[1].value
+        elif isinstance(value, ast.Attribute) and _imports_at_run_time(value.value):
+            aliases[node.targets[0].id] = value.attr
+    return aliases
+
+
+def _imports_at_run_time(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__"
+
+
 def statements(tree: ast.Module) -> list[Statement]:
     """The plan-forming statements of a file (see module doc), in line order."""
     found: list[Statement] = []
+    aliases = _lazy_import_aliases(tree)
 
     def visit(body: Iterable[ast.stmt]) -> None:
         for statement in body:
@@ -211,7 +257,7 @@ def statements(tree: ast.Module) -> list[Statement]:
             if head is not None and not checks and not _records(statement):
                 kinds = _kinds(head)
                 if kinds:
-                    cut = _Cut().visit(copy.deepcopy(head))
+                    cut = _Cut(aliases).visit(copy.deepcopy(head))
                     text = (
                         f"for {ast.unparse(cut.elts[0])} in {ast.unparse(cut.elts[1])}"
                         if isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(cut, ast.Tuple)

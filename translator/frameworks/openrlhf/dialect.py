@@ -189,6 +189,7 @@ class NativeOpenRlhf:
         self.fork_entry = False  # launched through a module or script that is not OpenRLHF's own
         self.single_job: Processes | None = None  # the launcher's processes, for the single-job entry (train_ppo)
         self.typed: dict[str, str] = {}  # a flag → its abbreviation as typed (argparse expands unique prefixes)
+        self.unknown_words: list[str] = []  # launch words whose value is not known: they may hold any flag
 
 
 class _Flags(Values):
@@ -286,6 +287,10 @@ class OpenRlhfDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, flags):
             _Interpreter(flags, version, spec, notes, native.fork_entry, native.single_job).run()
+        if native.unknown_words:
+            from translator.dialects.forkbatch import unknown_launch_words
+
+            unknown_launch_words(spec, notes, native.unknown_words, written.values())
         try:
             host = urlsplit(native.ray_address).hostname if native.ray_address else None
         except ValueError:  # not an address (a malformed IPv6 literal): nothing to carry
@@ -394,7 +399,7 @@ class OpenRlhfDialect(Dialect):
             native.single_job = processes(launcher, command, f"{source.name}:{command.line}")
         native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"
-        for name, value, typed in _parse_arguments(words, origin, notes):
+        for name, value, typed in _parse_arguments(words, origin, notes, native.unknown_words):
             if typed != name:
                 native.typed[name] = typed
             if name in SECRET_FLAGS:
@@ -588,15 +593,19 @@ def _expand(name: str) -> str:
     return matches[0] if len(matches) == 1 else name
 
 
-def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tuple[str, Any, str]]:
+def _parse_arguments(words: list[str], origin: str, notes: NoteList, unknown: list[str]) -> list[tuple[str, Any, str]]:
     """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, two-value and many-value flags, each as
-    (the flag it is, its value, the flag as typed: an abbreviation is expanded)."""
+    (the flag it is, its value, the flag as typed: an abbreviation is expanded). A word where a flag would be whose
+    value is not known (an unset variable) goes to ``unknown``: it may hold any flags."""
     queue = list(words)
     parsed: list[tuple[str, Any, str]] = []
     i = 0
     while i < len(queue):
         word = queue[i]
         i += 1
+        if symbolic_names(word) and not word.startswith("-"):
+            unknown.append(word)
+            continue
         if not word.startswith("--") or word == "--":
             notes.warning(
                 "keys.unrecognised-argument",
@@ -639,7 +648,8 @@ def _parse_arguments(words: list[str], origin: str, notes: NoteList) -> list[tup
         else:  # unknown: take what follows as its value(s)
             value = True if not following else following[0] if len(following) == 1 else list(following)
             extra = []
-        for word in extra:
+        unknown.extend(word for word in extra if symbolic_names(word))
+        for word in [w for w in extra if not symbolic_names(w)]:
             notes.warning(
                 "keys.unrecognised-argument",
                 f"{origin}: '{word}' after --{name} is not a value it takes",

@@ -52,7 +52,7 @@ from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
 from translator.sources.hydra import UNRESOLVED, parse_override, resolve_interpolations, scalar
-from translator.sources.shell import ShellCommand, program_index, unwrap_command
+from translator.sources.shell import ShellCommand, program_index, symbolic_names, unwrap_command
 
 # The launch module: main_base of either package, or a fully-async entry point of one's own (the skyrl
 # examples' main_dapo_fully_async: a subclass of main_base's experiment with FullyAsyncRayPPOTrainer).
@@ -227,10 +227,14 @@ class SkyrlDialect(Dialect):
                 "overrides and is read with main_base's semantics, which its own code may change",
             )
         given: dict[str, Any] = {}
+        unknown_words = []  # launch words whose value is not known: they may hold any override
         for word in command.argv[index + 1 :]:
             if word in ("", "$@", "${@}"):
                 continue
             override = parse_override(word)
+            if override is None and symbolic_names(word) and not word.partition("=")[1]:
+                unknown_words.append(word)
+                continue
             if override is None or override.op == "~":
                 notes.warning(
                     "keys.unrecognised-argument",
@@ -253,6 +257,10 @@ class SkyrlDialect(Dialect):
             _Reader(values, version, spec, notes, fully_async).run()
         # skyrl/train/utils/tracking.py (wheel 0.3.0) calls wandb.init with no entity: wandb takes WANDB_ENTITY.
         entity_from_environment(spec, exported(script, command, "WANDB_ENTITY"))
+        if unknown_words:
+            from translator.dialects.forkbatch import unknown_launch_words
+
+            unknown_launch_words(spec, notes, unknown_words, given)
         for key, value in values.unused().items():
             spec.extras.append(Extra(self.name, key, value))
             if not key.startswith("+") and not T.exists(_new_name(key), version):
@@ -477,16 +485,18 @@ class _Reader:
                     )
             spec.generation.logprob_micro_batch_per_device = self.count(T.FORWARD_MICRO)
         spec.run_length.dataset_passes = self.count(T.EPOCHS)
-        if T.exists(T.MAX_STEPS, self.version) and v.get(T.MAX_STEPS) is not None:
-            self.count(T.MAX_STEPS)
+        plan.complete()  # before the step limit is read: the derived counts are not built from it
+        if T.exists(T.MAX_STEPS, self.version) and (limit := v.consume(T.MAX_STEPS)) is not None:
+            mark = len(v.reads)
+            self.count(T.MAX_STEPS)  # validated; its read is plan.total_steps' own (below), not the next field's
+            del v.reads[mark:]
             # trainer.py:225-227: min(len(dataloader) × epochs, max_training_steps): the dataset decides
             spec.derivations["plan.total_steps"] = Derivation(
-                f"min(len(train_dataloader) × trainer.epochs, {T.MAX_STEPS} {v.get(T.MAX_STEPS)}): at most "
-                f"{v.get(T.MAX_STEPS)} steps, fewer when the dataset runs out first",
+                f"min(len(train_dataloader) × trainer.epochs, {T.MAX_STEPS} {limit}): at most "
+                f"{limit} steps, fewer when the dataset runs out first",
                 [T.MAX_STEPS, T.EPOCHS],
                 "unknown",
             )
-        plan.complete()
         if self.fully_async and T.exists(T.ASYNC, self.version):
             enabled = v.flag(T.ASYNC)
             spec.generation.rollout_mode = "async" if enabled else "sync"

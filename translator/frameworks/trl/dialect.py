@@ -1621,11 +1621,17 @@ def _config_rewrites(
     parsed config (``args.per_device_train_batch_size = ...``, ``self.args.num_generations = ...``) or the
     trainer's own copy of one to anything but the config's value (``self.num_generations = int(args.x * 0.5)``;
     TRL's GRPOTrainer only copies ``self.num_generations = args.num_generations``). A statement in a branch of
-    ``if args.FLAG:`` or ``if args.name == "x":`` that the launch's value does not take (``flag``) is skipped."""
+    ``if args.FLAG:`` or ``if args.name == "x":`` that the launch's value does not take (``flag``) is skipped, and
+    so is the branch of ``if self.control.should_evaluate:`` (the Trainer's flag while it evaluates: no training
+    batch is formed there). A copy of a copy (``self.train_n = args.n`` then ``self.n = self.train_n``) is a copy."""
     found: list[str] = []
+    copies = _config_copies(methods)
 
     def visit(statements: list[ast.stmt], path: str) -> None:
         for node in statements:
+            if isinstance(node, ast.If) and dotted_path(node.test) == "self.control.should_evaluate":
+                visit(node.orelse, path)
+                continue
             if isinstance(node, ast.If):
                 test = option_test(node.test)
                 value = flag(test[0]) if test is not None else None
@@ -1638,14 +1644,9 @@ def _config_rewrites(
                 if not (isinstance(target, ast.Attribute) and target.attr in _REWRITTEN):
                     continue
                 holder = dotted_path(target.value)
-                copied = (
-                    isinstance(node, ast.Assign)
-                    and isinstance(value, ast.expr)
-                    and dotted_path(value)
-                    in (
-                        f"args.{target.attr}",
-                        f"self.args.{target.attr}",
-                    )
+                source = dotted_path(value) if isinstance(node, ast.Assign) and isinstance(value, ast.expr) else None
+                copied = source in (f"args.{target.attr}", f"self.args.{target.attr}") or (
+                    source is not None and copies.get(source.removeprefix("self.")) == target.attr
                 )
                 if holder in ("args", "self.args") or (holder == "self" and not copied):
                     found.append(f"{project.rel(path)}:{node.lineno} {holder}.{target.attr}")
@@ -1661,6 +1662,28 @@ def _config_rewrites(
     for path, method in methods.values():
         visit(method.body, path)
     return tuple(found)
+
+
+def _config_copies(methods: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]) -> dict[str, str]:
+    """The trainer's attributes every assignment of which copies the same config field (``self.train_n = args.n``):
+    attribute → field."""
+    fields: dict[str, set[str]] = {}
+    other: set[str] = set()
+    for _, method in methods.values():
+        for node in ast.walk(method):
+            for target in assignment_targets(node) if isinstance(node, ast.stmt) else []:
+                if not (isinstance(target, ast.Attribute) and dotted_path(target.value) == "self"):
+                    continue
+                value = getattr(node, "value", None)
+                source = dotted_path(value) if isinstance(node, ast.Assign) and isinstance(value, ast.expr) else None
+                field = next(
+                    (source[len(p) :] for p in ("args.", "self.args.") if source and source.startswith(p)), None
+                )
+                if field is None or "." in field:
+                    other.add(target.attr)
+                else:
+                    fields.setdefault(target.attr, set()).add(field)
+    return {name: found.pop() for name, found in fields.items() if len(found) == 1 and name not in other}
 
 
 def _may_be(value: Any, wanted: Any) -> bool:

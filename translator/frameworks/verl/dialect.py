@@ -86,7 +86,7 @@ from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.code import registered_resolvers
 from translator.sources.files import Source, flatten, load_yaml_mapping
 from translator.sources.hydra import UNRESOLVED, parse_override, refuse_escaped_space, resolve_interpolations
-from translator.sources.shell import program_index, unwrap_command
+from translator.sources.shell import program_index, symbolic_names, unwrap_command
 
 if TYPE_CHECKING:
     from translator.dialects.forkbatch import EntryConfig
@@ -110,6 +110,7 @@ class NativeVerl:
         self.fork_entry = False  # launched through a module or script that is not verl's own
         self.entry_options: list[str] = []  # a fork entry's own options (words not overrides: --config FILE)
         self.wandb_entity: str | None = None  # WANDB_ENTITY as the launch sees it (verl has no config key)
+        self.unknown_words: list[str] = []  # launch words whose value is not known: they may hold any override
 
     def set(self, key: str, value: Any, origin: str) -> None:
         self.values[key] = value
@@ -189,6 +190,10 @@ class VerlDialect(Dialect):
         with track_provenance(spec, values):
             interpreter.run()
         entity_from_environment(spec, native.wandb_entity)
+        if native.unknown_words:
+            from translator.dialects.forkbatch import unknown_launch_words
+
+            unknown_launch_words(spec, notes, native.unknown_words, [*native.plain, *native.appended])
         self._account(values, native, version, spec, notes)
         self._fork_code(
             source,
@@ -538,6 +543,9 @@ class VerlDialect(Dialect):
             override = parse_override(word)
             if override is None and word[:1].isspace():
                 refuse_escaped_space(word, origin)  # `\ #` at a line's end: the command ended on that line
+            if override is None and symbolic_names(word) and not word.partition("=")[1]:
+                native.unknown_words.append(word)  # an unset variable, a branch-dependent command: any override
+                continue
             if override is None:
                 if native.fork_entry and word.startswith("-"):
                     native.entry_options.append(word)
