@@ -190,6 +190,21 @@ def test_easyr1_shaped_worker_sizing_is_compared_with_its_bands() -> None:
     assert untaken(function, 5, {"two_views": False}) and not untaken(function, 5, {"two_views": True})
 
 
+def test_a_value_accumulated_along_the_sequence_is_no_accumulation_count() -> None:
+    # an actor's update that accumulates log-ratios along each trajectory (torch.flip/cumsum over dims=[1]) beside
+    # verl's own `self.gradient_accumulation = mini // micro`: only the latter sizes anything, and it is upstream's
+    code = (
+        "class Actor:\n    def update_policy(self, data):\n"
+        "        self.gradient_accumulation = self.config.ppo_mini_batch_size // "
+        "self.config.ppo_micro_batch_size_per_gpu\n"
+        "        accumulated_log_rho = torch.flip(torch.cumsum(torch.flip(log_rho, dims=[1]), dim=1), dims=[1])\n"
+        "        grad_accum_steps = 2 * self.gradient_accumulation\n"
+    )
+    [function] = normalising_functions(ast.parse(code), UPSTREAM_WORKER["verl"].anchors)
+    touched = [(t.line, t.signature) for t in normalisation_touches(function, "a.py")]
+    assert [line for line, _ in touched] == [3, 5]  # the accumulation counts; line 4 is a per-token value
+
+
 def test_workers_of_an_unmodelled_release_are_not_compared() -> None:
     # verl 0.1's wheel has no workers package, and from 0.8 the workers are other code: nothing to compare with
     assert worker_bands("verl", "0.1") is None and worker_bands("verl", "0.9.1") is None

@@ -1225,3 +1225,51 @@ def test_openrlhfs_other_programs_are_no_rl_launch() -> None:
     )
     with pytest.raises(translator.ConfigError, match=r"openrlhf\.cli\.train_sft is OpenRLHF's program of another kind"):
         translator.load(script, framework="openrlhf")
+
+
+_OWN_ENTRY = """import argparse
+
+from openrlhf.trainer import PPOTrainer
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rollout_batch_size", type=int, default=512)
+    parser.add_argument("--micro_rollout_batch_size", type=int, default=8)
+    parser.add_argument("--train_batch_size", type=int, default=128)
+    parser.add_argument("--micro_train_batch_size", type=int, default=4)
+    parser.add_argument("--actor_num_gpus_per_node", type=int, default=8)
+    parser.add_argument("--pretrain", type=str)
+    HELPER
+    args = parser.parse_args()
+    PPOTrainer(args).fit()
+"""
+
+
+@pytest.mark.parametrize(
+    ("helper", "extra", "refused"),
+    [
+        ("", "", False),
+        ("", " --pad_token '<unk>'", True),  # declared nowhere: parse_args() exits before training
+        ("", " --pretr m2", False),  # a unique prefix of --pretrain: argparse's allow_abbrev takes it
+        ("add_more_arguments(parser)", " --pad_token '<unk>'", False),  # a helper may declare it: not certain
+    ],
+)
+def test_a_flag_the_projects_own_entry_script_never_declares_stops_the_launch(
+    tmp_path: Path, helper: str, extra: str, refused: bool
+) -> None:
+    # examples/train_ppo.py builds its parser in that file alone and calls parse_args(), whose 'unrecognized
+    # arguments' error ends the run at start-up for any other flag
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "train_ppo.py").write_text(_OWN_ENTRY.replace("HELPER", helper or "pass"))
+    (tmp_path / "run.sh").write_text(
+        "python3 examples/train_ppo.py --rollout_batch_size 64 --micro_rollout_batch_size 8 --train_batch_size 32 "
+        f"--micro_train_batch_size 4 --actor_num_gpus_per_node 2 --pretrain m{extra}\n"
+    )
+    if refused:
+        with pytest.raises(ConfigError, match=r"declares no --pad_token: .*unrecognized arguments: --pad_token"):
+            translator.explain(str(tmp_path / "run.sh"), "openrlhf@0.7.5")
+    else:
+        # 64 prompts per step, one sample each: 64 samples, 32 per update (the global train batch)
+        plan = translator.explain(str(tmp_path / "run.sh"), "openrlhf@0.7.5").spec.plan
+        assert (plan.prompts_per_step, plan.samples_per_optimizer_step) == (64, 32)

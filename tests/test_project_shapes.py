@@ -734,7 +734,18 @@ def test_a_file_the_entrys_own_parser_opens_from_another_folder_stops_the_read(t
     entry = (
         "import argparse\n\nparser = argparse.ArgumentParser()\n"
         "parser.add_argument('--input_template', type=argparse.FileType('r'), default=None)\n"
-        "parser.add_argument('--rollout_batch_size', type=int)\nargs = parser.parse_args()\n"
+        + "".join(
+            f"parser.add_argument('--{flag}', type=int)\n"
+            for flag in (
+                "rollout_batch_size",
+                "n_samples_per_prompt",
+                "train_batch_size",
+                "micro_train_batch_size",
+                "micro_rollout_batch_size",
+                "actor_num_gpus_per_node",
+            )
+        )
+        + "args = parser.parse_args()\n"
     )
     launch = (
         "deepspeed src/train_ppo.py --input_template {} --rollout_batch_size 8 --n_samples_per_prompt 4 "

@@ -387,10 +387,17 @@ def test_an_openrlhf_forks_entry_script_that_stops_on_its_flags_is_refused(tmp_p
         "python3 examples/train_ppo_ray.py --pretrain m --actor_num_nodes 1 --actor_num_gpus_per_node 2 "
         "--micro_train_batch_size 2 --train_batch_size 16 --micro_rollout_batch_size 4 --rollout_batch_size 32"
     )
+    # the script's parser declares every flag the launch passes (else parse_args() stops first), on one line so
+    # the main block's lines stay where the message names them
+    flags = [w[2:] for w in launch.split() if w.startswith("--") and w[2:] not in ENTRY_SCRIPT]
+    declared = "; ".join(f'parser.add_argument("--{flag}")' for flag in flags)
+    entry = ENTRY_SCRIPT.replace(
+        "parser = argparse.ArgumentParser()", f"parser = argparse.ArgumentParser(); {declared}"
+    )
     write_project(
         tmp_path,
         {
-            "examples/train_ppo_ray.py": ENTRY_SCRIPT,
+            "examples/train_ppo_ray.py": entry,
             "run.sh": launch + "\n",
             "vllm.sh": launch + " --vllm_num_engines 2\n",
         },

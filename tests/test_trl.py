@@ -909,3 +909,29 @@ def test_a_launch_whose_script_and_deepspeed_file_no_one_folder_holds_both_stops
         translator.explain("run/train.sh", "trl@0.18.0")
     (tmp_path / "scripts" / "run" / "train.sh").write_text(launch.format("scripts/run/zero3.json"))
     assert translator.explain("run/train.sh", "trl@0.18.0").spec.plan.data_parallel_size == 2
+
+
+@pytest.mark.parametrize(
+    ("runner", "processes"),
+    [("python", 1), ("python -m ipdb", 1), ("python -m cProfile -o p.out", 1), ("python -m tools.spawn", None)],
+)
+def test_a_script_run_by_python_under_a_debugger_is_one_process(
+    tmp_path: Path, runner: str, processes: int | None
+) -> None:
+    # `python -m ipdb train.py` runs the script in the debugger's own process: one process on the one visible GPU.
+    # TRL 0.16.0 generates every micro-step: 4 completions per process per round = 1 prompt × 4; × GAS 4 = 16 per
+    # optimizer step (cProfile too). A module of the project's own given the script may start any number: unknown.
+    script = (
+        "from trl import GRPOConfig, GRPOTrainer, TrlParser\n\nif __name__ == '__main__':\n"
+        "    args = TrlParser((GRPOConfig,)).parse_args_and_config()[0]\n"
+        "    GRPOTrainer(model='m', reward_funcs=[], args=args).train()\n"
+    )
+    launch = (
+        f"CUDA_VISIBLE_DEVICES=6 {runner} train.py --output_dir o --per_device_train_batch_size 4 "
+        "--num_generations 4 --gradient_accumulation_steps 4\n"
+    )
+    write_project(tmp_path, {"train.py": script, "run.sh": launch})
+    plan = translator.explain(str(tmp_path / "run.sh"), "trl@0.16.0").spec.plan
+    assert plan.data_parallel_size == processes
+    if processes == 1:
+        assert (plan.prompts_per_step, plan.samples_per_optimizer_step) == (1, 16)

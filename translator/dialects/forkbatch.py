@@ -276,6 +276,28 @@ def refuse_certain_stop(
         )
 
 
+def refuse_undeclared_flags(source: Source, project: Project, path: str, typed: list[str], line: int) -> None:
+    """Stop (ConfigError) where the project's own entry script at ``path`` builds its parser in that file alone
+    (translator/sources/code.py ``closed_argparse_options``) and a flag of the launch (``typed``: as written, no
+    dashes) is none of its options nor a prefix of one (argparse's allow_abbrev): ``parse_args()`` exits with
+    'unrecognized arguments' before training."""
+    from translator.sources.code import closed_argparse_options
+
+    tree = project.tree(path)
+    options = closed_argparse_options(tree) if tree is not None else None
+    if options is None:
+        return
+    missing = [f"--{name}" for name in typed if not any(o.startswith(f"--{name}") for o in options)]
+    if missing:
+        raise ConfigError(
+            f"{project.rel(path)}'s parser declares no {', '.join(missing[:3])}: its parse_args() stops at start-up "
+            f"(error: unrecognized arguments: {' '.join(missing[:3])})",
+            file=source.name,
+            line=line,
+            hint=f"remove the flag, or add parser.add_argument('{missing[0]}', ...) to {project.rel(path)}",
+        )
+
+
 def refuse_absent_module(
     source: Source, cwd: str | None, entry: str, modules: frozenset[str], line: int, label: str, instead: str
 ) -> None:

@@ -1528,6 +1528,33 @@ def argparse_options(path: str) -> frozenset[str] | None:
         return None
 
 
+def closed_argparse_options(tree: ast.Module) -> frozenset[str] | None:
+    """The option words of a script whose parser is built in that file alone (:func:`option_words`, and no
+    ``ArgumentParser(parents=...)``, no sub-commands, no parser handed to another function whose ``add_argument``
+    calls the file does not show): then ``parse_args()`` refuses any other flag. None otherwise."""
+    from translator.sources.pyconfig import option_words
+
+    words = option_words(tree)
+    parsers = names_assigned(tree, lambda v: isinstance(v, ast.Call) and _called_name(v) == "ArgumentParser")
+    if words is None or not parsers:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        if _called_name(node) == "ArgumentParser" and any(k.arg == "parents" for k in node.keywords):
+            return None
+        if _called_name(node) == "add_subparsers":
+            return None
+        if any(isinstance(a, ast.Name) and a.id in parsers for a in [*node.args, *(k.value for k in node.keywords)]):
+            return None
+    return words
+
+
+def _called_name(call: ast.Call) -> str | None:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
 def path_default(path: str, option: str) -> str | None:
     """The path the script at ``path`` uses for its option ``option`` (``config``) when the launch gives none: a
     literal ``add_argument("--config", default="x.yaml")`` (relative to where the run starts), or one the script
@@ -2081,7 +2108,11 @@ def _touch(node: ast.AST) -> tuple[str, str, str] | None:
 # ---------------------------------------------------------------------------- a worker's size normalisation
 # A worker turns the configured batch sizes into per-device ones (verl: mini-batch × rollout.n ÷ data-parallel
 # ranks; EasyR1: global batch × n ÷ world size); the actor's update splits by them and accumulates micro-batches.
-_NORMALISED_TARGET = lazy(r"batch_size|accum|per_gpu|per_device")
+# an accumulation count is named for it (gradient_accumulation, grad_accum_steps, OpenRLHF's accumulated_gradient);
+# a value accumulated along the sequence (accumulated_log_rho) sizes nothing
+_NORMALISED_TARGET = lazy(
+    r"batch_size|per_gpu|per_device|(^|_)(grad(ient)?_)?accum(ulation|ulated)?(_grad(ient)?s?|_steps?)?$"
+)
 
 
 class _Shape(ast.NodeTransformer):

@@ -58,9 +58,14 @@ VALUE_OPTIONS = frozenset(
 _HOSTFILE = ("--hostfile", "-H")  # deepspeed: hosts beyond the local node
 
 
+# modules that run the script they are given in their own process (a debugger, a profiler): still one process
+_SAME_PROCESS_RUNNERS = ("pdb", "ipdb", "cProfile", "profile")
+
+
 def launcher_of(words: list[str]) -> str | None:
     """Which launcher the words before the training program name: "accelerate", "torchrun" (also ``python -m
-    torch.distributed.run`` / ``.launch``), "deepspeed", "python" (a plain interpreter); None for another."""
+    torch.distributed.run`` / ``.launch``), "deepspeed", "python" (a plain interpreter, also under ``-m pdb`` /
+    ``ipdb`` / ``cProfile``); None for another."""
     program = words[0].rsplit("/", 1)[-1] if words else ""
     module = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-m", "--module")), None)
     if program == "accelerate" or module == "accelerate.commands.launch":
@@ -69,7 +74,7 @@ def launcher_of(words: list[str]) -> str | None:
         return "torchrun"
     if program == "deepspeed" or module == "deepspeed.launcher.runner":
         return "deepspeed"
-    if program.startswith("python") and module is None:
+    if program.startswith("python") and module in (None, *_SAME_PROCESS_RUNNERS):
         return "python"
     return None
 

@@ -426,6 +426,9 @@ class OpenRlhfDialect(Dialect):
         located = forkbatch.locate(source, command.cwd, entry)
         if located is not None:
             what = "the project's entry script" if not own_entry else "the project's copy of OpenRLHF's entry"
+            if not own_entry and located[1].endswith(".py"):
+                as_typed = [native.typed.get(name, name) for name in native.flags]
+                forkbatch.refuse_undeclared_flags(source, *located, as_typed, command.line)
             forkbatch.refuse_certain_stop(source, *located, None, native.flags, command.line, what)
         return native
 
