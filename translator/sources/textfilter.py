@@ -374,7 +374,7 @@ def _field_list(spec: str) -> Callable[[int], bool] | None:
 
 
 def _joined_options(args: list[str], letters: str) -> dict[str, str] | None:
-    """``-dX`` or ``-d X`` (and ``-d=``-free long spellings are not read): option to value, or None."""
+    """Short options written ``-dX`` or ``-d X`` (each of ``letters``): option to value; None for anything else."""
     options, rest = {}, list(args)
     while rest:
         word = rest.pop(0)

@@ -139,11 +139,10 @@ def tp_accuracy(view: View) -> list[Finding]:
     if view.int(MBS) == view.int(LPBS):
         return []
     message = "There is a known batch-variant accuracy issue with TP>=4 for both DTensor and Megatron backend."
-    if view.environment.get(IGNORE_TP_CHECK):
-        message += (
-            f" ({IGNORE_TP_CHECK}={view.environment[IGNORE_TP_CHECK]} set by the launch: NeMo-RL skips the check)"
-        )
-    severity = "warning" if view.environment.get(IGNORE_TP_CHECK) else "error"
+    ignored = view.environment.get(IGNORE_TP_CHECK)
+    if ignored:
+        message += f" ({IGNORE_TP_CHECK}={ignored} set by the launch: NeMo-RL skips the check)"
+    severity = "warning" if ignored else "error"
     return [finding(view, "nemo-rl.tp4-micro-equals-logprob", severity, message, [MBS, LPBS, view.parallel()[0]])]
 
 
