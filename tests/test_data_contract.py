@@ -491,7 +491,7 @@ SKYRL = """python -m skyrl.train.entrypoints.main_base data.train_data="['{data}
     trainer.train_batch_size=8 trainer.policy_mini_batch_size=4 generator.n_samples_per_prompt=4 \\
     trainer.micro_train_batch_size_per_gpu=1 trainer.micro_forward_batch_size_per_gpu=1 \\
     trainer.placement.policy_num_gpus_per_node=2 trainer.placement.ref_num_gpus_per_node=2 \\
-    generator.num_inference_engines=2 trainer.policy.model.path=m
+    generator.inference_engine.num_engines=2 trainer.policy.model.path=m
 """
 
 

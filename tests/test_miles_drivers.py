@@ -289,6 +289,79 @@ def test_env_sets_a_dataclass_field() -> None:
     assert any("set by --env: batch" in n.message for n in explanation.notes if n.code == "miles.driver-defaults")
 
 
+# The backend's flags come from an `if` on an environment variable: both branches start with --train-backend, so
+# the text they differ in follows that flag, and holds more flags (TP, dynamic batching) than its value.
+BRANCHED = (
+    DRIVER.replace(
+        "def execute(args: ScriptArgs):\n",
+        'BACKEND = os.environ.get("MY_BACKEND", "Megatron").lower()\n\n'
+        "def execute(args: ScriptArgs):\n"
+        '    if BACKEND == "megatron":\n'
+        '        backend = "--train-backend megatron --tensor-model-parallel-size 4 "\n'
+        "    else:\n"
+        '        backend = "--train-backend fsdp "\n',
+    )
+    .replace("--colocate --train-backend fsdp", "--colocate {backend}")
+    .replace('"--actor-num-nodes 1', 'f"--actor-num-nodes 1')
+    .replace("import miles", "import os\nimport miles")
+)
+
+
+def test_a_piece_an_undecided_if_adds_after_a_flag_may_hold_more_flags() -> None:
+    # the default "Megatron".lower() is "megatron": TP 4 on 4 GPUs → DP 1; 64 samples ÷ (1 rank × micro 2) = 32
+    decided = translator.load(Source(BRANCHED, "run_x.py"), framework="miles@0.1.0")
+    assert (decided.plan["data_parallel_size"], decided.plan["grad_accum_steps"]) == (1, 32)
+    # a value rlconf cannot read (a call): the branch is undecided, so TP (and DP) are unknown, not TP 1's DP 4
+    undecided = BRANCHED.replace('os.environ.get("MY_BACKEND", "Megatron").lower()', "pick_backend()")
+    explanation = translator.load(Source(undecided, "run_x.py"), framework="miles@0.1.0")
+    assert explanation.plan["data_parallel_size"] is None and explanation.plan["prompts_per_step"] == 32
+    # an undecided `if` whose every way adds no plan flag (a path, here from rstrip of a field) leaves the plan known
+    traced = BRANCHED.replace(
+        "    U.execute_train(",
+        '    traces = args.save_dir.rstrip("/") + "/traces"\n'
+        "    if pick_tracing():\n"
+        '        train_args += f"--dump-details {traces} "\n'
+        "    U.execute_train(",
+    ).replace("    batch: int = 32\n", '    batch: int = 32\n    save_dir: str = "/ckpt/"\n')
+    explanation = translator.load(Source(traced, "run_x.py"), framework="miles@0.1.0")
+    assert (explanation.plan["data_parallel_size"], explanation.plan["grad_accum_steps"]) == (1, 32)
+
+
+# A typer app that is a group (a callback, or several commands): click takes a command first, so `python FILE`
+# alone stops with "Missing command." (exit 2); `python FILE train` runs train, which reaches execute_train.
+TYPER = (
+    "import typer\n"
+    + DRIVER.replace("def execute(", "def _execute(")
+    + """
+app = typer.Typer()
+
+@app.command()
+def prepare(args: ScriptArgs):
+    print("download")
+
+@app.command()
+def train(args: ScriptArgs):
+    _execute(args)
+
+if __name__ == "__main__":
+    app()
+"""
+)
+
+
+def test_a_typer_group_driver_needs_its_command() -> None:
+    with pytest.raises(ConfigError, match=r"no command stops: its typer app is a group \(commands: prepare, train\)"):
+        translator.load(Source(TYPER, "run_x.py"), framework="miles@0.1.0")
+    # 32 prompts × 8 = 256 samples, gbs 64 → 4 optimizer steps (DRIVER's defaults, reached through train)
+    trained = translator.load(Source(TYPER, "run_x.py"), framework="miles@0.1.0", env={"1": "train"})
+    assert (trained.plan["prompts_per_step"], trained.plan["optimizer_steps_per_step"]) == (32, 4)
+    with pytest.raises(ConfigError, match="command prepare never reaches execute_train"):
+        translator.load(Source(TYPER, "run_x.py"), framework="miles@0.1.0", env={"1": "prepare"})
+    # one command and no callback: typer runs it with no command word
+    single = TYPER.replace('@app.command()\ndef prepare(args: ScriptArgs):\n    print("download")\n\n', "")
+    assert translator.load(Source(single, "run_x.py"), framework="miles@0.1.0").plan["prompts_per_step"] == 32
+
+
 def test_env_chooses_a_branch_and_a_raise_it_reaches_is_refused() -> None:
     moe = FIXTURES / "driver_moe_expert_parallel.py"
     # hardware GB200: 4 GPUs per node (NUM_GPUS_OF_HARDWARE), case ("GB200" | "GB300", 1 | 2): TP 2 → DP 4 / 2 = 2
@@ -367,6 +440,7 @@ MILES_DRIVERS = [
     ("scripts/run_qwen3_30b_a3b.py", (32, 8, 256, 2, 3000), "megatron"),
     # LoRA. num_gpus_per_node 8 (l.82); num_rollout 10, rbs 8, n 8, gbs 64 (l.95-99); _get_parallel_config: TP 2,
     # PP 1, CP 1, EP 8, micro 1 (l.121-132); actor 1 × 8 (l.205); DP = 8 / 2 = 4.
+    # A typer group (a callback, l.243): `python run_qwen3_5_35b_a3b_lora.py train` (--env 1=train).
     ("scripts/run_qwen3_5_35b_a3b_lora.py", (8, 8, 64, 4, 10), "megatron"),
     # Multi-node. actor_num_nodes 8, num_gpus_per_node 8 (l.51-52) → 64 actor GPUs (l.205-206); TP 8, PP 4, CP 2
     # (l.139-142) → DP 1; rbs 128, n 8 (l.119-120), --num-steps-per-rollout 4 (l.125) → gbs 1024 // 4 = 256;
@@ -381,13 +455,17 @@ MILES_DRIVERS = [
 ]
 
 
+TYPER_GROUPS = {"scripts/run_qwen3_5_35b_a3b_lora.py"}  # run with a command: `python FILE train`
+
+
 @needs_src
 @pytest.mark.parametrize("driver,expected,backend", MILES_DRIVERS, ids=[d[0] for d in MILES_DRIVERS])
 def test_miles_drivers_read_to_the_plans_worked_out_by_hand(
     driver: str, expected: tuple[int, ...], backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(str(MILES_SRC))
-    explanation = translator.load(driver)
+    command = {"1": "train"} if driver in TYPER_GROUPS else {}
+    explanation = translator.load(driver, env=command)
     assert explanation.framework == "miles"
     assert tuple(explanation.plan[name] for name in PLAN_NAMES) == expected
     assert explanation.spec.get("topology.training_backend") == backend

@@ -299,23 +299,38 @@ def test_a_step_not_made_of_whole_dataloader_draws_stops_at_start() -> None:
 
 def test_a_step_limit_past_any_common_dataset_is_not_the_run_length() -> None:
     # grpo_math_1B.yaml's max_num_steps 1,000,000 over 1 epoch of 64 prompts per step needs 64,000,000 prompts:
-    # the dataset ends the run first (grpo.py:818-822@v0.7.0), so the length is unknown; the cap stays the run's
-    # limit: with 6,400 prompts the run is floor(6400 / 64) = 100 steps, and a translation writes the same two limits
+    # the dataset ends the run first (grpo.py:818-822@v0.7.0). An unnamed dataset leaves the length unknown; the cap
+    # stays the run's limit: with 6,400 prompts the run is floor(6400 / 64) = 100 steps, and a translation writes the
+    # same two limits
+    data = {"train": {"data_path": "data/train.jsonl"}}
     recipe = {"defaults": "../../grpo_math_1B.yaml", "grpo": {"num_prompts_per_step": 64, "max_num_epochs": 1}}
-    source = Source(yaml.safe_dump(recipe), "recipe.yaml")
+    source = Source(yaml.safe_dump({**recipe, "data": data}), "recipe.yaml")
     explanation = translator.explain(source, framework="nemo-rl@0.7.0")
     assert explanation.spec.plan.total_steps is None and explanation.spec.run_length.step_cap == 1_000_000
     assert "64,000,000 prompts" in explanation.certainty["total_steps"].why
     assert translator.explain(source, framework="nemo-rl@0.7.0", dataset_size=6400).to_dict()["run"]["steps"] == 100
     written = translator.translate(explanation, to="verl@0.9.1").files["launch.sh"]
     assert "trainer.total_training_steps=1000000" in written and "trainer.total_epochs=1" in written
-    # async GRPO ignores max_num_epochs (5 here) but its collector passes over the data once: the same one-pass bound
+    # the base's own OpenMathInstruct-2 (train_1M: 1,000,000 rows, less 5% for validation: 950,000) gives
+    # floor(950,000 / 64) = 14,843 steps, assumed (the Hub set's size); --dataset-size still decides, and a
+    # translation keeps the source's two limits, not the assumed length
+    named = translator.explain(Source(yaml.safe_dump(recipe), "recipe.yaml"), framework="nemo-rl@0.7.0")
+    assert named.spec.plan.total_steps == 14_843 and named.certainty["total_steps"].level == "assumed"
+    assert named.spec.run_length.step_cap == 1_000_000
+    sized = translator.explain(
+        Source(yaml.safe_dump(recipe), "recipe.yaml"), framework="nemo-rl@0.7.0", dataset_size=6400
+    )
+    assert sized.to_dict()["run"]["steps"] == 100
+    written = translator.translate(named, to="verl@0.9.1").files["launch.sh"]
+    assert "trainer.total_training_steps=1000000" in written and "trainer.total_epochs=1" in written
+    # async GRPO ignores max_num_epochs (5 here) but its collector passes over the data once: the same one-pass
+    # bound, floor(950,000 / 64) = 14,843 steps of the base's OpenMathInstruct-2
     fixture = (ROOT / "fixtures" / "nemo-rl" / "async_megatron_2node.yaml").read_text()
     text = fixture.replace(
         "  num_generations_per_prompt: 8\n", "  num_generations_per_prompt: 8\n  max_num_epochs: 5\n"
     )
     spec = translator.explain(Source(text, "recipe.yaml"), framework="nemo-rl@0.7.0").spec
-    assert spec.plan.total_steps is None and spec.run_length.dataset_passes == 1
+    assert spec.plan.total_steps == 14_843 and spec.run_length.dataset_passes == 1
 
 
 def test_a_step_limit_is_weighed_against_a_dataset_loaded_by_name() -> None:
@@ -335,12 +350,34 @@ def test_a_step_limit_is_weighed_against_a_dataset_loaded_by_name() -> None:
     dapo = translator.explain(recipe("DAPOMath17K", 1000, 256), framework="nemo-rl@0.7.0")
     assert dapo.spec.plan.total_steps == 1000 and dapo.certainty["total_steps"].level == "assumed"
     assert "at least 256,000 prompts" in dapo.certainty["total_steps"].why
-    assert "DAPOMath17K holds 1,791,700" in dapo.certainty["total_steps"].why
+    assert "1,791,700 prompts" in dapo.certainty["total_steps"].why
     gsm8k = translator.explain(recipe("gsm8k", 100, 128), framework="nemo-rl@0.7.0")
-    assert gsm8k.spec.plan.total_steps is None and gsm8k.spec.run_length.step_cap == 100
-    assert "gsm8k holds 7,473" in gsm8k.certainty["total_steps"].why
-    with_data = translator.explain(recipe("gsm8k", 100, 128), framework="nemo-rl@0.7.0", dataset_size=7473)
-    assert with_data.to_dict()["run"]["steps"] == 58
+    assert gsm8k.spec.plan.total_steps == 58 and gsm8k.spec.run_length.step_cap == 100
+    assert gsm8k.certainty["total_steps"].level == "assumed" and "7,473 prompts" in gsm8k.certainty["total_steps"].why
+    with_data = translator.explain(recipe("gsm8k", 100, 128), framework="nemo-rl@0.7.0", dataset_size=7000)
+    assert with_data.to_dict()["run"]["steps"] == 54  # floor(7000 / 128): --dataset-size decides
+
+
+def test_a_named_dataset_counts_only_where_its_entry_keeps_the_split_the_count_holds_for() -> None:
+    # OpenMathInstruct-2's 950,000 is train_1M less split_validation_size 0.05 (openmathinstruct2.py:35-61@v0.7.0):
+    # another validation share or split is another count (unknown here); entries are concatenated unless
+    # use_multiple_dataloader (data/utils.py:190-218@v0.7.0): OpenMathInstruct-2 + DeepScaler's 40,315 train rows =
+    # 990,315 prompts, floor(990,315 / 32) = 30,947 steps over one pass
+    def recipe(train: object, **data: object) -> Source:
+        grpo = {"num_prompts_per_step": 32, "max_num_steps": 1_000_000, "max_num_epochs": 1}
+        text = yaml.safe_dump({"defaults": "../../grpo_math_1B.yaml", "grpo": grpo, "data": {"train": train, **data}})
+        return Source(text, "recipe.yaml")
+
+    def steps(source: Source) -> int | None:
+        return translator.explain(source, framework="nemo-rl@0.7.0").spec.plan.total_steps
+
+    assert steps(recipe({"dataset_name": "OpenMathInstruct-2"})) == 29_687  # floor(950,000 / 32)
+    assert steps(recipe({"dataset_name": "OpenMathInstruct-2", "split_validation_size": 0.1})) is None
+    assert steps(recipe({"dataset_name": "OpenMathInstruct-2", "split": "train_2M"})) is None
+    both = [{"dataset_name": "OpenMathInstruct-2"}, {"dataset_name": "DeepScaler"}]
+    assert steps(recipe(both, use_multiple_dataloader=False)) == 30_947
+    # a dataloader per dataset: they never end, so max_num_steps is the run (grpo.py:332-346@v0.7.0)
+    assert steps(recipe(both, use_multiple_dataloader=True)) == 1_000_000
 
 
 def test_a_run_length_resting_on_the_dataset_does_not_hide_a_start_up_stop() -> None:

@@ -211,17 +211,22 @@ def test_skyrls_own_non_training_entry_points_are_not_read_as_training() -> None
         translator.load(Source(serve, "serve.sh"), framework="skyrl")
 
 
+def _project_package(root: Path, name: str) -> Path:
+    """A project checkout with the package examples/<name>/ (its modules run as ``-m examples.<name>.<module>``)."""
+    (root / ".git").mkdir()
+    package = root / "examples" / name
+    package.mkdir(parents=True)
+    for init in (root / "examples" / "__init__.py", package / "__init__.py"):
+        init.write_text("")
+    return package
+
+
 def test_an_own_entry_importing_skyrl_train_is_read_in_the_hydra_era(tmp_path: Path) -> None:
     # The project's entry imports skyrl_train (main_base's experiment): the Hydra-era package, so its keys are
     # skyrl_train's (generator.num_inference_engines, generator.inference_engine_tensor_parallel_size) and the
     # version is skyrl_train's newest; without the import the newest skyrl package is assumed and those keys are
     # unknown there. 2 engines × TP 2 = 4 rollout GPUs.
-    (tmp_path / ".git").mkdir()
-    package = tmp_path / "examples" / "agent"
-    package.mkdir(parents=True)
-    for init in (tmp_path / "examples" / "__init__.py", package / "__init__.py"):
-        init.write_text("")
-    entry = package / "main_agent.py"
+    entry = _project_package(tmp_path, "agent") / "main_agent.py"
     entry.write_text("from skyrl_train.entrypoints.main_base import BasePPOExp, validate_cfg\n")
     launch = _OWN_ENTRY.format(module="examples.agent.main_agent").replace(
         "generator.inference_engine.num_engines=4",
@@ -235,3 +240,108 @@ def test_an_own_entry_importing_skyrl_train_is_read_in_the_hydra_era(tmp_path: P
     entry.write_text("from skyrl.train.entrypoints.main_base import BasePPOExp\n")
     newer = translator.load(str(tmp_path / "run.sh"))
     assert newer.version == "0.4.0" and "keys.unknown" in {n.code for n in newer.notes}
+
+
+BASE = NEW + "trainer.train_batch_size=8 trainer.policy_mini_batch_size=4 generator.n_samples_per_prompt=4 "
+
+
+def test_main_base_refuses_a_key_its_config_lacks(tmp_path: Path) -> None:
+    # from_cli_overrides builds SkyRLTrainConfig with build_nested_dataclass: a key a level lacks raises
+    # "ValueError: Invalid fields {'reward_num_nodes'} for PlacementConfig" (config.py:1055-1064,1148@skyrl-v0.3.0;
+    # the 0.4.0 wheel raises it too), before anything trains
+    (tmp_path / "run.sh").write_text(BASE + "trainer.placement.reward_num_nodes=2\n")
+    with pytest.raises(translator.ConfigError, match="reward_num_nodes"):
+        translator.load(str(tmp_path / "run.sh"), framework="skyrl@0.4.0", refuse_rejected_keys=True)
+
+
+def test_keys_from_cli_overrides_rewrites_before_the_check() -> None:
+    # config.py:1289-1336@skyrl-v0.3.0: async_engine=true is dropped (always on), false refused in SkyRL's words;
+    # trainer.use_sample_packing becomes trainer.remove_microbatch_padding
+    kept = translator.load(
+        Source(BASE + "generator.inference_engine.async_engine=true\n", "run.sh"), framework="skyrl@0.4.0"
+    )
+    assert kept.plan["samples_per_step"] == 32  # 8 prompts × 4
+    with pytest.raises(translator.ConfigError, match=r"async_engine=False` is no longer supported"):
+        translator.load(
+            Source(BASE + "generator.inference_engine.async_engine=false\n", "run.sh"), framework="skyrl@0.4.0"
+        )
+    renamed = translator.load(Source(BASE + "trainer.use_sample_packing=false\n", "run.sh"), framework="skyrl@0.4.0")
+    assert "keys.renamed" in {n.code for n in renamed.notes}
+    assert "keys.unknown" not in {n.code for n in renamed.notes}
+    with pytest.raises(translator.ConfigError, match=r"Specify only one of trainer\.use_sample_packing"):
+        both = BASE + "trainer.use_sample_packing=false trainer.remove_microbatch_padding=false\n"
+        translator.load(Source(both, "run.sh"), framework="skyrl@0.4.0")
+
+
+def _skyrl_copy(root: Path, version: str) -> None:
+    """A checkout holding the skyrl package: its version and a config tree with the keys BASE sets and one placement
+    field."""
+    (root / ".git").mkdir()
+    config = root / "skyrl" / "train" / "config"
+    config.mkdir(parents=True)
+    (root / "skyrl" / "__init__.py").write_text(f'__version__ = "{version}"\n')
+    (root / "skyrl" / "train" / "entrypoints").mkdir()
+    (root / "skyrl" / "train" / "entrypoints" / "main_base.py").write_text("")
+    (config / "config.py").write_text(
+        "from dataclasses import dataclass, field\n\n"
+        "@dataclass\nclass PlacementConfig:\n    colocate_all: bool = True\n\n"
+        "@dataclass\nclass TrainerConfig:\n    placement: PlacementConfig = field(default_factory=PlacementConfig)\n"
+        "    train_batch_size: int = 1024\n    policy_mini_batch_size: int = 256\n\n"
+        "@dataclass\nclass GeneratorConfig:\n    n_samples_per_prompt: int = 5\n\n"
+        "@dataclass\nclass SkyRLTrainConfig:\n    trainer: TrainerConfig = field(default_factory=TrainerConfig)\n"
+        "    generator: GeneratorConfig = field(default_factory=GeneratorConfig)\n"
+    )
+
+
+def test_a_checkout_of_skyrl_is_read_at_its_version_and_refuses_keys_its_config_lacks(tmp_path: Path) -> None:
+    _skyrl_copy(tmp_path, "0.3.0")
+    (tmp_path / "run.sh").write_text(BASE + "trainer.placement.colocate_all=true\n")
+    assert translator.load(str(tmp_path / "run.sh")).version == "0.3.0"  # skyrl/__init__.py's __version__
+    (tmp_path / "run.sh").write_text(BASE + "trainer.placement.reward_num_nodes=2\n")
+    with pytest.raises(translator.ConfigError, match=r"declares no 'trainer\.placement\.reward_num_nodes'"):
+        translator.load(str(tmp_path / "run.sh"), refuse_rejected_keys=True)
+
+
+def test_a_project_fully_async_entry_builds_its_own_config(tmp_path: Path) -> None:
+    # examples' main_dapo_fully_async: DAPOConfig = make_config(algorithm_cls=DAPOAlgorithmConfig) adds
+    # trainer.algorithm.overlong_buffer_len, so the release's key list does not refuse it
+    (_project_package(tmp_path, "dapo") / "main_dapo_fully_async.py").write_text(
+        "import sys\nfrom skyrl.train.config import make_config\nfrom skyrl.train.fully_async_trainer import "
+        "FullyAsyncRayPPOTrainer\nDAPOConfig = make_config()\ncfg = DAPOConfig.from_cli_overrides(sys.argv[1:])\n"
+    )
+    launch = BASE.replace("skyrl.train.entrypoints.main_base", "examples.dapo.main_dapo_fully_async")
+    (tmp_path / "run.sh").write_text(launch + "trainer.algorithm.overlong_buffer_len=4096\n")
+    explanation = translator.load(str(tmp_path / "run.sh"), framework="skyrl@0.4.0", refuse_rejected_keys=True)
+    assert explanation.plan["samples_per_step"] == 32
+
+
+def test_simulated_training_trains_nothing() -> None:
+    # simulate_training=true (a key from 0.3.0): main_base skips build_models and FullyAsyncTrainerSim sleeps in
+    # place of each step (main_base.py:301-313, fully_async_trainer_sim.py:54-73@skyrl-v0.3.0)
+    text = BASE + "trainer.fully_async.enabled=true trainer.fully_async.simulate_training=true\n"
+    with pytest.raises(translator.ConfigError, match="trains nothing"):
+        translator.load(Source(text, "run.sh"), framework="skyrl@0.4.0")
+    off = text.replace("simulate_training=true", "simulate_training=false")
+    assert translator.load(Source(off, "run.sh"), framework="skyrl@0.4.0").plan["samples_per_step"] == 32
+
+
+def test_an_uneven_mini_batch_is_padded_per_rank_from_0_2_0() -> None:
+    # 4 prompts × 5 = 20 samples on 8 ranks: validate_batch_sizes floors 20 // 8 = 2, a multiple of micro 2 (passes);
+    # stage_chunks pads to 24 (dispatch.py:151-163@skyrl-v0.3.0), 3 rows a rank, BatchIterator takes ceil(3 / 2) = 2
+    # micro-batches (worker_utils.py:187-194): 2, not 2 // 2 = 1
+    text = (
+        NEW + "trainer.train_batch_size=8 trainer.policy_mini_batch_size=4 generator.n_samples_per_prompt=5 "
+        "trainer.placement.policy_num_gpus_per_node=8 trainer.micro_train_batch_size_per_gpu=2\n"
+    )
+    explanation = translator.load(Source(text, "run.sh"), framework="skyrl@0.4.0")
+    assert explanation.plan["data_parallel_size"] == 8 and explanation.plan["samples_per_optimizer_step"] == 20
+    assert explanation.plan["grad_accum_steps"] == 2
+
+
+def test_step_wise_trajectories_leave_the_micro_batch_count_unknown() -> None:
+    # each turn is a sequence of its own; a mini-batch spans policy_mini_batch_size prompts whatever their turns
+    # (preprocess.py:235-262@skyrl-v0.3.0): its sequences, so its micro-batches, depend on the rollouts
+    text = BASE + "generator.step_wise_trajectories=true\n"
+    explanation = translator.load(Source(text, "run.sh"), framework="skyrl@0.4.0")
+    assert explanation.plan["grad_accum_steps"] is None
+    assert explanation.plan["samples_per_optimizer_step"] == 16  # 4 prompts × 4 trajectories

@@ -43,6 +43,39 @@ CASES = [
         {"prompts_per_step": 8, "samples_per_prompt": 2, "samples_per_step": 16, "samples_per_optimizer_step": 16},
         ("epochs_per_step", "optimizer_steps_per_step"),  # --max_epochs: default
     ),
+    (
+        "trl@1.16.0",
+        "accelerate launch --num_processes 2 -m trl.scripts.grpo --per_device_train_batch_size 4 "
+        "--gradient_accumulation_steps 2 --num_generations 8",
+        # a generation round: 4 completions × 2 processes × steps_per_generation (= gradient accumulation 2) = 16,
+        # 16 ÷ 8 generations = 2 prompts; one update: 4 × 2 × 2 = 16 (the process count is no script argument)
+        {
+            "prompts_per_step": 2,
+            "samples_per_prompt": 8,
+            "samples_per_step": 16,
+            "samples_per_optimizer_step": 16,
+            "data_parallel_size": 2,
+            "micro_batch_per_device": 4,
+            "grad_accum_steps": 2,
+        },
+        ("epochs_per_step", "optimizer_steps_per_step"),  # num_iterations: default
+    ),
+    (
+        "open-instruct@2026.08.20",
+        "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --num_samples_per_prompt_rollout 2",
+        {"prompts_per_step": 8, "samples_per_prompt": 2, "samples_per_step": 16},
+        ("samples_per_optimizer_step", "epochs_per_step"),  # num_mini_batches, num_epochs: defaults
+    ),
+    *(
+        (
+            framework,
+            "python3 train.py --rollout-batch-size 8 --n-samples-per-prompt 2 --global-batch-size 16",
+            {"prompts_per_step": 8, "samples_per_prompt": 2, "samples_per_step": 16, "samples_per_optimizer_step": 16},
+            # --micro-batch-size 1 and --actor-num-gpus-per-node 8: defaults
+            ("micro_batch_per_device", "data_parallel_size"),
+        )
+        for framework in ("slime@0.3.1", "miles@0.1.0")
+    ),
 ]
 
 
@@ -75,3 +108,46 @@ def test_a_command_built_differently_in_each_branch_is_not_read_from_defaults(tm
     )
     explanation = translator.load(str(root / "run.sh"), framework="verl@0.9.1")
     assert explanation.plan["prompts_per_step"] is None and explanation.plan["samples_per_prompt"] == 2
+
+
+def test_an_open_instruct_flag_then_an_unset_variable_is_the_flag_and_an_unknown_word(tmp_path: Path) -> None:
+    # `--total_episodes 6400 $EXTRA`: argparse takes one value; bash drops the unset word, and a set one adds flags
+    root = write_project(
+        tmp_path,
+        {"run.sh": "python open_instruct/grpo_fast.py --num_unique_prompts_rollout 8 --total_episodes 6400 $EXTRA\n"},
+    )
+    explanation = translator.load(str(root / "run.sh"), framework="open-instruct@2026.08.20")
+    assert explanation.plan["prompts_per_step"] == 8
+    assert "input.unknown-overrides" in {n.code for n in explanation.notes}
+
+
+ARRAY_LAUNCH = "python3 train.py --rollout-batch-size 8 --n-samples-per-prompt 2 --global-batch-size 16 ${MISC[@]}\n"
+
+
+def test_a_slime_array_no_file_sets_is_empty(tmp_path: Path) -> None:
+    # bash exports no arrays: an array neither the script nor a file it sources sets expands to no word
+    root = write_project(tmp_path, {"run.sh": ARRAY_LAUNCH})
+    explanation = translator.load(str(root / "run.sh"), framework="slime@0.3.1")
+    assert explanation.plan["micro_batch_per_device"] == 1  # --micro-batch-size's default
+    assert "input.unknown-overrides" not in {n.code for n in explanation.notes}
+
+
+def test_a_slime_array_a_file_rlconf_cannot_follow_may_set_is_unknown(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"run.sh": "source ./models/absent.sh\n" + ARRAY_LAUNCH})
+    explanation = translator.load(str(root / "run.sh"), framework="slime@0.3.1")
+    assert explanation.plan["micro_batch_per_device"] is None
+    assert explanation.plan["prompts_per_step"] == 8
+    assert "input.unknown-overrides" in {n.code for n in explanation.notes}
+
+
+def test_the_model_flags_mileses_model_args_helper_prints_hold_no_plan_flag(tmp_path: Path) -> None:
+    # model_args_utils.py prints scripts/models/<type>.py's model_args(): the architecture alone
+    # (miles/utils/external_utils/model_args_utils.py@v0.1.0), so its words leave the defaults known
+    helper = '"$(python3 "${D}/miles/utils/external_utils/model_args_utils.py" "qwen3-4B")"'
+    script = f'D=/opt/miles\nLINE={helper}\nread -ra MODEL_ARGS <<< "$LINE"\n' + ARRAY_LAUNCH.replace(
+        "MISC", "MODEL_ARGS"
+    )
+    root = write_project(tmp_path, {"run.sh": script})
+    explanation = translator.load(str(root / "run.sh"), framework="miles@0.1.0")
+    assert explanation.plan["micro_batch_per_device"] == 1  # --micro-batch-size's default
+    assert "input.unknown-overrides" not in {n.code for n in explanation.notes}

@@ -311,7 +311,7 @@ def load(
         )
     _refuse_cut_off_plan_options(dialect.name, source, reading)
     _settle_ways(dialect, source, options, reading)
-    _weigh_step_cap(dialect, reading.spec)
+    _weigh_step_cap(dialect, reading)
     device_keys.apply(reading, dialect.gpus_taken_by)
     _refuse_huge_cluster(reading.spec, source.name)
     notes = list(reading.notes)
@@ -451,17 +451,19 @@ def _settle_ways(dialect: Any, source: Source, options: ReadOptions, reading: Re
 ASSUMED_DATASET_PROMPTS = 100_000
 
 
-def _weigh_step_cap(dialect: Any, spec: RunSpec) -> None:
+def _weigh_step_cap(dialect: Any, reading: Reading) -> None:
     """A run that stops at total_steps C or when its E dataset passes end, whichever comes first (a dialect's
     ``stops_at_first_limit``; not one whose step limit passes over the data again): C steps only if the dataset
     holds C × prompts_per_step / E prompts. C stays the run's limit (run_length.step_cap: --dataset-size and
     translations use it); as the run's length it is assumed where the dataset is one the framework loads by name
-    and holds that many prompts (``named_dataset_prompts``), or, for any other, where that many prompts are at
-    most ASSUMED_DATASET_PROMPTS; else unknown."""
+    and holds that many prompts (``Dialect.training_prompts``), or, for any other, where that many prompts are at
+    most ASSUMED_DATASET_PROMPTS; where a named dataset holds fewer, its passes are the run's length (assumed);
+    else unknown."""
     from translator.dialects.base import UNKNOWN
     from translator.plan import Derivation
     from translator.summary import plural
 
+    spec = reading.spec
     plan, passes = spec.plan, spec.run_length.dataset_passes
     cap, prompts = plan.total_steps, plan.prompts_per_step
     if not dialect.stops_at_first_limit or not isinstance(cap, int) or not passes:
@@ -485,12 +487,30 @@ def _weigh_step_cap(dialect: Any, spec: RunSpec) -> None:
         f"if the dataset holds at least {needed:,} prompts ({plural(passes, 'pass', 'passes')} of "
         f"{plural(prompts, 'prompt', 'prompts')} per step; with fewer, the passes end the run first)"
     )
-    sources = spec.data.train_sources or []
-    named = dialect.named_dataset_prompts.get(sources[0]) if len(sources) == 1 else None
+    named = dialect.training_prompts(spec, reading.native) if reading.native is not None else None
     if named is not None:
-        held = f"{sources[0]} holds {named[0]:,} ({named[1]})"
+        held = f"{named[1]}: {named[0]:,} prompts"
         condition = f"{condition}: {held}"
-    if needed > (named[0] if named is not None else ASSUMED_DATASET_PROMPTS):
+    arithmetic = _pass_arithmetic(dialect, spec)
+    if named is not None and needed > named[0] and arithmetic is not None:
+        # the named set ends the run first: its passes are the run, floor(held / prompts) steps each
+        per_step, whole = arithmetic
+        per_pass = int(min(named[0], spec.data.max_train_prompts or named[0]) // per_step)
+        plan.total_steps = per_pass * whole
+        spec.derivations["plan.total_steps"] = Derivation(
+            f"{plural(per_pass, 'step', 'steps')} per pass ({held} // {per_step} prompts per step, the last partial "
+            f"batch dropped) × {plural(whole, 'pass', 'passes')}, before {why}",
+            [
+                *keys,
+                *(
+                    spec.derivations["plan.prompts_per_step"].keys
+                    if "plan.prompts_per_step" in spec.derivations
+                    else []
+                ),
+            ],
+            "assumed",
+        )
+    elif needed > (named[0] if named is not None else ASSUMED_DATASET_PROMPTS):
         plan.total_steps = None
         spec.derivations["plan.total_steps"] = Derivation(
             f"unknown: the run stops at {why} or when its passes over the dataset end, whichever comes first: "
@@ -521,8 +541,10 @@ def _assumed_beyond_the_data(explanation: Explanation) -> list[str]:
 def _limited(spec: RunSpec) -> RunSpec:
     """The spec to write: a step limit the dataset may pre-empt (run_length.step_cap, plan.total_steps left unknown)
     is written as the target's step limit, beside the same dataset passes, so that the target stops where the
-    source does."""
-    if spec.plan.total_steps is not None or spec.run_length.step_cap is None:
+    source does; so is one whose run length is assumed from a dataset's size (the limit stays the source's)."""
+    stated = spec.derivations.get("plan.total_steps")
+    assumed_length = stated is not None and stated.origin == "assumed"
+    if spec.run_length.step_cap is None or (spec.plan.total_steps is not None and not assumed_length):
         return spec
     return replace(spec, plan=replace(spec.plan, total_steps=spec.run_length.step_cap))
 
@@ -605,6 +627,25 @@ def _base_dir(path_or_text: str | PathLike[str] | Source) -> str | None:
     return os.path.dirname(os.path.abspath(name)) if isinstance(name, str) and _is_file(name) else None
 
 
+def _pass_arithmetic(dialect: Any, spec: RunSpec) -> tuple[int | Fraction, int] | None:
+    """(prompts per step, whole passes) where a pass over a training set of P prompts is floor(P / prompts_per_step)
+    steps: the loader makes a step of prompts_per_step prompts and drops the last partial batch
+    (``Dialect.steps_per_pass_from_rows``), the passes are whole, and no prompt is dropped first by a rule that needs
+    the tokenizer (overlong prompts) or by the rollouts (group filtering, rounds of their own). None otherwise."""
+    prompts, passes = spec.plan.prompts_per_step, spec.run_length.dataset_passes
+    if (
+        not dialect.steps_per_pass_from_rows
+        or not prompts
+        or not passes
+        or passes != int(passes)
+        or spec.data.filter_overlong_prompts
+        or spec.generation.filter_groups
+        or spec.generation.prompts_per_round
+    ):
+        return None
+    return prompts, int(passes)
+
+
 def _steps_from_the_dataset(explanation: Explanation, base_dir: str | None, given: int | None) -> int | None:
     """The prompts in the run's training set (``given`` by --dataset-size, else counted in the project's own files
     the config names: :func:`translator.sources.rows.counted_rows`) and, for a framework whose loader makes one step
@@ -620,31 +661,25 @@ def _steps_from_the_dataset(explanation: Explanation, base_dir: str | None, give
     plan, passes, cap = spec.plan, spec.run_length.dataset_passes, spec.run_length.step_cap
     dialect = dialects.get(explanation.framework)
     stated = spec.derivations.get("plan.total_steps")
+    # unknown, or assumed where a step limit was weighed against a dataset (reached, or a named set's passes first)
     waits_on_data = (plan.total_steps is None and (stated is None or cap is not None)) or (
-        cap is not None and plan.total_steps == cap and stated is not None and stated.origin == "assumed"
+        cap is not None and stated is not None and stated.origin == "assumed"
     )
-    if (
-        not dialect.steps_per_pass_from_rows
-        or not waits_on_data
-        or not plan.prompts_per_step
-        or not passes
-        or passes != int(passes)
-        or spec.data.filter_overlong_prompts
-        or spec.generation.filter_groups
-        or spec.generation.prompts_per_round
-    ):
+    arithmetic = _pass_arithmetic(dialect, spec)
+    if not waits_on_data or arithmetic is None:
         return given
+    per_step, passes = arithmetic
     counted = (given, f"--dataset-size {given}") if given is not None else _counted_prompts(spec, base_dir)
     if counted is None:
         return given
     prompts, where = counted
     if spec.data.max_train_prompts and spec.data.max_train_prompts < prompts:
         prompts, where = spec.data.max_train_prompts, f"{where}, cut to max_train_prompts {spec.data.max_train_prompts}"
-    per_pass = prompts // plan.prompts_per_step
-    steps = per_pass * int(passes)
+    per_pass = int(prompts // per_step)
+    steps = per_pass * passes
     why = (
-        f"{plural(per_pass, 'step', 'steps')} per pass ({where} // {plan.prompts_per_step} prompts per step; the last "
-        f"partial batch is dropped) × {plural(int(passes), 'pass', 'passes')}"
+        f"{plural(per_pass, 'step', 'steps')} per pass ({where} // {per_step} prompts per step; the last "
+        f"partial batch is dropped) × {plural(passes, 'pass', 'passes')}"
     )
     if cap is not None and cap < steps:
         steps, why = cap, f"the step limit {cap}, reached before the passes end ({why}: {steps})"
@@ -854,7 +889,7 @@ def read_back(dialect: Any, files: dict[str, str], main: str, version: str, spec
     source holds it, symbolic: ${HOME}."""
     symbolic = {name: f"${{{name}}}" for name in spec.shell_variables}
     reading = dialect.read(Source(files[main], main, None, files), ReadOptions(version=version, env=symbolic))
-    _weigh_step_cap(dialect, reading.spec)
+    _weigh_step_cap(dialect, reading)
     return reading
 
 

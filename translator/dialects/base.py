@@ -129,9 +129,6 @@ class Dialect:
     # Whether the training loader takes prompts_per_step prompts a step and drops the last partial batch, so that one
     # pass over a training set of P prompts is floor(P / prompts_per_step) steps (api._steps_from_the_dataset).
     steps_per_pass_from_rows: bool = False
-    # Datasets the framework loads by a name of its own (a registry): name → (training prompts it holds, where that
-    # count comes from). A step limit is weighed against that count instead of an assumed one (api._weigh_step_cap).
-    named_dataset_prompts: dict[str, tuple[int, str]] = {}  # noqa: RUF012
     changes: dict[str, str] = {}  # noqa: RUF012  (version → what changed in it that matters to a config)
     writes_from: str | None = None  # the oldest version the writer writes; older listed ones are read only
     pip_name: str | None = None  # the package a project pins (name==X) to say which release it runs
@@ -221,6 +218,12 @@ class Dialect:
         super().__init_subclass__(**kwargs)
         if "read" in cls.__dict__:  # every dialect's reading gets the variable policy applied once, centrally
             cls.read = _with_unknowns(cls.__dict__["read"])  # type: ignore[method-assign]
+
+    def training_prompts(self, spec: RunSpec, values: Values) -> tuple[int, str] | None:
+        """The prompts the run's training set holds where the framework loads it by a registry name of its own and the
+        config leaves it as the count holds for: (prompts, the set and where the count comes from). A step limit is
+        weighed against it instead of an assumed size (api._weigh_step_cap). None: not known here."""
+        return None
 
     def read(self, source: Source, options: ReadOptions) -> Reading:
         raise NotImplementedError

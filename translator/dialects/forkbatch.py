@@ -623,7 +623,7 @@ def unknown_launch_words(spec: RunSpec, notes: NoteList, words: list[str], launc
     unknown_unless_set(spec, launch_keys, f"unknown: {why} set it")
     notes.warning(
         "input.unknown-overrides",
-        f"the launch passes {shown}, whose value rlconf cannot read: any key=value override may be among "
+        f"the launch passes {shown}, whose value rlconf cannot read: any option or override may be among "
         "them, so the plan quantities the launch's own overrides do not set are unknown (pass --env with "
         "the values, or the overrides as written)",
         source_keys=words[:1],

@@ -15,8 +15,8 @@ import ast
 import operator
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
 OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -47,6 +47,13 @@ MAX_INT_BITS = 256  # an operand larger than this is no config value (and produc
 
 _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {**OPERATORS, ast.Pow: operator.pow}
 
+# str methods that only compute a new str from str arguments (no I/O): name → the arguments they take at most
+_STR_METHODS = {
+    **dict.fromkeys(("lower", "upper", "casefold", "title", "capitalize"), 0),
+    **dict.fromkeys(("strip", "lstrip", "rstrip", "removeprefix", "removesuffix"), 1),
+    "replace": 2,
+}
+
 _BUILTINS: dict[str, Callable[..., Any]] = {"max": max, "min": min, "int": int, "str": str, "bool": bool, "len": len}
 
 
@@ -57,6 +64,8 @@ class Unknown:
     origin: str
     why: str
     tag: str = ""  # tells apart two unknowns of one line (:func:`distinct`)
+    several: bool = False  # stands for text that may hold several words (what the branches of an `if` add)
+    alternatives: tuple[str, ...] | None = None  # that text on each way through the `if`, where each is known
 
     @property
     def name(self) -> str:
@@ -109,7 +118,7 @@ def distinct(text: Text) -> Text:
         if piece not in names:
             taken[piece.name] = taken.get(piece.name, 0) + 1
             count = taken[piece.name]
-            names[piece] = piece if count == 1 else Unknown(piece.origin, piece.why, f"_{count}")
+            names[piece] = piece if count == 1 else replace(piece, tag=f"_{count}")
     return Text(tuple(names[p] if isinstance(p, Unknown) else p for p in text.pieces))
 
 
@@ -393,6 +402,19 @@ class Evaluator:
             items = self.value(node.args[0], scope, depth + 1)
             if isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items):
                 return node.func.value.value.join(items)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS and not node.keywords:
+            text = self.value(node.func.value, scope, depth + 1)
+            arguments = [self.value(a, scope, depth + 1) for a in node.args]
+            if (
+                isinstance(text, str)
+                and len(arguments) <= _STR_METHODS[node.func.attr]
+                and all(isinstance(a, str) for a in arguments)
+                # replace's result is at most (len + 1) × its new text long: bounded before it is built
+                and (len(text) + 1) * max(1, len(arguments[1]) if len(arguments) == 2 else 1) <= MAX_TEXT
+            ):  # `os.environ.get("X", "megatron").lower()`, `path.rstrip("/")`: a pure method of a known str
+                result = getattr(text, node.func.attr)(*arguments)
+                if len(result) <= MAX_TEXT:
+                    return result
         if isinstance(node.func, ast.Name) and name in _BUILTINS and not node.keywords:
             arguments = [self.value(a, scope, depth + 1) for a in node.args]
             if not any(isinstance(a, (Unknown, Text)) for a in arguments):
@@ -520,7 +542,7 @@ class Evaluator:
             self.fields.update(saved)
         if not results:
             raise _Stop(True, node.lineno)
-        marker = Unknown(why.origin, f"the branches of line {node.lineno} differ, and {why.why}")
+        marker = Unknown(why.origin, f"the branches of line {node.lineno} differ, and {why.why}", several=True)
         for target, index in ((scope, 0), (self.fields, 1)):
             names = {n for result in results for n in result[index]}
             for name in names:
@@ -536,21 +558,30 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _common_prefix(values: list[Any], marker: Unknown) -> Any:
-    """The pieces every value starts with, then the marker (or the marker alone)."""
+    """The pieces every value starts with (whole words of a text piece they share the start of), then the marker
+    (or the marker alone); the marker keeps what each value has after them where all of that is known."""
     if not all(isinstance(x, (str, Text)) for x in values):
         return marker
-    pieces = [text_of(x).pieces for x in values]
-    flat = ["".join(p if isinstance(p, str) else "\0" for p in ps) for ps in pieces]
-    if any(any(isinstance(p, Unknown) for p in ps) for ps in pieces):
-        return marker
-    common = flat[0]
-    for text in flat[1:]:
-        size = 0
-        while size < min(len(common), len(text)) and common[size] == text[size]:
-            size += 1
-        common = common[:size]
-    common = common[: common.rfind(" ") + 1]  # whole words only: a word cut in two is unknown
-    return Text((common, marker)) if common else marker
+    sequences = [list(text_of(x).pieces) for x in values]
+    common: list[str | Unknown] = []
+    while all(len(s) > len(common) for s in sequences) and all(
+        _same(s[len(common)], sequences[0][len(common)]) for s in sequences
+    ):
+        common.append(sequences[0][len(common)])
+    rests = [s[len(common) :] for s in sequences]
+    heads = [r[0] if r else "" for r in rests]
+    if all(isinstance(h, str) for h in heads):
+        texts = cast(list[str], heads)
+        low, high = min(texts), max(texts)  # the shared start of all is that of the least and the greatest
+        size = next((k for k, (a, b) in enumerate(zip(low, high, strict=False)) if a != b), len(low))
+        shared = low[:size]
+        shared = shared[: shared.rfind(" ") + 1]  # whole words only: a word cut in two is unknown
+        if shared:
+            common.append(shared)
+            rests = [[cast(str, r[0])[len(shared) :], *r[1:]] for r in rests]
+    if all(isinstance(p, str) for r in rests for p in r):
+        marker = replace(marker, alternatives=tuple("".join(cast(list[str], r)) for r in rests))
+    return Text((*common, marker)) if common else marker
 
 
 def _matches(pattern: ast.pattern, subject: Any) -> bool:

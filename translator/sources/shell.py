@@ -189,6 +189,10 @@ class ShellScript:
     # the marker an undecided chain leaves in a variable's value ("$(X set by the if at line 3)") → the value each
     # way through it gives (a marker of another chain inside one stands for that chain's ways)
     ways: dict[str, list[str]] = field(default_factory=dict)
+    # names read as an array (``${NAME[@]}``, ``${NAME[*]}``) here or in a file it reads: bash cannot export an
+    # array, so one of these the script (and every file it reads) never sets is empty, not the environment's
+    array_references: set[str] = field(default_factory=set)
+    followed_all: bool = True  # every script it sources or runs was found and read
 
 
 # An env key that chooses a way through an undecided chain: `@branch:12` = "1" reads only the first `elif` of the
@@ -771,6 +775,7 @@ class _Reader:
         # the symbolic value of a variable an undecided if-chain sets → its value on each way through it ("" unset)
         self.ways: dict[str, list[str]] = {}
         self.uncounted: set[str] = set()  # arrays holding the words of a command not run: their length is unknown
+        self.array_references: set[str] = set()  # names read as ${NAME[@]} / ${NAME[*]}
         self.chains: dict[int, list[int]] = {}  # undecided chains that left a variable unknown → their ways
         self.unrun_words = False  # whether an unquoted command substitution was kept as text since last reset
         self.capture: _Capture | None = None  # what a function run for its output ($(NAME ARGS)) has printed
@@ -858,7 +863,10 @@ class _Reader:
                     )
                     self.call(name, [], toks, first, last, where)
         self.notes.sort(key=lambda n: n.line)
-        return ShellScript(self.commands, self.vars, self.notes, self.chains, self.ways)
+        followed_all = not any(n.code == "shell.script-not-followed" for n in self.notes)
+        return ShellScript(
+            self.commands, self.vars, self.notes, self.chains, self.ways, self.array_references, followed_all
+        )
 
     def walk(self, i: int, stop: int) -> None:
         """Read the commands of the tokens from ``i`` up to ``stop``."""
@@ -1428,6 +1436,7 @@ class _Reader:
             inner.functions, inner.called, inner.namerefs = self.functions, self.called, self.namerefs
         script = inner.run(sourced)
         self.expanded = inner.expanded
+        self.array_references |= script.array_references
         for command in script.commands:
             command.line = line  # run from here (its own file and line are in the notes)
             command.assignments = {**assignments, **command.assignments}
@@ -2448,6 +2457,8 @@ class _Reader:
             return [piece for k, a in enumerate(args) for piece in [(_BREAK, True)] * (k > 0) + [(a, split)]]
         value = self.use(name)
         elements = self.arrays.get(name)
+        if sub and sub[1:-1] in ("@", "*"):
+            self.array_references.add(name)
         if value is not None and sub and sub[1:-1] == "@" and not rest and elements is not None:
             pieces: list[tuple[str, bool]] = []
             for k, item in enumerate(elements):  # "${A[@]}": one word per element

@@ -262,7 +262,6 @@ class NemoRLDialect(Dialect):
     # policy GPUs = the cluster's less the generation's and, from 0.6.0, a reward model environment's `resources`
     # (grpo.py setup()): an environment's `resources` rlconf does not model may take from the policy
     gpus_taken_by = r"env\..+\.resources\.(gpus_per_node|num_nodes)"
-    named_dataset_prompts = NAMED_DATASET_PROMPTS
     # StatefulDataLoader(batch_size=num_prompts_per_step, drop_last=True) (nemo_rl/algorithms/grpo.py:358-365@v0.7.0)
     steps_per_pass_from_rows = True
 
@@ -478,6 +477,35 @@ class NemoRLDialect(Dialect):
                 continue
             flat = flatten(override.value, override.key + ".") if isinstance(override.value, dict) else None
             native.merge(flat or {override.key: override.value}, origin)
+
+    def training_prompts(self, spec: RunSpec, values: Values) -> tuple[int, str] | None:
+        """The prompts of datasets loaded by registry name (tables.NAMED_DATASET_PROMPTS) whose entries keep the split
+        the count holds for; from 0.6.0 the training entries (each filled from data.default) are concatenated into
+        one set unless data.use_multiple_dataloader is on (nemo_rl/data/utils.py:190-218@v0.7.0)."""
+        merged = {**values.defaults, **values.values}  # looked up after the read: nothing marked used
+        settings = ("dataset_name", "data_path", *{k for _, _, holds in NAMED_DATASET_PROMPTS.values() for k in holds})
+
+        def section(prefix: str) -> dict[str, Any]:
+            return {k: merged[f"{prefix}.{k}"] for k in settings if f"{prefix}.{k}" in merged}
+
+        if spec.version not in ("0.6.0", "0.7.0"):  # data.dataset_name; the classes' own splits (not configurable)
+            entries = [{"dataset_name": merged.get("data.dataset_name")}]
+        else:
+            listed, default = merged.get("data.train"), section("data.default")
+            if isinstance(listed, list):
+                entries = [{**default, **e} for e in listed if isinstance(e, dict)]
+            else:
+                entries = [{**default, **section("data.train")}]
+            if len(entries) > 1 and merged.get("data.use_multiple_dataloader") is True:
+                return None  # a dataloader per dataset, each its own share of the step
+        total, held = 0, []
+        for entry in entries:
+            found = None if entry.get("data_path") else NAMED_DATASET_PROMPTS.get(str(entry.get("dataset_name")))
+            if found is None or any(k in entry and entry[k] != value for k, value in found[2].items()):
+                return None
+            total += found[0]
+            held.append(f"{entry['dataset_name']} ({found[1]})")
+        return (total, " + ".join(held)) if held else None
 
     # ---------------------------------------------------------------- writing
     def write(self, spec: RunSpec, version: str, notes: NoteList) -> dict[str, str]:

@@ -22,16 +22,22 @@ CHANGES: dict[str, str] = {
 TAGS: dict[str, str] = {v: f"v{v}" for v in VERSIONS}
 
 # The training prompts of the datasets NeMo-RL loads by registry name (data.dataset_name; data.train.dataset_name from
-# 0.6.0), the whole Hub split each loads for training (nemo_rl/data/datasets/response_datasets/*.py@v0.7.0, the same
-# splits at v0.4.0 - v0.6.0; run_grpo_math.py@v0.3.1 knows OpenMathInstruct-2 and DeepScaler). Row counts are those
-# of the Hub datasets; OpenMathInstruct-2's is the smallest split it accepts (train_1M) less its default 5%
-# validation split (split_validation_size 0.05; test_size 0.05 at v0.3.1), a floor for every split.
-NAMED_DATASET_PROMPTS: dict[str, tuple[int, str]] = {
-    "DAPOMath17K": (1_791_700, "BytedTsinghua-SIA/DAPO-Math-17k train: 17,917 prompts, each 100 times"),
-    "OpenMathInstruct-2": (950_000, "nvidia/OpenMathInstruct-2 train_1M less a 5% validation split"),
-    "DeepScaler": (40_315, "agentica-org/DeepScaleR-Preview-Dataset train"),
-    "gsm8k": (7_473, "openai/gsm8k main train"),
-    "GSM8K": (7_473, "openai/gsm8k main train"),
+# 0.6.0), the Hub split each loads for training (nemo_rl/data/datasets/response_datasets/*.py@v0.7.0, the same splits
+# at v0.4.0 - v0.6.0; run_grpo_math.py@v0.3.1 knows OpenMathInstruct-2 and DeepScaler), and the dataset entry's
+# settings the count holds for (a key left out takes the dataset class's default, which is that value): the Hub row
+# count of OpenMathInstruct-2's train_1M split (its default) less its default 5% validation split
+# (split_validation_size 0.05, HF train_test_split: 50,000 rows; test_size 0.05 before 0.6.0, not configurable
+# there); DAPO-Math-17k and DeepScaleR load their train split whatever the entry says (**kwargs); gsm8k its `split`.
+NAMED_DATASET_PROMPTS: dict[str, tuple[int, str, dict[str, Any]]] = {
+    "DAPOMath17K": (1_791_700, "BytedTsinghua-SIA/DAPO-Math-17k train: 17,917 prompts, each 100 times", {}),
+    "OpenMathInstruct-2": (
+        950_000,
+        "nvidia/OpenMathInstruct-2 train_1M less a 5% validation split",
+        {"split": "train_1M", "split_validation_size": 0.05},
+    ),
+    "DeepScaler": (40_315, "agentica-org/DeepScaleR-Preview-Dataset train", {}),
+    "gsm8k": (7_473, "openai/gsm8k main train", {"split": "train"}),
+    "GSM8K": (7_473, "openai/gsm8k main train", {"split": "train"}),
 }
 
 # How many values grpo.setup() returns at each release (the tuple of its last `return`: nemo_rl/algorithms/grpo.py

@@ -130,6 +130,7 @@ class NativeOI:
         self.mason: dict[str, str] = {}
         self.launch: tuple[str, str | None] | None = None  # the program word as launched, the launch's cd
         self.own_program = False  # the project holds its own copy of the program the launch runs
+        self.unknown_words: list[str] = []  # launch words whose value is not known: they may hold any flag
 
 
 class OpenInstructDialect(Dialect):
@@ -182,6 +183,11 @@ class OpenInstructDialect(Dialect):
             native.own_program = forks.locate(source, native.launch[1], native.launch[0]) is not None
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
+        if native.unknown_words:
+            from translator.dialects.forkbatch import unknown_launch_words
+
+            given = [key for key, origin in native.origins.items() if origin == native.origin]
+            unknown_launch_words(spec, notes, native.unknown_words, given)
         own = None
         if native.launch is not None:  # the project's own copy of the program, when it holds one
             from translator.frameworks.open_instruct import forks
@@ -283,7 +289,9 @@ class OpenInstructDialect(Dialect):
             word = words[i]
             i += 1
             if not word.startswith("--") or word == "--":
-                if i == 1 and word.endswith((".yaml", ".yml")):  # ArgumentParserPlus: a YAML of the fields first
+                if symbolic_names(word):  # an unset variable, a branch-dependent command: any flags
+                    native.unknown_words.append(word)
+                elif i == 1 and word.endswith((".yaml", ".yml")):  # ArgumentParserPlus: a YAML of the fields first
                     self._merge_yaml(sibling_in_project(source, word, "config"), native)
                 else:
                     notes.warning(
@@ -298,6 +306,9 @@ class OpenInstructDialect(Dialect):
             while not eq and i < len(words) and not (words[i].startswith("--") and len(words[i]) > 2):
                 values.append(words[i])
                 i += 1
+            if key not in LIST_KEYS and len(values) > 1 and all(symbolic_names(w) for w in values[1:]):
+                native.unknown_words += values[1:]  # a one-value flag, then words that may hold any flags
+                values = values[:1]
             value: Any = values if key in LIST_KEYS or len(values) > 1 else values[0] if values else True
             if isinstance(value, str) and value.lower() in ("true", "false"):
                 value = value.lower() == "true"  # HfArgumentParser's string_to_bool

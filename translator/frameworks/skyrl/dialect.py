@@ -9,7 +9,9 @@ TP×PP×CP are the data-parallel ranks (skyrl/train/utils/utils.py validate_batc
 from __future__ import annotations
 
 import ast
+import functools
 import math
+import os
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -126,6 +128,54 @@ def _refuse_keys_the_entry_class_lacks(
 _RENAMES = re.compile(r"legacy|translate|migrate|rename|alias", re.I)
 
 
+def _rewrite_before_validation(given: dict[str, Any], source: Source, line: int, notes: NoteList) -> None:
+    """What from_cli_overrides does to a key before its dataclasses check the rest (tables.REWRITTEN_KEYS): a
+    renamed key takes its new name (both given: SkyRL refuses), async_engine=true is dropped, false refused."""
+    for key, becomes in T.REWRITTEN_KEYS.items():
+        if key not in given:
+            continue
+        value = given.pop(key)
+        if becomes is None and str(value).lower() != "true":
+            raise ConfigError(T.ASYNC_ENGINE_FALSE, file=source.name, line=line, key=key, hint=f"remove {key}")
+        if becomes is not None and becomes in given:
+            raise ConfigError(
+                f"Specify only one of {key} (deprecated) and {becomes}",
+                file=source.name,
+                line=line,
+                key=key,
+                hint=f"remove {key}",
+            )
+        if becomes is not None:
+            given[becomes] = value
+        notes.info(
+            "keys.renamed",
+            f"{key} is "
+            + (f"read as {becomes}" if becomes else "dropped (always on)")
+            + " by SkyRL's from_cli_overrides before its config is checked",
+            source_keys=[key],
+            target_keys=[becomes] if becomes else [],
+        )
+
+
+@functools.lru_cache(maxsize=8)
+def _copy_config_classes(folder: str) -> dict[str, Any]:
+    """The dataclasses of a skyrl package copy's config modules (``folder``/train/config/*.py, read, never run)."""
+    from translator.sources.code import MAX_FILE_BYTES
+    from translator.sources.dataclass_schema import dataclasses_in
+    from translator.sources.files import read_text
+
+    config = os.path.join(folder, "train", "config")
+    names = sorted(os.listdir(config))[:50] if os.path.isdir(config) else []
+    trees = []
+    for name in names:
+        if name.endswith(".py"):
+            try:
+                trees.append(ast.parse(read_text(os.path.join(config, name), MAX_FILE_BYTES) or ""))
+            except (SyntaxError, ValueError):
+                continue
+    return dict(dataclasses_in(trees)) if trees else {}
+
+
 def _translates_keys(tree: ast.Module) -> bool:
     """Whether a ``from_cli_overrides`` of the file rewrites the keys before building the config (a call named for
     it: ``translate_legacy_config``), so which keys it takes is not its dataclasses' alone."""
@@ -198,6 +248,25 @@ class SkyrlDialect(Dialect):
     changes = T.CHANGES
     description = "SkyRL: main_base key=value overrides (skyrl dataclass config; skyrl_train Hydra app)"
     pip_name = "skyrl"
+    # a checkout of SkyRL (or a project holding its package): skyrl/__init__.py's __version__ (skyrl-v0.3.0: "0.3.0")
+    version_files = (("skyrl/__init__.py", "skyrl/train"),)
+    # the skyrl package's from_cli_overrides builds the dataclass config with build_nested_dataclass, which raises
+    # on a key a level lacks (validate_dict_keys_against_dataclass: "Invalid fields {...} for X",
+    # skyrl/train/config/config.py:1055-1064,1148@skyrl-v0.3.0); skyrl_train's Hydra app composes a struct config,
+    # which refuses an override of a key it lacks without '+' ("Could not override ...")
+    rejects_unknown_keys = True
+    copy_refusal = "build_nested_dataclass: ValueError: Invalid fields"
+    copy_declares = "config dataclasses (skyrl/train/config/)"
+
+    def missing_in_copy(self, folder: str, key: str, native: object) -> str | None:
+        """The first part of ``key`` that the project's copy of the skyrl package (its package ``folder``) certainly
+        lacks in the SkyRLTrainConfig tree of its skyrl/train/config modules; None where declared, not judged (a
+        field that is a dict or a class not found there) or where the copy has no such tree (skyrl_train's Hydra
+        app)."""
+        from translator.sources.dataclass_schema import missing_part
+
+        classes = _copy_config_classes(folder)
+        return missing_part(classes, T.CONFIG_ROOT, key.lstrip("+")) if T.CONFIG_ROOT in classes else None
 
     def read(self, source: Source, options: ReadOptions) -> Reading:
         notes = NoteList()
@@ -245,7 +314,21 @@ class SkyrlDialect(Dialect):
             # '+key' appends a key in the Hydra app; the skyrl package refuses it (checks.py plus-prefix).
             value = override.value if old else yaml_value(word.partition("=")[2])
             given[("+" if override.op else "") + override.key] = value
-        if own_entry and not old:
+        if not old and T.since(version, T.REWRITTEN_FROM):
+            _rewrite_before_validation(given, source, command.line, notes)
+            if str(given.get(T.SIMULATED_TRAINING)).lower() == "true":
+                raise ConfigError(
+                    f"{T.SIMULATED_TRAINING}=true: SkyRL builds no models and sleeps in place of each training step "
+                    "(a benchmark of generation), so the run trains nothing and has no batch plan",
+                    file=source.name,
+                    line=command.line,
+                    key=T.SIMULATED_TRAINING,
+                    hint=f"set {T.SIMULATED_TRAINING}=false for a training run",
+                )
+        # a module of the project (an own entry, or a fully-async one such as the examples' main_dapo_fully_async)
+        # builds its own config class (make_config(algorithm_cls=...)): its keys are its dataclasses', not the release's
+        project_entry = not module.startswith(("skyrl.", "skyrl_train."))
+        if project_entry and not old:
             _refuse_keys_the_entry_class_lacks(source, command, module, given)
         defaults = T.defaults_for(version)
         for key, value in list(given.items()):
@@ -269,7 +352,10 @@ class SkyrlDialect(Dialect):
                     f"'{key}' does not exist in SkyRL {version} (first in {T.KEY_SINCE[_new_name(key)]})",
                     source_keys=[key],
                 )
-        return Reading(spec, notes, values)
+        reading = Reading(spec, notes, values)
+        if project_entry:
+            reading.arguments_known = False  # the release's keys are not the entry's: judged above where readable
+        return reading
 
     def _version(self, old: bool, explicit: str | None, source: Source, notes: NoteList) -> str:
         """The version asked for, else the newest release of the package the entry point belongs to."""
@@ -429,6 +515,36 @@ class _Reader:
         t.rollout_gpu_memory_fraction = real(v.number(self.key(T.GPU_MEMORY)))
         spec.generation.rollout_backend = v.get(self.key(T.BACKEND))
 
+    def uneven_mini_batch(self, samples: int, dp: int, micro: int) -> None:
+        """A mini-batch whose samples do not split evenly over the data-parallel ranks. From the skyrl package's 0.2.0
+        on, stage_chunks pads it with zero-loss rows to a multiple of the ranks, each rank's rows are cut into
+        micro-batches with the last one short (dispatch.py:151-163, worker_utils.py:187-194@skyrl-v0.3.0): a rank
+        runs ceil(ceil(samples / dp) / micro) micro-batches. Before, dispatch asserts the split is even."""
+        plan, keys = self.spec.plan, [T.MINI, T.N, T.GPUS]
+        if T.is_old(self.version) or not T.since(self.version, "0.2.0"):
+            self.notes.warning(
+                "batch.indivisible",
+                f"a mini-batch's {samples} samples do not split evenly over {dp} data-parallel ranks: SkyRL "
+                f"{self.version} stops at the first training step (dispatch.py asserts mini_batch_size % dp_size == 0)",
+                source_keys=keys,
+            )
+            return
+        rows = -(-samples // dp)
+        plan.grad_accum_steps = -(-rows // micro)
+        self.spec.derivations["plan.grad_accum_steps"] = Derivation(
+            f"a mini-batch's {samples} samples padded to {rows * dp} over {dp} ranks ({rows} rows a rank, "
+            f"{rows * dp - samples} of zero loss), in micro-batches of {micro}, the last one short",
+            [T.MINI, T.N, T.MICRO],
+            "derived",
+        )
+        self.notes.warning(
+            "batch.indivisible",
+            f"a mini-batch's {samples} samples do not split evenly over {dp} data-parallel ranks: SkyRL pads it with "
+            f"{rows * dp - samples} zero-loss rows to {rows} a rank, so each rank runs {plan.grad_accum_steps} "
+            f"micro-batches of at most {micro} (dispatch.py:151-163@skyrl-v0.3.0)",
+            source_keys=keys,
+        )
+
     def batch(self) -> None:
         v, plan, spec = self.v, self.spec.plan, self.spec
         plan.prompts_per_step = train = self.count(T.TBS)
@@ -460,7 +576,7 @@ class _Reader:
             spec.token_budget.dynamic_batching = False
             micro = self.count(T.MICRO)
             plan.micro_batch_per_device = micro
-            # utils.py:103-115: the per-rank mini-batch is floored, then split into micro-batches
+            # utils.py:103-115: validate_batch_sizes floors the per-rank mini-batch and checks it against the micro
             per_rank = mini * n // cast(int, dp)
             spec.derivations["plan.grad_accum_steps"] = Derivation(
                 f"(policy_mini_batch_size {fmt(mini)} × n {fmt(n)} // {fmt(dp)} ranks) ÷ micro {fmt(micro)}",
@@ -470,12 +586,7 @@ class _Reader:
             plan.grad_accum_steps = exact(Fraction(per_rank) / micro) if isinstance(per_rank, int) else per_rank
             if isinstance(per_rank, int) and isinstance(mini * n, int) and isinstance(dp, int):
                 if mini * n % dp:
-                    self.notes.warning(
-                        "batch.indivisible",
-                        f"a mini-batch's {mini * n} samples do not split evenly over {dp} data-parallel ranks: "
-                        f"SkyRL floors each rank's share to {per_rank} (utils.py:103-105@skyrl-v0.3.0)",
-                        source_keys=[T.MINI, T.N, T.GPUS],
-                    )
+                    self.uneven_mini_batch(mini * n, dp, micro)
                 if per_rank % micro:
                     self.notes.warning(
                         "batch.indivisible",
@@ -486,6 +597,16 @@ class _Reader:
             spec.generation.logprob_micro_batch_per_device = self.count(T.FORWARD_MICRO)
         spec.run_length.dataset_passes = self.count(T.EPOCHS)
         plan.complete()  # before the step limit is read: the derived counts are not built from it
+        if str(v.consume(T.STEP_WISE)).lower() == "true":
+            # each turn of a trajectory is a sequence of its own: a mini-batch of prompts holds as many sequences
+            # as the turns make (preprocess.py:235-262, trainer.py:1046-1054@skyrl-v0.3.0)
+            plan.grad_accum_steps = None
+            spec.derivations["plan.grad_accum_steps"] = Derivation(
+                f"unknown: {T.STEP_WISE} trains each turn as a sequence of its own, so how many sequences (and "
+                "micro-batches) a mini-batch of prompts holds depends on the turns the rollouts take",
+                [T.STEP_WISE],
+                "unknown",
+            )
         if T.exists(T.MAX_STEPS, self.version) and (limit := v.consume(T.MAX_STEPS)) is not None:
             mark = len(v.reads)
             self.count(T.MAX_STEPS)  # validated; its read is plan.total_steps' own (below), not the next field's

@@ -24,6 +24,23 @@ CHANGES = {
     "0.4.0": "batch defaults and validate_batch_sizes unchanged (needs Python >= 3.12)",
 }
 ENTRY = {"skyrl.train.entrypoints.main_base": "new", "skyrl_train.entrypoints.main_base": "old"}
+STEP_WISE = "generator.step_wise_trajectories"  # each turn a training sequence of its own
+CONFIG_ROOT = "SkyRLTrainConfig"  # the skyrl package's config class (skyrl/train/config/config.py@skyrl-v0.3.0)
+# Keys from_cli_overrides rewrites before the dataclasses check the rest (skyrl/train/config/config.py:1289-1336
+# @skyrl-v0.3.0, the same in the 0.4.0 wheel; fields of their own in 0.1.0 and 0.2.0): the first release that does,
+# and key → the key it becomes (None: dropped when true; false is refused with SkyRL's message).
+# trainer.fully_async.simulate_training=true: main_base builds no models and FullyAsyncTrainerSim sleeps in place of
+# each training step (main_base.py:301-313, fully_async_trainer_sim.py:54-73@skyrl-v0.3.0; a key from 0.3.0)
+SIMULATED_TRAINING = "trainer.fully_async.simulate_training"
+REWRITTEN_FROM = "0.3.0"
+REWRITTEN_KEYS: dict[str, str | None] = {
+    "generator.inference_engine.async_engine": None,
+    "trainer.use_sample_packing": "trainer.remove_microbatch_padding",
+}
+ASYNC_ENGINE_FALSE = (
+    "`async_engine=False` is no longer supported; SkyRL always uses the async HTTP/vLLM inference path. Remove the "
+    "override."
+)
 
 # Native keys (the skyrl package's spelling; OLD_NAMES gives the Hydra package's where it differs).
 TBS, N, MINI = "trainer.train_batch_size", "generator.n_samples_per_prompt", "trainer.policy_mini_batch_size"

@@ -44,6 +44,7 @@ from translator.frameworks.slime.tables import (
     MANY_VALUE_PREFIXES,
     MANY_VALUES,
     MEGATRON_DEFAULT_SINCE,
+    MODEL_ARGS_HELPERS,
     PREFIXED_PARSES,
     SECRET_FLAGS,
     SWITCHES,
@@ -52,7 +53,7 @@ from translator.frameworks.slime.tables import (
 from translator.notes import NoteList
 from translator.plan import Derivation, Extra, RunSpec, exact
 from translator.sources.files import Source
-from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
+from translator.sources.shell import ShellCommand, ShellScript, symbolic_names, unwrap_command
 
 if TYPE_CHECKING:
     from translator.frameworks.slime.driver import Helper
@@ -128,8 +129,13 @@ class SlimeDialect(Dialect):
         command, argv, index = launches[-1]
         note_launch(notes, source, command, [c for c, _, _ in launches])
         entry = os.path.basename(argv[index])
-        flags, origins = parse_flags(argv[index + 1 :], f"{source.name}:{command.line}", notes)
+        unknown: list[str] = []
+        flags, origins = parse_flags(argv[index + 1 :], f"{source.name}:{command.line}", notes, script, unknown)
         reading = self.read_flags(source, options, notes, flags, origins, entry)
+        if unknown:
+            from translator.dialects.forkbatch import unknown_launch_words
+
+            unknown_launch_words(reading.spec, notes, unknown, flags)
         _ray_head(command, reading.spec)
         self._own_flags(source, command.cwd, argv[index], flags, reading)
         self._copy_stops(source, command.cwd, argv[index], flags, command.line)
@@ -517,17 +523,28 @@ def returns_one_sample(tree: Any, name: str, depth: int = 0) -> tuple[int, str] 
     return None
 
 
-def parse_flags(words: list[str], origin: str, notes: NoteList) -> tuple[dict[str, Any], dict[str, str]]:
-    """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, several values; a word left from an array the
-    script never defines (``${MODEL_ARGS}``) is noted and skipped."""
+def parse_flags(
+    words: list[str], origin: str, notes: NoteList, script: ShellScript | None = None, unknown: list[str] | None = None
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, several values. A word whose value is not
+    known goes to ``unknown`` (it may hold any flags), unless it is an array ``script`` never sets (empty)."""
     flags: dict[str, Any] = {}
+    helper_words = False  # within the words a model-args helper's command left (`$(python3 HELPER TYPE)`)
+
+    def not_a_flag(word: str) -> None:
+        nonlocal helper_words
+        if not helper_words:
+            _not_a_flag(word, origin, notes, script, unknown)
+        helper_words = helper_words or any(helper in word for helper in MODEL_ARGS_HELPERS)
+
     i = 0
     while i < len(words):
         word = words[i]
         i += 1
         if not word.startswith("--") or word == "--":
-            _not_a_flag(word, origin, notes)
+            not_a_flag(word)
             continue
+        helper_words = False
         name, eq, inline = word[2:].partition("=")
         following: list[str] = []
         if not eq and name not in SWITCHES:
@@ -550,7 +567,7 @@ def parse_flags(words: list[str], origin: str, notes: NoteList) -> tuple[dict[st
         else:  # argparse gives a flag without nargs one value: what follows is another word of the command
             value = following[0]
             for extra in following[1:]:
-                _not_a_flag(extra, origin, notes)
+                not_a_flag(extra)
         if name in SECRET_FLAGS:
             notes.info(
                 "keys.secret-redacted",
@@ -564,16 +581,28 @@ def parse_flags(words: list[str], origin: str, notes: NoteList) -> tuple[dict[st
     return flags, dict.fromkeys(flags, origin)
 
 
-def _not_a_flag(word: str, origin: str, notes: NoteList) -> None:
-    """A word of the command that no flag takes: an array the script never sets (its flags are unknown), or a stray
-    positional argument."""
-    if symbolic_names(word):
+def _not_a_flag(word: str, origin: str, notes: NoteList, script: ShellScript | None, unknown: list[str] | None) -> None:
+    """A word of the command that no flag takes: one whose value is not known (an unset variable, which the
+    environment may set), an array the script never sets (bash exports no arrays: empty), or a stray positional
+    argument."""
+    names = symbolic_names(word)
+    if names and script is not None and script.followed_all and set(names) <= script.array_references:
         notes.info(
             "slime.unexpanded-array",
-            f"{origin}: {word} is never set in the script (a sourced file rlconf could not follow?); the "
-            "flags it holds are not read",
+            f"{origin}: {word} is an array that neither the script nor a file it reads sets; bash exports no "
+            "arrays, so it adds no flags",
             source_keys=[word],
         )
+    elif names and any(helper in word for helper in MODEL_ARGS_HELPERS):
+        notes.info(
+            "slime.unexpanded-array",
+            f"{origin}: {word} are the model's architecture flags the model-args helper prints when the script runs "
+            "(no batch or parallelism flag); not read",
+            source_keys=[word],
+        )
+    elif names:
+        if unknown is not None:
+            unknown.append(word)
     else:
         notes.warning(
             "keys.unrecognised-argument",

@@ -96,6 +96,98 @@ def is_driver(tree: ast.Module) -> bool:
     return any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(tree))
 
 
+def _typer_command(
+    tree: ast.Module, source: Source, env: Mapping[str, str], launching: set[str]
+) -> ast.FunctionDef | None:
+    """Where the driver's ``__main__`` runs a typer app that is a group (a ``@app.callback()``, or several
+    ``@app.command()`` functions), ``python FILE`` alone stops: click's group takes a command first ("Missing
+    command.", exit 2). The command is the script's first argument (``--env 1=NAME``); one that never reaches the
+    function calling execute_train (``launching``) trains nothing. An app with one command and no callback runs it.
+    Returns the chosen command's function (None: no group)."""
+    apps = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and ast.unparse(node.value.func).rpartition(".")[2] == "Typer"
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    main = [
+        n
+        for n in tree.body
+        if isinstance(n, ast.If) and "__name__" in ast.unparse(n.test) and "__main__" in ast.unparse(n.test)
+    ]
+    runs_app = any(
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in apps
+        for m in main
+        for c in ast.walk(m)
+    )
+    if not runs_app:
+        return None
+    commands: dict[str, ast.FunctionDef] = {}
+    callback = False
+    for function in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+        for decorator in function.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            target = ast.unparse(call.func if call else decorator)
+            app, _, kind = target.rpartition(".")
+            if app not in apps:
+                continue
+            if kind == "callback":
+                callback = True
+            elif kind == "command":
+                named = [a.value for a in (call.args if call else []) if isinstance(a, ast.Constant)]
+                named += [
+                    k.value.value
+                    for k in (call.keywords if call else [])
+                    if k.arg == "name" and isinstance(k.value, ast.Constant)
+                ]
+                commands[str(named[0]) if named else function.name.replace("_", "-")] = function
+    if not callback and len(commands) <= 1:
+        return None
+    chosen = env.get("1")
+    listed = ", ".join(commands)
+    if chosen is None:
+        raise ConfigError(
+            f"`python {os.path.basename(source.name)}` with no command stops: its typer app is a group "
+            f"(commands: {listed}), which takes a command first (Missing command.)",
+            file=source.name,
+            hint="pass the command the run uses as the script's first argument: --env 1=COMMAND",
+        )
+    picked = commands.get(chosen)
+    if picked is None:
+        raise ConfigError(
+            f"{chosen} is not a command of the driver's typer app (commands: {listed})",
+            file=source.name,
+            key="1",
+            hint="pass one of its commands with --env 1=COMMAND",
+        )
+    if not _reaches(tree, picked, launching):
+        raise ConfigError(
+            f"the driver's command {chosen} never reaches {CALL}: it trains nothing",
+            file=source.name,
+            line=picked.lineno,
+            hint="pass the command that trains with --env 1=COMMAND",
+        )
+    return picked
+
+
+def _reaches(tree: ast.Module, function: ast.FunctionDef, targets: set[str], depth: int = 0) -> bool:
+    """Whether ``function`` calls one of ``targets`` (module functions, by name), directly or through the module's
+    other functions it calls or hands on (``partial(f, ...)``), at most 6 calls deep."""
+    if function.name in targets:
+        return True
+    named = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+    if named & targets:
+        return True
+    module_functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    return depth < 6 and any(
+        _reaches(tree, module_functions[name], targets, depth + 1)
+        for name in sorted(named & set(module_functions) - {function.name})
+    )
+
+
 def _refuse_other_launchers(tree: ast.Module, source: Source, helper: Helper) -> None:
     """A driver calling a launch helper other than execute_train (an ``execute_train_npu`` that the framework's
     command_utils.py does not define: it has execute_train only) is not read: what it runs is not known."""
@@ -176,6 +268,9 @@ def read_driver(source: Source, env: Mapping[str, str], notes: NoteList, helper:
         if isinstance(f, ast.FunctionDef)
         and any(isinstance(n, ast.Call) and ast.unparse(n.func).rpartition(".")[2] == CALL for n in ast.walk(f))
     ]
+    chosen = _typer_command(tree, source, env, {f.name for f in functions})
+    if chosen is not None:  # the launching functions the chosen command reaches
+        functions = [f for f in functions if _reaches(tree, chosen, {f.name})]
     if not functions:
         raise ConfigError(
             f"the call to {CALL} is not inside a function",
@@ -351,13 +446,27 @@ def _launch(
             f"train_args does not split into words: {error}", file=source.name, line=call.lineno, hint=""
         ) from None
     placeholders = {"${" + u.name + "}" for u in text.unknowns}
+    several = {"${" + u.name + "}" for u in text.unknowns if u.several}
+    # what an undecided `if` adds on each way, where no way adds a plan flag: no plan flag can be in it
+    no_plan_flag = {
+        "${" + u.name + "}"
+        for u in text.unknowns
+        if u.alternatives is not None
+        and not {w[2:].partition("=")[0] for a in u.alternatives for w in a.split() if w.startswith("--")}
+        & set(PLAN_FLAGS)
+    }
     kept: list[str] = []
     loose: list[str] = []  # unknown pieces standing as words of their own: they may hold any flags
     for word in words:
+        after_flag = bool(kept) and kept[-1].startswith("--") and kept[-1][2:] not in SWITCHES
+        if word in no_plan_flag and not after_flag:
+            continue  # words of no plan flag (each way's flags are read as unknown where they reach a value)
         # such a piece after a flag's value or a switch is not a value of that flag
-        if word in placeholders and not (kept and kept[-1].startswith("--") and kept[-1][2:] not in SWITCHES):
+        if word in placeholders and not after_flag:
             loose.append(word)
             continue
+        if word in several and word not in no_plan_flag:  # a flag's value, and maybe more words after it
+            loose.append(word)
         kept.append(word)
     given = {w[2:].partition("=")[0] for w in kept if w.startswith("--")}
     if loose:

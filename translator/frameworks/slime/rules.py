@@ -240,7 +240,8 @@ RULES: tuple[R, ...] = (
         "note",
         "slime",
         ("info",),
-        "A word left from a bash array the script never defines (a sourced file not followed): its flags are not read.",
+        "Words that add no plan flag: a bash array no file of the script sets (bash exports no arrays), or the model's "
+        "architecture flags a model-args helper prints.",
     ),
     R(
         "slime.gbs-from-megatron",

@@ -103,6 +103,12 @@ DEFAULTS: dict[str, Any] = {
 }
 
 # Switches (store_true; --disable-grpo-std-normalization is store_false of grpo_std_normalization): no value.
+# A launch's model flags made by running the model-args helper (`read -ra MODEL_ARGS <<< "$(python3
+# miles/utils/external_utils/model_args_utils.py qwen3-4B)"`): it prints scripts/models/<type>.py's model_args(), the
+# architecture alone (miles/utils/external_utils/model_args_utils.py@v0.1.0; no batch or parallelism flag there), so
+# such unknown words hold no plan flag.
+MODEL_ARGS_HELPERS = ("model_args_utils.py",)
+
 SWITCHES = frozenset(
     {
         "colocate",

@@ -198,6 +198,8 @@ class NativeTrl:
         self.world_size_word: str | None = None  # the launch line's process count as written (maybe "${NPROC}")
         self.visible_gpus: int | None = None  # GPUs the training processes see, when the launch states it
         self.visible_from: str | None = None  # where: CUDA_VISIBLE_DEVICES or accelerate's gpu_ids
+        self.launch_flags: list[str] = []  # the training script's --flags on the launch line (after expansion)
+        self.unknown_words: list[str] = []  # its words whose value is not known: they may hold any flag
         self.trl_imports: list[PackageImport] = []  # the training code's imports of trl at start-up
 
 
@@ -356,6 +358,13 @@ class TrlDialect(Dialect):
         spec = RunSpec(framework=self.name, version=version)
         with track_provenance(spec, values):
             _Interpreter(values, native, version, spec, notes).run()
+        if native.unknown_words:
+            from translator.dialects.forkbatch import unknown_launch_words
+
+            # the words are the training script's arguments: what they cannot set (the process count) stays
+            known = _known_fields()
+            fixed = [key for d in spec.derivations.values() for key in d.keys if key not in known]
+            unknown_launch_words(spec, notes, native.unknown_words, [*native.launch_flags, *fixed])
         if fork is not None and (fork.lineage is None or fork.rewrites):
             _fork_unknown(spec, fork, notes)
         self._account(values, version, spec, notes, native.own_fields)
@@ -597,7 +606,7 @@ class TrlDialect(Dialect):
                 config = {k: v for k, v in config.items() if k not in extra}
             self._merge_recipe(native, config, " + ".join(files) or origin)
             script_args = []
-        recipe, flags = _script_arguments(script_args)
+        recipe, flags, native.unknown_words = _script_arguments(script_args)
         if own_options:  # the words are the script's own options, which its GRPOConfig(...) call was read with
             given = " ".join(script_args)
             notes.info(
@@ -612,7 +621,7 @@ class TrlDialect(Dialect):
                 ),
                 source_keys=[w.lstrip("-").partition("=")[0] for w in script_args if w.startswith("--")],
             )
-            recipe, flags = None, {}
+            recipe, flags, native.unknown_words = None, {}, []
         if recipe:
             recipe_source = sibling_in_project(source, in_run_dir(recipe, command.cwd), "recipe")
             _refuse_other_framework_config(recipe_source, f"{origin}: --config")
@@ -636,6 +645,7 @@ class TrlDialect(Dialect):
                 value = "${VLLM_SERVER_HOST}"  # set per run by the user (rlconf's multi-node launch)
             native.values[key] = value
             native.origins[key] = origin
+            native.launch_flags.append(key)
         if training_script is not None and script_name.endswith(".py"):
             python_script.apply_overrides(training_script, known, native, notes, options.env)
         if argv[script_index].endswith(".py"):
@@ -1129,14 +1139,17 @@ def _live_values_to_command_line(
     return kept, moved
 
 
-def _script_arguments(words: list[str]) -> tuple[str | None, dict[str, Any]]:
-    """`--config recipe.yaml` and `--key value` overrides after the training script."""
-    recipe, flags = None, {}
+def _script_arguments(words: list[str]) -> tuple[str | None, dict[str, Any], list[str]]:
+    """`--config recipe.yaml` and `--key value` overrides after the training script, and the words where a flag
+    would be whose value is not known (an unset variable: it may hold any flags)."""
+    recipe, flags, unknown = None, {}, []
     i = 0
     while i < len(words):
         word = words[i]
         i += 1
         if not word.startswith("--"):
+            if symbolic_names(word):
+                unknown.append(word)
             continue
         key, eq, value = word[2:].partition("=")
         if not eq:
@@ -1150,7 +1163,7 @@ def _script_arguments(words: list[str]) -> tuple[str | None, dict[str, Any]]:
             recipe = value
         else:
             flags[key] = scalar(value)
-    return recipe, flags
+    return recipe, flags, unknown
 
 
 def _serve_options(words: list[str]) -> dict[str, str]:
