@@ -345,3 +345,13 @@ def test_step_wise_trajectories_leave_the_micro_batch_count_unknown() -> None:
     explanation = translator.load(Source(text, "run.sh"), framework="skyrl@0.4.0")
     assert explanation.plan["grad_accum_steps"] is None
     assert explanation.plan["samples_per_optimizer_step"] == 16  # 4 prompts × 4 trajectories
+
+
+def test_a_key_only_some_releases_refuse_is_not_refused_on_an_assumed_release(tmp_path: Path) -> None:
+    # async_engine is a field of 0.1.0 and 0.2.0 (config.py:442@skyrl-v0.1.0); from 0.3.0 from_cli_overrides refuses
+    # false. With no release stated the newest is assumed, so the launch is read with a warning, not refused.
+    (tmp_path / "run.sh").write_text(BASE + "generator.inference_engine.async_engine=false\n")
+    explanation = translator.load(str(tmp_path / "run.sh"), refuse_rejected_keys=True)
+    assert explanation.plan["samples_per_step"] == 32
+    assert "keys.unknown-in-version" in {n.code for n in explanation.notes}
+    assert translator.load(str(tmp_path / "run.sh"), framework="skyrl@0.1.0").plan["samples_per_step"] == 32

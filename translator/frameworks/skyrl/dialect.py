@@ -128,15 +128,26 @@ def _refuse_keys_the_entry_class_lacks(
 _RENAMES = re.compile(r"legacy|translate|migrate|rename|alias", re.I)
 
 
-def _rewrite_before_validation(given: dict[str, Any], source: Source, line: int, notes: NoteList) -> None:
+def _rewrite_before_validation(
+    given: dict[str, Any], source: Source, line: int, notes: NoteList, *, certain: bool
+) -> None:
     """What from_cli_overrides does to a key before its dataclasses check the rest (tables.REWRITTEN_KEYS): a
-    renamed key takes its new name (both given: SkyRL refuses), async_engine=true is dropped, false refused."""
+    renamed key takes its new name (both given: SkyRL refuses), async_engine=true is dropped, false refused where
+    the release is ``certain`` (0.1.0 and 0.2.0 hold async_engine as a field: with the release assumed, a warning)."""
     for key, becomes in T.REWRITTEN_KEYS.items():
         if key not in given:
             continue
+        if becomes is None and str(given[key]).lower() != "true":
+            if certain:
+                raise ConfigError(T.ASYNC_ENGINE_FALSE, file=source.name, line=line, key=key, hint=f"remove {key}")
+            notes.warning(
+                "keys.unknown-in-version",
+                f"{key}=false: SkyRL from {T.REWRITTEN_FROM} refuses it ({T.ASYNC_ENGINE_FALSE}); 0.1.0 and 0.2.0 "
+                "take it (pass --from skyrl@VERSION for the release the project runs)",
+                source_keys=[key],
+            )
+            continue
         value = given.pop(key)
-        if becomes is None and str(value).lower() != "true":
-            raise ConfigError(T.ASYNC_ENGINE_FALSE, file=source.name, line=line, key=key, hint=f"remove {key}")
         if becomes is not None and becomes in given:
             raise ConfigError(
                 f"Specify only one of {key} (deprecated) and {becomes}",
@@ -250,11 +261,16 @@ class SkyrlDialect(Dialect):
     pip_name = "skyrl"
     # a checkout of SkyRL (or a project holding its package): skyrl/__init__.py's __version__ (skyrl-v0.3.0: "0.3.0")
     version_files = (("skyrl/__init__.py", "skyrl/train"),)
+
     # the skyrl package's from_cli_overrides builds the dataclass config with build_nested_dataclass, which raises
     # on a key a level lacks (validate_dict_keys_against_dataclass: "Invalid fields {...} for X",
     # skyrl/train/config/config.py:1055-1064,1148@skyrl-v0.3.0); skyrl_train's Hydra app composes a struct config,
     # which refuses an override of a key it lacks without '+' ("Could not override ...")
-    rejects_unknown_keys = True
+    @staticmethod
+    def rejects_unknown_keys(version: str) -> bool:
+        """Refused keys are judged where rlconf holds the release's schema (0.3.0, 0.4.0)."""
+        return version in T.SCHEMA_RELEASES
+
     copy_refusal = "build_nested_dataclass: ValueError: Invalid fields"
     copy_declares = "config dataclasses (skyrl/train/config/)"
 
@@ -315,7 +331,7 @@ class SkyrlDialect(Dialect):
             value = override.value if old else yaml_value(word.partition("=")[2])
             given[("+" if override.op else "") + override.key] = value
         if not old and T.since(version, T.REWRITTEN_FROM):
-            _rewrite_before_validation(given, source, command.line, notes)
+            _rewrite_before_validation(given, source, command.line, notes, certain=options.version is not None)
             if str(given.get(T.SIMULATED_TRAINING)).lower() == "true":
                 raise ConfigError(
                     f"{T.SIMULATED_TRAINING}=true: SkyRL builds no models and sleeps in place of each training step "
@@ -353,8 +369,10 @@ class SkyrlDialect(Dialect):
                     source_keys=[key],
                 )
         reading = Reading(spec, notes, values)
-        if project_entry:
-            reading.arguments_known = False  # the release's keys are not the entry's: judged above where readable
+        if project_entry or options.version is None:
+            # the release's keys are not the entry's (judged above where readable), or the release is only assumed
+            # (0.1.0 and 0.2.0 hold keys 0.3.0 refuses): no key is refused on one release's schema
+            reading.arguments_known = False
         return reading
 
     def _version(self, old: bool, explicit: str | None, source: Source, notes: NoteList) -> str:
