@@ -488,7 +488,7 @@ class NemoRLDialect(Dialect):
         def section(prefix: str) -> dict[str, Any]:
             return {k: merged[f"{prefix}.{k}"] for k in settings if f"{prefix}.{k}" in merged}
 
-        if spec.version not in ("0.6.0", "0.7.0"):  # data.dataset_name; the classes' own splits (not configurable)
+        if not at_least(spec.version or "", "0.6.0"):  # data.dataset_name; the classes' own splits (not configurable)
             entries = [{"dataset_name": merged.get("data.dataset_name")}]
         else:
             listed, default = merged.get("data.train"), section("data.default")

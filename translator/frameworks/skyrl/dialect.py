@@ -264,8 +264,7 @@ class SkyrlDialect(Dialect):
 
     # the skyrl package's from_cli_overrides builds the dataclass config with build_nested_dataclass, which raises
     # on a key a level lacks (validate_dict_keys_against_dataclass: "Invalid fields {...} for X",
-    # skyrl/train/config/config.py:1055-1064,1148@skyrl-v0.3.0); skyrl_train's Hydra app composes a struct config,
-    # which refuses an override of a key it lacks without '+' ("Could not override ...")
+    # skyrl/train/config/config.py:1055-1064,1148@skyrl-v0.3.0)
     @staticmethod
     def rejects_unknown_keys(version: str) -> bool:
         """Refused keys are judged where rlconf holds the release's schema (0.3.0, 0.4.0)."""
@@ -539,7 +538,7 @@ class _Reader:
         micro-batches with the last one short (dispatch.py:151-163, worker_utils.py:187-194@skyrl-v0.3.0): a rank
         runs ceil(ceil(samples / dp) / micro) micro-batches. Before, dispatch asserts the split is even."""
         plan, keys = self.spec.plan, [T.MINI, T.N, T.GPUS]
-        if T.is_old(self.version) or not T.since(self.version, "0.2.0"):
+        if T.is_old(self.version) or not T.since(self.version, T.PADDED_FROM):
             self.notes.warning(
                 "batch.indivisible",
                 f"a mini-batch's {samples} samples do not split evenly over {dp} data-parallel ranks: SkyRL "

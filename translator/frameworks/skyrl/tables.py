@@ -25,6 +25,7 @@ CHANGES = {
 }
 ENTRY = {"skyrl.train.entrypoints.main_base": "new", "skyrl_train.entrypoints.main_base": "old"}
 STEP_WISE = "generator.step_wise_trajectories"  # each turn a training sequence of its own
+PADDED_FROM = "0.2.0"  # stage_chunks pads an uneven mini-batch per rank (dispatch.py:197@skyrl-v0.2.0); 0.1.0 asserts
 SCHEMA_RELEASES = ("0.3.0", "0.4.0")  # the releases whose config schema rlconf ships (translator/schema_data)
 CONFIG_ROOT = "SkyRLTrainConfig"  # the skyrl package's config class (skyrl/train/config/config.py@skyrl-v0.3.0)
 # Keys from_cli_overrides rewrites before the dataclasses check the rest (skyrl/train/config/config.py:1289-1336
