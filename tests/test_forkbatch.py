@@ -1011,6 +1011,37 @@ def test_group_filtering_a_pre_09_copy_defines_itself_is_read_from_its_fit(
         assert "semantics.gen-batch-size-replaces-train-batch" in codes
 
 
+@pytest.mark.parametrize(
+    ("trainer", "step"),
+    [
+        (_REFILL_TRAINER, (128, 2048, 2)),  # the DAPO loop: 128 prompts × 16 kept, 2048 ÷ 1024 per update
+        (_REFILL_TRAINER.replace("batch = batch[:traj_bsz]", "pass"), (None, None, None)),  # no cut: its own count
+    ],
+)
+def test_group_filtering_the_launch_adds_for_a_copys_trainer_is_read_from_its_fit(
+    tmp_path: Path, trainer: str, step: tuple[int | None, ...]
+) -> None:
+    # The copy's config has no algorithm.filter_groups; the launch adds it ('+algorithm.filter_groups.enable=True',
+    # which Hydra appends) for the copy's trainer, which reads it. No data.gen_batch_size: a round draws one
+    # dataloader batch of data.train_batch_size 128 prompts, and a step trains on 128 prompts only where the fit
+    # refills and cuts as the DAPO recipe's loop does. The mini-batch (64 prompts × 16 = 1024 samples) stays.
+    script = _verl_04_copy(
+        tmp_path,
+        _BASE_CONFIG,
+        "python3 -m verl.trainer.main_ppo data.train_batch_size=128 +algorithm.filter_groups.enable=True "
+        "+algorithm.filter_groups.keep_all_batches=False actor_rollout_ref.rollout.n=16 "
+        "actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+        "trainer.n_gpus_per_node=8 trainer.nnodes=1\n",
+        trainer,
+    )
+    explanation = api.explain(str(script), "verl@0.4.1")
+    plan = explanation.spec.plan
+    assert plan.samples_per_optimizer_step == 1024
+    assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == step
+    filtered = [n for n in explanation.notes if n.code == "framework.fork-group-filter"]
+    assert filtered and "the launch adds it" in filtered[0].message
+
+
 def test_a_config_read_alone_runs_with_the_project_entry_that_composes_it(tmp_path: Path) -> None:
     # train.py's @hydra.main(config_path="config", config_name="base") composes config/base.yaml: it is the run's
     # entry. It sets data.train_batch_size from two keys of its own (line 7), so the step's prompts are unknown;

@@ -155,6 +155,47 @@ def test_the_shard_check_counts_training_gpus_only() -> None:
     )
 
 
+_REWARD_MODEL = (
+    "defaults: ../../grpo_math_1B.yaml\ndata:\n  default:\n    env_name: {env}\nenv:\n  reward_model:\n"
+    "    resources:\n      gpus_per_node: 2\n      num_nodes: 1\npolicy:\n  generation:\n    colocated:\n"
+    "      enabled: {colocated}\n      resources:\n        gpus_per_node: 2\n        num_nodes: 1\n"
+    "cluster:\n  gpus_per_node: 8\n  num_nodes: {nodes}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "colocated", "nodes", "version", "training"),
+    [
+        # grpo.py:525-664@v0.7.0, from 0.6.0, when the data uses the reward_model environment:
+        ("reward_model", "true", 1, "0.7.0", 6),  # one node shared: 8 - its 2 GPUs
+        ("reward_model", "false", 1, "0.7.0", 4),  # and generation's 2 on it: 8 - 2 - 2
+        ("reward_model", "true", 3, "0.7.0", 16),  # more nodes: it takes 1 of 3 whole, policy 2 × 8
+        ("reward_model", "false", 3, "0.6.0", 8),  # and generation 1 of the other 2: 1 × 8
+        ("math", "true", 1, "0.7.0", 8),  # the data uses another environment: nothing is taken
+    ],
+)
+def test_a_reward_model_environment_takes_its_gpus_from_the_policy(
+    env: str, colocated: str, nodes: int, version: str, training: int
+) -> None:
+    text = _REWARD_MODEL.format(env=env, colocated=colocated, nodes=nodes)
+    explanation = translator.load(Source(text, "recipe.yaml"), framework=f"nemo-rl@{version}")
+    assert explanation.spec.topology.training_gpus == training
+    assert explanation.plan["data_parallel_size"] == training  # TP, PP and CP 1 in the base recipe
+
+
+def test_no_gpu_left_beside_the_reward_model_stops_in_nemo_rls_words() -> None:
+    text = _REWARD_MODEL.format(env="reward_model", colocated="false", nodes=1).replace(
+        "gpus_per_node: 8", "gpus_per_node: 4"
+    )
+    expect_finding(
+        _check(text, "0.7.0"),
+        "nemo-rl.no-gpu-left-for-training",
+        "error",
+        "No enough GPUs for training, train_gpus_per_node:0 = cluster_config['gpus_per_node']:4 - "
+        "inference_gpus_per_node:2 - rm_gpus_per_node:2",
+    )
+
+
 def test_the_written_recipe_inherits_the_base_and_states_the_batch() -> None:
     # verl fixture: read, written for NeMo-RL, read back; the written recipe names the base and every batch key.
     source = translator.load(ROOT / "fixtures/verl/grpo_fixed_micro_tp2.sh")

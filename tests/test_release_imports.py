@@ -168,3 +168,27 @@ def test_a_lock_entry_installed_from_git_is_no_release(tmp_path: Path) -> None:
         'source = { git = "https://github.com/someone/verl-fork?rev=main#fc628e73f3bc4c5b4ea30163a8f38e65751a9962" }\n'
     )
     assert translator.explain(str(script)).spec.plan.optimizer_steps_per_step == 2
+
+
+@pytest.mark.parametrize(("pin", "stops"), [("trl==0.14.0", True), ("trl==0.16.0", False)])
+def test_a_recipe_read_alone_is_judged_by_the_imports_of_the_script_that_reads_it(
+    tmp_path: Path, pin: str, stops: bool
+) -> None:
+    # recipes/qwen/grpo/config.yaml is read by the project's one GRPO script, src/grpo.py (a TrlParser and
+    # GRPOTrainer): what that script imports at start-up must exist in the pinned release, as for a launch.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_text(pin + "\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "grpo.py").write_text(
+        "from trl import GRPOConfig, GRPOTrainer, TrlParser\nfrom trl.extras.profiling import profiling_decorator\n"
+        "\n\ndef main():\n    (args,) = TrlParser((GRPOConfig,)).parse_args_and_config()\n"
+        "    GRPOTrainer(model='m', args=args, reward_funcs=[]).train()\n\n\nmain()\n"
+    )
+    recipe = tmp_path / "recipes" / "qwen" / "grpo" / "config.yaml"
+    recipe.parent.mkdir(parents=True)
+    recipe.write_text("per_device_train_batch_size: 4\nnum_generations: 8\ngradient_accumulation_steps: 2\n")
+    if stops:
+        with pytest.raises(translator.ConfigError, match=r"trl\.extras\.profiling.*trl 0\.14\.0"):
+            translator.explain(str(recipe))
+    else:
+        assert translator.explain(str(recipe)).spec.version == "0.16.0"

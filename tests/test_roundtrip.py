@@ -26,6 +26,7 @@ LOSSY_FIRST_LEG = {
     "verl/ppo_gae_ulysses_sp2": {"samples_per_prompt", "prompts_per_step"},
     # TRL < 0.17 updates less than once per generation round; verl needs train_batch_size >= mini-batch.
     "trl/trl014_defaults_recipe_only": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
+    "trl/slurm_bash_c_flags_014": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step"},
     "trl/trl014_vllm_device_np7": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
     "trl/trl015_recipe_only_g7": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},
     "trl/trl016_mu2_server": {"prompts_per_step", "samples_per_step", "optimizer_steps_per_step", "total_steps"},

@@ -641,6 +641,11 @@ def test_module_never_executes_or_reads_the_environment() -> None:
             ["srun", "--nodes=2", "-N", "2", "--gres", "gpu:8", "--exclusive", "-p", "q", "python", "t.py"],
             ["python", "t.py"],
         ),
+        # srun(1): --jobid and --wait take a value; --kill-on-bad-exit's is optional (only as --opt=value)
+        (
+            ["srun", "--wait", "60", "--kill-on-bad-exit", "--jobid", "${SLURM_JOB_ID}", "python", "t.py"],
+            ["python", "t.py"],
+        ),
         (["uv", "run", "--with", "vllm", "--project", ".", "--frozen", "python", "t.py"], ["python", "t.py"]),
         (["uv", "run", "-m", "verl.trainer.main_ppo", "a=1"], ["python", "-m", "verl.trainer.main_ppo", "a=1"]),
         (

@@ -204,13 +204,6 @@ def test_a_projects_own_entry_module_with_skyrls_overrides_is_skyrl_read_as_a_fo
     assert explanation.certainty["samples_per_step"].level == "assumed"
 
 
-def test_skyrls_own_non_training_entry_points_are_not_read_as_training() -> None:
-    # skyrl.train.entrypoints.serve takes the same overrides but trains nothing: no plan, one clear message.
-    with pytest.raises(translator.ConfigError, match="no SkyRL launch command"):
-        serve = _OWN_ENTRY.format(module="skyrl.train.entrypoints.serve")
-        translator.load(Source(serve, "serve.sh"), framework="skyrl")
-
-
 def _project_package(root: Path, name: str) -> Path:
     """A project checkout with the package examples/<name>/ (its modules run as ``-m examples.<name>.<module>``)."""
     (root / ".git").mkdir()
@@ -355,3 +348,43 @@ def test_a_key_only_some_releases_refuse_is_not_refused_on_an_assumed_release(tm
     assert explanation.plan["samples_per_step"] == 32
     assert "keys.unknown-in-version" in {n.code for n in explanation.notes}
     assert translator.load(str(tmp_path / "run.sh"), framework="skyrl@0.1.0").plan["samples_per_step"] == 32
+
+
+@pytest.mark.parametrize(
+    ("launch", "entry_text", "what"),
+    [
+        # SkyRL's own supervised fine-tuning entry (skyrl/train/main_sft.py@skyrl-v0.3.0)
+        (
+            "uv run --isolated -m skyrl.train.main_sft trainer.epochs=1\n",
+            None,
+            "skyrl.train.main_sft is SkyRL's supervised",
+        ),
+        # an inference server that takes the same overrides, and generation and evaluation only
+        (
+            "python -m skyrl.train.entrypoints.serve generator.inference_engine.num_engines=4\n",
+            None,
+            "serve trains nothing",
+        ),
+        (
+            "python -m skyrl.train.entrypoints.main_generate generator.n_samples_per_prompt=4\n",
+            None,
+            "main_generate trains nothing",
+        ),
+        # a project entry built on the SFT trainer
+        (
+            "python -m examples.sft.main_sft_callbacks trainer.epochs=1\n",
+            "from skyrl.train.sft_trainer import SFTTrainer\n",
+            "examples.sft.main_sft_callbacks is SkyRL's supervised fine-tuning",
+        ),
+    ],
+)
+def test_a_skyrl_run_that_trains_no_policy_on_rollouts_is_refused_saying_what_it_runs(
+    tmp_path: Path, launch: str, entry_text: str | None, what: str
+) -> None:
+    if entry_text is not None:
+        (_project_package(tmp_path, "sft") / "main_sft_callbacks.py").write_text(entry_text)
+    script = tmp_path / "run.sh"
+    script.write_text(launch)
+    with pytest.raises(translator.ConfigError, match="no SkyRL RL training launch found") as error:
+        translator.explain(str(script), framework="skyrl")
+    assert what in error.value.message and "run.sh:1" in error.value.message

@@ -309,6 +309,28 @@ def test_a_flag_takes_one_value_and_an_unset_array_after_it_is_not_its_value() -
     assert "slime.unexpanded-array" in {n.code for n in explanation.notes}
 
 
+@pytest.mark.parametrize(
+    ("sourced", "read"),
+    [
+        # slime's own model file (a container's checkout, not in the project): architecture flags only
+        ("/slime/scripts/models/qwen3-4B.sh", True),
+        # any other file that is not in the project may set any flag: the open quantities stay unknown
+        ("/slime/scripts/run-qwen3-4B.sh", False),
+        # a model file the project itself should hold but lacks: not slime's installed one
+        ("scripts/models/qwen3-4B.sh", False),
+        ("/cluster/env.sh", False),
+    ],
+)
+def test_an_unread_model_file_of_slimes_own_holds_no_plan_flag(sourced: str, read: bool) -> None:
+    text = (
+        f"source {sourced}\npython3 train.py --actor-num-nodes 1 --actor-num-gpus-per-node 8 --rollout-batch-size "
+        "32 --n-samples-per-prompt 8 --global-batch-size 128 ${MODEL_ARGS[@]}\n"
+    )
+    explanation = translator.load(Source(text, "run.sh"), framework="slime@0.3.1")
+    # 32 × 8 = 256 samples per step, 128 per update: 2 updates per step, unless MODEL_ARGS may hold another flag
+    assert explanation.plan["optimizer_steps_per_step"] == (2 if read else None)
+
+
 def test_sglang_flags_take_the_words_after_them() -> None:
     # --sglang-* flags are SGLang's ServerArgs under a prefix (slime/backends/sglang_utils/arguments.py
     # add_sglang_arguments@v0.3.1); --sglang-cuda-graph-bs takes a list (nargs="+" in SGLang), so 1 2 4 8 are its

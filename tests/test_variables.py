@@ -176,7 +176,68 @@ def test_an_unquoted_unset_option_value_may_vanish(tmp_path: Path, run_name: str
         assert notes[0].severity == "warning" and "'--wandb_group'" in notes[0].message
 
 
+@pytest.mark.parametrize(
+    ("head", "run_name", "vanishes"),
+    [
+        # every login shell sets HOME and USER: their values are unknown, but the word is there
+        ("", "--wandb_run_name $USER", False),
+        # Slurm sets the job's id in a batch job (sbatch(1), OUTPUT ENVIRONMENT VARIABLES) ...
+        ("#SBATCH --nodes=1\n", "--wandb_run_name $SLURM_JOB_ID", False),
+        # ... and nothing sets it in a script run without sbatch
+        ("", "--wandb_run_name $SLURM_JOB_ID", True),
+    ],
+)
+def test_what_the_environment_always_sets_never_vanishes(
+    tmp_path: Path, head: str, run_name: str, vanishes: bool
+) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("#!/bin/bash\n" + head + OPENRLHF_LAUNCH.format(run_name=run_name))
+    notes = [n for n in translator.explain(str(script)).notes if n.code == "shell.vanishing-value"]
+    assert bool(notes) is vanishes
+
+
 def test_a_set_variable_never_vanishes(tmp_path: Path) -> None:
     script = tmp_path / "run.sh"
     script.write_text("RUN=grpo_1\n" + OPENRLHF_LAUNCH.format(run_name="--wandb_run_name $RUN"))
     assert not [n for n in translator.explain(str(script)).notes if n.code == "shell.vanishing-value"]
+
+
+def test_a_source_scripts_own_argument_is_never_written_as_text(tmp_path: Path) -> None:
+    # `--pretrain $1`: the model is whatever the user passes to run.sh. The written verl launch forwards its own
+    # arguments to Hydra as overrides, so `${1}` cannot follow the source's: an error note, and --env gives it.
+    script = tmp_path / "run.sh"
+    script.write_text(OPENRLHF_LAUNCH.format(run_name="").replace("Qwen/Qwen2.5-0.5B", "$1"))
+    notes = [n for n in translator.translate(str(script), to="verl").notes if n.code == "shell.not-expressible"]
+    assert [n.severity for n in notes] == ["error"] and "--env 1=VALUE" in notes[0].message
+    given = translator.translate(str(script), to="verl", env={"1": "Qwen/Qwen2.5-0.5B"})
+    assert not [n for n in given.notes if n.code == "shell.not-expressible"]
+    assert "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B" in given.files["launch.sh"]
+
+
+@pytest.mark.parametrize(
+    ("head", "sourced", "refused"),
+    [
+        # set -e: sourcing a file of a folder the project does not have stops bash before the launch
+        ("set -ex", "configs/models/m.sh", True),
+        ("set -o errexit", "configs/models/m.sh", True),
+        ("#!/bin/bash -e", "configs/models/m.sh", True),
+        # without errexit bash goes on to the launch; set +e turns it off again
+        ("", "configs/models/m.sh", False),
+        ("set -e\nset +e", "configs/models/m.sh", False),
+        # a file the project may leave to the user (.env in a folder it has), or the machine's own: not judged
+        ("set -e", ".env", False),
+        ("set -e", "/opt/cluster/env.sh", False),
+    ],
+)
+def test_a_missing_sourced_file_stops_a_script_under_errexit(
+    tmp_path: Path, head: str, sourced: str, refused: bool
+) -> None:
+    (tmp_path / ".git").mkdir()
+    script = tmp_path / "run.sh"
+    script.write_text(head + "\nsource " + sourced + "\n" + OPENRLHF_LAUNCH.format(run_name=""))
+    if refused:
+        with pytest.raises(translator.ConfigError, match="under set -e bash stops here") as error:
+            translator.explain(str(script))
+        assert error.value.line == head.count("\n") + 2
+    else:
+        assert translator.explain(str(script)).plan["samples_per_prompt"] == 4

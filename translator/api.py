@@ -893,6 +893,32 @@ def read_back(dialect: Any, files: dict[str, str], main: str, version: str, spec
     return reading
 
 
+_POSITIONAL = lazy(r"\$\{?([0-9]+)\}?")
+
+
+def _note_source_arguments(spec: RunSpec, target: str, notes: NoteList) -> None:
+    """A value that holds one of the source script's own arguments (``$1``, never set: the user gives it when
+    running that script) cannot be written: the written launch forwards its own arguments to the target as extra
+    options, and a config file expands none. An error note names it and the ``--env`` that gives its value."""
+    held = {name for name in spec.shell_variables if name.isdigit()}
+    if not held:
+        return
+    values = [
+        (f"{section}.{key}", value) for section, fields in spec.sections_dict().items() for key, value in fields.items()
+    ]
+    values += [(extra.key, extra.value) for extra in spec.extras]
+    for where, value in values:
+        numbers = [n for n in dict.fromkeys(_POSITIONAL.findall(str(value))) if n in held] if value is not None else []
+        if numbers:
+            notes.error(
+                "shell.not-expressible",
+                f"{where} holds ${{{numbers[0]}}}, argument {numbers[0]} of the source script, which the user gives "
+                f"when running it; the written {target} launch takes no such argument, so the text ${{{numbers[0]}}} "
+                f"would reach {target} as it is: translate with --env {numbers[0]}=VALUE",
+                source_keys=[where],
+            )
+
+
 def translate(
     src: str | PathLike[str] | Source | Explanation,
     to: str,
@@ -926,6 +952,7 @@ def translate(
             f"{finding.message}; fix the source first (`rlconf check` gives the fixes)",
             source_keys=finding.keys,
         )
+    _note_source_arguments(explanation.spec, dialect.name, notes)
     from translator.checks import ranges
 
     for finding in ranges.check(explanation.spec):  # nonsense in the source is carried over, never silently

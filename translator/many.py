@@ -29,8 +29,8 @@ from translator import rules
 from translator.records import record
 from translator.results import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, FileResult, Skipped, worst
 
-SCRIPT_SUFFIXES = ("", ".sh", ".bash")
-CONFIG_SUFFIXES = (".sh", ".bash", ".yaml", ".yml", ".toml", ".json")
+SCRIPT_SUFFIXES = ("", ".sh", ".bash", ".slurm", ".sbatch")  # batch scripts are shell scripts too
+CONFIG_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch", ".yaml", ".yml", ".toml", ".json")
 MAX_SNIFF_BYTES = 1_000_000  # bigger files are not configs
 PROGRESS_THRESHOLD = 5  # more files than this get a progress bar on a terminal
 _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".mypy_cache"}

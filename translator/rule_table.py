@@ -1579,7 +1579,8 @@ RULES: tuple[R, ...] = (
         "note",
         "all",
         ("error",),
-        "A value holds a shell variable that TRL's recipe.yaml cannot expand; it must move to the command line.",
+        "A value holds a shell variable the written config cannot expand: in a TRL recipe.yaml, or the source "
+        "script's own argument ($1).",
     ),
     R(
         "shell.positional-args",

@@ -14,7 +14,7 @@ import operator
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import field, replace
 from typing import Any, Protocol
@@ -39,6 +39,17 @@ def symbol(name: str) -> str:
 
 _BARE_REFERENCE = re.compile(r"\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})")
 _QUOTED_REFERENCE = re.compile(r'"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"')
+# What every login shell has set (bash(1), login(1)): a reference to one never vanishes, its value is only unknown
+_ALWAYS_SET = frozenset(("HOME", "USER", "LOGNAME", "PATH", "PWD", "SHELL", "HOSTNAME"))
+# What Slurm sets in every batch job (sbatch(1) and srun(1), "OUTPUT ENVIRONMENT VARIABLES"), in a script with
+# #SBATCH directives; the task variables (SLURM_PROCID, SLURMD_NODENAME) are the srun tasks' own
+_SLURM_JOB_SET = frozenset(
+    (
+        *("SLURM_JOB_ID", "SLURM_JOBID", "SLURM_JOB_NAME", "SLURM_JOB_NODELIST", "SLURM_NODELIST"),
+        *("SLURM_SUBMIT_DIR", "SLURM_SUBMIT_HOST", "SLURM_CPUS_ON_NODE", "SLURM_NODEID", "SLURM_PROCID"),
+        *("SLURM_LOCALID", "SLURMD_NODENAME", "SLURM_CLUSTER_NAME", "SLURM_JOB_PARTITION", "SLURM_TASK_PID"),
+    )
+)
 
 
 def symbolic_names(text: str) -> list[str]:
@@ -192,7 +203,12 @@ class ShellScript:
     # names read as an array (``${NAME[@]}``, ``${NAME[*]}``) here or in a file it reads: bash cannot export an
     # array, so one of these the script (and every file it reads) never sets is empty, not the environment's
     array_references: set[str] = field(default_factory=set)
-    followed_all: bool = True  # every script it sources or runs was found and read
+    not_followed: list[str] = field(default_factory=list)  # the scripts it sources or runs that were not read
+
+    @property
+    def followed_all(self) -> bool:
+        """Every script it sources or runs was found and read."""
+        return not self.not_followed
 
 
 # An env key that chooses a way through an undecided chain: `@branch:12` = "1" reads only the first `elif` of the
@@ -744,6 +760,8 @@ class _Reader:
         # besides those already in the environment
         self.exported: set[str] = set(env or {})
         self.allexport = False
+        # set -e (errexit; also `#!/bin/bash -e`): a command that fails stops the script there
+        self.errexit = bool(re.match(r"#!\S*(?:bash|sh)\s+-\w*e", text))
         self.arrays: dict[str, list[str]] = {}  # NAME=(a b c): the elements; vars holds them space-joined
         self.tainted: dict[str, set[str]] = {}  # variable -> unresolved names its value was built from
         self.notes: list[ShellNote] = []
@@ -761,6 +779,7 @@ class _Reader:
         self.piped_text: str | None = None  # the text a command pipes on (echo "$JOB" |): maybe a shell's script
         # files the script writes from a here-document (cat > job.sh <<EOF): path as written -> text
         self.written: dict[str, str] = {}
+        self.not_followed: list[str] = []  # scripts sourced or run that were not read (shared with nested readers)
         self.joined_condition = False  # the command being read is followed by || or &&
         self.jump_to: int | None = None  # where run() continues when a loop is read again
         _refuse_merge_conflict(text, source)
@@ -780,6 +799,7 @@ class _Reader:
         self.unrun_words = False  # whether an unquoted command substitution was kept as text since last reset
         self.capture: _Capture | None = None  # what a function run for its output ($(NAME ARGS)) has printed
         self.output_elsewhere = False  # the command being read writes its standard output elsewhere (>&2, > FILE)
+        self.batch_job = False  # the script has #SBATCH directives: Slurm's job variables are set as it runs
 
     def note(self, code: str, message: str) -> None:
         self.notes.append(ShellNote(self.line, code, message))
@@ -796,6 +816,7 @@ class _Reader:
             directive = _SBATCH.match(text)
             if directive is None:
                 continue
+            self.batch_job = True
             words = directive.group(1).split("#")[0].split()
             for k, word in enumerate(words):
                 option, _, value = word.partition("=")
@@ -863,9 +884,8 @@ class _Reader:
                     )
                     self.call(name, [], toks, first, last, where)
         self.notes.sort(key=lambda n: n.line)
-        followed_all = not any(n.code == "shell.script-not-followed" for n in self.notes)
         return ShellScript(
-            self.commands, self.vars, self.notes, self.chains, self.ways, self.array_references, followed_all
+            self.commands, self.vars, self.notes, self.chains, self.ways, self.array_references, self.not_followed
         )
 
     def walk(self, i: int, stop: int) -> None:
@@ -1260,6 +1280,13 @@ class _Reader:
             return
         if rest[0].text == "set" and any(w.text in ("-a", "allexport") for w in rest[1:]):
             self.allexport = True
+        if rest[0].text == "set":
+            given = [w.text for w in rest[1:]]
+            for option, following in zip(given, [*given[1:], ""], strict=False):
+                if option in ("-o", "+o") and following == "errexit":
+                    self.errexit = option == "-o"
+                elif re.fullmatch(r"[-+][a-zA-Z]+", option) and "e" in option[1:]:
+                    self.errexit = option[0] == "-"
         if rest[0].text == "shift":  # the script's arguments move down by N
             count = rest[1].text if len(rest) > 1 else "1"
             if count.isdigit():
@@ -1304,7 +1331,7 @@ class _Reader:
         vanishing = [
             i
             for i, (f, _, raw) in enumerate(placed)
-            if _BARE_REFERENCE.fullmatch(raw) and f == symbol(raw.strip("${}"))
+            if _BARE_REFERENCE.fullmatch(raw) and f == symbol(raw.strip("${}")) and self.may_be_unset(raw.strip("${}"))
         ]
         assignments: dict[str, str] = {}
         for w in prefix:
@@ -1387,6 +1414,11 @@ class _Reader:
         target = forwarded_script(*run[1]) if run is not None else None
         return (run[0], target) if run is not None and target is not None else None
 
+    def may_be_unset(self, name: str) -> bool:
+        """Whether a variable the script never sets may be unset where it runs: not one every login shell sets, nor
+        one Slurm sets in a batch job (a script with #SBATCH directives)."""
+        return name not in _ALWAYS_SET and not (self.batch_job and name in _SLURM_JOB_SET)
+
     def visible_devices(self, assignments: Mapping[str, str]) -> str | None:
         """CUDA_VISIBLE_DEVICES for a command with these prefix assignments, when the script states it for certain."""
         name = "CUDA_VISIBLE_DEVICES"
@@ -1413,9 +1445,12 @@ class _Reader:
         found = self.include(path, self.cwd) if self.include is not None and not symbolic_names(path) else None
         if found is None and self.include is not None:
             found = self.one_of_the_branches(path)
+        if found is None:
+            self.refuse_missing_under_errexit(path, sourced, line)
         if found is None or self.depth >= _MAX_NESTING:
             why = "not found in the project" if found is None else f"nested more than {_MAX_NESTING} deep"
             self.note("shell.script-not-followed", f"{'sourced' if sourced else 'called'} script {path} is {why}")
+            self.not_followed.append(path)
             return
         text, name = found
         given = {k: v for k, v in self.given.items() if not k.isdigit()}
@@ -1427,11 +1462,14 @@ class _Reader:
         given.update({k: v for k, v in assignments.items() if not symbolic_names(v)})
         inner = _Reader(text, {**self.vars, **assignments}, name, self.depth + 1, self.include, self.listing)
         inner.given, inner.cwd, inner.expanded, inner.written = given, self.cwd, self.expanded, self.written
+        inner.not_followed = self.not_followed
         inner.program = self.program if sourced else name
         inner.ways = self.ways  # a chain inside the called script leaves its marker in the commands read here
         inner.arrays, inner.tainted, inner.overridable = dict(self.arrays), dict(self.tainted), set(self.overridable)
         inner.never_empty = set(self.never_empty)
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
+        inner.batch_job = self.batch_job
+        inner.errexit = self.errexit and sourced  # a sourced file runs in this shell; `bash x.sh` in a new one
         if sourced:  # a sourced file sees the functions defined so far, and those it defines stay defined
             inner.functions, inner.called, inner.namerefs = self.functions, self.called, self.namerefs
         script = inner.run(sourced)
@@ -1458,6 +1496,24 @@ class _Reader:
             self.arrays, self.tainted, self.overridable = inner.arrays, inner.tainted, inner.overridable
             self.never_empty = inner.never_empty
             self.exported, self.allexport = inner.exported, inner.allexport
+            self.errexit = inner.errexit
+
+    def refuse_missing_under_errexit(self, path: str, sourced: bool, line: int) -> None:
+        """Under ``set -e`` a script that sources or runs a file of a project folder that does not exist stops there
+        (bash: "No such file or directory"), before any launch after it: refused. A file the project may lack on
+        purpose (a local ``.env`` in a folder it has) or one outside it (the machine's) is not judged."""
+        if not self.errexit or self.listing is None or symbolic_names(path) or posixpath.isabs(path):
+            return
+        folder = posixpath.dirname(posixpath.normpath(path))
+        if not folder or folder.startswith("..") or self.listing(folder, self.cwd, "-d") != []:
+            return
+        raise ConfigError(
+            f"{'sources' if sourced else 'runs'} {path}, but the project has no folder {folder}: under set -e bash "
+            "stops here (No such file or directory), before the launch",
+            file=self.source,
+            line=line,
+            hint="correct the path (or add the file) in the script",
+        )
 
     def one_of_the_branches(self, path: str) -> tuple[str, str] | None:
         """A script path built from a variable an undecided if-chain sets: the one script its branches' values name
@@ -1492,9 +1548,10 @@ class _Reader:
             return
         inner = _Reader(body, {**self.vars, **assignments}, self.source, self.depth + 1, self.include, self.listing)
         inner.cwd, inner.arrays, inner.tainted = self.cwd, dict(self.arrays), dict(self.tainted)
-        inner.written, inner.ways = self.written, self.ways
+        inner.written, inner.ways, inner.not_followed = self.written, self.ways, self.not_followed
         inner.given, inner.program = self.given, self.program
         inner.exported, inner.allexport = self.exported | set(assignments), self.allexport
+        inner.batch_job = self.batch_job
         inner.expanded = self.expanded
         script = inner.run()
         self.expanded = inner.expanded
@@ -2636,54 +2693,30 @@ def _sent_keys(words: list[str]) -> str | None:
     return " ".join(typed) or None
 
 
-_SRUN_VALUE = {
-    "--nodes",
-    "-N",
-    "--ntasks",
-    "-n",
-    "--gres",
-    "--partition",
-    "-p",
-    "--job-name",
-    "-J",
-    "--cpus-per-task",
-    "-c",
-    "--time",
-    "-t",
-    "--ntasks-per-node",
-    "--gpus",
-    "-G",
-    "--gpus-per-node",
-    "--gpus-per-task",
-    "--mem",
-    "--mem-per-cpu",
-    "--mem-per-gpu",
-    "--account",
-    "-A",
-    "--qos",
-    "-q",
-    "--output",
-    "-o",
-    "--error",
-    "-e",
-    "--nodelist",
-    "-w",
-    "--exclude",
-    "-x",
-    "--chdir",
-    "-D",
-    "--export",
-    "--mpi",
-    "--cpu-bind",
-    "--distribution",
-    "-m",
-    "--container-image",
-    "--container-mounts",
-    "--container-workdir",
-    "--container-name",
-    "--constraint",
-    "-C",
-}
+# srun's options that take a value in the next word (srun(1), Slurm 24.05; pyxis adds the --container-* ones).
+# Options whose value is optional (--exclusive, -K/--kill-on-bad-exit, --nice, --propagate, --resv-ports, --x11,
+# --send-libs) take it only as `--opt=value`, so they are flags here.
+_SRUN_VALUE = frozenset(
+    (
+        *("-A", "--account", "--acctg-freq", "--bb", "--bbf", "--bcast-exclude", "--begin", "-B"),
+        *("--extra-node-info", "-c", "--cpus-per-task", "-C", "--constraint", "--cluster-constraint"),
+        *("-M", "--clusters", "--comment", "--container", "--container-id", "--context", "-S", "--core-spec"),
+        *("--cores-per-socket", "--cpu-bind", "--cpu-freq", "--cpus-per-gpu", "-d", "--dependency"),
+        *("-D", "--chdir", "--deadline", "--delay-boot", "-m", "--distribution", "-e", "--error", "--epilog"),
+        *("-x", "--exclude", "--export", "-F", "--nodefile", "--gid", "-G", "--gpus", "--gpu-bind"),
+        *("--gpu-freq", "--gpus-per-node", "--gpus-per-socket", "--gpus-per-task", "--gres", "--gres-flags"),
+        *("--het-group", "--hint", "-i", "--input", "--jobid", "-J", "--job-name", "-L", "--licenses"),
+        *("--mail-type", "--mail-user", "--mcs-label", "--mem", "--mem-bind", "--mem-per-cpu", "--mem-per-gpu"),
+        *("--mincpus", "--mpi", "--network", "-N", "--nodes", "-n", "--ntasks", "--ntasks-per-core"),
+        *("--ntasks-per-gpu", "--ntasks-per-node", "--ntasks-per-socket", "--open-mode", "-o", "--output"),
+        *("-p", "--partition", "--power", "--prefer", "--prolog", "-q", "--qos", "--reservation", "--segment"),
+        *("--signal", "--slurmd-debug", "--sockets-per-node", "--switches", "--task-epilog", "--task-prolog"),
+        *("--tasks-per-node", "--thread-spec", "--threads-per-core", "-t", "--time", "--time-min", "--tmp"),
+        *("--tres-bind", "--tres-per-task", "--uid", "-W", "--wait", "--wckey", "-w", "--nodelist"),
+        *("--container-image", "--container-mounts", "--container-workdir", "--container-name", "--container-env"),
+        "--container-save",
+    )
+)
 # Project environment managers whose `run` subcommand runs a command, with their options that take a value.
 _PROJECT_RUNNERS = {
     "poetry": {"-C", "--directory", "-P", "--project"},
@@ -2872,7 +2905,7 @@ _COMMAND_STATE = ("line", "unresolved", "after_command", "joined_condition", "ju
 _PIPE_SINKS = {"tee", "wait", "true", ":"}  # trailing commands of `bash -c` that are not the program
 
 
-def _skip_options(args: list[str], value_opts: set[str]) -> list[str]:
+def _skip_options(args: list[str], value_opts: Collection[str]) -> list[str]:
     """Drop leading options (``--opt=v``, ``--opt v`` for known ``value_opts``, flags) and a ``--``."""
     i = 0
     while i < len(args):

@@ -21,6 +21,7 @@ from translator.checks.findings import (
 from translator.dialects.base import Values
 from translator.frameworks.nemo_rl.tables import CHECK_SINCE, IGNORE_TP_CHECK
 from translator.plan import RunSpec
+from translator.records import record
 
 P, N = "grpo.num_prompts_per_step", "grpo.num_generations_per_prompt"
 PER_DATALOADER = "data.num_prompts_per_dataloader"
@@ -31,6 +32,11 @@ GEN_GPN, GEN_NODES = (
     "policy.generation.colocated.resources.gpus_per_node",
     "policy.generation.colocated.resources.num_nodes",
 )
+# from 0.6.0 a reward model environment the data uses (extract_necessary_env_names: the env_name of data.train,
+# validation or default, nemo_rl/data/datasets/utils.py:196-216@v0.7.0) takes env.reward_model.resources
+RM_USED_BY = ("data.train.env_name", "data.validation.env_name", "data.default.env_name")
+RM_NODES, RM_GPN = "env.reward_model.resources.num_nodes", "env.reward_model.resources.gpus_per_node"
+RM_SINCE = "0.6.0"
 MEGATRON = "policy.megatron_cfg.enabled"
 ASYNC = "grpo.async_grpo.enabled"
 FORCE = "loss_fn.force_on_policy_ratio"
@@ -63,17 +69,9 @@ class View(SettingsAccess):
         return self.int(tp) or 1, self.int(cp) or 1, (self.int(pp) or 1) if pp else 1
 
     def train_world(self) -> int | None:
-        """grpo.py:604-664@v0.7.0: the GPUs left for training (None: unknown or rejected by a placement check)."""
-        nodes, gpn = self.int(NODES), self.int(GPN)
-        if nodes is None or gpn is None:
-            return None
-        if self.flag(COLOCATED):
-            return nodes * gpn
-        if nodes == 1:
-            gen = self.int(GEN_GPN)
-            return gpn - gen if gen and gen > 0 and gpn - gen > 0 else None
-        gen_nodes = self.int(GEN_NODES)
-        return (nodes - gen_nodes) * gpn if gen_nodes and 0 < gen_nodes < nodes else None
+        """grpo.py:525-664@v0.7.0: the GPUs left for training (None: unknown or rejected by a placement check)."""
+        placed = placed_gpus(self.get, self.flag(COLOCATED), self.since(RM_SINCE))
+        return placed.training if placed else None
 
     def dp(self) -> int | None:
         world = self.train_world()
@@ -207,6 +205,53 @@ def prompts_per_dataloader(view: View) -> list[Finding]:
     ]
 
 
+@record(frozen=True)
+class Placement:
+    """How grpo.py's setup splits the cluster's GPUs: training, generation (0 when colocated), and the reward
+    model environment's (nodes, GPUs per node; 0 when the data uses none)."""
+
+    training: int
+    generation: int
+    reward_nodes: int
+    reward_gpus_per_node: int
+
+
+def reward_model_resources(get: Callable[[str], Any], since: bool) -> tuple[int, int] | None:
+    """(nodes, GPUs per node) the reward model environment takes (grpo.py:525-531@v0.7.0, from 0.6.0: ``since``);
+    (0, 0) when the data uses none; None when a count it takes is not a number."""
+    if not since or "reward_model" not in (get(key) for key in RM_USED_BY):
+        return 0, 0
+    nodes, gpus = get(RM_NODES), get(RM_GPN)
+    return (nodes, gpus) if isinstance(nodes, int) and isinstance(gpus, int) else None
+
+
+def placed_gpus(get: Callable[[str], Any], colocated: bool, since_reward_model: bool) -> Placement | None:
+    """grpo.py:525-664@v0.7.0 setup(): the GPUs left for training once generation (when not colocated) and a reward
+    model environment have theirs. On one node the reward model shares it; on more it takes whole nodes, and the
+    policy's are the rest. None when a count is not a number or NeMo-RL's placement checks reject the split."""
+    nodes, gpn = get(NODES), get(GPN)
+    reward = reward_model_resources(get, since_reward_model)
+    if not isinstance(nodes, int) or not isinstance(gpn, int) or reward is None:
+        return None
+    rm_nodes, rm_gpn = reward
+    policy_nodes = nodes if nodes == 1 else nodes - rm_nodes
+    if policy_nodes <= 0:
+        return None
+    if colocated:
+        train, rollout = (gpn - rm_gpn if nodes == 1 else policy_nodes * gpn), 0
+    elif policy_nodes == 1:
+        gen = get(GEN_GPN)
+        if not isinstance(gen, int) or gen <= 0:
+            return None
+        train, rollout = gpn - gen - (rm_gpn if nodes == 1 else 0), gen
+    else:
+        gen_nodes = get(GEN_NODES)
+        if not isinstance(gen_nodes, int) or not 0 < gen_nodes < policy_nodes:
+            return None
+        train, rollout = (policy_nodes - gen_nodes) * gpn, gen_nodes * gpn
+    return Placement(train, rollout, rm_nodes, rm_gpn) if train > 0 else None
+
+
 def placement(view: View) -> list[Finding]:
     """grpo.py:614-644@v0.7.0: one node, generation not colocated."""
     if view.flag(COLOCATED) or view.int(NODES) != 1 or view.int(GPN) is None:
@@ -224,15 +269,17 @@ def placement(view: View) -> list[Finding]:
             )
         ]
     gpn = view.int(GPN) or 0
-    if isinstance(gen, int) and gpn - gen <= 0:
+    reward = reward_model_resources(view.get, view.since(RM_SINCE))
+    rm = reward[1] if reward else 0
+    if isinstance(gen, int) and gpn - gen - rm <= 0:
         return [
             finding(
                 view,
                 "nemo-rl.no-gpu-left-for-training",
                 "error",
-                f"No enough GPUs for training, train_gpus_per_node:{gpn - gen} = cluster_config['gpus_per_node']:"
-                f"{gpn} - inference_gpus_per_node:{gen}",
-                [GPN, GEN_GPN],
+                f"No enough GPUs for training, train_gpus_per_node:{gpn - gen - rm} = cluster_config['gpus_per_node']:"
+                f"{gpn} - inference_gpus_per_node:{gen}" + (f" - rm_gpus_per_node:{rm}" if rm else ""),
+                [GPN, GEN_GPN, *([RM_GPN] if rm else [])],
             )
         ]
     return []

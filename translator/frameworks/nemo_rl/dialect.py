@@ -32,9 +32,11 @@ from translator.dialects.base import (
     track_provenance,
 )
 from translator.dialects.formatting import fmt
+from translator.dialects.provenance import from_config
 from translator.dialects.writing import omegaconf_values, plan_summary, shell_word, source_label, whole_prompts
 from translator.errors import ConfigError
 from translator.framework import DataLoader
+from translator.frameworks.nemo_rl.checks import RM_GPN, RM_NODES, RM_SINCE, RM_USED_BY, placed_gpus
 from translator.frameworks.nemo_rl.tables import (
     BASE,
     BASE_FILES,
@@ -631,20 +633,29 @@ class _Interpreter:
         t.rollout_tensor_parallel_size = v.positive_int("policy.generation.vllm_cfg.tensor_parallel_size")
         if not isinstance(nodes, int) or not isinstance(gpn, int):
             return  # a count the script leaves to an unset variable: the world size is unknown
-        # grpo.py:604-664@v0.7.0: the GPUs left for training when generation has its own.
+        # grpo.py:525-664@v0.7.0: the GPUs left for training when generation, and from 0.6.0 a reward model
+        # environment the data uses, have their own.
         v.reads += ["cluster.num_nodes", "cluster.gpus_per_node", "policy.generation.colocated.enabled"]
-        if colocated:
-            train, rollout = nodes * gpn, 0
-        elif nodes == 1:
-            gen = v.get("policy.generation.colocated.resources.gpus_per_node")
-            if not isinstance(gen, int) or gen <= 0 or gen >= gpn:
-                return  # the start-up checks (checks.py) reject it
-            train, rollout = gpn - gen, gen
-        else:
-            gen_nodes = v.get("policy.generation.colocated.resources.num_nodes")
-            if not isinstance(gen_nodes, int) or not 0 < gen_nodes < nodes:
-                return
-            train, rollout = (nodes - gen_nodes) * gpn, gen_nodes * gpn
+        # which environments the data uses only switches the reward model's share on: accounted for, not a source
+        placed = placed_gpus(
+            lambda key: v.consume(key) if key in RM_USED_BY else v.get(key),
+            bool(colocated),
+            at_least(self.version, RM_SINCE),
+        )
+        if placed is None:
+            return  # a count left to a variable, or a split the start-up checks (checks.py) reject
+        train, rollout = placed.training, placed.generation
+        if at_least(self.version, RM_SINCE):  # grpo.py reads them, and takes none when the data uses no reward model
+            v.consume(RM_NODES), v.consume(RM_GPN)
+        if placed.reward_nodes or placed.reward_gpus_per_node:
+            self.spec.derivations["topology.training_gpus"] = from_config(
+                f"the cluster's {nodes} × {gpn} GPUs less the reward model environment's "
+                + (f"{placed.reward_gpus_per_node} on the node" if nodes == 1 else f"{placed.reward_nodes} node(s)")
+                + (f" and generation's {rollout}" if rollout else ""),
+                "cluster.num_nodes",
+                "cluster.gpus_per_node",
+                RM_GPN if nodes == 1 else RM_NODES,
+            )
         t.training_gpus = train
         t.rollout_gpus = rollout
         model = tp * pp * cp

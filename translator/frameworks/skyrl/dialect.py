@@ -200,7 +200,15 @@ def _translates_keys(tree: ast.Module) -> bool:
 
 def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] | None:
     """(index, name) of a project's own Python entry that imports the skyrl (or skyrl_train) package at its top,
-    whatever overrides it takes: a fork's entry whose keys rlconf's patterns do not know."""
+    whatever overrides it takes: a fork's entry whose keys rlconf's patterns do not know; None for one that trains
+    with SkyRL's SFT trainer (:func:`_not_rl_training`)."""
+    found = _project_entry(source, command)
+    return None if found is None or found[2] else found[:2]
+
+
+def _project_entry(source: Source, command: ShellCommand) -> tuple[int, str, bool] | None:
+    """(index, name, whether it is supervised fine-tuning) of a project's own Python entry that imports the skyrl
+    (or skyrl_train) package at its top; None for any other command."""
     from translator.dialects.forkbatch import locate
     from translator.sources.code import top_imports
 
@@ -218,7 +226,23 @@ def _importing_entry(source: Source, command: ShellCommand) -> tuple[int, str] |
         return None
     # SkyRL's supervised fine-tuning (skyrl.train.sft_trainer.SFTTrainer) trains no RL policy
     sft = any("sft" in part for m in modules for part in m.split(".")) or any(n.startswith("SFT") for n in names)
-    return None if sft else (index, name)
+    return index, name, sft
+
+
+def _not_rl_training(source: Source, command: ShellCommand) -> str | None:
+    """What a command runs in place of RL training, when it runs SkyRL code that trains no policy on rollouts:
+    one of SkyRL's own entry points of another kind (tables.NOT_RL_ENTRIES), or a project entry that imports the
+    SFT trainer; None otherwise."""
+    words = unwrap_command(command.argv)
+    found = program_index(words)
+    if found is None:
+        return None
+    name = words[found].replace("/", ".").removesuffix(".py")
+    for module, what in T.NOT_RL_ENTRIES.items():
+        if name == module or name.endswith("." + module):
+            return f"{module} is {what}"
+    own = _project_entry(source, command)
+    return f"{own[1]} is {T.SFT_TRAINING}" if own is not None and own[2] else None
 
 
 _OLD_IMPORT = re.compile(r"^\s*(?:from|import)\s+skyrl_train\b", re.M)
@@ -289,8 +313,15 @@ class SkyrlDialect(Dialect):
         entries = {id(c): e for c in script.commands if (e := _entry(c.argv) or _importing_entry(source, c))}
         launches = [c for c in script.commands if id(c) in entries]
         if not launches:
+            other = next(
+                (f"{what} ({source.name}:{c.line})" for c in script.commands if (what := _not_rl_training(source, c))),
+                None,
+            )
             raise ConfigError(
-                "no SkyRL launch command found",
+                f"no SkyRL RL training launch found: {other}; rlconf reads launches that train a policy on rollouts "
+                "(main_base and entries built on it), and this run has no rollout batch plan"
+                if other
+                else "no SkyRL launch command found",
                 file=source.name,
                 hint="expected a line like 'python -m skyrl.train.entrypoints.main_base key=value ...'",
             )

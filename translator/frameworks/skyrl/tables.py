@@ -24,6 +24,15 @@ CHANGES = {
     "0.4.0": "batch defaults and validate_batch_sizes unchanged (needs Python >= 3.12)",
 }
 ENTRY = {"skyrl.train.entrypoints.main_base": "new", "skyrl_train.entrypoints.main_base": "old"}
+# SkyRL's own entry points that train no policy on rollouts (skyrl/train@skyrl-v0.3.0, the same in the 0.4.0 wheel;
+# skyrl_train's before): what each runs instead. A project entry that imports the SFT trainer is the first kind.
+NOT_RL_ENTRIES = {
+    "skyrl.train.main_sft": "SkyRL's supervised fine-tuning (SFTTrainer, skyrl/train/sft_trainer.py)",
+    "skyrl.train.entrypoints.main_generate": "generation and evaluation only (main_generate trains nothing)",
+    "skyrl_train.entrypoints.main_generate": "generation and evaluation only (main_generate trains nothing)",
+    "skyrl.train.entrypoints.serve": "an inference server (serve trains nothing)",
+}
+SFT_TRAINING = "SkyRL's supervised fine-tuning (it imports the SFT trainer, skyrl/train/sft_trainer.py)"
 STEP_WISE = "generator.step_wise_trajectories"  # each turn a training sequence of its own
 PADDED_FROM = "0.2.0"  # stage_chunks pads an uneven mini-batch per rank (dispatch.py:197@skyrl-v0.2.0); 0.1.0 asserts
 SCHEMA_RELEASES = ("0.3.0", "0.4.0")  # the releases whose config schema rlconf ships (translator/schema_data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import math
 import os
+import posixpath
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -45,6 +46,7 @@ from translator.frameworks.slime.tables import (
     MANY_VALUES,
     MEGATRON_DEFAULT_SINCE,
     MODEL_ARGS_HELPERS,
+    OWN_MODEL_FILES,
     PREFIXED_PARSES,
     SECRET_FLAGS,
     SWITCHES,
@@ -591,6 +593,20 @@ def _not_a_flag(word: str, origin: str, notes: NoteList, script: ShellScript | N
             "slime.unexpanded-array",
             f"{origin}: {word} is an array that neither the script nor a file it reads sets; bash exports no "
             "arrays, so it adds no flags",
+            source_keys=[word],
+        )
+    elif (
+        names
+        and script is not None
+        and set(names) <= script.array_references
+        # a path outside the project (a container's /slime checkout): a relative one the project lacks is its own
+        and all(posixpath.isabs(path) and OWN_MODEL_FILES.search(path) for path in script.not_followed)
+    ):
+        notes.info(
+            "slime.unexpanded-array",
+            f"{origin}: {word} is set by {', '.join(script.not_followed)}, slime's own model file, which is not in "
+            "the project: slime's model files set the model's architecture flags only (no batch or parallelism "
+            "flag, at every release); not read",
             source_keys=[word],
         )
     elif names and any(helper in word for helper in MODEL_ARGS_HELPERS):

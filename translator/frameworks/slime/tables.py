@@ -9,6 +9,7 @@ release; what differs by release is in the plan (the Megatron gbs default) and t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 VERSIONS = ("0.1.0", "0.2.0", "0.2.0.post1", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.3.0", "0.3.1")
@@ -108,6 +109,11 @@ DEFAULTS: dict[str, Any] = {
 # architecture alone (miles/utils/external_utils/model_args_utils.py@v0.1.0; no batch or parallelism flag there), so
 # such unknown words hold no plan flag.
 MODEL_ARGS_HELPERS = ("model_args_utils.py",)
+# slime's own model files, which its launch scripts source for MODEL_ARGS (`source "${SCRIPT_DIR}/models/x.sh"`,
+# or a container's `/slime/scripts/models/x.sh`): at every tag from v0.1.0 to v0.3.1 each sets Megatron
+# architecture flags only (no batch, step, parallelism-size or epoch flag), so a launch whose only unread file is one
+# of them has no plan flag in it.
+OWN_MODEL_FILES = re.compile(r"(?:^|/)scripts/models/[^/]+\.sh")
 
 SWITCHES = frozenset(
     {

@@ -915,9 +915,12 @@ class _Interpreter:
         """Whether group filtering is on in a run whose code is a copy of verl that defines it in its own config
         (verl's main_ppo before 0.9 has none: Hydra would reject the key, and ``+key`` would be ignored)."""
         config = self.native.entry_config
-        return bool(self.v.flag("algorithm.filter_groups.enable")) and any(
-            key.startswith("algorithm.filter_groups.") for key in (config.keys if config else ())
-        )
+        if not (config and self.v.flag("algorithm.filter_groups.enable")):
+            return False
+        # the copy's config defines the group, or the launch adds it ('+algorithm.filter_groups.enable=True') for a
+        # trainer of the copy's that reads it
+        added = [key for key in self.native.appended if key.startswith("algorithm.filter_groups.")]
+        return any(key.startswith("algorithm.filter_groups.") for key in config.keys) or bool(added)
 
     def note_origin(self, field: str, text: str, *keys: str) -> None:
         origin = "config" if any(k in self.v for k in keys) else "default"
@@ -1018,6 +1021,9 @@ class _Interpreter:
             self.agent_copies(train, n)
         if gen is not None:
             self.gen_batch(train, gen)
+        elif self.mode is None and self.native.entry != "dapo" and self.own_group_filter():
+            # without data.gen_batch_size a round draws one dataloader batch, data.train_batch_size prompts
+            self.gen_batch(train, train)
         mini = v.positive_int(f"{ACTOR}.ppo_mini_batch_size")
         dp = plan.data_parallel_size
         assert mini is not None and dp is not None  # a verl default; topology() sets dp
@@ -1327,17 +1333,21 @@ class _Interpreter:
             # reading (framework.fork-verified, or framework.fork-batch-code leaving the step unknown)
             self.filtered_by_own_trainer = True
             self.spec.generation.prompts_per_round = gen
-            self.spec.derivations["generation.prompts_per_round"] = from_config(
-                f"data.gen_batch_size {gen} prompts", "data.gen_batch_size"
-            )
+            drawn = "data.gen_batch_size" if "data.gen_batch_size" in self.v else "data.train_batch_size"
+            self.spec.derivations["generation.prompts_per_round"] = from_config(f"{drawn} {gen} prompts", drawn)
+            defined = any(k.startswith("algorithm.filter_groups.") for k in self.native.entry_config.keys)
             notes.warning(
                 "framework.fork-group-filter",
-                f"algorithm.filter_groups is on, and verl's main_ppo before 0.9 has no group filter: the launched "
-                f"copy's config ({self.native.entry_config.where}) defines it, so its own trainer decides how many "
-                f"of the data.gen_batch_size {gen} prompts a round draws a step trains on; it is read as the DAPO "
-                f"recipe's loop, which refills until data.train_batch_size {train} prompts are kept, where the copy's "
-                "fit has that loop's statements only",
-                source_keys=["algorithm.filter_groups.enable", "data.gen_batch_size"],
+                "algorithm.filter_groups is on, and verl's main_ppo before 0.9 has no group filter: "
+                + (
+                    f"the launched copy's config ({self.native.entry_config.where}) defines it"
+                    if defined
+                    else "the launch adds it (+algorithm.filter_groups) for the launched copy's trainer"
+                )
+                + f", so that trainer decides how many of the {drawn} {gen} prompts a round draws a step trains on; "
+                f"it is read as the DAPO recipe's loop, which refills until data.train_batch_size {train} prompts "
+                "are kept, where the copy's fit has that loop's statements only",
+                source_keys=["algorithm.filter_groups.enable", drawn],
             )
         else:
             plan.prompts_per_step = gen
