@@ -494,6 +494,32 @@ def test_an_override_of_a_key_the_copys_config_lacks_stops_hydra() -> None:
     assert api.explain(str(OWN_CONFIG / "appended_key.sh"), "verl@0.4.1").spec.plan.prompts_per_step == 32
 
 
+@pytest.mark.parametrize(("searched", "refused"), [("config", True), ("elsewhere", False)])
+def test_a_search_path_changes_nothing_where_every_default_is_in_the_primary_folder(
+    tmp_path: Path, searched: str, refused: bool
+) -> None:
+    # The copy's primary config names a search path (hydra.searchpath); Hydra searches it after the primary folder
+    # ("Config Search Path", hydra.cc), so where the primary folder holds every default the composition is the one
+    # read here, and an override of a key it lacks stops Hydra. A default found only on the search path leaves the
+    # composition open: not judged.
+    shutil.copytree(FORKS / "verl_own_config", tmp_path / "p")
+    (tmp_path / "p" / ".git").mkdir()
+    folder = tmp_path / "p" / "verl" / "trainer" / "config"
+    own = (folder / "ppo_trainer.yaml").read_text()
+    (folder / "base.yaml").write_text(own)
+    (folder / "ppo_trainer.yaml").write_text(
+        "hydra:\n  searchpath:\n    - file://other/config\ndefaults:\n  - base\n  - _self_\n"
+    )
+    if searched == "elsewhere":
+        (folder / "base.yaml").rename(tmp_path / "p" / "base.yaml")
+    script = tmp_path / "p" / "scripts" / "absent_key.sh"
+    if refused:
+        with pytest.raises(ConfigError, match=r"'extra\.alpha' is not in the config"):
+            api.explain(str(script), "verl@0.4.1")
+    else:
+        assert api.explain(str(script), "verl@0.4.1").spec.plan.prompts_per_step == 32
+
+
 def test_appending_a_key_the_copys_config_sets_stops_hydra_and_over_a_null_does_not() -> None:
     # Hydra 1.3's '+key=value' adds a key only where the composed config holds none or null there
     # (config_loader_impl.py:370-380 in hydra-core 1.3.8, "Could not append to config. An item is already at ..."):

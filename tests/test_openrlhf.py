@@ -1273,3 +1273,65 @@ def test_a_flag_the_projects_own_entry_script_never_declares_stops_the_launch(
         # 64 prompts per step, one sample each: 64 samples, 32 per update (the global train batch)
         plan = translator.explain(str(tmp_path / "run.sh"), "openrlhf@0.7.5").spec.plan
         assert (plan.prompts_per_step, plan.samples_per_optimizer_step) == (64, 32)
+
+
+_STRAY_LAUNCH = (
+    'ARGS="--actor_num_nodes 1 --actor_num_gpus_per_node 8 --rollout_batch_size 64 --n_samples_per_prompt 4 '
+    '--train_batch_size 64 --micro_train_batch_size 2 --micro_rollout_batch_size 4 --use_wandb *"\n'
+    "python3 -m {entry} $ARGS\n"
+)
+
+
+@pytest.mark.parametrize(("pattern", "refused"), [("*", True), ("*.parquet", False)])
+def test_a_glob_an_unquoted_expansion_leaves_is_expanded_and_its_files_stop_argparse(
+    tmp_path: Path, pattern: str, refused: bool
+) -> None:
+    # `--use_wandb *` inside $ARGS, expanded unquoted: bash splits it and expands `*` to the folder's files, sorted
+    # (a.txt b.txt run.sh; not .git), so --use_wandb takes a.txt and b.txt and run.sh are left over:
+    # train_ppo_ray's parse_args() stops ("unrecognized arguments: b.txt run.sh"). A pattern no file matches
+    # stays as written (bash without nullglob): --use_wandb '*.parquet', and the launch reads.
+    (tmp_path / ".git").mkdir()
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("")
+    script = tmp_path / "run.sh"
+    script.write_text(_STRAY_LAUNCH.format(entry="openrlhf.cli.train_ppo_ray").replace("*", pattern))
+    if refused:
+        with pytest.raises(translator.ConfigError, match=r"unrecognized arguments: b\.txt run\.sh\)") as error:
+            translator.explain(str(script))
+        assert error.value.line == 2
+    else:
+        assert translator.explain(str(script)).plan["samples_per_prompt"] == 4
+
+
+@pytest.mark.parametrize(("declares", "refused"), [("", True), ("parser.add_argument('inputs', nargs='*')\n", False)])
+def test_a_projects_entry_whose_parser_takes_no_positional_stops_on_a_stray_word(
+    tmp_path: Path, declares: str, refused: bool
+) -> None:
+    # The project's own entry builds its parser in one file; a word no option takes (a second value of
+    # --use_wandb) is left over unless the parser declares a positional argument.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "train.py").write_text(
+        "import argparse\nparser = argparse.ArgumentParser()\n"
+        + "".join(
+            f"parser.add_argument('--{flag}')\n"
+            for flag in (
+                "actor_num_nodes",
+                "actor_num_gpus_per_node",
+                "rollout_batch_size",
+                "n_samples_per_prompt",
+                "train_batch_size",
+                "micro_train_batch_size",
+                "micro_rollout_batch_size",
+                "use_wandb",
+            )
+        )
+        + declares
+        + "args = parser.parse_args()\n"
+    )
+    script = tmp_path / "run.sh"
+    script.write_text(_STRAY_LAUNCH.format(entry="train").replace("*", "key extra"))
+    if refused:
+        with pytest.raises(translator.ConfigError, match="takes no positional argument"):
+            translator.explain(str(script), framework="openrlhf")
+    else:
+        translator.explain(str(script), framework="openrlhf")

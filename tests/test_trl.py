@@ -713,39 +713,6 @@ def test_a_recipe_the_projects_readme_launches_with_one_script_is_read_with_that
     assert (plan.prompts_per_step, plan.samples_per_step, plan.optimizer_steps_per_step) == (8, 64, 2)
 
 
-@pytest.mark.parametrize(
-    ("launches", "data_parallel"),
-    [
-        # the README's launch of this recipe names an accelerate config with num_processes 4: 4 processes assumed
-        (["--config_file configs/zero3.yaml"], 4),
-        # --num_processes on the line beats the config's
-        (["--config_file configs/zero3.yaml --num_processes 3"], 3),
-        # two launches of it that start different counts: not stated
-        (["--config_file configs/zero3.yaml", "--num_processes 2"], None),
-    ],
-)
-def test_a_recipe_alone_takes_the_process_count_of_the_projects_own_launch_of_it_as_assumed(
-    tmp_path: Path, launches: list[str], data_parallel: int | None
-) -> None:
-    # trl 0.18.0, TRL's own trainer: per_device 8 × W × GAS 4 completions per optimizer step; W from the launch.
-    recipe = _recipe_project(tmp_path, {"scripts/stock_grpo.py": TRL_READER})
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "zero3.yaml").write_text("distributed_type: DEEPSPEED\nnum_processes: 4\n")
-    lines = [f"accelerate launch {options} scripts/stock_grpo.py --config recipes/grpo.yaml" for options in launches]
-    (tmp_path / "README.md").write_text("```shell\n" + "\n".join(lines) + "\n```\n")
-    read = translator.explain(str(recipe))
-    plan = read.spec.plan
-    assert plan.data_parallel_size == data_parallel
-    if data_parallel is None:
-        assert "topology.world-size-not-stated" in {n.code for n in read.notes}
-        return
-    assert plan.samples_per_optimizer_step == 8 * data_parallel * 4
-    assert read.certainty["data_parallel_size"].level == "assumed"
-    assert "README.md" in read.certainty["data_parallel_size"].why
-    # the user's count replaces the assumption
-    assert translator.explain(str(recipe), num_processes=2).spec.plan.data_parallel_size == 2
-
-
 _PROMPT_METHODS = {
     # a _get_train_sampler of its own returning a RandomSampler, generating num_return_sequences=num_generations
     "plain sampler": "\n    def _get_train_sampler(self, dataset=None):\n"

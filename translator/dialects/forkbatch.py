@@ -276,10 +276,13 @@ def refuse_certain_stop(
         )
 
 
-def refuse_undeclared_flags(source: Source, project: Project, path: str, typed: list[str], line: int) -> None:
+def refuse_undeclared_flags(
+    source: Source, project: Project, path: str, typed: list[str], line: int, stray: list[str] | None = None
+) -> None:
     """Stop (ConfigError) where the project's own entry script at ``path`` builds its parser in that file alone
     (translator/sources/code.py ``closed_argparse_options``) and a flag of the launch (``typed``: as written, no
-    dashes) is none of its options nor a prefix of one (argparse's allow_abbrev): ``parse_args()`` exits with
+    dashes) is none of its options nor a prefix of one (argparse's allow_abbrev), or a word no option takes
+    (``stray``) is left over where the parser declares no positional argument: ``parse_args()`` exits with
     'unrecognized arguments' before training."""
     from translator.sources.code import closed_argparse_options
 
@@ -288,13 +291,18 @@ def refuse_undeclared_flags(source: Source, project: Project, path: str, typed: 
     if options is None:
         return
     missing = [f"--{name}" for name in typed if not any(o.startswith(f"--{name}") for o in options)]
-    if missing:
+    extra = [] if any(not o.startswith("-") for o in options) else list(stray or [])  # no positional declared
+    if missing or extra:
+        what = [f"declares no {', '.join(missing[:3])}"] if missing else []
+        what += [f"takes no positional argument ({', '.join(extra[:3])})"] if extra else []
         raise ConfigError(
-            f"{project.rel(path)}'s parser declares no {', '.join(missing[:3])}: its parse_args() stops at start-up "
-            f"(error: unrecognized arguments: {' '.join(missing[:3])})",
+            f"{project.rel(path)}'s parser {' and '.join(what)}: its parse_args() stops at start-up "
+            f"(error: unrecognized arguments: {' '.join((missing + extra)[:3])})",
             file=source.name,
             line=line,
-            hint=f"remove the flag, or add parser.add_argument('{missing[0]}', ...) to {project.rel(path)}",
+            hint=f"remove the flag, or add parser.add_argument('{missing[0]}', ...) to {project.rel(path)}"
+            if missing
+            else "remove the stray words, or quote a value that holds spaces or a glob pattern (*)",
         )
 
 
@@ -1068,8 +1076,10 @@ def entry_config(source: Source, cwd: str | None, entry: str) -> EntryConfig | N
         if not files:
             return None
         keys = flatten(config)
-        # a group file with a defaults list of its own, or a search path, brings keys not composed here
-        nested = any(part == "defaults" for key in keys for part in key.split(".")) or "hydra" in config
+        # a group file with a defaults list of its own brings keys not composed here; a search path
+        # (hydra.searchpath) only adds folders searched after the primary one (Hydra's "Config Search Path"): it
+        # changes nothing where every default was found here (else ``missing`` holds it)
+        nested = any(part == "defaults" for key in keys for part in key.split("."))
         groups = frozenset(
             os.path.relpath(os.path.join(top, name), folder)
             for top, names, _ in os.walk(folder)

@@ -1305,7 +1305,7 @@ class _Reader:
                 self.arrays.pop(w.text, None)
                 self.tainted.pop(w.text, None)
             return
-        placed = [(o, w.line, w.text) for w in rest for f in self.fields(w) for o in self.options_of(f)]
+        placed = [(o, w.line, w.text) for w in rest for f in self.globbed(w) for o in self.options_of(f)]
         wrapper = self.wrapper_script([f for f, _, _ in placed])
         if wrapper is not None:  # python boot.py train.py ARGS runs train.py ARGS
             self.note(
@@ -2188,11 +2188,15 @@ class _Reader:
         return True
 
     def globbed(self, w: _Tok) -> list[str]:
-        """:meth:`fields`, with a field whose unquoted text holds a glob pattern (``configs/*.yaml``) replaced by the
-        files it matches in bash's sorted order, where the project's files are at hand; no match keeps the pattern
-        (bash without nullglob)."""
-        fields = self.fields(w)
-        if self.listing is None or not _GLOB.search(_unquoted(w.text)):
+        """:meth:`fields`, with a field holding a glob pattern that bash expands (in the word's unquoted text,
+        ``configs/*.yaml``, or in what an unquoted expansion gave, ``$ARGS`` holding ``--tag *``) replaced by the files
+        it matches in bash's sorted order, where the project's files are at hand; no match keeps the pattern (bash
+        without nullglob)."""
+        self.line = w.line
+        pieces = self.spend(self.pieces(w.text, False))
+        fields = _split(pieces)
+        expanded = any(splittable and _GLOB.search(text) for text, splittable in pieces)
+        if self.listing is None or not (expanded or _GLOB.search(_unquoted(w.text))):
             return fields
         out: list[str] = []
         for word in fields:

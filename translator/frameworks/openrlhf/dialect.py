@@ -399,7 +399,8 @@ class OpenRlhfDialect(Dialect):
             native.single_job = processes(launcher, command, f"{source.name}:{command.line}")
         native.ray_address = _ray_address(command.argv)
         origin = f"{source.name}:{command.line}"
-        for name, value, typed in _parse_arguments(words, origin, notes, native.unknown_words):
+        stray: list[str] = []
+        for name, value, typed in _parse_arguments(words, origin, notes, native.unknown_words, stray):
             if typed != name:
                 native.typed[name] = typed
             if name in SECRET_FLAGS:
@@ -428,8 +429,18 @@ class OpenRlhfDialect(Dialect):
             what = "the project's entry script" if not own_entry else "the project's copy of OpenRLHF's entry"
             if not own_entry and located[1].endswith(".py"):
                 as_typed = [native.typed.get(name, name) for name in native.flags]
-                forkbatch.refuse_undeclared_flags(source, *located, as_typed, command.line)
+                forkbatch.refuse_undeclared_flags(source, *located, as_typed, command.line, stray)
             forkbatch.refuse_certain_stop(source, *located, None, native.flags, command.line, what)
+        if own_entry and stray:
+            # OpenRLHF's entry parses with parse_args() in every release (cli/train_ppo_ray.py): no positionals
+            raise ConfigError(
+                f"{', '.join(repr(w) for w in stray[:3])} {'is' if len(stray) == 1 else 'are'} no flag's value and "
+                f"{ENTRY_MODULE} takes no positional arguments: its parse_args() stops at start-up (error: "
+                f"unrecognized arguments: {' '.join(stray[:3])}{' ...' if len(stray) > 3 else ''})",
+                file=source.name,
+                line=command.line,
+                hint="remove the stray words, or quote a value that holds spaces or a glob pattern (*)",
+            )
         return native
 
     def _version(self, native: NativeOpenRlhf, explicit: str | None, notes: NoteList) -> str:
@@ -596,10 +607,13 @@ def _expand(name: str) -> str:
     return matches[0] if len(matches) == 1 else name
 
 
-def _parse_arguments(words: list[str], origin: str, notes: NoteList, unknown: list[str]) -> list[tuple[str, Any, str]]:
+def _parse_arguments(
+    words: list[str], origin: str, notes: NoteList, unknown: list[str], stray: list[str]
+) -> list[tuple[str, Any, str]]:
     """argparse-like: ``--flag``, ``--flag value``, ``--flag=value``, two-value and many-value flags, each as
     (the flag it is, its value, the flag as typed: an abbreviation is expanded). A word where a flag would be whose
-    value is not known (an unset variable) goes to ``unknown``: it may hold any flags."""
+    value is not known (an unset variable) goes to ``unknown``: it may hold any flags; a known word no flag takes (a
+    positional argument, a second value of a one-value flag) goes to ``stray``."""
     queue = list(words)
     parsed: list[tuple[str, Any, str]] = []
     i = 0
@@ -615,6 +629,7 @@ def _parse_arguments(words: list[str], origin: str, notes: NoteList, unknown: li
                 f"{origin}: '{word}' is not a --flag; train_ppo_ray takes no positional arguments",
                 source_keys=[word],
             )
+            stray.append(word)
             continue
         raw, eq, inline = word[2:].partition("=")
         name = _expand(raw)
@@ -658,6 +673,7 @@ def _parse_arguments(words: list[str], origin: str, notes: NoteList, unknown: li
                 f"{origin}: '{word}' after --{name} is not a value it takes",
                 source_keys=[name],
             )
+            stray.append(word)
         parsed.append((name, value, raw))
     return parsed
 

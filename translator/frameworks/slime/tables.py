@@ -112,7 +112,7 @@ MODEL_ARGS_HELPERS = ("model_args_utils.py",)
 # slime's own model files, which its launch scripts source for MODEL_ARGS (`source "${SCRIPT_DIR}/models/x.sh"`,
 # or a container's `/slime/scripts/models/x.sh`): at every tag from v0.1.0 to v0.3.1 each sets Megatron
 # architecture flags only (no batch, step, parallelism-size or epoch flag), so a launch whose only unread file is one
-# of them has no plan flag in it.
+# of them, outside the project (the container's slime), has no plan flag in it.
 OWN_MODEL_FILES = re.compile(r"(?:^|/)scripts/models/[^/]+\.sh")
 
 SWITCHES = frozenset(

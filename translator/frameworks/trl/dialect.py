@@ -101,14 +101,7 @@ from translator.sources.code import (
     project_root,
     refuse_script_the_project_lacks,
 )
-from translator.sources.files import (
-    Source,
-    absent_from_project,
-    flatten,
-    load_yaml_mapping,
-    read_source,
-    read_text,
-)
+from translator.sources.files import Source, absent_from_project, flatten, load_yaml_mapping, read_text
 from translator.sources.hydra import scalar
 from translator.sources.processes import (
     VALUE_OPTIONS,
@@ -118,7 +111,7 @@ from translator.sources.processes import (
     visible_gpus,
     whole,
 )
-from translator.sources.shell import ShellCommand, parse_shell, symbolic_names, unwrap_command
+from translator.sources.shell import ShellCommand, symbolic_names, unwrap_command
 
 _FLAG_OPTIONS = {
     "--multi_gpu",
@@ -293,7 +286,6 @@ class TrlDialect(Dialect):
                 return self._read_accelerate_only(data, source, options)
             self._merge_recipe(native, data, source.name)
             native.fork_trainer = _recipe_trainer(source, native)
-            _documented_processes(source, native)
         else:
             self._read_script(source, options, native, notes)
             _set_by_post_init(native, notes)
@@ -1471,67 +1463,17 @@ _CONTINUED = re.compile(r"\\\n\s*")
 def _named_readers(root: str, recipe: str) -> list[str]:
     """The project scripts (paths from ``root``) that the project's own launch lines run with the recipe
     (``recipe``: its path from ``root``): a README's or a script's command naming both a ``.py`` file and the
-    recipe (``accelerate launch ... src/pkg/grpo.py --config recipes/x.yaml``). Empty when no such line names it."""
-    found = [
-        w.removeprefix("./") for _, line in _launch_lines(root, recipe) for w in re.findall(r"[\w./-]+\.py\b", line)
-    ]
-    return list(dict.fromkeys(found))
-
-
-def _launch_lines(root: str, recipe: str) -> list[tuple[str, str]]:
-    """(file from ``root``, line) of each line of the project's READMEs and scripts that names the recipe
-    (``recipe``: its path from ``root``), lines joined at a trailing backslash."""
-    found: list[tuple[str, str]] = []
+    recipe (``accelerate launch ... src/pkg/grpo.py --config recipes/x.yaml``), lines joined at a trailing
+    backslash. Empty when no such line names it."""
+    found: list[str] = []
     pattern = re.compile(rf"(?:^|[\s=\"'(])(?:\./)?{re.escape(recipe)}(?:$|[\s\"')])")
     for path in project_files(root)[:_RECIPE_SCAN]:
         if not path.endswith(_LAUNCH_TEXTS) or not (text := read_text(path, MAX_FILE_BYTES)) or recipe not in text:
             continue
-        found += [
-            (os.path.relpath(path, root), line)
-            for line in _CONTINUED.sub(" ", text).splitlines()
-            if pattern.search(line)
-        ]
-    return found
-
-
-def _documented_processes(source: Source, native: NativeTrl) -> None:
-    """A recipe read alone states no process count; where the project's own launch lines of this recipe (a README's
-    ``accelerate launch --config_file zero3.yaml src/x/grpo.py --config recipe.yaml``) all start the same number of
-    processes (``--num_processes N`` on the line, else the accelerate config's ``num_processes``), that number is
-    assumed, naming the line (``--num-processes`` states another)."""
-    if source.files or source.base_dir is None:
-        return
-    root = project_root(os.path.realpath(source.base_dir))
-    recipe = os.path.relpath(os.path.realpath(source.name), root)
-    counts: dict[int, str] = {}
-    for where, line in _launch_lines(root, recipe):
-        try:
-            commands = parse_shell(line.strip().lstrip("$ "), {}, source=where).commands
-        except ConfigError:
-            continue
-        for command in commands:
-            argv = unwrap_command(command.argv)
-            index = _training_script_index(argv)
-            if index is None or launcher_of(argv[:index]) != "accelerate":
-                continue
-            options = options_of(argv[:index], _LAUNCHER_VALUE_OPTIONS)
-            word = options.get("--num_processes") or options.get("--num-processes")
-            config = options.get("--config_file") or options.get("--config-file")
-            if word is None and config and not symbolic_names(config):
-                path = os.path.join(root, config)
-                if os.path.isfile(path) and os.path.realpath(path).startswith(root + os.sep):
-                    try:
-                        word = str(load_yaml_mapping(read_source(path)).get("num_processes", ""))
-                    except ConfigError:
-                        continue  # a broken accelerate config states nothing here
-            if word and word.isdigit() and int(word) > 0:
-                counts[int(word)] = where
-    if len(counts) == 1:
-        ((count, where),) = counts.items()
-        native.world_size, native.world_size_assumed = count, True
-        native.world_size_from = (
-            f"{count} processes, as the project's own launch of this recipe in {where} starts (pass --num-processes N)"
-        )
+        for line in _CONTINUED.sub(" ", text).splitlines():
+            if pattern.search(line):
+                found += [w.removeprefix("./") for w in re.findall(r"[\w./-]+\.py\b", line)]
+    return list(dict.fromkeys(found))
 
 
 def _is_package(folder: str) -> bool:
