@@ -645,8 +645,8 @@ class _Interpreter:
         if placed is None:
             return  # a count left to a variable, or a split the start-up checks (checks.py) reject
         train, rollout = placed.training, placed.generation
-        if at_least(self.version, RM_SINCE):  # grpo.py reads them, and takes none when the data uses no reward model
-            v.consume(RM_NODES), v.consume(RM_GPN)
+        for key in (RM_NODES, RM_GPN) if at_least(self.version, RM_SINCE) else ():
+            v.consume(key)  # grpo.py reads them, and takes no GPU when the data uses no reward model
         if placed.reward_nodes or placed.reward_gpus_per_node:
             self.spec.derivations["topology.training_gpus"] = from_config(
                 f"the cluster's {nodes} × {gpn} GPUs less the reward model environment's "
