@@ -42,7 +42,7 @@ _QUOTED_REFERENCE = re.compile(r'"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"')
 # What every login shell has set (bash(1), login(1)): a reference to one never vanishes, its value is only unknown
 _ALWAYS_SET = frozenset(("HOME", "USER", "LOGNAME", "PATH", "PWD", "SHELL", "HOSTNAME"))
 # What Slurm sets in every batch job (sbatch(1) and srun(1), "OUTPUT ENVIRONMENT VARIABLES"), in a script with
-# #SBATCH directives; the task variables (SLURM_PROCID, SLURMD_NODENAME) are the srun tasks' own
+# #SBATCH directives: the batch step is task 0 on the first node, so SLURM_PROCID and SLURMD_NODENAME are set there too
 _SLURM_JOB_SET = frozenset(
     (
         *("SLURM_JOB_ID", "SLURM_JOBID", "SLURM_JOB_NAME", "SLURM_JOB_NODELIST", "SLURM_NODELIST"),

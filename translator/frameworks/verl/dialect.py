@@ -911,16 +911,18 @@ class _Interpreter:
         if self.sync_steps > 1 and own is not None:
             self.spec.derivations["plan.optimizer_steps_per_step"] = own
 
-    def own_group_filter(self) -> bool:
-        """Whether group filtering is on in a run whose code is a copy of verl that defines it in its own config
-        (verl's main_ppo before 0.9 has none: Hydra would reject the key, and ``+key`` would be ignored)."""
+    def own_group_filter(self) -> str | None:
+        """Where group filtering that a copy of verl runs itself is switched on, in words (verl's main_ppo before 0.9
+        has none): the copy's own config defines it, or the launch adds it ('+algorithm.filter_groups.enable=True')
+        for the copy's trainer; None when it is off or the run is not such a copy."""
         config = self.native.entry_config
         if not (config and self.v.flag("algorithm.filter_groups.enable")):
-            return False
-        # the copy's config defines the group, or the launch adds it ('+algorithm.filter_groups.enable=True') for a
-        # trainer of the copy's that reads it
-        added = [key for key in self.native.appended if key.startswith("algorithm.filter_groups.")]
-        return any(key.startswith("algorithm.filter_groups.") for key in config.keys) or bool(added)
+            return None
+        if any(key.startswith("algorithm.filter_groups.") for key in config.keys):
+            return f"the launched copy's config ({config.where}) defines it"
+        if any(key.startswith("algorithm.filter_groups.") for key in self.native.appended):
+            return "the launch adds it (+algorithm.filter_groups) for the launched copy's trainer"
+        return None
 
     def note_origin(self, field: str, text: str, *keys: str) -> None:
         origin = "config" if any(k in self.v for k in keys) else "default"
@@ -1326,8 +1328,7 @@ class _Interpreter:
                 source_keys=["data.gen_batch_size"],
             )
             self.spec.extras.append(Extra("verl", "data.gen_batch_size", gen))
-        elif self.own_group_filter():
-            assert self.native.entry_config is not None  # own_group_filter read it
+        elif where := self.own_group_filter():
             # read as the DAPO recipe's loop (draw data.gen_batch_size prompts a round until group filtering keeps
             # data.train_batch_size, train on those); the copy's fit is compared with that loop's statements after
             # reading (framework.fork-verified, or framework.fork-batch-code leaving the step unknown)
@@ -1335,16 +1336,10 @@ class _Interpreter:
             self.spec.generation.prompts_per_round = gen
             drawn = "data.gen_batch_size" if "data.gen_batch_size" in self.v else "data.train_batch_size"
             self.spec.derivations["generation.prompts_per_round"] = from_config(f"{drawn} {gen} prompts", drawn)
-            defined = any(k.startswith("algorithm.filter_groups.") for k in self.native.entry_config.keys)
             notes.warning(
                 "framework.fork-group-filter",
-                "algorithm.filter_groups is on, and verl's main_ppo before 0.9 has no group filter: "
-                + (
-                    f"the launched copy's config ({self.native.entry_config.where}) defines it"
-                    if defined
-                    else "the launch adds it (+algorithm.filter_groups) for the launched copy's trainer"
-                )
-                + f", so that trainer decides how many of the {drawn} {gen} prompts a round draws a step trains on; "
+                f"algorithm.filter_groups is on, and verl's main_ppo before 0.9 has no group filter: {where}, so that "
+                f"trainer decides how many of the {drawn} {gen} prompts a round draws a step trains on; "
                 f"it is read as the DAPO recipe's loop, which refills until data.train_batch_size {train} prompts "
                 "are kept, where the copy's fit has that loop's statements only",
                 source_keys=["algorithm.filter_groups.enable", drawn],
